@@ -1,0 +1,41 @@
+# A thin layer over CMake. `make demo` and `make test` set up what is missing first.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOROYA_WERROR=ON
+
+.PHONY: all deps build build-asan demo test test-fast test-asan test-install clean
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+build:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan:
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DOROYA_WERROR=ON -DOROYA_SANITIZE=ON
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+
+# The main job: until the renderer lands, the bouncing-ball curve.
+demo: deps build
+	./$(BUILD)/examples/bouncing_ball
+
+# Every test: the normal build, the ASan+UBSan build, and the installed-package check.
+test: deps
+	$(MAKE) test-fast test-asan test-install
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: build-asan
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure -j $(JOBS)
+
+test-install: build
+	bash tests/install/check_install.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) out

@@ -1,0 +1,9 @@
+/* oroya.h - the umbrella header: includes every public module of liboroya.
+ * The renderer has its own header, <oroya/render.h>, and library, liboroya_render. */
+#ifndef OROYA_H
+#define OROYA_H
+
+#include "oroya/base.h"
+#include "oroya/math.h"
+
+#endif /* OROYA_H */

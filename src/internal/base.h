@@ -1,0 +1,26 @@
+/* Internal helpers shared by oroya's modules: error formatting and allocation. */
+#ifndef OROYA_INTERNAL_BASE_H
+#define OROYA_INTERNAL_BASE_H
+
+#include "oroya/base.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OROYA__PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define OROYA__PRINTF(fmt, args)
+#endif
+
+/* Sets err (when not NULL) to `result` and the formatted message; returns `result`, so
+ * error paths read `return oroya__fail(err, OROYA_ERR_X, "path: what");`. */
+oroya_result oroya__fail(oroya_error *err, oroya_result result, const char *fmt, ...)
+    OROYA__PRINTF(3, 4);
+
+/* Allocation through an optional user allocator (NULL or zeroed: malloc/free). */
+void *oroya__alloc(const oroya_allocator *a, size_t size, size_t align);
+void *oroya__calloc(const oroya_allocator *a, size_t count, size_t size, size_t align);
+void oroya__free(const oroya_allocator *a, void *ptr);
+
+/* count * size, or SIZE_MAX when it overflows (so the allocation then fails cleanly). */
+size_t oroya__mul_size(size_t count, size_t size);
+
+#endif

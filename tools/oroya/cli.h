@@ -1,0 +1,8 @@
+/* The subcommands of the oroya CLI. Each returns the process exit code:
+ * 0 on success, 1 when the input was bad or the work failed, 2 on a usage error. */
+#ifndef OROYA_CLI_H
+#define OROYA_CLI_H
+
+int oroya_cmd_play(int argc, char **argv);
+
+#endif
