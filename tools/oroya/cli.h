@@ -4,5 +4,10 @@
 #define OROYA_CLI_H
 
 int oroya_cmd_play(int argc, char **argv);
+int oroya_cmd_info(int argc, char **argv);
+int oroya_cmd_sample(int argc, char **argv);
+int oroya_cmd_render(int argc, char **argv);
+int oroya_cmd_view(int argc, char **argv);
+int oroya_cmd_bench(int argc, char **argv);
 
 #endif

@@ -1,4 +1,4 @@
-/* oroya play SCENARIO.json: not implemented yet (issue: the mixer). */
+/* oroya play: not implemented yet (it arrives with the mixer). */
 #include <stdio.h>
 
 #include "cli.h"
