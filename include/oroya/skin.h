@@ -1,0 +1,112 @@
+/* oroya/skin.h - skinned meshes: skin weights, binding and CPU skinning.
+ *
+ * A skinned mesh is a mesh whose vertices follow a skeleton (oroya/skeleton.h). Each vertex
+ * names up to four bones (`joints`, u16, indices into the skeleton's bone array) with four
+ * weights, plus an optional second set of four for eight influences. Skinning moves a
+ * mesh-space rest vertex v to
+ *
+ *     v' = bind_matrix_inverse * sum_i w_i * bone_matrix_i * bind_matrix * v
+ *
+ * where bone_matrix_i = bone_world_i * bone_inverse_i is the skeleton's palette. This is
+ * three.js's SkinnedMesh.getVertexPosition, and oroya matches it within 1e-5.
+ *
+ * This header has two layers:
+ *   - span functions that need nothing but arrays: oroya_skin_job (CPU skinning of a range
+ *     of vertices, the per-frame work), oroya_skin_check_influences (the bind-time
+ *     diagnostics) and oroya_skin_normalize_weights (three.js's normalizeSkinWeights);
+ *   - oroya_skin, a skinned mesh bound to a scene node and a skeleton (three.js's
+ *     SkinnedMesh.bind, bind modes, bind_matrix_inverse), built on the span layer.
+ *
+ * What it does not do: it does not load anything (oroya/gltf.h does), does not upload to a
+ * GPU (the renderer uploads the skeleton's bone texture and skins in its vertex shader), and
+ * does not morph.
+ *
+ * Ownership and threading: span functions read their inputs and write only their outputs; a
+ * job may run on any thread, and disjoint vertex ranges of one mesh may run on several
+ * threads at once. Nothing here allocates except oroya_skin_create. An oroya_skin is not
+ * thread-safe; use one thread per skin at a time.
+ *
+ *   oroya_skin_job job = {
+ *       .count = vertex_count, .positions = rest, .joints = joints, .weights = weights,
+ *       .palette_count = skeleton->bone_count, .palette = skeleton->bone_matrices,
+ *       .out_positions = skinned,
+ *   };
+ *   oroya_error err = {0};
+ *   if (oroya_skin_job_run(&job, &err) != OROYA_OK) fprintf(stderr, "%s\n", err.message);
+ */
+#ifndef OROYA_SKIN_H
+#define OROYA_SKIN_H
+
+#include "oroya/base.h"
+#include "oroya/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest palette a job precombines on the stack when it is given a bind matrix and no
+ * scratch (16 floats per joint, 16 KiB at 256). Larger palettes need job.scratch. */
+#define OROYA_MAX_JOINTS 256
+
+/* CPU skinning of `count` vertices. Every span holds `count` vertices; to split a mesh across
+ * threads, offset every per-vertex pointer by the same first vertex and share the rest.
+ * Matrices are column-major float[16]; their bottom row is taken to be (0, 0, 0, 1). */
+typedef struct oroya_skin_job {
+    uint32_t count;                  /* vertices in every per-vertex span */
+    const float *positions;          /* 3 * count, mesh-space rest positions; required */
+    const float *normals;            /* 3 * count rest normals; optional, with out_normals */
+    const uint16_t *joints;          /* 4 * count palette indices; required */
+    const float *weights;            /* 4 * count; required; a weight of exactly 0 is skipped */
+    const uint16_t *joints2;         /* 4 * count, influences 5-8; optional, with weights2 */
+    const float *weights2;           /* 4 * count; optional, with joints2 */
+    uint32_t palette_count;          /* matrices in palette */
+    const float *palette;            /* 16 * palette_count: bone_world x bone_inverse per bone */
+    const float *bind_matrix;        /* 16; NULL = identity */
+    const float *bind_matrix_inverse;/* 16; NULL = identity */
+    float *scratch;                  /* 16 * palette_count floats, or NULL: see OROYA_MAX_JOINTS */
+    float *out_positions;            /* 3 * count; required; may be `positions` (in place) */
+    float *out_normals;              /* 3 * count, unit (zero stays zero); may be `normals` */
+    float *out_bounds;               /* 6 floats: min xyz, max xyz of out_positions; optional */
+} oroya_skin_job;
+
+/* Checks a job completely: required spans present, optional spans paired, count and palette
+ * consistent, and every influence of every vertex whose weight is not 0 names a palette entry
+ * (the message names the vertex). O(count); run does the cheap part of this itself. Returns
+ * OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_OUT_OF_RANGE or OROYA_ERR_LIMIT. Never allocates. */
+oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err);
+
+/* Skins job->count vertices into the output spans. Matches three.js's getVertexPosition:
+ * influences with weight 0 are skipped, the weights are used as given (not renormalized),
+ * and when they do not sum to 1 the result is what three.js computes on the CPU (the bind
+ * matrix inverse's translation counted once, not sum(w) times as three's vertex shader
+ * does). Normals go through the linear part of the same matrices, then are renormalized.
+ * With bind matrices, each palette entry is first combined into
+ * bind_matrix_inverse * bone * bind_matrix (in double) in job->scratch or a bounded stack
+ * buffer; the vertex loop then blends 16-float matrices with fixed trip counts.
+ * Fails on the checks of oroya_skin_job_validate except that an out-of-range influence is
+ * found during the loop; on failure the outputs are unspecified. Never allocates. */
+oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err);
+
+/* The bind-time diagnostics over influence spans (joints2/weights2 may be NULL). For each
+ * vertex, in order, the first problem found is an error naming the vertex and influence:
+ *   - a weight that is NaN or infinite: OROYA_ERR_NON_FINITE;
+ *   - a negative weight: OROYA_ERR_INVALID_DATA;
+ *   - a joint index >= bone_count with a non-zero weight: OROYA_ERR_OUT_OF_RANGE (with a zero
+ *     weight the index is never read, as in three.js, so it is allowed);
+ *   - all weights zero (the vertex would collapse to the origin): OROYA_ERR_INVALID_DATA.
+ * The message also counts the further bad vertices. Returns OROYA_OK for count 0. */
+oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *weights,
+                                         const uint16_t *joints2, const float *weights2,
+                                         uint32_t count, uint32_t bone_count, oroya_error *err);
+
+/* three.js's SkinnedMesh.normalizeSkinWeights, in place, over 4 (or 8 with weights2) weights
+ * per vertex: each weight is divided by the sum of their absolute values (computed in double);
+ * a vertex whose sum is 0 becomes (1, 0, 0, 0 ...). Negative weights stay negative and NaN
+ * stays NaN, so oroya_skin_check_influences still reports them afterwards. Never allocates. */
+void oroya_skin_normalize_weights(float *weights, float *weights2, uint32_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OROYA_SKIN_H */

@@ -1,0 +1,313 @@
+/* Skinned meshes: influence checks, weight normalization, the CPU skinning job. */
+#include "oroya/skin.h"
+
+#include "internal/base.h"
+#include "internal/skin_math.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- influences ------------------------------------------------------------------------- */
+
+oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *weights,
+                                         const uint16_t *joints2, const float *weights2,
+                                         uint32_t count, uint32_t bone_count, oroya_error *err) {
+    if (count > 0 && (!joints || !weights)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin influences: joints and weights are required for %u vertices",
+                           count);
+    }
+    if ((joints2 == NULL) != (weights2 == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin influences: joints2 and weights2 must be given together");
+    }
+    oroya_result first = OROYA_OK;
+    uint32_t bad_vertices = 0;
+    char message[OROYA_ERROR_MESSAGE_MAX] = "";
+    uint32_t sets = joints2 ? 2u : 1u;
+    for (uint32_t v = 0; v < count; v++) {
+        oroya_result r = OROYA_OK;
+        bool any = false;
+        for (uint32_t s = 0; s < sets && r == OROYA_OK; s++) {
+            const uint16_t *j = (s == 0 ? joints : joints2) + (size_t)v * 4;
+            const float *w = (s == 0 ? weights : weights2) + (size_t)v * 4;
+            for (uint32_t k = 0; k < 4; k++) {
+                uint32_t influence = s * 4 + k;
+                if (!isfinite(w[k])) {
+                    r = OROYA_ERR_NON_FINITE;
+                    if (first == OROYA_OK) {
+                        snprintf(message, sizeof message,
+                                 "vertex %u: weight %u is %s", v, influence,
+                                 isnan(w[k]) ? "NaN" : "infinite");
+                    }
+                    break;
+                }
+                if (w[k] < 0.0f) {
+                    r = OROYA_ERR_INVALID_DATA;
+                    if (first == OROYA_OK) {
+                        snprintf(message, sizeof message, "vertex %u: weight %u is negative (%g)",
+                                 v, influence, (double)w[k]);
+                    }
+                    break;
+                }
+                if (w[k] != 0.0f) {
+                    any = true;
+                    if (j[k] >= bone_count) {
+                        r = OROYA_ERR_OUT_OF_RANGE;
+                        if (first == OROYA_OK) {
+                            snprintf(message, sizeof message,
+                                     "vertex %u: influence %u names bone %u, but the skeleton "
+                                     "has %u bones",
+                                     v, influence, (unsigned)j[k], bone_count);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if (r == OROYA_OK && !any) {
+            r = OROYA_ERR_INVALID_DATA;
+            if (first == OROYA_OK) {
+                snprintf(message, sizeof message, "vertex %u: all weights are zero", v);
+            }
+        }
+        if (r != OROYA_OK) {
+            if (first == OROYA_OK) first = r;
+            bad_vertices++;
+        }
+    }
+    if (first == OROYA_OK) return OROYA_OK;
+    if (bad_vertices > 1) {
+        return oroya__fail(err, first, "skin influences: %s (and %u more bad vertices)", message,
+                           bad_vertices - 1);
+    }
+    return oroya__fail(err, first, "skin influences: %s", message);
+}
+
+void oroya_skin_normalize_weights(float *weights, float *weights2, uint32_t count) {
+    if (!weights) return;
+    for (uint32_t v = 0; v < count; v++) {
+        float *a = weights + (size_t)v * 4;
+        float *b = weights2 ? weights2 + (size_t)v * 4 : NULL;
+        /* three.js works in doubles: 1 / manhattanLength, then multiplies. In float a sum of
+         * denormals would give an infinite scale where three.js's does not. */
+        double sum = 0.0;
+        for (int k = 0; k < 4; k++) sum += fabs((double)a[k]);
+        if (b) {
+            for (int k = 0; k < 4; k++) sum += fabs((double)b[k]);
+        }
+        double scale = 1.0 / sum;
+        if (isinf(scale)) {
+            a[0] = 1.0f;
+            a[1] = a[2] = a[3] = 0.0f;
+            if (b) b[0] = b[1] = b[2] = b[3] = 0.0f;
+            continue;
+        }
+        for (int k = 0; k < 4; k++) a[k] = (float)((double)a[k] * scale);
+        if (b) {
+            for (int k = 0; k < 4; k++) b[k] = (float)((double)b[k] * scale);
+        }
+    }
+}
+
+/* ---- the skinning job ------------------------------------------------------------------- */
+
+static bool all_finite(const float *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(p[i])) return false;
+    }
+    return true;
+}
+
+static bool needs_precombine(const oroya_skin_job *job) {
+    return job->bind_matrix != NULL || job->bind_matrix_inverse != NULL;
+}
+
+/* The checks that cost O(1) (plus O(palette) for nothing): run does these every time. */
+static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err) {
+    if (!job) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: job is NULL");
+    if (job->count > 0) {
+        if (!job->positions) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: positions is NULL");
+        }
+        if (!job->joints || !job->weights) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "skin job: joints and weights are required");
+        }
+        if (!job->out_positions) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "skin job: out_positions is NULL");
+        }
+    }
+    if ((job->normals == NULL) != (job->out_normals == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin job: normals and out_normals must be given together");
+    }
+    if ((job->joints2 == NULL) != (job->weights2 == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin job: joints2 and weights2 must be given together");
+    }
+    if (job->palette_count > 0 && !job->palette) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin job: palette is NULL but palette_count is %u",
+                           job->palette_count);
+    }
+    if (needs_precombine(job) && !job->scratch && job->palette_count > OROYA_MAX_JOINTS) {
+        return oroya__fail(err, OROYA_ERR_LIMIT,
+                           "skin job: %u palette entries with a bind matrix need job.scratch "
+                           "(the built-in buffer holds OROYA_MAX_JOINTS = %d)",
+                           job->palette_count, OROYA_MAX_JOINTS);
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err) {
+    oroya_result r = check_job_shape(job, err);
+    if (r != OROYA_OK) return r;
+    if (job->palette_count > 0 && !all_finite(job->palette, (size_t)job->palette_count * 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin job: the palette is not finite");
+    }
+    if (job->bind_matrix && !all_finite(job->bind_matrix, 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin job: bind_matrix is not finite");
+    }
+    if (job->bind_matrix_inverse && !all_finite(job->bind_matrix_inverse, 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "skin job: bind_matrix_inverse is not finite");
+    }
+    for (uint32_t v = 0; v < job->count; v++) {
+        if (!all_finite(job->positions + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                               "skin job: vertex %u: position is not finite", v);
+        }
+        if (job->normals && !all_finite(job->normals + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                               "skin job: vertex %u: normal is not finite", v);
+        }
+    }
+    for (uint32_t s = 0; s < (job->joints2 ? 2u : 1u); s++) {
+        const uint16_t *joints = s == 0 ? job->joints : job->joints2;
+        const float *weights = s == 0 ? job->weights : job->weights2;
+        for (uint32_t v = 0; v < job->count; v++) {
+            for (uint32_t k = 0; k < 4; k++) {
+                size_t i = (size_t)v * 4 + k;
+                if (weights[i] != 0.0f && joints[i] >= job->palette_count) {
+                    return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                                       "skin job: vertex %u: influence %u names joint %u, but "
+                                       "the palette has %u",
+                                       v, s * 4 + k, (unsigned)joints[i], job->palette_count);
+                }
+            }
+        }
+    }
+    return OROYA_OK;
+}
+
+/* Adds w * matrix (16 floats) into acc. A fixed trip count of 16 contiguous floats, so the
+ * compiler turns it into four 4-wide multiply-adds. */
+static inline void blend_into(float acc[16], const float *m, float w) {
+    for (int e = 0; e < 16; e++) acc[e] += w * m[e];
+}
+
+oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
+    oroya_result r = check_job_shape(job, err);
+    if (r != OROYA_OK) return r;
+
+    const float *palette = job->palette;
+    float stack_palette[OROYA_MAX_JOINTS * 16];
+    float t_inv[3] = {0.0f, 0.0f, 0.0f};
+    if (needs_precombine(job)) {
+        /* bind_matrix_inverse * bone * bind_matrix once per bone, in double, so the vertex loop
+         * does one blend and one transform instead of three transforms. */
+        float *combined = job->scratch ? job->scratch : stack_palette;
+        oroya__dmat4 bind = job->bind_matrix ? oroya__dmat4_from_floats(job->bind_matrix)
+                                             : oroya__dmat4_identity();
+        oroya__dmat4 bind_inv = job->bind_matrix_inverse
+                                    ? oroya__dmat4_from_floats(job->bind_matrix_inverse)
+                                    : oroya__dmat4_identity();
+        for (uint32_t b = 0; b < job->palette_count; b++) {
+            oroya__dmat4 bone = oroya__dmat4_from_floats(job->palette + (size_t)b * 16);
+            oroya__dmat4 tmp = oroya__dmat4_mul(&bone, &bind);
+            tmp = oroya__dmat4_mul(&bind_inv, &tmp);
+            oroya__dmat4_to_floats(&tmp, combined + (size_t)b * 16);
+        }
+        palette = combined;
+        if (job->bind_matrix_inverse) {
+            t_inv[0] = job->bind_matrix_inverse[12];
+            t_inv[1] = job->bind_matrix_inverse[13];
+            t_inv[2] = job->bind_matrix_inverse[14];
+        }
+    }
+
+    const uint32_t palette_count = job->palette_count;
+    uint32_t bad_vertex = UINT32_MAX, bad_influence = 0, bad_joint = 0;
+    float lo[3] = {INFINITY, INFINITY, INFINITY};
+    float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    const uint32_t sets = job->joints2 ? 2u : 1u;
+
+    for (uint32_t v = 0; v < job->count; v++) {
+        float m[16] = {0};
+        float wsum = 0.0f;
+        for (uint32_t s = 0; s < sets; s++) {
+            const uint16_t *j = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
+            const float *w = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
+            for (uint32_t k = 0; k < 4; k++) {
+                /* three.js skips zero weights, so their joint index is never read. */
+                if (w[k] == 0.0f) continue;
+                if (j[k] >= palette_count) {
+                    if (bad_vertex == UINT32_MAX) {
+                        bad_vertex = v;
+                        bad_influence = s * 4 + k;
+                        bad_joint = j[k];
+                    }
+                    continue;
+                }
+                blend_into(m, palette + (size_t)j[k] * 16, w[k]);
+                wsum += w[k];
+            }
+        }
+        /* getVertexPosition applies bind_matrix_inverse once to the weighted sum, while the
+         * precombined matrices carry its translation once per influence: add the difference
+         * back so unnormalized weights give three.js's CPU result. */
+        float c = 1.0f - wsum;
+        const float *p = job->positions + (size_t)v * 3;
+        float x = p[0], y = p[1], z = p[2];
+        float ox = m[0] * x + m[4] * y + m[8] * z + m[12] + c * t_inv[0];
+        float oy = m[1] * x + m[5] * y + m[9] * z + m[13] + c * t_inv[1];
+        float oz = m[2] * x + m[6] * y + m[10] * z + m[14] + c * t_inv[2];
+        float *o = job->out_positions + (size_t)v * 3;
+        o[0] = ox;
+        o[1] = oy;
+        o[2] = oz;
+        lo[0] = ox < lo[0] ? ox : lo[0];
+        lo[1] = oy < lo[1] ? oy : lo[1];
+        lo[2] = oz < lo[2] ? oz : lo[2];
+        hi[0] = ox > hi[0] ? ox : hi[0];
+        hi[1] = oy > hi[1] ? oy : hi[1];
+        hi[2] = oz > hi[2] ? oz : hi[2];
+        if (job->normals) {
+            const float *n = job->normals + (size_t)v * 3;
+            float nx = n[0], ny = n[1], nz = n[2];
+            float rx = m[0] * nx + m[4] * ny + m[8] * nz;
+            float ry = m[1] * nx + m[5] * ny + m[9] * nz;
+            float rz = m[2] * nx + m[6] * ny + m[10] * nz;
+            float len = sqrtf(rx * rx + ry * ry + rz * rz);
+            float inv = len > 0.0f ? 1.0f / len : 0.0f;
+            float *on = job->out_normals + (size_t)v * 3;
+            on[0] = rx * inv;
+            on[1] = ry * inv;
+            on[2] = rz * inv;
+        }
+    }
+    if (job->out_bounds) {
+        memcpy(job->out_bounds, lo, sizeof lo);
+        memcpy(job->out_bounds + 3, hi, sizeof hi);
+    }
+    if (bad_vertex != UINT32_MAX) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                           "skin job: vertex %u: influence %u names joint %u, but the palette "
+                           "has %u",
+                           bad_vertex, bad_influence, bad_joint, palette_count);
+    }
+    return OROYA_OK;
+}
