@@ -10,6 +10,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #define N_RANDOM 10000
 #define PI 3.14159265358979323846
@@ -98,15 +100,19 @@ static double angle_between(rv3 a, rv3 b) {
 
 /* Largest component difference between a and b or -b (q and -q are one rotation). */
 static double quat_diff_up_to_sign(rq a, rq b) {
-    double dp = fmax(fmax(fabs(a.x - b.x), fabs(a.y - b.y)), fmax(fabs(a.z - b.z), fabs(a.w - b.w)));
-    double dm = fmax(fmax(fabs(a.x + b.x), fabs(a.y + b.y)), fmax(fabs(a.z + b.z), fabs(a.w + b.w)));
+    double dp =
+        fmax(fmax(fabs(a.x - b.x), fabs(a.y - b.y)), fmax(fabs(a.z - b.z), fabs(a.w - b.w)));
+    double dm =
+        fmax(fmax(fabs(a.x + b.x), fabs(a.y + b.y)), fmax(fabs(a.z + b.z), fabs(a.w + b.w)));
     return fmin(dp, dm);
 }
 
 /* Wraps an angle difference to [-pi, pi]. */
 static double wrap(double a) {
-    while (a > PI) a -= 2 * PI;
-    while (a < -PI) a += 2 * PI;
+    while (a > PI)
+        a -= 2 * PI;
+    while (a < -PI)
+        a += 2 * PI;
     return a;
 }
 
@@ -125,7 +131,8 @@ static void reference_split(rq q, rv3 n, rq *swing, double *twist_angle) {
 static oroya_quat random_unit_quat(void) {
     rq q = {ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)};
     double len = rq_len(q);
-    if (len < 1e-3) return (oroya_quat){0, 0, 0, 1};
+    if (len < 1e-3)
+        return (oroya_quat){0, 0, 0, 1};
     return to_q((rq){q.x / len, q.y / len, q.z / len, q.w / len});
 }
 
@@ -133,7 +140,8 @@ static oroya_vec3 random_axis(void) {
     for (;;) {
         oroya_vec3 v = {ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)};
         double len = rv_len(rv_of(v));
-        if (len > 0.05 && len <= 1.0) return v;   /* not unit on purpose: normalized inside */
+        if (len > 0.05 && len <= 1.0)
+            return v; /* not unit on purpose: normalized inside */
     }
 }
 
@@ -153,14 +161,16 @@ static void test_swing_twist_random(void) {
         rv3 n = rv_unit(rv_of(axis));
         oroya_quat s, t;
         oroya_quat_swing_twist(q, axis, &s, &t);
-        if (!quat_finite(s) || !quat_finite(t)) non_finite++;
+        if (!quat_finite(s) || !quat_finite(t))
+            non_finite++;
         rq rs = rq_of(s), rt = rq_of(t);
         worst_product = fmax(worst_product, quat_diff_up_to_sign(rq_mul(rs, rt), rq_of(q)));
         rv3 tv = {rt.x, rt.y, rt.z}, sv = {rs.x, rs.y, rs.z};
         worst_parallel = fmax(worst_parallel, rv_len(rv_cross(tv, n)));
         worst_perp = fmax(worst_perp, fabs(rv_dot(sv, n)));
         worst_unit = fmax(worst_unit, fmax(fabs(rq_len(rs) - 1), fabs(rq_len(rt) - 1)));
-        if (rt.w < 0) negative_w++;
+        if (rt.w < 0)
+            negative_w++;
 
         /* Against the independent split, away from the 180-degree swing where it is
          * ill-conditioned (the twist there is arbitrary by definition). */
@@ -236,8 +246,8 @@ static void test_swing_twist_singular(void) {
     for (int i = 0; i < 1000; i++) {
         rv3 n = rv_unit(rv_of(random_axis()));
         rv3 p = rv_unit(rv_cross(n, rv_of(random_axis())));
-        oroya_quat q180 = oroya_quat_from_axis_angle((oroya_vec3){(float)p.x, (float)p.y, (float)p.z},
-                                                     (float)PI);
+        oroya_quat q180 =
+            oroya_quat_from_axis_angle((oroya_vec3){(float)p.x, (float)p.y, (float)p.z}, (float)PI);
         oroya_quat_swing_twist(q180, (oroya_vec3){(float)n.x, (float)n.y, (float)n.z}, &s, &t);
         OT_CHECK(t.x == 0 && t.y == 0 && t.z == 0 && t.w == 1);
         OT_CHECK(s.x == q180.x && s.y == q180.y && s.z == q180.z && s.w == q180.w);
@@ -282,9 +292,9 @@ static void test_swing_twist_bad_axis(void) {
               OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_quat_swing_twist_checked(q, (oroya_vec3){INFINITY, 0, 1}, NULL, NULL),
               OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_quat_swing_twist_checked((oroya_quat){NAN, 0, 0, 1}, (oroya_vec3){0, 0, 1},
-                                             &s, &t),
-              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(
+        oroya_quat_swing_twist_checked((oroya_quat){NAN, 0, 0, 1}, (oroya_vec3){0, 0, 1}, &s, &t),
+        OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(t.x == 0 && t.y == 0 && t.z == 0 && t.w == 1);
     /* Valid: OK, and the same as the unchecked call; a scaled axis gives the same split. */
     oroya_quat s2, t2;
@@ -319,13 +329,16 @@ static void test_sterp_endpoints_and_unit(void) {
     for (int i = 0; i < N_RANDOM; i++) {
         oroya_quat a = random_unit_quat(), b = random_unit_quat();
         oroya_vec3 axis = random_axis();
-        worst_a = fmax(worst_a, quat_diff_up_to_sign(rq_of(oroya_quat_sterp(a, b, axis, 0)), rq_of(a)));
-        worst_b = fmax(worst_b, quat_diff_up_to_sign(rq_of(oroya_quat_sterp(a, b, axis, 1)), rq_of(b)));
+        worst_a =
+            fmax(worst_a, quat_diff_up_to_sign(rq_of(oroya_quat_sterp(a, b, axis, 0)), rq_of(a)));
+        worst_b =
+            fmax(worst_b, quat_diff_up_to_sign(rq_of(oroya_quat_sterp(a, b, axis, 1)), rq_of(b)));
         float t = ot_randf(-0.5f, 1.5f);
         oroya_quat r = oroya_quat_sterp(a, b, axis, t);
         worst_unit = fmax(worst_unit, fabs(rq_len(rq_of(r)) - 1));
         oroya_quat mb = {-b.x, -b.y, -b.z, -b.w};
-        worst_sign = fmax(worst_sign, quat_diff_up_to_sign(rq_of(oroya_quat_sterp(a, mb, axis, t)), rq_of(r)));
+        worst_sign = fmax(worst_sign,
+                          quat_diff_up_to_sign(rq_of(oroya_quat_sterp(a, mb, axis, t)), rq_of(r)));
     }
     printf("  sterp over %d: |r(0) - a| %.2e, |r(1) - b| %.2e, unit %.2e, sign of b %.2e\n",
            N_RANDOM, worst_a, worst_b, worst_unit, worst_sign);
@@ -347,7 +360,8 @@ static void test_sterp2_separate_parameters(void) {
         rv3 n = rv_unit(rv_of(axis));
         rv3 da = rq_rotate(rq_of(a), n), db = rq_rotate(rq_of(b), n);
         double theta = angle_between(da, db);
-        if (theta > PI - 0.05) continue; /* near the singular swing the great circle is not unique */
+        if (theta > PI - 0.05)
+            continue; /* near the singular swing the great circle is not unique */
         compared++;
         float ts = ot_randf(0, 1), tt = ot_randf(0, 1);
         oroya_quat r = oroya_quat_sterp2(a, b, axis, ts, tt);
@@ -429,7 +443,7 @@ static double tip_path_length(oroya_quat a, oroya_quat b, bool use_sterp, double
 static void test_rod(void) {
     const double L = 10.0;
     const double swing_angle = 160.0 * PI / 180.0, twist_angle = 120.0 * PI / 180.0;
-    rq a = rq_axis_angle((rv3){0, 0, 1}, PI);                  /* local +x -> world -x */
+    rq a = rq_axis_angle((rv3){0, 0, 1}, PI);                     /* local +x -> world -x */
     rq world_swing = rq_axis_angle((rv3){0, 0, -1}, swing_angle); /* -x over the top */
     rq b = rq_mul(world_swing, rq_mul(a, rq_axis_angle((rv3){1, 0, 0}, twist_angle)));
     oroya_quat qa = to_q(a), qb = to_q(b);
@@ -441,7 +455,8 @@ static void test_rod(void) {
     /* Slerp's exact path: the tip turns about the axis of d = conj(a) * b by its angle, on a
      * circle of radius L sin(beta), beta the angle between that axis and the rod. */
     rq d = rq_mul(rq_conj(a), b);
-    if (d.w < 0) d = (rq){-d.x, -d.y, -d.z, -d.w};
+    if (d.w < 0)
+        d = (rq){-d.x, -d.y, -d.z, -d.w};
     rv3 dv = {d.x, d.y, d.z};
     double d_angle = 2.0 * atan2(rv_len(dv), d.w);
     double beta = angle_between(dv, (rv3){1, 0, 0});
@@ -463,6 +478,422 @@ static void test_rod(void) {
     OT_CHECK(rv_len(rv_sub(end, db)) < 1e-6);
 }
 
+/* ---- joint limits ----------------------------------------------------------------------- */
+
+typedef struct {
+    rv3 n, e1, e2;
+} frame3;
+
+/* An orthonormal frame with n along `axis` and e1 along the part of `hint` perpendicular to it. */
+static frame3 make_frame(rv3 axis, rv3 hint) {
+    frame3 f;
+    f.n = rv_unit(axis);
+    f.e1 = rv_unit(rv_sub(hint, rv_scale(f.n, rv_dot(hint, f.n))));
+    f.e2 = rv_cross(f.n, f.e1);
+    return f;
+}
+
+/* reference * swing * twist from parameters: swing of `theta` about cos(psi) e1 + sin(psi) e2,
+ * twist of `phi` about n. */
+static rq compose_limit_pose(rq ref, frame3 f, double psi, double theta, double phi) {
+    rv3 u = {cos(psi) * f.e1.x + sin(psi) * f.e2.x, cos(psi) * f.e1.y + sin(psi) * f.e2.y,
+             cos(psi) * f.e1.z + sin(psi) * f.e2.z};
+    rq sw = theta > 0 ? rq_axis_angle(u, theta) : (rq){0, 0, 0, 1};
+    return rq_mul(ref, rq_mul(sw, rq_axis_angle(f.n, phi)));
+}
+
+static double circ(double a, double b) {
+    return fabs(wrap(a - b));
+}
+
+static bool same_bits(oroya_quat a, oroya_quat b) {
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Cone + twist range: the expected result is built from clamped parameters, and the output
+ * is measured again with the reference split. */
+static void test_limit_cone_and_twist(void) {
+    int inside = 0, clamped = 0;
+    double worst = 0, worst_measured = 0;
+    for (int i = 0; i < N_RANDOM; i++) {
+        rq ref = rq_of(random_unit_quat());
+        oroya_vec3 axis = random_axis();
+        frame3 f = make_frame(rv_of(axis), rv_of(random_axis()));
+        double cone = ot_randf(0.05f, 3.0f);
+        double lo = ot_randf(-3.0f, 0.5f), hi = lo + ot_randf(0.0f, 2.5f);
+        if (hi > 3.1)
+            hi = 3.1;
+        float lo_f = (float)lo, hi_f = (float)hi;
+        lo = lo_f, hi = hi_f;
+        float cone_f = (float)cone;
+        cone = cone_f;
+        double psi = ot_randf(-3.14f, 3.14f), theta = ot_randf(0.0f, 3.0f);
+        double phi = ot_randf(-3.13f, 3.13f);
+        /* Stay away from the boundaries (slack), from ties between the two twist ends, and
+         * from zero swing, where the swing's direction does not exist. */
+        if (fabs(theta - cone) < 1e-3 || fabs(phi - lo) < 1e-3 || fabs(phi - hi) < 1e-3 ||
+            fabs(circ(phi, lo) - circ(phi, hi)) < 1e-3 || theta < 1e-3) {
+            continue;
+        }
+        oroya_quat q = to_q(compose_limit_pose(ref, f, psi, theta, phi));
+        oroya_joint_limit limit = {.reference = to_q(ref),
+                                   .twist_axis = axis,
+                                   .swing = OROYA_SWING_CONE,
+                                   .swing_max = {cone_f},
+                                   .has_twist_limit = true,
+                                   .twist_min = lo_f,
+                                   .twist_max = hi_f};
+        oroya_quat out;
+        OT_EQ_INT(oroya_joint_limit_clamp(&limit, q, &out), OROYA_OK);
+        bool in = theta <= cone && phi >= lo && phi <= hi;
+        if (in) {
+            inside++;
+            OT_CHECK(same_bits(out, q));
+            continue;
+        }
+        clamped++;
+        double theta_c = fmin(theta, cone);
+        double phi_c = (phi >= lo && phi <= hi) ? phi : (circ(phi, lo) < circ(phi, hi) ? lo : hi);
+        rq expect = compose_limit_pose(ref, f, psi, theta_c, phi_c);
+        worst = fmax(worst, quat_diff_up_to_sign(rq_of(out), expect));
+        OT_CHECK(
+            rq_of(out).x * q.x + rq_of(out).y * q.y + rq_of(out).z * q.z + rq_of(out).w * q.w >= 0);
+        /* Measure the output: swing angle and twist angle relative to the reference. */
+        rq rel = rq_mul(rq_conj(ref), rq_of(out));
+        rq sw;
+        double tw;
+        reference_split(rel, f.n, &sw, &tw);
+        double sw_angle = 2.0 * atan2(sqrt(sw.x * sw.x + sw.y * sw.y + sw.z * sw.z), fabs(sw.w));
+        worst_measured = fmax(worst_measured, fmax(sw_angle - cone, 0.0));
+        worst_measured = fmax(worst_measured, fmax(lo - tw, tw - hi));
+        /* Clamping again changes nothing. */
+        oroya_quat again;
+        oroya_joint_limit_clamp(&limit, out, &again);
+        OT_CHECK(same_bits(again, out));
+    }
+    printf("  cone + twist: %d inside (untouched), %d clamped, worst vs expected %.2e, worst "
+           "excess measured %.2e rad\n",
+           inside, clamped, worst, worst_measured);
+    OT_CHECK(inside > 300 && clamped > 3000);
+    OT_CHECK(worst < 2e-5);
+    OT_CHECK(worst_measured < 2e-5);
+}
+
+/* Nearest point of the ellipse (x/a)^2 + (y/b)^2 = 1 to p by dense sampling of the boundary
+ * and a local ternary refinement: slow, simple and independent of the bisection under test. */
+static void brute_nearest(double a, double b, double px, double py, double *qx, double *qy) {
+    const int N = 20000;
+    double best = INFINITY, best_t = 0;
+    for (int i = 0; i < N; i++) {
+        double t = 2 * PI * i / N;
+        double dx = a * cos(t) - px, dy = b * sin(t) - py;
+        double d = dx * dx + dy * dy;
+        if (d < best)
+            best = d, best_t = t;
+    }
+    double l = best_t - 2 * PI / N, r = best_t + 2 * PI / N;
+    for (int k = 0; k < 200; k++) {
+        double m1 = l + (r - l) / 3, m2 = r - (r - l) / 3;
+        double d1 = pow(a * cos(m1) - px, 2) + pow(b * sin(m1) - py, 2);
+        double d2 = pow(a * cos(m2) - px, 2) + pow(b * sin(m2) - py, 2);
+        if (d1 < d2)
+            r = m2;
+        else
+            l = m1;
+    }
+    *qx = a * cos(0.5 * (l + r));
+    *qy = b * sin(0.5 * (l + r));
+}
+
+static void test_limit_ellipse(void) {
+    int inside = 0, clamped = 0;
+    double worst = 0;
+    for (int i = 0; i < 3000; i++) {
+        rq ref = rq_of(random_unit_quat());
+        oroya_vec3 axis = random_axis(), hint = random_axis();
+        frame3 f = make_frame(rv_of(axis), rv_of(hint));
+        if (rv_len(rv_cross(rv_unit(rv_of(axis)), rv_unit(rv_of(hint)))) < 0.1)
+            continue;
+        float a = ot_randf(0.1f, 2.5f), b = ot_randf(0.1f, 2.5f);
+        if (i % 10 == 0)
+            b = 0; /* hinges */
+        double psi = ot_randf(-3.14f, 3.14f), theta = ot_randf(0.001f, 3.0f);
+        double phi = ot_randf(-3.0f, 3.0f);
+        double y1 = theta * cos(psi), y2 = theta * sin(psi);
+        double g =
+            b > 0 ? pow(y1 / a, 2) + pow(y2 / b, 2) : (fabs(y2) < 1e-9 && fabs(y1) <= a ? 0 : 2);
+        if (fabs(g - 1) < 1e-3)
+            continue;
+        oroya_quat q = to_q(compose_limit_pose(ref, f, psi, theta, phi));
+        oroya_joint_limit limit = {.reference = to_q(ref),
+                                   .twist_axis = axis,
+                                   .swing_axis = hint,
+                                   .swing = OROYA_SWING_ELLIPSE,
+                                   .swing_max = {a, b}};
+        oroya_quat out;
+        OT_EQ_INT(oroya_joint_limit_clamp(&limit, q, &out), OROYA_OK);
+        if (g < 1) {
+            inside++;
+            OT_CHECK(same_bits(out, q));
+            continue;
+        }
+        clamped++;
+        double x1, x2;
+        if (b > 0) {
+            brute_nearest(a, b, y1, y2, &x1, &x2);
+        } else {
+            x1 = fmax(-(double)a, fmin((double)a, y1)), x2 = 0;
+        }
+        double theta_c = sqrt(x1 * x1 + x2 * x2), psi_c = atan2(x2, x1);
+        rq expect = compose_limit_pose(ref, f, psi_c, theta_c, phi);
+        worst = fmax(worst, quat_diff_up_to_sign(rq_of(out), expect));
+        oroya_quat again;
+        oroya_joint_limit_clamp(&limit, out, &again);
+        OT_CHECK(same_bits(again, out));
+    }
+    printf("  ellipse: %d inside (untouched), %d clamped, worst vs brute force %.2e\n", inside,
+           clamped, worst);
+    OT_CHECK(inside > 200 && clamped > 1000);
+    OT_CHECK(worst < 2e-5);
+}
+
+/* Hand-computed cases. */
+static void test_limit_by_hand(void) {
+    const double deg = PI / 180;
+    oroya_joint_limit lim = {.twist_axis = {0, 1, 0},
+                             .has_twist_limit = true,
+                             .twist_min = (float)(-30 * deg),
+                             .twist_max = (float)(30 * deg)};
+    oroya_quat out;
+    /* 170 degrees of twist about y against [-30, 30]: nearer to +30 (140 vs 160 away). */
+    oroya_joint_limit_clamp(&lim, to_q(rq_axis_angle((rv3){0, 1, 0}, 170 * deg)), &out);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out), rq_axis_angle((rv3){0, 1, 0}, 30 * deg)) < 1e-6);
+    oroya_joint_limit_clamp(&lim, to_q(rq_axis_angle((rv3){0, 1, 0}, -170 * deg)), &out);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out), rq_axis_angle((rv3){0, 1, 0}, -30 * deg)) < 1e-6);
+    /* Around the circle: 179 degrees against [-170, 10] is 11 from -170 and 169 from 10. */
+    lim.twist_min = (float)(-170 * deg), lim.twist_max = (float)(10 * deg);
+    oroya_joint_limit_clamp(&lim, to_q(rq_axis_angle((rv3){0, 1, 0}, 179 * deg)), &out);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out), rq_axis_angle((rv3){0, 1, 0}, -170 * deg)) < 1e-6);
+
+    /* A shoulder whose rest pose is 90 degrees about z; a 60-degree cone about the bone (+y in
+     * the rest frame). Swinging 100 degrees about x from rest ends at 60 about x. */
+    rq rest = rq_axis_angle((rv3){0, 0, 1}, 90 * deg);
+    oroya_joint_limit sh = {.reference = to_q(rest),
+                            .twist_axis = {0, 2, 0},
+                            .swing = OROYA_SWING_CONE,
+                            .swing_max = {(float)(60 * deg)}};
+    oroya_quat q = to_q(rq_mul(rest, rq_axis_angle((rv3){1, 0, 0}, 100 * deg)));
+    oroya_joint_limit_clamp(&sh, q, &out);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out),
+                                  rq_mul(rest, rq_axis_angle((rv3){1, 0, 0}, 60 * deg))) < 1e-6);
+    /* The bone direction ends 60 degrees from its rest direction (acos of the dot). */
+    rv3 rest_dir = rq_rotate(rest, (rv3){0, 1, 0}), dir = rq_rotate(rq_of(out), (rv3){0, 1, 0});
+    OT_NEAR(acos(rv_dot(rest_dir, dir)), 60 * deg, 1e-5);
+    /* Inside: 59 degrees is left alone, bit for bit. */
+    q = to_q(rq_mul(rest, rq_axis_angle((rv3){1, 0, 0}, 59 * deg)));
+    oroya_joint_limit_clamp(&sh, q, &out);
+    OT_CHECK(same_bits(out, q));
+
+    /* Elliptical: 40 degrees about x, 10 about z (twist y). A swing of 30 about x is inside; 30
+     * about z goes to 10 about z (on an ellipse axis the nearest point is the vertex). */
+    oroya_joint_limit el = {.twist_axis = {0, 1, 0},
+                            .swing_axis = {1, 0, 0},
+                            .swing = OROYA_SWING_ELLIPSE,
+                            .swing_max = {(float)(40 * deg), (float)(10 * deg)}};
+    q = to_q(rq_axis_angle((rv3){1, 0, 0}, 30 * deg));
+    oroya_joint_limit_clamp(&el, q, &out);
+    OT_CHECK(same_bits(out, q));
+    /* e2 = n x e1 = y x x = -z, so a swing about +z has a negative e2 coordinate. */
+    oroya_joint_limit_clamp(&el, to_q(rq_axis_angle((rv3){0, 0, 1}, 30 * deg)), &out);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out), rq_axis_angle((rv3){0, 0, 1}, 10 * deg)) < 1e-6);
+    /* A hinge (0 about z): a swing about (x + z) keeps only its x part, clamped to 40. */
+    el.swing_max[1] = 0;
+    oroya_joint_limit_clamp(&el, to_q(rq_axis_angle((rv3){1, 0, 1}, 80 * deg)), &out);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out), rq_axis_angle((rv3){1, 0, 0}, 40 * deg)) < 1e-6);
+    oroya_joint_limit_clamp(&el, to_q(rq_axis_angle((rv3){1, 0, 1}, 20 * deg)), &out);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out), rq_axis_angle((rv3){1, 0, 0}, 20 * deg / sqrt(2))) <
+             1e-6);
+
+    /* FREE with no twist limit: nothing to do, any axis, bit for bit. */
+    oroya_joint_limit none = {0};
+    q = random_unit_quat();
+    OT_EQ_INT(oroya_joint_limit_clamp(&none, q, &out), OROYA_OK);
+    OT_CHECK(same_bits(out, q));
+    /* A non-unit q inside the limit is left as it is; outside, the result is unit. */
+    oroya_quat big = {0, 0, 0, 3};
+    OT_EQ_INT(oroya_joint_limit_clamp(&sh, big, &out), OROYA_OK);
+    OT_CHECK(same_bits(out, (oroya_quat){0, 0, 0, 3}) == false); /* identity is 90 deg off rest */
+    OT_NEAR(rq_len(rq_of(out)), 1, 1e-6);
+}
+
+static void test_limit_validation(void) {
+    const float pi = (float)PI;
+    struct {
+        oroya_joint_limit limit;
+        const char *field;
+    } bad[] = {
+        {{.swing = OROYA_SWING_CONE, .swing_max = {1}}, "twist_axis"},
+        {{.has_twist_limit = true, .twist_axis = {NAN, 0, 1}}, "twist_axis"},
+        {{.has_twist_limit = true, .twist_axis = {1e-7f, 0, 0}}, "twist_axis"},
+        {{.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {-0.1f}},
+         "swing_max[0]"},
+        {{.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {4}}, "swing_max[0]"},
+        {{.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {NAN}}, "swing_max[0]"},
+        {{.twist_axis = {0, 1, 0},
+          .swing_axis = {1, 0, 0},
+          .swing = OROYA_SWING_ELLIPSE,
+          .swing_max = {1, INFINITY}},
+         "swing_max[1]"},
+        {{.twist_axis = {0, 1, 0},
+          .swing_axis = {0, 3, 0},
+          .swing = OROYA_SWING_ELLIPSE,
+          .swing_max = {1, 1}},
+         "swing_axis"},
+        {{.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_ELLIPSE, .swing_max = {1, 1}},
+         "swing_axis"},
+        {{.twist_axis = {0, 1, 0}, .swing = (oroya_swing_limit)7}, "swing"},
+        {{.twist_axis = {0, 1, 0}, .has_twist_limit = true, .twist_min = 1, .twist_max = 0.5f},
+         "twist_min 1"},
+        {{.twist_axis = {0, 1, 0}, .has_twist_limit = true, .twist_min = -4, .twist_max = 0},
+         "twist_min"},
+        {{.twist_axis = {0, 1, 0}, .has_twist_limit = true, .twist_min = 0, .twist_max = NAN},
+         "twist_max"},
+        {{.reference = {NAN, 0, 0, 1}}, "reference"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        oroya_error err = {0};
+        oroya_result r = oroya_joint_limit_validate(&bad[i].limit, 6, &err);
+        OT_CHECK_MSG(r == OROYA_ERR_INVALID_ARGUMENT, "case %zu", i);
+        OT_CHECK_MSG(strstr(err.message, "limits[6]") && strstr(err.message, bad[i].field),
+                     "case %zu: message '%s'", i, err.message);
+        oroya_quat q = {0.1f, 0.2f, 0.3f, 0.9f}, out = {0, 0, 0, 0};
+        OT_EQ_INT(oroya_joint_limit_clamp(&bad[i].limit, q, &out), OROYA_ERR_INVALID_ARGUMENT);
+        OT_CHECK(same_bits(out, q));
+    }
+    /* Valid edge values: pi as a float, a zero cone, a point range. */
+    oroya_joint_limit ok = {.twist_axis = {0, 0, 1},
+                            .swing = OROYA_SWING_CONE,
+                            .swing_max = {pi},
+                            .has_twist_limit = true,
+                            .twist_min = -pi,
+                            .twist_max = pi};
+    OT_EQ_INT(oroya_joint_limit_validate(&ok, 0, NULL), OROYA_OK);
+    ok.swing_max[0] = 0, ok.twist_min = ok.twist_max = 0.5f;
+    OT_EQ_INT(oroya_joint_limit_validate(&ok, 0, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_joint_limit_validate(NULL, 0, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    /* A locked joint (zero cone, point twist range) goes to reference * twist(0.5). */
+    oroya_quat out;
+    OT_EQ_INT(oroya_joint_limit_clamp(&ok, random_unit_quat(), &out), OROYA_OK);
+    OT_CHECK(quat_diff_up_to_sign(rq_of(out), rq_axis_angle((rv3){0, 0, 1}, 0.5)) < 1e-6);
+    /* Bad rotations and pointers. */
+    OT_EQ_INT(oroya_joint_limit_clamp(&ok, (oroya_quat){NAN, 0, 0, 1}, &out), OROYA_ERR_NON_FINITE);
+    OT_EQ_INT(oroya_joint_limit_clamp(&ok, (oroya_quat){0, 0, 0, 0}, &out),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_joint_limit_clamp(&ok, (oroya_quat){0, 0, 0, 1}, NULL),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_joint_limit_clamp(NULL, (oroya_quat){0, 0, 0, 1}, &out),
+              OROYA_ERR_INVALID_ARGUMENT);
+}
+
+/* A transform-like record, to run the pass with a stride. */
+typedef struct {
+    oroya_vec3 translation;
+    oroya_quat rotation;
+    oroya_vec3 scale;
+} pose_record;
+
+static void test_limit_job(void) {
+    const double deg = PI / 180;
+    oroya_joint_limit limits[2] = {
+        {.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {(float)(20 * deg)}},
+        {.twist_axis = {1, 0, 0},
+         .has_twist_limit = true,
+         .twist_min = 0,
+         .twist_max = (float)(45 * deg)},
+    };
+    uint32_t joints[2] = {3, 1};
+    pose_record pose[5];
+    for (int i = 0; i < 5; i++) {
+        pose[i].translation = (oroya_vec3){(float)i, 1, 2};
+        pose[i].rotation = to_q(rq_axis_angle((rv3){1, 0, 1}, 1.0 + 0.1 * i));
+        pose[i].scale = (oroya_vec3){1, 1, 1};
+    }
+    pose_record before[5];
+    memcpy(before, pose, sizeof pose);
+    oroya_joint_limit_job job = {.limits = limits,
+                                 .joints = joints,
+                                 .limit_count = 2,
+                                 .rotations = &pose[0].rotation,
+                                 .rotation_count = 5,
+                                 .rotation_stride = sizeof(pose_record)};
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_joint_limit_job_run(&job, &err), OROYA_OK);
+    oroya_quat e3, e1;
+    oroya_joint_limit_clamp(&limits[0], before[3].rotation, &e3);
+    oroya_joint_limit_clamp(&limits[1], before[1].rotation, &e1);
+    OT_CHECK(same_bits(pose[3].rotation, e3) && !same_bits(e3, before[3].rotation));
+    OT_CHECK(same_bits(pose[1].rotation, e1) && !same_bits(e1, before[1].rotation));
+    for (int i = 0; i < 5; i++) {
+        OT_CHECK(memcmp(&pose[i].translation, &before[i].translation, sizeof(oroya_vec3)) == 0);
+        OT_CHECK(memcmp(&pose[i].scale, &before[i].scale, sizeof(oroya_vec3)) == 0);
+        if (i != 1 && i != 3)
+            OT_CHECK(same_bits(pose[i].rotation, before[i].rotation));
+    }
+
+    /* Dense, joints NULL: limits[i] clamps rotations[i]. */
+    oroya_quat dense[3] = {before[0].rotation, before[1].rotation, before[2].rotation};
+    oroya_joint_limit_job dj = {
+        .limits = limits, .limit_count = 2, .rotations = dense, .rotation_count = 3};
+    OT_EQ_INT(oroya_joint_limit_job_run(&dj, NULL), OROYA_OK);
+    oroya_quat e0;
+    oroya_joint_limit_clamp(&limits[0], before[0].rotation, &e0);
+    OT_CHECK(same_bits(dense[0], e0) && same_bits(dense[1], e1));
+    OT_CHECK(same_bits(dense[2], before[2].rotation));
+
+    /* Validation errors write nothing. */
+    memcpy(pose, before, sizeof pose);
+    uint32_t bad_joints[2] = {3, 5};
+    job.joints = bad_joints;
+    OT_EQ_INT(oroya_joint_limit_job_run(&job, &err), OROYA_ERR_OUT_OF_RANGE);
+    OT_CHECK(strstr(err.message, "limits[1]") && strstr(err.message, "joint 5"));
+    OT_CHECK(memcmp(pose, before, sizeof pose) == 0);
+    job.joints = joints;
+    dj.rotation_count = 1;
+    OT_EQ_INT(oroya_joint_limit_job_run(&dj, &err), OROYA_ERR_OUT_OF_RANGE);
+    dj.rotation_count = 3;
+    job.rotation_stride = 18;
+    OT_EQ_INT(oroya_joint_limit_job_run(&job, &err), OROYA_ERR_INVALID_ARGUMENT);
+    job.rotation_stride = 8;
+    OT_EQ_INT(oroya_joint_limit_job_validate(&job, &err), OROYA_ERR_INVALID_ARGUMENT);
+    job.rotation_stride = sizeof(pose_record);
+    oroya_joint_limit broken[2] = {limits[0], limits[1]};
+    broken[1].twist_max = -1;
+    job.limits = broken;
+    OT_EQ_INT(oroya_joint_limit_job_run(&job, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(strstr(err.message, "limits[1]") != NULL);
+    OT_CHECK(memcmp(pose, before, sizeof pose) == 0);
+    job.limits = limits;
+    OT_EQ_INT(oroya_joint_limit_job_run(NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_joint_limit_job nulls = {.limit_count = 1, .rotations = dense, .rotation_count = 3};
+    OT_EQ_INT(oroya_joint_limit_job_run(&nulls, &err), OROYA_ERR_INVALID_ARGUMENT);
+    nulls = (oroya_joint_limit_job){.limits = limits, .limit_count = 1, .rotation_count = 3};
+    OT_EQ_INT(oroya_joint_limit_job_run(&nulls, &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_joint_limit_job empty = {0};
+    OT_EQ_INT(oroya_joint_limit_job_run(&empty, &err), OROYA_OK);
+
+    /* A NaN rotation is reported and left; the other joint is still clamped. */
+    pose[3].rotation = (oroya_quat){NAN, 0, 0, 1};
+    OT_EQ_INT(oroya_joint_limit_job_run(&job, &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK(strstr(err.message, "rotations[3]") && strstr(err.message, "limits[0]"));
+    OT_CHECK(isnan(pose[3].rotation.x));
+    OT_CHECK(same_bits(pose[1].rotation, e1));
+    pose[3].rotation = (oroya_quat){0, 0, 0, 0};
+    pose[1].rotation = before[1].rotation;
+    OT_EQ_INT(oroya_joint_limit_job_run(&job, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK(strstr(err.message, "rotations[3]") != NULL);
+    OT_CHECK(same_bits(pose[1].rotation, e1));
+}
+
 int main(void) {
     OT_RUN(test_swing_twist_random);
     OT_RUN(test_swing_twist_axis_parallel_and_opposite);
@@ -473,5 +904,10 @@ int main(void) {
     OT_RUN(test_sterp2_separate_parameters);
     OT_RUN(test_sterp_degenerate);
     OT_RUN(test_rod);
+    OT_RUN(test_limit_cone_and_twist);
+    OT_RUN(test_limit_ellipse);
+    OT_RUN(test_limit_by_hand);
+    OT_RUN(test_limit_validation);
+    OT_RUN(test_limit_job);
     return ot_finish();
 }
