@@ -67,7 +67,7 @@ oroya_result oroya_quat_swing_twist_checked(oroya_quat q, oroya_vec3 twist_axis,
                                             oroya_quat *twist);
 
 /* The signed angle, in radians in (-pi, pi], of q's twist about `twist_axis` (normalized
- * here): positive is counter-clockwise looking down the axis toward the origin. 0 in the
+ * here): positive is counter-clockwise seen from the axis's tip (the right-hand rule). 0 in the
  * singular case and for a zero axis (see oroya_quat_swing_twist). Because it is measured on
  * the canonical twist, q and -q give the same angle. The float result of pi is the float
  * nearest pi, a hair above the double value. */

@@ -154,7 +154,7 @@ static bool quat_finite(oroya_quat q) {
 static void test_swing_twist_random(void) {
     double worst_product = 0, worst_parallel = 0, worst_perp = 0, worst_unit = 0;
     double worst_swing_ref = 0, worst_angle = 0;
-    int negative_w = 0, non_finite = 0, compared = 0;
+    int negative_w = 0, non_finite = 0, compared = 0, out_of_range = 0;
     for (int i = 0; i < N_RANDOM; i++) {
         oroya_quat q = random_unit_quat();
         oroya_vec3 axis = random_axis();
@@ -190,6 +190,7 @@ static void test_swing_twist_random(void) {
            worst_angle, compared);
     OT_EQ_INT(non_finite, 0);
     OT_EQ_INT(negative_w, 0);
+    OT_EQ_INT(out_of_range, 0);
     OT_CHECK(worst_product < 1e-6);
     OT_CHECK(worst_parallel < 1e-6);
     OT_CHECK(worst_perp < 1e-6);
@@ -322,6 +323,21 @@ static void test_swing_twist_non_unit(void) {
     }
 }
 
+typedef struct {
+    rv3 n, e1, e2;
+} frame3;
+
+/* An orthonormal frame with n along `axis` and e1 along the part of `hint` perpendicular to it. */
+static frame3 make_frame(rv3 axis, rv3 hint) {
+    frame3 f;
+    f.n = rv_unit(axis);
+    f.e1 = rv_unit(rv_sub(hint, rv_scale(f.n, rv_dot(hint, f.n))));
+    f.e2 = rv_cross(f.n, f.e1);
+    return f;
+}
+
+/* reference * swing * twist from parameters: swing of `theta` about cos(psi) e1 + sin(psi) e2,
+ * twist of `phi` about n. */
 /* ---- sterp ------------------------------------------------------------------------------ */
 
 static void test_sterp_endpoints_and_unit(void) {
@@ -408,6 +424,21 @@ static void test_sterp_degenerate(void) {
     /* Zero quaternions count as the identity; the result is unit, not NaN. */
     r = oroya_quat_sterp((oroya_quat){0, 0, 0, 0}, a, (oroya_vec3){0, 1, 0}, 1.0f);
     OT_CHECK(quat_diff_up_to_sign(rq_of(r), rq_of(a)) < 1e-6);
+    /* Swings approaching 180 degrees, with a twist: ill-conditioned but finite and unit, and
+     * the endpoints still hold. */
+    for (int i = 0; i < 1000; i++) {
+        oroya_quat qa = random_unit_quat();
+        oroya_vec3 axis = random_axis();
+        frame3 f = make_frame(rv_of(axis), rv_of(random_axis()));
+        double gap = pow(10.0, -ot_randf(1.0f, 9.0f));
+        rq d = rq_mul(rq_axis_angle(f.e1, PI - gap), rq_axis_angle(f.n, ot_randf(-3, 3)));
+        oroya_quat qb = to_q(rq_mul(rq_of(qa), d));
+        float t = ot_randf(0, 1);
+        oroya_quat rs = oroya_quat_sterp(qa, qb, axis, t);
+        OT_CHECK(quat_finite(rs));
+        OT_NEAR(rq_len(rq_of(rs)), 1, 1e-6);
+        OT_CHECK(quat_diff_up_to_sign(rq_of(oroya_quat_sterp(qa, qb, axis, 1)), rq_of(qb)) < 1e-5);
+    }
     /* 180-degree swing (singular): twist is identity, so the path is the pure swing. */
     oroya_quat b = {0, 0, 1, 0};
     r = oroya_quat_sterp((oroya_quat){0, 0, 0, 1}, b, (oroya_vec3){1, 0, 0}, 0.5f);
@@ -482,21 +513,6 @@ static void test_rod(void) {
 
 /* ---- joint limits ----------------------------------------------------------------------- */
 
-typedef struct {
-    rv3 n, e1, e2;
-} frame3;
-
-/* An orthonormal frame with n along `axis` and e1 along the part of `hint` perpendicular to it. */
-static frame3 make_frame(rv3 axis, rv3 hint) {
-    frame3 f;
-    f.n = rv_unit(axis);
-    f.e1 = rv_unit(rv_sub(hint, rv_scale(f.n, rv_dot(hint, f.n))));
-    f.e2 = rv_cross(f.n, f.e1);
-    return f;
-}
-
-/* reference * swing * twist from parameters: swing of `theta` about cos(psi) e1 + sin(psi) e2,
- * twist of `phi` about n. */
 static rq compose_limit_pose(rq ref, frame3 f, double psi, double theta, double phi) {
     rv3 u = {cos(psi) * f.e1.x + sin(psi) * f.e2.x, cos(psi) * f.e1.y + sin(psi) * f.e2.y,
              cos(psi) * f.e1.z + sin(psi) * f.e2.z};
