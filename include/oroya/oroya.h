@@ -5,5 +5,6 @@
 
 #include "oroya/base.h"
 #include "oroya/math.h"
+#include "oroya/rotation.h"
 
 #endif /* OROYA_H */
