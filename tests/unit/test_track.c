@@ -1,6 +1,7 @@
 /* Tests for oroya/track.h: sampling (glTF Appendix C and three.js 0.187 semantics), the
  * cursor, validation, and conformance with the oracle's goldens for tracks driven directly. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -701,6 +702,149 @@ static void test_conformance_a_bounce(void) { run_scenario("a_bounce"); }
 static void test_conformance_a_bounce_exact_dt(void) { run_scenario("a_bounce_exact_dt"); }
 static void test_conformance_h_quaternion(void) { run_scenario("h_quaternion"); }
 
+
+/* ---- SMOOTH under the loop modes: f_loops_smooth ------------------------------------------ */
+
+/* A test-only mirror of three's AnimationAction._updateTime and _setEndings (0.187), enough to
+ * drive the four actions of f_loops_smooth: the endings the mixer sets, and the clip time. */
+enum { LOOP_ONCE, LOOP_REPEAT, LOOP_PINGPONG };
+typedef struct {
+    int loop;
+    double repetitions;
+    bool clamp;
+    double time;
+    int loop_count;
+    bool paused;
+    oroya_sample_options settings;
+    uint32_t cursor;
+} mirror_action;
+
+static void mirror_set_endings(mirror_action *a, bool at_start, bool at_end, bool ping_pong) {
+    if (ping_pong) {
+        a->settings.ending_start = OROYA_ENDING_ZERO_SLOPE;
+        a->settings.ending_end = OROYA_ENDING_ZERO_SLOPE;
+    } else {
+        /* zeroSlopeAtStart / zeroSlopeAtEnd default to true */
+        a->settings.ending_start = at_start ? OROYA_ENDING_ZERO_SLOPE : OROYA_ENDING_WRAP_AROUND;
+        a->settings.ending_end = at_end ? OROYA_ENDING_ZERO_SLOPE : OROYA_ENDING_WRAP_AROUND;
+    }
+}
+
+static double mirror_update_time(mirror_action *a, double dt, double duration) {
+    if (a->paused) {
+        dt = 0; /* _updateTimeScale gives 0 while paused */
+    }
+    double time = a->time + dt;
+    int loop_count = a->loop_count;
+    const bool ping_pong = a->loop == LOOP_PINGPONG;
+    if (dt == 0) {
+        if (loop_count == -1) {
+            return time;
+        }
+        return ping_pong && (loop_count & 1) == 1 ? duration - time : time;
+    }
+    if (a->loop == LOOP_ONCE) {
+        if (loop_count == -1) {
+            a->loop_count = 0;
+            mirror_set_endings(a, true, true, false);
+        }
+        if (time >= duration || time < 0) {
+            time = time >= duration ? duration : 0;
+            a->paused = a->clamp;
+        }
+        a->time = time;
+        return time;
+    }
+    if (loop_count == -1) {
+        loop_count = 0;
+        mirror_set_endings(a, true, a->repetitions == 0, ping_pong);
+    }
+    if (time >= duration || time < 0) {
+        const double loop_delta = floor(time / duration);
+        time -= duration * loop_delta;
+        loop_count += (int)fabs(loop_delta);
+        const double pending = a->repetitions - loop_count;
+        if (pending <= 0) {
+            a->paused = a->clamp;
+            time = dt > 0 ? duration : 0;
+            a->time = time;
+        } else {
+            if (pending == 1) {
+                mirror_set_endings(a, dt < 0, !(dt < 0), ping_pong);
+            } else {
+                mirror_set_endings(a, false, false, ping_pong);
+            }
+            a->loop_count = loop_count;
+            a->time = time;
+        }
+    } else {
+        a->loop_count = loop_count;
+        a->time = time;
+    }
+    if (ping_pong && (loop_count & 1) == 1) {
+        return duration - time;
+    }
+    return time;
+}
+
+static void test_conformance_f_loops_smooth(void) {
+    cJSON *sc = load_json("f_loops_smooth.json");
+    cJSON *ex = load_json("f_loops_smooth.expected.json");
+    if (!sc || !ex) {
+        cJSON_Delete(sc);
+        cJSON_Delete(ex);
+        return;
+    }
+    /* All four clips share one smooth position track, duration 1.5. */
+    const cJSON *jt = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "clips"), 0), "tracks"), 0);
+    uint32_t nt, nv;
+    float *times = json_floats(cJSON_GetObjectItem(jt, "times"), &nt);
+    float *values = json_floats(cJSON_GetObjectItem(jt, "values"), &nv);
+    const oroya_track tr = {.target = "s", .property = OROYA_PROPERTY_TRANSLATION,
+                            .interpolation = OROYA_INTERP_SMOOTH, .components = 3,
+                            .key_count = nt, .times = times, .values = values, .value_count = nv};
+    OT_EQ_INT(oroya_track_validate(&tr, 0, NULL), OROYA_OK);
+    const double duration = 1.5;
+    mirror_action acts[4] = {
+        {.loop = LOOP_ONCE, .clamp = true, .loop_count = -1},
+        {.loop = LOOP_REPEAT, .repetitions = INFINITY, .loop_count = -1},
+        {.loop = LOOP_REPEAT, .repetitions = 2, .clamp = true, .loop_count = -1},
+        {.loop = LOOP_PINGPONG, .repetitions = INFINITY, .loop_count = -1},
+    };
+    const char *keys[4] = {"s_once.position", "s_repeat.position", "s_repeat2.position",
+                           "s_pingpong.position"};
+    int compared = 0, bad = 0;
+    const cJSON *frame;
+    cJSON_ArrayForEach(frame, cJSON_GetObjectItem(ex, "frames")) {
+        const cJSON *vals = cJSON_GetObjectItem(frame, "values");
+        for (int a = 0; a < 4; a++) {
+            const double t = mirror_update_time(&acts[a], 1.0 / 60.0, duration);
+            double got[3];
+            oroya_track_sample_f64(&tr, t, &acts[a].cursor, &acts[a].settings, got);
+            const cJSON *want = cJSON_GetObjectItem(vals, keys[a]);
+            for (int i = 0; i < 3; i++) {
+                const double w = cJSON_GetArrayItem(want, i)->valuedouble;
+                if (!(fabs(got[i] - w) <= 1e-5)) {
+                    if (bad++ < 5) {
+                        fprintf(stderr, "f_loops_smooth: step %d %s[%d] = %.9g, three %.9g\n",
+                                cJSON_GetObjectItem(frame, "step")->valueint, keys[a], i, got[i],
+                                w);
+                    }
+                }
+                compared++;
+            }
+        }
+    }
+    printf("f_loops_smooth: %d values compared\n", compared);
+    OT_EQ_INT(compared, 240 * 4 * 3);
+    OT_EQ_INT(bad, 0);
+    free(times);
+    free(values);
+    cJSON_Delete(sc);
+    cJSON_Delete(ex);
+}
+
 int main(void) {
     OT_RUN(test_bouncing_ball);
     OT_RUN(test_edges_and_keys);
@@ -714,5 +858,6 @@ int main(void) {
     OT_RUN(test_conformance_a_bounce);
     OT_RUN(test_conformance_a_bounce_exact_dt);
     OT_RUN(test_conformance_h_quaternion);
+    OT_RUN(test_conformance_f_loops_smooth);
     return ot_finish();
 }
