@@ -845,6 +845,47 @@ static void test_conformance_f_loops_smooth(void) {
     cJSON_Delete(ex);
 }
 
+/* three keeps CubicInterpolant's ending weights until the interval changes. A two-key track
+ * never changes interval while it loops, so after the first wrap three still uses the ending
+ * of the first round (zero slope at the start) although the action switched to wrap-around.
+ * Expected x values from the oracle (three 0.187) on this scenario:
+ *   node s2; clip c2, duration 1, one smooth position track, times [0, 1], values
+ *   [0,0,0, 1,2,3]; play c2 (LoopRepeat); 60 Hz, 150 steps; record s2.position. */
+static void test_two_key_smooth_oracle(void) {
+    static const float times[2] = {0, 1};
+    static const float values[6] = {0, 0, 0, 1, 2, 3};
+    const oroya_track tr = {.target = "s2", .property = OROYA_PROPERTY_TRANSLATION,
+                            .interpolation = OROYA_INTERP_SMOOTH, .components = 3,
+                            .key_count = 2, .times = times, .values = values};
+    static const struct {
+        int step;
+        double x;
+    } want[] = {{0, 0.0006875000000000002},   {29, 0.4374999999999999},
+                {60, 0.0006875000000001087},  {61, 0.002722222222222438},
+                {89, 0.43750000000000183},    {120, 0.0006875000000002378},
+                {149, 0.437500000000004}};
+    mirror_action act = {.loop = LOOP_REPEAT, .repetitions = INFINITY, .loop_count = -1};
+    size_t w = 0;
+    for (int step = 0; step < 150; step++) {
+        const double t = mirror_update_time(&act, 1.0 / 60.0, 1.0);
+        double got[3];
+        oroya_track_sample_f64(&tr, t, &act.cursor, &act.settings, got);
+        if (w < sizeof want / sizeof want[0] && want[w].step == step) {
+            OT_NEAR(got[0], want[w].x, 1e-9);
+            OT_NEAR(got[2], 3 * want[w].x, 1e-9);
+            if (step == 60) {
+                /* Without the cached endings the wrap-around start would show. */
+                double fresh[3];
+                OT_EQ_INT(act.settings.ending_start, OROYA_ENDING_WRAP_AROUND);
+                oroya_track_sample_f64(&tr, t, NULL, &act.settings, fresh);
+                OT_CHECK(fabs(fresh[0] - want[w].x) > 1e-4);
+            }
+            w++;
+        }
+    }
+    OT_EQ_INT(w, sizeof want / sizeof want[0]);
+}
+
 int main(void) {
     OT_RUN(test_bouncing_ball);
     OT_RUN(test_edges_and_keys);
@@ -859,5 +900,6 @@ int main(void) {
     OT_RUN(test_conformance_a_bounce_exact_dt);
     OT_RUN(test_conformance_h_quaternion);
     OT_RUN(test_conformance_f_loops_smooth);
+    OT_RUN(test_two_key_smooth_oracle);
     return ot_finish();
 }
