@@ -6,5 +6,9 @@
 #include "oroya/base.h"
 #include "oroya/math.h"
 #include "oroya/rotation.h"
+#include "oroya/track.h"
+#include "oroya/clip.h"
+#include "oroya/scene.h"
+#include "oroya/geometry.h"
 
 #endif /* OROYA_H */
