@@ -863,6 +863,17 @@ static oroya_result parse_json(parser *p, const char *json, size_t size) {
     }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);
+    /* Only whitespace may follow the value (RFC 8259); cJSON stops at the value's end. */
+    if (root && end) {
+        while (end < json + size && (*end == ' ' || *end == '\t' || *end == '\n' ||
+                                     *end == '\r' || *end == '\0')) {
+            end++;
+        }
+        if (end != json + size) {
+            cJSON_Delete(root);
+            root = NULL;
+        }
+    }
     if (!root) {
         size_t off = end && end >= json && end <= json + size ? (size_t)(end - json) : 0;
         size_t line, col;

@@ -19,8 +19,8 @@ static oroya_result range(checker *c, const char *path, const char *what, uint32
     if (index < count) {
         return OROYA_OK;
     }
-    return oroya__fail(c->err, OROYA_ERR_OUT_OF_RANGE, "%s%s: %s %u is out of range (%u %s)",
-                       path, what, plural, index, count, plural);
+    return oroya__fail(c->err, OROYA_ERR_OUT_OF_RANGE, "%s%s: index %u is out of range (%u %s)",
+                       path, what, index, count, plural);
 }
 
 #define TRY(expr)                     \
