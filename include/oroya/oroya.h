@@ -10,5 +10,6 @@
 #include "oroya/clip.h"
 #include "oroya/scene.h"
 #include "oroya/geometry.h"
+#include "oroya/gltf.h"
 
 #endif /* OROYA_H */
