@@ -85,7 +85,7 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
     return oroya__fail(err, first, "skin influences: %s", message);
 }
 
-void oroya_skin_normalize_weights(float *weights, float *weights2, uint32_t count) {
+void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count) {
     if (!weights) return;
     for (uint32_t v = 0; v < count; v++) {
         float *a = weights + (size_t)v * 4;
@@ -310,4 +310,235 @@ oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
                            bad_vertex, bad_influence, bad_joint, palette_count);
     }
     return OROYA_OK;
+}
+
+/* ---- skinned meshes --------------------------------------------------------------------- */
+
+static size_t skin_align_up(size_t n) {
+    return n > SIZE_MAX - 15 ? SIZE_MAX : (n + 15) & ~(size_t)15;
+}
+
+/* Adds `size` bytes at alignment 16 to a running layout; SIZE_MAX sticks. */
+static size_t skin_layout_add(size_t *total, size_t size) {
+    size_t at = skin_align_up(*total);
+    if (at == SIZE_MAX || size == SIZE_MAX || size > SIZE_MAX - at) {
+        *total = SIZE_MAX;
+        return 0;
+    }
+    *total = at + size;
+    return at;
+}
+
+oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, oroya_error *err) {
+    if (out) *out = NULL;
+    if (!desc || !out) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin: desc and out are required");
+    }
+    uint32_t n = desc->vertex_count;
+    if (n == 0 || !desc->positions || !desc->joints || !desc->weights) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin: vertex_count > 0, positions, joints and weights are required");
+    }
+    if ((desc->joints2 == NULL) != (desc->weights2 == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin: joints2 and weights2 must be given together");
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        if (!all_finite(desc->positions + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin: vertex %u: position is not finite",
+                               v);
+        }
+        if (desc->normals && !all_finite(desc->normals + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin: vertex %u: normal is not finite",
+                               v);
+        }
+    }
+    size_t v3 = oroya__mul_size(n, 3 * sizeof(float));
+    size_t v4f = oroya__mul_size(n, 4 * sizeof(float));
+    size_t v4j = oroya__mul_size(n, 4 * sizeof(uint16_t));
+    bool two = desc->joints2 != NULL;
+    size_t total = 0;
+    skin_layout_add(&total, sizeof(oroya_skin));
+    size_t off_pos = skin_layout_add(&total, v3);
+    size_t off_nrm = skin_layout_add(&total, desc->normals ? v3 : 0);
+    size_t off_j = skin_layout_add(&total, v4j);
+    size_t off_w = skin_layout_add(&total, v4f);
+    size_t off_j2 = skin_layout_add(&total, two ? v4j : 0);
+    size_t off_w2 = skin_layout_add(&total, two ? v4f : 0);
+    unsigned char *mem = oroya__calloc(&desc->allocator, 1, total, 16);
+    if (!mem) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "skin: cannot allocate %u vertices", n);
+    }
+    oroya_skin *skin = (oroya_skin *)mem;
+    skin->mesh = desc->mesh;
+    skin->vertex_count = n;
+    skin->allocator_ = desc->allocator;
+    skin->bind_mode = OROYA_BIND_ATTACHED;
+    skin->bind_matrix = oroya_mat4_identity();
+    skin->bind_matrix_inverse = oroya_mat4_identity();
+    float *pos = (float *)(mem + off_pos);
+    memcpy(pos, desc->positions, v3);
+    skin->positions = pos;
+    if (desc->normals) {
+        float *nrm = (float *)(mem + off_nrm);
+        memcpy(nrm, desc->normals, v3);
+        skin->normals = nrm;
+    }
+    uint16_t *j = (uint16_t *)(mem + off_j);
+    memcpy(j, desc->joints, v4j);
+    skin->joints = j;
+    skin->weights_ = (float *)(mem + off_w);
+    memcpy(skin->weights_, desc->weights, v4f);
+    skin->weights = skin->weights_;
+    if (two) {
+        uint16_t *j2 = (uint16_t *)(mem + off_j2);
+        memcpy(j2, desc->joints2, v4j);
+        skin->joints2 = j2;
+        skin->weights2_ = (float *)(mem + off_w2);
+        memcpy(skin->weights2_, desc->weights2, v4f);
+        skin->weights2 = skin->weights2_;
+    }
+    *out = skin;
+    return OROYA_OK;
+}
+
+void oroya_skin_destroy(oroya_skin *skin) {
+    if (!skin) return;
+    oroya_allocator a = skin->allocator_;
+    oroya__free(&a, skin->scratch_);
+    oroya__free(&a, skin);
+}
+
+void oroya_skin_normalize_weights(oroya_skin *skin) {
+    if (!skin) return;
+    oroya_skin_weights_normalize(skin->weights_, skin->weights2_, skin->vertex_count);
+}
+
+/* Inverse in double, rounded to float; false when singular. */
+static bool invert_to(const oroya_mat4 *m, oroya_mat4 *out) {
+    oroya__dmat4 a = oroya__dmat4_from_floats(m->m), inv;
+    bool ok = oroya__dmat4_invert(&a, &inv);
+    oroya__dmat4_to_floats(&inv, out->m);
+    return ok;
+}
+
+oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleton *skeleton,
+                             const oroya_mat4 *bind_matrix, oroya_error *err) {
+    if (!skin || !scene || !skeleton) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin bind: skin, scene and skeleton are required");
+    }
+    oroya_result r = oroya_skin_check_influences(skin->joints, skin->weights, skin->joints2,
+                                                 skin->weights2, skin->vertex_count,
+                                                 skeleton->bone_count, err);
+    if (r != OROYA_OK) return r;
+    if (!bind_matrix && !oroya_scene_node_valid(scene, skin->mesh)) {
+        return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
+                           "skin bind: the mesh node (handle %u) is not a live node of the scene",
+                           skin->mesh.id);
+    }
+    if (bind_matrix && !all_finite(bind_matrix->m, 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin bind: bind_matrix is not finite");
+    }
+    uint32_t unreachable = oroya_skeleton_unreachable_bones(skeleton, scene, NULL, 0);
+    if (unreachable > 0) return oroya_skeleton_validate(skeleton, scene, err);
+    /* Reserve the job's scratch before changing anything, so a failure leaves the skin as
+     * it was. */
+    float *scratch = skin->scratch_;
+    uint32_t scratch_count = skin->scratch_count_;
+    if (skeleton->bone_count > OROYA_MAX_JOINTS && skeleton->bone_count > scratch_count) {
+        scratch = oroya__alloc(&skin->allocator_,
+                               oroya__mul_size(skeleton->bone_count, 16 * sizeof(float)), 16);
+        if (!scratch) {
+            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "skin bind: cannot allocate scratch for %u bones",
+                               skeleton->bone_count);
+        }
+        scratch_count = skeleton->bone_count;
+    }
+    oroya_mat4 bind, bind_inv;
+    if (bind_matrix) {
+        bind = *bind_matrix;
+        if (!invert_to(&bind, &bind_inv)) {
+            if (scratch != skin->scratch_) oroya__free(&skin->allocator_, scratch);
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "skin bind: bind_matrix is singular");
+        }
+    } else {
+        oroya_scene_update_world(scene);
+        /* calculate_inverses writes the skeleton: the one documented side effect of binding
+         * without a bind matrix, as in three.js. */
+        r = oroya_skeleton_calculate_inverses(skeleton, scene, err);
+        if (r != OROYA_OK) {
+            if (scratch != skin->scratch_) oroya__free(&skin->allocator_, scratch);
+            return r;
+        }
+        oroya_scene_get_world(scene, skin->mesh, &bind);
+        invert_to(&bind, &bind_inv); /* singular: zeros, as three.js */
+    }
+    if (scratch != skin->scratch_) {
+        oroya__free(&skin->allocator_, skin->scratch_);
+        skin->scratch_ = scratch;
+        skin->scratch_count_ = scratch_count;
+    }
+    skin->skeleton = skeleton;
+    skin->bind_matrix = bind;
+    skin->bind_matrix_inverse = bind_inv;
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_set_bind_mode(oroya_skin *skin, oroya_bind_mode mode) {
+    if (!skin || (mode != OROYA_BIND_ATTACHED && mode != OROYA_BIND_DETACHED)) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    skin->bind_mode = mode;
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya_error *err) {
+    if (!skin || !scene) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin update: skin and scene are required");
+    }
+    if (skin->bind_mode == OROYA_BIND_DETACHED) {
+        invert_to(&skin->bind_matrix, &skin->bind_matrix_inverse);
+        return OROYA_OK;
+    }
+    oroya_mat4 world;
+    if (oroya_scene_get_world(scene, skin->mesh, &world) != OROYA_OK) {
+        return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
+                           "skin update: the mesh node (handle %u) is not a live node of the scene",
+                           skin->mesh.id);
+    }
+    invert_to(&world, &skin->bind_matrix_inverse);
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_compute(oroya_skin *skin, float *out_positions, float *out_normals,
+                                float *out_bounds, oroya_error *err) {
+    if (!skin || !out_positions) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin compute: skin and out_positions are required");
+    }
+    if (!skin->skeleton) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin compute: the skin is not bound");
+    }
+    const oroya_skeleton *sk = skin->skeleton;
+    oroya_skin_job job = {
+        .count = skin->vertex_count,
+        .positions = skin->positions,
+        .normals = out_normals ? skin->normals : NULL,
+        .joints = skin->joints,
+        .weights = skin->weights,
+        .joints2 = skin->joints2,
+        .weights2 = skin->weights2,
+        .palette_count = sk->bone_count,
+        .palette = sk->bone_matrices,
+        .bind_matrix = skin->bind_matrix.m,
+        .bind_matrix_inverse = skin->bind_matrix_inverse.m,
+        .scratch = skin->scratch_,
+        .out_positions = out_positions,
+        .out_normals = skin->normals ? out_normals : NULL,
+        .out_bounds = out_bounds,
+    };
+    return oroya_skin_job_run(&job, err);
 }

@@ -13,7 +13,7 @@
  * This header has two layers:
  *   - span functions that need nothing but arrays: oroya_skin_job (CPU skinning of a range
  *     of vertices, the per-frame work), oroya_skin_check_influences (the bind-time
- *     diagnostics) and oroya_skin_normalize_weights (three.js's normalizeSkinWeights);
+ *     diagnostics) and oroya_skin_weights_normalize (three.js's normalizeSkinWeights);
  *   - oroya_skin, a skinned mesh bound to a scene node and a skeleton (three.js's
  *     SkinnedMesh.bind, bind modes, bind_matrix_inverse), built on the span layer.
  *
@@ -39,6 +39,8 @@
 
 #include "oroya/base.h"
 #include "oroya/math.h"
+#include "oroya/scene.h"
+#include "oroya/skeleton.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,8 +104,105 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
 /* three.js's SkinnedMesh.normalizeSkinWeights, in place, over 4 (or 8 with weights2) weights
  * per vertex: each weight is divided by the sum of their absolute values (computed in double);
  * a vertex whose sum is 0 becomes (1, 0, 0, 0 ...). Negative weights stay negative and NaN
- * stays NaN, so oroya_skin_check_influences still reports them afterwards. Never allocates. */
-void oroya_skin_normalize_weights(float *weights, float *weights2, uint32_t count);
+ * stays NaN, so oroya_skin_check_influences still reports them afterwards. NULL weights is a
+ * no-op. Never allocates. */
+void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count);
+
+/* ---- skinned meshes ---------------------------------------------------------------------- */
+
+/* three.js AttachedBindMode / DetachedBindMode. Attached: the mesh and the skeleton share a
+ * world space, so bind_matrix_inverse follows the mesh node's world matrix every update.
+ * Detached: bind_matrix_inverse stays inverse(bind_matrix) (a skeleton shared by several
+ * meshes, or a mesh that moves independently of its bones). */
+typedef enum oroya_bind_mode { OROYA_BIND_ATTACHED = 0, OROYA_BIND_DETACHED } oroya_bind_mode;
+
+/* The mesh data a skin deforms. Every array is copied at create. The fields match
+ * oroya_geometry's (positions, normals, joints, weights), so a geometry's arrays can be
+ * passed as they are. */
+typedef struct oroya_skin_desc {
+    oroya_node mesh;               /* the skinned mesh node; required */
+    uint32_t vertex_count;         /* > 0 */
+    const float *positions;        /* 3 * vertex_count mesh-space rest positions; required */
+    const float *normals;          /* 3 * vertex_count; optional */
+    const uint16_t *joints;        /* 4 * vertex_count skeleton bone indices; required */
+    const float *weights;          /* 4 * vertex_count; required */
+    const uint16_t *joints2;       /* 4 * vertex_count, influences 5-8; optional */
+    const float *weights2;         /* with joints2 */
+    oroya_allocator allocator;     /* zero: malloc/free */
+} oroya_skin_desc;
+
+/* A skinned mesh (three.js SkinnedMesh without the rendering part). Transparent and
+ * read-only; fields ending in `_` are private. */
+typedef struct oroya_skin {
+    oroya_node mesh;
+    uint32_t vertex_count;
+    const float *positions;        /* 3 * vertex_count */
+    const float *normals;          /* 3 * vertex_count or NULL */
+    const uint16_t *joints;        /* 4 * vertex_count */
+    const float *weights;          /* 4 * vertex_count (oroya_skin_normalize_weights edits) */
+    const uint16_t *joints2;       /* or NULL */
+    const float *weights2;         /* or NULL */
+    const oroya_skeleton *skeleton;/* NULL until bound; not owned */
+    oroya_bind_mode bind_mode;     /* OROYA_BIND_ATTACHED by default */
+    oroya_mat4 bind_matrix;        /* the mesh's world matrix at bind (or the one given) */
+    oroya_mat4 bind_matrix_inverse;/* see oroya_bind_mode */
+    /* private */
+    float *weights_;
+    float *weights2_;
+    float *scratch_;               /* 16 * scratch_count_ floats for the skinning job */
+    uint32_t scratch_count_;
+    oroya_allocator allocator_;
+} oroya_skin;
+
+/* Copies desc's arrays into one new skin (not yet bound). Structure only: the influences are
+ * checked against the skeleton at bind. Errors: INVALID_ARGUMENT (NULL desc or out, missing
+ * arrays, vertex_count 0, joints2 without weights2), NON_FINITE (a position or normal),
+ * OUT_OF_MEMORY. *out is NULL on error. */
+oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, oroya_error *err);
+
+/* Frees the skin (not its skeleton). NULL is accepted. */
+void oroya_skin_destroy(oroya_skin *skin);
+
+/* three.js SkinnedMesh.normalizeSkinWeights on the skin's copy of the weights (see
+ * oroya_skin_weights_normalize). Call before bind. NULL is a no-op. Never allocates. */
+void oroya_skin_normalize_weights(oroya_skin *skin);
+
+/* three.js SkinnedMesh.bind(skeleton, bindMatrix). First the influences are checked against
+ * the skeleton (oroya_skin_check_influences: a bone index out of range, all-zero weights, a
+ * negative or non-finite weight are errors naming the vertex). Then:
+ *   - bind_matrix NULL: oroya_scene_update_world(scene), oroya_skeleton_calculate_inverses
+ *     (the bones' current pose becomes the bind pose), and bind_matrix = the mesh node's
+ *     world matrix. So pose the bones and parent them BEFORE binding.
+ *   - bind_matrix given: used as is; the skeleton's inverses are left alone.
+ * bind_matrix_inverse = inverse(bind_matrix), in double. The skeleton is borrowed and must
+ * outlive the binding; the bind mode is unchanged. May allocate (job scratch for skeletons
+ * over OROYA_MAX_JOINTS bones). Errors: INVALID_ARGUMENT (NULL skin, scene or skeleton;
+ * singular bind matrix), STALE_HANDLE (mesh node or a bone), OUT_OF_RANGE, INVALID_DATA,
+ * NON_FINITE, OUT_OF_MEMORY. On error the skin is unchanged. */
+oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleton *skeleton,
+                             const oroya_mat4 *bind_matrix, oroya_error *err);
+
+/* Sets the bind mode (three.js's bindMode field); takes effect at the next oroya_skin_update.
+ * Errors: INVALID_ARGUMENT (NULL skin, unknown mode). */
+oroya_result oroya_skin_set_bind_mode(oroya_skin *skin, oroya_bind_mode mode);
+
+/* The per-frame part of three.js's SkinnedMesh.updateMatrixWorld, after
+ * oroya_scene_update_world: attached, bind_matrix_inverse = inverse(world of the mesh node);
+ * detached, inverse(bind_matrix). Errors: INVALID_ARGUMENT (NULL), STALE_HANDLE (mesh node
+ * removed; the skin is unchanged). Never allocates. */
+oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya_error *err);
+
+/* CPU-skins every vertex to mesh space (three.js getVertexPosition for every vertex, with
+ * the normals alongside): an oroya_skin_job over the skin's arrays with the skeleton's
+ * bone_matrices as palette and the skin's bind matrices. Reads the skeleton's bone_matrices
+ * as of its last oroya_skeleton_update; for three.js's numbers run, per frame:
+ * oroya_scene_update_world, oroya_skeleton_update, oroya_skin_update, then this.
+ * out_positions: 3 * vertex_count floats (required); out_normals: 3 * vertex_count or NULL
+ * (ignored when the skin has no normals); out_bounds: 6 floats (min xyz, max xyz), the
+ * skinned bounding box for culling, or NULL. Errors: INVALID_ARGUMENT (NULL skin or
+ * out_positions, not bound). Never allocates. Not thread-safe per skin (shared scratch). */
+oroya_result oroya_skin_compute(oroya_skin *skin, float *out_positions, float *out_normals,
+                                float *out_bounds, oroya_error *err);
 
 #ifdef __cplusplus
 }

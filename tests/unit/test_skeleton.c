@@ -1,8 +1,783 @@
-/* Skeletons: the bone texture layout against three.js's computeBoneTexture. */
+/* Skeletons and skinned meshes on a scene: the g_skeleton scenario rebuilt in C and compared
+ * with three.js's boneMatrices, vertices and matrixWorld per frame; the tutorial's 5-bone
+ * cylinder against a naive forward-kinematics reference; bind modes; pose (three.js's
+ * Skeleton.pose, including its root-bone behaviour); unreachable bones named; index cache
+ * re-resolution; bind-time errors naming the vertex; the bone texture layout. */
 #include "oroya/skeleton.h"
+#include "oroya/skin.h"
 #include "oroya_test.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static cJSON *load_json(const char *path) {
+    char *text = read_text(path);
+    if (!text) return NULL;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    return j;
+}
+
+static void json_floats(const cJSON *arr, float *out, int n) {
+    for (int i = 0; i < n; i++) out[i] = (float)cJSON_GetArrayItem(arr, i)->valuedouble;
+}
+
+/* three.js Quaternion.slerpFlat, in double (three.js's QuaternionLinearInterpolant calls it
+ * on the Float32 key values and stores the result in a Float32 buffer). */
+static void slerp_flat(const float *a, const float *b, double t, float *out) {
+    double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3];
+    double x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
+    if (w0 != w1 || x0 != x1 || y0 != y1 || z0 != z1) {
+        double dot = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
+        if (dot < 0) {
+            x1 = -x1;
+            y1 = -y1;
+            z1 = -z1;
+            w1 = -w1;
+            dot = -dot;
+        }
+        double s = 1 - t;
+        if (dot < 0.9995) {
+            double theta = acos(dot), sn = sin(theta);
+            s = sin(s * theta) / sn;
+            t = sin(t * theta) / sn;
+            x0 = x0 * s + x1 * t;
+            y0 = y0 * s + y1 * t;
+            z0 = z0 * s + z1 * t;
+            w0 = w0 * s + w1 * t;
+        } else {
+            x0 = x0 * s + x1 * t;
+            y0 = y0 * s + y1 * t;
+            z0 = z0 * s + z1 * t;
+            w0 = w0 * s + w1 * t;
+            double f = 1 / sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
+            x0 *= f;
+            y0 *= f;
+            z0 *= f;
+            w0 *= f;
+        }
+    }
+    out[0] = (float)x0;
+    out[1] = (float)y0;
+    out[2] = (float)z0;
+    out[3] = (float)w0;
+}
+
+/* A linear rotation track sampled at t (clamped to the key range). */
+static void sample_rotation(const float *times, const float *values, int keys, double t,
+                            float *out) {
+    if (t <= times[0]) {
+        memcpy(out, values, 4 * sizeof(float));
+        return;
+    }
+    if (t >= times[keys - 1]) {
+        memcpy(out, values + 4 * (keys - 1), 4 * sizeof(float));
+        return;
+    }
+    int k = 0;
+    while (t >= times[k + 1]) k++;
+    double alpha = (t - times[k]) / ((double)times[k + 1] - times[k]);
+    slerp_flat(values + 4 * k, values + 4 * (k + 1), alpha, out);
+}
+
+static oroya_node add(oroya_scene *s, const char *name, oroya_node parent, oroya_node_kind kind,
+                      float x, float y, float z) {
+    oroya_node n = {0};
+    OT_EQ_INT(oroya_scene_add_node(s, name, parent, kind, &n), OROYA_OK);
+    oroya_transform t = oroya_transform_identity();
+    t.translation = (oroya_vec3){x, y, z};
+    OT_EQ_INT(oroya_scene_set_transform(s, n, &t), OROYA_OK);
+    return n;
+}
+
+static void set_rotation(oroya_scene *s, oroya_node n, oroya_quat q) {
+    oroya_transform t;
+    OT_EQ_INT(oroya_scene_get_transform(s, n, &t), OROYA_OK);
+    t.rotation = q;
+    OT_EQ_INT(oroya_scene_set_transform(s, n, &t), OROYA_OK);
+}
+
+/* ---- g_skeleton against three.js -------------------------------------------------------- */
+
+enum { G_BONES = 5, G_TRACK_KEYS = 5 };
+
+static void test_g_skeleton_matches_three(void) {
+    cJSON *sc = load_json(OROYA_SHARED_DIR "/oracle/scenarios/g_skeleton.json");
+    cJSON *ex = load_json(OROYA_SHARED_DIR "/oracle/scenarios/g_skeleton.expected.json");
+    OT_CHECK(sc && ex);
+    if (!sc || !ex) return;
+
+    /* Nodes in file order, parented as listed (the oracle's setup, step 1). */
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    const cJSON *nodes = cJSON_GetObjectItem(sc, "nodes");
+    int node_count = cJSON_GetArraySize(nodes);
+    oroya_node handles[16];
+    OT_CHECK(node_count <= 16);
+    for (int i = 0; i < node_count; i++) {
+        const cJSON *n = cJSON_GetArrayItem(nodes, i);
+        const char *type = cJSON_GetObjectItem(n, "type")->valuestring;
+        oroya_node_kind kind = strcmp(type, "bone") == 0          ? OROYA_NODE_BONE
+                               : strcmp(type, "skinnedMesh") == 0 ? OROYA_NODE_SKINNED_MESH
+                                                                  : OROYA_NODE_OBJECT;
+        const cJSON *parent = cJSON_GetObjectItem(n, "parent");
+        oroya_node p = {0};
+        if (cJSON_IsString(parent)) {
+            OT_EQ_INT(oroya_scene_find_node(scene, parent->valuestring, &p), OROYA_OK);
+        }
+        OT_EQ_INT(oroya_scene_add_node(scene, cJSON_GetObjectItem(n, "name")->valuestring, p,
+                                       kind, &handles[i]),
+                  OROYA_OK);
+        oroya_transform t;
+        json_floats(cJSON_GetObjectItem(n, "position"), &t.translation.x, 3);
+        json_floats(cJSON_GetObjectItem(n, "rotation"), &t.rotation.x, 4);
+        json_floats(cJSON_GetObjectItem(n, "scale"), &t.scale.x, 3);
+        OT_EQ_INT(oroya_scene_set_transform(scene, handles[i], &t), OROYA_OK);
+    }
+    oroya_scene_update_world(scene);
+
+    /* The skin (step 2): geometry, new Skeleton(bones), mesh.bind(skeleton). */
+    const cJSON *s = cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "skins"), 0);
+    const cJSON *bone_names = cJSON_GetObjectItem(s, "bones");
+    OT_EQ_INT(cJSON_GetArraySize(bone_names), G_BONES);
+    oroya_node bones[G_BONES];
+    for (int i = 0; i < G_BONES; i++) {
+        OT_EQ_INT(oroya_scene_find_node(scene, cJSON_GetArrayItem(bone_names, i)->valuestring,
+                                        &bones[i]),
+                  OROYA_OK);
+    }
+    oroya_node mesh;
+    OT_EQ_INT(oroya_scene_find_node(scene, cJSON_GetObjectItem(s, "mesh")->valuestring, &mesh),
+              OROYA_OK);
+    int nv = cJSON_GetArraySize(cJSON_GetObjectItem(s, "vertices")) / 3;
+    float *pos = malloc(sizeof(float) * 3 * (size_t)nv);
+    float *w = malloc(sizeof(float) * 4 * (size_t)nv);
+    float *jf = malloc(sizeof(float) * 4 * (size_t)nv);
+    uint16_t *j = malloc(sizeof(uint16_t) * 4 * (size_t)nv);
+    json_floats(cJSON_GetObjectItem(s, "vertices"), pos, 3 * nv);
+    json_floats(cJSON_GetObjectItem(s, "skinWeight"), w, 4 * nv);
+    json_floats(cJSON_GetObjectItem(s, "skinIndex"), jf, 4 * nv);
+    for (int i = 0; i < 4 * nv; i++) j[i] = (uint16_t)jf[i];
+
+    oroya_error err = {0};
+    oroya_skeleton *sk = NULL;
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones,
+                                                                  .bone_count = G_BONES},
+                                    &sk, &err),
+              OROYA_OK);
+    oroya_skin *skin = NULL;
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = (uint32_t)nv,
+                                                   .positions = pos, .joints = j, .weights = w},
+                                &skin, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_OK);
+    OT_NEAR(skin->bind_matrix.m[12], 2.0, 0);
+    OT_NEAR(skin->bind_matrix_inverse.m[12], -2.0, 0);
+
+    /* The clip: one linear rotation track per bone. */
+    const cJSON *tracks = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "clips"), 0),
+                                              "tracks");
+    float times[G_BONES][G_TRACK_KEYS], values[G_BONES][G_TRACK_KEYS * 4];
+    oroya_node targets[G_BONES];
+    for (int i = 0; i < G_BONES; i++) {
+        const cJSON *t = cJSON_GetArrayItem(tracks, i);
+        OT_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(t, "times")), G_TRACK_KEYS);
+        json_floats(cJSON_GetObjectItem(t, "times"), times[i], G_TRACK_KEYS);
+        json_floats(cJSON_GetObjectItem(t, "values"), values[i], 4 * G_TRACK_KEYS);
+        OT_EQ_INT(oroya_scene_find_node(scene, cJSON_GetObjectItem(t, "node")->valuestring,
+                                        &targets[i]),
+                  OROYA_OK);
+    }
+    oroya_node b4;
+    OT_EQ_INT(oroya_scene_find_node(scene, "b4", &b4), OROYA_OK);
+
+    /* Stepping as FORMAT.md: 60 steps of 1/30; one repeating action of duration 2. */
+    const cJSON *frames = cJSON_GetObjectItem(ex, "frames");
+    OT_EQ_INT(cJSON_GetArraySize(frames), 60);
+    float *out = malloc(sizeof(float) * 3 * (size_t)nv);
+    double action_time = 0, worst_bm = 0, worst_v = 0, worst_w = 0;
+    const double dt = 1.0 / 30.0, duration = 2.0;
+    for (int f = 0; f < 60; f++) {
+        action_time += dt;
+        if (action_time >= duration) action_time -= duration;
+        for (int i = 0; i < G_BONES; i++) {
+            oroya_quat q;
+            sample_rotation(times[i], values[i], G_TRACK_KEYS, action_time, &q.x);
+            set_rotation(scene, targets[i], q);
+        }
+        oroya_scene_update_world(scene);
+        OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skin_update(skin, scene, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skin_compute(skin, out, NULL, NULL, &err), OROYA_OK);
+
+        const cJSON *vals = cJSON_GetObjectItem(cJSON_GetArrayItem(frames, f), "values");
+        const cJSON *bm = cJSON_GetObjectItem(vals, "skin:cyl.boneMatrices");
+        const cJSON *vx = cJSON_GetObjectItem(vals, "skin:cyl.vertices");
+        const cJSON *mw = cJSON_GetObjectItem(vals, "b4.matrixWorld");
+        OT_EQ_INT(cJSON_GetArraySize(bm), 16 * G_BONES);
+        OT_EQ_INT(cJSON_GetArraySize(vx), 3 * nv);
+        for (int i = 0; i < 16 * G_BONES; i++) {
+            double d = fabs(sk->bone_matrices[i] - cJSON_GetArrayItem(bm, i)->valuedouble);
+            worst_bm = fmax(worst_bm, d);
+            OT_CHECK_MSG(d <= 1e-5, "frame %d boneMatrices[%d]: %.9g vs %.9g", f, i,
+                         (double)sk->bone_matrices[i], cJSON_GetArrayItem(bm, i)->valuedouble);
+        }
+        for (int i = 0; i < 3 * nv; i++) {
+            double d = fabs(out[i] - cJSON_GetArrayItem(vx, i)->valuedouble);
+            worst_v = fmax(worst_v, d);
+            OT_CHECK_MSG(d <= 1e-5, "frame %d vertices[%d]: %.9g vs %.9g", f, i, (double)out[i],
+                         cJSON_GetArrayItem(vx, i)->valuedouble);
+        }
+        oroya_mat4 world;
+        OT_EQ_INT(oroya_scene_get_world(scene, b4, &world), OROYA_OK);
+        for (int i = 0; i < 16; i++) {
+            worst_w = fmax(worst_w, fabs(world.m[i] - cJSON_GetArrayItem(mw, i)->valuedouble));
+        }
+    }
+    OT_CHECK(worst_w <= 1e-5);
+    printf("g_skeleton through scene + skeleton + skin: worst |diff| boneMatrices %.3g, "
+           "vertices %.3g, b4.matrixWorld %.3g\n",
+           worst_bm, worst_v, worst_w);
+
+    /* The skeleton's bone_matrices is the bone texture: 8 x 8 texels for 5 bones, zero past
+     * the last matrix, identical to oroya_bone_texture_fill's output. */
+    OT_EQ_INT(sk->texture_side, 8);
+    float tex[8 * 8 * 4];
+    OT_EQ_INT(oroya_bone_texture_fill(sk->bone_matrices, G_BONES, tex), 256);
+    OT_CHECK(memcmp(tex, sk->bone_matrices, sizeof tex) == 0);
+
+    oroya_skin_destroy(skin);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(scene);
+    free(out);
+    free(pos);
+    free(w);
+    free(jf);
+    free(j);
+    cJSON_Delete(sc);
+    cJSON_Delete(ex);
+}
+
+/* ---- the tutorial's cylinder ------------------------------------------------------------ */
+
+enum { CYL_RADIAL = 16, CYL_HEIGHT_SEGS = 24, CYL_BONES = 5 };
+#define CYL_VERTS ((CYL_RADIAL + 1) * (CYL_HEIGHT_SEGS + 1))
+
+/* The tutorial's weights: t = y / step, lower = min(floor(t), bones - 2), w = t - lower. */
+static void cylinder_weights(const float *pos, float step, uint16_t *j, float *w) {
+    for (int i = 0; i < CYL_VERTS; i++) {
+        float t = pos[i * 3 + 1] / step;
+        float lower = fminf(floorf(t), CYL_BONES - 2);
+        float f = t - lower;
+        j[i * 4 + 0] = (uint16_t)lower;
+        j[i * 4 + 1] = (uint16_t)(lower + 1);
+        j[i * 4 + 2] = j[i * 4 + 3] = 0;
+        w[i * 4 + 0] = 1 - f;
+        w[i * 4 + 1] = f;
+        w[i * 4 + 2] = w[i * 4 + 3] = 0;
+    }
+}
+
+/* Forward kinematics by hand: bone i sits at its parent's frame moved 1 up y and turned by
+ * angle[i] about z. Returns world rotation angle and origin per bone (2D, z is untouched).
+ * The mesh (and bone 0's parent) is at the origin here. */
+static void naive_fk(const double *angle, double *world_angle, double *ox, double *oy) {
+    double a = 0, x = 0, y = 0;
+    for (int i = 0; i < CYL_BONES; i++) {
+        double ly = i == 0 ? 0.0 : 1.0;
+        x += -sin(a) * ly;
+        y += cos(a) * ly;
+        a += angle[i];
+        world_angle[i] = a;
+        ox[i] = x;
+        oy[i] = y;
+    }
+}
+
+static void test_tutorial_cylinder(void) {
+    const float height = 4, step = height / (CYL_BONES - 1);
+    static float w[CYL_VERTS * 4], out[CYL_VERTS * 3];
+    static uint16_t j[CYL_VERTS * 4];
+    /* three.js CylinderGeometry(0.35, 0.35, 4, 16, 24, true), translated to stand on y = 0. */
+    oroya_geometry *geo = NULL;
+    OT_EQ_INT(oroya_geometry_create_cylinder(0.35f, 0.35f, height, CYL_RADIAL, CYL_HEIGHT_SEGS,
+                                             true, NULL, &geo, NULL),
+              OROYA_OK);
+    if (!geo) return;
+    OT_EQ_INT(oroya_geometry_translate(geo, 0, height / 2, 0), OROYA_OK);
+    OT_EQ_INT(geo->vertex_count, CYL_VERTS);
+    const float *pos = geo->positions;
+    OT_NEAR(geo->bounds_min.y, 0.0, 1e-6);
+    OT_NEAR(geo->bounds_max.y, 4.0, 1e-6);
+    cylinder_weights(pos, step, j, w);
+
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node mesh = add(scene, "cylinder", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, 0, 0, 0);
+    oroya_node bones[CYL_BONES];
+    for (int i = 0; i < CYL_BONES; i++) {
+        bones[i] = add(scene, NULL, i == 0 ? mesh : bones[i - 1], OROYA_NODE_BONE, 0,
+                       i == 0 ? 0.0f : step, 0);
+    }
+    oroya_error err = {0};
+    oroya_skeleton *sk = NULL;
+    oroya_scene_update_world(scene);
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones,
+                                                                  .bone_count = CYL_BONES},
+                                    &sk, &err),
+              OROYA_OK);
+    oroya_skin *skin = NULL;
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = CYL_VERTS,
+                                                   .positions = pos, .joints = j, .weights = w},
+                                &skin, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_OK);
+
+    double worst = 0;
+    for (int frame = 0; frame < 40; frame++) {
+        double t = frame * 0.1;
+        double angle[CYL_BONES] = {0};
+        /* The tutorial's loop starts at bone 1: the root stays put. */
+        for (int i = 1; i < CYL_BONES; i++) {
+            angle[i] = (double)(float)(sin(t * 1.5 + i * 0.6) * 0.35);
+            float half = (float)angle[i] * 0.5f;
+            set_rotation(scene, bones[i], (oroya_quat){0, 0, sinf(half), cosf(half)});
+        }
+        oroya_scene_update_world(scene);
+        OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skin_update(skin, scene, &err), OROYA_OK);
+        float bounds[6];
+        OT_EQ_INT(oroya_skin_compute(skin, out, NULL, bounds, &err), OROYA_OK);
+        double wa[CYL_BONES], ox[CYL_BONES], oy[CYL_BONES];
+        naive_fk(angle, wa, ox, oy);
+        float lo[3] = {1e9f, 1e9f, 1e9f}, hi[3] = {-1e9f, -1e9f, -1e9f};
+        for (int v = 0; v < CYL_VERTS; v++) {
+            /* Rest bone i is at (0, i) unrotated, so bone_matrix * p = rotate(p - (0, i)) +
+             * origin. */
+            double ex = 0, ey = 0;
+            for (int k = 0; k < 2; k++) {
+                int b = j[v * 4 + k];
+                double px = pos[v * 3], py = pos[v * 3 + 1] - b * (double)step;
+                ex += w[v * 4 + k] * (cos(wa[b]) * px - sin(wa[b]) * py + ox[b]);
+                ey += w[v * 4 + k] * (sin(wa[b]) * px + cos(wa[b]) * py + oy[b]);
+            }
+            worst = fmax(worst, fmax(fabs(out[v * 3] - ex), fabs(out[v * 3 + 1] - ey)));
+            worst = fmax(worst, fabs(out[v * 3 + 2] - pos[v * 3 + 2]));
+            for (int c = 0; c < 3; c++) {
+                lo[c] = fminf(lo[c], out[v * 3 + c]);
+                hi[c] = fmaxf(hi[c], out[v * 3 + c]);
+            }
+        }
+        for (int c = 0; c < 3; c++) {
+            OT_CHECK(bounds[c] == lo[c]);
+            OT_CHECK(bounds[3 + c] == hi[c]);
+        }
+        if (frame == 0) {
+            /* At t = 0 the chain is bent already: the skinned box is not the rest box. */
+            OT_CHECK(hi[0] - lo[0] > 0.75f);
+        }
+    }
+    OT_CHECK_MSG(worst < 1e-5, "cylinder vs naive FK: worst %g", worst);
+    printf("tutorial cylinder: %d vertices, worst |diff| vs naive FK %.3g\n", CYL_VERTS, worst);
+    oroya_skin_destroy(skin);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(scene);
+    oroya_geometry_destroy(geo);
+}
+
+/* ---- bind modes ------------------------------------------------------------------------- */
+
+/* Bones under the mesh; after bind the mesh moves by (0, 0, 5). Attached: the mesh space moves
+ * with it, so skinned mesh-space vertices stay at rest. Detached: bind_matrix_inverse stays at
+ * the bind-time mesh, so the vertices shift by the mesh's move. */
+static void test_bind_modes(void) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node mesh = add(scene, "m", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, 1, 0, 0);
+    oroya_node b0 = add(scene, "b0", mesh, OROYA_NODE_BONE, 0, 0, 0);
+    oroya_scene_update_world(scene);
+    oroya_skeleton *sk = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = &b0, .bone_count = 1},
+                                    &sk, &err),
+              OROYA_OK);
+    float p[3] = {0.5f, 1, 0}, o[3];
+    uint16_t j[4] = {0};
+    float w[4] = {1, 0, 0, 0};
+    oroya_skin *skin = NULL;
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 1,
+                                                   .positions = p, .joints = j, .weights = w},
+                                &skin, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_OK);
+    OT_EQ_INT(skin->bind_mode, OROYA_BIND_ATTACHED);
+    oroya_transform t = oroya_transform_identity();
+    t.translation = (oroya_vec3){1, 0, 5};
+    OT_EQ_INT(oroya_scene_set_transform(scene, mesh, &t), OROYA_OK);
+    oroya_scene_update_world(scene);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+
+    OT_EQ_INT(oroya_skin_update(skin, scene, &err), OROYA_OK);
+    OT_EQ_INT(oroya_skin_compute(skin, o, NULL, NULL, &err), OROYA_OK);
+    OT_NEAR(o[0], 0.5, 1e-6);
+    OT_NEAR(o[1], 1.0, 1e-6);
+    OT_NEAR(o[2], 0.0, 1e-6);
+
+    OT_EQ_INT(oroya_skin_set_bind_mode(skin, OROYA_BIND_DETACHED), OROYA_OK);
+    OT_EQ_INT(oroya_skin_update(skin, scene, &err), OROYA_OK);
+    OT_EQ_INT(oroya_skin_compute(skin, o, NULL, NULL, &err), OROYA_OK);
+    OT_NEAR(o[0], 0.5, 1e-6);
+    OT_NEAR(o[1], 1.0, 1e-6);
+    OT_NEAR(o[2], 5.0, 1e-6);
+    OT_EQ_INT(oroya_skin_set_bind_mode(skin, (oroya_bind_mode)7), OROYA_ERR_INVALID_ARGUMENT);
+
+    /* An explicit bind matrix is used as given, and the inverses are left alone. */
+    oroya_mat4 inv_before = sk->bone_inverses[0];
+    oroya_mat4 bind = oroya_mat4_identity();
+    bind.m[13] = 3;
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, &bind, &err), OROYA_OK);
+    OT_NEAR(skin->bind_matrix_inverse.m[13], -3.0, 0);
+    OT_CHECK(memcmp(&inv_before, &sk->bone_inverses[0], sizeof inv_before) == 0);
+    oroya_mat4 singular = {{0}};
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, &singular, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_NEAR(skin->bind_matrix.m[13], 3.0, 0); /* unchanged by the failed bind */
+
+    oroya_skin_destroy(skin);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(scene);
+}
+
+/* ---- bind-time errors ------------------------------------------------------------------- */
+
+static void test_bind_errors_name_the_vertex(void) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node mesh = add(scene, "m", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, 0, 0, 0);
+    oroya_node b[2];
+    b[0] = add(scene, "b0", mesh, OROYA_NODE_BONE, 0, 0, 0);
+    b[1] = add(scene, "b1", b[0], OROYA_NODE_BONE, 0, 1, 0);
+    oroya_scene_update_world(scene);
+    oroya_skeleton *sk = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 2},
+                                    &sk, &err),
+              OROYA_OK);
+    float p[9] = {0};
+    uint16_t j[12] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0};
+    float w[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0};
+    oroya_skin *skin = NULL;
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
+                                                   .positions = p, .joints = j, .weights = w},
+                                &skin, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_OUT_OF_RANGE);
+    OT_CHECK_MSG(strstr(err.message, "vertex 2") != NULL, "%s", err.message);
+    OT_CHECK(skin->skeleton == NULL);
+    float out[9];
+    OT_EQ_INT(oroya_skin_compute(skin, out, NULL, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_skin_destroy(skin);
+
+    float wz[12] = {0.5f, 0.5f, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+    uint16_t jok[12] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0};
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
+                                                   .positions = p, .joints = jok, .weights = wz},
+                                &skin, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "vertex 1: all weights are zero") != NULL, "%s",
+                 err.message);
+    /* three.js's normalizeSkinWeights turns an all-zero vertex into (1, 0, 0, 0). */
+    oroya_skin_normalize_weights(skin);
+    OT_EQ_INT(skin->weights[4], 1);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_OK);
+    oroya_skin_destroy(skin);
+
+    float wneg[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1.5f, -0.5f, 0, 0};
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
+                                                   .positions = p, .joints = jok,
+                                                   .weights = wneg},
+                                &skin, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "vertex 2: weight 1 is negative") != NULL, "%s",
+                 err.message);
+    oroya_skin_destroy(skin);
+
+    float wnan[12] = {0.5f, 0.5f, 0, 0, NAN, 0, 0, 0, 1, 0, 0, 0};
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
+                                                   .positions = p, .joints = jok,
+                                                   .weights = wnan},
+                                &skin, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK_MSG(strstr(err.message, "vertex 1: weight 0 is NaN") != NULL, "%s", err.message);
+    oroya_skin_destroy(skin);
+
+    /* Create-time structure checks. */
+    OT_EQ_INT(oroya_skin_create(NULL, &skin, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
+                                                   .positions = p, .joints = jok},
+                                &skin, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(skin == NULL);
+    float pnan[9] = {0, 0, 0, 0, INFINITY, 0, 0, 0, 0};
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
+                                                   .positions = pnan, .joints = jok,
+                                                   .weights = w},
+                                &skin, &err),
+              OROYA_ERR_NON_FINITE);
+    OT_CHECK_MSG(strstr(err.message, "vertex 1") != NULL, "%s", err.message);
+    OT_EQ_INT(oroya_skin_bind(NULL, scene, sk, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(scene);
+}
+
+/* ---- unreachable bones ------------------------------------------------------------------ */
+
+static void test_unreachable_bones_are_named(void) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node mesh = add(scene, "m", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, 0, 0, 0);
+    oroya_node b[4];
+    const char *names[4] = {"hips", "spine", "neck", "head"};
+    for (int i = 0; i < 4; i++) {
+        b[i] = add(scene, names[i], i == 0 ? mesh : b[i - 1], OROYA_NODE_BONE, 0, 1, 0);
+    }
+    oroya_scene_update_world(scene);
+    oroya_skeleton *sk = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 4},
+                                    &sk, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skeleton_validate(sk, scene, &err), OROYA_OK);
+    OT_EQ_INT(oroya_skeleton_unreachable_bones(sk, scene, NULL, 0), 0);
+    /* Turn the neck: the matrices before the removal are not the identity. */
+    set_rotation(scene, b[2], (oroya_quat){0, 0, 0.6f, 0.8f});
+    oroya_scene_update_world(scene);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+    OT_CHECK(fabsf(sk->bone_matrices[3 * 16 + 0] - 1.0f) > 0.1f);
+
+    /* Removing the neck takes the head with it. */
+    OT_EQ_INT(oroya_scene_remove_node(scene, b[2]), OROYA_OK);
+    oroya_scene_update_world(scene);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_ERR_STALE_HANDLE);
+    OT_CHECK_MSG(strstr(err.message, "bones[2] 'neck'") != NULL, "%s", err.message);
+    /* Unreachable bones get the identity: their vertices stay in the rest pose. */
+    for (int e = 0; e < 16; e++) {
+        OT_EQ_INT(sk->bone_matrices[3 * 16 + e], (e % 5 == 0) ? 1 : 0);
+    }
+    uint32_t idx[4] = {99, 99, 99, 99};
+    OT_EQ_INT(oroya_skeleton_unreachable_bones(sk, scene, NULL, 0), 2);
+    OT_EQ_INT(oroya_skeleton_unreachable_bones(sk, scene, idx, 1), 2);
+    OT_EQ_INT(idx[0], 2);
+    OT_EQ_INT(idx[1], 99);
+    OT_EQ_INT(oroya_skeleton_unreachable_bones(sk, scene, idx, 4), 2);
+    OT_EQ_INT(idx[1], 3);
+    OT_EQ_INT(oroya_skeleton_validate(sk, scene, &err), OROYA_ERR_STALE_HANDLE);
+    OT_CHECK_MSG(strstr(err.message, "2 unreachable bones: neck, head") != NULL, "%s",
+                 err.message);
+    OT_EQ_INT(oroya_skeleton_calculate_inverses(sk, scene, &err), OROYA_ERR_STALE_HANDLE);
+    OT_EQ_INT(oroya_skeleton_pose(sk, scene, &err), OROYA_ERR_STALE_HANDLE);
+    /* Creating a skeleton from a stale handle fails up front. */
+    oroya_skeleton *sk2 = NULL;
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 4},
+                                    &sk2, &err),
+              OROYA_ERR_STALE_HANDLE);
+    OT_CHECK_MSG(strstr(err.message, "bones[2]") != NULL, "%s", err.message);
+    OT_CHECK(sk2 == NULL);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(scene);
+}
+
+/* ---- index cache ------------------------------------------------------------------------ */
+
+/* Reference: world x inverse in double from the scene's get_world. */
+static void check_against_scene(const oroya_skeleton *sk, const oroya_scene *scene) {
+    for (uint32_t i = 0; i < sk->bone_count; i++) {
+        oroya_mat4 w;
+        OT_EQ_INT(oroya_scene_get_world(scene, sk->bones[i], &w), OROYA_OK);
+        const float *inv = sk->bone_inverses[i].m;
+        for (int c = 0; c < 4; c++) {
+            for (int r = 0; r < 4; r++) {
+                double e = 0;
+                for (int k = 0; k < 4; k++) e += (double)w.m[k * 4 + r] * inv[c * 4 + k];
+                OT_NEAR(sk->bone_matrices[i * 16 + (uint32_t)(c * 4 + r)], e, 1e-6);
+            }
+        }
+    }
+}
+
+/* Re-parenting under a later node moves the subtree to the end of the dense arrays and
+ * removing an earlier node shifts every index down; update must follow both. */
+static void test_update_follows_layout_changes(void) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node gone = add(scene, "gone", (oroya_node){0}, OROYA_NODE_OBJECT, 0, 0, 0);
+    oroya_node a = add(scene, "a", (oroya_node){0}, OROYA_NODE_OBJECT, 0, 0, 0);
+    oroya_node b0 = add(scene, "b0", a, OROYA_NODE_BONE, 1, 0, 0);
+    oroya_node b1 = add(scene, "b1", b0, OROYA_NODE_BONE, 0, 2, 0);
+    oroya_node other = add(scene, "other", (oroya_node){0}, OROYA_NODE_OBJECT, 0, 0, 7);
+    oroya_scene_update_world(scene);
+    oroya_node bones[2] = {b1, b0}; /* any order */
+    oroya_skeleton *sk = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones,
+                                                                  .bone_count = 2},
+                                    &sk, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+    OT_NEAR(sk->bone_matrices[0], 1.0, 1e-7);
+    OT_NEAR(sk->bone_matrices[13], 0.0, 1e-7);
+    uint32_t before = oroya_scene_node_index(scene, b0);
+
+    OT_EQ_INT(oroya_scene_set_parent(scene, b0, other), OROYA_OK);
+    OT_CHECK(oroya_scene_node_index(scene, b0) != before);
+    set_rotation(scene, b0, (oroya_quat){0, 0.6f, 0, 0.8f});
+    oroya_scene_update_world(scene);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+    check_against_scene(sk, scene);
+    /* By hand: bone = W_new * W_old^-1 with W_old = T(1,0,0) and W_new = T(0,0,7) T(1,0,0) R,
+     * R a turn about y with cos 0.28, sin 0.96; its translation is W_new (-1, 0, 0) =
+     * (0,0,7) + (1,0,0) + (-0.28, 0, 0.96) = (0.72, 0, 7.96). */
+    OT_NEAR(sk->bone_matrices[16 + 12], 0.72, 1e-5);
+    OT_NEAR(sk->bone_matrices[16 + 14], 7.96, 1e-5);
+
+    OT_EQ_INT(oroya_scene_remove_node(scene, gone), OROYA_OK);
+    oroya_scene_update_world(scene);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+    check_against_scene(sk, scene);
+
+    /* The same skeleton updated against another scene re-resolves rather than trusting the
+     * cache (and finds the handles stale there). */
+    oroya_scene *empty = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &empty), OROYA_OK);
+    OT_EQ_INT(oroya_skeleton_update(sk, empty, &err), OROYA_ERR_STALE_HANDLE);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+    check_against_scene(sk, scene);
+    oroya_scene_destroy(empty);
+
+    OT_EQ_INT(oroya_skeleton_update(NULL, scene, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_skeleton_update(sk, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(scene);
+}
+
+/* Given inverses are used as given; a zero-bone skeleton works. */
+static void test_given_inverses(void) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node b = add(scene, "b", (oroya_node){0}, OROYA_NODE_BONE, 0, 3, 0);
+    oroya_scene_update_world(scene);
+    oroya_mat4 inv = oroya_mat4_identity();
+    inv.m[12] = 5;
+    oroya_skeleton *sk = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = &b, .bone_count = 1,
+                                                                  .bone_inverses = &inv},
+                                    &sk, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+    OT_NEAR(sk->bone_matrices[12], 5.0, 0); /* world (0,3,0) x inverse (5,0,0) */
+    OT_NEAR(sk->bone_matrices[13], 3.0, 0);
+    OT_EQ_INT(oroya_skeleton_calculate_inverses(sk, scene, &err), OROYA_OK);
+    OT_NEAR(sk->bone_inverses[0].m[13], -3.0, 0);
+    OT_NEAR(sk->bone_inverses[0].m[12], 0.0, 0);
+    oroya_skeleton_destroy(sk);
+
+    inv.m[0] = NAN;
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = &b, .bone_count = 1,
+                                                                  .bone_inverses = &inv},
+                                    &sk, &err),
+              OROYA_ERR_NON_FINITE);
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bone_count = 1}, &sk, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_skeleton_create(NULL, &(oroya_skeleton_desc){0}, &sk, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){0}, &sk, &err), OROYA_OK);
+    OT_EQ_INT(sk->bone_count, 0);
+    OT_EQ_INT(sk->texture_side, 4);
+    OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+    OT_EQ_INT(oroya_skeleton_validate(sk, scene, &err), OROYA_OK);
+    oroya_skeleton_destroy(sk);
+    oroya_skeleton_destroy(NULL);
+    oroya_scene_destroy(scene);
+}
+
+/* ---- pose ------------------------------------------------------------------------------- */
+
+/* Expected values from three.js 0.187 itself (Skeleton.pose on this rig, run with node from
+ * the oracle's three.js): after moving the bones, pose gives b0 position (2, 0, 0) (the root
+ * bone's parent is the mesh, not a bone, so its local matrix becomes its bind WORLD matrix),
+ * b1 position (0, 1, 0) with rotation (0, 0, 0.6, 0.8), b2 position (0, 1, 0), identity. */
+static void test_pose_as_three(void) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node mesh = add(scene, "m", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, 2, 0, 0);
+    oroya_node b[3];
+    b[0] = add(scene, "b0", mesh, OROYA_NODE_BONE, 0, 0, 0);
+    b[1] = add(scene, "b1", b[0], OROYA_NODE_BONE, 0, 1, 0);
+    b[2] = add(scene, "b2", b[1], OROYA_NODE_BONE, 0, 1, 0);
+    set_rotation(scene, b[1], (oroya_quat){0, 0, 0.6f, 0.8f});
+    oroya_scene_update_world(scene);
+    oroya_skeleton *sk = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 3},
+                                    &sk, &err),
+              OROYA_OK);
+    set_rotation(scene, b[1], (oroya_quat){0.1f, 0.2f, 0.3f, 0.92736185f});
+    oroya_transform t;
+    OT_EQ_INT(oroya_scene_get_transform(scene, b[2], &t), OROYA_OK);
+    t.translation = (oroya_vec3){1, 2, 3};
+    OT_EQ_INT(oroya_scene_set_transform(scene, b[2], &t), OROYA_OK);
+    OT_EQ_INT(oroya_scene_get_transform(scene, b[0], &t), OROYA_OK);
+    t.translation = (oroya_vec3){0, 5, 0};
+    OT_EQ_INT(oroya_scene_set_transform(scene, b[0], &t), OROYA_OK);
+    oroya_scene_update_world(scene);
+
+    OT_EQ_INT(oroya_skeleton_pose(sk, scene, &err), OROYA_OK);
+    const float expect[3][10] = {
+        {2, 0, 0, 0, 0, 0, 1, 1, 1, 1},
+        {0, 1, 0, 0, 0, 0.6f, 0.8f, 1, 1, 1},
+        {0, 1, 0, 0, 0, 0, 1, 1, 1, 1},
+    };
+    for (int i = 0; i < 3; i++) {
+        OT_EQ_INT(oroya_scene_get_transform(scene, b[i], &t), OROYA_OK);
+        const float *e = expect[i];
+        OT_NEAR(t.translation.x, e[0], 1e-6);
+        OT_NEAR(t.translation.y, e[1], 1e-6);
+        OT_NEAR(t.translation.z, e[2], 1e-6);
+        OT_NEAR(t.rotation.x, e[3], 1e-6);
+        OT_NEAR(t.rotation.y, e[4], 1e-6);
+        OT_NEAR(t.rotation.z, e[5], 1e-6);
+        OT_NEAR(t.rotation.w, e[6], 1e-6);
+        OT_NEAR(t.scale.x, e[7], 1e-6);
+        OT_NEAR(t.scale.y, e[8], 1e-6);
+        OT_NEAR(t.scale.z, e[9], 1e-6);
+    }
+    OT_EQ_INT(oroya_skeleton_pose(NULL, scene, &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(scene);
+}
+
+/* ---- bone texture ----------------------------------------------------------------------- */
 
 /* Sides from three.js's formula worked by hand: sqrt(4n), up to a multiple of 4, at least 4. */
 static void test_bone_texture_side(void) {
@@ -43,6 +818,14 @@ static void test_bone_texture_fill(void) {
 }
 
 int main(void) {
+    OT_RUN(test_g_skeleton_matches_three);
+    OT_RUN(test_tutorial_cylinder);
+    OT_RUN(test_bind_modes);
+    OT_RUN(test_bind_errors_name_the_vertex);
+    OT_RUN(test_unreachable_bones_are_named);
+    OT_RUN(test_update_follows_layout_changes);
+    OT_RUN(test_given_inverses);
+    OT_RUN(test_pose_as_three);
     OT_RUN(test_bone_texture_side);
     OT_RUN(test_bone_texture_fill);
     return ot_finish();
