@@ -5,6 +5,7 @@
  * re-resolution; bind-time errors naming the vertex; the bone texture layout. */
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
+#include "oroya/track.h"
 #include "oroya_test.h"
 
 #include <cjson/cJSON.h>
@@ -38,64 +39,6 @@ static cJSON *load_json(const char *path) {
 
 static void json_floats(const cJSON *arr, float *out, int n) {
     for (int i = 0; i < n; i++) out[i] = (float)cJSON_GetArrayItem(arr, i)->valuedouble;
-}
-
-/* three.js Quaternion.slerpFlat, in double (three.js's QuaternionLinearInterpolant calls it
- * on the Float32 key values and stores the result in a Float32 buffer). */
-static void slerp_flat(const float *a, const float *b, double t, float *out) {
-    double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3];
-    double x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
-    if (w0 != w1 || x0 != x1 || y0 != y1 || z0 != z1) {
-        double dot = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
-        if (dot < 0) {
-            x1 = -x1;
-            y1 = -y1;
-            z1 = -z1;
-            w1 = -w1;
-            dot = -dot;
-        }
-        double s = 1 - t;
-        if (dot < 0.9995) {
-            double theta = acos(dot), sn = sin(theta);
-            s = sin(s * theta) / sn;
-            t = sin(t * theta) / sn;
-            x0 = x0 * s + x1 * t;
-            y0 = y0 * s + y1 * t;
-            z0 = z0 * s + z1 * t;
-            w0 = w0 * s + w1 * t;
-        } else {
-            x0 = x0 * s + x1 * t;
-            y0 = y0 * s + y1 * t;
-            z0 = z0 * s + z1 * t;
-            w0 = w0 * s + w1 * t;
-            double f = 1 / sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
-            x0 *= f;
-            y0 *= f;
-            z0 *= f;
-            w0 *= f;
-        }
-    }
-    out[0] = (float)x0;
-    out[1] = (float)y0;
-    out[2] = (float)z0;
-    out[3] = (float)w0;
-}
-
-/* A linear rotation track sampled at t (clamped to the key range). */
-static void sample_rotation(const float *times, const float *values, int keys, double t,
-                            float *out) {
-    if (t <= times[0]) {
-        memcpy(out, values, 4 * sizeof(float));
-        return;
-    }
-    if (t >= times[keys - 1]) {
-        memcpy(out, values + 4 * (keys - 1), 4 * sizeof(float));
-        return;
-    }
-    int k = 0;
-    while (t >= times[k + 1]) k++;
-    double alpha = (t - times[k]) / ((double)times[k + 1] - times[k]);
-    slerp_flat(values + 4 * k, values + 4 * (k + 1), alpha, out);
 }
 
 static oroya_node add(oroya_scene *s, const char *name, oroya_node parent, oroya_node_kind kind,
@@ -197,6 +140,8 @@ static void test_g_skeleton_matches_three(void) {
                                               "tracks");
     float times[G_BONES][G_TRACK_KEYS], values[G_BONES][G_TRACK_KEYS * 4];
     oroya_node targets[G_BONES];
+    oroya_track track[G_BONES];
+    uint32_t cursor[G_BONES] = {0};
     for (int i = 0; i < G_BONES; i++) {
         const cJSON *t = cJSON_GetArrayItem(tracks, i);
         OT_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(t, "times")), G_TRACK_KEYS);
@@ -205,11 +150,17 @@ static void test_g_skeleton_matches_three(void) {
         OT_EQ_INT(oroya_scene_find_node(scene, cJSON_GetObjectItem(t, "node")->valuestring,
                                         &targets[i]),
                   OROYA_OK);
+        track[i] = (oroya_track){.target = "", .property = OROYA_PROPERTY_ROTATION,
+                                 .interpolation = OROYA_INTERP_LINEAR, .components = 4,
+                                 .key_count = G_TRACK_KEYS, .times = times[i],
+                                 .values = values[i]};
+        OT_EQ_INT(oroya_track_validate(&track[i], (uint32_t)i, NULL), OROYA_OK);
     }
     oroya_node b4;
     OT_EQ_INT(oroya_scene_find_node(scene, "b4", &b4), OROYA_OK);
 
-    /* Stepping as FORMAT.md: 60 steps of 1/30; one repeating action of duration 2. */
+    /* Stepping as FORMAT.md: 60 steps of 1/30; one repeating action of duration 2 at weight 1,
+     * so each bone's rotation is its track's sample (three.js's slerpFlat, oroya_track_sample). */
     const cJSON *frames = cJSON_GetObjectItem(ex, "frames");
     OT_EQ_INT(cJSON_GetArraySize(frames), 60);
     float *out = malloc(sizeof(float) * 3 * (size_t)nv);
@@ -220,7 +171,7 @@ static void test_g_skeleton_matches_three(void) {
         if (action_time >= duration) action_time -= duration;
         for (int i = 0; i < G_BONES; i++) {
             oroya_quat q;
-            sample_rotation(times[i], values[i], G_TRACK_KEYS, action_time, &q.x);
+            oroya_track_sample(&track[i], action_time, &cursor[i], NULL, &q.x);
             set_rotation(scene, targets[i], q);
         }
         oroya_scene_update_world(scene);
@@ -274,6 +225,132 @@ static void test_g_skeleton_matches_three(void) {
     free(j);
     cJSON_Delete(sc);
     cJSON_Delete(ex);
+}
+
+/* ---- bind options against three.js ----------------------------------------------------- */
+
+/* Expected values from the three.js oracle (oracle.mjs, three 0.187) on this scenario, which
+ * the test rebuilds below: a detached skin with given boneInverses, a given bindMatrix and
+ * normalizeSkinWeights (one vertex all-zero, so it becomes (1, 0, 0, 0)); and an attached skin
+ * bound without a bind matrix on a rotated, scaled mesh with weights that do NOT sum to 1
+ * (0.6, 1.2, 0.9, 0.75), which checks three.js's CPU handling of the bind inverse's
+ * translation. At step 3 both mesh nodes are moved (setNode position), which only the
+ * attached skin follows. Clip: linear r1 and q1 rotations, q0 position, over 1 s; steps of
+ * 1/10 s; recorded skin:<name>.vertices at frames 2 and 5. */
+static const double det_frame2[12] = {1.2417387937852147, 0.5765097554511494, -0.31277303670171885, 0.6878117910438006, 0.9435098166152085, -0.10843318811612397, 0.9699154094888822, 1.6422726266882188, 0.017369346430053584, 0.6934710353965603, 2.148702584597213, -0.34264066548372574};
+static const double att_frame2[12] = {0.6099999862909318, -0.15858745064003438, -0.7269936853865597, -0.3800000691413885, 0.7866830974604881, 0.253705141777987, 0.2350000202655792, 0.8344711414712709, 0.04078258833450432, 0.43750000111758713, 1.0636658296290582, -0.500864106765792};
+static const double det_frame5[12] = {3.289217997913107, 0.22734346628360047, -0.3401851679858667, 2.696750074087891, 0.46632569872602314, -0.11359370823772241, 2.84805539422625, 1.246146873665405, 0.0877252590453863, 2.4385998409930747, 1.7094338961309419, -0.1954907127861918};
+static const double att_frame5[12] = {0.30000001370906837, -0.06154372061501051, 0.0779349185807266, -1.4305115261237231e-08, 0.8878974971080726, -0.2763356060958512, 0.2699999928474427, 0.8324470164615827, 0.23202883052710593, 0.3000000011175871, 1.1177796000799267, 0.1410446114538217};
+
+static void test_bind_options_match_three(void) {
+    const float s15 = 0.25881904510252074f, c15 = 0.9659258262890683f;
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_transform t = oroya_transform_identity();
+    oroya_node m = add(scene, "m", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, 1, 0.5f, 0);
+    set_rotation(scene, m, (oroya_quat){0, s15, 0, c15});
+    oroya_node r[2];
+    r[0] = add(scene, "r0", m, OROYA_NODE_BONE, 0, 0, 0);
+    r[1] = add(scene, "r1", r[0], OROYA_NODE_BONE, 0, 1, 0);
+    oroya_node n = add(scene, "n", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, -1, 0, 2);
+    OT_EQ_INT(oroya_scene_get_transform(scene, n, &t), OROYA_OK);
+    t.rotation = (oroya_quat){s15, 0, 0, c15};
+    t.scale = (oroya_vec3){1, 2, 1};
+    OT_EQ_INT(oroya_scene_set_transform(scene, n, &t), OROYA_OK);
+    oroya_node q[2];
+    q[0] = add(scene, "q0", n, OROYA_NODE_BONE, 0, 0, 0);
+    q[1] = add(scene, "q1", q[0], OROYA_NODE_BONE, 0, 1, 0);
+    oroya_scene_update_world(scene);
+
+    const float verts[12] = {0.2f, 0, 0.1f, -0.3f, 0.5f, 0, 0, 1, 0.25f, 0.1f, 1.5f, -0.2f};
+    const uint16_t joints[16] = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const float det_w[16] = {2, 2, 0, 0, 0.3f, 0.1f, 0, 0, 0, 0, 0, 0, 0.5f, 0, 0, 0};
+    const float att_w[16] = {0.3f, 0.3f, 0, 0, 0.6f, 0.6f, 0, 0, 0.9f, 0, 0, 0, 0.5f, 0.25f, 0, 0};
+    oroya_mat4 inverses[2] = {oroya_mat4_identity(), oroya_mat4_identity()};
+    inverses[0].m[13] = -0.1f;
+    inverses[1].m[13] = -1.0f;
+    oroya_mat4 bind = oroya_mat4_identity();
+    bind.m[12] = 0.5f;
+    bind.m[13] = 0.25f;
+
+    oroya_error err = {0};
+    oroya_skeleton *det_sk = NULL, *att_sk = NULL;
+    oroya_skin *det = NULL, *att = NULL;
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = m, .vertex_count = 4,
+                                                   .positions = verts, .joints = joints,
+                                                   .weights = det_w},
+                                &det, &err),
+              OROYA_OK);
+    oroya_skin_normalize_weights(det);
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = r, .bone_count = 2,
+                                                                  .bone_inverses = inverses},
+                                    &det_sk, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(det, scene, det_sk, &bind, &err), OROYA_OK);
+    OT_EQ_INT(oroya_skin_set_bind_mode(det, OROYA_BIND_DETACHED), OROYA_OK);
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = n, .vertex_count = 4,
+                                                   .positions = verts, .joints = joints,
+                                                   .weights = att_w},
+                                &att, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = q, .bone_count = 2},
+                                    &att_sk, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_skin_bind(att, scene, att_sk, NULL, &err), OROYA_OK);
+
+    const float times[2] = {0, 1};
+    const float r1_rot[8] = {0, 0, 0, 1, 0, 0, 0.5f, 0.8660254037844386f};
+    const float q1_rot[8] = {0, 0, 0, 1, 0.5f, 0, 0, 0.8660254037844386f};
+    const float q0_pos[6] = {0, 0, 0, 0.5f, 0.2f, 0};
+    const oroya_track tracks[3] = {
+        {.target = "r1", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4, .key_count = 2, .times = times, .values = r1_rot},
+        {.target = "q1", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4, .key_count = 2, .times = times, .values = q1_rot},
+        {.target = "q0", .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2, .times = times,
+         .values = q0_pos},
+    };
+    double clock = 0;
+    float out[12];
+    for (int step = 0; step < 6; step++) {
+        if (step == 3) {
+            oroya_transform mt;
+            OT_EQ_INT(oroya_scene_get_transform(scene, m, &mt), OROYA_OK);
+            mt.translation = (oroya_vec3){3, 0, 0};
+            OT_EQ_INT(oroya_scene_set_transform(scene, m, &mt), OROYA_OK);
+            OT_EQ_INT(oroya_scene_get_transform(scene, n, &mt), OROYA_OK);
+            mt.translation = (oroya_vec3){0, 1, 0};
+            OT_EQ_INT(oroya_scene_set_transform(scene, n, &mt), OROYA_OK);
+        }
+        clock += 1.0 / 10.0;
+        oroya_quat rot;
+        oroya_transform bt;
+        oroya_track_sample(&tracks[0], clock, NULL, NULL, &rot.x);
+        set_rotation(scene, r[1], rot);
+        oroya_track_sample(&tracks[1], clock, NULL, NULL, &rot.x);
+        set_rotation(scene, q[1], rot);
+        OT_EQ_INT(oroya_scene_get_transform(scene, q[0], &bt), OROYA_OK);
+        oroya_track_sample(&tracks[2], clock, NULL, NULL, &bt.translation.x);
+        OT_EQ_INT(oroya_scene_set_transform(scene, q[0], &bt), OROYA_OK);
+        oroya_scene_update_world(scene);
+        OT_EQ_INT(oroya_skeleton_update(det_sk, scene, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skeleton_update(att_sk, scene, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skin_update(det, scene, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skin_update(att, scene, &err), OROYA_OK);
+        if (step != 2 && step != 5) continue;
+        const double *e_det = step == 2 ? det_frame2 : det_frame5;
+        const double *e_att = step == 2 ? att_frame2 : att_frame5;
+        OT_EQ_INT(oroya_skin_compute(det, out, NULL, NULL, &err), OROYA_OK);
+        for (int i = 0; i < 12; i++) OT_NEAR(out[i], e_det[i], 1e-5);
+        OT_EQ_INT(oroya_skin_compute(att, out, NULL, NULL, &err), OROYA_OK);
+        for (int i = 0; i < 12; i++) OT_NEAR(out[i], e_att[i], 1e-5);
+    }
+    oroya_skin_destroy(det);
+    oroya_skin_destroy(att);
+    oroya_skeleton_destroy(det_sk);
+    oroya_skeleton_destroy(att_sk);
+    oroya_scene_destroy(scene);
 }
 
 /* ---- the tutorial's cylinder ------------------------------------------------------------ */
@@ -819,6 +896,7 @@ static void test_bone_texture_fill(void) {
 
 int main(void) {
     OT_RUN(test_g_skeleton_matches_three);
+    OT_RUN(test_bind_options_match_three);
     OT_RUN(test_tutorial_cylinder);
     OT_RUN(test_bind_modes);
     OT_RUN(test_bind_errors_name_the_vertex);
