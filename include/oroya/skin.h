@@ -21,6 +21,8 @@
  * GPU (the renderer uploads the skeleton's bone texture and skins in its vertex shader), and
  * does not morph.
  *
+ * The scene's skin slot (oroya_scene_set_skin / oroya_scene_get_skin) holds an oroya_skin *.
+ *
  * Ownership and threading: span functions read their inputs and write only their outputs; a
  * job may run on any thread, and disjoint vertex ranges of one mesh may run on several
  * threads at once. Nothing here allocates except oroya_skin_create. An oroya_skin is not
