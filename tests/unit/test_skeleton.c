@@ -894,6 +894,107 @@ static void test_bone_texture_fill(void) {
     free(tex);
 }
 
+/* ---- allocation failures and large skeletons -------------------------------------------- */
+
+static int alloc_budget; /* allocations left before failing; < 0: unlimited */
+static int alloc_live;
+
+static void *test_alloc(size_t size, size_t align, void *user) {
+    (void)user;
+    if (alloc_budget == 0) return NULL;
+    if (alloc_budget > 0) alloc_budget--;
+    size_t rounded = (size + align - 1) / align * align;
+    void *p = aligned_alloc(align < sizeof(void *) ? sizeof(void *) : align, rounded);
+    if (p) alloc_live++;
+    return p;
+}
+
+static void test_free(void *p, void *user) {
+    (void)user;
+    if (p) alloc_live--;
+    free(p);
+}
+
+/* 300 top-level bones (over OROYA_MAX_JOINTS, so bind allocates the job's scratch), each
+ * vertex on two of them. Every allocation is failed in turn: each call fails cleanly with
+ * OUT_OF_MEMORY, nothing leaks, and with enough budget the skinned result matches a naive
+ * per-vertex reference. */
+static void test_allocation_failures_and_big_skeleton(void) {
+    enum { NB = 300, NV = 600 };
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    static oroya_node bones[NB];
+    for (int i = 0; i < NB; i++) {
+        bones[i] = add(scene, NULL, (oroya_node){0}, OROYA_NODE_BONE, (float)i * 0.01f, 0, 0);
+    }
+    oroya_node mesh = add(scene, "mesh", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, 0, 0, 0);
+    oroya_scene_update_world(scene);
+    static float pos[NV * 3], w[NV * 4], out[NV * 3];
+    static uint16_t j[NV * 4];
+    for (int v = 0; v < NV; v++) {
+        pos[v * 3] = (float)v * 0.001f;
+        pos[v * 3 + 1] = 1;
+        pos[v * 3 + 2] = -0.5f;
+        j[v * 4] = (uint16_t)(v % NB);
+        j[v * 4 + 1] = (uint16_t)((v * 7 + 3) % NB);
+        w[v * 4] = 0.25f;
+        w[v * 4 + 1] = 0.75f;
+    }
+    oroya_allocator a = {test_alloc, test_free, NULL};
+    oroya_error err = {0};
+    int succeeded_at = -1;
+    for (int budget = 0; budget < 10 && succeeded_at < 0; budget++) {
+        alloc_budget = budget;
+        alloc_live = 0;
+        oroya_skeleton *sk = NULL;
+        oroya_skin *skin = NULL;
+        oroya_result r = oroya_skeleton_create(
+            scene, &(oroya_skeleton_desc){.bones = bones, .bone_count = NB, .allocator = a}, &sk,
+            &err);
+        if (r == OROYA_OK) {
+            r = oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = NV,
+                                                     .positions = pos, .joints = j, .weights = w,
+                                                     .allocator = a},
+                                  &skin, &err);
+        }
+        if (r == OROYA_OK) r = oroya_skin_bind(skin, scene, sk, NULL, &err);
+        if (r != OROYA_OK) {
+            OT_EQ_INT(r, OROYA_ERR_OUT_OF_MEMORY);
+            if (skin) OT_CHECK(skin->skeleton == NULL);
+        } else {
+            succeeded_at = budget;
+        }
+        if (r == OROYA_OK) {
+            /* Move every bone: bone b goes up by b * 0.002. */
+            oroya_transform *tr = oroya_scene_transforms(scene);
+            for (int b = 0; b < NB; b++) {
+                tr[oroya_scene_node_index(scene, bones[b])].translation.y = (float)b * 0.002f;
+            }
+            oroya_scene_update_world(scene);
+            OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+            OT_EQ_INT(oroya_skin_update(skin, scene, &err), OROYA_OK);
+            OT_EQ_INT(oroya_skin_compute(skin, out, NULL, NULL, &err), OROYA_OK);
+            for (int v = 0; v < NV; v++) {
+                double dy = 0.25 * j[v * 4] * 0.002 + 0.75 * j[v * 4 + 1] * 0.002;
+                OT_NEAR(out[v * 3], pos[v * 3], 1e-6);
+                OT_NEAR(out[v * 3 + 1], 1.0 + dy, 1e-6);
+                OT_NEAR(out[v * 3 + 2], -0.5, 1e-6);
+            }
+            for (int b = 0; b < NB; b++) {
+                tr[oroya_scene_node_index(scene, bones[b])].translation.y = 0;
+            }
+            oroya_scene_update_world(scene);
+        }
+        oroya_skin_destroy(skin);
+        oroya_skeleton_destroy(sk);
+        OT_EQ_INT(alloc_live, 0);
+    }
+    /* Three allocations: skeleton, skin, the skin's job scratch. */
+    OT_EQ_INT(succeeded_at, 3);
+    alloc_budget = -1;
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_g_skeleton_matches_three);
     OT_RUN(test_bind_options_match_three);
@@ -906,5 +1007,6 @@ int main(void) {
     OT_RUN(test_pose_as_three);
     OT_RUN(test_bone_texture_side);
     OT_RUN(test_bone_texture_fill);
+    OT_RUN(test_allocation_failures_and_big_skeleton);
     return ot_finish();
 }
