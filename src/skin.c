@@ -203,10 +203,33 @@ oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err
     return OROYA_OK;
 }
 
-/* Adds w * matrix (16 floats) into acc. A fixed trip count of 16 contiguous floats, so the
- * compiler turns it into four 4-wide multiply-adds. */
-static inline void blend_into(float acc[16], const float *m, float w) {
-    for (int e = 0; e < 16; e++) acc[e] += w * m[e];
+/* Stands in for a skipped influence: a weight of 0 (three.js never reads its joint) or an
+ * out-of-range joint (reported after the loop). 0 x 0 stays 0 whatever the palette holds. */
+static const float zero_matrix[16];
+
+static inline const float *influence_matrix(const float *palette, uint32_t palette_count,
+                                            uint16_t joint, float weight, bool *bad) {
+    if (weight == 0.0f) return zero_matrix;
+    if (joint >= palette_count) {
+        *bad = true;
+        return zero_matrix;
+    }
+    return palette + (size_t)joint * 16;
+}
+
+/* acc (+)= sum of the four weighted matrices. Fixed trip counts over 16 contiguous floats, so
+ * the compiler turns each line into 4-wide multiply-adds; no branch inside. */
+static inline void blend4(float acc[16], bool accumulate, const float *m0, const float *m1,
+                          const float *m2, const float *m3, const float *w) {
+    if (accumulate) {
+        for (int e = 0; e < 16; e++) {
+            acc[e] += w[0] * m0[e] + w[1] * m1[e] + w[2] * m2[e] + w[3] * m3[e];
+        }
+    } else {
+        for (int e = 0; e < 16; e++) {
+            acc[e] = w[0] * m0[e] + w[1] * m1[e] + w[2] * m2[e] + w[3] * m3[e];
+        }
+    }
 }
 
 oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
@@ -246,24 +269,27 @@ oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
     const uint32_t sets = job->joints2 ? 2u : 1u;
 
     for (uint32_t v = 0; v < job->count; v++) {
-        float m[16] = {0};
+        float m[16];
         float wsum = 0.0f;
         for (uint32_t s = 0; s < sets; s++) {
             const uint16_t *j = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
             const float *w = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
-            for (uint32_t k = 0; k < 4; k++) {
-                /* three.js skips zero weights, so their joint index is never read. */
-                if (w[k] == 0.0f) continue;
-                if (j[k] >= palette_count) {
-                    if (bad_vertex == UINT32_MAX) {
+            bool bad = false;
+            const float *m0 = influence_matrix(palette, palette_count, j[0], w[0], &bad);
+            const float *m1 = influence_matrix(palette, palette_count, j[1], w[1], &bad);
+            const float *m2 = influence_matrix(palette, palette_count, j[2], w[2], &bad);
+            const float *m3 = influence_matrix(palette, palette_count, j[3], w[3], &bad);
+            blend4(m, s > 0, m0, m1, m2, m3, w);
+            wsum += w[0] + w[1] + w[2] + w[3];
+            if (bad && bad_vertex == UINT32_MAX) {
+                for (uint32_t k = 0; k < 4; k++) {
+                    if (w[k] != 0.0f && j[k] >= palette_count) {
                         bad_vertex = v;
                         bad_influence = s * 4 + k;
                         bad_joint = j[k];
+                        break;
                     }
-                    continue;
                 }
-                blend_into(m, palette + (size_t)j[k] * 16, w[k]);
-                wsum += w[k];
             }
         }
         /* getVertexPosition applies bind_matrix_inverse once to the weighted sum, while the

@@ -339,6 +339,20 @@ static void test_job_hand_values(void) {
     n[0] = 0;
     OT_EQ_INT(oroya_skin_job_run(&job, NULL), OROYA_OK);
     OT_CHECK(on[0] == 0 && on[1] == 0 && on[2] == 0);
+    /* A zero-weight influence is skipped, not multiplied by 0: a NaN matrix it names does
+     * not reach the output (three.js's `if (weight !== 0)`). */
+    n[0] = 1;
+    float poisoned[32];
+    memcpy(poisoned, palette, sizeof poisoned);
+    for (int e = 0; e < 16; e++) poisoned[e] = NAN;
+    float w_skip[4] = {0, 1, 0, 0};
+    job.palette = poisoned;
+    job.weights = w_skip;
+    OT_EQ_INT(oroya_skin_job_run(&job, NULL), OROYA_OK);
+    OT_CHECK(isfinite(o[0]) && isfinite(o[1]) && isfinite(o[2]) && isfinite(on[0]));
+    OT_NEAR(o[1], 3.0, 1e-6); /* bone 1 alone: (1,0,0) turned to (0,1,0), then up 2 */
+    job.palette = palette;
+    job.weights = w;
     /* No vertices: three.js's empty Box3, +inf min and -inf max. */
     job.count = 0;
     OT_EQ_INT(oroya_skin_job_run(&job, NULL), OROYA_OK);
