@@ -166,15 +166,15 @@ oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton,
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "skeleton calculate_inverses: skeleton and scene are required");
     }
-    resolve(skeleton, scene);
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
-        if (skeleton->dense_[i] == OROYA_SCENE_NO_INDEX) {
+        if (!oroya_scene_node_valid(scene, skeleton->bones[i])) {
             return stale_bone(skeleton, i, err, "skeleton calculate_inverses");
         }
     }
     const oroya_mat4 *world = oroya_scene_world_matrices(scene);
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
-        oroya__dmat4 inv = inverse_of_world(&world[skeleton->dense_[i]]);
+        uint32_t d = oroya_scene_node_index(scene, skeleton->bones[i]);
+        oroya__dmat4 inv = inverse_of_world(&world[d]);
         oroya__dmat4_to_floats(&inv, skeleton->inverses_[i].m);
     }
     return OROYA_OK;
@@ -192,6 +192,14 @@ oroya_result oroya_skeleton_update(oroya_skeleton *skeleton, const oroya_scene *
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
         float *out = skeleton->matrices_ + (size_t)i * 16;
         uint32_t d = skeleton->dense_[i];
+        /* The cache is keyed on (scene pointer, layout version); a scene destroyed and another
+         * allocated at the same address could match it. One handle compare per bone makes a
+         * wrong index impossible rather than unlikely. */
+        if (d != OROYA_SCENE_NO_INDEX &&
+            oroya_scene_node_at(scene, d).id != skeleton->bones[i].id) {
+            d = oroya_scene_node_index(scene, skeleton->bones[i]);
+            skeleton->dense_[i] = d;
+        }
         if (d == OROYA_SCENE_NO_INDEX) {
             write_identity(out);
             if (first_stale == UINT32_MAX) first_stale = i;

@@ -73,10 +73,15 @@ typedef struct oroya_skin_job {
     float *out_bounds;               /* 6 floats: min xyz, max xyz of out_positions; optional */
 } oroya_skin_job;
 
-/* Checks a job completely: required spans present, optional spans paired, count and palette
- * consistent, and every influence of every vertex whose weight is not 0 names a palette entry
- * (the message names the vertex). O(count); run does the cheap part of this itself. Returns
- * OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_OUT_OF_RANGE or OROYA_ERR_LIMIT. Never allocates. */
+/* Checks a job completely, O(count + palette_count). Errors (the message names the vertex
+ * where there is one):
+ *   OROYA_ERR_INVALID_ARGUMENT  NULL job; a required span missing (with count > 0);
+ *                               normals/out_normals or joints2/weights2 not paired; palette
+ *                               NULL with palette_count > 0;
+ *   OROYA_ERR_LIMIT             a bind matrix, no scratch and palette_count > OROYA_MAX_JOINTS;
+ *   OROYA_ERR_NON_FINITE        a palette or bind matrix entry, a position or a normal;
+ *   OROYA_ERR_OUT_OF_RANGE      a non-zero weight on a joint >= palette_count.
+ * oroya_skin_job_run repeats only the O(1) checks. Never allocates. */
 oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err);
 
 /* Skins job->count vertices into the output spans. Matches three.js's getVertexPosition:
@@ -86,9 +91,12 @@ oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err
  * does). Normals go through the linear part of the same matrices, then are renormalized.
  * With bind matrices, each palette entry is first combined into
  * bind_matrix_inverse * bone * bind_matrix (in double) in job->scratch or a bounded stack
- * buffer; the vertex loop then blends 16-float matrices with fixed trip counts.
- * Fails on the checks of oroya_skin_job_validate except that an out-of-range influence is
- * found during the loop; on failure the outputs are unspecified. Never allocates. */
+ * buffer; the vertex loop then blends the four matrices of each influence set in one
+ * fixed-length pass over 16 floats (no branches inside) and transforms once.
+ * Checks: the O(1) ones of oroya_skin_job_validate before starting, and out-of-range
+ * joints during the loop (reported after it, naming the first vertex; that influence is
+ * skipped). Non-finite inputs are not checked here and give non-finite outputs: validate
+ * untrusted data once. On error the outputs are unspecified. Never allocates. */
 oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err);
 
 /* The bind-time diagnostics over influence spans (joints2/weights2 may be NULL). For each
