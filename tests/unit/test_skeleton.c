@@ -3,6 +3,7 @@
  * cylinder against a naive forward-kinematics reference; bind modes; pose (three.js's
  * Skeleton.pose, including its root-bone behaviour); unreachable bones named; index cache
  * re-resolution; bind-time errors naming the vertex; the bone texture layout. */
+#include "oroya/gltf.h"
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
 #include "oroya/track.h"
@@ -995,6 +996,190 @@ static void test_allocation_failures_and_big_skeleton(void) {
     oroya_scene_destroy(scene);
 }
 
+/* ---- glTF skins against three.js -------------------------------------------------------- */
+
+static void add_gltf_node(oroya_scene *scene, const oroya_gltf_data *g, uint32_t index,
+                          oroya_node parent, oroya_node *handles, const bool *is_joint) {
+    const oroya_gltf_node *gn = &g->nodes[index];
+    oroya_node_kind kind = is_joint[index]                    ? OROYA_NODE_BONE
+                           : gn->skin != OROYA_GLTF_NONE      ? OROYA_NODE_SKINNED_MESH
+                           : gn->mesh != OROYA_GLTF_NONE      ? OROYA_NODE_MESH
+                                                              : OROYA_NODE_OBJECT;
+    OT_EQ_INT(oroya_scene_add_node(scene, gn->name, parent, kind, &handles[index]), OROYA_OK);
+    oroya_transform t;
+    if (gn->has_matrix) {
+        /* GLTFLoader: node.applyMatrix4(matrix), i.e. three's decompose into T, R, S. */
+        oroya_mat4 m;
+        memcpy(m.m, gn->matrix, sizeof m.m);
+        oroya_mat4_decompose(m, &t.translation, &t.rotation, &t.scale);
+    } else {
+        memcpy(&t.translation.x, gn->translation, 3 * sizeof(float));
+        memcpy(&t.rotation.x, gn->rotation, 4 * sizeof(float));
+        memcpy(&t.scale.x, gn->scale, 3 * sizeof(float));
+    }
+    OT_EQ_INT(oroya_scene_set_transform(scene, handles[index], &t), OROYA_OK);
+    for (uint32_t c = 0; c < gn->child_count; c++) {
+        add_gltf_node(scene, g, gn->children[c], handles[index], handles, is_joint);
+    }
+}
+
+static float *unpack(const oroya_gltf_data *g, uint32_t accessor, size_t *count) {
+    size_t n = oroya_gltf_accessor_float_count(g, accessor);
+    float *out = malloc((n > 0 ? n : 1) * sizeof(float));
+    OT_EQ_INT(oroya_gltf_accessor_unpack_floats(g, accessor, out, n, NULL), OROYA_OK);
+    if (count) *count = n;
+    return out;
+}
+
+/* The glTF scenarios that record skin:0.boneMatrices: the model loaded with oroya's glTF
+ * parser, its default scene built as nodes (matrix nodes decomposed as GLTFLoader does),
+ * skin 0 as a skeleton with inverseBindMatrices, animation 0 sampled with
+ * oroya_track_sample at the action's time (LoopRepeat over the longest track), and the bone
+ * matrices compared with three.js's per frame. */
+static void check_gltf_skin_scenario(const char *scenario_name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s.json", OROYA_SHARED_DIR,
+             scenario_name);
+    cJSON *sc = load_json(path);
+    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s.expected.json", OROYA_SHARED_DIR,
+             scenario_name);
+    cJSON *ex = load_json(path);
+    OT_CHECK_MSG(sc && ex, "%s: scenario or expected file missing", scenario_name);
+    if (!sc || !ex) return;
+    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s", OROYA_SHARED_DIR,
+             cJSON_GetObjectItem(sc, "gltf")->valuestring);
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_OK);
+    if (g) OT_EQ_INT(oroya_gltf_validate(g, &err), OROYA_OK);
+    if (!g || err.result != OROYA_OK) {
+        fprintf(stderr, "%s: %s\n", scenario_name, err.message);
+        oroya_gltf_free(g);
+        cJSON_Delete(sc);
+        cJSON_Delete(ex);
+        return;
+    }
+    const oroya_gltf_skin *gs = &g->skins[0];
+    bool *is_joint = calloc(g->node_count, sizeof(bool));
+    oroya_node *handles = calloc(g->node_count, sizeof(oroya_node));
+    for (uint32_t i = 0; i < gs->joint_count; i++) is_joint[gs->joints[i]] = true;
+
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    uint32_t scene_index = g->scene != OROYA_GLTF_NONE ? g->scene : 0;
+    const oroya_gltf_scene *gsc = &g->scenes[scene_index];
+    for (uint32_t i = 0; i < gsc->node_count; i++) {
+        add_gltf_node(scene, g, gsc->nodes[i], (oroya_node){0}, handles, is_joint);
+    }
+    oroya_scene_update_world(scene);
+
+    oroya_node *bones = malloc(gs->joint_count * sizeof(oroya_node));
+    for (uint32_t i = 0; i < gs->joint_count; i++) bones[i] = handles[gs->joints[i]];
+    oroya_mat4 *ibm = NULL;
+    float *ibm_floats = NULL;
+    if (gs->inverse_bind_matrices != OROYA_GLTF_NONE) {
+        size_t n = 0;
+        ibm_floats = unpack(g, gs->inverse_bind_matrices, &n);
+        OT_EQ_INT(n, 16 * (size_t)gs->joint_count);
+        ibm = malloc(gs->joint_count * sizeof(oroya_mat4));
+        memcpy(ibm, ibm_floats, n * sizeof(float));
+    }
+    oroya_skeleton *sk = NULL;
+    OT_EQ_INT(oroya_skeleton_create(scene,
+                                    &(oroya_skeleton_desc){.bones = bones,
+                                                           .bone_count = gs->joint_count,
+                                                           .bone_inverses = ibm},
+                                    &sk, &err),
+              OROYA_OK);
+
+    /* Animation 0 as tracks. */
+    const oroya_gltf_animation *an = &g->animations[0];
+    uint32_t nt = an->channel_count;
+    oroya_track *tracks = calloc(nt, sizeof(oroya_track));
+    oroya_node *targets = calloc(nt, sizeof(oroya_node));
+    uint32_t *cursors = calloc(nt, sizeof(uint32_t));
+    float **buffers = calloc(2 * (size_t)nt, sizeof(float *));
+    double duration = 0;
+    for (uint32_t c = 0; c < nt; c++) {
+        const oroya_gltf_channel *ch = &an->channels[c];
+        const oroya_gltf_sampler *sm = &an->samplers[ch->sampler];
+        size_t keys = 0;
+        buffers[2 * c] = unpack(g, sm->input, &keys);
+        buffers[2 * c + 1] = unpack(g, sm->output, NULL);
+        oroya_property prop = ch->path == OROYA_GLTF_PATH_TRANSLATION ? OROYA_PROPERTY_TRANSLATION
+                              : ch->path == OROYA_GLTF_PATH_ROTATION  ? OROYA_PROPERTY_ROTATION
+                                                                      : OROYA_PROPERTY_SCALE;
+        OT_CHECK(ch->path != OROYA_GLTF_PATH_WEIGHTS && ch->path != OROYA_GLTF_PATH_UNKNOWN);
+        tracks[c] = (oroya_track){
+            .target = "", .property = prop,
+            .interpolation = sm->interpolation == OROYA_GLTF_STEP          ? OROYA_INTERP_STEP
+                             : sm->interpolation == OROYA_GLTF_CUBICSPLINE ? OROYA_INTERP_CUBICSPLINE
+                                                                           : OROYA_INTERP_LINEAR,
+            .components = prop == OROYA_PROPERTY_ROTATION ? 4u : 3u,
+            .key_count = (uint32_t)keys, .times = buffers[2 * c], .values = buffers[2 * c + 1]};
+        OT_EQ_INT(oroya_track_validate(&tracks[c], c, &err), OROYA_OK);
+        targets[c] = handles[ch->node];
+        duration = fmax(duration, tracks[c].times[keys - 1]);
+    }
+
+    const cJSON *frames = cJSON_GetObjectItem(ex, "frames");
+    const cJSON *steps = cJSON_GetObjectItem(sc, "steps");
+    double dt = 1.0 / cJSON_GetObjectItem(steps, "fps")->valuedouble;
+    int count = cJSON_GetObjectItem(steps, "count")->valueint;
+    OT_EQ_INT(cJSON_GetArraySize(frames), count);
+    double time = 0, worst = 0;
+    oroya_transform *tr = NULL;
+    for (int f = 0; f < count; f++) {
+        time += dt;
+        if (time >= duration) time -= duration * floor(time / duration);
+        tr = oroya_scene_transforms(scene);
+        for (uint32_t c = 0; c < nt; c++) {
+            oroya_transform *t = &tr[oroya_scene_node_index(scene, targets[c])];
+            float *dst = tracks[c].property == OROYA_PROPERTY_TRANSLATION ? &t->translation.x
+                         : tracks[c].property == OROYA_PROPERTY_ROTATION  ? &t->rotation.x
+                                                                          : &t->scale.x;
+            oroya_track_sample(&tracks[c], time, &cursors[c], NULL, dst);
+        }
+        oroya_scene_update_world(scene);
+        OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
+        const cJSON *bm = cJSON_GetObjectItem(
+            cJSON_GetObjectItem(cJSON_GetArrayItem(frames, f), "values"), "skin:0.boneMatrices");
+        OT_EQ_INT(cJSON_GetArraySize(bm), 16 * (int)gs->joint_count);
+        for (int i = 0; i < 16 * (int)gs->joint_count; i++) {
+            double e = cJSON_GetArrayItem(bm, i)->valuedouble;
+            double d = fabs(sk->bone_matrices[i] - e);
+            worst = fmax(worst, d);
+            OT_CHECK_MSG(d <= 1e-5, "%s frame %d boneMatrices[%d]: %.9g vs three %.9g",
+                         scenario_name, f, i, (double)sk->bone_matrices[i], e);
+        }
+    }
+    printf("%s: %u joints, %d frames, skin:0.boneMatrices worst |diff| %.3g\n", scenario_name,
+           gs->joint_count, count, worst);
+
+    for (uint32_t c = 0; c < 2 * nt; c++) free(buffers[c]);
+    free(buffers);
+    free(cursors);
+    free(targets);
+    free(tracks);
+    oroya_skeleton_destroy(sk);
+    free(ibm);
+    free(ibm_floats);
+    free(bones);
+    oroya_scene_destroy(scene);
+    free(handles);
+    free(is_joint);
+    oroya_gltf_free(g);
+    cJSON_Delete(sc);
+    cJSON_Delete(ex);
+}
+
+static void test_gltf_skins_match_three(void) {
+    check_gltf_skin_scenario("simple_skin");
+    check_gltf_skin_scenario("rigged_simple");
+    check_gltf_skin_scenario("rigged_figure");
+    check_gltf_skin_scenario("cesium_man");
+}
+
 int main(void) {
     OT_RUN(test_g_skeleton_matches_three);
     OT_RUN(test_bind_options_match_three);
@@ -1008,5 +1193,6 @@ int main(void) {
     OT_RUN(test_bone_texture_side);
     OT_RUN(test_bone_texture_fill);
     OT_RUN(test_allocation_failures_and_big_skeleton);
+    OT_RUN(test_gltf_skins_match_three);
     return ot_finish();
 }
