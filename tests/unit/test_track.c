@@ -214,7 +214,7 @@ static void test_slerp_shortest_arc(void) {
     OT_NEAR(q[1], 0.0, 1e-7);
     OT_NEAR(q[2], sin(h / 2), 1e-6);
     OT_NEAR(q[3], cos(h / 2), 1e-6);
-    /* SMOOTH and STERP (until the rotation module lands) behave as LINEAR on rotations. */
+    /* SMOOTH behaves as LINEAR on rotations (three has no smooth quaternion interpolant). */
     float q2[4];
     tr.interpolation = OROYA_INTERP_SMOOTH;
     oroya_track_sample(&tr, 0.5, NULL, NULL, q2);
@@ -886,6 +886,78 @@ static void test_two_key_smooth_oracle(void) {
     OT_EQ_INT(w, sizeof want / sizeof want[0]);
 }
 
+/* ---- STERP ---------------------------------------------------------------------------------- */
+
+static void test_sterp(void) {
+    /* Key 1 = swing 80 degrees about x, after a twist of 120 degrees about y (the twist axis):
+     * q1 = (sin40 cos60, cos40 sin60, sin40 sin60, cos40 cos60). Halfway, sterp is a swing of
+     * 40 degrees after a twist of 60: the y axis lands on (0, cos40, sin40), a great circle
+     * path, and the twist about y is 60 degrees. */
+    const double d40 = 40.0 * 3.14159265358979323846 / 180.0, d60 = d40 * 1.5;
+    const float keys[8] = {0, 0, 0, 1,
+                           (float)(sin(d40) * cos(d60)), (float)(cos(d40) * sin(d60)),
+                           (float)(sin(d40) * sin(d60)), (float)(cos(d40) * cos(d60))};
+    static const float times[2] = {0, 2};
+    oroya_track tr = {.target = "arm", .property = OROYA_PROPERTY_ROTATION,
+                      .interpolation = OROYA_INTERP_STERP, .components = 4, .key_count = 2,
+                      .times = times, .values = keys, .twist_axis = {0, 1, 0}};
+    OT_EQ_INT(oroya_track_validate(&tr, 0, NULL), OROYA_OK);
+    float q[4];
+    uint32_t cursor = 0;
+    oroya_track_sample(&tr, 1.0, &cursor, NULL, q);
+    const oroya_vec3 y = oroya_quat_rotate((oroya_quat){q[0], q[1], q[2], q[3]},
+                                           (oroya_vec3){0, 1, 0});
+    OT_NEAR(y.x, 0.0, 1e-6);
+    OT_NEAR(y.y, cos(d40), 1e-6);
+    OT_NEAR(y.z, sin(d40), 1e-6);
+    OT_NEAR(2.0 * atan2((double)q[1], (double)q[3]), d60, 1e-5);
+    OT_NEAR(sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                 (double)q[3] * q[3]), 1.0, 1e-6);
+    /* Slerp takes another path: its y axis is off that great circle point. */
+    oroya_track lin = tr;
+    lin.interpolation = OROYA_INTERP_LINEAR;
+    float s[4];
+    oroya_track_sample(&lin, 1.0, NULL, NULL, s);
+    const oroya_vec3 ys = oroya_quat_rotate((oroya_quat){s[0], s[1], s[2], s[3]},
+                                            (oroya_vec3){0, 1, 0});
+    OT_CHECK(fabs(ys.x) > 1e-2);
+    /* The same at a quarter: 20 degrees of swing, 30 of twist. */
+    oroya_track_sample(&tr, 0.5, &cursor, NULL, q);
+    OT_NEAR(2.0 * atan2((double)q[1], (double)q[3]), d60 / 2, 1e-5);
+    /* At the keys, the keys; before and after, the end keys; the sign of key 1 is irrelevant. */
+    oroya_track_sample(&tr, 0.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys, sizeof q) == 0);
+    oroya_track_sample(&tr, 2.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys + 4, sizeof q) == 0);
+    oroya_track_sample(&tr, -1.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys, sizeof q) == 0);
+    oroya_track_sample(&tr, 9.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys + 4, sizeof q) == 0);
+    float flipped[8];
+    memcpy(flipped, keys, sizeof flipped);
+    for (int i = 4; i < 8; i++) {
+        flipped[i] = -flipped[i];
+    }
+    oroya_track neg = tr;
+    neg.values = flipped;
+    float a[4], b[4];
+    oroya_track_sample(&tr, 1.3, NULL, NULL, a);
+    oroya_track_sample(&neg, 1.3, NULL, NULL, b);
+    for (int i = 0; i < 4; i++) {
+        OT_NEAR(a[i], b[i], 1e-6);
+    }
+    /* The cursor agrees with a search from scratch here too. */
+    cursor = 0;
+    int mismatches = 0;
+    for (int i = 0; i < 200; i++) {
+        const double t = i < 150 ? i * 0.02 - 0.5 : ot_randf(-1.0f, 3.0f);
+        oroya_track_sample(&tr, t, &cursor, NULL, a);
+        oroya_track_sample(&tr, t, NULL, NULL, b);
+        mismatches += memcmp(a, b, sizeof a) != 0;
+    }
+    OT_EQ_INT(mismatches, 0);
+}
+
 int main(void) {
     OT_RUN(test_bouncing_ball);
     OT_RUN(test_edges_and_keys);
@@ -893,6 +965,7 @@ int main(void) {
     OT_RUN(test_step_at_accumulated_time);
     OT_RUN(test_slerp_shortest_arc);
     OT_RUN(test_cubicspline_rotation_normalized);
+    OT_RUN(test_sterp);
     OT_RUN(test_smooth_endings);
     OT_RUN(test_cursor_matches_scratch);
     OT_RUN(test_validate);
