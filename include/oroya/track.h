@@ -21,8 +21,10 @@
  *   interval. The first key's in-tangent and the last key's out-tangent are never used.
  *
  * Edges: before the first key the first value is returned, at or after the last key the
- * last value, at exactly a key's time that key's value (bit for bit). A NaN time samples as
- * "after the last key", as three.js does.
+ * last value, at exactly a key's time that key's value (bit for bit; three's normalization of
+ * cubic-spline rotations, and of slerp between keys less than ~3.6 degrees apart, can touch
+ * the last bit of a key that is not exactly unit length). A NaN time samples as "after the
+ * last key", as three.js does.
  *
  * Threading: sampling reads the track and writes only `out` and `*cursor`, so any number of
  * threads may sample one track at once, each with its own cursor. Nothing here allocates.

@@ -958,6 +958,53 @@ static void test_sterp(void) {
     OT_EQ_INT(mismatches, 0);
 }
 
+/* ---- robustness: random, often invalid tracks ---------------------------------------------- */
+
+static void test_random_tracks_are_safe(void) {
+    /* Validation accepts a track only when sampling it gives finite numbers; invalid tracks
+     * are still sampled without reading out of bounds (ASan checks that). */
+    enum { MAXK = 8, MAXC = 5 };
+    int accepted = 0, rejected = 0, non_finite = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        const uint32_t keys = (uint32_t)ot_randf(0.0f, MAXK + 0.99f);
+        const uint32_t comps = (uint32_t)ot_randf(0.0f, MAXC + 0.99f);
+        const oroya_interpolation interp = (oroya_interpolation)(int)ot_randf(0.0f, 5.99f);
+        const oroya_property prop = (oroya_property)(int)ot_randf(0.0f, 4.99f);
+        float *times = malloc(sizeof(float) * (keys ? keys : 1));
+        const size_t nv = (size_t)keys * comps * (interp == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
+        float *values = malloc(sizeof(float) * (nv ? nv : 1));
+        float t = ot_randf(-1.0f, 1.0f);
+        for (uint32_t k = 0; k < keys; k++) {
+            const float r = ot_randf(0.0f, 1.0f);
+            t += r < 0.05f ? 0.0f : r < 0.08f ? -0.5f : ot_randf(0.001f, 0.5f);
+            times[k] = r > 0.995f ? NAN : t;
+        }
+        for (size_t i = 0; i < nv; i++) {
+            const float r = ot_randf(0.0f, 1.0f);
+            values[i] = r > 0.998f ? INFINITY : ot_randf(-3.0f, 3.0f);
+        }
+        oroya_track tr = {.target = "r", .property = prop, .interpolation = interp,
+                          .components = comps, .key_count = keys, .times = times,
+                          .values = values, .twist_axis = {0, 1, 0}};
+        const bool ok = oroya_track_validate(&tr, (uint32_t)iter, NULL) == OROYA_OK;
+        ok ? accepted++ : rejected++;
+        uint32_t cursor = (uint32_t)iter * 2654435761u;
+        for (int s = 0; s < 12; s++) {
+            double out[MAXC + 1];
+            const double ts = s == 11 ? NAN : ot_randf(-2.0f, 6.0f);
+            oroya_track_sample_f64(&tr, ts, &cursor, NULL, out);
+            for (uint32_t i = 0; ok && i < comps; i++) {
+                non_finite += !isfinite(out[i]);
+            }
+        }
+        free(times);
+        free(values);
+    }
+    OT_CHECK(accepted > 200);
+    OT_CHECK(rejected > 200);
+    OT_EQ_INT(non_finite, 0);
+}
+
 int main(void) {
     OT_RUN(test_bouncing_ball);
     OT_RUN(test_edges_and_keys);
@@ -969,6 +1016,7 @@ int main(void) {
     OT_RUN(test_smooth_endings);
     OT_RUN(test_cursor_matches_scratch);
     OT_RUN(test_validate);
+    OT_RUN(test_random_tracks_are_safe);
     OT_RUN(test_conformance_a_bounce);
     OT_RUN(test_conformance_a_bounce_exact_dt);
     OT_RUN(test_conformance_h_quaternion);
