@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "oroya/clip.h"
+#include "oroya/gltf.h"
 #include "oroya/track.h"
 #include "oroya_test.h"
 
@@ -1005,6 +1006,123 @@ static void test_random_tracks_are_safe(void) {
     OT_EQ_INT(non_finite, 0);
 }
 
+/* ---- conformance: Khronos InterpolationTest through three's GLTFLoader ---------------------- */
+
+/* The nine InterpolationTest scenarios (oracle/scenarios/gltf): each plays one clip with one
+ * channel. Tracks are built from the file's accessors (oroya/gltf.h) and sampled at the
+ * action time three recorded, then compared with the node property three recorded. */
+static void run_interpolation_test(const char *scenario) {
+    char path[1024];
+    snprintf(path, sizeof path, "gltf/%s.json", scenario);
+    cJSON *sc = load_json(path);
+    snprintf(path, sizeof path, "gltf/%s.expected.json", scenario);
+    cJSON *ex = load_json(path);
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    float *in = NULL, *outv = NULL;
+    if (!sc || !ex) {
+        goto done;
+    }
+    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s", OROYA_SHARED_DIR,
+             cJSON_GetObjectItem(sc, "gltf")->valuestring);
+    OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_OK);
+    if (!g || oroya_gltf_validate(g, &err) != OROYA_OK) {
+        OT_CHECK_MSG(0, "%s: %s", path, err.message);
+        goto done;
+    }
+    const char *clip_name = NULL;
+    const cJSON *op;
+    cJSON_ArrayForEach(op, cJSON_GetObjectItem(sc, "script")) {
+        if (strcmp(cJSON_GetObjectItem(op, "do")->valuestring, "play") == 0) {
+            clip_name = cJSON_GetObjectItem(op, "action")->valuestring;
+        }
+    }
+    const oroya_gltf_animation *anim = NULL;
+    for (uint32_t a = 0; a < g->animation_count; a++) {
+        if (clip_name && g->animations[a].name && strcmp(g->animations[a].name, clip_name) == 0) {
+            anim = &g->animations[a];
+        }
+    }
+    OT_CHECK(anim != NULL && anim->channel_count == 1);
+    if (!anim || anim->channel_count != 1) {
+        goto done;
+    }
+    const oroya_gltf_channel *ch = &anim->channels[0];
+    const oroya_gltf_sampler *smp = &anim->samplers[ch->sampler];
+    const size_t nin = oroya_gltf_accessor_float_count(g, smp->input);
+    const size_t nout = oroya_gltf_accessor_float_count(g, smp->output);
+    in = malloc(nin * sizeof *in);
+    outv = malloc(nout * sizeof *outv);
+    OT_EQ_INT(oroya_gltf_accessor_unpack_floats(g, smp->input, in, nin, &err), OROYA_OK);
+    OT_EQ_INT(oroya_gltf_accessor_unpack_floats(g, smp->output, outv, nout, &err), OROYA_OK);
+    const bool rot = ch->path == OROYA_GLTF_PATH_ROTATION;
+    oroya_track tr = {.target = g->nodes[ch->node].name,
+                      .property = rot ? OROYA_PROPERTY_ROTATION
+                                  : ch->path == OROYA_GLTF_PATH_SCALE ? OROYA_PROPERTY_SCALE
+                                                                      : OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = smp->interpolation == OROYA_GLTF_STEP     ? OROYA_INTERP_STEP
+                                       : smp->interpolation == OROYA_GLTF_LINEAR ? OROYA_INTERP_LINEAR
+                                                                   : OROYA_INTERP_CUBICSPLINE,
+                      .components = rot ? 4 : 3,
+                      .key_count = (uint32_t)nin,
+                      .times = in,
+                      .values = outv,
+                      .value_count = (uint32_t)nout};
+    OT_EQ_INT(oroya_track_validate(&tr, 0, &err), OROYA_OK);
+    char key[256], time_key[256];
+    snprintf(key, sizeof key, "%s.%s", tr.target,
+             rot ? "quaternion" : tr.property == OROYA_PROPERTY_SCALE ? "scale" : "position");
+    snprintf(time_key, sizeof time_key, "action:%s.time", clip_name);
+    uint32_t cursor = 0;
+    int compared = 0, bad = 0;
+    const cJSON *frame;
+    cJSON_ArrayForEach(frame, cJSON_GetObjectItem(ex, "frames")) {
+        const cJSON *vals = cJSON_GetObjectItem(frame, "values");
+        const cJSON *want = cJSON_GetObjectItem(vals, key);
+        const cJSON *at = cJSON_GetObjectItem(vals, time_key);
+        if (!want || !cJSON_IsNumber(at)) {
+            continue;
+        }
+        double got[4];
+        oroya_track_sample_f64(&tr, at->valuedouble, &cursor, NULL, got);
+        double dot = 0;
+        for (uint32_t i = 0; i < tr.components; i++) {
+            dot += got[i] * cJSON_GetArrayItem(want, (int)i)->valuedouble;
+        }
+        const double sign = rot && dot < 0 ? -1.0 : 1.0;
+        for (uint32_t i = 0; i < tr.components; i++) {
+            const double w = cJSON_GetArrayItem(want, (int)i)->valuedouble;
+            if (!(fabs(sign * got[i] - w) <= 1e-5)) {
+                if (bad++ < 3) {
+                    fprintf(stderr, "%s: step %d %s[%u] = %.9g, three %.9g\n", scenario,
+                            cJSON_GetObjectItem(frame, "step")->valueint, key, i, sign * got[i], w);
+                }
+            }
+            compared++;
+        }
+    }
+    OT_CHECK_MSG(compared >= 100 * 3, "%s: %d values compared", scenario, compared);
+    OT_EQ_INT(bad, 0);
+done:
+    free(in);
+    free(outv);
+    oroya_gltf_free(g);
+    cJSON_Delete(sc);
+    cJSON_Delete(ex);
+}
+
+static void test_conformance_interpolation_test(void) {
+    static const char *const names[9] = {
+        "interpolation_step_translation",        "interpolation_step_rotation",
+        "interpolation_step_scale",              "interpolation_linear_translation",
+        "interpolation_linear_rotation",         "interpolation_linear_scale",
+        "interpolation_cubicspline_translation", "interpolation_cubicspline_rotation",
+        "interpolation_cubicspline_scale"};
+    for (int i = 0; i < 9; i++) {
+        run_interpolation_test(names[i]);
+    }
+}
+
 int main(void) {
     OT_RUN(test_bouncing_ball);
     OT_RUN(test_edges_and_keys);
@@ -1022,5 +1140,6 @@ int main(void) {
     OT_RUN(test_conformance_h_quaternion);
     OT_RUN(test_conformance_f_loops_smooth);
     OT_RUN(test_two_key_smooth_oracle);
+    OT_RUN(test_conformance_interpolation_test);
     return ot_finish();
 }
