@@ -32,6 +32,7 @@ typedef struct rb_heap {
     size_t largest;        /* largest single request */
     size_t total_bytes;    /* sum of all granted requests */
     long bad_frees;        /* frees of pointers this heap did not hand out */
+    size_t max_request;    /* requests above this are refused; 0 = no cap */
 } rb_heap;
 
 #define RB_MAGIC 0x6f726f7961ull /* "oroya" */
@@ -41,7 +42,7 @@ typedef struct rb_heap {
 static void *rb_alloc(size_t size, size_t align, void *user) {
     rb_heap *h = (rb_heap *)user;
     h->calls++;
-    if (h->fail_at > 0 && h->calls == h->fail_at) {
+    if ((h->fail_at > 0 && h->calls == h->fail_at) || (h->max_request && size > h->max_request)) {
         h->refused++;
         return NULL;
     }
