@@ -683,6 +683,33 @@ static void mul_affine(const float *a, const float *b, float *r) {
     r[15] = 1.0f;
 }
 
+/* T * R * S written straight into the destination; the same formula as oroya_mat4_compose,
+ * kept here so the per-frame loop inlines it instead of returning 64-byte structs. */
+static void compose_into(const oroya_transform *t, float *r) {
+    const float x = t->rotation.x, y = t->rotation.y, z = t->rotation.z, w = t->rotation.w;
+    const float x2 = x + x, y2 = y + y, z2 = z + z;
+    const float xx = x * x2, xy = x * y2, xz = x * z2;
+    const float yy = y * y2, yz = y * z2, zz = z * z2;
+    const float wx = w * x2, wy = w * y2, wz = w * z2;
+    const float sx = t->scale.x, sy = t->scale.y, sz = t->scale.z;
+    r[0] = (1.0f - (yy + zz)) * sx;
+    r[1] = (xy + wz) * sx;
+    r[2] = (xz - wy) * sx;
+    r[3] = 0.0f;
+    r[4] = (xy - wz) * sy;
+    r[5] = (1.0f - (xx + zz)) * sy;
+    r[6] = (yz + wx) * sy;
+    r[7] = 0.0f;
+    r[8] = (xz + wy) * sz;
+    r[9] = (yz - wx) * sz;
+    r[10] = (1.0f - (xx + yy)) * sz;
+    r[11] = 0.0f;
+    r[12] = t->translation.x;
+    r[13] = t->translation.y;
+    r[14] = t->translation.z;
+    r[15] = 1.0f;
+}
+
 void oroya_scene_update_world(oroya_scene *scene) {
     if (!scene) {
         return;
@@ -690,17 +717,19 @@ void oroya_scene_update_world(oroya_scene *scene) {
     const uint32_t n = scene->count;
     const oroya_transform *tr = scene->transforms;
     const uint32_t *parent = scene->parent;
+    const uint8_t *visible = scene->visible;
     oroya_mat4 *local = scene->local;
     oroya_mat4 *world = scene->world;
+    uint8_t *world_visible = scene->world_visible;
     for (uint32_t i = 0; i < n; i++) {
-        local[i] = oroya_mat4_compose(tr[i].translation, tr[i].rotation, tr[i].scale);
-        uint32_t p = parent[i];
+        compose_into(&tr[i], local[i].m);
+        const uint32_t p = parent[i];
         if (p == NONE) {
             world[i] = local[i];
-            scene->world_visible[i] = scene->visible[i];
+            world_visible[i] = visible[i];
         } else {
             mul_affine(world[p].m, local[i].m, world[i].m);
-            scene->world_visible[i] = (uint8_t)(scene->visible[i] & scene->world_visible[p]);
+            world_visible[i] = (uint8_t)(visible[i] & world_visible[p]);
         }
     }
 }
