@@ -661,7 +661,33 @@ static void test_allocation(void) {
     oroya_node p;
     oroya_scene_get_parent(s, n[0], &p);
     OT_EQ_INT(p.id, 0);
+    /* Weights and renames that fail keep what was there. */
+    OT_EQ_INT(oroya_scene_set_weight_count(s, n[1], 2), OROYA_OK);
+    oroya_scene_weights(s, n[1], NULL)[1] = 0.5f;
+    c.fail_at = c.allocs + 1;
+    OT_EQ_INT(oroya_scene_set_weight_count(s, n[1], 8), OROYA_ERR_OUT_OF_MEMORY);
+    uint32_t wc;
+    float *w = oroya_scene_weights(s, n[1], &wc);
+    OT_CHECK(wc == 2 && w[1] == 0.5f);
+    c.fail_at = c.allocs + 1;
+    OT_EQ_INT(oroya_scene_set_name(s, n[1], "renamed"), OROYA_ERR_OUT_OF_MEMORY);
+    OT_CHECK(strcmp(oroya_scene_node_name(s, n[1]), "n") == 0);
+    c.fail_at = 0;
     oroya_scene_destroy(s);
+
+    /* create fails cleanly on each of its allocations (the scene, then its arrays). */
+    for (long f = 1; f <= 12; f++) {
+        c.fail_at = c.allocs + f;
+        oroya_scene *t = (oroya_scene *)&c;
+        oroya_result r = oroya_scene_create(&desc, &t);
+        c.fail_at = 0;
+        if (r == OROYA_OK) {
+            oroya_scene_destroy(t);
+        } else {
+            OT_EQ_INT(r, OROYA_ERR_OUT_OF_MEMORY);
+            OT_CHECK(t == NULL);
+        }
+    }
     OT_CHECK(c.failed > 0);
     OT_EQ_INT(c.allocs - c.failed, c.frees);
 }
