@@ -666,21 +666,17 @@ oroya_result oroya_scene_get_visible(const oroya_scene *scene, oroya_node node, 
     return r;
 }
 
-/* a * b for affine matrices (last row 0 0 0 1), which every local and world matrix here is:
- * 36 multiplies instead of 64 on the per-frame path. */
-static void mul_affine(const float *a, const float *b, float *r) {
-    for (int c = 0; c < 3; c++) {
+/* a * b for affine matrices (last row 0 0 0 1), which every local and world matrix here is.
+ * Written column by column over all four rows so the compiler can use 4-wide vector
+ * arithmetic: the last row then comes out as exactly 0 0 0 1 by itself. */
+static void mul_affine(const float *restrict a, const float *restrict b, float *restrict r) {
+    for (int c = 0; c < 4; c++) {
         const float b0 = b[c * 4 + 0], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2];
-        r[c * 4 + 0] = a[0] * b0 + a[4] * b1 + a[8] * b2;
-        r[c * 4 + 1] = a[1] * b0 + a[5] * b1 + a[9] * b2;
-        r[c * 4 + 2] = a[2] * b0 + a[6] * b1 + a[10] * b2;
-        r[c * 4 + 3] = 0.0f;
+        const float b3 = c == 3 ? 1.0f : 0.0f;
+        for (int row = 0; row < 4; row++) {
+            r[c * 4 + row] = a[row] * b0 + a[4 + row] * b1 + a[8 + row] * b2 + a[12 + row] * b3;
+        }
     }
-    const float t0 = b[12], t1 = b[13], t2 = b[14];
-    r[12] = a[0] * t0 + a[4] * t1 + a[8] * t2 + a[12];
-    r[13] = a[1] * t0 + a[5] * t1 + a[9] * t2 + a[13];
-    r[14] = a[2] * t0 + a[6] * t1 + a[10] * t2 + a[14];
-    r[15] = 1.0f;
 }
 
 /* T * R * S written straight into the destination; the same formula as oroya_mat4_compose,
