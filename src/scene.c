@@ -859,6 +859,8 @@ const uint32_t *oroya_scene_parent_indices(const oroya_scene *scene) {
     return scene ? scene->parent : NULL;
 }
 
+const uint8_t *oroya_scene_kinds(const oroya_scene *scene) { return scene ? scene->kind : NULL; }
+
 const uint8_t *oroya_scene_world_visible(const oroya_scene *scene) {
     return scene ? scene->world_visible : NULL;
 }

@@ -216,6 +216,9 @@ const oroya_mat4 *oroya_scene_local_matrices(const oroya_scene *scene);
 /* Parent dense index per node, OROYA_SCENE_NO_INDEX for top-level nodes; always less than
  * the node's own index. */
 const uint32_t *oroya_scene_parent_indices(const oroya_scene *scene);
+/* Kind per node (an oroya_node_kind value stored in a byte), e.g. for the renderer to pick
+ * meshes or a skeleton to pick bones without a call per node. */
+const uint8_t *oroya_scene_kinds(const oroya_scene *scene);
 /* Effective visibility per node (1 or 0), valid after update_world. */
 const uint8_t *oroya_scene_world_visible(const oroya_scene *scene);
 /* The handle of the node at a dense index; {0} when index >= node_count. */

@@ -552,6 +552,12 @@ static void test_null_and_bad_arguments(void) {
     oroya_node_kind kind;
     OT_EQ_INT(oroya_scene_node_kind(s, a, &kind), OROYA_OK);
     OT_EQ_INT(kind, OROYA_NODE_CAMERA);
+    oroya_node bone;
+    OT_EQ_INT(oroya_scene_add_node(s, "bone", a, OROYA_NODE_BONE, &bone), OROYA_OK);
+    const uint8_t *kinds = oroya_scene_kinds(s);
+    OT_EQ_INT(kinds[oroya_scene_node_index(s, a)], OROYA_NODE_CAMERA);
+    OT_EQ_INT(kinds[oroya_scene_node_index(s, bone)], OROYA_NODE_BONE);
+    OT_CHECK(oroya_scene_kinds(NULL) == NULL);
     oroya_scene_destroy(s);
 }
 
