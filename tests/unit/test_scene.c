@@ -617,6 +617,14 @@ static void test_transforms_and_visibility(void) {
     OT_NEAR(w.m[1], 2.0, 1e-6); /* b's x axis, scaled by 2, points along y */
     OT_NEAR(w.m[15], 1.0, 0);
 
+    /* A node added now starts with its parent's world matrix until the next update. */
+    oroya_node late;
+    OT_EQ_INT(oroya_scene_add_node(s, "late", b, OROYA_NODE_OBJECT, &late), OROYA_OK);
+    oroya_mat4 wl;
+    OT_EQ_INT(oroya_scene_get_world(s, late, &wl), OROYA_OK);
+    OT_CHECK(memcmp(&wl, &w, sizeof w) == 0);
+    OT_EQ_INT(oroya_scene_remove_node(s, late), OROYA_OK);
+
     const uint8_t *wv = oroya_scene_world_visible(s);
     OT_CHECK(wv[0] == 1 && wv[1] == 1);
     OT_EQ_INT(oroya_scene_set_visible(s, a, false), OROYA_OK);
