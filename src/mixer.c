@@ -1062,6 +1062,9 @@ void oroya_action_set_zero_slope(oroya_action *a, bool at_start, bool at_end) {
     a->zero_slope_at_end = at_end;
 }
 
+bool oroya_action_zero_slope_at_start(const oroya_action *a) { return a && a->zero_slope_at_start; }
+bool oroya_action_zero_slope_at_end(const oroya_action *a) { return a && a->zero_slope_at_end; }
+
 double oroya_action_weight(const oroya_action *a) { return a ? a->weight : 0; }
 
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {

@@ -261,6 +261,8 @@ void oroya_action_set_clamp_when_finished(oroya_action *action, bool clamp);
 bool oroya_action_clamp_when_finished(const oroya_action *action);
 /* Endings of SMOOTH tracks at the clip ends (three's zeroSlopeAtStart/End, default true). */
 void oroya_action_set_zero_slope(oroya_action *action, bool at_start, bool at_end);
+bool oroya_action_zero_slope_at_start(const oroya_action *action);
+bool oroya_action_zero_slope_at_end(const oroya_action *action);
 
 /* ---- actions: weighting ----------------------------------------------------------------- */
 
