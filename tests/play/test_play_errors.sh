@@ -50,7 +50,7 @@ cases=(
   "record action|{$N,$C,$S,\"record\":[\"action:zz.time\"]}|record[0]"
   "record action field|{$N,$C,$S,\"record\":[\"action:c.speed\"]}|record[0]"
   "record no dot|{$N,$C,$S,\"record\":[\"mixer\"]}|record[0]"
-  "skin mesh|{\"nodes\":[{\"name\":\"m\"},{\"name\":\"b\"}],\"skins\":[{\"name\":\"s\",\"mesh\":\"m\",\"bones\":[\"b\"],\"vertices\":[0,0,0],\"skinIndex\":[0,0,0,0],\"skinWeight\":[1,0,0,0]}],$S}|skins"
+  "skin mesh|{\"nodes\":[{\"name\":\"m\"},{\"name\":\"b\"}],\"skins\":[{\"name\":\"s\",\"mesh\":\"m\",\"bones\":[\"b\"],\"vertices\":[0,0,0],\"skinIndex\":[0,0,0,0],\"skinWeight\":[1,0,0,0]}],$S}|skins[0].mesh"
 )
 
 for c in "${cases[@]}"; do

@@ -17,6 +17,8 @@
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
 #include "oroya/scene.h"
+#include "oroya/skeleton.h"
+#include "oroya/skin.h"
 #include "oroya/track.h"
 #include "play_format.h"
 
@@ -25,7 +27,15 @@
 typedef struct play_node {
     const char *name;
     oroya_node node;
+    oroya_node_kind kind;
 } play_node;
+
+typedef struct play_skin {
+    const char *name;
+    oroya_skeleton *skeleton;
+    oroya_skin *skin;
+    float *vertices; /* 3 * vertex_count, skinned positions of the current frame */
+} play_skin;
 
 typedef struct play_clip {
     const char *name;
@@ -86,7 +96,7 @@ typedef struct play_op {
 
 typedef enum rec_kind {
     R_MIXER_TIME, R_MIXER_TIME_SCALE, R_ACTIVE_ACTIONS, R_STATS, R_ACTION,
-    R_POSITION, R_QUATERNION, R_SCALE, R_MATRIX, R_MATRIX_WORLD
+    R_POSITION, R_QUATERNION, R_SCALE, R_MATRIX, R_MATRIX_WORLD, R_SKIN_BONES, R_SKIN_VERTICES
 } rec_kind;
 
 typedef enum action_field {
@@ -105,6 +115,7 @@ typedef struct play_record {
     int slot;
     action_field field;
     int node;
+    int skin;
 } play_record;
 
 typedef struct play_event {
@@ -122,6 +133,8 @@ typedef struct play {
     oroya_mixer *mixer;
     play_node *nodes;
     int node_count;
+    play_skin *skins;
+    int skin_count;
     play_clip *clips;
     int clip_count;
     play_action *actions;
@@ -262,7 +275,7 @@ static int setup_nodes(play *p) {
         if (oroya_scene_add_node(p->scene, name, (oroya_node){0}, kind, &node) != OROYA_OK ||
             oroya_scene_set_transform(p->scene, node, &t) != OROYA_OK)
             return fail(p, "%s: the scene refused the node", path);
-        p->nodes[p->node_count++] = (play_node){name, node};
+        p->nodes[p->node_count++] = (play_node){name, node, kind};
     }
     /* Parents are linked after every node exists, in file order, as the oracle does. */
     for (int i = 0; i < n; i++) {
@@ -279,6 +292,170 @@ static int setup_nodes(play *p) {
                         oroya_result_string(r));
     }
     oroya_scene_update_world(p->scene);
+    return 0;
+}
+
+static int find_skin(const play *p, const char *name) {
+    for (int i = 0; name && i < p->skin_count; i++)
+        if (!strcmp(p->skins[i].name, name)) return i;
+    return -1;
+}
+
+static int number_list(play *p, const cJSON *arr, const char *path, double **out, int *count) {
+    if (!cJSON_IsArray(arr)) return fail(p, "%s: expected an array of numbers", path);
+    int n = cJSON_GetArraySize(arr);
+    double *v = malloc(((size_t)n + 1) * sizeof *v);
+    if (!v) return fail(p, "out of memory");
+    int i = 0;
+    for (const cJSON *x = arr->child; x; x = x->next, i++) {
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+            free(v);
+            return fail(p, "%s[%d]: expected a finite number", path, i);
+        }
+        v[i] = x->valuedouble;
+    }
+    *out = v;
+    *count = n;
+    return 0;
+}
+
+static int matrix_of(play *p, const cJSON *v, const char *path, oroya_mat4 *out) {
+    double m[16];
+    if (get_vec(p, v, 16, path, m)) return -1;
+    for (int i = 0; i < 16; i++) out->m[i] = (float)m[i];
+    return 0;
+}
+
+/* Skins, after the nodes and before the clips, as the oracle builds them: geometry,
+ * optional normalizeSkinWeights, Skeleton(bones, boneInverses?), mesh.bind(skeleton,
+ * bindMatrix?), bindMode. */
+static int setup_skin(play *p, const cJSON *s, const char *path, play_skin *ps) {
+    char sub[128];
+    if (!cJSON_IsObject(s)) return fail(p, "%s: expected an object", path);
+    const char *name = get_string(s, "name");
+    if (!is_name(name)) return fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
+    if (find_skin(p, name) >= 0) return fail(p, "%s.name: duplicate skin '%s'", path, name);
+    ps->name = name;
+    int mesh = find_node(p, get_string(s, "mesh"));
+    if (mesh < 0 || p->nodes[mesh].kind != OROYA_NODE_SKINNED_MESH)
+        return fail(p, "%s.mesh: must name a node of type skinnedMesh", path);
+    const cJSON *bones = cJSON_GetObjectItemCaseSensitive(s, "bones");
+    if (!cJSON_IsArray(bones)) return fail(p, "%s.bones: expected an array of node names", path);
+    int nb = cJSON_GetArraySize(bones);
+    oroya_node *bn = calloc((size_t)nb + 1, sizeof *bn);
+    oroya_mat4 *inv = calloc((size_t)nb + 1, sizeof *inv);
+    double *verts = NULL, *idx = NULL, *wts = NULL;
+    uint16_t *joints = NULL;
+    float *pos = NULL, *w = NULL;
+    int rc = 0, nv3 = 0, ni = 0, nw = 0;
+    if (!bn || !inv) { rc = fail(p, "out of memory"); goto done; }
+    for (int i = 0; i < nb; i++) {
+        const cJSON *b = cJSON_GetArrayItem(bones, i);
+        int node = cJSON_IsString(b) ? find_node(p, b->valuestring) : -1;
+        if (node < 0) { rc = fail(p, "%s.bones[%d]: unknown node", path, i); goto done; }
+        bn[i] = p->nodes[node].node;
+    }
+    snprintf(sub, sizeof sub, "%s.vertices", path);
+    if ((rc = number_list(p, cJSON_GetObjectItemCaseSensitive(s, "vertices"), sub, &verts, &nv3))) goto done;
+    snprintf(sub, sizeof sub, "%s.skinIndex", path);
+    if ((rc = number_list(p, cJSON_GetObjectItemCaseSensitive(s, "skinIndex"), sub, &idx, &ni))) goto done;
+    snprintf(sub, sizeof sub, "%s.skinWeight", path);
+    if ((rc = number_list(p, cJSON_GetObjectItemCaseSensitive(s, "skinWeight"), sub, &wts, &nw))) goto done;
+    int nv = nv3 / 3;
+    if (nv3 % 3 || nv == 0 || ni != nv * 4 || nw != nv * 4) {
+        rc = fail(p, "%s: vertices/skinIndex/skinWeight sizes disagree (%d, %d, %d numbers)", path, nv3, ni, nw);
+        goto done;
+    }
+    pos = malloc((size_t)nv3 * sizeof *pos);
+    w = malloc((size_t)nw * sizeof *w);
+    joints = malloc((size_t)ni * sizeof *joints);
+    ps->vertices = calloc((size_t)nv3, sizeof *ps->vertices);
+    if (!pos || !w || !joints || !ps->vertices) { rc = fail(p, "out of memory"); goto done; }
+    for (int i = 0; i < nv3; i++) pos[i] = (float)verts[i];
+    for (int i = 0; i < nw; i++) w[i] = (float)wts[i];
+    for (int i = 0; i < ni; i++) {
+        if (idx[i] < 0 || idx[i] > 65535 || idx[i] != floor(idx[i])) {
+            rc = fail(p, "%s.skinIndex[%d]: expected a bone index", path, i);
+            goto done;
+        }
+        joints[i] = (uint16_t)idx[i];
+    }
+    oroya_error err = {0};
+    oroya_skin_desc sd = {.mesh = p->nodes[mesh].node, .vertex_count = (uint32_t)nv, .positions = pos,
+                          .joints = joints, .weights = w};
+    if (oroya_skin_create(&sd, &ps->skin, &err) != OROYA_OK) { rc = fail(p, "%s: %s", path, err.message); goto done; }
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "normalizeSkinWeights")))
+        oroya_skin_normalize_weights(ps->skin);
+    const cJSON *bi = cJSON_GetObjectItemCaseSensitive(s, "boneInverses");
+    bool has_inv = bi && !cJSON_IsNull(bi);
+    if (has_inv) {
+        if (!cJSON_IsArray(bi) || cJSON_GetArraySize(bi) != nb) {
+            rc = fail(p, "%s.boneInverses: expected %d matrices (one per bone)", path, nb);
+            goto done;
+        }
+        for (int i = 0; i < nb; i++) {
+            snprintf(sub, sizeof sub, "%s.boneInverses[%d]", path, i);
+            if ((rc = matrix_of(p, cJSON_GetArrayItem(bi, i), sub, &inv[i]))) goto done;
+        }
+    }
+    oroya_scene_update_world(p->scene);
+    oroya_skeleton_desc kd = {.bones = bn, .bone_count = (uint32_t)nb, .bone_inverses = has_inv ? inv : NULL};
+    if (oroya_skeleton_create(p->scene, &kd, &ps->skeleton, &err) != OROYA_OK) {
+        rc = fail(p, "%s: %s", path, err.message);
+        goto done;
+    }
+    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(s, "bindMatrix");
+    oroya_mat4 bind;
+    if (bm && !cJSON_IsNull(bm)) {
+        snprintf(sub, sizeof sub, "%s.bindMatrix", path);
+        if ((rc = matrix_of(p, bm, sub, &bind))) goto done;
+    }
+    if (oroya_skin_bind(ps->skin, p->scene, ps->skeleton, bm && !cJSON_IsNull(bm) ? &bind : NULL, &err) != OROYA_OK) {
+        rc = fail(p, "%s: %s", path, err.message);
+        goto done;
+    }
+    const char *mode = get_string(s, "bindMode");
+    if (mode && !strcmp(mode, "detached")) oroya_skin_set_bind_mode(ps->skin, OROYA_BIND_DETACHED);
+    else if (mode && strcmp(mode, "attached")) {
+        rc = fail(p, "%s.bindMode: expected \"attached\" or \"detached\"", path);
+        goto done;
+    }
+done:
+    free(bn);
+    free(inv);
+    free(verts);
+    free(idx);
+    free(wts);
+    free(pos);
+    free(w);
+    free(joints);
+    return rc;
+}
+
+static int setup_skins(play *p) {
+    const cJSON *skins = cJSON_GetObjectItemCaseSensitive(p->root, "skins");
+    if (!skins || cJSON_IsNull(skins)) return 0;
+    if (!cJSON_IsArray(skins)) return fail(p, "skins: expected an array");
+    int n = cJSON_GetArraySize(skins);
+    p->skins = calloc((size_t)n + 1, sizeof *p->skins);
+    if (!p->skins) return fail(p, "out of memory");
+    char path[64];
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "skins[%d]", i);
+        int rc = setup_skin(p, cJSON_GetArrayItem(skins, i), path, &p->skins[p->skin_count]);
+        p->skin_count++;
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int update_skins(play *p) {
+    for (int i = 0; i < p->skin_count; i++) {
+        oroya_error err = {0};
+        if (oroya_skeleton_update(p->skins[i].skeleton, p->scene, &err) != OROYA_OK ||
+            oroya_skin_update(p->skins[i].skin, p->scene, &err) != OROYA_OK)
+            return fail(p, "skins[%d]: %s", i, err.message);
+    }
     return 0;
 }
 
@@ -874,7 +1051,7 @@ static int setup_records(play *p) {
     for (const cJSON *x = r->child; x; x = x->next, i++) {
         if (!cJSON_IsString(x)) return fail(p, "record[%d]: expected a key string", i);
         const char *key = x->valuestring;
-        play_record rec = {.key = key, .slot = -1, .node = -1};
+        play_record rec = {.key = key, .slot = -1, .node = -1, .skin = -1};
         if (!strcmp(key, "mixer.time")) rec.kind = R_MIXER_TIME;
         else if (!strcmp(key, "mixer.timeScale")) rec.kind = R_MIXER_TIME_SCALE;
         else if (!strcmp(key, "mixer.activeActions")) rec.kind = R_ACTIVE_ACTIONS;
@@ -898,7 +1075,11 @@ static int setup_records(play *p) {
                 if (f < 0) return fail(p, "record[%d]: key '%s': unknown action field '%s'", i, key, field);
                 rec.field = (action_field)f;
             } else if (!strncmp(target, "skin:", 5)) {
-                return fail(p, "record[%d]: key '%s': skin keys need the skinning module, not in this build", i, key);
+                rec.skin = find_skin(p, target + 5);
+                if (rec.skin < 0) return fail(p, "record[%d]: key '%s': unknown skin '%s'", i, key, target + 5);
+                if (!strcmp(field, "boneMatrices")) rec.kind = R_SKIN_BONES;
+                else if (!strcmp(field, "vertices")) rec.kind = R_SKIN_VERTICES;
+                else return fail(p, "record[%d]: key '%s': unknown skin field '%s'", i, key, field);
             } else {
                 rec.node = find_node(p, target);
                 if (rec.node < 0) return fail(p, "record[%d]: key '%s': unknown node '%s'", i, key, target);
@@ -974,6 +1155,20 @@ static void record_value(play *p, const play_record *r, play_buf *b) {
         case A_WARPING: put_bool(b, oroya_action_is_warping(a)); return;
         default: play_buf_put(b, "null"); return;
         }
+    }
+    case R_SKIN_BONES: {
+        const oroya_skeleton *sk = p->skins[r->skin].skeleton;
+        put_floats(b, sk->bone_matrices, (int)(16 * sk->bone_count));
+        return;
+    }
+    case R_SKIN_VERTICES: {
+        play_skin *ps = &p->skins[r->skin];
+        if (oroya_skin_compute(ps->skin, ps->vertices, NULL, NULL, NULL) != OROYA_OK) {
+            play_buf_put(b, "null");
+            return;
+        }
+        put_floats(b, ps->vertices, (int)(3 * ps->skin->vertex_count));
+        return;
     }
     default: break;
     }
@@ -1057,9 +1252,7 @@ static int run(play *p, play_buf *out) {
         return fail(p, "gltf: glTF scenarios need the glTF importer, not in this build");
     if (oroya_scene_create(NULL, &p->scene) != OROYA_OK) return fail(p, "cannot create the scene");
     if (setup_nodes(p)) return -1;
-    const cJSON *skins = cJSON_GetObjectItemCaseSensitive(p->root, "skins");
-    if (skins && !cJSON_IsNull(skins) && cJSON_GetArraySize(skins) > 0)
-        return fail(p, "skins: skins need the skinning module, not in this build");
+    if (setup_skins(p)) return -1;
     if (setup_clips(p) || setup_actions(p)) return -1;
     oroya_mixer_desc md = {.max_actions = 4096, .max_bindings = 16384, .on_event = on_event, .user = p};
     if (oroya_mixer_create(p->scene, &md, &p->mixer) != OROYA_OK) return fail(p, "cannot create the mixer");
@@ -1098,6 +1291,10 @@ static int run(play *p, play_buf *out) {
         }
         clock += p->dts[i];
         oroya_scene_update_world(p->scene);
+        if (update_skins(p)) {
+            play_buf_free(&frames);
+            return -1;
+        }
         if (p->events_failed) {
             play_buf_free(&frames);
             return fail(p, "out of memory");
@@ -1154,6 +1351,12 @@ static int run(play *p, play_buf *out) {
 
 static void cleanup(play *p) {
     oroya_mixer_destroy(p->mixer);
+    for (int i = 0; i < p->skin_count; i++) {
+        oroya_skin_destroy(p->skins[i].skin);
+        oroya_skeleton_destroy(p->skins[i].skeleton);
+        free(p->skins[i].vertices);
+    }
+    free(p->skins);
     for (int i = 0; i < p->action_count; i++) oroya_clip_destroy(p->actions[i].copy);
     for (int c = 0; c < p->clip_count; c++) {
         oroya_clip_destroy(p->clips[c].clip);
