@@ -23,11 +23,11 @@ enum { REGION_INCOMING = 0, REGION_ACCU0 = 1, REGION_ORIG = 3, REGION_ADD = 4, R
        REGION_COUNT = 6 };
 
 typedef struct binding {
-    oroya_node node;         /* {0}: the target name is not in the scene */
+    oroya_node node;         /* {0}: the target name is not in the scene (yet) */
     uint32_t dense;          /* node's dense index, refreshed when the layout version moves */
     oroya_property property;
     uint32_t size;           /* components */
-    const char *target;      /* the track's target name (borrowed from the first clip) */
+    char *target;            /* the track's target name (a copy: clips may go first) */
     double *buffer;          /* REGION_COUNT * size; tracks sample into the first region */
     double cumulative_weight;
     double cumulative_weight_additive;
@@ -286,11 +286,26 @@ static void binding_restore_original(oroya_mixer *m, binding *b) {
 
 /* ---- scene layout ------------------------------------------------------------------------ */
 
+/* Runs when the scene's layout version moved (nodes added, removed or re-parented): dense
+ * indices are re-read from the handles, and a binding whose node is gone or was never found
+ * looks its target name up again (a character rebuilt under the same names keeps
+ * animating). This is the only place besides action creation that compares strings. */
 static void refresh_layout(oroya_mixer *m) {
     uint32_t version = oroya_scene_layout_version(m->scene);
     if (m->layout_valid && version == m->layout_version) return;
     for (uint32_t i = 0; i < m->binding_count; i++) {
         binding *b = m->bindings[i];
+        if (!b->node.id || !oroya_scene_node_valid(m->scene, b->node)) {
+            oroya_node node = {0};
+            if (b->target[0] && oroya_scene_find_node(m->scene, b->target, &node) == OROYA_OK &&
+                node.id != b->node.id) {
+                b->node = node;
+                b->dense = oroya_scene_node_index(m->scene, node);
+                /* In use: what it restores on release is the new node's current value. */
+                if (b->use_count > 0) binding_save_original(m, b);
+                continue;
+            }
+        }
         b->dense = b->node.id ? oroya_scene_node_index(m->scene, b->node) : NO_INDEX;
     }
     m->layout_version = version;
@@ -340,6 +355,7 @@ static void take_back_binding(oroya_mixer *m, binding *b) {
 }
 
 static void free_binding(oroya_mixer *m, binding *b) {
+    oroya__free(&m->allocator, b->target);
     oroya__free(&m->allocator, b->buffer);
     oroya__free(&m->allocator, b);
 }
@@ -713,14 +729,17 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
     b->size = t->components;
     b->buffer = oroya__calloc(&m->allocator, (size_t)REGION_COUNT * b->size, sizeof(double),
                               _Alignof(double));
-    if (!b->buffer) {
+    const char *name = t->target ? t->target : "";
+    size_t len = strlen(name) + 1;
+    b->target = oroya__alloc(&m->allocator, len, 1);
+    if (b->target) memcpy(b->target, name, len);
+    if (!b->buffer || !b->target) {
         free_binding(m, b);
         return OROYA_ERR_OUT_OF_MEMORY;
     }
     b->node = node;
     b->dense = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
     b->property = t->property;
-    b->target = t->target ? t->target : "";
     b->reference_count = 1;
     b->cache_index = m->binding_count;
     m->bindings[m->binding_count++] = b;

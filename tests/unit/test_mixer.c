@@ -744,6 +744,40 @@ static void test_layout_change_and_uncache(void) {
     oroya_scene_destroy(s);
 }
 
+static void test_late_and_rebuilt_targets(void) {
+    /* A track whose target is not in the scene samples but writes nothing; once a node of
+     * that name appears (layout change), the binding finds it. */
+    oroya_node n[1];
+    oroya_scene *s = make_scene(n, 1);
+    oroya_clip *c = line_clip("late", 3, 3, 1);
+    oroya_mixer *m = NULL;
+    oroya_mixer_create(s, NULL, &m);
+    oroya_action *a = NULL;
+    OT_CHECK(oroya_mixer_play(m, c, &a) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(m, 0.1) == OROYA_OK);
+    OT_NEAR(node_x(s, n[0]), 0, 0);
+    oroya_node late;
+    OT_CHECK(oroya_scene_add_node(s, "late", (oroya_node){0}, OROYA_NODE_OBJECT, &late) == OROYA_OK);
+    oroya_mixer_update(m, 0.1);
+    OT_NEAR(node_x(s, late), 3, 0);
+    /* Removed and rebuilt under the same name: found again. */
+    OT_CHECK(oroya_scene_remove_node(s, late) == OROYA_OK);
+    oroya_mixer_update(m, 0.1);
+    oroya_node again;
+    OT_CHECK(oroya_scene_add_node(s, "late", (oroya_node){0}, OROYA_NODE_OBJECT, &again) == OROYA_OK);
+    oroya_transform t = oroya_transform_identity();
+    t.translation.x = -2;
+    oroya_scene_set_transform(s, again, &t);
+    oroya_action_set_effective_weight(a, 0.5);
+    oroya_mixer_update(m, 0.1);
+    OT_NEAR(node_x(s, again), 0.5, 1e-6); /* 0.5 * 3 + 0.5 * (-2): the new node's original */
+    oroya_action_stop(a);
+    OT_NEAR(node_x(s, again), -2, 0);
+    oroya_mixer_destroy(m);
+    oroya_clip_destroy(c);
+    oroya_scene_destroy(s);
+}
+
 static void test_morph_weights(void) {
     oroya_node n[1];
     oroya_scene *s = make_scene(n, 1);
@@ -825,6 +859,7 @@ int main(void) {
     OT_RUN(test_additive_runtime);
     OT_RUN(test_write_only_when_changed);
     OT_RUN(test_layout_change_and_uncache);
+    OT_RUN(test_late_and_rebuilt_targets);
     OT_RUN(test_morph_weights);
     OT_RUN(test_update_does_not_allocate);
     return ot_finish();
