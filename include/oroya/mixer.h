@@ -17,8 +17,9 @@
  *
  * Cost: bindings (track -> node property) are resolved once, when an action is created:
  * target name -> scene node handle -> dense index. The dense index is re-resolved from the
- * handle only when oroya_scene_layout_version() changes. oroya_mixer_update does no string
- * lookups and never allocates. Actions and bindings live in fixed-capacity tables sized at
+ * handle only when oroya_scene_layout_version() changes (then a binding whose node is gone,
+ * or was never found, looks its name up again). oroya_mixer_update does no string lookups
+ * in steady state and never allocates. Actions and bindings live in fixed-capacity tables sized at
  * oroya_mixer_create (see oroya_mixer_desc); exceeding one is OROYA_ERR_LIMIT.
  *
  * Threading: a mixer and its scene belong to one thread at a time. Two mixers share nothing.
@@ -139,10 +140,11 @@ void oroya_mixer_destroy(oroya_mixer *mixer);
 
 /* The action of `clip` on this mixer, created on first use (three's clipAction): the same
  * action every time for the same clip and blend mode. Creating binds every track to its
- * node property (by the track's target name; a name not in the scene gives a binding that
- * is sampled but never written, as three does). Allocates. Errors: INVALID_ARGUMENT,
- * LIMIT (action or binding table full), INVALID_DATA (two tracks of different component
- * counts on one node's weights), OUT_OF_MEMORY. */
+ * node property by the track's target name; a name not in the scene gives a binding that
+ * is sampled but not written until a node of that name appears. Allocates. Errors:
+ * INVALID_ARGUMENT, LIMIT (action or binding table full), INVALID_DATA (a track whose
+ * component count does not fit its property, or two weights tracks of different sizes on
+ * one node), OUT_OF_MEMORY. */
 oroya_result oroya_mixer_clip_action(oroya_mixer *mixer, const oroya_clip *clip,
                                      oroya_action **out);
 
