@@ -929,6 +929,8 @@ static int run_op(play *p, int index) {
     const cJSON *json = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p->root, "script"), index);
     char path[64];
     snprintf(path, sizeof path, "script[%d]", index);
+    /* Actions are created in the order the oracle names them: crossFadeTo's `from` first. */
+    if (op->kind == OP_CROSS_FADE_TO && action_of(p, op->other, path)) return -1;
     if (op->action >= 0 && action_of(p, op->action, path)) return -1;
     if (op->other >= 0 && action_of(p, op->other, path)) return -1;
     oroya_action *a = op->action >= 0 ? p->actions[op->action].action : NULL;
