@@ -233,12 +233,12 @@ oroya_result oroya_action_set_effective_time_scale(oroya_action *action, double 
 oroya_result oroya_action_set_duration(oroya_action *action, double duration);
 /* Copies other's time and time_scale and stops this action's warp. */
 oroya_result oroya_action_sync_with(oroya_action *action, const oroya_action *other);
-/* Warps the effective time scale to 0 over `duration` seconds, then pauses. */
+/* Warps the effective time scale to 0 over `duration` seconds (finite, >= 0), then pauses. */
 oroya_result oroya_action_halt(oroya_action *action, double duration);
 /* Ramps the time scale factor linearly (in mixer time) from start/time_scale to
  * end/time_scale over `duration`; at the end time_scale becomes the end value (or 0 pauses).
- * Values are stored as float, as three does. INVALID_ARGUMENT for non-finite values or
- * when time_scale is 0 (the ratio is undefined). */
+ * Values are stored as float, as three does. INVALID_ARGUMENT for non-finite values, a
+ * negative duration, or when time_scale is 0 (the ratio is undefined). */
 oroya_result oroya_action_warp(oroya_action *action, double start_time_scale,
                                double end_time_scale, double duration);
 void oroya_action_stop_warping(oroya_action *action);
@@ -278,15 +278,18 @@ double oroya_action_effective_weight(const oroya_action *action);
 /* weight = w, effective = enabled ? w : 0, and stops a fade. Finite w. */
 oroya_result oroya_action_set_effective_weight(oroya_action *action, double weight);
 /* Linear ramps in mixer time that MULTIPLY weight: fade_in 0 -> 1, fade_out 1 -> 0 over
- * `duration` seconds (finite). A fade-out that reaches 0 disables the action. A fade-in on
- * an action of weight 0, or on a disabled one, shows nothing (reset() first). */
+ * `duration` seconds (finite, >= 0; INVALID_ARGUMENT otherwise). A fade-out that reaches 0
+ * disables the action. A fade-in on an action of weight 0, or on a disabled one, shows
+ * nothing (reset() first). Never allocates. */
 oroya_result oroya_action_fade_in(oroya_action *action, double duration);
 oroya_result oroya_action_fade_out(oroya_action *action, double duration);
 void oroya_action_stop_fading(oroya_action *action);
 bool oroya_action_is_fading(const oroya_action *action);
 /* this fades in, `from` fades out, over `duration`. With warp, `from`'s time scale goes
  * 1 -> from_dur/this_dur and this one's this_dur/from_dur -> 1, each restored to its
- * earlier time_scale when the warp ends. Does not play either action. */
+ * earlier time_scale when the warp ends. Does not play either action. INVALID_ARGUMENT for
+ * NULL, actions of different mixers, a non-finite or negative duration, and with warp a
+ * time_scale or clip duration of 0 on either action. */
 oroya_result oroya_action_cross_fade_from(oroya_action *action, oroya_action *from,
                                           double duration, bool warp);
 /* `to` fades in, this fades out: to.cross_fade_from(this). */
