@@ -407,6 +407,10 @@ static void test_huge_declared_counts(void) {
          "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[4294967294]}],"
          "\"scenes\":[{\"nodes\":[0]}]}",
          OROYA_ERR_OUT_OF_RANGE},
+        {"accessor count 2^32-1 (the reserved \"none\")",
+         "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,"
+         "\"count\":4294967295,\"type\":\"SCALAR\"}]}",
+         OROYA_ERR_PARSE},
         {"count 1e300",
          "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,"
          "\"count\":1e300,\"type\":\"SCALAR\"}]}",
