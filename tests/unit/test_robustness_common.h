@@ -40,7 +40,7 @@ typedef struct rb_heap {
 
 /* Block layout: [pad ...][hdr u64][magic u64][size u64] user data. The header is `hdr` bytes
  * (the alignment, at least 32), so the user pointer keeps the requested alignment. */
-static void *rb_alloc(size_t size, size_t align, void *user) {
+static inline void *rb_alloc(size_t size, size_t align, void *user) {
     rb_heap *h = (rb_heap *)user;
     h->calls++;
     if ((h->fail_at > 0 && h->calls == h->fail_at) || (h->max_request && size > h->max_request)) {
@@ -75,7 +75,7 @@ static void *rb_alloc(size_t size, size_t align, void *user) {
     return p;
 }
 
-static void rb_free(void *ptr, void *user) {
+static inline void rb_free(void *ptr, void *user) {
     rb_heap *h = (rb_heap *)user;
     if (!ptr) {
         return;
@@ -109,7 +109,8 @@ typedef oroya_result (*rb_path_fn)(const oroya_allocator *a, void *ctx, oroya_er
 
 /* Runs the fault-injection loop; returns the allocations of the clean run (-1 if the loop
  * never finished). with_message: the path's calls fill an oroya_error (scene calls do not). */
-static long rb_fail_each(const char *name, rb_path_fn path, void *ctx, bool with_message) {
+static inline long rb_fail_each(const char *name, rb_path_fn path, void *ctx,
+                                bool with_message) {
     rb_heap h;
     const long cap = 200000;
     for (long n = 1; n <= cap; n++) {
