@@ -86,7 +86,11 @@ typedef struct oroya_scene_desc {
 /* translation 0, rotation identity, scale 1. */
 oroya_transform oroya_transform_identity(void);
 
-/* ---- scene and nodes ------------------------------------------------------------------ */
+/* ---- scene and nodes ------------------------------------------------------------------
+ * Unless a function says otherwise, a call that takes a node returns INVALID_ARGUMENT for a
+ * NULL scene, a NULL out pointer or a malformed handle ({0} where a node is needed, a slot
+ * never allocated), STALE_HANDLE for a removed node, and leaves the scene unchanged on any
+ * error. None of them allocates unless it says so. */
 
 /* Creates an empty scene. desc may be NULL (all defaults). Fails with INVALID_ARGUMENT when
  * out is NULL, OUT_OF_MEMORY when the allocator fails. Free with oroya_scene_destroy. */
@@ -138,6 +142,7 @@ const char *oroya_scene_node_name(const oroya_scene *scene, oroya_node node);
  * STALE_HANDLE, OUT_OF_MEMORY (the old name is then kept). */
 oroya_result oroya_scene_set_name(oroya_scene *scene, oroya_node node, const char *name);
 
+/* The kind the node was created with. */
 oroya_result oroya_scene_node_kind(const oroya_scene *scene, oroya_node node,
                                    oroya_node_kind *out);
 
@@ -154,6 +159,7 @@ uint32_t oroya_scene_child_count(const oroya_scene *scene, oroya_node node);
 oroya_result oroya_scene_get_child(const oroya_scene *scene, oroya_node node, uint32_t i,
                                    oroya_node *out);
 
+/* The local transform (what set_transform or the mixer last wrote). */
 oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node,
                                        oroya_transform *out);
 
