@@ -11,13 +11,16 @@
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: oroya sample FILE --clip NAME (--time T | --fps F --frames N)\n\n"
+            "usage: oroya sample FILE --clip NAME (--time T | --fps F --frames N | --times T,T,..)\n"
+            "                    [--world]\n\n"
             "Samples clip NAME (its glTF name, or animation_<index>) at clip time T seconds,\n"
-            "or at i / F for i = 0 .. N-1, without looping (before the first key the first\n"
-            "value holds, after the last key the last). Prints JSON, one frame per line:\n"
+            "at i / F for i = 0 .. N-1, or at each listed time, without looping (before the\n"
+            "first key the first value holds, after the last key the last). Prints JSON, one\n"
+            "frame per line:\n"
             "  {\"file\", \"clip\", \"duration\", \"frames\": [{\"time\", \"nodes\": {NAME:\n"
-            "   {\"translation\", \"rotation\", \"scale\", \"weights\"?}}, \"skins\": {\"skin:J\":\n"
-            "   [16 floats per joint: jointWorld x inverseBindMatrix, column-major]}}]}\n"
+            "   {\"translation\", \"rotation\", \"scale\", \"weights\"?, \"world\"?}}, \"skins\":\n"
+            "   {\"skin:J\": [16 floats per joint: jointWorld x inverseBindMatrix]}}]}\n"
+            "Matrices are column-major. --world adds each node's world matrix.\n"
             "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n");
 }
 
@@ -91,7 +94,7 @@ static void apply(oroya_gltf_model *m, const oroya_clip *clip, binding *b, doubl
     oroya_scene_update_world(m->scene);
 }
 
-static void print_frame(oroya_gltf_model *m, double t, float *bones, bool last) {
+static void print_frame(oroya_gltf_model *m, double t, float *bones, bool world, bool last) {
     printf("{\"time\":%.17g,\"nodes\":{", t);
     bool first = true;
     for (uint32_t i = 0; i < m->node_count; i++) {
@@ -118,6 +121,12 @@ static void print_frame(oroya_gltf_model *m, double t, float *bones, bool last) 
             printf(",\"weights\":");
             print_floats(w, n);
         }
+        if (world) {
+            oroya_mat4 wm;
+            oroya_scene_get_world(m->scene, m->nodes[i], &wm);
+            printf(",\"world\":");
+            print_floats(wm.m, 16);
+        }
         putchar('}');
     }
     printf("},\"skins\":{");
@@ -132,13 +141,19 @@ static void print_frame(oroya_gltf_model *m, double t, float *bones, bool last) 
 int oroya_cmd_sample(int argc, char **argv) {
     const char *file = NULL, *clip_name = NULL;
     double time = 0.0, fps = 0.0, frames = 0.0;
-    bool has_time = false, has_fps = false, has_frames = false;
+    bool has_time = false, has_fps = false, has_frames = false, world = false;
+    const char *times = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--world")) {
+            world = true;
+        } else if (!strcmp(a, "--times") && v) {
+            times = v;
+            i++;
         } else if (!strcmp(a, "--clip") && v) {
             clip_name = v;
             i++;
@@ -160,8 +175,8 @@ int oroya_cmd_sample(int argc, char **argv) {
             return 2;
         }
     }
-    if (!file || !clip_name || has_time == (has_fps || has_frames) ||
-        (!has_time && !(has_fps && has_frames))) {
+    int modes = (has_time ? 1 : 0) + (has_fps || has_frames ? 1 : 0) + (times ? 1 : 0);
+    if (!file || !clip_name || modes != 1 || (has_fps != has_frames)) {
         usage(stderr);
         return 2;
     }
@@ -207,14 +222,32 @@ int oroya_cmd_sample(int argc, char **argv) {
     print_string(clip->name);
     printf(",\"duration\":%.9g,\"frames\":[\n", (double)clip->duration);
     uint32_t count = has_time ? 1u : (uint32_t)frames;
+    const char *next = times;
+    if (times) {
+        count = 1;
+        for (const char *c = times; *c; c++) {
+            count += *c == ',';
+        }
+    }
+    int rc = 0;
     for (uint32_t f = 0; f < count; f++) {
         double t = has_time ? time : (double)f / fps;
+        if (times) {
+            char *end = NULL;
+            t = strtod(next, &end);
+            if (end == next || (*end != ',' && *end != '\0') || !isfinite(t)) {
+                fprintf(stderr, "oroya sample: bad time in --times at '%s'\n", next);
+                rc = 2;
+                break;
+            }
+            next = *end ? end + 1 : end;
+        }
         apply(m, clip, b, t);
-        print_frame(m, t, bones, f + 1 == count);
+        print_frame(m, t, bones, world, f + 1 == count);
     }
     printf("]}\n");
     free(b);
     free(bones);
     oroya_gltf_model_free(m);
-    return 0;
+    return rc;
 }
