@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # ctest script: builds the fuzz targets with clang, replays every file in
-# tests/fuzz/regressions/<target>/, then fuzzes each target briefly (FUZZ_SECONDS, default 8)
+# tests/fuzz/regressions/<target>/, then fuzzes each target briefly (FUZZ_SECONDS, default 5)
 # from the seed corpus. Skips (passes) with a note when clang's libFuzzer is not installed.
 set -euo pipefail
 build=${1:?build dir}
 src=${2:?source dir}
 here="$src/tests/fuzz"
 out="$build/fuzz"
-secs=${FUZZ_SECONDS:-8}
+secs=${FUZZ_SECONDS:-5}
 if ! command -v clang >/dev/null 2>&1 ||
    ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n){(void)d;(void)n;return 0;}' |
        clang -x c - -fsanitize=fuzzer -o "$build/.fuzz_probe" >/dev/null 2>&1; then
