@@ -731,6 +731,110 @@ static oroya_result build_clips(importer *im) {
     return OROYA_OK;
 }
 
+/* Skeletons per glTF skin, then one bound oroya_skin per skinned primitive (GLTFLoader:
+ * normalizeSkinWeights, then bind(skeleton, identity)). */
+static oroya_result build_skinned_meshes(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    m->skeletons = (oroya_skeleton **)model_alloc(im, d->skin_count, sizeof(oroya_skeleton *));
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        if (d->nodes[i].skin != OROYA_GLTF_NONE && m->nodes[i].id) {
+            total += d->meshes[d->nodes[i].mesh].primitive_count;
+        }
+    }
+    m->skinned_meshes = (oroya_skin **)model_alloc(im, total, sizeof(oroya_skin *));
+    if (!m->skeletons || !m->skinned_meshes) {
+        return oom(im, "skins");
+    }
+    for (uint32_t s = 0; s < d->skin_count; s++) {
+        const oroya_gltf_model_skin *sk = &m->skins[s];
+        bool complete = true;
+        for (uint32_t k = 0; k < sk->joint_count; k++) {
+            complete &= sk->joints[k].id != 0;
+        }
+        if (!complete) {
+            continue;
+        }
+        oroya_skeleton_desc sd = {0};
+        sd.bones = sk->joints;
+        sd.bone_count = sk->joint_count;
+        sd.bone_inverses = sk->inverse_bind_matrices;
+        sd.allocator = im->m->allocator;
+        oroya_result r = oroya_skeleton_create(m->scene, &sd, &m->skeletons[s], im->err);
+        if (r) {
+            char path[PATH_MAX_];
+            oroya__gltf_path(path, sizeof path, "skins[%u]", s);
+            return prefixed(im, r, path);
+        }
+    }
+    static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        const oroya_gltf_node *n = &d->nodes[i];
+        if (n->skin == OROYA_GLTF_NONE || !m->nodes[i].id || !m->skeletons[n->skin]) {
+            continue;
+        }
+        const oroya_gltf_mesh *mesh = &d->meshes[n->mesh];
+        char path[PATH_MAX_];
+        oroya__gltf_path(path, sizeof path, "nodes[%u]", i);
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const oroya_geometry *g = m->geometries[m->mesh_first_geometry[n->mesh] + p];
+            if (!g || !g->joints) {
+                continue;
+            }
+            oroya_node target = m->nodes[i];
+            if (mesh->primitive_count > 1 &&
+                oroya_scene_get_child(m->scene, m->nodes[i], p, &target) != OROYA_OK) {
+                continue;
+            }
+            oroya_skin_desc sd = {0};
+            sd.mesh = target;
+            sd.vertex_count = g->vertex_count;
+            sd.positions = g->positions;
+            sd.normals = g->normals;
+            sd.joints = g->joints;
+            sd.weights = g->weights;
+            sd.allocator = im->m->allocator;
+            const oroya_gltf_primitive *pr = &mesh->primitives[p];
+            const oroya_gltf_attribute *j1 =
+                find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_JOINTS, 1);
+            const oroya_gltf_attribute *w1 =
+                find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_WEIGHTS, 1);
+            if (j1 && w1 && d->accessors[j1->accessor].count == g->vertex_count &&
+                d->accessors[w1->accessor].count == g->vertex_count) {
+                uint32_t *u;
+                size_t cnt;
+                float *w;
+                TRY(temp_uints(im, j1->accessor, path, &u, &cnt));
+                uint16_t *j16 = (uint16_t *)temp_alloc(im, cnt, sizeof(uint16_t));
+                if (!j16) {
+                    return oom(im, path);
+                }
+                for (size_t k = 0; k < cnt; k++) {
+                    j16[k] = (uint16_t)u[k];
+                }
+                TRY(temp_floats(im, w1->accessor, path, &w, NULL));
+                sd.joints2 = j16;
+                sd.weights2 = w;
+            }
+            oroya_skin **slot = &m->skinned_meshes[m->skinned_mesh_count];
+            oroya_result r = oroya_skin_create(&sd, slot, im->err);
+            temp_release(im);
+            if (r) {
+                return prefixed(im, r, path);
+            }
+            m->skinned_mesh_count++;
+            oroya_skin_normalize_weights(*slot);
+            r = oroya_skin_bind(*slot, m->scene, m->skeletons[n->skin], &identity, im->err);
+            if (r) {
+                return prefixed(im, r, path);
+            }
+            TRY(oroya_scene_set_skin(m->scene, target, *slot));
+        }
+    }
+    return OROYA_OK;
+}
+
 /* ---- public ----------------------------------------------------------------------------- */
 
 void oroya_gltf_model_free(oroya_gltf_model *model) {
@@ -738,8 +842,15 @@ void oroya_gltf_model_free(oroya_gltf_model *model) {
         return;
     }
     model_impl *mi = (model_impl *)model;
-    /* The scene borrows geometries and materials: destroy it first. */
+    /* The scene borrows geometries, materials and skins: destroy it first; skins borrow
+     * their skeletons. */
     oroya_scene_destroy(model->scene);
+    for (uint32_t i = 0; i < model->skinned_mesh_count; i++) {
+        oroya_skin_destroy(model->skinned_meshes[i]);
+    }
+    for (uint32_t i = 0; model->skeletons && i < model->skin_count; i++) {
+        oroya_skeleton_destroy(model->skeletons[i]);
+    }
     for (uint32_t i = 0; i < model->clip_count; i++) {
         oroya_clip_destroy(model->clips[i]);
     }
@@ -800,6 +911,7 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     if (r == OROYA_OK) r = build_geometries(&im);
     if (r == OROYA_OK) r = build_nodes(&im);
     if (r == OROYA_OK) r = build_skins(&im);
+    if (r == OROYA_OK) r = build_skinned_meshes(&im);
     if (r == OROYA_OK) r = build_clips(&im);
     temp_release(&im);
     if (r != OROYA_OK) {
@@ -895,8 +1007,17 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
         if (s->joints[k].id) {
             oroya_scene_get_world(model->scene, s->joints[k], &world);
         }
-        oroya_mat4 b = oroya_mat4_mul(world, s->inverse_bind_matrices[k]);
-        memcpy(out + (size_t)k * 16, b.m, sizeof b.m);
+        const float *a = world.m, *b = s->inverse_bind_matrices[k].m;
+        float *o = out + (size_t)k * 16;
+        for (int c = 0; c < 4; c++) {
+            for (int r = 0; r < 4; r++) {
+                double v = 0.0;
+                for (int i = 0; i < 4; i++) {
+                    v += (double)a[i * 4 + r] * (double)b[c * 4 + i];
+                }
+                o[c * 4 + r] = (float)v;
+            }
+        }
     }
     return OROYA_OK;
 }

@@ -46,6 +46,8 @@
 #include "oroya/geometry.h"
 #include "oroya/math.h"
 #include "oroya/scene.h"
+#include "oroya/skeleton.h"
+#include "oroya/skin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -350,6 +352,13 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
  * "animation_<digits>" of another index; otherwise "animation_<i>". oroya_gltf_model_find_node
  * and _find_clip accept both forms. Track targets use the scene names.
  *
+ * Skins, as GLTFLoader: one oroya_skeleton per glTF skin (bones in `joints` order, inverses
+ * from inverseBindMatrices, identity when absent); one oroya_skin per skinned primitive,
+ * with JOINTS_1/WEIGHTS_1 as the second set of four influences, weights normalized
+ * (three's normalizeSkinWeights), bound with the identity bind matrix in attached mode, and
+ * stored in the scene's skin slot of the primitive's node. A skin whose joints are not all
+ * in the loaded scene gets no skeleton (skeletons[j] NULL) and its meshes stay unskinned.
+ *
  * Animation data are what GLTFLoader builds: times and values as stored, normalized integer
  * outputs scaled (see oroya_gltf_accessor_unpack_floats), STEP/LINEAR/CUBICSPLINE kept. One
  * track per channel (weights channels: one track on the glTF node). Clip durations are the
@@ -385,6 +394,9 @@ typedef struct oroya_gltf_model {
     oroya_clip **clips;               /* per glTF animation, in file order */
     uint32_t skin_count;
     oroya_gltf_model_skin *skins;
+    oroya_skeleton **skeletons;       /* per glTF skin; NULL when a joint is not in the scene */
+    uint32_t skinned_mesh_count;
+    oroya_skin **skinned_meshes;      /* one per skinned primitive, bound to its skeleton */
     uint32_t mesh_count;              /* = glTF mesh count */
     uint32_t *mesh_first_geometry;    /* per mesh: index of its primitive 0 in geometries */
     uint32_t geometry_count;          /* one per primitive of every mesh, in mesh order */
@@ -430,10 +442,12 @@ oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const cha
 oroya_clip *oroya_gltf_model_find_clip(const oroya_gltf_model *model, const char *name);
 
 /* three.js skeleton.boneMatrices for skin `skin` from the scene's current world matrices
- * (call oroya_scene_update_world first): per joint jointWorld * inverseBindMatrix, 16 floats
- * each, column-major, in `joints` order (FORMAT.md "skin:<j>.boneMatrices"). A joint not in
- * the scene uses the identity world matrix. out holds joint_count * 16 floats. Never
- * allocates. Errors: INVALID_ARGUMENT (NULL, skin out of range). */
+ * (call oroya_scene_update_world first): per joint jointWorld * inverseBindMatrix formed in
+ * double and rounded to float, as three does, 16 floats each, column-major, in `joints`
+ * order (FORMAT.md "skin:<j>.boneMatrices"). A joint not in the scene uses the identity
+ * world matrix. Unlike oroya_skeleton_update it needs no skeleton and writes to caller memory:
+ * out holds joint_count * 16 floats. Never allocates. Errors: INVALID_ARGUMENT (NULL, skin
+ * out of range). */
 oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint32_t skin,
                                             float *out);
 

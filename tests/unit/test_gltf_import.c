@@ -96,6 +96,29 @@ static void test_simple_skin(void) {
         OT_NEAR(bones[k], (k % 16) % 5 == 0 ? 1.0 : 0.0, 1e-7);
     }
     OT_EQ_INT(oroya_gltf_model_bone_matrices(m, 1, bones), OROYA_ERR_INVALID_ARGUMENT);
+    /* The skeleton and the bound skinned mesh (identity bind matrix, as GLTFLoader). */
+    OT_CHECK(m->skeletons[0] && m->skeletons[0]->bone_count == 2);
+    OT_EQ_INT(m->skinned_mesh_count, 1);
+    oroya_skin *skin = m->skinned_meshes[0];
+    OT_CHECK(oroya_scene_get_skin(m->scene, m->nodes[0]) == skin);
+    OT_CHECK(skin->skeleton == m->skeletons[0] && skin->vertex_count == 10);
+    OT_CHECK(skin->bind_matrix.m[0] == 1 && skin->bind_matrix.m[12] == 0);
+    /* Turn node 2 (joint 1, at y = 1) by 90 degrees about z and CPU-skin. Vertex 8
+     * (-0.5, 2, 0) hangs fully on joint 1: relative to the pivot (0, 1) it is (-0.5, 1),
+     * which turns to (-1, -0.5), so it lands on (-1, 0.5). */
+    oroya_transform t;
+    OT_CHECK(oroya_scene_get_transform(m->scene, m->nodes[2], &t) == OROYA_OK);
+    t.rotation = (oroya_quat){0, 0, (float)sqrt(0.5), (float)sqrt(0.5)};
+    OT_CHECK(oroya_scene_set_transform(m->scene, m->nodes[2], &t) == OROYA_OK);
+    oroya_scene_update_world(m->scene);
+    OT_CHECK(oroya_skeleton_update(m->skeletons[0], m->scene, &err) == OROYA_OK);
+    OT_CHECK(oroya_skin_update(skin, m->scene, &err) == OROYA_OK);
+    float skinned[30];
+    OT_CHECK(oroya_skin_compute(skin, skinned, NULL, NULL, &err) == OROYA_OK);
+    OT_CHECK(skin->positions[8 * 3] == -0.5f && skin->positions[8 * 3 + 1] == 2.0f);
+    OT_NEAR(skinned[8 * 3], -1.0, 1e-6);
+    OT_NEAR(skinned[8 * 3 + 1], 0.5, 1e-6);
+    OT_NEAR(skinned[0], skin->positions[0], 1e-7); /* vertex 0 hangs on joint 0 */
     /* Clip: unnamed -> animation_0, one LINEAR rotation track on node_2, 12 keys, 5.5 s. */
     OT_EQ_INT(m->clip_count, 1);
     const oroya_clip *c = m->clips[0];
