@@ -61,9 +61,11 @@ static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint
 }
 
 static void print_text(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m) {
-    printf("%s: glTF 2.0%s, %u nodes, %u meshes, %u skins, %u clips\n", file,
-           d->is_glb ? " (GLB)" : "", d->node_count, d->mesh_count, d->skin_count,
-           d->animation_count);
+    printf("%s: glTF 2.0%s, %u node%s, %u mesh%s, %u skin%s, %u clip%s\n", file,
+           d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s",
+           d->mesh_count, d->mesh_count == 1 ? "" : "es", d->skin_count,
+           d->skin_count == 1 ? "" : "s", d->animation_count,
+           d->animation_count == 1 ? "" : "s");
     printf("nodes:\n");
     for (uint32_t i = 0; i < d->node_count; i++) {
         if (gltf_parent(d, i) == OROYA_GLTF_NONE) {
