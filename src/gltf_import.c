@@ -380,6 +380,55 @@ static oroya_result build_geometries(importer *im) {
     return OROYA_OK;
 }
 
+/* stb_image (Debian's 2022-09 snapshot) writes past its Huffman size table when a JPEG DHT
+ * segment declares more than 256 codes; later upstream versions reject that. This walks the
+ * JPEG markers the way stb reads them (segments by their length, entropy-coded data skipped
+ * byte by byte, stuffed 0xFF00 and restart markers passed over) and refuses such a table
+ * before stb sees it. Bytes past the end count as 0, as stb's reader returns them. */
+static bool jpeg_huffman_tables_ok(const uint8_t *p, uint64_t n) {
+    if (n < 2 || p[0] != 0xFF || p[1] != 0xD8) {
+        return true; /* not a JPEG */
+    }
+    uint64_t i = 2;
+    while (i + 1 < n) {
+        if (p[i] != 0xFF) {
+            i++;
+            continue;
+        }
+        uint8_t m = p[i + 1];
+        if (m == 0xFF) {
+            i++;
+            continue;
+        }
+        if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD8)) {
+            i += 2;
+            continue;
+        }
+        if (m == 0xD9) {
+            break;
+        }
+        uint64_t len = i + 3 < n ? (uint64_t)p[i + 2] << 8 | p[i + 3] : 0;
+        if (len < 2) {
+            return false;
+        }
+        if (m == 0xC4) {
+            uint64_t seg = i + 4, end = i + 2 + len, pos = seg;
+            while (pos < end) {
+                uint64_t codes = 0;
+                for (uint64_t k = 1; k <= 16; k++) {
+                    codes += pos + k < n ? p[pos + k] : 0;
+                }
+                if (codes > 256) {
+                    return false;
+                }
+                pos += 17 + codes;
+            }
+        }
+        i += 2 + len;
+    }
+    return true;
+}
+
 static oroya_result decode_image(importer *im, uint32_t i) {
     const oroya_gltf_image *img = &im->d->images[i];
     oroya_gltf_image_data *out = &im->m->pub.images[i];
@@ -398,6 +447,11 @@ static oroya_result decode_image(importer *im, uint32_t i) {
     if (size > INT_MAX) {
         temp_release(im);
         return oroya__fail(im->err, OROYA_ERR_LIMIT, "%s: image too large", path);
+    }
+    if (!jpeg_huffman_tables_ok(bytes, size)) {
+        temp_release(im);
+        return oroya__fail(im->err, OROYA_ERR_PARSE,
+                           "%s: cannot decode the image (corrupt JPEG Huffman table)", path);
     }
     int w = 0, h = 0, comp = 0;
     stbi_uc *px = stbi_load_from_memory(bytes, (int)size, &w, &h, &comp, 4);

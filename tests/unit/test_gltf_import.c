@@ -456,6 +456,27 @@ static void test_errors(void) {
     free(json);
     free(uri);
     free(b64);
+    /* A JPEG whose Huffman table declares 16 x 255 codes (stb_image would write past its
+     * 257-entry table) is refused before decoding; a PNG that is not one fails cleanly. */
+    static const uint8_t bad_jpeg[] = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x13, 0x00,
+                                       0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                       0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                       0xFF, 0xD9};
+    static const uint8_t bad_png[] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0};
+    const struct { const uint8_t *bytes; size_t n; const char *what; } images[] = {
+        {bad_jpeg, sizeof bad_jpeg, "images[0]: cannot decode the image (corrupt JPEG Huffman table)"},
+        {bad_png, sizeof bad_png, "images[0]: cannot decode the image ("},
+    };
+    for (int i = 0; i < 2; i++) {
+        char *img64 = base64(images[i].bytes, images[i].n);
+        json = fmt(HEAD "\"images\":[{\"uri\":\"data:image/jpeg;base64,%s\"}],"
+                   "\"textures\":[{\"source\":0}],\"materials\":[{\"pbrMetallicRoughness\":"
+                   "{\"baseColorTexture\":{\"index\":0}}}]}", img64);
+        OT_EQ_INT(import_json(json, &m, &err), OROYA_ERR_PARSE);
+        OT_CHECK_MSG(strstr(err.message, images[i].what) == err.message, "%s", err.message);
+        free(json);
+        free(img64);
+    }
     /* Unvalidated data is refused. */
     oroya_gltf_data *d = NULL;
     const char *ok = HEAD "\"nodes\":[{}]}";
