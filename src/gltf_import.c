@@ -58,7 +58,24 @@ typedef struct importer {
     model_impl *m;
     oroya_error *err;
     oroya__gltf_block *temp;          /* scratch released after each step */
+    uint64_t budget, decoded;         /* bytes import may decode, and decoded so far */
 } importer;
+
+/* A small file can name one accessor from thousands of primitives or channels, or hold a
+ * tiny PNG of 16384 x 16384 pixels, so the decoded total is bounded by what the file backs:
+ * the unbacked-accessor allowance plus 32 bytes per byte of buffer and image data. Real
+ * models decode to a few times their size (vertex arrays, RGBA8 textures). */
+#define IMPORT_BYTES_PER_FILE_BYTE 32u
+
+static oroya_result spend(importer *im, uint64_t bytes, const char *path) {
+    im->decoded += bytes;
+    if (im->decoded > im->budget) {
+        return oroya__fail(im->err, OROYA_ERR_LIMIT,
+                           "%s: import would decode more than %llu bytes, the limit for a file "
+                           "of this size", path, (unsigned long long)im->budget);
+    }
+    return OROYA_OK;
+}
 
 static void *model_alloc(importer *im, size_t count, size_t size) {
     return oroya__arena_alloc(&im->m->allocator, &im->m->blocks, count ? count : 1, size);
@@ -99,6 +116,7 @@ static oroya_result prefixed(importer *im, oroya_result r, const char *path) {
 static oroya_result temp_floats(importer *im, uint32_t accessor, const char *path, float **out,
                                 size_t *count) {
     size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
+    TRY(spend(im, (uint64_t)n * sizeof(float), path));
     float *f = (float *)temp_alloc(im, n, sizeof(float));
     if (!f) {
         return oom(im, path);
@@ -114,6 +132,7 @@ static oroya_result temp_floats(importer *im, uint32_t accessor, const char *pat
 static oroya_result temp_uints(importer *im, uint32_t accessor, const char *path, uint32_t **out,
                                size_t *count) {
     size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
+    TRY(spend(im, (uint64_t)n * sizeof(uint32_t), path));
     uint32_t *u = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
     if (!u) {
         return oom(im, path);
@@ -313,6 +332,7 @@ static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
     if (p->target_count) {
         size_t per = (size_t)g.vertex_count * 3;
         bool any_normal = false;
+        TRY(spend(im, (uint64_t)per * p->target_count * 2 * sizeof(float), path));
         float *mp = (float *)temp_alloc(im, per * p->target_count, sizeof(float));
         if (!mp) {
             return oom(im, path);
@@ -454,6 +474,14 @@ static oroya_result decode_image(importer *im, uint32_t i) {
                            "%s: cannot decode the image (corrupt JPEG Huffman table)", path);
     }
     int w = 0, h = 0, comp = 0;
+    im->budget += (uint64_t)size * IMPORT_BYTES_PER_FILE_BYTE;
+    if (stbi_info_from_memory(bytes, (int)size, &w, &h, &comp)) {
+        oroya_result r = spend(im, (uint64_t)w * (uint64_t)h * 4u, path);
+        if (r) {
+            temp_release(im);
+            return r;
+        }
+    }
     stbi_uc *px = stbi_load_from_memory(bytes, (int)size, &w, &h, &comp, 4);
     if (!px) {
         const char *why = stbi_failure_reason();
@@ -941,7 +969,10 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     mi->allocator = desc->allocator;
     mi->default_material = oroya_material_default();
     mi->default_material.metallic = 1.0f;
-    importer im = {data, desc, mi, err, NULL};
+    importer im = {data, desc, mi, err, NULL, OROYA_GLTF_MAX_UNBACKED_BYTES, 0};
+    for (uint32_t i = 0; i < data->buffer_count; i++) {
+        im.budget += data->buffers[i].byte_length * IMPORT_BYTES_PER_FILE_BYTE;
+    }
     oroya_gltf_model *m = &mi->pub;
     oroya_result r = OROYA_OK;
     m->node_count = data->node_count;

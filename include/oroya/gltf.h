@@ -420,7 +420,9 @@ typedef struct oroya_gltf_import_desc {
  * data not validated), OUT_OF_MEMORY, OUT_OF_RANGE (a vertex index past the vertex count),
  * NON_FINITE (a NaN key value or vertex position), any oroya_clip_create or
  * oroya_geometry_create error, OROYA_ERR_PARSE / NOT_FOUND (an image that cannot be read or
- * decoded), LIMIT. On error *out is NULL and nothing leaks. */
+ * decoded), LIMIT (everything decoded, images included, must fit in
+ * OROYA_GLTF_MAX_UNBACKED_BYTES plus 32 bytes per byte of buffer and image data: a small
+ * file cannot make import allocate gigabytes). On error *out is NULL and nothing leaks. */
 oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_import_desc *desc,
                                oroya_gltf_model **out, oroya_error *err);
 

@@ -3,9 +3,11 @@
  * values come from the files (read with Python's struct / `file`), the glTF spec, three.js's
  * GLTFLoader source (camera defaults, default material) or hand computation. The numeric
  * agreement with three.js over whole animations is tests/gltf/test_gltf_oracle.sh. */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "oroya/gltf.h"
 #include "oroya_test.h"
@@ -57,6 +59,54 @@ static oroya_node_kind kind_of(const oroya_gltf_model *m, uint32_t i) {
     oroya_node_kind k = OROYA_NODE_KIND_COUNT_;
     oroya_scene_node_kind(m->scene, m->nodes[i], &k);
     return k;
+}
+
+/* Every model of a folder tree imports with its images; returns the number of files. */
+static int import_tree(const char *dir) {
+    int files = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        return 0;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            files += import_tree(path);
+            continue;
+        }
+        size_t n = strlen(path);
+        if (!(n > 5 && !strcmp(path + n - 5, ".gltf")) && !(n > 4 && !strcmp(path + n - 4, ".glb"))) {
+            continue;
+        }
+        files++;
+        oroya_gltf_model *m = NULL;
+        oroya_error err = {0};
+        OT_CHECK_MSG(oroya_gltf_load(path, NULL, &m, &err) == OROYA_OK, "%s: %s", path,
+                     err.message);
+        /* Every referenced base color image was decoded. */
+        for (uint32_t i = 0; m && i < m->material_count; i++) {
+            uint32_t img = m->materials[i].base_color_image;
+            OT_CHECK_MSG(img == OROYA_GLTF_NONE || m->images[img].pixels, "%s: image %u", path, img);
+        }
+        oroya_gltf_model_free(m);
+    }
+    closedir(d);
+    return files;
+}
+
+static void test_import_all_models(void) {
+    OT_EQ_INT(import_tree(ASSETS), 7);
+    int shared = import_tree(OROYA_SHARED_DIR "/assets/gltf");
+    OT_CHECK(shared == 0 || shared == 31);
 }
 
 static void test_simple_skin(void) {
@@ -477,6 +527,17 @@ static void test_errors(void) {
         free(json);
         free(img64);
     }
+    /* One unbacked accessor of 12 MB named by six primitives would decode 72 MB from a
+     * file of a few hundred bytes: over the budget, refused before allocating. */
+    const char *bomb =
+        HEAD "\"accessors\":[{\"componentType\":5126,\"count\":999999,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}},"
+        "{\"attributes\":{\"POSITION\":0}},{\"attributes\":{\"POSITION\":0}},"
+        "{\"attributes\":{\"POSITION\":0}},{\"attributes\":{\"POSITION\":0}},"
+        "{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]}";
+    OT_EQ_INT(import_json(bomb, &m, &err), OROYA_ERR_LIMIT);
+    OT_CHECK_MSG(strstr(err.message, "meshes[0].primitives[5]: import would decode more than"),
+                 "%s", err.message);
     /* Unvalidated data is refused. */
     oroya_gltf_data *d = NULL;
     const char *ok = HEAD "\"nodes\":[{}]}";
@@ -540,6 +601,7 @@ static void test_allocation_failures(void) {
 }
 
 int main(void) {
+    OT_RUN(test_import_all_models);
     OT_RUN(test_simple_skin);
     OT_RUN(test_interpolation_names_and_image);
     OT_RUN(test_quantized_clip);
