@@ -15,7 +15,8 @@
  *      byteStride, sparse, normalized integers scaled like three.js) into caller memory.
  *   5. oroya_gltf_import: build a scene, clips, skins, geometries and materials (see below).
  *      oroya_gltf_load does steps 1-5 in one call.
- * What it does not do: write glTF, Draco/meshopt compression, KHR_texture_
+ *   6. oroya_gltf_write: a scene with meshes, skins, cameras and clips to .gltf or .glb.
+ * What it does not do: Draco/meshopt compression, KHR_texture_
  * transform or any other extension except KHR_mesh_quantization; files that *require* an
  * unknown extension fail validation with OROYA_ERR_UNSUPPORTED.
  *
@@ -452,6 +453,35 @@ oroya_clip *oroya_gltf_model_find_clip(const oroya_gltf_model *model, const char
  * out of range). */
 oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint32_t skin,
                                             float *out);
+
+/* ==== Export =================================================================================
+ *
+ * oroya_gltf_write writes a scene as glTF 2.0: every node in dense order (so glTF node i is
+ * dense index i) with its name and TRS; meshes (one triangle primitive per distinct geometry,
+ * material and skin: POSITION with min/max, NORMAL, TEXCOORD_0, JOINTS_0/WEIGHTS_0 and
+ * JOINTS_1/WEIGHTS_1 from the node's oroya_skin when it has one, indices, morph targets);
+ * materials (base color factor, metallic, roughness, double-sided); skins (one per skeleton:
+ * joints, inverseBindMatrices); cameras; node morph weights; and the given clips (one sampler
+ * and channel per track; tracks target nodes by scene name). Keys and vertex data are written
+ * bit for bit, so importing the file gives the same floats back. Not written: images and
+ * textures, lights, visibility, colour overrides; SMOOTH and STERP tracks (no glTF form:
+ * OROYA_ERR_UNSUPPORTED). The output passes the Khronos glTF validator with no errors.
+ */
+typedef struct oroya_gltf_write_desc {
+    bool binary;                      /* true: one .glb; false: .gltf plus a .bin beside it
+                                         (FILE.gltf -> FILE.bin) */
+    const oroya_clip *const *clips;   /* clip_count clips to write as animations, or NULL */
+    uint32_t clip_count;
+    oroya_allocator allocator;        /* zero = malloc/free (the JSON tree uses malloc) */
+} oroya_gltf_write_desc;
+
+/* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).
+ * Errors: INVALID_ARGUMENT (NULL scene or path, clips NULL with a count), NOT_FOUND (a track
+ * whose target is not a node of the scene), UNSUPPORTED (a SMOOTH or STERP track),
+ * UNKNOWN_PROPERTY, STALE_HANDLE (a skin bone not in the scene), IO, LIMIT, OUT_OF_MEMORY.
+ * On error a partly written file may remain. */
+oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_desc *desc,
+                              const char *path, oroya_error *err);
 
 #ifdef __cplusplus
 }
