@@ -5,8 +5,8 @@
 # at a node_modules holding gltf-validator (default /tmp/gv/node_modules, see
 # shared/assets/gltf/tools/README.md).
 set -euo pipefail
-build=${1:?build dir}
-src=${2:?source dir}
+build=$(cd "${1:?build dir}" && pwd)
+src=$(cd "${2:?source dir}" && pwd)
 node_path=${GLTF_VALIDATOR_NODE_PATH:-/tmp/gv/node_modules}
 if ! command -v node >/dev/null 2>&1 ||
    ! NODE_PATH="$node_path" node -e "require('gltf-validator')" >/dev/null 2>&1; then
