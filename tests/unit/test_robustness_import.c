@@ -1,0 +1,115 @@
+/* Robustness of the glTF importer: every allocation of oroya_gltf_import (and of
+ * oroya_gltf_load, which parses, validates and imports) failed in turn on several models:
+ * a clean OUT_OF_MEMORY, *out NULL, nothing leaked. Also what a file that declares an
+ * unbacked accessor can make the importer allocate. See docs/robustness.md. */
+#include "oroya/gltf.h"
+#include "internal/base.h"
+#include "test_robustness_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SHARED_GLTF OROYA_SHARED_DIR "/assets/gltf/"
+
+/* Import from data parsed with the plain allocator (parsing is covered by test_robustness),
+ * everything the model owns from `a`; then touch the model and free it. */
+static oroya_result path_import(const oroya_allocator *a, void *ctx, oroya_error *err) {
+    const oroya_gltf_data *g = (const oroya_gltf_data *)ctx;
+    oroya_gltf_model *m = (oroya_gltf_model *)(uintptr_t)1;
+    oroya_result r = oroya_gltf_import(g, &(oroya_gltf_import_desc){.allocator = *a}, &m, err);
+    if (r != OROYA_OK) {
+        if (m != NULL) r = oroya__fail(err, OROYA_ERR_INVALID_DATA, "*out not NULL on error");
+        return r;
+    }
+    oroya_scene_update_world(m->scene);
+    float bones[64 * 16];
+    for (uint32_t s = 0; s < m->skin_count; s++) {
+        if (m->skins[s].joint_count <= 64) oroya_gltf_model_bone_matrices(m, s, bones);
+    }
+    oroya_gltf_model_free(m);
+    return r;
+}
+
+static oroya_result path_load(const oroya_allocator *a, void *ctx, oroya_error *err) {
+    oroya_gltf_model *m = NULL;
+    oroya_result r = oroya_gltf_load((const char *)ctx,
+                                     &(oroya_gltf_import_desc){.allocator = *a}, &m, err);
+    oroya_gltf_model_free(m);
+    return r;
+}
+
+static const char *const k_models[] = {
+    SHARED_GLTF "RiggedSimple/glTF-Binary/RiggedSimple.glb",
+    SHARED_GLTF "SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
+    SHARED_GLTF "BoxAnimated/glTF-Embedded/BoxAnimated.gltf",
+    SHARED_GLTF "InterpolationTest/glTF-Binary/InterpolationTest.glb",
+    SHARED_GLTF "SimpleMorph/glTF-Embedded/SimpleMorph.gltf",
+    SHARED_GLTF "AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
+    SHARED_GLTF "MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb",
+    SHARED_GLTF "RiggedFigure/glTF/RiggedFigure.gltf",
+};
+
+static void test_fault_import(void) {
+    for (size_t i = 0; i < sizeof k_models / sizeof k_models[0]; i++) {
+        const char *name = strrchr(k_models[i], '/') + 1;
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        if (oroya_gltf_parse_file(NULL, k_models[i], &g, &err) || oroya_gltf_validate(g, &err)) {
+            OT_CHECK_MSG(0, "%s: %s", name, err.message);
+            oroya_gltf_free(g);
+            continue;
+        }
+        long n = rb_fail_each(name, path_import, g, true);
+        OT_CHECK(n > 3);
+        printf("  import %s: %ld allocations, each failed in turn\n", name, n);
+        oroya_gltf_free(g);
+    }
+    const char *load = SHARED_GLTF "SimpleSkin/glTF/SimpleSkin.gltf";
+    long n = rb_fail_each("oroya_gltf_load SimpleSkin", path_load, (void *)(uintptr_t)load, true);
+    OT_CHECK(n > 3);
+    printf("  load SimpleSkin.gltf: %ld allocations, each failed in turn\n", n);
+}
+
+/* An accessor without a bufferView is zeros backed by no bytes; validation caps it at
+ * OROYA_GLTF_MAX_UNBACKED_BYTES (test_robustness checks the cap). Below the cap the importer
+ * allocates for it what it would for real data: the decoded floats, the geometry's copy and
+ * the computed normals, so at most 3x the accessor's bytes plus a little, here for 1 MiB of
+ * POSITION (at the cap, 64 MiB, that is up to ~192 MiB for a file of 240 bytes). */
+static void test_unbacked_accessor(void) {
+    char json[1024];
+    const unsigned vertices = 87381; /* 12 bytes each: 1 MiB minus 4 bytes */
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+             "\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+             "{\"POSITION\":0}}]}],\"accessors\":[{\"componentType\":5126,\"count\":%u,"
+             "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]}]}",
+             vertices);
+    rb_heap h;
+    rb_reset(&h, 0);
+    oroya_allocator a = rb_allocator(&h);
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    oroya_result r = oroya_gltf_parse(&(oroya_gltf_desc){.allocator = a}, json, strlen(json), &g,
+                                      &err);
+    if (r == OROYA_OK) r = oroya_gltf_load_buffers(g, &err);
+    if (r == OROYA_OK) r = oroya_gltf_validate(g, &err);
+    OT_CHECK_MSG(r == OROYA_OK, "%s", err.message);
+    oroya_gltf_model *m = NULL;
+    if (r == OROYA_OK) {
+        r = oroya_gltf_import(g, &(oroya_gltf_import_desc){.allocator = a, .skip_images = true},
+                              &m, &err);
+        printf("  unbacked POSITION accessor of %u bytes: import %s, peak %zu bytes for %zu "
+               "bytes of JSON\n", vertices * 12u, oroya_result_string(r), h.peak_bytes,
+               strlen(json));
+        OT_CHECK(h.peak_bytes <= 3u * vertices * 12u + 64u * 1024u);
+    }
+    oroya_gltf_model_free(m);
+    oroya_gltf_free(g);
+    OT_EQ_INT(h.live, 0);
+}
+
+int main(void) {
+    RB_RUN(test_fault_import);
+    RB_RUN(test_unbacked_accessor);
+    return ot_finish();
+}
