@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "oroya/clip.h"
+#include "oroya/gltf.h"
 #include "oroya/mixer.h"
 #include "oroya/scene.h"
 #include "oroya/skeleton.h"
@@ -28,6 +29,7 @@ typedef struct play_node {
     const char *name;
     oroya_node node;
     oroya_node_kind kind;
+    bool gltf; /* a glTF node found by its FORMAT.md name; the name is owned */
 } play_node;
 
 typedef struct play_skin {
@@ -42,6 +44,7 @@ typedef struct play_clip {
     oroya_clip *clip;
     double duration; /* three's clip.duration (a double): the JSON value, or the last key */
     const char **track_names; /* "node.position" etc., for dumpClips */
+    bool gltf;                /* a clip of the glTF model (owned by it); the name is owned */
 } play_clip;
 
 typedef struct play_action {
@@ -153,8 +156,10 @@ typedef enum rec_kind {
     R_SCALE,
     R_MATRIX,
     R_MATRIX_WORLD,
+    R_WEIGHTS,
     R_SKIN_BONES,
-    R_SKIN_VERTICES
+    R_SKIN_VERTICES,
+    R_GLTF_BONES
 } rec_kind;
 
 typedef enum action_field {
@@ -185,7 +190,8 @@ typedef struct play_record {
     int slot;
     action_field field;
     int node;
-    int skin;
+    int skin;       /* scenario skin, or glTF skin index for R_GLTF_BONES */
+    float *scratch; /* R_GLTF_BONES: 16 floats per joint */
 } play_record;
 
 typedef struct play_event {
@@ -197,18 +203,20 @@ typedef struct play_event {
 
 typedef struct play {
     const char *file;
+    const char *base_dir; /* where a "gltf" path is resolved from */
+    oroya_gltf_model *model;
     char error[1024];
     cJSON *root;
     oroya_scene *scene;
     oroya_mixer *mixer;
     play_node *nodes;
-    int node_count;
+    int node_count, node_cap;
     play_skin *skins;
     int skin_count;
     play_clip *clips;
-    int clip_count;
+    int clip_count, clip_cap;
     play_action *actions;
-    int action_count;
+    int action_count, action_cap;
     play_op *ops;
     int op_count;
     play_record *records;
@@ -276,25 +284,95 @@ static const char *get_string(const cJSON *obj, const char *key) {
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int find_node(const play *p, const char *name) {
+static bool grow(void **array, int *cap, int count, size_t size) {
+    if (count < *cap)
+        return true;
+    int n = *cap ? *cap * 2 : 16;
+    void *a = realloc(*array, (size_t)n * size);
+    if (!a)
+        return false;
+    *array = a;
+    *cap = n;
+    return true;
+}
+
+static char *dup_string(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int find_scenario_node(const play *p, const char *name) {
+    for (int i = 0; name && i < p->node_count; i++)
+        if (!p->nodes[i].gltf && !strcmp(p->nodes[i].name, name))
+            return i;
+    return -1;
+}
+
+/* A scenario node, else a glTF node by its FORMAT.md name ("node_<i>" or its glTF name). */
+static int find_node(play *p, const char *name) {
     for (int i = 0; name && i < p->node_count; i++)
         if (!strcmp(p->nodes[i].name, name))
             return i;
-    return -1;
+    oroya_node node;
+    if (!name || !p->model || oroya_gltf_model_find_node(p->model, name, &node, NULL) != OROYA_OK)
+        return -1;
+    oroya_node_kind kind = OROYA_NODE_OBJECT;
+    oroya_scene_node_kind(p->scene, node, &kind);
+    char *copy = dup_string(name);
+    if (!copy || !grow((void **)&p->nodes, &p->node_cap, p->node_count, sizeof *p->nodes)) {
+        free(copy);
+        return -1;
+    }
+    p->nodes[p->node_count] = (play_node){copy, node, kind, true};
+    return p->node_count++;
 }
 
-static int find_clip(const play *p, const char *name) {
+static int find_scenario_clip(const play *p, const char *name) {
     for (int i = 0; name && i < p->clip_count; i++)
-        if (!strcmp(p->clips[i].name, name))
+        if (!p->clips[i].gltf && !strcmp(p->clips[i].name, name))
             return i;
     return -1;
 }
 
-static int find_action(const play *p, const char *name) {
+/* A scenario clip, else a glTF clip ("animation_<i>" or its glTF name). */
+static int find_clip(play *p, const char *name) {
+    for (int i = 0; name && i < p->clip_count; i++)
+        if (!strcmp(p->clips[i].name, name))
+            return i;
+    oroya_clip *clip = name && p->model ? oroya_gltf_model_find_clip(p->model, name) : NULL;
+    if (!clip)
+        return -1;
+    char *copy = dup_string(name);
+    if (!copy || !grow((void **)&p->clips, &p->clip_cap, p->clip_count, sizeof *p->clips)) {
+        free(copy);
+        return -1;
+    }
+    p->clips[p->clip_count] = (play_clip){copy, clip, (double)clip->duration, NULL, true};
+    return p->clip_count++;
+}
+
+static int find_declared_action(const play *p, const char *name) {
     for (int i = 0; name && i < p->action_count; i++)
         if (!strcmp(p->actions[i].name, name))
             return i;
     return -1;
+}
+
+/* A declared action, else the action named by a clip (created as a slot on first use). */
+static int find_action(play *p, const char *name) {
+    int slot = find_declared_action(p, name);
+    if (slot >= 0)
+        return slot;
+    int clip = find_clip(p, name);
+    if (clip < 0)
+        return -1;
+    if (!grow((void **)&p->actions, &p->action_cap, p->action_count, sizeof *p->actions))
+        return -1;
+    p->actions[p->action_count] = (play_action){.name = p->clips[clip].name, .clip = clip};
+    return p->action_count++;
 }
 
 /* ---- setup ------------------------------------------------------------------------------ */
@@ -309,6 +387,7 @@ static int setup_nodes(play *p) {
     p->nodes = calloc((size_t)n + 1, sizeof *p->nodes);
     if (!p->nodes)
         return fail(p, "out of memory");
+    p->node_cap = n + 1;
     char path[64];
     for (int i = 0; i < n; i++) {
         const cJSON *nd = cJSON_GetArrayItem(nodes, i);
@@ -318,8 +397,11 @@ static int setup_nodes(play *p) {
         const char *name = get_string(nd, "name");
         if (!is_name(name))
             return fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
-        if (find_node(p, name) >= 0)
+        if (find_scenario_node(p, name) >= 0)
             return fail(p, "%s.name: duplicate node '%s'", path, name);
+        oroya_node taken;
+        if (p->model && oroya_gltf_model_find_node(p->model, name, &taken, NULL) == OROYA_OK)
+            return fail(p, "%s.name: '%s' is taken by a glTF node", path, name);
         const char *type = get_string(nd, "type");
         const cJSON *tv = cJSON_GetObjectItemCaseSensitive(nd, "type");
         oroya_node_kind kind = OROYA_NODE_OBJECT;
@@ -365,7 +447,7 @@ static int setup_nodes(play *p) {
         if (oroya_scene_add_node(p->scene, name, (oroya_node){0}, kind, &node) != OROYA_OK ||
             oroya_scene_set_transform(p->scene, node, &t) != OROYA_OK)
             return fail(p, "%s: the scene refused the node", path);
-        p->nodes[p->node_count++] = (play_node){name, node, kind};
+        p->nodes[p->node_count++] = (play_node){name, node, kind, false};
     }
     /* Parents are linked after every node exists, in file order, as the oracle does. */
     for (int i = 0; i < n; i++) {
@@ -375,7 +457,7 @@ static int setup_nodes(play *p) {
             continue;
         if (!cJSON_IsString(pv))
             return fail(p, "nodes[%d].parent: expected a node name or null", i);
-        int parent = find_node(p, pv->valuestring);
+        int parent = find_scenario_node(p, pv->valuestring);
         if (parent < 0)
             return fail(p, "nodes[%d].parent: unknown node '%s'", i, pv->valuestring);
         oroya_result r = oroya_scene_set_parent(p->scene, p->nodes[i].node, p->nodes[parent].node);
@@ -436,7 +518,7 @@ static int setup_skin(play *p, const cJSON *s, const char *path, play_skin *ps) 
     if (find_skin(p, name) >= 0)
         return fail(p, "%s.name: duplicate skin '%s'", path, name);
     ps->name = name;
-    int mesh = find_node(p, get_string(s, "mesh"));
+    int mesh = find_scenario_node(p, get_string(s, "mesh"));
     if (mesh < 0 || p->nodes[mesh].kind != OROYA_NODE_SKINNED_MESH)
         return fail(p, "%s.mesh: must name a node of type skinnedMesh", path);
     const cJSON *bones = cJSON_GetObjectItemCaseSensitive(s, "bones");
@@ -455,7 +537,7 @@ static int setup_skin(play *p, const cJSON *s, const char *path, play_skin *ps) 
     }
     for (int i = 0; i < nb; i++) {
         const cJSON *b = cJSON_GetArrayItem(bones, i);
-        int node = cJSON_IsString(b) ? find_node(p, b->valuestring) : -1;
+        int node = cJSON_IsString(b) ? find_scenario_node(p, b->valuestring) : -1;
         if (node < 0) {
             rc = fail(p, "%s.bones[%d]: unknown node", path, i);
             goto done;
@@ -665,6 +747,7 @@ static int setup_clips(play *p) {
     p->clips = calloc((size_t)n + 1, sizeof *p->clips);
     if (!p->clips)
         return fail(p, "out of memory");
+    p->clip_cap = n + 1;
     char path[96], sub[160];
     for (int ci = 0; ci < n; ci++) {
         const cJSON *c = cJSON_GetArrayItem(clips, ci);
@@ -674,8 +757,10 @@ static int setup_clips(play *p) {
         const char *name = get_string(c, "name");
         if (!is_name(name))
             return fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
-        if (find_clip(p, name) >= 0)
+        if (find_scenario_clip(p, name) >= 0)
             return fail(p, "%s.name: duplicate clip '%s'", path, name);
+        if (p->model && oroya_gltf_model_find_clip(p->model, name))
+            return fail(p, "%s.name: '%s' is taken by a glTF animation", path, name);
         double duration = -1;
         if (get_number_opt(p, c, "duration", path, &duration))
             return -1;
@@ -695,7 +780,7 @@ static int setup_clips(play *p) {
         int tn = tracks ? cJSON_GetArraySize(tracks) : 0;
         oroya_track *tr = calloc((size_t)tn + 1, sizeof *tr);
         const char **names = calloc((size_t)tn + 1, sizeof *names);
-        p->clips[p->clip_count] = (play_clip){name, NULL, 0, names};
+        p->clips[p->clip_count] = (play_clip){name, NULL, 0, names, false};
         p->clip_count++;
         if (!tr || !names) {
             free(tr);
@@ -711,7 +796,7 @@ static int setup_clips(play *p) {
                 break;
             }
             const char *node = get_string(t, "node");
-            if (find_node(p, node) < 0) {
+            if (find_scenario_node(p, node) < 0) {
                 rc = fail(p, "%s.node: unknown node '%s'", sub, node ? node : "(missing)");
                 break;
             }
@@ -838,6 +923,7 @@ static int setup_actions(play *p) {
     p->actions = calloc((size_t)(n + p->clip_count) + 1, sizeof *p->actions);
     if (!p->actions)
         return fail(p, "out of memory");
+    p->action_cap = n + p->clip_count + 1;
     char path[64];
     for (int i = 0; i < n; i++) {
         const cJSON *a = cJSON_GetArrayItem(acts, i);
@@ -847,7 +933,7 @@ static int setup_actions(play *p) {
         const char *name = get_string(a, "name");
         if (!is_name(name))
             return fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
-        if (find_action(p, name) >= 0)
+        if (find_declared_action(p, name) >= 0)
             return fail(p, "%s.name: duplicate action '%s'", path, name);
         int clip = find_clip(p, get_string(a, "clip"));
         if (clip < 0)
@@ -871,9 +957,10 @@ static int setup_actions(play *p) {
         }
         p->actions[p->action_count++] = pa;
     }
-    /* Every clip also names its own action, unless a declared action has that name. */
+    /* Every clip also names its own action, unless a declared action has that name
+     * (find_action adds glTF clips' slots when first named). */
     for (int c = 0; c < p->clip_count; c++) {
-        if (find_action(p, p->clips[c].name) >= 0)
+        if (p->clips[c].gltf || find_declared_action(p, p->clips[c].name) >= 0)
             continue;
         p->actions[p->action_count++] = (play_action){.name = p->clips[c].name, .clip = c};
     }
@@ -1403,6 +1490,25 @@ static int setup_records(play *p) {
                 rec.field = (action_field)f;
             } else if (!strncmp(target, "skin:", 5)) {
                 rec.skin = find_skin(p, target + 5);
+                const char *digits = target + 5;
+                bool all_digits = *digits != '\0';
+                for (const char *d = digits; *d; d++)
+                    all_digits = all_digits && *d >= '0' && *d <= '9';
+                if (rec.skin < 0 && p->model && all_digits && strlen(digits) < 10 &&
+                    (uint32_t)atol(digits) < p->model->skin_count) {
+                    /* glTF skin by index: its joints' bone matrices. */
+                    if (strcmp(field, "boneMatrices"))
+                        return fail(p, "record[%d]: key '%s': glTF skins record boneMatrices only",
+                                    i, key);
+                    rec.kind = R_GLTF_BONES;
+                    rec.skin = (int)atol(digits);
+                    rec.scratch = calloc((size_t)p->model->skins[rec.skin].joint_count * 16 + 1,
+                                         sizeof(float));
+                    if (!rec.scratch)
+                        return fail(p, "out of memory");
+                    p->records[p->record_count++] = rec;
+                    continue;
+                }
                 if (rec.skin < 0)
                     return fail(p, "record[%d]: key '%s': unknown skin '%s'", i, key, target + 5);
                 if (!strcmp(field, "boneMatrices"))
@@ -1425,10 +1531,15 @@ static int setup_records(play *p) {
                     rec.kind = R_MATRIX;
                 else if (!strcmp(field, "matrixWorld"))
                     rec.kind = R_MATRIX_WORLD;
-                else if (!strcmp(field, "weights"))
-                    return fail(p, "record[%d]: key '%s': not a glTF node with morph targets", i,
-                                key);
-                else
+                else if (!strcmp(field, "weights")) {
+                    uint32_t count = 0;
+                    if (!p->nodes[rec.node].gltf ||
+                        !oroya_scene_weights(p->scene, p->nodes[rec.node].node, &count) ||
+                        count == 0)
+                        return fail(p, "record[%d]: key '%s': not a glTF node with morph targets",
+                                    i, key);
+                    rec.kind = R_WEIGHTS;
+                } else
                     return fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key, field);
             }
         }
@@ -1533,6 +1644,24 @@ static void record_value(play *p, const play_record *r, play_buf *b) {
             return;
         }
     }
+    case R_GLTF_BONES: {
+        uint32_t n = p->model->skins[r->skin].joint_count;
+        if (oroya_gltf_model_bone_matrices(p->model, (uint32_t)r->skin, r->scratch) != OROYA_OK) {
+            play_buf_put(b, "null");
+            return;
+        }
+        put_floats(b, r->scratch, (int)(16 * n));
+        return;
+    }
+    case R_WEIGHTS: {
+        uint32_t count = 0;
+        const float *w = oroya_scene_weights(p->scene, p->nodes[r->node].node, &count);
+        if (w)
+            put_floats(b, w, (int)count);
+        else
+            play_buf_put(b, "null");
+        return;
+    }
     case R_SKIN_BONES: {
         const oroya_skeleton *sk = p->skins[r->skin].skeleton;
         put_floats(b, sk->bone_matrices, (int)(16 * sk->bone_count));
@@ -1597,11 +1726,15 @@ static void on_event(const oroya_event *e, void *user) {
 
 static void put_clips(play *p, play_buf *b) {
     play_buf_put(b, ",\"clips\":{");
+    bool first = true;
     for (int c = 0; c < p->clip_count; c++) {
         const play_clip *pc = &p->clips[c];
         const oroya_clip *clip = pc->clip;
-        if (c)
+        if (pc->gltf)
+            continue;
+        if (!first)
             play_buf_put(b, ",");
+        first = false;
         play_buf_string(b, pc->name);
         play_buf_put(b, ":{\"duration\":");
         play_buf_number(b, pc->duration);
@@ -1629,10 +1762,29 @@ static void put_clips(play *p, play_buf *b) {
 
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
-    if (gltf && !cJSON_IsNull(gltf))
-        return fail(p, "gltf: glTF scenarios need the glTF importer, not in this build");
-    if (oroya_scene_create(NULL, &p->scene) != OROYA_OK)
+    if (gltf && !cJSON_IsNull(gltf)) {
+        /* The model's scene becomes the scenario's scene; scenario nodes join it. */
+        if (!cJSON_IsString(gltf) || !gltf->valuestring[0])
+            return fail(p, "gltf: expected a path");
+        const char *rel = gltf->valuestring;
+        size_t len = strlen(p->base_dir) + strlen(rel) + 2;
+        char *path = malloc(len);
+        if (!path)
+            return fail(p, "out of memory");
+        if (rel[0] == '/')
+            snprintf(path, len, "%s", rel);
+        else
+            snprintf(path, len, "%s/%s", p->base_dir, rel);
+        oroya_error err = {0};
+        oroya_result r =
+            oroya_gltf_load(path, &(oroya_gltf_import_desc){.skip_images = true}, &p->model, &err);
+        free(path);
+        if (r != OROYA_OK)
+            return fail(p, "gltf: %s", err.message[0] ? err.message : oroya_result_string(r));
+        p->scene = p->model->scene;
+    } else if (oroya_scene_create(NULL, &p->scene) != OROYA_OK) {
         return fail(p, "cannot create the scene");
+    }
     if (setup_nodes(p))
         return -1;
     if (setup_skins(p))
@@ -1767,12 +1919,24 @@ static void cleanup(play *p) {
     for (int i = 0; i < p->action_count; i++)
         oroya_clip_destroy(p->actions[i].copy);
     for (int c = 0; c < p->clip_count; c++) {
+        if (p->clips[c].gltf) {
+            free((void *)p->clips[c].name);
+            continue;
+        }
         oroya_clip_destroy(p->clips[c].clip);
         for (uint32_t i = 0; p->clips[c].track_names && p->clips[c].track_names[i]; i++)
             free((void *)p->clips[c].track_names[i]);
         free(p->clips[c].track_names);
     }
-    oroya_scene_destroy(p->scene);
+    if (p->model)
+        oroya_gltf_model_free(p->model);
+    else
+        oroya_scene_destroy(p->scene);
+    for (int i = 0; i < p->node_count; i++)
+        if (p->nodes[i].gltf)
+            free((void *)p->nodes[i].name);
+    for (int i = 0; i < p->record_count; i++)
+        free(p->records[i].scratch);
     free(p->nodes);
     free(p->clips);
     free(p->actions);
@@ -1816,12 +1980,15 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya play SCENARIO.json\n\n"
-               "Runs a scenario of the three.js oracle format (../shared/oracle/FORMAT.md: nodes,\n"
-               "clips, actions, script, steps, record) through oroya's mixer and prints the\n"
-               "result format on stdout, one frame per line. '-' reads the scenario from stdin.\n"
-               "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
-               "2 usage.\n");
+    fprintf(f,
+            "usage: oroya play [--base DIR] SCENARIO.json\n\n"
+            "Runs a scenario of the three.js oracle format (../shared/oracle/FORMAT.md: nodes,\n"
+            "skins, clips, actions, script, steps, record; \"gltf\" models) through oroya's mixer\n"
+            "and prints the result format on stdout, one frame per line. '-' reads the\n"
+            "scenario from stdin; a \"gltf\" path is relative to the scenario's folder, or to\n"
+            "--base DIR (default: the working directory for stdin).\n"
+            "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
+            "2 usage.\n");
 }
 
 int oroya_cmd_play(int argc, char **argv) {
@@ -1829,22 +1996,42 @@ int oroya_cmd_play(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
-    if (argc != 2) {
+    const char *base = NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--base") && i + 1 < argc)
+            base = argv[++i];
+        else if (!file && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
+            file = argv[i];
+        else
+            file = NULL, argc = 0;
+    }
+    if (!file) {
         usage(stderr);
         return 2;
     }
-    play p = {.file = argv[1]};
+    char dir[4096];
+    if (!base) {
+        const char *slash = strrchr(file, '/');
+        if (!strcmp(file, "-") || !slash)
+            snprintf(dir, sizeof dir, ".");
+        else if (slash == file)
+            snprintf(dir, sizeof dir, "/");
+        else
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
+        base = dir;
+    }
+    play p = {.file = file, .base_dir = base};
     size_t len = 0;
-    char *text = read_file(argv[1], &len);
+    char *text = read_file(file, &len);
     if (!text) {
-        fprintf(stderr, "oroya play: %s: cannot read: %s\n", argv[1], strerror(errno));
+        fprintf(stderr, "oroya play: %s: cannot read: %s\n", file, strerror(errno));
         return 1;
     }
     const char *end = NULL;
     p.root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!p.root) {
         size_t at = end ? (size_t)(end - text) : 0;
-        fprintf(stderr, "oroya play: %s: invalid JSON near byte %zu\n", argv[1], at);
+        fprintf(stderr, "oroya play: %s: invalid JSON near byte %zu\n", file, at);
         free(text);
         return 1;
     }
@@ -1858,7 +2045,7 @@ int oroya_cmd_play(int argc, char **argv) {
         rc = 1;
     }
     if (rc) {
-        fprintf(stderr, "oroya play: %s: %s\n", argv[1], p.error);
+        fprintf(stderr, "oroya play: %s: %s\n", file, p.error);
     } else {
         fwrite(out.data, 1, out.len, stdout);
         if (fflush(stdout) != 0)
