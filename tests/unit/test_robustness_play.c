@@ -101,6 +101,8 @@ static void test_fault_play(void) {
         OROYA_SOURCE_DIR "/tests/fuzz/scenario_seeds/f_loops_smooth.json",
         OROYA_SOURCE_DIR "/tests/fuzz/scenario_seeds/g_skeleton.json",
         OROYA_SOURCE_DIR "/tests/fuzz/scenario_seeds/i_time_control.json",
+        OROYA_SOURCE_DIR "/tests/conformance/gltf/simple_skin.json", /* a glTF scenario */
+        OROYA_SOURCE_DIR "/tests/conformance/gltf/morph_stress_test.json",
     };
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) fail_each(scenarios[i]);
 }
