@@ -909,6 +909,21 @@ static uint64_t sample_workload(bool check) {
                 oroya_track_sample(&tr, time, NULL, &opt, got);
                 mismatches += memcmp(got, ref[i], comps * sizeof(float)) != 0;
             }
+            /* Garbage cursors ("any cursor value is safe"): the same numbers, no stray read. */
+            static const uint32_t junk[] = {UINT32_MAX, 0xF0000000u, 0x0FFFFFFFu, NK, NK - 1,
+                                            NK + 1, 0x80000025u, 12345u};
+            for (size_t c = 0; c < sizeof junk / sizeof junk[0]; c++) {
+                for (int i = 0; i < NT; i += 37) {
+                    double time = -0.5 + (double)i * (double)(t + 1.0f) / NT;
+                    uint32_t cur = junk[c];
+                    oroya_sample_options plain = {OROYA_ENDING_ZERO_CURVATURE,
+                                                  OROYA_ENDING_ZERO_CURVATURE};
+                    float a[4], b[4];
+                    oroya_track_sample(&tr, time, &cur, &plain, a);
+                    oroya_track_sample(&tr, time, NULL, &plain, b);
+                    mismatches += memcmp(a, b, comps * sizeof(float)) != 0;
+                }
+            }
             OT_CHECK_MSG(mismatches == 0, "%s %s: %d samples depend on the cursor path",
                          oroya_interpolation_name(tr.interpolation),
                          oroya_property_name(tr.property), mismatches);
