@@ -499,6 +499,54 @@ oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_n
     return OROYA_OK;
 }
 
+static bool transform_finite(const oroya_transform *t) {
+    const float v[10] = {t->translation.x, t->translation.y, t->translation.z,
+                         t->rotation.x,    t->rotation.y,    t->rotation.z,
+                         t->rotation.w,    t->scale.x,       t->scale.y,
+                         t->scale.z};
+    for (int k = 0; k < 10; k++) {
+        if (!isfinite(v[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    uint32_t si, ps;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    r = resolve_parent(scene, parent, &ps);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    for (uint32_t a = ps; a != NONE; a = scene->slots[a].parent) {
+        if (a == si) {
+            return OROYA_ERR_CYCLE;
+        }
+    }
+    oroya_mat4 local = scene->world[scene->slots[si].dense];
+    if (ps != NONE) {
+        oroya_mat4 inv;
+        if (!oroya_mat4_invert_affine(scene->world[scene->slots[ps].dense], &inv)) {
+            return OROYA_ERR_INVALID_ARGUMENT;
+        }
+        local = oroya_mat4_mul(inv, local);
+    }
+    oroya_transform t;
+    oroya_mat4_decompose(local, &t.translation, &t.rotation, &t.scale);
+    if (!transform_finite(&t)) {
+        return OROYA_ERR_NON_FINITE;
+    }
+    r = oroya_scene_set_parent(scene, node, parent);
+    if (r == OROYA_OK) {
+        scene->transforms[scene->slots[si].dense] = t;
+    }
+    return r;
+}
+
 oroya_result oroya_scene_find_node(const oroya_scene *scene, const char *name, oroya_node *out) {
     if (out) {
         out->id = 0;
@@ -613,19 +661,6 @@ oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node
         *out = scene->transforms[scene->slots[si].dense];
     }
     return r;
-}
-
-static bool transform_finite(const oroya_transform *t) {
-    const float v[10] = {t->translation.x, t->translation.y, t->translation.z,
-                         t->rotation.x,    t->rotation.y,    t->rotation.z,
-                         t->rotation.w,    t->scale.x,       t->scale.y,
-                         t->scale.z};
-    for (int k = 0; k < 10; k++) {
-        if (!isfinite(v[k])) {
-            return false;
-        }
-    }
-    return true;
 }
 
 oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
@@ -823,6 +858,8 @@ const oroya_mat4 *oroya_scene_local_matrices(const oroya_scene *scene) {
 const uint32_t *oroya_scene_parent_indices(const oroya_scene *scene) {
     return scene ? scene->parent : NULL;
 }
+
+const uint8_t *oroya_scene_kinds(const oroya_scene *scene) { return scene ? scene->kind : NULL; }
 
 const uint8_t *oroya_scene_world_visible(const oroya_scene *scene) {
     return scene ? scene->world_visible : NULL;

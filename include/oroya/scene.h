@@ -126,6 +126,13 @@ oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node);
  * descendants), OUT_OF_MEMORY. On error the scene is unchanged. */
 oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent);
 
+/* Like set_parent, but keeps the node's world transform, as three.js's Object3D.attach does:
+ * the new local transform is decompose(inverse(parent world) * node world), using the world
+ * matrices of the last update_world. Shear that TRS cannot hold (non-uniform scale under a
+ * rotated parent) is lost, as in three.js. Errors: those of set_parent, and INVALID_ARGUMENT
+ * when the new parent's world matrix is singular (nothing changes then). */
+oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent);
+
 /* The first node in dense order whose name equals `name` (byte comparison). A linear scan:
  * resolve names once, not per frame. Errors: INVALID_ARGUMENT (NULL scene, out or name, or
  * name ""), NOT_FOUND. *out is {0} on error. */
@@ -209,6 +216,9 @@ const oroya_mat4 *oroya_scene_local_matrices(const oroya_scene *scene);
 /* Parent dense index per node, OROYA_SCENE_NO_INDEX for top-level nodes; always less than
  * the node's own index. */
 const uint32_t *oroya_scene_parent_indices(const oroya_scene *scene);
+/* Kind per node (an oroya_node_kind value stored in a byte), e.g. for the renderer to pick
+ * meshes or a skeleton to pick bones without a call per node. */
+const uint8_t *oroya_scene_kinds(const oroya_scene *scene);
 /* Effective visibility per node (1 or 0), valid after update_world. */
 const uint8_t *oroya_scene_world_visible(const oroya_scene *scene);
 /* The handle of the node at a dense index; {0} when index >= node_count. */

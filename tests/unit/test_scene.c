@@ -339,6 +339,69 @@ static void test_random_tree_world(void) {
     oroya_scene_destroy(s);
 }
 
+/* attach keeps world transforms: with uniform scales (which TRS can always hold), every world
+ * matrix is the same before and after attaching random nodes to random new parents. */
+static void test_attach(void) {
+    oroya_scene *s;
+    oroya_node n[200];
+    OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+    for (int k = 0; k < 200; k++) {
+        oroya_node p = k == 0 || ot_randf(0, 1) < 0.05f ? (oroya_node){0} : n[(int)ot_randf(0, (float)k)];
+        OT_EQ_INT(oroya_scene_add_node(s, NULL, p, OROYA_NODE_OBJECT, &n[k]), OROYA_OK);
+        oroya_transform t = random_transform();
+        float u = ot_randf(0.8f, 1.25f);
+        t.scale = (oroya_vec3){u, u, u};
+        oroya_scene_set_transform(s, n[k], &t);
+    }
+    int attached = 0, cycles = 0, bad = 0;
+    for (int op = 0; op < 100; op++) {
+        oroya_scene_update_world(s);
+        oroya_mat4 before[200];
+        for (int k = 0; k < 200; k++) {
+            oroya_scene_get_world(s, n[k], &before[k]);
+        }
+        int a = (int)ot_randf(0, 200), b = (int)ot_randf(0, 200);
+        oroya_node pb = ot_randf(0, 1) < 0.1f ? (oroya_node){0} : n[b % 200];
+        oroya_result r = oroya_scene_attach(s, n[a % 200], pb);
+        if (r == OROYA_ERR_CYCLE) {
+            cycles++;
+            continue;
+        }
+        OT_EQ_INT(r, OROYA_OK);
+        oroya_node p;
+        oroya_scene_get_parent(s, n[a % 200], &p);
+        OT_EQ_INT(p.id, pb.id);
+        attached++;
+        oroya_scene_update_world(s);
+        for (int k = 0; k < 200; k++) {
+            oroya_mat4 after;
+            oroya_scene_get_world(s, n[k], &after);
+            for (int e = 0; e < 16; e++) {
+                bad += fabs(after.m[e] - before[k].m[e]) > 2e-4 * (1 + fabs(before[k].m[e]));
+            }
+        }
+    }
+    OT_EQ_INT(bad, 0);
+    OT_CHECK(attached > 50 && cycles > 0);
+    /* A singular parent cannot take a child by attach; nothing changes. */
+    oroya_node flat, child;
+    oroya_scene_add_node(s, "flat", (oroya_node){0}, OROYA_NODE_OBJECT, &flat);
+    oroya_scene_add_node(s, "child", (oroya_node){0}, OROYA_NODE_OBJECT, &child);
+    oroya_transform t = oroya_transform_identity();
+    t.scale.y = 0;
+    oroya_scene_set_transform(s, flat, &t);
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_scene_attach(s, child, flat), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_node p;
+    oroya_scene_get_parent(s, child, &p);
+    OT_EQ_INT(p.id, 0);
+    OT_EQ_INT(oroya_scene_attach(s, child, child), OROYA_ERR_CYCLE);
+    OT_EQ_INT(oroya_scene_attach(NULL, child, flat), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_scene_remove_node(s, flat);
+    OT_EQ_INT(oroya_scene_attach(s, child, flat), OROYA_ERR_STALE_HANDLE);
+    oroya_scene_destroy(s);
+}
+
 static void test_cycles_refused(void) {
     oroya_scene *s;
     oroya_node a, b, c, d;
@@ -489,6 +552,12 @@ static void test_null_and_bad_arguments(void) {
     oroya_node_kind kind;
     OT_EQ_INT(oroya_scene_node_kind(s, a, &kind), OROYA_OK);
     OT_EQ_INT(kind, OROYA_NODE_CAMERA);
+    oroya_node bone;
+    OT_EQ_INT(oroya_scene_add_node(s, "bone", a, OROYA_NODE_BONE, &bone), OROYA_OK);
+    const uint8_t *kinds = oroya_scene_kinds(s);
+    OT_EQ_INT(kinds[oroya_scene_node_index(s, a)], OROYA_NODE_CAMERA);
+    OT_EQ_INT(kinds[oroya_scene_node_index(s, bone)], OROYA_NODE_BONE);
+    OT_CHECK(oroya_scene_kinds(NULL) == NULL);
     oroya_scene_destroy(s);
 }
 
@@ -547,6 +616,14 @@ static void test_transforms_and_visibility(void) {
     OT_NEAR(w.m[14], 0.0, 1e-6);
     OT_NEAR(w.m[1], 2.0, 1e-6); /* b's x axis, scaled by 2, points along y */
     OT_NEAR(w.m[15], 1.0, 0);
+
+    /* A node added now starts with its parent's world matrix until the next update. */
+    oroya_node late;
+    OT_EQ_INT(oroya_scene_add_node(s, "late", b, OROYA_NODE_OBJECT, &late), OROYA_OK);
+    oroya_mat4 wl;
+    OT_EQ_INT(oroya_scene_get_world(s, late, &wl), OROYA_OK);
+    OT_CHECK(memcmp(&wl, &w, sizeof w) == 0);
+    OT_EQ_INT(oroya_scene_remove_node(s, late), OROYA_OK);
 
     const uint8_t *wv = oroya_scene_world_visible(s);
     OT_CHECK(wv[0] == 1 && wv[1] == 1);
@@ -908,6 +985,7 @@ static void test_meshes(void) {
 int main(void) {
     OT_RUN(test_random_tree_world);
     OT_RUN(test_cycles_refused);
+    OT_RUN(test_attach);
     OT_RUN(test_stale_handles);
     OT_RUN(test_null_and_bad_arguments);
     OT_RUN(test_names);
