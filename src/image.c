@@ -2,6 +2,7 @@
  * palette, MP4 through an ffmpeg pipe. See include/oroya/render.h for the contracts. */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose, access */
 
+#include <fcntl.h>
 #include <gif_lib.h>
 #include <stb_image_write.h>
 #include <stdio.h>
@@ -206,7 +207,11 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     for (uint32_t i = 0; i < CACHE_SIZE; i++) cache[i] = -1;
 
     int gif_err = 0;
-    GifFileType *gif = EGifOpenFileName(path, false, &gif_err);
+    /* giflib's EGifOpenFileName creates files readable by the owner only; open the file
+     * here so the usual umask applies. EGifCloseFile closes the descriptor. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    GifFileType *gif = fd >= 0 ? EGifOpenFileHandle(fd, &gif_err) : NULL;
+    if (fd >= 0 && !gif) close(fd);
     ColorMapObject *map = gif ? GifMakeMapObject(256, palette) : NULL;
     if (!gif || !map) {
         if (gif) EGifCloseFile(gif, &gif_err);

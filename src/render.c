@@ -765,6 +765,39 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     return OROYA_OK;
 }
 
+oroya_result oroya_render_mesh_update(oroya_renderer *r, oroya_render_mesh mesh, const float *positions,
+                                      const float *normals, uint32_t vertex_count, oroya_error *err) {
+    if (!r || !positions) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_mesh_update: renderer or positions is NULL");
+    }
+    mesh_slot *m = lookup(r, mesh);
+    if (!m) {
+        return oroya__fail(err, mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_render_mesh_update: mesh handle 0x%08x is %s", mesh.id,
+                           mesh.id ? "stale" : "zero");
+    }
+    if (vertex_count != m->vertex_count) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_render_mesh_update: vertex_count %u, the mesh has %u", vertex_count,
+                           m->vertex_count);
+    }
+    size_t bad = 0, n3 = (size_t)vertex_count * 3;
+    if (!finite_array(positions, n3, &bad) || (normals && !finite_array(normals, n3, &bad))) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "oroya_render_mesh_update: %s[%zu] (vertex %zu) is not finite",
+                           finite_array(positions, n3, &bad) ? "normals" : "positions", bad, bad / 3);
+    }
+    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    glBindBuffer(GL_ARRAY_BUFFER, m->buffers[0]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n3 * sizeof(float)), positions);
+    if (normals) {
+        glBindBuffer(GL_ARRAY_BUFFER, m->buffers[1]);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n3 * sizeof(float)), normals);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return check_gl(err, "oroya_render_mesh_update");
+}
+
 void oroya_render_mesh_destroy(oroya_renderer *r, oroya_render_mesh mesh) {
     mesh_slot *m = lookup(r, mesh);
     if (!m || !make_current(r)) return;
@@ -967,7 +1000,9 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     if (d->lines) glDisable(GL_DEPTH_TEST);
     if (mat->base_color[3] < 1.0f) {
         glEnable(GL_BLEND);
-        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        /* Alpha accumulates as "over" too, so an opaque background stays opaque in the
+         * read-back image. */
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     }
     glBindVertexArray(m->vao);
     GLsizei n = (GLsizei)(d->lines ? m->index_count / 2 * 2 : m->index_count);

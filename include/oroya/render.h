@@ -104,6 +104,12 @@ typedef struct oroya_render_mesh_desc {
  * index ranges are checked at draw time against the bone count. Allocates GPU buffers. */
 oroya_result oroya_render_mesh_create(oroya_renderer *renderer, const oroya_render_mesh_desc *desc,
                                       oroya_render_mesh *out, oroya_error *err);
+/* Replaces a mesh's vertex positions (vertex_count * 3 floats) and, when `normals` is not
+ * NULL, its normals, keeping the vertex count and indices: for meshes skinned or deformed on
+ * the CPU, and overlays. Checks finiteness. Never allocates. */
+oroya_result oroya_render_mesh_update(oroya_renderer *renderer, oroya_render_mesh mesh,
+                                      const float *positions, const float *normals,
+                                      uint32_t vertex_count, oroya_error *err);
 /* Frees the mesh; its handle becomes stale. A stale or zero handle is ignored. */
 void oroya_render_mesh_destroy(oroya_renderer *renderer, oroya_render_mesh mesh);
 /* True while `mesh` names a live mesh of this renderer. */
