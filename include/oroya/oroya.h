@@ -5,5 +5,13 @@
 
 #include "oroya/base.h"
 #include "oroya/math.h"
+#include "oroya/rotation.h"
+#include "oroya/track.h"
+#include "oroya/clip.h"
+#include "oroya/scene.h"
+#include "oroya/geometry.h"
+#include "oroya/skeleton.h"
+#include "oroya/skin.h"
+#include "oroya/gltf.h"
 
 #endif /* OROYA_H */

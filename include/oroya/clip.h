@@ -1,0 +1,121 @@
+/* oroya/clip.h - animation clips: named sets of keyframe tracks, and the clip utilities
+ * three.js users know from AnimationClip and AnimationUtils (subclip, optimize, validate).
+ *
+ * A clip is one allocation: the oroya_clip header, its track array, the name and target
+ * strings and every key array are copied into it at create time, so the caller's arrays may
+ * be freed right after oroya_clip_create returns. oroya_clip_destroy frees all of it. The
+ * struct is transparent and read-only for users; the one sanctioned write is to key values
+ * through oroya_clip_track_values (the mixer's make_clip_additive rewrites them in place).
+ *
+ * What this module does not do: play, loop or blend clips (oroya/mixer.h), or bind track
+ * targets to nodes. Sampling a clip's track is oroya_track_sample(&clip->tracks[i], ...).
+ *
+ * Threading: a clip may be sampled from any number of threads at once. Functions that change
+ * it (optimize, writes through oroya_clip_track_values) need exclusive access.
+ *
+ *   oroya_clip_desc desc = {.name = "bounce", .tracks = &track, .track_count = 1};
+ *   oroya_clip *clip = NULL;
+ *   oroya_error err = {0};
+ *   if (oroya_clip_create(&desc, &clip, &err) != OROYA_OK) { puts(err.message); return; }
+ *   uint32_t cursor = 0;
+ *   float p[3];
+ *   oroya_track_sample(&clip->tracks[0], 0.5, &cursor, NULL, p);
+ *   oroya_clip_destroy(clip);
+ */
+#ifndef OROYA_CLIP_H
+#define OROYA_CLIP_H
+
+#include "oroya/base.h"
+#include "oroya/track.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum oroya_blend_mode {
+    OROYA_BLEND_NORMAL = 0, /* three.js NormalAnimationBlendMode */
+    OROYA_BLEND_ADDITIVE    /* three.js AdditiveAnimationBlendMode */
+} oroya_blend_mode;
+
+typedef struct oroya_clip {
+    const char *name;            /* never NULL ("" when unnamed) */
+    float duration;              /* seconds, finite, >= 0 */
+    oroya_blend_mode blend_mode;
+    uint32_t track_count;
+    oroya_track *tracks;         /* track_count tracks; targets and key arrays owned by the clip */
+} oroya_clip;
+
+typedef struct oroya_clip_desc {
+    const char *name;            /* copied; NULL = "" */
+    float duration;              /* seconds; <= 0: the last key time of the longest track
+                                    (three.js resetDuration); NaN or infinity is an error */
+    oroya_blend_mode blend_mode; /* default NORMAL */
+    const oroya_track *tracks;   /* track_count tracks, copied with their targets and keys */
+    uint32_t track_count;        /* 0 is allowed (an empty clip, as in three.js) */
+    oroya_allocator allocator;   /* zero = malloc/free; kept by the clip and by clips derived
+                                    from it (clone, subclip) */
+} oroya_clip_desc;
+
+/* Validates every track (oroya_track_validate with its index) and the desc, then copies all
+ * of it into one allocation. On success *out owns the copy; free it with oroya_clip_destroy.
+ * On failure *out is NULL and err (may be NULL) says why:
+ *   OROYA_ERR_INVALID_ARGUMENT  desc or out NULL, tracks NULL with track_count > 0, an
+ *                               unknown blend mode;
+ *   OROYA_ERR_NON_FINITE        duration NaN or infinite;
+ *   any oroya_track_validate error, for the first bad track;
+ *   OROYA_ERR_OUT_OF_MEMORY     the allocator failed. */
+oroya_result oroya_clip_create(const oroya_clip_desc *desc, oroya_clip **out, oroya_error *err);
+
+/* Frees a clip and everything in it. NULL is ignored. Pointers into the clip (tracks,
+ * values, name) dangle afterwards. */
+void oroya_clip_destroy(oroya_clip *clip);
+
+/* Checks a clip, e.g. after editing values in place: name not NULL, duration finite and
+ * >= 0, known blend mode, and every track as oroya_track_validate (the message names the
+ * track index, target and key). Never allocates. */
+oroya_result oroya_clip_validate(const oroya_clip *clip, oroya_error *err);
+
+/* The writable key values of track `track` (oroya_track_value_count(&clip->tracks[track])
+ * floats, CUBICSPLINE tangents included), or NULL when clip is NULL or track is out of range.
+ * Values written must stay finite (oroya_clip_validate checks). Times are not writable:
+ * changing them could break their order under a running cursor. */
+float *oroya_clip_track_values(oroya_clip *clip, uint32_t track);
+
+/* A deep copy of clip (same name, duration, blend mode, tracks), in a new allocation from the
+ * clip's allocator. Errors: INVALID_ARGUMENT (NULL), OUT_OF_MEMORY. */
+oroya_result oroya_clip_clone(const oroya_clip *clip, oroya_clip **out, oroya_error *err);
+
+/* three.js AnimationUtils.subclip(clip, name, startFrame, endFrame, fps): a new clip named
+ * `name` (NULL = "") holding, per track, the keys whose frame = time * fps satisfies
+ * start_frame <= frame < end_frame (the end is exclusive). Tracks left without keys are
+ * dropped; the rest are shifted so the earliest kept key is at time 0 (in float, as three's
+ * Float32Array does) and the duration becomes the last key time of the longest track (0 when
+ * no track is left). Interpolation, twist axis and blend mode are kept; CUBICSPLINE keys
+ * keep their tangents. fps 0 means three's default of 30. The clip's allocator is used.
+ * Errors: INVALID_ARGUMENT (clip or out NULL, fps negative or not finite, a frame NaN),
+ * OUT_OF_MEMORY, or a track error when the shift in float merged two key times (only
+ * possible with times far larger than the subclip's start). */
+oroya_result oroya_clip_subclip(const oroya_clip *clip, const char *name, double start_frame,
+                                double end_frame, double fps, oroya_clip **out,
+                                oroya_error *err);
+
+/* Removes, in place, the keys that the remaining keys reproduce within `tolerance` (absolute,
+ * per component; rotations compared up to sign). Like three.js KeyframeTrack.optimize, the
+ * first and last keys always stay and SMOOTH tracks (CubicInterpolant, whose slopes depend
+ * on the neighbouring keys) are left whole; with tolerance 0 a key survives unless dropping
+ * it changes nothing. Where three only drops keys equal to both neighbours, this also drops
+ * keys on a straight line (LINEAR), repeats of the previous value (STEP), and keys of a
+ * CUBICSPLINE or STERP/slerp track whose removal keeps the curve within tolerance at the
+ * removed keys and at 1/4, 1/2 and 3/4 of every original interval in between (between those
+ * points a cubic may stray a little further). At most 1024 consecutive keys are merged into
+ * one interval, which bounds the work to O(keys x 1024). The duration does not change. Key
+ * arrays shrink in place (no reallocation); cursors into the clip's tracks should be reset
+ * to 0. Allocates scratch space from the clip's allocator and frees it before returning.
+ * Errors: INVALID_ARGUMENT (clip NULL, tolerance negative or not finite), OUT_OF_MEMORY. */
+oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OROYA_CLIP_H */

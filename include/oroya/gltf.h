@@ -1,0 +1,327 @@
+/* oroya/gltf.h - glTF 2.0 loading: parse, validate, decode accessors.
+ *
+ * What it does: reads .gltf (JSON, with external .bin files resolved relative to the file
+ * and base64 data: URIs) and .glb, into transparent read-only structs that follow the glTF
+ * spec's shape (indices stay indices). The steps are separate, as in cgltf:
+ *   1. oroya_gltf_parse / oroya_gltf_parse_file: structure only (JSON syntax, GLB container,
+ *      field types). Indices are stored as written; nothing is dereferenced.
+ *   2. oroya_gltf_load_buffers: fills every buffer's bytes (GLB BIN chunk, data: URI,
+ *      external file). parse_file does this for you.
+ *   3. oroya_gltf_validate: every index in range, every accessor inside its buffer view and
+ *      buffer, component types allowed for their semantic, node graph a forest, animation
+ *      sampler counts, key times strictly increasing. Nothing else in this header may be
+ *      called on data that did not validate.
+ *   4. oroya_gltf_accessor_unpack_floats / _uints: decode an accessor (any component type,
+ *      byteStride, sparse, normalized integers scaled like three.js) into caller memory.
+ * What it does not do: write glTF, decode images, Draco/meshopt compression, KHR_texture_
+ * transform or any other extension except KHR_mesh_quantization; files that *require* an
+ * unknown extension fail validation with OROYA_ERR_UNSUPPORTED.
+ *
+ * Errors: every call fills an oroya_error whose message starts with the JSON path
+ * ("animations[2].samplers[0].output: accessor 17 has 12 elements, expected 36"). Untrusted
+ * input never crashes, never reads out of bounds and never allocates more than the file
+ * backs: a declared count is checked against the bytes that hold it before any allocation.
+ *
+ * Ownership: oroya_gltf_data owns all its memory (names, arrays, buffer bytes); one call,
+ * oroya_gltf_free, releases it. Memory comes from the desc's allocator (zero = malloc). The
+ * JSON parser (cJSON) uses the C library's malloc for its temporary tree.
+ * Threading: a oroya_gltf_data is immutable after validation and may be read from any thread.
+ *
+ *   oroya_gltf_data *g = NULL;
+ *   oroya_error err = {0};
+ *   if (oroya_gltf_parse_file(NULL, "CesiumMan.gltf", &g, &err) ||
+ *       oroya_gltf_validate(g, &err)) { fprintf(stderr, "%s\n", err.message); ... }
+ *   size_t n = oroya_gltf_accessor_float_count(g, 3);
+ *   float *v = malloc(n * sizeof *v);
+ *   oroya_gltf_accessor_unpack_floats(g, 3, v, n, &err);
+ *   oroya_gltf_free(g);
+ */
+#ifndef OROYA_GLTF_H
+#define OROYA_GLTF_H
+
+#include "oroya/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "No index" for optional references (a primitive without indices, a node without mesh). */
+#define OROYA_GLTF_NONE UINT32_MAX
+
+/* Limits. A file beyond one of these fails with OROYA_ERR_LIMIT. */
+#define OROYA_GLTF_MAX_FILE_SIZE ((uint64_t)1 << 31)    /* .gltf, .glb or .bin, bytes */
+/* An accessor without a bufferView is all zeros (plus sparse values): no bytes back its
+ * count, so its decoded size is capped. */
+#define OROYA_GLTF_MAX_UNBACKED_BYTES ((uint64_t)1 << 26)
+
+typedef enum oroya_gltf_component_type {
+    OROYA_GLTF_COMPONENT_NONE = 0,
+    OROYA_GLTF_BYTE = 5120,
+    OROYA_GLTF_UNSIGNED_BYTE = 5121,
+    OROYA_GLTF_SHORT = 5122,
+    OROYA_GLTF_UNSIGNED_SHORT = 5123,
+    OROYA_GLTF_UNSIGNED_INT = 5125,
+    OROYA_GLTF_FLOAT = 5126
+} oroya_gltf_component_type;
+
+typedef enum oroya_gltf_type {
+    OROYA_GLTF_TYPE_NONE = 0,
+    OROYA_GLTF_SCALAR, OROYA_GLTF_VEC2, OROYA_GLTF_VEC3, OROYA_GLTF_VEC4,
+    OROYA_GLTF_MAT2, OROYA_GLTF_MAT3, OROYA_GLTF_MAT4
+} oroya_gltf_type;
+
+typedef enum oroya_gltf_path {
+    OROYA_GLTF_PATH_UNKNOWN = 0,      /* e.g. an extension's path; loaders skip the channel */
+    OROYA_GLTF_PATH_TRANSLATION, OROYA_GLTF_PATH_ROTATION, OROYA_GLTF_PATH_SCALE,
+    OROYA_GLTF_PATH_WEIGHTS
+} oroya_gltf_path;
+
+typedef enum oroya_gltf_interpolation {
+    OROYA_GLTF_LINEAR = 0, OROYA_GLTF_STEP, OROYA_GLTF_CUBICSPLINE
+} oroya_gltf_interpolation;
+
+typedef enum oroya_gltf_attribute_kind {
+    OROYA_GLTF_ATTR_OTHER = 0,        /* custom ("_FOO") or unknown: not validated, kept */
+    OROYA_GLTF_ATTR_POSITION, OROYA_GLTF_ATTR_NORMAL, OROYA_GLTF_ATTR_TANGENT,
+    OROYA_GLTF_ATTR_TEXCOORD, OROYA_GLTF_ATTR_COLOR, OROYA_GLTF_ATTR_JOINTS,
+    OROYA_GLTF_ATTR_WEIGHTS
+} oroya_gltf_attribute_kind;
+
+typedef struct oroya_gltf_buffer {
+    char *name;                       /* NULL when absent */
+    char *uri;                        /* NULL: the GLB BIN chunk */
+    uint64_t byte_length;             /* as declared */
+    const uint8_t *data;              /* byte_length bytes after load_buffers, else NULL */
+} oroya_gltf_buffer;
+
+typedef struct oroya_gltf_buffer_view {
+    char *name;
+    uint32_t buffer;
+    uint64_t byte_offset;
+    uint64_t byte_length;
+    uint32_t byte_stride;             /* 0 = tightly packed */
+} oroya_gltf_buffer_view;
+
+typedef struct oroya_gltf_sparse {
+    uint32_t count;                   /* 0 = not sparse */
+    uint32_t indices_buffer_view;
+    uint64_t indices_byte_offset;
+    oroya_gltf_component_type indices_component_type;
+    uint32_t values_buffer_view;
+    uint64_t values_byte_offset;
+} oroya_gltf_sparse;
+
+typedef struct oroya_gltf_accessor {
+    char *name;
+    uint32_t buffer_view;             /* OROYA_GLTF_NONE: all zeros (then sparse) */
+    uint64_t byte_offset;
+    oroya_gltf_component_type component_type;
+    bool normalized;
+    uint32_t count;                   /* elements */
+    oroya_gltf_type type;
+    oroya_gltf_sparse sparse;
+} oroya_gltf_accessor;
+
+typedef struct oroya_gltf_attribute {
+    char *name;                       /* "POSITION", "TEXCOORD_0", "_CUSTOM" */
+    oroya_gltf_attribute_kind kind;
+    uint32_t set;                     /* the _n of TEXCOORD_n etc., 0 otherwise */
+    uint32_t accessor;
+} oroya_gltf_attribute;
+
+typedef struct oroya_gltf_morph_target {
+    uint32_t attribute_count;
+    oroya_gltf_attribute *attributes;
+} oroya_gltf_morph_target;
+
+typedef struct oroya_gltf_primitive {
+    uint32_t attribute_count;
+    oroya_gltf_attribute *attributes;
+    uint32_t indices;                 /* accessor or OROYA_GLTF_NONE */
+    uint32_t material;                /* OROYA_GLTF_NONE: default material */
+    uint32_t mode;                    /* 4 = triangles (default) */
+    uint32_t target_count;
+    oroya_gltf_morph_target *targets;
+} oroya_gltf_primitive;
+
+typedef struct oroya_gltf_mesh {
+    char *name;
+    uint32_t primitive_count;
+    oroya_gltf_primitive *primitives;
+    uint32_t weight_count;            /* default morph weights */
+    float *weights;
+} oroya_gltf_mesh;
+
+typedef struct oroya_gltf_node {
+    char *name;
+    uint32_t child_count;
+    uint32_t *children;
+    uint32_t mesh, skin, camera;      /* OROYA_GLTF_NONE when absent */
+    bool has_matrix;
+    float matrix[16];                 /* column-major; identity when absent */
+    float translation[3];             /* defaults 0,0,0 / 0,0,0,1 / 1,1,1 */
+    float rotation[4];                /* x, y, z, w */
+    float scale[3];
+    uint32_t weight_count;
+    float *weights;
+} oroya_gltf_node;
+
+typedef struct oroya_gltf_skin {
+    char *name;
+    uint32_t joint_count;
+    uint32_t *joints;
+    uint32_t inverse_bind_matrices;   /* accessor or OROYA_GLTF_NONE (identity) */
+    uint32_t skeleton;                /* node or OROYA_GLTF_NONE */
+} oroya_gltf_skin;
+
+typedef struct oroya_gltf_sampler {   /* animation sampler */
+    uint32_t input, output;           /* accessors */
+    oroya_gltf_interpolation interpolation;
+} oroya_gltf_sampler;
+
+typedef struct oroya_gltf_channel {
+    uint32_t sampler;                 /* index into the animation's samplers */
+    uint32_t node;                    /* OROYA_GLTF_NONE: ignored (an extension targets it) */
+    oroya_gltf_path path;
+} oroya_gltf_channel;
+
+typedef struct oroya_gltf_animation {
+    char *name;
+    uint32_t sampler_count;
+    oroya_gltf_sampler *samplers;
+    uint32_t channel_count;
+    oroya_gltf_channel *channels;
+} oroya_gltf_animation;
+
+typedef struct oroya_gltf_scene {
+    char *name;
+    uint32_t node_count;
+    uint32_t *nodes;
+} oroya_gltf_scene;
+
+typedef struct oroya_gltf_camera {
+    char *name;
+    bool orthographic;
+    float yfov, aspect_ratio;         /* perspective; aspect 0 = unset */
+    float xmag, ymag;                 /* orthographic */
+    float znear, zfar;                /* zfar 0 = infinite (perspective only) */
+} oroya_gltf_camera;
+
+typedef struct oroya_gltf_material {
+    char *name;
+    float base_color_factor[4];       /* default 1,1,1,1 */
+    uint32_t base_color_texture;      /* texture or OROYA_GLTF_NONE */
+    uint32_t base_color_texcoord;
+    float metallic_factor, roughness_factor;
+    bool double_sided;
+} oroya_gltf_material;
+
+typedef struct oroya_gltf_texture {
+    char *name;
+    uint32_t source;                  /* image or OROYA_GLTF_NONE */
+    uint32_t sampler;                 /* texture sampler or OROYA_GLTF_NONE */
+} oroya_gltf_texture;
+
+typedef struct oroya_gltf_image {
+    char *name;
+    char *uri;                        /* NULL when in a buffer view */
+    char *mime_type;
+    uint32_t buffer_view;             /* OROYA_GLTF_NONE when uri is used */
+} oroya_gltf_image;
+
+typedef struct oroya_gltf_data {
+    bool is_glb;
+    bool uses_mesh_quantization;      /* KHR_mesh_quantization in extensionsUsed */
+    uint32_t scene;                   /* default scene or OROYA_GLTF_NONE */
+    uint32_t buffer_count;         oroya_gltf_buffer *buffers;
+    uint32_t buffer_view_count;    oroya_gltf_buffer_view *buffer_views;
+    uint32_t accessor_count;       oroya_gltf_accessor *accessors;
+    uint32_t mesh_count;           oroya_gltf_mesh *meshes;
+    uint32_t node_count;           oroya_gltf_node *nodes;
+    uint32_t skin_count;           oroya_gltf_skin *skins;
+    uint32_t animation_count;      oroya_gltf_animation *animations;
+    uint32_t scene_count;          oroya_gltf_scene *scenes;
+    uint32_t camera_count;         oroya_gltf_camera *cameras;
+    uint32_t material_count;       oroya_gltf_material *materials;
+    uint32_t texture_count;        oroya_gltf_texture *textures;
+    uint32_t image_count;          oroya_gltf_image *images;
+    uint32_t extension_required_count;
+    char **extensions_required;
+    uint32_t extension_used_count;
+    char **extensions_used;
+    /* + private bookkeeping (allocator, base directory, GLB chunk) */
+} oroya_gltf_data;
+
+typedef struct oroya_gltf_desc {
+    oroya_allocator allocator;        /* zero = malloc/free */
+    /* Directory that external URIs are relative to when parsing from memory. NULL: external
+     * URIs fail in load_buffers (OROYA_ERR_NOT_FOUND). parse_file uses the file's folder. */
+    const char *base_dir;
+} oroya_gltf_desc;
+
+/* Parses a .gltf (JSON) or .glb (detected by the "glTF" magic) held in memory. Checks
+ * structure only: JSON syntax, GLB header and chunks, that each field has its JSON type and
+ * each index is a non-negative integer. `data` is not kept (the BIN chunk is copied). On
+ * success *out owns everything; free it with oroya_gltf_free. desc may be NULL.
+ * Errors: OROYA_ERR_INVALID_ARGUMENT (NULL data/out), OROYA_ERR_PARSE (bad JSON, bad GLB,
+ * wrong JSON type), OROYA_ERR_LIMIT (size), OROYA_ERR_OUT_OF_MEMORY. */
+oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, size_t size,
+                              oroya_gltf_data **out, oroya_error *err);
+
+/* Reads the file, parses it and loads its buffers (relative to the file's folder).
+ * Errors: as oroya_gltf_parse and oroya_gltf_load_buffers, OROYA_ERR_IO when the file
+ * cannot be read. */
+oroya_result oroya_gltf_parse_file(const oroya_gltf_desc *desc, const char *path,
+                                   oroya_gltf_data **out, oroya_error *err);
+
+/* Fills buffers[i].data for every buffer: the GLB BIN chunk, a base64 data: URI or a file
+ * relative to the base directory (percent-escapes decoded; absolute paths and other
+ * schemes are refused). Each source must hold at least byte_length bytes. Idempotent.
+ * Errors: OROYA_ERR_PARSE (bad base64 or data: URI), OROYA_ERR_NOT_FOUND (missing file or
+ * no BIN chunk), OROYA_ERR_INVALID_DATA (short source), OROYA_ERR_UNSUPPORTED (a URI
+ * scheme or absolute path), OROYA_ERR_LIMIT, OROYA_ERR_OUT_OF_MEMORY. */
+oroya_result oroya_gltf_load_buffers(oroya_gltf_data *data, oroya_error *err);
+
+/* Checks everything that later use relies on (see the top of this header). Buffers must
+ * have been loaded. Reads animation input accessors to check the times and sparse indices.
+ * Allocates 8 bytes per node of scratch (freed before it returns); the decoders below refuse
+ * data that has not passed this call.
+ * Errors: OROYA_ERR_OUT_OF_RANGE (an index or byte range), OROYA_ERR_INVALID_DATA
+ * (component type, counts, node with two parents), OROYA_ERR_CYCLE (node graph),
+ * OROYA_ERR_BAD_TIMES, OROYA_ERR_VALUE_COUNT (sampler output count), OROYA_ERR_LIMIT,
+ * OROYA_ERR_UNSUPPORTED (required extension), OROYA_ERR_NOT_FOUND (buffers not loaded),
+ * OROYA_ERR_OUT_OF_MEMORY. */
+oroya_result oroya_gltf_validate(const oroya_gltf_data *data, oroya_error *err);
+
+/* Frees everything the data owns. NULL is fine. */
+void oroya_gltf_free(oroya_gltf_data *data);
+
+/* Components per element of a type (SCALAR 1 ... MAT4 16); 0 for NONE. */
+uint32_t oroya_gltf_type_components(oroya_gltf_type type);
+
+/* Number of floats oroya_gltf_accessor_unpack_floats writes: count x components. 0 for a
+ * bad index. */
+size_t oroya_gltf_accessor_float_count(const oroya_gltf_data *data, uint32_t accessor);
+
+/* Decodes accessor `accessor` of validated data into out[0 .. count*components): any
+ * component type, byteStride, matrix column padding, sparse substitution. Normalized
+ * integers are scaled as three.js's GLTFLoader scales animation outputs: the value times
+ * 1/127, 1/255, 1/32767 or 1/65535, computed in double and rounded to float (so -128 as a
+ * normalized byte gives -1.00787..., not -1). Other integers convert exactly.
+ * Errors: OROYA_ERR_INVALID_ARGUMENT (NULL, bad index, data not validated),
+ * OROYA_ERR_OUT_OF_RANGE (out_count smaller than needed). Never allocates. */
+oroya_result oroya_gltf_accessor_unpack_floats(const oroya_gltf_data *data, uint32_t accessor,
+                                               float *out, size_t out_count, oroya_error *err);
+
+/* The same for integer accessors (indices, joints): values as unsigned integers, no
+ * normalization. Errors as above, plus OROYA_ERR_INVALID_DATA for a FLOAT or signed
+ * accessor. Never allocates. */
+oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint32_t accessor,
+                                              uint32_t *out, size_t out_count,
+                                              oroya_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OROYA_GLTF_H */

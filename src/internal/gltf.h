@@ -1,0 +1,62 @@
+/* Private parts of the glTF loader, shared by src/gltf_*.c and the fuzz targets. */
+#ifndef OROYA_INTERNAL_GLTF_H
+#define OROYA_INTERNAL_GLTF_H
+
+#include "internal/base.h"
+#include "oroya/gltf.h"
+
+/* Every allocation the data owns is a block in one list, so oroya_gltf_free is one walk
+ * and an error halfway through parsing frees everything already made. */
+typedef struct oroya__gltf_block {
+    struct oroya__gltf_block *next;
+    size_t size;
+} oroya__gltf_block;
+
+typedef struct oroya__gltf {
+    oroya_gltf_data pub;              /* first, so the public pointer is this struct */
+    oroya_allocator allocator;
+    oroya__gltf_block *blocks;
+    char *base_dir;                   /* NULL: external URIs refused */
+    const uint8_t *bin;               /* GLB BIN chunk (owned copy), NULL if none */
+    uint64_t bin_size;
+    bool buffers_loaded;
+    bool validated;                   /* set by a successful oroya_gltf_validate */
+} oroya__gltf;
+
+/* Allocation owned by g, zeroed. NULL when out of memory or size overflowed. */
+void *oroya__gltf_alloc(oroya__gltf *g, size_t count, size_t size);
+char *oroya__gltf_strdup(oroya__gltf *g, const char *s, size_t len);
+
+/* snprintf for JSON paths. Paths are at most a few dozen bytes; a longer one is cut, never
+ * overflowed. (A function, so the compiler does not flag every possible cut.) */
+void oroya__gltf_path(char *out, size_t cap, const char *fmt, ...) OROYA__PRINTF(3, 4);
+
+/* Base64 (RFC 4648, standard alphabet, '=' padding optional but only at the end).
+ * Returns the decoded size, or SIZE_MAX when `in` is not valid base64. With out == NULL
+ * only validates and measures. out must hold the measured size. */
+size_t oroya__base64_decode(const char *in, size_t len, uint8_t *out);
+
+/* Splits "data:[mediatype][;base64],payload". Sets *payload and *payload_len. Returns
+ * OROYA_OK, or OROYA_ERR_PARSE when `uri` is a data URI without a comma, or
+ * OROYA_ERR_UNSUPPORTED when it is not base64. The caller checks the "data:" prefix. */
+oroya_result oroya__data_uri_split(const char *uri, const char **payload, size_t *payload_len,
+                                   oroya_error *err, const char *path);
+
+/* Decodes a data: URI into bytes owned by g. */
+oroya_result oroya__data_uri_decode(oroya__gltf *g, const char *uri, const uint8_t **out,
+                                    size_t *out_size, oroya_error *err, const char *path);
+
+/* Element size in bytes including the column padding of MAT2/MAT3 with 1- or 2-byte
+ * components (glTF 3.6.2.4). 0 for bad enums. */
+uint32_t oroya__gltf_element_size(oroya_gltf_component_type ct, oroya_gltf_type type);
+uint32_t oroya__gltf_component_size(oroya_gltf_component_type ct);
+
+/* Element `index` of a validated accessor as floats (sparse-aware, no allocation). Used by
+ * validate to read key times and by loaders that want one element. */
+void oroya__gltf_read_floats_at(const oroya_gltf_data *d, uint32_t accessor, uint32_t index,
+                                float *out);
+/* Sparse index k of a sparse block whose ranges were checked. */
+uint32_t oroya__gltf_sparse_index(const oroya_gltf_data *d, const oroya_gltf_sparse *s,
+                                  uint32_t k);
+
+#endif

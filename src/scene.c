@@ -1,0 +1,812 @@
+/* The scene graph: handles over slots, node data in dense arrays ordered parents before
+ * children. See include/oroya/scene.h for the contract and docs/scene.md for the design.
+ *
+ * Two indexings live side by side:
+ *   - slots: stable per node for its lifetime (handles name them); hold the cold data
+ *     (name, sibling links, components) and the node's current dense index;
+ *   - dense: the hot arrays (transforms, matrices, parent indices, kinds, visibility),
+ *     which move when the tree changes shape.
+ * The dense order only has to put every parent before its children. Appending keeps that,
+ * so add_node never moves anything; remove compacts in place; set_parent moves the subtree
+ * to the end only when the new parent sits after the node. */
+#include "oroya/scene.h"
+
+#include "internal/base.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define SLOT_MASK ((1u << OROYA_SCENE_SLOT_BITS) - 1u)
+#define GEN_MAX ((1u << (32 - OROYA_SCENE_SLOT_BITS)) - 1u)
+#define DEFAULT_CAPACITY 64u
+
+typedef struct slot {
+    uint32_t dense;      /* NONE while the slot is free or retired */
+    uint32_t generation; /* 1..GEN_MAX, part of the handle */
+    uint32_t parent;     /* parent slot or NONE */
+    uint32_t first_child, last_child, next_sibling, prev_sibling; /* slots or NONE */
+    uint32_t child_count;
+    uint32_t next_free;
+    char *name; /* NULL when unnamed */
+    float *weights;
+    uint32_t weight_count;
+    const oroya_geometry *geometry; /* non-NULL: has a mesh */
+    const oroya_material *material;
+    void *skin;
+    bool has_color, has_camera, has_light;
+    float color[4];
+    oroya_camera camera;
+    oroya_light light;
+} slot;
+
+struct oroya_scene {
+    oroya_allocator allocator;
+    uint32_t layout_version;
+
+    slot *slots;
+    uint32_t slot_count, slot_capacity;
+    uint32_t free_head; /* first reusable slot or NONE */
+    uint32_t root_first, root_last, root_count;
+
+    uint32_t count, capacity;
+    oroya_transform *transforms;
+    oroya_mat4 *local;
+    oroya_mat4 *world;
+    uint32_t *parent;
+    uint32_t *slot_of;
+    uint8_t *kind;
+    uint8_t *visible;
+    uint8_t *world_visible;
+    uint32_t *scratch; /* index remapping for remove and set_parent; never per-frame */
+};
+
+static const oroya_material default_material = {{1.0f, 1.0f, 1.0f, 1.0f}, 0.0f, 1.0f, false};
+
+oroya_transform oroya_transform_identity(void) {
+    oroya_transform t = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
+    return t;
+}
+
+oroya_material oroya_material_default(void) { return default_material; }
+
+/* ---- storage ---------------------------------------------------------------------------- */
+
+/* The dense arrays, listed once so growth, compaction and moves cannot forget one. */
+#define DENSE_FIELDS(X)                                                                      \
+    X(transforms, oroya_transform, 16)                                                       \
+    X(local, oroya_mat4, 16)                                                                 \
+    X(world, oroya_mat4, 16)                                                                 \
+    X(parent, uint32_t, 4)                                                                   \
+    X(slot_of, uint32_t, 4)                                                                  \
+    X(kind, uint8_t, 1)                                                                      \
+    X(visible, uint8_t, 1)                                                                   \
+    X(world_visible, uint8_t, 1)                                                             \
+    X(scratch, uint32_t, 4)
+
+static oroya_result grow_dense(oroya_scene *s, uint32_t needed) {
+    if (needed <= s->capacity) {
+        return OROYA_OK;
+    }
+    uint32_t cap = s->capacity ? s->capacity : DEFAULT_CAPACITY;
+    while (cap < needed) {
+        cap = cap > OROYA_SCENE_MAX_NODES / 2 ? OROYA_SCENE_MAX_NODES : cap * 2;
+    }
+    struct {
+#define X(name, type, align) type *name;
+        DENSE_FIELDS(X)
+#undef X
+    } n;
+    memset(&n, 0, sizeof n);
+    bool ok = true;
+#define X(name, type, align)                                                                 \
+    n.name = (type *)oroya__alloc(&s->allocator, oroya__mul_size(cap, sizeof(type)), align); \
+    ok = ok && n.name != NULL;
+    DENSE_FIELDS(X)
+#undef X
+    if (!ok) {
+#define X(name, type, align) oroya__free(&s->allocator, n.name);
+        DENSE_FIELDS(X)
+#undef X
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+#define X(name, type, align)                                                                 \
+    if (s->count) {                                                                          \
+        memcpy(n.name, s->name, (size_t)s->count * sizeof(type));                            \
+    }                                                                                        \
+    oroya__free(&s->allocator, s->name);                                                     \
+    s->name = n.name;
+    DENSE_FIELDS(X)
+#undef X
+    s->capacity = cap;
+    return OROYA_OK;
+}
+
+/* Copies dense entry `from` to `to` (from != to) in every hot array except parent and scratch,
+ * which the callers remap themselves. */
+static void move_dense(oroya_scene *s, uint32_t to, uint32_t from) {
+    s->transforms[to] = s->transforms[from];
+    s->local[to] = s->local[from];
+    s->world[to] = s->world[from];
+    s->slot_of[to] = s->slot_of[from];
+    s->kind[to] = s->kind[from];
+    s->visible[to] = s->visible[from];
+    s->world_visible[to] = s->world_visible[from];
+    s->slots[s->slot_of[to]].dense = to;
+}
+
+static oroya_result grow_slots(oroya_scene *s) {
+    if (s->slot_count < s->slot_capacity) {
+        return OROYA_OK;
+    }
+    uint32_t cap = s->slot_capacity ? s->slot_capacity * 2 : DEFAULT_CAPACITY;
+    if (cap > OROYA_SCENE_MAX_NODES + 1u) {
+        cap = OROYA_SCENE_MAX_NODES + 1u;
+    }
+    slot *n = (slot *)oroya__alloc(&s->allocator, oroya__mul_size(cap, sizeof(slot)), 16);
+    if (!n) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    if (s->slot_count) {
+        memcpy(n, s->slots, (size_t)s->slot_count * sizeof(slot));
+    }
+    oroya__free(&s->allocator, s->slots);
+    s->slots = n;
+    s->slot_capacity = cap;
+    return OROYA_OK;
+}
+
+/* A handle's slot, or the reason it names none. id 0 is "none" and is no node. */
+static oroya_result resolve(const oroya_scene *s, oroya_node node, uint32_t *out) {
+    uint32_t index = node.id & SLOT_MASK, gen = node.id >> OROYA_SCENE_SLOT_BITS;
+    if (!s || gen == 0 || index >= s->slot_count) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    const slot *sl = &s->slots[index];
+    if (sl->generation != gen || sl->dense == NONE) {
+        return OROYA_ERR_STALE_HANDLE;
+    }
+    *out = index;
+    return OROYA_OK;
+}
+
+/* Like resolve, but {0} is accepted and gives NONE (the top level). */
+static oroya_result resolve_parent(const oroya_scene *s, oroya_node node, uint32_t *out) {
+    if (node.id == 0) {
+        *out = NONE;
+        return s ? OROYA_OK : OROYA_ERR_INVALID_ARGUMENT;
+    }
+    return resolve(s, node, out);
+}
+
+static oroya_node handle_of(const oroya_scene *s, uint32_t slot_index) {
+    oroya_node n = {(s->slots[slot_index].generation << OROYA_SCENE_SLOT_BITS) | slot_index};
+    return n;
+}
+
+static void unlink_child(oroya_scene *s, uint32_t c) {
+    slot *sl = &s->slots[c];
+    uint32_t *first, *last, *n;
+    if (sl->parent == NONE) {
+        first = &s->root_first, last = &s->root_last, n = &s->root_count;
+    } else {
+        slot *p = &s->slots[sl->parent];
+        first = &p->first_child, last = &p->last_child, n = &p->child_count;
+    }
+    if (sl->prev_sibling != NONE) {
+        s->slots[sl->prev_sibling].next_sibling = sl->next_sibling;
+    } else {
+        *first = sl->next_sibling;
+    }
+    if (sl->next_sibling != NONE) {
+        s->slots[sl->next_sibling].prev_sibling = sl->prev_sibling;
+    } else {
+        *last = sl->prev_sibling;
+    }
+    (*n)--;
+    sl->prev_sibling = sl->next_sibling = NONE;
+    sl->parent = NONE;
+}
+
+static void link_child(oroya_scene *s, uint32_t c, uint32_t parent) {
+    slot *sl = &s->slots[c];
+    uint32_t *first, *last, *n;
+    if (parent == NONE) {
+        first = &s->root_first, last = &s->root_last, n = &s->root_count;
+    } else {
+        slot *p = &s->slots[parent];
+        first = &p->first_child, last = &p->last_child, n = &p->child_count;
+    }
+    sl->parent = parent;
+    sl->prev_sibling = *last;
+    sl->next_sibling = NONE;
+    if (*last != NONE) {
+        s->slots[*last].next_sibling = c;
+    } else {
+        *first = c;
+    }
+    *last = c;
+    (*n)++;
+}
+
+static char *copy_name(const oroya_allocator *a, const char *name, bool *ok) {
+    *ok = true;
+    if (!name || !name[0]) {
+        return NULL;
+    }
+    size_t len = strlen(name);
+    char *copy = (char *)oroya__alloc(a, len + 1, 1);
+    if (!copy) {
+        *ok = false;
+        return NULL;
+    }
+    memcpy(copy, name, len + 1);
+    return copy;
+}
+
+/* ---- scene ---------------------------------------------------------------------------- */
+
+oroya_result oroya_scene_create(const oroya_scene_desc *desc, oroya_scene **out) {
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    oroya_scene_desc d = desc ? *desc : (oroya_scene_desc){0};
+    if ((d.allocator.alloc == NULL) != (d.allocator.free == NULL)) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    uint32_t hint = d.capacity_hint ? d.capacity_hint : DEFAULT_CAPACITY;
+    if (hint > OROYA_SCENE_MAX_NODES) {
+        hint = OROYA_SCENE_MAX_NODES;
+    }
+    oroya_scene *s = (oroya_scene *)oroya__calloc(&d.allocator, 1, sizeof *s, 16);
+    if (!s) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    s->allocator = d.allocator;
+    s->layout_version = 1;
+    s->free_head = NONE;
+    s->root_first = s->root_last = NONE;
+    if (grow_dense(s, hint) != OROYA_OK) {
+        oroya_scene_destroy(s);
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    *out = s;
+    return OROYA_OK;
+}
+
+static void free_slot_data(oroya_scene *s, slot *sl) {
+    oroya__free(&s->allocator, sl->name);
+    oroya__free(&s->allocator, sl->weights);
+    sl->name = NULL;
+    sl->weights = NULL;
+    sl->weight_count = 0;
+}
+
+void oroya_scene_destroy(oroya_scene *scene) {
+    if (!scene) {
+        return;
+    }
+    for (uint32_t i = 0; i < scene->slot_count; i++) {
+        free_slot_data(scene, &scene->slots[i]);
+    }
+    oroya__free(&scene->allocator, scene->slots);
+#define X(name, type, align) oroya__free(&scene->allocator, scene->name);
+    DENSE_FIELDS(X)
+#undef X
+    oroya_allocator a = scene->allocator;
+    oroya__free(&a, scene);
+}
+
+oroya_result oroya_scene_add_node(oroya_scene *scene, const char *name, oroya_node parent,
+                                  oroya_node_kind kind, oroya_node *out) {
+    if (out) {
+        out->id = 0;
+    }
+    if (!scene || !out || (unsigned)kind >= (unsigned)OROYA_NODE_KIND_COUNT_) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    uint32_t ps;
+    oroya_result r = resolve_parent(scene, parent, &ps);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    if (scene->count >= OROYA_SCENE_MAX_NODES ||
+        (scene->free_head == NONE && scene->slot_count > OROYA_SCENE_MAX_NODES)) {
+        return OROYA_ERR_LIMIT;
+    }
+    if (grow_dense(scene, scene->count + 1) != OROYA_OK ||
+        (scene->free_head == NONE && grow_slots(scene) != OROYA_OK)) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    bool ok;
+    char *copy = copy_name(&scene->allocator, name, &ok);
+    if (!ok) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+
+    uint32_t si, gen = 1;
+    if (scene->free_head != NONE) {
+        si = scene->free_head;
+        scene->free_head = scene->slots[si].next_free;
+        gen = scene->slots[si].generation;
+    } else {
+        si = scene->slot_count++;
+    }
+    slot *sl = &scene->slots[si];
+    memset(sl, 0, sizeof *sl);
+    sl->generation = gen;
+    sl->parent = sl->first_child = sl->last_child = NONE;
+    sl->next_sibling = sl->prev_sibling = sl->next_free = NONE;
+    sl->name = copy;
+    link_child(scene, si, ps);
+
+    uint32_t i = scene->count++;
+    sl->dense = i;
+    scene->transforms[i] = oroya_transform_identity();
+    scene->local[i] = oroya_mat4_identity();
+    uint32_t pi = ps == NONE ? NONE : scene->slots[ps].dense;
+    scene->world[i] = pi == NONE ? oroya_mat4_identity() : scene->world[pi];
+    scene->parent[i] = pi;
+    scene->slot_of[i] = si;
+    scene->kind[i] = (uint8_t)kind;
+    scene->visible[i] = 1;
+    scene->world_visible[i] = pi == NONE ? 1 : scene->world_visible[pi];
+    scene->layout_version++;
+    *out = handle_of(scene, si);
+    return OROYA_OK;
+}
+
+/* Marks the subtree of dense index i in scratch[i..count): NONE for members, 0 for others.
+ * Parents come before children, so one forward pass sees every parent's mark first. Returns
+ * the subtree size. */
+static uint32_t mark_subtree(oroya_scene *s, uint32_t i) {
+    uint32_t m = 1;
+    s->scratch[i] = NONE;
+    for (uint32_t j = i + 1; j < s->count; j++) {
+        uint32_t p = s->parent[j];
+        bool member = p != NONE && p >= i && s->scratch[p] == NONE;
+        s->scratch[j] = member ? NONE : 0;
+        m += member;
+    }
+    return m;
+}
+
+oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    uint32_t i = scene->slots[si].dense;
+    unlink_child(scene, si);
+    mark_subtree(scene, i);
+    uint32_t w = i;
+    for (uint32_t j = i; j < scene->count; j++) {
+        if (scene->scratch[j] == NONE) {
+            slot *sl = &scene->slots[scene->slot_of[j]];
+            free_slot_data(scene, sl);
+            sl->dense = NONE;
+            /* A slot whose generation is exhausted is retired rather than reused, so an old
+             * handle can never alias a new node. */
+            if (sl->generation < GEN_MAX) {
+                sl->generation++;
+                sl->next_free = scene->free_head;
+                scene->free_head = scene->slot_of[j];
+            }
+        } else {
+            uint32_t p = scene->parent[j];
+            /* A surviving node's parent survives too; remap it when it moved. */
+            scene->scratch[j] = w;
+            scene->parent[w] = (p == NONE || p < i) ? p : scene->scratch[p];
+            if (w != j) {
+                move_dense(scene, w, j);
+            }
+            w++;
+        }
+    }
+    scene->count = w;
+    scene->layout_version++;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    uint32_t si, ps;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    r = resolve_parent(scene, parent, &ps);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    for (uint32_t a = ps; a != NONE; a = scene->slots[a].parent) {
+        if (a == si) {
+            return OROYA_ERR_CYCLE;
+        }
+    }
+    uint32_t i = scene->slots[si].dense;
+    uint32_t pi = ps == NONE ? NONE : scene->slots[ps].dense;
+    if (pi == NONE || pi < i) {
+        unlink_child(scene, si);
+        link_child(scene, si, ps);
+        scene->parent[i] = pi;
+        scene->layout_version++;
+        return OROYA_OK;
+    }
+
+    /* The new parent comes after the node: move the node's subtree to the end, keeping the
+     * relative order inside both parts, so parents stay before children. */
+    uint32_t m = mark_subtree(scene, i);
+    size_t entry = sizeof(oroya_transform) + 2 * sizeof(oroya_mat4) + 2 * sizeof(uint32_t) + 3;
+    unsigned char *tmp =
+        (unsigned char *)oroya__alloc(&scene->allocator, oroya__mul_size(m, entry), 16);
+    if (!tmp) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    unlink_child(scene, si);
+    link_child(scene, si, ps);
+
+    uint32_t base = scene->count - m, w = i, k = 0;
+    for (uint32_t j = i; j < scene->count; j++) {
+        scene->scratch[j] = scene->scratch[j] == NONE ? base + k++ : w++;
+    }
+    oroya_transform *t_tr = (oroya_transform *)tmp;
+    oroya_mat4 *t_local = (oroya_mat4 *)(t_tr + m);
+    oroya_mat4 *t_world = t_local + m;
+    uint32_t *t_parent = (uint32_t *)(t_world + m);
+    uint32_t *t_slot = t_parent + m;
+    uint8_t *t_kind = (uint8_t *)(t_slot + m);
+    uint8_t *t_vis = t_kind + m;
+    uint8_t *t_wvis = t_vis + m;
+    k = 0;
+    w = i;
+    for (uint32_t j = i; j < scene->count; j++) {
+        uint32_t p = scene->parent[j];
+        uint32_t np = (p == NONE || p < i) ? p : scene->scratch[p];
+        if (scene->scratch[j] >= base) {
+            t_tr[k] = scene->transforms[j];
+            t_local[k] = scene->local[j];
+            t_world[k] = scene->world[j];
+            t_parent[k] = j == i ? scene->scratch[pi] : np;
+            t_slot[k] = scene->slot_of[j];
+            t_kind[k] = scene->kind[j];
+            t_vis[k] = scene->visible[j];
+            t_wvis[k] = scene->world_visible[j];
+            k++;
+        } else {
+            scene->parent[w] = np;
+            if (w != j) {
+                move_dense(scene, w, j);
+            }
+            w++;
+        }
+    }
+    for (k = 0; k < m; k++) {
+        uint32_t d = base + k;
+        scene->transforms[d] = t_tr[k];
+        scene->local[d] = t_local[k];
+        scene->world[d] = t_world[k];
+        scene->parent[d] = t_parent[k];
+        scene->slot_of[d] = t_slot[k];
+        scene->kind[d] = t_kind[k];
+        scene->visible[d] = t_vis[k];
+        scene->world_visible[d] = t_wvis[k];
+        scene->slots[t_slot[k]].dense = d;
+    }
+    oroya__free(&scene->allocator, tmp);
+    scene->layout_version++;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_find_node(const oroya_scene *scene, const char *name, oroya_node *out) {
+    if (out) {
+        out->id = 0;
+    }
+    if (!scene || !name || !name[0] || !out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    for (uint32_t j = 0; j < scene->count; j++) {
+        const char *n = scene->slots[scene->slot_of[j]].name;
+        if (n && strcmp(n, name) == 0) {
+            *out = handle_of(scene, scene->slot_of[j]);
+            return OROYA_OK;
+        }
+    }
+    return OROYA_ERR_NOT_FOUND;
+}
+
+bool oroya_scene_node_valid(const oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    return resolve(scene, node, &si) == OROYA_OK;
+}
+
+const char *oroya_scene_node_name(const oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    if (resolve(scene, node, &si) != OROYA_OK || !scene->slots[si].name) {
+        return "";
+    }
+    return scene->slots[si].name;
+}
+
+oroya_result oroya_scene_set_name(oroya_scene *scene, oroya_node node, const char *name) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    bool ok;
+    char *copy = copy_name(&scene->allocator, name, &ok);
+    if (!ok) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    oroya__free(&scene->allocator, scene->slots[si].name);
+    scene->slots[si].name = copy;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_node_kind(const oroya_scene *scene, oroya_node node,
+                                   oroya_node_kind *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK) {
+        *out = (oroya_node_kind)scene->kind[scene->slots[si].dense];
+    }
+    return r;
+}
+
+oroya_result oroya_scene_get_parent(const oroya_scene *scene, oroya_node node, oroya_node *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    out->id = 0;
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK && scene->slots[si].parent != NONE) {
+        *out = handle_of(scene, scene->slots[si].parent);
+    }
+    return r;
+}
+
+uint32_t oroya_scene_child_count(const oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    if (resolve_parent(scene, node, &si) != OROYA_OK) {
+        return 0;
+    }
+    return si == NONE ? scene->root_count : scene->slots[si].child_count;
+}
+
+oroya_result oroya_scene_get_child(const oroya_scene *scene, oroya_node node, uint32_t i,
+                                   oroya_node *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    out->id = 0;
+    oroya_result r = resolve_parent(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    uint32_t n = si == NONE ? scene->root_count : scene->slots[si].child_count;
+    if (i >= n) {
+        return OROYA_ERR_OUT_OF_RANGE;
+    }
+    uint32_t c = si == NONE ? scene->root_first : scene->slots[si].first_child;
+    while (i--) {
+        c = scene->slots[c].next_sibling;
+    }
+    *out = handle_of(scene, c);
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node,
+                                       oroya_transform *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK) {
+        *out = scene->transforms[scene->slots[si].dense];
+    }
+    return r;
+}
+
+static bool transform_finite(const oroya_transform *t) {
+    const float v[10] = {t->translation.x, t->translation.y, t->translation.z,
+                         t->rotation.x,    t->rotation.y,    t->rotation.z,
+                         t->rotation.w,    t->scale.x,       t->scale.y,
+                         t->scale.z};
+    for (int k = 0; k < 10; k++) {
+        if (!isfinite(v[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
+                                       const oroya_transform *t) {
+    uint32_t si;
+    if (!t) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    if (!transform_finite(t)) {
+        return OROYA_ERR_NON_FINITE;
+    }
+    scene->transforms[scene->slots[si].dense] = *t;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_set_visible(oroya_scene *scene, oroya_node node, bool visible) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK) {
+        scene->visible[scene->slots[si].dense] = visible ? 1 : 0;
+    }
+    return r;
+}
+
+oroya_result oroya_scene_get_visible(const oroya_scene *scene, oroya_node node, bool *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK) {
+        *out = scene->visible[scene->slots[si].dense] != 0;
+    }
+    return r;
+}
+
+/* a * b for affine matrices (last row 0 0 0 1), which every local and world matrix here is:
+ * 36 multiplies instead of 64 on the per-frame path. */
+static void mul_affine(const float *a, const float *b, float *r) {
+    for (int c = 0; c < 3; c++) {
+        const float b0 = b[c * 4 + 0], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2];
+        r[c * 4 + 0] = a[0] * b0 + a[4] * b1 + a[8] * b2;
+        r[c * 4 + 1] = a[1] * b0 + a[5] * b1 + a[9] * b2;
+        r[c * 4 + 2] = a[2] * b0 + a[6] * b1 + a[10] * b2;
+        r[c * 4 + 3] = 0.0f;
+    }
+    const float t0 = b[12], t1 = b[13], t2 = b[14];
+    r[12] = a[0] * t0 + a[4] * t1 + a[8] * t2 + a[12];
+    r[13] = a[1] * t0 + a[5] * t1 + a[9] * t2 + a[13];
+    r[14] = a[2] * t0 + a[6] * t1 + a[10] * t2 + a[14];
+    r[15] = 1.0f;
+}
+
+void oroya_scene_update_world(oroya_scene *scene) {
+    if (!scene) {
+        return;
+    }
+    const uint32_t n = scene->count;
+    const oroya_transform *tr = scene->transforms;
+    const uint32_t *parent = scene->parent;
+    oroya_mat4 *local = scene->local;
+    oroya_mat4 *world = scene->world;
+    for (uint32_t i = 0; i < n; i++) {
+        local[i] = oroya_mat4_compose(tr[i].translation, tr[i].rotation, tr[i].scale);
+        uint32_t p = parent[i];
+        if (p == NONE) {
+            world[i] = local[i];
+            scene->world_visible[i] = scene->visible[i];
+        } else {
+            mul_affine(world[p].m, local[i].m, world[i].m);
+            scene->world_visible[i] = (uint8_t)(scene->visible[i] & scene->world_visible[p]);
+        }
+    }
+}
+
+oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK) {
+        *out = scene->world[scene->slots[si].dense];
+    }
+    return r;
+}
+
+oroya_result oroya_scene_get_local(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK) {
+        *out = scene->local[scene->slots[si].dense];
+    }
+    return r;
+}
+
+oroya_result oroya_scene_set_weight_count(oroya_scene *scene, oroya_node node, uint32_t count) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    slot *sl = &scene->slots[si];
+    if (count == sl->weight_count) {
+        return OROYA_OK;
+    }
+    float *w = NULL;
+    if (count) {
+        w = (float *)oroya__calloc(&scene->allocator, count, sizeof(float), 16);
+        if (!w) {
+            return OROYA_ERR_OUT_OF_MEMORY;
+        }
+        uint32_t keep = count < sl->weight_count ? count : sl->weight_count;
+        if (keep) {
+            memcpy(w, sl->weights, (size_t)keep * sizeof(float));
+        }
+    }
+    oroya__free(&scene->allocator, sl->weights);
+    sl->weights = w;
+    sl->weight_count = count;
+    return OROYA_OK;
+}
+
+float *oroya_scene_weights(oroya_scene *scene, oroya_node node, uint32_t *count) {
+    uint32_t si;
+    if (count) {
+        *count = 0;
+    }
+    if (resolve(scene, node, &si) != OROYA_OK) {
+        return NULL;
+    }
+    if (count) {
+        *count = scene->slots[si].weight_count;
+    }
+    return scene->slots[si].weights;
+}
+
+/* ---- dense access ----------------------------------------------------------------------- */
+
+uint32_t oroya_scene_node_count(const oroya_scene *scene) { return scene ? scene->count : 0; }
+
+uint32_t oroya_scene_node_index(const oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    return resolve(scene, node, &si) == OROYA_OK ? scene->slots[si].dense : NONE;
+}
+
+uint32_t oroya_scene_layout_version(const oroya_scene *scene) {
+    return scene ? scene->layout_version : 0;
+}
+
+oroya_transform *oroya_scene_transforms(oroya_scene *scene) {
+    return scene ? scene->transforms : NULL;
+}
+
+const oroya_mat4 *oroya_scene_world_matrices(const oroya_scene *scene) {
+    return scene ? scene->world : NULL;
+}
+
+const oroya_mat4 *oroya_scene_local_matrices(const oroya_scene *scene) {
+    return scene ? scene->local : NULL;
+}
+
+const uint32_t *oroya_scene_parent_indices(const oroya_scene *scene) {
+    return scene ? scene->parent : NULL;
+}
+
+const uint8_t *oroya_scene_world_visible(const oroya_scene *scene) {
+    return scene ? scene->world_visible : NULL;
+}
+
+oroya_node oroya_scene_node_at(const oroya_scene *scene, uint32_t index) {
+    if (!scene || index >= scene->count) {
+        oroya_node none = {0};
+        return none;
+    }
+    return handle_of(scene, scene->slot_of[index]);
+}
