@@ -10,6 +10,7 @@
 
 #include "internal/base.h"
 #include "oroya/render.h"
+#include "oroya/skeleton.h"
 
 /* Morph deltas are stored in a texture this many texels wide (2 texels per vertex and target:
  * position delta, normal delta). 4096 is within every GLES 3.0 implementation's minimum
@@ -18,24 +19,24 @@
 #define MORPH_TEXTURE_WIDTH 2048u
 
 typedef struct mesh_slot {
-    GLuint vao, buffers[5], morph_texture;
+    GLuint vao, buffers[7], morph_texture;
     uint32_t vertex_count, index_count, morph_target_count;
     uint32_t max_skin_index, max_skin_index_vertex; /* over influences with non-zero weight */
     uint16_t generation;
-    bool live, skinned, morph_normals;
+    bool live, skinned, skinned8, morph_normals;
 } mesh_slot;
 
 enum {
     U_MODEL, U_VIEW_PROJ, U_NORMAL_MATRIX, U_SKINNED, U_BONES, U_BIND, U_BIND_INV,
     U_MORPH_COUNT, U_MORPH_WEIGHTS, U_MORPHS, U_VERTEX_COUNT, U_MORPH_NORMALS,
     U_BASE_COLOR, U_METALLIC, U_ROUGHNESS, U_GRID, U_UNLIT, U_CAMERA_POS, U_LIGHT_COUNT,
-    U_LIGHT_VEC, U_LIGHT_COLOR, U_AMBIENT, U_COUNT_
+    U_LIGHT_VEC, U_LIGHT_COLOR, U_AMBIENT, U_SKIN8, U_COUNT_
 };
 static const char *const uniform_names[U_COUNT_] = {
     "u_model", "u_view_proj", "u_normal_matrix", "u_skinned", "u_bones", "u_bind", "u_bind_inv",
     "u_morph_count", "u_morph_weights", "u_morphs", "u_vertex_count", "u_morph_normals",
     "u_base_color", "u_metallic", "u_roughness", "u_grid", "u_unlit", "u_camera_pos",
-    "u_light_count", "u_light_vec", "u_light_color", "u_ambient",
+    "u_light_count", "u_light_vec", "u_light_color", "u_ambient", "u_skin8",
 };
 
 struct oroya_renderer {
@@ -68,6 +69,9 @@ static const char *vertex_shader_source =
     "layout(location = 1) in vec3 a_normal;\n"
     "layout(location = 2) in uvec4 a_joints;\n"
     "layout(location = 3) in vec4 a_weights;\n"
+    "layout(location = 4) in uvec4 a_joints2;\n"
+    "layout(location = 5) in vec4 a_weights2;\n"
+    "uniform bool u_skin8;\n"
     "uniform mat4 u_model;\n"
     "uniform mat4 u_view_proj;\n"
     "uniform mat3 u_normal_matrix;\n"
@@ -113,6 +117,12 @@ static const char *vertex_shader_source =
     "        if (a_weights.y != 0.0) s += a_weights.y * bone(a_joints.y);\n"
     "        if (a_weights.z != 0.0) s += a_weights.z * bone(a_joints.z);\n"
     "        if (a_weights.w != 0.0) s += a_weights.w * bone(a_joints.w);\n"
+    "        if (u_skin8) {\n"
+    "            if (a_weights2.x != 0.0) s += a_weights2.x * bone(a_joints2.x);\n"
+    "            if (a_weights2.y != 0.0) s += a_weights2.y * bone(a_joints2.y);\n"
+    "            if (a_weights2.z != 0.0) s += a_weights2.z * bone(a_joints2.z);\n"
+    "            if (a_weights2.w != 0.0) s += a_weights2.w * bone(a_joints2.w);\n"
+    "        }\n"
     "        s = u_bind_inv * s * u_bind;\n"
     "        p = (s * vec4(p, 1.0)).xyz;\n"
     "        n = (s * vec4(n, 0.0)).xyz;\n"
@@ -124,8 +134,9 @@ static const char *vertex_shader_source =
     "}\n";
 
 /* Lambert diffuse plus a normalized Blinn-Phong lobe. Light intensity 1 straight on gives the
- * base color (no 1/pi), which keeps scene intensities intuitive. Colors come in sRGB and go
- * out in sRGB, lighting happens in linear space (2.2 gamma approximation). */
+ * base color (no 1/pi), which keeps scene intensities intuitive. Colors come in linear (as in
+ * glTF and three.js), lighting happens in linear space, the output is sRGB-encoded with a 2.2
+ * gamma (close to the sRGB curve; exactness is not the point of a preview renderer). */
 static const char *fragment_shader_source =
     "#version 300 es\n"
     "precision highp float;\n"
@@ -143,7 +154,7 @@ static const char *fragment_shader_source =
     "uniform vec3 u_ambient;\n"
     "out vec4 o_color;\n"
     "void main() {\n"
-    "    vec3 base = pow(u_base_color.rgb, vec3(2.2));\n"
+    "    vec3 base = u_base_color.rgb;\n"
     "    if (u_grid > 0.0) {\n"
     "        vec2 c = v_world.xz / u_grid;\n"
     "        vec2 g = abs(fract(c - 0.5) - 0.5) / max(fwidth(c), vec2(1e-6));\n"
@@ -234,12 +245,6 @@ static oroya_result check_gl(oroya_error *err, const char *where) {
 static bool make_current(oroya_renderer *r) {
     if (!r->own_context || eglGetCurrentContext() == r->context) return true;
     return eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->context) == EGL_TRUE;
-}
-
-uint32_t oroya_render_bone_texture_side(uint32_t bone_count) {
-    /* three.js Skeleton.computeBoneTexture: size = ceil(sqrt(n * 4) / 4) * 4, at least 4. */
-    double s = ceil(sqrt((double)bone_count * 4.0) / 4.0) * 4.0;
-    return s < 4.0 ? 4u : (uint32_t)s;
 }
 
 /* ---- context --------------------------------------------------------------------------- */
@@ -466,7 +471,7 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
 
 static void free_mesh_gl(mesh_slot *m) {
     glDeleteVertexArrays(1, &m->vao);
-    glDeleteBuffers(5, m->buffers);
+    glDeleteBuffers(7, m->buffers);
     if (m->morph_texture) glDeleteTextures(1, &m->morph_texture);
 }
 
@@ -609,6 +614,19 @@ static oroya_result validate_mesh(const oroya_renderer *r, const oroya_render_me
             }
         }
     }
+    if ((d->skin_indices2 != NULL) != (d->skin_weights2 != NULL) || (d->skin_indices2 && !d->skin_indices)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "%s: skin_indices2 and skin_weights2 go together, with skin_indices", f);
+    }
+    if (d->skin_weights2) {
+        for (size_t i = 0; i < (size_t)d->vertex_count * 4; i++) {
+            if (!isfinite(d->skin_weights2[i]) || d->skin_weights2[i] < 0.0f) {
+                return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                                   "%s: skin_weights2[%zu] (vertex %zu) = %g is negative or not finite",
+                                   f, i, i / 4, (double)d->skin_weights2[i]);
+            }
+        }
+    }
     if (d->morph_target_count > OROYA_RENDER_MAX_MORPH_TARGETS) {
         return oroya__fail(err, OROYA_ERR_LIMIT, "%s: %u morph targets, at most %u", f,
                            d->morph_target_count, OROYA_RENDER_MAX_MORPH_TARGETS);
@@ -724,6 +742,11 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
                     m->max_skin_index = j;
                     m->max_skin_index_vertex = v;
                 }
+                if (d->skin_weights2 && d->skin_weights2[v * 4 + k] != 0.0f &&
+                    d->skin_indices2[v * 4 + k] > m->max_skin_index) {
+                    m->max_skin_index = d->skin_indices2[v * 4 + k];
+                    m->max_skin_index_vertex = v;
+                }
             }
         }
     }
@@ -744,6 +767,17 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
                                       (size_t)d->vertex_count * 4 * sizeof(float));
         glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, 0, 0);
         glEnableVertexAttribArray(3);
+        if (d->skin_indices2) {
+            m->skinned8 = true;
+            m->buffers[5] = upload_buffer(GL_ARRAY_BUFFER, d->skin_indices2,
+                                          (size_t)d->vertex_count * 4 * sizeof(uint16_t));
+            glVertexAttribIPointer(4, 4, GL_UNSIGNED_SHORT, 0, 0);
+            glEnableVertexAttribArray(4);
+            m->buffers[6] = upload_buffer(GL_ARRAY_BUFFER, d->skin_weights2,
+                                          (size_t)d->vertex_count * 4 * sizeof(float));
+            glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, 0, 0);
+            glEnableVertexAttribArray(5);
+        }
     }
     m->buffers[4] = upload_buffer(GL_ELEMENT_ARRAY_BUFFER, d->indices ? d->indices : indices,
                                   (size_t)index_count * sizeof(uint32_t));
@@ -867,7 +901,9 @@ oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view
     oroya_mat4 vp = oroya_mat4_mul(view->projection, view->view);
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     glViewport(0, 0, (GLsizei)r->width, (GLsizei)r->height);
-    glClearColor(view->background[0], view->background[1], view->background[2], view->background[3]);
+    glClearColor(powf(fmaxf(view->background[0], 0.0f), 1.0f / 2.2f),
+                 powf(fmaxf(view->background[1], 0.0f), 1.0f / 2.2f),
+                 powf(fmaxf(view->background[2], 0.0f), 1.0f / 2.2f), view->background[3]);
     glClearDepthf(1.0f);
     glDepthMask(GL_TRUE);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -890,7 +926,7 @@ oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view
  * row. Growing allocates once (zero padding); steady-state frames only call glTexSubImage2D. */
 static oroya_result upload_bones(oroya_renderer *r, const float *bones, uint32_t bone_count,
                                  oroya_error *err) {
-    uint32_t side = oroya_render_bone_texture_side(bone_count);
+    uint32_t side = oroya_bone_texture_side(bone_count);
     if (side > (uint32_t)r->max_texture_size) {
         return oroya__fail(err, OROYA_ERR_LIMIT, "oroya_render_draw: %u bones need a %ux%u texture, GPU max %d",
                            bone_count, side, side, r->max_texture_size);
@@ -984,6 +1020,7 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     glUniformMatrix4fv(r->uniforms[U_MODEL], 1, GL_FALSE, model.m);
     glUniformMatrix3fv(r->uniforms[U_NORMAL_MATRIX], 1, GL_FALSE, normal_matrix);
     glUniform1i(r->uniforms[U_SKINNED], m->skinned ? 1 : 0);
+    glUniform1i(r->uniforms[U_SKIN8], m->skinned8 ? 1 : 0);
     glUniformMatrix4fv(r->uniforms[U_BIND], 1, GL_FALSE, bind.m);
     glUniformMatrix4fv(r->uniforms[U_BIND_INV], 1, GL_FALSE, bind_inv.m);
     glUniform1i(r->uniforms[U_MORPH_COUNT], (GLint)d->morph_weight_count);
@@ -998,6 +1035,10 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     glUniform1f(r->uniforms[U_GRID], mat->grid_spacing);
     glUniform1i(r->uniforms[U_UNLIT], mat->unlit || d->lines ? 1 : 0);
     if (d->lines) glDisable(GL_DEPTH_TEST);
+    if (!mat->double_sided && !d->lines) {
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+    }
     if (mat->base_color[3] < 1.0f) {
         glEnable(GL_BLEND);
         /* Alpha accumulates as "over" too, so an opaque background stays opaque in the
@@ -1009,6 +1050,7 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     glDrawElements(d->lines ? GL_LINES : GL_TRIANGLES, n, GL_UNSIGNED_INT, 0);
     glBindVertexArray(0);
     glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
     glEnable(GL_DEPTH_TEST);
     return check_gl(err, "oroya_render_draw");
 }

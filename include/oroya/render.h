@@ -6,7 +6,9 @@
  * and optional MSAA, into an offscreen framebuffer, then reads the pixels back as RGBA8.
  * Skinned meshes are skinned on the GPU: the vertex shader reads the bone palette from an
  * RGBA32F texture with texelFetch, 4 texels (the 4 columns) per matrix, in three.js's layout
- * (side = max(4, ceil(sqrt(4n) / 4) * 4), row by row, zero padding); see docs/skinning.md.
+ * (side = oroya_bone_texture_side(n) = max(4, ceil(sqrt(4n) / 4) * 4), row by row, zero
+ * padding; see oroya/skeleton.h and docs/skinning.md), 4 or 8 influences per vertex.
+ * Colors are linear (glTF, three.js); the output is sRGB-encoded (gamma 2.2).
  * Morph targets are applied on the GPU from a float texture of per-vertex deltas.
  * Image output: PNG (stb_image_write), looping animated GIF (giflib, one median-cut palette
  * over all frames) and MP4 (frames piped to an `ffmpeg` found on PATH).
@@ -94,6 +96,8 @@ typedef struct oroya_render_mesh_desc {
     uint32_t index_count;          /* multiple of 3; with indices NULL, 0 = vertex_count */
     const uint16_t *skin_indices;  /* vertex_count * 4 bone indices; NULL = not skinned */
     const float *skin_weights;     /* vertex_count * 4 weights, required with skin_indices */
+    const uint16_t *skin_indices2; /* vertex_count * 4, influences 5-8; NULL = 4 influences */
+    const float *skin_weights2;    /* vertex_count * 4, required with skin_indices2 */
     uint32_t morph_target_count;   /* 0 .. OROYA_RENDER_MAX_MORPH_TARGETS */
     const float *morph_positions;  /* morph_target_count * vertex_count * 3 position deltas */
     const float *morph_normals;    /* same shape, normal deltas; NULL = none */
@@ -134,20 +138,23 @@ typedef struct oroya_render_light {
 typedef struct oroya_render_view {
     oroya_mat4 view;           /* world -> camera (the camera's inverse world matrix) */
     oroya_mat4 projection;     /* camera -> clip, OpenGL convention (z in -1..1) */
-    float background[4];       /* sRGB RGBA clear color, 0..1 */
+    float background[4];       /* linear RGB + alpha clear color, 0..1 (sRGB-encoded like the shading) */
     const oroya_render_light *lights; /* light_count entries; ambient lights add up */
     uint32_t light_count;      /* at most OROYA_RENDER_MAX_LIGHTS non-ambient ones */
 } oroya_render_view;
 
 typedef struct oroya_render_material {
-    float base_color[4];       /* sRGB RGBA, 0..1 (converted to linear for lighting) */
+    float base_color[4];       /* linear RGB + alpha, 0..1, as glTF's baseColorFactor and three.js
+                                  colors; alpha < 1 blends */
     float metallic;            /* 0..1 */
     float roughness;           /* 0..1; 0 = sharp highlight */
     float grid_spacing;        /* > 0: darker grid lines every grid_spacing world units on x and z */
     bool unlit;                /* base color as is, no lighting (overlays, lines) */
+    bool double_sided;         /* false: back faces are culled (three.js FrontSide); true: both
+                                  sides drawn, back faces lit with the flipped normal */
 } oroya_render_material;
 
-/* White, metallic 0, roughness 0.5, no grid, lit. */
+/* White, metallic 0, roughness 0.5, no grid, lit, single-sided. */
 oroya_render_material oroya_render_material_default(void);
 
 typedef struct oroya_render_draw_desc {
@@ -184,9 +191,6 @@ oroya_result oroya_render_read_pixels(oroya_renderer *renderer, uint8_t *out, si
  * scaled to dst_width x dst_height. Only meaningful with use_current_context. */
 oroya_result oroya_render_present(oroya_renderer *renderer, uint32_t dst_width,
                                   uint32_t dst_height, oroya_error *err);
-
-/* three.js's bone texture side for bone_count bones: max(4, ceil(sqrt(4n) / 4) * 4). */
-uint32_t oroya_render_bone_texture_side(uint32_t bone_count);
 
 /* Perspective projection, fov_y in degrees (as three.js cameras), OpenGL clip space. */
 oroya_mat4 oroya_render_perspective(float fov_y_degrees, float aspect, float near, float far);

@@ -35,7 +35,6 @@ static oroya_renderer *renderer;
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
-static float srgb_to_linear(float c) { return powf(c, 2.2f); }
 static float linear_to_srgb(float c) { return powf(c < 0 ? 0 : c > 1 ? 1 : c, 1.0f / 2.2f); }
 
 typedef struct diff_stats {
@@ -114,24 +113,12 @@ static bool render_one(const oroya_render_view *view, const oroya_render_draw_de
 
 /* ---- tests ----------------------------------------------------------------------------- */
 
-static void test_bone_texture_side(void) {
-    /* side = max(4, ceil(sqrt(4n) / 4) * 4), by hand. */
-    OT_EQ_INT(oroya_render_bone_texture_side(0), 4);
-    OT_EQ_INT(oroya_render_bone_texture_side(1), 4);   /* sqrt(4) = 2 -> ceil(0.5) = 1 -> 4 */
-    OT_EQ_INT(oroya_render_bone_texture_side(4), 4);   /* sqrt(16) = 4 -> 1 -> 4 */
-    OT_EQ_INT(oroya_render_bone_texture_side(5), 8);   /* sqrt(20) = 4.47 -> 2 -> 8 */
-    OT_EQ_INT(oroya_render_bone_texture_side(16), 8);  /* sqrt(64) = 8 -> 2 -> 8 */
-    OT_EQ_INT(oroya_render_bone_texture_side(17), 12); /* sqrt(68) = 8.25 -> 3 -> 12 */
-    OT_EQ_INT(oroya_render_bone_texture_side(64), 16);
-    OT_EQ_INT(oroya_render_bone_texture_side(65), 20);
-    OT_EQ_INT(oroya_render_bone_texture_side(1024), 64);
-}
-
 /* An orthographic camera looks down -z at a quad in the z = 0 plane covering x, y in
  * [-0.5, 0.5]; the view spans [-1, 1], so the quad covers pixels 32..95 exactly. A directional
  * light hits it at 60 degrees from the normal (n.l = 0.5). By hand: roughness 1 gives
  * shininess 0, so the specular term is (0 + 8) / (8 pi) = 1/pi times F0 = 0.04; the color is
- * light * n.l * (base_linear + 0.04 / pi) + ambient * base_linear, then sRGB-encoded. */
+ * light * n.l * (base + 0.04 / pi) + ambient * base (colors are linear), then encoded with
+ * the 2.2 gamma. */
 static void test_lit_quad_by_hand(void) {
     static const float pos[] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0};
     static const float nrm[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
@@ -156,7 +143,7 @@ static void test_lit_quad_by_hand(void) {
     OT_CHECK(render_one(&view, &draw, 1, img));
     float base[3] = {0.6f, 0.4f, 0.2f};
     for (int c = 0; c < 3; c++) {
-        float lin = srgb_to_linear(base[c]);
+        float lin = base[c];
         float expected = linear_to_srgb(0.8f * 0.5f * (lin + 0.04f / PI_F) + 0.2f * lin) * 255.0f;
         OT_NEAR(pixel(img, 64, 64)[c], expected, 1.5);
         OT_NEAR(pixel(img, 33, 94)[c], expected, 1.5);
@@ -174,12 +161,28 @@ static void test_lit_quad_by_hand(void) {
     OT_CHECK(render_one(&view, &draw, 1, img));
     OT_CHECK(pixel(img, 64, 20)[0] > 50);
     OT_EQ_INT(pixel(img, 64, 110)[0], 0);
-    /* Unlit draws the base color as is. */
+    /* Unlit draws the base color, only encoded. */
     draw.material.unlit = true;
     OT_CHECK(render_one(&view, &draw, 1, img));
-    OT_NEAR(pixel(img, 64, 20)[0], 0.6 * 255, 1.0);
-    OT_NEAR(pixel(img, 64, 20)[1], 0.4 * 255, 1.0);
-    OT_NEAR(pixel(img, 64, 20)[2], 0.2 * 255, 1.0);
+    OT_NEAR(pixel(img, 64, 20)[0], linear_to_srgb(0.6f) * 255, 1.0);
+    OT_NEAR(pixel(img, 64, 20)[1], linear_to_srgb(0.4f) * 255, 1.0);
+    OT_NEAR(pixel(img, 64, 20)[2], linear_to_srgb(0.2f) * 255, 1.0);
+    /* Back faces are culled unless the material is double-sided: seen from behind (the quad
+     * turned half a turn about y), the single-sided quad vanishes. */
+    draw.material.unlit = false;
+    draw.model = oroya_mat4_compose((oroya_vec3){0, 0, 0}, oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, PI_F),
+                                    (oroya_vec3){1, 1, 1});
+    OT_CHECK(render_one(&view, &draw, 1, img));
+    OT_EQ_INT(pixel(img, 64, 64)[0], 0);
+    draw.material.double_sided = true;
+    OT_CHECK(render_one(&view, &draw, 1, img));
+    for (int c = 0; c < 3; c++) {
+        /* The back face is lit with the flipped normal, which now faces the camera, while
+         * the light still comes from +z, so n.l is the same 0.5: the same color as the front. */
+        float lin = base[c];
+        float expected = linear_to_srgb(0.8f * 0.5f * (lin + 0.04f / PI_F) + 0.2f * lin) * 255.0f;
+        OT_NEAR(pixel(img, 64, 64)[c], expected, 1.5);
+    }
     oroya_render_mesh_destroy(renderer, quad);
     free(img);
 }
@@ -457,6 +460,38 @@ static void test_gpu_skinning_many_bones(void) {
     OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = plain, .material = oroya_render_material_default()}, 1, b));
     diff_stats s = compare(a, b, (size_t)W * H, 4);
     OT_CHECK_MSG(s.over <= 4, "70-bone GPU skinning vs moved cube: %u pixels off", s.over);
+    /* Eight influences: half on bone 10 (+0.10 x) in the first set, half on bone 69 (+0.69 x)
+     * in the second, so the cube moves by 0.395. */
+    uint16_t joints2[24 * 4] = {0};
+    float weights2[24 * 4] = {0};
+    for (int v = 0; v < 24; v++) {
+        joints[v * 4] = 10;
+        weights[v * 4] = 0.5f;
+        joints2[v * 4 + 2] = 69;
+        weights2[v * 4 + 2] = 0.5f;
+        moved[v * 3] = pos[v * 3] + 0.395f;
+    }
+    oroya_render_mesh sk8, plain8;
+    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
+              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36,
+              .skin_indices = joints, .skin_weights = weights, .skin_indices2 = joints2,
+              .skin_weights2 = weights2}, &sk8, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = moved,
+              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36}, &plain8, &err), OROYA_OK);
+    OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = sk8, .material = oroya_render_material_default(),
+             .bone_matrices = bones, .bone_count = N}, 1, a));
+    OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = plain8, .material = oroya_render_material_default()}, 1, b));
+    s = compare(a, b, (size_t)W * H, 4);
+    OT_CHECK_MSG(s.over <= 4, "8-influence GPU skinning vs moved cube: %u pixels off", s.over);
+    /* The second set's indices are range-checked too (bone 69 with 11 bones). */
+    OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = sk8, .bone_matrices = bones,
+              .bone_count = 70, .material = oroya_render_material_default()}, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = sk8, .bone_matrices = bones,
+              .bone_count = 11, .material = oroya_render_material_default()}, &err), OROYA_ERR_OUT_OF_RANGE);
+    OT_EQ_INT(oroya_render_end(renderer, &err), OROYA_OK);
+    oroya_render_mesh_destroy(renderer, sk8);
+    oroya_render_mesh_destroy(renderer, plain8);
     oroya_render_mesh_destroy(renderer, sk);
     oroya_render_mesh_destroy(renderer, plain);
     free(a);
@@ -733,7 +768,6 @@ static void test_video_without_ffmpeg(void) {
 }
 
 int main(void) {
-    OT_RUN(test_bone_texture_side);
     OT_RUN(test_png_roundtrip);
     OT_RUN(test_gif);
     OT_RUN(test_video_without_ffmpeg);
