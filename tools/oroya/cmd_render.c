@@ -174,10 +174,10 @@ static int choose_clips(world *w, const options *o) {
     w->clip_enabled = 0;
     for (uint32_t i = 0; i < o->clip_count; i++) {
         uint32_t k = 0;
-        while (k < w->clip_count && strcmp(w->clips[k], o->clips[i])) k++;
+        while (k < w->clip_count && strcmp(w->clips[k]->name, o->clips[i])) k++;
         if (k == w->clip_count) {
             fprintf(stderr, "oroya render: no clip named '%s'; clips:", o->clips[i]);
-            for (uint32_t j = 0; j < w->clip_count; j++) fprintf(stderr, " %s", w->clips[j]);
+            for (uint32_t j = 0; j < w->clip_count; j++) fprintf(stderr, " %s", w->clips[j]->name);
             fputc('\n', stderr);
             return 1;
         }
@@ -194,18 +194,7 @@ static int choose_camera(world *w, const options *o, oroya_mat4 *view, oroya_mat
         world_frame_bounds(lo, hi, (oroya_vec3){0, 0.32f, 1}, 40.0f, aspect, view, proj);
         return 0;
     }
-    for (uint32_t i = 0; i < w->camera_count; i++) {
-        const world_camera *c = &w->cameras[i];
-        if (!strcmp(c->name, o->camera)) {
-            *view = oroya_render_look_at(c->position, c->target, (oroya_vec3){0, 1, 0});
-            *proj = oroya_render_perspective(c->fov_y_degrees, aspect, c->near, c->far);
-            return 0;
-        }
-    }
-    fprintf(stderr, "oroya render: no camera node named '%s'; cameras: auto", o->camera);
-    for (uint32_t i = 0; i < w->camera_count; i++) fprintf(stderr, " %s", w->cameras[i].name);
-    fputc('\n', stderr);
-    return 1;
+    return world_node_camera(w, o->camera, aspect, view, proj);
 }
 
 static int ensure_dir(const char *dir) {
@@ -245,19 +234,13 @@ static int render_main(const options *o_in) {
                         "ffmpeg (Debian: apt-get install ffmpeg) or write .gif or .png instead\n");
         return 1;
     }
-    if (o.file) {
-        fprintf(stderr, "oroya render: reading '%s' needs the glTF importer, which this build "
-                        "does not have yet; run 'oroya render' without a file for the built-in demo\n",
-                o.file);
-        return 1;
-    }
-
     world w;
-    if (demo_world_create(&w)) {
-        fprintf(stderr, "oroya render: out of memory building the demo scene\n");
-        return 1;
-    }
+    if (o.file ? gltf_world_create(o.file, &w) : demo_world_create(&w)) return 1;
     int rc = choose_clips(&w, &o);
+    if (!rc && o.clip_count) {
+        double d = world_clip_duration(&w);
+        w.duration = d > 0.0 ? d : 1.0;
+    }
     oroya_mat4 view, proj;
     if (!rc) rc = choose_camera(&w, &o, &view, &proj);
     if (rc) {
@@ -305,7 +288,7 @@ static int render_main(const options *o_in) {
     for (uint32_t f = 0; !rc && f < frames; f++) {
         double t = t0 + (double)f / fps;
         uint8_t *dst = pixels + (kind == OUT_GIF ? frame_bytes * f : 0);
-        w.evaluate(&w, t);
+        world_pose(&w, t);
         if (world_render(&w, r, &gpu, &view, &proj, o.skeleton, &err) != OROYA_OK ||
             oroya_render_read_pixels(r, dst, frame_bytes, &err) != OROYA_OK) {
             rc = fail("rendering", &err);
@@ -328,7 +311,7 @@ static int render_main(const options *o_in) {
         }
     }
     if (!rc && demo_defaults) {
-        w.evaluate(&w, w.poster_time);
+        world_pose(&w, w.poster_time);
         if (world_render(&w, r, &gpu, &view, &proj, o.skeleton, &err) != OROYA_OK ||
             oroya_render_read_pixels(r, pixels, frame_bytes, &err) != OROYA_OK) {
             rc = fail("rendering the poster", &err);

@@ -1,98 +1,122 @@
-/* A render world: what `oroya render` and `oroya view` draw, whatever its source (the built-in
- * demo, later a glTF file). The world owns CPU copies of its meshes (for upload and for the
- * animated bounds that `--camera auto` frames) and, at each time t, produces draw items. */
+/* A render world for `oroya render` and `oroya view`: an oroya scene with its clips, skeletons
+ * and skins, posed at a time t and drawn with the renderer. The built-in demo builds one
+ * (demo_scene.c); the glTF importer will build others. demo_world.c poses, frames and draws
+ * any of them. */
 #ifndef OROYA_DEMO_SCENE_H
 #define OROYA_DEMO_SCENE_H
 
+#include "oroya/oroya.h"
 #include "oroya/render.h"
 
-#define WORLD_MAX_ITEMS 32
-#define WORLD_MAX_BONES 128
-#define WORLD_MAX_LIGHTS 8
-#define WORLD_MAX_CAMERAS 4
-#define WORLD_MAX_CLIPS 8
+#define WORLD_MAX_CLIPS 16
+#define WORLD_MAX_OWNED 32
+#define WORLD_MAX_HINTS 32
+#define WORLD_MAX_MESHES 256
 
-typedef struct world_mesh {
-    float *positions, *normals;
-    uint32_t *indices;
-    uint16_t *joints;
-    float *weights;
-    uint32_t vertex_count, index_count;
-} world_mesh;
-
-typedef struct world_item {
-    uint32_t mesh;                 /* index into world.meshes */
-    oroya_render_material material;
-    oroya_mat4 model;
-    uint32_t bone_count;           /* > 0: skinned with bones[] */
-    float bones[WORLD_MAX_BONES * 16];
-    oroya_mat4 bind, bind_inverse;
-    bool visible;
-    bool backdrop;                 /* ground and the like: left out of the framed bounds */
-} world_item;
-
-typedef struct world_camera {
-    const char *name;
-    oroya_vec3 position, target;
-    float fov_y_degrees, near, far;
-} world_camera;
+/* Render-only properties of a node that the scene's material does not carry. */
+typedef struct world_hint {
+    oroya_node node;
+    float grid_spacing;        /* > 0: grid lines on the ground */
+    bool backdrop;             /* left out of the framed bounds (ground, shadows) */
+    bool unlit;
+} world_hint;
 
 typedef struct world world;
 struct world {
     const char *name;
-    world_mesh meshes[WORLD_MAX_ITEMS];
-    uint32_t mesh_count;
-    world_item items[WORLD_MAX_ITEMS];
-    uint32_t item_count;
-    oroya_render_light lights[WORLD_MAX_LIGHTS];
-    uint32_t light_count;
-    float background[4];
-    world_camera cameras[WORLD_MAX_CAMERAS];
-    uint32_t camera_count;
-    const char *clips[WORLD_MAX_CLIPS];   /* names of the clips that can be chosen */
+    oroya_scene *scene;
+    oroya_clip *clips[WORLD_MAX_CLIPS];
     uint32_t clip_count;
-    uint32_t clip_enabled;                /* bit i: clip i plays */
-    double duration;                      /* seconds covered by a full render */
-    double poster_time;                   /* time of the PNG poster frame */
-    /* Poses the world at time t (seconds): fills items[].model, bones, visibility. */
-    void (*evaluate)(world *w, double t);
-    /* Skeleton overlay: writes up to max line segments (pairs of world points) for bones. */
-    uint32_t (*bone_lines)(const world *w, oroya_vec3 *out, uint32_t max);
+    uint32_t clip_enabled;             /* bit i: clips[i] plays */
+    oroya_skeleton *skeletons[WORLD_MAX_OWNED];
+    uint32_t skeleton_count;
+    oroya_skin *skins[WORLD_MAX_OWNED];
+    uint32_t skin_count;
+    double duration;                   /* seconds of a full render (longest clip by default) */
+    double poster_time;                /* the PNG poster frame's time */
+    float background[4];               /* linear RGB + alpha */
+    world_hint hints[WORLD_MAX_HINTS];
+    uint32_t hint_count;
+    /* Called after the clips are applied and world matrices updated (the demo's blob shadows
+     * follow the balls there); it may change transforms and then update the world again. */
+    void (*after_pose)(world *w);
+    /* Owned by the world when built by the demo; freed by world_free. */
+    oroya_geometry *geometries[WORLD_MAX_OWNED];
+    uint32_t geometry_count;
+    oroya_material materials[WORLD_MAX_OWNED];
+    uint32_t material_count;
+    bool owns_objects;                 /* world_free destroys scene, clips, skins, skeletons */
+    /* Cross-fade (oroya view): while fade_weight_of(t) < 1, clip `fade_from` blends out as the
+     * enabled clips blend in (translation and scale lerped, rotation slerped). -1: none. */
+    int32_t fade_from;
+    double fade_start, fade_duration;
+    oroya_transform *fade_snapshot;    /* node_count transforms, allocated by world_start_fade */
+    uint32_t fade_capacity;
+    /* Playback state: one key cursor and one target per track. */
+    uint32_t *cursors[WORLD_MAX_CLIPS];
+    oroya_node *targets[WORLD_MAX_CLIPS];
     void *user;
+    void (*free_user)(world *w);       /* called by world_free after the owned objects */
 };
 
 /* Builds the built-in demo (the tutorials' bouncing ball with squash and stretch, the
- * step/linear/cubic balls, the 5-bone skinned cylinder, a ground plane). 0 on success. */
+ * step/linear/cubic balls, the 5-bone skinned cylinder, a ground plane). 0 on success; on
+ * failure prints why and returns 1. */
 int demo_world_create(world *out);
+
+/* A world from a glTF 2.0 file (demo_gltf.c): its default scene and clips; the first clip
+ * plays. 0 on success; on failure prints the importer's message (naming the glTF path). */
+int gltf_world_create(const char *path, world *out);
+
+/* The longest duration among the enabled clips (0 when none plays). */
+double world_clip_duration(const world *w);
+
+/* Resolves every clip's track targets and allocates the cursors; call once the scene, clips,
+ * skins are in place. 0 on success. Prints a warning per track whose target is missing. */
+int world_prepare(world *w);
 void world_free(world *w);
 
-/* Grows lo..hi by the world-space bounds of the posed world's visible, non-backdrop items
- * (skinned meshes skinned on the CPU). Start with lo = +inf, hi = -inf. */
-void world_bounds(const world *w, oroya_vec3 *lo, oroya_vec3 *hi);
+/* Poses the world at time t: each enabled clip at t modulo its duration (three.js LoopRepeat),
+ * then world matrices, skeletons and skins. */
+void world_pose(world *w, double t);
 
-/* Drawing (demo_draw.c). */
-typedef struct world_gpu {
-    oroya_render_mesh meshes[WORLD_MAX_ITEMS];
-    oroya_render_mesh lines;       /* skeleton overlay buffer, 0 when unused */
-} world_gpu;
-oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oroya_error *err);
-void world_release(oroya_renderer *r, world_gpu *g);
-/* Camera that frames the bounds lo..hi from direction `from` (toward the camera), fov_y in
- * degrees, for the given aspect ratio. */
+/* Starts a cross-fade at time t from clip `from` (then solo clip `to`) over `duration` s.
+ * 0 on success (allocates the snapshot once). */
+int world_start_fade(world *w, uint32_t from, uint32_t to, double t, double duration);
+
+/* Grows lo..hi by the posed world's world-space bounds (visible, non-backdrop meshes; skinned
+ * ones skinned on the CPU). Start with lo = +inf, hi = -inf. */
+void world_bounds(const world *w, oroya_vec3 *lo, oroya_vec3 *hi);
+/* Bounds over the whole animation: `samples` poses over [0, duration]. */
+void world_animated_bounds(world *w, uint32_t samples, oroya_vec3 *lo, oroya_vec3 *hi);
+
+/* A camera framing lo..hi from direction `from` (toward the camera), fov_y in degrees. */
 void world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov_y, float aspect,
                         oroya_mat4 *view, oroya_mat4 *projection);
-/* Bounds over the whole animation: samples `samples` times over [0, duration]. */
-void world_animated_bounds(world *w, uint32_t samples, oroya_vec3 *lo, oroya_vec3 *hi);
-/* One frame: begin, draw every visible item (and the skeleton overlay when asked), end. */
-oroya_result world_render(world *w, oroya_renderer *r, world_gpu *g, const oroya_mat4 *view,
-                          const oroya_mat4 *projection, bool skeleton, oroya_error *err);
+/* The camera node `name` (a node with a camera component): view and projection for the given
+ * aspect (perspective cameras take the image's aspect). 0 on success; 1 (message printed,
+ * naming the cameras there are) when there is no such camera. */
+int world_node_camera(const world *w, const char *name, float aspect, oroya_mat4 *view,
+                      oroya_mat4 *projection);
 
-/* Geometry in three.js's vertex order (demo_geometry.c); 0 on success, allocates. */
-int demo_make_sphere(float radius, uint32_t width_segments, uint32_t height_segments, world_mesh *out);
-int demo_make_box(float width, float height, float depth, world_mesh *out);
-int demo_make_cylinder(float radius_top, float radius_bottom, float height, uint32_t radial_segments,
-                       uint32_t height_segments, bool open_ended, world_mesh *out);
-int demo_make_disc(float radius, uint32_t segments, world_mesh *out); /* in the xz plane, facing +y */
-void demo_mesh_free(world_mesh *m);
+/* GPU side: one render mesh per (geometry, skin) pair found on the scene's mesh nodes. */
+typedef struct world_gpu_mesh {
+    const oroya_geometry *geometry;
+    const oroya_skin *skin;
+    oroya_render_mesh mesh;
+} world_gpu_mesh;
+typedef struct world_gpu {
+    world_gpu_mesh meshes[WORLD_MAX_MESHES];
+    uint32_t mesh_count;
+    oroya_render_mesh lines;           /* skeleton overlay */
+} world_gpu;
+
+oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oroya_error *err);
+void world_release(oroya_renderer *r, world_gpu *g);
+/* One frame of the posed world: lights from the scene's light nodes (three.js intensities:
+ * the renderer's Lambert has no 1/pi, so they are divided by pi here; a scene without lights
+ * gets a default key light and ambient), every visible mesh, and the skeleton overlay. */
+oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const oroya_mat4 *view,
+                          const oroya_mat4 *projection, bool skeleton, oroya_error *err);
 
 #endif
