@@ -171,7 +171,7 @@ static int fail(const char *what, const oroya_error *err) {
 
 static int choose_clips(world *w, const options *o) {
     if (!o->clip_count) return 0;
-    w->clip_enabled = 0;
+    uint32_t mask = 0;
     for (uint32_t i = 0; i < o->clip_count; i++) {
         uint32_t k = 0;
         while (k < w->clip_count && strcmp(w->clips[k]->name, o->clips[i])) k++;
@@ -181,8 +181,9 @@ static int choose_clips(world *w, const options *o) {
             fputc('\n', stderr);
             return 1;
         }
-        w->clip_enabled |= 1u << k;
+        mask |= 1u << k;
     }
+    world_set_clips(w, mask);
     return 0;
 }
 

@@ -47,7 +47,7 @@ typedef struct view_state {
 static void print_state(const view_state *s) {
     printf("state: frame=%u clip=%s playing=%d speed=%g skeleton=%d fading=%d yaw=%.3f\n", s->frame,
            s->solo < 0 ? "all" : s->w->clips[s->solo]->name, s->playing ? 1 : 0, s->speed,
-           s->skeleton ? 1 : 0, s->w->fade_from >= 0 ? 1 : 0, (double)s->yaw);
+           s->skeleton ? 1 : 0, world_fading(s->w) ? 1 : 0, (double)s->yaw);
     fflush(stdout);
 }
 
@@ -55,8 +55,7 @@ static void solo_clip(view_state *s, int32_t c) {
     world *w = s->w;
     if (c >= (int32_t)w->clip_count) return;
     s->solo = c;
-    w->fade_from = -1;
-    w->clip_enabled = c < 0 ? (w->clip_count >= 32 ? 0xffffffffu : (1u << w->clip_count) - 1u) : 1u << c;
+    world_set_clips(w, c < 0 ? (w->clip_count >= 32 ? 0xffffffffu : (1u << w->clip_count) - 1u) : 1u << c);
 }
 
 static void reset_camera(view_state *s) {
@@ -77,7 +76,7 @@ static void handle_key(view_state *s, int key) {
     case GLFW_KEY_X:
         if (w->clip_count > 1) {
             uint32_t from = s->solo < 0 ? 0 : (uint32_t)s->solo, to = (from + 1) % w->clip_count;
-            if (world_start_fade(w, from, to, s->time, 0.5) == 0) s->solo = (int32_t)to;
+            if (world_start_fade(w, from, to, 0.5) == 0) s->solo = (int32_t)to;
         }
         break;
     case GLFW_KEY_K: s->skeleton = !s->skeleton; break;
@@ -244,6 +243,7 @@ int oroya_cmd_view(int argc, char **argv) {
         s.base_distance = oroya_vec3_length(oroya_vec3_sub((oroya_vec3){inv.m[12], inv.m[13], inv.m[14]}, s.target));
     }
     reset_camera(&s);
+    world_pose(&w, 0.0);
 
     if (!glfwInit()) {
         const char *desc = NULL;
@@ -301,14 +301,15 @@ int oroya_cmd_view(int argc, char **argv) {
         double now = glfwGetTime();
         double dt = frames ? 1.0 / 30.0 : now - last;
         last = now;
-        if (s.playing) s.time += dt * s.speed;
+        double step = s.playing ? dt * s.speed : 0.0;
+        s.time += step;
         glfwGetFramebufferSize(win, &fbw, &fbh);
         if (fbw > 0 && fbh > 0 && oroya_renderer_resize(r, (uint32_t)fbw, (uint32_t)fbh, &err) != OROYA_OK) {
             fprintf(stderr, "oroya view: %s\n", err.message);
             rc = 1;
             break;
         }
-        world_pose(&w, s.time);
+        world_advance(&w, step);
         oroya_vec3 dir = {sinf(s.yaw) * cosf(s.pitch), sinf(s.pitch), cosf(s.yaw) * cosf(s.pitch)};
         oroya_vec3 eye = oroya_vec3_add(s.target, oroya_vec3_scale(dir, s.distance));
         oroya_mat4 view = oroya_render_look_at(eye, s.target, (oroya_vec3){0, 1, 0});

@@ -242,7 +242,7 @@ static void build_cylinder(builder *b, demo_state *st) {
 
 int demo_world_create(world *w) {
     memset(w, 0, sizeof *w);
-    w->fade_from = -1;
+    w->fade_to = -1;
     demo_state *st = calloc(1, sizeof *st);
     if (!st) {
         fprintf(stderr, "oroya: out of memory\n");
@@ -266,7 +266,7 @@ int demo_world_create(world *w) {
     if (big) ok(&b, oroya_geometry_translate(big, 0, 0.5f, 0), "ball");
 
     oroya_node g = node(&b, "ground", (oroya_node){0}, OROYA_NODE_MESH, (oroya_vec3){0, GROUND_Y - 0.025f, 0});
-    mesh(&b, g, ground, material(&b, 0.25f, 0.25f, 0.3f, 0, 0.9f));
+    mesh(&b, g, ground, material(&b, 0.09f, 0.09f, 0.11f, 0, 0.9f));
     w->hints[w->hint_count++] = (world_hint){.node = g, .grid_spacing = 1.0f, .backdrop = true};
 
     /* The bouncing ball (000 steps 4-6). */

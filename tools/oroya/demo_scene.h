@@ -5,6 +5,7 @@
 #ifndef OROYA_DEMO_SCENE_H
 #define OROYA_DEMO_SCENE_H
 
+#include "oroya/mixer.h"
 #include "oroya/oroya.h"
 #include "oroya/render.h"
 
@@ -46,15 +47,10 @@ struct world {
     oroya_material materials[WORLD_MAX_OWNED];
     uint32_t material_count;
     bool owns_objects;                 /* world_free destroys scene, clips, skins, skeletons */
-    /* Cross-fade (oroya view): while fade_weight_of(t) < 1, clip `fade_from` blends out as the
-     * enabled clips blend in (translation and scale lerped, rotation slerped). -1: none. */
-    int32_t fade_from;
-    double fade_start, fade_duration;
-    oroya_transform *fade_snapshot;    /* node_count transforms, allocated by world_start_fade */
-    uint32_t fade_capacity;
-    /* Playback state: one key cursor and one target per track. */
-    uint32_t *cursors[WORLD_MAX_CLIPS];
-    oroya_node *targets[WORLD_MAX_CLIPS];
+    /* Playback through the mixer (three.js semantics): one action per clip. */
+    oroya_mixer *mixer;
+    oroya_action *actions[WORLD_MAX_CLIPS];
+    int32_t fade_to;                   /* the clip a cross-fade fades in, -1: none */
     void *user;
     void (*free_user)(world *w);       /* called by world_free after the owned objects */
 };
@@ -71,18 +67,25 @@ int gltf_world_create(const char *path, world *out);
 /* The longest duration among the enabled clips (0 when none plays). */
 double world_clip_duration(const world *w);
 
-/* Resolves every clip's track targets and allocates the cursors; call once the scene, clips,
- * skins are in place. 0 on success. Prints a warning per track whose target is missing. */
+/* Creates the mixer and one action per clip, plays the clips of clip_enabled, and warns
+ * about tracks whose target node is missing and about unreachable bones. Call once the
+ * scene, clips and skins are in place. 0 on success. */
 int world_prepare(world *w);
 void world_free(world *w);
 
-/* Poses the world at time t: each enabled clip at t modulo its duration (three.js LoopRepeat),
+/* Poses the world at time t: mixer set_time(t) (enabled clips loop, three.js LoopRepeat),
  * then world matrices, skeletons and skins. */
 void world_pose(world *w, double t);
 
-/* Starts a cross-fade at time t from clip `from` (then solo clip `to`) over `duration` s.
- * 0 on success (allocates the snapshot once). */
-int world_start_fade(world *w, uint32_t from, uint32_t to, double t, double duration);
+/* Plays exactly the clips of `mask` (bit i: clips[i]), from their start; the others stop
+ * (three.js stop(): their nodes keep the last pose written). */
+void world_set_clips(world *w, uint32_t mask);
+/* three.js idiom: to.reset().play(); from.crossFadeTo(to, duration, false). 0 on success. */
+int world_start_fade(world *w, uint32_t from, uint32_t to, double duration);
+/* True while a cross-fade started by world_start_fade is running. */
+bool world_fading(const world *w);
+/* Advances playback by dt seconds (mixer update), then poses as world_pose does. */
+void world_advance(world *w, double dt);
 
 /* Grows lo..hi by the posed world's world-space bounds (visible, non-backdrop meshes; skinned
  * ones skinned on the CPU). Start with lo = +inf, hi = -inf. */

@@ -11,22 +11,26 @@
 #define OVERLAY_VERTICES 600 /* 300 bone segments; a multiple of 3 for the mesh, even for lines */
 
 int world_prepare(world *w) {
+    if (oroya_mixer_create(w->scene, &(oroya_mixer_desc){.max_bindings = 4096}, &w->mixer) != OROYA_OK) {
+        fprintf(stderr, "oroya: out of memory (mixer)\n");
+        return 1;
+    }
     for (uint32_t c = 0; c < w->clip_count; c++) {
         const oroya_clip *clip = w->clips[c];
-        uint32_t n = clip->track_count ? clip->track_count : 1;
-        w->cursors[c] = calloc(n, sizeof(uint32_t));
-        w->targets[c] = calloc(n, sizeof(oroya_node));
-        if (!w->cursors[c] || !w->targets[c]) {
-            fprintf(stderr, "oroya: out of memory\n");
+        oroya_result res = oroya_mixer_clip_action(w->mixer, clip, &w->actions[c]);
+        if (res != OROYA_OK) {
+            fprintf(stderr, "oroya: clip '%s': %s\n", clip->name, oroya_result_string(res));
             return 1;
         }
         for (uint32_t t = 0; t < clip->track_count; t++) {
-            if (oroya_scene_find_node(w->scene, clip->tracks[t].target, &w->targets[c][t]) != OROYA_OK) {
+            oroya_node n;
+            if (oroya_scene_find_node(w->scene, clip->tracks[t].target, &n) != OROYA_OK) {
                 fprintf(stderr, "oroya: warning: clip '%s' track %u targets '%s', which is not in the scene\n",
                         clip->name, t, clip->tracks[t].target);
             }
         }
     }
+    world_set_clips(w, w->clip_enabled);
     if (w->duration <= 0.0) w->duration = world_clip_duration(w);
     if (w->duration <= 0.0) w->duration = 1.0;
     for (uint32_t i = 0; i < w->skeleton_count; i++) {
@@ -48,11 +52,7 @@ double world_clip_duration(const world *w) {
 
 void world_free(world *w) {
     if (!w) return;
-    for (uint32_t c = 0; c < WORLD_MAX_CLIPS; c++) {
-        free(w->cursors[c]);
-        free(w->targets[c]);
-    }
-    free(w->fade_snapshot);
+    oroya_mixer_destroy(w->mixer);
     if (w->owns_objects) {
         for (uint32_t i = 0; i < w->skin_count; i++) oroya_skin_destroy(w->skins[i]);
         for (uint32_t i = 0; i < w->skeleton_count; i++) oroya_skeleton_destroy(w->skeletons[i]);
@@ -64,80 +64,46 @@ void world_free(world *w) {
     memset(w, 0, sizeof *w);
 }
 
-int world_start_fade(world *w, uint32_t from, uint32_t to, double t, double duration) {
-    uint32_t n = oroya_scene_node_count(w->scene);
-    if (from >= w->clip_count || to >= w->clip_count) return 1;
-    if (w->fade_capacity < n) {
-        oroya_transform *snap = realloc(w->fade_snapshot, (size_t)n * sizeof *snap);
-        if (!snap) return 1;
-        w->fade_snapshot = snap;
-        w->fade_capacity = n;
+void world_set_clips(world *w, uint32_t mask) {
+    w->clip_enabled = mask;
+    w->fade_to = -1;
+    for (uint32_t c = 0; c < w->clip_count; c++) {
+        if (!w->actions[c]) continue;
+        oroya_action_stop(w->actions[c]);
+        if ((mask >> c) & 1u) oroya_action_play(w->actions[c]);
     }
-    w->fade_from = (int32_t)from;
-    w->fade_start = t;
-    w->fade_duration = duration > 0.0 ? duration : 0.5;
+}
+
+int world_start_fade(world *w, uint32_t from, uint32_t to, double duration) {
+    if (from >= w->clip_count || to >= w->clip_count || from == to) return 1;
+    oroya_action *a = w->actions[from], *b = w->actions[to];
+    oroya_action_reset(b);
+    oroya_action_play(b);
+    if (oroya_action_cross_fade_to(a, b, duration, false) != OROYA_OK) return 1;
     w->clip_enabled = 1u << to;
+    w->fade_to = (int32_t)to;
     return 0;
 }
 
-static void apply_clip(world *w, uint32_t c, double t) {
-    oroya_transform *tr = oroya_scene_transforms(w->scene);
-    const oroya_clip *clip = w->clips[c];
-    double tc = clip->duration > 0.0f ? fmod(t, (double)clip->duration) : 0.0;
-    for (uint32_t k = 0; k < clip->track_count; k++) {
-        const oroya_track *track = &clip->tracks[k];
-        uint32_t idx = oroya_scene_node_index(w->scene, w->targets[c][k]);
-        float v[64];
-        if (idx == OROYA_SCENE_NO_INDEX || track->components > 64) continue;
-        oroya_track_sample(track, tc, &w->cursors[c][k], NULL, v);
-        switch (track->property) {
-        case OROYA_PROPERTY_TRANSLATION: tr[idx].translation = (oroya_vec3){v[0], v[1], v[2]}; break;
-        case OROYA_PROPERTY_ROTATION: tr[idx].rotation = (oroya_quat){v[0], v[1], v[2], v[3]}; break;
-        case OROYA_PROPERTY_SCALE: tr[idx].scale = (oroya_vec3){v[0], v[1], v[2]}; break;
-        case OROYA_PROPERTY_WEIGHTS: {
-            uint32_t n = 0;
-            float *weights = oroya_scene_weights(w->scene, w->targets[c][k], &n);
-            for (uint32_t i = 0; weights && i < n && i < track->components; i++) weights[i] = v[i];
-            break;
-        }
-        default: break;
-        }
-    }
+bool world_fading(const world *w) {
+    return w->fade_to >= 0 && oroya_action_is_fading(w->actions[w->fade_to]);
 }
 
-/* Until the mixer is wired in, each enabled clip writes its sampled values straight into the
- * scene's transforms: the demo's clips animate disjoint nodes, so nothing needs blending; the
- * viewer's cross-fade blends two clips by hand. */
-void world_pose(world *w, double t) {
-    oroya_transform *tr = oroya_scene_transforms(w->scene);
-    uint32_t n = oroya_scene_node_count(w->scene);
-    double fw = 1.0;
-    if (w->fade_from >= 0 && w->fade_snapshot && n <= w->fade_capacity) {
-        fw = (t - w->fade_start) / w->fade_duration;
-        if (fw >= 1.0 || fw < 0.0) {
-            w->fade_from = -1;
-            fw = 1.0;
-        } else {
-            apply_clip(w, (uint32_t)w->fade_from, t);
-            memcpy(w->fade_snapshot, tr, (size_t)n * sizeof *tr);
-        }
-    }
-    for (uint32_t c = 0; c < w->clip_count; c++) {
-        if ((w->clip_enabled >> c) & 1u) apply_clip(w, c, t);
-    }
-    if (fw < 1.0) {
-        float f = (float)fw;
-        for (uint32_t i = 0; i < n; i++) {
-            const oroya_transform *a = &w->fade_snapshot[i];
-            tr[i].translation = oroya_vec3_lerp(a->translation, tr[i].translation, f);
-            tr[i].scale = oroya_vec3_lerp(a->scale, tr[i].scale, f);
-            tr[i].rotation = oroya_quat_slerp(a->rotation, tr[i].rotation, f);
-        }
-    }
+static void finish_pose(world *w) {
     oroya_scene_update_world(w->scene);
     if (w->after_pose) w->after_pose(w);
     for (uint32_t i = 0; i < w->skeleton_count; i++) oroya_skeleton_update(w->skeletons[i], w->scene, NULL);
     for (uint32_t i = 0; i < w->skin_count; i++) oroya_skin_update(w->skins[i], w->scene, NULL);
+}
+
+void world_pose(world *w, double t) {
+    if (w->mixer && t >= 0.0) oroya_mixer_set_time(w->mixer, t);
+    finish_pose(w);
+}
+
+void world_advance(world *w, double dt) {
+    if (w->mixer && dt >= 0.0) oroya_mixer_update(w->mixer, dt);
+    finish_pose(w);
 }
 
 static const world_hint *hint_for(const world *w, oroya_node node) {
