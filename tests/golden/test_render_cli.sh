@@ -9,6 +9,7 @@ set -u
 # off for this test only. Every other ASan check stays on.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 BUILD=$(cd "$1" && pwd)
+set -- "$1" "$(cd "$2" && pwd)"
 OROYA="$BUILD/oroya"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -93,7 +94,26 @@ if command -v python3 >/dev/null; then
     [ "$n" = 4 ] || fail "f.gif has $n frames, expected 4"
 fi
 
-# 3. Errors: usage errors exit 2, failures exit 1, each with a clear message.
+# 3. A glTF file (CesiumMan, from ../shared): the walk moves the legs between two times half a
+#    step apart, and one loop later (2 s, the clip's duration) the picture is the same.
+cesium="$2/../shared/assets/gltf/CesiumMan/glTF/CesiumMan.gltf"
+if [ -f "$cesium" ] && command -v python3 >/dev/null; then
+    for t in 0.2 0.7 2.2; do
+        expect 0 "" "$OROYA" render "$cesium" --time $t --size 128x128 --msaa 1 -o "cesium_$t.png"
+    done
+    python3 "$2/tests/golden/pngtool.py" legs cesium_0.2.png cesium_0.7.png || fail "CesiumMan's legs did not move"
+    python3 "$2/tests/golden/pngtool.py" same cesium_0.2.png cesium_2.2.png 1 || fail "CesiumMan one loop later differs"
+    expect 0 "" "$OROYA" render "$cesium" --size 64x64 --fps 5 --duration 1 --skeleton -o cesium.gif
+    [ "$(gif_frames cesium.gif)" = 5 ] || fail "cesium.gif frame count"
+    expect 1 "no clip named 'nope'; clips: animation_0" "$OROYA" render "$cesium" --clip nope -o x.png
+else
+    echo "note: $cesium or python3 missing, glTF render checks skipped"
+fi
+printf '{"asset": {"version": "2.0"}, "nodes": [{"mesh": 7}]}' > bad.gltf
+expect 1 "bad.gltf" "$OROYA" render bad.gltf -o x.png
+expect 1 "missing.gltf" "$OROYA" render missing.gltf -o x.png
+
+# 4. Errors: usage errors exit 2, failures exit 1, each with a clear message.
 expect 2 "unknown option" "$OROYA" render --bogus
 expect 2 "16 <= W" "$OROYA" render --size 8x8 -o x.png
 expect 2 "not a number" "$OROYA" render --fps abc -o x.gif
