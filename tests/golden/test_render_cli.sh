@@ -121,7 +121,7 @@ expect 2 "cannot go with" "$OROYA" render --time 1 --fps 10 -o x.gif
 expect 2 ".png, .gif or .mp4" "$OROYA" render -o x.bmp
 expect 2 "needs a value" "$OROYA" render -o
 expect 2 "one frame" "$OROYA" render --duration 2 -o x.png
-expect 1 "no clip named 'nope'; clips: bounce comparison bend" "$OROYA" render --clip nope -o x.png
+expect 1 "no clip named 'nope'; clips: bounce comparison bend rods" "$OROYA" render --clip nope -o x.png
 expect 1 "no camera node named 'nope'" "$OROYA" render --camera nope -o x.png
 expect 1 "cannot write '/nonexistent-dir/x.png'" "$OROYA" render --size 32x32 --time 0 -o /nonexistent-dir/x.png
 expect 1 "needs ffmpeg" env PATH=/nonexistent "$OROYA" render -o x.mp4

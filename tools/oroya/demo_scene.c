@@ -4,6 +4,7 @@
  *   - clip "bounce": the bouncing ball with squash and stretch (000, steps 5 and 6),
  *     cubic-spline position and scale keys;
  *   - clip "comparison": the step, linear and cubic-spline balls (000, step 7), same keys;
+ *   - clip "rods": slerp vs sterp on a rod (002), see build_rods;
  *   - clip "bend": the 5-bone skinned cylinder (003), bones[i].rotation.z =
  *     sin(1.5 t + 0.6 i) * 0.35 for i = 1..4 as in the tutorial's tick(), baked into linear
  *     rotation keys 1/60 s apart over one period (worst error ~3e-5 rad).
@@ -240,6 +241,47 @@ static void build_cylinder(builder *b, demo_state *st) {
     clip(b, "bend", tracks, BEND_BONES - 1);
 }
 
+/* The swing-twist example (002, examples/sterp_rod.c): two rods turn from pointing left to
+ * pointing right over the top (a 160 degree swing) while twisting 120 degrees about their own
+ * length, and back; one with slerp (LINEAR), one with sterp (STERP, twist axis = the rod's
+ * length). A fin on each rod shows the twist; slerp's tip leaves the shortest arc. */
+static void build_rods(builder *b) {
+    static float times[3] = {0, 1, 2}, keys[12];
+    const float pi = 3.14159265f;
+    oroya_quat a = oroya_quat_from_axis_angle((oroya_vec3){0, 0, 1}, pi);
+    oroya_quat swing = oroya_quat_from_axis_angle((oroya_vec3){0, 0, -1}, 160.0f * pi / 180.0f);
+    oroya_quat twist = oroya_quat_from_axis_angle((oroya_vec3){1, 0, 0}, 120.0f * pi / 180.0f);
+    oroya_quat q = oroya_quat_mul(swing, oroya_quat_mul(a, twist));
+    const oroya_quat seq[3] = {a, q, a};
+    for (int k = 0; k < 3; k++) {
+        keys[k * 4] = seq[k].x;
+        keys[k * 4 + 1] = seq[k].y;
+        keys[k * 4 + 2] = seq[k].z;
+        keys[k * 4 + 3] = seq[k].w;
+    }
+    oroya_geometry *rod = NULL, *fin = NULL;
+    rod = keep(b, oroya_geometry_create_box(2.2f, 0.16f, 0.16f, 1, 1, 1, NULL, &rod, &b->err), &rod, "rod");
+    fin = keep(b, oroya_geometry_create_box(0.7f, 0.3f, 0.05f, 1, 1, 1, NULL, &fin, &b->err), &fin, "fin");
+    if (!rod || !fin) return;
+    ok(b, oroya_geometry_translate(rod, 1.1f, 0, 0), "rod");   /* pivot at one end, along +x */
+    ok(b, oroya_geometry_translate(fin, 1.7f, 0.23f, 0), "fin");
+    static const char *names[2] = {"slerp-rod", "sterp-rod"};
+    static const float colors[2][3] = {{0.9f, 0.55f, 0.1f}, {0.1f, 0.75f, 0.8f}};
+    oroya_track tracks[2];
+    for (int i = 0; i < 2; i++) {
+        oroya_node r = node(b, names[i], (oroya_node){0}, OROYA_NODE_MESH,
+                            (oroya_vec3){i ? 2.4f : -2.4f, 3.4f, -3.0f});
+        mesh(b, r, rod, material(b, colors[i][0], colors[i][1], colors[i][2], 0.3f, 0.35f));
+        oroya_node f = node(b, "fin", r, OROYA_NODE_MESH, (oroya_vec3){0, 0, 0});
+        mesh(b, f, fin, material(b, 0.9f, 0.9f, 0.9f, 0, 0.5f));
+        tracks[i] = (oroya_track){.target = names[i], .property = OROYA_PROPERTY_ROTATION,
+                                  .interpolation = i ? OROYA_INTERP_STERP : OROYA_INTERP_LINEAR,
+                                  .components = 4, .key_count = 3, .times = times, .values = keys,
+                                  .twist_axis = {1, 0, 0}};
+    }
+    clip(b, "rods", tracks, 2);
+}
+
 int demo_world_create(world *w) {
     memset(w, 0, sizeof *w);
     w->fade_to = -1;
@@ -304,6 +346,7 @@ int demo_world_create(world *w) {
     clip(&b, "comparison", comparison, 3);
 
     build_cylinder(&b, st);
+    build_rods(&b);
 
     for (int i = 0; i < BALLS * 2; i++) {
         st->shadows[i] = node(&b, "shadow", (oroya_node){0}, OROYA_NODE_MESH, (oroya_vec3){0, GROUND_Y, 0});
@@ -329,9 +372,9 @@ int demo_world_create(world *w) {
     w->background[3] = 1.0f;
     /* Two loops of the 2 s ball clips (seamless); the tube's 4.19 s period is cut at 4 s. */
     w->duration = 4.0;
-    w->clip_enabled = 7;
-    /* Ball stretched high in the air, the comparison balls rising apart, the tube bent. */
-    w->poster_time = 0.6;
+    w->clip_enabled = 15;
+    /* Ball stretched high in the air, the comparison balls rising apart, the rods apart, the tube bent. */
+    w->poster_time = 0.45;
     if (b.failed || world_prepare(w)) {
         world_free(w);
         return 1;
