@@ -19,7 +19,7 @@
 #define MORPH_TEXTURE_WIDTH 2048u
 
 typedef struct mesh_slot {
-    GLuint vao, buffers[7], morph_texture;
+    GLuint vao, buffers[8], morph_texture;
     uint32_t vertex_count, index_count, morph_target_count;
     uint32_t max_skin_index, max_skin_index_vertex; /* over influences with non-zero weight */
     uint16_t generation;
@@ -30,14 +30,21 @@ enum {
     U_MODEL, U_VIEW_PROJ, U_NORMAL_MATRIX, U_SKINNED, U_BONES, U_BIND, U_BIND_INV,
     U_MORPH_COUNT, U_MORPH_WEIGHTS, U_MORPHS, U_VERTEX_COUNT, U_MORPH_NORMALS,
     U_BASE_COLOR, U_METALLIC, U_ROUGHNESS, U_GRID, U_UNLIT, U_CAMERA_POS, U_LIGHT_COUNT,
-    U_LIGHT_VEC, U_LIGHT_COLOR, U_AMBIENT, U_SKIN8, U_COUNT_
+    U_LIGHT_VEC, U_LIGHT_COLOR, U_AMBIENT, U_SKIN8, U_BASE_TEX, U_HAS_TEX, U_COUNT_
 };
 static const char *const uniform_names[U_COUNT_] = {
     "u_model", "u_view_proj", "u_normal_matrix", "u_skinned", "u_bones", "u_bind", "u_bind_inv",
     "u_morph_count", "u_morph_weights", "u_morphs", "u_vertex_count", "u_morph_normals",
     "u_base_color", "u_metallic", "u_roughness", "u_grid", "u_unlit", "u_camera_pos",
-    "u_light_count", "u_light_vec", "u_light_color", "u_ambient", "u_skin8",
+    "u_light_count", "u_light_vec", "u_light_color", "u_ambient", "u_skin8", "u_base_tex",
+    "u_has_tex",
 };
+
+typedef struct texture_slot {
+    GLuint texture;
+    uint16_t generation;
+    bool live;
+} texture_slot;
 
 struct oroya_renderer {
     oroya_allocator allocator;
@@ -52,6 +59,8 @@ struct oroya_renderer {
     uint32_t bone_texture_side;
     GLint uniforms[U_COUNT_];
     mesh_slot *meshes;
+    texture_slot *textures;
+    uint32_t max_textures;
     char backend[256];
 };
 
@@ -71,6 +80,8 @@ static const char *vertex_shader_source =
     "layout(location = 3) in vec4 a_weights;\n"
     "layout(location = 4) in uvec4 a_joints2;\n"
     "layout(location = 5) in vec4 a_weights2;\n"
+    "layout(location = 6) in vec2 a_uv;\n"
+    "out vec2 v_uv;\n"
     "uniform bool u_skin8;\n"
     "uniform mat4 u_model;\n"
     "uniform mat4 u_view_proj;\n"
@@ -130,6 +141,7 @@ static const char *vertex_shader_source =
     "    vec4 world = u_model * vec4(p, 1.0);\n"
     "    v_world = world.xyz;\n"
     "    v_normal = u_normal_matrix * n;\n"
+    "    v_uv = a_uv;\n"
     "    gl_Position = u_view_proj * world;\n"
     "}\n";
 
@@ -142,6 +154,9 @@ static const char *fragment_shader_source =
     "precision highp float;\n"
     "in vec3 v_world;\n"
     "in vec3 v_normal;\n"
+    "in vec2 v_uv;\n"
+    "uniform sampler2D u_base_tex;\n"
+    "uniform bool u_has_tex;\n"
     "uniform vec4 u_base_color;\n"
     "uniform float u_metallic;\n"
     "uniform float u_roughness;\n"
@@ -154,7 +169,9 @@ static const char *fragment_shader_source =
     "uniform vec3 u_ambient;\n"
     "out vec4 o_color;\n"
     "void main() {\n"
-    "    vec3 base = u_base_color.rgb;\n"
+    "    vec4 albedo = u_base_color;\n"
+    "    if (u_has_tex) albedo *= texture(u_base_tex, v_uv);\n"
+    "    vec3 base = albedo.rgb;\n"
     "    if (u_grid > 0.0) {\n"
     "        vec2 c = v_world.xz / u_grid;\n"
     "        vec2 g = abs(fract(c - 0.5) - 0.5) / max(fwidth(c), vec2(1e-6));\n"
@@ -162,7 +179,7 @@ static const char *fragment_shader_source =
     "        base *= mix(1.0, 0.45, line);\n"
     "    }\n"
     "    if (u_unlit) {\n"
-    "        o_color = vec4(pow(clamp(base, 0.0, 1.0), vec3(1.0 / 2.2)), u_base_color.a);\n"
+    "        o_color = vec4(pow(clamp(base, 0.0, 1.0), vec3(1.0 / 2.2)), albedo.a);\n"
     "        return;\n"
     "    }\n"
     "    vec3 n = normalize(v_normal);\n"
@@ -195,7 +212,7 @@ static const char *fragment_shader_source =
     "        float spec = pow(max(dot(n, h), 0.0), shininess) * (shininess + 8.0) / 25.132741;\n"
     "        color += u_light_color[i].rgb * atten * ndl * (diffuse + f0 * spec);\n"
     "    }\n"
-    "    o_color = vec4(pow(clamp(color, 0.0, 1.0), vec3(1.0 / 2.2)), u_base_color.a);\n"
+    "    o_color = vec4(pow(clamp(color, 0.0, 1.0), vec3(1.0 / 2.2)), albedo.a);\n"
     "}\n";
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -349,6 +366,7 @@ static oroya_result create_program(oroya_renderer *r, oroya_error *err) {
     glUseProgram(r->program);
     glUniform1i(r->uniforms[U_BONES], 0);
     glUniform1i(r->uniforms[U_MORPHS], 1);
+    glUniform1i(r->uniforms[U_BASE_TEX], 2);
     return check_gl(err, "GL: shader setup");
 }
 
@@ -413,14 +431,16 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
     if (!d.width) d.width = 256;
     if (!d.height) d.height = 256;
     if (!d.max_meshes) d.max_meshes = 256;
+    if (!d.max_textures) d.max_textures = 64;
     if (d.width > OROYA_RENDER_MAX_SIZE || d.height > OROYA_RENDER_MAX_SIZE) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_renderer_create: size %ux%u over the limit %u", d.width, d.height,
                            OROYA_RENDER_MAX_SIZE);
     }
-    if (d.max_meshes > 65535) {
+    if (d.max_meshes > 65535 || d.max_textures > 65535) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_renderer_create: max_meshes %u over 65535", d.max_meshes);
+                           "oroya_renderer_create: max_meshes %u or max_textures %u over 65535",
+                           d.max_meshes, d.max_textures);
     }
     oroya_renderer *r = oroya__calloc(&d.allocator, 1, sizeof *r, 16);
     if (!r) return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
@@ -430,8 +450,12 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
     r->max_meshes = d.max_meshes;
     r->display = EGL_NO_DISPLAY;
     r->context = EGL_NO_CONTEXT;
+    r->max_textures = d.max_textures;
     r->meshes = oroya__calloc(&d.allocator, d.max_meshes, sizeof *r->meshes, 16);
-    if (!r->meshes) {
+    r->textures = oroya__calloc(&d.allocator, d.max_textures, sizeof *r->textures, 16);
+    if (!r->meshes || !r->textures) {
+        oroya__free(&d.allocator, r->meshes);
+        oroya__free(&d.allocator, r->textures);
         oroya__free(&d.allocator, r);
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
     }
@@ -471,7 +495,7 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
 
 static void free_mesh_gl(mesh_slot *m) {
     glDeleteVertexArrays(1, &m->vao);
-    glDeleteBuffers(7, m->buffers);
+    glDeleteBuffers(8, m->buffers);
     if (m->morph_texture) glDeleteTextures(1, &m->morph_texture);
 }
 
@@ -481,6 +505,9 @@ void oroya_renderer_destroy(oroya_renderer *r) {
     if (have_gl && (r->program || r->fbo)) {
         for (uint32_t i = 0; i < r->max_meshes; i++) {
             if (r->meshes[i].live) free_mesh_gl(&r->meshes[i]);
+        }
+        for (uint32_t i = 0; i < r->max_textures; i++) {
+            if (r->textures[i].live) glDeleteTextures(1, &r->textures[i].texture);
         }
         delete_targets(r);
         if (r->empty_texture) glDeleteTextures(1, &r->empty_texture);
@@ -497,6 +524,7 @@ void oroya_renderer_destroy(oroya_renderer *r) {
     }
     oroya_allocator a = r->allocator;
     oroya__free(&a, r->meshes);
+    oroya__free(&a, r->textures);
     oroya__free(&a, r);
 }
 
@@ -585,6 +613,10 @@ static oroya_result validate_mesh(const oroya_renderer *r, const oroya_render_me
     if (!finite_array(d->positions, n3, &bad)) {
         return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: positions[%zu] (vertex %zu) is not finite",
                            f, bad, bad / 3);
+    }
+    if (d->uvs && !finite_array(d->uvs, (size_t)d->vertex_count * 2, &bad)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: uvs[%zu] (vertex %zu) is not finite", f,
+                           bad, bad / 2);
     }
     if (d->normals && !finite_array(d->normals, n3, &bad)) {
         return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: normals[%zu] (vertex %zu) is not finite",
@@ -779,6 +811,11 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
             glEnableVertexAttribArray(5);
         }
     }
+    if (d->uvs) {
+        m->buffers[7] = upload_buffer(GL_ARRAY_BUFFER, d->uvs, (size_t)d->vertex_count * 2 * sizeof(float));
+        glVertexAttribPointer(6, 2, GL_FLOAT, GL_FALSE, 0, 0);
+        glEnableVertexAttribArray(6);
+    }
     m->buffers[4] = upload_buffer(GL_ELEMENT_ARRAY_BUFFER, d->indices ? d->indices : indices,
                                   (size_t)index_count * sizeof(uint32_t));
     glBindVertexArray(0);
@@ -839,6 +876,67 @@ void oroya_render_mesh_destroy(oroya_renderer *r, oroya_render_mesh mesh) {
     uint16_t next = (uint16_t)(m->generation + 1);
     memset(m, 0, sizeof *m);
     m->generation = next ? next : 1;
+}
+
+/* ---- textures -------------------------------------------------------------------------- */
+
+static texture_slot *texture_lookup(const oroya_renderer *r, oroya_render_texture t) {
+    uint32_t slot = t.id & 0xffffu, gen = t.id >> 16;
+    if (!r || slot == 0 || slot > r->max_textures) return NULL;
+    texture_slot *s = &r->textures[slot - 1];
+    return s->live && s->generation == gen ? s : NULL;
+}
+
+oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint32_t height,
+                                         const uint8_t *rgba, oroya_render_texture *out,
+                                         oroya_error *err) {
+    if (out) out->id = 0;
+    if (!r || !rgba || !out) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_texture_create: NULL argument");
+    }
+    if (!width || !height || width > (uint32_t)r->max_texture_size || height > (uint32_t)r->max_texture_size) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_render_texture_create: size %ux%u outside 1..%d", width, height,
+                           r->max_texture_size);
+    }
+    uint32_t slot = 0;
+    while (slot < r->max_textures && r->textures[slot].live) slot++;
+    if (slot == r->max_textures) {
+        return oroya__fail(err, OROYA_ERR_LIMIT, "oroya_render_texture_create: all %u texture slots in use",
+                           r->max_textures);
+    }
+    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    texture_slot *s = &r->textures[slot];
+    glGenTextures(1, &s->texture);
+    glBindTexture(GL_TEXTURE_2D, s->texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    /* Rows go up top row first, so texture row 0 is the image's top: glTF's uv (0, 0). */
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, (GLsizei)width, (GLsizei)height, 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, rgba);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    oroya_result res = check_gl(err, "oroya_render_texture_create");
+    if (res != OROYA_OK) {
+        glDeleteTextures(1, &s->texture);
+        s->texture = 0;
+        return res;
+    }
+    if (!s->generation) s->generation = 1;
+    s->live = true;
+    out->id = ((uint32_t)s->generation << 16) | (slot + 1);
+    return OROYA_OK;
+}
+
+void oroya_render_texture_destroy(oroya_renderer *r, oroya_render_texture t) {
+    texture_slot *s = texture_lookup(r, t);
+    if (!s || !make_current(r)) return;
+    glDeleteTextures(1, &s->texture);
+    uint16_t next = (uint16_t)(s->generation + 1);
+    memset(s, 0, sizeof *s);
+    s->generation = next ? next : 1;
 }
 
 /* ---- frames ---------------------------------------------------------------------------- */
@@ -999,6 +1097,14 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
                                "oroya_render_draw: bone_matrices[%zu] (bone %zu) is not finite", bad, bad / 16);
         }
     }
+    const texture_slot *tex = NULL;
+    if (mat->base_color_texture.id) {
+        tex = texture_lookup(r, mat->base_color_texture);
+        if (!tex) {
+            return oroya__fail(err, OROYA_ERR_STALE_HANDLE, "oroya_render_draw: texture handle 0x%08x is stale",
+                               mat->base_color_texture.id);
+        }
+    }
     oroya_mat4 model_inv;
     if (!oroya_mat4_invert(model, &model_inv)) {
         /* A zero scale (a collapsed node) draws nothing visible; its normals do not matter. */
@@ -1017,6 +1123,10 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     }
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, m->morph_texture ? m->morph_texture : r->empty_texture);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, tex ? tex->texture : r->empty_texture);
+    glUniform1i(r->uniforms[U_HAS_TEX], tex ? 1 : 0);
+    glActiveTexture(GL_TEXTURE0);
     glUniformMatrix4fv(r->uniforms[U_MODEL], 1, GL_FALSE, model.m);
     glUniformMatrix3fv(r->uniforms[U_NORMAL_MATRIX], 1, GL_FALSE, normal_matrix);
     glUniform1i(r->uniforms[U_SKINNED], m->skinned ? 1 : 0);

@@ -13,7 +13,8 @@
  * Image output: PNG (stb_image_write), looping animated GIF (giflib, one median-cut palette
  * over all frames) and MP4 (frames piped to an `ffmpeg` found on PATH).
  *
- * What it does not do: scene management, animation, textures, shadows. The scene-level
+ * What it does not do: scene management, animation, textures other than the base color,
+ * shadows. The scene-level
  * drawing in the CLI (tools/oroya) is built on this plain draw API.
  *
  * Context: oroya_renderer_create makes its own EGL display (Mesa's surfaceless platform, then
@@ -60,12 +61,14 @@ extern "C" {
 
 typedef struct oroya_renderer oroya_renderer;  /* opaque */
 typedef struct oroya_render_mesh { uint32_t id; } oroya_render_mesh; /* id 0 = none */
+typedef struct oroya_render_texture { uint32_t id; } oroya_render_texture; /* id 0 = none */
 
 typedef struct oroya_renderer_desc {
     uint32_t width;            /* framebuffer width in pixels; 0 = 256; at most OROYA_RENDER_MAX_SIZE */
     uint32_t height;           /* framebuffer height in pixels; 0 = 256 */
     uint32_t msaa_samples;     /* 0 or 1 = no multisampling; else clamped to what the GPU offers */
     uint32_t max_meshes;       /* mesh slots; 0 = 256; at most 65535 */
+    uint32_t max_textures;     /* texture slots; 0 = 64; at most 65535 */
     bool use_current_context;  /* draw with the caller's current GLES 3 context, no EGL setup */
     oroya_allocator allocator; /* zero = malloc/free */
 } oroya_renderer_desc;
@@ -91,6 +94,8 @@ const char *oroya_renderer_backend_string(const oroya_renderer *renderer);
 typedef struct oroya_render_mesh_desc {
     const float *positions;        /* vertex_count * 3, required */
     const float *normals;          /* vertex_count * 3; NULL = smooth normals computed from faces */
+    const float *uvs;              /* vertex_count * 2 texture coordinates, glTF convention ((0, 0)
+                                      is the image's top-left corner); NULL = none */
     uint32_t vertex_count;         /* 1 .. 2^24 */
     const uint32_t *indices;       /* index_count triangle corners; NULL = 0, 1, 2, ... */
     uint32_t index_count;          /* multiple of 3; with indices NULL, 0 = vertex_count */
@@ -118,6 +123,18 @@ oroya_result oroya_render_mesh_update(oroya_renderer *renderer, oroya_render_mes
 void oroya_render_mesh_destroy(oroya_renderer *renderer, oroya_render_mesh mesh);
 /* True while `mesh` names a live mesh of this renderer. */
 bool oroya_render_mesh_valid(const oroya_renderer *renderer, oroya_render_mesh mesh);
+
+/* ---- textures -------------------------------------------------------------------------- */
+/* Uploads a base color image: width x height RGBA8, top row first, sRGB-encoded color (as
+ * PNG and JPEG images and glTF baseColorTexture are) with linear alpha; sampled as sRGB so
+ * lighting sees linear values, with mipmaps and repeat wrapping. Errors: INVALID_ARGUMENT (NULL,
+ * size 0 or over the GPU's limit), LIMIT (all texture slots used), BACKEND. */
+oroya_result oroya_render_texture_create(oroya_renderer *renderer, uint32_t width, uint32_t height,
+                                         const uint8_t *rgba, oroya_render_texture *out,
+                                         oroya_error *err);
+/* Frees the texture; its handle becomes stale. Stale or zero handles are ignored. Drawing with
+ * a stale texture handle is an error (OROYA_ERR_STALE_HANDLE). */
+void oroya_render_texture_destroy(oroya_renderer *renderer, oroya_render_texture texture);
 
 /* ---- frames ---------------------------------------------------------------------------- */
 typedef enum oroya_render_light_type {
@@ -152,6 +169,8 @@ typedef struct oroya_render_material {
     bool unlit;                /* base color as is, no lighting (overlays, lines) */
     bool double_sided;         /* false: back faces are culled (three.js FrontSide); true: both
                                   sides drawn, back faces lit with the flipped normal */
+    oroya_render_texture base_color_texture; /* {0}: none; else multiplies base_color, sampled
+                                  at the mesh's uvs (meshes without uvs sample (0, 0)) */
 } oroya_render_material;
 
 /* White, metallic 0, roughness 0.5, no grid, lit, single-sided. */

@@ -577,6 +577,57 @@ static void test_msaa(void) {
     oroya_renderer_destroy(ms);
 }
 
+/* A 2x2-color base color texture on a quad that fills an orthographic view, unlit: each quadrant
+ * shows its texel, top row of the image at the top (glTF uv (0, 0) is the top-left corner).
+ * Expected by hand: the texel is sRGB-decoded by the exact sRGB curve (GL_SRGB8_ALPHA8),
+ * multiplied by the base color, then encoded with the renderer's 2.2 gamma. */
+static float srgb_decode(float c) { return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f); }
+
+static void test_texture(void) {
+    static const float pos[] = {-1, 1, 0, 1, 1, 0, 1, -1, 0, -1, -1, 0};
+    static const float nrm[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 1};
+    static const uint32_t idx[] = {0, 3, 2, 0, 2, 1};
+    static const uint8_t texels[16] = {255, 0, 0, 255, 0, 200, 0, 255, 0, 0, 128, 255, 64, 64, 64, 255};
+    /* 4x4 texels in 2x2 blocks, so that bilinear filtering near a quadrant's center only mixes
+     * texels of one color. */
+    uint8_t image[4 * 4 * 4];
+    for (int y = 0; y < 4; y++) {
+        for (int x = 0; x < 4; x++) memcpy(&image[(y * 4 + x) * 4], &texels[((y / 2) * 2 + x / 2) * 4], 4);
+    }
+    oroya_error err = {0};
+    oroya_render_mesh quad;
+    oroya_render_texture tex;
+    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .normals = nrm,
+              .uvs = uv, .vertex_count = 4, .indices = idx, .index_count = 6}, &quad, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_texture_create(renderer, 4, 4, image, &tex, &err), OROYA_OK);
+    oroya_render_view view = {0};
+    view.view = oroya_mat4_identity();
+    view.projection = oroya_mat4_identity();
+    view.background[3] = 1;
+    oroya_render_draw_desc d = {.mesh = quad, .material = {.base_color = {1, 1, 0.5f, 1}, .unlit = true,
+                                                           .base_color_texture = tex}};
+    uint8_t *img = malloc((size_t)W * H * 4);
+    OT_CHECK(render_one(&view, &d, 1, img));
+    const int at[4][2] = {{32, 32}, {96, 32}, {32, 96}, {96, 96}}; /* x, y: texel order */
+    const float tint[3] = {1, 1, 0.5f};
+    for (int t = 0; t < 4; t++) {
+        for (int c = 0; c < 3; c++) {
+            float lin = srgb_decode((float)texels[t * 4 + c] / 255.0f) * tint[c];
+            OT_NEAR(pixel(img, at[t][0], at[t][1])[c], linear_to_srgb(lin) * 255.0f, 1.5);
+        }
+    }
+    /* A destroyed texture is refused at draw time. */
+    oroya_render_texture_destroy(renderer, tex);
+    OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_draw(renderer, &d, &err), OROYA_ERR_STALE_HANDLE);
+    OT_EQ_INT(oroya_render_end(renderer, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_texture_create(renderer, 0, 2, texels, &tex, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_texture_create(renderer, 2, 2, NULL, &tex, &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_render_mesh_destroy(renderer, quad);
+    free(img);
+}
+
 static void test_errors(void) {
     oroya_error err = {0};
     float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
@@ -784,6 +835,7 @@ int main(void) {
     OT_RUN(test_gpu_skinning_many_bones);
     OT_RUN(test_gpu_morph_matches_cpu);
     OT_RUN(test_msaa);
+    OT_RUN(test_texture);
     OT_RUN(test_errors);
     if (__lsan_do_recoverable_leak_check) {
         OT_CHECK_MSG(__lsan_do_recoverable_leak_check() == 0, "LeakSanitizer found leaks (see above)");

@@ -1,5 +1,5 @@
 /* A render world from a glTF 2.0 file, through oroya's importer (scene, clips, skeletons,
- * skins, geometries and materials, all owned by the oroya_gltf_model). */
+ * skins, geometries, materials and base color images, all owned by the oroya_gltf_model). */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,8 +12,7 @@ int gltf_world_create(const char *path, world *w) {
     w->fade_to = -1;
     oroya_gltf_model *model = NULL;
     oroya_error err = {0};
-    /* Base color textures are not drawn (the renderer has no textures yet): skip decoding. */
-    if (oroya_gltf_load(path, &(oroya_gltf_import_desc){.skip_images = true}, &model, &err) != OROYA_OK) {
+    if (oroya_gltf_load(path, NULL, &model, &err) != OROYA_OK) {
         fprintf(stderr, "oroya: %s: %s\n", path, err.message[0] ? err.message : oroya_result_string(err.result));
         return 1;
     }
@@ -36,6 +35,18 @@ int gltf_world_create(const char *path, world *w) {
     if (model->skin_count > WORLD_MAX_OWNED || model->skinned_mesh_count > WORLD_MAX_OWNED) {
         fprintf(stderr, "oroya: warning: %s has more than %d skins; the rest stay in the rest pose\n",
                 path, WORLD_MAX_OWNED);
+    }
+    /* Base color textures (TEXCOORD_0 only: the importer reads no other set). */
+    for (uint32_t i = 0; i < model->material_count && w->texture_count < WORLD_MAX_OWNED; i++) {
+        const oroya_gltf_model_material *m = &model->materials[i];
+        if (m->base_color_image == OROYA_GLTF_NONE || m->base_color_image >= model->image_count ||
+            m->base_color_texcoord != 0) {
+            continue;
+        }
+        const oroya_gltf_image_data *img = &model->images[m->base_color_image];
+        if (!img->pixels || !img->width || !img->height) continue;
+        w->textures[w->texture_count++] = (world_texture){.material = &m->material, .width = img->width,
+                                                          .height = img->height, .pixels = img->pixels};
     }
     /* As three.js viewers do, the first clip plays unless --clip chooses. */
     w->clip_enabled = w->clip_count ? 1u : 0u;

@@ -22,6 +22,13 @@ typedef struct world_hint {
     bool unlit;
 } world_hint;
 
+/* A base color image for meshes drawn with `material` (glTF baseColorTexture). */
+typedef struct world_texture {
+    const oroya_material *material;
+    uint32_t width, height;
+    const uint8_t *pixels;         /* RGBA8, top row first, sRGB-encoded */
+} world_texture;
+
 typedef struct world world;
 struct world {
     const char *name;
@@ -38,6 +45,8 @@ struct world {
     float background[4];               /* linear RGB + alpha */
     world_hint hints[WORLD_MAX_HINTS];
     uint32_t hint_count;
+    world_texture textures[WORLD_MAX_OWNED];
+    uint32_t texture_count;
     /* Called after the clips are applied and world matrices updated (the demo's blob shadows
      * follow the balls there); it may change transforms and then update the world again. */
     void (*after_pose)(world *w);
@@ -111,6 +120,7 @@ typedef struct world_gpu_mesh {
 typedef struct world_gpu {
     world_gpu_mesh meshes[WORLD_MAX_MESHES];
     uint32_t mesh_count;
+    oroya_render_texture textures[WORLD_MAX_OWNED]; /* one per world texture */
     oroya_render_mesh lines;           /* skeleton overlay */
 } world_gpu;
 

@@ -248,7 +248,7 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
         /* A skinned mesh skins with its skin's influences: the importer normalizes the skin's
          * copy of the weights, as three.js does at load. */
         oroya_render_mesh_desc d = {
-            .positions = g->positions, .normals = g->normals, .vertex_count = g->vertex_count,
+            .positions = g->positions, .normals = g->normals, .uvs = g->uvs, .vertex_count = g->vertex_count,
             .indices = g->indices, .index_count = g->index_count,
             .skin_indices = skin ? skin->joints : NULL, .skin_weights = skin ? skin->weights : NULL,
             .skin_indices2 = skin ? skin->joints2 : NULL, .skin_weights2 = skin ? skin->weights2 : NULL,
@@ -266,6 +266,14 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
         m->skin = skin;
         out->mesh_count++;
     }
+    for (uint32_t i = 0; i < w->texture_count; i++) {
+        const world_texture *t = &w->textures[i];
+        oroya_result res = oroya_render_texture_create(r, t->width, t->height, t->pixels, &out->textures[i], err);
+        if (res != OROYA_OK) {
+            world_release(r, out);
+            return res;
+        }
+    }
     static float zeros[OVERLAY_VERTICES * 3];
     static uint32_t idx[OVERLAY_VERTICES];
     for (uint32_t i = 0; i < OVERLAY_VERTICES; i++) idx[i] = i;
@@ -278,6 +286,7 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
 
 void world_release(oroya_renderer *r, world_gpu *g) {
     for (uint32_t i = 0; i < g->mesh_count; i++) oroya_render_mesh_destroy(r, g->meshes[i].mesh);
+    for (uint32_t i = 0; i < WORLD_MAX_OWNED; i++) oroya_render_texture_destroy(r, g->textures[i]);
     oroya_render_mesh_destroy(r, g->lines);
     memset(g, 0, sizeof *g);
 }
@@ -369,6 +378,9 @@ oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const
             d.material.double_sided = mat->double_sided;
             d.material.grid_spacing = h ? h->grid_spacing : 0.0f;
             d.material.unlit = h ? h->unlit : false;
+            for (uint32_t t = 0; t < w->texture_count; t++) {
+                if (w->textures[t].material == mat) d.material.base_color_texture = g->textures[t];
+            }
             if (skin) {
                 d.bone_matrices = skin->skeleton->bone_matrices;
                 d.bone_count = skin->skeleton->bone_count;
