@@ -113,6 +113,17 @@ printf '{"asset": {"version": "2.0"}, "nodes": [{"mesh": 7}]}' > bad.gltf
 expect 1 "bad.gltf" "$OROYA" render bad.gltf -o x.png
 expect 1 "missing.gltf" "$OROYA" render missing.gltf -o x.png
 
+# MP4: a stand-in `ffmpeg` on PATH records its arguments and the raw frames it is fed, so the
+# pipe is checked without ffmpeg installed: 3 frames of 32x18 RGBA = 6912 bytes. The output
+# name has a quote in it, which the shell command must escape.
+mkdir -p fakebin
+printf '#!/bin/sh\nfor last; do :; done\necho "$@" > "$last.args"\ncat > "$last"\n' > fakebin/ffmpeg
+chmod +x fakebin/ffmpeg
+expect 0 "" env PATH="$tmp/fakebin:$PATH" "$OROYA" render --size 32x18 --fps 3 --duration 1 -o "it's.mp4"
+[ "$(wc -c < "it's.mp4")" = 6912 ] || fail "the MP4 pipe got $(wc -c < "it's.mp4") bytes, expected 6912"
+grep -q -- "-pixel_format rgba -video_size 32x18 -framerate 3 " "it's.mp4.args" || fail "ffmpeg arguments: $(cat "it's.mp4.args")"
+expect 2 "even width" "$OROYA" render --size 33x18 -o x.mp4
+
 # 4. Errors: usage errors exit 2, failures exit 1, each with a clear message.
 expect 2 "unknown option" "$OROYA" render --bogus
 expect 2 "16 <= W" "$OROYA" render --size 8x8 -o x.png
