@@ -34,7 +34,8 @@ int main(void) {
     oroya_scene *scene = NULL;
     oroya_node spine, head;
     if (oroya_scene_create(NULL, &scene) != OROYA_OK ||
-        oroya_scene_add_node(scene, "spine", (oroya_node){0}, OROYA_NODE_BONE, &spine) != OROYA_OK ||
+        oroya_scene_add_node(scene, "spine", (oroya_node){0}, OROYA_NODE_BONE, &spine) !=
+            OROYA_OK ||
         oroya_scene_add_node(scene, "head", spine, OROYA_NODE_BONE, &head) != OROYA_OK)
         return 1;
 
@@ -44,25 +45,37 @@ int main(void) {
         run_times[k] = 0.7f * (float)k / 4;
         xrot((k % 2 ? 5.0 : -5.0) * PI / 180, run_rot + 4 * k);
     }
-    oroya_track run_track = {.target = "head", .property = OROYA_PROPERTY_ROTATION,
-                             .interpolation = OROYA_INTERP_LINEAR, .components = 4,
-                             .key_count = 5, .times = run_times, .values = run_rot};
+    oroya_track run_track = {.target = "head",
+                             .property = OROYA_PROPERTY_ROTATION,
+                             .interpolation = OROYA_INTERP_LINEAR,
+                             .components = 4,
+                             .key_count = 5,
+                             .times = run_times,
+                             .values = run_rot};
     /* Look up: frame 0 is the neutral head, then 30 degrees up (negative x) held. */
     float look_times[2] = {0, 0.5f}, look_rot[8];
     xrot(0, look_rot);
     xrot(-30 * PI / 180, look_rot + 4);
-    oroya_track look_track = {.target = "head", .property = OROYA_PROPERTY_ROTATION,
-                              .interpolation = OROYA_INTERP_LINEAR, .components = 4,
-                              .key_count = 2, .times = look_times, .values = look_rot};
+    oroya_track look_track = {.target = "head",
+                              .property = OROYA_PROPERTY_ROTATION,
+                              .interpolation = OROYA_INTERP_LINEAR,
+                              .components = 4,
+                              .key_count = 2,
+                              .times = look_times,
+                              .values = look_rot};
     oroya_error err = {0};
     oroya_clip *run = NULL, *look = NULL;
-    if (oroya_clip_create(&(oroya_clip_desc){.name = "run", .tracks = &run_track, .track_count = 1}, &run, &err) != OROYA_OK ||
-        oroya_clip_create(&(oroya_clip_desc){.name = "look_up", .tracks = &look_track, .track_count = 1}, &look, &err) != OROYA_OK) {
+    if (oroya_clip_create(&(oroya_clip_desc){.name = "run", .tracks = &run_track, .track_count = 1},
+                          &run, &err) != OROYA_OK ||
+        oroya_clip_create(
+            &(oroya_clip_desc){.name = "look_up", .tracks = &look_track, .track_count = 1}, &look,
+            &err) != OROYA_OK) {
         fprintf(stderr, "clip: %s\n", err.message);
         return 1;
     }
     /* Differences from frame 0 of the clip itself; the clip becomes ADDITIVE. */
-    if (oroya_make_clip_additive(look, 0, NULL, 30) != OROYA_OK) return 1;
+    if (oroya_make_clip_additive(look, 0, NULL, 30) != OROYA_OK)
+        return 1;
 
     oroya_mixer *mixer = NULL;
     oroya_action *run_action = NULL, *look_action = NULL;
@@ -81,8 +94,10 @@ int main(void) {
         /* The layer's weight: 0 for the first second, ramps to 1, then 1.5 at the end. */
         double w = t < 1.0 ? 0.0 : t < 2.0 ? t - 1.0 : 1.5;
         oroya_action_set_effective_weight(look_action, w);
-        if (oroya_mixer_update(mixer, dt) != OROYA_OK) return 1;
-        if (i % 6 == 0) printf("%5.2f %7.2f %8.2f deg\n", t, w, pitch_deg(scene, head));
+        if (oroya_mixer_update(mixer, dt) != OROYA_OK)
+            return 1;
+        if (i % 6 == 0)
+            printf("%5.2f %7.2f %8.2f deg\n", t, w, pitch_deg(scene, head));
     }
     oroya_mixer_destroy(mixer);
     oroya_clip_destroy(run);

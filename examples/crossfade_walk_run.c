@@ -38,13 +38,20 @@ static oroya_clip *make_cycle(const char *name, float duration, float bob, float
         rot[k * 4 + 2] = (float)sin(a / 2);
         rot[k * 4 + 3] = (float)cos(a / 2);
     }
-    oroya_track tracks[2] = {
-        {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = KEYS,
-         .times = times, .values = pos},
-        {.target = "hips", .property = OROYA_PROPERTY_ROTATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = KEYS,
-         .times = times, .values = rot}};
+    oroya_track tracks[2] = {{.target = "hips",
+                              .property = OROYA_PROPERTY_TRANSLATION,
+                              .interpolation = OROYA_INTERP_LINEAR,
+                              .components = 3,
+                              .key_count = KEYS,
+                              .times = times,
+                              .values = pos},
+                             {.target = "hips",
+                              .property = OROYA_PROPERTY_ROTATION,
+                              .interpolation = OROYA_INTERP_LINEAR,
+                              .components = 4,
+                              .key_count = KEYS,
+                              .times = times,
+                              .values = rot}};
     oroya_clip_desc desc = {.name = name, .duration = duration, .tracks = tracks, .track_count = 2};
     oroya_clip *clip = NULL;
     oroya_error err = {0};
@@ -56,13 +63,18 @@ static oroya_clip *make_cycle(const char *name, float duration, float bob, float
 }
 
 static int rig_init(rig *r, const oroya_clip *walk, const oroya_clip *run) {
-    if (oroya_scene_create(NULL, &r->scene) != OROYA_OK) return -1;
-    if (oroya_scene_add_node(r->scene, "hips", (oroya_node){0}, OROYA_NODE_BONE, &r->hips) != OROYA_OK)
+    if (oroya_scene_create(NULL, &r->scene) != OROYA_OK)
         return -1;
-    if (oroya_mixer_create(r->scene, NULL, &r->mixer) != OROYA_OK) return -1;
+    if (oroya_scene_add_node(r->scene, "hips", (oroya_node){0}, OROYA_NODE_BONE, &r->hips) !=
+        OROYA_OK)
+        return -1;
+    if (oroya_mixer_create(r->scene, NULL, &r->mixer) != OROYA_OK)
+        return -1;
     /* three.js keeps clip durations as doubles: give the exact ones. */
-    if (oroya_mixer_clip_action_ex(r->mixer, walk, &(oroya_action_desc){.duration = 1.2}, &r->walk) != OROYA_OK ||
-        oroya_mixer_clip_action_ex(r->mixer, run, &(oroya_action_desc){.duration = 0.7}, &r->run) != OROYA_OK)
+    if (oroya_mixer_clip_action_ex(r->mixer, walk, &(oroya_action_desc){.duration = 1.2},
+                                   &r->walk) != OROYA_OK ||
+        oroya_mixer_clip_action_ex(r->mixer, run, &(oroya_action_desc){.duration = 0.7}, &r->run) !=
+            OROYA_OK)
         return -1;
     oroya_action_play(r->walk);
     return 0;
@@ -82,7 +94,8 @@ static float hips_y(const rig *r) {
 int main(void) {
     oroya_clip *walk = make_cycle("walk", 1.2f, 0.05f, 0.10f);
     oroya_clip *run = make_cycle("run", 0.7f, 0.15f, 0.25f);
-    if (!walk || !run) return 1;
+    if (!walk || !run)
+        return 1;
     rig plain = {0}, warped = {0};
     if (rig_init(&plain, walk, run) || rig_init(&warped, walk, run)) {
         fprintf(stderr, "setup failed\n");
@@ -91,7 +104,8 @@ int main(void) {
     const double dt = 1.0 / 60.0;
     double clock = 0;
     bool faded = false;
-    printf("%5s | %-33s | %-33s\n", "t", "no warp: w_walk w_run ts_walk ts_run", "warp:    w_walk w_run ts_walk ts_run");
+    printf("%5s | %-33s | %-33s\n", "t", "no warp: w_walk w_run ts_walk ts_run",
+           "warp:    w_walk w_run ts_walk ts_run");
     for (int i = 0; i < 96; i++) {
         if (!faded && clock >= 1.0 - 1e-9) {
             rig *rs[2] = {&plain, &warped};
@@ -104,15 +118,19 @@ int main(void) {
             }
             faded = true;
         }
-        if (oroya_mixer_update(plain.mixer, dt) != OROYA_OK || oroya_mixer_update(warped.mixer, dt) != OROYA_OK)
+        if (oroya_mixer_update(plain.mixer, dt) != OROYA_OK ||
+            oroya_mixer_update(warped.mixer, dt) != OROYA_OK)
             return 1;
         clock += dt;
         if (i % 3 == 2 && clock > 0.89) {
-            printf("%5.2f | %5.2f %5.2f %5.2f %5.2f y=%5.3f | %5.2f %5.2f %5.2f %5.2f y=%5.3f\n", clock,
-                   oroya_action_effective_weight(plain.walk), oroya_action_effective_weight(plain.run),
-                   oroya_action_effective_time_scale(plain.walk), oroya_action_effective_time_scale(plain.run),
-                   hips_y(&plain), oroya_action_effective_weight(warped.walk),
-                   oroya_action_effective_weight(warped.run), oroya_action_effective_time_scale(warped.walk),
+            printf("%5.2f | %5.2f %5.2f %5.2f %5.2f y=%5.3f | %5.2f %5.2f %5.2f %5.2f y=%5.3f\n",
+                   clock, oroya_action_effective_weight(plain.walk),
+                   oroya_action_effective_weight(plain.run),
+                   oroya_action_effective_time_scale(plain.walk),
+                   oroya_action_effective_time_scale(plain.run), hips_y(&plain),
+                   oroya_action_effective_weight(warped.walk),
+                   oroya_action_effective_weight(warped.run),
+                   oroya_action_effective_time_scale(warped.walk),
                    oroya_action_effective_time_scale(warped.run), hips_y(&warped));
         }
     }

@@ -28,9 +28,12 @@ oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame
     if (!target || !isfinite(reference_frame) || isnan(fps) ||
         (target->track_count && !target->tracks))
         return OROYA_ERR_INVALID_ARGUMENT;
-    if (!reference) reference = target;
-    if (reference->track_count && !reference->tracks) return OROYA_ERR_INVALID_ARGUMENT;
-    if (!(fps > 0) || isinf(fps)) fps = 30;
+    if (!reference)
+        reference = target;
+    if (reference->track_count && !reference->tracks)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    if (!(fps > 0) || isinf(fps))
+        fps = 30;
     for (uint32_t i = 0; i < reference->track_count; i++)
         if (reference->tracks[i].components > OROYA_MAX_ADDITIVE_COMPONENTS)
             return OROYA_ERR_LIMIT;
@@ -38,16 +41,19 @@ oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame
 
     for (uint32_t i = 0; i < reference->track_count; i++) {
         const oroya_track *rt = &reference->tracks[i];
-        if (!rt->target || rt->key_count == 0 || !rt->times || !rt->values) continue;
+        if (!rt->target || rt->key_count == 0 || !rt->times || !rt->values)
+            continue;
         uint32_t ti = 0;
         for (; ti < target->track_count; ti++) {
             const oroya_track *t = &target->tracks[ti];
             if (t->property == rt->property && t->target && !strcmp(t->target, rt->target))
                 break;
         }
-        if (ti == target->track_count) continue;
+        if (ti == target->track_count)
+            continue;
         oroya_track *tt = &target->tracks[ti];
-        if (tt->components != rt->components || tt->key_count == 0 || !tt->values) continue;
+        if (tt->components != rt->components || tt->key_count == 0 || !tt->values)
+            continue;
 
         uint32_t n = rt->components;
         float ref[OROYA_MAX_ADDITIVE_COMPONENTS];
@@ -79,7 +85,8 @@ oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame
         }
 
         float *values = oroya_clip_track_values(target, ti);
-        if (!values) continue;
+        if (!values)
+            continue;
         bool cubic = tt->interpolation == OROYA_INTERP_CUBICSPLINE;
         uint32_t stride = stride_of(tt);
         uint32_t offset = cubic ? n : 0;
@@ -94,7 +101,8 @@ oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame
                     multiply_into(v + n, ref, v + n);
                 }
             } else {
-                for (uint32_t c = 0; c < n; c++) v[c] = (float)((double)v[c] - (double)ref[c]);
+                for (uint32_t c = 0; c < n; c++)
+                    v[c] = (float)((double)v[c] - (double)ref[c]);
             }
         }
     }

@@ -19,16 +19,22 @@
 
 /* three's PropertyMixer buffer regions, each `size` doubles:
  * [ incoming | accu0 | accu1 | orig | add | work ] (work is used by quaternions only). */
-enum { REGION_INCOMING = 0, REGION_ACCU0 = 1, REGION_ORIG = 3, REGION_ADD = 4, REGION_WORK = 5,
-       REGION_COUNT = 6 };
+enum {
+    REGION_INCOMING = 0,
+    REGION_ACCU0 = 1,
+    REGION_ORIG = 3,
+    REGION_ADD = 4,
+    REGION_WORK = 5,
+    REGION_COUNT = 6
+};
 
 typedef struct binding {
-    oroya_node node;         /* {0}: the target name is not in the scene (yet) */
-    uint32_t dense;          /* node's dense index, refreshed when the layout version moves */
+    oroya_node node; /* {0}: the target name is not in the scene (yet) */
+    uint32_t dense;  /* node's dense index, refreshed when the layout version moves */
     oroya_property property;
-    uint32_t size;           /* components */
-    char *target;            /* the track's target name (a copy: clips may go first) */
-    double *buffer;          /* REGION_COUNT * size; tracks sample into the first region */
+    uint32_t size;  /* components */
+    char *target;   /* the track's target name (a copy: clips may go first) */
+    double *buffer; /* REGION_COUNT * size; tracks sample into the first region */
     double cumulative_weight;
     double cumulative_weight_additive;
     uint32_t use_count;       /* scheduled actions' tracks using it */
@@ -74,7 +80,7 @@ struct oroya_mixer {
 
     oroya_action **actions; /* [ active | inactive ], as three's mixer._actions */
     uint32_t action_count, active_action_count, max_actions;
-    binding **bindings;     /* [ active | inactive ], as three's mixer._bindings */
+    binding **bindings; /* [ active | inactive ], as three's mixer._bindings */
     uint32_t binding_count, active_binding_count, max_bindings;
     uint32_t control_count; /* fades and warps in progress */
 
@@ -145,7 +151,9 @@ static void multiply_flat(double *dst, const double *a, const double *b) {
 
 /* ---- PropertyMixer ----------------------------------------------------------------------- */
 
-static double *region(binding *b, uint32_t r) { return b->buffer + (size_t)r * b->size; }
+static double *region(binding *b, uint32_t r) {
+    return b->buffer + (size_t)r * b->size;
+}
 
 /* _mixBufferRegion: lerp, or successive slerp for rotations. */
 static void mix_region(binding *b, double *dst, const double *src, double t) {
@@ -154,7 +162,8 @@ static void mix_region(binding *b, double *dst, const double *src, double t) {
         return;
     }
     double s = 1 - t;
-    for (uint32_t i = 0; i != b->size; ++i) dst[i] = dst[i] * s + src[i] * t;
+    for (uint32_t i = 0; i != b->size; ++i)
+        dst[i] = dst[i] * s + src[i] * t;
 }
 
 /* _mixBufferRegionAdditive: add + v * w, or add = slerp(add, add * q, w). */
@@ -165,13 +174,16 @@ static void mix_region_additive(binding *b, double *dst, const double *src, doub
         slerp_flat(dst, dst, work, t);
         return;
     }
-    for (uint32_t i = 0; i != b->size; ++i) dst[i] = dst[i] + src[i] * t;
+    for (uint32_t i = 0; i != b->size; ++i)
+        dst[i] = dst[i] + src[i] * t;
 }
 
 static void set_additive_identity(binding *b) {
     double *add = region(b, REGION_ADD);
-    for (uint32_t i = 0; i < b->size; i++) add[i] = 0;
-    if (b->property == OROYA_PROPERTY_ROTATION) add[3] = 1;
+    for (uint32_t i = 0; i < b->size; i++)
+        add[i] = 0;
+    if (b->property == OROYA_PROPERTY_ROTATION)
+        add[3] = 1;
 }
 
 static void binding_accumulate(binding *b, uint32_t accu_index, double weight) {
@@ -179,7 +191,8 @@ static void binding_accumulate(binding *b, uint32_t accu_index, double weight) {
     double *accu = region(b, REGION_ACCU0 + accu_index);
     double current = b->cumulative_weight;
     if (current == 0) {
-        for (uint32_t i = 0; i != b->size; ++i) accu[i] = incoming[i];
+        for (uint32_t i = 0; i != b->size; ++i)
+            accu[i] = incoming[i];
         current = weight;
     } else {
         current += weight;
@@ -189,23 +202,28 @@ static void binding_accumulate(binding *b, uint32_t accu_index, double weight) {
 }
 
 static void binding_accumulate_additive(binding *b, double weight) {
-    if (b->cumulative_weight_additive == 0) set_additive_identity(b);
+    if (b->cumulative_weight_additive == 0)
+        set_additive_identity(b);
     mix_region_additive(b, region(b, REGION_ADD), region(b, REGION_INCOMING), weight);
     b->cumulative_weight_additive += weight;
 }
 
 /* PropertyBinding.getValue / setValue on the scene's dense arrays. */
 static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
-    for (uint32_t i = 0; i < b->size; i++) dst[i] = 0;
+    for (uint32_t i = 0; i < b->size; i++)
+        dst[i] = 0;
     if (b->dense == NO_INDEX) {
-        if (b->property == OROYA_PROPERTY_ROTATION) dst[3] = 1;
-        else if (b->property == OROYA_PROPERTY_SCALE) dst[0] = dst[1] = dst[2] = 1;
+        if (b->property == OROYA_PROPERTY_ROTATION)
+            dst[3] = 1;
+        else if (b->property == OROYA_PROPERTY_SCALE)
+            dst[0] = dst[1] = dst[2] = 1;
         return;
     }
     if (b->property == OROYA_PROPERTY_WEIGHTS) {
         uint32_t count = 0;
         const float *w = oroya_scene_weights(m->scene, b->node, &count);
-        for (uint32_t i = 0; w && i < b->size && i < count; i++) dst[i] = w[i];
+        for (uint32_t i = 0; w && i < b->size && i < count; i++)
+            dst[i] = w[i];
         return;
     }
     const oroya_transform *t = &oroya_scene_transforms(m->scene)[b->dense];
@@ -226,11 +244,13 @@ static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
 }
 
 static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
-    if (b->dense == NO_INDEX) return;
+    if (b->dense == NO_INDEX)
+        return;
     if (b->property == OROYA_PROPERTY_WEIGHTS) {
         uint32_t count = 0;
         float *w = oroya_scene_weights(m->scene, b->node, &count);
-        for (uint32_t i = 0; w && i < b->size && i < count; i++) w[i] = (float)src[i];
+        for (uint32_t i = 0; w && i < b->size && i < count; i++)
+            w[i] = (float)src[i];
         return;
     }
     oroya_transform *t = &oroya_scene_transforms(m->scene)[b->dense];
@@ -257,8 +277,10 @@ static void binding_apply(oroya_mixer *m, binding *b, uint32_t accu_index) {
     double weight_additive = b->cumulative_weight_additive;
     b->cumulative_weight = 0;
     b->cumulative_weight_additive = 0;
-    if (weight < 1) mix_region(b, accu, region(b, REGION_ORIG), 1 - weight);
-    if (weight_additive > 0) mix_region_additive(b, accu, region(b, REGION_ADD), 1);
+    if (weight < 1)
+        mix_region(b, accu, region(b, REGION_ORIG), 1 - weight);
+    if (weight_additive > 0)
+        mix_region_additive(b, accu, region(b, REGION_ADD), 1);
     const double *a0 = region(b, REGION_ACCU0), *a1 = region(b, REGION_ACCU0 + 1);
     for (uint32_t i = 0; i != b->size; ++i) {
         if (a0[i] != a1[i]) {
@@ -292,7 +314,8 @@ static void binding_restore_original(oroya_mixer *m, binding *b) {
  * animating). This is the only place besides action creation that compares strings. */
 static void refresh_layout(oroya_mixer *m) {
     uint32_t version = oroya_scene_layout_version(m->scene);
-    if (m->layout_valid && version == m->layout_version) return;
+    if (m->layout_valid && version == m->layout_version)
+        return;
     for (uint32_t i = 0; i < m->binding_count; i++) {
         binding *b = m->bindings[i];
         if (!b->node.id || !oroya_scene_node_valid(m->scene, b->node)) {
@@ -302,7 +325,8 @@ static void refresh_layout(oroya_mixer *m) {
                 b->node = node;
                 b->dense = oroya_scene_node_index(m->scene, node);
                 /* In use: what it restores on release is the new node's current value. */
-                if (b->use_count > 0) binding_save_original(m, b);
+                if (b->use_count > 0)
+                    binding_save_original(m, b);
                 continue;
             }
         }
@@ -373,13 +397,15 @@ static void remove_inactive_binding(oroya_mixer *m, binding *b) {
 static void release_bindings(oroya_mixer *m, oroya_action *a, uint32_t count) {
     for (uint32_t i = 0; i < count; i++) {
         binding *b = a->bindings[i];
-        if (b && --b->reference_count == 0) remove_inactive_binding(m, b);
+        if (b && --b->reference_count == 0)
+            remove_inactive_binding(m, b);
     }
 }
 
 static void activate_action(oroya_action *a) {
     oroya_mixer *m = a->mixer;
-    if (is_active_action(a)) return;
+    if (is_active_action(a))
+        return;
     refresh_layout(m);
     for (uint32_t i = 0; i != a->track_count; ++i) {
         binding *b = a->bindings[i];
@@ -393,7 +419,8 @@ static void activate_action(oroya_action *a) {
 
 static void deactivate_action(oroya_action *a) {
     oroya_mixer *m = a->mixer;
-    if (!is_active_action(a)) return;
+    if (!is_active_action(a))
+        return;
     refresh_layout(m);
     for (uint32_t i = 0; i != a->track_count; ++i) {
         binding *b = a->bindings[i];
@@ -410,9 +437,12 @@ static void deactivate_action(oroya_action *a) {
 static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int32_t direction,
                      int64_t loop_delta) {
     oroya_event e = {type, a, direction, loop_delta};
-    if (m->event_count < m->max_events) m->events[m->event_count++] = e;
-    else m->events_dropped++;
-    if (m->on_event) m->on_event(&e, m->user);
+    if (m->event_count < m->max_events)
+        m->events[m->event_count++] = e;
+    else
+        m->events_dropped++;
+    if (m->on_event)
+        m->on_event(&e, m->user);
 }
 
 /* ---- control interpolants ------------------------------------------------------------------ */
@@ -421,21 +451,25 @@ static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int
  * before the first time the first value, at or after the second time the second value. */
 static float control_eval(const float times[2], const float values[2], double t) {
     double t0 = times[0], t1 = times[1];
-    if (t >= t1) return values[1];
-    if (t < t0) return values[0];
+    if (t >= t1)
+        return values[1];
+    if (t < t0)
+        return values[0];
     double w1 = (t - t0) / (t1 - t0);
     double w0 = 1 - w1;
     return (float)((double)values[0] * w0 + (double)values[1] * w1);
 }
 
 void oroya_action_stop_fading(oroya_action *a) {
-    if (!a || !a->fading) return;
+    if (!a || !a->fading)
+        return;
     a->fading = false;
     a->mixer->control_count--;
 }
 
 void oroya_action_stop_warping(oroya_action *a) {
-    if (!a) return;
+    if (!a)
+        return;
     if (a->warping) {
         a->warping = false;
         a->mixer->control_count--;
@@ -443,8 +477,7 @@ void oroya_action_stop_warping(oroya_action *a) {
     a->has_restore_time_scale = false;
 }
 
-static void schedule_fading(oroya_action *a, double duration, float weight_now,
-                            float weight_then) {
+static void schedule_fading(oroya_action *a, double duration, float weight_now, float weight_then) {
     oroya_mixer *m = a->mixer;
     double now = m->time;
     if (!a->fading) {
@@ -487,7 +520,8 @@ static double update_weight(oroya_action *a, double time) {
             if (time > (double)a->fade_times[1]) {
                 oroya_action_stop_fading(a);
                 /* A fade-out that reached 0 disables the action. */
-                if (value == 0) a->enabled = false;
+                if (value == 0)
+                    a->enabled = false;
             }
         }
     }
@@ -508,7 +542,8 @@ static double update_time_scale(oroya_action *a, double time) {
                 } else {
                     /* three 0.187 gives a cross-fade's actions back their earlier
                      * time scale when the warp ends. */
-                    if (a->has_restore_time_scale) time_scale = a->restore_time_scale;
+                    if (a->has_restore_time_scale)
+                        time_scale = a->restore_time_scale;
                     a->time_scale = time_scale;
                 }
                 oroya_action_stop_warping(a);
@@ -522,12 +557,15 @@ static double update_time_scale(oroya_action *a, double time) {
 static int64_t add_loops(int64_t count, double loop_delta) {
     double d = fabs(loop_delta);
     /* Keeps the counter defined for absurd jumps (three's double just grows). */
-    if (!(d < 4.0e18)) d = 4.0e18;
+    if (!(d < 4.0e18))
+        d = 4.0e18;
     int64_t n = (int64_t)d;
     return count > INT64_MAX - n ? INT64_MAX : count + n;
 }
 
-static bool odd(int64_t n) { return (n & 1) != 0; } /* two's complement: -1 is odd, as in JS */
+static bool odd(int64_t n) {
+    return (n & 1) != 0;
+} /* two's complement: -1 is odd, as in JS */
 
 static double update_time(oroya_action *a, double delta) {
     oroya_mixer *m = a->mixer;
@@ -537,7 +575,8 @@ static double update_time(oroya_action *a, double delta) {
     bool ping_pong = a->loop == OROYA_LOOP_PINGPONG;
 
     if (delta == 0) {
-        if (loop_count == -1) return time;
+        if (loop_count == -1)
+            return time;
         return (ping_pong && odd(loop_count)) ? duration - time : time;
     }
 
@@ -554,8 +593,10 @@ static double update_time(oroya_action *a, double delta) {
             a->time = time;
             return time;
         }
-        if (a->clamp_when_finished) a->paused = true;
-        else a->enabled = false;
+        if (a->clamp_when_finished)
+            a->paused = true;
+        else
+            a->enabled = false;
         a->time = time;
         dispatch(m, OROYA_EVENT_FINISHED, a, delta < 0 ? -1 : 1, 0);
         return time;
@@ -585,15 +626,18 @@ static double update_time(oroya_action *a, double delta) {
         loop_count = add_loops(loop_count, loop_delta);
         double pending = a->repetitions - (double)loop_count;
         if (pending <= 0) {
-            if (a->clamp_when_finished) a->paused = true;
-            else a->enabled = false;
+            if (a->clamp_when_finished)
+                a->paused = true;
+            else
+                a->enabled = false;
             time = delta > 0 ? duration : 0;
             a->time = time;
             dispatch(m, OROYA_EVENT_FINISHED, a, delta > 0 ? 1 : -1, 0);
             /* Deviation 2: three picks the ping-pong direction from loop_count, which
              * already counts the round that will not be played, and shows the wrong end on
              * this frame only. The last round played is loop_count - 1. */
-            if (ping_pong && odd(loop_count - 1)) return duration - time;
+            if (ping_pong && odd(loop_count - 1))
+                return duration - time;
             return time;
         }
         if (pending == 1) {
@@ -605,14 +649,17 @@ static double update_time(oroya_action *a, double delta) {
         a->loop_count = loop_count;
         a->time = time;
         double ld = loop_delta;
-        if (ld > 9.0e18) ld = 9.0e18;
-        if (ld < -9.0e18) ld = -9.0e18;
+        if (ld > 9.0e18)
+            ld = 9.0e18;
+        if (ld < -9.0e18)
+            ld = -9.0e18;
         dispatch(m, OROYA_EVENT_LOOP, a, 0, (int64_t)ld);
     } else {
         a->loop_count = loop_count;
         a->time = time;
     }
-    if (ping_pong && odd(loop_count)) return duration - time;
+    if (ping_pong && odd(loop_count))
+        return duration - time;
     return time;
 }
 
@@ -634,15 +681,18 @@ static void action_update(oroya_action *a, double time, double delta, double dir
     delta *= update_time_scale(a, time);
     double clip_time = update_time(a, delta);
     double weight = update_weight(a, time);
-    if (!(weight > 0)) return;
+    if (!(weight > 0))
+        return;
     const oroya_track *tracks = a->clip->tracks;
     bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
     for (uint32_t j = 0; j != a->track_count; ++j) {
         binding *b = a->bindings[j];
         /* Doubles, as three's interpolants write into the Float64Array binding buffer. */
         oroya_track_sample_f64(&tracks[j], clip_time, &a->cursors[j], &a->endings, b->buffer);
-        if (additive) binding_accumulate_additive(b, weight);
-        else binding_accumulate(b, accu_index, weight);
+        if (additive)
+            binding_accumulate_additive(b, weight);
+        else
+            binding_accumulate(b, accu_index, weight);
     }
 }
 
@@ -650,18 +700,24 @@ static void action_update(oroya_action *a, double time, double delta, double dir
 
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
                                 oroya_mixer **out) {
-    if (!out) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!out)
+        return OROYA_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    if (!scene) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!scene)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer_desc d = desc ? *desc : (oroya_mixer_desc){0};
-    if (d.max_actions == 0) d.max_actions = OROYA_MIXER_DEFAULT_MAX_ACTIONS;
-    if (d.max_bindings == 0) d.max_bindings = OROYA_MIXER_DEFAULT_MAX_BINDINGS;
-    if (d.max_events == 0) d.max_events = OROYA_MIXER_DEFAULT_MAX_EVENTS;
+    if (d.max_actions == 0)
+        d.max_actions = OROYA_MIXER_DEFAULT_MAX_ACTIONS;
+    if (d.max_bindings == 0)
+        d.max_bindings = OROYA_MIXER_DEFAULT_MAX_BINDINGS;
+    if (d.max_events == 0)
+        d.max_events = OROYA_MIXER_DEFAULT_MAX_EVENTS;
     if (d.max_actions > OROYA_MAX_ACTIONS || d.max_bindings > OROYA_MAX_BINDINGS ||
         d.max_events > OROYA_MAX_EVENTS)
         return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer *m = oroya__calloc(&d.allocator, 1, sizeof *m, _Alignof(oroya_mixer));
-    if (!m) return OROYA_ERR_OUT_OF_MEMORY;
+    if (!m)
+        return OROYA_ERR_OUT_OF_MEMORY;
     m->allocator = d.allocator;
     m->scene = scene;
     m->max_actions = d.max_actions;
@@ -670,12 +726,12 @@ oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc
     m->on_event = d.on_event;
     m->user = d.user;
     m->time_scale = 1;
-    m->actions = oroya__calloc(&m->allocator, d.max_actions, sizeof *m->actions,
-                               _Alignof(oroya_action *));
-    m->bindings = oroya__calloc(&m->allocator, d.max_bindings, sizeof *m->bindings,
-                                _Alignof(binding *));
-    m->events = oroya__calloc(&m->allocator, d.max_events, sizeof *m->events,
-                              _Alignof(oroya_event));
+    m->actions =
+        oroya__calloc(&m->allocator, d.max_actions, sizeof *m->actions, _Alignof(oroya_action *));
+    m->bindings =
+        oroya__calloc(&m->allocator, d.max_bindings, sizeof *m->bindings, _Alignof(binding *));
+    m->events =
+        oroya__calloc(&m->allocator, d.max_events, sizeof *m->events, _Alignof(oroya_event));
     if (!m->actions || !m->bindings || !m->events) {
         oroya_mixer_destroy(m);
         return OROYA_ERR_OUT_OF_MEMORY;
@@ -691,9 +747,12 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
 }
 
 void oroya_mixer_destroy(oroya_mixer *m) {
-    if (!m) return;
-    for (uint32_t i = 0; m->actions && i < m->action_count; i++) free_action(m, m->actions[i]);
-    for (uint32_t i = 0; m->bindings && i < m->binding_count; i++) free_binding(m, m->bindings[i]);
+    if (!m)
+        return;
+    for (uint32_t i = 0; m->actions && i < m->action_count; i++)
+        free_action(m, m->actions[i]);
+    for (uint32_t i = 0; m->bindings && i < m->binding_count; i++)
+        free_binding(m, m->bindings[i]);
     oroya__free(&m->allocator, m->actions);
     oroya__free(&m->allocator, m->bindings);
     oroya__free(&m->allocator, m->events);
@@ -705,7 +764,8 @@ static binding *find_binding(oroya_mixer *m, oroya_node node, const char *target
                              oroya_property property) {
     for (uint32_t i = 0; i < m->binding_count; i++) {
         binding *b = m->bindings[i];
-        if (b->property != property) continue;
+        if (b->property != property)
+            continue;
         if (node.id ? b->node.id == node.id : (!b->node.id && !strcmp(b->target, target)))
             return b;
     }
@@ -718,21 +778,25 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
         node.id = 0;
     binding *b = find_binding(m, node, t->target ? t->target : "", t->property);
     if (b) {
-        if (b->size != t->components) return OROYA_ERR_INVALID_DATA;
+        if (b->size != t->components)
+            return OROYA_ERR_INVALID_DATA;
         b->reference_count++;
         *out = b;
         return OROYA_OK;
     }
-    if (m->binding_count >= m->max_bindings) return OROYA_ERR_LIMIT;
+    if (m->binding_count >= m->max_bindings)
+        return OROYA_ERR_LIMIT;
     b = oroya__calloc(&m->allocator, 1, sizeof *b, _Alignof(binding));
-    if (!b) return OROYA_ERR_OUT_OF_MEMORY;
+    if (!b)
+        return OROYA_ERR_OUT_OF_MEMORY;
     b->size = t->components;
     b->buffer = oroya__calloc(&m->allocator, (size_t)REGION_COUNT * b->size, sizeof(double),
                               _Alignof(double));
     const char *name = t->target ? t->target : "";
     size_t len = strlen(name) + 1;
     b->target = oroya__alloc(&m->allocator, len, 1);
-    if (b->target) memcpy(b->target, name, len);
+    if (b->target)
+        memcpy(b->target, name, len);
     if (!b->buffer || !b->target) {
         free_binding(m, b);
         return OROYA_ERR_OUT_OF_MEMORY;
@@ -749,31 +813,41 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
 
 static oroya_action *lookup_action(const oroya_mixer *m, const oroya_clip *clip) {
     for (uint32_t i = 0; i < m->action_count; i++)
-        if (m->actions[i]->clip == clip && m->actions[i]->lookup) return m->actions[i];
+        if (m->actions[i]->clip == clip && m->actions[i]->lookup)
+            return m->actions[i];
     return NULL;
 }
 
 static bool valid_track_shape(const oroya_track *t) {
     switch (t->property) {
     case OROYA_PROPERTY_TRANSLATION:
-    case OROYA_PROPERTY_SCALE: return t->components == 3;
-    case OROYA_PROPERTY_ROTATION: return t->components == 4;
-    case OROYA_PROPERTY_WEIGHTS: return t->components > 0;
-    default: return false;
+    case OROYA_PROPERTY_SCALE:
+        return t->components == 3;
+    case OROYA_PROPERTY_ROTATION:
+        return t->components == 4;
+    case OROYA_PROPERTY_WEIGHTS:
+        return t->components > 0;
+    default:
+        return false;
     }
 }
 
 oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
                                         const oroya_action_desc *desc, oroya_action **out) {
-    if (!out) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!out)
+        return OROYA_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    if (!m || !clip || (clip->track_count && !clip->tracks)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!m || !clip || (clip->track_count && !clip->tracks))
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_desc d = desc ? *desc : (oroya_action_desc){0};
     oroya_blend_mode mode = d.has_blend_mode ? d.blend_mode : clip->blend_mode;
-    if (mode != OROYA_BLEND_NORMAL && mode != OROYA_BLEND_ADDITIVE) return OROYA_ERR_INVALID_ARGUMENT;
-    if (!(d.duration >= 0) || !isfinite(d.duration)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (mode != OROYA_BLEND_NORMAL && mode != OROYA_BLEND_ADDITIVE)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    if (!(d.duration >= 0) || !isfinite(d.duration))
+        return OROYA_ERR_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < clip->track_count; i++)
-        if (!valid_track_shape(&clip->tracks[i])) return OROYA_ERR_INVALID_DATA;
+        if (!valid_track_shape(&clip->tracks[i]))
+            return OROYA_ERR_INVALID_DATA;
 
     if (!d.independent) {
         oroya_action *existing = lookup_action(m, clip);
@@ -782,10 +856,12 @@ oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
             return OROYA_OK;
         }
     }
-    if (m->action_count >= m->max_actions) return OROYA_ERR_LIMIT;
+    if (m->action_count >= m->max_actions)
+        return OROYA_ERR_LIMIT;
 
     oroya_action *a = oroya__calloc(&m->allocator, 1, sizeof *a, _Alignof(oroya_action));
-    if (!a) return OROYA_ERR_OUT_OF_MEMORY;
+    if (!a)
+        return OROYA_ERR_OUT_OF_MEMORY;
     uint32_t n = clip->track_count;
     a->bindings = oroya__calloc(&m->allocator, n ? n : 1, sizeof *a->bindings, _Alignof(binding *));
     a->cursors = oroya__calloc(&m->allocator, n ? n : 1, sizeof *a->cursors, _Alignof(uint32_t));
@@ -820,7 +896,8 @@ oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
     }
     if (!d.independent) {
         oroya_action *previous = lookup_action(m, clip);
-        if (previous) previous->lookup = false;
+        if (previous)
+            previous->lookup = false;
         a->lookup = true;
     }
     a->cache_index = m->action_count;
@@ -836,16 +913,21 @@ oroya_result oroya_mixer_clip_action(oroya_mixer *m, const oroya_clip *clip, oro
 oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_action **out) {
     oroya_action *a = NULL;
     oroya_result r = oroya_mixer_clip_action(m, clip, &a);
-    if (out) *out = a;
-    if (r != OROYA_OK) return r;
+    if (out)
+        *out = a;
+    if (r != OROYA_OK)
+        return r;
     oroya_action_play(a);
     return OROYA_OK;
 }
 
-static bool valid_dt(double dt) { return isfinite(dt) && dt >= 0; }
+static bool valid_dt(double dt) {
+    return isfinite(dt) && dt >= 0;
+}
 
 oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
-    if (!m || !valid_dt(dt)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!m || !valid_dt(dt))
+        return OROYA_ERR_INVALID_ARGUMENT;
     m->event_count = 0;
     m->events_dropped = 0;
     refresh_layout(m);
@@ -864,24 +946,33 @@ oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
 }
 
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
-    if (!m || !valid_dt(time)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!m || !valid_dt(time))
+        return OROYA_ERR_INVALID_ARGUMENT;
     m->time = 0;
-    for (uint32_t i = 0; i < m->action_count; i++) m->actions[i]->time = 0;
+    for (uint32_t i = 0; i < m->action_count; i++)
+        m->actions[i]->time = 0;
     return oroya_mixer_update(m, time);
 }
 
-double oroya_mixer_time(const oroya_mixer *m) { return m ? m->time : 0; }
-double oroya_mixer_time_scale(const oroya_mixer *m) { return m ? m->time_scale : 0; }
+double oroya_mixer_time(const oroya_mixer *m) {
+    return m ? m->time : 0;
+}
+double oroya_mixer_time_scale(const oroya_mixer *m) {
+    return m ? m->time_scale : 0;
+}
 
 oroya_result oroya_mixer_set_time_scale(oroya_mixer *m, double time_scale) {
-    if (!m || !isfinite(time_scale)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!m || !isfinite(time_scale))
+        return OROYA_ERR_INVALID_ARGUMENT;
     m->time_scale = time_scale;
     return OROYA_OK;
 }
 
 void oroya_mixer_stop_all(oroya_mixer *m) {
-    if (!m) return;
-    for (uint32_t i = m->active_action_count; i-- > 0;) oroya_action_stop(m->actions[i]);
+    if (!m)
+        return;
+    for (uint32_t i = m->active_action_count; i-- > 0;)
+        oroya_action_stop(m->actions[i]);
 }
 
 /* Deactivates, removes from the table (the last action takes its slot) and frees. */
@@ -893,33 +984,41 @@ static void uncache(oroya_mixer *m, oroya_action *a) {
     m->actions[index] = last;
     m->action_count--;
     release_bindings(m, a, a->track_count);
-    if (a->fading) m->control_count--;
-    if (a->warping) m->control_count--;
+    if (a->fading)
+        m->control_count--;
+    if (a->warping)
+        m->control_count--;
     free_action(m, a);
 }
 
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
-    if (!m || !clip) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!m || !clip)
+        return OROYA_ERR_INVALID_ARGUMENT;
     for (uint32_t i = m->action_count; i-- > 0;) {
-        if (i < m->action_count && m->actions[i]->clip == clip) uncache(m, m->actions[i]);
+        if (i < m->action_count && m->actions[i]->clip == clip)
+            uncache(m, m->actions[i]);
     }
     return OROYA_OK;
 }
 
 oroya_result oroya_mixer_uncache_action(oroya_mixer *m, oroya_action *a) {
-    if (!m || !a || a->mixer != m) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!m || !a || a->mixer != m)
+        return OROYA_ERR_INVALID_ARGUMENT;
     uncache(m, a);
     return OROYA_OK;
 }
 
 const oroya_event *oroya_mixer_events(const oroya_mixer *m, uint32_t *count, uint32_t *dropped) {
-    if (count) *count = m ? m->event_count : 0;
-    if (dropped) *dropped = m ? m->events_dropped : 0;
+    if (count)
+        *count = m ? m->event_count : 0;
+    if (dropped)
+        *dropped = m ? m->events_dropped : 0;
     return m ? m->events : NULL;
 }
 
 void oroya_mixer_set_event_callback(oroya_mixer *m, oroya_event_fn fn, void *user) {
-    if (!m) return;
+    if (!m)
+        return;
     m->on_event = fn;
     m->user = user;
 }
@@ -934,7 +1033,8 @@ oroya_action *oroya_mixer_active_action(const oroya_mixer *m, uint32_t i) {
 
 oroya_mixer_stats oroya_mixer_get_stats(const oroya_mixer *m) {
     oroya_mixer_stats s = {0};
-    if (!m) return s;
+    if (!m)
+        return s;
     s.actions = m->active_action_count;
     s.actions_total = m->action_count;
     s.bindings = m->active_binding_count;
@@ -946,11 +1046,13 @@ oroya_mixer_stats oroya_mixer_get_stats(const oroya_mixer *m) {
 /* ---- action API ------------------------------------------------------------------------------ */
 
 void oroya_action_play(oroya_action *a) {
-    if (a) activate_action(a);
+    if (a)
+        activate_action(a);
 }
 
 void oroya_action_reset(oroya_action *a) {
-    if (!a) return;
+    if (!a)
+        return;
     a->paused = false;
     a->enabled = true;
     a->time = 0;
@@ -961,7 +1063,8 @@ void oroya_action_reset(oroya_action *a) {
 }
 
 void oroya_action_stop(oroya_action *a) {
-    if (!a) return;
+    if (!a)
+        return;
     deactivate_action(a);
     oroya_action_reset(a);
 }
@@ -971,23 +1074,35 @@ bool oroya_action_is_running(const oroya_action *a) {
            is_active_action(a);
 }
 
-bool oroya_action_is_scheduled(const oroya_action *a) { return a && is_active_action(a); }
+bool oroya_action_is_scheduled(const oroya_action *a) {
+    return a && is_active_action(a);
+}
 
-const oroya_clip *oroya_action_clip(const oroya_action *a) { return a ? a->clip : NULL; }
-oroya_mixer *oroya_action_mixer(const oroya_action *a) { return a ? a->mixer : NULL; }
+const oroya_clip *oroya_action_clip(const oroya_action *a) {
+    return a ? a->clip : NULL;
+}
+oroya_mixer *oroya_action_mixer(const oroya_action *a) {
+    return a ? a->mixer : NULL;
+}
 
-double oroya_action_time(const oroya_action *a) { return a ? a->time : 0; }
+double oroya_action_time(const oroya_action *a) {
+    return a ? a->time : 0;
+}
 
 oroya_result oroya_action_set_time(oroya_action *a, double time) {
-    if (!a || !isfinite(time)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(time))
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->time = time;
     return OROYA_OK;
 }
 
-double oroya_action_time_scale(const oroya_action *a) { return a ? a->time_scale : 0; }
+double oroya_action_time_scale(const oroya_action *a) {
+    return a ? a->time_scale : 0;
+}
 
 oroya_result oroya_action_set_time_scale(oroya_action *a, double time_scale) {
-    if (!a || !isfinite(time_scale)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(time_scale))
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->time_scale = time_scale;
     return OROYA_OK;
 }
@@ -997,7 +1112,8 @@ double oroya_action_effective_time_scale(const oroya_action *a) {
 }
 
 oroya_result oroya_action_set_effective_time_scale(oroya_action *a, double time_scale) {
-    if (!a || !isfinite(time_scale)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(time_scale))
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->time_scale = time_scale;
     a->effective_time_scale = a->paused ? 0 : time_scale;
     oroya_action_stop_warping(a);
@@ -1005,14 +1121,16 @@ oroya_result oroya_action_set_effective_time_scale(oroya_action *a, double time_
 }
 
 oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
-    if (!a || !isfinite(duration) || duration == 0) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(duration) || duration == 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->time_scale = a->duration / duration;
     oroya_action_stop_warping(a);
     return OROYA_OK;
 }
 
 oroya_result oroya_action_sync_with(oroya_action *a, const oroya_action *other) {
-    if (!a || !other) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !other)
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->time = other->time;
     a->time_scale = other->time_scale;
     oroya_action_stop_warping(a);
@@ -1038,26 +1156,34 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
 }
 
 oroya_result oroya_action_halt(oroya_action *a, double duration) {
-    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a)
+        return OROYA_ERR_INVALID_ARGUMENT;
     return oroya_action_warp(a, a->effective_time_scale, 0, duration);
 }
 
-bool oroya_action_is_warping(const oroya_action *a) { return a && a->warping; }
-bool oroya_action_paused(const oroya_action *a) { return a && a->paused; }
+bool oroya_action_is_warping(const oroya_action *a) {
+    return a && a->warping;
+}
+bool oroya_action_paused(const oroya_action *a) {
+    return a && a->paused;
+}
 
 void oroya_action_set_paused(oroya_action *a, bool paused) {
-    if (a) a->paused = paused;
+    if (a)
+        a->paused = paused;
 }
 
 oroya_result oroya_action_start_at(oroya_action *a, double mixer_time) {
-    if (!a || !isfinite(mixer_time)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(mixer_time))
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->has_start_time = true;
     a->start_time = mixer_time;
     return OROYA_OK;
 }
 
 oroya_result oroya_action_set_loop(oroya_action *a, oroya_loop_mode mode, double repetitions) {
-    if (!a || (mode != OROYA_LOOP_ONCE && mode != OROYA_LOOP_REPEAT && mode != OROYA_LOOP_PINGPONG) ||
+    if (!a ||
+        (mode != OROYA_LOOP_ONCE && mode != OROYA_LOOP_REPEAT && mode != OROYA_LOOP_PINGPONG) ||
         isnan(repetitions) || repetitions < 0)
         return OROYA_ERR_INVALID_ARGUMENT;
     a->loop = mode;
@@ -1065,43 +1191,66 @@ oroya_result oroya_action_set_loop(oroya_action *a, oroya_loop_mode mode, double
     return OROYA_OK;
 }
 
-oroya_loop_mode oroya_action_loop(const oroya_action *a) { return a ? a->loop : OROYA_LOOP_REPEAT; }
-double oroya_action_repetitions(const oroya_action *a) { return a ? a->repetitions : 0; }
-int64_t oroya_action_loop_count(const oroya_action *a) { return a ? a->loop_count : -1; }
-
-void oroya_action_set_clamp_when_finished(oroya_action *a, bool clamp) {
-    if (a) a->clamp_when_finished = clamp;
+oroya_loop_mode oroya_action_loop(const oroya_action *a) {
+    return a ? a->loop : OROYA_LOOP_REPEAT;
+}
+double oroya_action_repetitions(const oroya_action *a) {
+    return a ? a->repetitions : 0;
+}
+int64_t oroya_action_loop_count(const oroya_action *a) {
+    return a ? a->loop_count : -1;
 }
 
-bool oroya_action_clamp_when_finished(const oroya_action *a) { return a && a->clamp_when_finished; }
+void oroya_action_set_clamp_when_finished(oroya_action *a, bool clamp) {
+    if (a)
+        a->clamp_when_finished = clamp;
+}
+
+bool oroya_action_clamp_when_finished(const oroya_action *a) {
+    return a && a->clamp_when_finished;
+}
 
 void oroya_action_set_zero_slope(oroya_action *a, bool at_start, bool at_end) {
-    if (!a) return;
+    if (!a)
+        return;
     a->zero_slope_at_start = at_start;
     a->zero_slope_at_end = at_end;
 }
 
-bool oroya_action_zero_slope_at_start(const oroya_action *a) { return a && a->zero_slope_at_start; }
-bool oroya_action_zero_slope_at_end(const oroya_action *a) { return a && a->zero_slope_at_end; }
+bool oroya_action_zero_slope_at_start(const oroya_action *a) {
+    return a && a->zero_slope_at_start;
+}
+bool oroya_action_zero_slope_at_end(const oroya_action *a) {
+    return a && a->zero_slope_at_end;
+}
 
-double oroya_action_weight(const oroya_action *a) { return a ? a->weight : 0; }
+double oroya_action_weight(const oroya_action *a) {
+    return a ? a->weight : 0;
+}
 
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(weight))
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     return OROYA_OK;
 }
 
-bool oroya_action_enabled(const oroya_action *a) { return a && a->enabled; }
-
-void oroya_action_set_enabled(oroya_action *a, bool enabled) {
-    if (a) a->enabled = enabled;
+bool oroya_action_enabled(const oroya_action *a) {
+    return a && a->enabled;
 }
 
-double oroya_action_effective_weight(const oroya_action *a) { return a ? a->effective_weight : 0; }
+void oroya_action_set_enabled(oroya_action *a, bool enabled) {
+    if (a)
+        a->enabled = enabled;
+}
+
+double oroya_action_effective_weight(const oroya_action *a) {
+    return a ? a->effective_weight : 0;
+}
 
 oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight)) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(weight))
+        return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     a->effective_weight = a->enabled ? weight : 0;
     oroya_action_stop_fading(a);
@@ -1109,25 +1258,29 @@ oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
 }
 
 oroya_result oroya_action_fade_in(oroya_action *a, double duration) {
-    if (!a || !isfinite(duration) || duration < 0) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(duration) || duration < 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
     schedule_fading(a, duration, 0, 1);
     return OROYA_OK;
 }
 
 oroya_result oroya_action_fade_out(oroya_action *a, double duration) {
-    if (!a || !isfinite(duration) || duration < 0) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !isfinite(duration) || duration < 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
     schedule_fading(a, duration, 1, 0);
     return OROYA_OK;
 }
 
-bool oroya_action_is_fading(const oroya_action *a) { return a && a->fading; }
+bool oroya_action_is_fading(const oroya_action *a) {
+    return a && a->fading;
+}
 
 oroya_result oroya_action_cross_fade_from(oroya_action *a, oroya_action *from, double duration,
                                           bool warp) {
     if (!a || !from || from->mixer != a->mixer || !isfinite(duration) || duration < 0)
         return OROYA_ERR_INVALID_ARGUMENT;
-    if (warp && (a->time_scale == 0 || from->time_scale == 0 || a->duration <= 0 ||
-                 from->duration <= 0))
+    if (warp &&
+        (a->time_scale == 0 || from->time_scale == 0 || a->duration <= 0 || from->duration <= 0))
         return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_fade_out(from, duration);
     oroya_action_fade_in(a, duration);
@@ -1155,5 +1308,6 @@ oroya_blend_mode oroya_action_blend_mode(const oroya_action *a) {
 }
 
 void oroya_action_set_blend_mode(oroya_action *a, oroya_blend_mode mode) {
-    if (a && (mode == OROYA_BLEND_NORMAL || mode == OROYA_BLEND_ADDITIVE)) a->blend_mode = mode;
+    if (a && (mode == OROYA_BLEND_NORMAL || mode == OROYA_BLEND_ADDITIVE))
+        a->blend_mode = mode;
 }

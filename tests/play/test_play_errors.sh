@@ -5,6 +5,7 @@
 #   bash test_play_errors.sh BUILD_DIR SOURCE_DIR
 set -u
 build="${1:?BUILD_DIR}"
+src="${2:?SOURCE_DIR}"
 oroya="$build/oroya"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -53,6 +54,18 @@ cases=(
   "skin mesh|{\"nodes\":[{\"name\":\"m\"},{\"name\":\"b\"}],\"skins\":[{\"name\":\"s\",\"mesh\":\"m\",\"bones\":[\"b\"],\"vertices\":[0,0,0],\"skinIndex\":[0,0,0,0],\"skinWeight\":[1,0,0,0]}],$S}|skins[0].mesh"
 )
 
+GLTF_BOX="$src/../shared/assets/gltf/BoxAnimated/glTF-Binary/BoxAnimated.glb"
+GLTF_SKIN="$src/../shared/assets/gltf/SimpleSkin/glTF/SimpleSkin.gltf"
+gltf_cases=(
+  "gltf missing|{\"gltf\":\"$tmp/none.glb\",$S}|gltf: "
+  "gltf not a string|{\"gltf\":3,$S}|gltf: expected a path"
+  "gltf node name taken|{\"gltf\":\"$GLTF_BOX\",\"nodes\":[{\"name\":\"node_0\"}],$S}|nodes[0].name"
+  "gltf weights without morph targets|{\"gltf\":\"$GLTF_BOX\",$S,\"record\":[\"node_0.weights\"]}|record[0]"
+  "gltf skin field|{\"gltf\":\"$GLTF_SKIN\",$S,\"record\":[\"skin:0.vertices\"]}|boneMatrices only"
+  "gltf unknown node|{\"gltf\":\"$GLTF_BOX\",$S,\"record\":[\"node_99.position\"]}|record[0]"
+)
+cases+=("${gltf_cases[@]}")
+
 for c in "${cases[@]}"; do
   IFS='|' read -r name json want <<<"$c"
   printf '%s' "$json" >"$tmp/sc.json"
@@ -81,6 +94,13 @@ grep -qF '"n.position":[0.10000000149011612,0,1.0000000116860974e-7],"mixer.time
 check "JSON.stringify number format (got: $(grep -o '"values":{[^}]*}' "$tmp/num.out"))" $?
 grep -qF '{"step":0,"t":0.5,"mixerTime":0.5,' "$tmp/num.out"
 check "frame header" $?
+
+# stdin with --base resolves "gltf" like the file's own folder does.
+g="$src/tests/conformance/gltf"
+"$oroya" play "$g/box_animated.json" >"$tmp/file.out" 2>"$tmp/err"
+"$oroya" play --base "$g" - <"$g/box_animated.json" >"$tmp/stdin.out" 2>>"$tmp/err"
+cmp -s "$tmp/file.out" "$tmp/stdin.out" && [ -s "$tmp/file.out" ]
+check "stdin with --base (stderr: $(head -c 200 "$tmp/err"))" $?
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

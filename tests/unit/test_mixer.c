@@ -28,9 +28,13 @@ static oroya_scene *make_scene(oroya_node *nodes, int n) {
 static oroya_clip *line_clip(const char *target, float x0, float x1, float duration) {
     float times[2] = {0, duration};
     float values[6] = {x0, 0, 0, x1, 0, 0};
-    oroya_track t = {.target = target, .property = OROYA_PROPERTY_TRANSLATION,
-                     .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2,
-                     .times = times, .values = values};
+    oroya_track t = {.target = target,
+                     .property = OROYA_PROPERTY_TRANSLATION,
+                     .interpolation = OROYA_INTERP_LINEAR,
+                     .components = 3,
+                     .key_count = 2,
+                     .times = times,
+                     .values = values};
     oroya_clip_desc d = {.name = target, .duration = duration, .tracks = &t, .track_count = 1};
     oroya_clip *c = NULL;
     OT_CHECK(oroya_clip_create(&d, &c, NULL) == OROYA_OK);
@@ -42,9 +46,13 @@ static oroya_clip *zrot_clip(const char *target, double angle, float duration) {
     float times[2] = {0, duration};
     float s = (float)sin(angle / 2), c = (float)cos(angle / 2);
     float values[8] = {0, 0, s, c, 0, 0, s, c};
-    oroya_track t = {.target = target, .property = OROYA_PROPERTY_ROTATION,
-                     .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 2,
-                     .times = times, .values = values};
+    oroya_track t = {.target = target,
+                     .property = OROYA_PROPERTY_ROTATION,
+                     .interpolation = OROYA_INTERP_LINEAR,
+                     .components = 4,
+                     .key_count = 2,
+                     .times = times,
+                     .values = values};
     oroya_clip_desc d = {.name = "zrot", .duration = duration, .tracks = &t, .track_count = 1};
     oroya_clip *cl = NULL;
     OT_CHECK(oroya_clip_create(&d, &cl, NULL) == OROYA_OK);
@@ -138,9 +146,11 @@ static void test_null_and_bad_arguments(void) {
 static void test_limits(void) {
     oroya_node n[3];
     oroya_scene *s = make_scene(n, 3);
-    oroya_clip *c1 = line_clip("a", 0, 1, 1), *c2 = line_clip("b", 0, 1, 1), *c3 = line_clip("c", 0, 1, 1);
+    oroya_clip *c1 = line_clip("a", 0, 1, 1), *c2 = line_clip("b", 0, 1, 1),
+               *c3 = line_clip("c", 0, 1, 1);
     oroya_mixer *m = NULL;
-    OT_CHECK(oroya_mixer_create(s, &(oroya_mixer_desc){.max_actions = 2, .max_bindings = 8}, &m) == OROYA_OK);
+    OT_CHECK(oroya_mixer_create(s, &(oroya_mixer_desc){.max_actions = 2, .max_bindings = 8}, &m) ==
+             OROYA_OK);
     oroya_action *a = NULL;
     OT_CHECK(oroya_mixer_clip_action(m, c1, &a) == OROYA_OK);
     OT_CHECK(oroya_mixer_clip_action(m, c2, &a) == OROYA_OK);
@@ -149,7 +159,8 @@ static void test_limits(void) {
     OT_CHECK(oroya_mixer_create(s, &(oroya_mixer_desc){.max_bindings = 1}, &m) == OROYA_OK);
     OT_CHECK(oroya_mixer_clip_action(m, c1, &a) == OROYA_OK);
     OT_CHECK(oroya_mixer_clip_action(m, c2, &a) == OROYA_ERR_LIMIT);
-    OT_CHECK(oroya_mixer_get_stats(m).actions_total == 1 && oroya_mixer_get_stats(m).bindings_total == 1);
+    OT_CHECK(oroya_mixer_get_stats(m).actions_total == 1 &&
+             oroya_mixer_get_stats(m).bindings_total == 1);
     oroya_mixer_destroy(m);
     oroya_clip_destroy(c1);
     oroya_clip_destroy(c2);
@@ -388,7 +399,8 @@ typedef struct event_log {
 
 static void log_event(const oroya_event *e, void *user) {
     event_log *l = user;
-    if (l->n < 64) l->e[l->n++] = *e;
+    if (l->n < 64)
+        l->e[l->n++] = *e;
 }
 
 static void test_loops_and_events(void) {
@@ -482,8 +494,10 @@ static void test_event_list_capacity(void) {
     oroya_clip *c[3] = {line_clip("a", 0, 1, 1), line_clip("b", 0, 1, 1), line_clip("c", 0, 1, 1)};
     event_log log = {0};
     oroya_mixer *m = NULL;
-    oroya_mixer_create(s, &(oroya_mixer_desc){.max_events = 2, .on_event = log_event, .user = &log}, &m);
-    for (int i = 0; i < 3; i++) oroya_mixer_play(m, c[i], NULL);
+    oroya_mixer_create(s, &(oroya_mixer_desc){.max_events = 2, .on_event = log_event, .user = &log},
+                       &m);
+    for (int i = 0; i < 3; i++)
+        oroya_mixer_play(m, c[i], NULL);
     oroya_mixer_update(m, 1.5); /* three loop events */
     uint32_t count = 0, dropped = 0;
     oroya_mixer_events(m, &count, &dropped);
@@ -495,7 +509,8 @@ static void test_event_list_capacity(void) {
     OT_EQ_INT(count, 0);
     OT_EQ_INT(dropped, 0);
     oroya_mixer_destroy(m);
-    for (int i = 0; i < 3; i++) oroya_clip_destroy(c[i]);
+    for (int i = 0; i < 3; i++)
+        oroya_clip_destroy(c[i]);
     oroya_scene_destroy(s);
 }
 
@@ -552,7 +567,8 @@ static void qmul(const double *a, const double *b, double *out) {
                    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
                    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
                    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
-    for (int i = 0; i < 4; i++) out[i] = r[i];
+    for (int i = 0; i < 4; i++)
+        out[i] = r[i];
 }
 
 static void test_make_clip_additive(void) {
@@ -563,13 +579,23 @@ static void test_make_clip_additive(void) {
     double la = sqrt(0.01 + 0.04 + 0.09 + 0.81);
     float rot[8] = {(float)qa[0], (float)qa[1], (float)qa[2], (float)qa[3],
                     (float)qb[0], (float)qb[1], (float)qb[2], (float)qb[3]};
-    oroya_track tr[2] = {
-        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 3, .key_count = 2, .times = times, .values = pos},
-        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 2, .times = times, .values = rot}};
+    oroya_track tr[2] = {{.target = "a",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = 2,
+                          .times = times,
+                          .values = pos},
+                         {.target = "a",
+                          .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 4,
+                          .key_count = 2,
+                          .times = times,
+                          .values = rot}};
     oroya_clip *c = NULL;
-    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tr, .track_count = 2}, &c, NULL) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tr, .track_count = 2}, &c, NULL) ==
+             OROYA_OK);
     OT_CHECK(oroya_make_clip_additive(c, 0, NULL, 30) == OROYA_OK);
     OT_CHECK(c->blend_mode == OROYA_BLEND_ADDITIVE);
     const float *p = c->tracks[0].values;
@@ -595,38 +621,81 @@ static void test_make_clip_additive(void) {
     float rtimes[1] = {0};
     float rvals[4] = {0, 0, (float)ref[2], (float)ref[3]};
     float rpos[3] = {1, 1, 1};
-    oroya_track rt[2] = {
-        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 1, .times = rtimes, .values = rvals},
-        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 3, .key_count = 1, .times = rtimes, .values = rpos}};
+    oroya_track rt[2] = {{.target = "a",
+                          .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 4,
+                          .key_count = 1,
+                          .times = rtimes,
+                          .values = rvals},
+                         {.target = "a",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = 1,
+                          .times = rtimes,
+                          .values = rpos}};
     oroya_clip *rc = NULL;
-    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = rt, .track_count = 2}, &rc, NULL) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = rt, .track_count = 2}, &rc, NULL) ==
+             OROYA_OK);
     float ctimes[2] = {0, 1};
-    float cvals[24] = {0, 0, 0.2f, 0, 0, 0, 0, 1, 0, 0.1f, 0, 0,
-                       0.3f, 0, 0, 0, 0, 0, (float)sin(0.5), (float)cos(0.5), 0, 0, 0, 0.1f};
+    float cvals[24] = {0,
+                       0,
+                       0.2f,
+                       0,
+                       0,
+                       0,
+                       0,
+                       1,
+                       0,
+                       0.1f,
+                       0,
+                       0,
+                       0.3f,
+                       0,
+                       0,
+                       0,
+                       0,
+                       0,
+                       (float)sin(0.5),
+                       (float)cos(0.5),
+                       0,
+                       0,
+                       0,
+                       0.1f};
     float cpos[18] = {0.5f, 0, 0, 2, 2, 2, 0, 0.5f, 0, 0, 0, 1, 3, 3, 3, 0, 0, 0};
-    oroya_track ct[2] = {
-        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_CUBICSPLINE,
-         .components = 4, .key_count = 2, .times = ctimes, .values = cvals},
-        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION, .interpolation = OROYA_INTERP_CUBICSPLINE,
-         .components = 3, .key_count = 2, .times = ctimes, .values = cpos}};
+    oroya_track ct[2] = {{.target = "a",
+                          .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_CUBICSPLINE,
+                          .components = 4,
+                          .key_count = 2,
+                          .times = ctimes,
+                          .values = cvals},
+                         {.target = "a",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_CUBICSPLINE,
+                          .components = 3,
+                          .key_count = 2,
+                          .times = ctimes,
+                          .values = cpos}};
     oroya_clip *cc = NULL;
-    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = ct, .track_count = 2}, &cc, NULL) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = ct, .track_count = 2}, &cc, NULL) ==
+             OROYA_OK);
     OT_CHECK(oroya_make_clip_additive(cc, 0, rc, 30) == OROYA_OK);
     double cref[4] = {0, 0, -ref[2], ref[3]};
     const float *v = cc->tracks[0].values;
     for (int k = 0; k < 6; k++) { /* in, value, out of two keys: all left-multiplied */
         double m[4] = {cvals[k * 4], cvals[k * 4 + 1], cvals[k * 4 + 2], cvals[k * 4 + 3]}, e[4];
         qmul(cref, m, e);
-        for (int i = 0; i < 4; i++) OT_NEAR(v[k * 4 + i], e[i], 1e-6);
+        for (int i = 0; i < 4; i++)
+            OT_NEAR(v[k * 4 + i], e[i], 1e-6);
     }
     const float *pv = cc->tracks[1].values;
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < 3; i++) {
-            OT_NEAR(pv[k * 9 + i], cpos[k * 9 + i], 0);              /* in-tangent kept */
+            OT_NEAR(pv[k * 9 + i], cpos[k * 9 + i], 0);                /* in-tangent kept */
             OT_NEAR(pv[k * 9 + 3 + i], cpos[k * 9 + 3 + i] - 1, 1e-7); /* value - ref */
-            OT_NEAR(pv[k * 9 + 6 + i], cpos[k * 9 + 6 + i], 0);      /* out-tangent kept */
+            OT_NEAR(pv[k * 9 + 6 + i], cpos[k * 9 + 6 + i], 0);        /* out-tangent kept */
         }
     oroya_clip_destroy(cc);
     oroya_clip_destroy(rc);
@@ -639,20 +708,32 @@ static void test_additive_runtime(void) {
     float times[2] = {0, 1};
     float bpos[6] = {1, 0, 0, 1, 0, 0};
     float apos[6] = {2, 0, 0, 2, 0, 0};
-    float brot[8] = {0, 0, (float)sin(0.2), (float)cos(0.2), 0, 0, (float)sin(0.2), (float)cos(0.2)};
-    float arot[8] = {0, 0, (float)sin(0.15), (float)cos(0.15), 0, 0, (float)sin(0.15), (float)cos(0.15)};
-    oroya_track bt[2] = {
-        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 3, .key_count = 2, .times = times, .values = bpos},
-        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 2, .times = times, .values = brot}};
+    float brot[8] = {0, 0, (float)sin(0.2), (float)cos(0.2),
+                     0, 0, (float)sin(0.2), (float)cos(0.2)};
+    float arot[8] = {0, 0, (float)sin(0.15), (float)cos(0.15),
+                     0, 0, (float)sin(0.15), (float)cos(0.15)};
+    oroya_track bt[2] = {{.target = "a",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = 2,
+                          .times = times,
+                          .values = bpos},
+                         {.target = "a",
+                          .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 4,
+                          .key_count = 2,
+                          .times = times,
+                          .values = brot}};
     oroya_track at[2] = {bt[0], bt[1]};
     at[0].values = apos;
     at[1].values = arot;
     oroya_clip *base = NULL, *add = NULL;
     oroya_clip_create(&(oroya_clip_desc){.tracks = bt, .track_count = 2}, &base, NULL);
-    oroya_clip_create(&(oroya_clip_desc){.tracks = at, .track_count = 2,
-                                         .blend_mode = OROYA_BLEND_ADDITIVE}, &add, NULL);
+    oroya_clip_create(
+        &(oroya_clip_desc){.tracks = at, .track_count = 2, .blend_mode = OROYA_BLEND_ADDITIVE},
+        &add, NULL);
     oroya_mixer *m = NULL;
     oroya_mixer_create(s, NULL, &m);
     oroya_action *ab = NULL, *aa = NULL;
@@ -757,14 +838,16 @@ static void test_late_and_rebuilt_targets(void) {
     OT_CHECK(oroya_mixer_update(m, 0.1) == OROYA_OK);
     OT_NEAR(node_x(s, n[0]), 0, 0);
     oroya_node late;
-    OT_CHECK(oroya_scene_add_node(s, "late", (oroya_node){0}, OROYA_NODE_OBJECT, &late) == OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(s, "late", (oroya_node){0}, OROYA_NODE_OBJECT, &late) ==
+             OROYA_OK);
     oroya_mixer_update(m, 0.1);
     OT_NEAR(node_x(s, late), 3, 0);
     /* Removed and rebuilt under the same name: found again. */
     OT_CHECK(oroya_scene_remove_node(s, late) == OROYA_OK);
     oroya_mixer_update(m, 0.1);
     oroya_node again;
-    OT_CHECK(oroya_scene_add_node(s, "late", (oroya_node){0}, OROYA_NODE_OBJECT, &again) == OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(s, "late", (oroya_node){0}, OROYA_NODE_OBJECT, &again) ==
+             OROYA_OK);
     oroya_transform t = oroya_transform_identity();
     t.translation.x = -2;
     oroya_scene_set_transform(s, again, &t);
@@ -784,11 +867,16 @@ static void test_morph_weights(void) {
     OT_CHECK(oroya_scene_set_weight_count(s, n[0], 2) == OROYA_OK);
     float times[2] = {0, 1};
     float w[4] = {0, 1, 1, 0};
-    oroya_track t = {.target = "a", .property = OROYA_PROPERTY_WEIGHTS,
-                     .interpolation = OROYA_INTERP_LINEAR, .components = 2, .key_count = 2,
-                     .times = times, .values = w};
+    oroya_track t = {.target = "a",
+                     .property = OROYA_PROPERTY_WEIGHTS,
+                     .interpolation = OROYA_INTERP_LINEAR,
+                     .components = 2,
+                     .key_count = 2,
+                     .times = times,
+                     .values = w};
     oroya_clip *c = NULL;
-    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &c, NULL) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &c, NULL) ==
+             OROYA_OK);
     oroya_mixer *m = NULL;
     oroya_mixer_create(s, NULL, &m);
     oroya_mixer_play(m, c, NULL);
@@ -806,7 +894,8 @@ static void test_morph_weights(void) {
     oroya_scene_destroy(s);
 }
 
-/* ---- no allocation in update ------------------------------------------------------------------ */
+/* ---- no allocation in update ------------------------------------------------------------------
+ */
 
 static int alloc_count;
 static void *counting_alloc(size_t size, size_t align, void *user) {
@@ -833,7 +922,8 @@ static void test_update_does_not_allocate(void) {
     int before = alloc_count;
     OT_CHECK(before > 0);
     oroya_action_cross_fade_to(a, b, 0.5, true);
-    for (int i = 0; i < 200; i++) oroya_mixer_update(m, 1.0 / 60);
+    for (int i = 0; i < 200; i++)
+        oroya_mixer_update(m, 1.0 / 60);
     oroya_mixer_set_time(m, 0.5);
     oroya_mixer_stop_all(m);
     OT_EQ_INT(alloc_count, before);
