@@ -339,7 +339,10 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                     continue;
                 }
                 const oroya_track *tr = &clip->tracks[ti];
-                const bool cubic = tr->interpolation == OROYA_INTERP_CUBICSPLINE;
+                /* A single key is a constant: its tangents never apply. */
+                const bool src_cubic = tr->interpolation == OROYA_INTERP_CUBICSPLINE;
+                const bool cubic = src_cubic && tr->key_count >= 2;
+                const uint32_t src_skip = src_cubic && !cubic ? comps : 0;
                 const uint32_t per = cubic ? 3 * comps : comps;
                 const uint32_t stride = 1 + per;
                 const uint32_t n = tr->key_count;
@@ -362,7 +365,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                     float *r = keys + used;
                     /* A single key becomes a constant interval one second long. */
                     r[0] = k < n ? tr->times[k] : tr->times[n - 1] + 1.0f;
-                    memcpy(r + 1, tr->values + (size_t)src * per, per * sizeof(float));
+                    memcpy(r + 1, tr->values + (size_t)src * per + src_skip, per * sizeof(float));
                     if (additive) {
                         for (uint32_t part = 0; part < per / comps; part++) {
                             float *v = r + 1 + part * comps;
