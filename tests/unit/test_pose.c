@@ -378,14 +378,6 @@ static void compare_frames(const rig *r, oroya_pose_skeleton *skel, const oroya_
             double d = local_diff(loc, j, &p);
             if (d > worst_local) {
                 worst_local = d;
-                if (getenv("POSE_DEBUG") && d > 1e-6) {
-                    const oroya_soa_transform *bb = &loc[j / 4];
-                    uint32_t l = j % 4;
-                    fprintf(stderr, "f%u j%u layers %u t=%g: got t(%g %g %g) q(%g %g %g %g) s(%g %g %g) ref t(%g %g %g) q(%g %g %g %g) s(%g %g %g)\n", f, j, layer_count, (double)times[f],
-                        bb->tx[l], bb->ty[l], bb->tz[l], bb->qx[l], bb->qy[l], bb->qz[l], bb->qw[l], bb->sx[l], bb->sy[l], bb->sz[l],
-                        p.t[0], p.t[1], p.t[2], p.q.x, p.q.y, p.q.z, p.q.w, p.s[0], p.s[1], p.s[2]);
-                    for (int ch = 0; ch < 3; ch++) { uint32_t ti = maps[0][j*3+(uint32_t)ch]; if (ti != UINT32_MAX) fprintf(stderr, "  ch%d interp %d keys %u t0 %g tl %g\n", ch, clips[0]->tracks[ti].interpolation, clips[0]->tracks[ti].key_count, (double)clips[0]->tracks[ti].times[0], (double)clips[0]->tracks[ti].times[clips[0]->tracks[ti].key_count-1]); }
-                }
             }
             double m[16];
             ref_compose(&p, m);
