@@ -7,6 +7,12 @@
 #include "internal/pose.h"
 #include "internal/pose_simd.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define OROYA__INLINE inline __attribute__((always_inline))
+#else
+#define OROYA__INLINE inline
+#endif
+
 /* ---- allocation layout ------------------------------------------------------------------ */
 
 /* Reserves `bytes` at a 16-byte aligned offset of a single block being sized. */
@@ -474,26 +480,26 @@ typedef struct t4 {
     v4 x, y, z;
 } t4;
 
-static inline v4 madd(v4 a, v4 b, v4 c) { return v4_add(v4_mul(a, b), c); }
-static inline v4 q4_dot(q4 a, q4 b) {
+static OROYA__INLINE v4 madd(v4 a, v4 b, v4 c) { return v4_add(v4_mul(a, b), c); }
+static OROYA__INLINE v4 q4_dot(q4 a, q4 b) {
     return madd(a.x, b.x, madd(a.y, b.y, madd(a.z, b.z, v4_mul(a.w, b.w))));
 }
-static inline q4 q4_scale2(q4 a, v4 s, q4 b, v4 t) {
+static OROYA__INLINE q4 q4_scale2(q4 a, v4 s, q4 b, v4 t) {
     q4 r = {madd(a.x, s, v4_mul(b.x, t)), madd(a.y, s, v4_mul(b.y, t)),
             madd(a.z, s, v4_mul(b.z, t)), madd(a.w, s, v4_mul(b.w, t))};
     return r;
 }
-static inline q4 q4_select(v4 m, q4 a, q4 b) {
+static OROYA__INLINE q4 q4_select(v4 m, q4 a, q4 b) {
     q4 r = {v4_select(m, a.x, b.x), v4_select(m, a.y, b.y), v4_select(m, a.z, b.z),
             v4_select(m, a.w, b.w)};
     return r;
 }
-static inline q4 q4_normalize(q4 a) {
+static OROYA__INLINE q4 q4_normalize(q4 a) {
     v4 len = v4_sqrt(q4_dot(a, a));
     q4 r = {v4_div(a.x, len), v4_div(a.y, len), v4_div(a.z, len), v4_div(a.w, len)};
     return r;
 }
-static inline q4 q4_mul(q4 a, q4 b) {
+static OROYA__INLINE q4 q4_mul(q4 a, q4 b) {
     q4 r;
     r.x = v4_sub(madd(a.w, b.x, madd(a.x, b.w, v4_mul(a.y, b.z))), v4_mul(a.z, b.y));
     r.y = v4_sub(madd(a.w, b.y, madd(a.y, b.w, v4_mul(a.z, b.x))), v4_mul(a.x, b.z));
@@ -503,25 +509,40 @@ static inline q4 q4_mul(q4 a, q4 b) {
     return r;
 }
 
-/* sin(u * phi) / sin(phi) as a series in z = cos(phi) - 1, for u in [0, 2] and phi in
- * [0, pi/4]: the term ratios are (u^2 - i^2) z / (i (2i + 1)), below 0.15 in size, so 7
- * terms leave an error near 2e-8 (checked in double over the whole range). */
-static inline v4 sin_ratio(v4 u, v4 z) {
-    v4 u2 = v4_mul(u, u);
-    v4 r = v4_set1(1.0f);
-    for (int i = 7; i >= 1; i--) {
-        const float c = 1.0f / (float)(i * (2 * i + 1));
-        v4 k = v4_mul(v4_sub(u2, v4_set1((float)(i * i))), v4_set1(c));
-        r = madd(v4_mul(k, z), r, v4_set1(1.0f));
+/* sin(u * theta) / sin(theta) as a series in z = cos(theta) - 1: the terms are
+ * b_0 = u, b_i = b_(i-1) (u^2 - i^2) z / (i (2i + 1)), evaluated here in Horner form with
+ * `terms` terms. Checked in double: for u in [0, 1] and cos(theta) >= 0.9, 4 terms leave
+ * 4e-8; for u in [0, 2] and cos(theta) >= cos(pi/4) (the half angle below), 7 terms leave
+ * 2e-8. Both are below float's resolution of the weights. */
+#define SERIES_ROW(c) {(c), (c), (c), (c)}
+static _Alignas(16) const float series_c[8][4] = {
+    SERIES_ROW(0.0f), SERIES_ROW(1.0f / 3), SERIES_ROW(1.0f / 10), SERIES_ROW(1.0f / 21),
+    SERIES_ROW(1.0f / 36), SERIES_ROW(1.0f / 55), SERIES_ROW(1.0f / 78), SERIES_ROW(1.0f / 105)};
+static _Alignas(16) const float series_i2[8][4] = {
+    SERIES_ROW(0.0f), SERIES_ROW(1.0f), SERIES_ROW(4.0f), SERIES_ROW(9.0f),
+    SERIES_ROW(16.0f), SERIES_ROW(25.0f), SERIES_ROW(36.0f), SERIES_ROW(49.0f)};
+#undef SERIES_ROW
+static OROYA__INLINE void sin_ratio2(v4 us, v4 ut, v4 z, int terms, v4 *out_s, v4 *out_t) {
+    const v4 one = v4_set1(1.0f);
+    v4 s2 = v4_mul(us, us), t2 = v4_mul(ut, ut);
+    v4 rs = one, rt = one;
+    for (int i = terms; i >= 1; i--) {
+        v4 zc = v4_mul(z, v4_load(series_c[i]));
+        v4 ii = v4_load(series_i2[i]);
+        rs = madd(v4_mul(v4_sub(s2, ii), zc), rs, one);
+        rt = madd(v4_mul(v4_sub(t2, ii), zc), rt, one);
     }
-    return v4_mul(u, r);
+    *out_s = v4_mul(us, rs);
+    *out_t = v4_mul(ut, rt);
 }
 
 /* Quaternion.slerpFlat of three.js 0.187 (the same arithmetic as oroya_track_sample's, in
- * float): shortest arc, lerp + normalize from dot 0.9995 up, equal inputs returned as they
- * are. The true slerp weights sin(t theta) / sin(theta) come from the half-angle series
- * above, so no lane calls sin or acos. */
-static q4 q4_slerp(q4 a, q4 b, v4 t) {
+ * float): shortest arc, lerp + normalize from dot 0.9995 up. The true slerp weights come from the series above, so no lane calls sin or acos:
+ * directly when every lane has dot >= 0.9 (keys of a clip, most blends), else through the
+ * half angle, sin(t theta) / sin(theta) = f(2t, theta / 2) / (2 cos(theta / 2)). */
+static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, v4 t) {
+    const q4 a = *pa;
+    q4 b = *pb;
     v4 d = q4_dot(a, b);
     v4 flip = v4_and(v4_lt(d, v4_zero()), v4_sign_bit());
     b.x = v4_xor(b.x, flip);
@@ -532,29 +553,36 @@ static q4 q4_slerp(q4 a, q4 b, v4 t) {
     const v4 one = v4_set1(1.0f);
     v4 s = v4_sub(one, t);
     v4 near = v4_ge(d, v4_set1(0.9995f));
+    const int near_bits = v4_movemask(near);
     v4 cs = s, ct = t;
-    if (v4_movemask(near) != 15) {
-        v4 y = v4_sqrt(v4_mul(v4_add(one, v4_min(d, one)), v4_set1(0.5f)));
-        v4 z = v4_sub(y, one);
-        v4 inv = v4_div(v4_set1(0.5f), y);
-        cs = v4_select(near, s, v4_mul(sin_ratio(v4_add(s, s), z), inv));
-        ct = v4_select(near, t, v4_mul(sin_ratio(v4_add(t, t), z), inv));
+    if (near_bits != 15) {
+        v4 fs, ft;
+        if (v4_movemask(v4_ge(d, v4_set1(0.9f))) == 15) {
+            sin_ratio2(s, t, v4_sub(d, one), 4, &fs, &ft);
+        } else {
+            v4 y = v4_sqrt(v4_mul(v4_add(one, v4_min(d, one)), v4_set1(0.5f)));
+            v4 inv = v4_div(v4_set1(0.5f), y);
+            sin_ratio2(v4_add(s, s), v4_add(t, t), v4_sub(y, one), 7, &fs, &ft);
+            fs = v4_mul(fs, inv);
+            ft = v4_mul(ft, inv);
+        }
+        cs = v4_select(near, s, fs);
+        ct = v4_select(near, t, ft);
     }
     q4 r = q4_scale2(a, cs, b, ct);
-    if (v4_movemask(near)) {
+    if (near_bits) {
         r = q4_select(near, q4_normalize(r), r);
     }
-    /* slerpFlat leaves equal inputs alone. */
-    v4 same = v4_and(v4_and(v4_eq(a.x, b.x), v4_eq(a.y, b.y)),
-                     v4_and(v4_eq(a.z, b.z), v4_eq(a.w, b.w)));
-    return q4_select(same, a, r);
+    /* slerpFlat returns equal inputs untouched; here they come out normalized, which for
+     * unit keys is the same within an ulp, so the check is not worth its 19 operations. */
+    return r;
 }
 
 /* Hermite weights (glTF 2.0 Appendix C) for a in [0, 1] and interval dt. */
 typedef struct hermite4 {
     v4 p0, m0, p1, m1;
 } hermite4;
-static inline hermite4 hermite_weights(v4 a, v4 dt) {
+static OROYA__INLINE hermite4 hermite_weights(v4 a, v4 dt) {
     v4 a2 = v4_mul(a, a), a3 = v4_mul(a2, a);
     hermite4 h;
     h.p1 = v4_sub(v4_mul(v4_set1(3.0f), a2), v4_add(a3, a3));
@@ -569,7 +597,7 @@ static const float zero_keys[16];
 
 /* Places the cursor of one channel on the interval holding t and returns the interval's
  * first record. Forward playback advances by a record at a time; going back searches. */
-static inline const float *seek(const oroya__pose_channel *pc, const float *keys, uint16_t *cursor,
+static OROYA__INLINE const float *seek(const oroya__pose_channel *pc, const float *keys, uint16_t *cursor,
                                 float t) {
     const uint32_t s = pc->stride, n = pc->count;
     const float *base = keys + pc->offset;
@@ -601,7 +629,7 @@ static inline const float *seek(const oroya__pose_channel *pc, const float *keys
 }
 
 /* Samples one (block, channel) of a clip at t into comps vectors (SoA). */
-static void sample_channel(const oroya_pose_clip *clip, uint32_t block, int ch, uint16_t *cursors,
+static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t block, int ch, uint16_t *cursors,
                            float t, v4 out[4]) {
     const uint32_t base = (block * 3 + (uint32_t)ch) * 4;
     const oroya__pose_lanes *lanes = &clip->lanes[block * 3 + (uint32_t)ch];
@@ -638,7 +666,7 @@ static void sample_channel(const oroya_pose_clip *clip, uint32_t block, int ch, 
     v4_transpose(&v1[0], &v1[1], &v1[2], &v1[3]);
     if (ch == OROYA__CH_R) {
         q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
-        q4 r = q4_slerp(qa, qb, a);
+        q4 r = q4_slerp(&qa, &qb, a);
         if (lanes->any_cubic) {
             v4 g0[4] = {v4_loadu(m0[0]), v4_loadu(m0[1]), v4_loadu(m0[2]), v4_loadu(m0[3])};
             v4 g1[4] = {v4_loadu(m1[0]), v4_loadu(m1[1]), v4_loadu(m1[2]), v4_loadu(m1[3])};
@@ -684,20 +712,20 @@ typedef struct blend4 {
     v4 wt, wq, ws;
 } blend4;
 
-static inline t4 t4_mix(t4 a, t4 b, v4 f) {
+static OROYA__INLINE t4 t4_mix(t4 a, t4 b, v4 f) {
     v4 g = v4_sub(v4_set1(1.0f), f);
     t4 r = {madd(a.x, g, v4_mul(b.x, f)), madd(a.y, g, v4_mul(b.y, f)),
             madd(a.z, g, v4_mul(b.z, f))};
     return r;
 }
-static inline t4 t4_select(v4 m, t4 a, t4 b) {
+static OROYA__INLINE t4 t4_select(v4 m, t4 a, t4 b) {
     t4 r = {v4_select(m, a.x, b.x), v4_select(m, a.y, b.y), v4_select(m, a.z, b.z)};
     return r;
 }
 
 /* PropertyMixer.accumulate per lane: the first contribution is copied, later ones mixed in
  * with weight w / (accumulated + w). Lanes the clip does not animate carry weight 0. */
-static inline v4 accumulate_weight(v4 *acc, v4 lane_w, v4 *first) {
+static OROYA__INLINE v4 accumulate_weight(v4 *acc, v4 lane_w, v4 *first) {
     v4 total = v4_add(*acc, lane_w);
     *first = v4_and(v4_eq(*acc, v4_zero()), v4_gt(lane_w, v4_zero()));
     v4 f = v4_div(lane_w, v4_max(total, v4_set1(1e-30f)));
@@ -705,7 +733,7 @@ static inline v4 accumulate_weight(v4 *acc, v4 lane_w, v4 *first) {
     return f;
 }
 
-static void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t block,
+static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t block,
                          uint16_t *cursors, float t, float w) {
     const v4 wv = v4_set1(w);
     v4 s[4], first;
@@ -722,7 +750,17 @@ static void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t block
         v4 lw = v4_and(v4_loadu((const float *)lanes[OROYA__CH_R].animated), wv);
         v4 f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
-        st->q = q4_select(first, x, q4_select(v4_gt(f, v4_zero()), q4_slerp(st->q, x, f), st->q));
+        const int first_bits = v4_movemask(first);
+        if (first_bits == 15) {
+            st->q = x; /* the usual first layer: every lane animated */
+        } else {
+            q4 mixed = q4_slerp(&st->q, &x, f);
+            const v4 some = v4_gt(f, v4_zero());
+            if (v4_movemask(some) != 15) {
+                mixed = q4_select(some, mixed, st->q);
+            }
+            st->q = first_bits ? q4_select(first, x, mixed) : mixed;
+        }
     }
     if (lanes[OROYA__CH_S].any) {
         sample_channel(clip, block, OROYA__CH_S, cursors, t, s);
@@ -733,28 +771,44 @@ static void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t block
     }
 }
 
-/* The rest pose fills what the normal layers left (PropertyMixer.apply with weight < 1). */
-static void blend_finish(blend4 *st, const oroya_soa_transform *rest) {
-    const v4 one = v4_set1(1.0f), zero = v4_zero();
-    t4 rt = {v4_load(rest->tx), v4_load(rest->ty), v4_load(rest->tz)};
-    q4 rq = {v4_load(rest->qx), v4_load(rest->qy), v4_load(rest->qz), v4_load(rest->qw)};
-    t4 rs = {v4_load(rest->sx), v4_load(rest->sy), v4_load(rest->sz)};
-    v4 none = v4_eq(st->wt, zero);
-    v4 part = v4_lt(st->wt, one);
-    st->t = t4_select(none, rt, t4_select(part, t4_mix(st->t, rt, v4_sub(one, st->wt)), st->t));
-    none = v4_eq(st->wq, zero);
-    part = v4_lt(st->wq, one);
-    if (v4_movemask(part)) {
-        q4 mixed = q4_slerp(st->q, rq, v4_sub(one, st->wq));
-        st->q = q4_select(none, rq, q4_select(part, mixed, st->q));
+/* The rest value where no layer contributed, a mix where the weights sum below 1. */
+static OROYA__INLINE t4 finish_t4(t4 acc, v4 w, const float *rx, const float *ry,
+                                  const float *rz) {
+    const v4 one = v4_set1(1.0f);
+    const int none = v4_movemask(v4_eq(w, v4_zero()));
+    const int part = v4_movemask(v4_lt(w, one));
+    if (!part) {
+        return acc;
     }
-    none = v4_eq(st->ws, zero);
-    part = v4_lt(st->ws, one);
-    st->s = t4_select(none, rs, t4_select(part, t4_mix(st->s, rs, v4_sub(one, st->ws)), st->s));
+    t4 rest = {v4_load(rx), v4_load(ry), v4_load(rz)};
+    if (none == 15) {
+        return rest;
+    }
+    t4 mixed = t4_mix(acc, rest, v4_sub(one, w));
+    t4 r = t4_select(v4_lt(w, one), mixed, acc);
+    return t4_select(v4_eq(w, v4_zero()), rest, r);
+}
+
+/* The rest pose fills what the normal layers left (PropertyMixer.apply with weight < 1). */
+static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *rest) {
+    const v4 one = v4_set1(1.0f), zero = v4_zero();
+    st->t = finish_t4(st->t, st->wt, rest->tx, rest->ty, rest->tz);
+    st->s = finish_t4(st->s, st->ws, rest->sx, rest->sy, rest->sz);
+    const v4 part = v4_lt(st->wq, one);
+    if (v4_movemask(part)) {
+        q4 rq = {v4_load(rest->qx), v4_load(rest->qy), v4_load(rest->qz), v4_load(rest->qw)};
+        const v4 none = v4_eq(st->wq, zero);
+        if (v4_movemask(none) == 15) {
+            st->q = rq;
+        } else {
+            q4 mixed = q4_slerp(&st->q, &rq, v4_sub(one, st->wq));
+            st->q = q4_select(none, rq, q4_select(part, mixed, st->q));
+        }
+    }
 }
 
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
-static void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t block,
+static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t block,
                            uint16_t *cursors, float t, float w) {
     const v4 wv = v4_set1(w);
     v4 s[4];
@@ -772,7 +826,7 @@ static void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t blo
         q4 d = {s[0], s[1], s[2], s[3]};
         if (w != 1.0f) {
             const q4 id = {v4_zero(), v4_zero(), v4_zero(), v4_set1(1.0f)};
-            d = q4_slerp(id, d, wv);
+            d = q4_slerp(&id, &d, wv);
         }
         st->q = q4_select(animated, q4_mul(st->q, d), st->q);
     }
@@ -787,69 +841,74 @@ static void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t blo
 
 /* ---- local to model ---------------------------------------------------------------------- */
 
-/* Column c of parent * local, where the local column is (x, y, z, w) broadcast per lane. */
-static inline v4 col(const v4 p[4], v4 x, v4 y, v4 z) {
+/* parent (4 columns) * (x, y, z, 0) */
+static OROYA__INLINE v4 col(const v4 p[4], v4 x, v4 y, v4 z) {
     return madd(p[0], x, madd(p[1], y, v4_mul(p[2], z)));
 }
 
-static void ltm_block(const oroya_pose_skeleton *skel, uint32_t b, const oroya_soa_transform *L,
-                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
+/* model = parent * local for one joint, then bone = model * inverse_bind. lc holds the local
+ * matrix's 12 meaningful elements (column-major, rows 0-2) for the 4 lanes of a block; the
+ * lane's elements are broadcast from memory, which costs one instruction each and no
+ * register, where shuffling 12 live vectors would spill. */
+static OROYA__INLINE void ltm_joint(float lc[12][4], uint32_t lane, const float *pm,
+                                    const float *ib, float *o, float *bo) {
+    const v4 p0 = v4_loadu(pm), p1 = v4_loadu(pm + 4), p2 = v4_loadu(pm + 8),
+             p3 = v4_loadu(pm + 12);
+    const v4 m0 = madd(p0, v4_set1(lc[0][lane]),
+                       madd(p1, v4_set1(lc[1][lane]), v4_mul(p2, v4_set1(lc[2][lane]))));
+    const v4 m1 = madd(p0, v4_set1(lc[3][lane]),
+                       madd(p1, v4_set1(lc[4][lane]), v4_mul(p2, v4_set1(lc[5][lane]))));
+    const v4 m2 = madd(p0, v4_set1(lc[6][lane]),
+                       madd(p1, v4_set1(lc[7][lane]), v4_mul(p2, v4_set1(lc[8][lane]))));
+    const v4 m3 = madd(p0, v4_set1(lc[9][lane]),
+                       madd(p1, v4_set1(lc[10][lane]), madd(p2, v4_set1(lc[11][lane]), p3)));
+    v4_storeu(o, m0);
+    v4_storeu(o + 4, m1);
+    v4_storeu(o + 8, m2);
+    v4_storeu(o + 12, m3);
+    if (bo) {
+        for (int c = 0; c < 4; c++) {
+            const float *v = ib + c * 4;
+            v4 r = madd(m0, v4_set1(v[0]),
+                        madd(m1, v4_set1(v[1]), madd(m2, v4_set1(v[2]), v4_mul(m3, v4_set1(v[3])))));
+            v4_storeu(bo + c * 4, r);
+        }
+    }
+}
+
+static OROYA__INLINE void ltm_block(const oroya_pose_skeleton *skel, uint32_t b,
+                                    const oroya_soa_transform *B, const oroya_mat4 *root,
+                                    oroya_mat4 *models, oroya_mat4 *bones) {
     static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    const float *rootm = root ? root->m : identity.m;
     const v4 one = v4_set1(1.0f), two = v4_set1(2.0f);
-    q4 q = {v4_load(L->qx), v4_load(L->qy), v4_load(L->qz), v4_load(L->qw)};
-    /* Matrix.compose of three.js, four joints at once. */
+    q4 q = {v4_load(B->qx), v4_load(B->qy), v4_load(B->qz), v4_load(B->qw)};
+    /* Matrix4.compose of three.js, four joints at once. */
     v4 x2 = v4_mul(q.x, two), y2 = v4_mul(q.y, two), z2 = v4_mul(q.z, two);
     v4 xx = v4_mul(q.x, x2), xy = v4_mul(q.x, y2), xz = v4_mul(q.x, z2);
     v4 yy = v4_mul(q.y, y2), yz = v4_mul(q.y, z2), zz = v4_mul(q.z, z2);
     v4 wx = v4_mul(q.w, x2), wy = v4_mul(q.w, y2), wz = v4_mul(q.w, z2);
-    v4 sx = v4_load(L->sx), sy = v4_load(L->sy), sz = v4_load(L->sz);
-    v4 c0x = v4_mul(v4_sub(one, v4_add(yy, zz)), sx), c0y = v4_mul(v4_add(xy, wz), sx),
-       c0z = v4_mul(v4_sub(xz, wy), sx);
-    v4 c1x = v4_mul(v4_sub(xy, wz), sy), c1y = v4_mul(v4_sub(one, v4_add(xx, zz)), sy),
-       c1z = v4_mul(v4_add(yz, wx), sy);
-    v4 c2x = v4_mul(v4_add(xz, wy), sz), c2y = v4_mul(v4_sub(yz, wx), sz),
-       c2z = v4_mul(v4_sub(one, v4_add(xx, yy)), sz);
-    v4 tx = v4_load(L->tx), ty = v4_load(L->ty), tz = v4_load(L->tz);
+    v4 sx = v4_load(B->sx), sy = v4_load(B->sy), sz = v4_load(B->sz);
+    _Alignas(16) float lc[12][4];
+    v4_store(lc[0], v4_mul(v4_sub(one, v4_add(yy, zz)), sx));
+    v4_store(lc[1], v4_mul(v4_add(xy, wz), sx));
+    v4_store(lc[2], v4_mul(v4_sub(xz, wy), sx));
+    v4_store(lc[3], v4_mul(v4_sub(xy, wz), sy));
+    v4_store(lc[4], v4_mul(v4_sub(one, v4_add(xx, zz)), sy));
+    v4_store(lc[5], v4_mul(v4_add(yz, wx), sy));
+    v4_store(lc[6], v4_mul(v4_add(xz, wy), sz));
+    v4_store(lc[7], v4_mul(v4_sub(yz, wx), sz));
+    v4_store(lc[8], v4_mul(v4_sub(one, v4_add(xx, yy)), sz));
+    memcpy(lc[9], B->tx, sizeof lc[9]);
+    memcpy(lc[10], B->ty, sizeof lc[10]);
+    memcpy(lc[11], B->tz, sizeof lc[11]);
     const uint32_t n = skel->joint_count;
-    for (uint32_t l = 0; l < 4; l++) {
+    const uint32_t end = n - b * 4 < 4 ? n - b * 4 : 4;
+    for (uint32_t l = 0; l < end; l++) {
         const uint32_t j = b * 4 + l;
-        if (j >= n) {
-            break;
-        }
         const uint32_t parent = skel->parents[j];
-        const float *pm = parent == UINT32_MAX ? (root ? root->m : identity.m) : models[parent].m;
-        const v4 p[4] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8), v4_loadu(pm + 12)};
-        v4 m0, m1, m2, m3;
-        switch (l) {
-#define OROYA__LTM_LANE(i)                                                                      \
-    case i:                                                                                 \
-        m0 = col(p, v4_lane(c0x, i), v4_lane(c0y, i), v4_lane(c0z, i));                     \
-        m1 = col(p, v4_lane(c1x, i), v4_lane(c1y, i), v4_lane(c1z, i));                     \
-        m2 = col(p, v4_lane(c2x, i), v4_lane(c2y, i), v4_lane(c2z, i));                     \
-        m3 = v4_add(col(p, v4_lane(tx, i), v4_lane(ty, i), v4_lane(tz, i)), p[3]);          \
-        break;
-            OROYA__LTM_LANE(0)
-            OROYA__LTM_LANE(1)
-            OROYA__LTM_LANE(2)
-            default:
-            OROYA__LTM_LANE(3)
-#undef OROYA__LTM_LANE
-        }
-        float *o = models[j].m;
-        v4_storeu(o, m0);
-        v4_storeu(o + 4, m1);
-        v4_storeu(o + 8, m2);
-        v4_storeu(o + 12, m3);
-        if (bones) {
-            const float *ib = skel->inverse_bind[j].m;
-            const v4 m[4] = {m0, m1, m2, m3};
-            float *bo = bones[j].m;
-            for (int c = 0; c < 4; c++) {
-                v4 r = col(m, v4_set1(ib[c * 4]), v4_set1(ib[c * 4 + 1]), v4_set1(ib[c * 4 + 2]));
-                r = madd(m3, v4_set1(ib[c * 4 + 3]), r);
-                v4_storeu(bo + c * 4, r);
-            }
-        }
+        ltm_joint(lc, l, parent == UINT32_MAX ? rootm : models[parent].m,
+                  skel->inverse_bind[j].m, models[j].m, bones ? bones[j].m : NULL);
     }
 }
 
@@ -903,8 +962,8 @@ static oroya_result check_update(const oroya_pose_character *c, const oroya_pose
     return OROYA_OK;
 }
 
-static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
-                       uint32_t layer_count) {
+static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_pose_layer *layers,
+                                          uint32_t layer_count) {
     const oroya_pose_skeleton *skel = c->skeleton;
     for (uint32_t i = 0; i < layer_count; i++) {
         if (c->slot_clips[i] != layers[i].clip) {
@@ -945,6 +1004,50 @@ static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
         /* Parents come first, so this block's joints only need blocks already done. */
         ltm_block(skel, b, o, NULL, c->models, c->bones);
     }
+}
+
+/* The same code twice: for the SSE2 baseline, and with AVX2 enabled so the compiler can use
+ * the three-operand VEX forms and broadcasts from memory (about a third fewer instructions:
+ * no register copies). Neither uses FMA (ISO C mode keeps a * b + c as two roundings), so
+ * both give bit-identical results and a crowd is deterministic across machines. */
+static void run_update_sse2(oroya_pose_character *c, const oroya_pose_layer *layers,
+                            uint32_t layer_count) {
+    run_update_body(c, layers, layer_count);
+}
+
+#if defined(OROYA__V4_SSE2) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define OROYA__POSE_AVX2 1
+__attribute__((target("avx2"))) static void run_update_avx2(oroya_pose_character *c,
+                                                            const oroya_pose_layer *layers,
+                                                            uint32_t layer_count) {
+    run_update_body(c, layers, layer_count);
+}
+
+static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: all threads find the same */
+static bool pose_have_avx2(void) {
+    if (avx2_state == 0) {
+        __builtin_cpu_init();
+        avx2_state = __builtin_cpu_supports("avx2") ? 1 : 2;
+    }
+    return avx2_state == 1;
+}
+#endif
+
+void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
+                            uint32_t layer_count, int kernel) {
+#ifdef OROYA__POSE_AVX2
+    if (kernel == 0 && pose_have_avx2()) {
+        run_update_avx2(c, layers, layer_count);
+        return;
+    }
+#endif
+    (void)kernel;
+    run_update_sse2(c, layers, layer_count);
+}
+
+static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
+                       uint32_t layer_count) {
+    oroya__pose_run_update(c, layers, layer_count, 0);
 }
 
 oroya_result oroya_pose_character_update(oroya_pose_character *character,

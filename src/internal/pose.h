@@ -62,6 +62,11 @@ struct oroya_pose_character {
     oroya_mat4 *bones;                  /* joint_count */
 };
 
+/* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
+ * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */
+void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
+                            uint32_t layer_count, int kernel);
+
 /* Skinning with a chosen kernel: 0 = the best available (what oroya_pose_skin_run does),
  * 1 = SSE2 (or portable C without SSE2), 2 = the double reference. For tests and the bench. */
 oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
