@@ -226,7 +226,11 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     size_t o_ch = take(&size, channel_count, sizeof(oroya__pose_channel));
     size_t o_lanes = take(&size, (size_t)blocks * 3, sizeof(oroya__pose_lanes));
     size_t o_map = take(&size, channel_count, sizeof(uint32_t));
-    size_t floats = 0;
+    size_t o_groups = take(&size, (size_t)channel_count + 1, sizeof(oroya__pose_group));
+    /* Build-time only: the source times of each group (times, count). */
+    size_t o_gsrc = take(&size, (size_t)channel_count + 1, sizeof(const float *));
+    size_t o_gcnt = take(&size, (size_t)channel_count + 1, sizeof(uint32_t));
+    size_t floats = 10; /* group 0's two constant records */
     uint32_t ignored = 0;
 
     /* First pass: count floats and check the tracks; the map is filled in the second pass
@@ -283,6 +287,9 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     c->lanes = (oroya__pose_lanes *)(mem + o_lanes);
     c->keys = (float *)(mem + o_keys);
     uint32_t *map = (uint32_t *)(mem + o_map);
+    c->groups = (oroya__pose_group *)(mem + o_groups);
+    const float **group_src = (const float **)(mem + o_gsrc);
+    uint32_t *group_cnt = (uint32_t *)(mem + o_gcnt);
     for (uint32_t i = 0; i < channel_count; i++) {
         map[i] = UINT32_MAX;
     }
@@ -306,7 +313,12 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     }
 
     float *keys = c->keys;
-    size_t used = 0;
+    /* Group 0: the constant channels' times, [0, 1]. */
+    keys[0] = 0;
+    keys[5] = 1;
+    c->groups[0] = (oroya__pose_group){0, 2, 5, 0};
+    c->group_count = 1;
+    size_t used = 10;
     for (uint32_t b = 0; b < blocks; b++) {
         for (int ch = 0; ch < 3; ch++) {
             oroya__pose_lanes *lanes = &c->lanes[b * 3 + (uint32_t)ch];
@@ -333,7 +345,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                         memcpy(v, ref, sizeof v);
                     }
                     pc->offset = (uint32_t)used;
-                    pc->count = 2;
+                    pc->group = 0;
                     pc->kind = OROYA__KIND_LINEAR;
                     pc->stride = (uint8_t)(1 + comps);
                     for (int k = 0; k < 2; k++) {
@@ -361,12 +373,25 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                     lanes->any_cubic = 1;
                 }
                 pc->offset = (uint32_t)used;
-                pc->count = (uint16_t)(n < 2 ? 2 : n);
+                const uint32_t count = n < 2 ? 2 : n;
+                uint32_t g = 1;
+                while (g < c->group_count &&
+                       !(group_cnt[g] == n &&
+                         !memcmp(group_src[g], tr->times, (size_t)n * sizeof(float)))) {
+                    g++;
+                }
+                if (g == c->group_count) {
+                    c->groups[g] = (oroya__pose_group){pc->offset, count, stride, 0};
+                    group_src[g] = tr->times;
+                    group_cnt[g] = n;
+                    c->group_count++;
+                }
+                pc->group = (uint16_t)g;
                 pc->kind = cubic ? OROYA__KIND_CUBIC
                            : tr->interpolation == OROYA_INTERP_STEP ? OROYA__KIND_STEP
                                                                     : OROYA__KIND_LINEAR;
                 pc->stride = (uint8_t)stride;
-                for (uint32_t k = 0; k < pc->count; k++) {
+                for (uint32_t k = 0; k < count; k++) {
                     const uint32_t src = k < n ? k : n - 1;
                     float *r = keys + used;
                     /* A single key becomes a constant interval one second long. */
@@ -432,7 +457,8 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
     size_t o_models = take(&size, skel->joint_count, sizeof(oroya_mat4));
     size_t o_bones = take(&size, skel->joint_count, sizeof(oroya_mat4));
     size_t o_slots = take(&size, layers, sizeof(oroya_pose_clip *));
-    size_t o_cur = take(&size, (size_t)layers * channels, sizeof(uint16_t));
+    size_t o_cur = take(&size, (size_t)layers * (channels + 1), sizeof(uint16_t));
+    size_t o_iv = take(&size, (size_t)layers * (channels + 1), sizeof(oroya__pose_interval));
     uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 16);
     if (!mem) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
@@ -448,6 +474,7 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
     c->bones = (oroya_mat4 *)(mem + o_bones);
     c->slot_clips = (const oroya_pose_clip **)(mem + o_slots);
     c->cursors = (uint16_t *)(mem + o_cur);
+    c->intervals = (oroya__pose_interval *)(mem + o_iv);
     memcpy(c->locals, skel->rest, skel->block_count * sizeof(oroya_soa_transform));
     oroya_pose_local_to_model(skel, c->locals, NULL, c->models, c->bones);
     *out = c;
@@ -595,12 +622,13 @@ static OROYA__INLINE hermite4 hermite_weights(v4 a, v4 dt) {
 
 static const float zero_keys[16];
 
-/* Places the cursor of one channel on the interval holding t and returns the interval's
- * first record. Forward playback advances by a record at a time; going back searches. */
-static OROYA__INLINE const float *seek(const oroya__pose_channel *pc, const float *keys, uint16_t *cursor,
-                                float t) {
-    const uint32_t s = pc->stride, n = pc->count;
-    const float *base = keys + pc->offset;
+/* Places a group's cursor on the interval holding t and returns the interval: records k and
+ * k + 1 (clamped to the ends, where the factor clamps to 0 or 1). Forward playback advances a
+ * record at a time; going back searches. */
+static OROYA__INLINE oroya__pose_interval seek(const oroya__pose_group *g, const float *keys,
+                                               uint16_t *cursor, float t) {
+    const uint32_t s = g->stride, n = g->count;
+    const float *base = keys + g->offset;
     uint32_t k = *cursor;
     if (k > n - 2) {
         k = n - 2;
@@ -625,22 +653,40 @@ static OROYA__INLINE const float *seek(const oroya__pose_channel *pc, const floa
         }
     }
     *cursor = (uint16_t)k;
-    return r;
+    oroya__pose_interval iv;
+    const float t0 = r[0], t1 = r[s];
+    iv.k = k;
+    iv.dt = t1 - t0;
+    float a = (t - t0) / iv.dt;
+    iv.a = a > 0 ? (a < 1 ? a : 1) : 0; /* NaN (a zero interval) becomes 0 */
+    iv.a_step = t >= t1 ? 1.0f : 0.0f;
+    return iv;
 }
 
-/* Samples one (block, channel) of a clip at t into comps vectors (SoA). */
-static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t block, int ch, uint16_t *cursors,
-                           float t, v4 out[4]) {
+/* The intervals of every time group of a clip at t, once per layer and frame. */
+static void seek_groups(const oroya_pose_clip *clip, uint16_t *cursors, float t,
+                        oroya__pose_interval *out) {
+    for (uint32_t g = 0; g < clip->group_count; g++) {
+        out[g] = seek(&clip->groups[g], clip->keys, &cursors[g], t);
+    }
+}
+
+/* Samples one (block, channel) of a clip into comps vectors (SoA), given its groups'
+ * intervals. */
+static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t block, int ch,
+                                         const oroya__pose_interval *iv, v4 out[4]) {
     const uint32_t base = (block * 3 + (uint32_t)ch) * 4;
     const oroya__pose_lanes *lanes = &clip->lanes[block * 3 + (uint32_t)ch];
     const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
     const float *p0[4], *p1[4], *m0[4], *m1[4];
-    float t0[4], t1[4];
+    _Alignas(16) float av[4], sv[4], dv[4];
     for (uint32_t l = 0; l < 4; l++) {
         const oroya__pose_channel *pc = &clip->channels[base + l];
-        const float *r = seek(pc, clip->keys, &cursors[base + l], t);
-        t0[l] = r[0];
-        t1[l] = r[pc->stride];
+        const oroya__pose_interval *g = &iv[pc->group];
+        const float *r = clip->keys + pc->offset + (size_t)g->k * pc->stride;
+        av[l] = g->a;
+        sv[l] = g->a_step;
+        dv[l] = g->dt;
         if (pc->kind == OROYA__KIND_CUBIC) {
             p0[l] = r + 1 + comps;
             m0[l] = r + 1 + 2 * comps;
@@ -652,14 +698,8 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
             m0[l] = m1[l] = zero_keys;
         }
     }
-    const v4 tv = v4_set1(t);
-    const v4 vt0 = v4_loadu(t0), vt1 = v4_loadu(t1);
-    const v4 dt = v4_sub(vt1, vt0);
-    v4 a = v4_div(v4_sub(tv, vt0), dt);
-    a = v4_min(v4_max(a, v4_zero()), v4_set1(1.0f));
-    const v4 step = v4_loadu((const float *)lanes->step);
-    a = v4_select(step, v4_and(v4_ge(tv, vt1), v4_set1(1.0f)), a);
-
+    const v4 dt = v4_load(dv);
+    const v4 a = v4_select(v4_loadu((const float *)lanes->step), v4_load(sv), v4_load(av));
     v4 v0[4] = {v4_loadu(p0[0]), v4_loadu(p0[1]), v4_loadu(p0[2]), v4_loadu(p0[3])};
     v4 v1[4] = {v4_loadu(p1[0]), v4_loadu(p1[1]), v4_loadu(p1[2]), v4_loadu(p1[3])};
     v4_transpose(&v0[0], &v0[1], &v0[2], &v0[3]);
@@ -734,19 +774,19 @@ static OROYA__INLINE v4 accumulate_weight(v4 *acc, v4 lane_w, v4 *first) {
 }
 
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t block,
-                         uint16_t *cursors, float t, float w) {
+                                       const oroya__pose_interval *iv, float w) {
     const v4 wv = v4_set1(w);
     v4 s[4], first;
     const oroya__pose_lanes *lanes = &clip->lanes[block * 3];
     if (lanes[OROYA__CH_T].any) {
-        sample_channel(clip, block, OROYA__CH_T, cursors, t, s);
+        sample_channel(clip, block, OROYA__CH_T, iv, s);
         v4 lw = v4_and(v4_loadu((const float *)lanes[OROYA__CH_T].animated), wv);
         v4 f = accumulate_weight(&st->wt, lw, &first);
         t4 x = {s[0], s[1], s[2]};
         st->t = t4_select(first, x, t4_mix(st->t, x, f));
     }
     if (lanes[OROYA__CH_R].any) {
-        sample_channel(clip, block, OROYA__CH_R, cursors, t, s);
+        sample_channel(clip, block, OROYA__CH_R, iv, s);
         v4 lw = v4_and(v4_loadu((const float *)lanes[OROYA__CH_R].animated), wv);
         v4 f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
@@ -763,7 +803,7 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
         }
     }
     if (lanes[OROYA__CH_S].any) {
-        sample_channel(clip, block, OROYA__CH_S, cursors, t, s);
+        sample_channel(clip, block, OROYA__CH_S, iv, s);
         v4 lw = v4_and(v4_loadu((const float *)lanes[OROYA__CH_S].animated), wv);
         v4 f = accumulate_weight(&st->ws, lw, &first);
         t4 x = {s[0], s[1], s[2]};
@@ -808,20 +848,21 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *re
 }
 
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
-static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t block,
-                           uint16_t *cursors, float t, float w) {
+static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip,
+                                         uint32_t block, const oroya__pose_interval *iv,
+                                         float w) {
     const v4 wv = v4_set1(w);
     v4 s[4];
     const oroya__pose_lanes *lanes = &clip->lanes[block * 3];
     if (lanes[OROYA__CH_T].any) {
-        sample_channel(clip, block, OROYA__CH_T, cursors, t, s);
+        sample_channel(clip, block, OROYA__CH_T, iv, s);
         v4 lw = v4_and(v4_loadu((const float *)lanes[OROYA__CH_T].animated), wv);
         st->t.x = madd(s[0], lw, st->t.x);
         st->t.y = madd(s[1], lw, st->t.y);
         st->t.z = madd(s[2], lw, st->t.z);
     }
     if (lanes[OROYA__CH_R].any) {
-        sample_channel(clip, block, OROYA__CH_R, cursors, t, s);
+        sample_channel(clip, block, OROYA__CH_R, iv, s);
         v4 animated = v4_loadu((const float *)lanes[OROYA__CH_R].animated);
         q4 d = {s[0], s[1], s[2], s[3]};
         if (w != 1.0f) {
@@ -831,7 +872,7 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
         st->q = q4_select(animated, q4_mul(st->q, d), st->q);
     }
     if (lanes[OROYA__CH_S].any) {
-        sample_channel(clip, block, OROYA__CH_S, cursors, t, s);
+        sample_channel(clip, block, OROYA__CH_S, iv, s);
         v4 lw = v4_and(v4_loadu((const float *)lanes[OROYA__CH_S].animated), wv);
         st->s.x = madd(s[0], lw, st->s.x);
         st->s.y = madd(s[1], lw, st->s.y);
@@ -965,11 +1006,15 @@ static oroya_result check_update(const oroya_pose_character *c, const oroya_pose
 static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_pose_layer *layers,
                                           uint32_t layer_count) {
     const oroya_pose_skeleton *skel = c->skeleton;
+    const size_t per_slot = (size_t)c->channel_count + 1;
     for (uint32_t i = 0; i < layer_count; i++) {
-        if (c->slot_clips[i] != layers[i].clip) {
-            c->slot_clips[i] = layers[i].clip;
-            memset(c->cursors + (size_t)i * c->channel_count, 0,
-                   c->channel_count * sizeof(uint16_t));
+        const oroya_pose_layer *ly = &layers[i];
+        if (c->slot_clips[i] != ly->clip) {
+            c->slot_clips[i] = ly->clip;
+            memset(c->cursors + i * per_slot, 0, per_slot * sizeof(uint16_t));
+        }
+        if (ly->clip && ly->weight > 0) {
+            seek_groups(ly->clip, c->cursors + i * per_slot, ly->time, c->intervals + i * per_slot);
         }
     }
     for (uint32_t b = 0; b < skel->block_count; b++) {
@@ -978,16 +1023,14 @@ static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_p
         for (uint32_t i = 0; i < layer_count; i++) {
             const oroya_pose_layer *ly = &layers[i];
             if (ly->clip && !ly->clip->additive && ly->weight > 0) {
-                blend_normal(&st, ly->clip, b, c->cursors + (size_t)i * c->channel_count,
-                             ly->time, ly->weight);
+                blend_normal(&st, ly->clip, b, c->intervals + i * per_slot, ly->weight);
             }
         }
         blend_finish(&st, &skel->rest[b]);
         for (uint32_t i = 0; i < layer_count; i++) {
             const oroya_pose_layer *ly = &layers[i];
             if (ly->clip && ly->clip->additive && ly->weight > 0) {
-                blend_additive(&st, ly->clip, b, c->cursors + (size_t)i * c->channel_count,
-                               ly->time, ly->weight);
+                blend_additive(&st, ly->clip, b, c->intervals + i * per_slot, ly->weight);
             }
         }
         oroya_soa_transform *o = &c->locals[b];

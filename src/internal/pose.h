@@ -20,14 +20,32 @@ struct oroya_pose_skeleton {
     char **names;                  /* joint_count, or NULL */
 };
 
-/* One joint channel of a runtime clip: `count` >= 2 records of `stride` floats at
- * keys + offset, each [time, value] (LINEAR, STEP) or [time, in, value, out] (CUBIC). */
+/* One joint channel of a runtime clip: records of `stride` floats at keys + offset, each
+ * [time, value] (LINEAR, STEP) or [time, in, value, out] (CUBIC). Its key times are those
+ * of its time group. */
 typedef struct oroya__pose_channel {
     uint32_t offset;
-    uint16_t count;
+    uint16_t group;
     uint8_t kind;
     uint8_t stride;
 } oroya__pose_channel;
+
+/* Channels with the same key times (glTF samplers usually share one input accessor) form a
+ * time group: a frame finds the interval and its interpolation factor once per group, not
+ * once per channel. The times are read from a member channel's records. */
+typedef struct oroya__pose_group {
+    uint32_t offset;   /* records of one member channel */
+    uint32_t count;    /* records, >= 2 */
+    uint32_t stride;
+    uint32_t pad_;
+} oroya__pose_group;
+
+/* A group's interval at the current frame: records k and k + 1, the LINEAR/CUBIC factor a,
+ * the STEP factor, and the interval length. */
+typedef struct oroya__pose_interval {
+    uint32_t k;
+    float a, a_step, dt;
+} oroya__pose_interval;
 
 /* Lane masks of one (block, channel): all-ones words for the lanes that are animated, that
  * step, that are cubic. `any` says whether the channel is animated in any lane. */
@@ -46,6 +64,8 @@ struct oroya_pose_clip {
     uint32_t ignored_tracks;
     uint32_t channel_count;             /* block_count * 12: index (block * 3 + ch) * 4 + lane */
     oroya__pose_channel *channels;
+    uint32_t group_count;               /* <= channel_count + 1; group 0 = the constants */
+    oroya__pose_group *groups;
     oroya__pose_lanes *lanes;           /* block_count * 3 */
     float *keys;
 };
@@ -56,7 +76,8 @@ struct oroya_pose_character {
     uint32_t max_layers;
     uint32_t channel_count;
     const oroya_pose_clip **slot_clips; /* max_layers: the clip each slot's cursors follow */
-    uint16_t *cursors;                  /* max_layers * channel_count */
+    uint16_t *cursors;                  /* max_layers * (channel_count + 1), one per group */
+    oroya__pose_interval *intervals;    /* max_layers * (channel_count + 1), per frame */
     oroya_soa_transform *locals;        /* block_count */
     oroya_mat4 *models;                 /* joint_count */
     oroya_mat4 *bones;                  /* joint_count */
