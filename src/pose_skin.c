@@ -58,6 +58,28 @@ static oroya_result bad_joint(const oroya_pose_skin_job *job, oroya_error *err) 
     return OROYA_ERR_OUT_OF_RANGE;
 }
 
+/* True when every joint index is below palette_count. A separate pass over the 8 bytes of
+ * indices per vertex (about a tenth of the vertex stream) keeps the skinning loops free of
+ * per-influence clamps, and leaves the outputs untouched when an index is bad. */
+static bool joints_in_range(const uint16_t *joints, size_t n, uint32_t palette_count) {
+    size_t i = 0;
+    uint32_t bad = 0;
+#if HAVE_SSE2
+    /* Saturating j - (count - 1) is nonzero exactly when j >= count. */
+    const __m128i limit = _mm_set1_epi16((short)(uint16_t)(palette_count - 1));
+    __m128i acc = _mm_setzero_si128();
+    for (; i + 8 <= n; i += 8) {
+        __m128i j = _mm_loadu_si128((const __m128i *)(joints + i));
+        acc = _mm_or_si128(acc, _mm_subs_epu16(j, limit));
+    }
+    bad = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(acc, _mm_setzero_si128())) != 0xFFFFu;
+#endif
+    for (; i < n; i++) {
+        bad |= joints[i] >= palette_count;
+    }
+    return !bad;
+}
+
 /* ---- reference ------------------------------------------------------------------------- */
 
 static void skin_one_reference(const oroya_pose_skin_job *job, uint32_t v, uint32_t *bad) {
@@ -110,34 +132,33 @@ oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya
 /* ---- SSE2 ----------------------------------------------------------------------------------- */
 
 #if HAVE_SSE2
-/* Skins vertices [begin, end); `wide` allows 4-float stores, which write one float into the
- * next vertex (rewritten by the next iteration), so the caller passes it false for the
- * last vertex. */
-static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end, bool wide,
-                      uint32_t *bad) {
-    const uint32_t pc = job->palette_count;
+/* Skins vertices [begin, end) whose joints were checked. `wide` allows 4-float stores, which
+ * write one float into the next vertex (rewritten by the next iteration), so the caller
+ * passes false for the last vertex. The job's spans are copied to locals first: stores
+ * through the outputs could otherwise alias the job and force reloads every vertex. */
+static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end, bool wide) {
     const float *pal = job->palette[0].m;
-    uint32_t flag = 0;
+    const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
+    const uint16_t *joints = job->joints;
+    float *out_p = job->out_positions, *out_n = job->out_normals;
+    const __m128 mask3 = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
     for (uint32_t v = begin; v < end; v++) {
-        const uint16_t *jv = job->joints + (size_t)v * 4;
-        const float *wv = job->weights + (size_t)v * 4;
+        const uint16_t *jv = joints + (size_t)v * 4;
+        const float *wv = weights + (size_t)v * 4;
         __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
         for (int k = 0; k < 4; k++) {
-            uint32_t j = jv[k];
-            flag |= j >= pc;
-            j = j < pc ? j : 0;
-            const float *p = pal + (size_t)j * 16;
+            const float *p = pal + (size_t)jv[k] * 16;
             const __m128 w = _mm_set1_ps(wv[k]);
             c0 = _mm_add_ps(c0, _mm_mul_ps(_mm_loadu_ps(p), w));
             c1 = _mm_add_ps(c1, _mm_mul_ps(_mm_loadu_ps(p + 4), w));
             c2 = _mm_add_ps(c2, _mm_mul_ps(_mm_loadu_ps(p + 8), w));
             c3 = _mm_add_ps(c3, _mm_mul_ps(_mm_loadu_ps(p + 12), w));
         }
-        const float *ps = job->positions + (size_t)v * 3;
+        const float *ps = positions + (size_t)v * 3;
         __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ps[0])),
                                          _mm_mul_ps(c1, _mm_set1_ps(ps[1]))),
                               _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(ps[2])), c3));
-        float *op = job->out_positions + (size_t)v * 3;
+        float *op = out_p + (size_t)v * 3;
         if (wide) {
             _mm_storeu_ps(op, r);
         } else {
@@ -145,20 +166,20 @@ static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t e
             _mm_storeu_ps(tmp, r);
             memcpy(op, tmp, 3 * sizeof(float));
         }
-        if (job->normals) {
-            const float *ns = job->normals + (size_t)v * 3;
+        if (normals) {
+            const float *ns = normals + (size_t)v * 3;
             __m128 n = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ns[0])),
                                              _mm_mul_ps(c1, _mm_set1_ps(ns[1]))),
                                   _mm_mul_ps(c2, _mm_set1_ps(ns[2])));
             /* The w lane of n is 0 for affine palettes; mask it so any bottom row works. */
-            n = _mm_and_ps(n, _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1)));
+            n = _mm_and_ps(n, mask3);
             __m128 d = _mm_mul_ps(n, n);
             d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 3, 0, 1)));
             d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 0, 3, 2)));
             __m128 len = _mm_sqrt_ps(d);
             __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
             n = _mm_and_ps(_mm_div_ps(n, len), nz);
-            float *on = job->out_normals + (size_t)v * 3;
+            float *on = out_n + (size_t)v * 3;
             if (wide) {
                 _mm_storeu_ps(on, n);
             } else {
@@ -168,7 +189,6 @@ static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t e
             }
         }
     }
-    *bad |= flag;
 }
 #endif
 
@@ -179,28 +199,21 @@ static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t e
  * (x x x x | y y y y) and (z z z z | 1 1 1 1) by one permute each, so a position costs two
  * FMAs and a fold of the halves. */
 __attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_job *job,
-                                                          uint32_t begin, uint32_t end,
-                                                          uint32_t *bad) {
-    const uint32_t pc = job->palette_count;
+                                                          uint32_t begin, uint32_t end) {
     const float *pal = job->palette[0].m;
+    const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
+    const uint16_t *joints = job->joints;
+    float *out_p = job->out_positions, *out_n = job->out_normals;
     const __m256i spread_xy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     const __m256i spread_z = _mm256_setr_epi32(2, 2, 2, 2, 2, 2, 2, 2);
     const __m256 one_hi = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
     const __m256 keep_lo = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0));
     const __m128 mask3 = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
-    const bool normals = job->normals != NULL;
-    uint32_t flag = 0;
     for (uint32_t v = begin; v < end; v++) {
-        const uint16_t *jv = job->joints + (size_t)v * 4;
-        const float *wv = job->weights + (size_t)v * 4;
-        uint32_t j0 = jv[0], j1 = jv[1], j2 = jv[2], j3 = jv[3];
-        flag |= (j0 >= pc) | (j1 >= pc) | (j2 >= pc) | (j3 >= pc);
-        j0 = j0 < pc ? j0 : 0;
-        j1 = j1 < pc ? j1 : 0;
-        j2 = j2 < pc ? j2 : 0;
-        j3 = j3 < pc ? j3 : 0;
-        const float *p0 = pal + (size_t)j0 * 16, *p1 = pal + (size_t)j1 * 16;
-        const float *p2 = pal + (size_t)j2 * 16, *p3 = pal + (size_t)j3 * 16;
+        const uint16_t *jv = joints + (size_t)v * 4;
+        const float *wv = weights + (size_t)v * 4;
+        const float *p0 = pal + (size_t)jv[0] * 16, *p1 = pal + (size_t)jv[1] * 16;
+        const float *p2 = pal + (size_t)jv[2] * 16, *p3 = pal + (size_t)jv[3] * 16;
         const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
         const __m256 w2 = _mm256_broadcast_ss(wv + 2), w3 = _mm256_broadcast_ss(wv + 3);
         __m256 a = _mm256_mul_ps(_mm256_loadu_ps(p0), w0);
@@ -212,14 +225,14 @@ __attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_
         a = _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3, a);
         b = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3, b);
 
-        const __m256 pv = _mm256_castps128_ps256(_mm_loadu_ps(job->positions + (size_t)v * 3));
+        const __m256 pv = _mm256_castps128_ps256(_mm_loadu_ps(positions + (size_t)v * 3));
         const __m256 pxy = _mm256_permutevar8x32_ps(pv, spread_xy);
         const __m256 pz1 = _mm256_blend_ps(_mm256_permutevar8x32_ps(pv, spread_z), one_hi, 0xF0);
         __m256 r = _mm256_fmadd_ps(a, pxy, _mm256_mul_ps(b, pz1));
         __m128 rp = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-        _mm_storeu_ps(job->out_positions + (size_t)v * 3, rp);
+        _mm_storeu_ps(out_p + (size_t)v * 3, rp);
         if (normals) {
-            const __m256 nv = _mm256_castps128_ps256(_mm_loadu_ps(job->normals + (size_t)v * 3));
+            const __m256 nv = _mm256_castps128_ps256(_mm_loadu_ps(normals + (size_t)v * 3));
             const __m256 nxy = _mm256_permutevar8x32_ps(nv, spread_xy);
             const __m256 nz0 = _mm256_and_ps(_mm256_permutevar8x32_ps(nv, spread_z), keep_lo);
             __m256 s = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
@@ -229,10 +242,9 @@ __attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_
             __m128 len = _mm_sqrt_ps(d);
             __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
             n = _mm_and_ps(_mm_div_ps(n, len), nz);
-            _mm_storeu_ps(job->out_normals + (size_t)v * 3, n);
+            _mm_storeu_ps(out_n + (size_t)v * 3, n);
         }
     }
-    *bad |= flag;
 }
 
 static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: every thread computes the same */
@@ -252,29 +264,32 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
     if (res != OROYA_OK || job->count == 0) {
         return res;
     }
-    uint32_t bad = 0;
-    const uint32_t n = job->count;
     if (kernel == 2) {
         return oroya_pose_skin_run_reference(job, err);
     }
+    const uint32_t n = job->count;
+    if (!joints_in_range(job->joints, (size_t)n * 4, job->palette_count)) {
+        return bad_joint(job, err);
+    }
 #if HAVE_AVX2_DISPATCH
     if (kernel == 0 && have_avx2()) {
-        /* The last vertex reads 4 floats from a 3-float position: run it on the SSE2 path,
-         * which loads scalars. */
-        skin_avx2(job, 0, n - 1, &bad);
-        skin_sse2(job, n - 1, n, false, &bad);
-        return bad ? bad_joint(job, err) : OROYA_OK;
+        /* The last vertex would read 4 floats from a 3-float position: the SSE2 loop, which
+         * loads scalars and stores narrow, takes it. */
+        skin_avx2(job, 0, n - 1);
+        skin_sse2(job, n - 1, n, false);
+        return OROYA_OK;
     }
 #endif
 #if HAVE_SSE2
-    skin_sse2(job, 0, n - 1, true, &bad);
-    skin_sse2(job, n - 1, n, false, &bad);
+    skin_sse2(job, 0, n - 1, true);
+    skin_sse2(job, n - 1, n, false);
 #else
+    uint32_t bad = 0;
     for (uint32_t v = 0; v < n; v++) {
         skin_one_reference(job, v, &bad);
     }
 #endif
-    return bad ? bad_joint(job, err) : OROYA_OK;
+    return OROYA_OK;
 }
 
 oroya_result oroya_pose_skin_run(const oroya_pose_skin_job *job, oroya_error *err) {
