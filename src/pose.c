@@ -303,11 +303,12 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
         }
         const uint32_t idx = ((joint / 4) * 3 + (uint32_t)ch) * 4 + joint % 4;
         if (map[idx] != UINT32_MAX) {
+            const uint32_t other = map[idx];
             oroya__free(&desc->allocator, mem);
             return oroya__fail(err, OROYA_ERR_INVALID_DATA,
                                "tracks[%u] (%s %s): tracks[%u] already animates this joint "
                                "channel",
-                               i, tr->target, oroya_property_name(tr->property), map[idx]);
+                               i, tr->target, oroya_property_name(tr->property), other);
         }
         map[idx] = i;
     }

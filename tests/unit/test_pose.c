@@ -29,8 +29,11 @@ static void *count_alloc(size_t size, size_t align, void *user) {
     if (c->fail_at && c->allocs == c->fail_at) {
         return NULL;
     }
+    if (align < 16) {
+        align = 16;
+    }
     size_t rounded = (size + align - 1) & ~(align - 1);
-    return aligned_alloc(align < 16 ? 16 : align, rounded < 16 ? 16 : rounded);
+    return aligned_alloc(align, rounded ? rounded : align);
 }
 static void count_free(void *p, void *user) {
     counter *c = user;
