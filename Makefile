@@ -4,7 +4,7 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOROYA_WERROR=ON
 
-.PHONY: all deps build build-asan demo test test-fast test-asan test-install clean
+.PHONY: all deps build build-asan demo test test-fast test-asan test-valgrind test-install clean
 
 all: build
 
@@ -23,9 +23,10 @@ build-asan:
 demo: deps build
 	./$(BUILD)/examples/bouncing_ball
 
-# Every test: the normal build, the ASan+UBSan build, and the installed-package check.
+# Every test: the normal build, the ASan+UBSan build, valgrind memcheck, and the
+# installed-package check.
 test: deps
-	$(MAKE) test-fast test-asan test-install
+	$(MAKE) test-fast test-asan test-valgrind test-install
 
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -33,6 +34,9 @@ test-fast: build
 test-asan: build-asan
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
+
+test-valgrind: build
+	bash tests/valgrind/run_valgrind.sh $(BUILD)
 
 test-install: build
 	bash tests/install/check_install.sh $(BUILD)

@@ -11,6 +11,7 @@
 
 #include "internal/base.h"
 #include "internal/track.h"
+#include "oroya/rotation.h"
 
 /* ---- names ----------------------------------------------------------------------------- */
 
@@ -339,15 +340,42 @@ void oroya__slerp_flat(const float *a, const float *b, double t, double out[4]) 
 }
 
 /* The effective interpolation: three has no smooth quaternion interpolant and falls back to
- * linear (KeyframeTrack.setInterpolation); STERP falls back to slerp until the rotation module
- * provides the swing-twist interpolation. */
+ * linear (KeyframeTrack.setInterpolation). STERP is meaningful for 4-component rotations only;
+ * anything else (an unvalidated track) is treated as LINEAR. */
 static oroya_interpolation effective_interp(const oroya_track *track) {
     oroya_interpolation m = track->interpolation;
-    if (track->property == OROYA_PROPERTY_ROTATION &&
-        (m == OROYA_INTERP_SMOOTH || m == OROYA_INTERP_STERP)) {
+    if (m == OROYA_INTERP_SMOOTH && track->property == OROYA_PROPERTY_ROTATION) {
+        return OROYA_INTERP_LINEAR;
+    }
+    if (m == OROYA_INTERP_STERP &&
+        (track->property != OROYA_PROPERTY_ROTATION || track->components != 4)) {
         return OROYA_INTERP_LINEAR;
     }
     return m;
+}
+
+/* Swing-twist interpolation between neighbouring keys (oroya/rotation.h). It is not a three.js
+ * mode, so there is no double arithmetic to mirror; oroya_quat_sterp works in float. At a key
+ * time the key is copied, so "at a key, that key's value" holds bit for bit as for the other
+ * modes (sterp would renormalize it). */
+static void sample_sterp(const oroya_track *track, uint32_t i1, double t, sink out) {
+    const double t0 = track->times[i1 - 1], t1 = track->times[i1];
+    const double alpha = (t - t0) / (t1 - t0);
+    const float *v1 = track->values + (size_t)i1 * 4;
+    const float *v0 = v1 - 4;
+    if (alpha == 0.0) {
+        for (uint32_t i = 0; i < 4; i++) {
+            put(out, i, v0[i]);
+        }
+        return;
+    }
+    const oroya_quat a = {v0[0], v0[1], v0[2], v0[3]};
+    const oroya_quat b = {v1[0], v1[1], v1[2], v1[3]};
+    const oroya_quat q = oroya_quat_sterp(a, b, track->twist_axis, (float)alpha);
+    put(out, 0, q.x);
+    put(out, 1, q.y);
+    put(out, 2, q.z);
+    put(out, 3, q.w);
 }
 
 /* CubicInterpolant.intervalChanged_ + interpolate_ (three.js 0.187). */
@@ -497,6 +525,9 @@ static void sample_any(const oroya_track *track, double t, uint32_t *cursor,
         }
         case OROYA_INTERP_CUBICSPLINE:
             sample_cubicspline(track, i1, t, out);
+            break;
+        case OROYA_INTERP_STERP:
+            sample_sterp(track, i1, t, out);
             break;
         case OROYA_INTERP_SMOOTH: {
             oroya_ending es = options ? options->ending_start : OROYA_ENDING_ZERO_CURVATURE;

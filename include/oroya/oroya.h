@@ -10,6 +10,8 @@
 #include "oroya/clip.h"
 #include "oroya/scene.h"
 #include "oroya/geometry.h"
+#include "oroya/skeleton.h"
+#include "oroya/skin.h"
 #include "oroya/gltf.h"
 
 #endif /* OROYA_H */

@@ -7,7 +7,8 @@
  * LinearInterpolant / QuaternionLinearInterpolant with Quaternion.slerpFlat (LINEAR),
  * GLTFLoader's GLTFCubicSplineInterpolant (CUBICSPLINE, glTF 2.0 Appendix C) and
  * CubicInterpolant with its three endings (SMOOTH). Arithmetic is double, as in JavaScript;
- * keys stay float, as three's Float32Arrays.
+ * keys stay float, as three's Float32Arrays. STERP (oroya's own, not a three.js mode)
+ * interpolates swing and twist separately with oroya_quat_sterp.
  *
  * What this module does not do: blending, looping and time keeping (the mixer), binding
  * names to nodes (the mixer and the scene), and owning memory. An oroya_track only points
@@ -20,8 +21,10 @@
  *   interval. The first key's in-tangent and the last key's out-tangent are never used.
  *
  * Edges: before the first key the first value is returned, at or after the last key the
- * last value, at exactly a key's time that key's value (bit for bit). A NaN time samples as
- * "after the last key", as three.js does.
+ * last value, at exactly a key's time that key's value (bit for bit; three's normalization of
+ * cubic-spline rotations, and of slerp between keys less than ~3.6 degrees apart, can touch
+ * the last bit of a key that is not exactly unit length). A NaN time samples as "after the
+ * last key", as three.js does.
  *
  * Threading: sampling reads the track and writes only `out` and `*cursor`, so any number of
  * threads may sample one track at once, each with its own cursor. Nothing here allocates.
@@ -61,8 +64,8 @@ typedef enum oroya_interpolation {
     OROYA_INTERP_LINEAR,      /* lerp; rotations: slerp on the shortest arc (slerpFlat) */
     OROYA_INTERP_CUBICSPLINE, /* glTF Hermite with stored tangents; rotations normalized */
     OROYA_INTERP_SMOOTH,      /* three.js InterpolateSmooth (CubicInterpolant); rotations: LINEAR */
-    OROYA_INTERP_STERP,       /* rotation only; swing-twist about twist_axis (LINEAR until the
-                                 rotation module lands) */
+    OROYA_INTERP_STERP,       /* rotation only; swing-twist about twist_axis between
+                                 neighbouring keys (oroya_quat_sterp, oroya/rotation.h) */
     OROYA_INTERP_COUNT_
 } oroya_interpolation;
 
@@ -84,7 +87,8 @@ typedef struct oroya_track {
     uint32_t key_count;                /* 1 .. OROYA_TRACK_MAX_KEYS */
     const float *times;                /* key_count, seconds, finite, strictly increasing */
     const float *values;               /* key_count * components; CUBICSPLINE: * 3, glTF order in,value,out */
-    oroya_vec3 twist_axis;             /* STERP only: the twist axis, nonzero (normalized when used) */
+    oroya_vec3 twist_axis;             /* STERP only: the twist axis in the node's local frame
+                                          (usually the bone's long axis), finite and nonzero */
     uint32_t value_count;              /* optional: floats in `values` as the source declared
                                           them (e.g. a glTF accessor); 0 = not declared. When
                                           nonzero, validation checks it against the layout. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "oroya/clip.h"
+#include "oroya/rotation.h"
 #include "oroya/track.h"
 #include "oroya_test.h"
 
@@ -524,6 +525,36 @@ static void test_optimize_tolerance(void) {
         OT_EQ_INT(oroya_clip_optimize(clip, 1e-5f, &err), OROYA_OK);
         OT_EQ_INT(clip->tracks[0].key_count, 2);
         OT_CHECK(max_diff(&rot, &clip->tracks[0], -1, 6) <= 1e-5);
+        oroya_clip_destroy(clip);
+    }
+
+    /* STERP: keys placed on one swing-twist path (sterp is consistent under splitting) go;
+     * moving the middle key off the path makes every key necessary (keys 1 and 3 are no longer
+     * on a path between their kept neighbours). */
+    static float st[5], sv[20];
+    const oroya_quat k0 = oroya_quat_from_axis_angle((oroya_vec3){0, 0, 1}, 0.3f);
+    const oroya_quat k4 = oroya_quat_mul(oroya_quat_from_axis_angle((oroya_vec3){1, 0, 0}, 1.2f),
+                                         oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, 2.0f));
+    for (int k = 0; k < 5; k++) {
+        st[k] = (float)k * 0.5f;
+        const oroya_quat q = oroya_quat_sterp(k0, k4, (oroya_vec3){0, 1, 0}, (float)k / 4.0f);
+        sv[k * 4 + 0] = q.x, sv[k * 4 + 1] = q.y, sv[k * 4 + 2] = q.z, sv[k * 4 + 3] = q.w;
+    }
+    oroya_track sterp = {.target = "s", .property = OROYA_PROPERTY_ROTATION,
+                         .interpolation = OROYA_INTERP_STERP, .components = 4, .key_count = 5,
+                         .times = st, .values = sv, .twist_axis = {0, 1, 0}};
+    clip = one_track_clip(&sterp);
+    if (clip) {
+        OT_EQ_INT(oroya_clip_optimize(clip, 1e-5f, &err), OROYA_OK);
+        OT_EQ_INT(clip->tracks[0].key_count, 2);
+        OT_CHECK(max_diff(&sterp, &clip->tracks[0], -1, 3) <= 2e-5);
+        oroya_clip_destroy(clip);
+    }
+    sv[2 * 4 + 0] += 0.01f;
+    clip = one_track_clip(&sterp);
+    if (clip) {
+        OT_EQ_INT(oroya_clip_optimize(clip, 1e-5f, &err), OROYA_OK);
+        OT_EQ_INT(clip->tracks[0].key_count, 5);
         oroya_clip_destroy(clip);
     }
 

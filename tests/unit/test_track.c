@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "oroya/clip.h"
+#include "oroya/gltf.h"
 #include "oroya/track.h"
 #include "oroya_test.h"
 
@@ -214,7 +215,7 @@ static void test_slerp_shortest_arc(void) {
     OT_NEAR(q[1], 0.0, 1e-7);
     OT_NEAR(q[2], sin(h / 2), 1e-6);
     OT_NEAR(q[3], cos(h / 2), 1e-6);
-    /* SMOOTH and STERP (until the rotation module lands) behave as LINEAR on rotations. */
+    /* SMOOTH behaves as LINEAR on rotations (three has no smooth quaternion interpolant). */
     float q2[4];
     tr.interpolation = OROYA_INTERP_SMOOTH;
     oroya_track_sample(&tr, 0.5, NULL, NULL, q2);
@@ -886,6 +887,242 @@ static void test_two_key_smooth_oracle(void) {
     OT_EQ_INT(w, sizeof want / sizeof want[0]);
 }
 
+/* ---- STERP ---------------------------------------------------------------------------------- */
+
+static void test_sterp(void) {
+    /* Key 1 = swing 80 degrees about x, after a twist of 120 degrees about y (the twist axis):
+     * q1 = (sin40 cos60, cos40 sin60, sin40 sin60, cos40 cos60). Halfway, sterp is a swing of
+     * 40 degrees after a twist of 60: the y axis lands on (0, cos40, sin40), a great circle
+     * path, and the twist about y is 60 degrees. */
+    const double d40 = 40.0 * 3.14159265358979323846 / 180.0, d60 = d40 * 1.5;
+    const float keys[8] = {0, 0, 0, 1,
+                           (float)(sin(d40) * cos(d60)), (float)(cos(d40) * sin(d60)),
+                           (float)(sin(d40) * sin(d60)), (float)(cos(d40) * cos(d60))};
+    static const float times[2] = {0, 2};
+    oroya_track tr = {.target = "arm", .property = OROYA_PROPERTY_ROTATION,
+                      .interpolation = OROYA_INTERP_STERP, .components = 4, .key_count = 2,
+                      .times = times, .values = keys, .twist_axis = {0, 1, 0}};
+    OT_EQ_INT(oroya_track_validate(&tr, 0, NULL), OROYA_OK);
+    float q[4];
+    uint32_t cursor = 0;
+    oroya_track_sample(&tr, 1.0, &cursor, NULL, q);
+    const oroya_vec3 y = oroya_quat_rotate((oroya_quat){q[0], q[1], q[2], q[3]},
+                                           (oroya_vec3){0, 1, 0});
+    OT_NEAR(y.x, 0.0, 1e-6);
+    OT_NEAR(y.y, cos(d40), 1e-6);
+    OT_NEAR(y.z, sin(d40), 1e-6);
+    OT_NEAR(2.0 * atan2((double)q[1], (double)q[3]), d60, 1e-5);
+    OT_NEAR(sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                 (double)q[3] * q[3]), 1.0, 1e-6);
+    /* Slerp takes another path: its y axis is off that great circle point. */
+    oroya_track lin = tr;
+    lin.interpolation = OROYA_INTERP_LINEAR;
+    float s[4];
+    oroya_track_sample(&lin, 1.0, NULL, NULL, s);
+    const oroya_vec3 ys = oroya_quat_rotate((oroya_quat){s[0], s[1], s[2], s[3]},
+                                            (oroya_vec3){0, 1, 0});
+    OT_CHECK(fabs(ys.x) > 1e-2);
+    /* The same at a quarter: 20 degrees of swing, 30 of twist. */
+    oroya_track_sample(&tr, 0.5, &cursor, NULL, q);
+    OT_NEAR(2.0 * atan2((double)q[1], (double)q[3]), d60 / 2, 1e-5);
+    /* At the keys, the keys; before and after, the end keys; the sign of key 1 is irrelevant. */
+    oroya_track_sample(&tr, 0.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys, sizeof q) == 0);
+    oroya_track_sample(&tr, 2.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys + 4, sizeof q) == 0);
+    oroya_track_sample(&tr, -1.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys, sizeof q) == 0);
+    oroya_track_sample(&tr, 9.0, &cursor, NULL, q);
+    OT_CHECK(memcmp(q, keys + 4, sizeof q) == 0);
+    float flipped[8];
+    memcpy(flipped, keys, sizeof flipped);
+    for (int i = 4; i < 8; i++) {
+        flipped[i] = -flipped[i];
+    }
+    oroya_track neg = tr;
+    neg.values = flipped;
+    float a[4], b[4];
+    oroya_track_sample(&tr, 1.3, NULL, NULL, a);
+    oroya_track_sample(&neg, 1.3, NULL, NULL, b);
+    for (int i = 0; i < 4; i++) {
+        OT_NEAR(a[i], b[i], 1e-6);
+    }
+    /* The cursor agrees with a search from scratch here too. */
+    cursor = 0;
+    int mismatches = 0;
+    for (int i = 0; i < 200; i++) {
+        const double t = i < 150 ? i * 0.02 - 0.5 : ot_randf(-1.0f, 3.0f);
+        oroya_track_sample(&tr, t, &cursor, NULL, a);
+        oroya_track_sample(&tr, t, NULL, NULL, b);
+        mismatches += memcmp(a, b, sizeof a) != 0;
+    }
+    OT_EQ_INT(mismatches, 0);
+}
+
+/* ---- robustness: random, often invalid tracks ---------------------------------------------- */
+
+static void test_random_tracks_are_safe(void) {
+    /* Validation accepts a track only when sampling it gives finite numbers; invalid tracks
+     * are still sampled without reading out of bounds (ASan checks that). */
+    enum { MAXK = 8, MAXC = 5 };
+    int accepted = 0, rejected = 0, non_finite = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        const uint32_t keys = (uint32_t)ot_randf(0.0f, MAXK + 0.99f);
+        const uint32_t comps = (uint32_t)ot_randf(0.0f, MAXC + 0.99f);
+        const oroya_interpolation interp = (oroya_interpolation)(int)ot_randf(0.0f, 5.99f);
+        const oroya_property prop = (oroya_property)(int)ot_randf(0.0f, 4.99f);
+        float *times = malloc(sizeof(float) * (keys ? keys : 1));
+        const size_t nv = (size_t)keys * comps * (interp == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
+        float *values = malloc(sizeof(float) * (nv ? nv : 1));
+        float t = ot_randf(-1.0f, 1.0f);
+        for (uint32_t k = 0; k < keys; k++) {
+            const float r = ot_randf(0.0f, 1.0f);
+            t += r < 0.05f ? 0.0f : r < 0.08f ? -0.5f : ot_randf(0.001f, 0.5f);
+            times[k] = r > 0.995f ? NAN : t;
+        }
+        for (size_t i = 0; i < nv; i++) {
+            const float r = ot_randf(0.0f, 1.0f);
+            values[i] = r > 0.998f ? INFINITY : ot_randf(-3.0f, 3.0f);
+        }
+        oroya_track tr = {.target = "r", .property = prop, .interpolation = interp,
+                          .components = comps, .key_count = keys, .times = times,
+                          .values = values, .twist_axis = {0, 1, 0}};
+        const bool ok = oroya_track_validate(&tr, (uint32_t)iter, NULL) == OROYA_OK;
+        ok ? accepted++ : rejected++;
+        uint32_t cursor = (uint32_t)iter * 2654435761u;
+        for (int s = 0; s < 12; s++) {
+            double out[MAXC + 1];
+            const double ts = s == 11 ? NAN : ot_randf(-2.0f, 6.0f);
+            oroya_track_sample_f64(&tr, ts, &cursor, NULL, out);
+            for (uint32_t i = 0; ok && i < comps; i++) {
+                non_finite += !isfinite(out[i]);
+            }
+        }
+        free(times);
+        free(values);
+    }
+    OT_CHECK(accepted > 200);
+    OT_CHECK(rejected > 200);
+    OT_EQ_INT(non_finite, 0);
+}
+
+/* ---- conformance: Khronos InterpolationTest through three's GLTFLoader ---------------------- */
+
+/* The nine InterpolationTest scenarios (oracle/scenarios/gltf): each plays one clip with one
+ * channel. Tracks are built from the file's accessors (oroya/gltf.h) and sampled at the
+ * action time three recorded, then compared with the node property three recorded. */
+static void run_interpolation_test(const char *scenario) {
+    char path[1024];
+    snprintf(path, sizeof path, "gltf/%s.json", scenario);
+    cJSON *sc = load_json(path);
+    snprintf(path, sizeof path, "gltf/%s.expected.json", scenario);
+    cJSON *ex = load_json(path);
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    float *in = NULL, *outv = NULL;
+    if (!sc || !ex) {
+        goto done;
+    }
+    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s", OROYA_SHARED_DIR,
+             cJSON_GetObjectItem(sc, "gltf")->valuestring);
+    OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_OK);
+    if (!g || oroya_gltf_validate(g, &err) != OROYA_OK) {
+        OT_CHECK_MSG(0, "%s: %s", path, err.message);
+        goto done;
+    }
+    const char *clip_name = NULL;
+    const cJSON *op;
+    cJSON_ArrayForEach(op, cJSON_GetObjectItem(sc, "script")) {
+        if (strcmp(cJSON_GetObjectItem(op, "do")->valuestring, "play") == 0) {
+            clip_name = cJSON_GetObjectItem(op, "action")->valuestring;
+        }
+    }
+    const oroya_gltf_animation *anim = NULL;
+    for (uint32_t a = 0; a < g->animation_count; a++) {
+        if (clip_name && g->animations[a].name && strcmp(g->animations[a].name, clip_name) == 0) {
+            anim = &g->animations[a];
+        }
+    }
+    OT_CHECK(anim != NULL && anim->channel_count == 1);
+    if (!anim || anim->channel_count != 1) {
+        goto done;
+    }
+    const oroya_gltf_channel *ch = &anim->channels[0];
+    const oroya_gltf_sampler *smp = &anim->samplers[ch->sampler];
+    const size_t nin = oroya_gltf_accessor_float_count(g, smp->input);
+    const size_t nout = oroya_gltf_accessor_float_count(g, smp->output);
+    in = malloc(nin * sizeof *in);
+    outv = malloc(nout * sizeof *outv);
+    OT_EQ_INT(oroya_gltf_accessor_unpack_floats(g, smp->input, in, nin, &err), OROYA_OK);
+    OT_EQ_INT(oroya_gltf_accessor_unpack_floats(g, smp->output, outv, nout, &err), OROYA_OK);
+    const bool rot = ch->path == OROYA_GLTF_PATH_ROTATION;
+    oroya_track tr = {.target = g->nodes[ch->node].name,
+                      .property = rot ? OROYA_PROPERTY_ROTATION
+                                  : ch->path == OROYA_GLTF_PATH_SCALE ? OROYA_PROPERTY_SCALE
+                                                                      : OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = smp->interpolation == OROYA_GLTF_STEP     ? OROYA_INTERP_STEP
+                                       : smp->interpolation == OROYA_GLTF_LINEAR ? OROYA_INTERP_LINEAR
+                                                                   : OROYA_INTERP_CUBICSPLINE,
+                      .components = rot ? 4 : 3,
+                      .key_count = (uint32_t)nin,
+                      .times = in,
+                      .values = outv,
+                      .value_count = (uint32_t)nout};
+    OT_EQ_INT(oroya_track_validate(&tr, 0, &err), OROYA_OK);
+    char key[256], time_key[256];
+    snprintf(key, sizeof key, "%s.%s", tr.target,
+             rot ? "quaternion" : tr.property == OROYA_PROPERTY_SCALE ? "scale" : "position");
+    snprintf(time_key, sizeof time_key, "action:%s.time", clip_name);
+    uint32_t cursor = 0;
+    int compared = 0, bad = 0;
+    const cJSON *frame;
+    cJSON_ArrayForEach(frame, cJSON_GetObjectItem(ex, "frames")) {
+        const cJSON *vals = cJSON_GetObjectItem(frame, "values");
+        const cJSON *want = cJSON_GetObjectItem(vals, key);
+        const cJSON *at = cJSON_GetObjectItem(vals, time_key);
+        if (!want || !cJSON_IsNumber(at)) {
+            continue;
+        }
+        double got[4];
+        oroya_track_sample_f64(&tr, at->valuedouble, &cursor, NULL, got);
+        double dot = 0;
+        for (uint32_t i = 0; i < tr.components; i++) {
+            dot += got[i] * cJSON_GetArrayItem(want, (int)i)->valuedouble;
+        }
+        const double sign = rot && dot < 0 ? -1.0 : 1.0;
+        for (uint32_t i = 0; i < tr.components; i++) {
+            const double w = cJSON_GetArrayItem(want, (int)i)->valuedouble;
+            if (!(fabs(sign * got[i] - w) <= 1e-5)) {
+                if (bad++ < 3) {
+                    fprintf(stderr, "%s: step %d %s[%u] = %.9g, three %.9g\n", scenario,
+                            cJSON_GetObjectItem(frame, "step")->valueint, key, i, sign * got[i], w);
+                }
+            }
+            compared++;
+        }
+    }
+    OT_CHECK_MSG(compared >= 100 * 3, "%s: %d values compared", scenario, compared);
+    OT_EQ_INT(bad, 0);
+done:
+    free(in);
+    free(outv);
+    oroya_gltf_free(g);
+    cJSON_Delete(sc);
+    cJSON_Delete(ex);
+}
+
+static void test_conformance_interpolation_test(void) {
+    static const char *const names[9] = {
+        "interpolation_step_translation",        "interpolation_step_rotation",
+        "interpolation_step_scale",              "interpolation_linear_translation",
+        "interpolation_linear_rotation",         "interpolation_linear_scale",
+        "interpolation_cubicspline_translation", "interpolation_cubicspline_rotation",
+        "interpolation_cubicspline_scale"};
+    for (int i = 0; i < 9; i++) {
+        run_interpolation_test(names[i]);
+    }
+}
+
 int main(void) {
     OT_RUN(test_bouncing_ball);
     OT_RUN(test_edges_and_keys);
@@ -893,13 +1130,16 @@ int main(void) {
     OT_RUN(test_step_at_accumulated_time);
     OT_RUN(test_slerp_shortest_arc);
     OT_RUN(test_cubicspline_rotation_normalized);
+    OT_RUN(test_sterp);
     OT_RUN(test_smooth_endings);
     OT_RUN(test_cursor_matches_scratch);
     OT_RUN(test_validate);
+    OT_RUN(test_random_tracks_are_safe);
     OT_RUN(test_conformance_a_bounce);
     OT_RUN(test_conformance_a_bounce_exact_dt);
     OT_RUN(test_conformance_h_quaternion);
     OT_RUN(test_conformance_f_loops_smooth);
     OT_RUN(test_two_key_smooth_oracle);
+    OT_RUN(test_conformance_interpolation_test);
     return ot_finish();
 }

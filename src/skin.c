@@ -1,0 +1,570 @@
+/* Skinned meshes: influence checks, weight normalization, the CPU skinning job. */
+#include "oroya/skin.h"
+
+#include "internal/base.h"
+#include "internal/skin_math.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- influences ------------------------------------------------------------------------- */
+
+oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *weights,
+                                         const uint16_t *joints2, const float *weights2,
+                                         uint32_t count, uint32_t bone_count, oroya_error *err) {
+    if (count > 0 && (!joints || !weights)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin influences: joints and weights are required for %u vertices",
+                           count);
+    }
+    if ((joints2 == NULL) != (weights2 == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin influences: joints2 and weights2 must be given together");
+    }
+    oroya_result first = OROYA_OK;
+    uint32_t bad_vertices = 0;
+    char message[OROYA_ERROR_MESSAGE_MAX] = "";
+    uint32_t sets = joints2 ? 2u : 1u;
+    for (uint32_t v = 0; v < count; v++) {
+        oroya_result r = OROYA_OK;
+        bool any = false;
+        for (uint32_t s = 0; s < sets && r == OROYA_OK; s++) {
+            const uint16_t *j = (s == 0 ? joints : joints2) + (size_t)v * 4;
+            const float *w = (s == 0 ? weights : weights2) + (size_t)v * 4;
+            for (uint32_t k = 0; k < 4; k++) {
+                uint32_t influence = s * 4 + k;
+                if (!isfinite(w[k])) {
+                    r = OROYA_ERR_NON_FINITE;
+                    if (first == OROYA_OK) {
+                        snprintf(message, sizeof message,
+                                 "vertex %u: weight %u is %s", v, influence,
+                                 isnan(w[k]) ? "NaN" : "infinite");
+                    }
+                    break;
+                }
+                if (w[k] < 0.0f) {
+                    r = OROYA_ERR_INVALID_DATA;
+                    if (first == OROYA_OK) {
+                        snprintf(message, sizeof message, "vertex %u: weight %u is negative (%g)",
+                                 v, influence, (double)w[k]);
+                    }
+                    break;
+                }
+                if (w[k] != 0.0f) {
+                    any = true;
+                    if (j[k] >= bone_count) {
+                        r = OROYA_ERR_OUT_OF_RANGE;
+                        if (first == OROYA_OK) {
+                            snprintf(message, sizeof message,
+                                     "vertex %u: influence %u names bone %u, but the skeleton "
+                                     "has %u bones",
+                                     v, influence, (unsigned)j[k], bone_count);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if (r == OROYA_OK && !any) {
+            r = OROYA_ERR_INVALID_DATA;
+            if (first == OROYA_OK) {
+                snprintf(message, sizeof message, "vertex %u: all weights are zero", v);
+            }
+        }
+        if (r != OROYA_OK) {
+            if (first == OROYA_OK) first = r;
+            bad_vertices++;
+        }
+    }
+    if (first == OROYA_OK) return OROYA_OK;
+    if (bad_vertices > 1) {
+        return oroya__fail(err, first, "skin influences: %s (and %u more bad vertices)", message,
+                           bad_vertices - 1);
+    }
+    return oroya__fail(err, first, "skin influences: %s", message);
+}
+
+void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count) {
+    if (!weights) return;
+    for (uint32_t v = 0; v < count; v++) {
+        float *a = weights + (size_t)v * 4;
+        float *b = weights2 ? weights2 + (size_t)v * 4 : NULL;
+        /* three.js works in doubles: 1 / manhattanLength, then multiplies. In float a sum of
+         * denormals would give an infinite scale where three.js's does not. */
+        double sum = 0.0;
+        for (int k = 0; k < 4; k++) sum += fabs((double)a[k]);
+        if (b) {
+            for (int k = 0; k < 4; k++) sum += fabs((double)b[k]);
+        }
+        double scale = 1.0 / sum;
+        if (isinf(scale)) {
+            a[0] = 1.0f;
+            a[1] = a[2] = a[3] = 0.0f;
+            if (b) b[0] = b[1] = b[2] = b[3] = 0.0f;
+            continue;
+        }
+        for (int k = 0; k < 4; k++) a[k] = (float)((double)a[k] * scale);
+        if (b) {
+            for (int k = 0; k < 4; k++) b[k] = (float)((double)b[k] * scale);
+        }
+    }
+}
+
+/* ---- the skinning job ------------------------------------------------------------------- */
+
+static bool all_finite(const float *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(p[i])) return false;
+    }
+    return true;
+}
+
+static bool needs_precombine(const oroya_skin_job *job) {
+    return job->bind_matrix != NULL || job->bind_matrix_inverse != NULL;
+}
+
+/* The checks that cost O(1) (plus O(palette) for nothing): run does these every time. */
+static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err) {
+    if (!job) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: job is NULL");
+    if (job->count > 0) {
+        if (!job->positions) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: positions is NULL");
+        }
+        if (!job->joints || !job->weights) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "skin job: joints and weights are required");
+        }
+        if (!job->out_positions) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "skin job: out_positions is NULL");
+        }
+    }
+    if ((job->normals == NULL) != (job->out_normals == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin job: normals and out_normals must be given together");
+    }
+    if ((job->joints2 == NULL) != (job->weights2 == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin job: joints2 and weights2 must be given together");
+    }
+    if (job->palette_count > 0 && !job->palette) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin job: palette is NULL but palette_count is %u",
+                           job->palette_count);
+    }
+    if (needs_precombine(job) && !job->scratch && job->palette_count > OROYA_MAX_JOINTS) {
+        return oroya__fail(err, OROYA_ERR_LIMIT,
+                           "skin job: %u palette entries with a bind matrix need job.scratch "
+                           "(the built-in buffer holds OROYA_MAX_JOINTS = %d)",
+                           job->palette_count, OROYA_MAX_JOINTS);
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err) {
+    oroya_result r = check_job_shape(job, err);
+    if (r != OROYA_OK) return r;
+    if (job->palette_count > 0 && !all_finite(job->palette, (size_t)job->palette_count * 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin job: the palette is not finite");
+    }
+    if (job->bind_matrix && !all_finite(job->bind_matrix, 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin job: bind_matrix is not finite");
+    }
+    if (job->bind_matrix_inverse && !all_finite(job->bind_matrix_inverse, 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "skin job: bind_matrix_inverse is not finite");
+    }
+    for (uint32_t v = 0; v < job->count; v++) {
+        if (!all_finite(job->positions + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                               "skin job: vertex %u: position is not finite", v);
+        }
+        if (job->normals && !all_finite(job->normals + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                               "skin job: vertex %u: normal is not finite", v);
+        }
+    }
+    for (uint32_t s = 0; s < (job->joints2 ? 2u : 1u); s++) {
+        const uint16_t *joints = s == 0 ? job->joints : job->joints2;
+        const float *weights = s == 0 ? job->weights : job->weights2;
+        for (uint32_t v = 0; v < job->count; v++) {
+            for (uint32_t k = 0; k < 4; k++) {
+                size_t i = (size_t)v * 4 + k;
+                if (weights[i] != 0.0f && joints[i] >= job->palette_count) {
+                    return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                                       "skin job: vertex %u: influence %u names joint %u, but "
+                                       "the palette has %u",
+                                       v, s * 4 + k, (unsigned)joints[i], job->palette_count);
+                }
+            }
+        }
+    }
+    return OROYA_OK;
+}
+
+/* Stands in for a skipped influence: a weight of 0 (three.js never reads its joint) or an
+ * out-of-range joint (reported after the loop). 0 x 0 stays 0 whatever the palette holds. */
+static const float zero_matrix[16];
+
+static inline const float *influence_matrix(const float *palette, uint32_t palette_count,
+                                            uint16_t joint, float weight, bool *bad) {
+    if (weight == 0.0f) return zero_matrix;
+    if (joint >= palette_count) {
+        *bad = true;
+        return zero_matrix;
+    }
+    return palette + (size_t)joint * 16;
+}
+
+/* acc (+)= sum of the four weighted matrices. Fixed trip counts over 16 contiguous floats, so
+ * the compiler turns each line into 4-wide multiply-adds; no branch inside. */
+static inline void blend4(float acc[16], bool accumulate, const float *m0, const float *m1,
+                          const float *m2, const float *m3, const float *w) {
+    if (accumulate) {
+        for (int e = 0; e < 16; e++) {
+            acc[e] += w[0] * m0[e] + w[1] * m1[e] + w[2] * m2[e] + w[3] * m3[e];
+        }
+    } else {
+        for (int e = 0; e < 16; e++) {
+            acc[e] = w[0] * m0[e] + w[1] * m1[e] + w[2] * m2[e] + w[3] * m3[e];
+        }
+    }
+}
+
+oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
+    oroya_result r = check_job_shape(job, err);
+    if (r != OROYA_OK) return r;
+
+    const float *palette = job->palette;
+    float stack_palette[OROYA_MAX_JOINTS * 16];
+    float t_inv[3] = {0.0f, 0.0f, 0.0f};
+    if (needs_precombine(job)) {
+        /* bind_matrix_inverse * bone * bind_matrix once per bone, in double, so the vertex loop
+         * does one blend and one transform instead of three transforms. */
+        float *combined = job->scratch ? job->scratch : stack_palette;
+        oroya__dmat4 bind = job->bind_matrix ? oroya__dmat4_from_floats(job->bind_matrix)
+                                             : oroya__dmat4_identity();
+        oroya__dmat4 bind_inv = job->bind_matrix_inverse
+                                    ? oroya__dmat4_from_floats(job->bind_matrix_inverse)
+                                    : oroya__dmat4_identity();
+        for (uint32_t b = 0; b < job->palette_count; b++) {
+            oroya__dmat4 bone = oroya__dmat4_from_floats(job->palette + (size_t)b * 16);
+            oroya__dmat4 tmp = oroya__dmat4_mul(&bone, &bind);
+            tmp = oroya__dmat4_mul(&bind_inv, &tmp);
+            oroya__dmat4_to_floats(&tmp, combined + (size_t)b * 16);
+        }
+        palette = combined;
+        if (job->bind_matrix_inverse) {
+            t_inv[0] = job->bind_matrix_inverse[12];
+            t_inv[1] = job->bind_matrix_inverse[13];
+            t_inv[2] = job->bind_matrix_inverse[14];
+        }
+    }
+
+    const uint32_t palette_count = job->palette_count;
+    uint32_t bad_vertex = UINT32_MAX, bad_influence = 0, bad_joint = 0;
+    float lo[3] = {INFINITY, INFINITY, INFINITY};
+    float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    const uint32_t sets = job->joints2 ? 2u : 1u;
+
+    for (uint32_t v = 0; v < job->count; v++) {
+        float m[16];
+        float wsum = 0.0f;
+        for (uint32_t s = 0; s < sets; s++) {
+            const uint16_t *j = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
+            const float *w = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
+            bool bad = false;
+            const float *m0 = influence_matrix(palette, palette_count, j[0], w[0], &bad);
+            const float *m1 = influence_matrix(palette, palette_count, j[1], w[1], &bad);
+            const float *m2 = influence_matrix(palette, palette_count, j[2], w[2], &bad);
+            const float *m3 = influence_matrix(palette, palette_count, j[3], w[3], &bad);
+            blend4(m, s > 0, m0, m1, m2, m3, w);
+            wsum += w[0] + w[1] + w[2] + w[3];
+            if (bad && bad_vertex == UINT32_MAX) {
+                for (uint32_t k = 0; k < 4; k++) {
+                    if (w[k] != 0.0f && j[k] >= palette_count) {
+                        bad_vertex = v;
+                        bad_influence = s * 4 + k;
+                        bad_joint = j[k];
+                        break;
+                    }
+                }
+            }
+        }
+        /* getVertexPosition applies bind_matrix_inverse once to the weighted sum, while the
+         * precombined matrices carry its translation once per influence: add the difference
+         * back so unnormalized weights give three.js's CPU result. */
+        float c = 1.0f - wsum;
+        const float *p = job->positions + (size_t)v * 3;
+        float x = p[0], y = p[1], z = p[2];
+        float ox = m[0] * x + m[4] * y + m[8] * z + m[12] + c * t_inv[0];
+        float oy = m[1] * x + m[5] * y + m[9] * z + m[13] + c * t_inv[1];
+        float oz = m[2] * x + m[6] * y + m[10] * z + m[14] + c * t_inv[2];
+        float *o = job->out_positions + (size_t)v * 3;
+        o[0] = ox;
+        o[1] = oy;
+        o[2] = oz;
+        lo[0] = ox < lo[0] ? ox : lo[0];
+        lo[1] = oy < lo[1] ? oy : lo[1];
+        lo[2] = oz < lo[2] ? oz : lo[2];
+        hi[0] = ox > hi[0] ? ox : hi[0];
+        hi[1] = oy > hi[1] ? oy : hi[1];
+        hi[2] = oz > hi[2] ? oz : hi[2];
+        if (job->normals) {
+            const float *n = job->normals + (size_t)v * 3;
+            float nx = n[0], ny = n[1], nz = n[2];
+            float rx = m[0] * nx + m[4] * ny + m[8] * nz;
+            float ry = m[1] * nx + m[5] * ny + m[9] * nz;
+            float rz = m[2] * nx + m[6] * ny + m[10] * nz;
+            float len = sqrtf(rx * rx + ry * ry + rz * rz);
+            float inv = len > 0.0f ? 1.0f / len : 0.0f;
+            float *on = job->out_normals + (size_t)v * 3;
+            on[0] = rx * inv;
+            on[1] = ry * inv;
+            on[2] = rz * inv;
+        }
+    }
+    if (job->out_bounds) {
+        memcpy(job->out_bounds, lo, sizeof lo);
+        memcpy(job->out_bounds + 3, hi, sizeof hi);
+    }
+    if (bad_vertex != UINT32_MAX) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                           "skin job: vertex %u: influence %u names joint %u, but the palette "
+                           "has %u",
+                           bad_vertex, bad_influence, bad_joint, palette_count);
+    }
+    return OROYA_OK;
+}
+
+/* ---- skinned meshes --------------------------------------------------------------------- */
+
+static size_t skin_align_up(size_t n) {
+    return n > SIZE_MAX - 15 ? SIZE_MAX : (n + 15) & ~(size_t)15;
+}
+
+/* Adds `size` bytes at alignment 16 to a running layout; SIZE_MAX sticks. */
+static size_t skin_layout_add(size_t *total, size_t size) {
+    size_t at = skin_align_up(*total);
+    if (at == SIZE_MAX || size == SIZE_MAX || size > SIZE_MAX - at) {
+        *total = SIZE_MAX;
+        return 0;
+    }
+    *total = at + size;
+    return at;
+}
+
+oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, oroya_error *err) {
+    if (out) *out = NULL;
+    if (!desc || !out) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin: desc and out are required");
+    }
+    uint32_t n = desc->vertex_count;
+    if (n == 0 || !desc->positions || !desc->joints || !desc->weights) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin: vertex_count > 0, positions, joints and weights are required");
+    }
+    if ((desc->joints2 == NULL) != (desc->weights2 == NULL)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin: joints2 and weights2 must be given together");
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        if (!all_finite(desc->positions + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin: vertex %u: position is not finite",
+                               v);
+        }
+        if (desc->normals && !all_finite(desc->normals + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin: vertex %u: normal is not finite",
+                               v);
+        }
+    }
+    size_t v3 = oroya__mul_size(n, 3 * sizeof(float));
+    size_t v4f = oroya__mul_size(n, 4 * sizeof(float));
+    size_t v4j = oroya__mul_size(n, 4 * sizeof(uint16_t));
+    bool two = desc->joints2 != NULL;
+    size_t total = 0;
+    skin_layout_add(&total, sizeof(oroya_skin));
+    size_t off_pos = skin_layout_add(&total, v3);
+    size_t off_nrm = skin_layout_add(&total, desc->normals ? v3 : 0);
+    size_t off_j = skin_layout_add(&total, v4j);
+    size_t off_w = skin_layout_add(&total, v4f);
+    size_t off_j2 = skin_layout_add(&total, two ? v4j : 0);
+    size_t off_w2 = skin_layout_add(&total, two ? v4f : 0);
+    unsigned char *mem = oroya__calloc(&desc->allocator, 1, total, 16);
+    if (!mem) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "skin: cannot allocate %u vertices", n);
+    }
+    oroya_skin *skin = (oroya_skin *)mem;
+    skin->mesh = desc->mesh;
+    skin->vertex_count = n;
+    skin->allocator_ = desc->allocator;
+    skin->bind_mode = OROYA_BIND_ATTACHED;
+    skin->bind_matrix = oroya_mat4_identity();
+    skin->bind_matrix_inverse = oroya_mat4_identity();
+    float *pos = (float *)(mem + off_pos);
+    memcpy(pos, desc->positions, v3);
+    skin->positions = pos;
+    if (desc->normals) {
+        float *nrm = (float *)(mem + off_nrm);
+        memcpy(nrm, desc->normals, v3);
+        skin->normals = nrm;
+    }
+    uint16_t *j = (uint16_t *)(mem + off_j);
+    memcpy(j, desc->joints, v4j);
+    skin->joints = j;
+    skin->weights_ = (float *)(mem + off_w);
+    memcpy(skin->weights_, desc->weights, v4f);
+    skin->weights = skin->weights_;
+    if (two) {
+        uint16_t *j2 = (uint16_t *)(mem + off_j2);
+        memcpy(j2, desc->joints2, v4j);
+        skin->joints2 = j2;
+        skin->weights2_ = (float *)(mem + off_w2);
+        memcpy(skin->weights2_, desc->weights2, v4f);
+        skin->weights2 = skin->weights2_;
+    }
+    *out = skin;
+    return OROYA_OK;
+}
+
+void oroya_skin_destroy(oroya_skin *skin) {
+    if (!skin) return;
+    oroya_allocator a = skin->allocator_;
+    oroya__free(&a, skin->scratch_);
+    oroya__free(&a, skin);
+}
+
+void oroya_skin_normalize_weights(oroya_skin *skin) {
+    if (!skin) return;
+    oroya_skin_weights_normalize(skin->weights_, skin->weights2_, skin->vertex_count);
+}
+
+/* Inverse in double, rounded to float; false when singular. */
+static bool invert_to(const oroya_mat4 *m, oroya_mat4 *out) {
+    oroya__dmat4 a = oroya__dmat4_from_floats(m->m), inv;
+    bool ok = oroya__dmat4_invert(&a, &inv);
+    oroya__dmat4_to_floats(&inv, out->m);
+    return ok;
+}
+
+oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleton *skeleton,
+                             const oroya_mat4 *bind_matrix, oroya_error *err) {
+    if (!skin || !scene || !skeleton) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin bind: skin, scene and skeleton are required");
+    }
+    oroya_result r = oroya_skin_check_influences(skin->joints, skin->weights, skin->joints2,
+                                                 skin->weights2, skin->vertex_count,
+                                                 skeleton->bone_count, err);
+    if (r != OROYA_OK) return r;
+    if (!bind_matrix && !oroya_scene_node_valid(scene, skin->mesh)) {
+        return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
+                           "skin bind: the mesh node (handle %u) is not a live node of the scene",
+                           skin->mesh.id);
+    }
+    if (bind_matrix && !all_finite(bind_matrix->m, 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin bind: bind_matrix is not finite");
+    }
+    uint32_t unreachable = oroya_skeleton_unreachable_bones(skeleton, scene, NULL, 0);
+    if (unreachable > 0) return oroya_skeleton_validate(skeleton, scene, err);
+    /* Reserve the job's scratch before changing anything, so a failure leaves the skin as
+     * it was. */
+    float *scratch = skin->scratch_;
+    uint32_t scratch_count = skin->scratch_count_;
+    if (skeleton->bone_count > OROYA_MAX_JOINTS && skeleton->bone_count > scratch_count) {
+        scratch = oroya__alloc(&skin->allocator_,
+                               oroya__mul_size(skeleton->bone_count, 16 * sizeof(float)), 16);
+        if (!scratch) {
+            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "skin bind: cannot allocate scratch for %u bones",
+                               skeleton->bone_count);
+        }
+        scratch_count = skeleton->bone_count;
+    }
+    oroya_mat4 bind, bind_inv;
+    if (bind_matrix) {
+        bind = *bind_matrix;
+        if (!invert_to(&bind, &bind_inv)) {
+            if (scratch != skin->scratch_) oroya__free(&skin->allocator_, scratch);
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "skin bind: bind_matrix is singular");
+        }
+    } else {
+        oroya_scene_update_world(scene);
+        /* calculate_inverses writes the skeleton: the one documented side effect of binding
+         * without a bind matrix, as in three.js. */
+        r = oroya_skeleton_calculate_inverses(skeleton, scene, err);
+        if (r != OROYA_OK) {
+            if (scratch != skin->scratch_) oroya__free(&skin->allocator_, scratch);
+            return r;
+        }
+        oroya_scene_get_world(scene, skin->mesh, &bind);
+        invert_to(&bind, &bind_inv); /* singular: zeros, as three.js */
+    }
+    if (scratch != skin->scratch_) {
+        oroya__free(&skin->allocator_, skin->scratch_);
+        skin->scratch_ = scratch;
+        skin->scratch_count_ = scratch_count;
+    }
+    skin->skeleton = skeleton;
+    skin->bind_matrix = bind;
+    skin->bind_matrix_inverse = bind_inv;
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_set_bind_mode(oroya_skin *skin, oroya_bind_mode mode) {
+    if (!skin || (mode != OROYA_BIND_ATTACHED && mode != OROYA_BIND_DETACHED)) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    skin->bind_mode = mode;
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya_error *err) {
+    if (!skin || !scene) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin update: skin and scene are required");
+    }
+    if (skin->bind_mode == OROYA_BIND_DETACHED) {
+        invert_to(&skin->bind_matrix, &skin->bind_matrix_inverse);
+        return OROYA_OK;
+    }
+    oroya_mat4 world;
+    if (oroya_scene_get_world(scene, skin->mesh, &world) != OROYA_OK) {
+        return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
+                           "skin update: the mesh node (handle %u) is not a live node of the scene",
+                           skin->mesh.id);
+    }
+    invert_to(&world, &skin->bind_matrix_inverse);
+    return OROYA_OK;
+}
+
+oroya_result oroya_skin_compute(oroya_skin *skin, float *out_positions, float *out_normals,
+                                float *out_bounds, oroya_error *err) {
+    if (!skin || !out_positions) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin compute: skin and out_positions are required");
+    }
+    if (!skin->skeleton) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin compute: the skin is not bound");
+    }
+    const oroya_skeleton *sk = skin->skeleton;
+    oroya_skin_job job = {
+        .count = skin->vertex_count,
+        .positions = skin->positions,
+        .normals = out_normals ? skin->normals : NULL,
+        .joints = skin->joints,
+        .weights = skin->weights,
+        .joints2 = skin->joints2,
+        .weights2 = skin->weights2,
+        .palette_count = sk->bone_count,
+        .palette = sk->bone_matrices,
+        .bind_matrix = skin->bind_matrix.m,
+        .bind_matrix_inverse = skin->bind_matrix_inverse.m,
+        .scratch = skin->scratch_,
+        .out_positions = out_positions,
+        .out_normals = skin->normals ? out_normals : NULL,
+        .out_bounds = out_bounds,
+    };
+    return oroya_skin_job_run(&job, err);
+}
