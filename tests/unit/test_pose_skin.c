@@ -6,6 +6,7 @@
 
 #include "internal/pose.h"
 #include "oroya/pose.h"
+#include "oroya/skin.h"
 #include "oroya_test.h"
 
 enum { NV = 1001, NJ = 67 };
@@ -77,6 +78,27 @@ static void test_kernels_against_reference(void) {
     }
 }
 
+/* The project's CPU skinning job (oroya_skin_job_run, matched to three.js within 1e-5) as a
+ * second, independent oracle. */
+static void test_against_skin_job(void) {
+    make_data();
+    static float sp[NV * 3], sn[NV * 3];
+    oroya_skin_job sj = {.count = NV, .positions = pos, .normals = nor, .joints = jnt,
+                         .weights = wts, .palette_count = NJ, .palette = pal[0].m,
+                         .out_positions = sp, .out_normals = sn};
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_skin_job_run(&sj, &err) == OROYA_OK, "%s", err.message);
+    oroya_pose_skin_job job = {NV, pos, nor, jnt, wts, NJ, pal, out_p, out_n};
+    OT_CHECK(oroya_pose_skin_run(&job, NULL) == OROYA_OK);
+    double worst_p = 0, worst_n = 0;
+    for (uint32_t i = 0; i < NV * 3; i++) {
+        worst_p = fmax(worst_p, fabs(out_p[i] - sp[i]) / (1 + fabs(sp[i])));
+        worst_n = fmax(worst_n, fabs(out_n[i] - sn[i]));
+    }
+    OT_CHECK_MSG(worst_p <= 1e-6, "positions differ from oroya_skin_job_run by %g", worst_p);
+    OT_CHECK_MSG(worst_n <= 1e-6, "normals differ from oroya_skin_job_run by %g", worst_n);
+}
+
 /* By hand: two bones, a translation and a 90-degree turn about z, weights 0.25 / 0.75. */
 static void test_hand_case(void) {
     oroya_mat4 p[2];
@@ -142,6 +164,7 @@ static void test_errors(void) {
 
 int main(void) {
     OT_RUN(test_kernels_against_reference);
+    OT_RUN(test_against_skin_job);
     OT_RUN(test_hand_case);
     OT_RUN(test_errors);
     return ot_finish();
