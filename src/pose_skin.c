@@ -198,51 +198,82 @@ static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t e
 /* Two matrix columns per 256-bit register: (c0 | c1) and (c2 | c3). The vertex is spread as
  * (x x x x | y y y y) and (z z z z | 1 1 1 1) by one permute each, so a position costs two
  * FMAs and a fold of the halves. */
+/* One vertex: writes the position and returns the unnormalized normal (w lane 0). */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m128
+skin_vertex_avx2(const float *pal, const float *positions, const float *normals,
+                 const float *weights, const uint16_t *joints, float *out_p, uint32_t v) {
+    const __m256i spread_xy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i spread_z = _mm256_set1_epi32(2);
+    const __m256 one_hi = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256 keep_lo = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0));
+    const uint16_t *jv = joints + (size_t)v * 4;
+    const float *wv = weights + (size_t)v * 4;
+    const float *p0 = pal + (size_t)jv[0] * 16, *p1 = pal + (size_t)jv[1] * 16;
+    const float *p2 = pal + (size_t)jv[2] * 16, *p3 = pal + (size_t)jv[3] * 16;
+    const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
+    const __m256 w2 = _mm256_broadcast_ss(wv + 2), w3 = _mm256_broadcast_ss(wv + 3);
+    /* Two short chains per column pair instead of one long one. */
+    __m256 a = _mm256_fmadd_ps(_mm256_loadu_ps(p1), w1, _mm256_mul_ps(_mm256_loadu_ps(p0), w0));
+    __m256 b = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8), w1,
+                               _mm256_mul_ps(_mm256_loadu_ps(p0 + 8), w0));
+    __m256 a2 = _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3, _mm256_mul_ps(_mm256_loadu_ps(p2), w2));
+    __m256 b2 = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3,
+                                _mm256_mul_ps(_mm256_loadu_ps(p2 + 8), w2));
+    a = _mm256_add_ps(a, a2);
+    b = _mm256_add_ps(b, b2);
+    const __m256 pv = _mm256_castps128_ps256(_mm_loadu_ps(positions + (size_t)v * 3));
+    const __m256 pxy = _mm256_permutevar8x32_ps(pv, spread_xy);
+    const __m256 pz1 = _mm256_blend_ps(_mm256_permutevar8x32_ps(pv, spread_z), one_hi, 0xF0);
+    __m256 r = _mm256_fmadd_ps(a, pxy, _mm256_mul_ps(b, pz1));
+    _mm_storeu_ps(out_p + (size_t)v * 3,
+                  _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1)));
+    if (!normals) {
+        return _mm_setzero_ps();
+    }
+    const __m256 nv = _mm256_castps128_ps256(_mm_loadu_ps(normals + (size_t)v * 3));
+    const __m256 nxy = _mm256_permutevar8x32_ps(nv, spread_xy);
+    const __m256 nz0 = _mm256_and_ps(_mm256_permutevar8x32_ps(nv, spread_z), keep_lo);
+    __m256 s = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
+    return _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+}
+
+/* Two matrix columns per 256-bit register: (c0 | c1) and (c2 | c3). The vertex is spread as
+ * (x x x x | y y y y) and (z z z z | 1 1 1 1) by one permute each, so a position costs two
+ * FMAs and a fold of the halves. Normals are normalized two vertices at a time, which halves
+ * the square roots and divisions, the slowest instructions here. */
 __attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_job *job,
                                                           uint32_t begin, uint32_t end) {
     const float *pal = job->palette[0].m;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
     float *out_p = job->out_positions, *out_n = job->out_normals;
-    const __m256i spread_xy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256i spread_z = _mm256_setr_epi32(2, 2, 2, 2, 2, 2, 2, 2);
-    const __m256 one_hi = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256 keep_lo = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0));
-    const __m128 mask3 = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
-    for (uint32_t v = begin; v < end; v++) {
-        const uint16_t *jv = joints + (size_t)v * 4;
-        const float *wv = weights + (size_t)v * 4;
-        const float *p0 = pal + (size_t)jv[0] * 16, *p1 = pal + (size_t)jv[1] * 16;
-        const float *p2 = pal + (size_t)jv[2] * 16, *p3 = pal + (size_t)jv[3] * 16;
-        const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
-        const __m256 w2 = _mm256_broadcast_ss(wv + 2), w3 = _mm256_broadcast_ss(wv + 3);
-        __m256 a = _mm256_mul_ps(_mm256_loadu_ps(p0), w0);
-        __m256 b = _mm256_mul_ps(_mm256_loadu_ps(p0 + 8), w0);
-        a = _mm256_fmadd_ps(_mm256_loadu_ps(p1), w1, a);
-        b = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8), w1, b);
-        a = _mm256_fmadd_ps(_mm256_loadu_ps(p2), w2, a);
-        b = _mm256_fmadd_ps(_mm256_loadu_ps(p2 + 8), w2, b);
-        a = _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3, a);
-        b = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3, b);
-
-        const __m256 pv = _mm256_castps128_ps256(_mm_loadu_ps(positions + (size_t)v * 3));
-        const __m256 pxy = _mm256_permutevar8x32_ps(pv, spread_xy);
-        const __m256 pz1 = _mm256_blend_ps(_mm256_permutevar8x32_ps(pv, spread_z), one_hi, 0xF0);
-        __m256 r = _mm256_fmadd_ps(a, pxy, _mm256_mul_ps(b, pz1));
-        __m128 rp = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-        _mm_storeu_ps(out_p + (size_t)v * 3, rp);
+    const __m256 mask3 = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
+    uint32_t v = begin;
+    for (; v + 2 <= end; v += 2) {
+        __m128 n0 = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v);
+        __m128 n1 = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v + 1);
         if (normals) {
-            const __m256 nv = _mm256_castps128_ps256(_mm_loadu_ps(normals + (size_t)v * 3));
-            const __m256 nxy = _mm256_permutevar8x32_ps(nv, spread_xy);
-            const __m256 nz0 = _mm256_and_ps(_mm256_permutevar8x32_ps(nv, spread_z), keep_lo);
-            __m256 s = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
-            __m128 n = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
-            n = _mm_and_ps(n, mask3);
-            __m128 d = _mm_dp_ps(n, n, 0x7F);
+            __m256 n = _mm256_and_ps(_mm256_set_m128(n1, n0), mask3);
+            __m256 d = _mm256_mul_ps(n, n);
+            d = _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(2, 3, 0, 1)));
+            d = _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(1, 0, 3, 2)));
+            __m256 len = _mm256_sqrt_ps(d);
+            __m256 nz = _mm256_cmp_ps(len, _mm256_setzero_ps(), _CMP_GT_OQ);
+            n = _mm256_and_ps(_mm256_div_ps(n, len), nz);
+            _mm_storeu_ps(out_n + (size_t)v * 3, _mm256_castps256_ps128(n));
+            _mm_storeu_ps(out_n + (size_t)v * 3 + 3, _mm256_extractf128_ps(n, 1));
+        }
+    }
+    for (; v < end; v++) {
+        __m128 n = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v);
+        if (normals) {
+            n = _mm_and_ps(n, _mm256_castps256_ps128(mask3));
+            __m128 d = _mm_mul_ps(n, n);
+            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 3, 0, 1)));
+            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 0, 3, 2)));
             __m128 len = _mm_sqrt_ps(d);
             __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
-            n = _mm_and_ps(_mm_div_ps(n, len), nz);
-            _mm_storeu_ps(out_n + (size_t)v * 3, n);
+            _mm_storeu_ps(out_n + (size_t)v * 3, _mm_and_ps(_mm_div_ps(n, len), nz));
         }
     }
 }
