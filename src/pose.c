@@ -414,6 +414,17 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                     used += stride;
                 }
             }
+            const oroya__pose_channel *pcs = &c->channels[base];
+            lanes->uniform = 1;
+            for (uint32_t l = 0; l < 4; l++) {
+                lanes->offset[l] = pcs[l].offset;
+                if (pcs[l].group != pcs[0].group || pcs[l].stride != pcs[0].stride ||
+                    pcs[l].kind == OROYA__KIND_CUBIC) {
+                    lanes->uniform = 0;
+                }
+            }
+            lanes->group = pcs[0].group;
+            lanes->stride = pcs[0].stride;
         }
     }
     *out = c;
@@ -684,6 +695,30 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
     const oroya__pose_lanes *lanes = &clip->lanes[block * 3 + (uint32_t)ch];
     const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
     const float *p0[4], *p1[4], *m0[4], *m1[4];
+    if (lanes->uniform) {
+        const oroya__pose_interval *g = &iv[lanes->group];
+        const float *rec = clip->keys + (size_t)g->k * lanes->stride + 1;
+        const v4 a = v4_select(v4_loadu((const float *)lanes->step), v4_set1(g->a_step),
+                               v4_set1(g->a));
+        v4 v0[4] = {v4_loadu(rec + lanes->offset[0]), v4_loadu(rec + lanes->offset[1]),
+                    v4_loadu(rec + lanes->offset[2]), v4_loadu(rec + lanes->offset[3])};
+        rec += lanes->stride;
+        v4 v1[4] = {v4_loadu(rec + lanes->offset[0]), v4_loadu(rec + lanes->offset[1]),
+                    v4_loadu(rec + lanes->offset[2]), v4_loadu(rec + lanes->offset[3])};
+        v4_transpose(&v0[0], &v0[1], &v0[2], &v0[3]);
+        v4_transpose(&v1[0], &v1[1], &v1[2], &v1[3]);
+        if (ch == OROYA__CH_R) {
+            q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
+            q4 r = q4_slerp(&qa, &qb, a);
+            out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
+        } else {
+            v4 w0 = v4_sub(v4_set1(1.0f), a);
+            for (int e = 0; e < 3; e++) {
+                out[e] = madd(w0, v0[e], v4_mul(a, v1[e]));
+            }
+        }
+        return;
+    }
     _Alignas(16) float av[4], sv[4], dv[4];
     for (uint32_t l = 0; l < 4; l++) {
         const oroya__pose_channel *pc = &clip->channels[base + l];

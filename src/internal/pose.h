@@ -53,7 +53,11 @@ typedef struct oroya__pose_lanes {
     uint32_t animated[4];
     uint32_t step[4];
     uint32_t cubic[4];
-    uint32_t any, any_cubic, pad_[2];
+    uint32_t any, any_cubic;
+    /* uniform: the 4 lanes share a time group and a record stride and none is cubic (the
+     * common case), so sampling needs one interval and per lane only its record offset. */
+    uint32_t uniform, group, stride, pad_[3];
+    uint32_t offset[4];
 } oroya__pose_lanes;
 
 struct oroya_pose_clip {

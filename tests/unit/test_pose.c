@@ -248,8 +248,14 @@ typedef struct rclip {
 
 /* Random tracks on ~2/3 of the joint channels: all interpolations, 1..30 keys, rotations
  * whose neighbours may be far apart (so the whole slerp range is used). */
-static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot) {
+/* shared: every track has the same 12 key times and is LINEAR or STEP, as glTF exporters
+ * write clips (one input accessor); the pose layer then samples whole blocks at once. */
+static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot, bool shared) {
     rc->count = 0;
+    float shared_times[12];
+    for (int k = 0; k < 12; k++) {
+        shared_times[k] = (float)k / 7.0f - 0.1f;
+    }
     for (uint32_t j = 0; j < RJ; j++) {
         for (int ch = 0; ch < 3; ch++) {
             if (ot_randf(0, 1) < 0.33f) {
@@ -271,11 +277,17 @@ static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot) {
                 t->interpolation = OROYA_INTERP_SMOOTH;
             }
             t->key_count = ot_randf(0, 1) < 0.1f ? 1 : 2 + (uint32_t)ot_randf(0, 28);
+            if (shared) {
+                t->key_count = 12;
+                if (t->interpolation != OROYA_INTERP_STEP) {
+                    t->interpolation = OROYA_INTERP_LINEAR;
+                }
+            }
             float time = ot_randf(-0.2f, 0.3f);
             const uint32_t per = t->components * (t->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
             oroya_quat prev = rand_quat();
             for (uint32_t k = 0; k < t->key_count; k++) {
-                rc->times[i][k] = time;
+                rc->times[i][k] = shared ? shared_times[k] : time;
                 time += ot_randf(0.01f, 0.2f);
                 float *v = &rc->values[i][k * per];
                 for (uint32_t part = 0; part < per / t->components; part++) {
@@ -449,12 +461,19 @@ static void test_random_against_reference(void) {
         oroya_pose_clip *pclips[3] = {NULL, NULL, NULL};
         const bool additive[3] = {false, false, round % 2 == 1};
         for (int i = 0; i < 3; i++) {
-            clips[i] = make_clip(&rc[i], &r, true);
+            /* Rounds 2 and 3: clips with shared key times (uniform blocks). */
+            clips[i] = make_clip(&rc[i], &r, true, round == 2 || round == 3);
             OT_CHECK(clips[i] != NULL);
             OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel,
                                                                     .clip = clips[i],
                                                                     .additive = additive[i]},
                                             &pclips[i], &err) == OROYA_OK);
+            /* Coverage: shared key times give animated blocks on the uniform path. */
+            uint32_t uniform = 0;
+            for (uint32_t k = 0; pclips[i] && k < (RJ + 3) / 4 * 3; k++) {
+                uniform += pclips[i]->lanes[k].any && pclips[i]->lanes[k].uniform;
+            }
+            OT_CHECK((uniform > 0) == (round == 2 || round == 3));
         }
         float times[200];
         times_sequence(times, 200);
