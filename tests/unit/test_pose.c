@@ -779,6 +779,34 @@ static void test_deterministic_across_threads(void) {
     crowd_free(&other);
 }
 
+/* The SSE2 kernel and the AVX2-encoded one (when the CPU has AVX2; otherwise both calls run
+ * SSE2) give bit-identical poses, which keeps crowds deterministic across machines. */
+static void test_kernels_bit_identical(void) {
+    oroya_allocator a = {0};
+    crowd x, y;
+    if (!crowd_make(&x, &a, true) || !crowd_make(&y, &a, true)) {
+        return;
+    }
+    bool same = true;
+    for (int f = 0; f < 90; f++) {
+        crowd_frame(&x, f);
+        crowd_frame(&y, f);
+        for (int i = 0; i < 37; i++) {
+            oroya__pose_run_update(x.chars[i], x.layers[i], 3, 0);
+            oroya__pose_run_update(y.chars[i], y.layers[i], 3, 1);
+            same = same && !memcmp(oroya_pose_character_bones(x.chars[i]),
+                                   oroya_pose_character_bones(y.chars[i]),
+                                   67 * sizeof(oroya_mat4));
+            same = same && !memcmp(oroya_pose_character_locals(x.chars[i]),
+                                   oroya_pose_character_locals(y.chars[i]),
+                                   17 * sizeof(oroya_soa_transform));
+        }
+    }
+    OT_CHECK(same);
+    crowd_free(&x);
+    crowd_free(&y);
+}
+
 /* Every allocation failure of every create call is reported, and nothing leaks. */
 static void test_allocation_failures(void) {
     for (long n = 1; n < 64; n++) {
@@ -946,6 +974,7 @@ int main(void) {
     OT_RUN(test_humanoid_walk_positions);
     OT_RUN(test_zero_allocations_per_frame);
     OT_RUN(test_deterministic_across_threads);
+    OT_RUN(test_kernels_bit_identical);
     OT_RUN(test_allocation_failures);
     OT_RUN(test_validity);
     return ot_finish();
