@@ -922,17 +922,36 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
 
 /* ---- local to model ---------------------------------------------------------------------- */
 
-/* parent (4 columns) * (x, y, z, 0) */
-static OROYA__INLINE v4 col(const v4 p[4], v4 x, v4 y, v4 z) {
-    return madd(p[0], x, madd(p[1], y, v4_mul(p[2], z)));
+#if defined(OROYA__V4_SSE2) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define OROYA__POSE_AVX2 1
+#include <immintrin.h>
+/* bone = model * inverse_bind, two columns per 256-bit operation: (m_k | m_k) comes from one
+ * broadcast of the model column just stored, (ib_c[k] x4 | ib_c+1[k] x4) from one permute of
+ * two loaded columns. The same products and sums, in the same order, as the 128-bit loop in
+ * ltm_joint, so both paths give identical bits. */
+__attribute__((target("avx2"))) static inline void bones_avx2(const float *m, const float *ib,
+                                                              float *bo) {
+    const __m256 m0 = _mm256_broadcast_ps((const __m128 *)m);
+    const __m256 m1 = _mm256_broadcast_ps((const __m128 *)(m + 4));
+    const __m256 m2 = _mm256_broadcast_ps((const __m128 *)(m + 8));
+    const __m256 m3 = _mm256_broadcast_ps((const __m128 *)(m + 12));
+    for (int c = 0; c < 4; c += 2) {
+        const __m256 v = _mm256_loadu_ps(ib + c * 4);
+        __m256 r = _mm256_mul_ps(m3, _mm256_permute_ps(v, 0xFF));
+        r = _mm256_add_ps(_mm256_mul_ps(m2, _mm256_permute_ps(v, 0xAA)), r);
+        r = _mm256_add_ps(_mm256_mul_ps(m1, _mm256_permute_ps(v, 0x55)), r);
+        r = _mm256_add_ps(_mm256_mul_ps(m0, _mm256_permute_ps(v, 0x00)), r);
+        _mm256_storeu_ps(bo + c * 4, r);
+    }
 }
+#endif
 
 /* model = parent * local for one joint, then bone = model * inverse_bind. lc holds the local
  * matrix's 12 meaningful elements (column-major, rows 0-2) for the 4 lanes of a block; the
  * lane's elements are broadcast from memory, which costs one instruction each and no
  * register, where shuffling 12 live vectors would spill. */
 static OROYA__INLINE void ltm_joint(float lc[12][4], uint32_t lane, const float *pm,
-                                    const float *ib, float *o, float *bo) {
+                                    const float *ib, float *o, float *bo, int wide) {
     const v4 p0 = v4_loadu(pm), p1 = v4_loadu(pm + 4), p2 = v4_loadu(pm + 8),
              p3 = v4_loadu(pm + 12);
     const v4 m0 = madd(p0, v4_set1(lc[0][lane]),
@@ -947,6 +966,13 @@ static OROYA__INLINE void ltm_joint(float lc[12][4], uint32_t lane, const float 
     v4_storeu(o + 4, m1);
     v4_storeu(o + 8, m2);
     v4_storeu(o + 12, m3);
+#ifdef OROYA__POSE_AVX2
+    if (bo && wide) {
+        bones_avx2(o, ib, bo);
+        return;
+    }
+#endif
+    (void)wide;
     if (bo) {
         for (int c = 0; c < 4; c++) {
             const float *v = ib + c * 4;
@@ -959,7 +985,7 @@ static OROYA__INLINE void ltm_joint(float lc[12][4], uint32_t lane, const float 
 
 static OROYA__INLINE void ltm_block(const oroya_pose_skeleton *skel, uint32_t b,
                                     const oroya_soa_transform *B, const oroya_mat4 *root,
-                                    oroya_mat4 *models, oroya_mat4 *bones) {
+                                    oroya_mat4 *models, oroya_mat4 *bones, int wide) {
     static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
     const float *rootm = root ? root->m : identity.m;
     const v4 one = v4_set1(1.0f), two = v4_set1(2.0f);
@@ -989,7 +1015,7 @@ static OROYA__INLINE void ltm_block(const oroya_pose_skeleton *skel, uint32_t b,
         const uint32_t j = b * 4 + l;
         const uint32_t parent = skel->parents[j];
         ltm_joint(lc, l, parent == UINT32_MAX ? rootm : models[parent].m,
-                  skel->inverse_bind[j].m, models[j].m, bones ? bones[j].m : NULL);
+                  skel->inverse_bind[j].m, models[j].m, bones ? bones[j].m : NULL, wide);
     }
 }
 
@@ -1001,7 +1027,7 @@ oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
         return OROYA_ERR_INVALID_ARGUMENT;
     }
     for (uint32_t b = 0; b < skeleton->block_count; b++) {
-        ltm_block(skeleton, b, &locals[b], root, models, bones);
+        ltm_block(skeleton, b, &locals[b], root, models, bones, 0);
     }
     return OROYA_OK;
 }
@@ -1044,7 +1070,7 @@ static oroya_result check_update(const oroya_pose_character *c, const oroya_pose
 }
 
 static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_pose_layer *layers,
-                                          uint32_t layer_count) {
+                                          uint32_t layer_count, int wide) {
     const oroya_pose_skeleton *skel = c->skeleton;
     const size_t per_slot = (size_t)c->channel_count + 1;
     for (uint32_t i = 0; i < layer_count; i++) {
@@ -1085,7 +1111,7 @@ static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_p
         v4_store(o->sy, st.s.y);
         v4_store(o->sz, st.s.z);
         /* Parents come first, so this block's joints only need blocks already done. */
-        ltm_block(skel, b, o, NULL, c->models, c->bones);
+        ltm_block(skel, b, o, NULL, c->models, c->bones, wide);
     }
 }
 
@@ -1095,15 +1121,14 @@ static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_p
  * both give bit-identical results and a crowd is deterministic across machines. */
 static void run_update_sse2(oroya_pose_character *c, const oroya_pose_layer *layers,
                             uint32_t layer_count) {
-    run_update_body(c, layers, layer_count);
+    run_update_body(c, layers, layer_count, 0);
 }
 
-#if defined(OROYA__V4_SSE2) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define OROYA__POSE_AVX2 1
+#ifdef OROYA__POSE_AVX2
 __attribute__((target("avx2"))) static void run_update_avx2(oroya_pose_character *c,
                                                             const oroya_pose_layer *layers,
                                                             uint32_t layer_count) {
-    run_update_body(c, layers, layer_count);
+    run_update_body(c, layers, layer_count, 1);
 }
 
 static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: all threads find the same */
