@@ -199,6 +199,28 @@ static int channel_of(oroya_property p) {
                                            : -1;
 }
 
+/* The track whose key times every tracked lane of a (block, channel) shares, when they all
+ * share them, have at least 2 keys and are not cubic splines; else NULL. Four map entries. */
+static const oroya_track *shared_times_track(const oroya_clip *clip, const uint32_t *map4) {
+    const oroya_track *first = NULL;
+    for (uint32_t l = 0; l < 4; l++) {
+        if (map4[l] == UINT32_MAX) {
+            continue;
+        }
+        const oroya_track *t = &clip->tracks[map4[l]];
+        if (t->interpolation == OROYA_INTERP_CUBICSPLINE || t->key_count < 2) {
+            return NULL;
+        }
+        if (!first) {
+            first = t;
+        } else if (t->key_count != first->key_count ||
+                   memcmp(t->times, first->times, t->key_count * sizeof(float))) {
+            return NULL;
+        }
+    }
+    return first;
+}
+
 oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                     oroya_error *err) {
     if (out) {
@@ -218,14 +240,10 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     const uint32_t channel_count = blocks * 12;
     const bool additive = desc->additive || clip->blend_mode == OROYA_BLEND_ADDITIVE;
 
-    /* Which track drives each channel (UINT32_MAX = none): at most 3 * OROYA_POSE_MAX_JOINTS
-     * words on the stack would be 48 KiB, so the map lives in the clip's own block and is
-     * turned into channels in place. */
     size_t size = 0;
     size_t o_self = take(&size, 1, sizeof(oroya_pose_clip));
     size_t o_ch = take(&size, channel_count, sizeof(oroya__pose_channel));
     size_t o_lanes = take(&size, (size_t)blocks * 3, sizeof(oroya__pose_lanes));
-    size_t o_map = take(&size, channel_count, sizeof(uint32_t));
     size_t o_groups = take(&size, (size_t)channel_count + 1, sizeof(oroya__pose_group));
     /* Build-time only: the source times of each group (times, count). */
     size_t o_gsrc = take(&size, (size_t)channel_count + 1, sizeof(const float *));
@@ -233,8 +251,8 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     size_t floats = 10; /* group 0's two constant records */
     uint32_t ignored = 0;
 
-    /* First pass: count floats and check the tracks; the map is filled in the second pass
-     * once memory exists, so this pass resolves targets twice (load time only). */
+    /* Count floats and check the tracks; targets are resolved again for the map below (load
+     * time only). */
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *tr = &clip->tracks[i];
         const int ch = channel_of(tr->property);
@@ -263,33 +281,11 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
         const size_t count = tr->key_count < 2 ? 2 : tr->key_count;
         floats += count * stride;
     }
-    /* Untracked lanes of a partly animated (block, channel) get a constant 2-record track;
-     * counted generously: 2 records of 5 floats per channel. */
-    floats += (size_t)channel_count * 10;
-    floats += 16; /* a 4-float load of a 3-vector may read past the last record */
-    size_t o_keys = take(&size, floats, sizeof(float));
-    if (size == SIZE_MAX) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: too large");
+    /* Which track drives each channel (UINT32_MAX = none), in scratch memory freed below. */
+    uint32_t *map = oroya__alloc(&desc->allocator, channel_count * sizeof(uint32_t), 16);
+    if (!map) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: scratch");
     }
-    uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 16);
-    if (!mem) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: %zu bytes",
-                           size);
-    }
-    oroya_pose_clip *c = (oroya_pose_clip *)(mem + o_self);
-    c->allocator = desc->allocator;
-    c->skeleton = skel;
-    c->duration = clip->duration;
-    c->additive = additive;
-    c->ignored_tracks = ignored;
-    c->channel_count = channel_count;
-    c->channels = (oroya__pose_channel *)(mem + o_ch);
-    c->lanes = (oroya__pose_lanes *)(mem + o_lanes);
-    c->keys = (float *)(mem + o_keys);
-    uint32_t *map = (uint32_t *)(mem + o_map);
-    c->groups = (oroya__pose_group *)(mem + o_groups);
-    const float **group_src = (const float **)(mem + o_gsrc);
-    uint32_t *group_cnt = (uint32_t *)(mem + o_gcnt);
     for (uint32_t i = 0; i < channel_count; i++) {
         map[i] = UINT32_MAX;
     }
@@ -304,7 +300,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
         const uint32_t idx = ((joint / 4) * 3 + (uint32_t)ch) * 4 + joint % 4;
         if (map[idx] != UINT32_MAX) {
             const uint32_t other = map[idx];
-            oroya__free(&desc->allocator, mem);
+            oroya__free(&desc->allocator, map);
             return oroya__fail(err, OROYA_ERR_INVALID_DATA,
                                "tracks[%u] (%s %s): tracks[%u] already animates this joint "
                                "channel",
@@ -312,7 +308,39 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
         }
         map[idx] = i;
     }
-
+    /* Untracked lanes of a partly animated (block, channel): when the tracked lanes share
+     * their key times (and are not cubic), the constant lanes repeat their value over the same
+     * times so the block samples on the uniform path; otherwise a 2-record constant. */
+    for (uint32_t bc = 0; bc < blocks * 3; bc++) {
+        const uint32_t comps = bc % 3 == OROYA__CH_R ? 4 : 3;
+        const oroya_track *shared = shared_times_track(clip, map + bc * 4);
+        for (uint32_t l = 0; l < 4; l++) {
+            if (map[bc * 4 + l] == UINT32_MAX) {
+                floats += (size_t)(shared ? shared->key_count : 2) * (1 + comps);
+            }
+        }
+    }
+    floats += 16; /* a 4-float load of a 3-vector may read past the last record */
+    size_t o_keys = take(&size, floats, sizeof(float));
+    uint8_t *mem = size == SIZE_MAX ? NULL : oroya__calloc(&desc->allocator, 1, size, 16);
+    if (!mem) {
+        oroya__free(&desc->allocator, map);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: %zu bytes",
+                           size);
+    }
+    oroya_pose_clip *c = (oroya_pose_clip *)(mem + o_self);
+    c->allocator = desc->allocator;
+    c->skeleton = skel;
+    c->duration = clip->duration;
+    c->additive = additive;
+    c->ignored_tracks = ignored;
+    c->channel_count = channel_count;
+    c->channels = (oroya__pose_channel *)(mem + o_ch);
+    c->lanes = (oroya__pose_lanes *)(mem + o_lanes);
+    c->keys = (float *)(mem + o_keys);
+    c->groups = (oroya__pose_group *)(mem + o_groups);
+    const float **group_src = (const float **)(mem + o_gsrc);
+    uint32_t *group_cnt = (uint32_t *)(mem + o_gcnt);
     float *keys = c->keys;
     /* Group 0: the constant channels' times, [0, 1]. */
     keys[0] = 0;
@@ -329,7 +357,14 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                     lanes->any = 1;
                 }
             }
-            for (uint32_t l = 0; l < 4; l++) {
+            const oroya_track *shared = shared_times_track(clip, map + base);
+            uint32_t shared_group = 0;
+            /* Tracked lanes first: the constant lanes may join their time group. */
+            for (uint32_t pass = 0; pass < 8; pass++) {
+                const uint32_t l = pass % 4;
+                if ((map[base + l] == UINT32_MAX) != (pass >= 4)) {
+                    continue;
+                }
                 oroya__pose_channel *pc = &c->channels[base + l];
                 const uint32_t joint = b * 4 + l;
                 const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
@@ -346,12 +381,13 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                         memcpy(v, ref, sizeof v);
                     }
                     pc->offset = (uint32_t)used;
-                    pc->group = 0;
+                    pc->group = (uint16_t)(shared ? shared_group : 0);
                     pc->kind = OROYA__KIND_LINEAR;
                     pc->stride = (uint8_t)(1 + comps);
-                    for (int k = 0; k < 2; k++) {
+                    const uint32_t count = shared ? shared->key_count : 2;
+                    for (uint32_t k = 0; k < count; k++) {
                         float *r = keys + used;
-                        r[0] = (float)k;
+                        r[0] = shared ? shared->times[k] : (float)k;
                         memcpy(r + 1, v, comps * sizeof(float));
                         used += 1 + comps;
                     }
@@ -388,6 +424,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
                     c->group_count++;
                 }
                 pc->group = (uint16_t)g;
+                shared_group = g;
                 pc->kind = cubic ? OROYA__KIND_CUBIC
                            : tr->interpolation == OROYA_INTERP_STEP ? OROYA__KIND_STEP
                                                                     : OROYA__KIND_LINEAR;
@@ -427,6 +464,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
             lanes->stride = pcs[0].stride;
         }
     }
+    oroya__free(&desc->allocator, map);
     *out = c;
     return OROYA_OK;
 }
