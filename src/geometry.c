@@ -291,6 +291,27 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
     return OROYA_OK;
 }
 
+oroya_geometry_desc oroya_geometry_to_desc(const oroya_geometry *geometry) {
+    oroya_geometry_desc d;
+    memset(&d, 0, sizeof d);
+    if (!geometry) {
+        return d;
+    }
+    d.vertex_count = geometry->vertex_count;
+    d.positions = geometry->positions;
+    d.normals = geometry->normals;
+    d.uvs = geometry->uvs;
+    d.indices = geometry->indices;
+    d.index_count = geometry->index_count;
+    d.joints = geometry->joints;
+    d.weights = geometry->weights;
+    d.morph_target_count = geometry->morph_target_count;
+    d.morph_positions = geometry->morph_positions;
+    d.morph_normals = geometry->morph_normals;
+    d.allocator = geometry->allocator;
+    return d;
+}
+
 /* ---- generators ----------------------------------------------------------------------------- */
 
 /* Output cursor for a generator: appends float-rounded vertices as three.js's

@@ -75,8 +75,9 @@ oroya_result oroya__data_uri_split(const char *uri, const char **payload, size_t
     return OROYA_OK;
 }
 
-oroya_result oroya__data_uri_decode(oroya__gltf *g, const char *uri, const uint8_t **out,
-                                    size_t *out_size, oroya_error *err, const char *path) {
+static oroya_result data_uri_decode(const oroya_allocator *a, oroya__gltf_block **list,
+                                    const char *uri, const uint8_t **out, size_t *out_size,
+                                    oroya_error *err, const char *path) {
     const char *payload;
     size_t len;
     oroya_result r = oroya__data_uri_split(uri, &payload, &len, err, path);
@@ -87,7 +88,7 @@ oroya_result oroya__data_uri_decode(oroya__gltf *g, const char *uri, const uint8
     if (n == SIZE_MAX) {
         return oroya__fail(err, OROYA_ERR_PARSE, "%s: invalid base64 in data: URI", path);
     }
-    uint8_t *bytes = (uint8_t *)oroya__gltf_alloc(g, n ? n : 1, 1);
+    uint8_t *bytes = (uint8_t *)oroya__arena_alloc(a, list, n ? n : 1, 1);
     if (!bytes) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
@@ -95,6 +96,11 @@ oroya_result oroya__data_uri_decode(oroya__gltf *g, const char *uri, const uint8
     *out = bytes;
     *out_size = n;
     return OROYA_OK;
+}
+
+oroya_result oroya__data_uri_decode(oroya__gltf *g, const char *uri, const uint8_t **out,
+                                    size_t *out_size, oroya_error *err, const char *path) {
+    return data_uri_decode(&g->allocator, &g->blocks, uri, out, out_size, err, path);
 }
 
 static int hex_value(char c) {
@@ -143,8 +149,9 @@ static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *ou
 }
 
 /* Reads a whole file into memory owned by g; the file's size bounds the allocation. */
-static oroya_result read_file(oroya__gltf *g, const char *file, const uint8_t **out,
-                              uint64_t *out_size, oroya_error *err, const char *path) {
+static oroya_result read_file(const oroya_allocator *a, oroya__gltf_block **list,
+                              const char *file, const uint8_t **out, uint64_t *out_size,
+                              oroya_error *err, const char *path) {
     FILE *f = fopen(file, "rb");
     if (!f) {
         return oroya__fail(err, OROYA_ERR_NOT_FOUND, "%s: cannot open \"%s\"", path, file);
@@ -162,7 +169,7 @@ static oroya_result read_file(oroya__gltf *g, const char *file, const uint8_t **
         return oroya__fail(err, OROYA_ERR_LIMIT, "%s: \"%s\" is over the size limit", path,
                            file);
     }
-    uint8_t *bytes = (uint8_t *)oroya__gltf_alloc(g, size ? (size_t)size : 1, 1);
+    uint8_t *bytes = (uint8_t *)oroya__arena_alloc(a, list, size ? (size_t)size : 1, 1);
     if (!bytes) {
         fclose(f);
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
@@ -175,6 +182,21 @@ static oroya_result read_file(oroya__gltf *g, const char *file, const uint8_t **
     *out = bytes;
     *out_size = (uint64_t)size;
     return OROYA_OK;
+}
+
+oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a,
+                                  oroya__gltf_block **list, const char *uri,
+                                  const uint8_t **out, uint64_t *out_size, oroya_error *err,
+                                  const char *path) {
+    if (!strncmp(uri, "data:", 5)) {
+        size_t n = 0;
+        oroya_result r = data_uri_decode(a, list, uri, out, &n, err, path);
+        *out_size = n;
+        return r;
+    }
+    char file[4096];
+    oroya_result r = resolve_path(g, uri, file, sizeof file, err, path);
+    return r ? r : read_file(a, list, file, out, out_size, err, path);
 }
 
 oroya_result oroya_gltf_load_buffers(oroya_gltf_data *data, oroya_error *err) {
@@ -200,19 +222,9 @@ oroya_result oroya_gltf_load_buffers(oroya_gltf_data *data, oroya_error *err) {
             }
             bytes = g->bin;
             size = g->bin_size;
-        } else if (!strncmp(b->uri, "data:", 5)) {
-            size_t n = 0;
-            r = oroya__data_uri_decode(g, b->uri, &bytes, &n, err, path);
-            if (r) {
-                return r;
-            }
-            size = n;
         } else {
-            char file[4096];
-            r = resolve_path(g, b->uri, file, sizeof file, err, path);
-            if (r == OROYA_OK) {
-                r = read_file(g, file, &bytes, &size, err, path);
-            }
+            r = oroya__gltf_load_uri(g, &g->allocator, &g->blocks, b->uri, &bytes, &size, err,
+                                     path);
             if (r) {
                 return r;
             }

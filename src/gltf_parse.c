@@ -25,23 +25,38 @@ void oroya__gltf_path(char *out, size_t cap, const char *fmt, ...) {
 
 /* ---- allocation ------------------------------------------------------------------------ */
 
-void *oroya__gltf_alloc(oroya__gltf *g, size_t count, size_t size) {
+void *oroya__arena_alloc(const oroya_allocator *a, oroya__gltf_block **list, size_t count,
+                         size_t size) {
     size_t bytes = oroya__mul_size(count, size);
     if (bytes == SIZE_MAX || bytes > SIZE_MAX - sizeof(oroya__gltf_block) - 16) {
         return NULL;
     }
     /* The header is padded to 16 bytes so the payload keeps max_align_t alignment. */
     size_t header = (sizeof(oroya__gltf_block) + 15) & ~(size_t)15;
-    oroya__gltf_block *b = (oroya__gltf_block *)oroya__alloc(&g->allocator, header + bytes, 16);
+    oroya__gltf_block *b = (oroya__gltf_block *)oroya__alloc(a, header + bytes, 16);
     if (!b) {
         return NULL;
     }
-    b->next = g->blocks;
+    b->next = *list;
     b->size = bytes;
-    g->blocks = b;
+    *list = b;
     uint8_t *p = (uint8_t *)b + header;
     memset(p, 0, bytes);
     return p;
+}
+
+void oroya__arena_release(const oroya_allocator *a, oroya__gltf_block **list) {
+    oroya__gltf_block *b = *list;
+    while (b) {
+        oroya__gltf_block *next = b->next;
+        oroya__free(a, b);
+        b = next;
+    }
+    *list = NULL;
+}
+
+void *oroya__gltf_alloc(oroya__gltf *g, size_t count, size_t size) {
+    return oroya__arena_alloc(&g->allocator, &g->blocks, count, size);
 }
 
 char *oroya__gltf_strdup(oroya__gltf *g, const char *s, size_t len) {
@@ -59,12 +74,7 @@ void oroya_gltf_free(oroya_gltf_data *data) {
     }
     oroya__gltf *g = (oroya__gltf *)data;
     oroya_allocator a = g->allocator;
-    oroya__gltf_block *b = g->blocks;
-    while (b) {
-        oroya__gltf_block *next = b->next;
-        oroya__free(&a, b);
-        b = next;
-    }
+    oroya__arena_release(&a, &g->blocks);
     oroya__free(&a, g);
 }
 

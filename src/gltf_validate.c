@@ -535,7 +535,7 @@ static oroya_result check_all(checker *c, uint32_t *scratch) {
     for (uint32_t i = 0; i < d->mesh_count; i++) {
         TRY(check_mesh(c, i));
     }
-    TRY(check_nodes(c, scratch, scratch + d->node_count));
+    TRY(check_nodes(c, scratch, scratch ? scratch + d->node_count : NULL));
     for (uint32_t i = 0; i < d->skin_count; i++) {
         TRY(check_skin(c, i));
     }

@@ -499,6 +499,54 @@ oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_n
     return OROYA_OK;
 }
 
+static bool transform_finite(const oroya_transform *t) {
+    const float v[10] = {t->translation.x, t->translation.y, t->translation.z,
+                         t->rotation.x,    t->rotation.y,    t->rotation.z,
+                         t->rotation.w,    t->scale.x,       t->scale.y,
+                         t->scale.z};
+    for (int k = 0; k < 10; k++) {
+        if (!isfinite(v[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    uint32_t si, ps;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    r = resolve_parent(scene, parent, &ps);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    for (uint32_t a = ps; a != NONE; a = scene->slots[a].parent) {
+        if (a == si) {
+            return OROYA_ERR_CYCLE;
+        }
+    }
+    oroya_mat4 local = scene->world[scene->slots[si].dense];
+    if (ps != NONE) {
+        oroya_mat4 inv;
+        if (!oroya_mat4_invert_affine(scene->world[scene->slots[ps].dense], &inv)) {
+            return OROYA_ERR_INVALID_ARGUMENT;
+        }
+        local = oroya_mat4_mul(inv, local);
+    }
+    oroya_transform t;
+    oroya_mat4_decompose(local, &t.translation, &t.rotation, &t.scale);
+    if (!transform_finite(&t)) {
+        return OROYA_ERR_NON_FINITE;
+    }
+    r = oroya_scene_set_parent(scene, node, parent);
+    if (r == OROYA_OK) {
+        scene->transforms[scene->slots[si].dense] = t;
+    }
+    return r;
+}
+
 oroya_result oroya_scene_find_node(const oroya_scene *scene, const char *name, oroya_node *out) {
     if (out) {
         out->id = 0;
@@ -615,19 +663,6 @@ oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node
     return r;
 }
 
-static bool transform_finite(const oroya_transform *t) {
-    const float v[10] = {t->translation.x, t->translation.y, t->translation.z,
-                         t->rotation.x,    t->rotation.y,    t->rotation.z,
-                         t->rotation.w,    t->scale.x,       t->scale.y,
-                         t->scale.z};
-    for (int k = 0; k < 10; k++) {
-        if (!isfinite(v[k])) {
-            return false;
-        }
-    }
-    return true;
-}
-
 oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
                                        const oroya_transform *t) {
     uint32_t si;
@@ -666,20 +701,43 @@ oroya_result oroya_scene_get_visible(const oroya_scene *scene, oroya_node node, 
     return r;
 }
 
-/* a * b for affine matrices (last row 0 0 0 1), which every local and world matrix here is:
- * 36 multiplies instead of 64 on the per-frame path. */
-static void mul_affine(const float *a, const float *b, float *r) {
-    for (int c = 0; c < 3; c++) {
+/* a * b for affine matrices (last row 0 0 0 1), which every local and world matrix here is.
+ * Written column by column over all four rows so the compiler can use 4-wide vector
+ * arithmetic: the last row then comes out as exactly 0 0 0 1 by itself. */
+static void mul_affine(const float *restrict a, const float *restrict b, float *restrict r) {
+    for (int c = 0; c < 4; c++) {
         const float b0 = b[c * 4 + 0], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2];
-        r[c * 4 + 0] = a[0] * b0 + a[4] * b1 + a[8] * b2;
-        r[c * 4 + 1] = a[1] * b0 + a[5] * b1 + a[9] * b2;
-        r[c * 4 + 2] = a[2] * b0 + a[6] * b1 + a[10] * b2;
-        r[c * 4 + 3] = 0.0f;
+        const float b3 = c == 3 ? 1.0f : 0.0f;
+        for (int row = 0; row < 4; row++) {
+            r[c * 4 + row] = a[row] * b0 + a[4 + row] * b1 + a[8 + row] * b2 + a[12 + row] * b3;
+        }
     }
-    const float t0 = b[12], t1 = b[13], t2 = b[14];
-    r[12] = a[0] * t0 + a[4] * t1 + a[8] * t2 + a[12];
-    r[13] = a[1] * t0 + a[5] * t1 + a[9] * t2 + a[13];
-    r[14] = a[2] * t0 + a[6] * t1 + a[10] * t2 + a[14];
+}
+
+/* T * R * S written straight into the destination; the same formula as oroya_mat4_compose,
+ * kept here so the per-frame loop inlines it instead of returning 64-byte structs. */
+static void compose_into(const oroya_transform *t, float *r) {
+    const float x = t->rotation.x, y = t->rotation.y, z = t->rotation.z, w = t->rotation.w;
+    const float x2 = x + x, y2 = y + y, z2 = z + z;
+    const float xx = x * x2, xy = x * y2, xz = x * z2;
+    const float yy = y * y2, yz = y * z2, zz = z * z2;
+    const float wx = w * x2, wy = w * y2, wz = w * z2;
+    const float sx = t->scale.x, sy = t->scale.y, sz = t->scale.z;
+    r[0] = (1.0f - (yy + zz)) * sx;
+    r[1] = (xy + wz) * sx;
+    r[2] = (xz - wy) * sx;
+    r[3] = 0.0f;
+    r[4] = (xy - wz) * sy;
+    r[5] = (1.0f - (xx + zz)) * sy;
+    r[6] = (yz + wx) * sy;
+    r[7] = 0.0f;
+    r[8] = (xz + wy) * sz;
+    r[9] = (yz - wx) * sz;
+    r[10] = (1.0f - (xx + yy)) * sz;
+    r[11] = 0.0f;
+    r[12] = t->translation.x;
+    r[13] = t->translation.y;
+    r[14] = t->translation.z;
     r[15] = 1.0f;
 }
 
@@ -690,17 +748,19 @@ void oroya_scene_update_world(oroya_scene *scene) {
     const uint32_t n = scene->count;
     const oroya_transform *tr = scene->transforms;
     const uint32_t *parent = scene->parent;
+    const uint8_t *visible = scene->visible;
     oroya_mat4 *local = scene->local;
     oroya_mat4 *world = scene->world;
+    uint8_t *world_visible = scene->world_visible;
     for (uint32_t i = 0; i < n; i++) {
-        local[i] = oroya_mat4_compose(tr[i].translation, tr[i].rotation, tr[i].scale);
-        uint32_t p = parent[i];
+        compose_into(&tr[i], local[i].m);
+        const uint32_t p = parent[i];
         if (p == NONE) {
             world[i] = local[i];
-            scene->world_visible[i] = scene->visible[i];
+            world_visible[i] = visible[i];
         } else {
             mul_affine(world[p].m, local[i].m, world[i].m);
-            scene->world_visible[i] = (uint8_t)(scene->visible[i] & scene->world_visible[p]);
+            world_visible[i] = (uint8_t)(visible[i] & world_visible[p]);
         }
     }
 }
@@ -799,6 +859,8 @@ const uint32_t *oroya_scene_parent_indices(const oroya_scene *scene) {
     return scene ? scene->parent : NULL;
 }
 
+const uint8_t *oroya_scene_kinds(const oroya_scene *scene) { return scene ? scene->kind : NULL; }
+
 const uint8_t *oroya_scene_world_visible(const oroya_scene *scene) {
     return scene ? scene->world_visible : NULL;
 }
@@ -809,4 +871,306 @@ oroya_node oroya_scene_node_at(const oroya_scene *scene, uint32_t index) {
         return none;
     }
     return handle_of(scene, scene->slot_of[index]);
+}
+
+/* ---- components ------------------------------------------------------------------------- */
+
+static bool all_finite(const float *v, int n) {
+    for (int k = 0; k < n; k++) {
+        if (!isfinite(v[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+oroya_result oroya_scene_set_mesh(oroya_scene *scene, oroya_node node,
+                                  const oroya_geometry *geometry, const oroya_material *material) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    slot *sl = &scene->slots[si];
+    sl->geometry = geometry;
+    sl->material = geometry ? (material ? material : &default_material) : NULL;
+    sl->has_color = false;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_get_mesh(const oroya_scene *scene, oroya_node node,
+                                  const oroya_geometry **geometry,
+                                  const oroya_material **material) {
+    uint32_t si;
+    if (geometry) {
+        *geometry = NULL;
+    }
+    if (material) {
+        *material = NULL;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const slot *sl = &scene->slots[si];
+    if (!sl->geometry) {
+        return OROYA_ERR_NOT_FOUND;
+    }
+    if (geometry) {
+        *geometry = sl->geometry;
+    }
+    if (material) {
+        *material = sl->material;
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_set_mesh_color(oroya_scene *scene, oroya_node node, const float *rgba) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    slot *sl = &scene->slots[si];
+    if (!sl->geometry) {
+        return OROYA_ERR_NOT_FOUND;
+    }
+    if (rgba && !all_finite(rgba, 4)) {
+        return OROYA_ERR_NON_FINITE;
+    }
+    sl->has_color = rgba != NULL;
+    if (rgba) {
+        memcpy(sl->color, rgba, sizeof sl->color);
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_get_mesh_color(const oroya_scene *scene, oroya_node node,
+                                        float out[4]) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const slot *sl = &scene->slots[si];
+    if (!sl->geometry) {
+        return OROYA_ERR_NOT_FOUND;
+    }
+    memcpy(out, sl->has_color ? sl->color : sl->material->base_color, 4 * sizeof(float));
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_set_skin(oroya_scene *scene, oroya_node node, void *skin) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r == OROYA_OK) {
+        scene->slots[si].skin = skin;
+    }
+    return r;
+}
+
+void *oroya_scene_get_skin(const oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    return resolve(scene, node, &si) == OROYA_OK ? scene->slots[si].skin : NULL;
+}
+
+oroya_camera oroya_camera_perspective(float fov_y_degrees, float aspect, float znear, float zfar) {
+    oroya_camera c;
+    memset(&c, 0, sizeof c);
+    c.type = OROYA_CAMERA_PERSPECTIVE;
+    c.fov_y = fov_y_degrees;
+    c.aspect = aspect;
+    c.znear = znear;
+    c.zfar = zfar;
+    c.zoom = 1.0f;
+    return c;
+}
+
+oroya_camera oroya_camera_orthographic(float left, float right, float top, float bottom,
+                                       float znear, float zfar) {
+    oroya_camera c;
+    memset(&c, 0, sizeof c);
+    c.type = OROYA_CAMERA_ORTHOGRAPHIC;
+    c.left = left;
+    c.right = right;
+    c.top = top;
+    c.bottom = bottom;
+    c.znear = znear;
+    c.zfar = zfar;
+    c.zoom = 1.0f;
+    return c;
+}
+
+static oroya_result camera_check(const oroya_camera *c) {
+    const float v[9] = {c->fov_y, c->aspect, c->left, c->right, c->top,
+                        c->bottom, c->znear, c->zfar, c->zoom};
+    if (!all_finite(v, 9)) {
+        return OROYA_ERR_NON_FINITE;
+    }
+    if (!(c->zoom > 0) || c->znear == c->zfar) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    if (c->type == OROYA_CAMERA_PERSPECTIVE) {
+        if (!(c->fov_y > 0 && c->fov_y < 180) || !(c->aspect > 0) || !(c->znear > 0) ||
+            !(c->zfar > c->znear)) {
+            return OROYA_ERR_INVALID_ARGUMENT;
+        }
+        return OROYA_OK;
+    }
+    if (c->type == OROYA_CAMERA_ORTHOGRAPHIC) {
+        return c->left != c->right && c->top != c->bottom ? OROYA_OK : OROYA_ERR_INVALID_ARGUMENT;
+    }
+    return OROYA_ERR_INVALID_ARGUMENT;
+}
+
+/* PerspectiveCamera / OrthographicCamera.updateProjectionMatrix and Matrix4.makePerspective /
+ * makeOrthographic (WebGL coordinate system), in double as in JavaScript, rounded once.
+ * zn/zf rather than near/far: some platforms define those two as macros. */
+oroya_result oroya_camera_projection(const oroya_camera *camera, oroya_mat4 *out) {
+    if (!camera || !out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = camera_check(camera);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const double zn = camera->znear, zf = camera->zfar, zoom = camera->zoom;
+    double left, right, top, bottom;
+    double m[16] = {0};
+    if (camera->type == OROYA_CAMERA_PERSPECTIVE) {
+        const double deg2rad = 3.141592653589793 / 180;
+        top = zn * tan(deg2rad * 0.5 * camera->fov_y) / zoom;
+        const double height = 2 * top, width = camera->aspect * height;
+        left = -0.5 * width;
+        right = left + width;
+        bottom = top - height;
+        m[0] = 2 * zn / (right - left);
+        m[5] = 2 * zn / (top - bottom);
+        m[8] = (right + left) / (right - left);
+        m[9] = (top + bottom) / (top - bottom);
+        m[10] = -(zf + zn) / (zf - zn);
+        m[14] = (-2 * zf * zn) / (zf - zn);
+        m[11] = -1;
+    } else {
+        const double dx = ((double)camera->right - camera->left) / (2 * zoom);
+        const double dy = ((double)camera->top - camera->bottom) / (2 * zoom);
+        const double cx = ((double)camera->right + camera->left) / 2;
+        const double cy = ((double)camera->top + camera->bottom) / 2;
+        left = cx - dx, right = cx + dx, top = cy + dy, bottom = cy - dy;
+        m[0] = 2 / (right - left);
+        m[5] = 2 / (top - bottom);
+        m[12] = -(right + left) / (right - left);
+        m[13] = -(top + bottom) / (top - bottom);
+        m[10] = -2 / (zf - zn);
+        m[14] = -(zf + zn) / (zf - zn);
+        m[15] = 1;
+    }
+    for (int k = 0; k < 16; k++) {
+        out->m[k] = (float)m[k];
+    }
+    if (!all_finite(out->m, 16)) {
+        return OROYA_ERR_NON_FINITE; /* float overflow of a finite but extreme frustum */
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_set_camera(oroya_scene *scene, oroya_node node,
+                                    const oroya_camera *camera) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    if (camera) {
+        r = camera_check(camera);
+        if (r != OROYA_OK) {
+            return r;
+        }
+        scene->slots[si].camera = *camera;
+    }
+    scene->slots[si].has_camera = camera != NULL;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_get_camera(const oroya_scene *scene, oroya_node node,
+                                    oroya_camera *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    if (!scene->slots[si].has_camera) {
+        return OROYA_ERR_NOT_FOUND;
+    }
+    *out = scene->slots[si].camera;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_camera_view(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    /* The world matrix is affine by construction; a zero scale makes it singular. */
+    return oroya_mat4_invert_affine(scene->world[scene->slots[si].dense], out)
+               ? OROYA_OK
+               : OROYA_ERR_INVALID_ARGUMENT;
+}
+
+oroya_light oroya_light_make(oroya_light_type type) {
+    oroya_light l;
+    memset(&l, 0, sizeof l);
+    l.type = type;
+    l.color[0] = l.color[1] = l.color[2] = 1.0f;
+    l.intensity = 1.0f;
+    l.decay = type == OROYA_LIGHT_POINT ? 2.0f : 0.0f;
+    return l;
+}
+
+oroya_result oroya_scene_set_light(oroya_scene *scene, oroya_node node, const oroya_light *light) {
+    uint32_t si;
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    if (light) {
+        const float v[6] = {light->color[0], light->color[1], light->color[2],
+                            light->intensity, light->distance, light->decay};
+        if (!all_finite(v, 6)) {
+            return OROYA_ERR_NON_FINITE;
+        }
+        if ((unsigned)light->type > (unsigned)OROYA_LIGHT_AMBIENT || light->intensity < 0 ||
+            light->distance < 0 || light->decay < 0) {
+            return OROYA_ERR_INVALID_ARGUMENT;
+        }
+        scene->slots[si].light = *light;
+    }
+    scene->slots[si].has_light = light != NULL;
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_get_light(const oroya_scene *scene, oroya_node node, oroya_light *out) {
+    uint32_t si;
+    if (!out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    oroya_result r = resolve(scene, node, &si);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    if (!scene->slots[si].has_light) {
+        return OROYA_ERR_NOT_FOUND;
+    }
+    *out = scene->slots[si].light;
+    return OROYA_OK;
 }

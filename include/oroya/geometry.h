@@ -86,6 +86,14 @@ typedef struct oroya_geometry_desc {
 oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geometry **out,
                                    oroya_error *err);
 
+/* A desc whose arrays point into `geometry` (borrowed, valid while it lives), for making a
+ * modified copy: e.g. add skinning to a generated cylinder with
+ *   oroya_geometry_desc d = oroya_geometry_to_desc(cyl);
+ *   d.joints = joints; d.weights = weights;
+ *   oroya_geometry_create(&d, &skinned, &err);
+ * A NULL geometry gives a zeroed desc. Never allocates. */
+oroya_geometry_desc oroya_geometry_to_desc(const oroya_geometry *geometry);
+
 /* Frees the geometry and all its arrays. NULL is accepted. */
 void oroya_geometry_destroy(oroya_geometry *geometry);
 

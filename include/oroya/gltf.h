@@ -1,4 +1,4 @@
-/* oroya/gltf.h - glTF 2.0 loading: parse, validate, decode accessors.
+/* oroya/gltf.h - glTF 2.0 loading: parse, validate, decode accessors, import.
  *
  * What it does: reads .gltf (JSON, with external .bin files resolved relative to the file
  * and base64 data: URIs) and .glb, into transparent read-only structs that follow the glTF
@@ -13,7 +13,10 @@
  *      called on data that did not validate.
  *   4. oroya_gltf_accessor_unpack_floats / _uints: decode an accessor (any component type,
  *      byteStride, sparse, normalized integers scaled like three.js) into caller memory.
- * What it does not do: write glTF, decode images, Draco/meshopt compression, KHR_texture_
+ *   5. oroya_gltf_import: build a scene, clips, skins, geometries and materials (see below).
+ *      oroya_gltf_load does steps 1-5 in one call.
+ *   6. oroya_gltf_write: a scene with meshes, skins, cameras and clips to .gltf or .glb.
+ * What it does not do: Draco/meshopt compression, KHR_texture_
  * transform or any other extension except KHR_mesh_quantization; files that *require* an
  * unknown extension fail validation with OROYA_ERR_UNSUPPORTED.
  *
@@ -40,6 +43,12 @@
 #define OROYA_GLTF_H
 
 #include "oroya/base.h"
+#include "oroya/clip.h"
+#include "oroya/geometry.h"
+#include "oroya/math.h"
+#include "oroya/scene.h"
+#include "oroya/skeleton.h"
+#include "oroya/skin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -319,6 +328,160 @@ oroya_result oroya_gltf_accessor_unpack_floats(const oroya_gltf_data *data, uint
 oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint32_t accessor,
                                               uint32_t *out, size_t out_count,
                                               oroya_error *err);
+
+
+/* ==== Import: glTF data -> oroya objects ====================================================
+ *
+ * oroya_gltf_import turns validated data into a scene, clips, skins, geometries, materials
+ * and decoded base color images, all owned by one oroya_gltf_model and freed by
+ * oroya_gltf_model_free. oroya_gltf_load does parse_file + validate + import in one call.
+ *
+ * What is loaded: the default scene (`scene`, else scene 0; a file without scenes loads every
+ * root node), as three.js's GLTFLoader builds gltf.scene: nodes in depth-first order with
+ * children in file order; TRS, or a matrix decomposed as three's Matrix4.decompose does;
+ * joints of a skin become OROYA_NODE_BONE, nodes with a skinned mesh OROYA_NODE_SKINNED_MESH,
+ * with a mesh OROYA_NODE_MESH. A mesh with one triangle primitive is attached to its node; a
+ * mesh with several gets one unnamed child node per primitive (three's Group of meshes), in
+ * primitive order. Morph weights sit on the glTF node: its `weights`, else the mesh's, else 0.
+ * Primitives that are not triangle lists (points, lines, strips, fans) get no geometry.
+ * Only JOINTS_0/WEIGHTS_0 and TEXCOORD_0 are read.
+ *
+ * Names follow shared/oracle/FORMAT.md so results compare with three.js: scene node of glTF
+ * node i is named by its glTF name when that is non-empty, unique among the file's nodes, not
+ * "node_<digits>" and not starting with "action:" or "skin:"; otherwise "node_<i>". Clip of
+ * animation i is named by its glTF name when non-empty, unique among the animations and not
+ * "animation_<digits>" of another index; otherwise "animation_<i>". oroya_gltf_model_find_node
+ * and _find_clip accept both forms. Track targets use the scene names.
+ *
+ * Skins, as GLTFLoader: one oroya_skeleton per glTF skin (bones in `joints` order, inverses
+ * from inverseBindMatrices, identity when absent); one oroya_skin per skinned primitive,
+ * with JOINTS_1/WEIGHTS_1 as the second set of four influences, weights normalized
+ * (three's normalizeSkinWeights), bound with the identity bind matrix in attached mode, and
+ * stored in the scene's skin slot of the primitive's node. A skin whose joints are not all
+ * in the loaded scene gets no skeleton (skeletons[j] NULL) and its meshes stay unskinned.
+ *
+ * Animation data are what GLTFLoader builds: times and values as stored, normalized integer
+ * outputs scaled (see oroya_gltf_accessor_unpack_floats), STEP/LINEAR/CUBICSPLINE kept. One
+ * track per channel (weights channels: one track on the glTF node). Clip durations are the
+ * last key time of the longest track.
+ */
+
+typedef struct oroya_gltf_image_data {
+    uint32_t width, height;           /* 0 when not decoded (skip_images, or unused) */
+    uint8_t *pixels;                  /* width * height * 4 bytes, RGBA8, top row first */
+} oroya_gltf_image_data;
+
+typedef struct oroya_gltf_model_material {
+    oroya_material material;          /* base color factor, metallic, roughness, sides */
+    uint32_t base_color_image;        /* index into images, or OROYA_GLTF_NONE */
+    uint32_t base_color_texcoord;     /* TEXCOORD set; only 0 has uvs in the geometry */
+} oroya_gltf_model_material;
+
+typedef struct oroya_gltf_model_skin {
+    const char *name;                 /* glTF name, "" when absent */
+    uint32_t joint_count;
+    oroya_node *joints;               /* joint nodes in `joints` order ({0}: not in the scene) */
+    uint32_t *joint_gltf_nodes;       /* the same joints as glTF node indices */
+    oroya_mat4 *inverse_bind_matrices;/* one per joint; identity when the file has none */
+    oroya_node skeleton;              /* {0} when absent */
+} oroya_gltf_model_skin;
+
+typedef struct oroya_gltf_model {
+    oroya_scene *scene;               /* owned; destroyed by oroya_gltf_model_free */
+    uint32_t node_count;              /* = glTF node count */
+    oroya_node *nodes;                /* per glTF node; {0} when not in the loaded scene */
+    const char **node_names;          /* per glTF node: its scene name (FORMAT.md rule) */
+    uint32_t clip_count;              /* = glTF animation count */
+    oroya_clip **clips;               /* per glTF animation, in file order */
+    uint32_t skin_count;
+    oroya_gltf_model_skin *skins;
+    oroya_skeleton **skeletons;       /* per glTF skin; NULL when a joint is not in the scene */
+    uint32_t skinned_mesh_count;
+    oroya_skin **skinned_meshes;      /* one per skinned primitive, bound to its skeleton */
+    uint32_t mesh_count;              /* = glTF mesh count */
+    uint32_t *mesh_first_geometry;    /* per mesh: index of its primitive 0 in geometries */
+    uint32_t geometry_count;          /* one per primitive of every mesh, in mesh order */
+    oroya_geometry **geometries;      /* NULL for primitives that are not triangle lists */
+    uint32_t *geometry_material;      /* per geometry: index into materials or OROYA_GLTF_NONE */
+    uint32_t material_count;
+    oroya_gltf_model_material *materials;
+    uint32_t image_count;
+    oroya_gltf_image_data *images;
+    /* + private bookkeeping */
+} oroya_gltf_model;
+
+typedef struct oroya_gltf_import_desc {
+    oroya_allocator allocator;        /* zero = malloc/free; used for everything the model owns */
+    bool skip_images;                 /* true: do not decode textures (images stay 0 x 0) */
+} oroya_gltf_import_desc;
+
+/* Builds a model from validated data (oroya_gltf_validate passed). `data` is only read; it
+ * may be freed right after. desc may be NULL. On success *out owns everything; free it with
+ * oroya_gltf_model_free. Errors (the message names the glTF path): INVALID_ARGUMENT (NULL,
+ * data not validated), OUT_OF_MEMORY, OUT_OF_RANGE (a vertex index past the vertex count),
+ * NON_FINITE (a NaN key value or vertex position), any oroya_clip_create or
+ * oroya_geometry_create error, OROYA_ERR_PARSE / NOT_FOUND (an image that cannot be read or
+ * decoded), LIMIT (everything decoded, images included, must fit in
+ * OROYA_GLTF_MAX_UNBACKED_BYTES plus 32 bytes per byte of buffer and image data: a small
+ * file cannot make import allocate gigabytes). On error *out is NULL and nothing leaks. */
+oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_import_desc *desc,
+                               oroya_gltf_model **out, oroya_error *err);
+
+/* parse_file + validate + import in one call. */
+oroya_result oroya_gltf_load(const char *path, const oroya_gltf_import_desc *desc,
+                             oroya_gltf_model **out, oroya_error *err);
+
+/* Frees the scene, clips, geometries, images and arrays. NULL is fine. */
+void oroya_gltf_model_free(oroya_gltf_model *model);
+
+/* A node by the names of FORMAT.md: "node_<i>" (decimal, no leading zeros) for any glTF node,
+ * or the glTF name when it qualifies. Errors: INVALID_ARGUMENT (NULL), NOT_FOUND (no such
+ * node, or the node is not in the loaded scene). *gltf_index (may be NULL) gets the glTF
+ * node index. Linear in the node count. */
+oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const char *name,
+                                        oroya_node *out, uint32_t *gltf_index);
+
+/* A clip by "animation_<i>" or its qualifying glTF name; NULL when there is none. */
+oroya_clip *oroya_gltf_model_find_clip(const oroya_gltf_model *model, const char *name);
+
+/* three.js skeleton.boneMatrices for skin `skin` from the scene's current world matrices
+ * (call oroya_scene_update_world first): per joint jointWorld * inverseBindMatrix formed in
+ * double and rounded to float, as three does, 16 floats each, column-major, in `joints`
+ * order (FORMAT.md "skin:<j>.boneMatrices"). A joint not in the scene uses the identity
+ * world matrix. Unlike oroya_skeleton_update it needs no skeleton and writes to caller memory:
+ * out holds joint_count * 16 floats. Never allocates. Errors: INVALID_ARGUMENT (NULL, skin
+ * out of range). */
+oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint32_t skin,
+                                            float *out);
+
+/* ==== Export =================================================================================
+ *
+ * oroya_gltf_write writes a scene as glTF 2.0: every node in dense order (so glTF node i is
+ * dense index i) with its name and TRS; meshes (one triangle primitive per distinct geometry,
+ * material and skin: POSITION with min/max, NORMAL, TEXCOORD_0, JOINTS_0/WEIGHTS_0 and
+ * JOINTS_1/WEIGHTS_1 from the node's oroya_skin when it has one, indices, morph targets);
+ * materials (base color factor, metallic, roughness, double-sided); skins (one per skeleton:
+ * joints, inverseBindMatrices); cameras; node morph weights; and the given clips (one sampler
+ * and channel per track; tracks target nodes by scene name). Keys and vertex data are written
+ * bit for bit, so importing the file gives the same floats back. Not written: images and
+ * textures, lights, visibility, colour overrides; SMOOTH and STERP tracks (no glTF form:
+ * OROYA_ERR_UNSUPPORTED). The output passes the Khronos glTF validator with no errors.
+ */
+typedef struct oroya_gltf_write_desc {
+    bool binary;                      /* true: one .glb; false: .gltf plus a .bin beside it
+                                         (FILE.gltf -> FILE.bin) */
+    const oroya_clip *const *clips;   /* clip_count clips to write as animations, or NULL */
+    uint32_t clip_count;
+    oroya_allocator allocator;        /* zero = malloc/free (the JSON tree uses malloc) */
+} oroya_gltf_write_desc;
+
+/* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).
+ * Errors: INVALID_ARGUMENT (NULL scene or path, clips NULL with a count), NOT_FOUND (a track
+ * whose target is not a node of the scene), UNSUPPORTED (a SMOOTH or STERP track),
+ * UNKNOWN_PROPERTY, STALE_HANDLE (a skin bone not in the scene), IO, LIMIT, OUT_OF_MEMORY.
+ * On error a partly written file may remain. */
+oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_desc *desc,
+                              const char *path, oroya_error *err);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "oroya/geometry.h"
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
+#include "oroya/mixer.h"
 #include "oroya/gltf.h"
 
 #endif /* OROYA_H */

@@ -86,7 +86,11 @@ typedef struct oroya_scene_desc {
 /* translation 0, rotation identity, scale 1. */
 oroya_transform oroya_transform_identity(void);
 
-/* ---- scene and nodes ------------------------------------------------------------------ */
+/* ---- scene and nodes ------------------------------------------------------------------
+ * Unless a function says otherwise, a call that takes a node returns INVALID_ARGUMENT for a
+ * NULL scene, a NULL out pointer or a malformed handle ({0} where a node is needed, a slot
+ * never allocated), STALE_HANDLE for a removed node, and leaves the scene unchanged on any
+ * error. None of them allocates unless it says so. */
 
 /* Creates an empty scene. desc may be NULL (all defaults). Fails with INVALID_ARGUMENT when
  * out is NULL, OUT_OF_MEMORY when the allocator fails. Free with oroya_scene_destroy. */
@@ -122,6 +126,13 @@ oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node);
  * descendants), OUT_OF_MEMORY. On error the scene is unchanged. */
 oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent);
 
+/* Like set_parent, but keeps the node's world transform, as three.js's Object3D.attach does:
+ * the new local transform is decompose(inverse(parent world) * node world), using the world
+ * matrices of the last update_world. Shear that TRS cannot hold (non-uniform scale under a
+ * rotated parent) is lost, as in three.js. Errors: those of set_parent, and INVALID_ARGUMENT
+ * when the new parent's world matrix is singular (nothing changes then). */
+oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent);
+
 /* The first node in dense order whose name equals `name` (byte comparison). A linear scan:
  * resolve names once, not per frame. Errors: INVALID_ARGUMENT (NULL scene, out or name, or
  * name ""), NOT_FOUND. *out is {0} on error. */
@@ -138,6 +149,7 @@ const char *oroya_scene_node_name(const oroya_scene *scene, oroya_node node);
  * STALE_HANDLE, OUT_OF_MEMORY (the old name is then kept). */
 oroya_result oroya_scene_set_name(oroya_scene *scene, oroya_node node, const char *name);
 
+/* The kind the node was created with. */
 oroya_result oroya_scene_node_kind(const oroya_scene *scene, oroya_node node,
                                    oroya_node_kind *out);
 
@@ -154,6 +166,7 @@ uint32_t oroya_scene_child_count(const oroya_scene *scene, oroya_node node);
 oroya_result oroya_scene_get_child(const oroya_scene *scene, oroya_node node, uint32_t i,
                                    oroya_node *out);
 
+/* The local transform (what set_transform or the mixer last wrote). */
 oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node,
                                        oroya_transform *out);
 
@@ -203,6 +216,9 @@ const oroya_mat4 *oroya_scene_local_matrices(const oroya_scene *scene);
 /* Parent dense index per node, OROYA_SCENE_NO_INDEX for top-level nodes; always less than
  * the node's own index. */
 const uint32_t *oroya_scene_parent_indices(const oroya_scene *scene);
+/* Kind per node (an oroya_node_kind value stored in a byte), e.g. for the renderer to pick
+ * meshes or a skeleton to pick bones without a call per node. */
+const uint8_t *oroya_scene_kinds(const oroya_scene *scene);
 /* Effective visibility per node (1 or 0), valid after update_world. */
 const uint8_t *oroya_scene_world_visible(const oroya_scene *scene);
 /* The handle of the node at a dense index; {0} when index >= node_count. */

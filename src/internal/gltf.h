@@ -23,6 +23,18 @@ typedef struct oroya__gltf {
     bool validated;                   /* set by a successful oroya_gltf_validate */
 } oroya__gltf;
 
+/* A list of zeroed blocks freed together: count * size bytes, NULL on overflow or failure. */
+void *oroya__arena_alloc(const oroya_allocator *a, oroya__gltf_block **list, size_t count,
+                         size_t size);
+void oroya__arena_release(const oroya_allocator *a, oroya__gltf_block **list);
+
+/* The bytes of a buffer or image URI (base64 data: URI, or a file relative to the data's
+ * base directory), allocated into `list`. `path` names the JSON place for errors. */
+oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a,
+                                  oroya__gltf_block **list, const char *uri,
+                                  const uint8_t **out, uint64_t *out_size, oroya_error *err,
+                                  const char *path);
+
 /* Allocation owned by g, zeroed. NULL when out of memory or size overflowed. */
 void *oroya__gltf_alloc(oroya__gltf *g, size_t count, size_t size);
 char *oroya__gltf_strdup(oroya__gltf *g, const char *s, size_t len);

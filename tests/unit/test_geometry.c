@@ -824,6 +824,44 @@ static void test_create_from_desc(void) {
     oroya_geometry_destroy(NULL);
 }
 
+/* The skinning tutorial's cylinder (reference 003): CylinderGeometry(0.35, 0.35, 4, 16, 24,
+ * true) translated by 2 in y, then five bones 1 apart with weights split linearly between the
+ * two bones around each vertex. Rebuilt with skin arrays through to_desc. */
+static void test_skinned_copy(void) {
+    oroya_geometry *cyl, *skinned = NULL;
+    OT_EQ_INT(oroya_geometry_create_cylinder(0.35f, 0.35f, 4, 16, 24, true, NULL, &cyl, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_translate(cyl, 0, 2, 0), OROYA_OK);
+    OT_NEAR(cyl->bounds_min.y, 0, 0);
+    OT_NEAR(cyl->bounds_max.y, 4, 0);
+    /* three.js 0.187 gives 425 vertices and 2304 indices for these parameters. */
+    OT_EQ_INT(cyl->vertex_count, 425);
+    OT_EQ_INT(cyl->index_count, 2304);
+    uint16_t joints[425 * 4];
+    float weights[425 * 4];
+    for (uint32_t v = 0; v < cyl->vertex_count; v++) {
+        float t = cyl->positions[v * 3 + 1]; /* bone spacing 4 / (5 - 1) = 1 */
+        uint32_t lower = (uint32_t)floorf(t) < 3 ? (uint32_t)floorf(t) : 3;
+        float w = t - (float)lower;
+        joints[v * 4] = (uint16_t)lower, joints[v * 4 + 1] = (uint16_t)(lower + 1);
+        joints[v * 4 + 2] = joints[v * 4 + 3] = 0;
+        weights[v * 4] = 1 - w, weights[v * 4 + 1] = w, weights[v * 4 + 2] = weights[v * 4 + 3] = 0;
+    }
+    oroya_geometry_desc d = oroya_geometry_to_desc(cyl);
+    d.joints = joints;
+    d.weights = weights;
+    OT_EQ_INT(oroya_geometry_create(&d, &skinned, NULL), OROYA_OK);
+    OT_CHECK(skinned && skinned->vertex_count == 425 && skinned->index_count == cyl->index_count);
+    OT_CHECK(memcmp(skinned->positions, cyl->positions, 425 * 3 * sizeof(float)) == 0);
+    OT_CHECK(memcmp(skinned->normals, cyl->normals, 425 * 3 * sizeof(float)) == 0);
+    OT_CHECK(memcmp(skinned->indices, cyl->indices, cyl->index_count * sizeof(uint32_t)) == 0);
+    OT_CHECK(memcmp(skinned->joints, joints, sizeof joints) == 0);
+    OT_CHECK(skinned->bounds_max.y == cyl->bounds_max.y);
+    oroya_geometry_destroy(skinned);
+    oroya_geometry_destroy(cyl);
+    oroya_geometry_desc none = oroya_geometry_to_desc(NULL);
+    OT_CHECK(none.positions == NULL && none.vertex_count == 0);
+}
+
 static void test_generator_arguments(void) {
     oroya_geometry *g = (oroya_geometry *)&g;
     oroya_error e = {0};
@@ -898,6 +936,7 @@ int main(void) {
     OT_RUN(test_translate);
     OT_RUN(test_apply_matrix);
     OT_RUN(test_create_from_desc);
+    OT_RUN(test_skinned_copy);
     OT_RUN(test_generator_arguments);
     OT_RUN(test_allocator);
     return ot_finish();

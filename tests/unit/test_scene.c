@@ -339,6 +339,69 @@ static void test_random_tree_world(void) {
     oroya_scene_destroy(s);
 }
 
+/* attach keeps world transforms: with uniform scales (which TRS can always hold), every world
+ * matrix is the same before and after attaching random nodes to random new parents. */
+static void test_attach(void) {
+    oroya_scene *s;
+    oroya_node n[200];
+    OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+    for (int k = 0; k < 200; k++) {
+        oroya_node p = k == 0 || ot_randf(0, 1) < 0.05f ? (oroya_node){0} : n[(int)ot_randf(0, (float)k)];
+        OT_EQ_INT(oroya_scene_add_node(s, NULL, p, OROYA_NODE_OBJECT, &n[k]), OROYA_OK);
+        oroya_transform t = random_transform();
+        float u = ot_randf(0.8f, 1.25f);
+        t.scale = (oroya_vec3){u, u, u};
+        oroya_scene_set_transform(s, n[k], &t);
+    }
+    int attached = 0, cycles = 0, bad = 0;
+    for (int op = 0; op < 100; op++) {
+        oroya_scene_update_world(s);
+        oroya_mat4 before[200];
+        for (int k = 0; k < 200; k++) {
+            oroya_scene_get_world(s, n[k], &before[k]);
+        }
+        int a = (int)ot_randf(0, 200), b = (int)ot_randf(0, 200);
+        oroya_node pb = ot_randf(0, 1) < 0.1f ? (oroya_node){0} : n[b % 200];
+        oroya_result r = oroya_scene_attach(s, n[a % 200], pb);
+        if (r == OROYA_ERR_CYCLE) {
+            cycles++;
+            continue;
+        }
+        OT_EQ_INT(r, OROYA_OK);
+        oroya_node p;
+        oroya_scene_get_parent(s, n[a % 200], &p);
+        OT_EQ_INT(p.id, pb.id);
+        attached++;
+        oroya_scene_update_world(s);
+        for (int k = 0; k < 200; k++) {
+            oroya_mat4 after;
+            oroya_scene_get_world(s, n[k], &after);
+            for (int e = 0; e < 16; e++) {
+                bad += fabs(after.m[e] - before[k].m[e]) > 2e-4 * (1 + fabs(before[k].m[e]));
+            }
+        }
+    }
+    OT_EQ_INT(bad, 0);
+    OT_CHECK(attached > 50 && cycles > 0);
+    /* A singular parent cannot take a child by attach; nothing changes. */
+    oroya_node flat, child;
+    oroya_scene_add_node(s, "flat", (oroya_node){0}, OROYA_NODE_OBJECT, &flat);
+    oroya_scene_add_node(s, "child", (oroya_node){0}, OROYA_NODE_OBJECT, &child);
+    oroya_transform t = oroya_transform_identity();
+    t.scale.y = 0;
+    oroya_scene_set_transform(s, flat, &t);
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_scene_attach(s, child, flat), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_node p;
+    oroya_scene_get_parent(s, child, &p);
+    OT_EQ_INT(p.id, 0);
+    OT_EQ_INT(oroya_scene_attach(s, child, child), OROYA_ERR_CYCLE);
+    OT_EQ_INT(oroya_scene_attach(NULL, child, flat), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_scene_remove_node(s, flat);
+    OT_EQ_INT(oroya_scene_attach(s, child, flat), OROYA_ERR_STALE_HANDLE);
+    oroya_scene_destroy(s);
+}
+
 static void test_cycles_refused(void) {
     oroya_scene *s;
     oroya_node a, b, c, d;
@@ -489,6 +552,12 @@ static void test_null_and_bad_arguments(void) {
     oroya_node_kind kind;
     OT_EQ_INT(oroya_scene_node_kind(s, a, &kind), OROYA_OK);
     OT_EQ_INT(kind, OROYA_NODE_CAMERA);
+    oroya_node bone;
+    OT_EQ_INT(oroya_scene_add_node(s, "bone", a, OROYA_NODE_BONE, &bone), OROYA_OK);
+    const uint8_t *kinds = oroya_scene_kinds(s);
+    OT_EQ_INT(kinds[oroya_scene_node_index(s, a)], OROYA_NODE_CAMERA);
+    OT_EQ_INT(kinds[oroya_scene_node_index(s, bone)], OROYA_NODE_BONE);
+    OT_CHECK(oroya_scene_kinds(NULL) == NULL);
     oroya_scene_destroy(s);
 }
 
@@ -547,6 +616,14 @@ static void test_transforms_and_visibility(void) {
     OT_NEAR(w.m[14], 0.0, 1e-6);
     OT_NEAR(w.m[1], 2.0, 1e-6); /* b's x axis, scaled by 2, points along y */
     OT_NEAR(w.m[15], 1.0, 0);
+
+    /* A node added now starts with its parent's world matrix until the next update. */
+    oroya_node late;
+    OT_EQ_INT(oroya_scene_add_node(s, "late", b, OROYA_NODE_OBJECT, &late), OROYA_OK);
+    oroya_mat4 wl;
+    OT_EQ_INT(oroya_scene_get_world(s, late, &wl), OROYA_OK);
+    OT_CHECK(memcmp(&wl, &w, sizeof w) == 0);
+    OT_EQ_INT(oroya_scene_remove_node(s, late), OROYA_OK);
 
     const uint8_t *wv = oroya_scene_world_visible(s);
     OT_CHECK(wv[0] == 1 && wv[1] == 1);
@@ -661,19 +738,262 @@ static void test_allocation(void) {
     oroya_node p;
     oroya_scene_get_parent(s, n[0], &p);
     OT_EQ_INT(p.id, 0);
+    /* Weights and renames that fail keep what was there. */
+    OT_EQ_INT(oroya_scene_set_weight_count(s, n[1], 2), OROYA_OK);
+    oroya_scene_weights(s, n[1], NULL)[1] = 0.5f;
+    c.fail_at = c.allocs + 1;
+    OT_EQ_INT(oroya_scene_set_weight_count(s, n[1], 8), OROYA_ERR_OUT_OF_MEMORY);
+    uint32_t wc;
+    float *w = oroya_scene_weights(s, n[1], &wc);
+    OT_CHECK(wc == 2 && w[1] == 0.5f);
+    c.fail_at = c.allocs + 1;
+    OT_EQ_INT(oroya_scene_set_name(s, n[1], "renamed"), OROYA_ERR_OUT_OF_MEMORY);
+    OT_CHECK(strcmp(oroya_scene_node_name(s, n[1]), "n") == 0);
+    c.fail_at = 0;
     oroya_scene_destroy(s);
+
+    /* create fails cleanly on each of its allocations (the scene, then its arrays). */
+    for (long f = 1; f <= 12; f++) {
+        c.fail_at = c.allocs + f;
+        oroya_scene *t = (oroya_scene *)&c;
+        oroya_result r = oroya_scene_create(&desc, &t);
+        c.fail_at = 0;
+        if (r == OROYA_OK) {
+            oroya_scene_destroy(t);
+        } else {
+            OT_EQ_INT(r, OROYA_ERR_OUT_OF_MEMORY);
+            OT_CHECK(t == NULL);
+        }
+    }
     OT_CHECK(c.failed > 0);
     OT_EQ_INT(c.allocs - c.failed, c.frees);
+}
+
+
+/* Projection matrices from three.js 0.187 (cd /work/oracle-copy; node):
+ *   new THREE.PerspectiveCamera(50, 1.5, 0.1, 100).projectionMatrix.elements
+ *   PerspectiveCamera(75, 16 / 9, 0.5, 2000) with zoom = 2, updateProjectionMatrix()
+ *   new THREE.OrthographicCamera(-2, 3, 1.5, -0.5, 0.1, 50), then the same with zoom = 2. */
+static const double persp_50_15[16] = {1.4296712803397058, 0, 0, 0, 0, 2.1445069205095586, 0, 0,
+                                       0, 0, -1.002002002002002, -1, 0, 0, -0.20020020020020018, 0};
+static const double persp_75_zoom2[16] = {1.4661285444463563, 0, 0, 0, 0, 2.6064507456824115,
+                                          0, 0, 0, 0, -1.0005001250312577, -1,
+                                          0, 0, -1.000250062515629, 0};
+static const double ortho[16] = {0.4, 0, 0, 0, 0, 1, 0, 0, 0, 0, -0.04008016032064128, 0,
+                                 -0.2, -0.5, -1.0040080160320641, 1};
+static const double ortho_zoom2[16] = {0.8, 0, 0, 0, 0, 2, 0, 0, 0, 0, -0.04008016032064128, 0,
+                                       -0.4, -1, -1.0040080160320641, 1};
+
+static void check_matrix(const oroya_mat4 *m, const double want[16], const char *what) {
+    int bad = 0;
+    for (int k = 0; k < 16; k++) {
+        bad += fabs(m->m[k] - want[k]) > 1e-7 * (1 + fabs(want[k]));
+    }
+    OT_CHECK_MSG(bad == 0, "%s: %d elements differ from three.js", what, bad);
+}
+
+static void test_cameras(void) {
+    oroya_mat4 m;
+    oroya_camera c = oroya_camera_perspective(50, 1.5f, 0.1f, 100);
+    OT_EQ_INT(oroya_camera_projection(&c, &m), OROYA_OK);
+    check_matrix(&m, persp_50_15, "perspective");
+    c = oroya_camera_perspective(75, 16.0f / 9.0f, 0.5f, 2000);
+    c.zoom = 2;
+    OT_EQ_INT(oroya_camera_projection(&c, &m), OROYA_OK);
+    check_matrix(&m, persp_75_zoom2, "perspective zoom 2");
+    c = oroya_camera_orthographic(-2, 3, 1.5f, -0.5f, 0.1f, 50);
+    OT_EQ_INT(oroya_camera_projection(&c, &m), OROYA_OK);
+    check_matrix(&m, ortho, "orthographic");
+    c.zoom = 2;
+    OT_EQ_INT(oroya_camera_projection(&c, &m), OROYA_OK);
+    check_matrix(&m, ortho_zoom2, "orthographic zoom 2");
+
+    /* The validity table. */
+    struct {
+        oroya_camera c;
+        oroya_result want;
+    } table[] = {
+        {oroya_camera_perspective(0, 1, 0.1f, 10), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_perspective(180, 1, 0.1f, 10), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_perspective(50, 0, 0.1f, 10), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_perspective(50, 1, 0, 10), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_perspective(50, 1, 1, 1), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_perspective(50, 1, 2, 1), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_perspective(NAN, 1, 0.1f, 10), OROYA_ERR_NON_FINITE},
+        {oroya_camera_perspective(50, 1, 0.1f, INFINITY), OROYA_ERR_NON_FINITE},
+        {oroya_camera_orthographic(1, 1, 1, -1, 0.1f, 10), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_orthographic(-1, 1, 1, 1, 0.1f, 10), OROYA_ERR_INVALID_ARGUMENT},
+        {oroya_camera_orthographic(-1, 1, 1, -1, 5, 5), OROYA_ERR_INVALID_ARGUMENT},
+        {{.type = OROYA_CAMERA_PERSPECTIVE}, OROYA_ERR_INVALID_ARGUMENT}, /* zeroed: zoom 0 */
+        {{.type = (oroya_camera_type)7, .left = -1, .right = 1, .top = 1, .bottom = -1,
+          .znear = 1, .zfar = 2, .zoom = 1}, OROYA_ERR_INVALID_ARGUMENT},
+    };
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+        OT_CHECK_MSG(oroya_camera_projection(&table[k].c, &m) == table[k].want, "row %zu", k);
+    }
+    OT_EQ_INT(oroya_camera_projection(NULL, &m), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_camera_projection(&c, NULL), OROYA_ERR_INVALID_ARGUMENT);
+
+    /* A camera node: stored by value; its view matrix inverts its world matrix. */
+    oroya_scene *s;
+    oroya_node rig, cam;
+    OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+    oroya_scene_add_node(s, "rig", (oroya_node){0}, OROYA_NODE_OBJECT, &rig);
+    oroya_scene_add_node(s, "camera", rig, OROYA_NODE_CAMERA, &cam);
+    oroya_camera got;
+    OT_EQ_INT(oroya_scene_get_camera(s, cam, &got), OROYA_ERR_NOT_FOUND);
+    c = oroya_camera_perspective(45, 2, 1, 10);
+    OT_EQ_INT(oroya_scene_set_camera(s, cam, &c), OROYA_OK);
+    c.fov_y = 90; /* the scene kept its own copy */
+    OT_EQ_INT(oroya_scene_get_camera(s, cam, &got), OROYA_OK);
+    OT_CHECK(got.fov_y == 45 && got.aspect == 2 && got.type == OROYA_CAMERA_PERSPECTIVE);
+    c.fov_y = 0;
+    OT_EQ_INT(oroya_scene_set_camera(s, cam, &c), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_scene_get_camera(s, cam, &got), OROYA_OK);
+    OT_CHECK(got.fov_y == 45);
+    oroya_transform t = oroya_transform_identity();
+    t.translation = (oroya_vec3){0, 2, 0};
+    oroya_scene_set_transform(s, rig, &t);
+    t.translation = (oroya_vec3){0, 0, 5};
+    oroya_scene_set_transform(s, cam, &t);
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_scene_camera_view(s, cam, &m), OROYA_OK);
+    /* The world position (0, 2, 5) maps to the view origin. */
+    oroya_vec3 o = oroya_mat4_transform_point(m, (oroya_vec3){0, 2, 5});
+    OT_NEAR(o.x, 0, 1e-6);
+    OT_NEAR(o.y, 0, 1e-6);
+    OT_NEAR(o.z, 0, 1e-6);
+    OT_NEAR(m.m[14], -5, 1e-6);
+    t.scale.x = 0;
+    oroya_scene_set_transform(s, cam, &t);
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_scene_camera_view(s, cam, &m), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_scene_set_camera(s, cam, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_scene_get_camera(s, cam, &got), OROYA_ERR_NOT_FOUND);
+    oroya_scene_destroy(s);
+}
+
+static void test_lights(void) {
+    /* three.js 0.187 defaults: PointLight intensity 1, distance 0, decay 2, color 0xffffff;
+     * DirectionalLight and AmbientLight intensity 1, color 0xffffff. */
+    oroya_light p = oroya_light_make(OROYA_LIGHT_POINT);
+    OT_CHECK(p.type == OROYA_LIGHT_POINT && p.intensity == 1 && p.distance == 0 && p.decay == 2);
+    OT_CHECK(p.color[0] == 1 && p.color[1] == 1 && p.color[2] == 1);
+    oroya_light d = oroya_light_make(OROYA_LIGHT_DIRECTIONAL);
+    OT_CHECK(d.type == OROYA_LIGHT_DIRECTIONAL && d.intensity == 1 && d.color[2] == 1);
+    oroya_light a = oroya_light_make(OROYA_LIGHT_AMBIENT);
+    OT_CHECK(a.type == OROYA_LIGHT_AMBIENT && a.intensity == 1);
+
+    oroya_scene *s;
+    oroya_node n;
+    OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+    oroya_scene_add_node(s, "sun", (oroya_node){0}, OROYA_NODE_LIGHT, &n);
+    oroya_light got;
+    OT_EQ_INT(oroya_scene_get_light(s, n, &got), OROYA_ERR_NOT_FOUND);
+    d.intensity = 3;
+    d.color[1] = 0.5f;
+    OT_EQ_INT(oroya_scene_set_light(s, n, &d), OROYA_OK);
+    OT_EQ_INT(oroya_scene_get_light(s, n, &got), OROYA_OK);
+    OT_CHECK(got.intensity == 3 && got.color[1] == 0.5f && got.type == OROYA_LIGHT_DIRECTIONAL);
+    oroya_light bad = p;
+    bad.intensity = -1;
+    OT_EQ_INT(oroya_scene_set_light(s, n, &bad), OROYA_ERR_INVALID_ARGUMENT);
+    bad = p;
+    bad.decay = -0.5f;
+    OT_EQ_INT(oroya_scene_set_light(s, n, &bad), OROYA_ERR_INVALID_ARGUMENT);
+    bad = p;
+    bad.type = (oroya_light_type)9;
+    OT_EQ_INT(oroya_scene_set_light(s, n, &bad), OROYA_ERR_INVALID_ARGUMENT);
+    bad = p;
+    bad.color[0] = NAN;
+    OT_EQ_INT(oroya_scene_set_light(s, n, &bad), OROYA_ERR_NON_FINITE);
+    OT_EQ_INT(oroya_scene_get_light(s, n, &got), OROYA_OK);
+    OT_CHECK(got.intensity == 3); /* refused calls changed nothing */
+    OT_EQ_INT(oroya_scene_get_light(s, n, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_scene_set_light(s, n, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_scene_get_light(s, n, &got), OROYA_ERR_NOT_FOUND);
+    oroya_scene_destroy(s);
+}
+
+static void test_meshes(void) {
+    /* three.js MeshStandardMaterial defaults: color 0xffffff, metalness 0, roughness 1,
+     * FrontSide, opacity 1. */
+    oroya_material def = oroya_material_default();
+    OT_CHECK(def.base_color[0] == 1 && def.base_color[3] == 1 && def.metallic == 0 &&
+             def.roughness == 1 && !def.double_sided);
+
+    oroya_scene *s;
+    oroya_node a, b, c;
+    oroya_geometry *sphere;
+    OT_EQ_INT(oroya_geometry_create_sphere(1, 8, 6, NULL, &sphere, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+    oroya_scene_add_node(s, "a", (oroya_node){0}, OROYA_NODE_MESH, &a);
+    oroya_scene_add_node(s, "b", (oroya_node){0}, OROYA_NODE_MESH, &b);
+    oroya_scene_add_node(s, "c", (oroya_node){0}, OROYA_NODE_OBJECT, &c);
+    oroya_material red = {{1, 0, 0, 1}, 0.5f, 0.25f, true};
+    OT_EQ_INT(oroya_scene_set_mesh(s, a, sphere, &red), OROYA_OK);
+    OT_EQ_INT(oroya_scene_set_mesh(s, b, sphere, NULL), OROYA_OK);
+    const oroya_geometry *g;
+    const oroya_material *mat;
+    OT_EQ_INT(oroya_scene_get_mesh(s, a, &g, &mat), OROYA_OK);
+    OT_CHECK(g == sphere && mat == &red);
+    OT_EQ_INT(oroya_scene_get_mesh(s, b, &g, &mat), OROYA_OK);
+    OT_CHECK(mat != NULL && mat->roughness == 1 && mat->base_color[1] == 1);
+    OT_EQ_INT(oroya_scene_get_mesh(s, c, &g, &mat), OROYA_ERR_NOT_FOUND);
+    OT_CHECK(g == NULL && mat == NULL);
+
+    /* Per-mesh color: shared material untouched; the other mesh keeps the material's color. */
+    float col[4];
+    OT_EQ_INT(oroya_scene_get_mesh_color(s, a, col), OROYA_OK);
+    OT_CHECK(col[0] == 1 && col[1] == 0);
+    oroya_scene_set_mesh(s, b, sphere, &red);
+    const float green[4] = {0, 1, 0, 0.5f};
+    OT_EQ_INT(oroya_scene_set_mesh_color(s, a, green), OROYA_OK);
+    OT_EQ_INT(oroya_scene_get_mesh_color(s, a, col), OROYA_OK);
+    OT_CHECK(col[0] == 0 && col[1] == 1 && col[3] == 0.5f);
+    OT_EQ_INT(oroya_scene_get_mesh_color(s, b, col), OROYA_OK);
+    OT_CHECK(col[0] == 1 && col[1] == 0);
+    OT_CHECK(red.base_color[0] == 1 && red.base_color[1] == 0);
+    const float nan_color[4] = {NAN, 0, 0, 1};
+    OT_EQ_INT(oroya_scene_set_mesh_color(s, a, nan_color), OROYA_ERR_NON_FINITE);
+    OT_EQ_INT(oroya_scene_set_mesh_color(s, c, green), OROYA_ERR_NOT_FOUND);
+    OT_EQ_INT(oroya_scene_set_mesh_color(s, a, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_scene_get_mesh_color(s, a, col), OROYA_OK);
+    OT_CHECK(col[0] == 1 && col[1] == 0);
+    OT_EQ_INT(oroya_scene_get_mesh_color(s, a, NULL), OROYA_ERR_INVALID_ARGUMENT);
+
+    /* Skin slot: stored, never dereferenced. */
+    int token;
+    OT_CHECK(oroya_scene_get_skin(s, a) == NULL);
+    OT_EQ_INT(oroya_scene_set_skin(s, a, &token), OROYA_OK);
+    OT_CHECK(oroya_scene_get_skin(s, a) == &token);
+
+    /* Detach, and components vanish with the node (a reused slot starts clean). */
+    OT_EQ_INT(oroya_scene_set_mesh(s, b, NULL, &red), OROYA_OK);
+    OT_EQ_INT(oroya_scene_get_mesh(s, b, &g, &mat), OROYA_ERR_NOT_FOUND);
+    OT_EQ_INT(oroya_scene_remove_node(s, a), OROYA_OK);
+    OT_EQ_INT(oroya_scene_set_mesh(s, a, sphere, NULL), OROYA_ERR_STALE_HANDLE);
+    OT_CHECK(oroya_scene_get_skin(s, a) == NULL);
+    oroya_node d;
+    oroya_scene_add_node(s, "d", (oroya_node){0}, OROYA_NODE_MESH, &d);
+    OT_EQ_INT(oroya_scene_get_mesh(s, d, &g, &mat), OROYA_ERR_NOT_FOUND);
+    OT_CHECK(oroya_scene_get_skin(s, d) == NULL);
+    oroya_scene_destroy(s);
+    oroya_geometry_destroy(sphere);
 }
 
 int main(void) {
     OT_RUN(test_random_tree_world);
     OT_RUN(test_cycles_refused);
+    OT_RUN(test_attach);
     OT_RUN(test_stale_handles);
     OT_RUN(test_null_and_bad_arguments);
     OT_RUN(test_names);
     OT_RUN(test_transforms_and_visibility);
     OT_RUN(test_layout_version_and_weights);
     OT_RUN(test_allocation);
+    OT_RUN(test_cameras);
+    OT_RUN(test_lights);
+    OT_RUN(test_meshes);
     return ot_finish();
 }

@@ -1,11 +1,270 @@
-/* oroya info: not implemented yet (it arrives with glTF import). */
+/* oroya info FILE [--json]: what a glTF file holds, as oroya loads it: the node tree (with
+ * the names tracks use), meshes, skins with joint counts, clips with duration, channels and
+ * interpolations. */
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "oroya/gltf.h"
+
+static const char *const path_names[] = {"unknown", "translation", "rotation", "scale",
+                                         "weights"};
+static const char *const interp_names[] = {"LINEAR", "STEP", "CUBICSPLINE"};
+static const char *const kind_names[] = {"object", "bone", "mesh", "skinned mesh", "camera",
+                                         "light"};
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: oroya info FILE [--json]\n\n"
+               "Prints the node tree, meshes, skins and clips of a .gltf or .glb file.\n"
+               "Node names are the ones tracks and `oroya sample` use: the glTF name when it\n"
+               "is unique, else node_<index>; clips likewise (animation_<index>).\n");
+}
+
+static uint32_t gltf_parent(const oroya_gltf_data *d, uint32_t node) {
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        for (uint32_t k = 0; k < d->nodes[i].child_count; k++) {
+            if (d->nodes[i].children[k] == node) {
+                return i;
+            }
+        }
+    }
+    return OROYA_GLTF_NONE;
+}
+
+static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint32_t i,
+                       int depth) {
+    const oroya_gltf_node *n = &d->nodes[i];
+    oroya_node_kind kind = OROYA_NODE_OBJECT;
+    oroya_scene_node_kind(m->scene, m->nodes[i], &kind);
+    printf("  %*s%s (%s)", depth * 2, "", m->node_names[i], kind_names[kind]);
+    if (n->mesh != OROYA_GLTF_NONE) {
+        printf(" mesh %u", n->mesh);
+    }
+    if (n->skin != OROYA_GLTF_NONE) {
+        printf(" skin:%u", n->skin);
+    }
+    if (n->camera != OROYA_GLTF_NONE) {
+        printf(" camera %u", n->camera);
+    }
+    if (m->nodes[i].id == 0) {
+        printf(" [not in the loaded scene]");
+    }
+    printf("\n");
+    if (depth > 64) {
+        printf("  %*s...\n", depth * 2 + 2, "");
+        return;
+    }
+    for (uint32_t k = 0; k < n->child_count; k++) {
+        print_tree(d, m, n->children[k], depth + 1);
+    }
+}
+
+static void print_text(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m) {
+    printf("%s: glTF 2.0%s, %u node%s, %u mesh%s, %u skin%s, %u clip%s\n", file,
+           d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s",
+           d->mesh_count, d->mesh_count == 1 ? "" : "es", d->skin_count,
+           d->skin_count == 1 ? "" : "s", d->animation_count,
+           d->animation_count == 1 ? "" : "s");
+    printf("nodes:\n");
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        if (gltf_parent(d, i) == OROYA_GLTF_NONE) {
+            print_tree(d, m, i, 0);
+        }
+    }
+    if (d->mesh_count) {
+        printf("meshes:\n");
+    }
+    for (uint32_t i = 0; i < d->mesh_count; i++) {
+        const oroya_gltf_mesh *mesh = &d->meshes[i];
+        printf("  mesh %u%s%s%s: %u primitive%s", i, mesh->name ? " \"" : "",
+               mesh->name ? mesh->name : "", mesh->name ? "\"" : "", mesh->primitive_count,
+               mesh->primitive_count == 1 ? "" : "s");
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const oroya_geometry *g = m->geometries[m->mesh_first_geometry[i] + p];
+            if (g) {
+                printf("%s %u vertices, %u triangles%s", p ? ";" : ",", g->vertex_count,
+                       g->index_count / 3, g->joints ? ", skinned" : "");
+                if (g->morph_target_count) {
+                    printf(", %u morph targets", g->morph_target_count);
+                }
+            } else {
+                printf("%s mode %u (not loaded)", p ? ";" : ",", mesh->primitives[p].mode);
+            }
+        }
+        printf("\n");
+    }
+    if (m->skin_count) {
+        printf("skins:\n");
+    }
+    for (uint32_t s = 0; s < m->skin_count; s++) {
+        const oroya_gltf_model_skin *sk = &m->skins[s];
+        printf("  skin:%u%s%s%s: %u joints", s, sk->name[0] ? " \"" : "", sk->name,
+               sk->name[0] ? "\"" : "", sk->joint_count);
+        if (d->skins[s].skeleton != OROYA_GLTF_NONE) {
+            printf(", skeleton %s", m->node_names[d->skins[s].skeleton]);
+        }
+        printf("\n");
+    }
+    if (m->clip_count) {
+        printf("clips:\n");
+    }
+    for (uint32_t a = 0; a < m->clip_count; a++) {
+        const oroya_clip *c = m->clips[a];
+        const oroya_gltf_animation *an = &d->animations[a];
+        printf("  \"%s\" (animation_%u): %.6g s, %u channel%s\n", c->name, a, (double)c->duration,
+               an->channel_count, an->channel_count == 1 ? "" : "s");
+        for (uint32_t k = 0; k < an->channel_count; k++) {
+            const oroya_gltf_channel *ch = &an->channels[k];
+            const oroya_gltf_sampler *s = &an->samplers[ch->sampler];
+            printf("    %s.%s %s, %u keys\n",
+                   ch->node == OROYA_GLTF_NONE ? "(none)" : m->node_names[ch->node],
+                   path_names[ch->path], interp_names[s->interpolation],
+                   d->accessors[s->input].count);
+        }
+    }
+}
+
+static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "file", file);
+    cJSON_AddBoolToObject(root, "glb", d->is_glb);
+    cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        const oroya_gltf_node *n = &d->nodes[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "index", i);
+        cJSON_AddStringToObject(o, "name", m->node_names[i]);
+        if (n->name) {
+            cJSON_AddStringToObject(o, "gltfName", n->name);
+        }
+        oroya_node_kind kind = OROYA_NODE_OBJECT;
+        oroya_scene_node_kind(m->scene, m->nodes[i], &kind);
+        cJSON_AddStringToObject(o, "kind", kind_names[kind]);
+        cJSON_AddBoolToObject(o, "inScene", m->nodes[i].id != 0);
+        uint32_t parent = gltf_parent(d, i);
+        if (parent == OROYA_GLTF_NONE) {
+            cJSON_AddNullToObject(o, "parent");
+        } else {
+            cJSON_AddNumberToObject(o, "parent", parent);
+        }
+        cJSON *ch = cJSON_AddArrayToObject(o, "children");
+        for (uint32_t k = 0; k < n->child_count; k++) {
+            cJSON_AddItemToArray(ch, cJSON_CreateNumber(n->children[k]));
+        }
+        if (n->mesh != OROYA_GLTF_NONE) cJSON_AddNumberToObject(o, "mesh", n->mesh);
+        if (n->skin != OROYA_GLTF_NONE) cJSON_AddNumberToObject(o, "skin", n->skin);
+        if (n->camera != OROYA_GLTF_NONE) cJSON_AddNumberToObject(o, "camera", n->camera);
+        cJSON_AddItemToArray(nodes, o);
+    }
+    cJSON *meshes = cJSON_AddArrayToObject(root, "meshes");
+    for (uint32_t i = 0; i < d->mesh_count; i++) {
+        cJSON *o = cJSON_CreateObject();
+        if (d->meshes[i].name) {
+            cJSON_AddStringToObject(o, "name", d->meshes[i].name);
+        }
+        cJSON *prims = cJSON_AddArrayToObject(o, "primitives");
+        for (uint32_t p = 0; p < d->meshes[i].primitive_count; p++) {
+            const oroya_geometry *g = m->geometries[m->mesh_first_geometry[i] + p];
+            cJSON *po = cJSON_CreateObject();
+            cJSON_AddNumberToObject(po, "mode", d->meshes[i].primitives[p].mode);
+            cJSON_AddBoolToObject(po, "loaded", g != NULL);
+            if (g) {
+                cJSON_AddNumberToObject(po, "vertices", g->vertex_count);
+                cJSON_AddNumberToObject(po, "triangles", g->index_count / 3);
+                cJSON_AddNumberToObject(po, "morphTargets", g->morph_target_count);
+                cJSON_AddBoolToObject(po, "skinned", g->joints != NULL);
+            }
+            cJSON_AddItemToArray(prims, po);
+        }
+        cJSON_AddItemToArray(meshes, o);
+    }
+    cJSON *skins = cJSON_AddArrayToObject(root, "skins");
+    for (uint32_t s = 0; s < m->skin_count; s++) {
+        cJSON *o = cJSON_CreateObject();
+        char name[32];
+        snprintf(name, sizeof name, "skin:%u", s);
+        cJSON_AddStringToObject(o, "name", name);
+        cJSON_AddStringToObject(o, "gltfName", m->skins[s].name);
+        cJSON_AddNumberToObject(o, "jointCount", m->skins[s].joint_count);
+        cJSON *j = cJSON_AddArrayToObject(o, "joints");
+        for (uint32_t k = 0; k < m->skins[s].joint_count; k++) {
+            cJSON_AddItemToArray(j, cJSON_CreateString(m->node_names[d->skins[s].joints[k]]));
+        }
+        cJSON_AddItemToArray(skins, o);
+    }
+    cJSON *clips = cJSON_AddArrayToObject(root, "clips");
+    for (uint32_t a = 0; a < m->clip_count; a++) {
+        const oroya_gltf_animation *an = &d->animations[a];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m->clips[a]->name);
+        cJSON_AddNumberToObject(o, "index", a);
+        cJSON_AddNumberToObject(o, "duration", (double)m->clips[a]->duration);
+        cJSON *chs = cJSON_AddArrayToObject(o, "channels");
+        for (uint32_t k = 0; k < an->channel_count; k++) {
+            const oroya_gltf_channel *ch = &an->channels[k];
+            const oroya_gltf_sampler *s = &an->samplers[ch->sampler];
+            cJSON *co = cJSON_CreateObject();
+            if (ch->node == OROYA_GLTF_NONE) {
+                cJSON_AddNullToObject(co, "node");
+            } else {
+                cJSON_AddStringToObject(co, "node", m->node_names[ch->node]);
+            }
+            cJSON_AddStringToObject(co, "path", path_names[ch->path]);
+            cJSON_AddStringToObject(co, "interpolation", interp_names[s->interpolation]);
+            cJSON_AddNumberToObject(co, "keys", d->accessors[s->input].count);
+            cJSON_AddItemToArray(chs, co);
+        }
+        cJSON_AddItemToArray(clips, o);
+    }
+    char *text = cJSON_Print(root);
+    int rc = text ? 0 : 1;
+    if (text) {
+        printf("%s\n", text);
+        cJSON_free(text);
+    } else {
+        fprintf(stderr, "oroya info: out of memory\n");
+    }
+    cJSON_Delete(root);
+    return rc;
+}
 
 int oroya_cmd_info(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "oroya info: not implemented yet\n");
-    return 1;
+    const char *file = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            json = true;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (argv[i][0] == '-' || file) {
+            fprintf(stderr, "oroya info: unexpected argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file) {
+        usage(stderr);
+        return 2;
+    }
+    oroya_gltf_data *d = NULL;
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    oroya_gltf_import_desc desc = {0};
+    desc.skip_images = true;
+    oroya_result r = oroya_gltf_parse_file(NULL, file, &d, &err);
+    if (r == OROYA_OK) r = oroya_gltf_validate(d, &err);
+    if (r == OROYA_OK) r = oroya_gltf_import(d, &desc, &m, &err);
+    int rc = 1;
+    if (r != OROYA_OK) {
+        fprintf(stderr, "oroya info: %s: %s (%s)\n", file, err.message, oroya_result_string(r));
+    } else {
+        rc = json ? print_json(file, d, m) : (print_text(file, d, m), 0);
+    }
+    oroya_gltf_model_free(m);
+    oroya_gltf_free(d);
+    return rc;
 }

@@ -1,11 +1,253 @@
-/* oroya sample: not implemented yet (it arrives with glTF import). */
+/* oroya sample FILE --clip NAME (--time T | --fps F --frames N): samples one clip of a glTF
+ * file and prints, per time, every node's local TRS (and morph weights) and every skin's
+ * bone matrices, as JSON. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "oroya/gltf.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: oroya sample FILE --clip NAME (--time T | --fps F --frames N | --times T,T,..)\n"
+            "                    [--world]\n\n"
+            "Samples clip NAME (its glTF name, or animation_<index>) at clip time T seconds,\n"
+            "at i / F for i = 0 .. N-1, or at each listed time, without looping (before the\n"
+            "first key the first value holds, after the last key the last). Prints JSON, one\n"
+            "frame per line:\n"
+            "  {\"file\", \"clip\", \"duration\", \"frames\": [{\"time\", \"nodes\": {NAME:\n"
+            "   {\"translation\", \"rotation\", \"scale\", \"weights\"?, \"world\"?}}, \"skins\":\n"
+            "   {\"skin:J\": [16 floats per joint: jointWorld x inverseBindMatrix]}}]}\n"
+            "Matrices are column-major. --world adds each node's world matrix.\n"
+            "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n");
+}
+
+static bool parse_number(const char *s, double *out) {
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!s[0] || *end || !isfinite(v)) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static void print_floats(const float *v, uint32_t n) {
+    putchar('[');
+    for (uint32_t i = 0; i < n; i++) {
+        /* %.9g round-trips every float. */
+        printf("%s%.9g", i ? "," : "", (double)v[i]);
+    }
+    putchar(']');
+}
+
+static void print_string(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            printf("\\%c", c);
+        } else if (c < 0x20) {
+            printf("\\u%04x", c);
+        } else {
+            putchar(c);
+        }
+    }
+    putchar('"');
+}
+
+/* Track i of the clip writes into the node its target names (dense index), or nowhere. */
+typedef struct binding {
+    oroya_node node;
+    uint32_t cursor;
+} binding;
+
+static void apply(oroya_gltf_model *m, const oroya_clip *clip, binding *b, double t) {
+    float v[4];
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const oroya_track *tr = &clip->tracks[i];
+        if (!b[i].node.id) {
+            continue;
+        }
+        if (tr->property == OROYA_PROPERTY_WEIGHTS) {
+            uint32_t n = 0;
+            float *w = oroya_scene_weights(m->scene, b[i].node, &n);
+            if (w && n == tr->components) {
+                oroya_track_sample(tr, t, &b[i].cursor, NULL, w);
+            }
+            continue;
+        }
+        oroya_transform x;
+        oroya_scene_get_transform(m->scene, b[i].node, &x);
+        oroya_track_sample(tr, t, &b[i].cursor, NULL, v);
+        if (tr->property == OROYA_PROPERTY_TRANSLATION) {
+            x.translation = (oroya_vec3){v[0], v[1], v[2]};
+        } else if (tr->property == OROYA_PROPERTY_ROTATION) {
+            x.rotation = (oroya_quat){v[0], v[1], v[2], v[3]};
+        } else {
+            x.scale = (oroya_vec3){v[0], v[1], v[2]};
+        }
+        oroya_scene_set_transform(m->scene, b[i].node, &x);
+    }
+    oroya_scene_update_world(m->scene);
+}
+
+static void print_frame(oroya_gltf_model *m, double t, float *bones, bool world, bool last) {
+    printf("{\"time\":%.17g,\"nodes\":{", t);
+    bool first = true;
+    for (uint32_t i = 0; i < m->node_count; i++) {
+        if (!m->nodes[i].id) {
+            continue;
+        }
+        oroya_transform x;
+        oroya_scene_get_transform(m->scene, m->nodes[i], &x);
+        if (!first) {
+            putchar(',');
+        }
+        first = false;
+        print_string(m->node_names[i]);
+        printf(":{\"translation\":");
+        print_floats(&x.translation.x, 3);
+        printf(",\"rotation\":");
+        float q[4] = {x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w};
+        print_floats(q, 4);
+        printf(",\"scale\":");
+        print_floats(&x.scale.x, 3);
+        uint32_t n = 0;
+        float *w = oroya_scene_weights(m->scene, m->nodes[i], &n);
+        if (w && n) {
+            printf(",\"weights\":");
+            print_floats(w, n);
+        }
+        if (world) {
+            oroya_mat4 wm;
+            oroya_scene_get_world(m->scene, m->nodes[i], &wm);
+            printf(",\"world\":");
+            print_floats(wm.m, 16);
+        }
+        putchar('}');
+    }
+    printf("},\"skins\":{");
+    for (uint32_t s = 0; s < m->skin_count; s++) {
+        oroya_gltf_model_bone_matrices(m, s, bones);
+        printf("%s\"skin:%u\":", s ? "," : "", s);
+        print_floats(bones, m->skins[s].joint_count * 16);
+    }
+    printf("}}%s\n", last ? "" : ",");
+}
 
 int oroya_cmd_sample(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "oroya sample: not implemented yet\n");
-    return 1;
+    const char *file = NULL, *clip_name = NULL;
+    double time = 0.0, fps = 0.0, frames = 0.0;
+    bool has_time = false, has_fps = false, has_frames = false, world = false;
+    const char *times = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--world")) {
+            world = true;
+        } else if (!strcmp(a, "--times") && v) {
+            times = v;
+            i++;
+        } else if (!strcmp(a, "--clip") && v) {
+            clip_name = v;
+            i++;
+        } else if (!strcmp(a, "--time") && v && parse_number(v, &time)) {
+            has_time = true;
+            i++;
+        } else if (!strcmp(a, "--fps") && v && parse_number(v, &fps) && fps > 0) {
+            has_fps = true;
+            i++;
+        } else if (!strcmp(a, "--frames") && v && parse_number(v, &frames) && frames >= 1 &&
+                   frames <= 1e7 && frames == floor(frames)) {
+            has_frames = true;
+            i++;
+        } else if (a[0] != '-' && !file) {
+            file = a;
+        } else {
+            fprintf(stderr, "oroya sample: bad or incomplete argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    int modes = (has_time ? 1 : 0) + (has_fps || has_frames ? 1 : 0) + (times ? 1 : 0);
+    if (!file || !clip_name || modes != 1 || (has_fps != has_frames)) {
+        usage(stderr);
+        return 2;
+    }
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    oroya_gltf_import_desc desc = {0};
+    desc.skip_images = true;
+    oroya_result r = oroya_gltf_load(file, &desc, &m, &err);
+    if (r != OROYA_OK) {
+        fprintf(stderr, "oroya sample: %s: %s (%s)\n", file, err.message, oroya_result_string(r));
+        return 1;
+    }
+    const oroya_clip *clip = oroya_gltf_model_find_clip(m, clip_name);
+    if (!clip) {
+        fprintf(stderr, "oroya sample: %s: no clip named '%s' (oroya info lists them)\n", file,
+                clip_name);
+        oroya_gltf_model_free(m);
+        return 1;
+    }
+    uint32_t max_joints = 0;
+    for (uint32_t s = 0; s < m->skin_count; s++) {
+        if (m->skins[s].joint_count > max_joints) {
+            max_joints = m->skins[s].joint_count;
+        }
+    }
+    binding *b = (binding *)calloc(clip->track_count ? clip->track_count : 1, sizeof *b);
+    float *bones = (float *)malloc((size_t)(max_joints ? max_joints : 1) * 16 * sizeof(float));
+    if (!b || !bones) {
+        fprintf(stderr, "oroya sample: out of memory\n");
+        free(b);
+        free(bones);
+        oroya_gltf_model_free(m);
+        return 1;
+    }
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        /* Targets are scene names, so the scene's own lookup binds them. A target outside the
+         * loaded scene stays unbound, as three.js's mixer leaves it. */
+        oroya_scene_find_node(m->scene, clip->tracks[i].target, &b[i].node);
+    }
+    printf("{\"file\":");
+    print_string(file);
+    printf(",\"clip\":");
+    print_string(clip->name);
+    printf(",\"duration\":%.9g,\"frames\":[\n", (double)clip->duration);
+    uint32_t count = has_time ? 1u : (uint32_t)frames;
+    const char *next = times;
+    if (times) {
+        count = 1;
+        for (const char *c = times; *c; c++) {
+            count += *c == ',';
+        }
+    }
+    int rc = 0;
+    for (uint32_t f = 0; f < count; f++) {
+        double t = has_time ? time : (double)f / fps;
+        if (times) {
+            char *end = NULL;
+            t = strtod(next, &end);
+            if (end == next || (*end != ',' && *end != '\0') || !isfinite(t)) {
+                fprintf(stderr, "oroya sample: bad time in --times at '%s'\n", next);
+                rc = 2;
+                break;
+            }
+            next = *end ? end + 1 : end;
+        }
+        apply(m, clip, b, t);
+        print_frame(m, t, bones, world, f + 1 == count);
+    }
+    printf("]}\n");
+    free(b);
+    free(bones);
+    oroya_gltf_model_free(m);
+    return rc;
 }

@@ -1,0 +1,322 @@
+/* oroya/mixer.h - the animation mixer: actions, loops, weights, fades, warps, cross-fades
+ * and additive blending, with the semantics of three.js 0.187 (AnimationMixer,
+ * AnimationAction, PropertyMixer), checked frame by frame against three.js itself.
+ *
+ * What it does: a mixer drives the nodes of one oroya_scene. clip_action() gives the action
+ * (a playing instance) of a clip; actions have their own time, time scale, weight, loop
+ * mode, fades and warps. mixer_update(dt) advances every scheduled action, samples its
+ * tracks and blends the results per node property (translation, rotation, scale, morph
+ * weights) exactly as three's PropertyMixer does, then writes the scene.
+ *
+ * What it does not do: it does not own clips or the scene (both must outlive the mixer),
+ * compute world matrices (call oroya_scene_update_world afterwards) or skin meshes.
+ *
+ * Ownership and lifetime: the mixer owns its actions; an oroya_action pointer stays valid
+ * until the action is uncached (oroya_mixer_uncache_clip / _action) or the mixer is
+ * destroyed. Clips are borrowed: do not destroy a clip while the mixer has an action on it.
+ *
+ * Cost: bindings (track -> node property) are resolved once, when an action is created:
+ * target name -> scene node handle -> dense index. The dense index is re-resolved from the
+ * handle only when oroya_scene_layout_version() changes (then a binding whose node is gone,
+ * or was never found, looks its name up again). oroya_mixer_update does no string lookups
+ * in steady state and never allocates. Actions and bindings live in fixed-capacity tables sized at
+ * oroya_mixer_create (see oroya_mixer_desc); exceeding one is OROYA_ERR_LIMIT.
+ *
+ * Threading: a mixer and its scene belong to one thread at a time. Two mixers share nothing.
+ *
+ * Deviations from three.js 0.187 (exactly three, see docs/mixer.md):
+ *   1. a NaN, infinite or negative dt given to oroya_mixer_update (or a negative/non-finite
+ *      time to oroya_mixer_set_time) is rejected with OROYA_ERR_INVALID_ARGUMENT and changes
+ *      no state (a negative time scale is legal and plays backwards);
+ *   2. ping-pong with clamp_when_finished shows the correct end pose on the frame it
+ *      finishes (three shows the other end on that one frame);
+ *   3. oroya_make_clip_additive on cubic-spline rotation tracks also transforms the
+ *      tangents (conj(ref) * m); three leaves them untouched.
+ *
+ * Minimal example:
+ *
+ *   oroya_mixer *mixer;
+ *   oroya_action *walk;
+ *   if (oroya_mixer_create(scene, NULL, &mixer) != OROYA_OK) return;
+ *   oroya_mixer_play(mixer, walk_clip, &walk);          // clip_action + play
+ *   for (;;) {
+ *       oroya_mixer_update(mixer, 1.0 / 60.0);          // seconds
+ *       oroya_scene_update_world(scene);
+ *       ...draw...
+ *   }
+ *   oroya_mixer_destroy(mixer);
+ */
+#ifndef OROYA_MIXER_H
+#define OROYA_MIXER_H
+
+#include "oroya/base.h"
+#include "oroya/clip.h"
+#include "oroya/scene.h"
+#include "oroya/track.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Hard caps on oroya_mixer_desc's tables (the defaults are smaller). */
+#define OROYA_MAX_ACTIONS 65536
+#define OROYA_MAX_BINDINGS 65536
+#define OROYA_MAX_EVENTS 65536
+/* Largest weights track oroya_make_clip_additive handles (it works on the stack). */
+#define OROYA_MAX_ADDITIVE_COMPONENTS 256
+/* Defaults used when a desc field is 0. */
+#define OROYA_MIXER_DEFAULT_MAX_ACTIONS 64
+#define OROYA_MIXER_DEFAULT_MAX_BINDINGS 256
+#define OROYA_MIXER_DEFAULT_MAX_EVENTS 64
+
+typedef struct oroya_mixer oroya_mixer;
+typedef struct oroya_action oroya_action;
+
+/* three's LoopOnce / LoopRepeat / LoopPingPong. A new action loops with REPEAT. */
+typedef enum oroya_loop_mode {
+    OROYA_LOOP_ONCE = 0,
+    OROYA_LOOP_REPEAT,
+    OROYA_LOOP_PINGPONG
+} oroya_loop_mode;
+
+typedef enum oroya_event_type {
+    OROYA_EVENT_FINISHED = 0, /* the last loop ended: `direction` is +1 or -1 */
+    OROYA_EVENT_LOOP          /* the action wrapped around: `loop_delta` loops, signed */
+} oroya_event_type;
+
+typedef struct oroya_event {
+    oroya_event_type type;
+    oroya_action *action;
+    int32_t direction;  /* FINISHED: +1 forwards, -1 backwards; LOOP: 0 */
+    int64_t loop_delta; /* LOOP: floor(time / duration), signed; FINISHED: 0 */
+} oroya_event;
+
+/* Called during oroya_mixer_update (and oroya_mixer_set_time), in dispatch order, for every
+ * event. Like a three.js listener it runs in the middle of the update: it may read the
+ * mixer and actions; starting or stopping actions from it takes effect as in three.js. */
+typedef void (*oroya_event_fn)(const oroya_event *event, void *user);
+
+typedef struct oroya_mixer_desc {
+    uint32_t max_actions;  /* actions alive at once; 0 = 64; at most OROYA_MAX_ACTIONS */
+    uint32_t max_bindings; /* distinct (node, property) targets; 0 = 256; <= OROYA_MAX_BINDINGS */
+    uint32_t max_events;   /* events kept per update for oroya_mixer_events; 0 = 64 */
+    oroya_event_fn on_event; /* optional callback, NULL = none */
+    void *user;              /* passed to on_event */
+    oroya_allocator allocator;
+} oroya_mixer_desc;
+
+/* Optional settings of oroya_mixer_clip_action_ex. A zeroed desc behaves like
+ * oroya_mixer_clip_action. */
+typedef struct oroya_action_desc {
+    bool has_blend_mode;         /* false: take the clip's blend mode (at creation) */
+    oroya_blend_mode blend_mode; /* used when has_blend_mode */
+    /* true: a second, independent action on the same clip (three's clipAction(clip.clone())):
+     * never returned by later clip_action lookups, blends into the same bindings. */
+    bool independent;
+    /* > 0: the clip duration this action loops on, in seconds, as a double. three.js keeps a
+     * clip's duration as a double while oroya_clip stores a float; pass the exact value to
+     * match three.js on durations such as 1.2 that a float cannot hold. 0 = clip->duration. */
+    double duration;
+} oroya_action_desc;
+
+typedef struct oroya_mixer_stats {
+    uint32_t actions;              /* scheduled (active) actions */
+    uint32_t actions_total;        /* actions known to the mixer */
+    uint32_t bindings;             /* bindings in use by active actions */
+    uint32_t bindings_total;       /* bindings known to the mixer */
+    uint32_t control_interpolants; /* fades and warps in progress */
+} oroya_mixer_stats;
+
+/* ---- mixer ----------------------------------------------------------------------------- */
+
+/* Creates a mixer on `scene` (borrowed; must outlive the mixer). desc may be NULL (defaults).
+ * Allocates the fixed tables once. Errors: OROYA_ERR_INVALID_ARGUMENT (NULL scene or out, a
+ * desc cap above its hard maximum), OROYA_ERR_OUT_OF_MEMORY. */
+oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
+                                oroya_mixer **out);
+
+/* Frees the mixer and all its actions. Does not touch the scene. NULL is ignored. */
+void oroya_mixer_destroy(oroya_mixer *mixer);
+
+/* The action of `clip` on this mixer, created on first use (three's clipAction): the same
+ * action every time for the same clip and blend mode. Creating binds every track to its
+ * node property by the track's target name; a name not in the scene gives a binding that
+ * is sampled but not written until a node of that name appears. Allocates. Errors:
+ * INVALID_ARGUMENT, LIMIT (action or binding table full), INVALID_DATA (a track whose
+ * component count does not fit its property, or two weights tracks of different sizes on
+ * one node), OUT_OF_MEMORY. */
+oroya_result oroya_mixer_clip_action(oroya_mixer *mixer, const oroya_clip *clip,
+                                     oroya_action **out);
+
+/* As oroya_mixer_clip_action with options (blend mode, independent copy, exact duration).
+ * desc may be NULL. Lookup as in three: an existing action is returned when its clip and
+ * blend mode match (never for independent actions). */
+oroya_result oroya_mixer_clip_action_ex(oroya_mixer *mixer, const oroya_clip *clip,
+                                        const oroya_action_desc *desc, oroya_action **out);
+
+/* The tutorial's one-liner: clip_action + play. `out` may be NULL. */
+oroya_result oroya_mixer_play(oroya_mixer *mixer, const oroya_clip *clip, oroya_action **out);
+
+/* Advances mixer time by dt * time_scale seconds, updates every scheduled action (time,
+ * loops, fades, warps, events) and writes the blended values to the scene: three's
+ * AnimationMixer.update. The event list (oroya_mixer_events) is cleared first. Never
+ * allocates. Errors: OROYA_ERR_INVALID_ARGUMENT for a NULL mixer or a NaN, infinite or
+ * negative dt (deviation 1: nothing changes then). */
+oroya_result oroya_mixer_update(oroya_mixer *mixer, double dt);
+
+/* three's setTime: mixer time and every action's time become 0, then update(time). Same
+ * errors as oroya_mixer_update (checked before anything changes). */
+oroya_result oroya_mixer_set_time(oroya_mixer *mixer, double time);
+
+double oroya_mixer_time(const oroya_mixer *mixer);            /* seconds; 0 for NULL */
+double oroya_mixer_time_scale(const oroya_mixer *mixer);      /* 1 by default; 0 for NULL */
+/* Any finite value (0 pauses everything, negative plays backwards). INVALID_ARGUMENT else. */
+oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
+
+/* Stops every scheduled action (three's stopAllAction), last to first. */
+void oroya_mixer_stop_all(oroya_mixer *mixer);
+
+/* Frees every action of `clip` (stopping them first, restoring their properties) and the
+ * bindings no other action uses. Their oroya_action pointers become invalid. A clip
+ * without actions is fine. INVALID_ARGUMENT for NULL. */
+oroya_result oroya_mixer_uncache_clip(oroya_mixer *mixer, const oroya_clip *clip);
+/* The same for one action. */
+oroya_result oroya_mixer_uncache_action(oroya_mixer *mixer, oroya_action *action);
+
+/* Events raised by the last update (or set_time), in dispatch order. At most max_events
+ * are kept; *dropped (may be NULL) counts the rest (the callback still saw them). The
+ * pointer is valid until the next update. */
+const oroya_event *oroya_mixer_events(const oroya_mixer *mixer, uint32_t *count,
+                                      uint32_t *dropped);
+
+/* Replaces the event callback (NULL = none). */
+void oroya_mixer_set_event_callback(oroya_mixer *mixer, oroya_event_fn fn, void *user);
+
+/* Scheduled actions in blend order (three's active part of mixer._actions): normal
+ * actions accumulate in this order, which matters for rotations. i < count. */
+uint32_t oroya_mixer_active_action_count(const oroya_mixer *mixer);
+oroya_action *oroya_mixer_active_action(const oroya_mixer *mixer, uint32_t i);
+
+oroya_mixer_stats oroya_mixer_get_stats(const oroya_mixer *mixer);
+
+/* ---- actions: playback ------------------------------------------------------------------ */
+
+/* Schedules the action (three's play): its bindings save the current node values the first
+ * time any action uses them. Does not reset time or loops. Allocation-free. */
+void oroya_action_play(oroya_action *action);
+/* Unschedules and resets (three's stop): a binding no longer used by any scheduled action
+ * writes back the value it saved at play. */
+void oroya_action_stop(oroya_action *action);
+/* time 0, loops forgotten, enabled, unpaused, start_at cleared, fades and warps stopped. */
+void oroya_action_reset(oroya_action *action);
+/* enabled, not paused, time_scale != 0, no pending start_at, scheduled. */
+bool oroya_action_is_running(const oroya_action *action);
+/* play() was called and stop() not since. */
+bool oroya_action_is_scheduled(const oroya_action *action);
+
+const oroya_clip *oroya_action_clip(const oroya_action *action);
+oroya_mixer *oroya_action_mixer(const oroya_action *action);
+
+/* ---- actions: timing -------------------------------------------------------------------- */
+
+double oroya_action_time(const oroya_action *action);
+oroya_result oroya_action_set_time(oroya_action *action, double time);   /* finite */
+double oroya_action_time_scale(const oroya_action *action);
+/* Sets time_scale directly (three's `action.timeScale = s`); a warp keeps running. */
+oroya_result oroya_action_set_time_scale(oroya_action *action, double time_scale);
+/* time_scale * warp factor, 0 while paused; as of the last update. */
+double oroya_action_effective_time_scale(const oroya_action *action);
+/* time_scale = s, effective = paused ? 0 : s, and stops a warp. Finite s. */
+oroya_result oroya_action_set_effective_time_scale(oroya_action *action, double time_scale);
+/* time_scale = clip duration / duration (one loop lasts `duration`), stops a warp.
+ * duration must be finite and non-zero. */
+oroya_result oroya_action_set_duration(oroya_action *action, double duration);
+/* Copies other's time and time_scale and stops this action's warp. */
+oroya_result oroya_action_sync_with(oroya_action *action, const oroya_action *other);
+/* Warps the effective time scale to 0 over `duration` seconds (finite, >= 0), then pauses. */
+oroya_result oroya_action_halt(oroya_action *action, double duration);
+/* Ramps the time scale factor linearly (in mixer time) from start/time_scale to
+ * end/time_scale over `duration`; at the end time_scale becomes the end value (or 0 pauses).
+ * Values are stored as float, as three does. INVALID_ARGUMENT for non-finite values, a
+ * negative duration, or when time_scale is 0 (the ratio is undefined). */
+oroya_result oroya_action_warp(oroya_action *action, double start_time_scale,
+                               double end_time_scale, double duration);
+void oroya_action_stop_warping(oroya_action *action);
+bool oroya_action_is_warping(const oroya_action *action);
+bool oroya_action_paused(const oroya_action *action);
+void oroya_action_set_paused(oroya_action *action, bool paused);
+/* Starts the action when mixer time reaches `mixer_time` (three's startAt). Finite. */
+oroya_result oroya_action_start_at(oroya_action *action, double mixer_time);
+
+/* ---- actions: looping ------------------------------------------------------------------- */
+
+/* Loop mode and repetitions (INFINITY = forever, the default; ignored by ONCE). Repetitions
+ * must not be NaN or negative. */
+oroya_result oroya_action_set_loop(oroya_action *action, oroya_loop_mode mode,
+                                   double repetitions);
+oroya_loop_mode oroya_action_loop(const oroya_action *action);
+double oroya_action_repetitions(const oroya_action *action);
+/* three's _loopCount: -1 before the first update, then completed loops. */
+int64_t oroya_action_loop_count(const oroya_action *action);
+/* true: pause on the last frame when the last loop ends; false (default): disable. */
+void oroya_action_set_clamp_when_finished(oroya_action *action, bool clamp);
+bool oroya_action_clamp_when_finished(const oroya_action *action);
+/* Endings of SMOOTH tracks at the clip ends (three's zeroSlopeAtStart/End, default true). */
+void oroya_action_set_zero_slope(oroya_action *action, bool at_start, bool at_end);
+bool oroya_action_zero_slope_at_start(const oroya_action *action);
+bool oroya_action_zero_slope_at_end(const oroya_action *action);
+
+/* ---- actions: weighting ----------------------------------------------------------------- */
+
+double oroya_action_weight(const oroya_action *action);
+/* Sets weight directly (three's `action.weight = w`); a fade keeps running. Finite. */
+oroya_result oroya_action_set_weight(oroya_action *action, double weight);
+bool oroya_action_enabled(const oroya_action *action);
+void oroya_action_set_enabled(oroya_action *action, bool enabled);
+/* weight * fade factor, 0 when disabled; as of the last update or set_effective_weight. */
+double oroya_action_effective_weight(const oroya_action *action);
+/* weight = w, effective = enabled ? w : 0, and stops a fade. Finite w. */
+oroya_result oroya_action_set_effective_weight(oroya_action *action, double weight);
+/* Linear ramps in mixer time that MULTIPLY weight: fade_in 0 -> 1, fade_out 1 -> 0 over
+ * `duration` seconds (finite, >= 0; INVALID_ARGUMENT otherwise). A fade-out that reaches 0
+ * disables the action. A fade-in on an action of weight 0, or on a disabled one, shows
+ * nothing (reset() first). Never allocates. */
+oroya_result oroya_action_fade_in(oroya_action *action, double duration);
+oroya_result oroya_action_fade_out(oroya_action *action, double duration);
+void oroya_action_stop_fading(oroya_action *action);
+bool oroya_action_is_fading(const oroya_action *action);
+/* this fades in, `from` fades out, over `duration`. With warp, `from`'s time scale goes
+ * 1 -> from_dur/this_dur and this one's this_dur/from_dur -> 1, each restored to its
+ * earlier time_scale when the warp ends. Does not play either action. INVALID_ARGUMENT for
+ * NULL, actions of different mixers, a non-finite or negative duration, and with warp a
+ * time_scale or clip duration of 0 on either action. */
+oroya_result oroya_action_cross_fade_from(oroya_action *action, oroya_action *from,
+                                          double duration, bool warp);
+/* `to` fades in, this fades out: to.cross_fade_from(this). */
+oroya_result oroya_action_cross_fade_to(oroya_action *action, oroya_action *to,
+                                        double duration, bool warp);
+
+oroya_blend_mode oroya_action_blend_mode(const oroya_action *action);
+/* Changes how the action blends from the next update on (three's `action.blendMode = m`). */
+void oroya_action_set_blend_mode(oroya_action *action, oroya_blend_mode mode);
+
+/* ---- additive clips --------------------------------------------------------------------- */
+
+/* three's AnimationUtils.makeClipAdditive, in place: every track of `target` that has a
+ * track with the same target node and property in `reference` becomes relative to the
+ * reference value at time reference_frame / fps (the first/last key outside the keys):
+ * translation, scale and weights v - ref; rotation conj(normalize(ref)) * q. Cubic-spline
+ * tracks change their spline vertices; rotation tangents become conj(ref) * m as well
+ * (deviation 3). Sets target->blend_mode to ADDITIVE; existing actions keep their mode.
+ * reference may be NULL or target itself; fps <= 0 means 30. Values are rounded to float as
+ * three's Float32Arrays do. Errors: INVALID_ARGUMENT (NULL target, non-finite frame or fps),
+ * OROYA_ERR_LIMIT (a weights track of more than OROYA_MAX_ADDITIVE_COMPONENTS). Never
+ * allocates. */
+oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame,
+                                      const oroya_clip *reference, double fps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OROYA_MIXER_H */

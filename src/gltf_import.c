@@ -1,0 +1,1108 @@
+/* glTF import: validated glTF data -> oroya scene, clips, skins, geometries, materials and
+ * decoded images, built the way three.js's GLTFLoader builds them (see oroya/gltf.h). */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/gltf.h"
+
+/* stb_image is compiled here with static linkage, so it cannot clash with another copy
+ * elsewhere (the render layer). glTF core images are PNG or JPEG; the dimension cap keeps a
+ * hostile header from asking for gigabytes. Its own warnings are not ours to fix. */
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_NO_STDIO
+#define STBI_NO_LINEAR
+#define STBI_NO_HDR
+#define STBI_MAX_DIMENSIONS 16384
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+/* GCC reports static prototypes stb never defines (GIF, thread-local flags) at the end of
+ * the file, after the pop, so that one warning stays off for this file. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+
+#define PATH_MAX_ 160
+
+typedef struct model_impl {
+    oroya_gltf_model pub;             /* first: the public pointer is this struct */
+    oroya_allocator allocator;
+    oroya__gltf_block *blocks;        /* arrays and names the model owns */
+    oroya_material default_material;  /* GLTFLoader's default: white, metallic 1, rough 1 */
+} model_impl;
+
+typedef struct importer {
+    const oroya_gltf_data *d;
+    const oroya_gltf_import_desc *desc;
+    model_impl *m;
+    oroya_error *err;
+    oroya__gltf_block *temp;          /* scratch released after each step */
+    uint64_t budget, decoded;         /* bytes import may decode, and decoded so far */
+} importer;
+
+/* A small file can name one accessor from thousands of primitives or channels, or hold a
+ * tiny PNG of 16384 x 16384 pixels, so the decoded total is bounded by what the file backs:
+ * the unbacked-accessor allowance plus 32 bytes per byte of buffer and image data. Real
+ * models decode to a few times their size (vertex arrays, RGBA8 textures). */
+#define IMPORT_BYTES_PER_FILE_BYTE 32u
+
+static oroya_result spend(importer *im, uint64_t bytes, const char *path) {
+    im->decoded += bytes;
+    if (im->decoded > im->budget) {
+        return oroya__fail(im->err, OROYA_ERR_LIMIT,
+                           "%s: import would decode more than %llu bytes, the limit for a file "
+                           "of this size", path, (unsigned long long)im->budget);
+    }
+    return OROYA_OK;
+}
+
+static void *model_alloc(importer *im, size_t count, size_t size) {
+    return oroya__arena_alloc(&im->m->allocator, &im->m->blocks, count ? count : 1, size);
+}
+
+static void *temp_alloc(importer *im, size_t count, size_t size) {
+    return oroya__arena_alloc(&im->m->allocator, &im->temp, count ? count : 1, size);
+}
+
+static void temp_release(importer *im) {
+    oroya__arena_release(&im->m->allocator, &im->temp);
+}
+
+static oroya_result oom(importer *im, const char *path) {
+    return oroya__fail(im->err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+}
+
+/* Puts "path: " in front of the message a callee left in err. */
+static oroya_result prefixed(importer *im, oroya_result r, const char *path) {
+    if (im->err) {
+        char msg[OROYA_ERROR_MESSAGE_MAX];
+        memcpy(msg, im->err->message, sizeof msg);
+        msg[sizeof msg - 1] = '\0';
+        oroya__fail(im->err, r, "%s: %s", path, msg);
+    }
+    return r;
+}
+
+#define TRY(expr)                     \
+    do {                              \
+        oroya_result r_ = (expr);     \
+        if (r_ != OROYA_OK) {         \
+            return r_;                \
+        }                             \
+    } while (0)
+
+/* Decoded accessor as floats in scratch memory. */
+static oroya_result temp_floats(importer *im, uint32_t accessor, const char *path, float **out,
+                                size_t *count) {
+    size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
+    TRY(spend(im, (uint64_t)n * sizeof(float), path));
+    float *f = (float *)temp_alloc(im, n, sizeof(float));
+    if (!f) {
+        return oom(im, path);
+    }
+    TRY(oroya_gltf_accessor_unpack_floats(im->d, accessor, f, n, im->err));
+    *out = f;
+    if (count) {
+        *count = n;
+    }
+    return OROYA_OK;
+}
+
+static oroya_result temp_uints(importer *im, uint32_t accessor, const char *path, uint32_t **out,
+                               size_t *count) {
+    size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
+    TRY(spend(im, (uint64_t)n * sizeof(uint32_t), path));
+    uint32_t *u = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
+    if (!u) {
+        return oom(im, path);
+    }
+    TRY(oroya_gltf_accessor_unpack_uints(im->d, accessor, u, n, im->err));
+    *out = u;
+    if (count) {
+        *count = n;
+    }
+    return OROYA_OK;
+}
+
+/* ---- names (shared/oracle/FORMAT.md) ------------------------------------------------------ */
+
+/* "<prefix><digits>", decimal digits only. */
+static bool is_prefixed_number(const char *s, const char *prefix, uint32_t *value) {
+    size_t n = strlen(prefix);
+    if (strncmp(s, prefix, n) != 0 || s[n] == '\0') {
+        return false;
+    }
+    uint64_t v = 0;
+    for (const char *c = s + n; *c; c++) {
+        if (*c < '0' || *c > '9') {
+            return false;
+        }
+        v = v * 10u + (uint64_t)(*c - '0');
+        if (v > UINT32_MAX) {
+            v = UINT32_MAX; /* saturate: no real index is that large */
+        }
+    }
+    if (value) {
+        *value = (uint32_t)v;
+    }
+    return true;
+}
+
+typedef struct name_ref {
+    const char *name;
+    uint32_t index;
+} name_ref;
+
+static int compare_names(const void *a, const void *b) {
+    const name_ref *x = (const name_ref *)a, *y = (const name_ref *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* unique[i] = names[i] is non-empty and appears once. Sorting keeps this O(n log n). */
+static oroya_result mark_unique(importer *im, const char *const *names, uint32_t n, bool *unique) {
+    name_ref *refs = (name_ref *)temp_alloc(im, n, sizeof(name_ref));
+    if (!refs) {
+        return oom(im, "names");
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        unique[i] = false;
+        if (names[i] && names[i][0]) {
+            refs[k].name = names[i];
+            refs[k].index = i;
+            k++;
+        }
+    }
+    qsort(refs, k, sizeof *refs, compare_names);
+    for (uint32_t i = 0; i < k; i++) {
+        bool dup = (i > 0 && !strcmp(refs[i].name, refs[i - 1].name)) ||
+                   (i + 1 < k && !strcmp(refs[i].name, refs[i + 1].name));
+        unique[refs[i].index] = !dup;
+    }
+    return OROYA_OK;
+}
+
+static char *model_strdup(importer *im, const char *s) {
+    size_t n = strlen(s);
+    char *c = (char *)model_alloc(im, n + 1, 1);
+    if (c) {
+        memcpy(c, s, n + 1);
+    }
+    return c;
+}
+
+static oroya_result make_node_names(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    uint32_t n = d->node_count;
+    const char **names = (const char **)temp_alloc(im, n, sizeof(char *));
+    bool *unique = (bool *)temp_alloc(im, n, sizeof(bool));
+    if (!names || !unique) {
+        return oom(im, "nodes");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        names[i] = d->nodes[i].name;
+    }
+    TRY(mark_unique(im, names, n, unique));
+    for (uint32_t i = 0; i < n; i++) {
+        const char *g = d->nodes[i].name;
+        bool ok = unique[i] && !is_prefixed_number(g, "node_", NULL) &&
+                  strncmp(g, "action:", 7) != 0 && strncmp(g, "skin:", 5) != 0;
+        char fallback[24];
+        snprintf(fallback, sizeof fallback, "node_%u", i);
+        im->m->pub.node_names[i] = model_strdup(im, ok ? g : fallback);
+        if (!im->m->pub.node_names[i]) {
+            return oom(im, "nodes");
+        }
+    }
+    return OROYA_OK;
+}
+
+/* The clip name for animation i, written to buf. */
+static oroya_result clip_names(importer *im, char (*buf)[PATH_MAX_]) {
+    const oroya_gltf_data *d = im->d;
+    uint32_t n = d->animation_count;
+    const char **names = (const char **)temp_alloc(im, n, sizeof(char *));
+    bool *unique = (bool *)temp_alloc(im, n, sizeof(bool));
+    if (!names || !unique) {
+        return oom(im, "animations");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        names[i] = d->animations[i].name;
+    }
+    TRY(mark_unique(im, names, n, unique));
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t other;
+        const char *g = d->animations[i].name;
+        bool ok = unique[i] && !(is_prefixed_number(g, "animation_", &other) && other != i);
+        if (ok && strlen(g) < PATH_MAX_) {
+            memcpy(buf[i], g, strlen(g) + 1);
+        } else {
+            snprintf(buf[i], PATH_MAX_, "animation_%u", i);
+        }
+    }
+    return OROYA_OK;
+}
+
+/* ---- geometry, materials, images ---------------------------------------------------------- */
+
+static const oroya_gltf_attribute *find_attr(const oroya_gltf_attribute *attrs, uint32_t n,
+                                             oroya_gltf_attribute_kind kind, uint32_t set) {
+    for (uint32_t i = 0; i < n; i++) {
+        if (attrs[i].kind == kind && attrs[i].set == set) {
+            return &attrs[i];
+        }
+    }
+    return NULL;
+}
+
+static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
+                                   oroya_geometry **out) {
+    const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
+    char path[PATH_MAX_];
+    oroya__gltf_path(path, sizeof path, "meshes[%u].primitives[%u]", mesh, prim);
+    *out = NULL;
+    const oroya_gltf_attribute *pos =
+        find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_POSITION, 0);
+    if (p->mode != 4 || !pos) {
+        return OROYA_OK; /* points, lines, strips, fans, or nothing to draw */
+    }
+    oroya_geometry_desc g = {0};
+    g.allocator = im->m->allocator;
+    g.vertex_count = im->d->accessors[pos->accessor].count;
+    float *f;
+    TRY(temp_floats(im, pos->accessor, path, &f, NULL));
+    g.positions = f;
+    const oroya_gltf_attribute *a;
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_NORMAL, 0))) {
+        TRY(temp_floats(im, a->accessor, path, &f, NULL));
+        g.normals = f;
+    }
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_TEXCOORD, 0))) {
+        TRY(temp_floats(im, a->accessor, path, &f, NULL));
+        g.uvs = f;
+    }
+    const oroya_gltf_attribute *j =
+        find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_JOINTS, 0);
+    const oroya_gltf_attribute *w =
+        find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_WEIGHTS, 0);
+    if (j && w) {
+        uint32_t *u;
+        size_t n;
+        TRY(temp_uints(im, j->accessor, path, &u, &n));
+        uint16_t *joints = (uint16_t *)temp_alloc(im, n, sizeof(uint16_t));
+        if (!joints) {
+            return oom(im, path);
+        }
+        for (size_t i = 0; i < n; i++) {
+            joints[i] = (uint16_t)u[i]; /* JOINTS_n is u8 or u16 (validated) */
+        }
+        g.joints = joints;
+        TRY(temp_floats(im, w->accessor, path, &f, NULL));
+        g.weights = f;
+    }
+    if (p->indices != OROYA_GLTF_NONE) {
+        uint32_t *u;
+        size_t n;
+        TRY(temp_uints(im, p->indices, path, &u, &n));
+        g.indices = u;
+        g.index_count = (uint32_t)n;
+    }
+    if (p->target_count) {
+        size_t per = (size_t)g.vertex_count * 3;
+        bool any_normal = false;
+        TRY(spend(im, (uint64_t)per * p->target_count * 2 * sizeof(float), path));
+        float *mp = (float *)temp_alloc(im, per * p->target_count, sizeof(float));
+        if (!mp) {
+            return oom(im, path);
+        }
+        for (uint32_t t = 0; t < p->target_count; t++) {
+            const oroya_gltf_morph_target *mt = &p->targets[t];
+            any_normal |= find_attr(mt->attributes, mt->attribute_count, OROYA_GLTF_ATTR_NORMAL,
+                                    0) != NULL;
+            const oroya_gltf_attribute *tp =
+                find_attr(mt->attributes, mt->attribute_count, OROYA_GLTF_ATTR_POSITION, 0);
+            if (tp) {
+                oroya_result r = oroya_gltf_accessor_unpack_floats(im->d, tp->accessor,
+                                                                   mp + per * t, per, im->err);
+                TRY(r ? prefixed(im, r, path) : OROYA_OK);
+            }
+        }
+        g.morph_target_count = p->target_count;
+        g.morph_positions = mp;
+        if (any_normal && g.normals) {
+            float *mn = (float *)temp_alloc(im, per * p->target_count, sizeof(float));
+            if (!mn) {
+                return oom(im, path);
+            }
+            for (uint32_t t = 0; t < p->target_count; t++) {
+                const oroya_gltf_morph_target *mt = &p->targets[t];
+                const oroya_gltf_attribute *tn =
+                    find_attr(mt->attributes, mt->attribute_count, OROYA_GLTF_ATTR_NORMAL, 0);
+                if (tn) {
+                    oroya_result r = oroya_gltf_accessor_unpack_floats(im->d, tn->accessor,
+                                                                       mn + per * t, per, im->err);
+                    TRY(r ? prefixed(im, r, path) : OROYA_OK);
+                }
+            }
+            g.morph_normals = mn;
+        }
+    }
+    oroya_result r = oroya_geometry_create(&g, out, im->err);
+    temp_release(im);
+    return r ? prefixed(im, r, path) : OROYA_OK;
+}
+
+static oroya_result build_geometries(importer *im) {
+    oroya_gltf_model *m = &im->m->pub;
+    const oroya_gltf_data *d = im->d;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < d->mesh_count; i++) {
+        total += d->meshes[i].primitive_count;
+    }
+    m->mesh_count = d->mesh_count;
+    m->mesh_first_geometry = (uint32_t *)model_alloc(im, d->mesh_count, sizeof(uint32_t));
+    m->geometries = (oroya_geometry **)model_alloc(im, total, sizeof(oroya_geometry *));
+    m->geometry_material = (uint32_t *)model_alloc(im, total, sizeof(uint32_t));
+    if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material) {
+        return oom(im, "meshes");
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < d->mesh_count; i++) {
+        m->mesh_first_geometry[i] = k;
+        for (uint32_t p = 0; p < d->meshes[i].primitive_count; p++, k++) {
+            m->geometry_material[k] = d->meshes[i].primitives[p].material;
+            TRY(build_geometry(im, i, p, &m->geometries[k]));
+            m->geometry_count = k + 1; /* so a failure frees what was made */
+        }
+    }
+    return OROYA_OK;
+}
+
+/* stb_image (Debian's 2022-09 snapshot) writes past its Huffman size table when a JPEG DHT
+ * segment declares more than 256 codes; later upstream versions reject that. This walks the
+ * JPEG markers the way stb reads them (segments by their length, entropy-coded data skipped
+ * byte by byte, stuffed 0xFF00 and restart markers passed over) and refuses such a table
+ * before stb sees it. Bytes past the end count as 0, as stb's reader returns them. */
+static bool jpeg_huffman_tables_ok(const uint8_t *p, uint64_t n) {
+    if (n < 2 || p[0] != 0xFF || p[1] != 0xD8) {
+        return true; /* not a JPEG */
+    }
+    uint64_t i = 2;
+    while (i + 1 < n) {
+        if (p[i] != 0xFF) {
+            i++;
+            continue;
+        }
+        uint8_t m = p[i + 1];
+        if (m == 0xFF) {
+            i++;
+            continue;
+        }
+        if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD8)) {
+            i += 2;
+            continue;
+        }
+        if (m == 0xD9) {
+            break;
+        }
+        uint64_t len = i + 3 < n ? (uint64_t)p[i + 2] << 8 | p[i + 3] : 0;
+        if (len < 2) {
+            return false;
+        }
+        if (m == 0xC4) {
+            uint64_t seg = i + 4, end = i + 2 + len, pos = seg;
+            while (pos < end) {
+                uint64_t codes = 0;
+                for (uint64_t k = 1; k <= 16; k++) {
+                    codes += pos + k < n ? p[pos + k] : 0;
+                }
+                if (codes > 256) {
+                    return false;
+                }
+                pos += 17 + codes;
+            }
+        }
+        i += 2 + len;
+    }
+    return true;
+}
+
+static oroya_result decode_image(importer *im, uint32_t i) {
+    const oroya_gltf_image *img = &im->d->images[i];
+    oroya_gltf_image_data *out = &im->m->pub.images[i];
+    char path[PATH_MAX_];
+    oroya__gltf_path(path, sizeof path, "images[%u]", i);
+    const uint8_t *bytes;
+    uint64_t size;
+    if (img->buffer_view != OROYA_GLTF_NONE) {
+        const oroya_gltf_buffer_view *v = &im->d->buffer_views[img->buffer_view];
+        bytes = im->d->buffers[v->buffer].data + v->byte_offset;
+        size = v->byte_length;
+    } else {
+        TRY(oroya__gltf_load_uri((const oroya__gltf *)im->d, &im->m->allocator, &im->temp,
+                                 img->uri, &bytes, &size, im->err, path));
+    }
+    if (size > INT_MAX) {
+        temp_release(im);
+        return oroya__fail(im->err, OROYA_ERR_LIMIT, "%s: image too large", path);
+    }
+    if (!jpeg_huffman_tables_ok(bytes, size)) {
+        temp_release(im);
+        return oroya__fail(im->err, OROYA_ERR_PARSE,
+                           "%s: cannot decode the image (corrupt JPEG Huffman table)", path);
+    }
+    int w = 0, h = 0, comp = 0;
+    im->budget += (uint64_t)size * IMPORT_BYTES_PER_FILE_BYTE;
+    if (stbi_info_from_memory(bytes, (int)size, &w, &h, &comp)) {
+        oroya_result r = spend(im, (uint64_t)w * (uint64_t)h * 4u, path);
+        if (r) {
+            temp_release(im);
+            return r;
+        }
+    }
+    stbi_uc *px = stbi_load_from_memory(bytes, (int)size, &w, &h, &comp, 4);
+    if (!px) {
+        const char *why = stbi_failure_reason();
+        temp_release(im);
+        return oroya__fail(im->err, OROYA_ERR_PARSE, "%s: cannot decode the image (%s)", path,
+                           why ? why : "unknown");
+    }
+    size_t n = (size_t)w * (size_t)h * 4;
+    out->pixels = (uint8_t *)model_alloc(im, n, 1);
+    if (out->pixels) {
+        memcpy(out->pixels, px, n);
+        out->width = (uint32_t)w;
+        out->height = (uint32_t)h;
+    }
+    stbi_image_free(px);
+    temp_release(im);
+    return out->pixels ? OROYA_OK : oom(im, path);
+}
+
+static oroya_result build_materials(importer *im) {
+    oroya_gltf_model *m = &im->m->pub;
+    const oroya_gltf_data *d = im->d;
+    m->material_count = d->material_count;
+    m->materials = (oroya_gltf_model_material *)model_alloc(im, d->material_count,
+                                                            sizeof(oroya_gltf_model_material));
+    m->image_count = d->image_count;
+    m->images = (oroya_gltf_image_data *)model_alloc(im, d->image_count,
+                                                     sizeof(oroya_gltf_image_data));
+    if (!m->materials || !m->images) {
+        return oom(im, "materials");
+    }
+    for (uint32_t i = 0; i < d->material_count; i++) {
+        const oroya_gltf_material *g = &d->materials[i];
+        oroya_gltf_model_material *o = &m->materials[i];
+        memcpy(o->material.base_color, g->base_color_factor, sizeof o->material.base_color);
+        o->material.metallic = g->metallic_factor;
+        o->material.roughness = g->roughness_factor;
+        o->material.double_sided = g->double_sided;
+        o->base_color_texcoord = g->base_color_texcoord;
+        o->base_color_image = g->base_color_texture == OROYA_GLTF_NONE
+                                  ? OROYA_GLTF_NONE
+                                  : d->textures[g->base_color_texture].source;
+        uint32_t img = o->base_color_image;
+        if (img != OROYA_GLTF_NONE && !im->desc->skip_images && !m->images[img].pixels) {
+            TRY(decode_image(im, img));
+        }
+    }
+    return OROYA_OK;
+}
+
+/* ---- nodes -------------------------------------------------------------------------------- */
+
+static oroya_transform node_transform(const oroya_gltf_node *n) {
+    oroya_transform t;
+    if (n->has_matrix) {
+        oroya_mat4 mat;
+        memcpy(mat.m, n->matrix, sizeof mat.m);
+        oroya_mat4_decompose(mat, &t.translation, &t.rotation, &t.scale);
+        return t;
+    }
+    t.translation = (oroya_vec3){n->translation[0], n->translation[1], n->translation[2]};
+    t.rotation = (oroya_quat){n->rotation[0], n->rotation[1], n->rotation[2], n->rotation[3]};
+    t.scale = (oroya_vec3){n->scale[0], n->scale[1], n->scale[2]};
+    return t;
+}
+
+static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
+                                const bool *is_skinned_mesh) {
+    (void)is_skinned_mesh;
+    const oroya_gltf_data *d = im->d;
+    const oroya_gltf_node *n = &d->nodes[i];
+    oroya_gltf_model *m = &im->m->pub;
+    oroya_node h = m->nodes[i];
+    char path[PATH_MAX_];
+    oroya__gltf_path(path, sizeof path, "nodes[%u]", i);
+    oroya_transform t = node_transform(n);
+    oroya_result r = oroya_scene_set_transform(m->scene, h, &t);
+    if (r) {
+        return oroya__fail(im->err, r, "%s: transform rejected by the scene (%s)", path,
+                           oroya_result_string(r));
+    }
+    if (n->camera != OROYA_GLTF_NONE) {
+        const oroya_gltf_camera *c = &d->cameras[n->camera];
+        /* As GLTFLoader: PerspectiveCamera(deg(yfov), aspectRatio || 1, znear || 1,
+         * zfar || 2e6); OrthographicCamera(-xmag, xmag, ymag, -ymag, znear, zfar). */
+        oroya_camera cam =
+            c->orthographic
+                ? oroya_camera_orthographic(-c->xmag, c->xmag, c->ymag, -c->ymag, c->znear,
+                                            c->zfar)
+                : oroya_camera_perspective((float)((double)c->yfov * (180.0 / 3.141592653589793)),
+                                           c->aspect_ratio != 0.0f ? c->aspect_ratio : 1.0f,
+                                           c->znear != 0.0f ? c->znear : 1.0f,
+                                           c->zfar != 0.0f ? c->zfar : 2e6f);
+        r = oroya_scene_set_camera(m->scene, h, &cam);
+        if (r) {
+            return oroya__fail(im->err, r, "%s.camera: rejected by the scene (%s)", path,
+                               oroya_result_string(r));
+        }
+    }
+    if (n->mesh == OROYA_GLTF_NONE) {
+        return OROYA_OK;
+    }
+    const oroya_gltf_mesh *mesh = &d->meshes[n->mesh];
+    uint32_t first = m->mesh_first_geometry[n->mesh];
+    oroya_node_kind kind = n->skin != OROYA_GLTF_NONE ? OROYA_NODE_SKINNED_MESH : OROYA_NODE_MESH;
+    for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+        oroya_node target = h;
+        if (mesh->primitive_count > 1) {
+            r = oroya_scene_add_node(m->scene, NULL, h, kind, &target);
+            if (r) {
+                return oroya__fail(im->err, r, "%s: cannot add primitive %u (%s)", path, p,
+                                   oroya_result_string(r));
+            }
+        }
+        const oroya_geometry *geo = m->geometries[first + p];
+        if (!geo) {
+            continue;
+        }
+        uint32_t mat = m->geometry_material[first + p];
+        const oroya_material *material =
+            mat == OROYA_GLTF_NONE ? &im->m->default_material : &m->materials[mat].material;
+        TRY(oroya_scene_set_mesh(m->scene, target, geo, material));
+    }
+    uint32_t targets = mesh->primitives[0].target_count;
+    if (targets) {
+        r = oroya_scene_set_weight_count(m->scene, h, targets);
+        if (r) {
+            return oroya__fail(im->err, r, "%s.weights: %s", path, oroya_result_string(r));
+        }
+        float *w = oroya_scene_weights(m->scene, h, NULL);
+        const float *src = n->weight_count ? n->weights : mesh->weights;
+        for (uint32_t k = 0; k < targets; k++) {
+            w[k] = src ? src[k] : 0.0f;
+        }
+    }
+    (void)is_joint;
+    return OROYA_OK;
+}
+
+static oroya_result build_nodes(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    uint32_t n = d->node_count;
+    uint32_t *parent = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
+    uint32_t *stack = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
+    bool *is_joint = (bool *)temp_alloc(im, n, sizeof(bool));
+    bool *skinned = (bool *)temp_alloc(im, n, sizeof(bool));
+    if (!parent || !stack || !is_joint || !skinned) {
+        return oom(im, "nodes");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        parent[i] = OROYA_GLTF_NONE;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t k = 0; k < d->nodes[i].child_count; k++) {
+            parent[d->nodes[i].children[k]] = i;
+        }
+        skinned[i] = d->nodes[i].skin != OROYA_GLTF_NONE;
+    }
+    for (uint32_t s = 0; s < d->skin_count; s++) {
+        for (uint32_t k = 0; k < d->skins[s].joint_count; k++) {
+            is_joint[d->skins[s].joints[k]] = true;
+        }
+    }
+    /* Roots: the default scene's, or every parentless node when the file has no scene. */
+    uint32_t scene = d->scene != OROYA_GLTF_NONE ? d->scene : 0;
+    const uint32_t *roots = NULL;
+    uint32_t root_count = 0;
+    uint32_t *all_roots = NULL;
+    if (scene < d->scene_count) {
+        roots = d->scenes[scene].nodes;
+        root_count = d->scenes[scene].node_count;
+    } else {
+        all_roots = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
+        if (!all_roots) {
+            return oom(im, "nodes");
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (parent[i] == OROYA_GLTF_NONE) {
+                all_roots[root_count++] = i;
+            }
+        }
+        roots = all_roots;
+    }
+    /* Depth first, children in file order, parents before children: an explicit stack, as
+     * a deep chain of nodes would overflow the C stack. Every node enters at most once
+     * (the graph is a validated forest; a root listed twice is skipped). */
+    for (uint32_t r = 0; r < root_count; r++) {
+        uint32_t top = 0;
+        if (m->nodes[roots[r]].id != 0) {
+            continue;
+        }
+        stack[top++] = roots[r];
+        while (top) {
+            uint32_t i = stack[--top];
+            const oroya_gltf_node *node = &d->nodes[i];
+            oroya_node_kind kind = skinned[i]            ? OROYA_NODE_SKINNED_MESH
+                                 : is_joint[i]           ? OROYA_NODE_BONE
+                                 : node->mesh != OROYA_GLTF_NONE ? OROYA_NODE_MESH
+                                 : node->camera != OROYA_GLTF_NONE ? OROYA_NODE_CAMERA
+                                                                   : OROYA_NODE_OBJECT;
+            oroya_node p = parent[i] == OROYA_GLTF_NONE || i == roots[r] ? (oroya_node){0}
+                                                                         : m->nodes[parent[i]];
+            oroya_result res = oroya_scene_add_node(m->scene, m->node_names[i], p, kind,
+                                                    &m->nodes[i]);
+            if (res) {
+                return oroya__fail(im->err, res, "nodes[%u]: cannot add to the scene (%s)", i,
+                                   oroya_result_string(res));
+            }
+            TRY(attach_node(im, i, is_joint, skinned));
+            for (uint32_t k = node->child_count; k-- > 0;) {
+                stack[top++] = node->children[k];
+            }
+        }
+    }
+    temp_release(im);
+    return OROYA_OK;
+}
+
+/* ---- skins and clips ---------------------------------------------------------------------- */
+
+static oroya_result build_skins(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    m->skin_count = d->skin_count;
+    m->skins = (oroya_gltf_model_skin *)model_alloc(im, d->skin_count,
+                                                    sizeof(oroya_gltf_model_skin));
+    if (!m->skins) {
+        return oom(im, "skins");
+    }
+    for (uint32_t s = 0; s < d->skin_count; s++) {
+        const oroya_gltf_skin *g = &d->skins[s];
+        oroya_gltf_model_skin *o = &m->skins[s];
+        char path[PATH_MAX_];
+        oroya__gltf_path(path, sizeof path, "skins[%u]", s);
+        o->name = model_strdup(im, g->name ? g->name : "");
+        o->joint_count = g->joint_count;
+        o->joints = (oroya_node *)model_alloc(im, g->joint_count, sizeof(oroya_node));
+        o->joint_gltf_nodes = (uint32_t *)model_alloc(im, g->joint_count, sizeof(uint32_t));
+        o->inverse_bind_matrices =
+            (oroya_mat4 *)model_alloc(im, g->joint_count, sizeof(oroya_mat4));
+        if (!o->name || !o->joints || !o->joint_gltf_nodes || !o->inverse_bind_matrices) {
+            return oom(im, path);
+        }
+        float *ibm = NULL;
+        if (g->inverse_bind_matrices != OROYA_GLTF_NONE) {
+            TRY(temp_floats(im, g->inverse_bind_matrices, path, &ibm, NULL));
+        }
+        for (uint32_t k = 0; k < g->joint_count; k++) {
+            o->joints[k] = m->nodes[g->joints[k]];
+            o->joint_gltf_nodes[k] = g->joints[k];
+            if (ibm) {
+                memcpy(o->inverse_bind_matrices[k].m, ibm + (size_t)k * 16, sizeof(float) * 16);
+            } else {
+                o->inverse_bind_matrices[k] = oroya_mat4_identity();
+            }
+        }
+        o->skeleton = g->skeleton == OROYA_GLTF_NONE ? (oroya_node){0} : m->nodes[g->skeleton];
+        temp_release(im);
+    }
+    return OROYA_OK;
+}
+
+static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
+    const oroya_gltf_data *d = im->d;
+    const oroya_gltf_animation *an = &d->animations[a];
+    oroya_gltf_model *m = &im->m->pub;
+    char path[PATH_MAX_];
+    oroya__gltf_path(path, sizeof path, "animations[%u]", a);
+    oroya_track *tracks = (oroya_track *)temp_alloc(im, an->channel_count, sizeof(oroya_track));
+    if (!tracks) {
+        return oom(im, path);
+    }
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        const oroya_gltf_channel *ch = &an->channels[c];
+        if (ch->node == OROYA_GLTF_NONE || ch->path == OROYA_GLTF_PATH_UNKNOWN) {
+            continue; /* glTF 3.11: channels without a target node are ignored */
+        }
+        const oroya_gltf_sampler *s = &an->samplers[ch->sampler];
+        oroya_track *t = &tracks[n++];
+        t->target = m->node_names[ch->node];
+        switch (ch->path) {
+        case OROYA_GLTF_PATH_TRANSLATION: t->property = OROYA_PROPERTY_TRANSLATION; break;
+        case OROYA_GLTF_PATH_ROTATION: t->property = OROYA_PROPERTY_ROTATION; break;
+        case OROYA_GLTF_PATH_SCALE: t->property = OROYA_PROPERTY_SCALE; break;
+        default: t->property = OROYA_PROPERTY_WEIGHTS; break;
+        }
+        t->interpolation = s->interpolation == OROYA_GLTF_STEP     ? OROYA_INTERP_STEP
+                         : s->interpolation == OROYA_GLTF_LINEAR   ? OROYA_INTERP_LINEAR
+                                                                   : OROYA_INTERP_CUBICSPLINE;
+        t->components = ch->path == OROYA_GLTF_PATH_WEIGHTS
+                            ? d->meshes[d->nodes[ch->node].mesh].primitives[0].target_count
+                            : oroya_property_components(t->property);
+        t->key_count = d->accessors[s->input].count;
+        float *times, *values;
+        size_t value_count;
+        TRY(temp_floats(im, s->input, path, &times, NULL));
+        TRY(temp_floats(im, s->output, path, &values, &value_count));
+        t->times = times;
+        t->values = values;
+        t->value_count = (uint32_t)value_count;
+    }
+    oroya_clip_desc desc = {0};
+    desc.name = name;
+    desc.tracks = tracks;
+    desc.track_count = n;
+    desc.allocator = im->m->allocator;
+    oroya_result r = oroya_clip_create(&desc, &m->clips[a], im->err);
+    temp_release(im);
+    return r ? prefixed(im, r, path) : OROYA_OK;
+}
+
+static oroya_result build_clips(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    m->clips = (oroya_clip **)model_alloc(im, d->animation_count, sizeof(oroya_clip *));
+    char (*names)[PATH_MAX_] = (char (*)[PATH_MAX_])model_alloc(im, d->animation_count,
+                                                                 PATH_MAX_);
+    if (!m->clips || !names) {
+        return oom(im, "animations");
+    }
+    TRY(clip_names(im, names));
+    temp_release(im);
+    for (uint32_t a = 0; a < d->animation_count; a++) {
+        TRY(build_clip(im, a, names[a]));
+        m->clip_count = a + 1;
+    }
+    return OROYA_OK;
+}
+
+/* Skeletons per glTF skin, then one bound oroya_skin per skinned primitive (GLTFLoader:
+ * normalizeSkinWeights, then bind(skeleton, identity)). */
+static oroya_result build_skinned_meshes(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    m->skeletons = (oroya_skeleton **)model_alloc(im, d->skin_count, sizeof(oroya_skeleton *));
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        if (d->nodes[i].skin != OROYA_GLTF_NONE && m->nodes[i].id) {
+            total += d->meshes[d->nodes[i].mesh].primitive_count;
+        }
+    }
+    m->skinned_meshes = (oroya_skin **)model_alloc(im, total, sizeof(oroya_skin *));
+    if (!m->skeletons || !m->skinned_meshes) {
+        return oom(im, "skins");
+    }
+    for (uint32_t s = 0; s < d->skin_count; s++) {
+        const oroya_gltf_model_skin *sk = &m->skins[s];
+        bool complete = true;
+        for (uint32_t k = 0; k < sk->joint_count; k++) {
+            complete &= sk->joints[k].id != 0;
+        }
+        if (!complete) {
+            continue;
+        }
+        oroya_skeleton_desc sd = {0};
+        sd.bones = sk->joints;
+        sd.bone_count = sk->joint_count;
+        sd.bone_inverses = sk->inverse_bind_matrices;
+        sd.allocator = im->m->allocator;
+        oroya_result r = oroya_skeleton_create(m->scene, &sd, &m->skeletons[s], im->err);
+        if (r) {
+            char path[PATH_MAX_];
+            oroya__gltf_path(path, sizeof path, "skins[%u]", s);
+            return prefixed(im, r, path);
+        }
+    }
+    static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        const oroya_gltf_node *n = &d->nodes[i];
+        if (n->skin == OROYA_GLTF_NONE || !m->nodes[i].id || !m->skeletons[n->skin]) {
+            continue;
+        }
+        const oroya_gltf_mesh *mesh = &d->meshes[n->mesh];
+        char path[PATH_MAX_];
+        oroya__gltf_path(path, sizeof path, "nodes[%u]", i);
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const oroya_geometry *g = m->geometries[m->mesh_first_geometry[n->mesh] + p];
+            if (!g || !g->joints) {
+                continue;
+            }
+            oroya_node target = m->nodes[i];
+            if (mesh->primitive_count > 1 &&
+                oroya_scene_get_child(m->scene, m->nodes[i], p, &target) != OROYA_OK) {
+                continue;
+            }
+            oroya_skin_desc sd = {0};
+            sd.mesh = target;
+            sd.vertex_count = g->vertex_count;
+            sd.positions = g->positions;
+            sd.normals = g->normals;
+            sd.joints = g->joints;
+            sd.weights = g->weights;
+            sd.allocator = im->m->allocator;
+            const oroya_gltf_primitive *pr = &mesh->primitives[p];
+            const oroya_gltf_attribute *j1 =
+                find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_JOINTS, 1);
+            const oroya_gltf_attribute *w1 =
+                find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_WEIGHTS, 1);
+            if (j1 && w1 && d->accessors[j1->accessor].count == g->vertex_count &&
+                d->accessors[w1->accessor].count == g->vertex_count) {
+                uint32_t *u;
+                size_t cnt;
+                float *w;
+                TRY(temp_uints(im, j1->accessor, path, &u, &cnt));
+                uint16_t *j16 = (uint16_t *)temp_alloc(im, cnt, sizeof(uint16_t));
+                if (!j16) {
+                    return oom(im, path);
+                }
+                for (size_t k = 0; k < cnt; k++) {
+                    j16[k] = (uint16_t)u[k];
+                }
+                TRY(temp_floats(im, w1->accessor, path, &w, NULL));
+                sd.joints2 = j16;
+                sd.weights2 = w;
+            }
+            oroya_skin **slot = &m->skinned_meshes[m->skinned_mesh_count];
+            oroya_result r = oroya_skin_create(&sd, slot, im->err);
+            temp_release(im);
+            if (r) {
+                return prefixed(im, r, path);
+            }
+            m->skinned_mesh_count++;
+            oroya_skin_normalize_weights(*slot);
+            r = oroya_skin_bind(*slot, m->scene, m->skeletons[n->skin], &identity, im->err);
+            if (r) {
+                return prefixed(im, r, path);
+            }
+            TRY(oroya_scene_set_skin(m->scene, target, *slot));
+        }
+    }
+    return OROYA_OK;
+}
+
+/* ---- public ----------------------------------------------------------------------------- */
+
+void oroya_gltf_model_free(oroya_gltf_model *model) {
+    if (!model) {
+        return;
+    }
+    model_impl *mi = (model_impl *)model;
+    /* The scene borrows geometries, materials and skins: destroy it first; skins borrow
+     * their skeletons. */
+    oroya_scene_destroy(model->scene);
+    for (uint32_t i = 0; i < model->skinned_mesh_count; i++) {
+        oroya_skin_destroy(model->skinned_meshes[i]);
+    }
+    for (uint32_t i = 0; model->skeletons && i < model->skin_count; i++) {
+        oroya_skeleton_destroy(model->skeletons[i]);
+    }
+    for (uint32_t i = 0; i < model->clip_count; i++) {
+        oroya_clip_destroy(model->clips[i]);
+    }
+    for (uint32_t i = 0; i < model->geometry_count; i++) {
+        oroya_geometry_destroy(model->geometries[i]);
+    }
+    oroya_allocator a = mi->allocator;
+    oroya__arena_release(&a, &mi->blocks);
+    oroya__free(&a, mi);
+}
+
+oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_import_desc *desc,
+                               oroya_gltf_model **out, oroya_error *err) {
+    if (!out) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_gltf_import: out is NULL");
+    }
+    *out = NULL;
+    if (!data) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_gltf_import: data is NULL");
+    }
+    if (!((const oroya__gltf *)data)->validated) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_gltf_import: the data has not been validated");
+    }
+    static const oroya_gltf_import_desc defaults = {{0}, false};
+    if (!desc) {
+        desc = &defaults;
+    }
+    model_impl *mi = (model_impl *)oroya__alloc(&desc->allocator, sizeof *mi, 16);
+    if (!mi) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_gltf_import: out of memory");
+    }
+    memset(mi, 0, sizeof *mi);
+    mi->allocator = desc->allocator;
+    mi->default_material = oroya_material_default();
+    mi->default_material.metallic = 1.0f;
+    importer im = {data, desc, mi, err, NULL, OROYA_GLTF_MAX_UNBACKED_BYTES, 0};
+    for (uint32_t i = 0; i < data->buffer_count; i++) {
+        im.budget += data->buffers[i].byte_length * IMPORT_BYTES_PER_FILE_BYTE;
+    }
+    oroya_gltf_model *m = &mi->pub;
+    oroya_result r = OROYA_OK;
+    m->node_count = data->node_count;
+    m->nodes = (oroya_node *)model_alloc(&im, data->node_count, sizeof(oroya_node));
+    m->node_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
+    if (!m->nodes || !m->node_names) {
+        r = oom(&im, "nodes");
+    }
+    if (r == OROYA_OK) {
+        oroya_scene_desc sd = {0};
+        sd.capacity_hint = data->node_count + 1;
+        sd.allocator = desc->allocator;
+        r = oroya_scene_create(&sd, &m->scene);
+        if (r) {
+            r = oroya__fail(err, r, "scene: cannot create (%s)", oroya_result_string(r));
+        }
+    }
+    if (r == OROYA_OK) r = make_node_names(&im);
+    if (r == OROYA_OK) temp_release(&im);
+    if (r == OROYA_OK) r = build_materials(&im);
+    if (r == OROYA_OK) r = build_geometries(&im);
+    if (r == OROYA_OK) r = build_nodes(&im);
+    if (r == OROYA_OK) r = build_skins(&im);
+    if (r == OROYA_OK) r = build_skinned_meshes(&im);
+    if (r == OROYA_OK) r = build_clips(&im);
+    temp_release(&im);
+    if (r != OROYA_OK) {
+        oroya_gltf_model_free(m);
+        return r;
+    }
+    oroya_scene_update_world(m->scene);
+    *out = m;
+    return OROYA_OK;
+}
+
+oroya_result oroya_gltf_load(const char *path, const oroya_gltf_import_desc *desc,
+                             oroya_gltf_model **out, oroya_error *err) {
+    if (out) {
+        *out = NULL;
+    }
+    if (!path || !out) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_gltf_load: NULL argument");
+    }
+    oroya_gltf_desc gd = {0};
+    if (desc) {
+        gd.allocator = desc->allocator;
+    }
+    oroya_gltf_data *data = NULL;
+    oroya_result r = oroya_gltf_parse_file(&gd, path, &data, err);
+    if (r == OROYA_OK) {
+        r = oroya_gltf_validate(data, err);
+    }
+    if (r == OROYA_OK) {
+        r = oroya_gltf_import(data, desc, out, err);
+    }
+    oroya_gltf_free(data);
+    return r;
+}
+
+oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const char *name,
+                                        oroya_node *out, uint32_t *gltf_index) {
+    if (out) {
+        *out = (oroya_node){0};
+    }
+    if (!model || !name || !out) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    uint32_t idx = OROYA_GLTF_NONE, v;
+    /* "node_<i>" names any node; decimal without leading zeros, as FORMAT.md spells it. */
+    if (is_prefixed_number(name, "node_", &v) && (name[5] != '0' || name[6] == '\0') &&
+        v < model->node_count) {
+        idx = v;
+    } else {
+        for (uint32_t i = 0; i < model->node_count; i++) {
+            if (!strcmp(model->node_names[i], name) && !is_prefixed_number(name, "node_", NULL)) {
+                idx = i;
+                break;
+            }
+        }
+    }
+    if (idx == OROYA_GLTF_NONE || model->nodes[idx].id == 0) {
+        return OROYA_ERR_NOT_FOUND;
+    }
+    *out = model->nodes[idx];
+    if (gltf_index) {
+        *gltf_index = idx;
+    }
+    return OROYA_OK;
+}
+
+oroya_clip *oroya_gltf_model_find_clip(const oroya_gltf_model *model, const char *name) {
+    if (!model || !name) {
+        return NULL;
+    }
+    uint32_t v;
+    if (is_prefixed_number(name, "animation_", &v) && (name[10] != '0' || name[11] == '\0') &&
+        v < model->clip_count) {
+        return model->clips[v];
+    }
+    for (uint32_t i = 0; i < model->clip_count; i++) {
+        if (!strcmp(model->clips[i]->name, name) &&
+            !is_prefixed_number(name, "animation_", NULL)) {
+            return model->clips[i];
+        }
+    }
+    return NULL;
+}
+
+oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint32_t skin,
+                                            float *out) {
+    if (!model || !out || skin >= model->skin_count) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    const oroya_gltf_model_skin *s = &model->skins[skin];
+    for (uint32_t k = 0; k < s->joint_count; k++) {
+        oroya_mat4 world = oroya_mat4_identity();
+        if (s->joints[k].id) {
+            oroya_scene_get_world(model->scene, s->joints[k], &world);
+        }
+        const float *a = world.m, *b = s->inverse_bind_matrices[k].m;
+        float *o = out + (size_t)k * 16;
+        for (int c = 0; c < 4; c++) {
+            for (int r = 0; r < 4; r++) {
+                double v = 0.0;
+                for (int i = 0; i < 4; i++) {
+                    v += (double)a[i * 4 + r] * (double)b[c * 4 + i];
+                }
+                o[c * 4 + r] = (float)v;
+            }
+        }
+    }
+    return OROYA_OK;
+}

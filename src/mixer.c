@@ -1,0 +1,1313 @@
+/* The animation mixer: a port of three.js 0.187's AnimationMixer, AnimationAction and
+ * PropertyMixer to C. The structure follows three's closely on purpose: the order of
+ * operations (active-action order, when endings change, when a fade ends) is observable in
+ * the blended values, so each function here mirrors the three.js function named in its
+ * comment. Times are doubles (three accumulates JS numbers); control interpolants (fades,
+ * warps) keep float times and values, as three's Float32Array LinearInterpolant does.
+ *
+ * Memory: the action and binding tables are allocated once in oroya_mixer_create. An
+ * action's per-track arrays and a binding's buffers are allocated when the action is
+ * created (clip_action), never in update. */
+#include "oroya/mixer.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "internal/base.h"
+
+#define NO_INDEX UINT32_MAX
+
+/* three's PropertyMixer buffer regions, each `size` doubles:
+ * [ incoming | accu0 | accu1 | orig | add | work ] (work is used by quaternions only). */
+enum {
+    REGION_INCOMING = 0,
+    REGION_ACCU0 = 1,
+    REGION_ORIG = 3,
+    REGION_ADD = 4,
+    REGION_WORK = 5,
+    REGION_COUNT = 6
+};
+
+typedef struct binding {
+    oroya_node node; /* {0}: the target name is not in the scene (yet) */
+    uint32_t dense;  /* node's dense index, refreshed when the layout version moves */
+    oroya_property property;
+    uint32_t size;  /* components */
+    char *target;   /* the track's target name (a copy: clips may go first) */
+    double *buffer; /* REGION_COUNT * size; tracks sample into the first region */
+    double cumulative_weight;
+    double cumulative_weight_additive;
+    uint32_t use_count;       /* scheduled actions' tracks using it */
+    uint32_t reference_count; /* known actions' tracks referencing it */
+    uint32_t cache_index;     /* position in mixer->bindings */
+} binding;
+
+struct oroya_action {
+    oroya_mixer *mixer;
+    const oroya_clip *clip;
+    oroya_blend_mode blend_mode;
+    bool independent;
+    bool lookup; /* the action clip_action returns for its clip (three's actionByRoot) */
+    double duration;
+    uint32_t track_count;
+    binding **bindings;
+    uint32_t *cursors;
+    uint32_t cache_index; /* position in mixer->actions */
+
+    bool fading;
+    float fade_times[2], fade_values[2];
+    bool warping;
+    float warp_times[2], warp_values[2];
+    bool has_restore_time_scale;
+    double restore_time_scale;
+
+    oroya_loop_mode loop;
+    int64_t loop_count;
+    bool has_start_time;
+    double start_time;
+    double time;
+    double time_scale, effective_time_scale;
+    double weight, effective_weight;
+    double repetitions;
+    bool paused, enabled, clamp_when_finished;
+    bool zero_slope_at_start, zero_slope_at_end;
+    oroya_sample_options endings;
+};
+
+struct oroya_mixer {
+    oroya_scene *scene;
+    oroya_allocator allocator;
+
+    oroya_action **actions; /* [ active | inactive ], as three's mixer._actions */
+    uint32_t action_count, active_action_count, max_actions;
+    binding **bindings; /* [ active | inactive ], as three's mixer._bindings */
+    uint32_t binding_count, active_binding_count, max_bindings;
+    uint32_t control_count; /* fades and warps in progress */
+
+    double time, time_scale;
+    uint32_t accu_index;
+
+    bool layout_valid;
+    uint32_t layout_version;
+
+    oroya_event *events;
+    uint32_t event_count, events_dropped, max_events;
+    oroya_event_fn on_event;
+    void *user;
+};
+
+/* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat and
+ * multiplyQuaternionsFlat, operation for operation, so results agree to the last bit) ---- */
+
+static void slerp_flat(double *dst, const double *a, const double *b, double t) {
+    double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3];
+    double x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
+    if (w0 != w1 || x0 != x1 || y0 != y1 || z0 != z1) {
+        double dot = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
+        if (dot < 0) {
+            x1 = -x1;
+            y1 = -y1;
+            z1 = -z1;
+            w1 = -w1;
+            dot = -dot;
+        }
+        double s = 1 - t;
+        if (dot < 0.9995) {
+            double theta = acos(dot);
+            double sn = sin(theta);
+            s = sin(s * theta) / sn;
+            t = sin(t * theta) / sn;
+            x0 = x0 * s + x1 * t;
+            y0 = y0 * s + y1 * t;
+            z0 = z0 * s + z1 * t;
+            w0 = w0 * s + w1 * t;
+        } else {
+            /* Nearly equal: lerp and normalize, as three does, to avoid dividing by ~0. */
+            x0 = x0 * s + x1 * t;
+            y0 = y0 * s + y1 * t;
+            z0 = z0 * s + z1 * t;
+            w0 = w0 * s + w1 * t;
+            double f = 1 / sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
+            x0 *= f;
+            y0 *= f;
+            z0 *= f;
+            w0 *= f;
+        }
+    }
+    dst[0] = x0;
+    dst[1] = y0;
+    dst[2] = z0;
+    dst[3] = w0;
+}
+
+static void multiply_flat(double *dst, const double *a, const double *b) {
+    double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3];
+    double x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
+    dst[0] = x0 * w1 + w0 * x1 + y0 * z1 - z0 * y1;
+    dst[1] = y0 * w1 + w0 * y1 + z0 * x1 - x0 * z1;
+    dst[2] = z0 * w1 + w0 * z1 + x0 * y1 - y0 * x1;
+    dst[3] = w0 * w1 - x0 * x1 - y0 * y1 - z0 * z1;
+}
+
+/* ---- PropertyMixer ----------------------------------------------------------------------- */
+
+static double *region(binding *b, uint32_t r) {
+    return b->buffer + (size_t)r * b->size;
+}
+
+/* _mixBufferRegion: lerp, or successive slerp for rotations. */
+static void mix_region(binding *b, double *dst, const double *src, double t) {
+    if (b->property == OROYA_PROPERTY_ROTATION) {
+        slerp_flat(dst, dst, src, t);
+        return;
+    }
+    double s = 1 - t;
+    for (uint32_t i = 0; i != b->size; ++i)
+        dst[i] = dst[i] * s + src[i] * t;
+}
+
+/* _mixBufferRegionAdditive: add + v * w, or add = slerp(add, add * q, w). */
+static void mix_region_additive(binding *b, double *dst, const double *src, double t) {
+    if (b->property == OROYA_PROPERTY_ROTATION) {
+        double *work = region(b, REGION_WORK);
+        multiply_flat(work, dst, src);
+        slerp_flat(dst, dst, work, t);
+        return;
+    }
+    for (uint32_t i = 0; i != b->size; ++i)
+        dst[i] = dst[i] + src[i] * t;
+}
+
+static void set_additive_identity(binding *b) {
+    double *add = region(b, REGION_ADD);
+    for (uint32_t i = 0; i < b->size; i++)
+        add[i] = 0;
+    if (b->property == OROYA_PROPERTY_ROTATION)
+        add[3] = 1;
+}
+
+static void binding_accumulate(binding *b, uint32_t accu_index, double weight) {
+    double *incoming = region(b, REGION_INCOMING);
+    double *accu = region(b, REGION_ACCU0 + accu_index);
+    double current = b->cumulative_weight;
+    if (current == 0) {
+        for (uint32_t i = 0; i != b->size; ++i)
+            accu[i] = incoming[i];
+        current = weight;
+    } else {
+        current += weight;
+        mix_region(b, accu, incoming, weight / current);
+    }
+    b->cumulative_weight = current;
+}
+
+static void binding_accumulate_additive(binding *b, double weight) {
+    if (b->cumulative_weight_additive == 0)
+        set_additive_identity(b);
+    mix_region_additive(b, region(b, REGION_ADD), region(b, REGION_INCOMING), weight);
+    b->cumulative_weight_additive += weight;
+}
+
+/* PropertyBinding.getValue / setValue on the scene's dense arrays. */
+static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
+    for (uint32_t i = 0; i < b->size; i++)
+        dst[i] = 0;
+    if (b->dense == NO_INDEX) {
+        if (b->property == OROYA_PROPERTY_ROTATION)
+            dst[3] = 1;
+        else if (b->property == OROYA_PROPERTY_SCALE)
+            dst[0] = dst[1] = dst[2] = 1;
+        return;
+    }
+    if (b->property == OROYA_PROPERTY_WEIGHTS) {
+        uint32_t count = 0;
+        const float *w = oroya_scene_weights(m->scene, b->node, &count);
+        for (uint32_t i = 0; w && i < b->size && i < count; i++)
+            dst[i] = w[i];
+        return;
+    }
+    const oroya_transform *t = &oroya_scene_transforms(m->scene)[b->dense];
+    switch (b->property) {
+    case OROYA_PROPERTY_TRANSLATION:
+        dst[0] = t->translation.x, dst[1] = t->translation.y, dst[2] = t->translation.z;
+        break;
+    case OROYA_PROPERTY_ROTATION:
+        dst[0] = t->rotation.x, dst[1] = t->rotation.y, dst[2] = t->rotation.z;
+        dst[3] = t->rotation.w;
+        break;
+    case OROYA_PROPERTY_SCALE:
+        dst[0] = t->scale.x, dst[1] = t->scale.y, dst[2] = t->scale.z;
+        break;
+    default:
+        break;
+    }
+}
+
+static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
+    if (b->dense == NO_INDEX)
+        return;
+    if (b->property == OROYA_PROPERTY_WEIGHTS) {
+        uint32_t count = 0;
+        float *w = oroya_scene_weights(m->scene, b->node, &count);
+        for (uint32_t i = 0; w && i < b->size && i < count; i++)
+            w[i] = (float)src[i];
+        return;
+    }
+    oroya_transform *t = &oroya_scene_transforms(m->scene)[b->dense];
+    switch (b->property) {
+    case OROYA_PROPERTY_TRANSLATION:
+        t->translation = (oroya_vec3){(float)src[0], (float)src[1], (float)src[2]};
+        break;
+    case OROYA_PROPERTY_ROTATION:
+        t->rotation = (oroya_quat){(float)src[0], (float)src[1], (float)src[2], (float)src[3]};
+        break;
+    case OROYA_PROPERTY_SCALE:
+        t->scale = (oroya_vec3){(float)src[0], (float)src[1], (float)src[2]};
+        break;
+    default:
+        break;
+    }
+}
+
+/* apply: fill the remainder with the original, add the additive part, and write only when
+ * the result differs from the other accumulator (last frame's result). */
+static void binding_apply(oroya_mixer *m, binding *b, uint32_t accu_index) {
+    double *accu = region(b, REGION_ACCU0 + accu_index);
+    double weight = b->cumulative_weight;
+    double weight_additive = b->cumulative_weight_additive;
+    b->cumulative_weight = 0;
+    b->cumulative_weight_additive = 0;
+    if (weight < 1)
+        mix_region(b, accu, region(b, REGION_ORIG), 1 - weight);
+    if (weight_additive > 0)
+        mix_region_additive(b, accu, region(b, REGION_ADD), 1);
+    const double *a0 = region(b, REGION_ACCU0), *a1 = region(b, REGION_ACCU0 + 1);
+    for (uint32_t i = 0; i != b->size; ++i) {
+        if (a0[i] != a1[i]) {
+            binding_set_value(m, b, accu);
+            break;
+        }
+    }
+}
+
+static void binding_save_original(oroya_mixer *m, binding *b) {
+    double *orig = region(b, REGION_ORIG);
+    binding_get_value(m, b, orig);
+    /* Both accumulators start as the original, so the first frame detects changes
+     * against it. */
+    memcpy(region(b, REGION_ACCU0), orig, b->size * sizeof(double));
+    memcpy(region(b, REGION_ACCU0 + 1), orig, b->size * sizeof(double));
+    set_additive_identity(b);
+    b->cumulative_weight = 0;
+    b->cumulative_weight_additive = 0;
+}
+
+static void binding_restore_original(oroya_mixer *m, binding *b) {
+    binding_set_value(m, b, region(b, REGION_ORIG));
+}
+
+/* ---- scene layout ------------------------------------------------------------------------ */
+
+/* Runs when the scene's layout version moved (nodes added, removed or re-parented): dense
+ * indices are re-read from the handles, and a binding whose node is gone or was never found
+ * looks its target name up again (a character rebuilt under the same names keeps
+ * animating). This is the only place besides action creation that compares strings. */
+static void refresh_layout(oroya_mixer *m) {
+    uint32_t version = oroya_scene_layout_version(m->scene);
+    if (m->layout_valid && version == m->layout_version)
+        return;
+    for (uint32_t i = 0; i < m->binding_count; i++) {
+        binding *b = m->bindings[i];
+        if (!b->node.id || !oroya_scene_node_valid(m->scene, b->node)) {
+            oroya_node node = {0};
+            if (b->target[0] && oroya_scene_find_node(m->scene, b->target, &node) == OROYA_OK &&
+                node.id != b->node.id) {
+                b->node = node;
+                b->dense = oroya_scene_node_index(m->scene, node);
+                /* In use: what it restores on release is the new node's current value. */
+                if (b->use_count > 0)
+                    binding_save_original(m, b);
+                continue;
+            }
+        }
+        b->dense = b->node.id ? oroya_scene_node_index(m->scene, b->node) : NO_INDEX;
+    }
+    m->layout_version = version;
+    m->layout_valid = true;
+}
+
+/* ---- memory manager: three's swap-based active/inactive partitions ------------------------ */
+
+static bool is_active_action(const oroya_action *a) {
+    return a->cache_index != NO_INDEX && a->cache_index < a->mixer->active_action_count;
+}
+
+static void lend_action(oroya_mixer *m, oroya_action *a) {
+    uint32_t prev = a->cache_index, last_active = m->active_action_count++;
+    oroya_action *first_inactive = m->actions[last_active];
+    a->cache_index = last_active;
+    m->actions[last_active] = a;
+    first_inactive->cache_index = prev;
+    m->actions[prev] = first_inactive;
+}
+
+static void take_back_action(oroya_mixer *m, oroya_action *a) {
+    uint32_t prev = a->cache_index, first_inactive = --m->active_action_count;
+    oroya_action *last_active = m->actions[first_inactive];
+    a->cache_index = first_inactive;
+    m->actions[first_inactive] = a;
+    last_active->cache_index = prev;
+    m->actions[prev] = last_active;
+}
+
+static void lend_binding(oroya_mixer *m, binding *b) {
+    uint32_t prev = b->cache_index, last_active = m->active_binding_count++;
+    binding *first_inactive = m->bindings[last_active];
+    b->cache_index = last_active;
+    m->bindings[last_active] = b;
+    first_inactive->cache_index = prev;
+    m->bindings[prev] = first_inactive;
+}
+
+static void take_back_binding(oroya_mixer *m, binding *b) {
+    uint32_t prev = b->cache_index, first_inactive = --m->active_binding_count;
+    binding *last_active = m->bindings[first_inactive];
+    b->cache_index = first_inactive;
+    m->bindings[first_inactive] = b;
+    last_active->cache_index = prev;
+    m->bindings[prev] = last_active;
+}
+
+static void free_binding(oroya_mixer *m, binding *b) {
+    oroya__free(&m->allocator, b->target);
+    oroya__free(&m->allocator, b->buffer);
+    oroya__free(&m->allocator, b);
+}
+
+/* _removeInactiveBinding: the last binding takes its slot. */
+static void remove_inactive_binding(oroya_mixer *m, binding *b) {
+    uint32_t index = b->cache_index;
+    binding *last = m->bindings[m->binding_count - 1];
+    last->cache_index = index;
+    m->bindings[index] = last;
+    m->binding_count--;
+    free_binding(m, b);
+}
+
+static void release_bindings(oroya_mixer *m, oroya_action *a, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        binding *b = a->bindings[i];
+        if (b && --b->reference_count == 0)
+            remove_inactive_binding(m, b);
+    }
+}
+
+static void activate_action(oroya_action *a) {
+    oroya_mixer *m = a->mixer;
+    if (is_active_action(a))
+        return;
+    refresh_layout(m);
+    for (uint32_t i = 0; i != a->track_count; ++i) {
+        binding *b = a->bindings[i];
+        if (b->use_count++ == 0) {
+            lend_binding(m, b);
+            binding_save_original(m, b);
+        }
+    }
+    lend_action(m, a);
+}
+
+static void deactivate_action(oroya_action *a) {
+    oroya_mixer *m = a->mixer;
+    if (!is_active_action(a))
+        return;
+    refresh_layout(m);
+    for (uint32_t i = 0; i != a->track_count; ++i) {
+        binding *b = a->bindings[i];
+        if (--b->use_count == 0) {
+            binding_restore_original(m, b);
+            take_back_binding(m, b);
+        }
+    }
+    take_back_action(m, a);
+}
+
+/* ---- events ------------------------------------------------------------------------------ */
+
+static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int32_t direction,
+                     int64_t loop_delta) {
+    oroya_event e = {type, a, direction, loop_delta};
+    if (m->event_count < m->max_events)
+        m->events[m->event_count++] = e;
+    else
+        m->events_dropped++;
+    if (m->on_event)
+        m->on_event(&e, m->user);
+}
+
+/* ---- control interpolants ------------------------------------------------------------------ */
+
+/* three's LinearInterpolant over Float32Array(2) times and values with a Float32 result:
+ * before the first time the first value, at or after the second time the second value. */
+static float control_eval(const float times[2], const float values[2], double t) {
+    double t0 = times[0], t1 = times[1];
+    if (t >= t1)
+        return values[1];
+    if (t < t0)
+        return values[0];
+    double w1 = (t - t0) / (t1 - t0);
+    double w0 = 1 - w1;
+    return (float)((double)values[0] * w0 + (double)values[1] * w1);
+}
+
+void oroya_action_stop_fading(oroya_action *a) {
+    if (!a || !a->fading)
+        return;
+    a->fading = false;
+    a->mixer->control_count--;
+}
+
+void oroya_action_stop_warping(oroya_action *a) {
+    if (!a)
+        return;
+    if (a->warping) {
+        a->warping = false;
+        a->mixer->control_count--;
+    }
+    a->has_restore_time_scale = false;
+}
+
+static void schedule_fading(oroya_action *a, double duration, float weight_now, float weight_then) {
+    oroya_mixer *m = a->mixer;
+    double now = m->time;
+    if (!a->fading) {
+        a->fading = true;
+        m->control_count++;
+    }
+    a->fade_times[0] = (float)now;
+    a->fade_values[0] = weight_now;
+    a->fade_times[1] = (float)(now + duration);
+    a->fade_values[1] = weight_then;
+}
+
+/* ---- AnimationAction._update and helpers --------------------------------------------------- */
+
+static void set_endings(oroya_action *a, bool at_start, bool at_end, bool ping_pong) {
+    if (ping_pong) {
+        a->endings.ending_start = OROYA_ENDING_ZERO_SLOPE;
+        a->endings.ending_end = OROYA_ENDING_ZERO_SLOPE;
+        return;
+    }
+    if (at_start)
+        a->endings.ending_start =
+            a->zero_slope_at_start ? OROYA_ENDING_ZERO_SLOPE : OROYA_ENDING_ZERO_CURVATURE;
+    else
+        a->endings.ending_start = OROYA_ENDING_WRAP_AROUND;
+    if (at_end)
+        a->endings.ending_end =
+            a->zero_slope_at_end ? OROYA_ENDING_ZERO_SLOPE : OROYA_ENDING_ZERO_CURVATURE;
+    else
+        a->endings.ending_end = OROYA_ENDING_WRAP_AROUND;
+}
+
+static double update_weight(oroya_action *a, double time) {
+    double weight = 0;
+    if (a->enabled) {
+        weight = a->weight;
+        if (a->fading) {
+            float value = control_eval(a->fade_times, a->fade_values, time);
+            weight *= (double)value;
+            if (time > (double)a->fade_times[1]) {
+                oroya_action_stop_fading(a);
+                /* A fade-out that reached 0 disables the action. */
+                if (value == 0)
+                    a->enabled = false;
+            }
+        }
+    }
+    a->effective_weight = weight;
+    return weight;
+}
+
+static double update_time_scale(oroya_action *a, double time) {
+    double time_scale = 0;
+    if (!a->paused) {
+        time_scale = a->time_scale;
+        if (a->warping) {
+            float value = control_eval(a->warp_times, a->warp_values, time);
+            time_scale *= (double)value;
+            if (time > (double)a->warp_times[1]) {
+                if (time_scale == 0) {
+                    a->paused = true; /* halted */
+                } else {
+                    /* three 0.187 gives a cross-fade's actions back their earlier
+                     * time scale when the warp ends. */
+                    if (a->has_restore_time_scale)
+                        time_scale = a->restore_time_scale;
+                    a->time_scale = time_scale;
+                }
+                oroya_action_stop_warping(a);
+            }
+        }
+    }
+    a->effective_time_scale = time_scale;
+    return time_scale;
+}
+
+static int64_t add_loops(int64_t count, double loop_delta) {
+    double d = fabs(loop_delta);
+    /* Keeps the counter defined for absurd jumps (three's double just grows). */
+    if (!(d < 4.0e18))
+        d = 4.0e18;
+    int64_t n = (int64_t)d;
+    return count > INT64_MAX - n ? INT64_MAX : count + n;
+}
+
+static bool odd(int64_t n) {
+    return (n & 1) != 0;
+} /* two's complement: -1 is odd, as in JS */
+
+static double update_time(oroya_action *a, double delta) {
+    oroya_mixer *m = a->mixer;
+    double duration = a->duration;
+    double time = a->time + delta;
+    int64_t loop_count = a->loop_count;
+    bool ping_pong = a->loop == OROYA_LOOP_PINGPONG;
+
+    if (delta == 0) {
+        if (loop_count == -1)
+            return time;
+        return (ping_pong && odd(loop_count)) ? duration - time : time;
+    }
+
+    if (a->loop == OROYA_LOOP_ONCE) {
+        if (loop_count == -1) {
+            a->loop_count = 0;
+            set_endings(a, true, true, false);
+        }
+        if (time >= duration) {
+            time = duration;
+        } else if (time < 0) {
+            time = 0;
+        } else {
+            a->time = time;
+            return time;
+        }
+        if (a->clamp_when_finished)
+            a->paused = true;
+        else
+            a->enabled = false;
+        a->time = time;
+        dispatch(m, OROYA_EVENT_FINISHED, a, delta < 0 ? -1 : 1, 0);
+        return time;
+    }
+
+    if (loop_count == -1) {
+        if (delta >= 0) {
+            loop_count = 0;
+            set_endings(a, true, a->repetitions == 0, ping_pong);
+        } else {
+            /* Playing backwards, the first pass through 0 counts as a loop. */
+            set_endings(a, a->repetitions == 0, true, ping_pong);
+        }
+    }
+
+    if (duration <= 0) {
+        /* three divides by the duration here and gets NaN time; a zero-length clip holds
+         * its single pose at time 0 instead. */
+        a->loop_count = loop_count;
+        a->time = 0;
+        return 0;
+    }
+
+    if (time >= duration || time < 0) {
+        double loop_delta = floor(time / duration);
+        time -= duration * loop_delta;
+        loop_count = add_loops(loop_count, loop_delta);
+        double pending = a->repetitions - (double)loop_count;
+        if (pending <= 0) {
+            if (a->clamp_when_finished)
+                a->paused = true;
+            else
+                a->enabled = false;
+            time = delta > 0 ? duration : 0;
+            a->time = time;
+            dispatch(m, OROYA_EVENT_FINISHED, a, delta > 0 ? 1 : -1, 0);
+            /* Deviation 2: three picks the ping-pong direction from loop_count, which
+             * already counts the round that will not be played, and shows the wrong end on
+             * this frame only. The last round played is loop_count - 1. */
+            if (ping_pong && odd(loop_count - 1))
+                return duration - time;
+            return time;
+        }
+        if (pending == 1) {
+            bool at_start = delta < 0;
+            set_endings(a, at_start, !at_start, ping_pong);
+        } else {
+            set_endings(a, false, false, ping_pong);
+        }
+        a->loop_count = loop_count;
+        a->time = time;
+        double ld = loop_delta;
+        if (ld > 9.0e18)
+            ld = 9.0e18;
+        if (ld < -9.0e18)
+            ld = -9.0e18;
+        dispatch(m, OROYA_EVENT_LOOP, a, 0, (int64_t)ld);
+    } else {
+        a->loop_count = loop_count;
+        a->time = time;
+    }
+    if (ping_pong && odd(loop_count))
+        return duration - time;
+    return time;
+}
+
+static void action_update(oroya_action *a, double time, double delta, double direction,
+                          uint32_t accu_index) {
+    if (!a->enabled) {
+        update_weight(a, time);
+        return;
+    }
+    if (a->has_start_time) {
+        double running = (time - a->start_time) * direction;
+        if (running < 0 || direction == 0) {
+            delta = 0;
+        } else {
+            a->has_start_time = false;
+            delta = direction * running;
+        }
+    }
+    delta *= update_time_scale(a, time);
+    double clip_time = update_time(a, delta);
+    double weight = update_weight(a, time);
+    if (!(weight > 0))
+        return;
+    const oroya_track *tracks = a->clip->tracks;
+    bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
+    for (uint32_t j = 0; j != a->track_count; ++j) {
+        binding *b = a->bindings[j];
+        /* Doubles, as three's interpolants write into the Float64Array binding buffer. */
+        oroya_track_sample_f64(&tracks[j], clip_time, &a->cursors[j], &a->endings, b->buffer);
+        if (additive)
+            binding_accumulate_additive(b, weight);
+        else
+            binding_accumulate(b, accu_index, weight);
+    }
+}
+
+/* ---- mixer API ------------------------------------------------------------------------------ */
+
+oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
+                                oroya_mixer **out) {
+    if (!out)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!scene)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_mixer_desc d = desc ? *desc : (oroya_mixer_desc){0};
+    if (d.max_actions == 0)
+        d.max_actions = OROYA_MIXER_DEFAULT_MAX_ACTIONS;
+    if (d.max_bindings == 0)
+        d.max_bindings = OROYA_MIXER_DEFAULT_MAX_BINDINGS;
+    if (d.max_events == 0)
+        d.max_events = OROYA_MIXER_DEFAULT_MAX_EVENTS;
+    if (d.max_actions > OROYA_MAX_ACTIONS || d.max_bindings > OROYA_MAX_BINDINGS ||
+        d.max_events > OROYA_MAX_EVENTS)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_mixer *m = oroya__calloc(&d.allocator, 1, sizeof *m, _Alignof(oroya_mixer));
+    if (!m)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    m->allocator = d.allocator;
+    m->scene = scene;
+    m->max_actions = d.max_actions;
+    m->max_bindings = d.max_bindings;
+    m->max_events = d.max_events;
+    m->on_event = d.on_event;
+    m->user = d.user;
+    m->time_scale = 1;
+    m->actions =
+        oroya__calloc(&m->allocator, d.max_actions, sizeof *m->actions, _Alignof(oroya_action *));
+    m->bindings =
+        oroya__calloc(&m->allocator, d.max_bindings, sizeof *m->bindings, _Alignof(binding *));
+    m->events =
+        oroya__calloc(&m->allocator, d.max_events, sizeof *m->events, _Alignof(oroya_event));
+    if (!m->actions || !m->bindings || !m->events) {
+        oroya_mixer_destroy(m);
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    *out = m;
+    return OROYA_OK;
+}
+
+static void free_action(oroya_mixer *m, oroya_action *a) {
+    oroya__free(&m->allocator, a->bindings);
+    oroya__free(&m->allocator, a->cursors);
+    oroya__free(&m->allocator, a);
+}
+
+void oroya_mixer_destroy(oroya_mixer *m) {
+    if (!m)
+        return;
+    for (uint32_t i = 0; m->actions && i < m->action_count; i++)
+        free_action(m, m->actions[i]);
+    for (uint32_t i = 0; m->bindings && i < m->binding_count; i++)
+        free_binding(m, m->bindings[i]);
+    oroya__free(&m->allocator, m->actions);
+    oroya__free(&m->allocator, m->bindings);
+    oroya__free(&m->allocator, m->events);
+    oroya_allocator a = m->allocator;
+    oroya__free(&a, m);
+}
+
+static binding *find_binding(oroya_mixer *m, oroya_node node, const char *target,
+                             oroya_property property) {
+    for (uint32_t i = 0; i < m->binding_count; i++) {
+        binding *b = m->bindings[i];
+        if (b->property != property)
+            continue;
+        if (node.id ? b->node.id == node.id : (!b->node.id && !strcmp(b->target, target)))
+            return b;
+    }
+    return NULL;
+}
+
+static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **out) {
+    oroya_node node = {0};
+    if (!t->target || oroya_scene_find_node(m->scene, t->target, &node) != OROYA_OK)
+        node.id = 0;
+    binding *b = find_binding(m, node, t->target ? t->target : "", t->property);
+    if (b) {
+        if (b->size != t->components)
+            return OROYA_ERR_INVALID_DATA;
+        b->reference_count++;
+        *out = b;
+        return OROYA_OK;
+    }
+    if (m->binding_count >= m->max_bindings)
+        return OROYA_ERR_LIMIT;
+    b = oroya__calloc(&m->allocator, 1, sizeof *b, _Alignof(binding));
+    if (!b)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    b->size = t->components;
+    b->buffer = oroya__calloc(&m->allocator, (size_t)REGION_COUNT * b->size, sizeof(double),
+                              _Alignof(double));
+    const char *name = t->target ? t->target : "";
+    size_t len = strlen(name) + 1;
+    b->target = oroya__alloc(&m->allocator, len, 1);
+    if (b->target)
+        memcpy(b->target, name, len);
+    if (!b->buffer || !b->target) {
+        free_binding(m, b);
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    b->node = node;
+    b->dense = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
+    b->property = t->property;
+    b->reference_count = 1;
+    b->cache_index = m->binding_count;
+    m->bindings[m->binding_count++] = b;
+    *out = b;
+    return OROYA_OK;
+}
+
+static oroya_action *lookup_action(const oroya_mixer *m, const oroya_clip *clip) {
+    for (uint32_t i = 0; i < m->action_count; i++)
+        if (m->actions[i]->clip == clip && m->actions[i]->lookup)
+            return m->actions[i];
+    return NULL;
+}
+
+static bool valid_track_shape(const oroya_track *t) {
+    switch (t->property) {
+    case OROYA_PROPERTY_TRANSLATION:
+    case OROYA_PROPERTY_SCALE:
+        return t->components == 3;
+    case OROYA_PROPERTY_ROTATION:
+        return t->components == 4;
+    case OROYA_PROPERTY_WEIGHTS:
+        return t->components > 0;
+    default:
+        return false;
+    }
+}
+
+oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
+                                        const oroya_action_desc *desc, oroya_action **out) {
+    if (!out)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!m || !clip || (clip->track_count && !clip->tracks))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_action_desc d = desc ? *desc : (oroya_action_desc){0};
+    oroya_blend_mode mode = d.has_blend_mode ? d.blend_mode : clip->blend_mode;
+    if (mode != OROYA_BLEND_NORMAL && mode != OROYA_BLEND_ADDITIVE)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    if (!(d.duration >= 0) || !isfinite(d.duration))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < clip->track_count; i++)
+        if (!valid_track_shape(&clip->tracks[i]))
+            return OROYA_ERR_INVALID_DATA;
+
+    if (!d.independent) {
+        oroya_action *existing = lookup_action(m, clip);
+        if (existing && existing->blend_mode == mode) {
+            *out = existing;
+            return OROYA_OK;
+        }
+    }
+    if (m->action_count >= m->max_actions)
+        return OROYA_ERR_LIMIT;
+
+    oroya_action *a = oroya__calloc(&m->allocator, 1, sizeof *a, _Alignof(oroya_action));
+    if (!a)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    uint32_t n = clip->track_count;
+    a->bindings = oroya__calloc(&m->allocator, n ? n : 1, sizeof *a->bindings, _Alignof(binding *));
+    a->cursors = oroya__calloc(&m->allocator, n ? n : 1, sizeof *a->cursors, _Alignof(uint32_t));
+    if (!a->bindings || !a->cursors) {
+        free_action(m, a);
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    a->mixer = m;
+    a->clip = clip;
+    a->blend_mode = mode;
+    a->independent = d.independent;
+    a->duration = d.duration > 0 ? d.duration : (double)clip->duration;
+    a->track_count = n;
+    a->loop = OROYA_LOOP_REPEAT;
+    a->loop_count = -1;
+    a->time_scale = a->effective_time_scale = 1;
+    a->weight = a->effective_weight = 1;
+    a->repetitions = INFINITY;
+    a->enabled = true;
+    a->zero_slope_at_start = a->zero_slope_at_end = true;
+    a->endings.ending_start = OROYA_ENDING_ZERO_CURVATURE;
+    a->endings.ending_end = OROYA_ENDING_ZERO_CURVATURE;
+    a->cache_index = NO_INDEX;
+
+    for (uint32_t i = 0; i < n; i++) {
+        oroya_result r = bind_track(m, &clip->tracks[i], &a->bindings[i]);
+        if (r != OROYA_OK) {
+            release_bindings(m, a, i);
+            free_action(m, a);
+            return r;
+        }
+    }
+    if (!d.independent) {
+        oroya_action *previous = lookup_action(m, clip);
+        if (previous)
+            previous->lookup = false;
+        a->lookup = true;
+    }
+    a->cache_index = m->action_count;
+    m->actions[m->action_count++] = a;
+    *out = a;
+    return OROYA_OK;
+}
+
+oroya_result oroya_mixer_clip_action(oroya_mixer *m, const oroya_clip *clip, oroya_action **out) {
+    return oroya_mixer_clip_action_ex(m, clip, NULL, out);
+}
+
+oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_action **out) {
+    oroya_action *a = NULL;
+    oroya_result r = oroya_mixer_clip_action(m, clip, &a);
+    if (out)
+        *out = a;
+    if (r != OROYA_OK)
+        return r;
+    oroya_action_play(a);
+    return OROYA_OK;
+}
+
+static bool valid_dt(double dt) {
+    return isfinite(dt) && dt >= 0;
+}
+
+oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
+    if (!m || !valid_dt(dt))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    m->event_count = 0;
+    m->events_dropped = 0;
+    refresh_layout(m);
+    double delta = dt * m->time_scale;
+    double time = m->time += delta;
+    double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
+    uint32_t accu_index = m->accu_index ^= 1u;
+    uint32_t n = m->active_action_count;
+    for (uint32_t i = 0; i != n && i < m->action_count; ++i)
+        action_update(m->actions[i], time, delta, direction, accu_index);
+    refresh_layout(m);
+    uint32_t nb = m->active_binding_count;
+    for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
+        binding_apply(m, m->bindings[i], accu_index);
+    return OROYA_OK;
+}
+
+oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
+    if (!m || !valid_dt(time))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    m->time = 0;
+    for (uint32_t i = 0; i < m->action_count; i++)
+        m->actions[i]->time = 0;
+    return oroya_mixer_update(m, time);
+}
+
+double oroya_mixer_time(const oroya_mixer *m) {
+    return m ? m->time : 0;
+}
+double oroya_mixer_time_scale(const oroya_mixer *m) {
+    return m ? m->time_scale : 0;
+}
+
+oroya_result oroya_mixer_set_time_scale(oroya_mixer *m, double time_scale) {
+    if (!m || !isfinite(time_scale))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    m->time_scale = time_scale;
+    return OROYA_OK;
+}
+
+void oroya_mixer_stop_all(oroya_mixer *m) {
+    if (!m)
+        return;
+    for (uint32_t i = m->active_action_count; i-- > 0;)
+        oroya_action_stop(m->actions[i]);
+}
+
+/* Deactivates, removes from the table (the last action takes its slot) and frees. */
+static void uncache(oroya_mixer *m, oroya_action *a) {
+    deactivate_action(a);
+    uint32_t index = a->cache_index;
+    oroya_action *last = m->actions[m->action_count - 1];
+    last->cache_index = index;
+    m->actions[index] = last;
+    m->action_count--;
+    release_bindings(m, a, a->track_count);
+    if (a->fading)
+        m->control_count--;
+    if (a->warping)
+        m->control_count--;
+    free_action(m, a);
+}
+
+oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
+    if (!m || !clip)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = m->action_count; i-- > 0;) {
+        if (i < m->action_count && m->actions[i]->clip == clip)
+            uncache(m, m->actions[i]);
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_mixer_uncache_action(oroya_mixer *m, oroya_action *a) {
+    if (!m || !a || a->mixer != m)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    uncache(m, a);
+    return OROYA_OK;
+}
+
+const oroya_event *oroya_mixer_events(const oroya_mixer *m, uint32_t *count, uint32_t *dropped) {
+    if (count)
+        *count = m ? m->event_count : 0;
+    if (dropped)
+        *dropped = m ? m->events_dropped : 0;
+    return m ? m->events : NULL;
+}
+
+void oroya_mixer_set_event_callback(oroya_mixer *m, oroya_event_fn fn, void *user) {
+    if (!m)
+        return;
+    m->on_event = fn;
+    m->user = user;
+}
+
+uint32_t oroya_mixer_active_action_count(const oroya_mixer *m) {
+    return m ? m->active_action_count : 0;
+}
+
+oroya_action *oroya_mixer_active_action(const oroya_mixer *m, uint32_t i) {
+    return m && i < m->active_action_count ? m->actions[i] : NULL;
+}
+
+oroya_mixer_stats oroya_mixer_get_stats(const oroya_mixer *m) {
+    oroya_mixer_stats s = {0};
+    if (!m)
+        return s;
+    s.actions = m->active_action_count;
+    s.actions_total = m->action_count;
+    s.bindings = m->active_binding_count;
+    s.bindings_total = m->binding_count;
+    s.control_interpolants = m->control_count;
+    return s;
+}
+
+/* ---- action API ------------------------------------------------------------------------------ */
+
+void oroya_action_play(oroya_action *a) {
+    if (a)
+        activate_action(a);
+}
+
+void oroya_action_reset(oroya_action *a) {
+    if (!a)
+        return;
+    a->paused = false;
+    a->enabled = true;
+    a->time = 0;
+    a->loop_count = -1;
+    a->has_start_time = false;
+    oroya_action_stop_fading(a);
+    oroya_action_stop_warping(a);
+}
+
+void oroya_action_stop(oroya_action *a) {
+    if (!a)
+        return;
+    deactivate_action(a);
+    oroya_action_reset(a);
+}
+
+bool oroya_action_is_running(const oroya_action *a) {
+    return a && a->enabled && !a->paused && a->time_scale != 0 && !a->has_start_time &&
+           is_active_action(a);
+}
+
+bool oroya_action_is_scheduled(const oroya_action *a) {
+    return a && is_active_action(a);
+}
+
+const oroya_clip *oroya_action_clip(const oroya_action *a) {
+    return a ? a->clip : NULL;
+}
+oroya_mixer *oroya_action_mixer(const oroya_action *a) {
+    return a ? a->mixer : NULL;
+}
+
+double oroya_action_time(const oroya_action *a) {
+    return a ? a->time : 0;
+}
+
+oroya_result oroya_action_set_time(oroya_action *a, double time) {
+    if (!a || !isfinite(time))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->time = time;
+    return OROYA_OK;
+}
+
+double oroya_action_time_scale(const oroya_action *a) {
+    return a ? a->time_scale : 0;
+}
+
+oroya_result oroya_action_set_time_scale(oroya_action *a, double time_scale) {
+    if (!a || !isfinite(time_scale))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->time_scale = time_scale;
+    return OROYA_OK;
+}
+
+double oroya_action_effective_time_scale(const oroya_action *a) {
+    return a ? a->effective_time_scale : 0;
+}
+
+oroya_result oroya_action_set_effective_time_scale(oroya_action *a, double time_scale) {
+    if (!a || !isfinite(time_scale))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->time_scale = time_scale;
+    a->effective_time_scale = a->paused ? 0 : time_scale;
+    oroya_action_stop_warping(a);
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
+    if (!a || !isfinite(duration) || duration == 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->time_scale = a->duration / duration;
+    oroya_action_stop_warping(a);
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_sync_with(oroya_action *a, const oroya_action *other) {
+    if (!a || !other)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->time = other->time;
+    a->time_scale = other->time_scale;
+    oroya_action_stop_warping(a);
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double end_time_scale,
+                               double duration) {
+    if (!a || !isfinite(start_time_scale) || !isfinite(end_time_scale) || !isfinite(duration) ||
+        duration < 0 || a->time_scale == 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_mixer *m = a->mixer;
+    double now = m->time;
+    if (!a->warping) {
+        a->warping = true;
+        m->control_count++;
+    }
+    a->warp_times[0] = (float)now;
+    a->warp_times[1] = (float)(now + duration);
+    a->warp_values[0] = (float)(start_time_scale / a->time_scale);
+    a->warp_values[1] = (float)(end_time_scale / a->time_scale);
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_halt(oroya_action *a, double duration) {
+    if (!a)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    return oroya_action_warp(a, a->effective_time_scale, 0, duration);
+}
+
+bool oroya_action_is_warping(const oroya_action *a) {
+    return a && a->warping;
+}
+bool oroya_action_paused(const oroya_action *a) {
+    return a && a->paused;
+}
+
+void oroya_action_set_paused(oroya_action *a, bool paused) {
+    if (a)
+        a->paused = paused;
+}
+
+oroya_result oroya_action_start_at(oroya_action *a, double mixer_time) {
+    if (!a || !isfinite(mixer_time))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->has_start_time = true;
+    a->start_time = mixer_time;
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_set_loop(oroya_action *a, oroya_loop_mode mode, double repetitions) {
+    if (!a ||
+        (mode != OROYA_LOOP_ONCE && mode != OROYA_LOOP_REPEAT && mode != OROYA_LOOP_PINGPONG) ||
+        isnan(repetitions) || repetitions < 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->loop = mode;
+    a->repetitions = repetitions;
+    return OROYA_OK;
+}
+
+oroya_loop_mode oroya_action_loop(const oroya_action *a) {
+    return a ? a->loop : OROYA_LOOP_REPEAT;
+}
+double oroya_action_repetitions(const oroya_action *a) {
+    return a ? a->repetitions : 0;
+}
+int64_t oroya_action_loop_count(const oroya_action *a) {
+    return a ? a->loop_count : -1;
+}
+
+void oroya_action_set_clamp_when_finished(oroya_action *a, bool clamp) {
+    if (a)
+        a->clamp_when_finished = clamp;
+}
+
+bool oroya_action_clamp_when_finished(const oroya_action *a) {
+    return a && a->clamp_when_finished;
+}
+
+void oroya_action_set_zero_slope(oroya_action *a, bool at_start, bool at_end) {
+    if (!a)
+        return;
+    a->zero_slope_at_start = at_start;
+    a->zero_slope_at_end = at_end;
+}
+
+bool oroya_action_zero_slope_at_start(const oroya_action *a) {
+    return a && a->zero_slope_at_start;
+}
+bool oroya_action_zero_slope_at_end(const oroya_action *a) {
+    return a && a->zero_slope_at_end;
+}
+
+double oroya_action_weight(const oroya_action *a) {
+    return a ? a->weight : 0;
+}
+
+oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
+    if (!a || !isfinite(weight))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->weight = weight;
+    return OROYA_OK;
+}
+
+bool oroya_action_enabled(const oroya_action *a) {
+    return a && a->enabled;
+}
+
+void oroya_action_set_enabled(oroya_action *a, bool enabled) {
+    if (a)
+        a->enabled = enabled;
+}
+
+double oroya_action_effective_weight(const oroya_action *a) {
+    return a ? a->effective_weight : 0;
+}
+
+oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
+    if (!a || !isfinite(weight))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->weight = weight;
+    a->effective_weight = a->enabled ? weight : 0;
+    oroya_action_stop_fading(a);
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_fade_in(oroya_action *a, double duration) {
+    if (!a || !isfinite(duration) || duration < 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    schedule_fading(a, duration, 0, 1);
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_fade_out(oroya_action *a, double duration) {
+    if (!a || !isfinite(duration) || duration < 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    schedule_fading(a, duration, 1, 0);
+    return OROYA_OK;
+}
+
+bool oroya_action_is_fading(const oroya_action *a) {
+    return a && a->fading;
+}
+
+oroya_result oroya_action_cross_fade_from(oroya_action *a, oroya_action *from, double duration,
+                                          bool warp) {
+    if (!a || !from || from->mixer != a->mixer || !isfinite(duration) || duration < 0)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    if (warp &&
+        (a->time_scale == 0 || from->time_scale == 0 || a->duration <= 0 || from->duration <= 0))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_action_fade_out(from, duration);
+    oroya_action_fade_in(a, duration);
+    if (warp) {
+        double fade_in_duration = a->duration, fade_out_duration = from->duration;
+        double start_end_ratio = fade_out_duration / fade_in_duration;
+        double end_start_ratio = fade_in_duration / fade_out_duration;
+        from->has_restore_time_scale = true;
+        from->restore_time_scale = from->time_scale;
+        a->has_restore_time_scale = true;
+        a->restore_time_scale = a->time_scale;
+        oroya_action_warp(from, 1.0, start_end_ratio, duration);
+        oroya_action_warp(a, end_start_ratio, 1.0, duration);
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_action_cross_fade_to(oroya_action *a, oroya_action *to, double duration,
+                                        bool warp) {
+    return oroya_action_cross_fade_from(to, a, duration, warp);
+}
+
+oroya_blend_mode oroya_action_blend_mode(const oroya_action *a) {
+    return a ? a->blend_mode : OROYA_BLEND_NORMAL;
+}
+
+void oroya_action_set_blend_mode(oroya_action *a, oroya_blend_mode mode) {
+    if (a && (mode == OROYA_BLEND_NORMAL || mode == OROYA_BLEND_ADDITIVE))
+        a->blend_mode = mode;
+}

@@ -1,0 +1,211 @@
+/* glTF export tests: every sample model is imported, written as .glb and as .gltf + .bin,
+ * imported again, and must give back the same nodes (names, transforms), skins (joints,
+ * inverse bind matrices), geometry and clips (names, targets, interpolation, key times and
+ * values bit for bit). The written files are left in OROYA_BINARY_DIR/test_gltf_write_out for
+ * tests/gltf/test_gltf_export.sh, which runs the Khronos validator on them. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "oroya/gltf.h"
+#include "oroya_test.h"
+
+#define ASSETS OROYA_SOURCE_DIR "/tests/assets"
+#define OUT OROYA_BINARY_DIR "/test_gltf_write_out"
+
+/* "node_<digits>" names are FORMAT.md's fallback for unnamed nodes: they follow the file's
+ * node order, which export makes the scene's dense order, so they are not compared. */
+static bool fallback_name(const char *s) {
+    if (strncmp(s, "node_", 5) != 0 || !s[5]) {
+        return false;
+    }
+    for (s += 5; *s; s++) {
+        if (*s < '0' || *s > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The dense index in a's scene of the node a track targets, by name. */
+static uint32_t target_index(const oroya_scene *scene, const char *name) {
+    oroya_node n;
+    return oroya_scene_find_node(scene, name, &n) == OROYA_OK ? oroya_scene_node_index(scene, n)
+                                                             : UINT32_MAX;
+}
+
+static void compare_models(const char *what, const oroya_gltf_model *a,
+                           const oroya_gltf_model *b) {
+    /* Nodes: a's scene and b's scene have the same dense order, since export writes nodes
+     * in dense order and import builds them depth first, as they were. */
+    uint32_t n = oroya_scene_node_count(a->scene);
+    OT_CHECK_MSG(oroya_scene_node_count(b->scene) == n, "%s: %u vs %u nodes", what, n,
+                 oroya_scene_node_count(b->scene));
+    for (uint32_t i = 0; i < n && i < oroya_scene_node_count(b->scene); i++) {
+        oroya_node ha = oroya_scene_node_at(a->scene, i), hb = oroya_scene_node_at(b->scene, i);
+        oroya_transform ta, tb;
+        oroya_scene_get_transform(a->scene, ha, &ta);
+        oroya_scene_get_transform(b->scene, hb, &tb);
+        OT_CHECK_MSG(memcmp(&ta, &tb, sizeof ta) == 0, "%s: node %u transform", what, i);
+        const char *na = oroya_scene_node_name(a->scene, ha);
+        const char *nb = oroya_scene_node_name(b->scene, hb);
+        OT_CHECK_MSG(!strcmp(na, nb) || (fallback_name(na) && fallback_name(nb)),
+                     "%s: node %u '%s' vs '%s'", what, i, na, nb);
+        const oroya_geometry *ga = NULL, *gb = NULL;
+        oroya_scene_get_mesh(a->scene, ha, &ga, NULL);
+        oroya_scene_get_mesh(b->scene, hb, &gb, NULL);
+        uint32_t wa = 0, wb = 0;
+        const float *pa = oroya_scene_weights(a->scene, ha, &wa);
+        const float *pb = oroya_scene_weights(b->scene, hb, &wb);
+        OT_CHECK_MSG(wa == wb && (!wa || memcmp(pa, pb, wa * 4u) == 0), "%s: node %u weights",
+                     what, i);
+        OT_CHECK_MSG((ga == NULL) == (gb == NULL), "%s: node %u mesh", what, i);
+        if (ga && gb) {
+            OT_CHECK(ga->vertex_count == gb->vertex_count && ga->index_count == gb->index_count);
+            OT_CHECK(memcmp(ga->positions, gb->positions, ga->vertex_count * 12u) == 0);
+            OT_CHECK(ga->morph_target_count == gb->morph_target_count);
+            OT_CHECK((ga->joints == NULL) == (gb->joints == NULL));
+        }
+    }
+    OT_EQ_INT(b->skin_count, a->skin_count);
+    for (uint32_t s = 0; s < a->skin_count && s < b->skin_count; s++) {
+        OT_EQ_INT(b->skins[s].joint_count, a->skins[s].joint_count);
+        for (uint32_t k = 0; k < a->skins[s].joint_count && k < b->skins[s].joint_count; k++) {
+            OT_CHECK(oroya_scene_node_index(a->scene, a->skins[s].joints[k]) ==
+                     oroya_scene_node_index(b->scene, b->skins[s].joints[k]));
+            OT_CHECK(memcmp(&a->skins[s].inverse_bind_matrices[k],
+                            &b->skins[s].inverse_bind_matrices[k], sizeof(oroya_mat4)) == 0);
+        }
+    }
+    OT_EQ_INT(b->clip_count, a->clip_count);
+    for (uint32_t c = 0; c < a->clip_count && c < b->clip_count; c++) {
+        const oroya_clip *x = a->clips[c], *y = b->clips[c];
+        OT_CHECK_MSG(!strcmp(x->name, y->name), "%s: clip %s vs %s", what, x->name, y->name);
+        OT_CHECK(x->duration == y->duration);
+        OT_EQ_INT(y->track_count, x->track_count);
+        for (uint32_t t = 0; t < x->track_count && t < y->track_count; t++) {
+            const oroya_track *p = &x->tracks[t], *q = &y->tracks[t];
+            OT_CHECK_MSG(target_index(a->scene, p->target) == target_index(b->scene, q->target) &&
+                             target_index(a->scene, p->target) != UINT32_MAX,
+                         "%s: track %u target %s vs %s", what, t, p->target, q->target);
+            OT_CHECK(p->property == q->property && p->interpolation == q->interpolation);
+            OT_CHECK(p->key_count == q->key_count && p->components == q->components);
+            if (p->key_count == q->key_count && p->components == q->components) {
+                OT_CHECK(memcmp(p->times, q->times, p->key_count * 4u) == 0);
+                OT_CHECK(memcmp(p->values, q->values, oroya_track_value_count(p) * 4u) == 0);
+            }
+        }
+    }
+}
+
+static int round_trip_tree(const char *dir, int *counter) {
+    int files = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        return 0;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            files += round_trip_tree(path, counter);
+            continue;
+        }
+        size_t len = strlen(path);
+        if (!(len > 5 && !strcmp(path + len - 5, ".gltf")) &&
+            !(len > 4 && !strcmp(path + len - 4, ".glb"))) {
+            continue;
+        }
+        files++;
+        oroya_gltf_import_desc skip = {.skip_images = true};
+        oroya_gltf_model *a = NULL;
+        oroya_error err = {0};
+        OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
+                     err.message);
+        if (!a) {
+            continue;
+        }
+        const char *base = strrchr(path, '/') + 1;
+        for (int binary = 0; binary < 2; binary++) {
+            char out[1200];
+            snprintf(out, sizeof out, OUT "/%03d_%.*s.%s", (*counter)++,
+                     (int)(strchr(base, '.') - base), base, binary ? "glb" : "gltf");
+            oroya_gltf_write_desc wd = {.binary = binary != 0,
+                                        .clips = (const oroya_clip *const *)a->clips,
+                                        .clip_count = a->clip_count};
+            OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s: %s", out,
+                         err.message);
+            oroya_gltf_model *b = NULL;
+            OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out,
+                         err.message);
+            if (b) {
+                compare_models(out, a, b);
+            }
+            oroya_gltf_model_free(b);
+        }
+        oroya_gltf_model_free(a);
+    }
+    closedir(d);
+    return files;
+}
+
+static void test_round_trip(void) {
+    int counter = 0;
+    OT_EQ_INT(round_trip_tree(ASSETS, &counter), 7);
+    int shared = round_trip_tree(OROYA_SHARED_DIR "/assets/gltf", &counter);
+    OT_CHECK(shared == 0 || shared == 31);
+}
+
+static void test_errors(void) {
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_gltf_write(NULL, NULL, OUT "/x.gltf", &err), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    OT_EQ_INT(oroya_gltf_write(scene, NULL, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+    /* An empty scene is a valid file. */
+    OT_EQ_INT(oroya_gltf_write(scene, NULL, OUT "/empty.gltf", &err), OROYA_OK);
+    /* A clip whose target is not in the scene, and a SMOOTH track. */
+    static const float times[] = {0, 1}, values[] = {0, 0, 0, 1, 1, 1};
+    oroya_track track = {.target = "ghost", .property = OROYA_PROPERTY_TRANSLATION,
+                         .interpolation = OROYA_INTERP_LINEAR, .components = 3,
+                         .key_count = 2, .times = times, .values = values};
+    oroya_clip *clip = NULL;
+    oroya_clip_desc cd = {.name = "c", .tracks = &track, .track_count = 1};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    const oroya_clip *clips[] = {clip};
+    oroya_gltf_write_desc wd = {.clips = clips, .clip_count = 1};
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/bad.gltf", &err), OROYA_ERR_NOT_FOUND);
+    OT_CHECK(strstr(err.message, "clips[0].tracks[0]: target 'ghost'") != NULL);
+    oroya_clip_destroy(clip);
+    oroya_node ghost;
+    OT_CHECK(oroya_scene_add_node(scene, "ghost", (oroya_node){0}, OROYA_NODE_OBJECT, &ghost) ==
+             OROYA_OK);
+    track.interpolation = OROYA_INTERP_SMOOTH;
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    clips[0] = clip;
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/bad.gltf", &err), OROYA_ERR_UNSUPPORTED);
+    oroya_clip_destroy(clip);
+    wd.clips = NULL;
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/bad.gltf", &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_gltf_write(scene, NULL, "/nonexistent-dir/x.gltf", &err), OROYA_ERR_IO);
+    oroya_scene_destroy(scene);
+}
+
+int main(void) {
+    if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
+        perror(OUT);
+    }
+    OT_RUN(test_round_trip);
+    OT_RUN(test_errors);
+    return ot_finish();
+}
