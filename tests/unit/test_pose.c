@@ -590,7 +590,7 @@ static const char *humanoid_path(void) { return OROYA_SHARED_DIR "/bench/data/hu
 static void test_humanoid_walk_positions(void) {
     bench_asset as;
     oroya_error err = {0};
-    if (bench_asset_load(humanoid_path(), NULL, false, &as, &err) != OROYA_OK) {
+    if (bench_asset_load(humanoid_path(), NULL, &as, &err) != OROYA_OK) {
         OT_CHECK_MSG(0, "%s", err.message);
         return;
     }
@@ -598,7 +598,7 @@ static void test_humanoid_walk_positions(void) {
     const oroya_clip *walk = bench_asset_clip(&as, "walk");
     OT_CHECK(walk != NULL);
     if (!walk) {
-        bench_asset_free(&as, NULL);
+        bench_asset_free(&as);
         return;
     }
     oroya_pose_clip *pc = NULL;
@@ -633,7 +633,7 @@ static void test_humanoid_walk_positions(void) {
     }
     oroya_pose_character_destroy(c);
     oroya_pose_clip_destroy(pc);
-    bench_asset_free(&as, NULL);
+    bench_asset_free(&as);
 }
 
 /* ---- allocations and determinism ------------------------------------------------------------ */
@@ -653,7 +653,7 @@ static bool crowd_make(crowd *cw, const oroya_allocator *a, bool strict) {
     oroya_error err = {0};
     memset(cw, 0, sizeof *cw);
     cw->allocator = *a;
-    if (bench_asset_load(humanoid_path(), a, false, &cw->as, &err) != OROYA_OK) {
+    if (bench_asset_load(humanoid_path(), a, &cw->as, &err) != OROYA_OK) {
         OT_CHECK_MSG(!strict, "%s", err.message);
         return false;
     }
@@ -696,7 +696,7 @@ static void crowd_free(crowd *cw) {
     oroya_pose_clip_destroy(cw->walk);
     oroya_pose_clip_destroy(cw->run);
     oroya_pose_clip_destroy(cw->wave);
-    bench_asset_free(&cw->as, &cw->allocator);
+    bench_asset_free(&cw->as);
 }
 
 static void test_zero_allocations_per_frame(void) {

@@ -7,7 +7,7 @@
  * counting allocator, and allocs_per_frame counts what the timed frames allocated (must be 0).
  * Single-thread times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), crowd1000_2t_ms is
  * wall-clock; the machine may be shared, hence medians. gltf_load_mb_s is wall-clock (it
- * reads a file). */
+ * reads a file): oroya_gltf_load (parse, validate, import) plus the pose skeleton. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,7 +184,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     memset(&crowd_asset, 0, sizeof crowd_asset);
     float *out_pos = NULL, *out_nor = NULL;
 
-    if (bench_asset_load(human_path, &s->allocator, false, &s->human, &err) != OROYA_OK) {
+    if (bench_asset_load(human_path, &s->allocator, &s->human, &err) != OROYA_OK) {
         fprintf(stderr, "oroya bench: %s\n", err.message);
         return 1;
     }
@@ -256,10 +256,11 @@ int oroya_cmd_bench(int argc, char **argv) {
     fflush(stdout);
 
     /* Skinning: the 100k mesh posed by character 0's bones. */
+    bench_counter load_counter = {0};
+    const oroya_allocator plain = {bench_alloc, bench_free, &load_counter};
     for (int r = 0; r < runs; r++) {
-        oroya_allocator plain = {bench_alloc, bench_free, &(bench_counter){0}};
         double t0 = wall_s();
-        oroya_result res = bench_asset_load(skin_path, &plain, true, &crowd_asset, &err);
+        oroya_result res = bench_asset_load(skin_path, &plain, &crowd_asset, &err);
         double t1 = wall_s();
         if (res != OROYA_OK) {
             fprintf(stderr, "oroya bench: %s\n", err.message);
@@ -275,11 +276,11 @@ int oroya_cmd_bench(int argc, char **argv) {
         }
         v[r] = (double)size / 1e6 / (t1 - t0);
         if (r + 1 < runs) {
-            bench_asset_free(&crowd_asset, &plain);
+            bench_asset_free(&crowd_asset);
         }
     }
     const double load_mb_s = median(v, runs);
-    if (!crowd_asset.positions ||
+    if (!crowd_asset.positions || !crowd_asset.normals ||
         oroya_pose_skeleton_joint_count(crowd_asset.skeleton) !=
             oroya_pose_skeleton_joint_count(s->human.skeleton)) {
         fprintf(stderr, "oroya bench: %s: no skinned mesh for this skeleton\n", skin_path);
@@ -319,10 +320,7 @@ int oroya_cmd_bench(int argc, char **argv) {
 done:
     free(out_pos);
     free(out_nor);
-    {
-        oroya_allocator plain = {bench_alloc, bench_free, &(bench_counter){0}};
-        bench_asset_free(&crowd_asset, &plain);
-    }
+    bench_asset_free(&crowd_asset);
     oroya_thread_pool_destroy(pool);
     for (uint32_t i = 0; s->chars && i < CROWD; i++) {
         oroya_pose_character_destroy(s->chars[i]);
@@ -333,6 +331,6 @@ done:
     for (int i = 0; i < 4; i++) {
         oroya_pose_clip_destroy(*slots[i]);
     }
-    bench_asset_free(&s->human, &s->allocator);
+    bench_asset_free(&s->human);
     return status;
 }
