@@ -1,11 +1,336 @@
-/* oroya bench: not implemented yet (it arrives with speed). */
+/* oroya bench: the speed figures of issue 10, one per line as `name value unit`.
+ *
+ *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]
+ *
+ * Each figure is the median of N runs (default 9). --quick shrinks every count so CI can
+ * check that the benchmark works; its numbers mean nothing. Everything is allocated through a
+ * counting allocator, and allocs_per_frame counts what the timed frames allocated (must be 0).
+ * Single-thread times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), crowd1000_2t_ms is
+ * wall-clock; the machine may be shared, hence medians. gltf_load_mb_s is wall-clock (it
+ * reads a file): oroya_gltf_load (parse, validate, import) plus the pose skeleton. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "../../bench/bench_load.h"
 #include "cli.h"
+#include "oroya/pose.h"
+
+typedef struct bench_counter {
+    long allocs;
+} bench_counter;
+
+static void *bench_alloc(size_t size, size_t align, void *user) {
+    ((bench_counter *)user)->allocs++;
+    if (align < 16) {
+        align = 16;
+    }
+    size_t rounded = (size + align - 1) & ~(align - 1);
+    return aligned_alloc(align, rounded ? rounded : align);
+}
+static void bench_free(void *p, void *user) {
+    (void)user;
+    free(p);
+}
+
+/* Single-thread figures use the thread's CPU time: on a shared machine the wall clock also
+ * counts the time other processes hold the core. Two-thread figures need the wall clock. */
+static double cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+static double wall_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#define MAX_RUNS 64
+#define CROWD 1000
+
+typedef struct bench_state {
+    bench_counter counter;
+    oroya_allocator allocator;
+    bench_asset human;
+    oroya_pose_clip *walk, *run, *wave, *walk_cubic;
+    oroya_pose_character **chars;
+    oroya_pose_layer (*layers)[3];
+    oroya_pose_update *updates;
+    long frame_allocs;
+    long frames;
+} bench_state;
+
+static float wrap(float t, float d) {
+    float r = t - d * (float)(int)(t / d);
+    return r < 0 ? r + d : r;
+}
+
+/* Sets the layers of character i for frame f: walk/run at 0.6/0.4 with per-character time
+ * offsets, plus wave (additive) when asked. */
+static uint32_t set_layers(bench_state *s, uint32_t i, long f, const oroya_pose_clip *walk,
+                           bool additive) {
+    const float t = (float)f * (1.0f / 60.0f) + 0.0137f * (float)i;
+    s->layers[i][0] = (oroya_pose_layer){walk, wrap(t, oroya_pose_clip_duration(walk)), 0.6f};
+    s->layers[i][1] = (oroya_pose_layer){s->run, wrap(t, oroya_pose_clip_duration(s->run)), 0.4f};
+    s->layers[i][2] = (oroya_pose_layer){s->wave, wrap(t, oroya_pose_clip_duration(s->wave)), 1};
+    return additive ? 3u : 2u;
+}
+
+/* Microseconds per frame of one character. */
+static double char_frame(bench_state *s, const oroya_pose_clip *walk, bool additive, int frames) {
+    const long a0 = s->counter.allocs;
+    double t0 = cpu_s();
+    for (int f = 0; f < frames; f++) {
+        uint32_t n = set_layers(s, 0, f, walk, additive);
+        oroya_pose_character_update(s->chars[0], s->layers[0], n, NULL);
+    }
+    double t1 = cpu_s();
+    s->frame_allocs += s->counter.allocs - a0;
+    s->frames += frames;
+    return (t1 - t0) * 1e6 / frames;
+}
+
+/* Milliseconds per frame of the whole crowd. */
+static double crowd_frame(bench_state *s, const oroya_scheduler *sched, int frames) {
+    double (*now_s)(void) = sched ? wall_s : cpu_s;
+    double best = 0;
+    const long a0 = s->counter.allocs;
+    double t0 = now_s();
+    for (int f = 0; f < frames; f++) {
+        for (uint32_t i = 0; i < CROWD; i++) {
+            s->updates[i].layer_count = set_layers(s, i, f, s->walk, false);
+        }
+        oroya_pose_update_batch(s->updates, CROWD, sched, NULL);
+    }
+    best = (now_s() - t0) * 1e3 / frames;
+    s->frame_allocs += s->counter.allocs - a0;
+    s->frames += frames;
+    return best;
+}
+
+static int usage(void) {
+    fprintf(stderr, "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]\n"
+                    "  default files: $OROYA_BENCH_DATA or ../shared/bench/data\n");
+    return 2;
+}
 
 int oroya_cmd_bench(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "oroya bench: not implemented yet\n");
-    return 1;
+    const char *human_path = NULL, *skin_path = NULL;
+    int runs = 9;
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) {
+            quick = true;
+        } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+            if (runs < 1 || runs > MAX_RUNS) {
+                return usage();
+            }
+        } else if (!strcmp(argv[i], "--skin") && i + 1 < argc) {
+            skin_path = argv[++i];
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage();
+            return 0;
+        } else if (argv[i][0] == '-' || human_path) {
+            return usage();
+        } else {
+            human_path = argv[i];
+        }
+    }
+    char human_buf[1024], skin_buf[1024];
+    const char *dir = getenv("OROYA_BENCH_DATA");
+    if (!dir) {
+        dir = "../shared/bench/data";
+    }
+    if (!human_path) {
+        snprintf(human_buf, sizeof human_buf, "%s/humanoid67.glb", dir);
+        human_path = human_buf;
+    }
+    if (!skin_path) {
+        /* Beside the humanoid file. */
+        const char *slash = strrchr(human_path, '/');
+        int len = slash ? (int)(slash - human_path) : 1;
+        snprintf(skin_buf, sizeof skin_buf, "%.*s/crowd_skin100k.glb", len,
+                 slash ? human_path : ".");
+        skin_path = skin_buf;
+    }
+    if (quick) {
+        runs = 3;
+    }
+    const int char_frames = quick ? 50 : 20000;
+    const int crowd_frames = quick ? 2 : 40;
+    const int skin_iters = quick ? 1 : 10;
+
+    static bench_state st;
+    bench_state *s = &st;
+    memset(s, 0, sizeof *s);
+    s->allocator = (oroya_allocator){bench_alloc, bench_free, &s->counter};
+    oroya_error err = {0};
+    int status = 1;
+    oroya_thread_pool *pool = NULL;
+    bench_asset crowd_asset;
+    memset(&crowd_asset, 0, sizeof crowd_asset);
+    float *out_pos = NULL, *out_nor = NULL;
+
+    if (bench_asset_load(human_path, &s->allocator, &s->human, &err) != OROYA_OK) {
+        fprintf(stderr, "oroya bench: %s\n", err.message);
+        return 1;
+    }
+    const char *names[4] = {"walk", "run", "wave", "walk_cubic"};
+    oroya_pose_clip **slots[4] = {&s->walk, &s->run, &s->wave, &s->walk_cubic};
+    for (int i = 0; i < 4; i++) {
+        const oroya_clip *c = bench_asset_clip(&s->human, names[i]);
+        if (!c) {
+            fprintf(stderr, "oroya bench: %s: no clip named %s\n", human_path, names[i]);
+            goto done;
+        }
+        oroya_pose_clip_desc d = {.skeleton = s->human.skeleton, .clip = c, .additive = i == 2,
+                                  .allocator = s->allocator};
+        if (oroya_pose_clip_create(&d, slots[i], &err) != OROYA_OK) {
+            fprintf(stderr, "oroya bench: %s: %s\n", names[i], err.message);
+            goto done;
+        }
+    }
+    s->chars = calloc(CROWD, sizeof *s->chars);
+    s->layers = calloc(CROWD, sizeof *s->layers);
+    s->updates = calloc(CROWD, sizeof *s->updates);
+    if (!s->chars || !s->layers || !s->updates) {
+        fprintf(stderr, "oroya bench: out of memory\n");
+        goto done;
+    }
+    for (uint32_t i = 0; i < CROWD; i++) {
+        oroya_pose_character_desc d = {.skeleton = s->human.skeleton, .max_layers = 3,
+                                       .allocator = s->allocator};
+        if (oroya_pose_character_create(&d, &s->chars[i], &err) != OROYA_OK) {
+            fprintf(stderr, "oroya bench: %s\n", err.message);
+            goto done;
+        }
+        s->updates[i] = (oroya_pose_update){s->chars[i], s->layers[i], 2};
+    }
+    if (oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2,
+                                                           .allocator = s->allocator},
+                                 &pool, &err) != OROYA_OK) {
+        fprintf(stderr, "oroya bench: %s\n", err.message);
+        goto done;
+    }
+
+    double v[MAX_RUNS];
+    /* Warm up caches and cursors once before timing. */
+    char_frame(s, s->walk, true, char_frames / 10 + 1);
+    for (int r = 0; r < runs; r++) {
+        v[r] = char_frame(s, s->walk, false, char_frames);
+    }
+    printf("char_frame_us %.3f us\n", median(v, runs));
+    for (int r = 0; r < runs; r++) {
+        v[r] = char_frame(s, s->walk, true, char_frames);
+    }
+    printf("char_frame_additive_us %.3f us\n", median(v, runs));
+    for (int r = 0; r < runs; r++) {
+        v[r] = char_frame(s, s->walk_cubic, false, char_frames);
+    }
+    printf("char_frame_cubic_us %.3f us\n", median(v, runs));
+
+    crowd_frame(s, NULL, 1);
+    for (int r = 0; r < runs; r++) {
+        v[r] = crowd_frame(s, NULL, crowd_frames);
+    }
+    printf("crowd1000_ms %.3f ms\n", median(v, runs));
+    oroya_scheduler sched = {oroya_thread_pool_parallel_for, pool};
+    crowd_frame(s, &sched, 1);
+    for (int r = 0; r < runs; r++) {
+        v[r] = crowd_frame(s, &sched, crowd_frames);
+    }
+    printf("crowd1000_2t_ms %.3f ms\n", median(v, runs));
+    fflush(stdout);
+
+    /* Skinning: the 100k mesh posed by character 0's bones. */
+    bench_counter load_counter = {0};
+    const oroya_allocator plain = {bench_alloc, bench_free, &load_counter};
+    for (int r = 0; r < runs; r++) {
+        double t0 = wall_s();
+        oroya_result res = bench_asset_load(skin_path, &plain, &crowd_asset, &err);
+        double t1 = wall_s();
+        if (res != OROYA_OK) {
+            fprintf(stderr, "oroya bench: %s\n", err.message);
+            goto done;
+        }
+        FILE *f = fopen(skin_path, "rb");
+        long size = 0;
+        if (f && fseek(f, 0, SEEK_END) == 0) {
+            size = ftell(f);
+        }
+        if (f) {
+            fclose(f);
+        }
+        v[r] = (double)size / 1e6 / (t1 - t0);
+        if (r + 1 < runs) {
+            bench_asset_free(&crowd_asset);
+        }
+    }
+    const double load_mb_s = median(v, runs);
+    if (!crowd_asset.positions || !crowd_asset.normals ||
+        oroya_pose_skeleton_joint_count(crowd_asset.skeleton) !=
+            oroya_pose_skeleton_joint_count(s->human.skeleton)) {
+        fprintf(stderr, "oroya bench: %s: no skinned mesh for this skeleton\n", skin_path);
+        goto done;
+    }
+    const uint32_t vc = crowd_asset.vertex_count;
+    out_pos = malloc((size_t)vc * 3 * sizeof(float));
+    out_nor = malloc((size_t)vc * 3 * sizeof(float));
+    if (!out_pos || !out_nor) {
+        goto done;
+    }
+    oroya_pose_skin_job job = {
+        .count = vc, .positions = crowd_asset.positions, .normals = crowd_asset.normals,
+        .joints = crowd_asset.joints, .weights = crowd_asset.weights,
+        .palette_count = oroya_pose_skeleton_joint_count(s->human.skeleton),
+        .palette = oroya_pose_character_bones(s->chars[0]), .out_positions = out_pos,
+        .out_normals = out_nor};
+    if (oroya_pose_skin_run(&job, &err) != OROYA_OK) {
+        fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
+        goto done;
+    }
+    for (int r = 0; r < runs; r++) {
+        const long a0 = s->counter.allocs;
+        double t0 = cpu_s();
+        for (int k = 0; k < skin_iters; k++) {
+            oroya_pose_skin_run(&job, NULL);
+        }
+        double t1 = cpu_s();
+        s->frame_allocs += s->counter.allocs - a0;
+        v[r] = (double)vc * skin_iters / (t1 - t0) / 1e6;
+    }
+    printf("skin_mverts_s %.1f Mverts/s\n", median(v, runs));
+    printf("gltf_load_mb_s %.1f MB/s\n", load_mb_s);
+    printf("allocs_per_frame %g allocs\n", (double)s->frame_allocs / (double)s->frames);
+    status = 0;
+
+done:
+    free(out_pos);
+    free(out_nor);
+    bench_asset_free(&crowd_asset);
+    oroya_thread_pool_destroy(pool);
+    for (uint32_t i = 0; s->chars && i < CROWD; i++) {
+        oroya_pose_character_destroy(s->chars[i]);
+    }
+    free(s->chars);
+    free(s->layers);
+    free(s->updates);
+    for (int i = 0; i < 4; i++) {
+        oroya_pose_clip_destroy(*slots[i]);
+    }
+    bench_asset_free(&s->human);
+    return status;
 }

@@ -1,0 +1,100 @@
+/* Private structures of the pose layer (src/pose*.c), shared with its tests. */
+#ifndef OROYA_INTERNAL_POSE_H
+#define OROYA_INTERNAL_POSE_H
+
+#include "oroya/pose.h"
+
+/* Channels of a joint, in this order in every block. */
+enum { OROYA__CH_T = 0, OROYA__CH_R = 1, OROYA__CH_S = 2, OROYA__CH_COUNT = 3 };
+
+/* How a channel's keys interpolate in the runtime format. */
+enum { OROYA__KIND_LINEAR = 0, OROYA__KIND_STEP = 1, OROYA__KIND_CUBIC = 2 };
+
+struct oroya_pose_skeleton {
+    oroya_allocator allocator;
+    uint32_t joint_count;
+    uint32_t block_count;          /* (joint_count + 3) / 4 */
+    uint32_t *parents;             /* joint_count, UINT32_MAX = root */
+    oroya_soa_transform *rest;     /* block_count, padding lanes identity */
+    oroya_mat4 *inverse_bind;      /* joint_count */
+    char **names;                  /* joint_count, or NULL */
+};
+
+/* One joint channel of a runtime clip: records of `stride` floats at keys + offset, each
+ * [time, value] (LINEAR, STEP) or [time, in, value, out] (CUBIC). Its key times are those
+ * of its time group. */
+typedef struct oroya__pose_channel {
+    uint32_t offset;
+    uint16_t group;
+    uint8_t kind;
+    uint8_t stride;
+} oroya__pose_channel;
+
+/* Channels with the same key times (glTF samplers usually share one input accessor) form a
+ * time group: a frame finds the interval and its interpolation factor once per group, not
+ * once per channel. The times are read from a member channel's records. */
+typedef struct oroya__pose_group {
+    uint32_t offset;   /* records of one member channel */
+    uint32_t count;    /* records, >= 2 */
+    uint32_t stride;
+    uint32_t pad_;
+} oroya__pose_group;
+
+/* A group's interval at the current frame: records k and k + 1, the LINEAR/CUBIC factor a,
+ * the STEP factor, and the interval length. */
+typedef struct oroya__pose_interval {
+    uint32_t k;
+    float a, a_step, dt;
+} oroya__pose_interval;
+
+/* Lane masks of one (block, channel): all-ones words for the lanes that are animated, that
+ * step, that are cubic. `any` says whether the channel is animated in any lane. */
+typedef struct oroya__pose_lanes {
+    uint32_t animated[4];
+    uint32_t step[4];
+    uint32_t cubic[4];
+    uint32_t any, any_cubic;
+    /* uniform: the 4 lanes share a time group and a record stride and none is cubic (the
+     * common case), so sampling needs one interval and per lane only its record offset. */
+    uint32_t uniform, group, stride, pad_[3];
+    uint32_t offset[4];
+} oroya__pose_lanes;
+
+struct oroya_pose_clip {
+    oroya_allocator allocator;
+    const oroya_pose_skeleton *skeleton;
+    float duration;
+    bool additive;
+    uint32_t ignored_tracks;
+    uint32_t channel_count;             /* block_count * 12: index (block * 3 + ch) * 4 + lane */
+    oroya__pose_channel *channels;
+    uint32_t group_count;               /* <= channel_count + 1; group 0 = the constants */
+    oroya__pose_group *groups;
+    oroya__pose_lanes *lanes;           /* block_count * 3 */
+    float *keys;
+};
+
+struct oroya_pose_character {
+    oroya_allocator allocator;
+    const oroya_pose_skeleton *skeleton;
+    uint32_t max_layers;
+    uint32_t channel_count;
+    const oroya_pose_clip **slot_clips; /* max_layers: the clip each slot's cursors follow */
+    uint16_t *cursors;                  /* max_layers * (channel_count + 1), one per group */
+    oroya__pose_interval *intervals;    /* max_layers * (channel_count + 1), per frame */
+    oroya_soa_transform *locals;        /* block_count */
+    oroya_mat4 *models;                 /* joint_count */
+    oroya_mat4 *bones;                  /* joint_count */
+};
+
+/* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
+ * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */
+void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
+                            uint32_t layer_count, int kernel);
+
+/* Skinning with a chosen kernel: 0 = the best available (what oroya_pose_skin_run does),
+ * 1 = SSE2 (or portable C without SSE2), 2 = the double reference. For tests and the bench. */
+oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
+                                       oroya_error *err);
+
+#endif

@@ -1,0 +1,328 @@
+/* CPU linear blend skinning for the pose layer: an SSE2 kernel (the x86-64 baseline), an
+ * AVX2+FMA kernel picked at run time when the CPU has both, a portable one elsewhere, and the
+ * double-precision reference they are tested against. Skinning streams about 72 bytes per
+ * vertex (48 in, 24 out), so the kernels keep to one pass and blend each vertex's four
+ * matrices in registers; the palette (a few KiB) stays in L1. */
+#include <math.h>
+#include <string.h>
+
+#include "internal/base.h"
+#include "internal/pose.h"
+
+#if defined(__SSE2__) && !defined(OROYA_POSE_NO_SIMD)
+#include <emmintrin.h>
+#define HAVE_SSE2 1
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define HAVE_AVX2_DISPATCH 1
+#endif
+#endif
+
+#define SKIN_MAX_PALETTE 32767u
+
+static oroya_result check_job(const oroya_pose_skin_job *job, oroya_error *err) {
+    if (!job) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_pose_skin_run: job is NULL");
+    }
+    if (job->count == 0) {
+        return OROYA_OK;
+    }
+    if (!job->positions || !job->joints || !job->weights || !job->palette ||
+        !job->out_positions) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_pose_skin_run: positions, joints, weights, palette and "
+                           "out_positions are required");
+    }
+    if (!job->normals != !job->out_normals) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_pose_skin_run: normals and out_normals go together");
+    }
+    if (job->palette_count == 0 || job->palette_count > SKIN_MAX_PALETTE) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_pose_skin_run: palette_count %u, expected 1..%u",
+                           job->palette_count, SKIN_MAX_PALETTE);
+    }
+    return OROYA_OK;
+}
+
+static oroya_result bad_joint(const oroya_pose_skin_job *job, oroya_error *err) {
+    for (uint32_t v = 0; v < job->count; v++) {
+        for (uint32_t k = 0; k < 4; k++) {
+            if (job->joints[v * 4 + k] >= job->palette_count) {
+                return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                                   "vertex %u: influence %u names joint %u, palette has %u", v, k,
+                                   job->joints[v * 4 + k], job->palette_count);
+            }
+        }
+    }
+    return OROYA_ERR_OUT_OF_RANGE;
+}
+
+/* True when every joint index is below palette_count. A separate pass over the 8 bytes of
+ * indices per vertex (about a tenth of the vertex stream) keeps the skinning loops free of
+ * per-influence clamps, and leaves the outputs untouched when an index is bad. */
+static bool joints_in_range(const uint16_t *joints, size_t n, uint32_t palette_count) {
+    size_t i = 0;
+    uint32_t bad = 0;
+#if HAVE_SSE2
+    /* Saturating j - (count - 1) is nonzero exactly when j >= count. */
+    const __m128i limit = _mm_set1_epi16((short)(uint16_t)(palette_count - 1));
+    __m128i acc = _mm_setzero_si128();
+    for (; i + 8 <= n; i += 8) {
+        __m128i j = _mm_loadu_si128((const __m128i *)(joints + i));
+        acc = _mm_or_si128(acc, _mm_subs_epu16(j, limit));
+    }
+    bad = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(acc, _mm_setzero_si128())) != 0xFFFFu;
+#endif
+    for (; i < n; i++) {
+        bad |= joints[i] >= palette_count;
+    }
+    return !bad;
+}
+
+/* ---- reference ------------------------------------------------------------------------- */
+
+static void skin_one_reference(const oroya_pose_skin_job *job, uint32_t v, uint32_t *bad) {
+    double m[12] = {0};
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t j = job->joints[v * 4 + k];
+        if (j >= job->palette_count) {
+            *bad = 1;
+            j = 0;
+        }
+        const double w = job->weights[v * 4 + k];
+        const float *p = job->palette[j].m;
+        for (int c = 0; c < 4; c++) {
+            for (int r = 0; r < 3; r++) {
+                m[c * 3 + r] += w * p[c * 4 + r];
+            }
+        }
+    }
+    const float *pos = job->positions + (size_t)v * 3;
+    for (int r = 0; r < 3; r++) {
+        job->out_positions[(size_t)v * 3 + (size_t)r] =
+            (float)(m[r] * pos[0] + m[3 + r] * pos[1] + m[6 + r] * pos[2] + m[9 + r]);
+    }
+    if (job->normals) {
+        const float *nor = job->normals + (size_t)v * 3;
+        double n[3];
+        for (int r = 0; r < 3; r++) {
+            n[r] = m[r] * nor[0] + m[3 + r] * nor[1] + m[6 + r] * nor[2];
+        }
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        double f = len > 0 ? 1 / len : 0;
+        for (int r = 0; r < 3; r++) {
+            job->out_normals[(size_t)v * 3 + (size_t)r] = (float)(n[r] * f);
+        }
+    }
+}
+
+oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya_error *err) {
+    oroya_result res = check_job(job, err);
+    if (res != OROYA_OK || job->count == 0) {
+        return res;
+    }
+    uint32_t bad = 0;
+    for (uint32_t v = 0; v < job->count; v++) {
+        skin_one_reference(job, v, &bad);
+    }
+    return bad ? bad_joint(job, err) : OROYA_OK;
+}
+
+/* ---- SSE2 ----------------------------------------------------------------------------------- */
+
+#if HAVE_SSE2
+/* Skins vertices [begin, end) whose joints were checked. `wide` allows 4-float stores, which
+ * write one float into the next vertex (rewritten by the next iteration), so the caller
+ * passes false for the last vertex. The job's spans are copied to locals first: stores
+ * through the outputs could otherwise alias the job and force reloads every vertex. */
+static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end, bool wide) {
+    const float *pal = job->palette[0].m;
+    const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
+    const uint16_t *joints = job->joints;
+    float *out_p = job->out_positions, *out_n = job->out_normals;
+    const __m128 mask3 = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
+    for (uint32_t v = begin; v < end; v++) {
+        const uint16_t *jv = joints + (size_t)v * 4;
+        const float *wv = weights + (size_t)v * 4;
+        __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+        for (int k = 0; k < 4; k++) {
+            const float *p = pal + (size_t)jv[k] * 16;
+            const __m128 w = _mm_set1_ps(wv[k]);
+            c0 = _mm_add_ps(c0, _mm_mul_ps(_mm_loadu_ps(p), w));
+            c1 = _mm_add_ps(c1, _mm_mul_ps(_mm_loadu_ps(p + 4), w));
+            c2 = _mm_add_ps(c2, _mm_mul_ps(_mm_loadu_ps(p + 8), w));
+            c3 = _mm_add_ps(c3, _mm_mul_ps(_mm_loadu_ps(p + 12), w));
+        }
+        const float *ps = positions + (size_t)v * 3;
+        __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ps[0])),
+                                         _mm_mul_ps(c1, _mm_set1_ps(ps[1]))),
+                              _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(ps[2])), c3));
+        float *op = out_p + (size_t)v * 3;
+        if (wide) {
+            _mm_storeu_ps(op, r);
+        } else {
+            float tmp[4];
+            _mm_storeu_ps(tmp, r);
+            memcpy(op, tmp, 3 * sizeof(float));
+        }
+        if (normals) {
+            const float *ns = normals + (size_t)v * 3;
+            __m128 n = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ns[0])),
+                                             _mm_mul_ps(c1, _mm_set1_ps(ns[1]))),
+                                  _mm_mul_ps(c2, _mm_set1_ps(ns[2])));
+            /* The w lane of n is 0 for affine palettes; mask it so any bottom row works. */
+            n = _mm_and_ps(n, mask3);
+            __m128 d = _mm_mul_ps(n, n);
+            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 3, 0, 1)));
+            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 0, 3, 2)));
+            __m128 len = _mm_sqrt_ps(d);
+            __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
+            n = _mm_and_ps(_mm_div_ps(n, len), nz);
+            float *on = out_n + (size_t)v * 3;
+            if (wide) {
+                _mm_storeu_ps(on, n);
+            } else {
+                float tmp[4];
+                _mm_storeu_ps(tmp, n);
+                memcpy(on, tmp, 3 * sizeof(float));
+            }
+        }
+    }
+}
+#endif
+
+/* ---- AVX2 + FMA ------------------------------------------------------------------------------ */
+
+#if HAVE_AVX2_DISPATCH
+/* Two matrix columns per 256-bit register: (c0 | c1) and (c2 | c3). The vertex is spread as
+ * (x x x x | y y y y) and (z z z z | 1 1 1 1) by one permute each, so a position costs two
+ * FMAs and a fold of the halves. */
+/* One vertex: writes the position and returns the unnormalized normal (w lane 0). */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m128
+skin_vertex_avx2(const float *pal, const float *positions, const float *normals,
+                 const float *weights, const uint16_t *joints, float *out_p, uint32_t v) {
+    const __m256i spread_xy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i spread_z = _mm256_set1_epi32(2);
+    const __m256 one_hi = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256 keep_lo = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0));
+    const uint16_t *jv = joints + (size_t)v * 4;
+    const float *wv = weights + (size_t)v * 4;
+    const float *p0 = pal + (size_t)jv[0] * 16, *p1 = pal + (size_t)jv[1] * 16;
+    const float *p2 = pal + (size_t)jv[2] * 16, *p3 = pal + (size_t)jv[3] * 16;
+    const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
+    const __m256 w2 = _mm256_broadcast_ss(wv + 2), w3 = _mm256_broadcast_ss(wv + 3);
+    /* Two short chains per column pair instead of one long one. */
+    __m256 a = _mm256_fmadd_ps(_mm256_loadu_ps(p1), w1, _mm256_mul_ps(_mm256_loadu_ps(p0), w0));
+    __m256 b = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8), w1,
+                               _mm256_mul_ps(_mm256_loadu_ps(p0 + 8), w0));
+    __m256 a2 = _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3, _mm256_mul_ps(_mm256_loadu_ps(p2), w2));
+    __m256 b2 = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3,
+                                _mm256_mul_ps(_mm256_loadu_ps(p2 + 8), w2));
+    a = _mm256_add_ps(a, a2);
+    b = _mm256_add_ps(b, b2);
+    const __m256 pv = _mm256_castps128_ps256(_mm_loadu_ps(positions + (size_t)v * 3));
+    const __m256 pxy = _mm256_permutevar8x32_ps(pv, spread_xy);
+    const __m256 pz1 = _mm256_blend_ps(_mm256_permutevar8x32_ps(pv, spread_z), one_hi, 0xF0);
+    __m256 r = _mm256_fmadd_ps(a, pxy, _mm256_mul_ps(b, pz1));
+    _mm_storeu_ps(out_p + (size_t)v * 3,
+                  _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1)));
+    if (!normals) {
+        return _mm_setzero_ps();
+    }
+    const __m256 nv = _mm256_castps128_ps256(_mm_loadu_ps(normals + (size_t)v * 3));
+    const __m256 nxy = _mm256_permutevar8x32_ps(nv, spread_xy);
+    const __m256 nz0 = _mm256_and_ps(_mm256_permutevar8x32_ps(nv, spread_z), keep_lo);
+    __m256 s = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
+    return _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+}
+
+/* Two matrix columns per 256-bit register: (c0 | c1) and (c2 | c3). The vertex is spread as
+ * (x x x x | y y y y) and (z z z z | 1 1 1 1) by one permute each, so a position costs two
+ * FMAs and a fold of the halves. Normals are normalized two vertices at a time, which halves
+ * the square roots and divisions, the slowest instructions here. */
+__attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_job *job,
+                                                          uint32_t begin, uint32_t end) {
+    const float *pal = job->palette[0].m;
+    const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
+    const uint16_t *joints = job->joints;
+    float *out_p = job->out_positions, *out_n = job->out_normals;
+    const __m256 mask3 = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
+    uint32_t v = begin;
+    for (; v + 2 <= end; v += 2) {
+        __m128 n0 = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v);
+        __m128 n1 = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v + 1);
+        if (normals) {
+            __m256 n = _mm256_and_ps(_mm256_set_m128(n1, n0), mask3);
+            __m256 d = _mm256_mul_ps(n, n);
+            d = _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(2, 3, 0, 1)));
+            d = _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(1, 0, 3, 2)));
+            __m256 len = _mm256_sqrt_ps(d);
+            __m256 nz = _mm256_cmp_ps(len, _mm256_setzero_ps(), _CMP_GT_OQ);
+            n = _mm256_and_ps(_mm256_div_ps(n, len), nz);
+            _mm_storeu_ps(out_n + (size_t)v * 3, _mm256_castps256_ps128(n));
+            _mm_storeu_ps(out_n + (size_t)v * 3 + 3, _mm256_extractf128_ps(n, 1));
+        }
+    }
+    for (; v < end; v++) {
+        __m128 n = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v);
+        if (normals) {
+            n = _mm_and_ps(n, _mm256_castps256_ps128(mask3));
+            __m128 d = _mm_mul_ps(n, n);
+            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 3, 0, 1)));
+            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 0, 3, 2)));
+            __m128 len = _mm_sqrt_ps(d);
+            __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
+            _mm_storeu_ps(out_n + (size_t)v * 3, _mm_and_ps(_mm_div_ps(n, len), nz));
+        }
+    }
+}
+
+static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: every thread computes the same */
+
+static bool have_avx2(void) {
+    if (avx2_state == 0) {
+        __builtin_cpu_init();
+        avx2_state = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 2;
+    }
+    return avx2_state == 1;
+}
+#endif
+
+oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
+                                       oroya_error *err) {
+    oroya_result res = check_job(job, err);
+    if (res != OROYA_OK || job->count == 0) {
+        return res;
+    }
+    if (kernel == 2) {
+        return oroya_pose_skin_run_reference(job, err);
+    }
+    const uint32_t n = job->count;
+    if (!joints_in_range(job->joints, (size_t)n * 4, job->palette_count)) {
+        return bad_joint(job, err);
+    }
+#if HAVE_AVX2_DISPATCH
+    if (kernel == 0 && have_avx2()) {
+        /* The last vertex would read 4 floats from a 3-float position: the SSE2 loop, which
+         * loads scalars and stores narrow, takes it. */
+        skin_avx2(job, 0, n - 1);
+        skin_sse2(job, n - 1, n, false);
+        return OROYA_OK;
+    }
+#endif
+#if HAVE_SSE2
+    skin_sse2(job, 0, n - 1, true);
+    skin_sse2(job, n - 1, n, false);
+#else
+    uint32_t bad = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        skin_one_reference(job, v, &bad);
+    }
+#endif
+    return OROYA_OK;
+}
+
+oroya_result oroya_pose_skin_run(const oroya_pose_skin_job *job, oroya_error *err) {
+    return oroya__pose_skin_run_with(job, 0, err);
+}
