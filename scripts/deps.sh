@@ -6,7 +6,7 @@ packages=(
   build-essential cmake pkg-config git
   libcjson-dev libcglm-dev libstb-dev libgif-dev libglfw3-dev
   libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
-  clang libclang-rt-14-dev valgrind xvfb xauth nodejs npm
+  clang libclang-rt-14-dev valgrind xvfb xauth python3 nodejs npm
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -18,10 +18,17 @@ if command -v node >/dev/null 2>&1; then
   for p in "${missing[@]}"; do [[ $p == nodejs || $p == npm ]] || keep+=("$p"); done
   missing=("${keep[@]+"${keep[@]}"}")
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "deps: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Node tools for the tests (the Khronos glTF validator), pinned by tests/tools/package-lock.json.
+here="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -d "$here/tests/tools/node_modules/gltf-validator" ]; then
+  echo "deps: npm ci in tests/tools (gltf-validator)"
+  (cd "$here/tests/tools" && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -34,7 +34,7 @@ cp "$here"/*.json "$work/"
 cp "$here"/gltf/*.json "$work/gltf/"
 cp "$here"/deviations/* "$work/deviations/"
 node "$tmp/oracle/tools/run_all.mjs" "$work" >/dev/null
-# gltf/ scenarios name their models relative to themselves (../../../../shared/assets/...),
+# gltf/ scenarios name their models relative to themselves (../../assets/...),
 # which resolves only from the real folder: the oracle reads them in place.
 for f in "$here"/gltf/*.json; do
 	case "$f" in *.expected.json) continue ;; esac

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # ctest script: builds the fuzz targets with clang, replays every file in
-# tests/fuzz/regressions/<target>/, then fuzzes each target briefly (FUZZ_SECONDS, default 5)
-# from the seed corpus. Skips (passes) with a note when clang's libFuzzer is not installed.
+# tests/fuzz/regressions/<target>/, then fuzzes each target briefly (FUZZ_SECONDS, default 10)
+# from the seed corpus. Reports a skip to ctest (exit 77) when clang's libFuzzer is missing.
 set -euo pipefail
 build=$(cd "${1:?build dir}" && pwd)
 src=$(cd "${2:?source dir}" && pwd)
 here="$src/tests/fuzz"
 out="$build/fuzz"
-secs=${FUZZ_SECONDS:-5}
+secs=${FUZZ_SECONDS:-10}
 if ! command -v clang >/dev/null 2>&1 ||
    ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n){(void)d;(void)n;return 0;}' |
        clang -x c - -fsanitize=fuzzer -o "$build/.fuzz_probe" >/dev/null 2>&1; then
     echo "SKIP: clang with libFuzzer is not available"
-    exit 0
+    exit 77
 fi
 rm -f "$build/.fuzz_probe"
 bash "$here/build.sh" "$out"

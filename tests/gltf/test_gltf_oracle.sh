@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest script: the glTF scenarios of shared/oracle/scenarios/gltf that play one clip
+# ctest script: the glTF scenarios of tests/conformance/gltf (copies of the oracle's) that play one clip
 # (play, setLoop, clampWhenFinished only) are re-sampled with `oroya sample` at the action
 # times three.js recorded, and every recorded node TRS, world matrix, morph weight and bone
 # matrix must match the three.js GLTFLoader golden within 1e-5 (relative above magnitude 1:
@@ -10,11 +10,7 @@
 set -euo pipefail
 build=$(cd "${1:?build dir}" && pwd)
 src=$(cd "${2:?source dir}" && pwd)
-shared="$src/../shared/oracle/scenarios/gltf"
-if [ ! -d "$shared" ]; then
-    echo "SKIP: $shared not found"
-    exit 0
-fi
+shared="$src/tests/conformance/gltf"
 exec python3 - "$build/oroya" "$shared" <<'PY'
 import json, os, subprocess, sys
 

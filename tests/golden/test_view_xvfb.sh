@@ -2,7 +2,7 @@
 # `oroya view` under Xvfb: the window shows the scene (the screenshot, read back from the
 # window's framebuffer, is not blank), and keys change the viewer's state. Scripted key
 # presses (--press KEY@FRAME) go through the same handler as GLFW's key callback.
-# Run as: bash test_view_xvfb.sh BUILD_DIR SOURCE_DIR. Skips (exit 0, with a note) when
+# Run as: bash test_view_xvfb.sh BUILD_DIR SOURCE_DIR. Reports a skip to ctest (exit 77) when
 # xvfb-run or python3 is missing or the CLI was built without GLFW.
 set -u
 BUILD=$(cd "$1" && pwd)
@@ -10,11 +10,11 @@ OROYA="$BUILD/oroya"
 # Mesa and the X client libraries leak at exit (see test_render_cli.sh): leak detection is off
 # for this test only in ASan builds.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-command -v xvfb-run >/dev/null || { echo "skipped: xvfb-run not found"; exit 0; }
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 0; }
+command -v xvfb-run >/dev/null || { echo "skipped: xvfb-run not found"; exit 77; }
+command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
 if "$OROYA" view --help 2>&1 | grep -q "built without GLFW"; then
     echo "skipped: oroya built without GLFW"
-    exit 0
+    exit 77
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
