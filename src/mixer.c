@@ -210,8 +210,7 @@ static void set_additive_identity(binding *b) {
 /* The STERP variant of mix_region for rotations (an oroya option, not three.js): through
  * float, as oroya_quat_sterp works in float. Without a twist axis it is mix_region itself, so
  * a node without children blends exactly as with slerp. */
-static void mix_region_rotation(binding *b, double *dst, const double *src, double t,
-                                bool sterp) {
+static void mix_region_rotation(binding *b, double *dst, const double *src, double t, bool sterp) {
     if (!sterp || !b->has_twist_axis) {
         mix_region(b, dst, src, t);
         return;
@@ -1450,13 +1449,13 @@ oroya_rotation_blend oroya_action_rotation_blend(const oroya_action *a) {
     return a ? a->rotation_blend : OROYA_ROTATION_BLEND_DEFAULT;
 }
 
-/* ---- rotation blend, twist axes, joint limits ------------------------------------------------- */
+/* ---- rotation blend, twist axes, joint limits ------------------------------------------------ */
 
 oroya_result oroya_mixer_set_rotation_blend(oroya_mixer *m, oroya_rotation_blend blend) {
     if (!m || (unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
         return OROYA_ERR_INVALID_ARGUMENT;
-    m->rotation_blend =
-        blend == OROYA_ROTATION_BLEND_STERP ? OROYA_ROTATION_BLEND_STERP : OROYA_ROTATION_BLEND_SLERP;
+    m->rotation_blend = blend == OROYA_ROTATION_BLEND_STERP ? OROYA_ROTATION_BLEND_STERP
+                                                            : OROYA_ROTATION_BLEND_SLERP;
     return OROYA_OK;
 }
 
@@ -1527,7 +1526,8 @@ oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *m, oroya_node node, o
 oroya_result oroya_mixer_set_joint_limit(oroya_mixer *m, oroya_node node,
                                          const oroya_joint_limit *limit, oroya_error *err) {
     if (!m)
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_mixer_set_joint_limit: mixer is NULL");
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_joint_limit: mixer is NULL");
     if (!node.id || !oroya_scene_node_valid(m->scene, node))
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_mixer_set_joint_limit: node %u is not a node of the scene",

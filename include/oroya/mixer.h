@@ -238,8 +238,7 @@ oroya_result oroya_mixer_set_twist_axis(oroya_mixer *mixer, oroya_node node,
 
 /* The twist axis the mixer uses for `node`: the override, else the default above; unit
  * length or zero. INVALID_ARGUMENT for NULL pointers or an invalid node. */
-oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *mixer, oroya_node node,
-                                        oroya_vec3 *out);
+oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *mixer, oroya_node node, oroya_vec3 *out);
 
 /* Puts a joint limit on `node`'s local rotation, or removes it (limit NULL). At the end of
  * every oroya_mixer_update (after the blended values are written, before you compute world

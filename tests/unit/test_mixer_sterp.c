@@ -159,7 +159,7 @@ static dquat rod_end(void) {
     return dmul(axis_angle((dvec){0, 0, 1}, -160 * DEG), axis_angle(rod_tip, 120 * DEG));
 }
 
-/* ---- option off: bit for bit three.js ---------------------------------------------------------- */
+/* ---- option off: bit for bit three.js -------------------------------------------------------- */
 
 static void run_crossfade(oroya_mixer *m, oroya_clip *ca, oroya_clip *cb, oroya_quat *poses,
                           int frames, oroya_node arm, const oroya_scene *s) {
@@ -241,7 +241,7 @@ static void test_off_is_bit_identical(void) {
     oroya_scene_destroy(r1.scene);
 }
 
-/* ---- the rod through the mixer ----------------------------------------------------------------- */
+/* ---- the rod through the mixer --------------------------------------------------------------- */
 
 /* Cross-fades the rod from rest (identity) to rod_end over 1 s in 0.1 s steps and checks the
  * hand's world position at every frame. */
@@ -255,10 +255,11 @@ static void test_rod_crossfade(void) {
 
     for (int sterp = 0; sterp < 2; sterp++) {
         rig r = make_rig(rod_tip);
-        oroya_clip *ca = pose_clip("arm", (oroya_quat){0, 0, 0, 1}), *cb = pose_clip("arm", to_f(qb));
+        oroya_clip *ca = pose_clip("arm", (oroya_quat){0, 0, 0, 1}),
+                   *cb = pose_clip("arm", to_f(qb));
         oroya_mixer *m = NULL;
-        oroya_mixer_desc d = {.rotation_blend =
-                                  sterp ? OROYA_ROTATION_BLEND_STERP : OROYA_ROTATION_BLEND_DEFAULT};
+        oroya_mixer_desc d = {.rotation_blend = sterp ? OROYA_ROTATION_BLEND_STERP
+                                                      : OROYA_ROTATION_BLEND_DEFAULT};
         OT_CHECK(oroya_mixer_create(r.scene, &d, &m) == OROYA_OK);
         oroya_action *a = NULL, *b = NULL;
         oroya_mixer_play(m, ca, &a);
@@ -325,7 +326,7 @@ static void test_rod_fade_in_remainder(void) {
     oroya_scene_destroy(r.scene);
 }
 
-/* ---- twist axes ----------------------------------------------------------------------------------- */
+/* ---- twist axes ------------------------------------------------------------------------------ */
 
 static bool vec_near(oroya_vec3 v, double x, double y, double z, double tol) {
     return fabs(v.x - x) <= tol && fabs(v.y - y) <= tol && fabs(v.z - z) <= tol;
@@ -463,7 +464,7 @@ static void test_sterp_track_default_axis(void) {
     oroya_scene_destroy(r.scene);
 }
 
-/* ---- joint limits ----------------------------------------------------------------------------------- */
+/* ---- joint limits ---------------------------------------------------------------------------- */
 
 /* The text's shoulder: the arm swings through a wide cone but twists only a little about its
  * length. Long axis +y (the elbow at (0, 3, 0)), cone 1.4 rad (80 degrees), twist +-1.2. */
@@ -585,8 +586,8 @@ static void test_joint_limit_table(void) {
     OT_CHECK(oroya_mixer_get_joint_limit(m, r.arm, &got) == OROYA_ERR_NOT_FOUND);
     oroya_action_set_effective_weight(a, 0.999);
     oroya_mixer_update(m, 0.1);
-    OT_CHECK(fabs(oroya_quat_twist_angle(local_rotation(r.scene, r.arm),
-                                         (oroya_vec3){0, 1, 0})) > 2.9);
+    OT_CHECK(fabs(oroya_quat_twist_angle(local_rotation(r.scene, r.arm), (oroya_vec3){0, 1, 0})) >
+             2.9);
 
     /* A limited node removed from the scene is skipped, not clamped elsewhere. */
     oroya_scene_remove_node(r.scene, r.leaf);
