@@ -414,11 +414,23 @@ static void refresh_layout(oroya_mixer *m) {
         }
         b->dense = b->node.id ? oroya_scene_node_index(m->scene, b->node) : NO_INDEX;
     }
+    /* Overrides and limits of removed nodes are dropped (limits keep their order). */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < m->override_count; i++)
+        if (oroya_scene_node_valid(m->scene, m->overrides[i].node))
+            m->overrides[kept++] = m->overrides[i];
+    m->override_count = kept;
+    kept = 0;
+    for (uint32_t i = 0; i < m->limit_count; i++) {
+        if (!oroya_scene_node_valid(m->scene, m->limits[i].node))
+            continue;
+        m->limits[kept] = m->limits[i];
+        m->limits[kept++].dense = oroya_scene_node_index(m->scene, m->limits[i].node);
+    }
+    m->limit_count = kept;
     /* Children may have come or gone: the default twist axes are read again. */
     for (uint32_t i = 0; i < m->binding_count; i++)
         set_binding_twist_axis(m, m->bindings[i]);
-    for (uint32_t i = 0; i < m->limit_count; i++)
-        m->limits[i].dense = oroya_scene_node_index(m->scene, m->limits[i].node);
     m->layout_version = version;
     m->layout_valid = true;
 }

@@ -231,7 +231,8 @@ oroya_rotation_blend oroya_mixer_rotation_blend(const oroya_mixer *mixer); /* SL
  * (oroya_scene_get_child(node, 0)), zero for a node without children. The default is read
  * when a binding is made and again whenever oroya_scene_layout_version() moves, not when a
  * child's translation changes; call this with NULL to re-read it. The override is kept until
- * removed (or the mixer is destroyed), also while no action animates the node. May allocate.
+ * removed, also while no action animates the node; it is dropped when the node leaves the
+ * scene (at the next update after the layout change). May allocate.
  * Errors: INVALID_ARGUMENT (NULL mixer, invalid node, non-finite axis), OUT_OF_MEMORY. */
 oroya_result oroya_mixer_set_twist_axis(oroya_mixer *mixer, oroya_node node,
                                         const oroya_vec3 *axis);
@@ -246,8 +247,8 @@ oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *mixer, oroya_node nod
  * oroya_joint_limit_clamp: a rotation inside its limit stays bit for bit, and a node keeps
  * its limit whether or not an action animates it. One limit per node: setting again replaces
  * it. The limit is copied and validated here (oroya_joint_limit_validate; err names it). A
- * rotation the clamp cannot measure (not finite, zero) is left as it is. May allocate; the
- * update never does. Errors: INVALID_ARGUMENT (NULL mixer, invalid node, invalid limit),
+ * rotation the clamp cannot measure (not finite, zero) is left as it is. A removed node's
+ * limit is dropped at the next update. May allocate; the update never does. Errors: INVALID_ARGUMENT (NULL mixer, invalid node, invalid limit),
  * OUT_OF_MEMORY. Removing a limit that is not there is OROYA_OK. */
 oroya_result oroya_mixer_set_joint_limit(oroya_mixer *mixer, oroya_node node,
                                          const oroya_joint_limit *limit, oroya_error *err);

@@ -589,9 +589,12 @@ static void test_joint_limit_table(void) {
     OT_CHECK(fabs(oroya_quat_twist_angle(local_rotation(r.scene, r.arm), (oroya_vec3){0, 1, 0})) >
              2.9);
 
-    /* A limited node removed from the scene is skipped, not clamped elsewhere. */
+    /* A limited node removed from the scene: its limit is dropped at the next update. */
+    OT_CHECK(oroya_mixer_get_joint_limit(m, r.leaf, &got) == OROYA_OK);
+    oroya_node leaf = r.leaf;
     oroya_scene_remove_node(r.scene, r.leaf);
     OT_CHECK(oroya_mixer_update(m, 0.1) == OROYA_OK);
+    OT_CHECK(oroya_mixer_get_joint_limit(m, leaf, &got) == OROYA_ERR_NOT_FOUND);
 
     oroya_mixer_destroy(m);
     oroya_clip_destroy(c);
