@@ -19,9 +19,11 @@ build-asan:
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DOROYA_WERROR=ON -DOROYA_SANITIZE=ON
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 
-# The main job: until the renderer lands, the bouncing-ball curve.
+# The main job: the rendered demo (bouncing ball with squash and stretch, step/linear/cubic
+# balls, the skinned cylinder, slerp vs sterp rods) into out/demo.gif and out/demo.png.
 demo: deps build
-	./$(BUILD)/examples/bouncing_ball
+	./$(BUILD)/oroya render
+	@echo "demo: wrote out/demo.gif and out/demo.png"
 
 # Every test: the normal build, the ASan+UBSan build, valgrind memcheck, and the
 # installed-package check.

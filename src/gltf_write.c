@@ -98,9 +98,13 @@ static uint32_t array_size(const cJSON *a) {
 
 /* An accessor over `count` elements of `components` values, with its own buffer view.
  * min_max: write per-component min and max (required for POSITION and animation input). */
+/* Buffer view targets (glTF 3.6.1): vertex attributes and indices say what they hold. */
+#define TARGET_ARRAY_BUFFER 34962
+#define TARGET_ELEMENT_ARRAY_BUFFER 34963
+
 static uint32_t write_accessor(writer *w, const void *data, uint32_t count, uint32_t comp_size,
                                oroya_gltf_component_type ct, const char *type,
-                               uint32_t components, bool min_max) {
+                               uint32_t components, bool min_max, int target) {
     size_t bytes = (size_t)count * components * comp_size;
     size_t off = blob_append(w, data, bytes);
     cJSON *view = cJSON_CreateObject();
@@ -114,6 +118,9 @@ static uint32_t write_accessor(writer *w, const void *data, uint32_t count, uint
     add_number(w, view, "buffer", 0);
     add_number(w, view, "byteOffset", (double)off);
     add_number(w, view, "byteLength", (double)bytes);
+    if (target) {
+        add_number(w, view, "target", target);
+    }
     cJSON_AddItemToArray(w->views, view);
     add_number(w, acc, "bufferView", array_size(w->views) - 1);
     add_number(w, acc, "componentType", (double)ct);
@@ -143,7 +150,14 @@ static uint32_t floats_accessor(writer *w, const float *v, uint32_t count, uint3
                                 bool min_max) {
     static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
     const char *type = comps <= 4 ? types[comps] : "MAT4";
-    return write_accessor(w, v, count, 4, OROYA_GLTF_FLOAT, type, comps, min_max);
+    return write_accessor(w, v, count, 4, OROYA_GLTF_FLOAT, type, comps, min_max, 0);
+}
+
+static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint32_t comps,
+                                bool min_max) {
+    static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
+    return write_accessor(w, v, count, 4, OROYA_GLTF_FLOAT, types[comps], comps, min_max,
+                          TARGET_ARRAY_BUFFER);
 }
 
 /* Index of `ptr` in `seen` (count entries), appending it when new. */
@@ -167,31 +181,32 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
         return;
     }
     uint32_t n = g->vertex_count;
-    add_number(w, attrs, "POSITION", floats_accessor(w, g->positions, n, 3, true));
+    add_number(w, attrs, "POSITION", vertex_accessor(w, g->positions, n, 3, true));
     if (g->normals) {
-        add_number(w, attrs, "NORMAL", floats_accessor(w, g->normals, n, 3, false));
+        add_number(w, attrs, "NORMAL", vertex_accessor(w, g->normals, n, 3, false));
     }
     if (g->uvs) {
-        add_number(w, attrs, "TEXCOORD_0", floats_accessor(w, g->uvs, n, 2, false));
+        add_number(w, attrs, "TEXCOORD_0", vertex_accessor(w, g->uvs, n, 2, false));
     }
     /* A skinned mesh writes the skin's (normalized) influences; a plain one its own. */
     const uint16_t *joints = skin ? skin->joints : g->joints;
     const float *weights = skin ? skin->weights : g->weights;
     if (joints && weights) {
         add_number(w, attrs, "JOINTS_0",
-                   write_accessor(w, joints, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4, false));
-        add_number(w, attrs, "WEIGHTS_0", floats_accessor(w, weights, n, 4, false));
+                   write_accessor(w, joints, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4, false,
+                                  TARGET_ARRAY_BUFFER));
+        add_number(w, attrs, "WEIGHTS_0", vertex_accessor(w, weights, n, 4, false));
     }
     if (skin && skin->joints2 && skin->weights2) {
         add_number(w, attrs, "JOINTS_1",
                    write_accessor(w, skin->joints2, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4,
-                                  false));
-        add_number(w, attrs, "WEIGHTS_1", floats_accessor(w, skin->weights2, n, 4, false));
+                                  false, TARGET_ARRAY_BUFFER));
+        add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, skin->weights2, n, 4, false));
     }
     if (g->indices && g->index_count) {
         add_number(w, prim, "indices",
                    write_accessor(w, g->indices, g->index_count, 4, OROYA_GLTF_UNSIGNED_INT,
-                                  "SCALAR", 1, false));
+                                  "SCALAR", 1, false, TARGET_ELEMENT_ARRAY_BUFFER));
     }
     if (material >= 0) {
         add_number(w, prim, "material", material);
@@ -205,10 +220,10 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                 break;
             }
             size_t o = (size_t)t * n * 3;
-            add_number(w, tg, "POSITION", floats_accessor(w, g->morph_positions + o, n, 3, true));
+            add_number(w, tg, "POSITION", vertex_accessor(w, g->morph_positions + o, n, 3, true));
             if (g->morph_normals && g->normals) {
                 add_number(w, tg, "NORMAL",
-                           floats_accessor(w, g->morph_normals + o, n, 3, false));
+                           vertex_accessor(w, g->morph_normals + o, n, 3, false));
             }
             cJSON_AddItemToArray(targets, tg);
         }

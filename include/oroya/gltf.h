@@ -1,4 +1,4 @@
-/* oroya/gltf.h - glTF 2.0 loading: parse, validate, decode accessors, import.
+/* oroya/gltf.h - glTF 2.0 I/O: parse, validate, decode accessors, import, export.
  *
  * What it does: reads .gltf (JSON, with external .bin files resolved relative to the file
  * and base64 data: URIs) and .glb, into transparent read-only structs that follow the glTF
@@ -16,9 +16,10 @@
  *   5. oroya_gltf_import: build a scene, clips, skins, geometries and materials (see below).
  *      oroya_gltf_load does steps 1-5 in one call.
  *   6. oroya_gltf_write: a scene with meshes, skins, cameras and clips to .gltf or .glb.
- * What it does not do: Draco/meshopt compression, KHR_texture_
- * transform or any other extension except KHR_mesh_quantization; files that *require* an
- * unknown extension fail validation with OROYA_ERR_UNSUPPORTED.
+ * What it does not do: Draco/meshopt compression, KHR_texture_transform or any other
+ * extension except KHR_mesh_quantization (files that *require* one fail validation with
+ * OROYA_ERR_UNSUPPORTED); primitives other than triangle lists; textures other than base
+ * color. docs/gltf.md lists what is and is not supported.
  *
  * Errors: every call fills an oroya_error whose message starts with the JSON path
  * ("animations[2].samplers[0].output: accessor 17 has 12 elements, expected 36"). Untrusted
@@ -29,7 +30,16 @@
  * oroya_gltf_free, releases it. Memory comes from the desc's allocator (zero = malloc). The
  * JSON parser (cJSON) uses the C library's malloc for its temporary tree.
  * Threading: a oroya_gltf_data is immutable after validation and may be read from any thread.
+ * Nothing here keeps global state, so loads on different threads do not interact.
  *
+ * Loading a character in one call:
+ *   oroya_gltf_model *model = NULL;
+ *   if (oroya_gltf_load("CesiumMan.glb", NULL, &model, &err) != OROYA_OK) { ... }
+ *   const oroya_clip *walk = oroya_gltf_model_find_clip(model, "animation_0");
+ *   ... model->scene, model->skeletons[0], model->skinned_meshes[0] ...
+ *   oroya_gltf_model_free(model);
+ *
+ * Or step by step:
  *   oroya_gltf_data *g = NULL;
  *   oroya_error err = {0};
  *   if (oroya_gltf_parse_file(NULL, "CesiumMan.gltf", &g, &err) ||

@@ -3,8 +3,8 @@
 # tests/fuzz/regressions/<target>/, then fuzzes each target briefly (FUZZ_SECONDS, default 5)
 # from the seed corpus. Skips (passes) with a note when clang's libFuzzer is not installed.
 set -euo pipefail
-build=${1:?build dir}
-src=${2:?source dir}
+build=$(cd "${1:?build dir}" && pwd)
+src=$(cd "${2:?source dir}" && pwd)
 here="$src/tests/fuzz"
 out="$build/fuzz"
 secs=${FUZZ_SECONDS:-5}

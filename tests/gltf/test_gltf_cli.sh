@@ -3,8 +3,8 @@
 # against a hand-checked golden, the JSON outputs against values from the file, and the exit
 # codes of bad input (1) and bad usage (2).
 set -uo pipefail
-build=${1:?build dir}
-src=${2:?source dir}
+build=$(cd "${1:?build dir}" && pwd)
+src=$(cd "${2:?source dir}" && pwd)
 oroya="$build/oroya"
 cd "$src/tests" || exit 1
 fail=0

@@ -8,8 +8,8 @@
 # (names, transforms, key data, normalization, interpolation modes, skins) without the mixer;
 # blended scenarios are left to `oroya play`.
 set -euo pipefail
-build=${1:?build dir}
-src=${2:?source dir}
+build=$(cd "${1:?build dir}" && pwd)
+src=$(cd "${2:?source dir}" && pwd)
 shared="$src/../shared/oracle/scenarios/gltf"
 if [ ! -d "$shared" ]; then
     echo "SKIP: $shared not found"

@@ -3,6 +3,7 @@
  * interpolations. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -21,15 +22,19 @@ static void usage(FILE *f) {
                "is unique, else node_<index>; clips likewise (animation_<index>).\n");
 }
 
-static uint32_t gltf_parent(const oroya_gltf_data *d, uint32_t node) {
-    for (uint32_t i = 0; i < d->node_count; i++) {
+/* Parent of every glTF node (OROYA_GLTF_NONE for roots), from the children lists; validated
+ * data has at most one parent per node. NULL when out of memory. */
+static uint32_t *gltf_parents(const oroya_gltf_data *d) {
+    uint32_t *p = (uint32_t *)malloc(((size_t)d->node_count + 1) * sizeof *p);
+    for (uint32_t i = 0; p && i < d->node_count; i++) {
+        p[i] = OROYA_GLTF_NONE;
+    }
+    for (uint32_t i = 0; p && i < d->node_count; i++) {
         for (uint32_t k = 0; k < d->nodes[i].child_count; k++) {
-            if (d->nodes[i].children[k] == node) {
-                return i;
-            }
+            p[d->nodes[i].children[k]] = i;
         }
     }
-    return OROYA_GLTF_NONE;
+    return p;
 }
 
 static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint32_t i,
@@ -60,7 +65,8 @@ static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint
     }
 }
 
-static void print_text(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m) {
+static void print_text(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
+                       const uint32_t *parents) {
     printf("%s: glTF 2.0%s, %u node%s, %u mesh%s, %u skin%s, %u clip%s\n", file,
            d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s",
            d->mesh_count, d->mesh_count == 1 ? "" : "es", d->skin_count,
@@ -68,7 +74,7 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
            d->animation_count == 1 ? "" : "s");
     printf("nodes:\n");
     for (uint32_t i = 0; i < d->node_count; i++) {
-        if (gltf_parent(d, i) == OROYA_GLTF_NONE) {
+        if (parents[i] == OROYA_GLTF_NONE) {
             print_tree(d, m, i, 0);
         }
     }
@@ -125,7 +131,8 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
     }
 }
 
-static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m) {
+static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
+                      const uint32_t *parents) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "file", file);
     cJSON_AddBoolToObject(root, "glb", d->is_glb);
@@ -142,7 +149,7 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
         oroya_scene_node_kind(m->scene, m->nodes[i], &kind);
         cJSON_AddStringToObject(o, "kind", kind_names[kind]);
         cJSON_AddBoolToObject(o, "inScene", m->nodes[i].id != 0);
-        uint32_t parent = gltf_parent(d, i);
+        uint32_t parent = parents[i];
         if (parent == OROYA_GLTF_NONE) {
             cJSON_AddNullToObject(o, "parent");
         } else {
@@ -259,11 +266,15 @@ int oroya_cmd_info(int argc, char **argv) {
     if (r == OROYA_OK) r = oroya_gltf_validate(d, &err);
     if (r == OROYA_OK) r = oroya_gltf_import(d, &desc, &m, &err);
     int rc = 1;
+    uint32_t *parents = r == OROYA_OK ? gltf_parents(d) : NULL;
     if (r != OROYA_OK) {
         fprintf(stderr, "oroya info: %s: %s (%s)\n", file, err.message, oroya_result_string(r));
+    } else if (!parents) {
+        fprintf(stderr, "oroya info: out of memory\n");
     } else {
-        rc = json ? print_json(file, d, m) : (print_text(file, d, m), 0);
+        rc = json ? print_json(file, d, m, parents) : (print_text(file, d, m, parents), 0);
     }
+    free(parents);
     oroya_gltf_model_free(m);
     oroya_gltf_free(d);
     return rc;

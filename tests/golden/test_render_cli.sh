@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# `oroya render`: the demo command and its outputs, single frames, and clear errors with
+# non-zero exits on bad arguments. Run as: bash test_render_cli.sh BUILD_DIR SOURCE_DIR
+# GIF frames are counted by walking the GIF block structure (GIF89a spec) in Python, not by
+# trusting the tool's own message.
+set -u
+# Mesa leaks a few blocks inside eglTerminate, from a driver it has already unloaded (so
+# LeakSanitizer cannot even name the module to suppress): in ASan builds leak detection is
+# off for this test only. Every other ASan check stays on.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+BUILD=$(cd "$1" && pwd)
+set -- "$1" "$(cd "$2" && pwd)"
+OROYA="$BUILD/oroya"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# expect CODE GREP_PATTERN command...: exit code and a pattern in stderr ('' = any).
+expect() {
+    local code=$1 pattern=$2
+    shift 2
+    "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"
+    local got=$?
+    if [ "$got" -ne "$code" ]; then
+        fail "'$*' exited $got, expected $code"
+        sed 's/^/    /' "$tmp/err.txt" >&2
+    elif [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/err.txt"; then
+        fail "'$*': stderr lacks '$pattern'"
+        sed 's/^/    /' "$tmp/err.txt" >&2
+    fi
+}
+
+gif_frames() {
+    python3 - "$1" <<'EOF'
+import sys
+d = open(sys.argv[1], 'rb').read()
+assert d[:6] in (b'GIF87a', b'GIF89a'), 'not a GIF'
+flags = d[10]
+p = 13 + (3 * (2 << (flags & 7)) if flags & 0x80 else 0)
+frames = 0
+def skip_sub_blocks(p):
+    while d[p]:
+        p += d[p] + 1
+    return p + 1
+while True:
+    b = d[p]
+    if b == 0x3B:
+        break
+    if b == 0x21:
+        p = skip_sub_blocks(p + 2)
+    elif b == 0x2C:
+        frames += 1
+        f = d[p + 9]
+        p += 10 + (3 * (2 << (f & 7)) if f & 0x80 else 0)
+        p = skip_sub_blocks(p + 1)
+    else:
+        raise SystemExit('bad block 0x%02x at %d' % (b, p))
+print(frames)
+EOF
+}
+
+png_size() { # width x height from the IHDR chunk
+    od -An -tu1 -j16 -N8 "$1" | awk '{printf "%dx%d\n", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8}'
+}
+
+# 1. The demo command: out/demo.gif and the poster out/demo.png.
+expect 0 "rendering \[" "$OROYA" render --size 96x54 --fps 10 --msaa 1
+[ -s out/demo.gif ] || fail "out/demo.gif missing or empty"
+[ -s out/demo.png ] || fail "out/demo.png missing or empty"
+if command -v python3 >/dev/null; then
+    n=$(gif_frames out/demo.gif)
+    [ "$n" = 40 ] || fail "out/demo.gif has $n frames, expected 40 (4 s at 10 fps)"
+else
+    echo "note: python3 not found, GIF frame count not checked"
+fi
+[ "$(png_size out/demo.png)" = 96x54 ] || fail "poster size $(png_size out/demo.png), expected 96x54"
+
+# 2. Single frames: deterministic, and the animation changes the picture.
+expect 0 "" "$OROYA" render --time 0.25 --size 64x48 --msaa 1 -o a.png
+expect 0 "" "$OROYA" render --time 0.25 --size 64x48 --msaa 1 -o b.png
+expect 0 "" "$OROYA" render --time 1.25 --size 64x48 --msaa 1 -o c.png
+cmp -s a.png b.png || fail "two renders of the same time differ"
+cmp -s a.png c.png && fail "renders at 0.25 s and 1.25 s are identical"
+[ "$(png_size a.png)" = 64x48 ] || fail "a.png size $(png_size a.png), expected 64x48"
+# With only the bending cylinder playing, the balls stay in their rest pose.
+expect 0 "" "$OROYA" render --clip bend --time 0.25 --size 64x48 --msaa 1 -o d.png
+cmp -s a.png d.png && fail "--clip bend did not stop the balls"
+expect 0 "" "$OROYA" render --camera camera --time 0.5 --size 64x48 -o e.png
+expect 0 "" "$OROYA" render --skeleton --size 64x48 -o f.gif --fps 4 --duration 1
+if command -v python3 >/dev/null; then
+    n=$(gif_frames f.gif)
+    [ "$n" = 4 ] || fail "f.gif has $n frames, expected 4"
+fi
+
+# 3. A glTF file (CesiumMan, from ../shared): the walk moves the legs between two times half a
+#    step apart, and one loop later (2 s, the clip's duration) the picture is the same.
+cesium="$2/../shared/assets/gltf/CesiumMan/glTF/CesiumMan.gltf"
+if [ -f "$cesium" ] && command -v python3 >/dev/null; then
+    for t in 0.2 0.7 2.2; do
+        expect 0 "" "$OROYA" render "$cesium" --time $t --size 128x128 --msaa 1 -o "cesium_$t.png"
+    done
+    python3 "$2/tests/golden/pngtool.py" legs cesium_0.2.png cesium_0.7.png || fail "CesiumMan's legs did not move"
+    python3 "$2/tests/golden/pngtool.py" same cesium_0.2.png cesium_2.2.png 1 || fail "CesiumMan one loop later differs"
+    expect 0 "" "$OROYA" render "$cesium" --size 64x64 --fps 5 --duration 1 --skeleton -o cesium.gif
+    [ "$(gif_frames cesium.gif)" = 5 ] || fail "cesium.gif frame count"
+    expect 1 "no clip named 'nope'; clips: animation_0" "$OROYA" render "$cesium" --clip nope -o x.png
+else
+    echo "note: $cesium or python3 missing, glTF render checks skipped"
+fi
+printf '{"asset": {"version": "2.0"}, "nodes": [{"mesh": 7}]}' > bad.gltf
+expect 1 "bad.gltf" "$OROYA" render bad.gltf -o x.png
+expect 1 "missing.gltf" "$OROYA" render missing.gltf -o x.png
+
+# MP4: a stand-in `ffmpeg` on PATH records its arguments and the raw frames it is fed, so the
+# pipe is checked without ffmpeg installed: 3 frames of 32x18 RGBA = 6912 bytes. The output
+# name has a quote in it, which the shell command must escape.
+mkdir -p fakebin
+printf '#!/bin/sh\nfor last; do :; done\necho "$@" > "$last.args"\ncat > "$last"\n' > fakebin/ffmpeg
+chmod +x fakebin/ffmpeg
+expect 0 "" env PATH="$tmp/fakebin:$PATH" "$OROYA" render --size 32x18 --fps 3 --duration 1 -o "it's.mp4"
+[ "$(wc -c < "it's.mp4")" = 6912 ] || fail "the MP4 pipe got $(wc -c < "it's.mp4") bytes, expected 6912"
+grep -q -- "-pixel_format rgba -video_size 32x18 -framerate 3 " "it's.mp4.args" || fail "ffmpeg arguments: $(cat "it's.mp4.args")"
+expect 2 "even width" "$OROYA" render --size 33x18 -o x.mp4
+
+# 4. Errors: usage errors exit 2, failures exit 1, each with a clear message.
+expect 2 "unknown option" "$OROYA" render --bogus
+expect 2 "16 <= W" "$OROYA" render --size 8x8 -o x.png
+expect 2 "not a number" "$OROYA" render --fps abc -o x.gif
+expect 2 "cannot go with" "$OROYA" render --time 1 --fps 10 -o x.gif
+expect 2 ".png, .gif or .mp4" "$OROYA" render -o x.bmp
+expect 2 "needs a value" "$OROYA" render -o
+expect 2 "one frame" "$OROYA" render --duration 2 -o x.png
+expect 1 "no clip named 'nope'; clips: bounce comparison bend rods" "$OROYA" render --clip nope -o x.png
+expect 1 "no camera node named 'nope'" "$OROYA" render --camera nope -o x.png
+expect 1 "cannot write '/nonexistent-dir/x.png'" "$OROYA" render --size 32x32 --time 0 -o /nonexistent-dir/x.png
+expect 1 "needs ffmpeg" env PATH=/nonexistent "$OROYA" render -o x.mp4
+expect 0 "" "$OROYA" render --help
+
+if [ "$fails" -ne 0 ]; then
+    echo "$fails failure(s)"
+    exit 1
+fi
+echo "all oroya render CLI checks passed"

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# `oroya view` under Xvfb: the window shows the scene (the screenshot, read back from the
+# window's framebuffer, is not blank), and keys change the viewer's state. Scripted key
+# presses (--press KEY@FRAME) go through the same handler as GLFW's key callback.
+# Run as: bash test_view_xvfb.sh BUILD_DIR SOURCE_DIR. Skips (exit 0, with a note) when
+# xvfb-run or python3 is missing or the CLI was built without GLFW.
+set -u
+BUILD=$(cd "$1" && pwd)
+OROYA="$BUILD/oroya"
+# Mesa and the X client libraries leak at exit (see test_render_cli.sh): leak detection is off
+# for this test only in ASan builds.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+command -v xvfb-run >/dev/null || { echo "skipped: xvfb-run not found"; exit 0; }
+command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 0; }
+if "$OROYA" view --help 2>&1 | grep -q "built without GLFW"; then
+    echo "skipped: oroya built without GLFW"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+run_view() { timeout 300 xvfb-run -a -s "-screen 0 640x480x24" "$OROYA" view "$@"; }
+
+run_view --frames 20 --size 160x90 --press k@3 --press space@5 --press n@8 --press x@10 \
+    --press plus@12 --press right@14 --screenshot "$tmp/a.png" >"$tmp/state.txt" 2>"$tmp/err.txt"
+rc=$?
+[ $rc -eq 0 ] || { fail "oroya view exited $rc"; cat "$tmp/err.txt" >&2; }
+expect_state() { grep -q "^state: frame=$1 .*$2" "$tmp/state.txt" || fail "no state line 'frame=$1 ... $2'"; }
+expect_state 3 "clip=all playing=1 speed=1 skeleton=1 fading=0"
+expect_state 5 "playing=0"
+expect_state 8 "clip=bounce"
+expect_state 10 "clip=comparison .*fading=1"
+expect_state 12 "speed=2"
+expect_state 14 "yaw=0.150"
+
+# Not blank: many distinct colors, and the background is not everywhere.
+python3 - "$tmp/a.png" <<'EOF' || fail "screenshot check failed"
+import struct, sys, zlib
+d = open(sys.argv[1], 'rb').read()
+assert d[:8] == b'\x89PNG\r\n\x1a\n'
+p, idat, w = 8, b'', 0
+while p < len(d):
+    n, t = struct.unpack('>I4s', d[p:p + 8])
+    body = d[p + 8:p + 8 + n]
+    if t == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        assert depth == 8 and ctype == 6, 'expected RGBA8'
+    elif t == b'IDAT':
+        idat += body
+    p += 12 + n
+raw, bpp, stride = zlib.decompress(idat), 4, w * 4
+rows, prev = [], bytearray(stride)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line)
+    prev = line
+colors = {}
+for line in rows:
+    for i in range(0, stride, 4):
+        k = bytes(line[i:i + 3])
+        colors[k] = colors.get(k, 0) + 1
+top = max(colors.values())
+print('screenshot %dx%d: %d colors, most common covers %.0f%%' % (w, h, len(colors), 100.0 * top / (w * h)))
+assert len(colors) > 50, 'too few colors: blank?'
+assert top < 0.9 * w * h, 'one color covers 90% of the window'
+EOF
+
+# Bad arguments are usage errors.
+"$OROYA" view --press bogus@1 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--press bogus@1 should exit 2"
+"$OROYA" view --frames 0 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--frames 0 should exit 2"
+# Without a display, a clear message and exit 1.
+env -u DISPLAY -u WAYLAND_DISPLAY "$OROYA" view --frames 1 >/dev/null 2>"$tmp/nodisp.txt"
+rc=$?
+[ $rc -eq 1 ] && grep -q "needs a display" "$tmp/nodisp.txt" || { fail "no-display run: exit $rc"; cat "$tmp/nodisp.txt" >&2; }
+
+if [ "$fails" -ne 0 ]; then
+    echo "$fails failure(s)"
+    exit 1
+fi
+echo "all oroya view checks passed"

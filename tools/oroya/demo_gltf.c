@@ -1,0 +1,63 @@
+/* A render world from a glTF 2.0 file, through oroya's importer (scene, clips, skeletons,
+ * skins, geometries, materials and base color images, all owned by the oroya_gltf_model). */
+#include <stdio.h>
+#include <string.h>
+
+#include "demo_scene.h"
+
+static void free_model(world *w) { oroya_gltf_model_free(w->user); }
+
+int gltf_world_create(const char *path, world *w) {
+    memset(w, 0, sizeof *w);
+    w->fade_to = -1;
+    oroya_gltf_model *model = NULL;
+    oroya_error err = {0};
+    if (oroya_gltf_load(path, NULL, &model, &err) != OROYA_OK) {
+        fprintf(stderr, "oroya: %s: %s\n", path, err.message[0] ? err.message : oroya_result_string(err.result));
+        return 1;
+    }
+    w->name = path;
+    w->user = model;
+    w->free_user = free_model;
+    w->scene = model->scene;
+    w->clip_count = model->clip_count < WORLD_MAX_CLIPS ? model->clip_count : WORLD_MAX_CLIPS;
+    if (model->clip_count > WORLD_MAX_CLIPS) {
+        fprintf(stderr, "oroya: warning: %s has %u clips; only the first %d can be played\n", path,
+                model->clip_count, WORLD_MAX_CLIPS);
+    }
+    for (uint32_t i = 0; i < w->clip_count; i++) w->clips[i] = model->clips[i];
+    for (uint32_t i = 0; i < model->skin_count && w->skeleton_count < WORLD_MAX_OWNED; i++) {
+        if (model->skeletons[i]) w->skeletons[w->skeleton_count++] = model->skeletons[i];
+    }
+    for (uint32_t i = 0; i < model->skinned_mesh_count && w->skin_count < WORLD_MAX_OWNED; i++) {
+        w->skins[w->skin_count++] = model->skinned_meshes[i];
+    }
+    if (model->skin_count > WORLD_MAX_OWNED || model->skinned_mesh_count > WORLD_MAX_OWNED) {
+        fprintf(stderr, "oroya: warning: %s has more than %d skins; the rest stay in the rest pose\n",
+                path, WORLD_MAX_OWNED);
+    }
+    /* Base color textures (TEXCOORD_0 only: the importer reads no other set). */
+    for (uint32_t i = 0; i < model->material_count && w->texture_count < WORLD_MAX_OWNED; i++) {
+        const oroya_gltf_model_material *m = &model->materials[i];
+        if (m->base_color_image == OROYA_GLTF_NONE || m->base_color_image >= model->image_count ||
+            m->base_color_texcoord != 0) {
+            continue;
+        }
+        const oroya_gltf_image_data *img = &model->images[m->base_color_image];
+        if (!img->pixels || !img->width || !img->height) continue;
+        w->textures[w->texture_count++] = (world_texture){.material = &m->material, .width = img->width,
+                                                          .height = img->height, .pixels = img->pixels};
+    }
+    /* As three.js viewers do, the first clip plays unless --clip chooses. */
+    w->clip_enabled = w->clip_count ? 1u : 0u;
+    w->background[0] = 0.012f;
+    w->background[1] = 0.014f;
+    w->background[2] = 0.02f;
+    w->background[3] = 1.0f;
+    if (world_prepare(w)) {
+        world_free(w);
+        return 1;
+    }
+    world_pose(w, 0.0);
+    return 0;
+}

@@ -1,0 +1,135 @@
+/* A render world for `oroya render` and `oroya view`: an oroya scene with its clips, skeletons
+ * and skins, posed at a time t and drawn with the renderer. The built-in demo builds one
+ * (demo_scene.c); the glTF importer will build others. demo_world.c poses, frames and draws
+ * any of them. */
+#ifndef OROYA_DEMO_SCENE_H
+#define OROYA_DEMO_SCENE_H
+
+#include "oroya/mixer.h"
+#include "oroya/oroya.h"
+#include "oroya/render.h"
+
+#define WORLD_MAX_CLIPS 16
+#define WORLD_MAX_OWNED 32
+#define WORLD_MAX_HINTS 32
+#define WORLD_MAX_MESHES 256
+
+/* Render-only properties of a node that the scene's material does not carry. */
+typedef struct world_hint {
+    oroya_node node;
+    float grid_spacing;        /* > 0: grid lines on the ground */
+    bool backdrop;             /* left out of the framed bounds (ground, shadows) */
+    bool unlit;
+} world_hint;
+
+/* A base color image for meshes drawn with `material` (glTF baseColorTexture). */
+typedef struct world_texture {
+    const oroya_material *material;
+    uint32_t width, height;
+    const uint8_t *pixels;         /* RGBA8, top row first, sRGB-encoded */
+} world_texture;
+
+typedef struct world world;
+struct world {
+    const char *name;
+    oroya_scene *scene;
+    oroya_clip *clips[WORLD_MAX_CLIPS];
+    uint32_t clip_count;
+    uint32_t clip_enabled;             /* bit i: clips[i] plays */
+    oroya_skeleton *skeletons[WORLD_MAX_OWNED];
+    uint32_t skeleton_count;
+    oroya_skin *skins[WORLD_MAX_OWNED];
+    uint32_t skin_count;
+    double duration;                   /* seconds of a full render (longest clip by default) */
+    double poster_time;                /* the PNG poster frame's time */
+    float background[4];               /* linear RGB + alpha */
+    world_hint hints[WORLD_MAX_HINTS];
+    uint32_t hint_count;
+    world_texture textures[WORLD_MAX_OWNED];
+    uint32_t texture_count;
+    /* Called after the clips are applied and world matrices updated (the demo's blob shadows
+     * follow the balls there); it may change transforms and then update the world again. */
+    void (*after_pose)(world *w);
+    /* Owned by the world when built by the demo; freed by world_free. */
+    oroya_geometry *geometries[WORLD_MAX_OWNED];
+    uint32_t geometry_count;
+    oroya_material materials[WORLD_MAX_OWNED];
+    uint32_t material_count;
+    bool owns_objects;                 /* world_free destroys scene, clips, skins, skeletons */
+    /* Playback through the mixer (three.js semantics): one action per clip. */
+    oroya_mixer *mixer;
+    oroya_action *actions[WORLD_MAX_CLIPS];
+    int32_t fade_to;                   /* the clip a cross-fade fades in, -1: none */
+    void *user;
+    void (*free_user)(world *w);       /* called by world_free after the owned objects */
+};
+
+/* Builds the built-in demo (the tutorials' bouncing ball with squash and stretch, the
+ * step/linear/cubic balls, the 5-bone skinned cylinder, a ground plane). 0 on success; on
+ * failure prints why and returns 1. */
+int demo_world_create(world *out);
+
+/* A world from a glTF 2.0 file (demo_gltf.c): its default scene and clips; the first clip
+ * plays. 0 on success; on failure prints the importer's message (naming the glTF path). */
+int gltf_world_create(const char *path, world *out);
+
+/* The longest duration among the enabled clips (0 when none plays). */
+double world_clip_duration(const world *w);
+
+/* Creates the mixer and one action per clip, plays the clips of clip_enabled, and warns
+ * about tracks whose target node is missing and about unreachable bones. Call once the
+ * scene, clips and skins are in place. 0 on success. */
+int world_prepare(world *w);
+void world_free(world *w);
+
+/* Poses the world at time t: mixer set_time(t) (enabled clips loop, three.js LoopRepeat),
+ * then world matrices, skeletons and skins. */
+void world_pose(world *w, double t);
+
+/* Plays exactly the clips of `mask` (bit i: clips[i]), from their start; the others stop
+ * (three.js stop(): their nodes keep the last pose written). */
+void world_set_clips(world *w, uint32_t mask);
+/* three.js idiom: to.reset().play(); from.crossFadeTo(to, duration, false). 0 on success. */
+int world_start_fade(world *w, uint32_t from, uint32_t to, double duration);
+/* True while a cross-fade started by world_start_fade is running. */
+bool world_fading(const world *w);
+/* Advances playback by dt seconds (mixer update), then poses as world_pose does. */
+void world_advance(world *w, double dt);
+
+/* Grows lo..hi by the posed world's world-space bounds (visible, non-backdrop meshes; skinned
+ * ones skinned on the CPU). Start with lo = +inf, hi = -inf. */
+void world_bounds(const world *w, oroya_vec3 *lo, oroya_vec3 *hi);
+/* Bounds over the whole animation: `samples` poses over [0, duration]. */
+void world_animated_bounds(world *w, uint32_t samples, oroya_vec3 *lo, oroya_vec3 *hi);
+
+/* A camera framing lo..hi from direction `from` (toward the camera), fov_y in degrees. */
+void world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov_y, float aspect,
+                        oroya_mat4 *view, oroya_mat4 *projection);
+/* The camera node `name` (a node with a camera component): view and projection for the given
+ * aspect (perspective cameras take the image's aspect). 0 on success; 1 (message printed,
+ * naming the cameras there are) when there is no such camera. */
+int world_node_camera(const world *w, const char *name, float aspect, oroya_mat4 *view,
+                      oroya_mat4 *projection);
+
+/* GPU side: one render mesh per (geometry, skin) pair found on the scene's mesh nodes. */
+typedef struct world_gpu_mesh {
+    const oroya_geometry *geometry;
+    const oroya_skin *skin;
+    oroya_render_mesh mesh;
+} world_gpu_mesh;
+typedef struct world_gpu {
+    world_gpu_mesh meshes[WORLD_MAX_MESHES];
+    uint32_t mesh_count;
+    oroya_render_texture textures[WORLD_MAX_OWNED]; /* one per world texture */
+    oroya_render_mesh lines;           /* skeleton overlay */
+} world_gpu;
+
+oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oroya_error *err);
+void world_release(oroya_renderer *r, world_gpu *g);
+/* One frame of the posed world: lights from the scene's light nodes (three.js intensities:
+ * the renderer's Lambert has no 1/pi, so they are divided by pi here; a scene without lights
+ * gets a default key light and ambient), every visible mesh, and the skeleton overlay. */
+oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const oroya_mat4 *view,
+                          const oroya_mat4 *projection, bool skeleton, oroya_error *err);
+
+#endif
