@@ -4,7 +4,7 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOROYA_WERROR=ON
 
-.PHONY: all deps build build-asan demo test test-fast test-asan test-valgrind test-install clean
+.PHONY: all deps build build-asan demo test test-fast test-asan test-valgrind test-install fuzz clean
 
 all: build
 
@@ -42,6 +42,10 @@ test-valgrind: build
 
 test-install: build
 	bash tests/install/check_install.sh $(BUILD)
+
+# libFuzzer targets (clang 14): each runs FUZZ_SECONDS (default 60) on top of its seeds.
+fuzz: deps
+	bash tests/fuzz/run.sh $(or $(FUZZ_SECONDS),60)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) out

@@ -129,6 +129,15 @@ static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *ou
         return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
     }
     memcpy(out, g->base_dir, n);
+    /* The base directory may come from the caller without a trailing separator ("dir"):
+     * "dir" + "a.bin" must be "dir/a.bin", not "dira.bin". An empty base means the
+     * working directory. */
+    if (n > 0 && out[n - 1] != '/' && out[n - 1] != '\\') {
+        if (n + 1 >= cap) {
+            return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
+        }
+        out[n++] = '/';
+    }
     for (const char *s = uri; *s && *s != '?' && *s != '#'; s++) {
         char c = *s;
         if (c == '%') {

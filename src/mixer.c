@@ -1065,6 +1065,23 @@ static bool valid_dt(double dt) {
 oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
     if (!m || !valid_dt(dt))
         return OROYA_ERR_INVALID_ARGUMENT;
+    /* A finite dt can still overflow once scaled or accumulated (dt 1e10 at time scale 1e300,
+     * or two updates of 1e308), which would leave the mixer time infinite and every action
+     * time NaN for good. Such an update is refused like a bad dt and changes nothing. The
+     * actions' own time scales are checked too, against the largest time scale in use
+     * (time scales are finite; a warp moves the effective one between finite values, so this
+     * is a bound for the step, not the step). */
+    {
+        double scaled = dt * m->time_scale;
+        if (!isfinite(scaled) || !isfinite(m->time + scaled))
+            return OROYA_ERR_INVALID_ARGUMENT;
+        for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
+            const oroya_action *a = m->actions[i];
+            double step = scaled * fmax(fabs(a->time_scale), fabs(a->effective_time_scale));
+            if (!isfinite(step) || !isfinite(fabs(a->time) + step))
+                return OROYA_ERR_INVALID_ARGUMENT;
+        }
+    }
     m->event_count = 0;
     m->events_dropped = 0;
     refresh_layout(m);

@@ -1,6 +1,5 @@
-/* KNOWN BUGS in other modules, one failing test each (see docs/robustness.md, "Open bugs").
- * Every test here fails until its module is fixed; none of them is about the test itself.
- * When a fix lands, the test passes and stays as a regression test. */
+/* Bugs the robustness work found in other modules, one test each (docs/robustness.md,
+ * "Bugs found"). Each test failed before its fix landed and stays as a regression test. */
 #include "oroya/clip.h"
 #include "oroya/gltf.h"
 #include "oroya/mixer.h"
