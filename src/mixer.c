@@ -40,7 +40,21 @@ typedef struct binding {
     uint32_t use_count;       /* scheduled actions' tracks using it */
     uint32_t reference_count; /* known actions' tracks referencing it */
     uint32_t cache_index;     /* position in mixer->bindings */
+    oroya_vec3 twist_axis;    /* rotations: unit, or zero (none); see resolve_twist_axis */
+    bool has_twist_axis;
+    bool sterp_remainder; /* an action accumulated with STERP this update */
 } binding;
+
+typedef struct twist_override {
+    oroya_node node;
+    oroya_vec3 axis; /* unit or zero */
+} twist_override;
+
+typedef struct limit_entry {
+    oroya_node node;
+    uint32_t dense; /* refreshed with the bindings' */
+    oroya_joint_limit limit;
+} limit_entry;
 
 struct oroya_action {
     oroya_mixer *mixer;
@@ -72,6 +86,7 @@ struct oroya_action {
     bool paused, enabled, clamp_when_finished;
     bool zero_slope_at_start, zero_slope_at_end;
     oroya_sample_options endings;
+    oroya_rotation_blend rotation_blend;
 };
 
 struct oroya_mixer {
@@ -94,6 +109,12 @@ struct oroya_mixer {
     uint32_t event_count, events_dropped, max_events;
     oroya_event_fn on_event;
     void *user;
+
+    oroya_rotation_blend rotation_blend; /* SLERP or STERP */
+    twist_override *overrides;
+    uint32_t override_count, override_capacity;
+    limit_entry *limits;
+    uint32_t limit_count, limit_capacity;
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat and
@@ -186,7 +207,21 @@ static void set_additive_identity(binding *b) {
         add[3] = 1;
 }
 
-static void binding_accumulate(binding *b, uint32_t accu_index, double weight) {
+/* The STERP variant of mix_region for rotations (an oroya option, not three.js): through
+ * float, as oroya_quat_sterp works in float. Without a twist axis it is mix_region itself, so
+ * a node without children blends exactly as with slerp. */
+static void mix_region_rotation(binding *b, double *dst, const double *src, double t, bool sterp) {
+    if (!sterp || !b->has_twist_axis) {
+        mix_region(b, dst, src, t);
+        return;
+    }
+    oroya_quat a = {(float)dst[0], (float)dst[1], (float)dst[2], (float)dst[3]};
+    oroya_quat q = {(float)src[0], (float)src[1], (float)src[2], (float)src[3]};
+    oroya_quat r = oroya_quat_sterp(a, q, b->twist_axis, (float)t);
+    dst[0] = r.x, dst[1] = r.y, dst[2] = r.z, dst[3] = r.w;
+}
+
+static void binding_accumulate(binding *b, uint32_t accu_index, double weight, bool sterp) {
     double *incoming = region(b, REGION_INCOMING);
     double *accu = region(b, REGION_ACCU0 + accu_index);
     double current = b->cumulative_weight;
@@ -196,9 +231,11 @@ static void binding_accumulate(binding *b, uint32_t accu_index, double weight) {
         current = weight;
     } else {
         current += weight;
-        mix_region(b, accu, incoming, weight / current);
+        mix_region_rotation(b, accu, incoming, weight / current, sterp);
     }
     b->cumulative_weight = current;
+    if (sterp)
+        b->sterp_remainder = true;
 }
 
 static void binding_accumulate_additive(binding *b, double weight) {
@@ -275,10 +312,12 @@ static void binding_apply(oroya_mixer *m, binding *b, uint32_t accu_index) {
     double *accu = region(b, REGION_ACCU0 + accu_index);
     double weight = b->cumulative_weight;
     double weight_additive = b->cumulative_weight_additive;
+    bool sterp = b->sterp_remainder;
     b->cumulative_weight = 0;
     b->cumulative_weight_additive = 0;
+    b->sterp_remainder = false;
     if (weight < 1)
-        mix_region(b, accu, region(b, REGION_ORIG), 1 - weight);
+        mix_region_rotation(b, accu, region(b, REGION_ORIG), 1 - weight, sterp);
     if (weight_additive > 0)
         mix_region_additive(b, accu, region(b, REGION_ADD), 1);
     const double *a0 = region(b, REGION_ACCU0), *a1 = region(b, REGION_ACCU0 + 1);
@@ -304,6 +343,49 @@ static void binding_save_original(oroya_mixer *m, binding *b) {
 
 static void binding_restore_original(oroya_mixer *m, binding *b) {
     binding_set_value(m, b, region(b, REGION_ORIG));
+}
+
+/* ---- twist axes --------------------------------------------------------------------------- */
+
+/* Unit, or zero when the vector is too short or not finite to have a direction. */
+static oroya_vec3 unit_or_zero(oroya_vec3 v) {
+    double x = v.x, y = v.y, z = v.z;
+    double len = sqrt(x * x + y * y + z * z);
+    if (!(len >= 1e-6) || !isfinite(len))
+        return (oroya_vec3){0, 0, 0};
+    return (oroya_vec3){(float)(x / len), (float)(y / len), (float)(z / len)};
+}
+
+static const twist_override *find_override(const oroya_mixer *m, oroya_node node) {
+    for (uint32_t i = 0; i < m->override_count; i++)
+        if (m->overrides[i].node.id == node.id)
+            return &m->overrides[i];
+    return NULL;
+}
+
+/* The override, else the bone's long axis: the direction to its first child, whose
+ * translation is written in this node's local frame (the frame its rotation acts in). */
+static oroya_vec3 resolve_twist_axis(const oroya_mixer *m, oroya_node node) {
+    oroya_vec3 zero = {0, 0, 0};
+    if (!node.id || !oroya_scene_node_valid(m->scene, node))
+        return zero;
+    const twist_override *o = find_override(m, node);
+    if (o)
+        return o->axis;
+    oroya_node child;
+    oroya_transform t;
+    if (oroya_scene_child_count(m->scene, node) == 0 ||
+        oroya_scene_get_child(m->scene, node, 0, &child) != OROYA_OK ||
+        oroya_scene_get_transform(m->scene, child, &t) != OROYA_OK)
+        return zero;
+    return unit_or_zero(t.translation);
+}
+
+static void set_binding_twist_axis(const oroya_mixer *m, binding *b) {
+    if (b->property != OROYA_PROPERTY_ROTATION)
+        return;
+    b->twist_axis = resolve_twist_axis(m, b->node);
+    b->has_twist_axis = b->twist_axis.x != 0 || b->twist_axis.y != 0 || b->twist_axis.z != 0;
 }
 
 /* ---- scene layout ------------------------------------------------------------------------ */
@@ -332,6 +414,23 @@ static void refresh_layout(oroya_mixer *m) {
         }
         b->dense = b->node.id ? oroya_scene_node_index(m->scene, b->node) : NO_INDEX;
     }
+    /* Overrides and limits of removed nodes are dropped (limits keep their order). */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < m->override_count; i++)
+        if (oroya_scene_node_valid(m->scene, m->overrides[i].node))
+            m->overrides[kept++] = m->overrides[i];
+    m->override_count = kept;
+    kept = 0;
+    for (uint32_t i = 0; i < m->limit_count; i++) {
+        if (!oroya_scene_node_valid(m->scene, m->limits[i].node))
+            continue;
+        m->limits[kept] = m->limits[i];
+        m->limits[kept++].dense = oroya_scene_node_index(m->scene, m->limits[i].node);
+    }
+    m->limit_count = kept;
+    /* Children may have come or gone: the default twist axes are read again. */
+    for (uint32_t i = 0; i < m->binding_count; i++)
+        set_binding_twist_axis(m, m->bindings[i]);
     m->layout_version = version;
     m->layout_valid = true;
 }
@@ -665,6 +764,7 @@ static double update_time(oroya_action *a, double delta) {
 
 static void action_update(oroya_action *a, double time, double delta, double direction,
                           uint32_t accu_index) {
+    oroya_mixer *m = a->mixer;
     if (!a->enabled) {
         update_weight(a, time);
         return;
@@ -685,14 +785,27 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         return;
     const oroya_track *tracks = a->clip->tracks;
     bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
+    oroya_rotation_blend blend =
+        a->rotation_blend != OROYA_ROTATION_BLEND_DEFAULT ? a->rotation_blend : m->rotation_blend;
     for (uint32_t j = 0; j != a->track_count; ++j) {
         binding *b = a->bindings[j];
-        /* Doubles, as three's interpolants write into the Float64Array binding buffer. */
-        oroya_track_sample_f64(&tracks[j], clip_time, &a->cursors[j], &a->endings, b->buffer);
+        const oroya_track *t = &tracks[j];
+        if (t->interpolation == OROYA_INTERP_STERP && t->twist_axis.x == 0 &&
+            t->twist_axis.y == 0 && t->twist_axis.z == 0) {
+            /* A STERP track without an axis takes the node's (the bone's long axis). */
+            oroya_track with_axis = *t;
+            with_axis.twist_axis = b->twist_axis;
+            oroya_track_sample_f64(&with_axis, clip_time, &a->cursors[j], &a->endings, b->buffer);
+        } else {
+            /* Doubles, as three's interpolants write into the Float64Array binding buffer. */
+            oroya_track_sample_f64(t, clip_time, &a->cursors[j], &a->endings, b->buffer);
+        }
         if (additive)
             binding_accumulate_additive(b, weight);
         else
-            binding_accumulate(b, accu_index, weight);
+            binding_accumulate(b, accu_index, weight,
+                               blend == OROYA_ROTATION_BLEND_STERP &&
+                                   b->property == OROYA_PROPERTY_ROTATION);
     }
 }
 
@@ -713,7 +826,8 @@ oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc
     if (d.max_events == 0)
         d.max_events = OROYA_MIXER_DEFAULT_MAX_EVENTS;
     if (d.max_actions > OROYA_MAX_ACTIONS || d.max_bindings > OROYA_MAX_BINDINGS ||
-        d.max_events > OROYA_MAX_EVENTS)
+        d.max_events > OROYA_MAX_EVENTS ||
+        (unsigned)d.rotation_blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
         return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer *m = oroya__calloc(&d.allocator, 1, sizeof *m, _Alignof(oroya_mixer));
     if (!m)
@@ -726,6 +840,8 @@ oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc
     m->on_event = d.on_event;
     m->user = d.user;
     m->time_scale = 1;
+    m->rotation_blend = d.rotation_blend == OROYA_ROTATION_BLEND_STERP ? OROYA_ROTATION_BLEND_STERP
+                                                                       : OROYA_ROTATION_BLEND_SLERP;
     m->actions =
         oroya__calloc(&m->allocator, d.max_actions, sizeof *m->actions, _Alignof(oroya_action *));
     m->bindings =
@@ -756,6 +872,8 @@ void oroya_mixer_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->actions);
     oroya__free(&m->allocator, m->bindings);
     oroya__free(&m->allocator, m->events);
+    oroya__free(&m->allocator, m->overrides);
+    oroya__free(&m->allocator, m->limits);
     oroya_allocator a = m->allocator;
     oroya__free(&a, m);
 }
@@ -804,6 +922,7 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
     b->node = node;
     b->dense = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
     b->property = t->property;
+    set_binding_twist_axis(m, b);
     b->reference_count = 1;
     b->cache_index = m->binding_count;
     m->bindings[m->binding_count++] = b;
@@ -921,6 +1040,24 @@ oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_acti
     return OROYA_OK;
 }
 
+/* The constraint pass: after blending, before the caller's world matrices. A rotation the
+ * clamp rejects (not finite, zero) is left as it is, as oroya_joint_limit_clamp leaves it. */
+static void apply_joint_limits(oroya_mixer *m) {
+    if (m->limit_count == 0)
+        return;
+    oroya_transform *transforms = oroya_scene_transforms(m->scene);
+    uint32_t node_count = oroya_scene_node_count(m->scene);
+    for (uint32_t i = 0; i < m->limit_count; i++) {
+        const limit_entry *e = &m->limits[i];
+        if (e->dense >= node_count)
+            continue;
+        oroya_quat *q = &transforms[e->dense].rotation;
+        oroya_quat out;
+        if (oroya_joint_limit_clamp(&e->limit, *q, &out) == OROYA_OK)
+            *q = out;
+    }
+}
+
 static bool valid_dt(double dt) {
     return isfinite(dt) && dt >= 0;
 }
@@ -959,6 +1096,7 @@ oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
     uint32_t nb = m->active_binding_count;
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
         binding_apply(m, m->bindings[i], accu_index);
+    apply_joint_limits(m);
     return OROYA_OK;
 }
 
@@ -1327,4 +1465,149 @@ oroya_blend_mode oroya_action_blend_mode(const oroya_action *a) {
 void oroya_action_set_blend_mode(oroya_action *a, oroya_blend_mode mode) {
     if (a && (mode == OROYA_BLEND_NORMAL || mode == OROYA_BLEND_ADDITIVE))
         a->blend_mode = mode;
+}
+
+oroya_result oroya_action_set_rotation_blend(oroya_action *a, oroya_rotation_blend blend) {
+    if (!a || (unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    a->rotation_blend = blend;
+    return OROYA_OK;
+}
+
+oroya_rotation_blend oroya_action_rotation_blend(const oroya_action *a) {
+    return a ? a->rotation_blend : OROYA_ROTATION_BLEND_DEFAULT;
+}
+
+/* ---- rotation blend, twist axes, joint limits ------------------------------------------------ */
+
+oroya_result oroya_mixer_set_rotation_blend(oroya_mixer *m, oroya_rotation_blend blend) {
+    if (!m || (unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    m->rotation_blend = blend == OROYA_ROTATION_BLEND_STERP ? OROYA_ROTATION_BLEND_STERP
+                                                            : OROYA_ROTATION_BLEND_SLERP;
+    return OROYA_OK;
+}
+
+oroya_rotation_blend oroya_mixer_rotation_blend(const oroya_mixer *m) {
+    return m ? m->rotation_blend : OROYA_ROTATION_BLEND_SLERP;
+}
+
+/* Makes room for one more element in a table that grows by doubling (outside update only). */
+static bool reserve(oroya_mixer *m, void **items, uint32_t count, uint32_t *capacity, size_t size,
+                    size_t align) {
+    if (count < *capacity)
+        return true;
+    uint32_t grown = *capacity ? *capacity * 2 : 8;
+    if (grown <= *capacity)
+        return false;
+    void *p = oroya__calloc(&m->allocator, grown, size, align);
+    if (!p)
+        return false;
+    if (count)
+        memcpy(p, *items, (size_t)count * size);
+    oroya__free(&m->allocator, *items);
+    *items = p;
+    *capacity = grown;
+    return true;
+}
+
+static void refresh_twist_axes_of(oroya_mixer *m, oroya_node node) {
+    for (uint32_t i = 0; i < m->binding_count; i++)
+        if (m->bindings[i]->node.id == node.id)
+            set_binding_twist_axis(m, m->bindings[i]);
+}
+
+oroya_result oroya_mixer_set_twist_axis(oroya_mixer *m, oroya_node node, const oroya_vec3 *axis) {
+    if (!m || !oroya_scene_node_valid(m->scene, node) || !node.id)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    if (axis && (!isfinite(axis->x) || !isfinite(axis->y) || !isfinite(axis->z)))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    uint32_t at = NO_INDEX;
+    for (uint32_t i = 0; i < m->override_count; i++)
+        if (m->overrides[i].node.id == node.id)
+            at = i;
+    if (!axis) {
+        if (at != NO_INDEX)
+            m->overrides[at] = m->overrides[--m->override_count];
+    } else {
+        if (at == NO_INDEX) {
+            void *items = m->overrides;
+            if (!reserve(m, &items, m->override_count, &m->override_capacity,
+                         sizeof(twist_override), _Alignof(twist_override)))
+                return OROYA_ERR_OUT_OF_MEMORY;
+            m->overrides = items;
+            at = m->override_count++;
+        }
+        m->overrides[at].node = node;
+        m->overrides[at].axis = unit_or_zero(*axis);
+    }
+    refresh_twist_axes_of(m, node);
+    return OROYA_OK;
+}
+
+oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *m, oroya_node node, oroya_vec3 *out) {
+    if (!m || !out || !node.id || !oroya_scene_node_valid(m->scene, node))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    *out = resolve_twist_axis(m, node);
+    return OROYA_OK;
+}
+
+oroya_result oroya_mixer_set_joint_limit(oroya_mixer *m, oroya_node node,
+                                         const oroya_joint_limit *limit, oroya_error *err) {
+    if (!m)
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_joint_limit: mixer is NULL");
+    if (!node.id || !oroya_scene_node_valid(m->scene, node))
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_joint_limit: node %u is not a node of the scene",
+                           node.id);
+    uint32_t at = NO_INDEX;
+    for (uint32_t i = 0; i < m->limit_count; i++)
+        if (m->limits[i].node.id == node.id)
+            at = i;
+    if (!limit) {
+        if (at != NO_INDEX) {
+            /* Shifted, not swapped: limits keep the order they were set in. */
+            memmove(&m->limits[at], &m->limits[at + 1],
+                    (size_t)(m->limit_count - at - 1) * sizeof *m->limits);
+            m->limit_count--;
+        }
+        return OROYA_OK;
+    }
+    oroya_result r = oroya_joint_limit_validate(limit, 0, err);
+    if (r != OROYA_OK) {
+        if (err) {
+            char message[sizeof err->message];
+            memcpy(message, err->message, sizeof message);
+            oroya__fail(err, r, "joint limit of node \"%s\": %s",
+                        oroya_scene_node_name(m->scene, node), message);
+        }
+        return r;
+    }
+    if (at == NO_INDEX) {
+        void *items = m->limits;
+        if (!reserve(m, &items, m->limit_count, &m->limit_capacity, sizeof(limit_entry),
+                     _Alignof(limit_entry)))
+            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "oroya_mixer_set_joint_limit: cannot grow the limit table");
+        m->limits = items;
+        at = m->limit_count++;
+    }
+    m->limits[at].node = node;
+    m->limits[at].dense = oroya_scene_node_index(m->scene, node);
+    m->limits[at].limit = *limit;
+    return OROYA_OK;
+}
+
+oroya_result oroya_mixer_get_joint_limit(const oroya_mixer *m, oroya_node node,
+                                         oroya_joint_limit *out) {
+    if (!m || !out)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < m->limit_count; i++) {
+        if (m->limits[i].node.id == node.id) {
+            *out = m->limits[i].limit;
+            return OROYA_OK;
+        }
+    }
+    return OROYA_ERR_NOT_FOUND;
 }

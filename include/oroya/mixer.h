@@ -33,6 +33,11 @@
  *   3. oroya_make_clip_additive on cubic-spline rotation tracks also transforms the
  *      tangents (conj(ref) * m); three leaves them untouched.
  *
+ * Extensions, all off by default so the three.js semantics above hold bit for bit: STERP
+ * rotation blending (oroya_rotation_blend), per-node twist axes (default: the bone's long
+ * axis), which also serve STERP tracks whose twist_axis is zero, and joint limits applied at
+ * the end of each update (oroya_mixer_set_joint_limit). See docs/mixer.md, "Sterp and limits".
+ *
  * Minimal example:
  *
  *   oroya_mixer *mixer;
@@ -51,6 +56,7 @@
 
 #include "oroya/base.h"
 #include "oroya/clip.h"
+#include "oroya/rotation.h"
 #include "oroya/scene.h"
 #include "oroya/track.h"
 
@@ -96,6 +102,17 @@ typedef struct oroya_event {
  * mixer and actions; starting or stopping actions from it takes effect as in three.js. */
 typedef void (*oroya_event_fn)(const oroya_event *event, void *user);
 
+/* How normal (non-additive) actions blend rotations. SLERP is three.js's PropertyMixer
+ * (slerpFlat), bit for bit. STERP replaces each of those slerps, including the one toward the
+ * original pose when the weights add up to less than 1, with oroya_quat_sterp about the
+ * node's twist axis (oroya_mixer_set_twist_axis; by default the bone's long axis). It is an
+ * oroya option that three.js does not have. */
+typedef enum oroya_rotation_blend {
+    OROYA_ROTATION_BLEND_DEFAULT = 0, /* mixer: SLERP; action: whatever the mixer uses */
+    OROYA_ROTATION_BLEND_SLERP,
+    OROYA_ROTATION_BLEND_STERP
+} oroya_rotation_blend;
+
 typedef struct oroya_mixer_desc {
     uint32_t max_actions;  /* actions alive at once; 0 = 64; at most OROYA_MAX_ACTIONS */
     uint32_t max_bindings; /* distinct (node, property) targets; 0 = 256; <= OROYA_MAX_BINDINGS */
@@ -103,6 +120,7 @@ typedef struct oroya_mixer_desc {
     oroya_event_fn on_event; /* optional callback, NULL = none */
     void *user;              /* passed to on_event */
     oroya_allocator allocator;
+    oroya_rotation_blend rotation_blend; /* DEFAULT = SLERP (three.js) */
 } oroya_mixer_desc;
 
 /* Optional settings of oroya_mixer_clip_action_ex. A zeroed desc behaves like
@@ -198,6 +216,47 @@ uint32_t oroya_mixer_active_action_count(const oroya_mixer *mixer);
 oroya_action *oroya_mixer_active_action(const oroya_mixer *mixer, uint32_t i);
 
 oroya_mixer_stats oroya_mixer_get_stats(const oroya_mixer *mixer);
+
+/* ---- rotation blending, twist axes and joint limits (oroya extensions) ------------------ */
+
+/* The mixer-wide rotation blend (see oroya_rotation_blend; DEFAULT means SLERP). Takes effect
+ * from the next update. INVALID_ARGUMENT for NULL or an unknown value. */
+oroya_result oroya_mixer_set_rotation_blend(oroya_mixer *mixer, oroya_rotation_blend blend);
+oroya_rotation_blend oroya_mixer_rotation_blend(const oroya_mixer *mixer); /* SLERP for NULL */
+
+/* Overrides the twist axis of `node`'s rotation (any length; normalized here), in the node's
+ * local frame: the axis STERP blending and zero-axis STERP tracks use for it. A zero axis
+ * means "none": that node then blends with slerp. axis NULL removes the override and re-reads
+ * the default, the bone's long axis: the direction of the translation of its first child
+ * (oroya_scene_get_child(node, 0)), zero for a node without children. The default is read
+ * when a binding is made and again whenever oroya_scene_layout_version() moves, not when a
+ * child's translation changes; call this with NULL to re-read it. The override is kept until
+ * removed, also while no action animates the node; it is dropped when the node leaves the
+ * scene (at the next update after the layout change). May allocate.
+ * Errors: INVALID_ARGUMENT (NULL mixer, invalid node, non-finite axis), OUT_OF_MEMORY. */
+oroya_result oroya_mixer_set_twist_axis(oroya_mixer *mixer, oroya_node node,
+                                        const oroya_vec3 *axis);
+
+/* The twist axis the mixer uses for `node`: the override, else the default above; unit
+ * length or zero. INVALID_ARGUMENT for NULL pointers or an invalid node. */
+oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *mixer, oroya_node node, oroya_vec3 *out);
+
+/* Puts a joint limit on `node`'s local rotation, or removes it (limit NULL). At the end of
+ * every oroya_mixer_update (after the blended values are written, before you compute world
+ * matrices), each limited node's rotation in the scene is clamped with
+ * oroya_joint_limit_clamp: a rotation inside its limit stays bit for bit, and a node keeps
+ * its limit whether or not an action animates it. One limit per node: setting again replaces
+ * it. The limit is copied and validated here (oroya_joint_limit_validate; err names it). A
+ * rotation the clamp cannot measure (not finite, zero) is left as it is. A removed node's
+ * limit is dropped at the next update. May allocate; the update never does. Errors: INVALID_ARGUMENT (NULL mixer, invalid node, invalid limit),
+ * OUT_OF_MEMORY. Removing a limit that is not there is OROYA_OK. */
+oroya_result oroya_mixer_set_joint_limit(oroya_mixer *mixer, oroya_node node,
+                                         const oroya_joint_limit *limit, oroya_error *err);
+
+/* Copies `node`'s limit to *out. OROYA_ERR_NOT_FOUND when it has none, INVALID_ARGUMENT for
+ * NULL pointers. */
+oroya_result oroya_mixer_get_joint_limit(const oroya_mixer *mixer, oroya_node node,
+                                         oroya_joint_limit *out);
 
 /* ---- actions: playback ------------------------------------------------------------------ */
 
@@ -299,6 +358,13 @@ oroya_result oroya_action_cross_fade_to(oroya_action *action, oroya_action *to,
 oroya_blend_mode oroya_action_blend_mode(const oroya_action *action);
 /* Changes how the action blends from the next update on (three's `action.blendMode = m`). */
 void oroya_action_set_blend_mode(oroya_action *action, oroya_blend_mode mode);
+
+/* This action's rotation blend: DEFAULT (the default) follows the mixer's, SLERP or STERP
+ * override it for this action's tracks. When an action accumulates into a rotation with
+ * STERP, the remainder toward the original pose (weights below 1) of that rotation is also
+ * blended with STERP in that update. Additive actions ignore it (always slerp). */
+oroya_result oroya_action_set_rotation_blend(oroya_action *action, oroya_rotation_blend blend);
+oroya_rotation_blend oroya_action_rotation_blend(const oroya_action *action);
 
 /* ---- additive clips --------------------------------------------------------------------- */
 

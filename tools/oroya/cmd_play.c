@@ -17,6 +17,7 @@
 #include "oroya/clip.h"
 #include "oroya/gltf.h"
 #include "oroya/mixer.h"
+#include "oroya/rotation.h"
 #include "oroya/scene.h"
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
@@ -1760,6 +1761,122 @@ static void put_clips(play *p, play_buf *b) {
 
 /* ---- run -------------------------------------------------------------------------------- */
 
+/* ---- oroya's scenario extension ------------------------------------------------------------ */
+
+/* The top-level key "oroya" (FORMAT.md: unknown top-level keys are ignored, so three's oracle
+ * runs the same file without it) switches on the mixer's own options:
+ *   "oroya": {"rotationBlend": "slerp" | "sterp",
+ *             "twistAxes":   {"<node>": [x, y, z] | null, ...},
+ *             "jointLimits": {"<node>": {"twistAxis": [x, y, z], "reference": [x, y, z, w],
+ *                             "cone": angle | "ellipse": [a, b], "swingAxis": [x, y, z],
+ *                             "twist": [min, max]}, ...}}
+ * Angles in radians. Absent keys leave the defaults (three.js behaviour). */
+static int setup_joint_limit(play *p, const cJSON *l, const char *path, oroya_joint_limit *out) {
+    if (!cJSON_IsObject(l))
+        return fail(p, "%s: expected an object", path);
+    double v[4];
+    char sub[400];
+    *out = (oroya_joint_limit){0};
+    const cJSON *x;
+    if ((x = cJSON_GetObjectItemCaseSensitive(l, "twistAxis"))) {
+        snprintf(sub, sizeof sub, "%s.twistAxis", path);
+        if (get_vec(p, x, 3, sub, v))
+            return -1;
+        out->twist_axis = (oroya_vec3){(float)v[0], (float)v[1], (float)v[2]};
+    }
+    if ((x = cJSON_GetObjectItemCaseSensitive(l, "reference"))) {
+        snprintf(sub, sizeof sub, "%s.reference", path);
+        if (get_vec(p, x, 4, sub, v))
+            return -1;
+        out->reference = (oroya_quat){(float)v[0], (float)v[1], (float)v[2], (float)v[3]};
+    }
+    if ((x = cJSON_GetObjectItemCaseSensitive(l, "swingAxis"))) {
+        snprintf(sub, sizeof sub, "%s.swingAxis", path);
+        if (get_vec(p, x, 3, sub, v))
+            return -1;
+        out->swing_axis = (oroya_vec3){(float)v[0], (float)v[1], (float)v[2]};
+    }
+    if (cJSON_GetObjectItemCaseSensitive(l, "cone")) {
+        if (get_number(p, l, "cone", path, v))
+            return -1;
+        out->swing = OROYA_SWING_CONE;
+        out->swing_max[0] = (float)v[0];
+    }
+    if ((x = cJSON_GetObjectItemCaseSensitive(l, "ellipse"))) {
+        if (out->swing != OROYA_SWING_FREE)
+            return fail(p, "%s: \"cone\" and \"ellipse\" exclude each other", path);
+        snprintf(sub, sizeof sub, "%s.ellipse", path);
+        if (get_vec(p, x, 2, sub, v))
+            return -1;
+        out->swing = OROYA_SWING_ELLIPSE;
+        out->swing_max[0] = (float)v[0];
+        out->swing_max[1] = (float)v[1];
+    }
+    if ((x = cJSON_GetObjectItemCaseSensitive(l, "twist"))) {
+        snprintf(sub, sizeof sub, "%s.twist", path);
+        if (get_vec(p, x, 2, sub, v))
+            return -1;
+        out->has_twist_limit = true;
+        out->twist_min = (float)v[0];
+        out->twist_max = (float)v[1];
+    }
+    return 0;
+}
+
+static int setup_oroya_extension(play *p) {
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
+    if (!ext)
+        return 0;
+    if (!cJSON_IsObject(ext))
+        return fail(p, "oroya: expected an object");
+    const cJSON *blend = cJSON_GetObjectItemCaseSensitive(ext, "rotationBlend");
+    if (blend) {
+        const char *b = cJSON_IsString(blend) ? blend->valuestring : "";
+        oroya_rotation_blend mode;
+        if (!strcmp(b, "slerp"))
+            mode = OROYA_ROTATION_BLEND_SLERP;
+        else if (!strcmp(b, "sterp"))
+            mode = OROYA_ROTATION_BLEND_STERP;
+        else
+            return fail(p, "oroya.rotationBlend: expected \"slerp\" or \"sterp\"");
+        oroya_mixer_set_rotation_blend(p->mixer, mode);
+    }
+    const cJSON *axes = cJSON_GetObjectItemCaseSensitive(ext, "twistAxes");
+    if (axes && !cJSON_IsObject(axes))
+        return fail(p, "oroya.twistAxes: expected an object");
+    const cJSON *item;
+    char path[320];
+    cJSON_ArrayForEach(item, axes) {
+        snprintf(path, sizeof path, "oroya.twistAxes.%s", item->string);
+        int n = find_node(p, item->string);
+        if (n < 0)
+            return fail(p, "%s: unknown node", path);
+        double v[3] = {0, 0, 0};
+        if (!cJSON_IsNull(item) && get_vec(p, item, 3, path, v))
+            return -1;
+        oroya_vec3 axis = {(float)v[0], (float)v[1], (float)v[2]};
+        if (oroya_mixer_set_twist_axis(p->mixer, p->nodes[n].node,
+                                       cJSON_IsNull(item) ? NULL : &axis) != OROYA_OK)
+            return fail(p, "%s: rejected by the mixer", path);
+    }
+    const cJSON *limits = cJSON_GetObjectItemCaseSensitive(ext, "jointLimits");
+    if (limits && !cJSON_IsObject(limits))
+        return fail(p, "oroya.jointLimits: expected an object");
+    cJSON_ArrayForEach(item, limits) {
+        snprintf(path, sizeof path, "oroya.jointLimits.%s", item->string);
+        int n = find_node(p, item->string);
+        if (n < 0)
+            return fail(p, "%s: unknown node", path);
+        oroya_joint_limit limit;
+        if (setup_joint_limit(p, item, path, &limit))
+            return -1;
+        oroya_error err = {0};
+        if (oroya_mixer_set_joint_limit(p->mixer, p->nodes[n].node, &limit, &err) != OROYA_OK)
+            return fail(p, "%s: %s", path, err.message);
+    }
+    return 0;
+}
+
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
     if (gltf && !cJSON_IsNull(gltf)) {
@@ -1802,6 +1919,8 @@ static int run(play *p, play_buf *out) {
             return -1;
         oroya_mixer_set_time_scale(p->mixer, s);
     }
+    if (setup_oroya_extension(p))
+        return -1;
     if (setup_script(p) || setup_steps(p) || setup_records(p))
         return -1;
 
