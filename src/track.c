@@ -167,11 +167,13 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
     }
     if (track->interpolation == OROYA_INTERP_STERP) {
         oroya_vec3 a = track->twist_axis;
-        if (!isfinite(a.x) || !isfinite(a.y) || !isfinite(a.z) ||
-            (a.x == 0.0f && a.y == 0.0f && a.z == 0.0f)) {
+        /* A zero axis is allowed: the mixer then uses the bound node's long axis (the
+         * direction to its first child), and sampled alone the track interpolates like
+         * slerp. Only a non-finite axis is an error. */
+        if (!isfinite(a.x) || !isfinite(a.y) || !isfinite(a.z)) {
             return oroya__fail(err, OROYA_ERR_NON_FINITE,
                                "tracks[%u] (target \"%s\", %s): sterp twist axis (%g, %g, %g) "
-                               "is not a finite nonzero vector",
+                               "is not finite",
                                track_index, target, prop, (double)a.x, (double)a.y, (double)a.z);
         }
     }

@@ -88,7 +88,9 @@ typedef struct oroya_track {
     const float *times;                /* key_count, seconds, finite, strictly increasing */
     const float *values;               /* key_count * components; CUBICSPLINE: * 3, glTF order in,value,out */
     oroya_vec3 twist_axis;             /* STERP only: the twist axis in the node's local frame
-                                          (usually the bone's long axis), finite and nonzero */
+                                          (usually the bone's long axis), finite. Zero: the
+                                          mixer uses the bound node's long axis (direction to
+                                          its first child); sampled alone, it is slerp. */
     uint32_t value_count;              /* optional: floats in `values` as the source declared
                                           them (e.g. a glTF accessor); 0 = not declared. When
                                           nonzero, validation checks it against the layout. */

@@ -506,7 +506,9 @@ static void test_validate(void) {
     t.property = OROYA_PROPERTY_ROTATION;
     t.components = 4;
     t.values = quats;
-    OT_EQ_INT(oroya_track_validate(&t, 0, &err), OROYA_ERR_NON_FINITE); /* zero twist axis */
+    OT_EQ_INT(oroya_track_validate(&t, 0, &err), OROYA_OK); /* zero axis: the mixer's node axis */
+    t.twist_axis = (oroya_vec3){0, NAN, 0};
+    OT_EQ_INT(oroya_track_validate(&t, 0, &err), OROYA_ERR_NON_FINITE);
     t.twist_axis = (oroya_vec3){0, 1, 0};
     OT_EQ_INT(oroya_track_validate(&t, 0, &err), OROYA_OK);
     t.key_count = OROYA_TRACK_MAX_KEYS + 1;
