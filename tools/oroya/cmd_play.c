@@ -236,6 +236,18 @@ static int fail(play *p, const char *fmt, ...) {
     return -1;
 }
 
+/* Issue 11: non-unit rotation keys are normalized on load; say so once per clip. */
+static void warn_normalized(const play *p, const char *where, const oroya_clip *clip) {
+    if (!clip || !clip->normalized_key_count)
+        return;
+    fprintf(stderr,
+            "oroya play: %s: warning: %s: clip \"%s\": %u non-unit rotation key%s normalized "
+            "(first: track %u \"%s\" key %u)\n",
+            p->file, where, clip->name, clip->normalized_key_count,
+            clip->normalized_key_count == 1 ? "" : "s", clip->first_normalized_track,
+            clip->tracks[clip->first_normalized_track].target, clip->first_normalized_key);
+}
+
 /* ---- JSON access ------------------------------------------------------------------------ */
 
 static bool is_name(const char *s) {
@@ -351,6 +363,7 @@ static int find_clip(play *p, const char *name) {
         return -1;
     }
     p->clips[p->clip_count] = (play_clip){copy, clip, (double)clip->duration, NULL, true};
+    warn_normalized(p, "gltf", clip);
     return p->clip_count++;
 }
 
@@ -890,6 +903,8 @@ static int setup_clips(play *p) {
             oroya_clip *clip = NULL;
             if (oroya_clip_create(&desc, &clip, &err) != OROYA_OK)
                 rc = fail(p, "%s: %s", path, err.message);
+            else
+                warn_normalized(p, path, clip);
             p->clips[p->clip_count - 1].clip = clip;
             p->clips[p->clip_count - 1].duration = exact;
         }
