@@ -97,8 +97,81 @@ static oroya_result clip_build(const char *name, float duration, oroya_blend_mod
     block->pub.blend_mode = blend_mode;
     block->pub.track_count = track_count;
     block->pub.tracks = dst;
+    block->pub.first_normalized_track = UINT32_MAX;
+    block->pub.first_normalized_key = UINT32_MAX;
     *out = &block->pub;
     return OROYA_OK;
+}
+
+/* Rotation keys that are normalized at create: every value of a 4-component ROTATION track,
+ * except CUBICSPLINE tangents. Returns the float offset of key k's quaternion. */
+static bool is_rotation_track(const oroya_track *t) {
+    return t->property == OROYA_PROPERTY_ROTATION && t->components == 4;
+}
+
+static size_t rotation_key_at(const oroya_track *t, uint32_t k) {
+    return t->interpolation == OROYA_INTERP_CUBICSPLINE ? (size_t)k * 12u + 4u : (size_t)k * 4u;
+}
+
+static double quat_length(const float *q) {
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    return sqrt(x * x + y * y + z * z + w * w);
+}
+
+/* A zero quaternion has no direction to normalize to; refused before anything is copied. */
+static oroya_result check_rotation_keys(const char *name, const oroya_track *tracks,
+                                        uint32_t track_count, oroya_error *err) {
+    for (uint32_t i = 0; i < track_count; i++) {
+        const oroya_track *t = &tracks[i];
+        if (!is_rotation_track(t)) {
+            continue;
+        }
+        for (uint32_t k = 0; k < t->key_count; k++) {
+            const float *q = t->values + rotation_key_at(t, k);
+            double len = quat_length(q);
+            if (!isfinite(len)) {
+                return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                                   "clip \"%s\": track %u (\"%s\" rotation) key %u: quaternion "
+                                   "(%g, %g, %g, %g) is not finite",
+                                   name, i, t->target, k, (double)q[0], (double)q[1],
+                                   (double)q[2], (double)q[3]);
+            }
+            if (len == 0.0) {
+                return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                                   "clip \"%s\": track %u (\"%s\" rotation) key %u: the zero "
+                                   "quaternion is not a rotation",
+                                   name, i, t->target, k);
+            }
+        }
+    }
+    return OROYA_OK;
+}
+
+static void normalize_rotation_keys(oroya_clip *clip) {
+    clip->normalized_key_count = 0;
+    clip->first_normalized_track = UINT32_MAX;
+    clip->first_normalized_key = UINT32_MAX;
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const oroya_track *t = &clip->tracks[i];
+        if (!is_rotation_track(t)) {
+            continue;
+        }
+        float *values = oroya_clip_track_values(clip, i);
+        for (uint32_t k = 0; k < t->key_count; k++) {
+            float *q = values + rotation_key_at(t, k);
+            double len = quat_length(q);
+            if (fabs(len - 1.0) <= OROYA_CLIP_UNIT_TOLERANCE) {
+                continue;
+            }
+            for (int c = 0; c < 4; c++) {
+                q[c] = (float)((double)q[c] / len);
+            }
+            if (clip->normalized_key_count++ == 0) {
+                clip->first_normalized_track = i;
+                clip->first_normalized_key = k;
+            }
+        }
+    }
 }
 
 oroya_result oroya_clip_create(const oroya_clip_desc *desc, oroya_clip **out, oroya_error *err) {
@@ -129,8 +202,16 @@ oroya_result oroya_clip_create(const oroya_clip_desc *desc, oroya_clip **out, or
             return r;
         }
     }
-    return clip_build(name, desc->duration, desc->blend_mode, desc->tracks, desc->track_count,
-                      &desc->allocator, out, err);
+    oroya_result r = check_rotation_keys(name, desc->tracks, desc->track_count, err);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    r = clip_build(name, desc->duration, desc->blend_mode, desc->tracks, desc->track_count,
+                   &desc->allocator, out, err);
+    if (r == OROYA_OK) {
+        normalize_rotation_keys(*out);
+    }
+    return r;
 }
 
 void oroya_clip_destroy(oroya_clip *clip) {
@@ -199,6 +280,9 @@ oroya_result oroya_clip_clone(const oroya_clip *clip, oroya_clip **out, oroya_er
     if (r == OROYA_OK) {
         /* A zero duration is kept as is rather than recomputed. */
         (*out)->duration = clip->duration;
+        (*out)->normalized_key_count = clip->normalized_key_count;
+        (*out)->first_normalized_track = clip->first_normalized_track;
+        (*out)->first_normalized_key = clip->first_normalized_key;
     }
     return r;
 }

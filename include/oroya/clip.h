@@ -43,7 +43,20 @@ typedef struct oroya_clip {
     oroya_blend_mode blend_mode;
     uint32_t track_count;
     oroya_track *tracks;         /* track_count tracks; targets and key arrays owned by the clip */
+    /* Rotation keys oroya_clip_create normalized (see OROYA_CLIP_UNIT_TOLERANCE), and where
+     * the first one is (UINT32_MAX, UINT32_MAX when none). A clone keeps these; a subclip
+     * starts at 0 (its keys are already unit); optimize leaves them as they were. */
+    uint32_t normalized_key_count;
+    uint32_t first_normalized_track;
+    uint32_t first_normalized_key;
 } oroya_clip;
+
+/* A rotation key whose length differs from 1 by more than this is divided by its length at
+ * oroya_clip_create. Below it the key stays bit for bit as given, as three.js uses it, so
+ * files and goldens keep matching three.js: keys rounded to 3 decimals (Khronos SimpleSkin's
+ * (0, 0, 0.383, 0.924) is 2.3e-4 off) and 16-bit quantized keys are kept; a length-2 key, an
+ * exporter's unnormalized sum or 8-bit quantization (up to ~4e-3 off) is normalized. */
+#define OROYA_CLIP_UNIT_TOLERANCE 1e-3
 
 typedef struct oroya_clip_desc {
     const char *name;            /* copied; NULL = "" */
@@ -58,10 +71,18 @@ typedef struct oroya_clip_desc {
 
 /* Validates every track (oroya_track_validate with its index) and the desc, then copies all
  * of it into one allocation. On success *out owns the copy; free it with oroya_clip_destroy.
+ * Rotation keys (ROTATION tracks: every STEP, LINEAR, SMOOTH and STERP value; CUBICSPLINE:
+ * the spline vertices, never the tangents) whose length is off 1 by more than
+ * OROYA_CLIP_UNIT_TOLERANCE are normalized in the copy (q / |q| computed in double) and
+ * counted in normalized_key_count; the caller's arrays are untouched. Loaders report the
+ * count (`oroya info`, `oroya play` print it): a non-unit key in a file is usually a bug
+ * in the exporter, and three.js would use it as given at the key times.
  * On failure *out is NULL and err (may be NULL) says why:
  *   OROYA_ERR_INVALID_ARGUMENT  desc or out NULL, tracks NULL with track_count > 0, an
  *                               unknown blend mode;
  *   OROYA_ERR_NON_FINITE        duration NaN or infinite;
+ *   OROYA_ERR_INVALID_DATA      a rotation key (vertex) of length 0, which has no direction
+ *                               (the message names the track, its target and the key);
  *   any oroya_track_validate error, for the first bad track;
  *   OROYA_ERR_OUT_OF_MEMORY     the allocator failed. */
 oroya_result oroya_clip_create(const oroya_clip_desc *desc, oroya_clip **out, oroya_error *err);

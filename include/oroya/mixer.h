@@ -24,14 +24,18 @@
  *
  * Threading: a mixer and its scene belong to one thread at a time. Two mixers share nothing.
  *
- * Deviations from three.js 0.187 (exactly three, see docs/mixer.md):
+ * Deviations from three.js 0.187 (three, see docs/mixer.md):
  *   1. a NaN, infinite or negative dt given to oroya_mixer_update (or a negative/non-finite
  *      time to oroya_mixer_set_time) is rejected with OROYA_ERR_INVALID_ARGUMENT and changes
- *      no state (a negative time scale is legal and plays backwards);
+ *      no state (a negative time scale is legal and plays backwards); so is a finite dt whose
+ *      scaled step or accumulated time would overflow;
  *   2. ping-pong with clamp_when_finished shows the correct end pose on the frame it
  *      finishes (three shows the other end on that one frame);
  *   3. oroya_make_clip_additive on cubic-spline rotation tracks also transforms the
  *      tangents (conj(ref) * m); three leaves them untouched.
+ * Where three.js produces NaN, oroya keeps a defined result instead: a zero-length clip in
+ * LOOP_REPEAT or LOOP_PINGPONG holds its key pose with action time 0 (three divides by the
+ * duration and gets NaN time); LOOP_ONCE finishes on the first update as in three.
  *
  * Extensions, all off by default so the three.js semantics above hold bit for bit: STERP
  * rotation blending (oroya_rotation_blend), per-node twist axes (default: the bone's long

@@ -1,6 +1,7 @@
 /* Tests for oroya/clip.h: create/validate/destroy, ownership, in-place values, clone,
  * subclip (against three.js AnimationUtils.subclip), optimize, and allocation failures. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -568,6 +569,142 @@ static void test_optimize_tolerance(void) {
     }
 }
 
+/* ---- non-unit rotation keys (issue 11: normalized on load, and reported) ------------------- */
+
+/* q / |q| in double, written out here rather than taken from the module. */
+static void unit_reference(const float *q, float *out) {
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double n = sqrt(x * x + y * y + z * z + w * w);
+    for (int c = 0; c < 4; c++) out[c] = (float)((double)q[c] / n);
+}
+
+static void test_normalize_rotation_keys(void) {
+    static const float times[4] = {0, 1, 2, 3};
+    static const float pos[12] = {0, 0, 5, 1, 2, 3, 9, 9, 9, 0, 0, 0};
+    float lin[16] = {0, 0, 0, 1,  0, 0, 0, 2,  1, 2, 3, 4,  0, 0, 0, 1.0011f};
+    /* A golden's key (12 digits) and SimpleSkin's 3-decimal key (|q| - 1 = 2.3e-4): below
+     * the tolerance, kept bit for bit as three.js uses them. */
+    float step[8] = {0.382683432365f, 0, 0, 0.923879532511f, 0, 0, 0.383f, 0.924f};
+    /* Cubic: in-tangent, vertex, out-tangent per key; tangents far from unit stay. */
+    float cub[24] = {5, 5, 5, 5,  0, 3, 0, 4,  0, 0, 0, 0,
+                     0, 0, 0, 0,  0, 0, 0, 1,  7, 0, 0, 7};
+    float weights[8] = {0, 0, 0, 2, 0, 3, 0, 0}; /* a 4-target weights track: not rotation */
+    float lin_in[16], step_in[8], cub_in[24];
+    memcpy(lin_in, lin, sizeof lin);
+    memcpy(step_in, step, sizeof step);
+    memcpy(cub_in, cub, sizeof cub);
+    oroya_track tr[5] = {
+        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 4, .times = times,
+         .values = pos},
+        {.target = "b", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4, .key_count = 4, .times = times, .values = lin},
+        {.target = "c", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_STEP,
+         .components = 4, .key_count = 2, .times = times, .values = step},
+        {.target = "d", .property = OROYA_PROPERTY_ROTATION,
+         .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 4, .key_count = 2,
+         .times = times, .values = cub},
+        {.target = "e", .property = OROYA_PROPERTY_WEIGHTS, .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4, .key_count = 2, .times = times, .values = weights},
+    };
+    oroya_clip *clip = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "n", .tracks = tr, .track_count = 5},
+                                &clip, &err),
+              OROYA_OK);
+    if (!clip) return;
+    /* The caller's arrays are not touched. */
+    OT_CHECK(memcmp(lin, lin_in, sizeof lin) == 0 && memcmp(step, step_in, sizeof step) == 0 &&
+             memcmp(cub, cub_in, sizeof cub) == 0);
+    OT_EQ_INT(clip->normalized_key_count, 4); /* b keys 1, 2, 3 and d key 0 */
+    OT_EQ_INT(clip->first_normalized_track, 1);
+    OT_EQ_INT(clip->first_normalized_key, 1);
+    OT_CHECK(memcmp(clip->tracks[0].values, pos, sizeof pos) == 0);
+    OT_CHECK(memcmp(clip->tracks[4].values, weights, sizeof weights) == 0);
+    const float *b = clip->tracks[1].values;
+    OT_CHECK(memcmp(b, lin, 4 * sizeof(float)) == 0); /* already unit: the same bits */
+    for (int k = 1; k < 4; k++) {
+        float want[4];
+        unit_reference(lin + 4 * k, want);
+        for (int c = 0; c < 4; c++) OT_NEAR(b[4 * k + c], want[c], 1e-7);
+    }
+    OT_CHECK(b[7] == 1.0f && b[15] == 1.0f); /* x / x */
+    OT_NEAR(b[8], 1.0 / sqrt(30.0), 1e-7);
+    OT_NEAR(b[11], 4.0 / sqrt(30.0), 1e-7);
+    OT_CHECK(memcmp(clip->tracks[2].values, step, sizeof step) == 0);
+    const float *d = clip->tracks[3].values;
+    OT_NEAR(d[5], 0.6, 1e-7);
+    OT_NEAR(d[7], 0.8, 1e-7);
+    OT_CHECK(d[4] == 0.0f && d[6] == 0.0f);
+    OT_CHECK(memcmp(d, cub, 4 * sizeof(float)) == 0);          /* in-tangent as given */
+    OT_CHECK(memcmp(d + 8, cub + 8, 16 * sizeof(float)) == 0); /* the rest as given */
+
+    /* A clone reports the same; a subclip's keys are already unit. */
+    oroya_clip *copy = NULL, *sub = NULL;
+    OT_EQ_INT(oroya_clip_clone(clip, &copy, &err), OROYA_OK);
+    if (copy) {
+        OT_EQ_INT(copy->normalized_key_count, 4);
+        OT_EQ_INT(copy->first_normalized_track, 1);
+        OT_EQ_INT(copy->first_normalized_key, 1);
+        OT_CHECK(memcmp(copy->tracks[1].values, b, sizeof lin) == 0);
+    }
+    OT_EQ_INT(oroya_clip_subclip(clip, "s", 0, 90, 30, &sub, &err), OROYA_OK);
+    if (sub) {
+        OT_EQ_INT(sub->normalized_key_count, 0);
+        OT_EQ_INT(sub->first_normalized_track, UINT32_MAX);
+    }
+    oroya_clip_destroy(sub);
+    oroya_clip_destroy(copy);
+    oroya_clip_destroy(clip);
+
+    /* Unit keys only: nothing reported. */
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &tr[2], .track_count = 1}, &clip,
+                                &err),
+              OROYA_OK);
+    if (clip) {
+        OT_EQ_INT(clip->normalized_key_count, 0);
+        OT_EQ_INT(clip->first_normalized_track, UINT32_MAX);
+        OT_EQ_INT(clip->first_normalized_key, UINT32_MAX);
+        oroya_clip_destroy(clip);
+    }
+}
+
+static void test_zero_quaternion_key(void) {
+    static const float times[3] = {0, 1, 2};
+    oroya_error err = {0};
+    oroya_clip *clip = NULL;
+    for (int interp = 0; interp < OROYA_INTERP_COUNT_; interp++) {
+        float keys[36] = {0};
+        bool cubic = interp == OROYA_INTERP_CUBICSPLINE;
+        int stride = cubic ? 12 : 4, at = cubic ? 4 : 0;
+        keys[at + 3] = 1.0f;          /* key 0 unit, key 1 length 2, key 2 zero */
+        keys[stride + at + 1] = 2.0f;
+        if (cubic) keys[2 * stride] = 1.0f; /* a tangent is not a rotation: ignored */
+        oroya_track t = {.target = "spine", .property = OROYA_PROPERTY_ROTATION,
+                         .interpolation = (oroya_interpolation)interp, .components = 4,
+                         .key_count = 3, .times = times, .values = keys,
+                         .twist_axis = {0, 1, 0}};
+        memset(&err, 0, sizeof err);
+        OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "z", .tracks = &t,
+                                                        .track_count = 1},
+                                    &clip, &err),
+                  OROYA_ERR_INVALID_DATA);
+        OT_CHECK(clip == NULL);
+        OT_CHECK_MSG(strstr(err.message, "track 0") && strstr(err.message, "\"spine\"") &&
+                         strstr(err.message, "key 2"),
+                     "%s", err.message);
+    }
+    /* A zero tangent next to a unit vertex is fine. */
+    float cub[12] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+    oroya_track t = {.target = "spine", .property = OROYA_PROPERTY_ROTATION,
+                     .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 4, .key_count = 1,
+                     .times = times, .values = cub};
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, &err),
+              OROYA_OK);
+    if (clip) OT_EQ_INT(clip->normalized_key_count, 0);
+    oroya_clip_destroy(clip);
+}
+
 int main(void) {
     OT_RUN(test_create_copies_and_owns);
     OT_RUN(test_create_errors);
@@ -575,5 +712,7 @@ int main(void) {
     OT_RUN(test_subclip);
     OT_RUN(test_optimize_three_example);
     OT_RUN(test_optimize_tolerance);
+    OT_RUN(test_normalize_rotation_keys);
+    OT_RUN(test_zero_quaternion_key);
     return ot_finish();
 }

@@ -603,9 +603,11 @@ static void test_make_clip_additive(void) {
     OT_NEAR(p[3], 3, 0);
     OT_NEAR(p[4], 4, 0);
     OT_NEAR(p[5], 5, 0);
-    /* conj(normalize(qa)) * q, by an independent product. */
+    /* conj(normalize(qa)) * q, by an independent product; clip_create normalized the key qa
+     * (|qa| = 0.975, past OROYA_CLIP_UNIT_TOLERANCE), so q at key 0 is qa / |qa|. */
     double cr[4] = {-qa[0] / la, -qa[1] / la, -qa[2] / la, qa[3] / la}, e0[4], e1[4];
-    qmul(cr, qa, e0);
+    double qan[4] = {qa[0] / la, qa[1] / la, qa[2] / la, qa[3] / la};
+    qmul(cr, qan, e0);
     qmul(cr, qb, e1);
     const float *q = c->tracks[1].values;
     for (int i = 0; i < 4; i++) {

@@ -152,9 +152,9 @@ static oroya_result import_rotation_keys(const float q[8], oroya_gltf_model **ou
     return r;
 }
 
-/* NaN key values in a file are refused at import, naming the animation; non-unit and zero
- * quaternion keys are imported as given (FINDING: not normalized, not reported; issue 11
- * asks for both) and sampling them never gives NaN. */
+/* NaN key values in a file are refused at import, naming the animation; non-unit
+ * quaternion keys are normalized and counted on the clip (issue 11); a zero quaternion is
+ * refused naming the animation, track and key. */
 static void test_bad_rotation_keys(void) {
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
@@ -163,13 +163,23 @@ static void test_bad_rotation_keys(void) {
     OT_CHECK(m == NULL);
     OT_CHECK_MSG(strstr(err.message, "animations[0]") != NULL, "%s", err.message);
 
-    const float odd[8] = {0, 0, 0, 2, 0, 0, 0, 0}; /* length 2, then the zero quaternion */
+    const float zero[8] = {0, 0, 0, 2, 0, 0, 0, 0}; /* length 2, then the zero quaternion */
+    memset(&err, 0, sizeof err);
+    OT_EQ_INT(import_rotation_keys(zero, &m, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK(m == NULL);
+    OT_CHECK_MSG(strstr(err.message, "animations[0]") && strstr(err.message, "key 1"), "%s",
+                 err.message);
+
+    const float odd[8] = {0, 0, 0, 2, 0, 3, 0, 4}; /* lengths 2 and 5 */
     memset(&err, 0, sizeof err);
     OT_EQ_INT(import_rotation_keys(odd, &m, &err), OROYA_OK);
     if (!m) return;
     OT_EQ_INT(m->clip_count, 1);
+    OT_EQ_INT(m->clips[0]->normalized_key_count, 2);
+    OT_EQ_INT(m->clips[0]->first_normalized_track, 0);
+    OT_EQ_INT(m->clips[0]->first_normalized_key, 0);
     const oroya_track *t = &m->clips[0]->tracks[0];
-    OT_CHECK(t->values[3] == 2.0f && t->values[7] == 0.0f); /* kept as given */
+    OT_CHECK(t->values[3] == 1.0f && t->values[5] == 0.6f && t->values[7] == 0.8f);
     for (int i = 0; i <= 20; i++) {
         float q[4];
         oroya_track_sample(t, i * 0.05, NULL, NULL, q);

@@ -1,98 +1,110 @@
-/* Robustness of `oroya play`'s scenario loader: every allocation play makes itself failed in
- * turn, on scenarios covering nodes, skins, clips of several interpolations, additive clips,
- * actions, script and records; and cJSON's allocations (one per JSON value, so thousands)
- * failed at the first, second, middle and last. Each failing run must exit 1 and free
- * everything (play's blocks and cJSON's).
- *
- * The scenario reader lives only inside the CLI (tools/oroya/cmd_play.c) and takes no
- * allocator, so this program compiles the CLI's play sources into itself with malloc,
- * calloc, realloc and free renamed to the counting heap, and points cJSON's hooks at the
- * same heap. The oroya objects play creates (scene, clips, mixer) allocate through the
- * library's default allocator; their own failure paths are covered by test_robustness and
- * test_robustness_mixer. stdout and stderr of the CLI go to /dev/null. */
-#define _POSIX_C_SOURCE 200809L
+/* Robustness of the scenario runner behind `oroya play` (oroya_scenario_run, scenario.h):
+ * every allocation the run makes through the desc's allocator (its own blocks and the oroya
+ * objects it creates: scene, clips, mixer, skeletons, skins, the glTF model) failed in turn,
+ * on scenarios covering nodes, skins, clips of several interpolations, additive clips,
+ * actions, script, records and a glTF model; and cJSON's allocations (one per JSON value, so
+ * thousands; cJSON has global hooks only, pointed here at a second heap) failed at the first,
+ * second, middle and last. Each failing run must return an error (OUT_OF_MEMORY when the
+ * desc's allocator failed), fill the message, and free everything. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "oroya/scenario.h"
 #include "test_robustness_common.h"
 
 static rb_heap play_heap, json_heap;
 
-static void *play_malloc(size_t n) { return rb_alloc(n ? n : 1, 16, &play_heap); }
-static void *play_calloc(size_t c, size_t n) {
-    if (n && c > SIZE_MAX / n) return NULL;
-    size_t bytes = c * n;
-    void *p = play_malloc(bytes);
-    if (p && bytes > 0) memset(p, 0, bytes);
-    return p;
-}
-static void play_free(void *p) { rb_free(p, &play_heap); }
-static void *play_realloc(void *old, size_t n) {
-    if (!old) return play_malloc(n);
-    uint64_t words[3];
-    memcpy(words, (unsigned char *)old - sizeof words, sizeof words);
-    void *p = play_malloc(n);
-    if (!p) return NULL; /* the old block stays, as realloc's contract says */
-    memcpy(p, old, words[2] < n ? (size_t)words[2] : n);
-    play_free(old);
-    return p;
-}
 /* cJSON's blocks come from their own heap so that they can be failed separately. */
 static void *cjson_malloc(size_t n) { return rb_alloc(n ? n : 1, 16, &json_heap); }
 static void cjson_free(void *p) { rb_free(p, &json_heap); }
 
-static FILE *play_null;
-
-#define malloc play_malloc
-#define calloc play_calloc
-#define realloc play_realloc
-#define free play_free
-#undef stdout
-#undef stderr
-#define stdout play_null
-#define stderr play_null
-#include "../../tools/oroya/cmd_play.c"
-#include "../../tools/oroya/play_format.c"
-#undef stdout
-#undef stderr
-#undef malloc
-#undef calloc
-#undef realloc
-#undef free
-
-static int run_play(const char *path, long play_fail_at, long json_fail_at) {
-    rb_reset(&play_heap, play_fail_at);
-    rb_reset(&json_heap, json_fail_at);
-    char *argv[] = {(char *)"play", (char *)(uintptr_t)path, NULL};
-    return oroya_cmd_play(2, argv);
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
 }
 
-static bool clean_after(const char *name, const char *which, long n, int rc) {
+typedef struct scenario_file {
+    const char *name;
+    char dir[1024];
+    char *text;
+    size_t len;
+} scenario_file;
+
+static oroya_result run_play(const scenario_file *sf, long play_fail_at, long json_fail_at,
+                             oroya_error *err) {
+    rb_reset(&play_heap, play_fail_at);
+    rb_reset(&json_heap, json_fail_at);
+    oroya_scenario_desc desc = {.base_dir = sf->dir, .allocator = rb_allocator(&play_heap)};
+    char *out = NULL;
+    size_t len = 0;
+    memset(err, 0, sizeof *err);
+    oroya_result r = oroya_scenario_run(sf->text, sf->len, &desc, &out, &len, err);
+    if (r == OROYA_OK) {
+        OT_CHECK(out && len == strlen(out) && strstr(out, "\"frames\":[") != NULL);
+    } else {
+        OT_CHECK(out == NULL && len == 0);
+    }
+    oroya_scenario_free_output(&desc, out);
+    return r;
+}
+
+static bool clean_after(const char *name, const char *which, long n, oroya_result r,
+                        oroya_result want, const oroya_error *err) {
     OT_CHECK_MSG(play_heap.live == 0 && json_heap.live == 0,
                  "%s: %s allocation #%ld refused: %ld + %ld blocks leaked", name, which, n,
                  play_heap.live, json_heap.live);
     OT_CHECK_MSG(play_heap.bad_frees == 0 && json_heap.bad_frees == 0, "%s: #%ld: bad frees",
                  name, n);
-    OT_CHECK_MSG(rc == 1, "%s: %s allocation #%ld refused: exit %d", name, which, n, rc);
-    return play_heap.live == 0 && json_heap.live == 0;
+    OT_CHECK_MSG(r == want, "%s: %s allocation #%ld refused: %s (%s)", name, which, n,
+                 oroya_result_string(r), err->message);
+    OT_CHECK_MSG(err->message[0] != '\0', "%s: #%ld: no message", name, n);
+    return play_heap.live == 0 && json_heap.live == 0 && r == want;
 }
 
 static void fail_each(const char *path) {
-    const char *name = strrchr(path, '/') + 1;
-    OT_EQ_INT(run_play(path, 0, 0), 0);
+    scenario_file sf = {.name = strrchr(path, '/') + 1};
+    snprintf(sf.dir, sizeof sf.dir, "%.*s", (int)(strrchr(path, '/') - path), path);
+    sf.text = slurp(path, &sf.len);
+    OT_CHECK_MSG(sf.text != NULL, "%s: cannot read", path);
+    if (!sf.text) return;
+    oroya_error err;
+    OT_EQ_INT(run_play(&sf, 0, 0, &err), OROYA_OK);
     const long own = play_heap.calls, json = json_heap.calls;
     OT_CHECK(own > 10 && json > 10);
     for (long n = 1; n <= own; n++) {
-        if (!clean_after(name, "play", n, run_play(path, n, 0))) break;
+        oroya_result r = run_play(&sf, n, 0, &err);
+        if (!clean_after(sf.name, "runner", n, r, OROYA_ERR_OUT_OF_MEMORY, &err)) break;
     }
+    /* cJSON reports its failed allocation as a syntax error: PARSE for the scenario's
+     * JSON, INVALID_DATA ("gltf: ...") when it was the glTF file's (which uses cJSON too). */
     const long picks[4] = {1, 2, json / 2, json};
-    for (int k = 0; k < 4; k++) clean_after(name, "cJSON", picks[k], run_play(path, 0, picks[k]));
-    printf("  %s: %ld allocations of play's own, each failed in turn; %ld of cJSON, 4 failed\n",
-           name, own, json);
+    for (int k = 0; k < 4; k++) {
+        oroya_result r = run_play(&sf, 0, picks[k], &err);
+        clean_after(sf.name, "cJSON", picks[k], r,
+                    r == OROYA_ERR_INVALID_DATA && strstr(err.message, "gltf: ")
+                        ? OROYA_ERR_INVALID_DATA
+                        : OROYA_ERR_PARSE,
+                    &err);
+    }
+    printf("  %s: %ld allocations through the desc's allocator, each failed in turn; %ld of "
+           "cJSON, 4 failed\n",
+           sf.name, own, json);
+    free(sf.text);
 }
-
 static void test_fault_play(void) {
     /* Four scenarios: every failing run near the end replays the whole script, and the
      * suite also runs under valgrind. */
@@ -105,13 +117,64 @@ static void test_fault_play(void) {
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) fail_each(scenarios[i]);
 }
 
+/* Warnings reach the callback; non-unit keys come out normalized (issue 11); {dt, count}
+ * steps equal the same dt listed. */
+static char warned[1024];
+static int warn_count;
+static void on_warning(const char *message, void *user) {
+    (void)user;
+    warn_count++;
+    snprintf(warned, sizeof warned, "%s", message);
+}
+
+static void test_run_api(void) {
+    static const char fixed[] =
+        "{\"nodes\":[{\"name\":\"a\"}],\"clips\":[{\"name\":\"c\",\"duration\":2,\"tracks\":[{\"node\":"
+        "\"a\",\"property\":\"quaternion\",\"interpolation\":\"step\",\"times\":[0,1],"
+        "\"values\":[0,0,0,2,0,3,0,4]}]}],\"actions\":[{\"name\":\"x\",\"clip\":\"c\"}],"
+        "\"script\":[{\"at\":0,\"do\":\"play\",\"action\":\"x\"}],"
+        "\"steps\":{\"dt\":0.5,\"count\":3},\"record\":[\"a.quaternion\"]}";
+    char listed[sizeof fixed + 16];
+    const char *steps = strstr(fixed, "{\"dt\"");
+    snprintf(listed, sizeof listed, "%.*s[0.5,0.5,0.5]%s", (int)(steps - fixed), fixed,
+             strstr(steps, "}") + 1);
+    oroya_scenario_desc desc = {.on_warning = on_warning};
+    char *a = NULL, *b = NULL;
+    size_t la = 0, lb = 0;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_scenario_run(fixed, strlen(fixed), &desc, &a, &la, &err), OROYA_OK);
+    OT_EQ_INT(warn_count, 1);
+    OT_CHECK_MSG(strstr(warned, "clips[0]") && strstr(warned, "\"c\"") &&
+                     strstr(warned, "track 0 \"a\" key 0") && strstr(warned, "2 non-unit"),
+                 "%s", warned);
+    desc.on_warning = NULL; /* NULL: ignored */
+    OT_EQ_INT(oroya_scenario_run(listed, strlen(listed), &desc, &b, &lb, &err), OROYA_OK);
+    /* STEP keys (0,0,0,2)/2 and (0,3,0,4)/5 in a 2 s clip, by hand: t = 0.5 key 0, t = 1
+     * and 1.5 key 1, i.e. (float)0.6 and (float)0.8 printed as doubles. */
+    if (a && b) {
+        OT_CHECK(la == lb && strcmp(a, b) == 0);
+        OT_CHECK_MSG(strstr(a, "\"step\":0,\"t\":0.5,\"mixerTime\":0.5,\"values\":"
+                               "{\"a.quaternion\":[0,0,0,1]}") &&
+                         strstr(a, "{\"a.quaternion\":[0,0.6000000238418579,0,0.800000011920929]}"),
+                     "%s", a);
+    }
+    oroya_scenario_free_output(&desc, a);
+    oroya_scenario_free_output(&desc, b);
+    OT_EQ_INT(oroya_scenario_run(NULL, 0, &desc, &a, &la, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_scenario_run("[1]", 3, &desc, &a, &la, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK(a == NULL && strstr(err.message, "top level"));
+    OT_EQ_INT(oroya_scenario_run("{", 1, &desc, &a, &la, &err), OROYA_ERR_PARSE);
+    static const char huge[] = "{\"steps\":{\"fps\":60,\"count\":1e9}}";
+    OT_EQ_INT(oroya_scenario_run(huge, strlen(huge), &desc, &a, &la, &err),
+              OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "steps.count") != NULL, "%s", err.message);
+}
+
 int main(void) {
-    play_null = fopen("/dev/null", "w");
-    if (!play_null) return 1;
+    RB_RUN(test_run_api);
     cJSON_Hooks hooks = {cjson_malloc, cjson_free};
     cJSON_InitHooks(&hooks);
     RB_RUN(test_fault_play);
     cJSON_InitHooks(NULL);
-    fclose(play_null);
     return ot_finish();
 }

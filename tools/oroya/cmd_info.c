@@ -128,6 +128,13 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
                    path_names[ch->path], interp_names[s->interpolation],
                    d->accessors[s->input].count);
         }
+        if (c->normalized_key_count) {
+            printf("    %u non-unit rotation key%s normalized on load (first: track %u \"%s\" "
+                   "key %u)\n",
+                   c->normalized_key_count, c->normalized_key_count == 1 ? "" : "s",
+                   c->first_normalized_track, c->tracks[c->first_normalized_track].target,
+                   c->first_normalized_key);
+        }
     }
 }
 
@@ -207,6 +214,10 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
         cJSON_AddStringToObject(o, "name", m->clips[a]->name);
         cJSON_AddNumberToObject(o, "index", a);
         cJSON_AddNumberToObject(o, "duration", (double)m->clips[a]->duration);
+        if (m->clips[a]->normalized_key_count) {
+            cJSON_AddNumberToObject(o, "normalized_rotation_keys",
+                                    m->clips[a]->normalized_key_count);
+        }
         cJSON *chs = cJSON_AddArrayToObject(o, "channels");
         for (uint32_t k = 0; k < an->channel_count; k++) {
             const oroya_gltf_channel *ch = &an->channels[k];

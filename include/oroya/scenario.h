@@ -1,0 +1,68 @@
+/* oroya/scenario.h - the scenario runner behind `oroya play`: runs a scenario of the three.js
+ * oracle format (nodes, skins, clips, actions, script, steps, record; an optional "gltf"
+ * model; ../shared/oracle/FORMAT.md) through oroya's mixer and returns the result format
+ * (JSON text, one frame per line), so oroya can be compared with three.js number by number.
+ *
+ * Part of the I/O layer (uses cJSON). Everything the runner allocates itself, and the oroya
+ * objects it creates (scene, clips, mixer, skeletons, skins, the glTF model), use the desc's
+ * allocator. cJSON's own allocations (one per JSON value) go through its global hooks,
+ * malloc/free unless the caller set them with cJSON_InitHooks; the library never sets them.
+ *
+ * Threading: independent runs may go on in parallel threads (cJSON's hooks are shared).
+ *
+ *   oroya_scenario_desc desc = {.base_dir = "scenarios"};
+ *   char *text = NULL;
+ *   size_t len = 0;
+ *   oroya_error err = {0};
+ *   if (oroya_scenario_run(json, json_len, &desc, &text, &len, &err) != OROYA_OK)
+ *       fprintf(stderr, "%s\n", err.message);
+ *   else
+ *       fwrite(text, 1, len, stdout);
+ *   oroya_scenario_free_output(&desc, text);
+ */
+#ifndef OROYA_SCENARIO_H
+#define OROYA_SCENARIO_H
+
+#include <stddef.h>
+
+#include "oroya/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "steps": {"count"} above this is refused. The dt of {fps, count} and {dt, count} is
+ * computed per step (no array of count values); the result text still grows with each
+ * step, about 60 bytes a step without records. */
+#define OROYA_SCENARIO_MAX_STEPS 100000000.0
+
+typedef struct oroya_scenario_desc {
+    const char *base_dir;      /* a relative "gltf" path is resolved from here; NULL = "." */
+    oroya_allocator allocator; /* zero = malloc/free; see the top of this header for cJSON */
+    /* Called with a one-line message for what the run accepted but the caller should know
+     * (non-unit rotation keys normalized, naming the clip and track). NULL = ignored. */
+    void (*on_warning)(const char *message, void *user);
+    void *user;
+} oroya_scenario_desc;
+
+/* Runs the scenario in json[0..len) (need not be NUL-terminated). On success *out is the
+ * whole result text, NUL-terminated, *out_len its length without the NUL, allocated from the
+ * desc's allocator: free it with oroya_scenario_free_output. On failure *out is NULL and err
+ * (may be NULL) names the JSON path of the offending value:
+ *   OROYA_ERR_INVALID_ARGUMENT  json, desc, out or out_len NULL;
+ *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset);
+ *   OROYA_ERR_INVALID_DATA      a scenario FORMAT.md does not allow, or one oroya refuses
+ *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
+ *                               that does not load);
+ *   OROYA_ERR_OUT_OF_MEMORY     an allocation failed (nothing is leaked). */
+oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenario_desc *desc,
+                                char **out, size_t *out_len, oroya_error *err);
+
+/* Frees a result of oroya_scenario_run with the same desc's allocator. NULL is ignored. */
+void oroya_scenario_free_output(const oroya_scenario_desc *desc, char *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OROYA_SCENARIO_H */
