@@ -278,72 +278,6 @@ __attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_
     }
 }
 
-/* AVX-512F: one 512-bit register holds a whole palette matrix, so blending four matrices is
- * four multiply-adds, and the vertex is spread as (x x x x | y y y y | z z z z | 1 1 1 1) by
- * one masked permute. Position and normal are folded together (three 128-bit lane shuffles
- * and two adds for both). About a third fewer instructions than the AVX2 kernel; valgrind
- * does not emulate AVX-512, so under it the AVX2 kernel runs. Needs 4-float loads like
- * skin_avx2, so the caller leaves it the last vertex. */
-__attribute__((target("avx512f,avx2,fma"))) static void skin_avx512(const oroya_pose_skin_job *job,
-                                                                    uint32_t begin,
-                                                                    uint32_t end) {
-    const float *pal = job->palette[0].m;
-    const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
-    const uint16_t *joints = job->joints;
-    float *out_p = job->out_positions, *out_n = job->out_normals;
-    const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
-    const __m512 one = _mm512_set1_ps(1.0f);
-    for (uint32_t v = begin; v < end; v++) {
-        const uint16_t *jv = joints + (size_t)v * 4;
-        const float *wv = weights + (size_t)v * 4;
-        __m512 m = _mm512_mul_ps(_mm512_loadu_ps(pal + (size_t)jv[0] * 16),
-                                 _mm512_set1_ps(wv[0]));
-        m = _mm512_fmadd_ps(_mm512_loadu_ps(pal + (size_t)jv[1] * 16), _mm512_set1_ps(wv[1]), m);
-        m = _mm512_fmadd_ps(_mm512_loadu_ps(pal + (size_t)jv[2] * 16), _mm512_set1_ps(wv[2]), m);
-        m = _mm512_fmadd_ps(_mm512_loadu_ps(pal + (size_t)jv[3] * 16), _mm512_set1_ps(wv[3]), m);
-        const __m512 pv = _mm512_castps128_ps512(_mm_loadu_ps(positions + (size_t)v * 3));
-        /* Lanes 12..15 keep 1: the translation column. */
-        const __m512 r = _mm512_mul_ps(m, _mm512_mask_permutexvar_ps(one, 0x0FFF, spread, pv));
-        if (!normals) {
-            __m256 h = _mm256_add_ps(_mm512_castps512_ps256(r),
-                                     _mm256_castpd_ps(_mm512_extractf64x4_pd(
-                                         _mm512_castps_pd(r), 1)));
-            _mm_storeu_ps(out_p + (size_t)v * 3,
-                          _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1)));
-            continue;
-        }
-        const __m512 nv = _mm512_castps128_ps512(_mm_loadu_ps(normals + (size_t)v * 3));
-        const __m512 s = _mm512_mul_ps(m, _mm512_maskz_permutexvar_ps(0x0FFF, spread, nv));
-        /* t = (r0 + r2, r1 + r3, s0 + s2, s1 + s3), then u lane 0 = r, lane 2 = s. */
-        __m512 t = _mm512_add_ps(_mm512_shuffle_f32x4(r, s, _MM_SHUFFLE(1, 0, 1, 0)),
-                                 _mm512_shuffle_f32x4(r, s, _MM_SHUFFLE(3, 2, 3, 2)));
-        __m512 u = _mm512_add_ps(t, _mm512_shuffle_f32x4(t, t, _MM_SHUFFLE(2, 3, 0, 1)));
-        _mm_storeu_ps(out_p + (size_t)v * 3, _mm512_castps512_ps128(u));
-        /* The w lane of n is 0 for affine palettes; mask it so any bottom row works. */
-        __m128 n = _mm_and_ps(_mm512_extractf32x4_ps(u, 2),
-                              _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1)));
-        __m128 d = _mm_mul_ps(n, n);
-        d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 3, 0, 1)));
-        d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 0, 3, 2)));
-        __m128 len = _mm_sqrt_ps(d);
-        __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
-        _mm_storeu_ps(out_n + (size_t)v * 3, _mm_and_ps(_mm_div_ps(n, len), nz));
-    }
-}
-
-static int avx512_state; /* as avx2_state */
-
-static bool have_avx512(void) {
-    if (avx512_state == 0) {
-        __builtin_cpu_init();
-        avx512_state = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
-                               __builtin_cpu_supports("fma")
-                           ? 1
-                           : 2;
-    }
-    return avx512_state == 1;
-}
-
 static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: every thread computes the same */
 
 static bool have_avx2(void) {
@@ -369,12 +303,7 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
         return bad_joint(job, err);
     }
 #if HAVE_AVX2_DISPATCH
-    if ((kernel == 0 || kernel == 4) && have_avx512()) {
-        skin_avx512(job, 0, n - 1);
-        skin_sse2(job, n - 1, n, false);
-        return OROYA_OK;
-    }
-    if ((kernel == 0 || kernel == 3 || kernel == 4) && have_avx2()) {
+    if (kernel == 0 && have_avx2()) {
         /* The last vertex would read 4 floats from a 3-float position: the SSE2 loop, which
          * loads scalars and stores narrow, takes it. */
         skin_avx2(job, 0, n - 1);

@@ -71,10 +71,7 @@ static void compare_kernel(int kernel, uint32_t count) {
 static void test_kernels_against_reference(void) {
     make_data();
     const uint32_t counts[] = {1, 2, 3, 7, 64, NV};
-    /* 0 best available, 1 SSE2, 3 AVX2+FMA, 4 AVX-512F (each falls back when absent). */
-    const int kernels[] = {0, 1, 3, 4};
-    for (size_t ki = 0; ki < sizeof kernels / sizeof kernels[0]; ki++) {
-        int k = kernels[ki];
+    for (int k = 0; k < 2; k++) {
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
             compare_kernel(k, counts[c]);
         }
@@ -113,7 +110,7 @@ static void test_hand_case(void) {
     float w[8] = {0.25f, 0.75f, 0, 0, 0.25f, 0.75f, 0, 0};
     uint16_t j[8] = {0, 1, 0, 0, 0, 1, 0, 0};
     float op[6], on[6];
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 3; k++) {
         oroya_pose_skin_job job = {2, vp, vn, j, w, 2, p, op, on};
         OT_CHECK(oroya__pose_skin_run_with(&job, k, NULL) == OROYA_OK);
         /* 0.25 * (2, 2, 3) + 0.75 * (0, 1, 0) = (0.5, 1.25, 0.75). */
@@ -146,7 +143,7 @@ static void test_errors(void) {
     OT_EQ_INT(oroya_pose_skin_run(&bad, &err), OROYA_ERR_INVALID_ARGUMENT);
     /* An index out of range: reported with its vertex, nothing read out of bounds (ASan). */
     jnt[777 * 4 + 2] = NJ;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 3; k++) {
         memset(&err, 0, sizeof err);
         OT_EQ_INT(oroya__pose_skin_run_with(&job, k, &err), OROYA_ERR_OUT_OF_RANGE);
         OT_CHECK(strstr(err.message, "vertex 777") != NULL);
