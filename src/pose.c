@@ -1139,8 +1139,10 @@ static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_p
         }
     }
     for (uint32_t b = 0; b < skel->block_count; b++) {
-        blend4 st;
-        memset(&st, 0, sizeof st);
+        /* Field by field: a memset of the 208 bytes compiles to `rep stosq`, which has a
+         * start-up cost of tens of cycles per block (callgrind counts it as 26 instructions). */
+        const v4 z = v4_zero();
+        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
         for (uint32_t i = 0; i < normal_count; i++) {
             blend_normal(&st, normal[i].clip, b, normal[i].iv, normal[i].weight);
         }
