@@ -1107,35 +1107,48 @@ static oroya_result check_update(const oroya_pose_character *c, const oroya_pose
     return OROYA_OK;
 }
 
+/* A layer that contributes this update: its clip, its intervals and its weight. */
+typedef struct active_layer {
+    const oroya_pose_clip *clip;
+    const oroya__pose_interval *iv;
+    float weight;
+} active_layer;
+
 static OROYA__INLINE void run_update_body(oroya_pose_character *c, const oroya_pose_layer *layers,
                                           uint32_t layer_count, int wide) {
     const oroya_pose_skeleton *skel = c->skeleton;
     const size_t per_slot = (size_t)c->channel_count + 1;
-    for (uint32_t i = 0; i < layer_count; i++) {
+    /* The contributing layers, split once per update rather than tested again in every
+     * block (layer_count <= max_layers <= OROYA_POSE_MAX_LAYERS, checked by check_update). */
+    active_layer normal[OROYA_POSE_MAX_LAYERS], additive[OROYA_POSE_MAX_LAYERS];
+    uint32_t normal_count = 0, additive_count = 0;
+    for (uint32_t i = 0; i < layer_count && i < OROYA_POSE_MAX_LAYERS; i++) {
         const oroya_pose_layer *ly = &layers[i];
         if (c->slot_clips[i] != ly->clip) {
             c->slot_clips[i] = ly->clip;
             memset(c->cursors + i * per_slot, 0, per_slot * sizeof(uint16_t));
         }
         if (ly->clip && ly->weight > 0) {
-            seek_groups(ly->clip, c->cursors + i * per_slot, ly->time, c->intervals + i * per_slot);
+            oroya__pose_interval *iv = c->intervals + i * per_slot;
+            seek_groups(ly->clip, c->cursors + i * per_slot, ly->time, iv);
+            active_layer *a = ly->clip->additive ? &additive[additive_count++]
+                                                 : &normal[normal_count++];
+            a->clip = ly->clip;
+            a->iv = iv;
+            a->weight = ly->weight;
         }
     }
     for (uint32_t b = 0; b < skel->block_count; b++) {
-        blend4 st;
-        memset(&st, 0, sizeof st);
-        for (uint32_t i = 0; i < layer_count; i++) {
-            const oroya_pose_layer *ly = &layers[i];
-            if (ly->clip && !ly->clip->additive && ly->weight > 0) {
-                blend_normal(&st, ly->clip, b, c->intervals + i * per_slot, ly->weight);
-            }
+        /* Field by field: a memset of the 208 bytes compiles to `rep stosq`, which has a
+         * start-up cost of tens of cycles per block (callgrind counts it as 26 instructions). */
+        const v4 z = v4_zero();
+        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
+        for (uint32_t i = 0; i < normal_count; i++) {
+            blend_normal(&st, normal[i].clip, b, normal[i].iv, normal[i].weight);
         }
         blend_finish(&st, &skel->rest[b]);
-        for (uint32_t i = 0; i < layer_count; i++) {
-            const oroya_pose_layer *ly = &layers[i];
-            if (ly->clip && ly->clip->additive && ly->weight > 0) {
-                blend_additive(&st, ly->clip, b, c->intervals + i * per_slot, ly->weight);
-            }
+        for (uint32_t i = 0; i < additive_count; i++) {
+            blend_additive(&st, additive[i].clip, b, additive[i].iv, additive[i].weight);
         }
         oroya_soa_transform *o = &c->locals[b];
         v4_store(o->tx, st.t.x);
