@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal/base.h"
+#include "internal/track.h"
 
 #define NO_INDEX UINT32_MAX
 
@@ -117,49 +118,9 @@ struct oroya_mixer {
     uint32_t limit_count, limit_capacity;
 };
 
-/* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat and
- * multiplyQuaternionsFlat, operation for operation, so results agree to the last bit) ---- */
-
-static void slerp_flat(double *dst, const double *a, const double *b, double t) {
-    double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3];
-    double x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
-    if (w0 != w1 || x0 != x1 || y0 != y1 || z0 != z1) {
-        double dot = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
-        if (dot < 0) {
-            x1 = -x1;
-            y1 = -y1;
-            z1 = -z1;
-            w1 = -w1;
-            dot = -dot;
-        }
-        double s = 1 - t;
-        if (dot < 0.9995) {
-            double theta = acos(dot);
-            double sn = sin(theta);
-            s = sin(s * theta) / sn;
-            t = sin(t * theta) / sn;
-            x0 = x0 * s + x1 * t;
-            y0 = y0 * s + y1 * t;
-            z0 = z0 * s + z1 * t;
-            w0 = w0 * s + w1 * t;
-        } else {
-            /* Nearly equal: lerp and normalize, as three does, to avoid dividing by ~0. */
-            x0 = x0 * s + x1 * t;
-            y0 = y0 * s + y1 * t;
-            z0 = z0 * s + z1 * t;
-            w0 = w0 * s + w1 * t;
-            double f = 1 / sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
-            x0 *= f;
-            y0 *= f;
-            z0 *= f;
-            w0 *= f;
-        }
-    }
-    dst[0] = x0;
-    dst[1] = y0;
-    dst[2] = z0;
-    dst[3] = w0;
-}
+/* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
+ * oroya__slerp_flat_d in track.c; multiplyQuaternionsFlat here), operation for operation, so
+ * results agree to the last bit ---- */
 
 static void multiply_flat(double *dst, const double *a, const double *b) {
     double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3];
@@ -179,7 +140,7 @@ static double *region(binding *b, uint32_t r) {
 /* _mixBufferRegion: lerp, or successive slerp for rotations. */
 static void mix_region(binding *b, double *dst, const double *src, double t) {
     if (b->property == OROYA_PROPERTY_ROTATION) {
-        slerp_flat(dst, dst, src, t);
+        oroya__slerp_flat_d(dst, src, t, dst);
         return;
     }
     double s = 1 - t;
@@ -192,7 +153,7 @@ static void mix_region_additive(binding *b, double *dst, const double *src, doub
     if (b->property == OROYA_PROPERTY_ROTATION) {
         double *work = region(b, REGION_WORK);
         multiply_flat(work, dst, src);
-        slerp_flat(dst, dst, work, t);
+        oroya__slerp_flat_d(dst, work, t, dst);
         return;
     }
     for (uint32_t i = 0; i != b->size; ++i)

@@ -298,10 +298,11 @@ static inline void put(sink s, uint32_t i, double v) {
     }
 }
 
-/* Quaternion.slerpFlat of three.js, in double: shortest arc (the second key is negated when
- * the dot product is negative), and lerp + normalize from dot >= 0.9995, where sin(theta)
- * gets too small to divide by. Equal keys are copied untouched. */
-void oroya__slerp_flat(const float *a, const float *b, double t, double out[4]) {
+/* Quaternion.slerpFlat of three.js, in double, operation for operation so that results agree
+ * to the last bit: shortest arc (the second key is negated when the dot product is negative),
+ * and lerp + normalize from dot >= 0.9995, where sin(theta) gets too small to divide by.
+ * Equal keys are copied untouched. out may alias a or b: every input is read first. */
+void oroya__slerp_flat_d(const double *a, const double *b, double t, double out[4]) {
     double x0 = a[0], y0 = a[1], z0 = a[2], w0 = a[3];
     double x1 = b[0], y1 = b[1], z1 = b[2], w1 = b[3];
     if (w0 != w1 || x0 != x1 || y0 != y1 || z0 != z1) {
@@ -339,6 +340,12 @@ void oroya__slerp_flat(const float *a, const float *b, double t, double out[4]) 
     out[1] = y0;
     out[2] = z0;
     out[3] = w0;
+}
+
+/* The same on float keys (converting a float to double is exact). */
+void oroya__slerp_flat(const float *a, const float *b, double t, double out[4]) {
+    const double da[4] = {a[0], a[1], a[2], a[3]}, db[4] = {b[0], b[1], b[2], b[3]};
+    oroya__slerp_flat_d(da, db, t, out);
 }
 
 /* The effective interpolation: three has no smooth quaternion interpolant and falls back to

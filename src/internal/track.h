@@ -20,5 +20,6 @@ oroya__seek oroya__track_seek(const float *times, uint32_t n, double t, uint32_t
 
 /* three.js Quaternion.slerpFlat in double. */
 void oroya__slerp_flat(const float *a, const float *b, double t, double out[4]);
+void oroya__slerp_flat_d(const double *a, const double *b, double t, double out[4]);
 
 #endif
