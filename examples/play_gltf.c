@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
     oroya_mixer *mixer = NULL;
     oroya_action *action = NULL;
     if (oroya_gltf_load(path, NULL, &model, &err) != OROYA_OK) {
-        fprintf(stderr, "play_gltf: %s\n", err.message);
+        fprintf(stderr, "play_gltf: %s: %s\n", path, err.message);
         return 1;
     }
     if (model->clip_count == 0 || model->skin_count == 0 || !model->skeletons[0]) {

@@ -17,6 +17,10 @@ for c in "$src"/examples/*.c; do
 done
 # The tutorial's bouncing ball: y at t = 0.25 s is 2.5 (glTF tangent scaling), not 3.0.
 check grep -q '0.25   2.500' <(timeout 20 "$build/examples/bouncing_ball")
+# Squash and stretch: the third key (t = 1 s) is on the ground, squashed to (1.3, 0.7, 1.3).
+check grep -q '1.0    0.000   1.300  0.700  1.300  squash' <(timeout 20 "$build/examples/squash_and_stretch")
+# The comparison at t = 0.5 s: STEP still holds the first key, LINEAR is halfway (1.5).
+check grep -q '0.500   0.000   1.500' <(timeout 20 "$build/examples/interpolation_compare")
 # Bad input for the file reader: a missing file and a file that is not glTF.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf 'not a gltf' > "$tmp/bad.glb"
