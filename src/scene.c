@@ -410,20 +410,31 @@ oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node) {
     return OROYA_OK;
 }
 
-oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent) {
-    uint32_t si, ps;
-    oroya_result r = resolve(scene, node, &si);
+/* The checks shared by set_parent and attach: both handles resolve (the parent may be {0},
+ * the top level), and the new parent is not the node itself or one of its descendants. */
+static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, oroya_node parent,
+                                     uint32_t *si, uint32_t *ps) {
+    oroya_result r = resolve(scene, node, si);
     if (r != OROYA_OK) {
         return r;
     }
-    r = resolve_parent(scene, parent, &ps);
+    r = resolve_parent(scene, parent, ps);
     if (r != OROYA_OK) {
         return r;
     }
-    for (uint32_t a = ps; a != NONE; a = scene->slots[a].parent) {
-        if (a == si) {
+    for (uint32_t a = *ps; a != NONE; a = scene->slots[a].parent) {
+        if (a == *si) {
             return OROYA_ERR_CYCLE;
         }
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    uint32_t si, ps;
+    oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
+    if (r != OROYA_OK) {
+        return r;
     }
     uint32_t i = scene->slots[si].dense;
     uint32_t pi = ps == NONE ? NONE : scene->slots[ps].dense;
@@ -514,18 +525,9 @@ static bool transform_finite(const oroya_transform *t) {
 
 oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent) {
     uint32_t si, ps;
-    oroya_result r = resolve(scene, node, &si);
+    oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
         return r;
-    }
-    r = resolve_parent(scene, parent, &ps);
-    if (r != OROYA_OK) {
-        return r;
-    }
-    for (uint32_t a = ps; a != NONE; a = scene->slots[a].parent) {
-        if (a == si) {
-            return OROYA_ERR_CYCLE;
-        }
     }
     oroya_mat4 local = scene->world[scene->slots[si].dense];
     if (ps != NONE) {
