@@ -92,6 +92,17 @@ struct oroya_pose_character {
 void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                             uint32_t layer_count, int kernel);
 
+/* The AVX2 kernel (src/pose_avx2.c): two SoA blocks per step in 256-bit registers, for CPUs
+ * that have AVX2 (the caller checks). Bit-identical to the baseline kernel. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__SSE2__) && \
+    !defined(OROYA_POSE_NO_SIMD)
+#define OROYA__POSE_AVX2 1
+void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer *layers,
+                                 uint32_t layer_count);
+#else
+#define OROYA__POSE_AVX2 0
+#endif
+
 /* Skinning with a chosen kernel: 0 = the best available (what oroya_pose_skin_run does),
  * 1 = SSE2 (or portable C without SSE2), 2 = the double reference. For tests and the bench. */
 oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,

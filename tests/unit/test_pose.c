@@ -204,7 +204,9 @@ static void ref_matmul(const double a[16], const double b[16], double out[16]) {
 
 /* ---- a random skeleton and clips --------------------------------------------------------- */
 
-enum { RJ = 23 }; /* not a multiple of 4: padding lanes get exercised */
+/* Not a multiple of 4, so padding lanes get exercised, and 5 blocks: an odd count, so the
+ * AVX2 kernel's last step has a lone block. */
+enum { RJ = 19 };
 
 static oroya_quat rand_quat(void) {
     oroya_quat q = {ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)};
@@ -374,6 +376,12 @@ static void compare_frames(const rig *r, oroya_pose_skeleton *skel, const oroya_
         track_map(clips[i], maps[i]);
         rl[i] = (ref_layer){clips[i], maps[i], cursors[i], 0, weights[i], additive[i]};
     }
+    /* A twin on the baseline kernel: it must give the same bits as the best one. */
+    oroya_pose_character *twin = NULL;
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel,
+                                                                      .max_layers = 4},
+                                         &twin, &err) == OROYA_OK);
+    uint32_t kernel_mismatches = 0;
     double worst_local = 0, worst_model = 0, worst_bone = 0;
     for (uint32_t f = 0; f < frame_count; f++) {
         oroya_pose_layer layers[4];
@@ -384,6 +392,16 @@ static void compare_frames(const rig *r, oroya_pose_skeleton *skel, const oroya_
             rl[i].time = t;
         }
         OT_CHECK(oroya_pose_character_update(c, layers, layer_count, &err) == OROYA_OK);
+        oroya__pose_run_update(twin, layers, layer_count, 1);
+        const size_t blocks = (RJ + 3) / 4;
+        if (memcmp(oroya_pose_character_locals(c), oroya_pose_character_locals(twin),
+                   blocks * sizeof(oroya_soa_transform)) ||
+            memcmp(oroya_pose_character_models(c), oroya_pose_character_models(twin),
+                   RJ * sizeof(oroya_mat4)) ||
+            memcmp(oroya_pose_character_bones(c), oroya_pose_character_bones(twin),
+                   RJ * sizeof(oroya_mat4))) {
+            kernel_mismatches++;
+        }
         const oroya_soa_transform *loc = oroya_pose_character_locals(c);
         const oroya_mat4 *models = oroya_pose_character_models(c);
         const oroya_mat4 *bones = oroya_pose_character_bones(c);
@@ -418,6 +436,8 @@ static void compare_frames(const rig *r, oroya_pose_skeleton *skel, const oroya_
             }
         }
     }
+    OT_CHECK_MSG(kernel_mismatches == 0, "%u of %u frames differ between kernels",
+                 kernel_mismatches, frame_count);
     OT_CHECK_MSG(worst_local <= 1e-6, "locals differ by %g", worst_local);
     /* Matrices, relative to their largest element: float products down chains of up to 23
      * joints, each adding a few float roundings of the locals' 1e-6-level differences. */
@@ -428,6 +448,7 @@ static void compare_frames(const rig *r, oroya_pose_skeleton *skel, const oroya_
                 worst_model, worst_bone);
     }
     oroya_pose_character_destroy(c);
+    oroya_pose_character_destroy(twin);
 }
 
 static void times_sequence(float *times, uint32_t n) {

@@ -1,0 +1,788 @@
+/* The per-frame kernel of the pose layer, written once for two vector widths and included by
+ * two translation units:
+ *   src/pose.c        OROYA__PK_WIDTH 4: one SoA block (4 joints) per step, SSE2 (the x86-64
+ *                     baseline) or portable C;
+ *   src/pose_avx2.c   OROYA__PK_WIDTH 8: two blocks per step in 256-bit AVX2 registers,
+ *                     picked at run time.
+ * Before including, define OROYA__PK_WIDTH and include internal/pose_simd.h (and, for width
+ * 8, <immintrin.h> under an AVX2 target). Everything here is static.
+ *
+ * Both widths give bit-identical results, which keeps crowds deterministic across machines:
+ * every lane does the same IEEE operations in the same order whatever its neighbours do.
+ * Branches on a whole vector (movemask) only skip work whose lanes would be discarded by a
+ * select anyway, never choose between two formulas for a lane. No FMA (ISO C mode keeps
+ * a * b + c as two roundings, and the baseline has none). Key records are gathered one block
+ * (4 lanes) at a time, so which records a lane reads does not depend on the width either. */
+#ifndef OROYA_INTERNAL_POSE_KERNEL_H
+#define OROYA_INTERNAL_POSE_KERNEL_H
+
+#include <string.h>
+
+#include "internal/pose.h"
+
+#ifndef OROYA__INLINE
+#if defined(__GNUC__) || defined(__clang__)
+#define OROYA__INLINE inline __attribute__((always_inline))
+#else
+#define OROYA__INLINE inline
+#endif
+#endif
+
+/* ---- the vector type of this width --------------------------------------------------------- */
+
+#if OROYA__PK_WIDTH == 8
+typedef __m256 vf;
+enum { VF_ALL = 0xFF, PK_BLOCKS = 2 };
+static OROYA__INLINE vf vf_set1(float a) { return _mm256_set1_ps(a); }
+static OROYA__INLINE vf vf_zero(void) { return _mm256_setzero_ps(); }
+static OROYA__INLINE vf vf_add(vf a, vf b) { return _mm256_add_ps(a, b); }
+static OROYA__INLINE vf vf_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
+static OROYA__INLINE vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
+static OROYA__INLINE vf vf_div(vf a, vf b) { return _mm256_div_ps(a, b); }
+static OROYA__INLINE vf vf_sqrt(vf a) { return _mm256_sqrt_ps(a); }
+static OROYA__INLINE vf vf_min(vf a, vf b) { return _mm256_min_ps(a, b); }
+static OROYA__INLINE vf vf_max(vf a, vf b) { return _mm256_max_ps(a, b); }
+/* The ordered, quiet predicates: the same results as SSE2's cmplt/cmpge/cmpgt/cmpeq. */
+static OROYA__INLINE vf vf_lt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+static OROYA__INLINE vf vf_ge(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+static OROYA__INLINE vf vf_gt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static OROYA__INLINE vf vf_eq(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+static OROYA__INLINE vf vf_and(vf a, vf b) { return _mm256_and_ps(a, b); }
+static OROYA__INLINE vf vf_xor(vf a, vf b) { return _mm256_xor_ps(a, b); }
+/* mask ? a : b; masks are all-ones or all-zeros per lane, so blendv's sign test agrees. */
+static OROYA__INLINE vf vf_select(vf mask, vf a, vf b) { return _mm256_blendv_ps(b, a, mask); }
+static OROYA__INLINE int vf_movemask(vf mask) { return _mm256_movemask_ps(mask); }
+static OROYA__INLINE vf vf_sign_bit(void) {
+    return _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MIN));
+}
+/* Lanes 0-3 from block b (lo), 4-7 from block b2 (hi). */
+static OROYA__INLINE vf vf_halves(v4 lo, v4 hi) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+static OROYA__INLINE vf vf_load2(const float *lo, const float *hi) {
+    return vf_halves(_mm_load_ps(lo), _mm_load_ps(hi));
+}
+static OROYA__INLINE vf vf_masks(const uint32_t *lo, const uint32_t *hi) {
+    return vf_halves(_mm_loadu_ps((const float *)lo), _mm_loadu_ps((const float *)hi));
+}
+static OROYA__INLINE void vf_store2(float *lo, float *hi, vf a) {
+    _mm_store_ps(lo, _mm256_castps256_ps128(a));
+    if (hi) {
+        _mm_store_ps(hi, _mm256_extractf128_ps(a, 1));
+    }
+}
+/* A constant from a row of 4 equal floats: one broadcast. */
+static OROYA__INLINE vf vf_row(const float *row4) { return _mm256_broadcast_ss(row4); }
+#else
+typedef v4 vf;
+enum { VF_ALL = 0xF, PK_BLOCKS = 1 };
+#define vf_set1 v4_set1
+#define vf_zero v4_zero
+#define vf_add v4_add
+#define vf_sub v4_sub
+#define vf_mul v4_mul
+#define vf_div v4_div
+#define vf_sqrt v4_sqrt
+#define vf_min v4_min
+#define vf_max v4_max
+#define vf_lt v4_lt
+#define vf_ge v4_ge
+#define vf_gt v4_gt
+#define vf_eq v4_eq
+#define vf_and v4_and
+#define vf_xor v4_xor
+#define vf_select v4_select
+#define vf_movemask v4_movemask
+#define vf_sign_bit v4_sign_bit
+static OROYA__INLINE vf vf_load2(const float *lo, const float *hi) {
+    (void)hi;
+    return v4_load(lo);
+}
+static OROYA__INLINE vf vf_masks(const uint32_t *lo, const uint32_t *hi) {
+    (void)hi;
+    return v4_loadu((const float *)lo);
+}
+static OROYA__INLINE void vf_store2(float *lo, float *hi, vf a) {
+    (void)hi;
+    v4_store(lo, a);
+}
+static OROYA__INLINE vf vf_row(const float *row4) { return v4_load(row4); }
+#endif
+
+/* ---- quaternion and vector helpers ----------------------------------------------------------- */
+
+typedef struct q4 {
+    vf x, y, z, w;
+} q4;
+typedef struct t4 {
+    vf x, y, z;
+} t4;
+
+static _Alignas(16) const float pk_one[4] = {1, 1, 1, 1};
+
+static OROYA__INLINE vf madd(vf a, vf b, vf c) { return vf_add(vf_mul(a, b), c); }
+static OROYA__INLINE vf q4_dot(q4 a, q4 b) {
+    return madd(a.x, b.x, madd(a.y, b.y, madd(a.z, b.z, vf_mul(a.w, b.w))));
+}
+static OROYA__INLINE q4 q4_scale2(q4 a, vf s, q4 b, vf t) {
+    q4 r = {madd(a.x, s, vf_mul(b.x, t)), madd(a.y, s, vf_mul(b.y, t)),
+            madd(a.z, s, vf_mul(b.z, t)), madd(a.w, s, vf_mul(b.w, t))};
+    return r;
+}
+static OROYA__INLINE q4 q4_select(vf m, q4 a, q4 b) {
+    q4 r = {vf_select(m, a.x, b.x), vf_select(m, a.y, b.y), vf_select(m, a.z, b.z),
+            vf_select(m, a.w, b.w)};
+    return r;
+}
+static OROYA__INLINE q4 q4_scale(q4 a, vf k) {
+    q4 r = {vf_mul(a.x, k), vf_mul(a.y, k), vf_mul(a.z, k), vf_mul(a.w, k)};
+    return r;
+}
+/* One division and four products: within an ulp of dividing each component. */
+static OROYA__INLINE q4 q4_normalize(q4 a) {
+    return q4_scale(a, vf_div(vf_set1(1.0f), vf_sqrt(q4_dot(a, a))));
+}
+static OROYA__INLINE q4 q4_mul(q4 a, q4 b) {
+    q4 r;
+    r.x = vf_sub(madd(a.w, b.x, madd(a.x, b.w, vf_mul(a.y, b.z))), vf_mul(a.z, b.y));
+    r.y = vf_sub(madd(a.w, b.y, madd(a.y, b.w, vf_mul(a.z, b.x))), vf_mul(a.x, b.z));
+    r.z = vf_sub(madd(a.w, b.z, madd(a.z, b.w, vf_mul(a.x, b.y))), vf_mul(a.y, b.x));
+    r.w = vf_sub(vf_sub(vf_sub(vf_mul(a.w, b.w), vf_mul(a.x, b.x)), vf_mul(a.y, b.y)),
+                 vf_mul(a.z, b.z));
+    return r;
+}
+
+/* sin(u * theta) / sin(theta) as a series in z = cos(theta) - 1: the terms are
+ * b_0 = u, b_i = b_(i-1) (u^2 - i^2) z / (i (2i + 1)), evaluated here in Horner form with
+ * `terms` terms. Checked in double: for u in [0, 1] and cos(theta) >= 0.9, 4 terms leave
+ * 4e-8; for u in [0, 2] and cos(theta) >= cos(pi/4) (the half angle below), 7 terms leave
+ * 2e-8. Both are below float's resolution of the weights. Rows of 4 equal floats, so each
+ * constant is one load (SSE2) or one broadcast (AVX2). */
+#define SERIES_ROW(c) {(c), (c), (c), (c)}
+static _Alignas(16) const float series_c[8][4] = {
+    SERIES_ROW(0.0f), SERIES_ROW(1.0f / 3), SERIES_ROW(1.0f / 10), SERIES_ROW(1.0f / 21),
+    SERIES_ROW(1.0f / 36), SERIES_ROW(1.0f / 55), SERIES_ROW(1.0f / 78), SERIES_ROW(1.0f / 105)};
+static _Alignas(16) const float series_i2[8][4] = {
+    SERIES_ROW(0.0f), SERIES_ROW(1.0f), SERIES_ROW(4.0f), SERIES_ROW(9.0f),
+    SERIES_ROW(16.0f), SERIES_ROW(25.0f), SERIES_ROW(36.0f), SERIES_ROW(49.0f)};
+#undef SERIES_ROW
+static OROYA__INLINE void sin_ratio2(vf us, vf ut, vf z, int terms, vf *out_s, vf *out_t) {
+    const vf one = vf_row(pk_one);
+    vf s2 = vf_mul(us, us), t2 = vf_mul(ut, ut);
+    vf rs = one, rt = one;
+    for (int i = terms; i >= 1; i--) {
+        vf zc = vf_mul(z, vf_row(series_c[i]));
+        vf ii = vf_row(series_i2[i]);
+        rs = madd(vf_mul(vf_sub(s2, ii), zc), rs, one);
+        rt = madd(vf_mul(vf_sub(t2, ii), zc), rt, one);
+    }
+    *out_s = vf_mul(us, rs);
+    *out_t = vf_mul(ut, rt);
+}
+
+/* Quaternion.slerpFlat of three.js 0.187 (the same arithmetic as oroya_track_sample's, in
+ * float): shortest arc, lerp + normalize from dot 0.9995 up. The true slerp weights come from
+ * the series above, so no lane calls sin or acos. Per lane: with dot >= 0.9 directly (keys of
+ * a clip, most blends), else through the half angle,
+ * sin(t theta) / sin(theta) = f(2t, theta / 2) / (2 cos(theta / 2)). */
+static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t) {
+    const q4 a = *pa;
+    q4 b = *pb;
+    vf d = q4_dot(a, b);
+    vf flip = vf_and(vf_lt(d, vf_zero()), vf_sign_bit());
+    b.x = vf_xor(b.x, flip);
+    b.y = vf_xor(b.y, flip);
+    b.z = vf_xor(b.z, flip);
+    b.w = vf_xor(b.w, flip);
+    d = vf_xor(d, flip);
+    const vf one = vf_row(pk_one);
+    vf s = vf_sub(one, t);
+    vf near = vf_ge(d, vf_set1(0.9995f));
+    const int near_bits = vf_movemask(near);
+    vf cs = s, ct = t;
+    if (near_bits != VF_ALL) {
+        const vf close = vf_ge(d, vf_set1(0.9f));
+        const int close_bits = vf_movemask(close);
+        vf fs, ft;
+        if (close_bits == VF_ALL) {
+            sin_ratio2(s, t, vf_sub(d, one), 4, &fs, &ft);
+        } else {
+            vf y = vf_sqrt(vf_mul(vf_add(one, vf_min(d, one)), vf_set1(0.5f)));
+            vf inv = vf_div(vf_set1(0.5f), y);
+            sin_ratio2(vf_add(s, s), vf_add(t, t), vf_sub(y, one), 7, &fs, &ft);
+            fs = vf_mul(fs, inv);
+            ft = vf_mul(ft, inv);
+            if (close_bits & ~near_bits) {
+                /* Lanes at dot in [0.9, 0.9995) take the direct series, whatever their
+                 * neighbours need. */
+                vf gs, gt;
+                sin_ratio2(s, t, vf_sub(d, one), 4, &gs, &gt);
+                fs = vf_select(close, gs, fs);
+                ft = vf_select(close, gt, ft);
+            }
+        }
+        cs = vf_select(near, s, fs);
+        ct = vf_select(near, t, ft);
+    }
+    q4 r = q4_scale2(a, cs, b, ct);
+    if (near_bits) {
+        const vf one_over = vf_div(one, vf_sqrt(q4_dot(r, r)));
+        r = q4_scale(r, vf_select(near, one_over, one));
+    }
+    /* slerpFlat returns equal inputs untouched; here they come out normalized, which for
+     * unit keys is the same within an ulp, so the check is not worth its 19 operations. */
+    return r;
+}
+
+/* Hermite weights (glTF 2.0 Appendix C) for a in [0, 1] and interval dt. */
+typedef struct hermite4 {
+    vf p0, m0, p1, m1;
+} hermite4;
+static OROYA__INLINE hermite4 hermite_weights(vf a, vf dt) {
+    vf a2 = vf_mul(a, a), a3 = vf_mul(a2, a);
+    hermite4 h;
+    h.p1 = vf_sub(vf_mul(vf_set1(3.0f), a2), vf_add(a3, a3));
+    h.p0 = vf_sub(vf_set1(1.0f), h.p1);
+    vf s3 = vf_sub(a3, a2);
+    h.m0 = vf_mul(vf_add(vf_sub(s3, a2), a), dt);
+    h.m1 = vf_mul(s3, dt);
+    return h;
+}
+
+/* ---- key cursors ------------------------------------------------------------------------------ */
+
+/* Places a group's cursor on the interval holding t and returns the interval: records k and
+ * k + 1 (clamped to the ends, where the factor clamps to 0 or 1). Forward playback advances a
+ * record at a time; going back searches. */
+static OROYA__INLINE oroya__pose_interval seek(const oroya__pose_group *g, const float *keys,
+                                               uint16_t *cursor, float t) {
+    const uint32_t s = g->stride, n = g->count;
+    const float *base = keys + g->offset;
+    uint32_t k = *cursor;
+    if (k > n - 2) {
+        k = n - 2;
+    }
+    const float *r = base + (size_t)k * s;
+    if (t < r[0] && k > 0) {
+        uint32_t lo = 0, hi = k; /* t < time[hi]; find the last lo with time[lo] <= t */
+        while (hi - lo > 1) {
+            uint32_t mid = (lo + hi) / 2;
+            if (base[(size_t)mid * s] <= t) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        k = lo;
+        r = base + (size_t)k * s;
+    } else {
+        while (k + 2 < n && t >= r[s]) {
+            k++;
+            r += s;
+        }
+    }
+    *cursor = (uint16_t)k;
+    oroya__pose_interval iv;
+    const float t0 = r[0], t1 = r[s];
+    iv.k = k;
+    iv.dt = t1 - t0;
+    float a = (t - t0) / iv.dt;
+    iv.a = a > 0 ? (a < 1 ? a : 1) : 0; /* NaN (a zero interval) becomes 0 */
+    iv.a_step = t >= t1 ? 1.0f : 0.0f;
+    return iv;
+}
+
+/* The intervals of every time group of a clip at t, once per layer and frame. */
+static void seek_groups(const oroya_pose_clip *clip, uint16_t *cursors, float t,
+                        oroya__pose_interval *out) {
+    for (uint32_t g = 0; g < clip->group_count; g++) {
+        out[g] = seek(&clip->groups[g], clip->keys, &cursors[g], t);
+    }
+}
+
+/* ---- sampling ------------------------------------------------------------------------------------ */
+
+static const float zero_keys[16];
+
+/* The keys of one (block, channel) at the current intervals, transposed to SoA: v0/v1 the
+ * two records' values, a the factor (the step factor on STEP lanes); for cubic lanes also
+ * g0 (out-tangent of k), g1 (in-tangent of k + 1) and dt, zero tangents elsewhere. */
+typedef struct gather4 {
+    v4 v0[4], v1[4], a;
+    v4 g0[4], g1[4], dt;
+} gather4;
+
+static OROYA__INLINE void gather_block(const oroya_pose_clip *clip, uint32_t block, int ch,
+                                       const oroya__pose_interval *iv, gather4 *o) {
+    const uint32_t base = (block * 3 + (uint32_t)ch) * 4;
+    const oroya__pose_lanes *lanes = &clip->lanes[block * 3 + (uint32_t)ch];
+    const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
+    const v4 step = v4_loadu((const float *)lanes->step);
+    if (lanes->uniform) {
+        /* One interval for the 4 lanes; per lane only its record offset. */
+        const oroya__pose_interval *g = &iv[lanes->group];
+        const float *rec = clip->keys + (size_t)g->k * lanes->stride + 1;
+        o->a = v4_select(step, v4_set1(g->a_step), v4_set1(g->a));
+        o->dt = v4_set1(g->dt);
+        o->v0[0] = v4_loadu(rec + lanes->offset[0]);
+        o->v0[1] = v4_loadu(rec + lanes->offset[1]);
+        o->v0[2] = v4_loadu(rec + lanes->offset[2]);
+        o->v0[3] = v4_loadu(rec + lanes->offset[3]);
+        rec += lanes->stride;
+        o->v1[0] = v4_loadu(rec + lanes->offset[0]);
+        o->v1[1] = v4_loadu(rec + lanes->offset[1]);
+        o->v1[2] = v4_loadu(rec + lanes->offset[2]);
+        o->v1[3] = v4_loadu(rec + lanes->offset[3]);
+        v4_transpose(&o->v0[0], &o->v0[1], &o->v0[2], &o->v0[3]);
+        v4_transpose(&o->v1[0], &o->v1[1], &o->v1[2], &o->v1[3]);
+        return;
+    }
+    const float *p0[4], *p1[4], *m0[4], *m1[4];
+    _Alignas(16) float av[4], sv[4], dv[4];
+    for (uint32_t l = 0; l < 4; l++) {
+        const oroya__pose_channel *pc = &clip->channels[base + l];
+        const oroya__pose_interval *g = &iv[pc->group];
+        const float *r = clip->keys + pc->offset + (size_t)g->k * pc->stride;
+        av[l] = g->a;
+        sv[l] = g->a_step;
+        dv[l] = g->dt;
+        if (pc->kind == OROYA__KIND_CUBIC) {
+            p0[l] = r + 1 + comps;
+            m0[l] = r + 1 + 2 * comps;
+            m1[l] = r + pc->stride + 1;
+            p1[l] = r + pc->stride + 1 + comps;
+        } else {
+            p0[l] = r + 1;
+            p1[l] = r + pc->stride + 1;
+            m0[l] = m1[l] = zero_keys;
+        }
+    }
+    o->dt = v4_load(dv);
+    o->a = v4_select(step, v4_load(sv), v4_load(av));
+    for (int l = 0; l < 4; l++) {
+        o->v0[l] = v4_loadu(p0[l]);
+        o->v1[l] = v4_loadu(p1[l]);
+    }
+    v4_transpose(&o->v0[0], &o->v0[1], &o->v0[2], &o->v0[3]);
+    v4_transpose(&o->v1[0], &o->v1[1], &o->v1[2], &o->v1[3]);
+    if (lanes->any_cubic) {
+        for (int l = 0; l < 4; l++) {
+            o->g0[l] = v4_loadu(m0[l]);
+            o->g1[l] = v4_loadu(m1[l]);
+        }
+        v4_transpose(&o->g0[0], &o->g0[1], &o->g0[2], &o->g0[3]);
+        v4_transpose(&o->g1[0], &o->g1[1], &o->g1[2], &o->g1[3]);
+    }
+}
+
+/* Samples one channel of blocks b and b2 (width 8; width 4 samples b alone) into comps
+ * vectors (SoA), given the clip's intervals. Cubic lanes take the Hermite curve (rotations
+ * normalized), the others the lerp or slerp, chosen per lane. */
+static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                         int ch, const oroya__pose_interval *iv, vf out[4]) {
+    const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];
+    const oroya__pose_lanes *lb2 = &clip->lanes[b2 * 3 + (uint32_t)ch];
+    gather4 g;
+    gather_block(clip, b, ch, iv, &g);
+    vf v0[4], v1[4], a;
+#if OROYA__PK_WIDTH == 8
+    gather4 h;
+    gather_block(clip, b2, ch, iv, &h);
+    const bool any_cubic = lb->any_cubic || lb2->any_cubic;
+    for (int e = 0; e < 4; e++) {
+        v0[e] = vf_halves(g.v0[e], h.v0[e]);
+        v1[e] = vf_halves(g.v1[e], h.v1[e]);
+    }
+    a = vf_halves(g.a, h.a);
+#else
+    const bool any_cubic = lb->any_cubic;
+    for (int e = 0; e < 4; e++) {
+        v0[e] = g.v0[e];
+        v1[e] = g.v1[e];
+    }
+    a = g.a;
+#endif
+    hermite4 hw;
+    vf g0[4], g1[4], cubic;
+    if (any_cubic) {
+#if OROYA__PK_WIDTH == 8
+        /* A block with no cubic lane left its tangents unset: zeros, masked off below. */
+        for (int e = 0; e < 4; e++) {
+            g0[e] = vf_halves(lb->any_cubic ? g.g0[e] : v4_zero(),
+                              lb2->any_cubic ? h.g0[e] : v4_zero());
+            g1[e] = vf_halves(lb->any_cubic ? g.g1[e] : v4_zero(),
+                              lb2->any_cubic ? h.g1[e] : v4_zero());
+        }
+        const vf dt = vf_halves(g.dt, h.dt);
+#else
+        for (int e = 0; e < 4; e++) {
+            g0[e] = g.g0[e];
+            g1[e] = g.g1[e];
+        }
+        const vf dt = g.dt;
+#endif
+        hw = hermite_weights(a, dt);
+        cubic = vf_masks(lb->cubic, lb2->cubic);
+    }
+    if (ch == OROYA__CH_R) {
+        q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
+        q4 r = q4_slerp(&qa, &qb, a);
+        if (any_cubic) {
+            q4 c;
+            c.x = madd(hw.p0, v0[0], madd(hw.m0, g0[0], madd(hw.p1, v1[0], vf_mul(hw.m1, g1[0]))));
+            c.y = madd(hw.p0, v0[1], madd(hw.m0, g0[1], madd(hw.p1, v1[1], vf_mul(hw.m1, g1[1]))));
+            c.z = madd(hw.p0, v0[2], madd(hw.m0, g0[2], madd(hw.p1, v1[2], vf_mul(hw.m1, g1[2]))));
+            c.w = madd(hw.p0, v0[3], madd(hw.m0, g0[3], madd(hw.p1, v1[3], vf_mul(hw.m1, g1[3]))));
+            c = q4_normalize(c);
+            r = q4_select(cubic, c, r);
+        }
+        out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
+        return;
+    }
+    const vf w0 = vf_sub(vf_row(pk_one), a);
+    for (int e = 0; e < 3; e++) {
+        out[e] = madd(w0, v0[e], vf_mul(a, v1[e]));
+    }
+    if (any_cubic) {
+        for (int e = 0; e < 3; e++) {
+            vf c = madd(hw.p0, v0[e], madd(hw.p1, v1[e], madd(hw.m0, g0[e], vf_mul(hw.m1, g1[e]))));
+            out[e] = vf_select(cubic, c, out[e]);
+        }
+    }
+}
+
+/* ---- blending ---------------------------------------------------------------------------------- */
+
+/* The blend state of a step: the accumulated pose and, per channel, the summed weight. */
+typedef struct blend4 {
+    t4 t;
+    q4 q;
+    t4 s;
+    vf wt, wq, ws;
+} blend4;
+
+static OROYA__INLINE t4 t4_mix(t4 a, t4 b, vf f) {
+    vf g = vf_sub(vf_row(pk_one), f);
+    t4 r = {madd(a.x, g, vf_mul(b.x, f)), madd(a.y, g, vf_mul(b.y, f)),
+            madd(a.z, g, vf_mul(b.z, f))};
+    return r;
+}
+static OROYA__INLINE t4 t4_select(vf m, t4 a, t4 b) {
+    t4 r = {vf_select(m, a.x, b.x), vf_select(m, a.y, b.y), vf_select(m, a.z, b.z)};
+    return r;
+}
+
+/* PropertyMixer.accumulate per lane: the first contribution is copied, later ones mixed in
+ * with weight w / (accumulated + w). Lanes the clip does not animate carry weight 0. */
+static OROYA__INLINE vf accumulate_weight(vf *acc, vf lane_w, vf *first) {
+    vf total = vf_add(*acc, lane_w);
+    *first = vf_and(vf_eq(*acc, vf_zero()), vf_gt(lane_w, vf_zero()));
+    vf f = vf_div(lane_w, vf_max(total, vf_set1(1e-30f)));
+    *acc = total;
+    return f;
+}
+
+static OROYA__INLINE bool channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                      int ch) {
+    return clip->lanes[b * 3 + (uint32_t)ch].any ||
+           (PK_BLOCKS == 2 && clip->lanes[b2 * 3 + (uint32_t)ch].any);
+}
+static OROYA__INLINE vf channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                         int ch) {
+    return vf_masks(clip->lanes[b * 3 + (uint32_t)ch].animated,
+                    clip->lanes[b2 * 3 + (uint32_t)ch].animated);
+}
+
+static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
+                                       uint32_t b2, const oroya__pose_interval *iv, float w) {
+    const vf wv = vf_set1(w);
+    vf s[4], first;
+    if (channel_any(clip, b, b2, OROYA__CH_T)) {
+        sample_channel(clip, b, b2, OROYA__CH_T, iv, s);
+        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_T), wv);
+        vf f = accumulate_weight(&st->wt, lw, &first);
+        t4 x = {s[0], s[1], s[2]};
+        st->t = t4_select(first, x, t4_mix(st->t, x, f));
+    }
+    if (channel_any(clip, b, b2, OROYA__CH_R)) {
+        sample_channel(clip, b, b2, OROYA__CH_R, iv, s);
+        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_R), wv);
+        vf f = accumulate_weight(&st->wq, lw, &first);
+        q4 x = {s[0], s[1], s[2], s[3]};
+        const int first_bits = vf_movemask(first);
+        if (first_bits == VF_ALL) {
+            st->q = x; /* the usual first layer: every lane animated */
+        } else {
+            q4 mixed = q4_slerp(&st->q, &x, f);
+            const vf some = vf_gt(f, vf_zero());
+            if (vf_movemask(some) != VF_ALL) {
+                mixed = q4_select(some, mixed, st->q);
+            }
+            st->q = first_bits ? q4_select(first, x, mixed) : mixed;
+        }
+    }
+    if (channel_any(clip, b, b2, OROYA__CH_S)) {
+        sample_channel(clip, b, b2, OROYA__CH_S, iv, s);
+        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_S), wv);
+        vf f = accumulate_weight(&st->ws, lw, &first);
+        t4 x = {s[0], s[1], s[2]};
+        st->s = t4_select(first, x, t4_mix(st->s, x, f));
+    }
+}
+
+/* The rest value where no layer contributed, a mix where the weights sum below 1. */
+static OROYA__INLINE t4 finish_t4(t4 acc, vf w, t4 rest) {
+    const vf one = vf_row(pk_one);
+    const int none = vf_movemask(vf_eq(w, vf_zero()));
+    const int part = vf_movemask(vf_lt(w, one));
+    if (!part) {
+        return acc;
+    }
+    if (none == VF_ALL) {
+        return rest;
+    }
+    t4 mixed = t4_mix(acc, rest, vf_sub(one, w));
+    t4 r = t4_select(vf_lt(w, one), mixed, acc);
+    return t4_select(vf_eq(w, vf_zero()), rest, r);
+}
+
+/* The rest pose fills what the normal layers left (PropertyMixer.apply with weight < 1).
+ * Padding lanes (past the last joint) never carry weight; they take the rest value without
+ * forcing a slerp on the block. */
+static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
+                                       const oroya_soa_transform *r2, int pad_bits) {
+    const vf one = vf_row(pk_one), zero = vf_zero();
+    t4 rt = {vf_load2(r->tx, r2->tx), vf_load2(r->ty, r2->ty), vf_load2(r->tz, r2->tz)};
+    t4 rs = {vf_load2(r->sx, r2->sx), vf_load2(r->sy, r2->sy), vf_load2(r->sz, r2->sz)};
+    st->t = finish_t4(st->t, st->wt, rt);
+    st->s = finish_t4(st->s, st->ws, rs);
+    const vf part = vf_lt(st->wq, one);
+    const int part_bits = vf_movemask(part);
+    if (part_bits) {
+        q4 rq = {vf_load2(r->qx, r2->qx), vf_load2(r->qy, r2->qy), vf_load2(r->qz, r2->qz),
+                 vf_load2(r->qw, r2->qw)};
+        const vf none = vf_eq(st->wq, zero);
+        const int none_bits = vf_movemask(none);
+        if (none_bits == VF_ALL || (part_bits & ~pad_bits) == 0) {
+            /* Nothing to mix: lanes with weight 0 take the rest value, the others keep
+             * theirs (a padding lane is always at weight 0). */
+            st->q = q4_select(none, rq, st->q);
+        } else {
+            q4 mixed = q4_slerp(&st->q, &rq, vf_sub(one, st->wq));
+            st->q = q4_select(none, rq, q4_select(part, mixed, st->q));
+        }
+    }
+}
+
+/* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
+static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
+                                         uint32_t b2, const oroya__pose_interval *iv, float w) {
+    const vf wv = vf_set1(w);
+    vf s[4];
+    if (channel_any(clip, b, b2, OROYA__CH_T)) {
+        sample_channel(clip, b, b2, OROYA__CH_T, iv, s);
+        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_T), wv);
+        st->t.x = madd(s[0], lw, st->t.x);
+        st->t.y = madd(s[1], lw, st->t.y);
+        st->t.z = madd(s[2], lw, st->t.z);
+    }
+    if (channel_any(clip, b, b2, OROYA__CH_R)) {
+        sample_channel(clip, b, b2, OROYA__CH_R, iv, s);
+        vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
+        q4 d = {s[0], s[1], s[2], s[3]};
+        if (w != 1.0f) {
+            const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
+            d = q4_slerp(&id, &d, wv);
+        }
+        st->q = q4_select(animated, q4_mul(st->q, d), st->q);
+    }
+    if (channel_any(clip, b, b2, OROYA__CH_S)) {
+        sample_channel(clip, b, b2, OROYA__CH_S, iv, s);
+        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_S), wv);
+        st->s.x = madd(s[0], lw, st->s.x);
+        st->s.y = madd(s[1], lw, st->s.y);
+        st->s.z = madd(s[2], lw, st->s.z);
+    }
+}
+
+/* ---- local to model -------------------------------------------------------------------------- */
+
+#if OROYA__PK_WIDTH == 8
+/* bone = model * inverse_bind, two columns per 256-bit operation: (m_k | m_k) comes from one
+ * broadcast of the model column just stored, (ib_c[k] x4 | ib_c+1[k] x4) from one permute of
+ * two loaded columns. The same products and sums, in the same order, as the 128-bit loop
+ * below, so both widths give identical bits. */
+static OROYA__INLINE void bones_wide(const float *m, const float *ib, float *bo) {
+    const __m256 m0 = _mm256_broadcast_ps((const __m128 *)m);
+    const __m256 m1 = _mm256_broadcast_ps((const __m128 *)(m + 4));
+    const __m256 m2 = _mm256_broadcast_ps((const __m128 *)(m + 8));
+    const __m256 m3 = _mm256_broadcast_ps((const __m128 *)(m + 12));
+    for (int c = 0; c < 4; c += 2) {
+        const __m256 v = _mm256_loadu_ps(ib + c * 4);
+        __m256 r = _mm256_mul_ps(m3, _mm256_permute_ps(v, 0xFF));
+        r = _mm256_add_ps(_mm256_mul_ps(m2, _mm256_permute_ps(v, 0xAA)), r);
+        r = _mm256_add_ps(_mm256_mul_ps(m1, _mm256_permute_ps(v, 0x55)), r);
+        r = _mm256_add_ps(_mm256_mul_ps(m0, _mm256_permute_ps(v, 0x00)), r);
+        _mm256_storeu_ps(bo + c * 4, r);
+    }
+}
+#endif
+
+/* model = parent * local for one joint, then bone = model * inverse_bind. lc holds the local
+ * matrix's 12 meaningful elements (column-major, rows 0-2) per lane; the lane's elements are
+ * broadcast from memory, which costs one instruction each and no register, where shuffling
+ * 12 live vectors would spill. */
+static OROYA__INLINE void ltm_joint(float lc[12][OROYA__PK_WIDTH], uint32_t lane, const float *pm,
+                                    const float *ib, float *o, float *bo) {
+    const v4 p0 = v4_loadu(pm), p1 = v4_loadu(pm + 4), p2 = v4_loadu(pm + 8),
+             p3 = v4_loadu(pm + 12);
+    const v4 m0 = v4_add(v4_mul(p0, v4_set1(lc[0][lane])),
+                         v4_add(v4_mul(p1, v4_set1(lc[1][lane])), v4_mul(p2, v4_set1(lc[2][lane]))));
+    const v4 m1 = v4_add(v4_mul(p0, v4_set1(lc[3][lane])),
+                         v4_add(v4_mul(p1, v4_set1(lc[4][lane])), v4_mul(p2, v4_set1(lc[5][lane]))));
+    const v4 m2 = v4_add(v4_mul(p0, v4_set1(lc[6][lane])),
+                         v4_add(v4_mul(p1, v4_set1(lc[7][lane])), v4_mul(p2, v4_set1(lc[8][lane]))));
+    const v4 m3 = v4_add(
+        v4_mul(p0, v4_set1(lc[9][lane])),
+        v4_add(v4_mul(p1, v4_set1(lc[10][lane])), v4_add(v4_mul(p2, v4_set1(lc[11][lane])), p3)));
+    v4_storeu(o, m0);
+    v4_storeu(o + 4, m1);
+    v4_storeu(o + 8, m2);
+    v4_storeu(o + 12, m3);
+    if (!bo) {
+        return;
+    }
+#if OROYA__PK_WIDTH == 8
+    (void)m0, (void)m1, (void)m2, (void)m3;
+    bones_wide(o, ib, bo);
+#else
+    for (int c = 0; c < 4; c++) {
+        const float *v = ib + c * 4;
+        v4 r = v4_add(v4_mul(m0, v4_set1(v[0])),
+                      v4_add(v4_mul(m1, v4_set1(v[1])),
+                             v4_add(v4_mul(m2, v4_set1(v[2])), v4_mul(m3, v4_set1(v[3])))));
+        v4_storeu(bo + c * 4, r);
+    }
+#endif
+}
+
+/* Local matrices of blocks b and b2 (Matrix4.compose of three.js, all lanes at once), then
+ * model and bone matrices joint by joint, parents first. Width 4 does block b alone; width 8
+ * skips b2 when it is b (an odd last block). */
+static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, uint32_t b2,
+                                   const oroya_soa_transform *B, const oroya_soa_transform *B2,
+                                   const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
+    static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    const float *rootm = root ? root->m : identity.m;
+    const vf one = vf_row(pk_one), two = vf_set1(2.0f);
+    q4 q = {vf_load2(B->qx, B2->qx), vf_load2(B->qy, B2->qy), vf_load2(B->qz, B2->qz),
+            vf_load2(B->qw, B2->qw)};
+    vf x2 = vf_mul(q.x, two), y2 = vf_mul(q.y, two), z2 = vf_mul(q.z, two);
+    vf xx = vf_mul(q.x, x2), xy = vf_mul(q.x, y2), xz = vf_mul(q.x, z2);
+    vf yy = vf_mul(q.y, y2), yz = vf_mul(q.y, z2), zz = vf_mul(q.z, z2);
+    vf wx = vf_mul(q.w, x2), wy = vf_mul(q.w, y2), wz = vf_mul(q.w, z2);
+    vf sx = vf_load2(B->sx, B2->sx), sy = vf_load2(B->sy, B2->sy), sz = vf_load2(B->sz, B2->sz);
+    _Alignas(32) float lc[12][OROYA__PK_WIDTH];
+    const vf l[12] = {vf_mul(vf_sub(one, vf_add(yy, zz)), sx), vf_mul(vf_add(xy, wz), sx),
+                      vf_mul(vf_sub(xz, wy), sx),                vf_mul(vf_sub(xy, wz), sy),
+                      vf_mul(vf_sub(one, vf_add(xx, zz)), sy), vf_mul(vf_add(yz, wx), sy),
+                      vf_mul(vf_add(xz, wy), sz),                vf_mul(vf_sub(yz, wx), sz),
+                      vf_mul(vf_sub(one, vf_add(xx, yy)), sz), vf_load2(B->tx, B2->tx),
+                      vf_load2(B->ty, B2->ty),                   vf_load2(B->tz, B2->tz)};
+    memcpy(lc, l, sizeof lc);
+    const uint32_t n = skel->joint_count;
+    for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
+        const uint32_t blk = lane < 4 ? b : b2;
+        if (lane >= 4 && b2 == b) {
+            break;
+        }
+        const uint32_t j = blk * 4 + lane % 4;
+        if (j >= n) {
+            break;
+        }
+        const uint32_t parent = skel->parents[j];
+        ltm_joint(lc, lane, parent == UINT32_MAX ? rootm : models[parent].m,
+                  skel->inverse_bind[j].m, models[j].m, bones ? bones[j].m : NULL);
+    }
+}
+
+/* ---- one character update -------------------------------------------------------------------- */
+
+/* A layer that contributes this update: its clip, its intervals and its weight. */
+typedef struct active_layer {
+    const oroya_pose_clip *clip;
+    const oroya__pose_interval *iv;
+    float weight;
+} active_layer;
+
+/* Samples and blends the layers into the locals, block pair by block pair, with model and
+ * bone matrices straight after each pair (parents come first, so a pair's joints only need
+ * pairs already done). The caller checked the arguments. */
+static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
+                                        uint32_t layer_count) {
+    const oroya_pose_skeleton *skel = c->skeleton;
+    const size_t per_slot = (size_t)c->channel_count + 1;
+    /* The contributing layers, split once per update rather than tested again in every
+     * block (layer_count <= max_layers <= OROYA_POSE_MAX_LAYERS, checked by the caller). */
+    active_layer normal[OROYA_POSE_MAX_LAYERS], additive[OROYA_POSE_MAX_LAYERS];
+    uint32_t normal_count = 0, additive_count = 0;
+    for (uint32_t i = 0; i < layer_count && i < OROYA_POSE_MAX_LAYERS; i++) {
+        const oroya_pose_layer *ly = &layers[i];
+        if (c->slot_clips[i] != ly->clip) {
+            c->slot_clips[i] = ly->clip;
+            memset(c->cursors + i * per_slot, 0, per_slot * sizeof(uint16_t));
+        }
+        if (ly->clip && ly->weight > 0) {
+            oroya__pose_interval *iv = c->intervals + i * per_slot;
+            seek_groups(ly->clip, c->cursors + i * per_slot, ly->time, iv);
+            active_layer *a = ly->clip->additive ? &additive[additive_count++]
+                                                 : &normal[normal_count++];
+            a->clip = ly->clip;
+            a->iv = iv;
+            a->weight = ly->weight;
+        }
+    }
+    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        /* Padding lanes: past the last joint, and the upper half of an odd last step. */
+        int pad_bits = 0;
+        for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
+            const uint32_t j = (lane < 4 ? b : b2) * 4 + lane % 4;
+            if (j >= joints || (lane >= 4 && b2 == b)) {
+                pad_bits |= 1 << lane;
+            }
+        }
+        /* Field by field: a memset of the blend state compiles to `rep stosq`, which has a
+         * start-up cost of tens of cycles per step. */
+        const vf z = vf_zero();
+        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
+        for (uint32_t i = 0; i < normal_count; i++) {
+            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight);
+        }
+        blend_finish(&st, &skel->rest[b], &skel->rest[b2], pad_bits);
+        for (uint32_t i = 0; i < additive_count; i++) {
+            blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight);
+        }
+        oroya_soa_transform *o = &c->locals[b];
+        oroya_soa_transform *o2 = b2 != b ? &c->locals[b2] : NULL;
+#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
+        PK_STORE(tx, st.t.x);
+        PK_STORE(ty, st.t.y);
+        PK_STORE(tz, st.t.z);
+        PK_STORE(qx, st.q.x);
+        PK_STORE(qy, st.q.y);
+        PK_STORE(qz, st.q.z);
+        PK_STORE(qw, st.q.w);
+        PK_STORE(sx, st.s.x);
+        PK_STORE(sy, st.s.y);
+        PK_STORE(sz, st.s.z);
+#undef PK_STORE
+    }
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        ltm_pair(skel, b, b2, &c->locals[b], &c->locals[b2], NULL, c->models, c->bones);
+    }
+}
+
+#endif
