@@ -215,6 +215,180 @@ static const oroya_track *shared_times_track(const oroya_clip *clip, const uint3
     return first;
 }
 
+/* The time group of a track's key times: an existing group with the same times, or a new
+ * one whose times are written at keys + *used (a single key becomes a constant interval one
+ * second long). src/cnt hold each group's source times, for the comparison. */
+static uint32_t group_for(oroya_pose_clip *c, const float **src, uint32_t *cnt,
+                          const oroya_track *tr, size_t *used) {
+    const uint32_t n = tr->key_count;
+    uint32_t g = 1;
+    while (g < c->group_count &&
+           !(cnt[g] == n && !memcmp(src[g], tr->times, (size_t)n * sizeof(float)))) {
+        g++;
+    }
+    if (g == c->group_count) {
+        const uint32_t count = n < 2 ? 2 : n;
+        float *t = c->keys + *used;
+        for (uint32_t k = 0; k < count; k++) {
+            t[k] = k < n ? tr->times[k] : tr->times[n - 1] + 1.0f;
+        }
+        c->groups[g] = (oroya__pose_group){(uint32_t)*used, count};
+        src[g] = tr->times;
+        cnt[g] = n;
+        c->group_count++;
+        *used += count;
+    }
+    return g;
+}
+
+/* Key k of a track as a runtime value: its comps values (the value part of a cubic key),
+ * made relative to the rest value `ref` for additive clips. */
+static void key_value(const oroya_track *tr, uint32_t k, uint32_t comps, bool additive,
+                      const float ref[4], int ch, float v[4]) {
+    const bool cubic = tr->interpolation == OROYA_INTERP_CUBICSPLINE;
+    const uint32_t n = tr->key_count;
+    const uint32_t src = k < n ? k : n - 1;
+    memcpy(v, tr->values + (size_t)src * comps * (cubic ? 3 : 1) + (cubic ? comps : 0),
+           comps * sizeof(float));
+    if (additive) {
+        if (ch == OROYA__CH_R) {
+            quat_delta(ref, v);
+        } else {
+            for (uint32_t e = 0; e < 3; e++) {
+                v[e] -= ref[e];
+            }
+        }
+    }
+}
+
+/* Builds the keys of one (block, channel) at keys + *used.
+ * Uniform blocks (every animated lane on the same key times, none cubic; the lanes that are
+ * not animated repeat their constant over those times; or no animated lane at all) store each
+ * key as comps rows of 4 lanes, already SoA: sampling reads 2 * comps aligned vectors and
+ * needs no transpose. The others store, per lane, records [time, value] (LINEAR, STEP) or
+ * [time, in, value, out] (CUBIC), and the constant lanes a 2-record constant on group 0. */
+static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
+                        const oroya_pose_skeleton *skel, const uint32_t *map, uint32_t b, int ch,
+                        bool additive, const float **group_src, uint32_t *group_cnt,
+                        size_t *used) {
+    oroya__pose_lanes *lanes = &c->lanes[b * 3 + (uint32_t)ch];
+    const uint32_t base = (b * 3 + (uint32_t)ch) * 4;
+    const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
+    float *keys = c->keys;
+    float ref[4][4];
+    /* Constant lanes hold the rest value (normal clips) or the identity delta. Their weight
+     * is 0, so this only keeps the arithmetic finite. */
+    float constant[4][4];
+    for (uint32_t l = 0; l < 4; l++) {
+        const uint32_t joint = b * 4 + l;
+        const float identity[4] = {0, 0, 0, ch == OROYA__CH_R ? 1.0f : 0.0f};
+        memcpy(ref[l], identity, sizeof ref[l]);
+        if (joint < skel->joint_count) {
+            rest_value(skel, joint, ch, ref[l]);
+        }
+        memcpy(constant[l], additive ? identity : ref[l], sizeof constant[l]);
+        const uint32_t ti = map[base + l];
+        if (ti == UINT32_MAX) {
+            continue;
+        }
+        const oroya_track *tr = &clip->tracks[ti];
+        lanes->any = 1;
+        lanes->animated[l] = UINT32_MAX;
+        if (tr->interpolation == OROYA_INTERP_STEP) {
+            lanes->step[l] = UINT32_MAX;
+        }
+        /* A single key is a constant: its tangents never apply. */
+        if (tr->interpolation == OROYA_INTERP_CUBICSPLINE && tr->key_count >= 2) {
+            lanes->cubic[l] = UINT32_MAX;
+            lanes->any_cubic = 1;
+        }
+    }
+    const oroya_track *shared = shared_times_track(clip, map + base);
+    if (!lanes->any || shared) {
+        const uint32_t g = shared ? group_for(c, group_src, group_cnt, shared, used) : 0;
+        const uint32_t count = c->groups[g].count;
+        *used = (*used + 3) & ~(size_t)3; /* 16-byte aligned rows */
+        lanes->uniform = 1;
+        lanes->group = g;
+        lanes->stride = comps * 4;
+        for (uint32_t l = 0; l < 4; l++) {
+            lanes->offset[l] = (uint32_t)*used;
+            const uint32_t ti = map[base + l];
+            c->channels[base + l] = (oroya__pose_channel){
+                (uint32_t)*used, (uint16_t)g,
+                (uint8_t)(lanes->step[l] ? OROYA__KIND_STEP : OROYA__KIND_LINEAR), 0};
+            for (uint32_t k = 0; k < count; k++) {
+                float v[4];
+                if (ti == UINT32_MAX) {
+                    memcpy(v, constant[l], sizeof v);
+                } else {
+                    key_value(&clip->tracks[ti], k, comps, additive, ref[l], ch, v);
+                }
+                for (uint32_t e = 0; e < comps; e++) {
+                    keys[*used + (size_t)k * comps * 4 + e * 4 + l] = v[e];
+                }
+            }
+        }
+        *used += (size_t)count * comps * 4;
+        return;
+    }
+    for (uint32_t l = 0; l < 4; l++) {
+        oroya__pose_channel *pc = &c->channels[base + l];
+        const uint32_t ti = map[base + l];
+        pc->offset = (uint32_t)*used;
+        if (ti == UINT32_MAX) {
+            pc->group = 0;
+            pc->kind = OROYA__KIND_LINEAR;
+            pc->stride = (uint8_t)(1 + comps);
+            for (uint32_t k = 0; k < 2; k++) {
+                float *r = keys + *used;
+                r[0] = (float)k;
+                memcpy(r + 1, constant[l], comps * sizeof(float));
+                *used += 1 + comps;
+            }
+            continue;
+        }
+        const oroya_track *tr = &clip->tracks[ti];
+        const bool cubic = lanes->cubic[l] != 0;
+        const uint32_t stride = 1 + (cubic ? 3 * comps : comps);
+        pc->group = (uint16_t)group_for(c, group_src, group_cnt, tr, used);
+        pc->offset = (uint32_t)*used;
+        pc->kind = cubic ? OROYA__KIND_CUBIC
+                   : tr->interpolation == OROYA_INTERP_STEP ? OROYA__KIND_STEP
+                                                            : OROYA__KIND_LINEAR;
+        pc->stride = (uint8_t)stride;
+        const float *times = keys + c->groups[pc->group].offset;
+        const uint32_t count = c->groups[pc->group].count, n = tr->key_count;
+        for (uint32_t k = 0; k < count; k++) {
+            float *r = keys + *used;
+            r[0] = times[k];
+            if (cubic) {
+                /* [in, value, out]; the Hermite curve is linear in the tangents, so additive
+                 * deltas apply to them too (rotations: r^-1 * m; vectors: unchanged). */
+                memcpy(r + 1, tr->values + (size_t)(k < n ? k : n - 1) * comps * 3,
+                       3 * comps * sizeof(float));
+                if (additive) {
+                    for (uint32_t part = 0; part < 3; part++) {
+                        float *v = r + 1 + part * comps;
+                        if (ch == OROYA__CH_R) {
+                            quat_delta(ref[l], v);
+                        } else if (part == 1) {
+                            for (uint32_t e = 0; e < 3; e++) {
+                                v[e] -= ref[l][e];
+                            }
+                        }
+                    }
+                }
+            } else {
+                float v[4];
+                key_value(tr, k, comps, additive, ref[l], ch, v);
+                memcpy(r + 1, v, comps * sizeof(float));
+            }
+            *used += stride;
+        }
+    }
+}
+
 oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                     oroya_error *err) {
     if (out) {
@@ -242,10 +416,11 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     /* Build-time only: the source times of each group (times, count). */
     size_t o_gsrc = take(&size, (size_t)channel_count + 1, sizeof(const float *));
     size_t o_gcnt = take(&size, (size_t)channel_count + 1, sizeof(uint32_t));
-    size_t floats = 10; /* group 0's two constant records */
+    /* Group 0's two times, and a 4-float load of a 3-vector may read past the last record. */
+    size_t floats = 2 + 16;
     uint32_t ignored = 0;
 
-    /* Count floats and check the tracks; targets are resolved again for the map below (load
+    /* Check the tracks and count their group times (an upper bound: tracks may share them); targets are resolved again for the map below (load
      * time only). */
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *tr = &clip->tracks[i];
@@ -270,10 +445,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
             return oroya__fail(err, OROYA_ERR_LIMIT, "tracks[%u] (%s): %u keys, at most %u", i,
                                tr->target, tr->key_count, (unsigned)OROYA_POSE_MAX_KEYS);
         }
-        const size_t comps = ch == OROYA__CH_R ? 4 : 3;
-        const size_t stride = 1 + comps * (tr->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
-        const size_t count = tr->key_count < 2 ? 2 : tr->key_count;
-        floats += count * stride;
+        floats += tr->key_count < 2 ? 2 : tr->key_count;
     }
     /* Which track drives each channel (UINT32_MAX = none), in scratch memory freed below. */
     uint32_t *map = oroya__alloc(&desc->allocator, channel_count * sizeof(uint32_t), 16);
@@ -302,19 +474,27 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
         }
         map[idx] = i;
     }
-    /* Untracked lanes of a partly animated (block, channel): when the tracked lanes share
-     * their key times (and are not cubic), the constant lanes repeat their value over the same
-     * times so the block samples on the uniform path; otherwise a 2-record constant. */
+    /* Key storage of each (block, channel): see build_block. */
     for (uint32_t bc = 0; bc < blocks * 3; bc++) {
-        const uint32_t comps = bc % 3 == OROYA__CH_R ? 4 : 3;
+        const size_t comps = bc % 3 == OROYA__CH_R ? 4 : 3;
         const oroya_track *shared = shared_times_track(clip, map + bc * 4);
+        bool any = false;
+        size_t lane_floats = 0;
         for (uint32_t l = 0; l < 4; l++) {
-            if (map[bc * 4 + l] == UINT32_MAX) {
-                floats += (size_t)(shared ? shared->key_count : 2) * (1 + comps);
+            const uint32_t ti = map[bc * 4 + l];
+            if (ti == UINT32_MAX) {
+                lane_floats += 2 * (1 + comps);
+                continue;
             }
+            const oroya_track *tr = &clip->tracks[ti];
+            const size_t count = tr->key_count < 2 ? 2 : tr->key_count;
+            any = true;
+            lane_floats +=
+                count * (1 + comps * (tr->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1));
         }
+        floats += !any || shared ? 3 + (size_t)(shared ? shared->key_count : 2) * comps * 4
+                                 : lane_floats;
     }
-    floats += 16; /* a 4-float load of a 3-vector may read past the last record */
     size_t o_keys = take(&size, floats, sizeof(float));
     uint8_t *mem = size == SIZE_MAX ? NULL : oroya__calloc(&desc->allocator, 1, size, 16);
     if (!mem) {
@@ -338,124 +518,13 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     float *keys = c->keys;
     /* Group 0: the constant channels' times, [0, 1]. */
     keys[0] = 0;
-    keys[5] = 1;
-    c->groups[0] = (oroya__pose_group){0, 2, 5, 0};
+    keys[1] = 1;
+    c->groups[0] = (oroya__pose_group){0, 2};
     c->group_count = 1;
-    size_t used = 10;
+    size_t used = 2;
     for (uint32_t b = 0; b < blocks; b++) {
         for (int ch = 0; ch < 3; ch++) {
-            oroya__pose_lanes *lanes = &c->lanes[b * 3 + (uint32_t)ch];
-            const uint32_t base = (b * 3 + (uint32_t)ch) * 4;
-            for (uint32_t l = 0; l < 4; l++) {
-                if (map[base + l] != UINT32_MAX) {
-                    lanes->any = 1;
-                }
-            }
-            const oroya_track *shared = shared_times_track(clip, map + base);
-            uint32_t shared_group = 0;
-            /* Tracked lanes first: the constant lanes may join their time group. */
-            for (uint32_t pass = 0; pass < 8; pass++) {
-                const uint32_t l = pass % 4;
-                if ((map[base + l] == UINT32_MAX) != (pass >= 4)) {
-                    continue;
-                }
-                oroya__pose_channel *pc = &c->channels[base + l];
-                const uint32_t joint = b * 4 + l;
-                const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
-                float ref[4] = {0, 0, 0, 1};
-                if (joint < joints) {
-                    rest_value(skel, joint, ch, ref);
-                }
-                const uint32_t ti = map[base + l];
-                if (ti == UINT32_MAX) {
-                    /* Constant: the rest value (normal clips) or the identity delta. The lane's
-                     * weight is 0, so this only keeps the arithmetic finite. */
-                    float v[4] = {0, 0, 0, ch == OROYA__CH_R ? 1.0f : 0.0f};
-                    if (!additive) {
-                        memcpy(v, ref, sizeof v);
-                    }
-                    pc->offset = (uint32_t)used;
-                    pc->group = (uint16_t)(shared ? shared_group : 0);
-                    pc->kind = OROYA__KIND_LINEAR;
-                    pc->stride = (uint8_t)(1 + comps);
-                    const uint32_t count = shared ? shared->key_count : 2;
-                    for (uint32_t k = 0; k < count; k++) {
-                        float *r = keys + used;
-                        r[0] = shared ? shared->times[k] : (float)k;
-                        memcpy(r + 1, v, comps * sizeof(float));
-                        used += 1 + comps;
-                    }
-                    continue;
-                }
-                const oroya_track *tr = &clip->tracks[ti];
-                /* A single key is a constant: its tangents never apply. */
-                const bool src_cubic = tr->interpolation == OROYA_INTERP_CUBICSPLINE;
-                const bool cubic = src_cubic && tr->key_count >= 2;
-                const uint32_t src_skip = src_cubic && !cubic ? comps : 0;
-                const uint32_t per = cubic ? 3 * comps : comps;
-                const uint32_t stride = 1 + per;
-                const uint32_t n = tr->key_count;
-                lanes->animated[l] = UINT32_MAX;
-                if (tr->interpolation == OROYA_INTERP_STEP) {
-                    lanes->step[l] = UINT32_MAX;
-                }
-                if (cubic) {
-                    lanes->cubic[l] = UINT32_MAX;
-                    lanes->any_cubic = 1;
-                }
-                pc->offset = (uint32_t)used;
-                const uint32_t count = n < 2 ? 2 : n;
-                uint32_t g = 1;
-                while (g < c->group_count &&
-                       !(group_cnt[g] == n &&
-                         !memcmp(group_src[g], tr->times, (size_t)n * sizeof(float)))) {
-                    g++;
-                }
-                if (g == c->group_count) {
-                    c->groups[g] = (oroya__pose_group){pc->offset, count, stride, 0};
-                    group_src[g] = tr->times;
-                    group_cnt[g] = n;
-                    c->group_count++;
-                }
-                pc->group = (uint16_t)g;
-                shared_group = g;
-                pc->kind = cubic ? OROYA__KIND_CUBIC
-                           : tr->interpolation == OROYA_INTERP_STEP ? OROYA__KIND_STEP
-                                                                    : OROYA__KIND_LINEAR;
-                pc->stride = (uint8_t)stride;
-                for (uint32_t k = 0; k < count; k++) {
-                    const uint32_t src = k < n ? k : n - 1;
-                    float *r = keys + used;
-                    /* A single key becomes a constant interval one second long. */
-                    r[0] = k < n ? tr->times[k] : tr->times[n - 1] + 1.0f;
-                    memcpy(r + 1, tr->values + (size_t)src * per + src_skip, per * sizeof(float));
-                    if (additive) {
-                        for (uint32_t part = 0; part < per / comps; part++) {
-                            float *v = r + 1 + part * comps;
-                            const bool is_value = !cubic || part == 1;
-                            if (ch == OROYA__CH_R) {
-                                quat_delta(ref, v);
-                            } else if (is_value) {
-                                for (uint32_t e = 0; e < 3; e++) {
-                                    v[e] -= ref[e];
-                                }
-                            }
-                        }
-                    }
-                    used += stride;
-                }
-            }
-            const oroya__pose_channel *pcs = &c->channels[base];
-            lanes->uniform = 1;
-            for (uint32_t l = 0; l < 4; l++) {
-                lanes->offset[l] = pcs[l].offset;
-                if (pcs[l].group != pcs[0].group || pcs[l].stride != pcs[0].stride ||
-                    pcs[l].kind == OROYA__KIND_CUBIC) {
-                    lanes->uniform = 0;
-                }
-            }
-            lanes->group = pcs[0].group;
-            lanes->stride = pcs[0].stride;
+            build_block(c, clip, skel, map, b, ch, additive, group_src, group_cnt, &used);
         }
     }
     oroya__free(&desc->allocator, map);

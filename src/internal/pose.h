@@ -20,9 +20,10 @@ struct oroya_pose_skeleton {
     char **names;                  /* joint_count, or NULL */
 };
 
-/* One joint channel of a runtime clip: records of `stride` floats at keys + offset, each
- * [time, value] (LINEAR, STEP) or [time, in, value, out] (CUBIC). Its key times are those
- * of its time group. */
+/* One joint channel of a runtime clip. In a uniform (block, channel) (see
+ * oroya__pose_lanes) only group and kind are used. Otherwise: records of `stride` floats at
+ * keys + offset, each [time, value] (LINEAR, STEP) or [time, in, value, out] (CUBIC), whose
+ * times are those of its time group. */
 typedef struct oroya__pose_channel {
     uint32_t offset;
     uint16_t group;
@@ -32,12 +33,10 @@ typedef struct oroya__pose_channel {
 
 /* Channels with the same key times (glTF samplers usually share one input accessor) form a
  * time group: a frame finds the interval and its interpolation factor once per group, not
- * once per channel. The times are read from a member channel's records. */
+ * once per channel. */
 typedef struct oroya__pose_group {
-    uint32_t offset;   /* records of one member channel */
-    uint32_t count;    /* records, >= 2 */
-    uint32_t stride;
-    uint32_t pad_;
+    uint32_t offset;   /* count key times at keys + offset */
+    uint32_t count;    /* >= 2 */
 } oroya__pose_group;
 
 /* A group's interval at the current frame: records k and k + 1, the LINEAR/CUBIC factor a,
@@ -54,8 +53,9 @@ typedef struct oroya__pose_lanes {
     uint32_t step[4];
     uint32_t cubic[4];
     uint32_t any, any_cubic;
-    /* uniform: the 4 lanes share a time group and a record stride and none is cubic (the
-     * common case), so sampling needs one interval and per lane only its record offset. */
+    /* uniform: the 4 lanes share a time group and none is cubic (the common case). Key k is
+     * then stored SoA, `stride` (= comps * 4) floats at keys + offset[0] + k * stride: one
+     * 16-byte aligned row of 4 lanes per component. */
     uint32_t uniform, group, stride, pad_[3];
     uint32_t offset[4];
 } oroya__pose_lanes;

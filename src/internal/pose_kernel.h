@@ -256,34 +256,31 @@ static OROYA__INLINE hermite4 hermite_weights(vf a, vf dt) {
  * record at a time; going back searches. */
 static OROYA__INLINE oroya__pose_interval seek(const oroya__pose_group *g, const float *keys,
                                                uint16_t *cursor, float t) {
-    const uint32_t s = g->stride, n = g->count;
-    const float *base = keys + g->offset;
+    const uint32_t n = g->count;
+    const float *times = keys + g->offset;
     uint32_t k = *cursor;
     if (k > n - 2) {
         k = n - 2;
     }
-    const float *r = base + (size_t)k * s;
-    if (t < r[0] && k > 0) {
+    if (t < times[k] && k > 0) {
         uint32_t lo = 0, hi = k; /* t < time[hi]; find the last lo with time[lo] <= t */
         while (hi - lo > 1) {
             uint32_t mid = (lo + hi) / 2;
-            if (base[(size_t)mid * s] <= t) {
+            if (times[mid] <= t) {
                 lo = mid;
             } else {
                 hi = mid;
             }
         }
         k = lo;
-        r = base + (size_t)k * s;
     } else {
-        while (k + 2 < n && t >= r[s]) {
+        while (k + 2 < n && t >= times[k + 1]) {
             k++;
-            r += s;
         }
     }
     *cursor = (uint16_t)k;
     oroya__pose_interval iv;
-    const float t0 = r[0], t1 = r[s];
+    const float t0 = times[k], t1 = times[k + 1];
     iv.k = k;
     iv.dt = t1 - t0;
     float a = (t - t0) / iv.dt;
@@ -319,22 +316,16 @@ static OROYA__INLINE void gather_block(const oroya_pose_clip *clip, uint32_t blo
     const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
     const v4 step = v4_loadu((const float *)lanes->step);
     if (lanes->uniform) {
-        /* One interval for the 4 lanes; per lane only its record offset. */
+        /* One interval for the 4 lanes, and keys stored SoA: rows load as they are. */
         const oroya__pose_interval *g = &iv[lanes->group];
-        const float *rec = clip->keys + (size_t)g->k * lanes->stride + 1;
+        const float *rec = clip->keys + lanes->offset[0] + (size_t)g->k * lanes->stride;
         o->a = v4_select(step, v4_set1(g->a_step), v4_set1(g->a));
         o->dt = v4_set1(g->dt);
-        o->v0[0] = v4_loadu(rec + lanes->offset[0]);
-        o->v0[1] = v4_loadu(rec + lanes->offset[1]);
-        o->v0[2] = v4_loadu(rec + lanes->offset[2]);
-        o->v0[3] = v4_loadu(rec + lanes->offset[3]);
-        rec += lanes->stride;
-        o->v1[0] = v4_loadu(rec + lanes->offset[0]);
-        o->v1[1] = v4_loadu(rec + lanes->offset[1]);
-        o->v1[2] = v4_loadu(rec + lanes->offset[2]);
-        o->v1[3] = v4_loadu(rec + lanes->offset[3]);
-        v4_transpose(&o->v0[0], &o->v0[1], &o->v0[2], &o->v0[3]);
-        v4_transpose(&o->v1[0], &o->v1[1], &o->v1[2], &o->v1[3]);
+        o->v0[3] = o->v1[3] = v4_zero();
+        for (uint32_t e = 0; e < comps; e++) {
+            o->v0[e] = v4_load(rec + e * 4);
+            o->v1[e] = v4_load(rec + lanes->stride + e * 4);
+        }
         return;
     }
     const float *p0[4], *p1[4], *m0[4], *m1[4];
@@ -382,9 +373,40 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
                                          int ch, const oroya__pose_interval *iv, vf out[4]) {
     const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];
     const oroya__pose_lanes *lb2 = &clip->lanes[b2 * 3 + (uint32_t)ch];
+    vf v0[4], v1[4], a;
+    if (lb->uniform && (PK_BLOCKS == 1 || lb2->uniform)) {
+        /* The common case: SoA rows loaded as they are, into registers. */
+        const oroya__pose_interval *g = &iv[lb->group], *g2 = &iv[lb2->group];
+        const float *r = clip->keys + lb->offset[0] + (size_t)g->k * lb->stride;
+        const float *r2 = clip->keys + lb2->offset[0] + (size_t)g2->k * lb2->stride;
+        const float *n = r + lb->stride, *n2 = r2 + lb2->stride;
+        v0[0] = vf_load2(r, r2), v0[1] = vf_load2(r + 4, r2 + 4), v0[2] = vf_load2(r + 8, r2 + 8);
+        v1[0] = vf_load2(n, n2), v1[1] = vf_load2(n + 4, n2 + 4), v1[2] = vf_load2(n + 8, n2 + 8);
+        if (ch == OROYA__CH_R) {
+            v0[3] = vf_load2(r + 12, r2 + 12);
+            v1[3] = vf_load2(n + 12, n2 + 12);
+        }
+#if OROYA__PK_WIDTH == 8
+        a = vf_select(vf_masks(lb->step, lb2->step),
+                      vf_halves(v4_set1(g->a_step), v4_set1(g2->a_step)),
+                      vf_halves(v4_set1(g->a), v4_set1(g2->a)));
+#else
+        a = v4_select(v4_loadu((const float *)lb->step), v4_set1(g->a_step), v4_set1(g->a));
+#endif
+        if (ch == OROYA__CH_R) {
+            q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
+            q4 q = q4_slerp(&qa, &qb, a);
+            out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+        } else {
+            const vf w0 = vf_sub(vf_row(pk_one), a);
+            for (int e = 0; e < 3; e++) {
+                out[e] = madd(w0, v0[e], vf_mul(a, v1[e]));
+            }
+        }
+        return;
+    }
     gather4 g;
     gather_block(clip, b, ch, iv, &g);
-    vf v0[4], v1[4], a;
 #if OROYA__PK_WIDTH == 8
     gather4 h;
     gather_block(clip, b2, ch, iv, &h);
@@ -403,7 +425,7 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
     a = g.a;
 #endif
     hermite4 hw;
-    vf g0[4], g1[4], cubic;
+    vf g0[4], g1[4], cubic = vf_zero();
     if (any_cubic) {
 #if OROYA__PK_WIDTH == 8
         /* A block with no cubic lane left its tangents unset: zeros, masked off below. */
