@@ -630,15 +630,13 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
 /* ---- local to model -------------------------------------------------------------------------- */
 
 #if OROYA__PK_WIDTH == 8
-/* bone = model * inverse_bind, two columns per 256-bit operation: (m_k | m_k) comes from one
- * broadcast of the model column just stored, (ib_c[k] x4 | ib_c+1[k] x4) from one permute of
- * two loaded columns. The same products and sums, in the same order, as the 128-bit loop
- * below, so both widths give identical bits. */
-static OROYA__INLINE void bones_wide(const float *m, const float *ib, float *bo) {
-    const __m256 m0 = _mm256_broadcast_ps((const __m128 *)m);
-    const __m256 m1 = _mm256_broadcast_ps((const __m128 *)(m + 4));
-    const __m256 m2 = _mm256_broadcast_ps((const __m128 *)(m + 8));
-    const __m256 m3 = _mm256_broadcast_ps((const __m128 *)(m + 12));
+/* bone = model * inverse_bind, two columns per 256-bit operation: (m_k | m_k) is one insert of
+ * the model column still in a register, (ib_c[k] x4 | ib_c+1[k] x4) one permute of two loaded
+ * columns. The same products and sums, in the same order, as the 128-bit loop below, so both
+ * widths give identical bits. */
+static OROYA__INLINE void bones_wide(const v4 m[4], const float *ib, float *bo) {
+    const __m256 m0 = vf_halves(m[0], m[0]), m1 = vf_halves(m[1], m[1]);
+    const __m256 m2 = vf_halves(m[2], m[2]), m3 = vf_halves(m[3], m[3]);
     for (int c = 0; c < 4; c += 2) {
         const __m256 v = _mm256_loadu_ps(ib + c * 4);
         __m256 r = _mm256_mul_ps(m3, _mm256_permute_ps(v, 0xFF));
@@ -650,47 +648,46 @@ static OROYA__INLINE void bones_wide(const float *m, const float *ib, float *bo)
 }
 #endif
 
-/* model = parent * local for one joint, then bone = model * inverse_bind. lc holds the local
- * matrix's 12 meaningful elements (column-major, rows 0-2) per lane; the lane's elements are
- * broadcast from memory, which costs one instruction each and no register, where shuffling
- * 12 live vectors would spill. */
-static OROYA__INLINE void ltm_joint(float lc[12][OROYA__PK_WIDTH], uint32_t lane, const float *pm,
-                                    const float *ib, float *o, float *bo) {
-    const v4 p0 = v4_loadu(pm), p1 = v4_loadu(pm + 4), p2 = v4_loadu(pm + 8),
-             p3 = v4_loadu(pm + 12);
-    const v4 m0 = v4_add(v4_mul(p0, v4_set1(lc[0][lane])),
-                         v4_add(v4_mul(p1, v4_set1(lc[1][lane])), v4_mul(p2, v4_set1(lc[2][lane]))));
-    const v4 m1 = v4_add(v4_mul(p0, v4_set1(lc[3][lane])),
-                         v4_add(v4_mul(p1, v4_set1(lc[4][lane])), v4_mul(p2, v4_set1(lc[5][lane]))));
-    const v4 m2 = v4_add(v4_mul(p0, v4_set1(lc[6][lane])),
-                         v4_add(v4_mul(p1, v4_set1(lc[7][lane])), v4_mul(p2, v4_set1(lc[8][lane]))));
-    const v4 m3 = v4_add(
-        v4_mul(p0, v4_set1(lc[9][lane])),
-        v4_add(v4_mul(p1, v4_set1(lc[10][lane])), v4_add(v4_mul(p2, v4_set1(lc[11][lane])), p3)));
-    v4_storeu(o, m0);
-    v4_storeu(o + 4, m1);
-    v4_storeu(o + 8, m2);
-    v4_storeu(o + 12, m3);
+/* model = parent * local for one joint (p: the parent's columns), then bone = model *
+ * inverse_bind. lc holds the local matrix's 12 meaningful elements (column-major, rows 0-2)
+ * per lane; the lane's elements are broadcast from memory, which costs one instruction each
+ * and no register, where shuffling 12 live vectors would spill. The model's columns are
+ * returned in m, so a child that comes next starts without waiting for them to be stored
+ * and loaded again. */
+static OROYA__INLINE void ltm_joint(float lc[12][OROYA__PK_WIDTH], uint32_t lane, const v4 p[4],
+                                    const float *ib, float *o, float *bo, v4 m[4]) {
+    m[0] = v4_add(v4_mul(p[0], v4_set1(lc[0][lane])),
+                  v4_add(v4_mul(p[1], v4_set1(lc[1][lane])), v4_mul(p[2], v4_set1(lc[2][lane]))));
+    m[1] = v4_add(v4_mul(p[0], v4_set1(lc[3][lane])),
+                  v4_add(v4_mul(p[1], v4_set1(lc[4][lane])), v4_mul(p[2], v4_set1(lc[5][lane]))));
+    m[2] = v4_add(v4_mul(p[0], v4_set1(lc[6][lane])),
+                  v4_add(v4_mul(p[1], v4_set1(lc[7][lane])), v4_mul(p[2], v4_set1(lc[8][lane]))));
+    m[3] = v4_add(v4_mul(p[0], v4_set1(lc[9][lane])),
+                  v4_add(v4_mul(p[1], v4_set1(lc[10][lane])),
+                         v4_add(v4_mul(p[2], v4_set1(lc[11][lane])), p[3])));
+    v4_storeu(o, m[0]);
+    v4_storeu(o + 4, m[1]);
+    v4_storeu(o + 8, m[2]);
+    v4_storeu(o + 12, m[3]);
     if (!bo) {
         return;
     }
 #if OROYA__PK_WIDTH == 8
-    (void)m0, (void)m1, (void)m2, (void)m3;
-    bones_wide(o, ib, bo);
+    bones_wide(m, ib, bo);
 #else
     for (int c = 0; c < 4; c++) {
         const float *v = ib + c * 4;
-        v4 r = v4_add(v4_mul(m0, v4_set1(v[0])),
-                      v4_add(v4_mul(m1, v4_set1(v[1])),
-                             v4_add(v4_mul(m2, v4_set1(v[2])), v4_mul(m3, v4_set1(v[3])))));
+        v4 r = v4_add(v4_mul(m[0], v4_set1(v[0])),
+                      v4_add(v4_mul(m[1], v4_set1(v[1])),
+                             v4_add(v4_mul(m[2], v4_set1(v[2])), v4_mul(m[3], v4_set1(v[3])))));
         v4_storeu(bo + c * 4, r);
     }
 #endif
 }
 
-/* Local matrices of blocks b and b2 (Matrix4.compose of three.js, all lanes at once), then
- * model and bone matrices joint by joint, parents first. Width 4 does block b alone; width 8
- * skips b2 when it is b (an odd last block). */
+/* Local matrices of blocks b and b2 = b + 1 (Matrix4.compose of three.js, all lanes at once),
+ * then model and bone matrices joint by joint, parents first. Width 4 does block b alone;
+ * width 8 passes b2 = b for an odd last block. */
 static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, uint32_t b2,
                                    const oroya_soa_transform *B, const oroya_soa_transform *B2,
                                    const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
@@ -712,19 +709,22 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
                       vf_mul(vf_sub(one, vf_add(xx, yy)), sz), vf_load2(B->tx, B2->tx),
                       vf_load2(B->ty, B2->ty),                   vf_load2(B->tz, B2->tz)};
     memcpy(lc, l, sizeof lc);
-    const uint32_t n = skel->joint_count;
-    for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
-        const uint32_t blk = lane < 4 ? b : b2;
-        if (lane >= 4 && b2 == b) {
-            break;
-        }
-        const uint32_t j = blk * 4 + lane % 4;
-        if (j >= n) {
-            break;
-        }
+    /* b2 is b + 1 or b itself, so the pair's joints are b * 4 onwards, lane = joint - b * 4. */
+    const uint32_t first = b * 4, n = skel->joint_count;
+    const uint32_t end = first + (b2 != b ? 8u : 4u) < n ? first + (b2 != b ? 8u : 4u) : n;
+    v4 m[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
+    for (uint32_t j = first; j < end; j++) {
         const uint32_t parent = skel->parents[j];
-        ltm_joint(lc, lane, parent == UINT32_MAX ? rootm : models[parent].m,
-                  skel->inverse_bind[j].m, models[j].m, bones ? bones[j].m : NULL);
+        v4 p[4];
+        if (parent + 1 == j && j > first) {
+            memcpy(p, m, sizeof p); /* the joint just done: still in registers */
+        } else {
+            const float *pm = parent == UINT32_MAX ? rootm : models[parent].m;
+            p[0] = v4_loadu(pm), p[1] = v4_loadu(pm + 4), p[2] = v4_loadu(pm + 8),
+            p[3] = v4_loadu(pm + 12);
+        }
+        ltm_joint(lc, j - first, p, skel->inverse_bind[j].m, models[j].m,
+                  bones ? bones[j].m : NULL, m);
     }
 }
 
