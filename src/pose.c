@@ -194,7 +194,7 @@ static int channel_of(oroya_property p) {
 }
 
 /* The track whose key times every tracked lane of a (block, channel) shares, when they all
- * share them, have at least 2 keys and are not cubic splines; else NULL. Four map entries. */
+ * share them and have at least 2 keys; else NULL. Four map entries. */
 static const oroya_track *shared_times_track(const oroya_clip *clip, const uint32_t *map4) {
     const oroya_track *first = NULL;
     for (uint32_t l = 0; l < 4; l++) {
@@ -202,7 +202,7 @@ static const oroya_track *shared_times_track(const oroya_clip *clip, const uint3
             continue;
         }
         const oroya_track *t = &clip->tracks[map4[l]];
-        if (t->interpolation == OROYA_INTERP_CUBICSPLINE || t->key_count < 2) {
+        if (t->key_count < 2) {
             return NULL;
         }
         if (!first) {
@@ -261,11 +261,32 @@ static void key_value(const oroya_track *tr, uint32_t k, uint32_t comps, bool ad
     }
 }
 
+/* Key k of a cubic track as [in-tangent, value, out-tangent]. For additive clips the value is
+ * made relative to `ref`, and so are rotation tangents (r^-1 * m: the Hermite curve is linear
+ * in them); vector tangents are unchanged. */
+static void cubic_key(const oroya_track *tr, uint32_t k, uint32_t comps, bool additive,
+                      const float ref[4], int ch, float v[3][4]) {
+    const float *src = tr->values + (size_t)k * comps * 3;
+    for (uint32_t part = 0; part < 3; part++) {
+        memcpy(v[part], src + part * comps, comps * sizeof(float));
+        if (!additive) {
+            continue;
+        }
+        if (ch == OROYA__CH_R) {
+            quat_delta(ref, v[part]);
+        } else if (part == 1) {
+            for (uint32_t e = 0; e < 3; e++) {
+                v[part][e] -= ref[e];
+            }
+        }
+    }
+}
+
 /* Builds the keys of one (block, channel) at keys + *used.
- * Uniform blocks (every animated lane on the same key times, none cubic; the lanes that are
- * not animated repeat their constant over those times; or no animated lane at all) store each
- * key as comps rows of 4 lanes, already SoA: sampling reads 2 * comps aligned vectors and
- * needs no transpose. The others store, per lane, records [time, value] (LINEAR, STEP) or
+ * Uniform blocks (every animated lane on the same key times; the lanes that are not animated
+ * repeat their constant over those times; or no animated lane at all) store each key as comps
+ * rows of 4 lanes, already SoA (3 * comps rows, in-tangent, value, out-tangent, when a lane
+ * is cubic): sampling reads them as aligned vectors and needs no transpose. The others store, per lane, records [time, value] (LINEAR, STEP) or
  * [time, in, value, out] (CUBIC), and the constant lanes a 2-record constant on group 0. */
 static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
                         const oroya_pose_skeleton *skel, const uint32_t *map, uint32_t b, int ch,
@@ -307,29 +328,40 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
     if (!lanes->any || shared) {
         const uint32_t g = shared ? group_for(c, group_src, group_cnt, shared, used) : 0;
         const uint32_t count = c->groups[g].count;
+        /* With a cubic lane every key holds in-tangent, value and out-tangent rows; the other
+         * lanes' tangents are 0 (their lanes take the lerp or slerp). */
+        const uint32_t parts = lanes->any_cubic ? 3 : 1, value_part = lanes->any_cubic ? 1 : 0;
+        const uint32_t stride = parts * comps * 4;
         *used = (*used + 3) & ~(size_t)3; /* 16-byte aligned rows */
         lanes->uniform = 1;
         lanes->group = g;
-        lanes->stride = comps * 4;
+        lanes->stride = stride;
         for (uint32_t l = 0; l < 4; l++) {
             lanes->offset[l] = (uint32_t)*used;
             const uint32_t ti = map[base + l];
             c->channels[base + l] = (oroya__pose_channel){
                 (uint32_t)*used, (uint16_t)g,
-                (uint8_t)(lanes->step[l] ? OROYA__KIND_STEP : OROYA__KIND_LINEAR), 0};
+                (uint8_t)(lanes->cubic[l]  ? OROYA__KIND_CUBIC
+                          : lanes->step[l] ? OROYA__KIND_STEP
+                                           : OROYA__KIND_LINEAR),
+                0};
             for (uint32_t k = 0; k < count; k++) {
-                float v[4];
+                float v[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
                 if (ti == UINT32_MAX) {
-                    memcpy(v, constant[l], sizeof v);
+                    memcpy(v[value_part], constant[l], sizeof v[0]);
+                } else if (lanes->cubic[l]) {
+                    cubic_key(&clip->tracks[ti], k, comps, additive, ref[l], ch, v);
                 } else {
-                    key_value(&clip->tracks[ti], k, comps, additive, ref[l], ch, v);
+                    key_value(&clip->tracks[ti], k, comps, additive, ref[l], ch, v[value_part]);
                 }
-                for (uint32_t e = 0; e < comps; e++) {
-                    keys[*used + (size_t)k * comps * 4 + e * 4 + l] = v[e];
+                for (uint32_t part = 0; part < parts; part++) {
+                    for (uint32_t e = 0; e < comps; e++) {
+                        keys[*used + (size_t)k * stride + (part * comps + e) * 4 + l] = v[part][e];
+                    }
                 }
             }
         }
-        *used += (size_t)count * comps * 4;
+        *used += (size_t)count * stride;
         return;
     }
     for (uint32_t l = 0; l < 4; l++) {
@@ -358,26 +390,15 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
                                                             : OROYA__KIND_LINEAR;
         pc->stride = (uint8_t)stride;
         const float *times = keys + c->groups[pc->group].offset;
-        const uint32_t count = c->groups[pc->group].count, n = tr->key_count;
+        const uint32_t count = c->groups[pc->group].count;
         for (uint32_t k = 0; k < count; k++) {
             float *r = keys + *used;
             r[0] = times[k];
             if (cubic) {
-                /* [in, value, out]; the Hermite curve is linear in the tangents, so additive
-                 * deltas apply to them too (rotations: r^-1 * m; vectors: unchanged). */
-                memcpy(r + 1, tr->values + (size_t)(k < n ? k : n - 1) * comps * 3,
-                       3 * comps * sizeof(float));
-                if (additive) {
-                    for (uint32_t part = 0; part < 3; part++) {
-                        float *v = r + 1 + part * comps;
-                        if (ch == OROYA__CH_R) {
-                            quat_delta(ref[l], v);
-                        } else if (part == 1) {
-                            for (uint32_t e = 0; e < 3; e++) {
-                                v[e] -= ref[l][e];
-                            }
-                        }
-                    }
+                float v[3][4];
+                cubic_key(tr, k, comps, additive, ref[l], ch, v);
+                for (uint32_t part = 0; part < 3; part++) {
+                    memcpy(r + 1 + part * comps, v[part], comps * sizeof(float));
                 }
             } else {
                 float v[4];
@@ -492,7 +513,8 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
             lane_floats +=
                 count * (1 + comps * (tr->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1));
         }
-        floats += !any || shared ? 3 + (size_t)(shared ? shared->key_count : 2) * comps * 4
+        /* Uniform: comps rows per key, three times that (in, value, out) with a cubic lane. */
+        floats += !any || shared ? 3 + (size_t)(shared ? shared->key_count : 2) * comps * 4 * 3
                                  : lane_floats;
     }
     size_t o_keys = take(&size, floats, sizeof(float));

@@ -53,9 +53,10 @@ typedef struct oroya__pose_lanes {
     uint32_t step[4];
     uint32_t cubic[4];
     uint32_t any, any_cubic;
-    /* uniform: the 4 lanes share a time group and none is cubic (the common case). Key k is
-     * then stored SoA, `stride` (= comps * 4) floats at keys + offset[0] + k * stride: one
-     * 16-byte aligned row of 4 lanes per component. */
+    /* uniform: the 4 lanes share a time group (the common case). Key k is then stored SoA,
+     * `stride` floats at keys + offset[0] + k * stride: one 16-byte aligned row of 4 lanes
+     * per component (comps rows), or, when any_cubic, in-tangent, value and out-tangent rows
+     * (3 * comps rows; zero tangents on the other lanes). */
     uint32_t uniform, group, stride, pad_[3];
     uint32_t offset[4];
 } oroya__pose_lanes;

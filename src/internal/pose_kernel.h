@@ -301,9 +301,9 @@ static void seek_groups(const oroya_pose_clip *clip, uint16_t *cursors, float t,
 
 static const float zero_keys[16];
 
-/* The keys of one (block, channel) at the current intervals, transposed to SoA: v0/v1 the
- * two records' values, a the factor (the step factor on STEP lanes); for cubic lanes also
- * g0 (out-tangent of k), g1 (in-tangent of k + 1) and dt, zero tangents elsewhere. */
+/* The keys of one (block, channel) at the current intervals, as SoA: v0/v1 the two keys'
+ * values, a the factor (the step factor on STEP lanes), dt the interval; when the block has a
+ * cubic lane also g0 (out-tangent of k) and g1 (in-tangent of k + 1), zero on other lanes. */
 typedef struct gather4 {
     v4 v0[4], v1[4], a;
     v4 g0[4], g1[4], dt;
@@ -319,12 +319,23 @@ static OROYA__INLINE void gather_block(const oroya_pose_clip *clip, uint32_t blo
         /* One interval for the 4 lanes, and keys stored SoA: rows load as they are. */
         const oroya__pose_interval *g = &iv[lanes->group];
         const float *rec = clip->keys + lanes->offset[0] + (size_t)g->k * lanes->stride;
+        const float *next = rec + lanes->stride;
         o->a = v4_select(step, v4_set1(g->a_step), v4_set1(g->a));
         o->dt = v4_set1(g->dt);
-        o->v0[3] = o->v1[3] = v4_zero();
+        o->v0[3] = o->v1[3] = o->g0[3] = o->g1[3] = v4_zero();
+        if (lanes->any_cubic) {
+            /* [in, value, out] rows: value and out-tangent of k, in-tangent and value of k + 1. */
+            for (uint32_t e = 0; e < comps; e++) {
+                o->v0[e] = v4_load(rec + (comps + e) * 4);
+                o->g0[e] = v4_load(rec + (2 * comps + e) * 4);
+                o->g1[e] = v4_load(next + e * 4);
+                o->v1[e] = v4_load(next + (comps + e) * 4);
+            }
+            return;
+        }
         for (uint32_t e = 0; e < comps; e++) {
             o->v0[e] = v4_load(rec + e * 4);
-            o->v1[e] = v4_load(rec + lanes->stride + e * 4);
+            o->v1[e] = v4_load(next + e * 4);
         }
         return;
     }
@@ -374,7 +385,7 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
     const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];
     const oroya__pose_lanes *lb2 = &clip->lanes[b2 * 3 + (uint32_t)ch];
     vf v0[4], v1[4], a;
-    if (lb->uniform && (PK_BLOCKS == 1 || lb2->uniform)) {
+    if (lb->uniform && !lb->any_cubic && (PK_BLOCKS == 1 || (lb2->uniform && !lb2->any_cubic))) {
         /* The common case: SoA rows loaded as they are, into registers. */
         const oroya__pose_interval *g = &iv[lb->group], *g2 = &iv[lb2->group];
         const float *r = clip->keys + lb->offset[0] + (size_t)g->k * lb->stride;

@@ -252,7 +252,8 @@ typedef struct rclip {
  * whose neighbours may be far apart (so the whole slerp range is used). */
 /* shared: every track has the same 12 key times and is LINEAR or STEP, as glTF exporters
  * write clips (one input accessor); the pose layer then samples whole blocks at once. */
-static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot, bool shared) {
+static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot, bool shared,
+                             bool shared_cubic) {
     rc->count = 0;
     float shared_times[12];
     for (int k = 0; k < 12; k++) {
@@ -281,7 +282,9 @@ static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot, bool shar
             t->key_count = ot_randf(0, 1) < 0.1f ? 1 : 2 + (uint32_t)ot_randf(0, 28);
             if (shared) {
                 t->key_count = 12;
-                if (t->interpolation != OROYA_INTERP_STEP) {
+                /* With shared_cubic, cubic tracks stay: uniform blocks with cubic lanes. */
+                if (t->interpolation != OROYA_INTERP_STEP &&
+                    !(shared_cubic && t->interpolation == OROYA_INTERP_CUBICSPLINE)) {
                     t->interpolation = OROYA_INTERP_LINEAR;
                 }
             }
@@ -483,7 +486,7 @@ static void test_random_against_reference(void) {
         const bool additive[3] = {false, false, round % 2 == 1};
         for (int i = 0; i < 3; i++) {
             /* Rounds 2 and 3: clips with shared key times (uniform blocks). */
-            clips[i] = make_clip(&rc[i], &r, true, round == 2 || round == 3);
+            clips[i] = make_clip(&rc[i], &r, true, round == 2 || round == 3, round == 3);
             OT_CHECK(clips[i] != NULL);
             OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel,
                                                                     .clip = clips[i],
@@ -491,12 +494,18 @@ static void test_random_against_reference(void) {
                                             &pclips[i], &err) == OROYA_OK);
             /* Coverage: shared key times put animated blocks on the uniform path; random ones
              * leave most on the general path. */
-            uint32_t uniform = 0, general = 0;
+            uint32_t uniform = 0, uniform_cubic = 0, general = 0;
             for (uint32_t k = 0; pclips[i] && k < (RJ + 3) / 4 * 3; k++) {
-                uniform += pclips[i]->lanes[k].any && pclips[i]->lanes[k].uniform;
-                general += pclips[i]->lanes[k].any && !pclips[i]->lanes[k].uniform;
+                const oroya__pose_lanes *ln = &pclips[i]->lanes[k];
+                uniform += ln->any && ln->uniform;
+                uniform_cubic += ln->any && ln->uniform && ln->any_cubic;
+                general += ln->any && !ln->uniform;
             }
             OT_CHECK(round == 2 || round == 3 ? uniform > 0 : general > 0);
+            if (round == 2 || round == 3) {
+                /* Round 3 keeps cubic tracks: uniform blocks with cubic lanes. */
+                OT_CHECK(round == 3 ? uniform_cubic > 0 : uniform_cubic == 0);
+            }
         }
         float times[200];
         times_sequence(times, 200);
