@@ -526,18 +526,24 @@ static OROYA__INLINE vf channel_animated(const oroya_pose_clip *clip, uint32_t b
                     clip->lanes[b2 * 3 + (uint32_t)ch].animated);
 }
 
+/* Translation or scale of a normal layer: the lerp accumulation. */
+static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *clip, uint32_t b,
+                                    uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv) {
+    vf s[4], first;
+    sample_channel(clip, b, b2, ch, iv, s);
+    vf f = accumulate_weight(wsum, vf_and(channel_animated(clip, b, b2, ch), wv), &first);
+    t4 x = {s[0], s[1], s[2]};
+    *acc = t4_select(first, x, t4_mix(*acc, x, f));
+}
+
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                        uint32_t b2, const oroya__pose_interval *iv, float w) {
     const vf wv = vf_set1(w);
-    vf s[4], first;
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
-        sample_channel(clip, b, b2, OROYA__CH_T, iv, s);
-        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_T), wv);
-        vf f = accumulate_weight(&st->wt, lw, &first);
-        t4 x = {s[0], s[1], s[2]};
-        st->t = t4_select(first, x, t4_mix(st->t, x, f));
+        blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv);
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
+        vf s[4], first;
         sample_channel(clip, b, b2, OROYA__CH_R, iv, s);
         vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_R), wv);
         vf f = accumulate_weight(&st->wq, lw, &first);
@@ -555,11 +561,7 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
         }
     }
     if (channel_any(clip, b, b2, OROYA__CH_S)) {
-        sample_channel(clip, b, b2, OROYA__CH_S, iv, s);
-        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_S), wv);
-        vf f = accumulate_weight(&st->ws, lw, &first);
-        t4 x = {s[0], s[1], s[2]};
-        st->s = t4_select(first, x, t4_mix(st->s, x, f));
+        blend_vec(&st->s, &st->ws, clip, b, b2, OROYA__CH_S, iv, wv);
     }
 }
 
@@ -607,19 +609,26 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
     }
 }
 
+/* Translation or scale of an additive layer: acc += w * delta on the animated lanes. */
+static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                  int ch, const oroya__pose_interval *iv, vf wv) {
+    vf s[4];
+    sample_channel(clip, b, b2, ch, iv, s);
+    vf lw = vf_and(channel_animated(clip, b, b2, ch), wv);
+    acc->x = madd(s[0], lw, acc->x);
+    acc->y = madd(s[1], lw, acc->y);
+    acc->z = madd(s[2], lw, acc->z);
+}
+
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
 static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                          uint32_t b2, const oroya__pose_interval *iv, float w) {
     const vf wv = vf_set1(w);
-    vf s[4];
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
-        sample_channel(clip, b, b2, OROYA__CH_T, iv, s);
-        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_T), wv);
-        st->t.x = madd(s[0], lw, st->t.x);
-        st->t.y = madd(s[1], lw, st->t.y);
-        st->t.z = madd(s[2], lw, st->t.z);
+        add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv);
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
+        vf s[4];
         sample_channel(clip, b, b2, OROYA__CH_R, iv, s);
         vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
@@ -630,11 +639,7 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
         st->q = q4_select(animated, q4_mul(st->q, d), st->q);
     }
     if (channel_any(clip, b, b2, OROYA__CH_S)) {
-        sample_channel(clip, b, b2, OROYA__CH_S, iv, s);
-        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_S), wv);
-        st->s.x = madd(s[0], lw, st->s.x);
-        st->s.y = madd(s[1], lw, st->s.y);
-        st->s.z = madd(s[2], lw, st->s.z);
+        add_vec(&st->s, clip, b, b2, OROYA__CH_S, iv, wv);
     }
 }
 
