@@ -1,8 +1,8 @@
 /* CPU linear blend skinning for the pose layer: an SSE2 kernel (the x86-64 baseline), an
- * AVX2+FMA kernel picked at run time when the CPU has both, a portable one elsewhere, and the
- * double-precision reference they are tested against. Skinning streams about 72 bytes per
- * vertex (48 in, 24 out), so the kernels keep to one pass and blend each vertex's four
- * matrices in registers; the palette (a few KiB) stays in L1. */
+ * AVX2+FMA kernel and an AVX-512F one picked at run time by what the CPU has, a portable one
+ * elsewhere, and the double-precision reference they are tested against. Skinning streams
+ * about 72 bytes per vertex (48 in, 24 out), so the kernels keep to one pass and blend each
+ * vertex's four matrices in registers; the palette (a few KiB) stays in L1. */
 #include <math.h>
 #include <string.h>
 
@@ -19,6 +19,7 @@
 #endif
 
 #define SKIN_MAX_PALETTE 32767u
+#define SKIN_COPY_PALETTE 256 /* palettes up to this many matrices may be realigned (16 KiB) */
 
 static oroya_result check_job(const oroya_pose_skin_job *job, oroya_error *err) {
     if (!job) {
@@ -122,11 +123,17 @@ oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya
     if (res != OROYA_OK || job->count == 0) {
         return res;
     }
+    /* As oroya_pose_skin_run: a bad index leaves the outputs untouched. */
+    for (size_t i = 0; i < (size_t)job->count * 4; i++) {
+        if (job->joints[i] >= job->palette_count) {
+            return bad_joint(job, err);
+        }
+    }
     uint32_t bad = 0;
     for (uint32_t v = 0; v < job->count; v++) {
         skin_one_reference(job, v, &bad);
     }
-    return bad ? bad_joint(job, err) : OROYA_OK;
+    return OROYA_OK;
 }
 
 /* ---- SSE2 ----------------------------------------------------------------------------------- */
@@ -278,6 +285,105 @@ __attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_
     }
 }
 
+/* ---- AVX-512F -------------------------------------------------------------------------------- */
+
+/* One 512-bit register holds a whole palette matrix (columns c0..c3 in its 128-bit lanes), so
+ * a vertex's blend is two multiplies, two multiply-adds and an add, half the AVX2 count; on
+ * CPUs with full-width 512-bit units (this was measured on Zen 5: a 512-bit multiply issues
+ * as fast as a 256-bit one) that halves the multiply-add and palette-load work, the two
+ * limits of this loop. The four weights come in with one 16-byte load and are spread by
+ * in-lane permutes, which issue beside the loads: at two vector loads per cycle, loads are
+ * the scarcer resource. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512
+blend_avx512(const float *pal, const float *weights, const uint16_t *joints, size_t v) {
+    uint64_t jv;
+    memcpy(&jv, joints + v * 4, sizeof jv); /* the four indices in one load */
+    const __m512 w = _mm512_broadcast_f32x4(_mm_loadu_ps(weights + v * 4));
+    const __m512 m0 = _mm512_loadu_ps(pal + (size_t)(jv & 0xFFFFu) * 16);
+    const __m512 m1 = _mm512_loadu_ps(pal + (size_t)((jv >> 16) & 0xFFFFu) * 16);
+    const __m512 m2 = _mm512_loadu_ps(pal + (size_t)((jv >> 32) & 0xFFFFu) * 16);
+    const __m512 m3 = _mm512_loadu_ps(pal + (size_t)(jv >> 48) * 16);
+    /* Two short chains instead of one of four dependent multiply-adds. */
+    const __m512 a = _mm512_fmadd_ps(m1, _mm512_permute_ps(w, 0x55),
+                                     _mm512_mul_ps(m0, _mm512_permute_ps(w, 0x00)));
+    const __m512 b = _mm512_fmadd_ps(m3, _mm512_permute_ps(w, 0xFF),
+                                     _mm512_mul_ps(m2, _mm512_permute_ps(w, 0xAA)));
+    return _mm512_add_ps(a, b);
+}
+
+/* Skins the groups of four vertices in [begin, end) and returns where it stopped. The four
+ * blended matrices are transposed by 128-bit lanes into c0..c3 of the four vertices, so one
+ * register of each holds all four vertices: a position is then three multiply-adds per four
+ * vertices, with no horizontal sums, and the four normals share one square root and one
+ * division. Loads and stores are masked to the group's 12 floats, so nothing outside the
+ * arrays is touched and, unlike the AVX2 loop, this one may run up to the last vertex. */
+__attribute__((target("avx512f"), always_inline)) static inline uint32_t
+skin_avx512_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end,
+                 bool with_normals) {
+    const float *pal = job->palette[0].m;
+    const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
+    const uint16_t *joints = job->joints;
+    float *out_p = job->out_positions, *out_n = job->out_normals;
+    /* x, y and z of vertex i spread over lane i; pack drops the w lanes for the store. */
+    const __m512i sx = _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 6, 6, 6, 6, 9, 9, 9, 9);
+    const __m512i sy = _mm512_add_epi32(sx, _mm512_set1_epi32(1));
+    const __m512i sz = _mm512_add_epi32(sx, _mm512_set1_epi32(2));
+    const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
+    const __mmask16 xyz4 = 0x0FFF, no_w = 0x7777;
+    uint32_t v = begin;
+    for (; v + 4 <= end; v += 4) {
+        const __m512 m0 = blend_avx512(pal, weights, joints, v);
+        const __m512 m1 = blend_avx512(pal, weights, joints, (size_t)v + 1);
+        const __m512 m2 = blend_avx512(pal, weights, joints, (size_t)v + 2);
+        const __m512 m3 = blend_avx512(pal, weights, joints, (size_t)v + 3);
+        const __m512 t0 = _mm512_shuffle_f32x4(m0, m1, _MM_SHUFFLE(1, 0, 1, 0));
+        const __m512 t1 = _mm512_shuffle_f32x4(m0, m1, _MM_SHUFFLE(3, 2, 3, 2));
+        const __m512 t2 = _mm512_shuffle_f32x4(m2, m3, _MM_SHUFFLE(1, 0, 1, 0));
+        const __m512 t3 = _mm512_shuffle_f32x4(m2, m3, _MM_SHUFFLE(3, 2, 3, 2));
+        const __m512 c0 = _mm512_shuffle_f32x4(t0, t2, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m512 c1 = _mm512_shuffle_f32x4(t0, t2, _MM_SHUFFLE(3, 1, 3, 1));
+        const __m512 c2 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m512 c3 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(3, 1, 3, 1));
+        const size_t o = (size_t)v * 3;
+        const __m512 p = _mm512_maskz_loadu_ps(xyz4, positions + o);
+        __m512 r = _mm512_fmadd_ps(c0, _mm512_permutexvar_ps(sx, p), c3);
+        r = _mm512_fmadd_ps(c1, _mm512_permutexvar_ps(sy, p), r);
+        r = _mm512_fmadd_ps(c2, _mm512_permutexvar_ps(sz, p), r);
+        _mm512_mask_storeu_ps(out_p + o, xyz4, _mm512_permutexvar_ps(pack, r));
+        if (with_normals) {
+            const __m512 q = _mm512_maskz_loadu_ps(xyz4, normals + o);
+            __m512 n = _mm512_mul_ps(c0, _mm512_permutexvar_ps(sx, q));
+            n = _mm512_fmadd_ps(c1, _mm512_permutexvar_ps(sy, q), n);
+            /* The w lanes are 0 for affine palettes; zeroing them lets any bottom row work. */
+            n = _mm512_maskz_fmadd_ps(no_w, c2, _mm512_permutexvar_ps(sz, q), n);
+            __m512 d = _mm512_mul_ps(n, n);
+            d = _mm512_add_ps(d, _mm512_permute_ps(d, _MM_SHUFFLE(2, 3, 0, 1)));
+            d = _mm512_add_ps(d, _mm512_permute_ps(d, _MM_SHUFFLE(1, 0, 3, 2)));
+            const __m512 len = _mm512_sqrt_ps(d);
+            const __mmask16 nz = _mm512_cmp_ps_mask(len, _mm512_setzero_ps(), _CMP_GT_OQ);
+            n = _mm512_maskz_div_ps(nz, n, len);
+            _mm512_mask_storeu_ps(out_n + o, xyz4, _mm512_permutexvar_ps(pack, n));
+        }
+    }
+    return v;
+}
+
+__attribute__((target("avx512f"))) static uint32_t skin_avx512(const oroya_pose_skin_job *job,
+                                                               uint32_t begin, uint32_t end) {
+    return job->normals ? skin_avx512_body(job, begin, end, true)
+                        : skin_avx512_body(job, begin, end, false);
+}
+
+static int avx512_state; /* as avx2_state below */
+
+static bool have_avx512(void) {
+    if (avx512_state == 0) {
+        __builtin_cpu_init();
+        avx512_state = __builtin_cpu_supports("avx512f") ? 1 : 2;
+    }
+    return avx512_state == 1;
+}
+
 static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: every thread computes the same */
 
 static bool have_avx2(void) {
@@ -289,6 +395,8 @@ static bool have_avx2(void) {
 }
 #endif
 
+/* Kernels beyond the three of internal/pose.h, for the tests: 3 = AVX2+FMA even when the CPU
+ * has AVX-512F, 4 = AVX-512F; each falls back to the best the CPU has. */
 oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
                                        oroya_error *err) {
     oroya_result res = check_job(job, err);
@@ -303,11 +411,34 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
         return bad_joint(job, err);
     }
 #if HAVE_AVX2_DISPATCH
-    if (kernel == 0 && have_avx2()) {
-        /* The last vertex would read 4 floats from a 3-float position: the SSE2 loop, which
-         * loads scalars and stores narrow, takes it. */
-        skin_avx2(job, 0, n - 1);
-        skin_sse2(job, n - 1, n, false);
+    const bool avx512 = (kernel == 0 || kernel == 4) && have_avx512();
+    if (avx512 || ((kernel == 0 || kernel == 3 || kernel == 4) && have_avx2())) {
+        /* Every vertex loads four whole matrices; from a palette that is not 64-byte aligned
+         * each 512-bit load (and half the 256-bit ones) spans two cache lines, which costs a
+         * third of the AVX-512 kernel's speed. A small palette is copied to an aligned
+         * buffer first when the mesh is big enough to repay the copy. */
+        _Alignas(64) oroya_mat4 pal[SKIN_COPY_PALETTE];
+        oroya_pose_skin_job aligned;
+        if (((uintptr_t)job->palette & 63) != 0 && job->palette_count <= SKIN_COPY_PALETTE &&
+            n >= job->palette_count) {
+            memcpy(pal, job->palette, job->palette_count * sizeof(oroya_mat4));
+            aligned = *job;
+            aligned.palette = pal;
+            job = &aligned;
+        }
+        if (avx512) {
+            /* The up to 3 vertices after the last group of four go through the SSE2 loop. */
+            const uint32_t done = skin_avx512(job, 0, n);
+            if (done < n) {
+                skin_sse2(job, done, n - 1, true);
+                skin_sse2(job, n - 1, n, false);
+            }
+        } else {
+            /* The last vertex would read 4 floats from a 3-float position: the SSE2 loop,
+             * which loads scalars and stores narrow, takes it. */
+            skin_avx2(job, 0, n - 1);
+            skin_sse2(job, n - 1, n, false);
+        }
         return OROYA_OK;
     }
 #endif
