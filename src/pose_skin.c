@@ -66,13 +66,24 @@ static bool joints_in_range(const uint16_t *joints, size_t n, uint32_t palette_c
     size_t i = 0;
     uint32_t bad = 0;
 #if HAVE_SSE2
-    /* Saturating j - (count - 1) is nonzero exactly when j >= count. */
+    /* Saturating j - (count - 1) is nonzero exactly when j >= count. Four loads per
+     * iteration into two accumulators: one load per iteration ran at half the speed the
+     * cache delivers (24 against 11 us for the 800 KB of the bench's mesh), about a tenth of
+     * the whole call. */
     const __m128i limit = _mm_set1_epi16((short)(uint16_t)(palette_count - 1));
-    __m128i acc = _mm_setzero_si128();
+    __m128i acc = _mm_setzero_si128(), acc2 = acc;
+    for (; i + 32 <= n; i += 32) {
+        const __m128i *p = (const __m128i *)(joints + i);
+        acc = _mm_or_si128(acc, _mm_subs_epu16(_mm_loadu_si128(p), limit));
+        acc2 = _mm_or_si128(acc2, _mm_subs_epu16(_mm_loadu_si128(p + 1), limit));
+        acc = _mm_or_si128(acc, _mm_subs_epu16(_mm_loadu_si128(p + 2), limit));
+        acc2 = _mm_or_si128(acc2, _mm_subs_epu16(_mm_loadu_si128(p + 3), limit));
+    }
     for (; i + 8 <= n; i += 8) {
-        __m128i j = _mm_loadu_si128((const __m128i *)(joints + i));
+        const __m128i j = _mm_loadu_si128((const __m128i *)(joints + i));
         acc = _mm_or_si128(acc, _mm_subs_epu16(j, limit));
     }
+    acc = _mm_or_si128(acc, acc2);
     bad = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(acc, _mm_setzero_si128())) != 0xFFFFu;
 #endif
     for (; i < n; i++) {
@@ -311,6 +322,14 @@ blend_avx512(const float *pal, const float *weights, const uint16_t *joints, siz
     return _mm512_add_ps(a, b);
 }
 
+/* Divides four normals (w lanes 0) by their lengths (zero length: zero) and stores them. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+finish_normals_avx512(float *out, __mmask16 mask, __m512 n, __m512 len) {
+    const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
+    const __mmask16 nz = _mm512_cmp_ps_mask(len, _mm512_setzero_ps(), _CMP_GT_OQ);
+    _mm512_mask_storeu_ps(out, mask, _mm512_permutexvar_ps(pack, _mm512_maskz_div_ps(nz, n, len)));
+}
+
 /* Skins the groups of four vertices in [begin, end) and returns where it stopped. The four
  * blended matrices are transposed by 128-bit lanes into c0..c3 of the four vertices, so one
  * register of each holds all four vertices: a position is then three multiply-adds per four
@@ -330,6 +349,10 @@ skin_avx512_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end,
     const __m512i sz = _mm512_add_epi32(sx, _mm512_set1_epi32(2));
     const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
     const __mmask16 xyz4 = 0x0FFF, no_w = 0x7777;
+    /* The previous group's unnormalized normals and lengths; mask 0 before the first. */
+    __m512 prev_n = _mm512_setzero_ps(), prev_len = _mm512_set1_ps(1);
+    size_t prev_o = 0;
+    __mmask16 prev_mask = 0;
     uint32_t v = begin;
     for (; v + 4 <= end; v += 4) {
         const __m512 m0 = blend_avx512(pal, weights, joints, v);
@@ -360,10 +383,17 @@ skin_avx512_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end,
             d = _mm512_add_ps(d, _mm512_permute_ps(d, _MM_SHUFFLE(2, 3, 0, 1)));
             d = _mm512_add_ps(d, _mm512_permute_ps(d, _MM_SHUFFLE(1, 0, 3, 2)));
             const __m512 len = _mm512_sqrt_ps(d);
-            const __mmask16 nz = _mm512_cmp_ps_mask(len, _mm512_setzero_ps(), _CMP_GT_OQ);
-            n = _mm512_maskz_div_ps(nz, n, len);
-            _mm512_mask_storeu_ps(out_n + o, xyz4, _mm512_permutexvar_ps(pack, n));
+            /* The division and store come one group later, so the instructions waiting
+             * for the square root do not hold up the next group's work. */
+            finish_normals_avx512(out_n + prev_o, prev_mask, prev_n, prev_len);
+            prev_n = n;
+            prev_len = len;
+            prev_o = o;
+            prev_mask = xyz4;
         }
+    }
+    if (with_normals) {
+        finish_normals_avx512(out_n + prev_o, prev_mask, prev_n, prev_len);
     }
     return v;
 }
