@@ -213,87 +213,114 @@ static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t e
 /* ---- AVX2 + FMA ------------------------------------------------------------------------------ */
 
 #if HAVE_AVX2_DISPATCH
-/* Two matrix columns per 256-bit register: (c0 | c1) and (c2 | c3). The vertex is spread as
- * (x x x x | y y y y) and (z z z z | 1 1 1 1) by one permute each, so a position costs two
- * FMAs and a fold of the halves. */
-/* One vertex: writes the position and returns the unnormalized normal (w lane 0). */
-__attribute__((target("avx2,fma"), always_inline)) static inline __m128
-skin_vertex_avx2(const float *pal, const float *positions, const float *normals,
-                 const float *weights, const uint16_t *joints, float *out_p, uint32_t v) {
-    const __m256i spread_xy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256i spread_z = _mm256_set1_epi32(2);
-    const __m256 one_hi = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256 keep_lo = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, -1, 0, 0, 0, 0));
-    const uint16_t *jv = joints + (size_t)v * 4;
-    const float *wv = weights + (size_t)v * 4;
-    const float *p0 = pal + (size_t)jv[0] * 16, *p1 = pal + (size_t)jv[1] * 16;
-    const float *p2 = pal + (size_t)jv[2] * 16, *p3 = pal + (size_t)jv[3] * 16;
+/* Blends vertex v's four palette matrices two columns per 256-bit register: *a = (c0 | c1),
+ * *b = (c2 | c3). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+blend_avx2(const float *pal, const float *weights, const uint16_t *joints, size_t v, __m256 *a,
+           __m256 *b) {
+    uint64_t jv;
+    memcpy(&jv, joints + v * 4, sizeof jv); /* the four indices in one load */
+    const float *p0 = pal + (size_t)(jv & 0xFFFFu) * 16;
+    const float *p1 = pal + (size_t)((jv >> 16) & 0xFFFFu) * 16;
+    const float *p2 = pal + (size_t)((jv >> 32) & 0xFFFFu) * 16;
+    const float *p3 = pal + (size_t)(jv >> 48) * 16;
+    const float *wv = weights + v * 4;
     const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
     const __m256 w2 = _mm256_broadcast_ss(wv + 2), w3 = _mm256_broadcast_ss(wv + 3);
     /* Two short chains per column pair instead of one long one. */
-    __m256 a = _mm256_fmadd_ps(_mm256_loadu_ps(p1), w1, _mm256_mul_ps(_mm256_loadu_ps(p0), w0));
-    __m256 b = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8), w1,
-                               _mm256_mul_ps(_mm256_loadu_ps(p0 + 8), w0));
-    __m256 a2 = _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3, _mm256_mul_ps(_mm256_loadu_ps(p2), w2));
-    __m256 b2 = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3,
-                                _mm256_mul_ps(_mm256_loadu_ps(p2 + 8), w2));
-    a = _mm256_add_ps(a, a2);
-    b = _mm256_add_ps(b, b2);
-    const __m256 pv = _mm256_castps128_ps256(_mm_loadu_ps(positions + (size_t)v * 3));
-    const __m256 pxy = _mm256_permutevar8x32_ps(pv, spread_xy);
-    const __m256 pz1 = _mm256_blend_ps(_mm256_permutevar8x32_ps(pv, spread_z), one_hi, 0xF0);
-    __m256 r = _mm256_fmadd_ps(a, pxy, _mm256_mul_ps(b, pz1));
-    _mm_storeu_ps(out_p + (size_t)v * 3,
-                  _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1)));
-    if (!normals) {
-        return _mm_setzero_ps();
-    }
-    const __m256 nv = _mm256_castps128_ps256(_mm_loadu_ps(normals + (size_t)v * 3));
-    const __m256 nxy = _mm256_permutevar8x32_ps(nv, spread_xy);
-    const __m256 nz0 = _mm256_and_ps(_mm256_permutevar8x32_ps(nv, spread_z), keep_lo);
-    __m256 s = _mm256_fmadd_ps(a, nxy, _mm256_mul_ps(b, nz0));
-    return _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+    const __m256 a01 = _mm256_fmadd_ps(_mm256_loadu_ps(p1), w1,
+                                       _mm256_mul_ps(_mm256_loadu_ps(p0), w0));
+    const __m256 b01 = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8), w1,
+                                       _mm256_mul_ps(_mm256_loadu_ps(p0 + 8), w0));
+    const __m256 a23 = _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3,
+                                       _mm256_mul_ps(_mm256_loadu_ps(p2), w2));
+    const __m256 b23 = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3,
+                                       _mm256_mul_ps(_mm256_loadu_ps(p2 + 8), w2));
+    *a = _mm256_add_ps(a01, a23);
+    *b = _mm256_add_ps(b01, b23);
 }
 
-/* Two matrix columns per 256-bit register: (c0 | c1) and (c2 | c3). The vertex is spread as
- * (x x x x | y y y y) and (z z z z | 1 1 1 1) by one permute each, so a position costs two
- * FMAs and a fold of the halves. Normals are normalized two vertices at a time, which halves
- * the square roots and divisions, the slowest instructions here. */
-__attribute__((target("avx2,fma"))) static void skin_avx2(const oroya_pose_skin_job *job,
-                                                          uint32_t begin, uint32_t end) {
+/* Two vertices v, v + 1 (the second not the last of the job: its 4-float loads and stores
+ * reach one float past it). Their blended matrices are transposed by 128-bit lanes into
+ * c0..c3 of both, so one register holds a column of each vertex and the vertices' xyz are
+ * spread by in-lane permutes: a position is three multiply-adds per two vertices, with no
+ * horizontal sums. Writes the positions and returns the unnormalized normals (w lanes 0). */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256
+skin_pair_avx2(const float *pal, const float *positions, const float *normals,
+               const float *weights, const uint16_t *joints, float *out_p, size_t v,
+               bool with_normals) {
+    __m256 a0, b0, a1, b1;
+    blend_avx2(pal, weights, joints, v, &a0, &b0);
+    blend_avx2(pal, weights, joints, v + 1, &a1, &b1);
+    const __m256 c0 = _mm256_permute2f128_ps(a0, a1, 0x20);
+    const __m256 c1 = _mm256_permute2f128_ps(a0, a1, 0x31);
+    const __m256 c2 = _mm256_permute2f128_ps(b0, b1, 0x20);
+    const __m256 c3 = _mm256_permute2f128_ps(b0, b1, 0x31);
+    const size_t o = v * 3;
+    const __m256 p = _mm256_set_m128(_mm_loadu_ps(positions + o + 3), _mm_loadu_ps(positions + o));
+    __m256 r = _mm256_fmadd_ps(c0, _mm256_permute_ps(p, 0x00), c3);
+    r = _mm256_fmadd_ps(c1, _mm256_permute_ps(p, 0x55), r);
+    r = _mm256_fmadd_ps(c2, _mm256_permute_ps(p, 0xAA), r);
+    _mm_storeu_ps(out_p + o, _mm256_castps256_ps128(r));
+    _mm_storeu_ps(out_p + o + 3, _mm256_extractf128_ps(r, 1));
+    if (!with_normals) {
+        return _mm256_setzero_ps();
+    }
+    const __m256 q = _mm256_set_m128(_mm_loadu_ps(normals + o + 3), _mm_loadu_ps(normals + o));
+    __m256 n = _mm256_mul_ps(c0, _mm256_permute_ps(q, 0x00));
+    n = _mm256_fmadd_ps(c1, _mm256_permute_ps(q, 0x55), n);
+    n = _mm256_fmadd_ps(c2, _mm256_permute_ps(q, 0xAA), n);
+    /* The w lanes are 0 for affine palettes; zeroing them lets any bottom row work. */
+    const __m256 mask3 = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
+    return _mm256_and_ps(n, mask3);
+}
+
+/* The squared length of each half's xyz, in all four of its lanes. */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256 length2_avx2(__m256 n) {
+    __m256 d = _mm256_mul_ps(n, n);
+    d = _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(1, 0, 3, 2)));
+}
+
+/* Skins vertices [begin, end) four at a time, end < count, and returns where it stopped. The
+ * four normals share one square root (the square root and division unit, shared by both, is
+ * the slowest part of the loop); the division stays a division, as in the other kernels. */
+__attribute__((target("avx2,fma"), always_inline)) static inline uint32_t
+skin_avx2_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end, bool with_normals) {
     const float *pal = job->palette[0].m;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
     float *out_p = job->out_positions, *out_n = job->out_normals;
-    const __m256 mask3 = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
     uint32_t v = begin;
-    for (; v + 2 <= end; v += 2) {
-        __m128 n0 = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v);
-        __m128 n1 = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v + 1);
-        if (normals) {
-            __m256 n = _mm256_and_ps(_mm256_set_m128(n1, n0), mask3);
-            __m256 d = _mm256_mul_ps(n, n);
-            d = _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(2, 3, 0, 1)));
-            d = _mm256_add_ps(d, _mm256_permute_ps(d, _MM_SHUFFLE(1, 0, 3, 2)));
-            __m256 len = _mm256_sqrt_ps(d);
-            __m256 nz = _mm256_cmp_ps(len, _mm256_setzero_ps(), _CMP_GT_OQ);
-            n = _mm256_and_ps(_mm256_div_ps(n, len), nz);
-            _mm_storeu_ps(out_n + (size_t)v * 3, _mm256_castps256_ps128(n));
-            _mm_storeu_ps(out_n + (size_t)v * 3 + 3, _mm256_extractf128_ps(n, 1));
+    for (; v + 4 <= end; v += 4) {
+        const __m256 n01 = skin_pair_avx2(pal, positions, normals, weights, joints, out_p, v,
+                                          with_normals);
+        const __m256 n23 = skin_pair_avx2(pal, positions, normals, weights, joints, out_p,
+                                          (size_t)v + 2, with_normals);
+        if (with_normals) {
+            /* (|n0| |n2| |n0| |n2| | |n1| |n3| |n1| |n3|) */
+            const __m256 len =
+                _mm256_sqrt_ps(_mm256_blend_ps(length2_avx2(n01), length2_avx2(n23), 0xAA));
+            const __m256 l01 = _mm256_permute_ps(len, 0x00), l23 = _mm256_permute_ps(len, 0x55);
+            const __m256 zero = _mm256_setzero_ps();
+            const __m256 m01 = _mm256_and_ps(_mm256_div_ps(n01, l01),
+                                             _mm256_cmp_ps(l01, zero, _CMP_GT_OQ));
+            const __m256 m23 = _mm256_and_ps(_mm256_div_ps(n23, l23),
+                                             _mm256_cmp_ps(l23, zero, _CMP_GT_OQ));
+            float *on = out_n + (size_t)v * 3;
+            _mm_storeu_ps(on, _mm256_castps256_ps128(m01));
+            _mm_storeu_ps(on + 3, _mm256_extractf128_ps(m01, 1));
+            _mm_storeu_ps(on + 6, _mm256_castps256_ps128(m23));
+            _mm_storeu_ps(on + 9, _mm256_extractf128_ps(m23, 1));
         }
     }
-    for (; v < end; v++) {
-        __m128 n = skin_vertex_avx2(pal, positions, normals, weights, joints, out_p, v);
-        if (normals) {
-            n = _mm_and_ps(n, _mm256_castps256_ps128(mask3));
-            __m128 d = _mm_mul_ps(n, n);
-            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 3, 0, 1)));
-            d = _mm_add_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 0, 3, 2)));
-            __m128 len = _mm_sqrt_ps(d);
-            __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
-            _mm_storeu_ps(out_n + (size_t)v * 3, _mm_and_ps(_mm_div_ps(n, len), nz));
-        }
-    }
+    return v;
+}
+
+__attribute__((target("avx2,fma"))) static uint32_t skin_avx2(const oroya_pose_skin_job *job,
+                                                              uint32_t begin, uint32_t end) {
+    return job->normals ? skin_avx2_body(job, begin, end, true)
+                        : skin_avx2_body(job, begin, end, false);
 }
 
 /* ---- AVX-512F -------------------------------------------------------------------------------- */
@@ -465,8 +492,9 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
             }
         } else {
             /* The last vertex would read 4 floats from a 3-float position: the SSE2 loop,
-             * which loads scalars and stores narrow, takes it. */
-            skin_avx2(job, 0, n - 1);
+             * which loads scalars and stores narrow, takes it, and the up to 3 before it. */
+            const uint32_t done = skin_avx2(job, 0, n - 1);
+            skin_sse2(job, done, n - 1, true);
             skin_sse2(job, n - 1, n, false);
         }
         return OROYA_OK;
