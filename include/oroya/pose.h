@@ -231,11 +231,12 @@ typedef struct oroya_pose_skin_job {
     float *out_normals;          /* 3 * count; with normals; zero normals stay zero */
 } oroya_pose_skin_job;
 
-/* Runs the job (SSE2, or AVX2+FMA when the CPU has them; both agree with the reference within
- * 1e-6 relative). Errors: INVALID_ARGUMENT (NULL spans, normals without out_normals, palette
- * count 0 or above 32767), OUT_OF_RANGE (a joint index >= palette_count; all indices are
- * checked before any vertex is skinned, so the outputs are untouched, and the message names
- * the first such vertex). Never allocates. */
+/* Runs the job (SSE2, or AVX2+FMA or AVX-512F when the CPU has them; all agree with the
+ * reference within 1e-6 relative). Errors: INVALID_ARGUMENT (NULL spans, normals without
+ * out_normals, palette count 0 or above 32767), OUT_OF_RANGE (a joint index >= palette_count;
+ * all indices are checked before any vertex is skinned, so the outputs are untouched, and the
+ * message names the first such vertex). Never allocates; uses up to 16 KiB of stack (a copy
+ * of a palette of at most 256 matrices that is not 64-byte aligned). */
 oroya_result oroya_pose_skin_run(const oroya_pose_skin_job *job, oroya_error *err);
 
 /* The same, plain scalar C in double (the reference the fast paths are tested against). */

@@ -1,5 +1,7 @@
-/* Skinning kernels of the pose layer (SSE2, AVX2+FMA when the CPU has it) against the double
- * reference oroya_pose_skin_run_reference and against a hand-computed case; error cases. */
+/* Skinning kernels of the pose layer (SSE2, and AVX2+FMA and AVX-512F where the CPU has them)
+ * against the double reference oroya_pose_skin_run_reference and against a hand-computed case:
+ * every tail length, unaligned inputs, outputs and palettes, writes outside the outputs;
+ * error cases. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,23 +11,40 @@
 #include "oroya/skin.h"
 #include "oroya_test.h"
 
-enum { NV = 1001, NJ = 67 };
+enum { NV = 1001, NJ = 67, BIG_NJ = 300, GUARD = 8 };
 
 static float pos[NV * 3], nor[NV * 3], wts[NV * 4];
 static uint16_t jnt[NV * 4];
-static oroya_mat4 pal[NJ];
-/* One extra vertex of room after each output to catch writes past the end. */
-static float out_ref_p[NV * 3 + 4], out_ref_n[NV * 3 + 4], out_p[NV * 3 + 4], out_n[NV * 3 + 4];
+static oroya_mat4 pal[BIG_NJ];
+/* Outputs of the kernel under test live inside canary-filled buffers, GUARD floats of room on
+ * each side, so writes outside [out, out + 3 * count) are caught (ASan only sees whole
+ * arrays). The extra 1 lets the output start one float in, off the vector alignment. */
+static float out_ref_p[NV * 3], out_ref_n[NV * 3];
+static float buf_p[NV * 3 + 2 * GUARD + 1], buf_n[NV * 3 + 2 * GUARD + 1];
+static float out_p[NV * 3 + 4], out_n[NV * 3 + 4];
+/* Room to place the palette at any byte offset up to 60 from a 64-byte boundary. */
+static _Alignas(64) unsigned char pal_buf[(BIG_NJ + 1) * sizeof(oroya_mat4)];
+
+static const float canary = 12345.0f;
 
 static oroya_quat rand_quat(void) {
     oroya_quat q = {ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)};
     return oroya_quat_normalize(q);
 }
 
-static void make_data(void) {
-    for (int j = 0; j < NJ; j++) {
+/* Random affine palette of nj matrices, named by the vertices. Any rotations for NJ joints;
+ * for more, rotations of at most about 35 degrees: blending four unrelated rotations can
+ * nearly cancel a normal, and normalizing then magnifies float rounding beyond 1e-6 in any
+ * float kernel (seen with 300 joints); those tests are about indexing, not conditioning. */
+static void make_data_nj(int nj) {
+    for (int j = 0; j < nj; j++) {
+        oroya_quat q = rand_quat();
+        if (nj > NJ) {
+            q = oroya_quat_normalize((oroya_quat){ot_randf(-0.3f, 0.3f), ot_randf(-0.3f, 0.3f),
+                                                  ot_randf(-0.3f, 0.3f), 1});
+        }
         pal[j] = oroya_mat4_compose(
-            (oroya_vec3){ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)}, rand_quat(),
+            (oroya_vec3){ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)}, q,
             (oroya_vec3){ot_randf(0.8f, 1.2f), ot_randf(0.8f, 1.2f), ot_randf(0.8f, 1.2f)});
     }
     for (int v = 0; v < NV; v++) {
@@ -33,7 +52,7 @@ static void make_data(void) {
         for (int k = 0; k < 4; k++) {
             wts[v * 4 + k] = ot_randf(0, 1);
             sum += wts[v * 4 + k];
-            jnt[v * 4 + k] = (uint16_t)(ot_randf(0, 1) * (NJ - 1) + 0.5f);
+            jnt[v * 4 + k] = (uint16_t)(ot_randf(0, 1) * (float)(nj - 1) + 0.5f);
         }
         for (int k = 0; k < 4; k++) {
             wts[v * 4 + k] /= sum;
@@ -47,34 +66,126 @@ static void make_data(void) {
     nor[5 * 3] = nor[5 * 3 + 1] = nor[5 * 3 + 2] = 0;
 }
 
-static void compare_kernel(int kernel, uint32_t count) {
-    const float canary = 12345.0f;
-    out_p[count * 3] = out_n[count * 3] = canary;
-    oroya_pose_skin_job ref = {count, pos, nor, jnt, wts, NJ, pal, out_ref_p, out_ref_n};
-    oroya_pose_skin_job job = {count, pos, nor, jnt, wts, NJ, pal, out_p, out_n};
+static void make_data(void) {
+    make_data_nj(NJ);
+}
+
+/* One kernel against the reference on vertices [first, first + count), with the outputs
+ * `shift` floats off their buffers' alignment, the palette `palette` (palette_count matrices)
+ * and with or without normals. */
+static void compare_case(int kernel, uint32_t first, uint32_t count, uint32_t shift,
+                         const oroya_mat4 *palette, uint32_t palette_count, bool normals) {
+    for (size_t i = 0; i < sizeof buf_p / sizeof buf_p[0]; i++) {
+        buf_p[i] = buf_n[i] = canary;
+    }
+    float *op = buf_p + GUARD + shift, *on = buf_n + GUARD + shift;
+    const float *nin = normals ? nor + first * 3 : NULL;
+    oroya_pose_skin_job ref = {count,         pos + first * 3, nin,       jnt + first * 4,
+                               wts + first * 4, palette_count,  palette,   out_ref_p,
+                               normals ? out_ref_n : NULL};
+    oroya_pose_skin_job job = ref;
+    job.out_positions = op;
+    job.out_normals = normals ? on : NULL;
     OT_CHECK(oroya_pose_skin_run_reference(&ref, NULL) == OROYA_OK);
     OT_CHECK(oroya__pose_skin_run_with(&job, kernel, NULL) == OROYA_OK);
     double worst_p = 0, worst_n = 0;
     for (uint32_t i = 0; i < count * 3; i++) {
         /* Positions up to ~6 in size: float rounding of a 4-matrix blend, relative 1e-6. */
-        worst_p = fmax(worst_p, fabs(out_p[i] - out_ref_p[i]) / (1 + fabs(out_ref_p[i])));
-        worst_n = fmax(worst_n, fabs(out_n[i] - out_ref_n[i]));
+        worst_p = fmax(worst_p, fabs(op[i] - out_ref_p[i]) / (1 + fabs(out_ref_p[i])));
+        if (normals) {
+            worst_n = fmax(worst_n, fabs(on[i] - out_ref_n[i]));
+        }
     }
-    OT_CHECK_MSG(worst_p <= 1e-6, "kernel %d count %u: positions differ by %g", kernel, count,
-                 worst_p);
-    OT_CHECK_MSG(worst_n <= 1e-6, "kernel %d count %u: normals differ by %g", kernel, count,
-                 worst_n);
-    OT_CHECK(out_p[count * 3] == canary && out_n[count * 3] == canary);
-    OT_CHECK(out_n[15] == 0 || count <= 5);
+    OT_CHECK_MSG(worst_p <= 1e-6,
+                 "kernel %d first %u count %u shift %u palette %u: positions differ by %g",
+                 kernel, first, count, shift, palette_count, worst_p);
+    OT_CHECK_MSG(worst_n <= 1e-6,
+                 "kernel %d first %u count %u shift %u palette %u: normals differ by %g",
+                 kernel, first, count, shift, palette_count, worst_n);
+    int outside = 0;
+    for (size_t i = 0; i < sizeof buf_p / sizeof buf_p[0]; i++) {
+        const bool mine = i >= GUARD + shift && i < GUARD + shift + (size_t)count * 3;
+        outside += !mine && (buf_p[i] != canary || buf_n[i] != canary);
+    }
+    OT_CHECK_MSG(outside == 0, "kernel %d first %u count %u shift %u: %d floats written outside",
+                 kernel, first, count, shift, outside);
+    if (normals && first <= 5 && first + count > 5) {
+        const float *z = on + (5 - first) * 3;
+        OT_CHECK(z[0] == 0 && z[1] == 0 && z[2] == 0);
+    }
 }
+
+static void compare_kernel(int kernel, uint32_t count) {
+    compare_case(kernel, 0, count, 0, pal, NJ, true);
+}
+
+/* Kernels 0 (best), 1 (SSE2), 3 (AVX2+FMA) and 4 (AVX-512F), each where the CPU has it. */
+static const int kernels[] = {0, 1, 3, 4};
+enum { KERNEL_COUNT = sizeof kernels / sizeof kernels[0] };
 
 static void test_kernels_against_reference(void) {
     make_data();
     const uint32_t counts[] = {1, 2, 3, 7, 64, NV};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < KERNEL_COUNT; k++) {
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
-            compare_kernel(k, counts[c]);
+            compare_kernel(kernels[k], counts[c]);
         }
+    }
+}
+
+/* Every count from 1 to 9 (the groups of four and each tail length) and some beyond, starting
+ * at vertices 0, 1 and 3 (inputs off their alignment, as when a mesh is split over threads),
+ * outputs aligned and one float off, with and without normals. */
+static void test_counts_offsets_tails(void) {
+    make_data();
+    const uint32_t counts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 67, 255, 998};
+    const uint32_t firsts[] = {0, 1, 3};
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            for (size_t f = 0; f < sizeof firsts / sizeof firsts[0]; f++) {
+                for (uint32_t shift = 0; shift < 2; shift++) {
+                    compare_case(kernels[k], firsts[f], counts[c], shift, pal, NJ, true);
+                    compare_case(kernels[k], firsts[f], counts[c], shift, pal, NJ, false);
+                }
+            }
+        }
+    }
+}
+
+/* The palette at byte offsets 4, 16 and 32 from a 64-byte boundary (the fast kernels copy a
+ * small one to an aligned buffer), a palette too big for that copy, and matrices whose bottom
+ * row is not 0 0 0 1 (the contract ignores it). */
+static void test_palettes(void) {
+    make_data();
+    const size_t offsets[] = {0, 4, 16, 32, 60};
+    for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+        oroya_mat4 *p = (oroya_mat4 *)(pal_buf + offsets[o]);
+        memcpy(p, pal, NJ * sizeof(oroya_mat4));
+        for (int k = 0; k < KERNEL_COUNT; k++) {
+            compare_case(kernels[k], 0, NV, 0, p, NJ, true);
+            /* Fewer vertices than matrices: no copy. */
+            compare_case(kernels[k], 1, 9, 1, p, NJ, true);
+        }
+    }
+    make_data_nj(BIG_NJ);
+    for (size_t o = 0; o < 2; o++) {
+        oroya_mat4 *p = (oroya_mat4 *)(pal_buf + offsets[o] + 16 * o);
+        memcpy(p, pal, BIG_NJ * sizeof(oroya_mat4));
+        for (int k = 0; k < KERNEL_COUNT; k++) {
+            compare_case(kernels[k], 0, NV, 0, p, BIG_NJ, true);
+            compare_case(kernels[k], 3, 250, 1, p, BIG_NJ, false);
+        }
+    }
+    make_data();
+    for (int j = 0; j < NJ; j++) {
+        pal[j].m[3] = ot_randf(-2, 2);
+        pal[j].m[7] = ot_randf(-2, 2);
+        pal[j].m[11] = ot_randf(-2, 2);
+        pal[j].m[15] = ot_randf(-2, 2);
+    }
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        compare_case(kernels[k], 0, NV, 0, pal, NJ, true);
+        compare_case(kernels[k], 1, 7, 1, pal, NJ, true);
     }
 }
 
@@ -110,7 +221,7 @@ static void test_hand_case(void) {
     float w[8] = {0.25f, 0.75f, 0, 0, 0.25f, 0.75f, 0, 0};
     uint16_t j[8] = {0, 1, 0, 0, 0, 1, 0, 0};
     float op[6], on[6];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 5; k++) {
         oroya_pose_skin_job job = {2, vp, vn, j, w, 2, p, op, on};
         OT_CHECK(oroya__pose_skin_run_with(&job, k, NULL) == OROYA_OK);
         /* 0.25 * (2, 2, 3) + 0.75 * (0, 1, 0) = (0.5, 1.25, 0.75). */
@@ -141,12 +252,21 @@ static void test_errors(void) {
     bad = job;
     bad.palette_count = 40000;
     OT_EQ_INT(oroya_pose_skin_run(&bad, &err), OROYA_ERR_INVALID_ARGUMENT);
-    /* An index out of range: reported with its vertex, nothing read out of bounds (ASan). */
+    /* An index out of range: reported with its vertex, nothing read out of bounds (ASan),
+     * nothing written. */
     jnt[777 * 4 + 2] = NJ;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 5; k++) {
         memset(&err, 0, sizeof err);
+        for (int i = 0; i < NV * 3; i++) {
+            out_p[i] = out_n[i] = canary;
+        }
         OT_EQ_INT(oroya__pose_skin_run_with(&job, k, &err), OROYA_ERR_OUT_OF_RANGE);
         OT_CHECK(strstr(err.message, "vertex 777") != NULL);
+        int written = 0;
+        for (int i = 0; i < NV * 3; i++) {
+            written += out_p[i] != canary || out_n[i] != canary;
+        }
+        OT_CHECK_MSG(written == 0, "kernel %d: %d output floats written on error", k, written);
     }
     jnt[777 * 4 + 2] = 0;
     /* The last vertex too (the scalar tail). */
@@ -164,6 +284,8 @@ static void test_errors(void) {
 
 int main(void) {
     OT_RUN(test_kernels_against_reference);
+    OT_RUN(test_counts_offsets_tails);
+    OT_RUN(test_palettes);
     OT_RUN(test_against_skin_job);
     OT_RUN(test_hand_case);
     OT_RUN(test_errors);
