@@ -9,16 +9,21 @@
 
 /* ---- allocation layout ------------------------------------------------------------------ */
 
-/* Reserves `bytes` at a 16-byte aligned offset of a single block being sized. */
-static size_t take(size_t *size, size_t count, size_t elem) {
-    size_t off = (*size + 15u) & ~(size_t)15u;
+/* Reserves count * elem bytes at an `align`-byte aligned offset of a single block being
+ * sized (a block allocated with that alignment). */
+static size_t take_aligned(size_t *size, size_t count, size_t elem, size_t align) {
+    size_t off = *size > SIZE_MAX - align ? SIZE_MAX : (*size + align - 1) & ~(align - 1);
     size_t bytes = oroya__mul_size(count, elem);
-    if (bytes == SIZE_MAX || off > SIZE_MAX - bytes) {
+    if (off == SIZE_MAX || bytes == SIZE_MAX || off > SIZE_MAX - bytes) {
         *size = SIZE_MAX;
         return 0;
     }
     *size = off + bytes;
     return off;
+}
+
+static size_t take(size_t *size, size_t count, size_t elem) {
+    return take_aligned(size, count, elem, 16);
 }
 
 static bool finite3(const float *v, int n) {
@@ -588,13 +593,15 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
     const uint32_t channels = skel->block_count * 12;
     size_t size = 0;
     size_t o_self = take(&size, 1, sizeof(oroya_pose_character));
-    size_t o_locals = take(&size, skel->block_count, sizeof(oroya_soa_transform));
-    size_t o_models = take(&size, skel->joint_count, sizeof(oroya_mat4));
-    size_t o_bones = take(&size, skel->joint_count, sizeof(oroya_mat4));
+    /* The outputs start on cache lines: a bone matrix is then one 64-byte line, which the
+     * skinning kernels load whole, and characters updated on different threads share none. */
+    size_t o_locals = take_aligned(&size, skel->block_count, sizeof(oroya_soa_transform), 64);
+    size_t o_models = take_aligned(&size, skel->joint_count, sizeof(oroya_mat4), 64);
+    size_t o_bones = take_aligned(&size, skel->joint_count, sizeof(oroya_mat4), 64);
     size_t o_slots = take(&size, layers, sizeof(oroya_pose_clip *));
     size_t o_cur = take(&size, (size_t)layers * (channels + 1), sizeof(uint16_t));
     size_t o_iv = take(&size, (size_t)layers * (channels + 1), sizeof(oroya__pose_interval));
-    uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 16);
+    uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 64);
     if (!mem) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
                            "oroya_pose_character_create: %zu bytes", size);

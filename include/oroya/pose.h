@@ -154,7 +154,8 @@ oroya_result oroya_pose_character_update(oroya_pose_character *character,
 
 /* Outputs of the last update (the rest pose before the first): (joint_count + 3) / 4 SoA
  * local blocks, joint_count model matrices (skeleton space) and joint_count bone matrices
- * (model x inverse bind: the skinning palette). Stable pointers; NULL for NULL. */
+ * (model x inverse bind: the skinning palette). Stable pointers, 64-byte aligned; NULL for
+ * NULL. */
 const oroya_soa_transform *oroya_pose_character_locals(const oroya_pose_character *character);
 const oroya_mat4 *oroya_pose_character_models(const oroya_pose_character *character);
 const oroya_mat4 *oroya_pose_character_bones(const oroya_pose_character *character);

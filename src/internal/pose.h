@@ -105,7 +105,8 @@ void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer
 #endif
 
 /* Skinning with a chosen kernel: 0 = the best available (what oroya_pose_skin_run does),
- * 1 = SSE2 (or portable C without SSE2), 2 = the double reference. For tests and the bench. */
+ * 1 = SSE2 (or portable C without SSE2), 2 = the double reference, 3 = AVX2+FMA, 4 = AVX-512F
+ * (3 and 4 fall back to the best the CPU has). For tests and the bench. */
 oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
                                        oroya_error *err);
 

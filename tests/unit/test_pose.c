@@ -5,6 +5,7 @@
  * positions in shared/bench/README.md, zero allocations per frame with a counting allocator,
  * bit-identical results across thread counts and batch sizes, and the validity tables. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -541,6 +542,9 @@ static void test_rest_pose(void) {
     OT_CHECK(oroya_pose_character_update(c, NULL, 0, NULL) == OROYA_OK);
     const oroya_mat4 *m = oroya_pose_character_models(c);
     const oroya_mat4 *b = oroya_pose_character_bones(c);
+    /* The header promises cache-line aligned outputs (the skinning kernels rely on it). */
+    OT_CHECK(((uintptr_t)m & 63) == 0 && ((uintptr_t)b & 63) == 0 &&
+             ((uintptr_t)oroya_pose_character_locals(c) & 63) == 0);
     oroya_mat4 world[RJ];
     double worst = 0;
     for (uint32_t j = 0; j < RJ; j++) {
