@@ -536,8 +536,12 @@ static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *cl
     *acc = t4_select(first, x, t4_mix(*acc, x, f));
 }
 
+/* pad_bits: the padding lanes (past the last joint, or the copy of an odd last block), whose
+ * rotation the rest pose replaces in blend_finish (they never carry weight): whatever they
+ * hold here does not matter, so they do not force the general mix. */
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
-                                       uint32_t b2, const oroya__pose_interval *iv, float w) {
+                                       uint32_t b2, const oroya__pose_interval *iv, float w,
+                                       int pad_bits) {
     const vf wv = vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
         blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv);
@@ -549,12 +553,12 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
         vf f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
         const int first_bits = vf_movemask(first);
-        if (first_bits == VF_ALL) {
+        if ((first_bits | pad_bits) == VF_ALL) {
             st->q = x; /* the usual first layer: every lane animated */
         } else {
             q4 mixed = q4_slerp(&st->q, &x, f);
             const vf some = vf_gt(f, vf_zero());
-            if (vf_movemask(some) != VF_ALL) {
+            if ((vf_movemask(some) | pad_bits) != VF_ALL) {
                 mixed = q4_select(some, mixed, st->q);
             }
             st->q = first_bits ? q4_select(first, x, mixed) : mixed;
@@ -796,7 +800,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         const vf z = vf_zero();
         blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
         for (uint32_t i = 0; i < normal_count; i++) {
-            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight);
+            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, pad_bits);
         }
         blend_finish(&st, &skel->rest[b], &skel->rest[b2], pad_bits);
         for (uint32_t i = 0; i < additive_count; i++) {
