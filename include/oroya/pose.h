@@ -59,9 +59,16 @@ extern "C" {
 #define OROYA_POSE_MAX_KEYS 65535  /* keys of one track in a runtime clip */
 
 /* Local transforms of 4 joints, structure of arrays: lane i is joint 4 * block + i. Lanes past
- * the joint count hold the identity. 16-byte aligned. */
+ * the joint count hold the identity. 16-byte aligned (the type says so, so arrays of it on
+ * the stack or in structs are; memory from malloc is too): the kernels load rows whole. */
+#ifdef __cplusplus
+#define OROYA__ALIGN16 alignas(16)
+#else
+#define OROYA__ALIGN16 _Alignas(16)
+#endif
 typedef struct oroya_soa_transform {
-    float tx[4], ty[4], tz[4];
+    OROYA__ALIGN16 float tx[4];
+    float ty[4], tz[4];
     float qx[4], qy[4], qz[4], qw[4];
     float sx[4], sy[4], sz[4];
 } oroya_soa_transform;

@@ -561,6 +561,24 @@ static void test_rest_pose(void) {
     /* The padding lanes of the last block hold the identity. */
     const oroya_soa_transform *rest = oroya_pose_skeleton_rest(skel);
     OT_CHECK(rest[RJ / 4].qw[3] == 1.0f && rest[RJ / 4].sx[3] == 1.0f && rest[RJ / 4].tx[3] == 0);
+    /* The job on its own, with the caller's buffers on the stack (the SoA type carries its
+     * alignment) and a root matrix: root * the rest world matrices. */
+    _Static_assert(_Alignof(oroya_soa_transform) == 16, "oroya_soa_transform is 16-aligned");
+    oroya_soa_transform locals[(RJ + 3) / 4];
+    oroya_mat4 models[RJ];
+    memcpy(locals, rest, sizeof locals);
+    const oroya_mat4 root = oroya_mat4_compose((oroya_vec3){1, -2, 3},
+                                               oroya_quat_normalize((oroya_quat){0.1f, 0.7f, 0, 0.7f}),
+                                               (oroya_vec3){2, 2, 2});
+    OT_EQ_INT(oroya_pose_local_to_model(skel, locals, &root, models, NULL), OROYA_OK);
+    double worst_root = 0;
+    for (uint32_t j = 0; j < RJ; j++) {
+        const oroya_mat4 want = oroya_mat4_mul(root, world[j]);
+        for (int e = 0; e < 16; e++) {
+            worst_root = fmax(worst_root, fabs(models[j].m[e] - want.m[e]));
+        }
+    }
+    OT_CHECK_MSG(worst_root <= 1e-4, "rooted world differs by %g", worst_root);
     oroya_pose_character_destroy(c);
     oroya_pose_skeleton_destroy(skel);
 }
