@@ -180,15 +180,20 @@ static void rest_value(const oroya_pose_skeleton *s, uint32_t joint, int ch, flo
     }
 }
 
-/* r^-1 * q for a unit reference r (AnimationUtils.makeClipAdditive), also applied to
+/* normalize(r)^-1 * q, in double, as AnimationUtils.makeClipAdditive computes it
+ * (referenceQuat.normalize().conjugate(), then multiplyQuaternionsFlat), also applied to
  * cubic tangents: the Hermite curve is linear in them. */
 static void quat_delta(const float r[4], float *q) {
-    const float cx = -r[0], cy = -r[1], cz = -r[2], cw = r[3];
-    const float x = q[0], y = q[1], z = q[2], w = q[3];
-    q[0] = cw * x + cx * w + cy * z - cz * y;
-    q[1] = cw * y - cx * z + cy * w + cz * x;
-    q[2] = cw * z + cx * y - cy * x + cz * w;
-    q[3] = cw * w - cx * x - cy * y - cz * z;
+    const double len = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] +
+                            (double)r[3] * r[3]);
+    /* Quaternion.normalize: a zero quaternion becomes the identity. */
+    const double f = len > 0 ? 1 / len : 0;
+    const double cx = -r[0] * f, cy = -r[1] * f, cz = -r[2] * f, cw = len > 0 ? r[3] * f : 1;
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    q[0] = (float)(cx * w + cw * x + cy * z - cz * y);
+    q[1] = (float)(cy * w + cw * y + cz * x - cx * z);
+    q[2] = (float)(cz * w + cw * z + cx * y - cy * x);
+    q[3] = (float)(cw * w - cx * x - cy * y - cz * z);
 }
 
 static int channel_of(oroya_property p) {
@@ -504,7 +509,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     for (uint32_t bc = 0; bc < blocks * 3; bc++) {
         const size_t comps = bc % 3 == OROYA__CH_R ? 4 : 3;
         const oroya_track *shared = shared_times_track(clip, map + bc * 4);
-        bool any = false;
+        bool any = false, any_cubic = false;
         size_t lane_floats = 0;
         for (uint32_t l = 0; l < 4; l++) {
             const uint32_t ti = map[bc * 4 + l];
@@ -514,13 +519,23 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
             }
             const oroya_track *tr = &clip->tracks[ti];
             const size_t count = tr->key_count < 2 ? 2 : tr->key_count;
+            /* As build_block decides: a single cubic key is a constant. */
+            const bool cubic = tr->interpolation == OROYA_INTERP_CUBICSPLINE && tr->key_count >= 2;
             any = true;
-            lane_floats +=
-                count * (1 + comps * (tr->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1));
+            any_cubic = any_cubic || cubic;
+            lane_floats += count * (1 + comps * (cubic ? 3 : 1));
         }
-        /* Uniform: comps rows per key, three times that (in, value, out) with a cubic lane. */
-        floats += !any || shared ? 3 + (size_t)(shared ? shared->key_count : 2) * comps * 4 * 3
+        /* Uniform: 3 alignment floats, then comps rows per key, three times that (in, value,
+         * out) with a cubic lane. */
+        floats += !any || shared ? 3 + (size_t)(shared ? shared->key_count : 2) * comps * 4 *
+                                           (any_cubic ? 3 : 1)
                                  : lane_floats;
+    }
+    if (floats > UINT32_MAX) {
+        oroya__free(&desc->allocator, map);
+        return oroya__fail(err, OROYA_ERR_LIMIT,
+                           "oroya_pose_clip_create: %zu key floats, offsets hold at most %u",
+                           floats, (unsigned)UINT32_MAX);
     }
     size_t o_keys = take(&size, floats, sizeof(float));
     uint8_t *mem = size == SIZE_MAX ? NULL : oroya__calloc(&desc->allocator, 1, size, 16);
@@ -702,13 +717,11 @@ static void run_update_sse2(oroya_pose_character *c, const oroya_pose_layer *lay
 }
 
 #if OROYA__POSE_AVX2
-static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: all threads find the same */
+/* No cached flag (threads would race on it): __builtin_cpu_init returns at once after the
+ * first call, and the test is a load of the flags libgcc filled in. */
 static bool pose_have_avx2(void) {
-    if (avx2_state == 0) {
-        __builtin_cpu_init();
-        avx2_state = __builtin_cpu_supports("avx2") ? 1 : 2;
-    }
-    return avx2_state == 1;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
 }
 #endif
 

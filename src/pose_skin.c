@@ -432,24 +432,16 @@ __attribute__((target("avx512f"))) static uint32_t skin_avx512(const oroya_pose_
                         : skin_avx512_body(job, begin, end, false);
 }
 
-static int avx512_state; /* as avx2_state below */
-
+/* No cached flags (threads would race on them): __builtin_cpu_init returns at once after the
+ * first call, and each test is a load of the flags libgcc filled in. */
 static bool have_avx512(void) {
-    if (avx512_state == 0) {
-        __builtin_cpu_init();
-        avx512_state = __builtin_cpu_supports("avx512f") ? 1 : 2;
-    }
-    return avx512_state == 1;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
 }
 
-static int avx2_state; /* 0 unknown, 1 yes, 2 no; a benign race: every thread computes the same */
-
 static bool have_avx2(void) {
-    if (avx2_state == 0) {
-        __builtin_cpu_init();
-        avx2_state = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 2;
-    }
-    return avx2_state == 1;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 #endif
 

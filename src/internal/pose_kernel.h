@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "internal/pose.h"
+#include "internal/track.h"
 
 #ifndef OROYA__INLINE
 #if defined(__GNUC__) || defined(__clang__)
@@ -251,9 +252,9 @@ static OROYA__INLINE hermite4 hermite_weights(vf a, vf dt) {
 
 /* ---- key cursors ------------------------------------------------------------------------------ */
 
-/* Places a group's cursor on the interval holding t and returns the interval: records k and
+/* Places a group's cursor on the interval holding t and returns the interval: keys k and
  * k + 1 (clamped to the ends, where the factor clamps to 0 or 1). Forward playback advances a
- * record at a time; going back searches. */
+ * key at a time; going back, or more than one key ahead, bisects. */
 static OROYA__INLINE oroya__pose_interval seek(const oroya__pose_group *g, const float *keys,
                                                uint16_t *cursor, float t) {
     const uint32_t n = g->count;
@@ -273,9 +274,21 @@ static OROYA__INLINE oroya__pose_interval seek(const oroya__pose_group *g, const
             }
         }
         k = lo;
-    } else {
-        while (k + 2 < n && t >= times[k + 1]) {
-            k++;
+    } else if (k + 2 < n && t >= times[k + 1]) {
+        k++; /* forward playback: the next interval */
+        if (k + 2 < n && t >= times[k + 1]) {
+            /* A jump ahead (a first frame deep into the clip, a skip): the last lo in
+             * [k + 1, n - 2] with time[lo] <= t, by bisection. */
+            uint32_t lo = k + 1, hi = n - 1;
+            while (hi - lo > 1) {
+                uint32_t mid = (lo + hi) / 2;
+                if (times[mid] <= t) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            k = lo;
         }
     }
     *cursor = (uint16_t)k;
@@ -531,9 +544,10 @@ static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *cl
                                     uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv) {
     vf s[4], first;
     sample_channel(clip, b, b2, ch, iv, s);
-    vf f = accumulate_weight(wsum, vf_and(channel_animated(clip, b, b2, ch), wv), &first);
+    const vf anim = channel_animated(clip, b, b2, ch);
+    vf f = accumulate_weight(wsum, vf_and(anim, wv), &first);
     t4 x = {s[0], s[1], s[2]};
-    *acc = t4_select(first, x, t4_mix(*acc, x, f));
+    *acc = t4_select(first, x, t4_select(anim, t4_mix(*acc, x, f), *acc));
 }
 
 /* pad_bits: the padding lanes (past the last joint, or the copy of an odd last block), whose
@@ -604,7 +618,8 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
         const int none_bits = vf_movemask(none);
         if (none_bits == VF_ALL || (part_bits & ~pad_bits) == 0) {
             /* Nothing to mix: lanes with weight 0 take the rest value, the others keep
-             * theirs (a padding lane is always at weight 0). */
+             * theirs (a lane past the last joint is always at weight 0; the copied upper half
+             * of an odd last step is never stored). */
             st->q = q4_select(none, rq, st->q);
         } else {
             q4 mixed = q4_slerp(&st->q, &rq, vf_sub(one, st->wq));
@@ -618,10 +633,32 @@ static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t
                                   int ch, const oroya__pose_interval *iv, vf wv) {
     vf s[4];
     sample_channel(clip, b, b2, ch, iv, s);
-    vf lw = vf_and(channel_animated(clip, b, b2, ch), wv);
-    acc->x = madd(s[0], lw, acc->x);
-    acc->y = madd(s[1], lw, acc->y);
-    acc->z = madd(s[2], lw, acc->z);
+    const vf anim = channel_animated(clip, b, b2, ch);
+    t4 r = {madd(s[0], wv, acc->x), madd(s[1], wv, acc->y), madd(s[2], wv, acc->z)};
+    *acc = t4_select(anim, r, *acc);
+}
+
+/* slerp(identity, d, w) for a weight above 1, lane by lane with three.js's slerpFlat in double
+ * (oroya__slerp_flat_d): the series of q4_slerp holds for factors in [0, 1] only, and an
+ * additive layer may be weighted more (an exaggerated wave). Rare, so plain scalar code. */
+static void slerp_identity_exact(q4 *d, float w) {
+    _Alignas(32) float x[OROYA__PK_WIDTH], y[OROYA__PK_WIDTH], z[OROYA__PK_WIDTH],
+        q[OROYA__PK_WIDTH];
+    vf_store2(x, x + 4, d->x);
+    vf_store2(y, y + 4, d->y);
+    vf_store2(z, z + 4, d->z);
+    vf_store2(q, q + 4, d->w);
+    static const double identity[4] = {0, 0, 0, 1};
+    for (int l = 0; l < OROYA__PK_WIDTH; l++) {
+        const double b[4] = {x[l], y[l], z[l], q[l]};
+        double r[4];
+        oroya__slerp_flat_d(identity, b, w, r);
+        x[l] = (float)r[0], y[l] = (float)r[1], z[l] = (float)r[2], q[l] = (float)r[3];
+    }
+    d->x = vf_load2(x, x + 4);
+    d->y = vf_load2(y, y + 4);
+    d->z = vf_load2(z, z + 4);
+    d->w = vf_load2(q, q + 4);
 }
 
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
@@ -636,7 +673,9 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
         sample_channel(clip, b, b2, OROYA__CH_R, iv, s);
         vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
-        if (w != 1.0f) {
+        if (w > 1.0f) {
+            slerp_identity_exact(&d, w);
+        } else if (w != 1.0f) {
             const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
             d = q4_slerp(&id, &d, wv);
         }

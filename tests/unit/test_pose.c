@@ -511,7 +511,7 @@ static void test_random_against_reference(void) {
         float times[200];
         times_sequence(times, 200);
         /* Weights: one layer; two summing to 1; two summing below 1 (rest fills); with an
-         * additive layer at full and partial weight. */
+         * additive layer at full, partial and exaggerated weight. */
         const float w1[3] = {1, 0, 0}, w2[3] = {0.6f, 0.4f, 0}, w3[3] = {0.3f, 0.25f, 0},
                     w4[3] = {0.6f, 0.4f, 1}, w5[3] = {0.7f, 0.7f, 0.35f};
         compare_frames(&r, skel, clips, pclips, additive, 1, times, 200, w1);
@@ -519,6 +519,11 @@ static void test_random_against_reference(void) {
         compare_frames(&r, skel, clips, pclips, additive, 2, times, 200, w3);
         compare_frames(&r, skel, clips, pclips, additive, 3, times, 200, w4);
         compare_frames(&r, skel, clips, pclips, additive, 3, times, 200, w5);
+        /* An exaggerated additive layer (weight above 1: slerp extrapolates; larger weights
+         * amplify float sampling errors past this test's tolerance, see
+         * test_additive_weight_above_one). */
+        const float w6[3] = {0.6f, 0.4f, 1.5f};
+        compare_frames(&r, skel, clips, pclips, additive, 3, times, 200, w6);
         for (int i = 0; i < 3; i++) {
             oroya_pose_clip_destroy(pclips[i]);
             oroya_clip_destroy((oroya_clip *)clips[i]);
@@ -861,6 +866,167 @@ static void test_kernels_bit_identical(void) {
     crowd_free(&y);
 }
 
+/* A -0 translation stays -0 through a second layer that animates only the neighbouring block
+ * (the AVX2 kernel takes both blocks in one step; lanes a layer does not animate must not be
+ * touched, or -0 + 0 turns into +0 on one kernel only). Normal and additive second layers;
+ * joint 0 is expected at -0 on both kernels, as the single-layer sample says. */
+static void test_kernels_signed_zero(void) {
+    uint32_t parents[8] = {UINT32_MAX, 0, 1, 2, 3, 4, 5, 6};
+    const char *names[8] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    oroya_pose_skeleton *skel = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 8,
+                                                                    .parents = parents,
+                                                                    .names = names},
+                                        &skel, NULL) == OROYA_OK);
+    static const float times[2] = {0, 1};
+    static const float negz[6] = {-0.0f, 0, 0, -0.0f, 0, 0};
+    static const float one[6] = {1, 0, 0, 1, 0, 0};
+    oroya_track t1 = {.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2,
+                      .times = times, .values = negz};
+    oroya_track t2 = {.target = "e", .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2,
+                      .times = times, .values = one};
+    oroya_clip *c1 = NULL, *c2 = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t1, .track_count = 1}, &c1, NULL) ==
+             OROYA_OK);
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t2, .track_count = 1}, &c2, NULL) ==
+             OROYA_OK);
+    for (int additive = 0; additive < 2 && c1 && c2; additive++) {
+        oroya_pose_clip *p1 = NULL, *p2 = NULL;
+        oroya_pose_character *x = NULL, *y = NULL;
+        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = c1},
+                                        &p1, NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = c2,
+                                                                .additive = additive != 0},
+                                        &p2, NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &x,
+                                             NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &y,
+                                             NULL) == OROYA_OK);
+        if (p1 && p2 && x && y) {
+            oroya_pose_layer layers[2] = {{p1, 0.5f, 1}, {p2, 0.5f, 1}};
+            oroya__pose_run_update(x, layers, 2, 0);
+            oroya__pose_run_update(y, layers, 2, 1);
+            const float a = oroya_pose_character_locals(x)[0].tx[0];
+            const float b = oroya_pose_character_locals(y)[0].tx[0];
+            OT_CHECK_MSG(a == 0 && signbit(a) && b == 0 && signbit(b),
+                         "%s: joint 0 tx %g (sign %d) / %g (sign %d), expected -0",
+                         additive ? "additive" : "normal", (double)a, signbit(a) != 0, (double)b,
+                         signbit(b) != 0);
+            OT_CHECK(!memcmp(oroya_pose_character_locals(x), oroya_pose_character_locals(y),
+                             2 * sizeof(oroya_soa_transform)));
+        }
+        oroya_pose_character_destroy(x);
+        oroya_pose_character_destroy(y);
+        oroya_pose_clip_destroy(p1);
+        oroya_pose_clip_destroy(p2);
+    }
+    oroya_clip_destroy(c1);
+    oroya_clip_destroy(c2);
+    oroya_pose_skeleton_destroy(skel);
+}
+
+/* An additive rotation weighted above 1 extrapolates along the great circle, as three.js's
+ * slerpFlat(identity, delta, w) does (this file's ref_slerp, in double, on the float key);
+ * with the key's half angle h that is about a rotation by 2 w h. Both kernels, deltas up to
+ * 170 degrees, weights up to 16. Extrapolation amplifies the float rounding of its input
+ * (the sampled key comes out of the float slerp renormalized, within an ulp) by about
+ * w / sin(h), so the bound is 2e-7 * w / sin(h) + 1e-7: 5e-7 at w = 2 and 170 degrees,
+ * 2e-5 at w = 16 and 20 degrees. */
+static void test_additive_weight_above_one(void) {
+    uint32_t parents[1] = {UINT32_MAX};
+    const char *names[1] = {"a"};
+    oroya_pose_skeleton *skel = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 1,
+                                                                    .parents = parents,
+                                                                    .names = names},
+                                        &skel, NULL) == OROYA_OK);
+    double worst = 0; /* error / bound */
+    for (int deg = 20; deg <= 170; deg += 30) {
+        const double half = deg * 3.14159265358979323846 / 360;
+        const float times[1] = {0};
+        const float key[4] = {(float)sin(half), 0, 0, (float)cos(half)};
+        oroya_track t = {.target = "a", .property = OROYA_PROPERTY_ROTATION,
+                         .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 1,
+                         .times = times, .values = key};
+        oroya_clip *clip = NULL;
+        oroya_pose_clip *pc = NULL;
+        oroya_pose_character *c = NULL;
+        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip,
+                                   NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip,
+                                                                .additive = true},
+                                        &pc, NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
+                                             NULL) == OROYA_OK);
+        for (float w = 2; w <= 16 && pc && c; w *= 2) {
+            const dq want = ref_slerp((dq){0, 0, 0, 1}, (dq){key[0], key[1], key[2], key[3]}, w);
+            /* Sanity of the reference itself: close to the rotation by 2 w h. */
+            const double h = atan2((double)key[0], (double)key[3]);
+            OT_CHECK(fabs(want.x - sin(w * h)) < 1e-4 && fabs(want.w - cos(w * h)) < 1e-4);
+            for (int kernel = 0; kernel < 2; kernel++) {
+                oroya_pose_layer layer = {pc, 0, w};
+                oroya__pose_run_update(c, &layer, 1, kernel);
+                const oroya_soa_transform *l = oroya_pose_character_locals(c);
+                const double d = fmax(fmax(fabs(l->qx[0] - want.x), fabs(l->qw[0] - want.w)),
+                                      fmax(fabs(l->qy[0] - want.y), fabs(l->qz[0] - want.z)));
+                worst = fmax(worst, d / (2e-7 * w / sin(h) + 1e-7));
+            }
+        }
+        oroya_pose_character_destroy(c);
+        oroya_pose_clip_destroy(pc);
+        oroya_clip_destroy(clip);
+    }
+    OT_CHECK_MSG(worst <= 1, "additive rotation at weight > 1 off by %g of the bound", worst);
+    oroya_pose_skeleton_destroy(skel);
+}
+
+/* An unnormalized rest rotation: deltas are taken against the normalized rest (as
+ * makeClipAdditive's referenceQuat.normalize().conjugate(); sampling renormalizes rotation
+ * keys as well), so with a rest of 2 q0 and a key q1 the delta is q0^-1 q1 and at weight 1
+ * the pose is the rest as given times it: 2 q1, not 4 q1 or q1. */
+static void test_additive_unnormalized_rest(void) {
+    uint32_t parents[1] = {UINT32_MAX};
+    const char *names[1] = {"a"};
+    const oroya_quat q0 = oroya_quat_normalize((oroya_quat){0.3f, -0.2f, 0.5f, 0.8f});
+    const oroya_quat q1 = oroya_quat_normalize((oroya_quat){-0.1f, 0.6f, 0.2f, 0.7f});
+    const oroya_transform rest = {{0, 0, 0}, {2 * q0.x, 2 * q0.y, 2 * q0.z, 2 * q0.w}, {1, 1, 1}};
+    oroya_pose_skeleton *skel = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 1,
+                                                                    .parents = parents,
+                                                                    .rest = &rest,
+                                                                    .names = names},
+                                        &skel, NULL) == OROYA_OK);
+    const float times[1] = {0};
+    const float key[4] = {q1.x, q1.y, q1.z, q1.w};
+    oroya_track t = {.target = "a", .property = OROYA_PROPERTY_ROTATION,
+                     .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 1,
+                     .times = times, .values = key};
+    oroya_clip *clip = NULL;
+    oroya_pose_clip *pc = NULL;
+    oroya_pose_character *c = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, NULL) ==
+             OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip,
+                                                            .additive = true},
+                                    &pc, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
+                                         NULL) == OROYA_OK);
+    if (pc && c) {
+        oroya_pose_layer layer = {pc, 0, 1};
+        OT_CHECK(oroya_pose_character_update(c, &layer, 1, NULL) == OROYA_OK);
+        const oroya_soa_transform *l = oroya_pose_character_locals(c);
+        const double d = fmax(fmax(fabs(l->qx[0] - 2.0 * q1.x), fabs(l->qy[0] - 2.0 * q1.y)),
+                              fmax(fabs(l->qz[0] - 2.0 * q1.z), fabs(l->qw[0] - 2.0 * q1.w)));
+        OT_CHECK_MSG(d <= 2e-6, "rest 2 q0, key q1: pose off 2 q1 by %g", d);
+    }
+    oroya_pose_character_destroy(c);
+    oroya_pose_clip_destroy(pc);
+    oroya_clip_destroy(clip);
+    oroya_pose_skeleton_destroy(skel);
+}
+
 /* Every allocation failure of every create call is reported, and nothing leaks. */
 static void test_allocation_failures(void) {
     for (long n = 1; n < 64; n++) {
@@ -1029,6 +1195,9 @@ int main(void) {
     OT_RUN(test_zero_allocations_per_frame);
     OT_RUN(test_deterministic_across_threads);
     OT_RUN(test_kernels_bit_identical);
+    OT_RUN(test_kernels_signed_zero);
+    OT_RUN(test_additive_weight_above_one);
+    OT_RUN(test_additive_unnormalized_rest);
     OT_RUN(test_allocation_failures);
     OT_RUN(test_validity);
     return ot_finish();
