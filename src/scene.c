@@ -12,6 +12,7 @@
 #include "oroya/scene.h"
 
 #include "internal/base.h"
+#include "internal/scene.h"
 
 #include <math.h>
 #include <string.h>
@@ -59,7 +60,37 @@ struct oroya_scene {
     uint8_t *visible;
     uint8_t *world_visible;
     uint32_t *scratch; /* index remapping for remove and set_parent; never per-frame */
+    oroya__scene_hook *hooks; /* writers with lazily written results (the mixer) */
+    bool pending;             /* a hook has results to write */
 };
+
+void oroya__scene_add_hook(oroya_scene *s, oroya__scene_hook *h) {
+    h->next = s->hooks;
+    s->hooks = h;
+}
+
+void oroya__scene_remove_hook(oroya_scene *s, oroya__scene_hook *h) {
+    for (oroya__scene_hook **p = &s->hooks; *p; p = &(*p)->next) {
+        if (*p == h) {
+            *p = h->next;
+            return;
+        }
+    }
+}
+
+void oroya__scene_mark_pending(oroya_scene *s) { s->pending = true; }
+
+/* The scene is only ever const at the API: the object itself is mutable memory. */
+void oroya__scene_flush(const oroya_scene *cs) {
+    if (!cs || !cs->pending) {
+        return;
+    }
+    oroya_scene *s = (oroya_scene *)(uintptr_t)cs;
+    s->pending = false;
+    for (oroya__scene_hook *h = s->hooks; h; h = h->next) {
+        h->flush(h->ctx);
+    }
+}
 
 static const oroya_material default_material = {{1.0f, 1.0f, 1.0f, 1.0f}, 0.0f, 1.0f, false};
 
@@ -300,6 +331,7 @@ void oroya_scene_destroy(oroya_scene *scene) {
 
 oroya_result oroya_scene_add_node(oroya_scene *scene, const char *name, oroya_node parent,
                                   oroya_node_kind kind, oroya_node *out) {
+    oroya__scene_flush(scene);
     if (out) {
         out->id = 0;
     }
@@ -373,6 +405,7 @@ static uint32_t mark_subtree(oroya_scene *s, uint32_t i) {
 }
 
 oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node) {
+    oroya__scene_flush(scene);
     uint32_t si;
     oroya_result r = resolve(scene, node, &si);
     if (r != OROYA_OK) {
@@ -431,6 +464,7 @@ static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, 
 }
 
 oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    oroya__scene_flush(scene);
     uint32_t si, ps;
     oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
@@ -524,6 +558,7 @@ static bool transform_finite(const oroya_transform *t) {
 }
 
 oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    oroya__scene_flush(scene);
     uint32_t si, ps;
     oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
@@ -654,6 +689,7 @@ oroya_result oroya_scene_get_child(const oroya_scene *scene, oroya_node node, ui
 
 oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node,
                                        oroya_transform *out) {
+    oroya__scene_flush(scene);
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -667,6 +703,7 @@ oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node
 
 oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
                                        const oroya_transform *t) {
+    oroya__scene_flush(scene);
     uint32_t si;
     if (!t) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -744,6 +781,7 @@ static void compose_into(const oroya_transform *t, float *r) {
 }
 
 void oroya_scene_update_world(oroya_scene *scene) {
+    oroya__scene_flush(scene);
     if (!scene) {
         return;
     }
@@ -768,6 +806,7 @@ void oroya_scene_update_world(oroya_scene *scene) {
 }
 
 oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    oroya__scene_flush(scene);
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -780,6 +819,7 @@ oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, or
 }
 
 oroya_result oroya_scene_get_local(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    oroya__scene_flush(scene);
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -846,14 +886,17 @@ uint32_t oroya_scene_layout_version(const oroya_scene *scene) {
 }
 
 oroya_transform *oroya_scene_transforms(oroya_scene *scene) {
+    oroya__scene_flush(scene);
     return scene ? scene->transforms : NULL;
 }
 
 const oroya_mat4 *oroya_scene_world_matrices(const oroya_scene *scene) {
+    oroya__scene_flush(scene);
     return scene ? scene->world : NULL;
 }
 
 const oroya_mat4 *oroya_scene_local_matrices(const oroya_scene *scene) {
+    oroya__scene_flush(scene);
     return scene ? scene->local : NULL;
 }
 
