@@ -2143,11 +2143,17 @@ static int run(play *p, play_buf *out) {
     /* The whole scene as the rig (runtime clips are built per action, after the setup's
      * makeClipAdditive). A scene the kernel cannot hold (more than OROYA_POSE_MAX_JOINTS
      * nodes) plays through the property path alone, with the same results. */
-    if (oroya_scene_node_count(p->scene) > 0 &&
-        oroya_rig_create(&(oroya_rig_desc){.scene = p->scene, .name = "the scene",
-                                           .allocator = *p->alloc},
-                         &p->rig, NULL) == OROYA_OK)
+    if (oroya_scene_node_count(p->scene) > 0) {
+        oroya_error rerr = {0};
+        oroya_result rr = oroya_rig_create(
+            &(oroya_rig_desc){.scene = p->scene, .name = "the scene", .allocator = *p->alloc},
+            &p->rig, &rerr);
+        if (rr == OROYA_ERR_OUT_OF_MEMORY)
+            return fail(p, "out of memory");
+        if (rr != OROYA_ERR_LIMIT && rr != OROYA_OK)
+            return fail(p, "rig: %s", rerr.message);
         md.rig = p->rig;
+    }
     if (oroya_mixer_create(p->scene, &md, &p->mixer) != OROYA_OK)
         return fail(p, "cannot create the mixer");
     const cJSON *mts = cJSON_GetObjectItemCaseSensitive(p->root, "mixerTimeScale");
