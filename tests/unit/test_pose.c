@@ -15,7 +15,50 @@
 #include "oroya_test.h"
 #include "internal/pose.h"
 
-#include "../../bench/bench_load.h"
+#include "oroya/gltf.h"
+#include "oroya/rig.h"
+
+/* The humanoid through the public bridge: the model and its first skin's rig. */
+typedef struct bench_asset {
+    oroya_gltf_model *model;
+    oroya_rig *rig;
+    const oroya_pose_skeleton *skeleton;
+} bench_asset;
+
+static void bench_asset_free(bench_asset *as) {
+    oroya_rig_destroy(as->rig);
+    oroya_gltf_model_free(as->model);
+    memset(as, 0, sizeof *as);
+}
+
+static oroya_result bench_asset_load(const char *path, const oroya_allocator *a, bench_asset *as,
+                                     oroya_error *err) {
+    memset(as, 0, sizeof *as);
+    oroya_gltf_import_desc desc = {.skip_images = true};
+    if (a) {
+        desc.allocator = *a;
+    }
+    oroya_result r = oroya_gltf_load(path, &desc, &as->model, err);
+    if (r == OROYA_OK) {
+        r = oroya_rig_create_gltf(as->model, 0, a, &as->rig, err);
+    }
+    if (r != OROYA_OK) {
+        bench_asset_free(as);
+        return r;
+    }
+    as->skeleton = oroya_rig_skeleton(as->rig);
+    return OROYA_OK;
+}
+
+/* The clip named `name` (the model's clips are few: a linear search). */
+static const oroya_clip *bench_asset_clip(const bench_asset *as, const char *name) {
+    for (uint32_t i = 0; i < as->model->clip_count; i++) {
+        if (!strcmp(as->model->clips[i]->name, name)) {
+            return as->model->clips[i];
+        }
+    }
+    return NULL;
+}
 
 /* ---- counting allocator ------------------------------------------------------------------ */
 
