@@ -105,6 +105,8 @@ struct oroya_action {
     uint16_t *pose_cursors;
     oroya__pose_interval *pose_intervals;
     bool kernel_ok;
+    uint32_t *property_tracks;     /* the tracks not on a joint, for the kernel path */
+    uint32_t property_track_count;
 };
 
 struct oroya_mixer {
@@ -151,6 +153,9 @@ struct oroya_mixer {
     oroya__pose_mix_layer *klayers;/* max_actions */
     void *kscratch;                /* max_actions layers for oroya__pose_mix */
     uint32_t klayer_count;
+    uint32_t kepoch;               /* the scene's epoch when korig was last refreshed */
+    bool kinuse_moved;             /* kinuse changed since then */
+    uint32_t active_property_bindings; /* scheduled bindings the property path writes */
     oroya__scene_hook hook;
 };
 
@@ -313,7 +318,7 @@ static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
             w[i] = (float)src[i];
         return;
     }
-    oroya_transform *t = &oroya_scene_transforms(m->scene)[b->dense];
+    oroya_transform *t = &oroya__scene_transforms_raw(m->scene)[b->dense];
     switch (b->property) {
     case OROYA_PROPERTY_TRANSLATION:
         t->translation = (oroya_vec3){(float)src[0], (float)src[1], (float)src[2]};
@@ -440,7 +445,7 @@ static void kernel_write_back(void *ctx) {
     if (!m->kernel_pending)
         return;
     m->kernel_pending = false;
-    oroya_transform *tr = oroya_scene_transforms(m->scene);
+    oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t b = 0; b < m->kblocks; b++) {
         uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b]);
         m->kchanged[b] = 0;
@@ -528,14 +533,19 @@ static void switch_path(oroya_mixer *m, bool kernel) {
 /* Before the kernel runs: lanes no scheduled action animates keep the scene's current value
  * (nothing else writes them), as three leaves such properties alone. */
 static void kernel_prepare(oroya_mixer *m) {
-    const oroya_transform *tr = NULL;
+    /* Only when the scene may have been written from outside since the last look (the
+     * mixer's own writes do not count), or the set of animated lanes changed. */
+    const uint32_t epoch = oroya__scene_epoch(m->scene);
+    if (epoch == m->kepoch && !m->kinuse_moved)
+        return;
+    m->kepoch = epoch;
+    m->kinuse_moved = false;
+    const oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t k = 0; k < m->kjoints; k++) {
         const uint32_t d = m->kdense[k];
         const uint32_t used = m->kinuse[k / 4] >> (k % 4);
         if (d == NO_INDEX || (used & 0x111) == 0x111)
             continue;
-        if (!tr)
-            tr = oroya_scene_transforms(m->scene);
         const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
         for (uint32_t ch = 0; ch < 3; ch++) {
             if (used & (1u << (ch * 4)))
@@ -576,7 +586,7 @@ static void kernel_run(oroya_mixer *m) {
 /* The property path's bone matrices: the joints' current local transforms from the scene
  * (lanes of joints outside it were written by binding_set_value). */
 static void property_bones(oroya_mixer *m) {
-    const oroya_transform *tr = oroya_scene_transforms(m->scene);
+    const oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t k = 0; k < m->kjoints; k++) {
         const uint32_t d = m->kdense[k];
         if (d == NO_INDEX)
@@ -716,8 +726,12 @@ static void activate_action(oroya_action *a) {
         if (b->use_count++ == 0) {
             lend_binding(m, b);
             binding_save_original(m, b);
-            if (b->joint != NO_INDEX)
+            if (b->joint != NO_INDEX) {
                 m->kinuse[b->joint / 4] |= lane_bit(b->joint, b->channel);
+                m->kinuse_moved = true;
+            } else {
+                m->active_property_bindings++;
+            }
         }
     }
     lend_action(m, a);
@@ -733,8 +747,12 @@ static void deactivate_action(oroya_action *a) {
         if (--b->use_count == 0) {
             binding_restore_original(m, b);
             take_back_binding(m, b);
-            if (b->joint != NO_INDEX)
+            if (b->joint != NO_INDEX) {
                 m->kinuse[b->joint / 4] &= (uint16_t)~lane_bit(b->joint, b->channel);
+                m->kinuse_moved = true;
+            } else {
+                m->active_property_bindings--;
+            }
         }
     }
     take_back_action(m, a);
@@ -1016,10 +1034,10 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->weight = (float)weight;
         ly->additive = additive;
     }
-    for (uint32_t j = 0; j != a->track_count; ++j) {
+    const uint32_t count = kernel ? a->property_track_count : a->track_count;
+    for (uint32_t i = 0; i != count; ++i) {
+        const uint32_t j = kernel ? a->property_tracks[i] : i;
         binding *b = a->bindings[j];
-        if (kernel && b->joint != NO_INDEX)
-            continue;
         const oroya_track *t = &tracks[j];
         if (t->interpolation == OROYA_INTERP_STERP && t->twist_axis.x == 0 &&
             t->twist_axis.y == 0 && t->twist_axis.z == 0) {
@@ -1067,6 +1085,7 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     memcpy(m->klocals, skel->rest, m->kblocks * sizeof(oroya_soa_transform));
     refresh_kdense(m);
     m->kernel_mode = true;
+    m->kepoch = oroya__scene_epoch(m->scene) - 1u; /* the first update reads the scene */
     /* Until the first update: the scene's pose (or the rest pose without a scene). */
     property_bones(m);
     m->hook = (oroya__scene_hook){kernel_write_back, m, NULL};
@@ -1150,6 +1169,7 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
     oroya_pose_clip_destroy(a->pose_owned);
     oroya__free(&m->allocator, a->pose_cursors);
     oroya__free(&m->allocator, a->pose_intervals);
+    oroya__free(&m->allocator, a->property_tracks);
     oroya__free(&m->allocator, a->bindings);
     oroya__free(&m->allocator, a->cursors);
     oroya__free(&m->allocator, a);
@@ -1264,6 +1284,12 @@ static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
         }
     }
     oroya__free(&m->allocator, tj);
+    a->property_tracks = oroya__calloc(&m->allocator, n ? n : 1, sizeof(uint32_t), 16);
+    if (!a->property_tracks)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < n; i++)
+        if (a->bindings[i]->joint == NO_INDEX)
+            a->property_tracks[a->property_track_count++] = i;
     if (a->pose) {
         const uint32_t g = a->pose->group_count;
         a->pose_cursors = oroya__calloc(&m->allocator, g, sizeof(uint16_t), 16);
@@ -1398,7 +1424,7 @@ oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_acti
 static void apply_joint_limits(oroya_mixer *m) {
     if (m->limit_count == 0)
         return;
-    oroya_transform *transforms = oroya_scene_transforms(m->scene);
+    oroya_transform *transforms = oroya__scene_transforms_raw(m->scene);
     uint32_t node_count = oroya_scene_node_count(m->scene);
     for (uint32_t i = 0; i < m->limit_count; i++) {
         const limit_entry *e = &m->limits[i];
@@ -1432,7 +1458,7 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
         action_update(m->actions[i], time, delta, direction, accu_index);
     refresh_layout(m);
     const bool kernel = m->kernel_mode;
-    uint32_t nb = m->active_binding_count;
+    uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
         if (!kernel || m->bindings[i]->joint == NO_INDEX)
             binding_apply(m, m->bindings[i], accu_index);

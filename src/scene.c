@@ -62,7 +62,11 @@ struct oroya_scene {
     uint32_t *scratch; /* index remapping for remove and set_parent; never per-frame */
     oroya__scene_hook *hooks; /* writers with lazily written results (the mixer) */
     bool pending;             /* a hook has results to write */
+    uint32_t epoch;           /* moves when transforms may have been written from outside */
 };
+
+oroya_transform *oroya__scene_transforms_raw(oroya_scene *s) { return s ? s->transforms : NULL; }
+uint32_t oroya__scene_epoch(const oroya_scene *s) { return s ? s->epoch : 0; }
 
 void oroya__scene_add_hook(oroya_scene *s, oroya__scene_hook *h) {
     h->next = s->hooks;
@@ -332,6 +336,9 @@ void oroya_scene_destroy(oroya_scene *scene) {
 oroya_result oroya_scene_add_node(oroya_scene *scene, const char *name, oroya_node parent,
                                   oroya_node_kind kind, oroya_node *out) {
     oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     if (out) {
         out->id = 0;
     }
@@ -406,6 +413,9 @@ static uint32_t mark_subtree(oroya_scene *s, uint32_t i) {
 
 oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node) {
     oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si;
     oroya_result r = resolve(scene, node, &si);
     if (r != OROYA_OK) {
@@ -465,6 +475,9 @@ static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, 
 
 oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent) {
     oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si, ps;
     oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
@@ -559,6 +572,9 @@ static bool transform_finite(const oroya_transform *t) {
 
 oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent) {
     oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si, ps;
     oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
@@ -704,6 +720,9 @@ oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node
 oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
                                        const oroya_transform *t) {
     oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si;
     if (!t) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -887,6 +906,9 @@ uint32_t oroya_scene_layout_version(const oroya_scene *scene) {
 
 oroya_transform *oroya_scene_transforms(oroya_scene *scene) {
     oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     return scene ? scene->transforms : NULL;
 }
 

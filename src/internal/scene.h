@@ -21,4 +21,12 @@ void oroya__scene_mark_pending(oroya_scene *scene);
 /* The flush itself (a no-op when nothing is pending). */
 void oroya__scene_flush(const oroya_scene *scene);
 
+/* The dense transforms without a flush and without moving the epoch: for a writer's own
+ * reads and writes of what it owns (the mixer). */
+oroya_transform *oroya__scene_transforms_raw(oroya_scene *scene);
+/* Moves on every call that may write transforms from outside (set_transform, transforms(),
+ * layout changes): a writer that caches values read from the scene re-reads them when it
+ * moved. */
+uint32_t oroya__scene_epoch(const oroya_scene *scene);
+
 #endif
