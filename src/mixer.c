@@ -1031,6 +1031,7 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->cursors = a->pose_cursors;
         ly->intervals = a->pose_intervals;
         ly->time = float_below(clip_time);
+        ly->time_exact = clip_time;
         ly->weight = (float)weight;
         ly->additive = additive;
     }

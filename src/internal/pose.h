@@ -101,7 +101,8 @@ typedef struct oroya__pose_mix_layer {
     const oroya_pose_clip *clip;
     uint16_t *cursors;
     oroya__pose_interval *intervals;
-    float time, weight;  /* weight > 0 */
+    float time, weight;  /* time: the largest float <= time_exact; weight > 0 */
+    double time_exact;   /* the interpolation factors come from this one */
     bool additive;       /* blended as an additive layer (the clip's keys are the deltas) */
 } oroya__pose_mix_layer;
 

@@ -198,7 +198,9 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
     d = vf_xor(d, flip);
     const vf one = vf_row(pk_one);
     vf s = vf_sub(one, t);
-    vf near = vf_ge(d, vf_set1(0.9995f));
+    /* exact: no normalized-lerp shortcut, whose renormalization three's slerpFlat does not
+     * make (it shows in keys that are not quite unit); the series is exact as dot -> 1. */
+    vf near = exact ? vf_zero() : vf_ge(d, vf_set1(0.9995f));
     const int near_bits = vf_movemask(near);
     vf cs = s, ct = t;
     if (near_bits != VF_ALL) {
@@ -491,6 +493,10 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
             c.z = madd(hw.p0, v0[2], madd(hw.m0, g0[2], madd(hw.p1, v1[2], vf_mul(hw.m1, g1[2]))));
             c.w = madd(hw.p0, v0[3], madd(hw.m0, g0[3], madd(hw.p1, v1[3], vf_mul(hw.m1, g1[3]))));
             c = q4_normalize(c);
+            if (exact) {
+                /* Before the first key and after the last three copies the key as it is. */
+                c = q4_select(vf_eq(a, vf_zero()), qa, q4_select(vf_eq(a, vf_row(pk_one)), qb, c));
+            }
             r = q4_select(cubic, c, r);
         }
         out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
@@ -689,7 +695,7 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
             slerp_identity_exact(&d, w);
         } else if (w != 1.0f) {
             const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
-            d = q4_slerp(&id, &d, wv, false);
+            d = q4_slerp(&id, &d, wv, exact);
         }
         st->q = q4_select(animated, q4_mul(st->q, d), st->q);
     }
@@ -891,6 +897,19 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel,
     }
 }
 
+/* The mixer's time is a double (three's is a JS number): the interval comes from the float
+ * time just below it (the same interval, see the mixer), the factor from the double itself,
+ * (t - t0) / (t1 - t0) as three's interpolants compute it, so a long clip or a short interval
+ * loses nothing to float time. */
+static void refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_interval *iv) {
+    for (uint32_t g = 0; g < clip->group_count; g++) {
+        const float *times = clip->keys + clip->groups[g].offset;
+        const double t0 = times[iv[g].k], t1 = times[iv[g].k + 1];
+        const double a = (t - t0) / (t1 - t0);
+        iv[g].a = a > 0 ? (a < 1 ? (float)a : 1.0f) : 0.0f; /* NaN (a zero interval) is 0 */
+    }
+}
+
 /* Seeks every layer (in place) and blends them: the mixer's entry (see oroya__pose_mix). */
 static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
                                  const oroya__pose_mix_layer *layers, uint32_t count,
@@ -907,6 +926,7 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
     for (uint32_t i = 0; i < count; i++) {
         const oroya__pose_mix_layer *ly = &layers[i];
         seek_groups(ly->clip, ly->cursors, ly->time, ly->intervals);
+        refine_factors(ly->clip, ly->time_exact, ly->intervals);
         active_layer *a = ly->additive ? &additive[additive_count++] : &normal[normal_count++];
         a->clip = ly->clip;
         a->iv = ly->intervals;
