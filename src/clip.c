@@ -11,6 +11,7 @@
 typedef struct clip_block {
     oroya_clip pub;
     oroya_allocator allocator;
+    void *marker_mem; /* oroya_clip_set_markers: the markers and their names, or NULL */
 } clip_block;
 
 #define CLIP_ALIGN 16u
@@ -220,7 +221,60 @@ void oroya_clip_destroy(oroya_clip *clip) {
     }
     clip_block *block = (clip_block *)(void *)clip;
     oroya_allocator a = block->allocator;
+    oroya__free(&a, block->marker_mem);
     oroya__free(&a, block);
+}
+
+oroya_result oroya_clip_set_markers(oroya_clip *clip, const oroya_marker *markers, uint32_t count,
+                                    oroya_error *err) {
+    if (!clip || (count && !markers)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_clip_set_markers: %s is NULL",
+                           clip ? "markers" : "clip");
+    }
+    size_t size = oroya__mul_size(count, sizeof(oroya_marker));
+    for (uint32_t i = 0; i < count; i++) {
+        if (!markers[i].name) {
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA, "clip \"%s\": marker %u: name is NULL",
+                               clip->name, i);
+        }
+        double t = markers[i].time;
+        if (!isfinite(t) || t < 0 || t > (double)clip->duration) {
+            return oroya__fail(err, isfinite(t) ? OROYA_ERR_INVALID_DATA : OROYA_ERR_NON_FINITE,
+                               "clip \"%s\": marker %u \"%s\": time %g is outside the clip "
+                               "[0, %g]",
+                               clip->name, i, markers[i].name, t, (double)clip->duration);
+        }
+        size = add_size(size, strlen(markers[i].name) + 1);
+    }
+    clip_block *block = (clip_block *)(void *)clip;
+    unsigned char *mem = NULL;
+    if (count) {
+        mem = oroya__alloc(&block->allocator, size, CLIP_ALIGN);
+        if (!mem) {
+            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "clip \"%s\": cannot allocate %zu bytes for %u markers",
+                               clip->name, size, count);
+        }
+        oroya_marker *dst = (oroya_marker *)(void *)mem;
+        char *names = (char *)(mem + (size_t)count * sizeof(oroya_marker));
+        for (uint32_t i = 0; i < count; i++) {
+            /* Insertion sort by time, stable: marker lists are short. */
+            uint32_t k = i;
+            while (k > 0 && dst[k - 1].time > markers[i].time) {
+                dst[k] = dst[k - 1];
+                k--;
+            }
+            size_t len = strlen(markers[i].name) + 1;
+            memcpy(names, markers[i].name, len);
+            dst[k] = (oroya_marker){markers[i].time, names};
+            names += len;
+        }
+    }
+    oroya__free(&block->allocator, block->marker_mem);
+    block->marker_mem = mem;
+    clip->markers = (const oroya_marker *)(void *)mem;
+    clip->marker_count = count;
+    return OROYA_OK;
 }
 
 oroya_result oroya_clip_validate(const oroya_clip *clip, oroya_error *err) {
@@ -283,6 +337,13 @@ oroya_result oroya_clip_clone(const oroya_clip *clip, oroya_clip **out, oroya_er
         (*out)->normalized_key_count = clip->normalized_key_count;
         (*out)->first_normalized_track = clip->first_normalized_track;
         (*out)->first_normalized_key = clip->first_normalized_key;
+        if (clip->marker_count) {
+            r = oroya_clip_set_markers(*out, clip->markers, clip->marker_count, err);
+            if (r != OROYA_OK) {
+                oroya_clip_destroy(*out);
+                *out = NULL;
+            }
+        }
     }
     return r;
 }

@@ -792,6 +792,9 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     desc.allocator = im->m->allocator;
     oroya_result r = oroya_clip_create(&desc, &m->clips[a], im->err);
     temp_release(im);
+    if (r == OROYA_OK && an->marker_count) {
+        r = oroya_clip_set_markers(m->clips[a], an->markers, an->marker_count, im->err);
+    }
     return r ? prefixed(im, r, path) : OROYA_OK;
 }
 

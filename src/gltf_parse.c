@@ -678,6 +678,48 @@ static oroya_result read_nested(parser *p, const cJSON *o, const char *key, cons
     return OROYA_OK;
 }
 
+/* extras.markers of an animation (oroya's convention, docs/gltf.md): absent, or an array of
+ * {"time": number, "name": string}. Other extras are ignored. */
+static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
+                                 oroya_gltf_animation *a) {
+    const cJSON *extras = field(o, "extras");
+    if (!cJSON_IsObject(extras)) {
+        return OROYA_OK;
+    }
+    char sub[PATH_MAX_];
+    oroya__gltf_path(sub, sizeof sub, "%s.extras", path);
+    const cJSON *arr;
+    uint32_t count;
+    TRY(read_array(p, extras, "markers", sub, &arr, &count));
+    if (!arr || count == 0) {
+        return OROYA_OK;
+    }
+    a->markers = (oroya_marker *)oroya__gltf_alloc(p->g, count, sizeof(oroya_marker));
+    if (!a->markers) {
+        return oom(p, sub);
+    }
+    uint32_t i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char at[PATH_MAX_];
+        oroya__gltf_path(at, sizeof at, "%s.markers[%u]", sub, i);
+        const cJSON *t = cJSON_IsObject(it) ? field(it, "time") : NULL;
+        const cJSON *n = cJSON_IsObject(it) ? field(it, "name") : NULL;
+        if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || !cJSON_IsString(n) ||
+            !n->valuestring) {
+            return oroya__fail(p->err, OROYA_ERR_PARSE,
+                               "%s: expected {\"time\": number, \"name\": string}", at);
+        }
+        char *name = oroya__gltf_strdup(p->g, n->valuestring, strlen(n->valuestring));
+        if (!name) {
+            return oom(p, at);
+        }
+        a->markers[i++] = (oroya_marker){t->valuedouble, name};
+    }
+    a->marker_count = i;
+    return OROYA_OK;
+}
+
 static oroya_result read_animation(parser *p, const cJSON *o, const char *path, void *out,
                                    uint32_t i) {
     (void)i;
@@ -687,6 +729,7 @@ static oroya_result read_animation(parser *p, const cJSON *o, const char *path, 
                     (void **)&a->samplers, &a->sampler_count));
     TRY(read_nested(p, o, "channels", path, sizeof(oroya_gltf_channel), read_channel,
                     (void **)&a->channels, &a->channel_count));
+    TRY(read_markers(p, o, path, a));
     return OROYA_OK;
 }
 

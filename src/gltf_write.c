@@ -255,6 +255,23 @@ static oroya_result write_clips(writer *w) {
         if (!samplers || !channels) {
             return oom(w);
         }
+        if (clip->marker_count) {
+            /* oroya's convention (docs/gltf.md): extras.markers = [{time, name}]. */
+            cJSON *extras = cJSON_AddObjectToObject(anim, "extras");
+            cJSON *marks = extras ? cJSON_AddArrayToObject(extras, "markers") : NULL;
+            if (!marks) {
+                return oom(w);
+            }
+            for (uint32_t k = 0; k < clip->marker_count; k++) {
+                cJSON *mk = cJSON_CreateObject();
+                if (!mk) {
+                    return oom(w);
+                }
+                cJSON_AddItemToArray(marks, mk);
+                add_number(w, mk, "time", clip->markers[k].time);
+                w->oom |= cJSON_AddStringToObject(mk, "name", clip->markers[k].name) == NULL;
+            }
+        }
         for (uint32_t t = 0; t < clip->track_count; t++) {
             const oroya_track *tr = &clip->tracks[t];
             oroya_node node;

@@ -354,6 +354,7 @@ typedef struct play_event {
     oroya_action *action;
     int32_t direction;
     int64_t loop_delta;
+    const oroya_marker *marker; /* OROYA_EVENT_MARKER */
 } play_event;
 
 typedef struct play {
@@ -1945,7 +1946,8 @@ static void on_event(const oroya_event *e, void *user) {
         p->events = ev;
         p->event_cap = cap;
     }
-    p->events[p->event_count++] = (play_event){e->type, e->action, e->direction, e->loop_delta};
+    p->events[p->event_count++] = (play_event){e->type, e->action, e->direction, e->loop_delta,
+                                                e->marker};
 }
 
 static void put_clips(play *p, play_buf *b) {
@@ -2101,6 +2103,56 @@ static int setup_oroya_extension(play *p) {
 }
 
 
+/* "oroya": {"markers": {"<clip>": [{"time": seconds, "name": string}, ...], ...}}: the
+ * clip's markers (oroya_clip_set_markers), set before actions clone their clips. */
+static int setup_oroya_markers(play *p) {
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
+    const cJSON *all = cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "markers") : NULL;
+    if (!all)
+        return 0;
+    if (!cJSON_IsObject(all))
+        return fail(p, "oroya.markers: expected an object of clip names");
+    const cJSON *list;
+    cJSON_ArrayForEach(list, all) {
+        char path[320];
+        snprintf(path, sizeof path, "oroya.markers.%s", list->string);
+        int c = find_clip(p, list->string);
+        if (c < 0)
+            return fail(p, "%s: unknown clip", path);
+        if (!cJSON_IsArray(list))
+            return fail(p, "%s: expected an array of {\"time\", \"name\"}", path);
+        int n = cJSON_GetArraySize(list);
+        oroya_marker *marks = n ? sc_malloc(p, (size_t)n * sizeof *marks) : NULL;
+        if (n && !marks)
+            return fail(p, "out of memory");
+        int i = 0;
+        const cJSON *m;
+        cJSON_ArrayForEach(m, list) {
+            char sub[400];
+            snprintf(sub, sizeof sub, "%s[%d]", path, i);
+            const char *name = cJSON_IsObject(m) ? get_string(m, "name") : NULL;
+            double t = 0;
+            if (!name) {
+                sc_free(p, marks);
+                return fail(p, "%s.name: expected a string", sub);
+            }
+            if (get_number(p, m, "time", sub, &t)) {
+                sc_free(p, marks);
+                return -1;
+            }
+            marks[i++] = (oroya_marker){t, name};
+        }
+        oroya_error err = {0};
+        oroya_result r = oroya_clip_set_markers(p->clips[c].clip, marks, (uint32_t)n, &err);
+        sc_free(p, marks);
+        if (r == OROYA_ERR_OUT_OF_MEMORY)
+            return fail(p, "out of memory");
+        if (r != OROYA_OK)
+            return fail(p, "%s: %s", path, err.message);
+    }
+    return 0;
+}
+
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
     if (gltf && !cJSON_IsNull(gltf)) {
@@ -2132,7 +2184,7 @@ static int run(play *p, play_buf *out) {
         return -1;
     if (setup_skins(p))
         return -1;
-    if (setup_clips(p) || setup_actions(p))
+    if (setup_clips(p) || setup_oroya_markers(p) || setup_actions(p))
         return -1;
     oroya_mixer_desc md = {
         .max_actions = 4096,
@@ -2235,14 +2287,20 @@ static int run(play *p, play_buf *out) {
                 const char *an = action_name(p, ev->action);
                 if (e)
                     play_buf_put(&frames, ",");
-                play_buf_put(&frames, ev->type == OROYA_EVENT_FINISHED
-                                          ? "{\"type\":\"finished\",\"action\":"
-                                          : "{\"type\":\"loop\",\"action\":");
+                play_buf_put(&frames, ev->type == OROYA_EVENT_FINISHED ? "{\"type\":\"finished\",\"action\":"
+                                      : ev->type == OROYA_EVENT_LOOP   ? "{\"type\":\"loop\",\"action\":"
+                                                                       : "{\"type\":\"marker\",\"action\":");
                 if (an)
                     play_buf_string(&frames, an);
                 else
                     play_buf_put(&frames, "null");
-                if (ev->type == OROYA_EVENT_FINISHED) {
+                if (ev->type == OROYA_EVENT_MARKER) {
+                    play_buf_put(&frames, ",\"name\":");
+                    play_buf_string(&frames, ev->marker->name);
+                    play_buf_put(&frames, ",\"time\":");
+                    play_buf_number(&frames, ev->marker->time);
+                    snprintf(tmp, sizeof tmp, "}");
+                } else if (ev->type == OROYA_EVENT_FINISHED) {
                     snprintf(tmp, sizeof tmp, ",\"direction\":%d}", ev->direction);
                 } else {
                     snprintf(tmp, sizeof tmp, ",\"loopDelta\":%lld}", (long long)ev->loop_delta);

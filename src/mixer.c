@@ -95,6 +95,7 @@ struct oroya_action {
     bool zero_slope_at_start, zero_slope_at_end;
     oroya_sample_options endings;
     oroya_rotation_blend rotation_blend;
+    bool marker_start; /* played and not moved yet: the next moving update covers its start */
 
     /* The pose kernel path (a mixer with a rig): the runtime clip of the tracks on joints
      * (the rig's shared one, or pose_owned), its cursors and intervals, and whether the
@@ -121,6 +122,7 @@ struct oroya_mixer {
 
     double time, time_scale;
     uint32_t accu_index;
+    bool jumping; /* inside oroya_mixer_set_time: no markers */
 
     bool layout_valid;
     uint32_t layout_version;
@@ -721,6 +723,7 @@ static void activate_action(oroya_action *a) {
     if (is_active_action(a))
         return;
     refresh_layout(m);
+    a->marker_start = true;
     for (uint32_t i = 0; i != a->track_count; ++i) {
         binding *b = a->bindings[i];
         if (b->use_count++ == 0) {
@@ -760,15 +763,101 @@ static void deactivate_action(oroya_action *a) {
 
 /* ---- events ------------------------------------------------------------------------------ */
 
-static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int32_t direction,
-                     int64_t loop_delta) {
-    oroya_event e = {type, a, direction, loop_delta};
+static void dispatch_event(oroya_mixer *m, const oroya_event *ev) {
+    oroya_event e = *ev;
     if (m->event_count < m->max_events)
         m->events[m->event_count++] = e;
     else
         m->events_dropped++;
     if (m->on_event)
         m->on_event(&e, m->user);
+}
+
+static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int32_t direction,
+                     int64_t loop_delta) {
+    oroya_event e = {type, a, direction, loop_delta, NULL};
+    dispatch_event(m, &e);
+}
+
+/* ---- markers ------------------------------------------------------------------------------- */
+
+/* Fires the clip's markers whose time lies in the clip-time interval from lo to hi (lo <= hi;
+ * each end included or not), in increasing time when `ascending`, else decreasing. */
+static void fire_marker_range(oroya_action *a, double lo, bool lo_in, double hi, bool hi_in,
+                              bool ascending) {
+    const oroya_clip *c = a->clip;
+    const uint32_t n = c->marker_count;
+    for (uint32_t i = 0; i != n; ++i) {
+        const oroya_marker *mk = &c->markers[ascending ? i : n - 1 - i];
+        double t = mk->time;
+        if ((lo_in ? t >= lo : t > lo) && (hi_in ? t <= hi : t < hi)) {
+            oroya_event e = {OROYA_EVENT_MARKER, a, 0, 0, mk};
+            dispatch_event(a->mixer, &e);
+        }
+    }
+}
+
+/* One update's pass over the loops of a repeat or ping-pong action (see "Markers" in
+ * oroya/mixer.h). Times are relative to the start of segment 0, the loop the action was in
+ * (raw time t0 in [0, d], loop count c0, -1 before the first backward loop); segment k is
+ * the loop entered after k wraps, forwards or backwards; the update ends in segment `last`
+ * at raw time `end` (inclusive). `start`: t0 itself is covered. */
+typedef struct marker_pass {
+    double t0, end, d;
+    int64_t c0, last;
+    int dir; /* +1 or -1 */
+    bool start, ping_pong;
+} marker_pass;
+
+static void fire_marker_segment(oroya_action *a, const marker_pass *mp, int64_t k) {
+    const double d = mp->d;
+    double lo, hi;
+    bool lo_in, hi_in;
+    if (mp->dir > 0) {
+        lo = k == 0 ? mp->t0 : 0;
+        lo_in = k == 0 ? mp->start : !mp->ping_pong;
+        hi = k == mp->last ? mp->end : d;
+        hi_in = true;
+    } else {
+        lo = k == mp->last ? mp->end : 0;
+        lo_in = true;
+        hi = k == 0 ? mp->t0 : d;
+        hi_in = k == 0 ? mp->start : !mp->ping_pong;
+    }
+    if (lo > hi)
+        return;
+    int64_t count = mp->c0 + k;
+    bool reversed = mp->ping_pong && count >= 0 && (count & 1);
+    if (reversed)
+        fire_marker_range(a, d - hi, hi_in, d - lo, lo_in, mp->dir < 0);
+    else
+        fire_marker_range(a, lo, lo_in, hi, hi_in, mp->dir > 0);
+}
+
+/* Segments [from, to] of the pass, with the loop cap. */
+static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t from, int64_t to) {
+    if (a->clip->marker_count == 0 || to < from)
+        return;
+    for (int64_t k = from; k <= to; ++k) {
+        if (k - from >= OROYA_MAX_MARKER_LOOPS && k != to) {
+            /* The middle loops past the cap: counted, not dispatched. */
+            uint64_t skipped = (uint64_t)(to - k) * a->clip->marker_count;
+            uint64_t total = (uint64_t)a->mixer->events_dropped + skipped;
+            a->mixer->events_dropped = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+            k = to;
+        }
+        fire_marker_segment(a, mp, k);
+    }
+}
+
+/* The markers of a LOOP_ONCE update from raw time t0 to t1 (already clamped to [0, d]). */
+static void fire_markers_once(oroya_action *a, double t0, double t1, bool start) {
+    if (a->clip->marker_count == 0)
+        return;
+    if (t1 >= t0)
+        fire_marker_range(a, t0, start, t1, true, true);
+    else
+        fire_marker_range(a, t1, true, t0, start, false);
 }
 
 /* ---- control interpolants ------------------------------------------------------------------ */
@@ -896,7 +985,8 @@ static bool odd(int64_t n) {
 static double update_time(oroya_action *a, double delta) {
     oroya_mixer *m = a->mixer;
     double duration = a->duration;
-    double time = a->time + delta;
+    const double t0 = a->time;
+    double time = t0 + delta;
     int64_t loop_count = a->loop_count;
     bool ping_pong = a->loop == OROYA_LOOP_PINGPONG;
 
@@ -905,6 +995,10 @@ static double update_time(oroya_action *a, double delta) {
             return time;
         return (ping_pong && odd(loop_count)) ? duration - time : time;
     }
+    /* Markers: this update moves; a jump (set_time) reports none. */
+    const bool markers = a->clip->marker_count != 0 && !m->jumping;
+    const bool start = a->marker_start;
+    a->marker_start = false;
 
     if (a->loop == OROYA_LOOP_ONCE) {
         if (loop_count == -1) {
@@ -917,8 +1011,12 @@ static double update_time(oroya_action *a, double delta) {
             time = 0;
         } else {
             a->time = time;
+            if (markers)
+                fire_markers_once(a, t0, time, start);
             return time;
         }
+        if (markers)
+            fire_markers_once(a, t0, time, start);
         if (a->clamp_when_finished)
             a->paused = true;
         else
@@ -946,12 +1044,23 @@ static double update_time(oroya_action *a, double delta) {
         return 0;
     }
 
+    marker_pass mp = {.t0 = t0, .end = time, .d = duration, .c0 = loop_count, .last = 0,
+                      .dir = delta > 0 ? 1 : -1, .start = start, .ping_pong = ping_pong};
     if (time >= duration || time < 0) {
         double loop_delta = floor(time / duration);
         time -= duration * loop_delta;
+        int64_t c0 = loop_count;
         loop_count = add_loops(loop_count, loop_delta);
         double pending = a->repetitions - (double)loop_count;
         if (pending <= 0) {
+            if (markers) {
+                /* The finish comes after `k` wraps: at the end of segment k - 1. */
+                double need = ceil(a->repetitions - (double)c0);
+                int64_t k = need < 1 ? 1 : need > 9.0e18 ? INT64_MAX : (int64_t)need;
+                mp.last = k - 1;
+                mp.end = delta > 0 ? duration : 0;
+                fire_marker_segments(a, &mp, 0, mp.last);
+            }
             if (a->clamp_when_finished)
                 a->paused = true;
             else
@@ -979,10 +1088,19 @@ static double update_time(oroya_action *a, double delta) {
             ld = 9.0e18;
         if (ld < -9.0e18)
             ld = -9.0e18;
+        if (markers) {
+            mp.last = ld < 0 ? -(int64_t)ld : (int64_t)ld;
+            mp.end = time;
+            fire_marker_segments(a, &mp, 0, 0);
+        }
         dispatch(m, OROYA_EVENT_LOOP, a, 0, (int64_t)ld);
+        if (markers)
+            fire_marker_segments(a, &mp, 1, mp.last);
     } else {
         a->loop_count = loop_count;
         a->time = time;
+        if (markers)
+            fire_marker_segments(a, &mp, 0, 0);
     }
     if (ping_pong && odd(loop_count))
         return duration - time;
@@ -1597,7 +1715,10 @@ oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;
-    return oroya_mixer_update(m, time);
+    m->jumping = true;
+    oroya_result r = oroya_mixer_update(m, time);
+    m->jumping = false;
+    return r;
 }
 
 double oroya_mixer_time(const oroya_mixer *m) {

@@ -37,6 +37,13 @@ typedef enum oroya_blend_mode {
     OROYA_BLEND_ADDITIVE    /* three.js AdditiveAnimationBlendMode */
 } oroya_blend_mode;
 
+/* A keyframe event: `name` at clip time `time` (seconds, 0 <= time <= duration). The mixer
+ * reports it each time a playing action's clip time crosses it (OROYA_EVENT_MARKER). */
+typedef struct oroya_marker {
+    double time;
+    const char *name;
+} oroya_marker;
+
 typedef struct oroya_clip {
     const char *name;            /* never NULL ("" when unnamed) */
     float duration;              /* seconds, finite, >= 0 */
@@ -49,6 +56,10 @@ typedef struct oroya_clip {
     uint32_t normalized_key_count;
     uint32_t first_normalized_track;
     uint32_t first_normalized_key;
+    /* Markers sorted by time (equal times keep their given order); names owned by the clip.
+     * Set with oroya_clip_set_markers; a clone keeps them, a subclip has none. */
+    uint32_t marker_count;
+    const oroya_marker *markers;
 } oroya_clip;
 
 /* A rotation key whose length differs from 1 by more than this is divided by its length at
@@ -101,6 +112,15 @@ oroya_result oroya_clip_validate(const oroya_clip *clip, oroya_error *err);
  * Values written must stay finite (oroya_clip_validate checks). Times are not writable:
  * changing them could break their order under a running cursor. */
 float *oroya_clip_track_values(oroya_clip *clip, uint32_t track);
+
+/* Replaces the clip's markers with a copy of markers[0..count) (names copied, sorted by time,
+ * stable). count 0 removes them. Allocates once from the clip's allocator (not in any
+ * per-frame path; call it at load time, before actions on the clip are updated). Errors:
+ * INVALID_ARGUMENT (clip NULL, markers NULL with count > 0), INVALID_DATA (a NULL name, or a
+ * time that is NaN, infinite or outside [0, duration]: the message names the marker and the
+ * clip), OUT_OF_MEMORY (the clip keeps its old markers). */
+oroya_result oroya_clip_set_markers(oroya_clip *clip, const oroya_marker *markers, uint32_t count,
+                                    oroya_error *err);
 
 /* A deep copy of clip (same name, duration, blend mode, tracks), in a new allocation from the
  * clip's allocator. Errors: INVALID_ARGUMENT (NULL), OUT_OF_MEMORY. */

@@ -210,6 +210,10 @@ typedef struct oroya_gltf_animation {
     oroya_gltf_sampler *samplers;
     uint32_t channel_count;
     oroya_gltf_channel *channels;
+    /* extras.markers: [{"time": seconds, "name": string}, ...] (docs/gltf.md, "Markers");
+     * the importer gives them to the clip (oroya_clip_set_markers). */
+    uint32_t marker_count;
+    oroya_marker *markers;
 } oroya_gltf_animation;
 
 typedef struct oroya_gltf_scene {

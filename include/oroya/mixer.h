@@ -93,7 +93,8 @@ typedef enum oroya_loop_mode {
 
 typedef enum oroya_event_type {
     OROYA_EVENT_FINISHED = 0, /* the last loop ended: `direction` is +1 or -1 */
-    OROYA_EVENT_LOOP          /* the action wrapped around: `loop_delta` loops, signed */
+    OROYA_EVENT_LOOP,         /* the action wrapped around: `loop_delta` loops, signed */
+    OROYA_EVENT_MARKER        /* the action's clip time crossed `marker` (see docs/mixer.md) */
 } oroya_event_type;
 
 typedef struct oroya_event {
@@ -101,7 +102,20 @@ typedef struct oroya_event {
     oroya_action *action;
     int32_t direction;  /* FINISHED: +1 forwards, -1 backwards; LOOP: 0 */
     int64_t loop_delta; /* LOOP: floor(time / duration), signed; FINISHED: 0 */
+    const oroya_marker *marker; /* MARKER: the clip's marker (its time and name); else NULL */
 } oroya_event;
+
+/* Markers: an update reports, as OROYA_EVENT_MARKER events, every clip marker whose time
+ * the action's clip time crossed, once each, in playback order. Moving forward an update
+ * covers the clip-time interval (previous, new], backward [new, previous); the first moving
+ * update after play (or stop/reset and play) also covers its start time. A repeat wrap
+ * passes the clip's end and then its start (a marker at the end and one at 0 both fire); a
+ * ping-pong turn touches the end once. After a finish nothing fires. Within an update,
+ * events come in the order they happened: the markers before the first wrap, the LOOP event,
+ * the markers after it; FINISHED comes last. When one update spans more than
+ * OROYA_MAX_MARKER_LOOPS loops, the markers of the loops past that are counted as dropped
+ * (oroya_mixer_events) instead of dispatched. oroya_mixer_set_time (a jump) fires none. */
+#define OROYA_MAX_MARKER_LOOPS 4096
 
 /* Called during oroya_mixer_update (and oroya_mixer_set_time), in dispatch order, for every
  * event. Like a three.js listener it runs in the middle of the update: it may read the

@@ -166,6 +166,64 @@ static void test_round_trip(void) {
     OT_CHECK(shared == 0 || shared == 31);
 }
 
+/* Clip markers go to the animation's extras.markers and come back (names, times exactly,
+ * order); a marker time outside the clip in a file is refused with the animation's path. */
+static void test_markers_round_trip(void) {
+    oroya_error err = {0};
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node n;
+    OT_CHECK(oroya_scene_add_node(scene, "hips", (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
+             OROYA_OK);
+    static const float times[] = {0, 1.2f}, values[] = {0, 0, 0, 0, 0, 1.2f};
+    oroya_track track = {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
+                         .interpolation = OROYA_INTERP_LINEAR, .components = 3,
+                         .key_count = 2, .times = times, .values = values};
+    oroya_clip *clip = NULL;
+    oroya_clip_desc cd = {.name = "walk", .tracks = &track, .track_count = 1};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    oroya_marker marks[] = {{0.9, "footR"}, {0.3, "footL"}, {0.1, "héllo \"x\""}};
+    OT_CHECK(oroya_clip_set_markers(clip, marks, 3, &err) == OROYA_OK);
+    const oroya_clip *clips[] = {clip};
+    oroya_gltf_write_desc wd = {.clips = clips, .clip_count = 1};
+    OT_CHECK_MSG(oroya_gltf_write(scene, &wd, OUT "/markers.gltf", &err) == OROYA_OK, "%s",
+                 err.message);
+    oroya_gltf_model *b = NULL;
+    oroya_gltf_import_desc skip = {.skip_images = true};
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/markers.gltf", &skip, &b, &err) == OROYA_OK, "%s",
+                 err.message);
+    if (b) {
+        OT_EQ_INT(b->clip_count, 1);
+        const oroya_clip *c = b->clips[0];
+        OT_EQ_INT(c->marker_count, 3);
+        for (uint32_t i = 0; i < 3 && i < c->marker_count; i++) {
+            OT_CHECK(c->markers[i].time == clip->markers[i].time);
+            OT_CHECK(!strcmp(c->markers[i].name, clip->markers[i].name));
+        }
+    }
+    oroya_gltf_model_free(b);
+    /* The same file with a marker past the clip's end. */
+    FILE *f = fopen(OUT "/markers.gltf", "rb");
+    char text[8192] = {0};
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    char *at = strstr(text, "0.9");
+    OT_CHECK(at != NULL && len > 0);
+    if (at) {
+        memcpy(at, "7.9", 3);
+        f = fopen(OUT "/markers_bad.gltf", "wb");
+        fwrite(text, 1, len, f);
+        fclose(f);
+        OT_EQ_INT(oroya_gltf_load(OUT "/markers_bad.gltf", &skip, &b, &err),
+                  OROYA_ERR_INVALID_DATA);
+        OT_CHECK_MSG(strstr(err.message, "animations[0]") && strstr(err.message, "footR"),
+                     "%s", err.message);
+    }
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
 static void test_errors(void) {
     oroya_error err = {0};
     OT_EQ_INT(oroya_gltf_write(NULL, NULL, OUT "/x.gltf", &err), OROYA_ERR_INVALID_ARGUMENT);
@@ -207,5 +265,6 @@ int main(void) {
     }
     OT_RUN(test_round_trip);
     OT_RUN(test_errors);
+    OT_RUN(test_markers_round_trip);
     return ot_finish();
 }

@@ -1,0 +1,229 @@
+/* Clip markers (keyframe events): the crossing rule forwards and backwards, repeat wraps,
+ * ping-pong turns, one dt spanning several loops, clamped and unclamped finishes, set_time,
+ * play after stop, the order against loop and finished events, and oroya_clip_set_markers'
+ * checks. Expected sequences are worked out by hand from the rule in oroya/mixer.h; the
+ * long irregular run is checked against a count computed in closed form. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "oroya/clip.h"
+#include "oroya/mixer.h"
+#include "oroya/scene.h"
+#include "oroya_test.h"
+
+typedef struct {
+    char log[4096];
+    size_t len;
+    int counts[4];
+} recorder;
+
+static void on_event(const oroya_event *e, void *user) {
+    recorder *r = user;
+    const char *s = e->type == OROYA_EVENT_LOOP       ? "LOOP"
+                    : e->type == OROYA_EVENT_FINISHED ? "FIN"
+                                                      : e->marker->name;
+    if (e->type == OROYA_EVENT_MARKER) {
+        OT_CHECK(e->action != NULL);
+        OT_CHECK(e->marker != NULL);
+        const char *at = strchr("sabe", e->marker->name[0]);
+        if (at)
+            r->counts[at - "sabe"]++;
+    }
+    size_t n = strlen(s);
+    if (r->len + n + 2 < sizeof r->log) {
+        memcpy(r->log + r->len, s, n);
+        r->len += n;
+        r->log[r->len++] = ' ';
+        r->log[r->len] = 0;
+    }
+}
+
+typedef struct {
+    oroya_scene *scene;
+    oroya_clip *clip;
+    oroya_mixer *mixer;
+    oroya_action *action;
+    recorder rec;
+} fixture;
+
+/* A 1 s clip moving node "n"; markers from the list "s" 0, "a" 0.25, "b" 0.75, "e" 1 as
+ * selected by `which` (a string of those letters). */
+static void setup(fixture *f, const char *which) {
+    memset(f, 0, sizeof *f);
+    OT_CHECK(oroya_scene_create(NULL, &f->scene) == OROYA_OK);
+    oroya_node n;
+    OT_CHECK(oroya_scene_add_node(f->scene, "n", (oroya_node){0}, OROYA_NODE_BONE, &n) == OROYA_OK);
+    static const float times[] = {0, 0.25f, 1};
+    static const float values[] = {0, 0, 0, 1, 0, 0, 4, 0, 0};
+    oroya_track t = {.target = "n", .property = OROYA_PROPERTY_TRANSLATION,
+                     .interpolation = OROYA_INTERP_LINEAR, .times = times, .values = values,
+                     .key_count = 3, .components = 3};
+    oroya_clip_desc cd = {.name = "walk", .duration = 1, .tracks = &t, .track_count = 1};
+    OT_CHECK(oroya_clip_create(&cd, &f->clip, NULL) == OROYA_OK);
+    oroya_marker all[4] = {{1.0, "e"}, {0.75, "b"}, {0.25, "a"}, {0.0, "s"}}; /* unsorted */
+    oroya_marker chosen[4];
+    uint32_t count = 0;
+    for (int i = 0; i < 4; i++)
+        if (strchr(which, all[i].name[0]))
+            chosen[count++] = all[i];
+    OT_CHECK(oroya_clip_set_markers(f->clip, chosen, count, NULL) == OROYA_OK);
+    oroya_mixer_desc md = {.on_event = on_event, .user = &f->rec};
+    OT_CHECK(oroya_mixer_create(f->scene, &md, &f->mixer) == OROYA_OK);
+    OT_CHECK(oroya_mixer_play(f->mixer, f->clip, &f->action) == OROYA_OK);
+}
+
+static void teardown(fixture *f) {
+    oroya_mixer_destroy(f->mixer);
+    oroya_clip_destroy(f->clip);
+    oroya_scene_destroy(f->scene);
+}
+
+/* Runs one update and returns what it logged. */
+static const char *step(fixture *f, double dt) {
+    f->rec.len = 0;
+    f->rec.log[0] = 0;
+    OT_CHECK(oroya_mixer_update(f->mixer, dt) == OROYA_OK);
+    return f->rec.log;
+}
+
+#define EXPECT(f, dt, want)                                                                  \
+    do {                                                                                     \
+        const char *got_ = step(f, dt);                                                      \
+        OT_CHECK_MSG(!strcmp(got_, want), "dt %g: got \"%s\", want \"%s\"", (double)(dt),  \
+                     got_, want);                                                            \
+    } while (0)
+
+static void test_sorted_and_checked(void) {
+    fixture f;
+    setup(&f, "sabe");
+    OT_EQ_INT(f.clip->marker_count, 4);
+    for (uint32_t i = 1; i < f.clip->marker_count; i++)
+        OT_CHECK(f.clip->markers[i - 1].time <= f.clip->markers[i].time);
+    OT_CHECK(!strcmp(f.clip->markers[0].name, "s"));
+    oroya_error err = {0};
+    oroya_marker bad = {1.5, "late"};
+    OT_CHECK(oroya_clip_set_markers(f.clip, &bad, 1, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK(strstr(err.message, "late") != NULL);
+    OT_CHECK(strstr(err.message, "walk") != NULL);
+    OT_EQ_INT(f.clip->marker_count, 4); /* unchanged */
+    oroya_marker nan_time = {NAN, "x"};
+    OT_CHECK(oroya_clip_set_markers(f.clip, &nan_time, 1, &err) == OROYA_ERR_NON_FINITE);
+    oroya_marker no_name = {0.5, NULL};
+    OT_CHECK(oroya_clip_set_markers(f.clip, &no_name, 1, &err) == OROYA_ERR_INVALID_DATA);
+    oroya_clip *copy = NULL;
+    OT_CHECK(oroya_clip_clone(f.clip, &copy, NULL) == OROYA_OK);
+    OT_EQ_INT(copy->marker_count, 4);
+    OT_CHECK(copy->markers != f.clip->markers && !strcmp(copy->markers[3].name, "e"));
+    oroya_clip_destroy(copy);
+    teardown(&f);
+}
+
+static void test_repeat_forward(void) {
+    fixture f;
+    setup(&f, "sabe");
+    EXPECT(&f, 0.25, "s a ");         /* [0, 0.25]: the start is covered once */
+    EXPECT(&f, 0.25, "");             /* (0.25, 0.5]: a marker on the previous time: no */
+    EXPECT(&f, 0.25, "b ");
+    EXPECT(&f, 0.25, "e LOOP s ");    /* the end, the wrap, then the start of the next loop */
+    EXPECT(&f, 0.25, "a ");
+    EXPECT(&f, 2.5, "b e LOOP s a b e s a b "); /* (0.25, 2.75]: several loops in one dt */
+    teardown(&f);
+}
+
+static void test_repeat_backward(void) {
+    fixture f;
+    setup(&f, "ab");
+    oroya_action_set_time_scale(f.action, -1);
+    EXPECT(&f, 0.5, "LOOP b ");       /* 0 -> wraps to 0.5: [0.5, 1] */
+    EXPECT(&f, 0.5, "a ");            /* [0, 0.5) */
+    EXPECT(&f, 0.5, "LOOP b ");
+    EXPECT(&f, 2.0, "a LOOP b a b ");       /* one LOOP event for both wraps */
+    teardown(&f);
+}
+
+static void test_ping_pong(void) {
+    fixture f;
+    setup(&f, "sae");
+    OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_PINGPONG, INFINITY) == OROYA_OK);
+    EXPECT(&f, 0.5, "s a ");
+    EXPECT(&f, 0.5, "e LOOP ");       /* the turn touches the end once */
+    EXPECT(&f, 0.5, "");              /* clip time 1 -> 0.5 */
+    EXPECT(&f, 0.5, "a s LOOP ");     /* back down through 0.25 to the start: once */
+    EXPECT(&f, 0.5, "a ");
+    EXPECT(&f, 2.0, "e LOOP a s a ");
+    teardown(&f);
+}
+
+static void test_once_and_finishes(void) {
+    fixture f;
+    setup(&f, "ae");
+    OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_ONCE, 1) == OROYA_OK);
+    oroya_action_set_clamp_when_finished(f.action, true);
+    EXPECT(&f, 0.6, "a ");
+    EXPECT(&f, 0.6, "e FIN ");
+    EXPECT(&f, 0.6, "");              /* never after a clamped finish */
+    EXPECT(&f, 5.0, "");
+    teardown(&f);
+
+    setup(&f, "ab");
+    OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_REPEAT, 2) == OROYA_OK);
+    EXPECT(&f, 0.75, "a b ");
+    EXPECT(&f, 0.75, "LOOP a ");
+    EXPECT(&f, 0.75, "b FIN ");       /* 1.5 -> 2.25 clamps at 2: b at 1.75 only */
+    EXPECT(&f, 0.75, "");
+    teardown(&f);
+
+    /* One dt far past the last repetition: every loop up to the finish, then nothing. */
+    setup(&f, "a");
+    OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_PINGPONG, 3) == OROYA_OK);
+    EXPECT(&f, 10.0, "a a a FIN ");
+    EXPECT(&f, 1.0, "");
+    teardown(&f);
+}
+
+static void test_set_time_and_restart(void) {
+    fixture f;
+    setup(&f, "sab");
+    OT_CHECK(oroya_mixer_set_time(f.mixer, 0.5) == OROYA_OK);
+    OT_CHECK_MSG(!strcmp(f.rec.log, ""), "set_time fired \"%s\"", f.rec.log);
+    f.rec.len = 0;
+    f.rec.log[0] = 0;
+    EXPECT(&f, 0.3, "b ");
+    oroya_action_stop(f.action);
+    oroya_action_play(f.action);
+    EXPECT(&f, 0.3, "s a ");          /* play after stop: the start is covered again */
+    teardown(&f);
+}
+
+/* Time scale 1.3, irregular dts, 10 loops: each marker fires once per loop it was passed,
+ * which in closed form is floor((U - m) / d) + 1 for a clip time U reached from 0. */
+static void test_irregular_long_run(void) {
+    fixture f;
+    setup(&f, "sabe");
+    oroya_action_set_time_scale(f.action, 1.3);
+    double u = 0;
+    uint32_t seed = 12345;
+    while (u < 10.0) {
+        seed = seed * 1664525u + 1013904223u;
+        double dt = 0.001 + (double)(seed >> 8) / (double)(1u << 24) * 0.09;
+        step(&f, dt);
+        u = oroya_action_time(f.action) + (double)oroya_action_loop_count(f.action);
+    }
+    const double m[4] = {0, 0.25, 0.75, 1.0};
+    for (int i = 0; i < 4; i++) {
+        int want = (int)floor((u - m[i]) / 1.0) + 1;
+        OT_EQ_INT(f.rec.counts[i], want);
+    }
+    teardown(&f);
+}
+
+int main(void) {
+    OT_RUN(test_sorted_and_checked);
+    OT_RUN(test_repeat_forward);
+    OT_RUN(test_repeat_backward);
+    OT_RUN(test_ping_pong);
+    OT_RUN(test_once_and_finishes);
+    OT_RUN(test_set_time_and_restart);
+    OT_RUN(test_irregular_long_run);
+    return ot_finish();
+}
