@@ -237,6 +237,7 @@ typedef enum op_kind {
     OP_STOP_ALL_ACTION,
     OP_MAKE_CLIP_ADDITIVE,
     OP_SET_NODE,
+    OP_SET_MASK, /* oroya's extension: parse_set_mask, run_set_mask */
     OP_COUNT
 } op_kind;
 
@@ -263,7 +264,8 @@ static const char *const op_names[OP_COUNT] = {"play",
                                                "setMixerTimeScale",
                                                "stopAllAction",
                                                "makeClipAdditive",
-                                               "setNode"};
+                                               "setNode",
+                                               "setMask"};
 
 typedef enum set_field {
     F_WEIGHT,
@@ -382,6 +384,10 @@ typedef struct play {
     double fixed_dt;
     size_t dt_count;
     play_event *events;
+    /* "oroya": {"masks": {...}}: the masks in the object's order, named by its keys */
+    oroya_mask **masks;
+    const char **mask_names;
+    int mask_count;
     size_t event_count, event_cap;
     bool events_failed;
     bool out_of_memory; /* an allocation failed (the error is then OUT_OF_MEMORY) */
@@ -1278,6 +1284,25 @@ static int repetitions_of(play *p, const cJSON *v, const char *path, double *out
     return 0;
 }
 
+/* {"do": "setMask", "action": A, "mask": "<name in oroya.masks>" | null} (oroya's extension). */
+static int parse_set_mask(play *p, const cJSON *o, const char *path, play_op *op) {
+    if (op_action(p, o, "action", path, &op->action))
+        return -1;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "mask");
+    if (cJSON_IsNull(m)) {
+        op->field = -1;
+        return 0;
+    }
+    if (!cJSON_IsString(m))
+        return fail(p, "%s.mask: expected a mask name or null", path);
+    for (int i = 0; i < p->mask_count; i++)
+        if (!strcmp(p->mask_names[i], m->valuestring)) {
+            op->field = i;
+            return 0;
+        }
+    return fail(p, "%s.mask: unknown mask \"%s\" (not in oroya.masks)", path, m->valuestring);
+}
+
 static int parse_op(play *p, const cJSON *o, int index, play_op *op) {
     char path[64];
     snprintf(path, sizeof path, "script[%d]", index);
@@ -1439,6 +1464,8 @@ static int parse_op(play *p, const cJSON *o, int index, play_op *op) {
             return fail(p, "%s.referenceClip: unknown clip", path);
         return 0;
     }
+    case OP_SET_MASK:
+        return parse_set_mask(p, o, path, op);
     case OP_SET_NODE: {
         op->node = find_node(p, get_string(o, "node"));
         if (op->node < 0)
@@ -1606,6 +1633,9 @@ static int run_op(play *p, int index) {
         return 0;
     case OP_MAKE_CLIP_ADDITIVE:
         return make_additive(p, op->clip, json, path);
+    case OP_SET_MASK:
+        return mixer_call(p, oroya_action_set_mask(a, op->field < 0 ? NULL : p->masks[op->field]),
+                          path, what);
     case OP_SET_NODE: {
         oroya_node node = p->nodes[op->node].node;
         oroya_transform t;
@@ -2153,6 +2183,105 @@ static int setup_oroya_markers(play *p) {
     return 0;
 }
 
+/* A name list of a mask: an array of node names. */
+static int mask_names_of(play *p, const cJSON *mask, const char *key, const char *path,
+                         const char ***out, uint32_t *count) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(mask, key);
+    *out = NULL;
+    *count = 0;
+    if (!v)
+        return 0;
+    if (!cJSON_IsArray(v))
+        return fail(p, "%s.%s: expected an array of joint names", path, key);
+    int n = cJSON_GetArraySize(v);
+    if (!n)
+        return 0;
+    *out = sc_malloc(p, (size_t)n * sizeof **out);
+    if (!*out)
+        return fail(p, "out of memory");
+    int i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, v) {
+        if (!cJSON_IsString(it)) {
+            sc_free(p, (void *)*out);
+            *out = NULL;
+            return fail(p, "%s.%s[%d]: expected a joint name", path, key, i);
+        }
+        (*out)[i++] = it->valuestring;
+    }
+    *count = (uint32_t)n;
+    return 0;
+}
+
+/* "oroya": {"masks": {"<name>": {"include": [...], "descendants": bool, "exclude": [...],
+ * "weights": {"<joint>": w}}}}: oroya_mixer_create_mask for each, in order. */
+static int setup_oroya_masks(play *p) {
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
+    const cJSON *all = cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "masks") : NULL;
+    if (!all)
+        return 0;
+    if (!cJSON_IsObject(all))
+        return fail(p, "oroya.masks: expected an object of masks");
+    int n = cJSON_GetArraySize(all);
+    if (!n)
+        return 0;
+    p->masks = sc_malloc(p, (size_t)n * sizeof *p->masks);
+    p->mask_names = sc_malloc(p, (size_t)n * sizeof *p->mask_names);
+    if (!p->masks || !p->mask_names)
+        return fail(p, "out of memory");
+    const cJSON *m;
+    cJSON_ArrayForEach(m, all) {
+        char path[320];
+        snprintf(path, sizeof path, "oroya.masks.%s", m->string);
+        if (!cJSON_IsObject(m))
+            return fail(p, "%s: expected an object", path);
+        oroya_mask_desc d = {.name = m->string};
+        const cJSON *desc = cJSON_GetObjectItemCaseSensitive(m, "descendants");
+        if (desc && !cJSON_IsBool(desc))
+            return fail(p, "%s.descendants: expected true or false", path);
+        d.descendants = cJSON_IsTrue(desc);
+        const char **inc = NULL, **exc = NULL;
+        oroya_mask_entry *w = NULL;
+        int rc = mask_names_of(p, m, "include", path, &inc, &d.include_count);
+        if (!rc)
+            rc = mask_names_of(p, m, "exclude", path, &exc, &d.exclude_count);
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(m, "weights");
+        if (!rc && ws && !cJSON_IsObject(ws))
+            rc = fail(p, "%s.weights: expected an object of joint weights", path);
+        int wn = ws ? cJSON_GetArraySize(ws) : 0;
+        if (!rc && wn && !(w = sc_malloc(p, (size_t)wn * sizeof *w)))
+            rc = fail(p, "out of memory");
+        const cJSON *it;
+        if (!rc && wn) {
+            cJSON_ArrayForEach(it, ws) {
+                if (!cJSON_IsNumber(it)) {
+                    rc = fail(p, "%s.weights.%s: expected a number", path, it->string);
+                    break;
+                }
+                w[d.weight_count++] = (oroya_mask_entry){it->string, it->valuedouble};
+            }
+        }
+        d.include = inc;
+        d.exclude = exc;
+        d.weights = w;
+        oroya_error err = {0};
+        oroya_result r = OROYA_OK;
+        if (!rc)
+            r = oroya_mixer_create_mask(p->mixer, &d, &p->masks[p->mask_count], &err);
+        sc_free(p, (void *)inc);
+        sc_free(p, (void *)exc);
+        sc_free(p, w);
+        if (rc)
+            return rc;
+        if (r == OROYA_ERR_OUT_OF_MEMORY)
+            return fail(p, "out of memory");
+        if (r != OROYA_OK)
+            return fail(p, "%s: %s", path, err.message);
+        p->mask_names[p->mask_count++] = m->string;
+    }
+    return 0;
+}
+
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
     if (gltf && !cJSON_IsNull(gltf)) {
@@ -2215,7 +2344,7 @@ static int run(play *p, play_buf *out) {
             return -1;
         oroya_mixer_set_time_scale(p->mixer, s);
     }
-    if (setup_oroya_extension(p))
+    if (setup_oroya_extension(p) || setup_oroya_masks(p))
         return -1;
     if (setup_script(p) || setup_steps(p) || setup_records(p))
         return -1;
@@ -2367,6 +2496,8 @@ static void cleanup(play *p) {
     sc_free(p, p->records);
     sc_free(p, p->dts);
     sc_free(p, p->events);
+    sc_free(p, p->masks);
+    sc_free(p, (void *)p->mask_names);
     cJSON_Delete(p->root);
 }
 

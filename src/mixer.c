@@ -108,6 +108,18 @@ struct oroya_action {
     bool kernel_ok;
     uint32_t *property_tracks;     /* the tracks not on a joint, for the kernel path */
     uint32_t property_track_count;
+    const oroya_mask *mask;        /* joint mask, or NULL */
+    float *mask_weights;           /* track_count: the mask's weight of each track's node */
+};
+
+struct oroya_mask {
+    oroya_mixer *mixer;
+    oroya_mask *next; /* the mixer's list */
+    const char *name;
+    uint32_t node_count;
+    oroya_node *nodes;  /* the scene's nodes when the mask was made, dense order */
+    float *weights;     /* node_count */
+    float *kweights;    /* kblocks * 4: per kernel joint, 0 on the padding; NULL without rig */
 };
 
 struct oroya_mixer {
@@ -159,6 +171,7 @@ struct oroya_mixer {
     bool kinuse_moved;             /* kinuse changed since then */
     uint32_t active_property_bindings; /* scheduled bindings the property path writes */
     oroya__scene_hook hook;
+    oroya_mask *masks; /* oroya_mixer_create_mask, freed with the mixer */
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
@@ -1152,12 +1165,20 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->time_exact = clip_time;
         ly->weight = (float)weight;
         ly->additive = additive;
+        ly->mask = a->mask ? a->mask->kweights : NULL;
     }
     const uint32_t count = kernel ? a->property_track_count : a->track_count;
     for (uint32_t i = 0; i != count; ++i) {
         const uint32_t j = kernel ? a->property_tracks[i] : i;
         binding *b = a->bindings[j];
         const oroya_track *t = &tracks[j];
+        double w = weight;
+        if (a->mask) {
+            /* weight x mask[joint]; a channel masked out takes no part (as weight 0 would). */
+            w = weight * (double)a->mask_weights[j];
+            if (!(w > 0))
+                continue;
+        }
         if (t->interpolation == OROYA_INTERP_STERP && t->twist_axis.x == 0 &&
             t->twist_axis.y == 0 && t->twist_axis.z == 0) {
             /* A STERP track without an axis takes the node's (the bone's long axis). */
@@ -1169,9 +1190,9 @@ static void action_update(oroya_action *a, double time, double delta, double dir
             oroya_track_sample_f64(t, clip_time, &a->cursors[j], &a->endings, b->buffer);
         }
         if (additive)
-            binding_accumulate_additive(b, weight);
+            binding_accumulate_additive(b, w);
         else
-            binding_accumulate(b, accu_index, weight,
+            binding_accumulate(b, accu_index, w,
                                blend == OROYA_ROTATION_BLEND_STERP &&
                                    b->property == OROYA_PROPERTY_ROTATION);
     }
@@ -1289,6 +1310,7 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
     oroya__free(&m->allocator, a->pose_cursors);
     oroya__free(&m->allocator, a->pose_intervals);
     oroya__free(&m->allocator, a->property_tracks);
+    oroya__free(&m->allocator, a->mask_weights);
     oroya__free(&m->allocator, a->bindings);
     oroya__free(&m->allocator, a->cursors);
     oroya__free(&m->allocator, a);
@@ -1306,6 +1328,10 @@ void oroya_mixer_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->events);
     oroya__free(&m->allocator, m->overrides);
     oroya__free(&m->allocator, m->limits);
+    for (oroya_mask *k = m->masks, *next; k; k = next) {
+        next = k->next;
+        oroya__free(&m->allocator, k);
+    }
     kernel_destroy(m);
     oroya_scene_destroy(m->own_scene);
     oroya_allocator a = m->allocator;
@@ -2231,4 +2257,137 @@ oroya_result oroya_mixer_get_joint_limit(const oroya_mixer *m, oroya_node node,
         }
     }
     return OROYA_ERR_NOT_FOUND;
+}
+
+/* ---- joint masks ----------------------------------------------------------------------------- */
+
+/* Marks `names` (and with descendants their subtrees, parents coming first in dense order)
+ * in flags[]. */
+static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char *const *names,
+                              uint32_t count, bool descendants, unsigned char *flags,
+                              uint32_t n, oroya_error *err) {
+    for (uint32_t i = 0; i < count; i++) {
+        oroya_node node;
+        if (!names[i] || oroya_scene_find_node(m->scene, names[i], &node) != OROYA_OK)
+            return oroya__fail(err, OROYA_ERR_NOT_FOUND,
+                               "mask \"%s\": joint \"%s\" is not in the scene", mask_name,
+                               names[i] ? names[i] : "(null)");
+        uint32_t d = oroya_scene_node_index(m->scene, node);
+        if (d < n)
+            flags[d] = 1;
+    }
+    if (descendants) {
+        const uint32_t *parents = oroya_scene_parent_indices(m->scene);
+        for (uint32_t i = 0; i < n; i++)
+            if (parents[i] < n && flags[parents[i]])
+                flags[i] = 1;
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc,
+                                     oroya_mask **out, oroya_error *err) {
+    if (out)
+        *out = NULL;
+    if (!m || !desc || !out || (desc->include_count && !desc->include) ||
+        (desc->exclude_count && !desc->exclude) || (desc->weight_count && !desc->weights))
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_create_mask: NULL argument");
+    const char *name = desc->name ? desc->name : "";
+    const uint32_t n = oroya_scene_node_count(m->scene);
+    const size_t kcount = m->rig ? (size_t)m->kblocks * 4 : 0;
+    size_t name_len = strlen(name) + 1;
+    size_t size = sizeof(oroya_mask) + 64 + kcount * sizeof(float) + (size_t)n * sizeof(float) +
+                  (size_t)n * sizeof(oroya_node) + 2 * (size_t)n + name_len;
+    unsigned char *mem = oroya__alloc(&m->allocator, size, 64);
+    if (!mem)
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "mask \"%s\": cannot allocate %zu bytes",
+                           name, size);
+    memset(mem, 0, size);
+    oroya_mask *k = (oroya_mask *)(void *)mem;
+    size_t at = (sizeof(oroya_mask) + 63) & ~(size_t)63;
+    k->kweights = kcount ? (float *)(void *)(mem + at) : NULL;
+    at += kcount * sizeof(float);
+    k->weights = (float *)(void *)(mem + at);
+    at += (size_t)n * sizeof(float);
+    k->nodes = (oroya_node *)(void *)(mem + at);
+    at += (size_t)n * sizeof(oroya_node);
+    unsigned char *inc = mem + at, *exc = inc + n;
+    at += 2 * (size_t)n;
+    memcpy(mem + at, name, name_len);
+    k->name = (const char *)(mem + at);
+    k->mixer = m;
+    k->node_count = n;
+    oroya_result r = mask_mark(m, name, desc->include, desc->include_count, desc->descendants,
+                               inc, n, err);
+    if (r == OROYA_OK)
+        r = mask_mark(m, name, desc->exclude, desc->exclude_count, desc->descendants, exc, n, err);
+    for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
+        k->nodes[i] = oroya_scene_node_at(m->scene, i);
+        k->weights[i] = inc[i] && !exc[i] ? 1.0f : 0.0f;
+    }
+    for (uint32_t i = 0; r == OROYA_OK && i < desc->weight_count; i++) {
+        const oroya_mask_entry *w = &desc->weights[i];
+        oroya_node node;
+        if (!w->joint || oroya_scene_find_node(m->scene, w->joint, &node) != OROYA_OK) {
+            r = oroya__fail(err, OROYA_ERR_NOT_FOUND,
+                            "mask \"%s\": weights: joint \"%s\" is not in the scene", name,
+                            w->joint ? w->joint : "(null)");
+        } else if (!(w->weight >= 0 && w->weight <= 1)) {
+            r = oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                            "mask \"%s\": joint \"%s\": weight %g is not in [0, 1]", name,
+                            w->joint, w->weight);
+        } else {
+            uint32_t d = oroya_scene_node_index(m->scene, node);
+            if (d < n)
+                k->weights[d] = (float)w->weight;
+        }
+    }
+    if (r != OROYA_OK) {
+        oroya__free(&m->allocator, mem);
+        return r;
+    }
+    for (uint32_t j = 0; j < m->kjoints && kcount; j++)
+        k->kweights[j] = (float)oroya_mask_weight(k, oroya_rig_kernel_node(m->rig, j));
+    k->next = m->masks;
+    m->masks = k;
+    *out = k;
+    return OROYA_OK;
+}
+
+double oroya_mask_weight(const oroya_mask *k, oroya_node node) {
+    if (!k || !node.id)
+        return 0;
+    const oroya_scene *scene = k->mixer->scene;
+    uint32_t d = oroya_scene_node_index(scene, node);
+    if (d < k->node_count && k->nodes[d].id == node.id)
+        return k->weights[d];
+    for (uint32_t i = 0; i < k->node_count; i++) /* the layout moved since */
+        if (k->nodes[i].id == node.id)
+            return k->weights[i];
+    return 0;
+}
+
+const char *oroya_mask_name(const oroya_mask *k) {
+    return k ? k->name : "";
+}
+
+oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
+    if (!a || (k && k->mixer != a->mixer))
+        return OROYA_ERR_INVALID_ARGUMENT;
+    if (k && !a->mask_weights && a->track_count) {
+        a->mask_weights = oroya__calloc(&a->mixer->allocator, a->track_count, sizeof(float), 16);
+        if (!a->mask_weights)
+            return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t j = 0; k && j < a->track_count; j++) {
+        const binding *b = a->bindings[j];
+        a->mask_weights[j] = (float)oroya_mask_weight(k, b->node);
+    }
+    a->mask = k;
+    return OROYA_OK;
+}
+
+const oroya_mask *oroya_action_mask(const oroya_action *a) {
+    return a ? a->mask : NULL;
 }

@@ -416,6 +416,47 @@ void oroya_action_set_blend_mode(oroya_action *action, oroya_blend_mode mode);
 oroya_result oroya_action_set_rotation_blend(oroya_action *action, oroya_rotation_blend blend);
 oroya_rotation_blend oroya_action_rotation_blend(const oroya_action *action);
 
+/* ---- joint masks (partial blending; an oroya extension) ---------------------------------- */
+
+/* A weight in [0, 1] per joint (scene node), built once from names. An action with a mask
+ * contributes weight x mask[joint] to each of that joint's channels, blended in three's order;
+ * where the masked weights of a property add up to less than 1 the original value fills the
+ * rest, as three does for any weight below 1. Additive actions take masks too. The mask is
+ * owned by the mixer (freed with it). See docs/mixer.md, "Joint masks". */
+typedef struct oroya_mask oroya_mask;
+
+typedef struct oroya_mask_entry {
+    const char *joint; /* a node name */
+    double weight;     /* in [0, 1] */
+} oroya_mask_entry;
+
+typedef struct oroya_mask_desc {
+    const char *name;               /* for messages; copied; NULL = "" */
+    const char *const *include;     /* node names weighted 1 */
+    uint32_t include_count;
+    bool descendants;               /* include and exclude also cover each node's descendants */
+    const char *const *exclude;     /* node names weighted 0 (after include) */
+    uint32_t exclude_count;
+    const oroya_mask_entry *weights; /* then these nodes (alone) get these weights */
+    uint32_t weight_count;
+} oroya_mask_desc;
+
+/* Builds a mask on the mixer's scene as it is now (nodes added later are not in it: weight 0).
+ * Allocates. Errors: INVALID_ARGUMENT (NULL mixer, desc or out, NULL name arrays with a
+ * count), NOT_FOUND (a joint name not in the scene: the message names the mask and the joint),
+ * INVALID_DATA (a weight NaN or outside [0, 1]), OUT_OF_MEMORY. */
+oroya_result oroya_mixer_create_mask(oroya_mixer *mixer, const oroya_mask_desc *desc,
+                                     oroya_mask **out, oroya_error *err);
+/* The mask's weight of `node` (0 for a node not in it), its name. */
+double oroya_mask_weight(const oroya_mask *mask, oroya_node node);
+const char *oroya_mask_name(const oroya_mask *mask);
+/* Sets (NULL: clears) the action's mask, from the next update. The per-track weights are
+ * resolved here, from each track's bound node, so an update does no lookups. Allocates once
+ * per action (the first time). INVALID_ARGUMENT for a NULL action or a mask of another mixer;
+ * OUT_OF_MEMORY. */
+oroya_result oroya_action_set_mask(oroya_action *action, const oroya_mask *mask);
+const oroya_mask *oroya_action_mask(const oroya_action *action);
+
 /* ---- additive clips --------------------------------------------------------------------- */
 
 /* three's AnimationUtils.makeClipAdditive, in place: every track of `target` that has a

@@ -104,6 +104,8 @@ typedef struct oroya__pose_mix_layer {
     float time, weight;  /* time: the largest float <= time_exact; weight > 0 */
     double time_exact;   /* the interpolation factors come from this one */
     bool additive;       /* blended as an additive layer (the clip's keys are the deltas) */
+    const float *mask;   /* joint mask: a weight factor per joint (block_count * 4 floats, 0 on
+                            the padding), or NULL for 1 everywhere */
 } oroya__pose_mix_layer;
 
 /* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder

@@ -572,8 +572,10 @@ static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *cl
  * hold here does not matter, so they do not force the general mix. */
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                        uint32_t b2, const oroya__pose_interval *iv, float w,
-                                       int pad_bits, bool exact) {
-    const vf wv = vf_set1(w);
+                                       const float *mask, int pad_bits, bool exact) {
+    /* A joint mask scales the weight per lane (weight x mask[joint]); lanes at 0 take no part,
+     * as three's accumulate with weight 0. */
+    const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
         blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv);
     }
@@ -658,7 +660,7 @@ static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t
 /* slerp(identity, d, w) for a weight above 1, lane by lane with three.js's slerpFlat in double
  * (oroya__slerp_flat_d): the series of q4_slerp holds for factors in [0, 1] only, and an
  * additive layer may be weighted more (an exaggerated wave). Rare, so plain scalar code. */
-static void slerp_identity_exact(q4 *d, float w) {
+static void slerp_identity_exact(q4 *d, const float *w) {
     _Alignas(32) float x[OROYA__PK_WIDTH], y[OROYA__PK_WIDTH], z[OROYA__PK_WIDTH],
         q[OROYA__PK_WIDTH];
     vf_store2(x, x + 4, d->x);
@@ -669,7 +671,7 @@ static void slerp_identity_exact(q4 *d, float w) {
     for (int l = 0; l < OROYA__PK_WIDTH; l++) {
         const double b[4] = {x[l], y[l], z[l], q[l]};
         double r[4];
-        oroya__slerp_flat_d(identity, b, w, r);
+        oroya__slerp_flat_d(identity, b, w[l], r);
         x[l] = (float)r[0], y[l] = (float)r[1], z[l] = (float)r[2], q[l] = (float)r[3];
     }
     d->x = vf_load2(x, x + 4);
@@ -681,8 +683,8 @@ static void slerp_identity_exact(q4 *d, float w) {
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
 static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                          uint32_t b2, const oroya__pose_interval *iv, float w,
-                                         bool exact) {
-    const vf wv = vf_set1(w);
+                                         const float *mask, bool exact) {
+    const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
         add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv);
     }
@@ -691,8 +693,28 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
         sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
         vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
-        if (w > 1.0f) {
-            slerp_identity_exact(&d, w);
+        if (mask) {
+            /* Per-lane weights: above 1 somewhere, the exact scalar slerp on every lane;
+             * else the vector slerp from the identity (factor 0 gives the identity). */
+            _Alignas(32) float lw[OROYA__PK_WIDTH];
+            vf_store2(lw, lw + 4, wv);
+            bool above = false, all_one = true;
+            for (int l = 0; l < OROYA__PK_WIDTH; l++) {
+                above |= lw[l] > 1.0f;
+                all_one &= lw[l] == 1.0f;
+            }
+            if (above) {
+                slerp_identity_exact(&d, lw);
+            } else if (!all_one) {
+                const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
+                d = q4_slerp(&id, &d, wv, exact);
+            }
+        } else if (w > 1.0f) {
+            _Alignas(32) float lw[OROYA__PK_WIDTH];
+            for (int l = 0; l < OROYA__PK_WIDTH; l++) {
+                lw[l] = w;
+            }
+            slerp_identity_exact(&d, lw);
         } else if (w != 1.0f) {
             const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
             d = q4_slerp(&id, &d, wv, exact);
@@ -812,6 +834,7 @@ typedef struct active_layer {
     const oroya_pose_clip *clip;
     const oroya__pose_interval *iv;
     float weight;
+    const float *mask; /* per joint (block_count * 4 floats), or NULL */
 } active_layer;
 
 /* Stores one channel's vectors and returns the lanes whose value changed (bit per lane), when
@@ -859,13 +882,13 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         const vf z = vf_zero();
         blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
         for (uint32_t i = 0; i < normal_count; i++) {
-            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, pad_bits,
-                         exact);
+            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
+                         normal[i].mask, pad_bits, exact);
         }
         blend_finish(&st, &rest[b], &rest[b2], pad_bits, exact);
         for (uint32_t i = 0; i < additive_count; i++) {
             blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
-                           exact);
+                           additive[i].mask, exact);
         }
         oroya_soa_transform *o = &locals[b];
         oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
@@ -931,6 +954,7 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
         a->clip = ly->clip;
         a->iv = ly->intervals;
         a->weight = ly->weight;
+        a->mask = ly->mask;
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, changed);
 }
@@ -959,6 +983,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
             a->clip = ly->clip;
             a->iv = iv;
             a->weight = ly->weight;
+            a->mask = NULL;
         }
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, NULL);

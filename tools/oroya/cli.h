@@ -18,5 +18,9 @@ struct oroya_gltf_model;
 int oroya_bench_mixer(const struct oroya_gltf_model *model, const oroya_allocator *allocator,
                       const long *alloc_count, void *pool, int runs, int char_frames,
                       int crowd_frames, long *frame_allocs, long *frames);
+/* The joint-mask figures (tools/oroya/bench_features.c), the same way. */
+int oroya_bench_features(const struct oroya_gltf_model *model, const oroya_allocator *allocator,
+                         const long *alloc_count, int runs, int char_frames, long *frame_allocs,
+                         long *frames);
 
 #endif

@@ -316,6 +316,10 @@ int oroya_cmd_bench(int argc, char **argv) {
                           char_frames, crowd_frames, &s->frame_allocs, &s->frames) != 0) {
         goto done;
     }
+    if (oroya_bench_features(s->human.model, &s->allocator, &s->counter.allocs, runs, char_frames,
+                             &s->frame_allocs, &s->frames) != 0) {
+        goto done;
+    }
 
     /* Skinning: the 100k mesh posed by character 0's bones. */
     bench_counter load_counter = {0};
