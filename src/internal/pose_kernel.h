@@ -198,11 +198,15 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
     d = vf_xor(d, flip);
     const vf one = vf_row(pk_one);
     vf s = vf_sub(one, t);
-    /* exact: no normalized-lerp shortcut, whose renormalization three's slerpFlat does not
-     * make (it shows in keys that are not quite unit); the series is exact as dot -> 1. */
-    vf near = exact ? vf_zero() : vf_ge(d, vf_set1(0.9995f));
+    vf near = vf_ge(d, vf_set1(0.9995f));
     const int near_bits = vf_movemask(near);
     vf cs = s, ct = t;
+    if (exact && near_bits) {
+        /* exact: near lanes take two terms of the series (the third is below 1e-10 there)
+         * instead of the normalized lerp, whose renormalization three's slerpFlat does not
+         * make (it shows in keys that are not quite unit). */
+        sin_ratio2(s, t, vf_sub(d, one), 2, &cs, &ct);
+    }
     if (near_bits != VF_ALL) {
         const vf close = vf_ge(d, vf_set1(0.9f));
         const int close_bits = vf_movemask(close);
@@ -224,25 +228,27 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
                 ft = vf_select(close, gt, ft);
             }
         }
-        cs = vf_select(near, s, fs);
-        ct = vf_select(near, t, ft);
+        cs = vf_select(near, cs, fs);
+        ct = vf_select(near, ct, ft);
     }
     q4 r = q4_scale2(a, cs, b, ct);
-    if (near_bits) {
+    if (near_bits && !exact) {
         const vf one_over = vf_div(one, vf_sqrt(q4_dot(r, r)));
         r = q4_scale(r, vf_select(near, one_over, one));
     }
     /* slerpFlat returns its first input untouched at t = 0 and for equal inputs, its second
-     * at t = 1; here they come out normalized, which for unit keys is the same within an ulp.
-     * The pose layer skips the check (19 operations); the mixer's path (`exact`) makes it, as
-     * files may hold keys that are not quite unit (three then shows them as they are). */
+     * at t = 1. The normalized lerp of near lanes changes them by an ulp for unit inputs (the
+     * pose layer), by up to 1e-3 for inputs that are not quite unit; in `exact` mode those
+     * lanes take the series, which at t = 0 and 1 gives the inputs back within an ulp; equal
+     * inputs that are not quite unit would look an angle apart to it (as to three's formula,
+     * which is why three tests for them), so they are kept as they are. */
     if (exact) {
         const q4 b0 = *pb;
         const vf same = vf_and(vf_and(vf_eq(a.x, b0.x), vf_eq(a.y, b0.y)),
                                vf_and(vf_eq(a.z, b0.z), vf_eq(a.w, b0.w)));
-        r = q4_select(same, a, r);
-        r = q4_select(vf_eq(t, one), b0, r);
-        r = q4_select(vf_eq(t, vf_zero()), a, r);
+        if (vf_movemask(same)) {
+            r = q4_select(same, a, r);
+        }
     }
     return r;
 }
