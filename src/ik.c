@@ -331,8 +331,8 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
 
 /* Writes the full-weight rotations of the three joints to ik_out (moved[i] says which it
  * wrote). Returns NULL, or why it fell back. */
-static const char *solve_two_bone(const oroya_ik *ik, double w, const frame *f, const dq *l,
-                                  dq *ik_out, bool *moved, bool *reached) {
+static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, const frame *f,
+                                  const dq *l, dq *ik_out, bool *moved, bool *reached) {
     const dv3 a = f[0].p, b = f[1].p, c = f[2].p;
     const dv3 u = vsub(b, a), v = vsub(c, b);
     const double l1 = vlen(u), l2 = vlen(v), chain = l1 + l2;
@@ -436,7 +436,13 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, const frame *f, 
             /* The middle joint sits on the side n x h of the line. */
             angle = signed_angle(hp, vcross(pn, n), n);
         }
-        root = qmul(qaxis(n, w * angle), swing);
+        /* With a weight below 1 the twist is that fraction of the full solve's: the angle
+         * found here would jump from pi to -pi where the knee passes opposite the pole. */
+        if (w < 1) {
+            angle = w * *twist;
+        }
+        *twist = angle;
+        root = qmul(qaxis(n, angle), swing);
     }
     ik_out[0] = local_after(l[0], f[0].q, root);
     ik_out[1] = local_after(l[1], f[1].q, bend);
@@ -594,9 +600,15 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
         l[i] = qnorm(l[i]);
     }
     if (!why) {
-        why = ik->type == OROYA_IK_TWO_BONE ? solve_two_bone(ik, w < 1 ? w : 1, f, l, ik_out,
-                                                             moved, &reached)
-                                            : solve_aim(ik, n, job->world, f, l, ik_out, moved, &reached);
+        if (ik->type == OROYA_IK_TWO_BONE) {
+            double twist = 0;
+            why = solve_two_bone(ik, 1, &twist, f, l, ik_out, moved, &reached);
+            if (!why && w < 1) {
+                why = solve_two_bone(ik, w, &twist, f, l, ik_out, moved, &reached);
+            }
+        } else {
+            why = solve_aim(ik, n, job->world, f, l, ik_out, moved, &reached);
+        }
     }
     for (uint32_t i = 0; !why && i < n; i++) {
         if (moved[i] && !(isfinite(qdot(ik_out[i], ik_out[i])))) {

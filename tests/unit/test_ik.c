@@ -209,10 +209,25 @@ static void test_weight(void) {
         ik.weight = 1;
         solve(&full, &ik, NULL);
         float last = oroya_vec3_length(oroya_vec3_sub(pos(&c, 2), ik.target));
+        chain prev = c;
         for (int k = 1; k <= 20; k++) {
             chain w = c;
             ik.weight = (float)k / 20;
             solve(&w, &ik, NULL);
+            /* Continuous from weight 0: no joint jumps from 0 to 0.05 (unless the
+             * weighted target, on the line from the end to the target, is close to the first joint, where the chain must swing round fast). */
+            oroya_vec3 aim0 = oroya_vec3_lerp(pos(&c, 2), ik.target, ik.weight - 0.05f);
+            oroya_vec3 aim1 = oroya_vec3_lerp(pos(&c, 2), ik.target, ik.weight);
+            float near_root =
+                fminf(oroya_vec3_length(oroya_vec3_sub(aim0, pos(&c, 0))),
+                      oroya_vec3_length(oroya_vec3_sub(aim1, pos(&c, 0)))) / len;
+            for (uint32_t j = 1; k == 1 && near_root > 0.3f && j < 3; j++) {
+                float jump = oroya_vec3_length(oroya_vec3_sub(pos(&w, j), pos(&prev, j)));
+                if (jump > 0.25f * len && bad++ < 5)
+                    OT_CHECK_MSG(0, "it %d: weight %g: joint %u jumps %g of %g", it,
+                                 (double)ik.weight, j, (double)jump, (double)len);
+            }
+            prev = w;
             float d = oroya_vec3_length(oroya_vec3_sub(pos(&w, 2), ik.target));
             if (d > last + 1e-5f * len && bad++ < 5)
                 OT_CHECK_MSG(0, "it %d: weight %g moves the end away: %g after %g", it,
