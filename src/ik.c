@@ -21,54 +21,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The small vector helpers are forced inline: a solve is made of little else, and a call per
+ * product costs as much as the product. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 typedef struct { double x, y, z; } dv3;
 typedef struct { double x, y, z, w; } dq;
 
-static dv3 v3(double x, double y, double z) { return (dv3){x, y, z}; }
-static dv3 of_vec3(oroya_vec3 v) { return v3(v.x, v.y, v.z); }
-static dv3 vadd(dv3 a, dv3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-static dv3 vsub(dv3 a, dv3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
-static dv3 vscale(dv3 a, double s) { return v3(a.x * s, a.y * s, a.z * s); }
-static double vdot(dv3 a, dv3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static dv3 vcross(dv3 a, dv3 b) {
+HOT dv3 v3(double x, double y, double z) { return (dv3){x, y, z}; }
+HOT dv3 of_vec3(oroya_vec3 v) { return v3(v.x, v.y, v.z); }
+HOT dv3 vadd(dv3 a, dv3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+HOT dv3 vsub(dv3 a, dv3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+HOT dv3 vscale(dv3 a, double s) { return v3(a.x * s, a.y * s, a.z * s); }
+HOT double vdot(dv3 a, dv3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+HOT dv3 vcross(dv3 a, dv3 b) {
     return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
-static double vlen(dv3 a) { return sqrt(vdot(a, a)); }
-static dv3 vnorm(dv3 a) {
+HOT double vlen(dv3 a) { return sqrt(vdot(a, a)); }
+HOT dv3 vnorm(dv3 a) {
     double l = vlen(a);
     return l > 0 ? vscale(a, 1 / l) : v3(0, 0, 0);
 }
 /* The part of a perpendicular to the unit vector n. */
-static dv3 vperp(dv3 a, dv3 n) { return vsub(a, vscale(n, vdot(a, n))); }
-static bool vfinite(dv3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+HOT dv3 vperp(dv3 a, dv3 n) { return vsub(a, vscale(n, vdot(a, n))); }
+HOT bool vfinite(dv3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
-static dq qid(void) { return (dq){0, 0, 0, 1}; }
-static dq of_quat(oroya_quat q) { return (dq){q.x, q.y, q.z, q.w}; }
-static dq qmul(dq a, dq b) {
+HOT dq qid(void) { return (dq){0, 0, 0, 1}; }
+HOT dq of_quat(oroya_quat q) { return (dq){q.x, q.y, q.z, q.w}; }
+HOT dq qmul(dq a, dq b) {
     return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
                 a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
                 a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
 }
-static dq qconj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
-static double qdot(dq a, dq b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
-static dq qnorm(dq q) {
+HOT dq qconj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
+HOT double qdot(dq a, dq b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+HOT dq qnorm(dq q) {
     double l = sqrt(qdot(q, q));
     return l > 0 ? (dq){q.x / l, q.y / l, q.z / l, q.w / l} : qid();
 }
-static dv3 qrot(dq q, dv3 v) {
+HOT dv3 qrot(dq q, dv3 v) {
     dv3 u = v3(q.x, q.y, q.z);
     dv3 t = vscale(vcross(u, v), 2);
     return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
 }
 /* Rotation of `angle` about the unit axis n. */
-static dq qaxis(dv3 n, double angle) {
+HOT dq qaxis(dv3 n, double angle) {
     double s = sin(0.5 * angle);
     return (dq){n.x * s, n.y * s, n.z * s, cos(0.5 * angle)};
 }
 /* The shortest rotation taking the direction of a to that of b; identity when either is zero,
  * a half turn about some perpendicular axis when they are opposite. */
-static dq qfrom_to(dv3 a, dv3 b) {
+HOT dq qfrom_to(dv3 a, dv3 b) {
     double la = vlen(a), lb = vlen(b);
     if (la <= 0 || lb <= 0) {
         return qid();
@@ -83,6 +95,18 @@ static dq qfrom_to(dv3 a, dv3 b) {
     }
     return qnorm((dq){c.x, c.y, c.z, w});
 }
+/* The rotation about the unit axis n taking the direction of a to that of b (both
+ * perpendicular to n), without trigonometry: normalize(a x b, |a||b| + a.b), a half turn
+ * about n when they are opposite. */
+HOT dq qabout(dv3 a, dv3 b, dv3 n) {
+    const double w = vlen(a) * vlen(b) + vdot(a, b);
+    if (w <= 1e-12 * (vdot(a, a) + vdot(b, b))) {
+        return (dq){n.x, n.y, n.z, 0};
+    }
+    const dv3 c = vcross(a, b);
+    return qnorm((dq){c.x, c.y, c.z, w});
+}
+
 /* slerp(identity, q, t) for a unit q, on the shorter arc. */
 static dq qpow(dq q, double t) {
     if (q.w < 0) {
@@ -98,7 +122,7 @@ static dq qpow(dq q, double t) {
 }
 /* The signed angle turning the direction of a into that of b about the unit axis n (a and b
  * perpendicular to n). */
-static double signed_angle(dv3 a, dv3 b, dv3 n) {
+HOT double signed_angle(dv3 a, dv3 b, dv3 n) {
     return atan2(vdot(n, vcross(a, b)), vdot(a, b));
 }
 
@@ -138,7 +162,7 @@ static bool frame_of(const oroya_mat4 *m, frame *out) {
 }
 
 /* l' = l * conj(Q) * D * Q (see the top of the file). */
-static dq local_after(dq l, dq world, dq d) {
+HOT dq local_after(dq l, dq world, dq d) {
     return qnorm(qmul(qmul(l, qconj(world)), qmul(d, world)));
 }
 
@@ -167,23 +191,24 @@ static oroya_result check_cheap(const oroya_ik_solve_job *job, uint32_t index, o
                            "oroya_ik_solve: job, ik, world, rotations and out are required");
     }
     const oroya_ik *ik = job->ik;
-    char at[96];
+    const uint32_t n = chain_count(ik);
+    const bool type_ok = ik->type == OROYA_IK_TWO_BONE || ik->type == OROYA_IK_AIM;
+    if (type_ok && (ik->type == OROYA_IK_TWO_BONE ? n == 3 : n <= OROYA_IK_MAX_CHAIN)) {
+        return OROYA_OK;
+    }
+    char at[96]; /* the message is built only on failure: run calls this every frame */
     ik_label(ik, index, at, sizeof at);
-    if (ik->type != OROYA_IK_TWO_BONE && ik->type != OROYA_IK_AIM) {
+    if (!type_ok) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.type: unknown IK type %d", at,
                            (int)ik->type);
     }
-    uint32_t n = chain_count(ik);
-    if (ik->type == OROYA_IK_TWO_BONE && n != 3) {
+    if (ik->type == OROYA_IK_TWO_BONE) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "%s.joint_count: a two-bone IK has 3 joints, not %u", at, n);
     }
-    if (ik->type == OROYA_IK_AIM && n > OROYA_IK_MAX_CHAIN) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "%s.joint_count: %u joints, an aim chain has at most %u", at, n,
-                           (unsigned)OROYA_IK_MAX_CHAIN);
-    }
-    return OROYA_OK;
+    return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                       "%s.joint_count: %u joints, an aim chain has at most %u", at, n,
+                       (unsigned)OROYA_IK_MAX_CHAIN);
 }
 
 static bool finite3(oroya_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
@@ -382,7 +407,7 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
     const dv3 up = vperp(u, h), vp = vperp(v, h);
     const double pa = vlen(up), pb = vlen(vp);
     const double base = l1 * l1 + l2 * l2 + 2 * (vdot(u, v) - vdot(up, vp));
-    double phi = 0;
+    double cphi = 1, sphi = 0;
     double want = dist;
     bool within = true;
     if (pa * pb > 1e-12 * chain * chain) {
@@ -405,14 +430,22 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
         }
         double cpsi = (want * want - base) / (2 * pa * pb);
         cpsi = fmax(-1, fmin(1, cpsi));
-        const double psi0 = signed_angle(up, vp, h);
-        /* The bend is the positive angle from the first bone to the second about h: 0 is
-         * straight, pi folded. */
-        phi = acos(cpsi) - psi0;
+        /* The bend psi is the positive angle from the first bone to the second about h: 0 is
+         * straight, pi folded. The turn phi = psi1 - psi0 is built from the cosines and sines
+         * (angle difference, then the half angle), with no trigonometric call. */
+        const double s1 = sqrt(fmax(0, 1 - cpsi * cpsi));
+        const double c0 = vdot(up, vp) / (pa * pb), s0 = vdot(h, vcross(up, vp)) / (pa * pb);
+        cphi = cpsi * c0 + s1 * s0;
+        sphi = s1 * c0 - cpsi * s0;
     } else {
         within = false;
     }
-    const dq bend = qaxis(h, phi);
+    dq bend;
+    if (1 + cphi > 1e-12) {
+        bend = qnorm((dq){h.x * sphi, h.y * sphi, h.z * sphi, 1 + cphi});
+    } else {
+        bend = (dq){h.x, h.y, h.z, 0};
+    }
     const dv3 e1 = vadd(u, qrot(bend, v)); /* end - first after the bend */
 
     /* Swing the end onto the line to the target, then twist about that line so the middle
@@ -429,20 +462,28 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
         const dv3 bp = vperp(qrot(swing, u), n);
         const dv3 hp = vperp(qrot(swing, h), n);
         const bool perpendicular = fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2;
-        double angle = 0;
+        dv3 from = v3(0, 0, 0), to = v3(0, 0, 0);
         if ((!perpendicular && vlen(bp) > 1e-3 * l1) || vlen(hp) < 1e-6) {
-            angle = vlen(bp) > 1e-9 * l1 ? signed_angle(bp, pn, n) : 0;
+            if (vlen(bp) > 1e-9 * l1) {
+                from = bp, to = pn;
+            }
         } else {
             /* The middle joint sits on the side n x h of the line. */
-            angle = signed_angle(hp, vcross(pn, n), n);
+            from = hp, to = vcross(pn, n);
         }
-        /* With a weight below 1 the twist is that fraction of the full solve's: the angle
-         * found here would jump from pi to -pi where the knee passes opposite the pole. */
-        if (w < 1) {
-            angle = w * *twist;
+        if (vlen(from) > 0) {
+            /* With a weight below 1 the twist is that fraction of the full solve's (kept in
+             * *twist): the angle found here would jump from pi to -pi where the knee passes
+             * opposite the pole. At weight 1 the angle itself is not needed. */
+            if (w < 1) {
+                root = qmul(qaxis(n, w * *twist), swing);
+            } else {
+                if (twist) {
+                    *twist = signed_angle(from, to, n);
+                }
+                root = qmul(qabout(from, to, n), swing);
+            }
         }
-        *twist = angle;
-        root = qmul(qaxis(n, angle), swing);
     }
     ik_out[0] = local_after(l[0], f[0].q, root);
     ik_out[1] = local_after(l[1], f[1].q, bend);
@@ -519,7 +560,7 @@ static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *w
             const dv3 nd = vscale(d, 1 / dist);
             const dv3 a1 = vperp(qrot(full, upw), nd), b1 = vperp(wup, nd);
             if (vlen(a1) > 1e-9 && vlen(b1) > 1e-9 * vlen(wup)) {
-                full = qmul(qaxis(nd, signed_angle(a1, b1, nd)), full);
+                full = qmul(qabout(a1, b1, nd), full);
             }
         }
         const dq turn = frac >= 1 ? full : qpow(full, frac);
@@ -546,8 +587,9 @@ static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *w
         upw = qrot(applied, upw);
     }
     const dv3 to = vsub(t, eye);
-    *reached = !limited && vlen(to) > 0 &&
-               atan2(vlen(vcross(fwd, to)), vdot(fwd, to)) < 1e-5;
+    /* Within 1e-5 rad: |fwd x to| < tan(1e-5) (fwd . to), tan(1e-5) = 1e-5 to 17 digits. */
+    *reached = !limited && vlen(to) > 0 && vdot(fwd, to) > 0 &&
+               vlen(vcross(fwd, to)) < 1e-5 * vdot(fwd, to);
     return NULL;
 }
 
@@ -602,7 +644,7 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
     if (!why) {
         if (ik->type == OROYA_IK_TWO_BONE) {
             double twist = 0;
-            why = solve_two_bone(ik, 1, &twist, f, l, ik_out, moved, &reached);
+            why = solve_two_bone(ik, 1, w < 1 ? &twist : NULL, f, l, ik_out, moved, &reached);
             if (!why && w < 1) {
                 why = solve_two_bone(ik, w, &twist, f, l, ik_out, moved, &reached);
             }
@@ -883,6 +925,46 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik
     return OROYA_OK;
 }
 
+/* compose(T, R, S) of one SoA lane, column-major, as oroya_mat4_compose. */
+HOT void compose_soa(const oroya_soa_transform *b, uint32_t i, float *m) {
+    const float x = b->qx[i], y = b->qy[i], z = b->qz[i], w = b->qw[i];
+    const float x2 = x + x, y2 = y + y, z2 = z + z;
+    const float xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+    const float wx = w * x2, wy = w * y2, wz = w * z2;
+    const float sx = b->sx[i], sy = b->sy[i], sz = b->sz[i];
+    m[0] = (1 - (yy + zz)) * sx, m[1] = (xy + wz) * sx, m[2] = (xz - wy) * sx, m[3] = 0;
+    m[4] = (xy - wz) * sy, m[5] = (1 - (xx + zz)) * sy, m[6] = (yz + wx) * sy, m[7] = 0;
+    m[8] = (xz + wy) * sz, m[9] = (yz - wx) * sz, m[10] = (1 - (xx + yy)) * sz, m[11] = 0;
+    m[12] = b->tx[i], m[13] = b->ty[i], m[14] = b->tz[i], m[15] = 1;
+}
+
+/* r = a * b for affine matrices (bottom rows 0 0 0 1): a column of r is a's columns weighted
+ * by b's column, four lanes at a time with SSE (the subtree pass does two per joint). */
+HOT void mul_affine(const float *restrict a, const float *restrict b, float *restrict r) {
+#if defined(__SSE2__)
+    const __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4), a2 = _mm_loadu_ps(a + 8);
+    const __m128 a3 = _mm_loadu_ps(a + 12);
+    for (int c = 0; c < 4; c++) {
+        __m128 col = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[c * 4])),
+                                           _mm_mul_ps(a1, _mm_set1_ps(b[c * 4 + 1]))),
+                                _mm_mul_ps(a2, _mm_set1_ps(b[c * 4 + 2])));
+        if (c == 3) {
+            col = _mm_add_ps(col, a3);
+        }
+        _mm_storeu_ps(r + c * 4, col);
+    }
+#else
+    for (int c = 0; c < 4; c++) {
+        const float b0 = b[c * 4], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2];
+        const float t = c == 3 ? 1.0f : 0.0f;
+        r[c * 4 + 0] = a[0] * b0 + a[4] * b1 + a[8] * b2 + a[12] * t;
+        r[c * 4 + 1] = a[1] * b0 + a[5] * b1 + a[9] * b2 + a[13] * t;
+        r[c * 4 + 2] = a[2] * b0 + a[6] * b1 + a[10] * b2 + a[14] * t;
+        r[c * 4 + 3] = t;
+    }
+#endif
+}
+
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,
  * then the model and bone matrices of its first joint's subtree are recomputed (a mark per
  * joint: parents come first, so one forward pass finds the subtree). */
@@ -924,14 +1006,14 @@ void oroya__ik_run_character(oroya_pose_character *c) {
             if (!in[j]) {
                 continue;
             }
-            const oroya_soa_transform *b = &c->locals[j / 4];
-            const uint32_t lane = j % 4;
-            oroya_mat4 local = oroya_mat4_compose(
-                (oroya_vec3){b->tx[lane], b->ty[lane], b->tz[lane]},
-                (oroya_quat){b->qx[lane], b->qy[lane], b->qz[lane], b->qw[lane]},
-                (oroya_vec3){b->sx[lane], b->sy[lane], b->sz[lane]});
-            c->models[j] = p == UINT32_MAX ? local : oroya_mat4_mul(c->models[p], local);
-            c->bones[j] = oroya_mat4_mul(c->models[j], s->inverse_bind[j]);
+            float local[16];
+            compose_soa(&c->locals[j / 4], j % 4, local);
+            if (p == UINT32_MAX) {
+                memcpy(c->models[j].m, local, sizeof local);
+            } else {
+                mul_affine(c->models[p].m, local, c->models[j].m);
+            }
+            mul_affine(c->models[j].m, s->inverse_bind[j].m, c->bones[j].m);
         }
     }
 }
