@@ -107,29 +107,27 @@ cases=(
 	'shares|"oroya": {"ik": [{"name": "a", "type": "aim", "joints": ["neck", "head"], "weights": [0.5, 0.6], "forward": [0, 0, 1], "target": [0, 0, 5]}]},|shares: add up to'
 	'twice|"oroya": {"ik": [{"name": "a", "type": "aim", "joints": ["head"], "forward": [0, 0, 1], "target": [0, 0, 5]}, {"name": "a", "type": "aim", "joints": ["head"], "forward": [0, 0, 1], "target": [0, 0, 5]}]},|used twice'
 )
+# refused NAME WANT: the scenario in $tmp/e.json must fail with WANT in its message.
+refused() {
+	if "$oroya" play "$tmp/e.json" > /dev/null 2> "$tmp/e.err"; then
+		echo "FAIL $1: accepted"; fail=$((fail + 1))
+	elif grep -qF -- "$2" "$tmp/e.err"; then
+		echo "ok   $1: $(head -c 160 "$tmp/e.err")"
+	else
+		echo "FAIL $1: expected '$2', got: $(cat "$tmp/e.err")"; fail=$((fail + 1))
+	fi
+}
 for c in "${cases[@]}"; do
 	IFS='|' read -r name member want <<< "$c"
 	scenario "$member" "" > "$tmp/e.json"
-	if "$oroya" play "$tmp/e.json" > /dev/null 2> "$tmp/e.err"; then
-		echo "FAIL $name: accepted"; fail=$((fail + 1))
-	elif grep -qF -- "$want" "$tmp/e.err"; then
-		echo "ok   $name: $(head -c 160 "$tmp/e.err")"
-	else
-		echo "FAIL $name: expected '$want', got: $(cat "$tmp/e.err")"; fail=$((fail + 1))
-	fi
+	refused "$name" "$want"
 done
 # setIk errors.
 for c in 'unknown|{"at": 0, "do": "setIk", "name": "nope", "weight": 1}|script[1].name: no IK named' \
          'value|{"at": 0, "do": "setIk", "name": "footL", "pole": [0, 1]}|script[1].pole: expected 3 numbers'; do
 	IFS='|' read -r name op want <<< "$c"
 	scenario "$IK" ", $op" > "$tmp/e.json"
-	if "$oroya" play "$tmp/e.json" > /dev/null 2> "$tmp/e.err"; then
-		echo "FAIL setIk $name: accepted"; fail=$((fail + 1))
-	elif grep -qF -- "$want" "$tmp/e.err"; then
-		echo "ok   setIk $name: $(head -c 160 "$tmp/e.err")"
-	else
-		echo "FAIL setIk $name: expected '$want', got: $(cat "$tmp/e.err")"; fail=$((fail + 1))
-	fi
+	refused "setIk $name" "$want"
 done
 [ "$fail" -eq 0 ] && echo "all passed"
 exit "$fail"
