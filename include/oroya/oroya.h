@@ -15,6 +15,7 @@
 #include "oroya/mixer.h"
 #include "oroya/rig.h"
 #include "oroya/pose.h"
+#include "oroya/ik.h"
 #include "oroya/scenario.h"
 #include "oroya/gltf.h"
 
