@@ -19,6 +19,7 @@ struct oroya_pose_skeleton {
     oroya_mat4 *inverse_bind;      /* joint_count */
     char **names;                  /* joint_count, or NULL */
     uint32_t *bone_slots;          /* joint_count: where each joint's bone matrix goes */
+    bool bone_slots_identity;      /* bone_slots[j] == j for every joint */
 };
 
 /* One joint channel of a runtime clip. In a uniform (block, channel) (see

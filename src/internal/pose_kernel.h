@@ -796,6 +796,7 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
     const uint32_t first = b * 4, n = skel->joint_count;
     const uint32_t end = first + (b2 != b ? 8u : 4u) < n ? first + (b2 != b ? 8u : 4u) : n;
     v4 m[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
+    const uint32_t *slots = skel->bone_slots_identity ? NULL : skel->bone_slots;
     for (uint32_t j = first; j < end; j++) {
         const uint32_t parent = skel->parents[j];
         v4 p[4];
@@ -807,7 +808,7 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
             p[3] = v4_loadu(pm + 12);
         }
         ltm_joint(lc, j - first, p, skel->inverse_bind[j].m, models[j].m,
-                  bones ? bones[skel->bone_slots[j]].m : NULL, m);
+                  bones ? bones[slots ? slots[j] : j].m : NULL, m);
     }
 }
 
@@ -820,22 +821,15 @@ typedef struct active_layer {
     float weight;
 } active_layer;
 
-/* Stores one channel's vectors and returns the lanes whose value changed (bit per lane), when
- * `detect`: the comparison three.js's PropertyMixer.apply makes before it writes a property
- * (NaN counts as changed, 0 and -0 as equal). */
-static OROYA__INLINE int pk_store(float *lo, float *hi, const vf *v, int comps, bool detect) {
-    int changed = 0;
-    if (detect) {
-        vf same = vf_eq(vf_load2(lo, hi ? hi : lo), v[0]);
-        for (int e = 1; e < comps; e++) {
-            same = vf_and(same, vf_eq(vf_load2(lo + e * 4, hi ? hi + e * 4 : lo + e * 4), v[e]));
-        }
-        changed = ~vf_movemask(same) & VF_ALL;
+/* The lanes of one channel whose stored value differs from v (bit per lane): the comparison
+ * three.js's PropertyMixer.apply makes before it writes a property (NaN counts as changed, 0
+ * and -0 as equal). */
+static OROYA__INLINE int pk_changed(const float *lo, const float *hi, const vf *v, int comps) {
+    vf same = vf_eq(vf_load2(lo, hi ? hi : lo), v[0]);
+    for (int e = 1; e < comps; e++) {
+        same = vf_and(same, vf_eq(vf_load2(lo + e * 4, hi ? hi + e * 4 : lo + e * 4), v[e]));
     }
-    for (int e = 0; e < comps; e++) {
-        vf_store2(lo + e * 4, hi ? hi + e * 4 : NULL, v[e]);
-    }
-    return changed;
+    return ~vf_movemask(same) & VF_ALL;
 }
 
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
@@ -875,20 +869,31 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         }
         oroya_soa_transform *o = &locals[b];
         oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
-        const vf tv[3] = {st.t.x, st.t.y, st.t.z};
-        const vf qv[4] = {st.q.x, st.q.y, st.q.z, st.q.w};
-        const vf sv[3] = {st.s.x, st.s.y, st.s.z};
-        const bool detect = changed != NULL;
-        const int ct = pk_store(o->tx, o2 ? o2->tx : NULL, tv, 3, detect);
-        const int cq = pk_store(o->qx, o2 ? o2->qx : NULL, qv, 4, detect);
-        const int cs = pk_store(o->sx, o2 ? o2->sx : NULL, sv, 3, detect);
-        if (detect) {
+        if (changed) {
+            const vf tv[3] = {st.t.x, st.t.y, st.t.z};
+            const vf qv[4] = {st.q.x, st.q.y, st.q.z, st.q.w};
+            const vf sv[3] = {st.s.x, st.s.y, st.s.z};
+            const int ct = pk_changed(o->tx, o2 ? o2->tx : NULL, tv, 3);
+            const int cq = pk_changed(o->qx, o2 ? o2->qx : NULL, qv, 4);
+            const int cs = pk_changed(o->sx, o2 ? o2->sx : NULL, sv, 3);
             changed[b] |= (uint16_t)((ct & 0xF) | (cq & 0xF) << 4 | (cs & 0xF) << 8);
             if (o2) {
                 changed[b2] |= (uint16_t)((ct >> 4 & 0xF) | (cq >> 4 & 0xF) << 4 |
                                           (cs >> 4 & 0xF) << 8);
             }
         }
+#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
+        PK_STORE(tx, st.t.x);
+        PK_STORE(ty, st.t.y);
+        PK_STORE(tz, st.t.z);
+        PK_STORE(qx, st.q.x);
+        PK_STORE(qy, st.q.y);
+        PK_STORE(qz, st.q.z);
+        PK_STORE(qw, st.q.w);
+        PK_STORE(sx, st.s.x);
+        PK_STORE(sy, st.s.y);
+        PK_STORE(sz, st.s.z);
+#undef PK_STORE
     }
 }
 
