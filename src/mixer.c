@@ -1681,11 +1681,6 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
                                "mixers[%u]: NULL, or dt %g is not finite and >= 0 or overflows "
                                "its time",
                                i, dt);
-        for (uint32_t k = 0; k < i; k++)
-            if (mixers[k] == mixers[i] ||
-                (mixers[k]->scene == mixers[i]->scene && !mixers[i]->own_scene))
-                return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                                   "mixers[%u]: the same mixer or scene as mixers[%u]", i, k);
     }
     /* Action logic and events on this thread, in order; the kernels on the scheduler; the
      * scene hand-over on this thread again. */

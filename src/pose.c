@@ -113,6 +113,10 @@ oroya_result oroya_pose_skeleton_create(const oroya_pose_skeleton_desc *desc,
     for (uint32_t j = 0; j < n; j++) {
         s->bone_slots[j] = desc->bone_slots ? desc->bone_slots[j] : j;
     }
+    s->bone_slots_identity = true;
+    for (uint32_t j = 0; j < n; j++) {
+        s->bone_slots_identity = s->bone_slots_identity && s->bone_slots[j] == j;
+    }
     if (desc->bone_slots) {
         /* A permutation: every slot taken once (flags in the inverse-bind storage, filled below). */
         uint8_t *seen = (uint8_t *)s->inverse_bind; /* n * 64 bytes >= n, filled just below */
@@ -800,6 +804,9 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
 static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                        uint32_t layer_count) {
     oroya__pose_run_update(c, layers, layer_count, 0);
+    if (c->ik_count) {
+        oroya__ik_run_character(c); /* after local-to-model, before the bones are used */
+    }
 }
 
 oroya_result oroya_pose_character_update(oroya_pose_character *character,

@@ -223,9 +223,10 @@ oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
  * does, with the same results. Action logic, events and callbacks run on the calling thread,
  * mixer after mixer in order; the pose kernels (blending, limits, model and bone matrices)
  * run through `scheduler` (NULL: this thread; e.g. {oroya_thread_pool_parallel_for, pool}).
- * Every mixer is checked first; on a bad one nothing is updated and err names its index
- * (INVALID_ARGUMENT: NULL, a bad or overflowing dt, the same mixer or scene twice). Never
- * allocates (a scheduler may). */
+ * Each mixer must appear once, and two mixers of a batch must not share a scene (not
+ * checked: that would cost more than the batch). Every mixer is checked first; on a bad one
+ * nothing is updated and err names its index (INVALID_ARGUMENT: NULL, a bad or overflowing
+ * dt). Never allocates (a scheduler may). */
 oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count, double dt,
                                       const oroya_scheduler *scheduler, oroya_error *err);
 

@@ -19,6 +19,7 @@ struct oroya_pose_skeleton {
     oroya_mat4 *inverse_bind;      /* joint_count */
     char **names;                  /* joint_count, or NULL */
     uint32_t *bone_slots;          /* joint_count: where each joint's bone matrix goes */
+    bool bone_slots_identity;      /* bone_slots[j] == j for every joint */
 };
 
 /* One joint channel of a runtime clip. In a uniform (block, channel) (see
@@ -87,6 +88,8 @@ struct oroya_pose_character {
     oroya_soa_transform *locals;        /* block_count */
     oroya_mat4 *models;                 /* joint_count */
     oroya_mat4 *bones;                  /* joint_count */
+    const struct oroya_ik *ik;          /* oroya_pose_character_set_ik: borrowed, or NULL */
+    uint32_t ik_count;
 };
 
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
@@ -120,6 +123,9 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
 size_t oroya__pose_mix_scratch_size(void);
+/* Runs the character's IKs after an update (src/ik.c): rewrites the chains' local rotations,
+ * then the model and bone matrices of their subtrees. */
+void oroya__ik_run_character(oroya_pose_character *c);
 
 /* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
  * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */

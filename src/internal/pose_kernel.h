@@ -198,11 +198,15 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
     d = vf_xor(d, flip);
     const vf one = vf_row(pk_one);
     vf s = vf_sub(one, t);
-    /* exact: no normalized-lerp shortcut, whose renormalization three's slerpFlat does not
-     * make (it shows in keys that are not quite unit); the series is exact as dot -> 1. */
-    vf near = exact ? vf_zero() : vf_ge(d, vf_set1(0.9995f));
+    vf near = vf_ge(d, vf_set1(0.9995f));
     const int near_bits = vf_movemask(near);
     vf cs = s, ct = t;
+    if (exact && near_bits) {
+        /* exact: near lanes take two terms of the series (the third is below 1e-10 there)
+         * instead of the normalized lerp, whose renormalization three's slerpFlat does not
+         * make (it shows in keys that are not quite unit). */
+        sin_ratio2(s, t, vf_sub(d, one), 2, &cs, &ct);
+    }
     if (near_bits != VF_ALL) {
         const vf close = vf_ge(d, vf_set1(0.9f));
         const int close_bits = vf_movemask(close);
@@ -224,25 +228,27 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
                 ft = vf_select(close, gt, ft);
             }
         }
-        cs = vf_select(near, s, fs);
-        ct = vf_select(near, t, ft);
+        cs = vf_select(near, cs, fs);
+        ct = vf_select(near, ct, ft);
     }
     q4 r = q4_scale2(a, cs, b, ct);
-    if (near_bits) {
+    if (near_bits && !exact) {
         const vf one_over = vf_div(one, vf_sqrt(q4_dot(r, r)));
         r = q4_scale(r, vf_select(near, one_over, one));
     }
     /* slerpFlat returns its first input untouched at t = 0 and for equal inputs, its second
-     * at t = 1; here they come out normalized, which for unit keys is the same within an ulp.
-     * The pose layer skips the check (19 operations); the mixer's path (`exact`) makes it, as
-     * files may hold keys that are not quite unit (three then shows them as they are). */
+     * at t = 1. The normalized lerp of near lanes changes them by an ulp for unit inputs (the
+     * pose layer), by up to 1e-3 for inputs that are not quite unit; in `exact` mode those
+     * lanes take the series, which at t = 0 and 1 gives the inputs back within an ulp; equal
+     * inputs that are not quite unit would look an angle apart to it (as to three's formula,
+     * which is why three tests for them), so they are kept as they are. */
     if (exact) {
         const q4 b0 = *pb;
         const vf same = vf_and(vf_and(vf_eq(a.x, b0.x), vf_eq(a.y, b0.y)),
                                vf_and(vf_eq(a.z, b0.z), vf_eq(a.w, b0.w)));
-        r = q4_select(same, a, r);
-        r = q4_select(vf_eq(t, one), b0, r);
-        r = q4_select(vf_eq(t, vf_zero()), a, r);
+        if (vf_movemask(same)) {
+            r = q4_select(same, a, r);
+        }
     }
     return r;
 }
@@ -812,6 +818,7 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
     const uint32_t first = b * 4, n = skel->joint_count;
     const uint32_t end = first + (b2 != b ? 8u : 4u) < n ? first + (b2 != b ? 8u : 4u) : n;
     v4 m[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
+    const uint32_t *slots = skel->bone_slots_identity ? NULL : skel->bone_slots;
     for (uint32_t j = first; j < end; j++) {
         const uint32_t parent = skel->parents[j];
         v4 p[4];
@@ -823,7 +830,7 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
             p[3] = v4_loadu(pm + 12);
         }
         ltm_joint(lc, j - first, p, skel->inverse_bind[j].m, models[j].m,
-                  bones ? bones[skel->bone_slots[j]].m : NULL, m);
+                  bones ? bones[slots ? slots[j] : j].m : NULL, m);
     }
 }
 
@@ -837,22 +844,15 @@ typedef struct active_layer {
     const float *mask; /* per joint (block_count * 4 floats), or NULL */
 } active_layer;
 
-/* Stores one channel's vectors and returns the lanes whose value changed (bit per lane), when
- * `detect`: the comparison three.js's PropertyMixer.apply makes before it writes a property
- * (NaN counts as changed, 0 and -0 as equal). */
-static OROYA__INLINE int pk_store(float *lo, float *hi, const vf *v, int comps, bool detect) {
-    int changed = 0;
-    if (detect) {
-        vf same = vf_eq(vf_load2(lo, hi ? hi : lo), v[0]);
-        for (int e = 1; e < comps; e++) {
-            same = vf_and(same, vf_eq(vf_load2(lo + e * 4, hi ? hi + e * 4 : lo + e * 4), v[e]));
-        }
-        changed = ~vf_movemask(same) & VF_ALL;
+/* The lanes of one channel whose stored value differs from v (bit per lane): the comparison
+ * three.js's PropertyMixer.apply makes before it writes a property (NaN counts as changed, 0
+ * and -0 as equal). */
+static OROYA__INLINE int pk_changed(const float *lo, const float *hi, const vf *v, int comps) {
+    vf same = vf_eq(vf_load2(lo, hi ? hi : lo), v[0]);
+    for (int e = 1; e < comps; e++) {
+        same = vf_and(same, vf_eq(vf_load2(lo + e * 4, hi ? hi + e * 4 : lo + e * 4), v[e]));
     }
-    for (int e = 0; e < comps; e++) {
-        vf_store2(lo + e * 4, hi ? hi + e * 4 : NULL, v[e]);
-    }
-    return changed;
+    return ~vf_movemask(same) & VF_ALL;
 }
 
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
@@ -892,20 +892,31 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         }
         oroya_soa_transform *o = &locals[b];
         oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
-        const vf tv[3] = {st.t.x, st.t.y, st.t.z};
-        const vf qv[4] = {st.q.x, st.q.y, st.q.z, st.q.w};
-        const vf sv[3] = {st.s.x, st.s.y, st.s.z};
-        const bool detect = changed != NULL;
-        const int ct = pk_store(o->tx, o2 ? o2->tx : NULL, tv, 3, detect);
-        const int cq = pk_store(o->qx, o2 ? o2->qx : NULL, qv, 4, detect);
-        const int cs = pk_store(o->sx, o2 ? o2->sx : NULL, sv, 3, detect);
-        if (detect) {
+        if (changed) {
+            const vf tv[3] = {st.t.x, st.t.y, st.t.z};
+            const vf qv[4] = {st.q.x, st.q.y, st.q.z, st.q.w};
+            const vf sv[3] = {st.s.x, st.s.y, st.s.z};
+            const int ct = pk_changed(o->tx, o2 ? o2->tx : NULL, tv, 3);
+            const int cq = pk_changed(o->qx, o2 ? o2->qx : NULL, qv, 4);
+            const int cs = pk_changed(o->sx, o2 ? o2->sx : NULL, sv, 3);
             changed[b] |= (uint16_t)((ct & 0xF) | (cq & 0xF) << 4 | (cs & 0xF) << 8);
             if (o2) {
                 changed[b2] |= (uint16_t)((ct >> 4 & 0xF) | (cq >> 4 & 0xF) << 4 |
                                           (cs >> 4 & 0xF) << 8);
             }
         }
+#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
+        PK_STORE(tx, st.t.x);
+        PK_STORE(ty, st.t.y);
+        PK_STORE(tz, st.t.z);
+        PK_STORE(qx, st.q.x);
+        PK_STORE(qy, st.q.y);
+        PK_STORE(qz, st.q.z);
+        PK_STORE(qw, st.q.w);
+        PK_STORE(sx, st.s.x);
+        PK_STORE(sy, st.s.y);
+        PK_STORE(sz, st.s.z);
+#undef PK_STORE
     }
 }
 

@@ -1,9 +1,15 @@
-/* Private scene hooks (src/scene.c), for writers that keep results outside the scene and
- * write them on demand: the mixer's pose kernel path writes its joints back lazily. */
+/* Private scene calls shared with other modules: IK's partial world update, and hooks for
+ * writers that keep results outside the scene and write them on demand (the mixer's pose
+ * kernel path writes its joints back lazily). */
 #ifndef OROYA_INTERNAL_SCENE_H
 #define OROYA_INTERNAL_SCENE_H
 
 #include "oroya/scene.h"
+
+/* oroya_scene_update_world for the dense indices first..count-1 only: the nodes before
+ * `first` keep their matrices. Correct whenever no transform before `first` changed since the
+ * last full update (parents come before children). Used by IK after it rewrote a chain. */
+void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first);
 
 /* A writer with results pending: flush(ctx) writes them. Owned by the writer. */
 typedef struct oroya__scene_hook {

@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# `oroya bench --quick` runs, prints every figure of issue 10 as `name value unit` (one per
-# line, value a finite non-negative number) and allocs_per_frame 0. Timings are not checked:
-# --quick counts are tiny and CI machines are shared.
+# `oroya bench --quick` runs from any folder (its characters are built in memory), prints
+# every figure as `name value unit` (one per line, value a finite non-negative number) and
+# allocs_per_frame 0. Timings are not checked: --quick counts are tiny and CI machines are
+# shared. A HUMANOID.glb without the clips the benchmark plays is refused, naming them.
 set -u
 build=$1
 source=$2
-data="$source/../shared/bench/data"
-if [ ! -f "$data/humanoid67.glb" ] || [ ! -f "$data/crowd_skin100k.glb" ]; then
-    echo "bench data not found in $data" >&2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$(cd "$tmp" && TMPDIR="$tmp" "$build/oroya" bench --quick) || { echo "oroya bench failed" >&2; exit 1; }
+echo "$out"
+if [ -n "$(ls -A "$tmp")" ]; then
+    echo "oroya bench left files in TMPDIR: $(ls -A "$tmp")" >&2
     exit 1
 fi
-out=$("$build/oroya" bench --quick "$data/humanoid67.glb") || { echo "oroya bench failed" >&2; exit 1; }
-echo "$out"
 status=0
-for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_ms \
-            crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame \
-            mixer_char_frame_us mixer_char_frame_additive_us mixer_crowd1000_ms \
-            mixer_crowd1000_2t_ms mixer_char_frame_unmasked_us mixer_char_frame_masked_us \
+for name in char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone_ns \
+            ik_aim_chain_ns mixer_char_frame_ik_us mixer_char_frame_ik_ratio crowd1000_ms \
+            crowd1000_2t_ms mixer_char_frame_us mixer_char_frame_additive_us mixer_crowd1000_ms \
+            mixer_crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s \
+            allocs_per_frame mixer_char_frame_unmasked_us mixer_char_frame_masked_us \
             mixer_char_frame_masked_ratio; do
     line=$(printf '%s\n' "$out" | grep -E "^$name " || true)
     if [ -z "$line" ]; then
@@ -30,8 +33,8 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_m
     fi
 done
 lines=$(printf '%s\n' "$out" | wc -l)
-if [ "$lines" -ne 16 ]; then
-    echo "expected 16 lines, got $lines" >&2
+if [ "$lines" -ne 20 ]; then
+    echo "expected 20 lines, got $lines" >&2
     status=1
 fi
 if ! printf '%s\n' "$out" | grep -Eq '^allocs_per_frame 0 '; then
@@ -48,6 +51,17 @@ fi
 "$build/oroya" bench --quick "$build/no-such-file.glb" >/dev/null 2>&1
 if [ $? -ne 1 ]; then
     echo "a missing file should fail with 1" >&2
+    status=1
+fi
+# A file without the benchmark's clips: the message names the four clips it needs.
+msg=$("$build/oroya" bench --quick "$source/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb" 2>&1 >/dev/null)
+if [ $? -ne 1 ] || ! printf '%s\n' "$msg" | grep -q 'walk, run, wave and walk_cubic'; then
+    echo "a HUMANOID file without the clips should fail with 1 and name them: '$msg'" >&2
+    status=1
+fi
+# --help says what a HUMANOID file needs.
+if ! "$build/oroya" bench --help 2>&1 | grep -q 'walk, run, wave (played additively) and walk_cubic'; then
+    echo "bench --help does not name the clips a HUMANOID file needs" >&2
     status=1
 fi
 exit $status

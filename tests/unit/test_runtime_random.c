@@ -502,7 +502,79 @@ static void test_palette_order(void) {
     oroya_scene_destroy(scene);
 }
 
+/* Input the kernel cannot take: a clip it cannot play falls back to the property path (and
+ * says why, naming the joint and the rig), a rig past the kernel's joint limit is refused
+ * with a message. */
+static void test_fallbacks(void) {
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node root, arm;
+    oroya_scene_add_node(scene, "root", (oroya_node){0}, OROYA_NODE_OBJECT, &root);
+    oroya_scene_add_node(scene, "arm", root, OROYA_NODE_OBJECT, &arm);
+    const float times[2] = {0, 1};
+    const float rot[8] = {0, 0, 0, 1, 0, 0.6f, 0, 0.8f}, pos[6] = {0, 0, 0, 1, 2, 3};
+    oroya_track tracks[2] = {
+        {.target = "arm", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_STERP,
+         .components = 4, .key_count = 2, .times = times, .values = rot},
+        {.target = "root", .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_SMOOTH, .components = 3, .key_count = 2, .times = times,
+         .values = pos}};
+    oroya_clip *sterp = NULL, *smooth = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "sterp", .tracks = tracks, .track_count = 1},
+                               &sterp, &err) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "smooth", .tracks = tracks + 1,
+                                                  .track_count = 1},
+                               &smooth, &err) == OROYA_OK);
+    oroya_rig *rig = NULL;
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .name = "skins[0]"}, &rig, &err) ==
+             OROYA_OK);
+    OT_CHECK(oroya_rig_clip_status(rig, sterp, &err) == OROYA_ERR_UNSUPPORTED);
+    OT_CHECK(strstr(err.message, "\"arm\"") && strstr(err.message, "skins[0]"));
+    OT_CHECK(oroya_rig_clip_status(rig, smooth, &err) == OROYA_ERR_UNSUPPORTED);
+    OT_CHECK(strstr(err.message, "\"root\"") && strstr(err.message, "SMOOTH"));
+    /* Played, both give what the property path gives. */
+    for (int c = 0; c < 2; c++) {
+        oroya_mixer *m = NULL, *ref = NULL;
+        oroya_scene *scene2 = NULL;
+        oroya_node r2, a2;
+        oroya_scene_create(NULL, &scene2);
+        oroya_scene_add_node(scene2, "root", (oroya_node){0}, OROYA_NODE_OBJECT, &r2);
+        oroya_scene_add_node(scene2, "arm", r2, OROYA_NODE_OBJECT, &a2);
+        OT_CHECK(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &m) == OROYA_OK);
+        OT_CHECK(oroya_mixer_create(scene2, NULL, &ref) == OROYA_OK);
+        oroya_mixer_play(m, c ? smooth : sterp, NULL);
+        oroya_mixer_play(ref, c ? smooth : sterp, NULL);
+        for (int f = 0; f < 5; f++) {
+            oroya_mixer_update(m, 0.1);
+            oroya_mixer_update(ref, 0.1);
+            OT_CHECK(!oroya_mixer_kernel_active(m));
+            oroya_transform x, y;
+            oroya_scene_get_transform(scene, c ? root : arm, &x);
+            oroya_scene_get_transform(scene2, c ? r2 : a2, &y);
+            OT_CHECK(!memcmp(&x, &y, sizeof x));
+        }
+        oroya_mixer_destroy(m);
+        oroya_mixer_destroy(ref);
+        oroya_scene_destroy(scene2);
+    }
+    oroya_rig_destroy(rig);
+    /* More joints than the kernel holds. */
+    oroya_node prev = root;
+    for (uint32_t i = 0; i < OROYA_POSE_MAX_JOINTS; i++) {
+        oroya_scene_add_node(scene, "", prev, OROYA_NODE_OBJECT, &prev);
+    }
+    rig = NULL;
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .name = "skins[1]"}, &rig, &err) ==
+             OROYA_ERR_LIMIT);
+    OT_CHECK(rig == NULL && strstr(err.message, "skins[1]") != NULL);
+    oroya_clip_destroy(sterp);
+    oroya_clip_destroy(smooth);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
+    OT_RUN(test_fallbacks);
     OT_RUN(test_palette_order);
     OT_RUN(test_random_runs);
     return ot_finish();

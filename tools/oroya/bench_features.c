@@ -4,7 +4,8 @@
  *   mixer_char_frame_masked_us    the same with run masked to the legs (upper_leg_L/R and
  *                                 below) and wave to the arms (shoulder_L/R and below)
  *   mixer_char_frame_masked_ratio masked / unmasked (the target is at most 1.1)
- * Times: thread CPU time per frame, medians of `runs`, as the other mixer figures. */
+ * On the character of the other mixer figures (HUMANOID.glb or the built-in humanoid, whose
+ * joint names these masks use). Times: thread CPU time per frame, medians of `runs`, as the other mixer figures. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,13 +27,6 @@ static double features_now(void) {
 static int features_cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-static const oroya_clip *features_clip(const oroya_gltf_model *m, const char *name) {
-    for (uint32_t i = 0; i < m->clip_count; i++)
-        if (m->clips[i] && !strcmp(m->clips[i]->name, name))
-            return m->clips[i];
-    return NULL;
 }
 
 /* walk 1 + run 0.5 + wave 0.5, with masks on run and wave when given. */
@@ -73,24 +67,21 @@ static double features_time(oroya_mixer *m, int runs, int frames, const long *al
     return runs % 2 ? v[runs / 2] : 0.5 * (v[runs / 2 - 1] + v[runs / 2]);
 }
 
-int oroya_bench_features(const oroya_gltf_model *model, const oroya_allocator *allocator,
+int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_allocator *allocator,
                          const long *alloc_count, int runs, int char_frames, long *frame_allocs,
                          long *frames) {
-    const oroya_clip *clips[3] = {features_clip(model, "walk"), features_clip(model, "run"),
-                                  features_clip(model, "wave")};
-    if (!clips[0] || !clips[1] || !clips[2] || model->skin_count == 0 ||
-        runs > FEATURES_MAX_RUNS) {
-        fprintf(stderr, "oroya bench: the mask figures need clips walk, run, wave and a skin\n");
+    const oroya_clip *clips[3] = {c->walk, c->run, c->wave};
+    if (!clips[0] || !clips[1] || !clips[2] || runs > FEATURES_MAX_RUNS) {
+        fprintf(stderr, "oroya bench: the mask figures need clips walk, run and wave\n");
         return -1;
     }
     oroya_error err = {0};
     oroya_rig *rig = NULL;
     oroya_mixer *plain = NULL, *masked = NULL;
     int status = -1;
-    const oroya_gltf_model_skin *skin = &model->skins[0];
-    if (oroya_rig_create(&(oroya_rig_desc){.scene = model->scene, .joints = skin->joints,
-                                           .joint_count = skin->joint_count,
-                                           .inverse_bind = skin->inverse_bind_matrices,
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = c->scene, .joints = c->joints,
+                                           .joint_count = c->joint_count,
+                                           .inverse_bind = c->inverse_bind,
                                            .clips = clips, .clip_count = 3, .name = "skins[0]",
                                            .allocator = *allocator},
                          &rig, &err) != OROYA_OK) {
@@ -101,8 +92,8 @@ int oroya_bench_features(const oroya_gltf_model *model, const oroya_allocator *a
     static const char *const legs_names[] = {"upper_leg_L", "upper_leg_R"};
     static const char *const arms_names[] = {"shoulder_L", "shoulder_R"};
     oroya_mask *legs = NULL, *arms = NULL;
-    if (oroya_mixer_create(model->scene, &md, &plain) != OROYA_OK ||
-        oroya_mixer_create(model->scene, &md, &masked) != OROYA_OK ||
+    if (oroya_mixer_create(c->scene, &md, &plain) != OROYA_OK ||
+        oroya_mixer_create(c->scene, &md, &masked) != OROYA_OK ||
         oroya_mixer_create_mask(masked,
                                 &(oroya_mask_desc){.name = "legs", .include = legs_names,
                                                    .include_count = 2, .descendants = true},

@@ -1,7 +1,7 @@
 /* The mixer's figures of `oroya bench`: the tutorials' API (actions, weights, an additive
  * action) on a glTF character through the pose kernel path (oroya_mixer_desc.rig), bone
  * matrices included, to compare with the pose layer's char_frame_us / crowd1000_ms:
- *   mixer_char_frame_us           walk 0.6 + run 0.4, one mixer on the model's scene
+ *   mixer_char_frame_us           walk 0.6 + run 0.4, one mixer on the character's scene
  *   mixer_char_frame_additive_us  the same plus wave as an additive action
  *   mixer_crowd1000_ms            1000 mixers (own state, own time offset, no scene: bone
  *                                 matrices only), oroya_mixer_update_batch on one thread
@@ -36,15 +36,6 @@ static double median_of(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static const oroya_clip *clip_named(const oroya_gltf_model *m, const char *name) {
-    for (uint32_t i = 0; i < m->clip_count; i++) {
-        if (m->clips[i] && !strcmp(m->clips[i]->name, name)) {
-            return m->clips[i];
-        }
-    }
-    return NULL;
-}
-
 /* walk 0.6 + run 0.4 (and wave, additive, when given) on a new mixer. */
 static int play_walk_run(oroya_mixer *m, const oroya_clip *walk, const oroya_clip *run,
                          const oroya_clip *wave, double time) {
@@ -64,11 +55,10 @@ static int play_walk_run(oroya_mixer *m, const oroya_clip *walk, const oroya_cli
     return oroya_mixer_set_time(m, time) == OROYA_OK ? 0 : -1;
 }
 
-int oroya_bench_mixer(const oroya_gltf_model *model, const oroya_allocator *allocator,
+int oroya_bench_mixer(const oroya_bench_mixer_character *ch, const oroya_allocator *allocator,
                       const long *alloc_count, void *pool, int runs, int char_frames,
                       int crowd_frames, long *frame_allocs, long *frames) {
-    const oroya_clip *walk = clip_named(model, "walk"), *run = clip_named(model, "run");
-    const oroya_clip *wave_src = clip_named(model, "wave");
+    const oroya_clip *walk = ch->walk, *run = ch->run, *wave_src = ch->wave;
     if (!walk || !run || !wave_src || runs > MIXER_MAX_RUNS) {
         fprintf(stderr, "oroya bench: the mixer figures need clips walk, run and wave\n");
         return -1;
@@ -87,14 +77,9 @@ int oroya_bench_mixer(const oroya_gltf_model *model, const oroya_allocator *allo
         goto done;
     }
     const oroya_clip *clips[3] = {walk, run, wave};
-    if (model->skin_count == 0) {
-        fprintf(stderr, "oroya bench: the mixer figures need a skin\n");
-        goto done;
-    }
-    const oroya_gltf_model_skin *skin = &model->skins[0];
-    if (oroya_rig_create(&(oroya_rig_desc){.scene = model->scene, .joints = skin->joints,
-                                           .joint_count = skin->joint_count,
-                                           .inverse_bind = skin->inverse_bind_matrices,
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = ch->scene, .joints = ch->joints,
+                                           .joint_count = ch->joint_count,
+                                           .inverse_bind = ch->inverse_bind,
                                            .clips = clips, .clip_count = 3, .name = "skins[0]",
                                            .allocator = *allocator},
                          &rig, &err) != OROYA_OK) {
@@ -102,7 +87,7 @@ int oroya_bench_mixer(const oroya_gltf_model *model, const oroya_allocator *allo
         goto done;
     }
     oroya_mixer_desc md = {.rig = rig, .allocator = *allocator};
-    if (oroya_mixer_create(model->scene, &md, &one) != OROYA_OK ||
+    if (oroya_mixer_create(ch->scene, &md, &one) != OROYA_OK ||
         play_walk_run(one, walk, run, NULL, 0) != 0) {
         fprintf(stderr, "oroya bench: cannot set up the mixer\n");
         goto done;
@@ -127,7 +112,7 @@ int oroya_bench_mixer(const oroya_gltf_model *model, const oroya_allocator *allo
             /* A mixer of its own for the additive figure (the first one keeps its actions). */
             oroya_mixer_destroy(one);
             one = NULL;
-            if (oroya_mixer_create(model->scene, &md, &one_add) != OROYA_OK ||
+            if (oroya_mixer_create(ch->scene, &md, &one_add) != OROYA_OK ||
                 play_walk_run(one_add, walk, run, wave, 0) != 0) {
                 fprintf(stderr, "oroya bench: cannot set up the additive mixer\n");
                 goto done;
