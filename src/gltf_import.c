@@ -957,7 +957,7 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_gltf_import: the data has not been validated");
     }
-    static const oroya_gltf_import_desc defaults = {{0}, false};
+    static const oroya_gltf_import_desc defaults = {0};
     if (!desc) {
         desc = &defaults;
     }
@@ -1019,6 +1019,7 @@ oroya_result oroya_gltf_load(const char *path, const oroya_gltf_import_desc *des
     oroya_gltf_desc gd = {0};
     if (desc) {
         gd.allocator = desc->allocator;
+        gd.allow_outside_base_dir = desc->allow_outside_base_dir;
     }
     oroya_gltf_data *data = NULL;
     oroya_result r = oroya_gltf_parse_file(&gd, path, &data, err);

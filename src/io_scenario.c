@@ -2117,7 +2117,11 @@ static int run(play *p, play_buf *out) {
             snprintf(path, len, "%s/%s", base, rel);
         oroya_error err = {0};
         oroya_result r =
-            oroya_gltf_load(path, &(oroya_gltf_import_desc){.allocator = *p->alloc, .skip_images = true},
+            oroya_gltf_load(path,
+                            &(oroya_gltf_import_desc){.allocator = *p->alloc,
+                                                      .skip_images = true,
+                                                      .allow_outside_base_dir =
+                                                          p->desc->allow_outside_base_dir},
                             &p->model, &err);
         sc_free(p, path);
         if (r != OROYA_OK)

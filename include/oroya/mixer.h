@@ -103,7 +103,13 @@ typedef struct oroya_event {
 
 /* Called during oroya_mixer_update (and oroya_mixer_set_time), in dispatch order, for every
  * event. Like a three.js listener it runs in the middle of the update: it may read the
- * mixer and actions; starting or stopping actions from it takes effect as in three.js. */
+ * mixer and actions; starting, stopping, resetting or creating actions from it (play,
+ * stop, stop_all, reset, clip_action, fades, warps, setters) takes effect as in three.js.
+ * Calls that would free an action the update is still using, or start a second update, are
+ * refused with OROYA_ERR_BUSY and change nothing: oroya_mixer_uncache_clip,
+ * oroya_mixer_uncache_action, oroya_mixer_update, oroya_mixer_set_time. Make them after the
+ * update returns. oroya_mixer_destroy from the callback is deferred: the update stops
+ * updating actions, frees the mixer and returns OROYA_OK (the mixer pointer is then gone). */
 typedef void (*oroya_event_fn)(const oroya_event *event, void *user);
 
 /* How normal (non-additive) actions blend rotations. SLERP is three.js's PropertyMixer
@@ -200,7 +206,7 @@ void oroya_mixer_stop_all(oroya_mixer *mixer);
 
 /* Frees every action of `clip` (stopping them first, restoring their properties) and the
  * bindings no other action uses. Their oroya_action pointers become invalid. A clip
- * without actions is fine. INVALID_ARGUMENT for NULL. */
+ * without actions is fine. INVALID_ARGUMENT for NULL; BUSY from the event callback. */
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *mixer, const oroya_clip *clip);
 /* The same for one action. */
 oroya_result oroya_mixer_uncache_action(oroya_mixer *mixer, oroya_action *action);

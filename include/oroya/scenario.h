@@ -43,6 +43,9 @@ typedef struct oroya_scenario_desc {
      * (non-unit rotation keys normalized, naming the clip and track). NULL = ignored. */
     void (*on_warning)(const char *message, void *user);
     void *user;
+    /* The "gltf" model's buffers may lie outside the model's folder (oroya_gltf_desc's
+     * allow_outside_base_dir); false: refused with an error naming the URI. */
+    bool allow_outside_base_dir;
 } oroya_scenario_desc;
 
 /* Runs the scenario in json[0..len) (need not be NUL-terminated). On success *out is the

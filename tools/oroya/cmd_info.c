@@ -16,10 +16,12 @@ static const char *const kind_names[] = {"object", "bone", "mesh", "skinned mesh
                                          "light"};
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya info FILE [--json]\n\n"
+    fprintf(f, "usage: oroya info FILE [--json] [--allow-outside]\n\n"
                "Prints the node tree, meshes, skins and clips of a .gltf or .glb file.\n"
                "Node names are the ones tracks and `oroya sample` use: the glTF name when it\n"
-               "is unique, else node_<index>; clips likewise (animation_<index>).\n");
+               "is unique, else node_<index>; clips likewise (animation_<index>).\n"
+               "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
+               "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
 }
 
 /* Parent of every glTF node (OROYA_GLTF_NONE for roots), from the children lists; validated
@@ -249,10 +251,12 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
 
 int oroya_cmd_info(int argc, char **argv) {
     const char *file = NULL;
-    bool json = false;
+    bool json = false, allow_outside = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = true;
+        } else if (!strcmp(argv[i], "--allow-outside")) {
+            allow_outside = true;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -273,7 +277,8 @@ int oroya_cmd_info(int argc, char **argv) {
     oroya_error err = {0};
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
-    oroya_result r = oroya_gltf_parse_file(NULL, file, &d, &err);
+    oroya_result r = oroya_gltf_parse_file(
+        &(oroya_gltf_desc){.allow_outside_base_dir = allow_outside}, file, &d, &err);
     if (r == OROYA_OK) r = oroya_gltf_validate(d, &err);
     if (r == OROYA_OK) r = oroya_gltf_import(d, &desc, &m, &err);
     int rc = 1;

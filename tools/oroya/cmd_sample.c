@@ -12,7 +12,7 @@
 static void usage(FILE *f) {
     fprintf(f,
             "usage: oroya sample FILE --clip NAME (--time T | --fps F --frames N | --times T,T,..)\n"
-            "                    [--world]\n\n"
+            "                    [--world] [--allow-outside]\n\n"
             "Samples clip NAME (its glTF name, or animation_<index>) at clip time T seconds,\n"
             "at i / F for i = 0 .. N-1, or at each listed time, without looping (before the\n"
             "first key the first value holds, after the last key the last). Prints JSON, one\n"
@@ -21,7 +21,9 @@ static void usage(FILE *f) {
             "   {\"translation\", \"rotation\", \"scale\", \"weights\"?, \"world\"?}}, \"skins\":\n"
             "   {\"skin:J\": [16 floats per joint: jointWorld x inverseBindMatrix]}}]}\n"
             "Matrices are column-major. --world adds each node's world matrix.\n"
-            "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n");
+            "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n"
+            "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
+            "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
 }
 
 static bool parse_number(const char *s, double *out) {
@@ -142,6 +144,7 @@ int oroya_cmd_sample(int argc, char **argv) {
     const char *file = NULL, *clip_name = NULL;
     double time = 0.0, fps = 0.0, frames = 0.0;
     bool has_time = false, has_fps = false, has_frames = false, world = false;
+    bool allow_outside = false;
     const char *times = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -151,6 +154,8 @@ int oroya_cmd_sample(int argc, char **argv) {
             return 0;
         } else if (!strcmp(a, "--world")) {
             world = true;
+        } else if (!strcmp(a, "--allow-outside")) {
+            allow_outside = true;
         } else if (!strcmp(a, "--times") && v) {
             times = v;
             i++;
@@ -184,6 +189,7 @@ int oroya_cmd_sample(int argc, char **argv) {
     oroya_error err = {0};
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
+    desc.allow_outside_base_dir = allow_outside;
     oroya_result r = oroya_gltf_load(file, &desc, &m, &err);
     if (r != OROYA_OK) {
         fprintf(stderr, "oroya sample: %s: %s (%s)\n", file, err.message, oroya_result_string(r));

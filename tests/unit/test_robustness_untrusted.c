@@ -1,0 +1,239 @@
+/* Files from strangers: every index checked whatever the channel path, external URIs kept
+ * inside the model's folder, FIFOs and directories never opened for reading, memory bounded
+ * by the file's size, and JSON that is not JSON refused. The attack files are written here;
+ * docs/robustness.md lists the rules. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "oroya/gltf.h"
+#include "oroya_test.h"
+#include "test_robustness_common.h"
+
+#define TMP OROYA_BINARY_DIR "/test_robustness_untrusted_tmp"
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = malloc((size_t)n + 1);
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+static void write_file(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    OT_CHECK(f != NULL);
+    if (f) {
+        OT_CHECK(fwrite(data, 1, n, f) == n);
+        fclose(f);
+    }
+}
+
+static void write_text(const char *path, const char *text) {
+    write_file(path, text, strlen(text));
+}
+
+/* parse_file + validate with `desc`; *out is NULL on failure. */
+static oroya_result load(const oroya_gltf_desc *desc, const char *path, oroya_gltf_data **out,
+                         oroya_error *err) {
+    oroya_result r = oroya_gltf_parse_file(desc, path, out, err);
+    if (r == OROYA_OK) {
+        r = oroya_gltf_validate(*out, err);
+        if (r != OROYA_OK) {
+            oroya_gltf_free(*out);
+            *out = NULL;
+        }
+    }
+    return r;
+}
+
+static oroya_result load_json(const char *json, size_t n, oroya_error *err) {
+    oroya_gltf_data *g = NULL;
+    oroya_result r = oroya_gltf_parse(&(oroya_gltf_desc){.base_dir = TMP "/"}, json, n, &g, err);
+    if (r == OROYA_OK) {
+        r = oroya_gltf_load_buffers(g, err);
+    }
+    if (r == OROYA_OK) {
+        r = oroya_gltf_validate(g, err);
+    }
+    oroya_gltf_free(g);
+    return r;
+}
+
+#define HEAD "{\"asset\":{\"version\":\"2.0\"},"
+/* Two key times {0, 1} in a data: URI ("AAAAAAAAgD8=" is 0.0f, 1.0f little-endian). */
+#define TIMES_BUF                                                                           \
+    "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8=\","          \
+    "\"byteLength\":8}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"                 \
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],"
+
+/* ---- every index is checked ------------------------------------------------------------- */
+
+/* A channel with a path oroya does not animate ("pointer", from KHR_animation_pointer) is
+ * ignored, but its node index is still checked: readers such as `oroya info` name it. */
+static void test_unknown_path_node_checked(void) {
+    const char *json = HEAD TIMES_BUF "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":0,"
+                       "\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":1000000,"
+                       "\"path\":\"pointer\"}}]}]}";
+    oroya_error err = {0};
+    oroya_result r = load_json(json, strlen(json), &err);
+    OT_CHECK_MSG(r == OROYA_ERR_OUT_OF_RANGE, "got %s (%s)", oroya_result_string(r), err.message);
+    OT_CHECK_MSG(strstr(err.message, "animations[0].channels[0].target.node: index 1000000") !=
+                     NULL, "%s", err.message);
+    /* The same channel on node 0 is fine (and ignored). */
+    const char *ok = HEAD TIMES_BUF "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":0,"
+                     "\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+                     "\"path\":\"pointer\"}}]}]}";
+    r = load_json(ok, strlen(ok), &err);
+    OT_CHECK_MSG(r == OROYA_OK, "got %s (%s)", oroya_result_string(r), err.message);
+}
+
+
+/* ---- files stay in their folder ---------------------------------------------------------- */
+
+/* TMP/model/m.gltf with one 8-byte buffer at `uri`. */
+static char *model_with_uri(const char *uri) {
+    char *json = fmt(HEAD "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":8}]}", uri);
+    char *path = fmt("%s", TMP "/model/m.gltf");
+    write_text(path, json);
+    free(json);
+    return path;
+}
+
+static void test_uris_stay_in_folder(void) {
+    mkdir(TMP "/model", 0755);
+    mkdir(TMP "/model/sub", 0755);
+    mkdir(TMP "/outside", 0755);
+    write_text(TMP "/outside/secret.bin", "12345678");
+    write_text(TMP "/model/sub/in.bin", "12345678");
+    char *abs_secret = realpath(TMP "/outside/secret.bin", NULL);
+    unlink(TMP "/model/link.bin");
+    OT_CHECK(symlink(abs_secret, TMP "/model/link.bin") == 0);
+    unlink(TMP "/model/linkdir");
+    OT_CHECK(symlink("../outside", TMP "/model/linkdir") == 0);
+    char *abs_uri = fmt("%s", abs_secret);
+    const char *refused[] = {"../outside/secret.bin", "%2e%2e/outside/secret.bin",
+                             "%2E%2E%2Foutside%2Fsecret.bin", "sub/../../outside/secret.bin",
+                             "link.bin", "linkdir/secret.bin", abs_uri};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char *path = model_with_uri(refused[i]);
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        oroya_result r = load(NULL, path, &g, &err);
+        OT_CHECK_MSG(r == OROYA_ERR_ACCESS, "%s: got %s (%s)", refused[i],
+                     oroya_result_string(r), err.message);
+        OT_CHECK_MSG(strstr(err.message, "buffers[0]") && strstr(err.message, refused[i]),
+                     "%s: message \"%s\"", refused[i], err.message);
+        OT_CHECK(g == NULL);
+        /* The application may allow it. */
+        r = load(&(oroya_gltf_desc){.allow_outside_base_dir = true}, path, &g, &err);
+        OT_CHECK_MSG(r == OROYA_OK, "%s allowed: got %s (%s)", refused[i],
+                     oroya_result_string(r), err.message);
+        OT_CHECK(g && g->buffers[0].data && !memcmp(g->buffers[0].data, "12345678", 8));
+        oroya_gltf_free(g);
+        free(path);
+    }
+    /* Inside the folder, through "." and a sub folder's "..", is fine. */
+    const char *inside[] = {"sub/in.bin", "./sub/../sub/in.bin", "sub%2Fin.bin"};
+    for (size_t i = 0; i < sizeof inside / sizeof inside[0]; i++) {
+        char *path = model_with_uri(inside[i]);
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        oroya_result r = load(NULL, path, &g, &err);
+        OT_CHECK_MSG(r == OROYA_OK, "%s: got %s (%s)", inside[i], oroya_result_string(r),
+                     err.message);
+        oroya_gltf_free(g);
+        free(path);
+    }
+    /* oroya_gltf_load passes the import desc's option on. */
+    char *path = model_with_uri("../outside/secret.bin");
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_gltf_load(path, NULL, &m, &err), OROYA_ERR_ACCESS);
+    OT_EQ_INT(oroya_gltf_load(path, &(oroya_gltf_import_desc){.allow_outside_base_dir = true}, &m,
+                              &err), OROYA_OK);
+    oroya_gltf_model_free(m);
+    free(path);
+    free(abs_uri);
+    free(abs_secret);
+}
+
+/* A FIFO, a device or a directory is refused at once (without O_NONBLOCK and the type
+ * check, opening the FIFO waits for a writer forever; alarm() turns that into a failure). */
+static void test_special_files_do_not_block(void) {
+    mkdir(TMP "/model", 0755);
+    unlink(TMP "/model/fifo.bin");
+    OT_CHECK(mkfifo(TMP "/model/fifo.bin", 0644) == 0);
+    unlink(TMP "/model/fifo.gltf");
+    OT_CHECK(mkfifo(TMP "/model/fifo.gltf", 0644) == 0);
+    unlink(TMP "/model/zero.bin");
+    OT_CHECK(symlink("/dev/zero", TMP "/model/zero.bin") == 0);
+    mkdir(TMP "/model/dir.bin", 0755);
+    alarm(20);
+    const char *uris[] = {"fifo.bin", "zero.bin", "dir.bin"};
+    const char *kind[] = {"a FIFO", "a device", "a directory"};
+    for (size_t i = 0; i < 3; i++) {
+        char *path = model_with_uri(uris[i]);
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        /* allowed outside, so the device behind the link is reached and refused for its type */
+        oroya_result r = load(&(oroya_gltf_desc){.allow_outside_base_dir = true}, path, &g, &err);
+        OT_CHECK_MSG(r == OROYA_ERR_IO, "%s: got %s (%s)", uris[i], oroya_result_string(r),
+                     err.message);
+        OT_CHECK_MSG(strstr(err.message, "is not a regular file") && strstr(err.message, kind[i]),
+                     "%s: %s", uris[i], err.message);
+        free(path);
+    }
+    const char *files[] = {TMP "/model/fifo.gltf", "/dev/zero", TMP "/model/dir.bin"};
+    for (size_t i = 0; i < 3; i++) {
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        oroya_result r = oroya_gltf_parse_file(NULL, files[i], &g, &err);
+        OT_CHECK_MSG(r == OROYA_ERR_IO && strstr(err.message, "is not a regular file"),
+                     "%s: got %s (%s)", files[i], oroya_result_string(r), err.message);
+    }
+    alarm(0);
+}
+
+/* A missing .gltf and a missing .bin are both NOT_FOUND, with the C library's reason; a file
+ * that exists but cannot be read is IO. */
+static void test_missing_files_consistent(void) {
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_gltf_parse_file(NULL, TMP "/no_such.gltf", &g, &err), OROYA_ERR_NOT_FOUND);
+    OT_CHECK_MSG(strstr(err.message, "no_such.gltf") &&
+                     strstr(err.message, "No such file or directory"), "%s", err.message);
+    char *path = model_with_uri("no_such.bin");
+    OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_ERR_NOT_FOUND);
+    OT_CHECK_MSG(strstr(err.message, "buffers[0]: cannot open \"no_such.bin\": No such file"),
+                 "%s", err.message);
+    free(path);
+    if (geteuid() != 0) { /* root reads anything */
+        write_text(TMP "/model/locked.bin", "12345678");
+        chmod(TMP "/model/locked.bin", 0);
+        path = model_with_uri("locked.bin");
+        OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_ERR_IO);
+        OT_CHECK_MSG(strstr(err.message, "Permission denied"), "%s", err.message);
+        free(path);
+    }
+}
+
+int main(void) {
+    mkdir(TMP, 0755);
+    OT_RUN(test_unknown_path_node_checked);
+    OT_RUN(test_uris_stay_in_folder);
+    OT_RUN(test_special_files_do_not_block);
+    OT_RUN(test_missing_files_consistent);
+    return ot_finish();
+}
