@@ -445,8 +445,9 @@ typedef struct oroya_gltf_import_desc {
  * NON_FINITE (a NaN key value or vertex position), any oroya_clip_create or
  * oroya_geometry_create error, OROYA_ERR_PARSE / NOT_FOUND (an image that cannot be read or
  * decoded), LIMIT (everything decoded, images included, must fit in
- * OROYA_GLTF_MAX_UNBACKED_BYTES plus 32 bytes per byte of buffer and image data: a small
- * file cannot make import allocate gigabytes). On error *out is NULL and nothing leaks. */
+ * OROYA_GLTF_MAX_UNBACKED_BYTES plus 32 bytes per byte of buffer and image data, per-node
+ * morph weights, per-node skin copies and per-primitive child nodes included: a small file
+ * cannot make import allocate gigabytes). On error *out is NULL and nothing leaks. */
 oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_import_desc *desc,
                                oroya_gltf_model **out, oroya_error *err);
 

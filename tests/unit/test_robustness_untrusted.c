@@ -229,11 +229,180 @@ static void test_missing_files_consistent(void) {
     }
 }
 
+/* ---- memory stays bounded by the file ---------------------------------------------------- */
+
+/* The counting heap, refusing any allocation that would take the live total past
+ * `cap_bytes`: an import that grows with nodes x targets fails (OUT_OF_MEMORY) instead of
+ * taking the machine's memory, and the test sees that as a failure. */
+static size_t cap_bytes;
+static void *capped_alloc(size_t size, size_t align, void *user) {
+    rb_heap *h = (rb_heap *)user;
+    if (h->live_bytes + size > cap_bytes) {
+        h->calls++;
+        h->refused++;
+        return NULL;
+    }
+    return rb_alloc(size, align, user);
+}
+
+/* Growable text for the generated files. */
+typedef struct text {
+    char *s;
+    size_t n, cap;
+} text;
+
+static void put(text *t, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    if (t->n + (size_t)n + 1 > t->cap) {
+        t->cap = (t->n + (size_t)n + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+    }
+    va_start(ap, f);
+    vsnprintf(t->s + t->n, (size_t)n + 1, f, ap);
+    va_end(ap);
+    t->n += (size_t)n;
+}
+
+/* Parse, load, validate and import `json` with the capped counting heap. The stated bound:
+ * the peak stays under OROYA_GLTF_MAX_UNBACKED_BYTES (the import's fixed allowance) plus 64
+ * times the file's size, and the import either works or stops with OROYA_ERR_LIMIT. */
+static void check_bounded(const char *name, const text *json) {
+    rb_heap h;
+    rb_reset(&h, 0);
+    cap_bytes = (size_t)512 << 20;
+    oroya_allocator a = {capped_alloc, rb_free, &h};
+    oroya_error err = {0};
+    oroya_gltf_data *g = NULL;
+    oroya_result r = oroya_gltf_parse(&(oroya_gltf_desc){.allocator = a}, json->s, json->n, &g,
+                                      &err);
+    if (r == OROYA_OK) {
+        r = oroya_gltf_load_buffers(g, &err);
+    }
+    if (r == OROYA_OK) {
+        r = oroya_gltf_validate(g, &err);
+    }
+    OT_CHECK_MSG(r == OROYA_OK, "%s: %s (%s)", name, oroya_result_string(r), err.message);
+    oroya_gltf_model *m = NULL;
+    if (r == OROYA_OK) {
+        r = oroya_gltf_import(g, &(oroya_gltf_import_desc){.allocator = a}, &m, &err);
+    }
+    size_t bound = (size_t)OROYA_GLTF_MAX_UNBACKED_BYTES + 64 * json->n;
+    printf("  %s: %zu-byte file, import %s, peak %zu bytes (%.1f x the file; bound %zu)\n", name,
+           json->n, oroya_result_string(r), h.peak_bytes, (double)h.peak_bytes / (double)json->n,
+           bound);
+    OT_CHECK_MSG(r == OROYA_OK || r == OROYA_ERR_LIMIT, "%s: %s (%s)", name,
+                 oroya_result_string(r), err.message);
+    if (r == OROYA_ERR_LIMIT) {
+        OT_CHECK_MSG(strstr(err.message, "nodes[") != NULL, "%s: %s", name, err.message);
+    }
+    OT_CHECK_MSG(h.peak_bytes <= bound, "%s: peak %zu > %zu", name, h.peak_bytes, bound);
+    oroya_gltf_model_free(m);
+    oroya_gltf_free(g);
+    OT_EQ_INT(h.live, 0);
+}
+
+/* One triangle, `targets` morph targets, `nodes` nodes that all show the mesh: each node's
+ * weights are nodes x targets floats (2000 x 20000 x 4 = 160 MB from a 250 KB file). */
+static void test_morph_weights_bounded(void) {
+    text t = {0};
+    put(&t, HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
+              "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\",\"byteLength\":36}],"
+              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{"
+              "\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]}],"
+              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"targets\":[");
+    const int targets = 2000, nodes = 20000;
+    for (int i = 0; i < targets; i++) {
+        put(&t, "%s{\"POSITION\":0}", i ? "," : "");
+    }
+    put(&t, "]}]}],\"nodes\":[");
+    for (int i = 0; i < nodes; i++) {
+        put(&t, "%s{\"mesh\":0}", i ? "," : "");
+    }
+    put(&t, "]}");
+    check_bounded("morph weights", &t);
+    free(t.s);
+}
+
+/* One skinned mesh of 19 998 vertices (POSITION, JOINTS_0, WEIGHTS_0: 640 KB of data)
+ * shown by 4000 nodes: each node's oroya_skin copies the vertices (4000 x 20 000 x 60 bytes
+ * = 4.8 GB). */
+static void test_skin_copies_bounded(void) {
+    const uint32_t verts = 19998;
+    size_t bytes = (size_t)verts * (12 + 4 + 16);
+    unsigned char *bin = calloc(1, bytes);
+    for (uint32_t v = 0; v < verts; v++) {
+        float w = 1.0f;
+        memcpy(bin + (size_t)verts * 16 + (size_t)v * 16, &w, 4); /* weights (1, 0, 0, 0) */
+    }
+    /* An independent base64 encoder (the loader's decoder is under test). */
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *b64 = malloc((bytes + 2) / 3 * 4 + 1);
+    size_t o = 0;
+    for (size_t i = 0; i < bytes; i += 3) {
+        unsigned v = (unsigned)bin[i] << 16 | (i + 1 < bytes ? (unsigned)bin[i + 1] << 8 : 0u) |
+                     (i + 2 < bytes ? bin[i + 2] : 0u);
+        b64[o++] = abc[v >> 18 & 63];
+        b64[o++] = abc[v >> 12 & 63];
+        b64[o++] = i + 1 < bytes ? abc[v >> 6 & 63] : '=';
+        b64[o++] = i + 2 < bytes ? abc[v & 63] : '=';
+    }
+    b64[o] = '\0';
+    text t = {0};
+    put(&t, HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,%s\","
+              "\"byteLength\":%zu}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u},"
+              "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u},"
+              "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u}],"
+              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,"
+              "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]},"
+              "{\"bufferView\":1,\"componentType\":5121,\"count\":%u,\"type\":\"VEC4\"},"
+              "{\"bufferView\":2,\"componentType\":5126,\"count\":%u,\"type\":\"VEC4\"}],"
+              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
+              "\"WEIGHTS_0\":2}}]}],\"skins\":[{\"joints\":[0]}],\"nodes\":[{}",
+        b64, bytes, verts * 12, verts * 12, verts * 4, verts * 16, verts * 16, verts, verts,
+        verts);
+    for (int i = 0; i < 4000; i++) {
+        put(&t, ",{\"mesh\":0,\"skin\":0}");
+    }
+    put(&t, "]}");
+    check_bounded("skin copies", &t);
+    free(t.s);
+    free(b64);
+    free(bin);
+}
+
+/* A mesh of 1000 primitives shown by 1000 nodes: each node gets a child node per primitive
+ * (a million scene nodes from a 70 KB file). */
+static void test_primitive_nodes_bounded(void) {
+    text t = {0};
+    put(&t, HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
+              "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\",\"byteLength\":36}],"
+              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{"
+              "\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+              "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]}],\"meshes\":[{\"primitives\":[");
+    for (int i = 0; i < 1000; i++) {
+        put(&t, "%s{\"attributes\":{\"POSITION\":0}}", i ? "," : "");
+    }
+    put(&t, "]}],\"nodes\":[");
+    for (int i = 0; i < 1000; i++) {
+        put(&t, "%s{\"mesh\":0}", i ? "," : "");
+    }
+    put(&t, "]}");
+    check_bounded("primitive nodes", &t);
+    free(t.s);
+}
+
 int main(void) {
     mkdir(TMP, 0755);
     OT_RUN(test_unknown_path_node_checked);
     OT_RUN(test_uris_stay_in_folder);
     OT_RUN(test_special_files_do_not_block);
     OT_RUN(test_missing_files_consistent);
+    OT_RUN(test_morph_weights_bounded);
+    OT_RUN(test_skin_copies_bounded);
+    OT_RUN(test_primitive_nodes_bounded);
     return ot_finish();
 }
