@@ -563,8 +563,9 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
     oroya_transform t = node_transform(n);
     oroya_result r = oroya_scene_set_transform(m->scene, h, &t);
     if (r) {
-        return oroya__fail(im->err, r, "%s: transform rejected by the scene (%s)", path,
-                           oroya_result_string(r));
+        return oroya__fail(im->err, r,
+                           "%s: transform rejected by the scene (%s: a component, or the "
+                           "matrix they make, is not finite)", path, oroya_result_string(r));
     }
     if (n->camera != OROYA_GLTF_NONE) {
         const oroya_gltf_camera *c = &d->cameras[n->camera];

@@ -872,12 +872,23 @@ static oroya_result parse_json(parser *p, const char *json, size_t size) {
         json += 3;
         size -= 3;
     }
+    /* What cJSON lets through: raw NUL bytes (taken for whitespace, or cutting a string)
+     * and text that is not UTF-8 (glTF 2.0 section 3.2: JSON in UTF-8). NUL padding after
+     * the text stays allowed. */
+    size_t bad = 0;
+    const char *why = NULL;
+    if (!oroya__json_text_check(json, size, &size, &bad, &why)) {
+        size_t line, col;
+        line_col(json, bad, &line, &col);
+        return oroya__fail(p->err, OROYA_ERR_PARSE,
+                           "(json): %s at byte %zu (line %zu, column %zu)", why, bad, line, col);
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);
     /* Only whitespace may follow the value (RFC 8259); cJSON stops at the value's end. */
     if (root && end) {
-        while (end < json + size && (*end == ' ' || *end == '\t' || *end == '\n' ||
-                                     *end == '\r' || *end == '\0')) {
+        while (end < json + size &&
+               (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) {
             end++;
         }
         if (end != json + size) {
@@ -889,6 +900,12 @@ static oroya_result parse_json(parser *p, const char *json, size_t size) {
         size_t off = end && end >= json && end <= json + size ? (size_t)(end - json) : 0;
         size_t line, col;
         line_col(json, off, &line, &col);
+        if (oroya__json_too_deep(json, off + 1 < size ? off + 1 : size, CJSON_NESTING_LIMIT)) {
+            return oroya__fail(p->err, OROYA_ERR_LIMIT,
+                               "(json): arrays and objects nest deeper than %d levels at byte "
+                               "%zu (line %zu, column %zu)",
+                               CJSON_NESTING_LIMIT, off, line, col);
+        }
         return oroya__fail(p->err, OROYA_ERR_PARSE,
                            "(json): syntax error at byte %zu (line %zu, column %zu)", off, line,
                            col);

@@ -449,6 +449,12 @@ static oroya_result check_sampler(checker *c, uint32_t a, uint32_t s) {
             return oroya__fail(c->err, OROYA_ERR_BAD_TIMES, "%s: key %u time is not finite", path,
                                k);
         }
+        if (k == 0 && t < 0) {
+            /* glTF 2.0 section 3.11: times are in seconds, >= 0. */
+            return oroya__fail(c->err, OROYA_ERR_BAD_TIMES,
+                               "%s: key 0 time %.9g is negative (glTF requires times >= 0)", path,
+                               (double)t);
+        }
         if (k > 0 && !(t > prev)) {
             return oroya__fail(c->err, OROYA_ERR_BAD_TIMES,
                                "%s: key %u time %.9g is not after key %u time %.9g", path, k,

@@ -127,3 +127,85 @@ void oroya__file_close(oroya__file *f) {
     }
     f->fd = -1;
 }
+
+/* ---- JSON text from strangers ---------------------------------------------------------- */
+
+size_t oroya__utf8_sequence(const unsigned char *s, size_t n) {
+    unsigned char c = s[0];
+    if (c < 0x80) {
+        return 1;
+    }
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;       /* overlong */
+        if (c == 0xED) hi = 0x9F;       /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;       /* overlong */
+        if (c == 0xF4) hi = 0x8F;       /* past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (n < len || s[1] < lo || s[1] > hi) {
+        return 0;
+    }
+    for (size_t i = 2; i < len; i++) {
+        if (s[i] < 0x80 || s[i] > 0xBF) {
+            return 0;
+        }
+    }
+    return len;
+}
+
+bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size_t *bad,
+                            const char **why) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t end = len;
+    while (end > 0 && s[end - 1] == 0) {
+        end--;
+    }
+    *json_len = end;
+    for (size_t i = 0; i < end;) {
+        if (s[i] == 0) {
+            *bad = i;
+            *why = "a NUL byte";
+            return false;
+        }
+        size_t k = oroya__utf8_sequence(s + i, end - i);
+        if (k == 0) {
+            *bad = i;
+            *why = "invalid UTF-8";
+            return false;
+        }
+        i += k;
+    }
+    return true;
+}
+
+bool oroya__json_too_deep(const char *text, size_t len, size_t limit) {
+    size_t depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') {
+                i++;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) {
+                return true;
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return false;
+}

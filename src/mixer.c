@@ -10,6 +10,7 @@
  * created (clip_action), never in update. */
 #include "oroya/mixer.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -1285,6 +1286,11 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     if (!a || !isfinite(start_time_scale) || !isfinite(end_time_scale) || !isfinite(duration) ||
         duration < 0 || a->time_scale == 0)
         return OROYA_ERR_INVALID_ARGUMENT;
+    /* The ramp is stored in float, as three does: ratios past the float range would become
+     * inf, and the interpolated time scale NaN (warp(1e300, -1e300, d)). */
+    const double r0 = start_time_scale / a->time_scale, r1 = end_time_scale / a->time_scale;
+    if (!(fabs(r0) <= FLT_MAX) || !(fabs(r1) <= FLT_MAX))
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer *m = a->mixer;
     double now = m->time;
     if (!a->warping) {
@@ -1293,8 +1299,8 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     }
     a->warp_times[0] = (float)now;
     a->warp_times[1] = (float)(now + duration);
-    a->warp_values[0] = (float)(start_time_scale / a->time_scale);
-    a->warp_values[1] = (float)(end_time_scale / a->time_scale);
+    a->warp_values[0] = (float)r0;
+    a->warp_values[1] = (float)r1;
     return OROYA_OK;
 }
 
@@ -1371,8 +1377,14 @@ double oroya_action_weight(const oroya_action *a) {
     return a ? a->weight : 0;
 }
 
+/* Finite and within OROYA_MAX_WEIGHT: an additive action of weight 1e300 would otherwise
+ * write inf into the scene. */
+static bool valid_weight(double weight) {
+    return fabs(weight) <= OROYA_MAX_WEIGHT;
+}
+
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     return OROYA_OK;
@@ -1392,7 +1404,7 @@ double oroya_action_effective_weight(const oroya_action *a) {
 }
 
 oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     a->effective_weight = a->enabled ? weight : 0;

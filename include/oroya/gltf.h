@@ -290,7 +290,8 @@ typedef struct oroya_gltf_desc {
  * each index is a non-negative integer. `data` is not kept (the BIN chunk is copied). On
  * success *out owns everything; free it with oroya_gltf_free. desc may be NULL.
  * Errors: OROYA_ERR_INVALID_ARGUMENT (NULL data/out), OROYA_ERR_PARSE (bad JSON, bad GLB,
- * wrong JSON type), OROYA_ERR_LIMIT (size), OROYA_ERR_OUT_OF_MEMORY. */
+ * wrong JSON type, a raw NUL byte, text that is not UTF-8), OROYA_ERR_LIMIT (size, JSON
+ * nested deeper than 1000 levels), OROYA_ERR_OUT_OF_MEMORY. */
 oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, size_t size,
                               oroya_gltf_data **out, oroya_error *err);
 

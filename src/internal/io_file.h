@@ -34,3 +34,22 @@ oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err,
 void oroya__file_close(oroya__file *f);
 
 #endif
+
+/* ---- JSON text from strangers ---------------------------------------------------------- */
+
+/* Checks what cJSON does not: RFC 8259 text is UTF-8 (no overlong forms, no surrogates,
+ * nothing past U+10FFFF) and has no raw NUL. cJSON takes a NUL for whitespace between
+ * tokens and cuts a string at one, so "na\0me" would load as "na". Trailing NUL bytes after
+ * the text (padding some writers leave) are allowed: *json_len gets the length without
+ * them. On a bad byte returns false, *bad the byte offset and *why "a NUL byte" or
+ * "invalid UTF-8". */
+bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size_t *bad,
+                            const char **why);
+
+/* Length of the UTF-8 sequence at s (n >= 1 bytes available), 0 when it is not well
+ * formed (Unicode 15, table 3-7). */
+size_t oroya__utf8_sequence(const unsigned char *s, size_t n);
+
+/* Whether arrays and objects in text[0..len) nest deeper than `limit` (strings skipped):
+ * cJSON refuses such text with a plain parse error at the depth limit. */
+bool oroya__json_too_deep(const char *text, size_t len, size_t limit);

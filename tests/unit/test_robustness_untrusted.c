@@ -395,6 +395,94 @@ static void test_primitive_nodes_bounded(void) {
     free(t.s);
 }
 
+/* ---- JSON that is not JSON --------------------------------------------------------------- */
+
+static void expect_json_error(const char *name, const char *json, size_t n, oroya_result want,
+                              const char *message) {
+    oroya_error err = {0};
+    oroya_result r = load_json(json, n, &err);
+    OT_CHECK_MSG(r == want, "%s: got %s (%s), expected %s", name, oroya_result_string(r),
+                 err.message, oroya_result_string(want));
+    OT_CHECK_MSG(strstr(err.message, message) != NULL, "%s: \"%s\" lacks \"%s\"", name,
+                 err.message, message);
+}
+
+/* A raw NUL inside a string cut the name there; one between tokens was taken for
+ * whitespace. Text that is not UTF-8 loaded names with raw bytes that the CLI then printed
+ * into its JSON. All are refused now, naming the byte; NUL padding after the text is fine. */
+static void test_json_nul_and_utf8(void) {
+    static const char in_string[] = HEAD "\"nodes\":[{\"name\":\"na\0me\"}]}";
+    expect_json_error("NUL in a string", in_string, sizeof in_string - 1, OROYA_ERR_PARSE,
+                      "(json): a NUL byte at byte 47 (line 1, column 48)");
+    static const char between[] = HEAD "\"nodes\":\0[{}]}";
+    expect_json_error("NUL between tokens", between, sizeof between - 1, OROYA_ERR_PARSE,
+                      "a NUL byte at byte 35");
+    static const char bad_utf8[] = HEAD "\"nodes\":[{\"name\":\"\xff\xfe\"}]}";
+    expect_json_error("invalid UTF-8", bad_utf8, sizeof bad_utf8 - 1, OROYA_ERR_PARSE,
+                      "invalid UTF-8 at byte 45");
+    static const char overlong[] = HEAD "\"nodes\":[{\"name\":\"\xc0\xaf\"}]}";
+    expect_json_error("overlong UTF-8", overlong, sizeof overlong - 1, OROYA_ERR_PARSE,
+                      "invalid UTF-8");
+    static const char surrogate[] = HEAD "\"nodes\":[{\"name\":\"\xed\xa0\x80\"}]}";
+    expect_json_error("UTF-8 surrogate", surrogate, sizeof surrogate - 1, OROYA_ERR_PARSE,
+                      "invalid UTF-8");
+    static const char cut[] = HEAD "\"nodes\":[{\"name\":\"\xe2\x82\"}]}";
+    expect_json_error("cut UTF-8 sequence", cut, sizeof cut - 1, OROYA_ERR_PARSE,
+                      "invalid UTF-8");
+    /* Good UTF-8 (2, 3 and 4 bytes) and trailing NUL padding load. */
+    static const char good[] = HEAD "\"nodes\":[{\"name\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}]}"
+                                    "\0\0\0";
+    oroya_error err = {0};
+    OT_EQ_INT(load_json(good, sizeof good - 1, &err), OROYA_OK);
+}
+
+/* A valid file nested deeper than cJSON's limit (1000) said "syntax error". */
+static void test_json_depth_limit(void) {
+    text t = {0};
+    put(&t, HEAD "\"extras\":");
+    for (int i = 0; i < 1200; i++) {
+        put(&t, "[");
+    }
+    for (int i = 0; i < 1200; i++) {
+        put(&t, "]");
+    }
+    put(&t, "}");
+    expect_json_error("deep nesting", t.s, t.n, OROYA_ERR_LIMIT,
+                      "(json): arrays and objects nest deeper than 1000 levels");
+    /* A real syntax error at depth 3 is still one. */
+    expect_json_error("syntax error", HEAD "\"extras\":[[[1,]]]}", strlen(HEAD) + 20,
+                      OROYA_ERR_PARSE, "syntax error");
+    free(t.s);
+}
+
+/* glTF 2.0 requires animation input times >= 0. */
+static void test_negative_first_time(void) {
+    /* {-1, 1}: "AACAvwAAgD8=" */
+    const char *json = HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
+                            "AACAvwAAgD8=\",\"byteLength\":8}],\"bufferViews\":[{\"buffer\":0,"
+                            "\"byteLength\":8}],\"accessors\":[{\"bufferView\":0,\"componentType\":"
+                            "5126,\"count\":2,\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":"
+                            "[{\"input\":0,\"output\":0}]}]}";
+    expect_json_error("negative first time", json, strlen(json), OROYA_ERR_BAD_TIMES,
+                      "animations[0].samplers[0].input: key 0 time -1 is negative");
+}
+
+/* A node rotation of (1e20, 0, 0, 1e20) is finite but overflows the node's matrix: the
+ * import refuses it naming the node. */
+static void test_huge_node_rotation(void) {
+    const char *json = HEAD "\"nodes\":[{},{\"rotation\":[1e20,0,0,1e20]}]}";
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_gltf_parse(NULL, json, strlen(json), &g, &err), OROYA_OK);
+    OT_EQ_INT(oroya_gltf_load_buffers(g, &err), OROYA_OK);
+    OT_EQ_INT(oroya_gltf_validate(g, &err), OROYA_OK);
+    oroya_gltf_model *m = NULL;
+    OT_EQ_INT(oroya_gltf_import(g, NULL, &m, &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK_MSG(strstr(err.message, "nodes[1]: transform rejected"), "%s", err.message);
+    OT_CHECK(m == NULL);
+    oroya_gltf_free(g);
+}
+
 int main(void) {
     mkdir(TMP, 0755);
     OT_RUN(test_unknown_path_node_checked);
@@ -404,5 +492,9 @@ int main(void) {
     OT_RUN(test_morph_weights_bounded);
     OT_RUN(test_skin_copies_bounded);
     OT_RUN(test_primitive_nodes_bounded);
+    OT_RUN(test_json_nul_and_utf8);
+    OT_RUN(test_json_depth_limit);
+    OT_RUN(test_negative_first_time);
+    OT_RUN(test_huge_node_rotation);
     return ot_finish();
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "internal/io_file.h"
 #include "oroya/gltf.h"
 
 static const char *const path_names[] = {"unknown", "translation", "rotation", "scale",
@@ -143,7 +144,28 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
 static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
                       const uint32_t *parents) {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "file", file);
+    /* JSON text must be UTF-8; the file name is whatever bytes the shell gave (names from
+     * the file itself are checked at load). A bad byte becomes U+FFFD. */
+    size_t flen = strlen(file);
+    char *clean = (char *)malloc(flen * 3 + 1);
+    size_t at = 0;
+    for (size_t i = 0; clean && i < flen;) {
+        size_t k = oroya__utf8_sequence((const unsigned char *)file + i, flen - i);
+        if (k == 0) {
+            memcpy(clean + at, "\xef\xbf\xbd", 3);
+            at += 3;
+            i++;
+        } else {
+            memcpy(clean + at, file + i, k);
+            at += k;
+            i += k;
+        }
+    }
+    if (clean) {
+        clean[at] = '\0';
+    }
+    cJSON_AddStringToObject(root, "file", clean ? clean : "");
+    free(clean);
     cJSON_AddBoolToObject(root, "glb", d->is_glb);
     cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
     for (uint32_t i = 0; i < d->node_count; i++) {
