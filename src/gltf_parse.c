@@ -1038,7 +1038,8 @@ oroya_result oroya_gltf_parse_file(const oroya_gltf_desc *desc, const char *path
     }
     *out = NULL;
     oroya__file f;
-    oroya_result r = oroya__file_open(path, NULL, OROYA_GLTF_MAX_FILE_SIZE, &f, err, "(file)", path);
+    oroya_result r =
+        oroya__file_open(path, NULL, OROYA_GLTF_MAX_FILE_SIZE, &f, err, "(file)", path);
     if (r != OROYA_OK) {
         return r;
     }

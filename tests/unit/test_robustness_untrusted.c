@@ -450,8 +450,8 @@ static void test_json_depth_limit(void) {
     expect_json_error("deep nesting", t.s, t.n, OROYA_ERR_LIMIT,
                       "(json): arrays and objects nest deeper than 1000 levels");
     /* A real syntax error at depth 3 is still one. */
-    expect_json_error("syntax error", HEAD "\"extras\":[[[1,]]]}", strlen(HEAD) + 20,
-                      OROYA_ERR_PARSE, "syntax error");
+    static const char syntax[] = HEAD "\"extras\":[[[1,]]]}";
+    expect_json_error("syntax error", syntax, sizeof syntax - 1, OROYA_ERR_PARSE, "syntax error");
     free(t.s);
 }
 
