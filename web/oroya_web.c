@@ -21,6 +21,7 @@
 #include "internal/render_shaders.h"
 #include "oroya/gltf.h"
 #include "oroya/mixer.h"
+#include "oroya/pose.h"
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
 
@@ -527,3 +528,163 @@ OW_API const uint32_t *ow_crowd_parents(const ow_crowd *c) {
 /* Buffers for the page (malloc/free through the module). */
 OW_API void *ow_alloc(uint32_t size) { return malloc(size ? size : 1); }
 OW_API void ow_free(void *p) { free(p); }
+
+/* Where a crowd frame goes: runs `frames` frames phase by phase over all copies (the same
+ * work as ow_crowd_update) and writes the milliseconds of each phase to out[0..2]: mixer,
+ * world matrices, bone matrices + bind matrix inverse. */
+OW_API int ow_crowd_profile(ow_crowd *c, uint32_t frames, double dt, double *out) {
+    out[0] = out[1] = out[2] = 0.0;
+    for (uint32_t f = 0; f < frames; f++) {
+        double t0 = emscripten_get_now();
+        for (uint32_t i = 0; i < c->count; i++) {
+            if (oroya_mixer_update(c->copies[i].mixer, dt) != OROYA_OK) return 1;
+        }
+        double t1 = emscripten_get_now();
+        for (uint32_t i = 0; i < c->count; i++) oroya_scene_update_world(c->copies[i].scene);
+        double t2 = emscripten_get_now();
+        for (uint32_t i = 0; i < c->count; i++) {
+            ow_copy *k = &c->copies[i];
+            if (oroya_skeleton_update(k->skeleton, k->scene, &ow_err) != OROYA_OK) return 1;
+            if (!oroya_mat4_invert(oroya_scene_world_matrices(k->scene)[c->mesh_dense],
+                                   &k->bind_inverse)) {
+                k->bind_inverse = oroya_mat4_identity();
+            }
+        }
+        double t3 = emscripten_get_now();
+        out[0] += t1 - t0;
+        out[1] += t2 - t1;
+        out[2] += t3 - t2;
+    }
+    return 0;
+}
+
+/* ---- pose crowd: the same blend through the pose kernel (include/oroya/pose.h) -------------
+ * The data-oriented runtime the mixer is moving onto: skeleton, runtime clips and one
+ * character per copy, two layers (a at wa, b at wb) whose times loop as the mixer's
+ * LOOP_REPEAT actions do. Outputs are the same model-space bone matrices (the mesh of
+ * humanoid67 is a root without transform, so skeleton space is world space). */
+
+typedef struct ow_pose_crowd {
+    oroya_gltf_model *model;
+    oroya_pose_skeleton *skeleton;
+    oroya_pose_clip *clips[2];
+    float weights[2];
+    uint32_t count;
+    oroya_pose_character **chars;
+    oroya_pose_layer *layers; /* 2 per character */
+    oroya_pose_update *updates;
+    double *times;
+} ow_pose_crowd;
+
+OW_API void ow_pose_crowd_free(ow_pose_crowd *c) {
+    if (!c) return;
+    for (uint32_t i = 0; c->chars && i < c->count; i++) oroya_pose_character_destroy(c->chars[i]);
+    oroya_pose_clip_destroy(c->clips[0]);
+    oroya_pose_clip_destroy(c->clips[1]);
+    oroya_pose_skeleton_destroy(c->skeleton);
+    oroya_gltf_model_free(c->model);
+    free(c->chars);
+    free(c->layers);
+    free(c->updates);
+    free(c->times);
+    free(c);
+}
+
+/* A pose skeleton from glTF skin 0: joints in skin order, parents by joint index (a parent
+ * that is not a joint makes a root), rest = the scene's local transforms, the skin's inverse
+ * bind matrices, the scene names (so clip tracks bind by name). */
+static oroya_result pose_skeleton_from_skin(const oroya_gltf_model *g, oroya_pose_skeleton **out) {
+    const oroya_gltf_model_skin *skin = &g->skins[0];
+    uint32_t n = skin->joint_count;
+    uint32_t *parents = calloc(n + 1, sizeof *parents);
+    oroya_transform *rest = calloc(n + 1, sizeof *rest);
+    const char **names = calloc(n + 1, sizeof *names);
+    oroya_result r = parents && rest && names ? OROYA_OK : OROYA_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < n && r == OROYA_OK; j++) {
+        oroya_node parent = {0};
+        parents[j] = UINT32_MAX;
+        if (oroya_scene_get_parent(g->scene, skin->joints[j], &parent) == OROYA_OK && parent.id) {
+            for (uint32_t k = 0; k < n; k++) {
+                if (skin->joints[k].id == parent.id) parents[j] = k;
+            }
+        }
+        names[j] = oroya_scene_node_name(g->scene, skin->joints[j]);
+        r = oroya_scene_get_transform(g->scene, skin->joints[j], &rest[j]);
+    }
+    if (r == OROYA_OK) {
+        oroya_pose_skeleton_desc d = {.joint_count = n, .parents = parents, .rest = rest,
+                                      .inverse_bind = skin->inverse_bind_matrices,
+                                      .names = names};
+        r = oroya_pose_skeleton_create(&d, out, &ow_err);
+    }
+    free(parents);
+    free(rest);
+    free(names);
+    return r;
+}
+
+OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                                           const char *clip_a, double wa, const char *clip_b,
+                                           double wb, double offset) {
+    memset(&ow_err, 0, sizeof ow_err);
+    ow_pose_crowd *c = calloc(1, sizeof *c);
+    if (!c || !(c->model = import_bytes(bytes, size))) {
+        ow_pose_crowd_free(c);
+        return NULL;
+    }
+    oroya_gltf_model *g = c->model;
+    const oroya_clip *src[2] = {oroya_gltf_model_find_clip(g, clip_a),
+                                oroya_gltf_model_find_clip(g, clip_b)};
+    if (!src[0] || !src[1] || g->skin_count < 1) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "pose crowd: the model needs clips '%s' and '%s' and a skin", clip_a, clip_b);
+        ow_pose_crowd_free(c);
+        return NULL;
+    }
+    c->weights[0] = (float)wa;
+    c->weights[1] = (float)wb;
+    oroya_result r = pose_skeleton_from_skin(g, &c->skeleton);
+    for (int k = 0; k < 2 && r == OROYA_OK; k++) {
+        oroya_pose_clip_desc d = {.skeleton = c->skeleton, .clip = src[k]};
+        r = oroya_pose_clip_create(&d, &c->clips[k], &ow_err);
+    }
+    c->chars = calloc(count + 1, sizeof *c->chars);
+    c->layers = calloc(2 * (size_t)count + 2, sizeof *c->layers);
+    c->updates = calloc(count + 1, sizeof *c->updates);
+    c->times = calloc(count + 1, sizeof *c->times);
+    if (r == OROYA_OK && !(c->chars && c->layers && c->updates && c->times)) {
+        r = OROYA_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < count && r == OROYA_OK; i++) {
+        oroya_pose_character_desc d = {.skeleton = c->skeleton, .max_layers = 2};
+        r = oroya_pose_character_create(&d, &c->chars[i], &ow_err);
+        c->count = i + 1;
+        c->times[i] = (double)i * offset;
+        c->updates[i] = (oroya_pose_update){c->chars[i], &c->layers[2 * i], 2};
+    }
+    if (r != OROYA_OK) {
+        ow_fail("pose crowd", r);
+        ow_pose_crowd_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* One frame of every copy: advance the times, loop them on each clip, update the batch. */
+OW_API int ow_pose_crowd_update(ow_pose_crowd *c, double dt) {
+    for (uint32_t i = 0; i < c->count; i++) {
+        c->times[i] += dt;
+        for (int k = 0; k < 2; k++) {
+            double d = (double)oroya_pose_clip_duration(c->clips[k]);
+            double t = d > 0.0 ? fmod(c->times[i], d) : 0.0;
+            c->layers[2 * i + (uint32_t)k] = (oroya_pose_layer){c->clips[k], (float)t, c->weights[k]};
+        }
+    }
+    oroya_result r = oroya_pose_update_batch(c->updates, c->count, NULL, &ow_err);
+    if (r != OROYA_OK) ow_fail("oroya_pose_update_batch", r);
+    return (int)r;
+}
+
+OW_API const float *ow_pose_crowd_bones(const ow_pose_crowd *c, uint32_t i) {
+    return i < c->count ? oroya_pose_character_bones(c->chars[i])[0].m : NULL;
+}
