@@ -253,6 +253,18 @@ window.oroyaViewer = {
     return { nodes, skins };
   },
   draw() { resize(); state.renderer.draw(camera()); },
+  // Draws the current pose and returns the canvas as a PNG data URL, read back in the same
+  // task as the draw (the drawing buffer is not preserved).
+  snapshot() {
+    resize();
+    state.renderer.draw(camera());
+    const src = $('view'), c = document.createElement('canvas');
+    c.width = src.width;
+    c.height = src.height;
+    const g = c.getContext('2d');
+    g.drawImage(src, 0, 0);
+    return { width: c.width, height: c.height, png: c.toDataURL('image/png') };
+  },
   frames: () => state.frames,
   // Mean µs of `frames` animation steps of 1/60 s (the viewer is paused meanwhile).
   benchUpdate(frames) {
