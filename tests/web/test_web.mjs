@@ -103,6 +103,12 @@ try {
     { file: 'assets/humanoid67.glb', times: [0.3] },
   ];
   const { page, problems } = await openPage(`/?file=${models[0].file}`, 'window.oroyaViewer && window.oroyaViewer.ready');
+  const gpu = await page.evaluate(() => {
+    const gl = document.getElementById('view').getContext('webgl2');
+    const ext = gl && gl.getExtension('WEBGL_debug_renderer_info');
+    return gl ? gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER) : '';
+  });
+  check(gpu !== '', `the viewer has a WebGL2 context (${gpu})`);
   for (const m of models) {
     const res = await page.evaluate((f) => window.oroyaViewer.loadUrl(f), m.file);
     check(res.ok, `viewer loads ${m.file}${res.ok ? '' : ': ' + res.error}`);
