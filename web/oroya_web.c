@@ -207,13 +207,15 @@ OW_API int ow_action_running(const ow_model *m, uint32_t i) {
     oroya_action *a = action(m, i);
     return a ? oroya_action_is_running(a) : 0;
 }
-/* three's executeCrossFade: `to` restarts at weight 1, then cross_fade_from(from). */
+/* three's skinning-blending example (executeCrossFade): `to` restarts at time 0 with weight
+ * and time scale 1, then to.cross_fade_from(from, duration, warp). */
 OW_API int ow_cross_fade(ow_model *m, uint32_t from, uint32_t to, double duration, int warp) {
     oroya_action *a = action(m, from), *b = action(m, to);
     if (!a || !b) return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_set_enabled(b, true);
     oroya_action_set_effective_time_scale(b, 1.0);
     oroya_action_set_effective_weight(b, 1.0);
+    oroya_action_set_time(b, 0.0);
     oroya_action_play(b);
     return (int)oroya_action_cross_fade_from(b, a, duration, warp != 0);
 }

@@ -253,6 +253,21 @@ window.oroyaViewer = {
     return { nodes, skins };
   },
   draw() { resize(); state.renderer.draw(camera()); },
+  // Advances the animation by dt seconds (as one frame would) and returns every clip's
+  // effective weight and whether it runs.
+  step(dt) {
+    animate(dt);
+    return state.clips.map((c, i) => ({ weight: state.ow._ow_weight(state.model, i),
+      running: state.ow._ow_action_running(state.model, i) === 1 }));
+  },
+  // The cross-fade button with these settings.
+  crossFade(from, to, duration, warp) {
+    $('fade-from').value = from;
+    $('fade-to').value = to;
+    $('fade-dur').value = duration;
+    $('fade-warp').checked = warp;
+    $('fade').click();
+  },
   // Draws the current pose and returns the canvas as a PNG data URL, read back in the same
   // task as the draw (the drawing buffer is not preserved).
   snapshot() {

@@ -136,6 +136,20 @@ try {
       check(err === '', `${m.file} clip '${clips[i]}' plays${err ? ': ' + err : ''}`);
     }
   }
+  // A warped cross-fade from walk to run through the page's controls (humanoid67 is open).
+  const fade = await page.evaluate(() => {
+    const v = window.oroyaViewer;
+    v.poseAt(0, 0.1);
+    v.crossFade(0, 1, 0.5, true);
+    const mid = v.step(0.25);
+    v.step(0.2);
+    const end = v.step(0.1);
+    return { mid, end };
+  });
+  check(Math.abs(fade.mid[0].weight - 0.5) < 1e-6 && Math.abs(fade.mid[1].weight - 0.5) < 1e-6 &&
+    fade.end[0].weight === 0 && !fade.end[0].running && fade.end[1].weight === 1 && fade.end[1].running,
+    `cross-fade walk -> run over 0.5 s with warp: weights ${fade.mid[0].weight.toFixed(3)}/${fade.mid[1].weight.toFixed(3)} ` +
+    `half way, ${fade.end[0].weight}/${fade.end[1].weight} after (walk ${fade.end[0].running ? 'still running' : 'stopped'})`);
   const hud = await page.evaluate(() => document.getElementById('hud').textContent);
   check(/animation [0-9.]+ µs\/frame/.test(hud), `viewer shows the animation cost: "${hud}"`);
 
