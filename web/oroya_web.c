@@ -488,6 +488,20 @@ OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t c
     return c;
 }
 
+/* Copy k's bone matrices and its skinned mesh's bind matrix inverse (attached mode), from
+ * its world matrices. */
+static oroya_result copy_bones(const ow_crowd *c, ow_copy *k) {
+    oroya_result r = oroya_skeleton_update(k->skeleton, k->scene, &ow_err);
+    if (r != OROYA_OK) {
+        ow_fail("oroya_skeleton_update", r);
+        return r;
+    }
+    if (!oroya_mat4_invert(oroya_scene_world_matrices(k->scene)[c->mesh_dense], &k->bind_inverse)) {
+        k->bind_inverse = oroya_mat4_identity();
+    }
+    return OROYA_OK;
+}
+
 /* One frame of every copy. Returns an oroya_result. */
 OW_API int ow_crowd_update(ow_crowd *c, double dt) {
     for (uint32_t i = 0; i < c->count; i++) {
@@ -498,15 +512,8 @@ OW_API int ow_crowd_update(ow_crowd *c, double dt) {
             return (int)r;
         }
         oroya_scene_update_world(k->scene);
-        r = oroya_skeleton_update(k->skeleton, k->scene, &ow_err);
-        if (r != OROYA_OK) {
-            ow_fail("oroya_skeleton_update", r);
-            return (int)r;
-        }
-        if (!oroya_mat4_invert(oroya_scene_world_matrices(k->scene)[c->mesh_dense],
-                               &k->bind_inverse)) {
-            k->bind_inverse = oroya_mat4_identity();
-        }
+        r = copy_bones(c, k);
+        if (r != OROYA_OK) return (int)r;
     }
     return OROYA_OK;
 }
@@ -545,12 +552,7 @@ OW_API int ow_crowd_profile(ow_crowd *c, uint32_t frames, double dt, double *out
         for (uint32_t i = 0; i < c->count; i++) oroya_scene_update_world(c->copies[i].scene);
         double t2 = emscripten_get_now();
         for (uint32_t i = 0; i < c->count; i++) {
-            ow_copy *k = &c->copies[i];
-            if (oroya_skeleton_update(k->skeleton, k->scene, &ow_err) != OROYA_OK) return 1;
-            if (!oroya_mat4_invert(oroya_scene_world_matrices(k->scene)[c->mesh_dense],
-                                   &k->bind_inverse)) {
-                k->bind_inverse = oroya_mat4_identity();
-            }
+            if (copy_bones(c, &c->copies[i]) != OROYA_OK) return 1;
         }
         double t3 = emscripten_get_now();
         out[0] += t1 - t0;

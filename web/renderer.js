@@ -154,22 +154,19 @@ export class Renderer {
       } else {
         gl.vertexAttrib3f(1, 0, 0, 1);
       }
+      // Four influences: u16 joint indices at `loc`, float weights at loc + 1.
+      const influences = (loc, joints, weights) => {
+        this.buffer(gl.ARRAY_BUFFER, ow.HEAPU16.slice(joints >> 1, (joints >> 1) + vc * 4));
+        gl.vertexAttribIPointer(loc, 4, gl.UNSIGNED_SHORT, 0, 0);
+        gl.enableVertexAttribArray(loc);
+        this.buffer(gl.ARRAY_BUFFER, f32(weights, vc * 4));
+        gl.vertexAttribPointer(loc + 1, 4, gl.FLOAT, false, 0, 0);
+        gl.enableVertexAttribArray(loc + 1);
+      };
       const skinned = d[14] !== 0 && d[6] !== 0;
       if (skinned) {
-        this.buffer(gl.ARRAY_BUFFER, ow.HEAPU16.slice(d[6] >> 1, (d[6] >> 1) + vc * 4));
-        gl.vertexAttribIPointer(2, 4, gl.UNSIGNED_SHORT, 0, 0);
-        gl.enableVertexAttribArray(2);
-        this.buffer(gl.ARRAY_BUFFER, f32(d[7], vc * 4));
-        gl.vertexAttribPointer(3, 4, gl.FLOAT, false, 0, 0);
-        gl.enableVertexAttribArray(3);
-        if (d[8]) {
-          this.buffer(gl.ARRAY_BUFFER, ow.HEAPU16.slice(d[8] >> 1, (d[8] >> 1) + vc * 4));
-          gl.vertexAttribIPointer(4, 4, gl.UNSIGNED_SHORT, 0, 0);
-          gl.enableVertexAttribArray(4);
-          this.buffer(gl.ARRAY_BUFFER, f32(d[9], vc * 4));
-          gl.vertexAttribPointer(5, 4, gl.FLOAT, false, 0, 0);
-          gl.enableVertexAttribArray(5);
-        }
+        influences(2, d[6], d[7]);
+        if (d[8]) influences(4, d[8], d[9]);
       }
       if (d[4]) {
         this.buffer(gl.ARRAY_BUFFER, f32(d[4], vc * 2));
