@@ -46,7 +46,8 @@ if [ ! -f "$here/.deps/cjson/cJSON.c" ]; then
     $sudo apt-get update -qq
   fi
   tmp="$(mktemp -d)"
-  (cd "$tmp" && apt-get source -qq cjson >/dev/null 2>&1)
+  (cd "$tmp" && apt-get source -qq cjson >/dev/null 2>&1) ||
+    { echo "deps: apt-get source cjson failed" >&2; exit 1; }
   src="$(find "$tmp" -maxdepth 2 -name cJSON.c -printf '%h\n' | head -1)"
   [ -n "$src" ] || { echo "deps: apt-get source cjson gave no cJSON.c" >&2; exit 1; }
   mkdir -p "$here/.deps"
