@@ -152,7 +152,8 @@ function plot() {
   });
 }
 
-// Stick figures from the bone matrices: joint position = bone matrix x bind-pose position.
+// Stick figures from the bone matrices, seen from the side: joint position = bone matrix x
+// bind-pose position.
 let bindPos = null, parents = null;
 function figures() {
   const c = $('figures'), g = c.getContext('2d');
@@ -164,7 +165,8 @@ function figures() {
       const p = parents[j];
       if (p < 0) continue;
       const P = (k) => { const m = bones.subarray(k * 16, k * 16 + 16), v = bindPos[k];
-        return [m[0] * v[0] + m[4] * v[1] + m[8] * v[2] + m[12], m[1] * v[0] + m[5] * v[1] + m[9] * v[2] + m[13]]; };
+        // Seen from the side (z to the right, y up): the walk swings along z.
+        return [m[2] * v[0] + m[6] * v[1] + m[10] * v[2] + m[14], m[1] * v[0] + m[5] * v[1] + m[9] * v[2] + m[13]]; };
       const a = P(j), b = P(p);
       g.moveTo(ox + a[0] * 110, 240 - a[1] * 110); g.lineTo(ox + b[0] * 110, 240 - b[1] * 110);
     }
