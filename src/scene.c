@@ -12,6 +12,7 @@
 #include "oroya/scene.h"
 
 #include "internal/base.h"
+#include "internal/scene.h"
 
 #include <math.h>
 #include <string.h>
@@ -766,6 +767,10 @@ static void compose_into(const oroya_transform *t, float *r) {
 }
 
 void oroya_scene_update_world(oroya_scene *scene) {
+    oroya__scene_update_world_from(scene, 0);
+}
+
+void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first) {
     if (!scene) {
         return;
     }
@@ -777,7 +782,13 @@ void oroya_scene_update_world(oroya_scene *scene) {
     oroya_mat4 *world = scene->world;
     uint8_t *world_visible = scene->world_visible;
     uint32_t bad = 0, first_bad = NONE;
-    for (uint32_t i = 0; i < n; i++) {
+    if (first > 0 && scene->non_finite_count && scene->first_non_finite < first) {
+        /* A partial update (from IK) leaves the nodes before `first` as they were: one of
+         * them was replaced, so the report keeps it. */
+        bad = 1;
+        first_bad = scene->first_non_finite;
+    }
+    for (uint32_t i = first; i < n; i++) {
         compose_into(&tr[i], local[i].m);
         const uint32_t p = parent[i];
         if (p == NONE) {
