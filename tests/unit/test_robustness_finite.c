@@ -8,6 +8,7 @@
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
 #include "oroya/scene.h"
+#include "internal/scene.h"
 #include "oroya/track.h"
 #include "oroya_test.h"
 
@@ -183,6 +184,15 @@ static void test_world_overflow_guarded(void) {
     OT_CHECK(memcmp(&wc, &wb, sizeof wb) == 0);
     OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 1);
     OT_EQ_INT(first.id, c.id);
+    /* A partial update from a later node (as IK does) keeps the report of the earlier one. */
+    dense[oroya_scene_node_index(s, c)] = oroya_transform_identity();
+    dense[oroya_scene_node_index(s, a)].rotation = (oroya_quat){1e20f, 0, 0, 1e20f};
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 1);
+    oroya__scene_update_world_from(s, oroya_scene_node_index(s, b));
+    OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 1);
+    OT_EQ_INT(first.id, a.id);
+    dense[oroya_scene_node_index(s, a)] = oroya_transform_identity();
     /* All finite again: the count goes back to 0. */
     dense[oroya_scene_node_index(s, c)] = oroya_transform_identity();
     oroya_scene_update_world(s);
