@@ -175,6 +175,10 @@ bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size
             *why = "a NUL byte";
             return false;
         }
+        if (s[i] < 0x80) { /* most of a glTF, data: URIs included, is ASCII */
+            i++;
+            continue;
+        }
         size_t k = oroya__utf8_sequence(s + i, end - i);
         if (k == 0) {
             *bad = i;
