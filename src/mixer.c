@@ -10,6 +10,7 @@
  * created (clip_action), never in update. */
 #include "oroya/mixer.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -143,6 +144,11 @@ struct oroya_mixer {
     uint32_t event_count, events_dropped, max_events;
     oroya_event_fn on_event;
     void *user;
+    /* Set while on_event runs (see dispatch): calls that would free an action the update is
+     * still using, or start a second update, are refused, and destroy waits for the update
+     * to return. */
+    uint32_t in_callback;
+    bool destroy_pending;
 
     oroya_rotation_blend rotation_blend; /* SLERP or STERP */
     twist_override *overrides;
@@ -782,8 +788,11 @@ static void dispatch_event(oroya_mixer *m, const oroya_event *ev) {
         m->events[m->event_count++] = e;
     else
         m->events_dropped++;
-    if (m->on_event)
+    if (m->on_event) {
+        m->in_callback++;
         m->on_event(&e, m->user);
+        m->in_callback--;
+    }
 }
 
 static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int32_t direction,
@@ -1319,6 +1328,12 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
 void oroya_mixer_destroy(oroya_mixer *m) {
     if (!m)
         return;
+    if (m->in_callback) {
+        /* The update that called the callback still runs on this mixer; it frees it when
+         * it returns. */
+        m->destroy_pending = true;
+        return;
+    }
     for (uint32_t i = 0; m->actions && i < m->action_count; i++)
         free_action(m, m->actions[i]);
     for (uint32_t i = 0; m->bindings && i < m->binding_count; i++)
@@ -1599,8 +1614,10 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
     double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
     uint32_t accu_index = m->accu_index ^= 1u;
     uint32_t n = m->active_action_count;
-    for (uint32_t i = 0; i != n && i < m->action_count; ++i)
+    for (uint32_t i = 0; i != n && i < m->action_count && !m->destroy_pending; ++i)
         action_update(m->actions[i], time, delta, direction, accu_index);
+    if (m->destroy_pending)
+        return; /* the event callback destroyed the mixer: the caller frees it */
     refresh_layout(m);
     const bool kernel = m->kernel_mode;
     uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
@@ -1629,6 +1646,8 @@ static void mixer_update_pose(oroya_mixer *m) {
 static oroya_result check_update(const oroya_mixer *m, double dt) {
     if (!m || !valid_dt(dt))
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     /* A finite dt can still overflow once scaled or accumulated (dt 1e10 at time scale 1e300,
      * or two updates of 1e308), which would leave the mixer time infinite and every action
      * time NaN for good. Such an update is refused like a bad dt and changes nothing. The
@@ -1649,13 +1668,25 @@ static oroya_result check_update(const oroya_mixer *m, double dt) {
     return OROYA_OK;
 }
 
-oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
+/* One update; *destroyed: the event callback destroyed the mixer, which is freed now. */
+static oroya_result mixer_update_one(oroya_mixer *m, double dt, bool *destroyed) {
+    *destroyed = false;
     oroya_result r = check_update(m, dt);
     if (r != OROYA_OK)
         return r;
     mixer_update_actions(m, dt);
+    if (m->destroy_pending) {
+        *destroyed = true;
+        oroya_mixer_destroy(m);
+        return OROYA_OK;
+    }
     mixer_update_pose(m);
     return OROYA_OK;
+}
+
+oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
+    bool destroyed;
+    return mixer_update_one(m, dt, &destroyed);
 }
 
 typedef struct batch_ctx {
@@ -1665,7 +1696,7 @@ typedef struct batch_ctx {
 static void batch_range(void *ctx, uint32_t begin, uint32_t end) {
     const batch_ctx *b = ctx;
     for (uint32_t i = begin; i < end; i++)
-        if (b->mixers[i]->rig && b->mixers[i]->kernel_mode)
+        if (b->mixers[i]->rig && b->mixers[i]->kernel_mode && !b->mixers[i]->destroy_pending)
             kernel_run(b->mixers[i]);
 }
 
@@ -1693,7 +1724,7 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
         batch_range(&ctx, 0, count);
     for (uint32_t i = 0; i < count; i++) {
         oroya_mixer *m = mixers[i];
-        if (!m->rig)
+        if (!m->rig || m->destroy_pending)
             continue;
         if (m->kernel_mode) {
             m->kernel_pending = true;
@@ -1702,6 +1733,10 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
             property_bones(m);
         }
     }
+    /* Mixers an event callback destroyed during the batch are freed once it is done. */
+    for (uint32_t i = 0; i < count; i++)
+        if (mixers[i]->destroy_pending)
+            oroya_mixer_destroy(mixers[i]);
     return OROYA_OK;
 }
 
@@ -1733,12 +1768,16 @@ void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
     if (!m || !valid_dt(time))
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;
     m->jumping = true;
-    oroya_result r = oroya_mixer_update(m, time);
-    m->jumping = false;
+    bool destroyed;
+    oroya_result r = mixer_update_one(m, time, &destroyed);
+    if (!destroyed)
+        m->jumping = false;
     return r;
 }
 
@@ -1788,6 +1827,8 @@ static void uncache(oroya_mixer *m, oroya_action *a) {
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
     if (!m || !clip)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY; /* the update may still be using the actions */
     for (uint32_t i = m->action_count; i-- > 0;) {
         if (i < m->action_count && m->actions[i]->clip == clip)
             uncache(m, m->actions[i]);
@@ -1798,6 +1839,8 @@ oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
 oroya_result oroya_mixer_uncache_action(oroya_mixer *m, oroya_action *a) {
     if (!m || !a || a->mixer != m)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     uncache(m, a);
     return OROYA_OK;
 }
@@ -1936,6 +1979,11 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     if (!a || !isfinite(start_time_scale) || !isfinite(end_time_scale) || !isfinite(duration) ||
         duration < 0 || a->time_scale == 0)
         return OROYA_ERR_INVALID_ARGUMENT;
+    /* The ramp is stored in float, as three does: ratios past the float range would become
+     * inf, and the interpolated time scale NaN (warp(1e300, -1e300, d)). */
+    const double r0 = start_time_scale / a->time_scale, r1 = end_time_scale / a->time_scale;
+    if (!(fabs(r0) <= FLT_MAX) || !(fabs(r1) <= FLT_MAX))
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer *m = a->mixer;
     double now = m->time;
     if (!a->warping) {
@@ -1944,8 +1992,8 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     }
     a->warp_times[0] = (float)now;
     a->warp_times[1] = (float)(now + duration);
-    a->warp_values[0] = (float)(start_time_scale / a->time_scale);
-    a->warp_values[1] = (float)(end_time_scale / a->time_scale);
+    a->warp_values[0] = (float)r0;
+    a->warp_values[1] = (float)r1;
     return OROYA_OK;
 }
 
@@ -2022,8 +2070,14 @@ double oroya_action_weight(const oroya_action *a) {
     return a ? a->weight : 0;
 }
 
+/* Finite and within OROYA_MAX_WEIGHT: an additive action of weight 1e300 would otherwise
+ * write inf into the scene. */
+static bool valid_weight(double weight) {
+    return fabs(weight) <= OROYA_MAX_WEIGHT;
+}
+
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     return OROYA_OK;
@@ -2043,7 +2097,7 @@ double oroya_action_effective_weight(const oroya_action *a) {
 }
 
 oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     a->effective_weight = a->enabled ? weight : 0;
