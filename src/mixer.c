@@ -109,6 +109,8 @@ struct oroya_action {
     bool kernel_ok;
     uint32_t *property_tracks;     /* the tracks not on a joint, for the kernel path */
     uint32_t property_track_count;
+    int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
+    double rm_wraps;               /* this update: signed repeat wraps (see update_time) */
     const oroya_mask *mask;        /* joint mask, or NULL */
     float *mask_weights;           /* track_count: the mask's weight of each track's node */
 };
@@ -178,6 +180,13 @@ struct oroya_mixer {
     uint32_t active_property_bindings; /* scheduled bindings the property path writes */
     oroya__scene_hook hook;
     oroya_mask *masks; /* oroya_mixer_create_mask, freed with the mixer */
+    /* Root motion (oroya_mixer_set_root_motion). */
+    oroya_root_extract rm_mode;
+    oroya_node rm_node;
+    oroya_transform rm_home;       /* the extracted components' in-place values */
+    double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
+    oroya_root_motion rm_delta, rm_total;
+    uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
@@ -596,9 +605,29 @@ static void kernel_limits(oroya_mixer *m) {
 
 /* The kernel's share of an update: blend, limits, model and bone matrices. Touches only this
  * mixer's buffers (no scene), so many mixers may run it on different threads. */
+static void root_motion_hold(const oroya_mixer *m, oroya_vec3 *t, oroya_quat *q);
+
+/* Root motion in place on the kernel's root lanes. */
+static void kernel_root_hold(oroya_mixer *m) {
+    const uint32_t j = m->rm_joint;
+    if (j == NO_INDEX)
+        return;
+    oroya_vec3 t = {*lane(m->klocals, j, 0, 0), *lane(m->klocals, j, 0, 1), *lane(m->klocals, j, 0, 2)};
+    oroya_quat q = {*lane(m->klocals, j, 1, 0), *lane(m->klocals, j, 1, 1), *lane(m->klocals, j, 1, 2),
+                    *lane(m->klocals, j, 1, 3)};
+    root_motion_hold(m, &t, &q);
+    *lane(m->klocals, j, 0, 0) = t.x, *lane(m->klocals, j, 0, 1) = t.y;
+    *lane(m->klocals, j, 0, 2) = t.z;
+    *lane(m->klocals, j, 1, 0) = q.x, *lane(m->klocals, j, 1, 1) = q.y;
+    *lane(m->klocals, j, 1, 2) = q.z, *lane(m->klocals, j, 1, 3) = q.w;
+    m->kchanged[j / 4] |= (uint16_t)(lane_bit(j, 0) | lane_bit(j, 1));
+}
+
 static void kernel_run(oroya_mixer *m) {
     oroya__pose_mix(m->rig->skeleton, m->klayers, m->klayer_count, m->korig, m->klocals,
                     m->kchanged, m->kscratch);
+    if (m->rm_mode != OROYA_ROOT_NONE)
+        kernel_root_hold(m);
     if (m->limit_count)
         kernel_limits(m);
     oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
@@ -1075,6 +1104,11 @@ static double update_time(oroya_action *a, double delta) {
         loop_count = add_loops(loop_count, loop_delta);
         double pending = a->repetitions - (double)loop_count;
         if (pending <= 0) {
+            {
+                double need = ceil(a->repetitions - (double)c0);
+                need = need < 1 ? 1 : need;
+                a->rm_wraps = ping_pong ? 0 : (delta > 0 ? need - 1 : -(need - 1));
+            }
             if (markers) {
                 /* The finish comes after `k` wraps: at the end of segment k - 1. */
                 double need = ceil(a->repetitions - (double)c0);
@@ -1105,6 +1139,7 @@ static double update_time(oroya_action *a, double delta) {
         }
         a->loop_count = loop_count;
         a->time = time;
+        a->rm_wraps = ping_pong ? 0 : loop_delta;
         double ld = loop_delta;
         if (ld > 9.0e18)
             ld = 9.0e18;
@@ -1139,6 +1174,132 @@ static float float_below(double t) {
     return f;
 }
 
+/* ---- root motion ------------------------------------------------------------------------------ */
+
+static void rm_sample(const oroya_action *a, int32_t track, double t, double *out) {
+    uint32_t cursor = 0;
+    oroya_track_sample_f64(&a->clip->tracks[track], t, &cursor, &a->endings, out);
+}
+
+/* The twist about Y of q (its yaw), in radians. */
+static double rm_yaw_of(const double *q) {
+    return (q[1] == 0 && q[3] == 0) ? 0 : 2 * atan2(q[1], q[3]);
+}
+
+#define RM_PI 3.14159265358979323846
+
+static double rm_wrap_pi(double x) {
+    return x - 2 * RM_PI * floor((x + RM_PI) / (2 * RM_PI));
+}
+
+/* The rotation vector (axis x angle) of conj(p) * q. */
+static void rm_rotvec(const double *p, const double *q, double *rv) {
+    /* d = conj(p) * q */
+    double d[4] = {p[3] * q[0] - p[0] * q[3] - p[1] * q[2] + p[2] * q[1],
+                   p[3] * q[1] + p[0] * q[2] - p[1] * q[3] - p[2] * q[0],
+                   p[3] * q[2] - p[0] * q[1] + p[1] * q[0] - p[2] * q[3],
+                   p[3] * q[3] + p[0] * q[0] + p[1] * q[1] + p[2] * q[2]};
+    if (d[3] < 0)
+        for (int i = 0; i < 4; i++)
+            d[i] = -d[i];
+    double s = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    double k = s > 1e-12 ? 2 * atan2(s, d[3]) / s : 2;
+    for (int i = 0; i < 3; i++)
+        rv[i] = d[i] * k;
+}
+
+/* One action's root displacement from clip time `from` to `to` plus rm_wraps whole loops,
+ * weighted, into the mixer's sums. */
+static void root_motion_add(oroya_action *a, double from, double to, double weight) {
+    oroya_mixer *m = a->mixer;
+    const double d = a->duration, w = a->rm_wraps;
+    if (a->rm_translation >= 0) {
+        double p0[3], p1[3], s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
+        rm_sample(a, a->rm_translation, from, p0);
+        rm_sample(a, a->rm_translation, to, p1);
+        if (w != 0) {
+            rm_sample(a, a->rm_translation, 0, s0);
+            rm_sample(a, a->rm_translation, d, s1);
+        }
+        for (int i = 0; i < 3; i++)
+            m->rm_t[i] += weight * (p1[i] - p0[i] + w * (s1[i] - s0[i]));
+    }
+    if (a->rm_rotation >= 0 &&
+        (m->rm_mode == OROYA_ROOT_XZ_YAW || m->rm_mode == OROYA_ROOT_FULL)) {
+        double q0[4], q1[4], r0[4] = {0, 0, 0, 1}, r1[4] = {0, 0, 0, 1};
+        rm_sample(a, a->rm_rotation, from, q0);
+        rm_sample(a, a->rm_rotation, to, q1);
+        if (w != 0) {
+            rm_sample(a, a->rm_rotation, 0, r0);
+            rm_sample(a, a->rm_rotation, d, r1);
+        }
+        if (m->rm_mode == OROYA_ROOT_XZ_YAW) {
+            double dy = rm_wrap_pi(rm_yaw_of(q1) - rm_yaw_of(q0)) +
+                        w * rm_wrap_pi(rm_yaw_of(r1) - rm_yaw_of(r0));
+            m->rm_yaw += weight * dy;
+        } else {
+            double v[3], u[3];
+            rm_rotvec(q0, q1, v);
+            rm_rotvec(r0, r1, u);
+            for (int i = 0; i < 3; i++)
+                m->rm_rv[i] += weight * (v[i] + w * u[i]);
+        }
+    }
+    m->rm_wsum += weight;
+}
+
+static oroya_quat rm_quat_of_rotvec(const double *rv) {
+    double angle = sqrt(rv[0] * rv[0] + rv[1] * rv[1] + rv[2] * rv[2]);
+    if (angle < 1e-15)
+        return (oroya_quat){0, 0, 0, 1};
+    double s = sin(angle / 2) / angle;
+    return (oroya_quat){(float)(rv[0] * s), (float)(rv[1] * s), (float)(rv[2] * s),
+                        (float)cos(angle / 2)};
+}
+
+/* The update's blended delta from the sums (the blend rule in oroya/mixer.h). */
+static void root_motion_finish(oroya_mixer *m) {
+    const double div = m->rm_wsum >= 1 ? m->rm_wsum : 1;
+    double t[3] = {m->rm_t[0] / div, m->rm_t[1] / div, m->rm_t[2] / div};
+    double rv[3] = {0, 0, 0};
+    switch (m->rm_mode) {
+    case OROYA_ROOT_XZ: t[1] = 0; break;
+    case OROYA_ROOT_XZ_YAW: t[1] = 0, rv[1] = m->rm_yaw / div; break;
+    case OROYA_ROOT_Y: t[0] = t[2] = 0; break;
+    default:
+        for (int i = 0; i < 3; i++)
+            rv[i] = m->rm_rv[i] / div;
+        break;
+    }
+    oroya_root_motion dm = {{(float)t[0], (float)t[1], (float)t[2]}, rm_quat_of_rotvec(rv)};
+    m->rm_delta = dm;
+    m->rm_total.translation.x += dm.translation.x;
+    m->rm_total.translation.y += dm.translation.y;
+    m->rm_total.translation.z += dm.translation.z;
+    m->rm_total.rotation = oroya_quat_normalize(oroya_quat_mul(m->rm_total.rotation, dm.rotation));
+}
+
+/* In place: the extracted components of the root's blended value get their home values. */
+static void root_motion_hold(const oroya_mixer *m, oroya_vec3 *t, oroya_quat *q) {
+    const oroya_transform *h = &m->rm_home;
+    switch (m->rm_mode) {
+    case OROYA_ROOT_XZ: t->x = h->translation.x, t->z = h->translation.z; break;
+    case OROYA_ROOT_Y: t->y = h->translation.y; break;
+    case OROYA_ROOT_XZ_YAW: {
+        t->x = h->translation.x, t->z = h->translation.z;
+        /* q = home's yaw * (q without its yaw) */
+        double qq[4] = {q->x, q->y, q->z, q->w}, hq[4] = {h->rotation.x, h->rotation.y,
+                                                           h->rotation.z, h->rotation.w};
+        double a = rm_yaw_of(hq) - rm_yaw_of(qq);
+        oroya_quat turn = {0, (float)sin(a / 2), 0, (float)cos(a / 2)};
+        *q = oroya_quat_normalize(oroya_quat_mul(turn, *q));
+        break;
+    }
+    case OROYA_ROOT_FULL: *t = h->translation, *q = h->rotation; break;
+    default: break;
+    }
+}
+
 static void action_update(oroya_action *a, double time, double delta, double direction,
                           uint32_t accu_index) {
     oroya_mixer *m = a->mixer;
@@ -1156,10 +1317,18 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         }
     }
     delta *= update_time_scale(a, time);
+    /* Root motion: the clip time before the update (ping-pong's odd rounds run backwards). */
+    const bool ping = a->loop == OROYA_LOOP_PINGPONG;
+    const double rm_from = ping && a->loop_count >= 0 && odd(a->loop_count) ? a->duration - a->time
+                                                                            : a->time;
+    a->rm_wraps = 0;
     double clip_time = update_time(a, delta);
     double weight = update_weight(a, time);
     if (!(weight > 0))
         return;
+    if (m->rm_mode != OROYA_ROOT_NONE && !m->jumping && delta != 0 &&
+        (a->rm_translation >= 0 || a->rm_rotation >= 0))
+        root_motion_add(a, rm_from, clip_time, weight);
     const oroya_track *tracks = a->clip->tracks;
     bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
     oroya_rotation_blend blend =
@@ -1460,6 +1629,24 @@ static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
     return r;
 }
 
+/* The action's tracks on the root-motion node (by name, once: at creation and when root
+ * motion is set). */
+static void root_motion_tracks(const oroya_mixer *m, oroya_action *a) {
+    a->rm_translation = a->rm_rotation = -1;
+    if (m->rm_mode == OROYA_ROOT_NONE)
+        return;
+    const char *name = oroya_scene_node_name(m->scene, m->rm_node);
+    for (uint32_t i = 0; name && i < a->track_count; i++) {
+        const oroya_track *t = &a->clip->tracks[i];
+        if (strcmp(t->target, name) != 0)
+            continue;
+        if (t->property == OROYA_PROPERTY_TRANSLATION && a->rm_translation < 0)
+            a->rm_translation = (int32_t)i;
+        if (t->property == OROYA_PROPERTY_ROTATION && a->rm_rotation < 0)
+            a->rm_rotation = (int32_t)i;
+    }
+}
+
 static oroya_action *lookup_action(const oroya_mixer *m, const oroya_clip *clip) {
     for (uint32_t i = 0; i < m->action_count; i++)
         if (m->actions[i]->clip == clip && m->actions[i]->lookup)
@@ -1560,6 +1747,7 @@ oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
     }
     a->cache_index = m->action_count;
     m->actions[m->action_count++] = a;
+    root_motion_tracks(m, a);
     *out = a;
     return OROYA_OK;
 }
@@ -1609,6 +1797,8 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
     refresh_layout(m);
     switch_path(m, kernel_wanted(m));
     m->klayer_count = 0;
+    m->rm_t[0] = m->rm_t[1] = m->rm_t[2] = m->rm_yaw = m->rm_wsum = 0;
+    m->rm_rv[0] = m->rm_rv[1] = m->rm_rv[2] = 0;
     double delta = dt * m->time_scale;
     double time = m->time += delta;
     double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
@@ -1624,6 +1814,16 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
         if (!kernel || m->bindings[i]->joint == NO_INDEX)
             binding_apply(m, m->bindings[i], accu_index);
+    if (m->rm_mode != OROYA_ROOT_NONE) {
+        root_motion_finish(m);
+        /* The scene holds the root unless the kernel does (then kernel_run holds it). */
+        uint32_t j = kernel ? m->rm_joint : NO_INDEX;
+        uint32_t dn = oroya_scene_node_index(m->scene, m->rm_node);
+        if (j == NO_INDEX && dn < oroya_scene_node_count(m->scene)) {
+            oroya_transform *tr = &oroya__scene_transforms_raw(m->scene)[dn];
+            root_motion_hold(m, &tr->translation, &tr->rotation);
+        }
+    }
     apply_joint_limits(m);
     if (kernel)
         kernel_prepare(m);
@@ -2439,4 +2639,36 @@ oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
 
 const oroya_mask *oroya_action_mask(const oroya_action *a) {
     return a ? a->mask : NULL;
+}
+
+/* ---- root motion API ------------------------------------------------------------------------ */
+
+oroya_result oroya_mixer_set_root_motion(oroya_mixer *m, oroya_node root, oroya_root_extract mode,
+                                         oroya_error *err) {
+    if (!m || (unsigned)mode > (unsigned)OROYA_ROOT_FULL)
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_root_motion: %s", m ? "unknown extract mode" : "mixer is NULL");
+    oroya_transform home;
+    if (mode != OROYA_ROOT_NONE && oroya_scene_get_transform(m->scene, root, &home) != OROYA_OK)
+        return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
+                           "root motion: the root node is not in the scene");
+    m->rm_mode = mode;
+    m->rm_node = mode != OROYA_ROOT_NONE ? root : (oroya_node){0};
+    if (mode != OROYA_ROOT_NONE)
+        m->rm_home = home;
+    m->rm_joint = mode != OROYA_ROOT_NONE && m->rig ? joint_of_node(m, root) : NO_INDEX;
+    m->rm_delta = m->rm_total = (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
+    for (uint32_t i = 0; i < m->action_count; i++)
+        root_motion_tracks(m, m->actions[i]);
+    return OROYA_OK;
+}
+
+oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *m) {
+    return m && m->rm_mode != OROYA_ROOT_NONE ? m->rm_delta
+                                              : (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
+}
+
+oroya_root_motion oroya_mixer_root_total(const oroya_mixer *m) {
+    return m && m->rm_mode != OROYA_ROOT_NONE ? m->rm_total
+                                              : (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
 }

@@ -469,6 +469,40 @@ const char *oroya_mask_name(const oroya_mask *mask);
 oroya_result oroya_action_set_mask(oroya_action *action, const oroya_mask *mask);
 const oroya_mask *oroya_action_mask(const oroya_action *action);
 
+/* ---- root motion (an oroya extension) ------------------------------------------------------ */
+
+/* What is extracted from the root joint's tracks. */
+typedef enum oroya_root_extract {
+    OROYA_ROOT_NONE = 0, /* off (the default) */
+    OROYA_ROOT_XZ,       /* ground-plane translation (x, z) */
+    OROYA_ROOT_XZ_YAW,   /* x, z and the rotation about Y */
+    OROYA_ROOT_Y,        /* vertical translation */
+    OROYA_ROOT_FULL      /* translation and rotation */
+} oroya_root_extract;
+
+/* The root's motion: a translation and a rotation (unit), in the root's parent space. */
+typedef struct oroya_root_motion {
+    oroya_vec3 translation;
+    oroya_quat rotation;
+} oroya_root_motion;
+
+/* Extracts `mode` from the tracks on `root` (a scene node) from the next update: those
+ * components then play in place (they keep the node's value at this call) and each update
+ * reports the root's delta (oroya_mixer_root_delta): per action, its own root displacement
+ * over the update (across repeat wraps, ping-pong turns, several loops, negative time scales
+ * and clamped ends), times its effective weight; summed, and divided by the sum of the
+ * weights when it is 1 or more (below 1 the missing weight adds no motion). set_time and
+ * the jump of a stop/reset report no motion. Rotation deltas are blended as yaw angles
+ * (XZ_YAW) or rotation vectors (FULL). See docs/mixer.md, "Root motion". OROYA_ROOT_NONE
+ * turns it off. Errors: INVALID_ARGUMENT (NULL mixer, an unknown mode), STALE_HANDLE (root
+ * not in the scene). */
+oroya_result oroya_mixer_set_root_motion(oroya_mixer *mixer, oroya_node root,
+                                         oroya_root_extract mode, oroya_error *err);
+/* This update's delta, and the deltas composed since set_root_motion (translations summed,
+ * rotations multiplied). Identity when off. */
+oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *mixer);
+oroya_root_motion oroya_mixer_root_total(const oroya_mixer *mixer);
+
 /* ---- additive clips --------------------------------------------------------------------- */
 
 /* three's AnimationUtils.makeClipAdditive, in place: every track of `target` that has a

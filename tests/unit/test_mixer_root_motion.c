@@ -1,0 +1,236 @@
+/* Root motion: a walk whose root moves 1.2 m per 1.2 s cycle, looped 10 times at time scale
+ * 1.3 with irregular dts, accumulates 12 m (1e-4) while the root stays in place; backwards,
+ * clamped, ping-pong (out and back), several loops in one dt, set_time (no motion), and a
+ * walk -> run cross-fade with warp whose every delta is the blend rule computed here from the
+ * actions' public state (times, loop counts, effective weights) and the clips' keys. On the
+ * property path and the pose kernel path. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "oroya/clip.h"
+#include "oroya/mixer.h"
+#include "oroya/rig.h"
+#include "oroya/scene.h"
+#include "oroya_test.h"
+
+typedef struct {
+    oroya_scene *scene;
+    oroya_node hips, leg;
+    oroya_rig *rig;
+    oroya_mixer *mixer;
+    oroya_clip *walk, *run;
+} world;
+
+/* A clip moving hips by `stride` in z (and bobbing in y) over `dur`, leg swinging. */
+static oroya_clip *stride_clip(const char *name, float dur, float stride) {
+    float times[3] = {0, dur / 2, dur};
+    float pos[9] = {0, 1, 0, 0.1f, 1.05f, stride / 2, 0, 1, stride};
+    float lq[12] = {0, 0, 0, 1, 0.2588190f, 0, 0, 0.9659258f, 0, 0, 0, 1};
+    oroya_track tr[2] = {
+        {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR, .times = times, .values = pos, .key_count = 3,
+         .components = 3},
+        {.target = "leg", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
+         .times = times, .values = lq, .key_count = 3, .components = 4}};
+    oroya_clip *c = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = name, .duration = dur, .tracks = tr,
+                                                  .track_count = 2},
+                               &c, NULL) == OROYA_OK);
+    return c;
+}
+
+static void make(world *w, bool rig) {
+    memset(w, 0, sizeof *w);
+    OT_CHECK(oroya_scene_create(NULL, &w->scene) == OROYA_OK);
+    oroya_scene_add_node(w->scene, "hips", (oroya_node){0}, OROYA_NODE_BONE, &w->hips);
+    oroya_scene_add_node(w->scene, "leg", w->hips, OROYA_NODE_BONE, &w->leg);
+    w->walk = stride_clip("walk", 1.2f, 1.2f);
+    w->run = stride_clip("run", 0.8f, 1.6f);
+    oroya_mixer_desc md = {0};
+    if (rig) {
+        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = w->scene}, &w->rig, NULL) == OROYA_OK);
+        md.rig = w->rig;
+    }
+    OT_CHECK(oroya_mixer_create(w->scene, &md, &w->mixer) == OROYA_OK);
+    OT_CHECK(oroya_mixer_set_root_motion(w->mixer, w->hips, OROYA_ROOT_XZ, NULL) == OROYA_OK);
+}
+
+static void destroy(world *w) {
+    oroya_mixer_destroy(w->mixer);
+    oroya_rig_destroy(w->rig);
+    oroya_clip_destroy(w->walk);
+    oroya_clip_destroy(w->run);
+    oroya_scene_destroy(w->scene);
+}
+
+static oroya_action *play_exact(world *w, oroya_clip *c, double duration) {
+    oroya_action *a = NULL;
+    oroya_action_desc d = {.duration = duration};
+    OT_CHECK(oroya_mixer_clip_action_ex(w->mixer, c, &d, &a) == OROYA_OK);
+    oroya_action_play(a);
+    return a;
+}
+
+static uint32_t rng = 777;
+static double irregular_dt(void) {
+    rng = rng * 1664525u + 1013904223u;
+    return 0.004 + (double)(rng >> 8) / (double)(1u << 24) * 0.05;
+}
+
+/* Runs until the mixer has advanced `total` seconds (the last dt trimmed); checks that the
+ * root stays in place (x, z at 0). */
+static void run_for(world *w, double total) {
+    double t = 0;
+    while (t < total) {
+        double dt = irregular_dt();
+        if (t + dt > total)
+            dt = total - t;
+        OT_CHECK(oroya_mixer_update(w->mixer, dt) == OROYA_OK);
+        t += dt;
+        oroya_transform tr;
+        oroya_scene_get_transform(w->scene, w->hips, &tr);
+        if (tr.translation.x != 0 || tr.translation.z != 0) {
+            OT_CHECK_MSG(false, "root moved: %g %g", (double)tr.translation.x,
+                         (double)tr.translation.z);
+            break;
+        }
+    }
+}
+
+static void test_ten_loops(void) {
+    for (int rig = 0; rig < 2; rig++) {
+        world w;
+        make(&w, rig != 0);
+        oroya_action *a = play_exact(&w, w.walk, 1.2);
+        oroya_action_set_time_scale(a, 1.3);
+        run_for(&w, 12.0 / 1.3);
+        oroya_root_motion tot = oroya_mixer_root_total(w.mixer);
+        OT_NEAR(tot.translation.z, 12.0, 1e-4);
+        OT_NEAR(tot.translation.x, 0.0, 1e-4); /* the sway comes back each cycle */
+        OT_NEAR(tot.translation.y, 0.0, 0);    /* xz only */
+        /* Backwards at -1.3 for the same time: back to the start. */
+        oroya_action_set_time_scale(a, -1.3);
+        run_for(&w, 12.0 / 1.3);
+        tot = oroya_mixer_root_total(w.mixer);
+        OT_NEAR(tot.translation.z, 0.0, 1e-4);
+        /* Several loops in one dt. */
+        oroya_action_set_time_scale(a, 1.0);
+        OT_CHECK(oroya_mixer_update(w.mixer, 3.6) == OROYA_OK);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, 3.6, 1e-5);
+        /* set_time is a jump: no motion. */
+        OT_CHECK(oroya_mixer_set_time(w.mixer, 0.9) == OROYA_OK);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, 0.0, 0);
+        /* stop + play: the jump back to 0 is not motion either. */
+        oroya_action_stop(a);
+        oroya_action_play(a);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.3) == OROYA_OK);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, 0.3, 1e-5);
+        destroy(&w);
+    }
+}
+
+static void test_clamped_and_ping_pong(void) {
+    for (int rig = 0; rig < 2; rig++) {
+        world w;
+        make(&w, rig != 0);
+        oroya_action *a = play_exact(&w, w.walk, 1.2);
+        oroya_action_set_loop(a, OROYA_LOOP_REPEAT, 2);
+        oroya_action_set_clamp_when_finished(a, true);
+        run_for(&w, 5.0); /* 2 loops, then clamped */
+        OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 2.4, 1e-4);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, 0.0, 0);
+        destroy(&w);
+
+        make(&w, rig != 0);
+        a = play_exact(&w, w.walk, 1.2);
+        oroya_action_set_loop(a, OROYA_LOOP_PINGPONG, INFINITY);
+        run_for(&w, 1.2);
+        OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 1.2, 1e-4); /* out */
+        run_for(&w, 1.2);
+        OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 0.0, 1e-4); /* and back */
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.6 + 2.4) == OROYA_OK);      /* a turn within */
+        OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 0.6, 1e-4);
+        destroy(&w);
+    }
+}
+
+/* z of the clip's hips track at clip time t (the clip's own keys, linear). */
+static double key_z(const oroya_clip *c, double t) {
+    const oroya_track *tr = &c->tracks[0];
+    for (uint32_t k = 0; k + 1 < tr->key_count; k++) {
+        double t0 = tr->times[k], t1 = tr->times[k + 1];
+        if (t <= t1 || k + 2 == tr->key_count) {
+            double f = (t - t0) / (t1 - t0);
+            f = f < 0 ? 0 : f > 1 ? 1 : f;
+            return tr->values[k * 3 + 2] + (tr->values[(k + 1) * 3 + 2] - tr->values[k * 3 + 2]) * f;
+        }
+    }
+    return 0;
+}
+
+static void test_cross_fade_rule(void) {
+    for (int rig = 0; rig < 2; rig++) {
+        world w;
+        make(&w, rig != 0);
+        oroya_action *walk = play_exact(&w, w.walk, 1.2), *run = NULL;
+        OT_CHECK(oroya_mixer_clip_action_ex(w.mixer, w.run, &(oroya_action_desc){.duration = 0.8},
+                                            &run) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.5) == OROYA_OK);
+        oroya_action_play(run);
+        OT_CHECK(oroya_action_cross_fade_to(walk, run, 1.5, true) == OROYA_OK);
+        oroya_action *acts[2] = {walk, run};
+        const oroya_clip *clips[2] = {w.walk, w.run};
+        const double durs[2] = {1.2, 0.8};
+        double sum_expected = 0, sum_got = 0, worst = 0;
+        for (int f = 0; f < 150; f++) {
+            double t0[2], l0[2];
+            for (int i = 0; i < 2; i++) {
+                t0[i] = oroya_action_time(acts[i]);
+                l0[i] = (double)oroya_action_loop_count(acts[i]);
+            }
+            OT_CHECK(oroya_mixer_update(w.mixer, irregular_dt()) == OROYA_OK);
+            double num = 0, wsum = 0;
+            for (int i = 0; i < 2; i++) {
+                double wt = oroya_action_effective_weight(acts[i]);
+                if (!(wt > 0))
+                    continue;
+                double t1 = oroya_action_time(acts[i]);
+                double l1 = (double)oroya_action_loop_count(acts[i]);
+                double loops = l1 - (l0[i] < 0 ? 0 : l0[i]);
+                double dz = key_z(clips[i], t1) - key_z(clips[i], t0[i]) +
+                            loops * (key_z(clips[i], durs[i]) - key_z(clips[i], 0));
+                num += wt * dz;
+                wsum += wt;
+            }
+            double expected = wsum >= 1 ? num / wsum : num;
+            double got = oroya_mixer_root_delta(w.mixer).translation.z;
+            worst = fmax(worst, fabs(got - expected));
+            sum_expected += expected;
+            sum_got += got;
+        }
+        OT_CHECK_MSG(worst < 1e-6, "worst per-update difference %g", worst);
+        OT_NEAR(sum_got, sum_expected, 1e-5);
+        OT_CHECK_MSG(sum_expected > 4, "moved %g", sum_expected); /* it moved */
+        destroy(&w);
+    }
+}
+
+static void test_errors(void) {
+    world w;
+    make(&w, false);
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_mixer_set_root_motion(w.mixer, w.hips, (oroya_root_extract)9, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(strstr(err.message, "extract mode") != NULL);
+    OT_EQ_INT(oroya_mixer_set_root_motion(w.mixer, (oroya_node){0}, OROYA_ROOT_XZ, &err),
+              OROYA_ERR_STALE_HANDLE);
+    destroy(&w);
+}
+
+int main(void) {
+    OT_RUN(test_ten_loops);
+    OT_RUN(test_clamped_and_ping_pong);
+    OT_RUN(test_cross_fade_rule);
+    OT_RUN(test_errors);
+    return ot_finish();
+}
