@@ -320,7 +320,9 @@ typedef enum rec_kind {
     R_WEIGHTS,
     R_SKIN_BONES,
     R_SKIN_VERTICES,
-    R_GLTF_BONES
+    R_GLTF_BONES,
+    R_ROOT_DELTA, /* oroya's extension: rootMotion.delta / rootMotion.total */
+    R_ROOT_TOTAL
 } rec_kind;
 
 typedef enum action_field {
@@ -392,6 +394,7 @@ typedef struct play {
     oroya_mask **masks;
     const char **mask_names;
     int mask_count;
+    bool root_motion; /* "oroya": {"rootMotion"} */
     size_t event_count, event_cap;
     bool events_failed;
     bool out_of_memory; /* an allocation failed (the error is then OUT_OF_MEMORY) */
@@ -1740,7 +1743,11 @@ static int setup_records(play *p) {
             return fail(p, "record[%d]: expected a key string", i);
         const char *key = x->valuestring;
         play_record rec = {.key = key, .slot = -1, .node = -1, .skin = -1};
-        if (!strcmp(key, "mixer.time"))
+        if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
+            if (!p->root_motion)
+                return fail(p, "record[%d]: key '%s' needs \"oroya\": {\"rootMotion\"}", i, key);
+            rec.kind = key[11] == 'd' ? R_ROOT_DELTA : R_ROOT_TOTAL;
+        } else if (!strcmp(key, "mixer.time"))
             rec.kind = R_MIXER_TIME;
         else if (!strcmp(key, "mixer.timeScale"))
             rec.kind = R_MIXER_TIME_SCALE;
@@ -1849,6 +1856,15 @@ static void put_bool(play_buf *b, bool v) {
 
 static void record_value(play *p, const play_record *r, play_buf *b) {
     switch (r->kind) {
+    case R_ROOT_DELTA:
+    case R_ROOT_TOTAL: {
+        oroya_root_motion rm = r->kind == R_ROOT_DELTA ? oroya_mixer_root_delta(p->mixer)
+                                                       : oroya_mixer_root_total(p->mixer);
+        const float v[7] = {rm.translation.x, rm.translation.y, rm.translation.z, rm.rotation.x,
+                            rm.rotation.y,    rm.rotation.z,    rm.rotation.w};
+        put_floats(b, v, 7);
+        return;
+    }
     case R_MIXER_TIME:
         play_buf_number(b, oroya_mixer_time(p->mixer));
         return;
@@ -2469,6 +2485,35 @@ static int setup_oroya_masks(play *p) {
     return 0;
 }
 
+/* "oroya": {"rootMotion": {"node": "<name>", "extract": "xz" | "xz_yaw" | "y" | "full"}}. */
+static int setup_oroya_root_motion(play *p) {
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
+    const cJSON *rm = cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "rootMotion") : NULL;
+    if (!rm)
+        return 0;
+    if (!cJSON_IsObject(rm))
+        return fail(p, "oroya.rootMotion: expected {\"node\", \"extract\"}");
+    const char *node = get_string(rm, "node");
+    int n = find_node(p, node);
+    if (n < 0)
+        return fail(p, "oroya.rootMotion.node: unknown node '%s'", node ? node : "(missing)");
+    const char *e = get_string(rm, "extract");
+    static const char *const modes[] = {"xz", "xz_yaw", "y", "full"};
+    int mode = -1;
+    for (int i = 0; e && i < 4; i++)
+        if (!strcmp(e, modes[i]))
+            mode = i;
+    if (mode < 0)
+        return fail(p, "oroya.rootMotion.extract: unknown extract mode '%s' (xz, xz_yaw, y or full)",
+                    e ? e : "(missing)");
+    oroya_error err = {0};
+    if (oroya_mixer_set_root_motion(p->mixer, p->nodes[n].node, (oroya_root_extract)(mode + 1),
+                                    &err) != OROYA_OK)
+        return fail(p, "oroya.rootMotion: %s", err.message);
+    p->root_motion = true;
+    return 0;
+}
+
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
     if (gltf && !cJSON_IsNull(gltf)) {
@@ -2535,7 +2580,7 @@ static int run(play *p, play_buf *out) {
             return -1;
         oroya_mixer_set_time_scale(p->mixer, s);
     }
-    if (setup_oroya_extension(p) || setup_oroya_masks(p))
+    if (setup_oroya_extension(p) || setup_oroya_masks(p) || setup_oroya_root_motion(p))
         return -1;
     if (setup_script(p) || setup_steps(p) || setup_records(p))
         return -1;
