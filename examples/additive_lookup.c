@@ -13,6 +13,7 @@
 
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 
 #define PI 3.14159265358979

@@ -12,6 +12,7 @@
 
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 
 typedef struct rig {
