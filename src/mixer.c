@@ -480,7 +480,7 @@ static void kernel_write_back(void *ctx) {
         uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b]);
         m->kchanged[b] = 0;
         while (bits) {
-            const uint32_t bit = (uint32_t)__builtin_ctz(bits);
+            const uint32_t bit = (uint32_t)__builtin_ctz((unsigned)bits);
             bits &= bits - 1;
             const uint32_t ch = bit / 4, j = b * 4 + bit % 4, d = m->kdense[j];
             if (d == NO_INDEX)
@@ -573,7 +573,7 @@ static void kernel_prepare(oroya_mixer *m) {
     const oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t k = 0; k < m->kjoints; k++) {
         const uint32_t d = m->kdense[k];
-        const uint32_t used = m->kinuse[k / 4] >> (k % 4);
+        const uint32_t used = (uint32_t)m->kinuse[k / 4] >> (k % 4);
         if (d == NO_INDEX || (used & 0x111) == 0x111)
             continue;
         const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
