@@ -215,6 +215,27 @@ static void test_cross_fade_rule(void) {
     }
 }
 
+/* Weights adding up to less than 1: the missing weight adds no motion (no division); above 1
+ * the weighted sum is divided by the weight sum. */
+static void test_partial_weights(void) {
+    for (int rig = 0; rig < 2; rig++) {
+        world w;
+        make(&w, rig != 0);
+        oroya_action *walk = play_exact(&w, w.walk, 1.2), *run = play_exact(&w, w.run, 0.8);
+        oroya_action_set_effective_weight(walk, 0.3);
+        oroya_action_set_effective_weight(run, 0.4);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.2) == OROYA_OK); /* no wrap in either */
+        double dw = key_z(w.walk, 0.2) - key_z(w.walk, 0), dr = key_z(w.run, 0.2) - key_z(w.run, 0);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, 0.3 * dw + 0.4 * dr, 1e-6);
+        oroya_action_set_effective_weight(walk, 1.5);
+        oroya_action_set_effective_weight(run, 0.5);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.2) == OROYA_OK);
+        dw = key_z(w.walk, 0.4) - key_z(w.walk, 0.2), dr = key_z(w.run, 0.4) - key_z(w.run, 0.2);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, (1.5 * dw + 0.5 * dr) / 2.0, 1e-6);
+        destroy(&w);
+    }
+}
+
 static void test_errors(void) {
     world w;
     make(&w, false);
@@ -231,6 +252,7 @@ int main(void) {
     OT_RUN(test_ten_loops);
     OT_RUN(test_clamped_and_ping_pong);
     OT_RUN(test_cross_fade_rule);
+    OT_RUN(test_partial_weights);
     OT_RUN(test_errors);
     return ot_finish();
 }
