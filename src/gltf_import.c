@@ -232,15 +232,17 @@ static oroya_result make_node_names(importer *im) {
         char fallback[24];
         snprintf(fallback, sizeof fallback, "node_%u", i);
         im->m->pub.node_names[i] = model_strdup(im, ok ? g : fallback);
-        if (!im->m->pub.node_names[i]) {
+        im->m->pub.node_file_names[i] = model_strdup(im, g ? g : "");
+        im->m->pub.node_cameras[i] = OROYA_GLTF_NONE; /* attach_node sets the scene's */
+        if (!im->m->pub.node_names[i] || !im->m->pub.node_file_names[i]) {
             return oom(im, "nodes");
         }
     }
     return OROYA_OK;
 }
 
-/* The clip name for animation i, written to buf. */
-static oroya_result clip_names(importer *im, char (*buf)[PATH_MAX_]) {
+/* The clip name for animation i, in model memory (a glTF name of any length is kept). */
+static oroya_result clip_names(importer *im, const char **out) {
     const oroya_gltf_data *d = im->d;
     uint32_t n = d->animation_count;
     const char **names = (const char **)temp_alloc(im, n, sizeof(char *));
@@ -256,10 +258,11 @@ static oroya_result clip_names(importer *im, char (*buf)[PATH_MAX_]) {
         uint32_t other;
         const char *g = d->animations[i].name;
         bool ok = unique[i] && !(is_prefixed_number(g, "animation_", &other) && other != i);
-        if (ok && strlen(g) < PATH_MAX_) {
-            memcpy(buf[i], g, strlen(g) + 1);
-        } else {
-            snprintf(buf[i], PATH_MAX_, "animation_%u", i);
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "animation_%u", i);
+        out[i] = model_strdup(im, ok ? g : fallback);
+        if (!out[i]) {
+            return oom(im, "animations");
         }
     }
     return OROYA_OK;
@@ -385,12 +388,17 @@ static oroya_result build_geometries(importer *im) {
     m->mesh_first_geometry = (uint32_t *)model_alloc(im, d->mesh_count, sizeof(uint32_t));
     m->geometries = (oroya_geometry **)model_alloc(im, total, sizeof(oroya_geometry *));
     m->geometry_material = (uint32_t *)model_alloc(im, total, sizeof(uint32_t));
-    if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material) {
+    m->mesh_names = (const char **)model_alloc(im, d->mesh_count, sizeof(char *));
+    if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material || !m->mesh_names) {
         return oom(im, "meshes");
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < d->mesh_count; i++) {
         m->mesh_first_geometry[i] = k;
+        m->mesh_names[i] = model_strdup(im, d->meshes[i].name ? d->meshes[i].name : "");
+        if (!m->mesh_names[i]) {
+            return oom(im, "meshes");
+        }
         for (uint32_t p = 0; p < d->meshes[i].primitive_count; p++, k++) {
             m->geometry_material[k] = d->meshes[i].primitives[p].material;
             TRY(build_geometry(im, i, p, &m->geometries[k]));
@@ -516,6 +524,10 @@ static oroya_result build_materials(importer *im) {
     for (uint32_t i = 0; i < d->material_count; i++) {
         const oroya_gltf_material *g = &d->materials[i];
         oroya_gltf_model_material *o = &m->materials[i];
+        o->name = model_strdup(im, g->name ? g->name : "");
+        if (!o->name) {
+            return oom(im, "materials");
+        }
         memcpy(o->material.base_color, g->base_color_factor, sizeof o->material.base_color);
         o->material.metallic = g->metallic_factor;
         o->material.roughness = g->roughness_factor;
@@ -532,7 +544,44 @@ static oroya_result build_materials(importer *im) {
     return OROYA_OK;
 }
 
-/* ---- nodes -------------------------------------------------------------------------------- */
+/* ---- cameras and nodes ------------------------------------------------------------------- */
+
+static oroya_result build_cameras(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    m->cameras = (oroya_gltf_model_camera *)model_alloc(im, d->camera_count,
+                                                        sizeof(oroya_gltf_model_camera));
+    if (!m->cameras) {
+        return oom(im, "cameras");
+    }
+    for (uint32_t i = 0; i < d->camera_count; i++) {
+        const oroya_gltf_camera *c = &d->cameras[i];
+        oroya_gltf_model_camera *o = &m->cameras[i];
+        o->name = model_strdup(im, c->name ? c->name : "");
+        if (!o->name) {
+            return oom(im, "cameras");
+        }
+        o->orthographic = c->orthographic;
+        o->yfov = c->yfov;
+        o->aspect_ratio = c->aspect_ratio;
+        o->xmag = c->xmag;
+        o->ymag = c->ymag;
+        o->znear = c->znear;
+        o->zfar = c->zfar;
+        /* As GLTFLoader: PerspectiveCamera(deg(yfov), aspectRatio || 1, znear || 1,
+         * zfar || 2e6); OrthographicCamera(-xmag, xmag, ymag, -ymag, znear, zfar). */
+        o->camera =
+            c->orthographic
+                ? oroya_camera_orthographic(-c->xmag, c->xmag, c->ymag, -c->ymag, c->znear,
+                                            c->zfar)
+                : oroya_camera_perspective((float)((double)c->yfov * (180.0 / 3.141592653589793)),
+                                           c->aspect_ratio != 0.0f ? c->aspect_ratio : 1.0f,
+                                           c->znear != 0.0f ? c->znear : 1.0f,
+                                           c->zfar != 0.0f ? c->zfar : 2e6f);
+        m->camera_count = i + 1;
+    }
+    return OROYA_OK;
+}
 
 static oroya_transform node_transform(const oroya_gltf_node *n) {
     oroya_transform t;
@@ -563,19 +612,9 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
         return oroya__fail(im->err, r, "%s: transform rejected by the scene (%s)", path,
                            oroya_result_string(r));
     }
+    m->node_cameras[i] = n->camera;
     if (n->camera != OROYA_GLTF_NONE) {
-        const oroya_gltf_camera *c = &d->cameras[n->camera];
-        /* As GLTFLoader: PerspectiveCamera(deg(yfov), aspectRatio || 1, znear || 1,
-         * zfar || 2e6); OrthographicCamera(-xmag, xmag, ymag, -ymag, znear, zfar). */
-        oroya_camera cam =
-            c->orthographic
-                ? oroya_camera_orthographic(-c->xmag, c->xmag, c->ymag, -c->ymag, c->znear,
-                                            c->zfar)
-                : oroya_camera_perspective((float)((double)c->yfov * (180.0 / 3.141592653589793)),
-                                           c->aspect_ratio != 0.0f ? c->aspect_ratio : 1.0f,
-                                           c->znear != 0.0f ? c->znear : 1.0f,
-                                           c->zfar != 0.0f ? c->zfar : 2e6f);
-        r = oroya_scene_set_camera(m->scene, h, &cam);
+        r = oroya_scene_set_camera(m->scene, h, &m->cameras[n->camera].camera);
         if (r) {
             return oroya__fail(im->err, r, "%s.camera: rejected by the scene (%s)", path,
                                oroya_result_string(r));
@@ -799,8 +838,7 @@ static oroya_result build_clips(importer *im) {
     const oroya_gltf_data *d = im->d;
     oroya_gltf_model *m = &im->m->pub;
     m->clips = (oroya_clip **)model_alloc(im, d->animation_count, sizeof(oroya_clip *));
-    char (*names)[PATH_MAX_] = (char (*)[PATH_MAX_])model_alloc(im, d->animation_count,
-                                                                 PATH_MAX_);
+    const char **names = (const char **)model_alloc(im, d->animation_count, sizeof(char *));
     if (!m->clips || !names) {
         return oom(im, "animations");
     }
@@ -978,7 +1016,9 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     m->node_count = data->node_count;
     m->nodes = (oroya_node *)model_alloc(&im, data->node_count, sizeof(oroya_node));
     m->node_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
-    if (!m->nodes || !m->node_names) {
+    m->node_file_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
+    m->node_cameras = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
+    if (!m->nodes || !m->node_names || !m->node_file_names || !m->node_cameras) {
         r = oom(&im, "nodes");
     }
     if (r == OROYA_OK) {
@@ -993,6 +1033,7 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     if (r == OROYA_OK) r = make_node_names(&im);
     if (r == OROYA_OK) temp_release(&im);
     if (r == OROYA_OK) r = build_materials(&im);
+    if (r == OROYA_OK) r = build_cameras(&im);
     if (r == OROYA_OK) r = build_geometries(&im);
     if (r == OROYA_OK) r = build_nodes(&im);
     if (r == OROYA_OK) r = build_skins(&im);
