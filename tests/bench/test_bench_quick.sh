@@ -14,7 +14,9 @@ out=$("$build/oroya" bench --quick "$data/humanoid67.glb") || { echo "oroya benc
 echo "$out"
 status=0
 for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_ms \
-            crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame; do
+            crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame \
+            export_10k_nodes_ms export_100k_nodes_ms export_nodes_scaling \
+            play_5k_nodes_ms play_50k_nodes_ms play_nodes_scaling; do
     line=$(printf '%s\n' "$out" | grep -E "^$name " || true)
     if [ -z "$line" ]; then
         echo "missing figure: $name" >&2
@@ -27,8 +29,8 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_m
     fi
 done
 lines=$(printf '%s\n' "$out" | wc -l)
-if [ "$lines" -ne 9 ]; then
-    echo "expected 9 lines, got $lines" >&2
+if [ "$lines" -ne 15 ]; then
+    echo "expected 15 lines, got $lines" >&2
     status=1
 fi
 if ! printf '%s\n' "$out" | grep -Eq '^allocs_per_frame 0 '; then

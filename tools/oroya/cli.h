@@ -10,4 +10,8 @@ int oroya_cmd_render(int argc, char **argv);
 int oroya_cmd_view(int argc, char **argv);
 int oroya_cmd_bench(int argc, char **argv);
 
+#include <stdbool.h>
+/* bench_io.c: export and play scaling figures, printed as `name value unit` lines. */
+void oroya_bench_io(bool quick, int runs);
+
 #endif
