@@ -344,7 +344,7 @@ static int round_trip_tree(const char *dir) {
 }
 
 static void test_sample_models(void) {
-    OT_EQ_INT(round_trip_tree(OROYA_SOURCE_DIR "/tests/assets"), 12);
+    OT_EQ_INT(round_trip_tree(OROYA_SOURCE_DIR "/tests/assets"), 31);
 }
 
 /* Names, cameras, skin.skeleton, an unused material, a primitive without material, a clip
