@@ -234,6 +234,7 @@ static oroya_result make_node_names(importer *im) {
         im->m->pub.node_names[i] = model_strdup(im, ok ? g : fallback);
         im->m->pub.node_file_names[i] = model_strdup(im, g ? g : "");
         im->m->pub.node_cameras[i] = OROYA_GLTF_NONE; /* attach_node sets the scene's */
+        im->m->pub.node_meshes[i] = OROYA_GLTF_NONE;
         if (!im->m->pub.node_names[i] || !im->m->pub.node_file_names[i]) {
             return oom(im, "nodes");
         }
@@ -280,6 +281,35 @@ static const oroya_gltf_attribute *find_attr(const oroya_gltf_attribute *attrs, 
     return NULL;
 }
 
+/* Points, lines, strips and fans get no geometry; their positions and indices are kept in
+ * model->primitives so that export can write them back. */
+static oroya_result keep_primitive(importer *im, uint32_t mesh, uint32_t prim, uint32_t pos,
+                                   const char *path) {
+    const oroya_gltf_model *m = &im->m->pub;
+    const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
+    oroya_gltf_model_primitive *o = &m->primitives[m->mesh_first_geometry[mesh] + prim];
+    size_t n = oroya_gltf_accessor_float_count(im->d, pos);
+    TRY(spend(im, (uint64_t)n * sizeof(float), path));
+    o->positions = (float *)model_alloc(im, n, sizeof(float));
+    if (!o->positions) {
+        return oom(im, path);
+    }
+    TRY(oroya_gltf_accessor_unpack_floats(im->d, pos, o->positions, n, im->err));
+    o->mode = p->mode;
+    o->vertex_count = im->d->accessors[pos].count;
+    if (p->indices != OROYA_GLTF_NONE) {
+        size_t k = oroya_gltf_accessor_float_count(im->d, p->indices);
+        TRY(spend(im, (uint64_t)k * sizeof(uint32_t), path));
+        o->indices = (uint32_t *)model_alloc(im, k, sizeof(uint32_t));
+        if (!o->indices) {
+            return oom(im, path);
+        }
+        TRY(oroya_gltf_accessor_unpack_uints(im->d, p->indices, o->indices, k, im->err));
+        o->index_count = (uint32_t)k;
+    }
+    return OROYA_OK;
+}
+
 static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
                                    oroya_geometry **out) {
     const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
@@ -288,8 +318,11 @@ static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
     *out = NULL;
     const oroya_gltf_attribute *pos =
         find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_POSITION, 0);
+    if (p->mode != 4 && pos) {
+        return keep_primitive(im, mesh, prim, pos->accessor, path);
+    }
     if (p->mode != 4 || !pos) {
-        return OROYA_OK; /* points, lines, strips, fans, or nothing to draw */
+        return OROYA_OK; /* nothing to draw */
     }
     oroya_geometry_desc g = {0};
     g.allocator = im->m->allocator;
@@ -389,7 +422,10 @@ static oroya_result build_geometries(importer *im) {
     m->geometries = (oroya_geometry **)model_alloc(im, total, sizeof(oroya_geometry *));
     m->geometry_material = (uint32_t *)model_alloc(im, total, sizeof(uint32_t));
     m->mesh_names = (const char **)model_alloc(im, d->mesh_count, sizeof(char *));
-    if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material || !m->mesh_names) {
+    m->primitives = (oroya_gltf_model_primitive *)model_alloc(
+        im, total, sizeof(oroya_gltf_model_primitive));
+    if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material || !m->mesh_names ||
+        !m->primitives) {
         return oom(im, "meshes");
     }
     uint32_t k = 0;
@@ -613,6 +649,7 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
                            oroya_result_string(r));
     }
     m->node_cameras[i] = n->camera;
+    m->node_meshes[i] = n->mesh;
     if (n->camera != OROYA_GLTF_NONE) {
         r = oroya_scene_set_camera(m->scene, h, &m->cameras[n->camera].camera);
         if (r) {
@@ -1018,7 +1055,9 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     m->node_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
     m->node_file_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
     m->node_cameras = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
-    if (!m->nodes || !m->node_names || !m->node_file_names || !m->node_cameras) {
+    m->node_meshes = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
+    if (!m->nodes || !m->node_names || !m->node_file_names || !m->node_cameras ||
+        !m->node_meshes) {
         r = oom(&im, "nodes");
     }
     if (r == OROYA_OK) {

@@ -35,6 +35,8 @@ typedef struct writer {
     uint32_t *src;                    /* per dense index: the model's glTF node, or NONE */
     uint32_t *geometry_mesh;          /* per model geometry: its glTF mesh */
     uint32_t *extra_gidx;             /* per model node outside the scene: its written node */
+    uint32_t *model_mesh;             /* per dense index: a model mesh with a primitive that
+                                         has no geometry (lines...), written from the model */
     key_map geometries;               /* model geometry -> index in model->geometries */
 } writer;
 
@@ -611,6 +613,127 @@ static const char *node_name(const writer *w, uint32_t dense, oroya_node h) {
     return name;
 }
 
+/* A primitive import kept without geometry (points, lines, strips, fans): its mode,
+ * POSITION and indices as the file had them. */
+static void write_kept_primitive(writer *w, cJSON *prims, const oroya_gltf_model_primitive *kp,
+                                 uint32_t material) {
+    cJSON *prim = cJSON_CreateObject();
+    cJSON *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
+    if (!prim || !attrs) {
+        cJSON_Delete(prim);
+        w->oom = true;
+        return;
+    }
+    add_number(w, attrs, "POSITION",
+               vertex_accessor(w, kp->positions, kp->vertex_count, 3, true));
+    if (kp->indices) {
+        add_number(w, prim, "indices",
+                   write_accessor(w, kp->indices, kp->index_count, 4, OROYA_GLTF_UNSIGNED_INT,
+                                  "SCALAR", 1, false, TARGET_ELEMENT_ARRAY_BUFFER));
+    }
+    add_number(w, prim, "mode", kp->mode);
+    if (material != OROYA_GLTF_NONE) {
+        add_number(w, prim, "material", material); /* model materials keep their indices */
+    }
+    cJSON_AddItemToArray(prims, prim);
+}
+
+static uint32_t mesh_end(const oroya_gltf_model *m, uint32_t mesh) {
+    return mesh + 1 < m->mesh_count ? m->mesh_first_geometry[mesh + 1] : m->geometry_count;
+}
+
+/* A mesh of the model that has a primitive without geometry, on dense node i (its
+ * primitive children folded): written primitive by primitive from the model and the scene. */
+static oroya_result write_model_mesh(writer *w, scene_tables *t, uint32_t i, uint32_t mesh,
+                                     cJSON *node) {
+    const oroya_gltf_model *m = w->model;
+    uint32_t first = m->mesh_first_geometry[mesh], count = mesh_end(m, mesh) - first;
+    t->mesh_array = t->mesh_array ? t->mesh_array : add_array(w, w->root, "meshes");
+    cJSON *mj = cJSON_CreateObject();
+    cJSON *prims = mj ? cJSON_AddArrayToObject(mj, "primitives") : NULL;
+    if (!t->mesh_array || !mj || !prims) {
+        cJSON_Delete(mj);
+        return oom(w);
+    }
+    add_name(w, mj, m->mesh_names[mesh]);
+    cJSON_AddItemToArray(t->mesh_array, mj);
+    add_number(w, node, "mesh", t->mesh_count++);
+    const oroya_skin *skin = NULL;
+    const oroya_geometry *g0 = NULL;
+    for (uint32_t p = 0; p < count; p++) {
+        uint32_t k = first + p, dense = count == 1 ? i : i + 1 + p;
+        oroya_node ph = oroya_scene_node_at(w->scene, dense);
+        const oroya_geometry *pg = NULL;
+        const oroya_material *pm = NULL;
+        if (m->primitives[k].positions) {
+            write_kept_primitive(w, prims, &m->primitives[k], m->geometry_material[k]);
+        } else if (oroya_scene_get_mesh(w->scene, ph, &pg, &pm) == OROYA_OK && pg) {
+            const oroya_skin *ps = node_skin(w->scene, ph);
+            skin = skin ? skin : ps;
+            g0 = g0 ? g0 : pg;
+            write_primitive(w, prims, pg, ps, material_index(w, t, pg, pm));
+        }
+    }
+    uint32_t wc = 0;
+    const float *wts = oroya_scene_weights((oroya_scene *)w->scene,
+                                           oroya_scene_node_at(w->scene, i), &wc);
+    if (wts && wc && g0 && wc == g0->morph_target_count) {
+        cJSON_AddItemToObject(node, "weights", float_array(w, wts, wc));
+    }
+    if (skin) {
+        uint32_t si;
+        char where[48];
+        snprintf(where, sizeof where, "nodes[%u]", w->gidx[i]);
+        TRY_W(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
+        add_number(w, node, "skin", si);
+    }
+    return w->oom ? oom(w) : OROYA_OK;
+}
+
+/* With a model: a node whose mesh has a primitive import made no geometry for gets that
+ * mesh written from the model, its primitive children (unnamed, childless, identity, with
+ * the model's geometries or none) folded. Sets model_mesh and prim_parent. */
+static void fold_model_meshes(writer *w) {
+    const oroya_gltf_model *m = w->model;
+    const oroya_scene *scene = w->scene;
+    const uint32_t *parents = oroya_scene_parent_indices(scene);
+    for (uint32_t i = 0; i < w->node_count; i++) {
+        uint32_t g = w->src[i];
+        uint32_t mesh = g != OROYA_GLTF_NONE ? m->node_meshes[g] : OROYA_GLTF_NONE;
+        if (mesh == OROYA_GLTF_NONE) {
+            continue;
+        }
+        uint32_t first = m->mesh_first_geometry[mesh], count = mesh_end(m, mesh) - first;
+        bool kept = false;
+        for (uint32_t p = 0; p < count; p++) {
+            kept |= m->primitives[first + p].positions != NULL;
+        }
+        if (!kept) {
+            continue;
+        }
+        bool ok = true;
+        for (uint32_t p = 0; ok && count > 1 && p < count; p++) {
+            uint32_t c = i + 1 + p;
+            oroya_node ch = oroya_scene_node_at(scene, c);
+            const oroya_geometry *cg = NULL;
+            oroya_transform tr;
+            oroya_scene_get_mesh(scene, ch, &cg, NULL);
+            oroya_scene_get_transform(scene, ch, &tr);
+            oroya_transform id = oroya_transform_identity();
+            ok = c < w->node_count && parents[c] == i && !oroya_scene_node_name(scene, ch)[0] &&
+                 oroya_scene_child_count(scene, ch) == 0 && !memcmp(&tr, &id, sizeof tr) &&
+                 cg == m->geometries[first + p];
+        }
+        if (!ok) {
+            continue; /* the scene was changed: it is written as it is */
+        }
+        w->model_mesh[i] = mesh;
+        for (uint32_t p = 0; count > 1 && p < count; p++) {
+            w->prim_parent[i + 1 + p] = i;
+        }
+    }
+}
+
 static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *node) {
     const oroya_scene *scene = w->scene;
     oroya_node h = oroya_scene_node_at(scene, i);
@@ -626,6 +749,9 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
     }
     if (tr.scale.x != 1 || tr.scale.y != 1 || tr.scale.z != 1) {
         cJSON_AddItemToObject(node, "scale", float_array(w, &tr.scale.x, 3));
+    }
+    if (w->model_mesh && w->model_mesh[i] != OROYA_GLTF_NONE) {
+        return write_model_mesh(w, t, i, w->model_mesh[i], node);
     }
     /* The node's primitives: its own mesh, or the run of primitive children after it. */
     const oroya_geometry *g = NULL;
@@ -759,19 +885,20 @@ static oroya_result write_camera(writer *w, scene_tables *t, uint32_t dense, cJS
 }
 
 /* With a model: which glTF node each dense index came from, which mesh each geometry
- * belongs to; then its materials and skins, written first and in file order so that
- * indices and unused ones survive. */
-static oroya_result prepare_model(writer *w, scene_tables *t) {
+ * belongs to. */
+static oroya_result model_sources(writer *w) {
     const oroya_gltf_model *m = w->model;
     uint32_t n = w->node_count;
     w->src = (uint32_t *)oroya__alloc(&w->a, ((size_t)n + 1) * sizeof(uint32_t), 16);
+    w->model_mesh = (uint32_t *)oroya__alloc(&w->a, ((size_t)n + 1) * sizeof(uint32_t), 16);
     w->geometry_mesh =
         (uint32_t *)oroya__alloc(&w->a, ((size_t)m->geometry_count + 1) * sizeof(uint32_t), 16);
-    if (!w->src || !w->geometry_mesh || !map_init(w, &w->geometries, m->geometry_count)) {
+    if (!w->src || !w->model_mesh || !w->geometry_mesh ||
+        !map_init(w, &w->geometries, m->geometry_count)) {
         return oom(w);
     }
     for (uint32_t i = 0; i < n; i++) {
-        w->src[i] = OROYA_GLTF_NONE;
+        w->src[i] = w->model_mesh[i] = OROYA_GLTF_NONE;
     }
     for (uint32_t i = 0; i < m->node_count; i++) {
         uint32_t dense = oroya_scene_node_index(w->scene, m->nodes[i]);
@@ -789,6 +916,14 @@ static oroya_result prepare_model(writer *w, scene_tables *t) {
             }
         }
     }
+    fold_model_meshes(w);
+    return OROYA_OK;
+}
+
+/* With a model: its materials and skins, written first and in file order so that indices
+ * and unused ones survive. */
+static oroya_result model_tables(writer *w, scene_tables *t) {
+    const oroya_gltf_model *m = w->model;
     for (uint32_t i = 0; i < m->material_count; i++) {
         write_material(w, t, &m->materials[i].material, m->materials[i].name);
     }
@@ -837,14 +972,24 @@ static oroya_result write_scene(writer *w) {
         !map_init(w, &t.cameras, n)) {
         r = oom(w);
     }
+    for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
+        w->prim_parent[i] = OROYA_GLTF_NONE;
+    }
+    if (r == OROYA_OK && w->model) {
+        r = model_sources(w);
+    }
     /* glTF indices: dense order, without the primitive nodes folded into their parent. */
     for (uint32_t i = 0, next = 0; r == OROYA_OK && i < n; i++) {
-        w->prim_parent[i] = OROYA_GLTF_NONE;
+        if (w->prim_parent[i] != OROYA_GLTF_NONE) {
+            w->gidx[i] = OROYA_GLTF_NONE; /* folded into a mesh written from the model */
+            continue;
+        }
         w->gidx[i] = next++;
         w->gltf_node_count = next;
         uint32_t p = parents[i];
         const oroya_geometry *pg = NULL;
         if (p == OROYA_SCENE_NO_INDEX || !is_primitive_node(scene, i) ||
+            (w->model_mesh && w->model_mesh[p] != OROYA_GLTF_NONE) ||
             (oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, p), &pg, NULL) == OROYA_OK &&
              pg)) {
             continue;
@@ -860,7 +1005,7 @@ static oroya_result write_scene(writer *w) {
         }
     }
     if (r == OROYA_OK && w->model) {
-        r = prepare_model(w, &t);
+        r = model_tables(w, &t);
     }
     for (uint32_t i = 0; r == OROYA_OK && i < n && !w->oom; i++) {
         if (w->gidx[i] == OROYA_GLTF_NONE) {
@@ -1058,6 +1203,7 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     oroya__free(&w.a, w.prim_parent);
     oroya__free(&w.a, w.node_json);
     oroya__free(&w.a, w.src);
+    oroya__free(&w.a, w.model_mesh);
     oroya__free(&w.a, w.geometry_mesh);
     oroya__free(&w.a, w.extra_gidx);
     map_free(&w, &w.geometries);

@@ -353,7 +353,8 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
  * with a mesh OROYA_NODE_MESH. A mesh with one triangle primitive is attached to its node; a
  * mesh with several gets one unnamed child node per primitive (three's Group of meshes), in
  * primitive order. Morph weights sit on the glTF node: its `weights`, else the mesh's, else 0.
- * Primitives that are not triangle lists (points, lines, strips, fans) get no geometry.
+ * Primitives that are not triangle lists (points, lines, strips, fans) get no geometry (their
+ * POSITION and indices are kept in model->primitives, for export).
  * Only JOINTS_0/WEIGHTS_0 and TEXCOORD_0 are read.
  *
  * Names follow shared/oracle/FORMAT.md so results compare with three.js: scene node of glTF
@@ -408,6 +409,16 @@ typedef struct oroya_gltf_model_camera {
     oroya_camera camera;              /* what import attached to the nodes using it */
 } oroya_gltf_model_camera;
 
+/* A primitive import made no geometry for (points, lines, line loops and strips, triangle
+ * strips and fans): what export needs to write it back. All zero for the other slots. */
+typedef struct oroya_gltf_model_primitive {
+    uint32_t mode;                    /* glTF mode: 0 points, 1 lines, 2 loop, 3 strip, 5, 6 */
+    uint32_t vertex_count;
+    float *positions;                 /* vertex_count * 3, NULL when not kept */
+    uint32_t index_count;
+    uint32_t *indices;                /* NULL when the primitive has none */
+} oroya_gltf_model_primitive;
+
 typedef struct oroya_gltf_model {
     oroya_scene *scene;               /* owned; destroyed by oroya_gltf_model_free */
     uint32_t node_count;              /* = glTF node count */
@@ -415,6 +426,7 @@ typedef struct oroya_gltf_model {
     const char **node_names;          /* per glTF node: its scene name (FORMAT.md rule) */
     const char **node_file_names;     /* per glTF node: its name in the file, "" when absent */
     uint32_t *node_cameras;           /* per glTF node: index into cameras or OROYA_GLTF_NONE */
+    uint32_t *node_meshes;            /* per glTF node: its mesh or OROYA_GLTF_NONE */
     uint32_t clip_count;              /* = glTF animation count */
     oroya_clip **clips;               /* per glTF animation, in file order */
     uint32_t skin_count;
@@ -428,6 +440,8 @@ typedef struct oroya_gltf_model {
     uint32_t geometry_count;          /* one per primitive of every mesh, in mesh order */
     oroya_geometry **geometries;      /* NULL for primitives that are not triangle lists */
     uint32_t *geometry_material;      /* per geometry: index into materials or OROYA_GLTF_NONE */
+    oroya_gltf_model_primitive *primitives; /* per geometry slot: the POSITION and indices of
+                                         a non-triangle primitive (geometries[k] NULL) */
     uint32_t material_count;
     oroya_gltf_model_material *materials;
     uint32_t image_count;

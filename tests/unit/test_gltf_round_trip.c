@@ -4,7 +4,8 @@
  * transforms, kinds, morph weights; meshes and their names, every vertex array and index bit
  * for bit; materials, their names and values; skins (joints, inverse bind matrices,
  * skeleton, names, the raw and the normalized influences); cameras as the file had them;
- * clips (names, targets, interpolation, times and values bit for bit). Also: a clip without
+ * clips (names, targets, interpolation, times and values bit for bit); primitives other
+ * than triangles (mode, positions, indices). Also: a clip without
  * tracks, .bin names that need percent-encoding, a clip whose target is outside the loaded
  * scene. The written files and their sources are listed in
  * OROYA_BINARY_DIR/test_gltf_round_trip_out/manifest.txt for
@@ -153,6 +154,38 @@ static void compare_camera(const char *what, uint32_t i, const oroya_gltf_model 
     OT_CHECK(!memcmp(&x->camera, &y->camera, sizeof x->camera));
 }
 
+/* The glTF mesh of a node: its name, its primitives' materials, and the primitives import
+ * kept without geometry (points, lines, strips), mode, positions and indices bit for bit. */
+static void compare_mesh(const char *what, uint32_t i, const oroya_gltf_model *a, uint32_t ga,
+                         const oroya_gltf_model *b, uint32_t gb) {
+    uint32_t ma = a->node_meshes[ga], mb = b->node_meshes[gb];
+    OT_CHECK_MSG((ma == OROYA_GLTF_NONE) == (mb == OROYA_GLTF_NONE), "%s: node %u glTF mesh",
+                 what, i);
+    if (ma == OROYA_GLTF_NONE || mb == OROYA_GLTF_NONE) {
+        return;
+    }
+    OT_CHECK_MSG(!strcmp(a->mesh_names[ma], b->mesh_names[mb]), "%s: node %u mesh '%s' vs '%s'",
+                 what, i, a->mesh_names[ma], b->mesh_names[mb]);
+    uint32_t fa = a->mesh_first_geometry[ma], fb = b->mesh_first_geometry[mb];
+    uint32_t ea = ma + 1 < a->mesh_count ? a->mesh_first_geometry[ma + 1] : a->geometry_count;
+    uint32_t eb = mb + 1 < b->mesh_count ? b->mesh_first_geometry[mb + 1] : b->geometry_count;
+    OT_CHECK_MSG(ea - fa == eb - fb, "%s: node %u: %u vs %u primitives", what, i, ea - fa,
+                 eb - fb);
+    for (uint32_t p = 0; p < ea - fa && p < eb - fb; p++) {
+        const oroya_gltf_model_primitive *x = &a->primitives[fa + p], *y = &b->primitives[fb + p];
+        OT_CHECK((a->geometries[fa + p] == NULL) == (b->geometries[fb + p] == NULL));
+        OT_CHECK_MSG(a->geometry_material[fa + p] == b->geometry_material[fb + p],
+                     "%s: node %u primitive %u material", what, i, p);
+        OT_CHECK_MSG(x->mode == y->mode && x->vertex_count == y->vertex_count &&
+                         x->index_count == y->index_count &&
+                         same_floats(x->positions, y->positions, (size_t)x->vertex_count * 3) &&
+                         (x->indices == NULL) == (y->indices == NULL) &&
+                         (!x->indices ||
+                          !memcmp(x->indices, y->indices, x->index_count * sizeof(uint32_t))),
+                     "%s: node %u primitive %u (mode %u vs %u)", what, i, p, x->mode, y->mode);
+    }
+}
+
 static void compare_nodes(const char *what, const oroya_gltf_model *a, const oroya_gltf_model *b) {
     uint32_t n = oroya_scene_node_count(a->scene);
     OT_CHECK_MSG(oroya_scene_node_count(b->scene) == n, "%s: %u vs %u nodes", what, n,
@@ -184,6 +217,7 @@ static void compare_nodes(const char *what, const oroya_gltf_model *a, const oro
                          "%s: node %u file name '%s' vs '%s'", what, i, a->node_file_names[ga],
                          b->node_file_names[gb]);
             compare_camera(what, i, a, ga, b, gb);
+            compare_mesh(what, i, a, ga, b, gb);
         }
         uint32_t wa = 0, wb = 0;
         const float *xa = oroya_scene_weights(a->scene, ha, &wa);
@@ -371,8 +405,13 @@ static void test_odd_model(void) {
     if (b) {
         /* The node of the other scene comes back outside every scene, still animated. */
         OT_EQ_INT(b->node_count, a->node_count);
-        OT_CHECK(b->node_count == 9 && b->nodes[8].id == 0 &&
-                 !strcmp(b->node_file_names[8], "Elsewhere"));
+        OT_CHECK(b->node_count == 11 && b->nodes[10].id == 0 &&
+                 !strcmp(b->node_file_names[10], "Elsewhere"));
+        /* The mesh of a triangle and a lines primitive is one node again, with one child
+         * node per primitive, as import made it the first time. */
+        oroya_node wire;
+        OT_CHECK(oroya_scene_find_node(b->scene, "wire", &wire) == OROYA_OK &&
+                 oroya_scene_child_count(b->scene, wire) == 2);
         OT_CHECK(b->clips[0]->track_count == 2 && !strcmp(b->clips[0]->tracks[0].target,
                                                           "Elsewhere"));
         OT_CHECK(b->skins[0].skeleton.id != 0);

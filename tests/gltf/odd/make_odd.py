@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes odd.gltf: a small hand-made model with what a round trip must keep and the sample
 models lack: named meshes, materials, skins and cameras; duplicate and missing node names;
-an unused material; skin.skeleton; a perspective
+a material used only by a lines primitive; a mesh of a triangle and a lines
+primitive; a line strip mesh; skin.skeleton; a perspective
 camera without aspect ratio and zfar; an orthographic camera; a primitive without material;
 a second scene whose node a clip animates; an animation name of 200 characters.
 Run from this folder: python3 make_odd.py (the output is committed; CC0)."""
@@ -34,6 +35,9 @@ joints = add('B', [0, 1, 0, 0] * 4, 5121, "VEC4", 4, 34962)
 weights = add('f', [0.75, 0.25, 0.0, 0.0] * 4, 5126, "VEC4", 4, 34962)
 ibm = add('f', [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
                 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1], 5126, "MAT4", 2)
+lpos = add('f', [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 1], 5126, "VEC3", 4, 34962,
+           ([0, 0, 0], [1, 1, 1]))
+lidx = add('H', [0, 1, 1, 2, 2, 3], 5123, "SCALAR", 6, 34963)
 times = add('f', [0, 0.5, 1], 5126, "SCALAR", 3, None, ([0], [1]))
 moves = add('f', [0, 0, 0, 0, 1, 0, 0, 2, 0], 5126, "VEC3", 3)
 turns = add('f', [0, 0, 0, 1, 0, 0, 0.38268343, 0.9238795, 0, 0, 0.70710677, 0.70710677],
@@ -42,7 +46,8 @@ turns = add('f', [0, 0, 0, 1, 0, 0, 0.38268343, 0.9238795, 0, 0, 0.70710677, 0.7
 gltf = {
     "asset": {"version": "2.0", "generator": "oroya tests/gltf/odd/make_odd.py"},
     "scene": 0,
-    "scenes": [{"name": "Main", "nodes": [0, 4, 5, 6, 8]}, {"name": "Other", "nodes": [7]}],
+    "scenes": [{"name": "Main", "nodes": [0, 4, 5, 6, 8, 9, 10]},
+               {"name": "Other", "nodes": [7]}],
     "nodes": [
         {"name": "rig", "children": [1, 3]},
         {"name": "hip", "children": [2]},                        # the skin's skeleton root
@@ -53,6 +58,8 @@ gltf = {
         {"name": "top", "camera": 1, "rotation": [-0.70710677, 0, 0, 0.70710677]},
         {"name": "Elsewhere", "translation": [0, 0, -3]},
         {"name": "body", "skin": 0, "mesh": 1},
+        {"name": "wire", "mesh": 3, "translation": [0, 0, 1]},   # triangles + lines
+        {"name": "strip", "mesh": 4},                           # a line strip alone
     ],
     "meshes": [
         {"name": "Triangle", "primitives": [{"attributes": {"POSITION": pos}, "material": 0}]},
@@ -60,13 +67,18 @@ gltf = {
             "POSITION": qpos, "JOINTS_0": joints, "WEIGHTS_0": weights},
             "indices": qidx, "material": 1}]},
         {"name": "Plain", "primitives": [{"attributes": {"POSITION": pos}}]},
+        {"name": "Mixed", "primitives": [
+            {"attributes": {"POSITION": pos}, "material": 0},
+            {"attributes": {"POSITION": lpos}, "indices": lidx, "mode": 1, "material": 2}]},
+        {"name": "Strip", "primitives": [{"attributes": {"POSITION": lpos}, "mode": 3}]},
     ],
     "materials": [
         {"name": "Red", "pbrMetallicRoughness": {"baseColorFactor": [1, 0, 0, 1],
                                                  "metallicFactor": 0.25}},
         {"name": "Skin material", "pbrMetallicRoughness": {"roughnessFactor": 0.5},
          "doubleSided": True},
-        {"name": "Unused", "pbrMetallicRoughness": {"baseColorFactor": [0, 0, 1, 1]}},
+        {"name": "Blue lines", "pbrMetallicRoughness": {"baseColorFactor": [0, 0, 1, 1]}},
+        {"name": "Unused", "pbrMetallicRoughness": {"baseColorFactor": [0, 1, 0, 1]}},
     ],
     "skins": [{"name": "Rig skin", "joints": [1, 2], "skeleton": 1, "inverseBindMatrices": ibm}],
     "cameras": [
