@@ -613,6 +613,42 @@ static const char *node_name(const writer *w, uint32_t dense, oroya_node h) {
     return name;
 }
 
+/* A new entry of "meshes" (index t->mesh_count - 1 once made); returns its primitives
+ * array, NULL when out of memory. */
+static cJSON *add_mesh(writer *w, scene_tables *t, const char *name) {
+    t->mesh_array = t->mesh_array ? t->mesh_array : add_array(w, w->root, "meshes");
+    cJSON *mesh = cJSON_CreateObject();
+    cJSON *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
+    if (!t->mesh_array || !mesh || !prims) {
+        cJSON_Delete(mesh);
+        return NULL;
+    }
+    add_name(w, mesh, name);
+    cJSON_AddItemToArray(t->mesh_array, mesh);
+    t->mesh_count++;
+    return prims;
+}
+
+/* What follows "mesh" on node i: its morph weights (when they match the first primitive's
+ * targets) and its skin. */
+static oroya_result mesh_node_tail(writer *w, scene_tables *t, uint32_t i, cJSON *node,
+                                   const oroya_geometry *g0, const oroya_skin *skin) {
+    uint32_t wc = 0;
+    const float *wts = oroya_scene_weights((oroya_scene *)w->scene,
+                                           oroya_scene_node_at(w->scene, i), &wc);
+    if (wts && wc && g0 && wc == g0->morph_target_count) {
+        cJSON_AddItemToObject(node, "weights", float_array(w, wts, wc));
+    }
+    if (skin) {
+        uint32_t si;
+        char where[48];
+        snprintf(where, sizeof where, "nodes[%u]", w->gidx[i]);
+        TRY_W(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
+        add_number(w, node, "skin", si);
+    }
+    return w->oom ? oom(w) : OROYA_OK;
+}
+
 /* A primitive import kept without geometry (points, lines, strips, fans): its mode,
  * POSITION and indices as the file had them. */
 static void write_kept_primitive(writer *w, cJSON *prims, const oroya_gltf_model_primitive *kp,
@@ -648,16 +684,11 @@ static oroya_result write_model_mesh(writer *w, scene_tables *t, uint32_t i, uin
                                      cJSON *node) {
     const oroya_gltf_model *m = w->model;
     uint32_t first = m->mesh_first_geometry[mesh], count = mesh_end(m, mesh) - first;
-    t->mesh_array = t->mesh_array ? t->mesh_array : add_array(w, w->root, "meshes");
-    cJSON *mj = cJSON_CreateObject();
-    cJSON *prims = mj ? cJSON_AddArrayToObject(mj, "primitives") : NULL;
-    if (!t->mesh_array || !mj || !prims) {
-        cJSON_Delete(mj);
+    cJSON *prims = add_mesh(w, t, m->mesh_names[mesh]);
+    if (!prims) {
         return oom(w);
     }
-    add_name(w, mj, m->mesh_names[mesh]);
-    cJSON_AddItemToArray(t->mesh_array, mj);
-    add_number(w, node, "mesh", t->mesh_count++);
+    add_number(w, node, "mesh", t->mesh_count - 1);
     const oroya_skin *skin = NULL;
     const oroya_geometry *g0 = NULL;
     for (uint32_t p = 0; p < count; p++) {
@@ -674,20 +705,7 @@ static oroya_result write_model_mesh(writer *w, scene_tables *t, uint32_t i, uin
             write_primitive(w, prims, pg, ps, material_index(w, t, pg, pm));
         }
     }
-    uint32_t wc = 0;
-    const float *wts = oroya_scene_weights((oroya_scene *)w->scene,
-                                           oroya_scene_node_at(w->scene, i), &wc);
-    if (wts && wc && g0 && wc == g0->morph_target_count) {
-        cJSON_AddItemToObject(node, "weights", float_array(w, wts, wc));
-    }
-    if (skin) {
-        uint32_t si;
-        char where[48];
-        snprintf(where, sizeof where, "nodes[%u]", w->gidx[i]);
-        TRY_W(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
-        add_number(w, node, "skin", si);
-    }
-    return w->oom ? oom(w) : OROYA_OK;
+    return mesh_node_tail(w, t, i, node, g0, skin);
 }
 
 /* With a model: a node whose mesh has a primitive import made no geometry for gets that
@@ -782,21 +800,14 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
         }
     }
     if (new_mesh) {
-        t->mesh_array = t->mesh_array ? t->mesh_array : add_array(w, w->root, "meshes");
-        cJSON *mesh = cJSON_CreateObject();
-        cJSON *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
-        if (!t->mesh_array || !mesh || !prims) {
-            cJSON_Delete(mesh);
-            return oom(w);
-        }
         const oroya_geometry *g0 = NULL;
         oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, first), &g0, NULL);
         uint32_t k = model_geometry(w, g0);
-        if (k != OROYA_GLTF_NONE) {
-            add_name(w, mesh, w->model->mesh_names[w->geometry_mesh[k]]);
+        cJSON *prims =
+            add_mesh(w, t, k != OROYA_GLTF_NONE ? w->model->mesh_names[w->geometry_mesh[k]] : NULL);
+        if (!prims) {
+            return oom(w);
         }
-        cJSON_AddItemToArray(t->mesh_array, mesh);
-        t->mesh_count++;
         for (uint32_t p = 0; p < count; p++) {
             oroya_node ph = oroya_scene_node_at(scene, first + p);
             const oroya_geometry *pg = NULL;
@@ -806,21 +817,9 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
         }
     }
     add_number(w, node, "mesh", mesh_index);
-    uint32_t wc = 0;
-    const float *wts = oroya_scene_weights((oroya_scene *)scene, h, &wc);
     g = NULL;
     oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, first), &g, NULL);
-    if (wts && wc && g && wc == g->morph_target_count) {
-        cJSON_AddItemToObject(node, "weights", float_array(w, wts, wc));
-    }
-    if (skin) {
-        uint32_t si;
-        char where[48];
-        snprintf(where, sizeof where, "nodes[%u]", w->gidx[i]);
-        TRY_W(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
-        add_number(w, node, "skin", si);
-    }
-    return w->oom ? oom(w) : OROYA_OK;
+    return mesh_node_tail(w, t, i, node, g, skin);
 }
 
 static oroya_result write_camera(writer *w, scene_tables *t, uint32_t dense, cJSON *node) {

@@ -10,7 +10,6 @@
  * scene. The written files and their sources are listed in
  * OROYA_BINARY_DIR/test_gltf_round_trip_out/manifest.txt for
  * tests/gltf/test_gltf_round_trip.sh, which runs the Khronos validator on them. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 
 #include "oroya/gltf.h"
 #include "oroya/skin.h"
+#include "gltf_files.h"
 #include "oroya_test.h"
 
 #define OUT OROYA_BINARY_DIR "/test_gltf_round_trip_out"
@@ -320,7 +320,8 @@ static void compare_models(const char *what, const oroya_gltf_model *a,
 
 static int counter;
 
-static void round_trip(const char *path) {
+static void round_trip(const char *path, void *user) {
+    (void)user;
     oroya_gltf_import_desc skip = {.skip_images = true};
     oroya_gltf_model *a = NULL;
     oroya_error err = {0};
@@ -352,47 +353,14 @@ static void round_trip(const char *path) {
     oroya_gltf_model_free(a);
 }
 
-static int round_trip_tree(const char *dir) {
-    int files = 0;
-    DIR *d = opendir(dir);
-    OT_CHECK_MSG(d != NULL, "%s: %s", dir, strerror(errno));
-    if (!d) {
-        return 0;
-    }
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            files += round_trip_tree(path);
-            continue;
-        }
-        size_t len = strlen(path);
-        if ((len > 5 && !strcmp(path + len - 5, ".gltf")) ||
-            (len > 4 && !strcmp(path + len - 4, ".glb"))) {
-            files++;
-            round_trip(path);
-        }
-    }
-    closedir(d);
-    return files;
-}
-
 static void test_sample_models(void) {
-    OT_EQ_INT(round_trip_tree(OROYA_SOURCE_DIR "/tests/assets"), 31);
+    OT_EQ_INT(ot_each_gltf(OROYA_SOURCE_DIR "/tests/assets", round_trip, NULL), 31);
 }
 
 /* Names, cameras, skin.skeleton, an unused material, a primitive without material, a clip
  * with a 200-character name that animates a node of another scene. */
 static void test_odd_model(void) {
-    OT_EQ_INT(round_trip_tree(OROYA_SOURCE_DIR "/tests/gltf/odd"), 1);
+    OT_EQ_INT(ot_each_gltf(OROYA_SOURCE_DIR "/tests/gltf/odd", round_trip, NULL), 1);
     oroya_gltf_model *a = NULL, *b = NULL;
     oroya_error err = {0};
     OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/gltf/odd/odd.gltf", NULL, &a, &err) ==
