@@ -50,6 +50,7 @@ typedef struct model_impl {
     oroya_allocator allocator;
     oroya__gltf_block *blocks;        /* arrays and names the model owns */
     oroya_material default_material;  /* GLTFLoader's default: white, metallic 1, rough 1 */
+    struct name_ref *by_name;         /* node_names sorted, for find_node in O(log n) */
 } model_impl;
 
 typedef struct importer {
@@ -239,6 +240,15 @@ static oroya_result make_node_names(importer *im) {
             return oom(im, "nodes");
         }
     }
+    name_ref *sorted = (name_ref *)model_alloc(im, n, sizeof(name_ref));
+    if (!sorted) {
+        return oom(im, "nodes");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        sorted[i] = (name_ref){im->m->pub.node_names[i], i};
+    }
+    qsort(sorted, n, sizeof *sorted, compare_names);
+    im->m->by_name = sorted;
     return OROYA_OK;
 }
 
@@ -1125,12 +1135,20 @@ oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const cha
     if (is_prefixed_number(name, "node_", &v) && (name[5] != '0' || name[6] == '\0') &&
         v < model->node_count) {
         idx = v;
-    } else {
-        for (uint32_t i = 0; i < model->node_count; i++) {
-            if (!strcmp(model->node_names[i], name) && !is_prefixed_number(name, "node_", NULL)) {
-                idx = i;
-                break;
+    } else if (!is_prefixed_number(name, "node_", NULL)) {
+        /* A glTF name: binary search of the sorted scene names (qualifying ones are unique). */
+        const name_ref *sorted = ((const model_impl *)model)->by_name;
+        uint32_t lo = 0, hi = model->node_count;
+        while (sorted && lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (strcmp(sorted[mid].name, name) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
+        }
+        if (sorted && lo < model->node_count && !strcmp(sorted[lo].name, name)) {
+            idx = sorted[lo].index;
         }
     }
     if (idx == OROYA_GLTF_NONE || model->nodes[idx].id == 0) {

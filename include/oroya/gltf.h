@@ -478,7 +478,7 @@ void oroya_gltf_model_free(oroya_gltf_model *model);
 /* A node by the names of FORMAT.md: "node_<i>" (decimal, no leading zeros) for any glTF node,
  * or the glTF name when it qualifies. Errors: INVALID_ARGUMENT (NULL), NOT_FOUND (no such
  * node, or the node is not in the loaded scene). *gltf_index (may be NULL) gets the glTF
- * node index. Linear in the node count. */
+ * node index. O(log n) in the node count (a sorted index built at import). */
 oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const char *name,
                                         oroya_node *out, uint32_t *gltf_index);
 
