@@ -214,6 +214,8 @@ static char *model_strdup(importer *im, const char *s) {
     return c;
 }
 
+static oroya_transform node_transform(const oroya_gltf_node *n);
+
 static oroya_result make_node_names(importer *im) {
     const oroya_gltf_data *d = im->d;
     uint32_t n = d->node_count;
@@ -236,6 +238,7 @@ static oroya_result make_node_names(importer *im) {
         im->m->pub.node_file_names[i] = model_strdup(im, g ? g : "");
         im->m->pub.node_cameras[i] = OROYA_GLTF_NONE; /* attach_node sets the scene's */
         im->m->pub.node_meshes[i] = OROYA_GLTF_NONE;
+        im->m->pub.node_transforms[i] = node_transform(&d->nodes[i]);
         if (!im->m->pub.node_names[i] || !im->m->pub.node_file_names[i]) {
             return oom(im, "nodes");
         }
@@ -1066,8 +1069,10 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     m->node_file_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
     m->node_cameras = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
     m->node_meshes = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
+    m->node_transforms =
+        (oroya_transform *)model_alloc(&im, data->node_count, sizeof(oroya_transform));
     if (!m->nodes || !m->node_names || !m->node_file_names || !m->node_cameras ||
-        !m->node_meshes) {
+        !m->node_meshes || !m->node_transforms) {
         r = oom(&im, "nodes");
     }
     if (r == OROYA_OK) {

@@ -329,8 +329,23 @@ static uint32_t find_entry(const name_entry *e, uint32_t n, const char *name) {
     return lo < n && !strcmp(e[lo].name, name) ? e[lo].index : OROYA_GLTF_NONE;
 }
 
+/* translation, rotation, scale, each only when it is not the default. */
+static void write_trs(writer *w, cJSON *node, const oroya_transform *tr) {
+    if (tr->translation.x != 0 || tr->translation.y != 0 || tr->translation.z != 0) {
+        cJSON_AddItemToObject(node, "translation", float_array(w, &tr->translation.x, 3));
+    }
+    if (tr->rotation.x != 0 || tr->rotation.y != 0 || tr->rotation.z != 0 ||
+        tr->rotation.w != 1) {
+        float q[4] = {tr->rotation.x, tr->rotation.y, tr->rotation.z, tr->rotation.w};
+        cJSON_AddItemToObject(node, "rotation", float_array(w, q, 4));
+    }
+    if (tr->scale.x != 1 || tr->scale.y != 1 || tr->scale.z != 1) {
+        cJSON_AddItemToObject(node, "scale", float_array(w, &tr->scale.x, 3));
+    }
+}
+
 /* A node of the model outside the loaded scene that a clip animates: written once, without
- * a scene, with its file name. Returns its glTF index. */
+ * a scene, with its file name and transform. Returns its glTF index. */
 static uint32_t extra_node(writer *w, uint32_t gltf) {
     if (w->extra_gidx[gltf] != OROYA_GLTF_NONE) {
         return w->extra_gidx[gltf];
@@ -345,6 +360,7 @@ static uint32_t extra_node(writer *w, uint32_t gltf) {
         return 0;
     }
     add_name(w, node, w->model->node_file_names[gltf]);
+    write_trs(w, node, &w->model->node_transforms[gltf]);
     cJSON_AddItemToArray(w->nodes, node);
     w->extra_gidx[gltf] = w->gltf_node_count++;
     return w->extra_gidx[gltf];
@@ -758,16 +774,7 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
     add_name(w, node, node_name(w, i, h));
     oroya_transform tr;
     oroya_scene_get_transform(scene, h, &tr);
-    if (tr.translation.x != 0 || tr.translation.y != 0 || tr.translation.z != 0) {
-        cJSON_AddItemToObject(node, "translation", float_array(w, &tr.translation.x, 3));
-    }
-    if (tr.rotation.x != 0 || tr.rotation.y != 0 || tr.rotation.z != 0 || tr.rotation.w != 1) {
-        float q[4] = {tr.rotation.x, tr.rotation.y, tr.rotation.z, tr.rotation.w};
-        cJSON_AddItemToObject(node, "rotation", float_array(w, q, 4));
-    }
-    if (tr.scale.x != 1 || tr.scale.y != 1 || tr.scale.z != 1) {
-        cJSON_AddItemToObject(node, "scale", float_array(w, &tr.scale.x, 3));
-    }
+    write_trs(w, node, &tr);
     if (w->model_mesh && w->model_mesh[i] != OROYA_GLTF_NONE) {
         return write_model_mesh(w, t, i, w->model_mesh[i], node);
     }

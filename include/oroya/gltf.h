@@ -427,6 +427,8 @@ typedef struct oroya_gltf_model {
     const char **node_file_names;     /* per glTF node: its name in the file, "" when absent */
     uint32_t *node_cameras;           /* per glTF node: index into cameras or OROYA_GLTF_NONE */
     uint32_t *node_meshes;            /* per glTF node: its mesh or OROYA_GLTF_NONE */
+    oroya_transform *node_transforms; /* per glTF node: its TRS as imported (a matrix
+                                         decomposed), also for nodes not in the scene */
     uint32_t clip_count;              /* = glTF animation count */
     oroya_clip **clips;               /* per glTF animation, in file order */
     uint32_t skin_count;
@@ -523,8 +525,8 @@ typedef struct oroya_gltf_write_desc {
      * scene does not hold comes back as the file had it: node names (duplicates and unnamed
      * nodes too), mesh, material, skin and camera names, skin.skeleton, unused materials and
      * skins, a camera's unset aspect ratio and infinite zfar, primitives without a material,
-     * and nodes outside the loaded scene that a clip animates (written with their name,
-     * outside every scene). Anything changed in the scene since import is written as the
+     * and nodes outside the loaded scene that a clip animates (written with their name and
+     * transform, outside every scene). Anything changed in the scene since import is written as the
      * scene has it. */
     const oroya_gltf_model *model;
 } oroya_gltf_write_desc;

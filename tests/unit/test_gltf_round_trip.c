@@ -383,6 +383,9 @@ static void test_odd_model(void) {
         OT_EQ_INT(b->node_count, a->node_count);
         OT_CHECK(b->node_count == 11 && b->nodes[10].id == 0 &&
                  !strcmp(b->node_file_names[10], "Elsewhere"));
+        OT_CHECK(b->node_count == 11 && !memcmp(&b->node_transforms[10], &a->node_transforms[7],
+                                                sizeof(oroya_transform)));
+        OT_CHECK(a->node_transforms[7].translation.z == -3.0f);
         /* The mesh of a triangle and a lines primitive is one node again, with one child
          * node per primitive, as import made it the first time. */
         oroya_node wire;
