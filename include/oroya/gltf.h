@@ -510,8 +510,8 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
  * and channel per track; tracks target nodes by scene name; a clip without tracks is left
  * out, as glTF has no empty animation). Keys and vertex data are written bit for bit, so
  * importing the file gives the same floats back; with desc.model, what the scene does not
- * hold comes from the model (see oroya_gltf_write_desc and docs/gltf.md). The .bin URI is percent-encoded (RFC 3986).
- * Not written: images and textures, lights, visibility, colour overrides; SMOOTH and STERP
+ * hold comes from the model (see oroya_gltf_write_desc and docs/gltf.md). The .bin URI is
+ * percent-encoded (RFC 3986). Not written: images and textures, lights, visibility, colour overrides; SMOOTH and STERP
  * tracks (no glTF form: OROYA_ERR_UNSUPPORTED). The output passes the Khronos glTF
  * validator with no errors. Linear in the scene and clip sizes (plus a sort of the names).
  */
@@ -525,9 +525,9 @@ typedef struct oroya_gltf_write_desc {
      * scene does not hold comes back as the file had it: node names (duplicates and unnamed
      * nodes too), mesh, material, skin and camera names, skin.skeleton, unused materials and
      * skins, a camera's unset aspect ratio and infinite zfar, primitives without a material,
-     * and nodes outside the loaded scene that a clip animates (written with their name and
-     * transform, outside every scene). Anything changed in the scene since import is written as the
-     * scene has it. */
+     * points/lines/strip primitives (model->primitives), and nodes outside the loaded scene
+     * that a clip animates (written with their name and transform, outside every scene).
+     * What was changed in the scene since import is written as the scene has it. */
     const oroya_gltf_model *model;
 } oroya_gltf_write_desc;
 
