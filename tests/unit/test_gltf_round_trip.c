@@ -406,6 +406,46 @@ static void test_odd_model(void) {
     oroya_gltf_model_free(a);
 }
 
+/* What was changed in the scene after import is written as the scene has it, not as the
+ * model remembers the file. */
+static void test_changed_scene(void) {
+    oroya_gltf_model *a = NULL, *b = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/gltf/odd/odd.gltf", NULL, &a, &err) ==
+             OROYA_OK);
+    if (!a) {
+        return;
+    }
+    oroya_node eye, top;
+    OT_CHECK(oroya_scene_find_node(a->scene, "eye", &eye) == OROYA_OK);
+    OT_CHECK(oroya_scene_find_node(a->scene, "top", &top) == OROYA_OK);
+    OT_CHECK(oroya_scene_set_name(a->scene, top, "renamed") == OROYA_OK);
+    oroya_camera cam = oroya_camera_perspective(50.0f, 2.0f, 0.5f, 100.0f);
+    OT_CHECK(oroya_scene_set_camera(a->scene, eye, &cam) == OROYA_OK);
+    oroya_gltf_write_desc wd = {.clips = (const oroya_clip *const *)a->clips,
+                                .clip_count = a->clip_count, .model = a};
+    OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_changed.gltf", &err), OROYA_OK);
+    fprintf(manifest, "%s\t-\n", OUT "/odd_changed.gltf");
+    OT_EQ_INT(oroya_gltf_load(OUT "/odd_changed.gltf", NULL, &b, &err), OROYA_OK);
+    if (b) {
+        oroya_node n;
+        oroya_camera got;
+        OT_CHECK(oroya_scene_find_node(b->scene, "renamed", &n) == OROYA_OK);
+        OT_CHECK(oroya_scene_find_node(b->scene, "eye", &n) == OROYA_OK &&
+                 oroya_scene_get_camera(b->scene, n, &got) == OROYA_OK);
+        OT_CHECK(got.aspect == 2.0f && got.zfar == 100.0f && got.znear == 0.5f);
+        OT_NEAR(got.fov_y, 50.0f, 1e-4);
+        /* The untouched camera still comes back as the file had it. */
+        OT_CHECK(oroya_scene_find_node(b->scene, "renamed", &n) == OROYA_OK);
+        uint32_t g = OROYA_GLTF_NONE;
+        OT_CHECK(oroya_gltf_model_find_node(b, "renamed", &n, &g) == OROYA_OK);
+        OT_CHECK(g != OROYA_GLTF_NONE && b->node_cameras[g] != OROYA_GLTF_NONE &&
+                 !strcmp(b->cameras[b->node_cameras[g]].name, "Map"));
+    }
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
+}
+
 /* A clip without tracks has no glTF form (an animation needs a channel): it is left out, and
  * the file stays valid. */
 static void test_empty_clip(void) {
@@ -474,6 +514,7 @@ int main(void) {
     }
     OT_RUN(test_sample_models);
     OT_RUN(test_odd_model);
+    OT_RUN(test_changed_scene);
     OT_RUN(test_empty_clip);
     OT_RUN(test_uri_escapes);
     fclose(manifest);
