@@ -901,6 +901,28 @@ static oroya_result build_clips(importer *im) {
     return OROYA_OK;
 }
 
+/* The file's second set of influences of a skinned primitive, once per primitive, for
+ * export (the skin normalizes its copy). */
+static oroya_result keep_influences(importer *im, uint32_t mesh, uint32_t prim,
+                                    const uint16_t *joints, const float *weights,
+                                    const char *path) {
+    const oroya_gltf_model *m = &im->m->pub;
+    oroya_gltf_model_primitive *o = &m->primitives[m->mesh_first_geometry[mesh] + prim];
+    size_t n = (size_t)m->geometries[m->mesh_first_geometry[mesh] + prim]->vertex_count * 4;
+    if (o->weights2) {
+        return OROYA_OK;
+    }
+    TRY(spend(im, (uint64_t)n * (sizeof *joints + sizeof *weights), path));
+    o->joints2 = (uint16_t *)model_alloc(im, n, sizeof *joints);
+    o->weights2 = (float *)model_alloc(im, n, sizeof *weights);
+    if (!o->joints2 || !o->weights2) {
+        return oom(im, path);
+    }
+    memcpy(o->joints2, joints, n * sizeof *joints);
+    memcpy(o->weights2, weights, n * sizeof *weights);
+    return OROYA_OK;
+}
+
 /* Skeletons per glTF skin, then one bound oroya_skin per skinned primitive (GLTFLoader:
  * normalizeSkinWeights, then bind(skeleton, identity)). */
 static oroya_result build_skinned_meshes(importer *im) {
@@ -984,6 +1006,7 @@ static oroya_result build_skinned_meshes(importer *im) {
                     j16[k] = (uint16_t)u[k];
                 }
                 TRY(temp_floats(im, w1->accessor, path, &w, NULL));
+                TRY(keep_influences(im, n->mesh, p, j16, w, path));
                 sd.joints2 = j16;
                 sd.weights2 = w;
             }

@@ -230,6 +230,8 @@ static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint3
 }
 
 
+static uint32_t model_geometry(const writer *w, const oroya_geometry *g);
+
 static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                             const oroya_skin *skin, int32_t material) {
     cJSON *prim = cJSON_CreateObject();
@@ -263,10 +265,19 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
         add_number(w, attrs, "WEIGHTS_0", vertex_accessor(w, weights, n, 4, false));
     }
     if (skin && skin->joints2 && skin->weights2) {
+        /* The second set as the file had it when the model kept it and the joints match. */
+        uint32_t k = model_geometry(w, g);
+        const oroya_gltf_model_primitive *kp =
+            k != OROYA_GLTF_NONE ? &w->model->primitives[k] : NULL;
+        const float *weights2 =
+            kp && kp->weights2 &&
+                    !memcmp(kp->joints2, skin->joints2, (size_t)n * 4 * sizeof *kp->joints2)
+                ? kp->weights2
+                : skin->weights2;
         add_number(w, attrs, "JOINTS_1",
                    write_accessor(w, skin->joints2, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4,
                                   false, TARGET_ARRAY_BUFFER));
-        add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, skin->weights2, n, 4, false));
+        add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, weights2, n, 4, false));
     }
     if (g->indices && g->index_count) {
         add_number(w, prim, "indices",

@@ -409,14 +409,18 @@ typedef struct oroya_gltf_model_camera {
     oroya_camera camera;              /* what import attached to the nodes using it */
 } oroya_gltf_model_camera;
 
-/* A primitive import made no geometry for (points, lines, line loops and strips, triangle
- * strips and fans): what export needs to write it back. All zero for the other slots. */
+/* What import keeps of a primitive beyond its geometry, for export to write it back: for one
+ * it made no geometry for (points, lines, line loops and strips, triangle strips and fans),
+ * its mode, POSITION and indices; for a skinned triangle primitive, its second set of
+ * influences as the file had them (the skin's copy is normalized). Zero when absent. */
 typedef struct oroya_gltf_model_primitive {
     uint32_t mode;                    /* glTF mode: 0 points, 1 lines, 2 loop, 3 strip, 5, 6 */
     uint32_t vertex_count;
     float *positions;                 /* vertex_count * 3, NULL when not kept */
     uint32_t index_count;
     uint32_t *indices;                /* NULL when the primitive has none */
+    uint16_t *joints2;                /* JOINTS_1, vertex_count * 4, or NULL */
+    float *weights2;                  /* WEIGHTS_1, vertex_count * 4, or NULL */
 } oroya_gltf_model_primitive;
 
 typedef struct oroya_gltf_model {
@@ -442,8 +446,8 @@ typedef struct oroya_gltf_model {
     uint32_t geometry_count;          /* one per primitive of every mesh, in mesh order */
     oroya_geometry **geometries;      /* NULL for primitives that are not triangle lists */
     uint32_t *geometry_material;      /* per geometry: index into materials or OROYA_GLTF_NONE */
-    oroya_gltf_model_primitive *primitives; /* per geometry slot: the POSITION and indices of
-                                         a non-triangle primitive (geometries[k] NULL) */
+    oroya_gltf_model_primitive *primitives; /* per geometry slot: what import keeps beyond
+                                         the geometry (see oroya_gltf_model_primitive) */
     uint32_t material_count;
     oroya_gltf_model_material *materials;
     uint32_t image_count;
@@ -503,8 +507,9 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
  * dense index i) with its name and TRS; meshes (one triangle primitive per distinct geometry,
  * material and skin: POSITION with min/max, NORMAL, TEXCOORD_0, JOINTS_0/WEIGHTS_0 as the
  * geometry holds them (a file's weights, not the skin's normalized copy) unless the node's
- * oroya_skin uses other joints (then the skin's), JOINTS_1/WEIGHTS_1 from the skin, indices,
- * morph targets);
+ * oroya_skin uses other joints (then the skin's), JOINTS_1/WEIGHTS_1 from the skin (with
+ * desc.model, the file's from model->primitives when the joints match), indices, morph
+ * targets);
  * materials (base color factor, metallic, roughness, double-sided); skins (one per skeleton:
  * joints, inverseBindMatrices); cameras; node morph weights; and the given clips (one sampler
  * and channel per track; tracks target nodes by scene name; a clip without tracks is left

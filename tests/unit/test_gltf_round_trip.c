@@ -191,6 +191,11 @@ static void compare_mesh(const char *what, uint32_t i, const oroya_gltf_model *a
                          (!x->indices ||
                           !memcmp(x->indices, y->indices, x->index_count * sizeof(uint32_t))),
                      "%s: node %u primitive %u (mode %u vs %u)", what, i, p, x->mode, y->mode);
+        size_t v4 = a->geometries[fa + p] ? (size_t)a->geometries[fa + p]->vertex_count * 4 : 0;
+        OT_CHECK_MSG((x->weights2 == NULL) == (y->weights2 == NULL) &&
+                         (!x->weights2 || (!memcmp(x->joints2, y->joints2, v4 * 2) &&
+                                           same_floats(x->weights2, y->weights2, v4))),
+                     "%s: node %u primitive %u JOINTS_1/WEIGHTS_1 (as in the file)", what, i, p);
     }
 }
 
@@ -381,9 +386,9 @@ static void test_odd_model(void) {
     if (b) {
         /* The node of the other scene comes back outside every scene, still animated. */
         OT_EQ_INT(b->node_count, a->node_count);
-        OT_CHECK(b->node_count == 11 && b->nodes[10].id == 0 &&
-                 !strcmp(b->node_file_names[10], "Elsewhere"));
-        OT_CHECK(b->node_count == 11 && !memcmp(&b->node_transforms[10], &a->node_transforms[7],
+        OT_CHECK(b->node_count == 12 && b->nodes[11].id == 0 &&
+                 !strcmp(b->node_file_names[11], "Elsewhere"));
+        OT_CHECK(b->node_count == 12 && !memcmp(&b->node_transforms[11], &a->node_transforms[7],
                                                 sizeof(oroya_transform)));
         OT_CHECK(a->node_transforms[7].translation.z == -3.0f);
         /* The mesh of a triangle and a lines primitive is one node again, with one child
