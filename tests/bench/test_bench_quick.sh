@@ -20,7 +20,8 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone
             crowd1000_2t_ms mixer_char_frame_us mixer_char_frame_additive_us mixer_crowd1000_ms \
             mixer_crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s \
             allocs_per_frame mixer_char_frame_unmasked_us mixer_char_frame_masked_us \
-            mixer_char_frame_masked_ratio; do
+            mixer_char_frame_masked_ratio export_10k_nodes_ms export_100k_nodes_ms \
+            export_nodes_scaling play_5k_nodes_ms play_50k_nodes_ms play_nodes_scaling; do
     line=$(printf '%s\n' "$out" | grep -E "^$name " || true)
     if [ -z "$line" ]; then
         echo "missing figure: $name" >&2
@@ -33,8 +34,8 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone
     fi
 done
 lines=$(printf '%s\n' "$out" | wc -l)
-if [ "$lines" -ne 20 ]; then
-    echo "expected 20 lines, got $lines" >&2
+if [ "$lines" -ne 26 ]; then
+    echo "expected 26 lines, got $lines" >&2
     status=1
 fi
 if ! printf '%s\n' "$out" | grep -Eq '^allocs_per_frame 0 '; then

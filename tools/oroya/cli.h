@@ -40,4 +40,8 @@ int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_alloc
                          const long *alloc_count, int runs, int char_frames, long *frame_allocs,
                          long *frames);
 
+#include <stdbool.h>
+/* bench_io.c: export and play scaling figures, printed as `name value unit` lines. */
+void oroya_bench_io(bool quick, int runs);
+
 #endif
