@@ -56,13 +56,10 @@ else
 	grep -q '"type":"loop"' "$tmp/ok.out" || { echo "FAIL: no loop events"; fail=1; }
 fi
 
+. "$(dirname "$0")/play_refused.bash"
 expect_error() { # $1: markers, $2: text the error must contain
 	scenario "$1" > "$tmp/bad.json"
-	if "$oroya" play "$tmp/bad.json" > /dev/null 2> "$tmp/bad.err"; then
-		echo "FAIL: accepted markers $1"; fail=1
-	elif ! grep -qF -- "$2" "$tmp/bad.err"; then
-		echo "FAIL: markers $1: error '$(cat "$tmp/bad.err")' lacks '$2'"; fail=1
-	fi
+	expect_refused "$tmp/bad.json" "$2"
 }
 expect_error '[{"time": 1.5, "name": "late"}]' 'oroya.markers.walk: clip "walk": marker 0 "late": time 1.5 is outside'
 expect_error '[{"time": 0.5}]' 'oroya.markers.walk[0].name'

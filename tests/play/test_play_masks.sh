@@ -77,13 +77,10 @@ if [ "$fail" = 0 ]; then
 	[ "$d" = 0 ] || { echo "FAIL: after setMask null vs unmasked: $d"; fail=1; }
 fi
 
+. "$(dirname "$0")/play_refused.bash"
 expect_error() { # $1: oroya member, $2: extra ops, $3: text the error must contain
 	scenario "$1" "$ARM" "$2" > "$tmp/bad.json"
-	if "$oroya" play "$tmp/bad.json" > /dev/null 2> "$tmp/bad.err"; then
-		echo "FAIL: accepted $1 $2"; fail=1
-	elif ! grep -qF -- "$3" "$tmp/bad.err"; then
-		echo "FAIL: $1 $2: error '$(cat "$tmp/bad.err")' lacks '$3'"; fail=1
-	fi
+	expect_refused "$tmp/bad.json" "$3"
 }
 expect_error '{"masks": {"upper": {"include": ["wing"]}}}' '' 'oroya.masks.upper: mask "upper": joint "wing" is not in the scene'
 expect_error '{"masks": {"upper": {"exclude": ["fin"]}}}' '' 'joint "fin" is not in the scene'

@@ -44,13 +44,10 @@ else
 	[ "$got" = ok ] || { echo "FAIL: $got"; fail=1; }
 fi
 
+. "$(dirname "$0")/play_refused.bash"
 expect_error() { # $1: rootMotion member, $2: text
 	scenario "$1" > "$tmp/bad.json"
-	if "$oroya" play "$tmp/bad.json" > /dev/null 2> "$tmp/bad.err"; then
-		echo "FAIL: accepted $1"; fail=1
-	elif ! grep -qF -- "$2" "$tmp/bad.err"; then
-		echo "FAIL: $1: error '$(cat "$tmp/bad.err")' lacks '$2'"; fail=1
-	fi
+	expect_refused "$tmp/bad.json" "$2"
 }
 expect_error '{"node": "hips", "extract": "xyz"}' "oroya.rootMotion.extract: unknown extract mode 'xyz'"
 expect_error '{"node": "pelvis", "extract": "xz"}' "oroya.rootMotion.node: unknown node 'pelvis'"
