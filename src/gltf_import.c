@@ -894,6 +894,10 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     temp_release(im);
     if (r == OROYA_OK && an->marker_count) {
         r = oroya_clip_set_markers(m->clips[a], an->markers, an->marker_count, im->err);
+        if (r != OROYA_OK) {
+            oroya_clip_destroy(m->clips[a]);
+            m->clips[a] = NULL;
+        }
     }
     return r ? prefixed(im, r, path) : OROYA_OK;
 }
