@@ -773,7 +773,7 @@ static double paths_differ(const uint32_t *parents, const oroya_transform *rest,
     oroya_scene *scene = NULL;
     OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
     oroya_node nodes[64];
-    char names[64][8];
+    char names[64][16];
     const char *name_of[64];
     for (uint32_t i = 0; i < n; i++) {
         snprintf(names[i], sizeof names[i], "j%u", i);
