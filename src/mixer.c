@@ -10,6 +10,7 @@
  * created (clip_action), never in update. */
 #include "oroya/mixer.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -129,6 +130,11 @@ struct oroya_mixer {
     uint32_t event_count, events_dropped, max_events;
     oroya_event_fn on_event;
     void *user;
+    /* Set while on_event runs (see dispatch): calls that would free an action the update is
+     * still using, or start a second update, are refused, and destroy waits for the update
+     * to return. */
+    uint32_t in_callback;
+    bool destroy_pending;
 
     oroya_rotation_blend rotation_blend; /* SLERP or STERP */
     twist_override *overrides;
@@ -767,8 +773,11 @@ static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int
         m->events[m->event_count++] = e;
     else
         m->events_dropped++;
-    if (m->on_event)
+    if (m->on_event) {
+        m->in_callback++;
         m->on_event(&e, m->user);
+        m->in_callback--;
+    }
 }
 
 /* ---- control interpolants ------------------------------------------------------------------ */
@@ -1095,8 +1104,10 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
 }
 
 static void kernel_destroy(oroya_mixer *m) {
-    if (m->rig && m->hook.flush)
+    if (m->rig && m->hook.flush) {
+        kernel_write_back(m); /* the last update's pose reaches the joints */
         oroya__scene_remove_hook(m->scene, &m->hook);
+    }
     oroya__free(&m->allocator, m->korig);
     oroya__free(&m->allocator, m->klocals);
     oroya__free(&m->allocator, m->kmodels);
@@ -1179,6 +1190,12 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
 void oroya_mixer_destroy(oroya_mixer *m) {
     if (!m)
         return;
+    if (m->in_callback) {
+        /* The update that called the callback still runs on this mixer; it frees it when
+         * it returns. */
+        m->destroy_pending = true;
+        return;
+    }
     for (uint32_t i = 0; m->actions && i < m->action_count; i++)
         free_action(m, m->actions[i]);
     for (uint32_t i = 0; m->bindings && i < m->binding_count; i++)
@@ -1443,8 +1460,10 @@ static bool valid_dt(double dt) {
 }
 
 /* The action logic of an update (times, loops, fades, warps, events), the property path's
- * sampling and writes, and the kernel's layer list. dt was checked. */
-static void mixer_update_actions(oroya_mixer *m, double dt) {
+ * sampling and writes, and the kernel's layer list. dt was checked. Returns true when an
+ * event callback destroyed the mixer: it is freed here when `free_now`, else left for the
+ * caller (destroy_pending), and nothing more is done with it. */
+static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
     m->event_count = 0;
     m->events_dropped = 0;
     refresh_layout(m);
@@ -1455,8 +1474,14 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
     double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
     uint32_t accu_index = m->accu_index ^= 1u;
     uint32_t n = m->active_action_count;
-    for (uint32_t i = 0; i != n && i < m->action_count; ++i)
+    for (uint32_t i = 0; i != n && i < m->action_count && !m->destroy_pending; ++i)
         action_update(m->actions[i], time, delta, direction, accu_index);
+    if (m->destroy_pending) {
+        /* The event callback destroyed the mixer. */
+        if (free_now)
+            oroya_mixer_destroy(m);
+        return true;
+    }
     refresh_layout(m);
     const bool kernel = m->kernel_mode;
     uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
@@ -1466,6 +1491,7 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
     apply_joint_limits(m);
     if (kernel)
         kernel_prepare(m);
+    return false;
 }
 
 /* The kernel's part (nothing without a rig): blend, limits and matrices, or on the property
@@ -1485,6 +1511,8 @@ static void mixer_update_pose(oroya_mixer *m) {
 static oroya_result check_update(const oroya_mixer *m, double dt) {
     if (!m || !valid_dt(dt))
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     /* A finite dt can still overflow once scaled or accumulated (dt 1e10 at time scale 1e300,
      * or two updates of 1e308), which would leave the mixer time infinite and every action
      * time NaN for good. Such an update is refused like a bad dt and changes nothing. The
@@ -1509,7 +1537,8 @@ oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
     oroya_result r = check_update(m, dt);
     if (r != OROYA_OK)
         return r;
-    mixer_update_actions(m, dt);
+    if (mixer_update_actions(m, dt, true))
+        return OROYA_OK;
     mixer_update_pose(m);
     return OROYA_OK;
 }
@@ -1521,7 +1550,7 @@ typedef struct batch_ctx {
 static void batch_range(void *ctx, uint32_t begin, uint32_t end) {
     const batch_ctx *b = ctx;
     for (uint32_t i = begin; i < end; i++)
-        if (b->mixers[i]->rig && b->mixers[i]->kernel_mode)
+        if (b->mixers[i]->rig && b->mixers[i]->kernel_mode && !b->mixers[i]->destroy_pending)
             kernel_run(b->mixers[i]);
 }
 
@@ -1541,7 +1570,7 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
     /* Action logic and events on this thread, in order; the kernels on the scheduler; the
      * scene hand-over on this thread again. */
     for (uint32_t i = 0; i < count; i++)
-        mixer_update_actions(mixers[i], dt);
+        mixer_update_actions(mixers[i], dt, false);
     batch_ctx ctx = {mixers};
     if (scheduler && scheduler->parallel_for)
         scheduler->parallel_for(scheduler->user, count, batch_range, &ctx);
@@ -1549,6 +1578,11 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
         batch_range(&ctx, 0, count);
     for (uint32_t i = 0; i < count; i++) {
         oroya_mixer *m = mixers[i];
+        if (m->destroy_pending) {
+            /* Destroyed by its event callback during the batch. */
+            oroya_mixer_destroy(m);
+            continue;
+        }
         if (!m->rig)
             continue;
         if (m->kernel_mode) {
@@ -1589,6 +1623,8 @@ void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
     if (!m || !valid_dt(time))
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;
@@ -1641,6 +1677,8 @@ static void uncache(oroya_mixer *m, oroya_action *a) {
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
     if (!m || !clip)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY; /* the update may still be using the actions */
     for (uint32_t i = m->action_count; i-- > 0;) {
         if (i < m->action_count && m->actions[i]->clip == clip)
             uncache(m, m->actions[i]);
@@ -1651,6 +1689,8 @@ oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
 oroya_result oroya_mixer_uncache_action(oroya_mixer *m, oroya_action *a) {
     if (!m || !a || a->mixer != m)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     uncache(m, a);
     return OROYA_OK;
 }
@@ -1789,6 +1829,11 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     if (!a || !isfinite(start_time_scale) || !isfinite(end_time_scale) || !isfinite(duration) ||
         duration < 0 || a->time_scale == 0)
         return OROYA_ERR_INVALID_ARGUMENT;
+    /* The ramp is stored in float, as three does: ratios past the float range would become
+     * inf, and the interpolated time scale NaN (warp(1e300, -1e300, d)). */
+    const double r0 = start_time_scale / a->time_scale, r1 = end_time_scale / a->time_scale;
+    if (!(fabs(r0) <= FLT_MAX) || !(fabs(r1) <= FLT_MAX))
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer *m = a->mixer;
     double now = m->time;
     if (!a->warping) {
@@ -1797,8 +1842,8 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     }
     a->warp_times[0] = (float)now;
     a->warp_times[1] = (float)(now + duration);
-    a->warp_values[0] = (float)(start_time_scale / a->time_scale);
-    a->warp_values[1] = (float)(end_time_scale / a->time_scale);
+    a->warp_values[0] = (float)r0;
+    a->warp_values[1] = (float)r1;
     return OROYA_OK;
 }
 
@@ -1875,8 +1920,14 @@ double oroya_action_weight(const oroya_action *a) {
     return a ? a->weight : 0;
 }
 
+/* Finite and within OROYA_MAX_WEIGHT: an additive action of weight 1e300 would otherwise
+ * write inf into the scene. */
+static bool valid_weight(double weight) {
+    return fabs(weight) <= OROYA_MAX_WEIGHT;
+}
+
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     return OROYA_OK;
@@ -1896,7 +1947,7 @@ double oroya_action_effective_weight(const oroya_action *a) {
 }
 
 oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     a->effective_weight = a->enabled ? weight : 0;
