@@ -469,6 +469,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     printf("gltf_load_mb_s %.1f MB/s\n", load_mb_s);
     printf("gltf_load_cold_mb_s %.1f MB/s\n", cold_mb_s);
     printf("allocs_per_frame %g allocs\n", (double)s->frame_allocs / (double)s->frames);
+    oroya_bench_io(quick, runs);
     status = 0;
 
 done:
