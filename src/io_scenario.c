@@ -18,6 +18,7 @@
 #include "oroya/gltf.h"
 #include "oroya/ik.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/rotation.h"
 #include "oroya/scene.h"
 #include "oroya/skeleton.h"
@@ -368,6 +369,7 @@ typedef struct play {
     cJSON *root;
     oroya_scene *scene;
     oroya_mixer *mixer;
+    oroya_rig *rig; /* every node of the scene: joint tracks play through the pose kernel */
     play_node *nodes;
     int node_count, node_cap;
     int *node_hash;  /* open addressing over nodes by name: index + 1, 0 = empty */
@@ -2452,6 +2454,20 @@ static int run(play *p, play_buf *out) {
         .on_event = on_event,
         .user = p,
         .allocator = *p->alloc};
+    /* The whole scene as the rig (runtime clips are built per action, after the setup's
+     * makeClipAdditive). A scene the kernel cannot hold (more than OROYA_POSE_MAX_JOINTS
+     * nodes) plays through the property path alone, with the same results. */
+    if (oroya_scene_node_count(p->scene) > 0) {
+        oroya_error rerr = {0};
+        oroya_result rr = oroya_rig_create(
+            &(oroya_rig_desc){.scene = p->scene, .name = "the scene", .allocator = *p->alloc},
+            &p->rig, &rerr);
+        if (rr == OROYA_ERR_OUT_OF_MEMORY)
+            return fail(p, "out of memory");
+        if (rr != OROYA_ERR_LIMIT && rr != OROYA_OK)
+            return fail(p, "rig: %s", rerr.message);
+        md.rig = p->rig;
+    }
     if (oroya_mixer_create(p->scene, &md, &p->mixer) != OROYA_OK)
         return fail(p, "cannot create the mixer");
     const cJSON *mts = cJSON_GetObjectItemCaseSensitive(p->root, "mixerTimeScale");
@@ -2579,6 +2595,7 @@ static int run(play *p, play_buf *out) {
 
 static void cleanup(play *p) {
     oroya_mixer_destroy(p->mixer);
+    oroya_rig_destroy(p->rig);
     for (int i = 0; i < p->skin_count; i++) {
         oroya_skin_destroy(p->skins[i].skin);
         oroya_skeleton_destroy(p->skins[i].skeleton);
