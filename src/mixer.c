@@ -1412,8 +1412,10 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
 }
 
 static void kernel_destroy(oroya_mixer *m) {
-    if (m->rig && m->hook.flush)
+    if (m->rig && m->hook.flush) {
+        kernel_write_back(m); /* the last update's pose reaches the joints */
         oroya__scene_remove_hook(m->scene, &m->hook);
+    }
     oroya__free(&m->allocator, m->korig);
     oroya__free(&m->allocator, m->klocals);
     oroya__free(&m->allocator, m->kmodels);
@@ -1790,8 +1792,10 @@ static bool valid_dt(double dt) {
 }
 
 /* The action logic of an update (times, loops, fades, warps, events), the property path's
- * sampling and writes, and the kernel's layer list. dt was checked. */
-static void mixer_update_actions(oroya_mixer *m, double dt) {
+ * sampling and writes, and the kernel's layer list. dt was checked. Returns true when an
+ * event callback destroyed the mixer: it is freed here when `free_now`, else left for the
+ * caller (destroy_pending), and nothing more is done with it. */
+static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
     m->event_count = 0;
     m->events_dropped = 0;
     refresh_layout(m);
@@ -1806,8 +1810,12 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
     uint32_t n = m->active_action_count;
     for (uint32_t i = 0; i != n && i < m->action_count && !m->destroy_pending; ++i)
         action_update(m->actions[i], time, delta, direction, accu_index);
-    if (m->destroy_pending)
-        return; /* the event callback destroyed the mixer: the caller frees it */
+    if (m->destroy_pending) {
+        /* The event callback destroyed the mixer. */
+        if (free_now)
+            oroya_mixer_destroy(m);
+        return true;
+    }
     refresh_layout(m);
     const bool kernel = m->kernel_mode;
     uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
@@ -1827,6 +1835,7 @@ static void mixer_update_actions(oroya_mixer *m, double dt) {
     apply_joint_limits(m);
     if (kernel)
         kernel_prepare(m);
+    return false;
 }
 
 /* The kernel's part (nothing without a rig): blend, limits and matrices, or on the property
@@ -1874,10 +1883,8 @@ static oroya_result mixer_update_one(oroya_mixer *m, double dt, bool *destroyed)
     oroya_result r = check_update(m, dt);
     if (r != OROYA_OK)
         return r;
-    mixer_update_actions(m, dt);
-    if (m->destroy_pending) {
+    if (mixer_update_actions(m, dt, true)) {
         *destroyed = true;
-        oroya_mixer_destroy(m);
         return OROYA_OK;
     }
     mixer_update_pose(m);
@@ -1916,7 +1923,7 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
     /* Action logic and events on this thread, in order; the kernels on the scheduler; the
      * scene hand-over on this thread again. */
     for (uint32_t i = 0; i < count; i++)
-        mixer_update_actions(mixers[i], dt);
+        mixer_update_actions(mixers[i], dt, false);
     batch_ctx ctx = {mixers};
     if (scheduler && scheduler->parallel_for)
         scheduler->parallel_for(scheduler->user, count, batch_range, &ctx);
@@ -1924,7 +1931,12 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
         batch_range(&ctx, 0, count);
     for (uint32_t i = 0; i < count; i++) {
         oroya_mixer *m = mixers[i];
-        if (!m->rig || m->destroy_pending)
+        if (m->destroy_pending) {
+            /* Destroyed by its event callback during the batch. */
+            oroya_mixer_destroy(m);
+            continue;
+        }
+        if (!m->rig)
             continue;
         if (m->kernel_mode) {
             m->kernel_pending = true;
@@ -1933,10 +1945,6 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
             property_bones(m);
         }
     }
-    /* Mixers an event callback destroyed during the batch are freed once it is done. */
-    for (uint32_t i = 0; i < count; i++)
-        if (mixers[i]->destroy_pending)
-            oroya_mixer_destroy(mixers[i]);
     return OROYA_OK;
 }
 

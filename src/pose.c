@@ -804,7 +804,7 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
 static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                        uint32_t layer_count) {
     oroya__pose_run_update(c, layers, layer_count, 0);
-    if (c->ik_count) {
+    if (c->ik_count && !c->ik_in_pass) {
         oroya__ik_run_character(c); /* after local-to-model, before the bones are used */
     }
 }

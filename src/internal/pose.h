@@ -90,6 +90,7 @@ struct oroya_pose_character {
     oroya_mat4 *bones;                  /* joint_count */
     const struct oroya_ik *ik;          /* oroya_pose_character_set_ik: borrowed, or NULL */
     uint32_t ik_count;
+    bool ik_in_pass;                    /* the IKs run inside local-to-model (below) */
 };
 
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
@@ -124,8 +125,14 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
 /* Bytes of scratch oroya__pose_mix needs per layer. */
 size_t oroya__pose_mix_scratch_size(void);
 /* Runs the character's IKs after an update (src/ik.c): rewrites the chains' local rotations,
- * then the model and bone matrices of their subtrees. */
+ * then the model and bone matrices of their subtrees. Used when ik_in_pass is false. */
 void oroya__ik_run_character(oroya_pose_character *c);
+
+/* With ik_in_pass, local-to-model calls this once the model and bone matrices of joints
+ * [first, end) are done: each IK whose first joint is in the range solves (in list order),
+ * writes its chain's local rotations, and recomputes the matrices of its subtree's joints in
+ * the range; the joints after the range then take the new rotations as they come. */
+void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end);
 
 /* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
  * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */

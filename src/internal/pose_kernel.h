@@ -998,7 +998,18 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         }
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, NULL);
-    pk_ltm(skel, c->locals, NULL, c->models, c->bones);
+    if (!c->ik_in_pass) {
+        pk_ltm(skel, c->locals, NULL, c->models, c->bones);
+        return;
+    }
+    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        ltm_pair(skel, b, b2, &c->locals[b], &c->locals[b2], NULL, c->models, c->bones);
+        /* The IKs whose first joint is in this step (src/ik.c), so the joints after it are
+         * computed once, already corrected. */
+        oroya__ik_run_joints(c, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
+    }
 }
 
 #endif
