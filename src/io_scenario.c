@@ -1,5 +1,5 @@
 /* The scenario runner behind `oroya play` (see include/oroya/scenario.h): reads a scenario of
- * the three.js oracle format (../shared/oracle/FORMAT.md), runs it through oroya's mixer and
+ * the three.js reference format (docs/scenario.md), runs it through oroya's mixer and
  * writes the result format. The setup follows the oracle's order (nodes, skins, clips,
  * makeAdditive, lazily created actions) and the stepping is FORMAT.md's, with the clock
  * accumulated in double. A malformed scenario is reported with the JSON path of the
