@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# `oroya bench --quick` runs from any folder (its characters are built in memory), prints
-# every figure as `name value unit` (one per line, value a finite non-negative number) and
-# allocs_per_frame 0. Timings are not checked: --quick counts are tiny and CI machines are
-# shared. A HUMANOID.glb without the clips the benchmark plays is refused, naming them.
+# `oroya bench --quick --sweep` runs from any folder (its characters are built in memory),
+# prints every figure, the sweep's included, as `name value unit` (one per line, value a
+# finite non-negative number) and allocs_per_frame 0 (sweep_allocs_per_frame 0 too).
+# Timings are not checked: --quick counts are tiny and CI machines are shared. A HUMANOID.glb without the clips the benchmark plays is refused, naming them.
 set -u
 build=$1
 source=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-out=$(cd "$tmp" && TMPDIR="$tmp" "$build/oroya" bench --quick) || { echo "oroya bench failed" >&2; exit 1; }
+out=$(cd "$tmp" && TMPDIR="$tmp" "$build/oroya" bench --quick --sweep) || { echo "oroya bench failed" >&2; exit 1; }
 echo "$out"
 if [ -n "$(ls -A "$tmp")" ]; then
     echo "oroya bench left files in TMPDIR: $(ls -A "$tmp")" >&2
     exit 1
 fi
 status=0
-for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_ms \
-            crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame; do
+names="char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_ms crowd1000_2t_ms
+       skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame"
+for j in 16 32 67 128 256 512 1024; do
+    names="$names sweep_char_j${j}_us sweep_char_j${j}_ns_per_joint"
+done
+for n in 1 10 100 1000 10000; do
+    names="$names sweep_crowd_n${n}_ms sweep_crowd_n${n}_us_per_char"
+    names="$names sweep_crowd_n${n}_2t_ms sweep_crowd_n${n}_2t_us_per_char"
+done
+names="$names sweep_triad_gb_s"
+for v in 10k 30k 100k 300k 1m 2m; do
+    names="$names sweep_skin_v${v}_mverts_s sweep_skin_v${v}_gb_s sweep_skin_v${v}_triad_frac"
+done
+names="$names sweep_allocs_per_frame"
+count=0
+for name in $names; do
+    count=$((count + 1))
     line=$(printf '%s\n' "$out" | grep -E "^$name " || true)
     if [ -z "$line" ]; then
         echo "missing figure: $name" >&2
@@ -29,14 +44,16 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_m
     fi
 done
 lines=$(printf '%s\n' "$out" | wc -l)
-if [ "$lines" -ne 9 ]; then
-    echo "expected 9 lines, got $lines" >&2
+if [ "$lines" -ne "$count" ]; then
+    echo "expected $count lines, got $lines" >&2
     status=1
 fi
-if ! printf '%s\n' "$out" | grep -Eq '^allocs_per_frame 0 '; then
-    echo "allocs_per_frame is not 0" >&2
-    status=1
-fi
+for name in allocs_per_frame sweep_allocs_per_frame; do
+    if ! printf '%s\n' "$out" | grep -Eq "^$name 0 "; then
+        echo "$name is not 0" >&2
+        status=1
+    fi
+done
 # Usage errors are reported with exit code 2.
 "$build/oroya" bench --runs 0 >/dev/null 2>&1
 if [ $? -ne 2 ]; then

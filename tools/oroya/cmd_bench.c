@@ -1,6 +1,6 @@
 /* oroya bench: the speed figures, one per line as `name value unit`.
  *
- *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]
+ *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]
  *
  * Without files the characters are built in memory (bench/bench_character.h): the 67-joint
  * humanoid with its walk, run, wave and walk_cubic clips, and its 100k-vertex body for
@@ -9,8 +9,9 @@
  * walk, run, wave, walk_cubic), CROWD.glb the skinned mesh and the file loaded.
  *
  * Each figure is the median of N runs (default 9). --quick shrinks every count so CI can
- * check that the benchmark works; its numbers mean nothing. Everything is
- * allocated through a counting allocator, and allocs_per_frame counts what the timed frames
+ * check that the benchmark works; its numbers mean nothing. --sweep then adds how cost grows
+ * with joint count, crowd size and vertex count (tools/oroya/bench_sweep.c, built-in
+ * characters). Everything is allocated through a counting allocator, and allocs_per_frame counts what the timed frames
  * allocated (must be 0).
  * Single-thread times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), crowd1000_2t_ms is
  * wall-clock; the machine may be shared, hence medians. gltf_load_mb_s is wall-clock (it
@@ -30,49 +31,10 @@
 
 #include "../../bench/bench_load.h"
 #include "bench_character.h"
+#include "bench_common.h"
 #include "cli.h"
 #include "oroya/pose.h"
 
-typedef struct bench_counter {
-    long allocs;
-} bench_counter;
-
-static void *bench_alloc(size_t size, size_t align, void *user) {
-    ((bench_counter *)user)->allocs++;
-    if (align < 16) {
-        align = 16;
-    }
-    size_t rounded = (size + align - 1) & ~(align - 1);
-    return aligned_alloc(align, rounded ? rounded : align);
-}
-static void bench_free(void *p, void *user) {
-    (void)user;
-    free(p);
-}
-
-/* Single-thread figures use the thread's CPU time: on a shared machine the wall clock also
- * counts the time other processes hold the core. Two-thread figures need the wall clock. */
-static double cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-static double wall_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-#define MAX_RUNS 64
 #define CROWD 1000
 
 typedef struct bench_state {
@@ -139,14 +101,17 @@ static double crowd_frame(bench_state *s, const oroya_scheduler *sched, int fram
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]\n"
+            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]\n"
             "  Without files the characters are built in memory: a 67-joint humanoid with\n"
             "  clips walk, run, wave and walk_cubic, and a 100k-vertex skinned body.\n"
             "  HUMANOID.glb: its first skin is the skeleton, and it must have clips named\n"
             "    walk, run, wave (played additively) and walk_cubic on that skin's joints.\n"
             "  CROWD.glb: its first skinned mesh (on a skeleton of as many joints) is skinned,\n"
             "    and the file is what the glTF load figures load.\n"
-            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI.\n");
+            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI;\n"
+            "  --sweep: then how cost grows with joint count (16..1024), crowd size\n"
+            "    (1..10,000, 1 and 2 threads) and vertex count (10k..2M, beside the memory\n"
+            "    bandwidth of a STREAM triad); built-in characters, ~20 s of CPU time.\n");
     return 2;
 }
 
@@ -186,10 +151,12 @@ static int write_generated_glb(char *path, size_t size, oroya_error *err) {
 int oroya_cmd_bench(int argc, char **argv) {
     const char *human_path = NULL, *skin_path = NULL;
     int runs = 9;
-    bool quick = false;
+    bool quick = false, sweep = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = true;
+        } else if (!strcmp(argv[i], "--sweep")) {
+            sweep = true;
         } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
             runs = atoi(argv[++i]);
             if (runs < 1 || runs > MAX_RUNS) {
@@ -394,7 +361,8 @@ int oroya_cmd_bench(int argc, char **argv) {
     printf("gltf_load_mb_s %.1f MB/s\n", load_mb_s);
     printf("gltf_load_cold_mb_s %.1f MB/s\n", cold_mb_s);
     printf("allocs_per_frame %g allocs\n", (double)s->frame_allocs / (double)s->frames);
-    status = 0;
+    fflush(stdout);
+    status = sweep ? oroya_bench_sweep(runs, quick) : 0;
 
 done:
     free(out_pos);
