@@ -72,6 +72,24 @@ if [ $? -ne 1 ] || ! printf '%s\n' "$msg" | grep -q 'walk, run, wave and walk_cu
     echo "a HUMANOID file without the clips should fail with 1 and name them: '$msg'" >&2
     status=1
 fi
+# --write DIR writes the built-in characters as files; read back through the opt-in
+# OROYA_EXTRA_ASSETS, they equal the characters (test_bench_character) and pass the accessor
+# checks (test_gltf_accessor_fast).
+mkdir "$tmp/files"
+if ! "$build/oroya" bench --write "$tmp/files" >/dev/null ||
+   [ ! -s "$tmp/files/humanoid67.glb" ] || [ ! -s "$tmp/files/crowd_skin100k.glb" ]; then
+    echo "bench --write did not write humanoid67.glb and crowd_skin100k.glb" >&2
+    status=1
+else
+    for t in test_bench_character test_gltf_accessor_fast; do
+        log=$(cd "$build" && OROYA_EXTRA_ASSETS="$tmp/files" "$build/tests/$t" 2>&1)
+        if [ $? -ne 0 ] || ! printf '%s\n' "$log" | grep -q 'OROYA_EXTRA_ASSETS'; then
+            echo "$t with OROYA_EXTRA_ASSETS=$tmp/files failed:" >&2
+            printf '%s\n' "$log" | tail -5 >&2
+            status=1
+        fi
+    done
+fi
 # --help says what a HUMANOID file needs.
 if ! "$build/oroya" bench --help 2>&1 | grep -q 'walk, run, wave (played additively) and walk_cubic'; then
     echo "bench --help does not name the clips a HUMANOID file needs" >&2

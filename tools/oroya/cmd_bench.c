@@ -1,6 +1,7 @@
 /* oroya bench: the speed figures, one per line as `name value unit`.
  *
  *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]
+ *   oroya bench --write DIR
  *
  * Without files the characters are built in memory (bench/bench_character.h): the 67-joint
  * humanoid with its walk, run, wave and walk_cubic clips, and its 100k-vertex body for
@@ -102,6 +103,7 @@ static double crowd_frame(bench_state *s, const oroya_scheduler *sched, int fram
 static int usage(void) {
     fprintf(stderr,
             "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]\n"
+            "       oroya bench --write DIR\n"
             "  Without files the characters are built in memory: a 67-joint humanoid with\n"
             "  clips walk, run, wave and walk_cubic, and a 100k-vertex skinned body.\n"
             "  HUMANOID.glb: its first skin is the skeleton, and it must have clips named\n"
@@ -109,27 +111,19 @@ static int usage(void) {
             "  CROWD.glb: its first skinned mesh (on a skeleton of as many joints) is skinned,\n"
             "    and the file is what the glTF load figures load.\n"
             "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI;\n"
+            "  --write DIR: write the built-in characters as DIR/humanoid67.glb (10k-vertex\n"
+            "    body) and DIR/crowd_skin100k.glb (100k), and stop.\n"
             "  --sweep: then how cost grows with joint count (16..1024), crowd size\n"
             "    (1..10,000, 1 and 2 threads) and vertex count (10k..2M, beside the memory\n"
             "    bandwidth of a STREAM triad); built-in characters, ~20 s of CPU time.\n");
     return 2;
 }
 
-/* Writes the built-in 100k-vertex body as a .glb into a temporary file (the glTF load
- * figures' input without files). Returns 0 and fills path, or -1. */
-static int write_generated_glb(char *path, size_t size, oroya_error *err) {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, size, "%s/oroya-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        snprintf(err->message, sizeof err->message, "%s: cannot create a temporary file", path);
-        return -1;
-    }
-    close(fd);
+/* Writes the built-in character with a body of about `vertices` vertices as a .glb. */
+static int write_character_glb(const char *path, uint32_t vertices, oroya_error *err) {
     bench_character c;
-    if (bench_character_create(&(bench_character_desc){.vertex_count = 100000}, &c, err) !=
+    if (bench_character_create(&(bench_character_desc){.vertex_count = vertices}, &c, err) !=
         OROYA_OK) {
-        unlink(path);
         return -1;
     }
     const oroya_clip *clips[BENCH_CHARACTER_CLIPS];
@@ -141,15 +135,51 @@ static int write_generated_glb(char *path, size_t size, oroya_error *err) {
         &(oroya_gltf_write_desc){.binary = true, .clips = clips, .clip_count = BENCH_CHARACTER_CLIPS},
         path, err);
     bench_character_free(&c);
-    if (r != OROYA_OK) {
+    return r == OROYA_OK ? 0 : -1;
+}
+
+/* The built-in 100k-vertex body as a .glb in a new temporary file (the glTF load figures'
+ * input without files). Returns 0 and fills path, or -1. */
+static int write_generated_glb(char *path, size_t size, oroya_error *err) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, size, "%s/oroya-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err->message, sizeof err->message, "%s: cannot create a temporary file", path);
+        path[0] = 0;
+        return -1;
+    }
+    close(fd);
+    if (write_character_glb(path, 100000, err) != 0) {
         unlink(path);
+        path[0] = 0;
         return -1;
     }
     return 0;
 }
 
+/* --write DIR: the built-in characters as files, for other engines and for
+ * OROYA_EXTRA_ASSETS (tests/unit/test_bench_character.c). */
+static int write_files(const char *dir) {
+    static const struct {
+        const char *name;
+        uint32_t vertices;
+    } files[2] = {{"humanoid67.glb", 10000}, {"crowd_skin100k.glb", 100000}};
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        oroya_error err = {0};
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        if (write_character_glb(path, files[i].vertices, &err) != 0) {
+            fprintf(stderr, "oroya bench: %s\n", err.message);
+            return 1;
+        }
+        printf("%s\n", path);
+    }
+    return 0;
+}
+
 int oroya_cmd_bench(int argc, char **argv) {
-    const char *human_path = NULL, *skin_path = NULL;
+    const char *human_path = NULL, *skin_path = NULL, *write_dir = NULL;
     int runs = 9;
     bool quick = false, sweep = false;
     for (int i = 1; i < argc; i++) {
@@ -162,6 +192,8 @@ int oroya_cmd_bench(int argc, char **argv) {
             if (runs < 1 || runs > MAX_RUNS) {
                 return usage();
             }
+        } else if (!strcmp(argv[i], "--write") && i + 1 < argc) {
+            write_dir = argv[++i];
         } else if (!strcmp(argv[i], "--skin") && i + 1 < argc) {
             skin_path = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -172,6 +204,9 @@ int oroya_cmd_bench(int argc, char **argv) {
         } else {
             human_path = argv[i];
         }
+    }
+    if (write_dir) {
+        return write_files(write_dir);
     }
     if (quick) {
         runs = 3;
