@@ -46,13 +46,15 @@ static char *read_file(const char *path, size_t *len) {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: oroya play [--base DIR] SCENARIO.json\n\n"
+            "usage: oroya play [--base DIR] [--allow-outside] SCENARIO.json\n\n"
             "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
             "models) through oroya's mixer and prints the result on stdout, one frame per\n"
             "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
             "same as three.js's reference runner, so results compare number by number.\n"
             "'-' reads the scenario from stdin; a \"gltf\" path is relative to the scenario's\n"
             "folder, or to --base DIR (default: the working directory for stdin).\n"
+            "--allow-outside lets the model's buffers lie outside the model's folder\n"
+            "(refused by default).\n"
             "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
             "2 usage.\n");
 }
@@ -67,9 +69,12 @@ int oroya_cmd_play(int argc, char **argv) {
         return 0;
     }
     const char *base = NULL, *file = NULL;
+    bool allow_outside = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--base") && i + 1 < argc)
             base = argv[++i];
+        else if (!strcmp(argv[i], "--allow-outside"))
+            allow_outside = true;
         else if (!file && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
             file = argv[i];
         else
@@ -97,7 +102,8 @@ int oroya_cmd_play(int argc, char **argv) {
         return 1;
     }
     oroya_scenario_desc desc = {
-        .base_dir = base, .on_warning = print_warning, .user = (void *)(uintptr_t)file};
+        .base_dir = base, .on_warning = print_warning, .user = (void *)(uintptr_t)file,
+        .allow_outside_base_dir = allow_outside};
     char *out = NULL;
     size_t out_len = 0;
     oroya_error err = {0};
