@@ -425,6 +425,11 @@ static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, 
     if (r != OROYA_OK) {
         return r;
     }
+    /* Descendants come after a node in dense order, so a parent before it cannot be one (and
+     * a deep chain linked in order costs O(1) a link, not its depth). */
+    if (*ps == NONE || scene->slots[*ps].dense < scene->slots[*si].dense) {
+        return OROYA_OK;
+    }
     for (uint32_t a = *ps; a != NONE; a = scene->slots[a].parent) {
         if (a == *si) {
             return OROYA_ERR_CYCLE;

@@ -62,7 +62,7 @@ typedef struct oroya_scenario_desc {
  *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset), a raw NUL
  *                               byte, or text that is not UTF-8;
  *   OROYA_ERR_LIMIT             arrays and objects nested deeper than 1000 levels;
- *   OROYA_ERR_INVALID_DATA      a scenario FORMAT.md does not allow, or one oroya refuses
+ *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
 >>>>>>> main
  *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
  *                               that does not load);

@@ -18,4 +18,8 @@ int oroya_bench_ik(const struct oroya_pose_skeleton *skel, const struct oroya_po
                    const struct oroya_pose_clip *run, const oroya_allocator *allocator, int runs,
                    int frames);
 
+#include <stdbool.h>
+/* bench_io.c: export and play scaling figures, printed as `name value unit` lines. */
+void oroya_bench_io(bool quick, int runs);
+
 #endif

@@ -12,8 +12,8 @@
  * Each figure is the median of N runs (default 9). --quick shrinks every count so CI can
  * check that the benchmark works; its numbers mean nothing. --sweep then adds how cost grows
  * with joint count, crowd size and vertex count (tools/oroya/bench_sweep.c, built-in
- * characters). Everything is allocated through a counting allocator, and allocs_per_frame counts what the timed frames
- * allocated (must be 0).
+ * characters). Everything is allocated through a counting allocator, and allocs_per_frame
+ * counts what the timed frames allocated (must be 0).
  * Single-thread times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), crowd1000_2t_ms is
  * wall-clock; the machine may be shared, hence medians. gltf_load_mb_s is wall-clock (it
  * reads a file): oroya_gltf_load (parse, validate, import) plus the pose skeleton, with memory
@@ -132,7 +132,8 @@ static int write_character_glb(const char *path, uint32_t vertices, oroya_error 
     }
     oroya_result r = oroya_gltf_write(
         c.scene,
-        &(oroya_gltf_write_desc){.binary = true, .clips = clips, .clip_count = BENCH_CHARACTER_CLIPS},
+        &(oroya_gltf_write_desc){.binary = true, .clips = clips,
+                                 .clip_count = BENCH_CHARACTER_CLIPS},
         path, err);
     bench_character_free(&c);
     return r == OROYA_OK ? 0 : -1;
@@ -398,6 +399,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     printf("gltf_load_mb_s %.1f MB/s\n", load_mb_s);
     printf("gltf_load_cold_mb_s %.1f MB/s\n", cold_mb_s);
     printf("allocs_per_frame %g allocs\n", (double)s->frame_allocs / (double)s->frames);
+    oroya_bench_io(quick, runs);
     fflush(stdout);
     status = sweep ? oroya_bench_sweep(runs, quick) : 0;
 
