@@ -196,6 +196,8 @@ static void quat_delta(const float r[4], float *q) {
     q[3] = (float)(cw * w - cx * x - cy * y - cz * z);
 }
 
+void oroya__pose_quat_delta(const float r[4], float *q) { quat_delta(r, q); }
+
 static int channel_of(oroya_property p) {
     return p == OROYA_PROPERTY_TRANSLATION ? OROYA__CH_T
            : p == OROYA_PROPERTY_ROTATION  ? OROYA__CH_R
@@ -429,6 +431,9 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_pose_clip_create: desc, skeleton, clip and out are required");
     }
+    if (desc->compress) {
+        return oroya__pose_clip_create_compressed(desc, out, err);
+    }
     oroya_result res = oroya_clip_validate(desc->clip, err);
     if (res != OROYA_OK) {
         return res;
@@ -547,6 +552,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     oroya_pose_clip *c = (oroya_pose_clip *)(mem + o_self);
     c->allocator = desc->allocator;
     c->skeleton = skel;
+    c->bytes = size;
     c->duration = clip->duration;
     c->additive = additive;
     c->ignored_tracks = ignored;

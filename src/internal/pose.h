@@ -71,9 +71,46 @@ struct oroya_pose_clip {
     oroya__pose_channel *channels;
     uint32_t group_count;               /* <= channel_count + 1; group 0 = the constants */
     oroya__pose_group *groups;
-    oroya__pose_lanes *lanes;           /* block_count * 3 */
-    float *keys;
+    oroya__pose_lanes *lanes;           /* block_count * 3; NULL in a compressed clip */
+    float *keys;                        /* compressed clips: the group times only */
+    /* Compressed clips (src/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
+    const struct oroya__pose_qblock *qblocks; /* block_count * 3 */
+    const float *qdata;                 /* key data of the qblocks, 16-byte aligned rows */
+    size_t bytes;                       /* the clip's allocation */
+    float tolerance;                    /* asked for at create; 0 for float storage */
+    float max_error, max_joint_error;   /* measured at create (oroya_pose_clip_info) */
 };
+
+/* ---- compressed clips (src/pose_compress.c, sampled in internal/pose_kernel_q.h) ---------- */
+
+/* How one (block, channel) of a compressed clip stores its keys, all of them SoA rows of 4
+ * lanes sharing the block's time group:
+ *   NONE   no lane animated: nothing stored, never sampled;
+ *   CONST  one key, comps rows of 4 floats (rotations x, y, z, w);
+ *   F32    count keys of comps rows of 4 floats;
+ *   Q16/Q8 3 rows of lane minima, 3 rows of lane steps (floats), then count keys of 3 rows
+ *          of 4 unsigned 16- or 8-bit integers: value = min + q * step. Rotations keep x, y
+ *          and z with w >= 0, and w = sqrt(max(0, 1 - (x^2 + y^2 + z^2))). */
+enum {
+    OROYA__Q_NONE = 0,
+    OROYA__Q_CONST = 1,
+    OROYA__Q_F32 = 2,
+    OROYA__Q_16 = 3,
+    OROYA__Q_8 = 4
+};
+typedef struct oroya__pose_qblock {
+    uint32_t offset;   /* floats into qdata */
+    uint16_t group;    /* time group (CONST, NONE: 0) */
+    uint8_t kind;      /* OROYA__Q_* */
+    uint8_t animated;  /* lane bits */
+} oroya__pose_qblock;
+
+/* Builds a compressed clip (desc->compress is set; see oroya_pose_clip_create). */
+oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc,
+                                                oroya_pose_clip **out, oroya_error *err);
+
+/* normalize(r)^-1 * q in double (an additive clip's rotation delta against the rest value r). */
+void oroya__pose_quat_delta(const float r[4], float *q);
 
 struct oroya_pose_character {
     oroya_allocator allocator;
