@@ -546,7 +546,17 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
         if (!pc_reduce(x, pb, ch, b, tol, s)) {
             continue;
         }
-        const size_t cost = pc_kind_floats(kind, ch, pb->count) * 4 + (size_t)pb->count * 4;
+        /* A reduced key list needs a time group of its own (its times, 8 bytes, and a seek
+         * per frame, counted as 32 bytes); the whole grid is one group every block shares. */
+        size_t cost = pc_kind_floats(kind, ch, pb->count) * 4 + (size_t)pb->count * 4 + 40;
+        const size_t whole = pc_kind_floats(kind, ch, n) * 4;
+        if (pb->count == n || whole <= cost) {
+            cost = whole;
+            pb->count = n;
+            for (uint32_t i = 0; i < n; i++) {
+                pb->keep[i] = i;
+            }
+        }
         if (cost < best) {
             best = cost;
             best_kind = kind;

@@ -117,10 +117,84 @@ static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32
                     pkq_lane_masks[clip->qblocks[b2 * 3 + (uint32_t)ch].animated & 15]);
 }
 
+/* 4 (width 8: 8, 4 from each block) unsigned 16- or 8-bit integers as floats. */
+static OROYA__INLINE vf pkq_ints(const uint8_t *lo, const uint8_t *hi, const bool wide) {
+#if OROYA__PK_WIDTH == 8
+    if (wide) {
+        const __m128i ab = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)lo),
+                                              _mm_loadl_epi64((const __m128i *)(const void *)hi));
+        return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(ab));
+    }
+    int32_t a, b;
+    memcpy(&a, lo, sizeof a);
+    memcpy(&b, hi, sizeof b);
+    const __m128i ab = _mm_unpacklo_epi32(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b));
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(ab));
+#else
+    (void)hi;
+    return wide ? pkq_u16(lo) : pkq_u8(lo);
+#endif
+}
+
+/* Both blocks quantized alike (the usual case): decoded at full width. The same operations
+ * per lane as pkq_block, so either path gives the same bits. */
+static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
+                                               const oroya__pose_qblock *qa,
+                                               const oroya__pose_qblock *qb, int ch,
+                                               const oroya__pose_interval *iv, const bool wide,
+                                               vf out[4]) {
+    const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
+    const oroya__pose_interval *ga = &iv[qa->group], *gb = &iv[qb->group];
+    const size_t key_bytes = wide ? 24 : 12, row_bytes = wide ? 8 : 4;
+    const uint8_t *ra = (const uint8_t *)(da + 24) + (size_t)ga->k * key_bytes;
+    const uint8_t *rb = (const uint8_t *)(db + 24) + (size_t)gb->k * key_bytes;
+    vf v0[4], v1[4];
+    for (uint32_t e = 0; e < 3; e++) {
+        const vf mn = vf_load2(da + e * 4, db + e * 4);
+        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+        const uint8_t *pa = ra + e * row_bytes, *pb = rb + e * row_bytes;
+        v0[e] = vf_add(mn, vf_mul(pkq_ints(pa, pb, wide), st));
+        v1[e] = vf_add(mn, vf_mul(pkq_ints(pa + key_bytes, pb + key_bytes, wide), st));
+    }
+#if OROYA__PK_WIDTH == 8
+    const vf a = vf_halves(v4_set1(ga->a), v4_set1(gb->a));
+#else
+    const vf a = v4_set1(ga->a);
+#endif
+    if (ch == OROYA__CH_R) {
+        const vf one = vf_row(pk_one);
+        for (int k = 0; k < 2; k++) {
+            vf *v = k ? v1 : v0;
+            const vf n = vf_add(vf_mul(v[0], v[0]), vf_add(vf_mul(v[1], v[1]), vf_mul(v[2], v[2])));
+            v[3] = vf_sqrt(vf_max(vf_sub(one, n), vf_zero()));
+        }
+        q4 q0 = {v0[0], v0[1], v0[2], v0[3]}, q1 = {v1[0], v1[1], v1[2], v1[3]};
+        q4 q = q4_slerp(&q0, &q1, a);
+        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+        return;
+    }
+    const vf w0 = vf_sub(vf_row(pk_one), a);
+    for (int e = 0; e < 3; e++) {
+        out[e] = madd(w0, v0[e], vf_mul(a, v1[e]));
+    }
+}
+
 /* sample_channel for a compressed clip: every block is linear (slerp for rotations). */
 static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b,
                                              uint32_t b2, int ch,
                                              const oroya__pose_interval *iv, vf out[4]) {
+    const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
+    const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];
+    if (ka->kind == kb->kind || PK_BLOCKS == 1) {
+        if (ka->kind == OROYA__Q_16) {
+            pkq_sample_quantized(clip, ka, kb, ch, iv, true, out);
+            return;
+        }
+        if (ka->kind == OROYA__Q_8) {
+            pkq_sample_quantized(clip, ka, kb, ch, iv, false, out);
+            return;
+        }
+    }
     v4 p0[4], p1[4];
     const float fa = pkq_block(clip, b, ch, iv, p0, p1);
     vf v0[4], v1[4], a;

@@ -10,4 +10,10 @@ int oroya_cmd_render(int argc, char **argv);
 int oroya_cmd_view(int argc, char **argv);
 int oroya_cmd_bench(int argc, char **argv);
 
+/* tools/oroya/bench_compress.c: prints the compressed-clip figures of `oroya bench` and
+ * returns the compressed walk, run and wave (the caller destroys them); 1 on failure. */
+#include "oroya/pose.h"
+int oroya_bench_compress(const oroya_pose_skeleton *skel, const oroya_clip *const clips[3],
+                         oroya_allocator allocator, oroya_pose_clip *out[3]);
+
 #endif
