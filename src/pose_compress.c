@@ -25,6 +25,7 @@
 
 #define PC_DEFAULT_VERTEX_DISTANCE 0.1
 #define PC_MEASURE_RATE 120.0
+#define PC_REFINE_TRIALS 64 /* builds spent on per-block budget factors */
 
 /* ---- double transforms (3x4, column-major: columns 0-2 linear, 3 translation) ----------- */
 
@@ -58,6 +59,7 @@ typedef struct pc_ctx {
     uint32_t joints, blocks;
     uint32_t *map;      /* blocks * 12, index (block * 3 + ch) * 4 + lane: track or UINT32_MAX */
     uint32_t *slot;     /* the same index: row of vals, or UINT32_MAX */
+    uint8_t *drop;      /* per row of vals: the rotation component rebuilt (pc_swizzle) */
     uint32_t n;         /* grid times */
     float *times;       /* n */
     float *vals;        /* slots * n * 4: runtime values (deltas for additive clips), unit
@@ -98,7 +100,7 @@ static int cmp_float(const void *a, const void *b) {
 }
 
 static void pc_free(pc_ctx *x) {
-    void *p[] = {x->map, x->slot, x->times, x->vals, x->reach, x->budget, x->jtol};
+    void *p[] = {x->map, x->slot, x->drop, x->times, x->vals, x->reach, x->budget, x->jtol};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
         oroya__free(x->alloc, p[i]);
     }
@@ -109,6 +111,50 @@ static int channel_of_property(oroya_property p) {
            : p == OROYA_PROPERTY_ROTATION  ? OROYA__CH_R
            : p == OROYA_PROPERTY_SCALE     ? OROYA__CH_S
                                            : -1;
+}
+
+/* Rotations are stored as three components, the fourth rebuilt as sqrt(1 - the others^2)
+ * with its sign made positive. That fourth is w unless w comes near 0 on the track (a leg
+ * turned half a turn), where it is rebuilt badly: each track drops the component whose
+ * smallest magnitude over the track is largest, and its samples are stored in the order
+ * (the other three in x, y, z order, the dropped one), signed so the dropped one is >= 0.
+ * Distances and slerps do not change under the same permutation of both operands, so the
+ * encoder works on the permuted values; the kernel puts them back. Returns the dropped
+ * component (3 = w). */
+static uint8_t pc_swizzle(float *row, size_t n) {
+    float best = -1;
+    uint8_t k = 3;
+    for (uint8_t c = 4; c-- > 0;) {
+        float m = INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            m = fminf(m, fabsf(row[i * 4 + c]));
+        }
+        if (m > best + 1e-3f) { /* w unless another is clearly better */
+            best = m;
+            k = c;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        float *v = row + i * 4, o[4];
+        for (int e = 0, j = 0; e < 4; e++) {
+            if (e != k) {
+                o[j++] = v[e];
+            }
+        }
+        o[3] = v[k];
+        const float sg = o[3] < 0 ? -1.0f : 1.0f;
+        for (int e = 0; e < 4; e++) {
+            v[e] = o[e] * sg;
+        }
+    }
+    return k;
+}
+
+/* x, y, z, w from a value stored with component k dropped (see pc_swizzle). */
+static void pc_unswizzle(uint8_t k, const float *in, float *out) {
+    for (int e = 0, j = 0; e < 4; e++) {
+        out[e] = e == k ? in[3] : in[j++];
+    }
 }
 
 /* Binds tracks, builds the grid and samples every bound channel on it. *usable is false when
@@ -165,7 +211,8 @@ static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *u
         return OROYA_OK;
     }
     x->times = oroya__alloc(x->alloc, (total_times + 1) * sizeof(float), 16);
-    if (!x->times) {
+    x->drop = oroya__calloc(x->alloc, slots + 1, 1, 16);
+    if (!x->times || !x->drop) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: scratch");
     }
     size_t n = 0;
@@ -238,17 +285,15 @@ static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *u
                 if (x->additive) {
                     oroya__pose_quat_delta(ref, v);
                 }
-                if (v[3] < 0) {
-                    for (int e = 0; e < 4; e++) {
-                        v[e] = -v[e];
-                    }
-                }
             } else {
                 for (int e = 0; e < 3; e++) {
                     v[e] = (float)d[e] - (x->additive ? ref[e] : 0.0f);
                 }
                 v[3] = 0;
             }
+        }
+        if (ch == OROYA__CH_R) {
+            x->drop[x->slot[i]] = pc_swizzle(row, n);
         }
     }
     return OROYA_OK;
@@ -315,10 +360,12 @@ typedef struct pc_block {
     uint8_t kind, animated;
     uint32_t count;          /* keys (grid indices in keep) */
     uint32_t *keep;          /* n entries of scratch */
+    uint8_t bits[3];         /* quantized kinds: bits of x, y and z */
     float mn[3][4], st[3][4];
     float cst[4][4];         /* CONST: the value per lane, [lane][comp] */
     size_t floats;           /* qdata size, a multiple of 4 */
     uint32_t group;
+    double gain;             /* this block's budget factor, times the clip's */
 } pc_block;
 
 /* Scratch of the encoder: per lane, n decoded values and the keep flags. */
@@ -354,10 +401,21 @@ static const float *pc_row(const pc_ctx *x, uint32_t b, int ch, uint32_t lane) {
     return s == UINT32_MAX ? NULL : x->vals + (size_t)s * x->n * 4;
 }
 
+/* A sample of an animated lane as x, y, z(, w): rotations undo pc_swizzle. */
+static void pc_value(const pc_ctx *x, uint32_t b, int ch, uint32_t lane, const float *in,
+                     float *out) {
+    if (ch != OROYA__CH_R) {
+        memcpy(out, in, 4 * sizeof(float));
+        return;
+    }
+    pc_unswizzle(x->drop[x->slot[(b * 3 + (uint32_t)ch) * 4 + lane]], in, out);
+}
+
 /* Decodes the quantized value of v (kind Q16/Q8 of lane l) as the kernel does. */
-static void pc_quantize(const pc_block *pb, int ch, uint32_t l, float maxq, const float *v,
-                        float *out, uint32_t *q) {
+static void pc_quantize(const pc_block *pb, int ch, uint32_t l, const float *v, float *out,
+                        uint32_t *q) {
     for (int e = 0; e < 3; e++) {
+        const float maxq = (float)((1u << pb->bits[e]) - 1u);
         const float mn = pb->mn[e][l], st = pb->st[e][l];
         float k = st > 0 ? floorf((v[e] - mn) / st + 0.5f) : 0.0f;
         k = k < 0 ? 0 : k > maxq ? maxq : k;
@@ -452,14 +510,72 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
     return true;
 }
 
+static size_t pc_key_bytes(uint8_t kind) {
+    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16 : 8;
+}
+
 static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
     const size_t comps = comps_of(ch);
     size_t f = kind == OROYA__Q_CONST ? comps * 4
                : kind == OROYA__Q_F32 ? (size_t)count * comps * 4
                : kind == OROYA__Q_16  ? 24 + ((size_t)count * 24 + 3) / 4
                : kind == OROYA__Q_8   ? 24 + ((size_t)count * 12 + 3) / 4
+               : kind == OROYA__Q_P32 ? 24 + (size_t)count * 4
+               : kind == OROYA__Q_P16 ? 24 + (size_t)count * 2
                                       : 0;
     return (f + 3) & ~(size_t)3;
+}
+
+/* Bits per component of a quantized kind. Q8 and Q16 are fixed; the packed kinds share a
+ * 16- or 32-bit word per lane among x, y and z: each component first gets what its widest
+ * lane needs for the tolerance to first order (a component error d moves a rotation by about
+ * 2 sqrt(3) d at most, a vector by sqrt(3) d), the word's remaining bits then go round-robin
+ * to the components that vary. False when the word is too small. F32: zeros. */
+static bool pc_bits(uint8_t kind, int ch, float lo[4][3], float hi[4][3],
+                    uint8_t animated, const double tol[4], uint8_t bits[3]) {
+    if (kind == OROYA__Q_F32 || kind == OROYA__Q_8 || kind == OROYA__Q_16) {
+        const uint8_t b = kind == OROYA__Q_8 ? 8 : kind == OROYA__Q_16 ? 16 : 0;
+        bits[0] = bits[1] = bits[2] = b;
+        return true;
+    }
+    const uint32_t word = kind == OROYA__Q_P16 ? 16 : 32, cap = kind == OROYA__Q_P16 ? 12 : 24;
+    uint32_t need[3] = {0, 0, 0}, sum = 0;
+    bool varies[3] = {false, false, false};
+    for (int e = 0; e < 3; e++) {
+        for (uint32_t l = 0; l < 4; l++) {
+            const double r = (double)hi[l][e] - lo[l][e];
+            if (!(animated >> l & 1) || r <= 0) {
+                continue;
+            }
+            varies[e] = true;
+            const double levels = sqrt(3.0) * r / (ch == OROYA__CH_R ? tol[l] : 2 * tol[l]);
+            uint32_t b = 1;
+            while (b < cap && (double)((1u << b) - 1u) < levels) {
+                b++;
+            }
+            need[e] = need[e] > b ? need[e] : b;
+        }
+        sum += need[e];
+    }
+    if (sum > word) {
+        return false;
+    }
+    for (uint32_t spare = word - sum, e = 0; spare > 0; e = (e + 1) % 3) {
+        if (!varies[0] && !varies[1] && !varies[2]) {
+            break;
+        }
+        if (varies[e] && need[e] < cap) {
+            need[e]++;
+            spare--;
+        } else if ((varies[0] ? need[0] >= cap : true) && (varies[1] ? need[1] >= cap : true) &&
+                   (varies[2] ? need[2] >= cap : true)) {
+            break;
+        }
+    }
+    for (int e = 0; e < 3; e++) {
+        bits[e] = (uint8_t)need[e];
+    }
+    return true;
 }
 
 /* Chooses the storage of (block b, channel ch) at budget factor f. */
@@ -501,33 +617,39 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
         pb->floats = pc_kind_floats(OROYA__Q_CONST, ch, 1);
         return;
     }
-    /* Each kind, kept when its quantization leaves room; the fewest bytes win. Times cost 4
-     * bytes a key (shared groups are cheaper, which this ignores). */
-    static const uint8_t kinds[3] = {OROYA__Q_8, OROYA__Q_16, OROYA__Q_F32};
+    /* Each kind, kept when its quantization leaves room; the fewest bytes win. */
+    float lo[4][3], hi[4][3];
+    for (uint32_t l = 0; l < 4; l++) {
+        const float *src = pc_row(x, b, ch, l);
+        for (int e = 0; e < 3; e++) {
+            lo[l][e] = hi[l][e] = src ? src[e] : pb->cst[l][e];
+        }
+        for (uint32_t i = 1; src && i < n; i++) {
+            for (int e = 0; e < 3; e++) {
+                lo[l][e] = fminf(lo[l][e], src[(size_t)i * 4 + (size_t)e]);
+                hi[l][e] = fmaxf(hi[l][e], src[(size_t)i * 4 + (size_t)e]);
+            }
+        }
+    }
+    static const uint8_t kinds[5] = {OROYA__Q_P16, OROYA__Q_8, OROYA__Q_P32, OROYA__Q_16,
+                                     OROYA__Q_F32};
     size_t best = SIZE_MAX;
-    uint8_t best_kind = OROYA__Q_F32;
+    uint8_t best_kind = OROYA__Q_F32, best_bits[3] = {0, 0, 0};
     uint32_t *best_keep = pb->keep + n; /* the second half of keep holds the best so far */
     uint32_t best_count = 0;
     float best_mn[3][4], best_st[3][4];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 5; k++) {
         const uint8_t kind = kinds[k];
-        const float maxq = kind == OROYA__Q_16 ? 65535.0f : 255.0f;
+        if (!pc_bits(kind, ch, lo, hi, pb->animated, tol, pb->bits)) {
+            continue;
+        }
         for (uint32_t l = 0; l < 4; l++) {
+            for (int e = 0; e < 3; e++) {
+                const float maxq = (float)((1u << pb->bits[e]) - 1u);
+                pb->mn[e][l] = lo[l][e];
+                pb->st[e][l] = maxq > 0 ? (hi[l][e] - lo[l][e]) / maxq : 0.0f;
+            }
             const float *src = pc_row(x, b, ch, l);
-            float lo[3], hi[3];
-            for (int e = 0; e < 3; e++) {
-                lo[e] = hi[e] = src ? src[e] : pb->cst[l][e];
-            }
-            for (uint32_t i = 1; src && i < n; i++) {
-                for (int e = 0; e < 3; e++) {
-                    lo[e] = fminf(lo[e], src[(size_t)i * 4 + (size_t)e]);
-                    hi[e] = fmaxf(hi[e], src[(size_t)i * 4 + (size_t)e]);
-                }
-            }
-            for (int e = 0; e < 3; e++) {
-                pb->mn[e][l] = lo[e];
-                pb->st[e][l] = kind == OROYA__Q_F32 ? 0 : (hi[e] - lo[e]) / maxq;
-            }
             if (!src) {
                 continue;
             }
@@ -539,7 +661,7 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
                         d[3] = 0;
                     }
                 } else {
-                    pc_quantize(pb, ch, l, maxq, src + (size_t)i * 4, d, NULL);
+                    pc_quantize(pb, ch, l, src + (size_t)i * 4, d, NULL);
                 }
             }
         }
@@ -561,6 +683,7 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
             best = cost;
             best_kind = kind;
             best_count = pb->count;
+            memcpy(best_bits, pb->bits, sizeof best_bits);
             memcpy(best_keep, pb->keep, pb->count * sizeof(uint32_t));
             memcpy(best_mn, pb->mn, sizeof best_mn);
             memcpy(best_st, pb->st, sizeof best_st);
@@ -569,6 +692,7 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
     /* F32 has no quantization error, so some kind always succeeded. */
     pb->kind = best_kind;
     pb->count = best_count;
+    memcpy(pb->bits, best_bits, sizeof best_bits);
     memcpy(pb->keep, best_keep, best_count * sizeof(uint32_t));
     memcpy(pb->mn, best_mn, sizeof best_mn);
     memcpy(pb->st, best_st, sizeof best_st);
@@ -589,7 +713,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                              oroya_error *err) {
     const uint32_t nbc = x->blocks * 3;
     for (uint32_t bc = 0; bc < nbc; bc++) {
-        pc_encode(x, bc / 3, (int)(bc % 3), f, &pbs[bc], s);
+        pc_encode(x, bc / 3, (int)(bc % 3), f * pbs[bc].gain, &pbs[bc], s);
     }
     /* Time groups: group 0 is [0, 1] (constants); equal key lists share a group. */
     uint32_t groups = 1;
@@ -598,7 +722,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
         pc_block *pb = &pbs[bc];
         data += pb->floats;
         pb->group = 0;
-        if (pb->kind != OROYA__Q_F32 && pb->kind != OROYA__Q_16 && pb->kind != OROYA__Q_8) {
+        if (pb->kind == OROYA__Q_NONE || pb->kind == OROYA__Q_CONST) {
             continue;
         }
         uint32_t g = 0;
@@ -653,8 +777,22 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
         const uint32_t b = bc / 3;
         const int ch = (int)(bc % 3);
         const uint32_t comps = comps_of(ch);
-        qb[bc] = (oroya__pose_qblock){(uint32_t)dused, (uint16_t)pb->group, pb->kind,
-                                      pb->animated};
+        uint16_t drop = 0;
+        for (uint32_t l = 0; l < 4; l++) {
+            const uint32_t sl = x->slot[bc * 4 + l];
+            const uint32_t k = ch == OROYA__CH_R && sl != UINT32_MAX ? x->drop[sl] : 3u;
+            drop = (uint16_t)(drop | 1u << (4 * k + l));
+        }
+        qb[bc] = (oroya__pose_qblock){(uint32_t)dused,
+                                      (uint16_t)pb->group,
+                                      pb->kind,
+                                      pb->animated,
+                                      {pb->bits[0], pb->bits[1], pb->bits[2]},
+                                      (uint8_t)(pb->kind == OROYA__Q_NONE || pb->kind == OROYA__Q_CONST ||
+                                                        pb->kind == OROYA__Q_F32
+                                                    ? 0
+                                                    : pc_key_bytes(pb->kind)),
+                                      drop};
         if (pb->group && c->groups[pb->group].count == 0) {
             c->groups[pb->group] = (oroya__pose_group){(uint32_t)tused, pb->count};
             for (uint32_t k = 0; k < pb->count; k++) {
@@ -663,25 +801,26 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
         }
         float *d = qdata + dused;
         dused += pb->floats;
-        if (pb->kind == OROYA__Q_CONST) {
-            for (uint32_t e = 0; e < comps; e++) {
-                for (uint32_t l = 0; l < 4; l++) {
-                    d[e * 4 + l] = pb->cst[l][e];
-                }
-            }
-        } else if (pb->kind == OROYA__Q_F32) {
-            for (uint32_t k = 0; k < pb->count; k++) {
+        if (pb->kind == OROYA__Q_CONST || pb->kind == OROYA__Q_F32) {
+            /* Whole values, x, y, z(, w). */
+            const uint32_t count = pb->kind == OROYA__Q_CONST ? 1 : pb->count;
+            for (uint32_t k = 0; k < count; k++) {
                 for (uint32_t l = 0; l < 4; l++) {
                     const float *src = pc_row(x, b, ch, l);
-                    const float *v = src ? src + (size_t)pb->keep[k] * 4 : pb->cst[l];
+                    float v[4];
+                    if (!src) {
+                        memcpy(v, pb->cst[l], sizeof v);
+                    } else if (pb->kind == OROYA__Q_CONST) {
+                        pc_value(x, b, ch, l, pb->cst[l], v);
+                    } else {
+                        pc_value(x, b, ch, l, src + (size_t)pb->keep[k] * 4, v);
+                    }
                     for (uint32_t e = 0; e < comps; e++) {
                         d[(k * comps + e) * 4 + l] = v[e];
                     }
                 }
             }
-        } else if (pb->kind == OROYA__Q_16 || pb->kind == OROYA__Q_8) {
-            const bool wide = pb->kind == OROYA__Q_16;
-            const float maxq = wide ? 65535.0f : 255.0f;
+        } else if (pb->kind != OROYA__Q_NONE) {
             for (uint32_t e = 0; e < 3; e++) {
                 for (uint32_t l = 0; l < 4; l++) {
                     d[e * 4 + l] = pb->mn[e][l];
@@ -689,20 +828,30 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                 }
             }
             uint8_t *keys = (uint8_t *)(d + 24);
+            const size_t key_bytes = pc_key_bytes(pb->kind);
             for (uint32_t k = 0; k < pb->count; k++) {
+                uint8_t *key = keys + k * key_bytes;
                 for (uint32_t l = 0; l < 4; l++) {
                     const float *src = pc_row(x, b, ch, l);
                     const float *v = src ? src + (size_t)pb->keep[k] * 4 : pb->cst[l];
                     float dec[4];
                     uint32_t q[3];
-                    pc_quantize(pb, ch, l, maxq, v, dec, q);
+                    pc_quantize(pb, ch, l, v, dec, q);
+                    const uint32_t word =
+                        q[0] | q[1] << pb->bits[0] | q[2] << (pb->bits[0] + pb->bits[1]);
                     for (uint32_t e = 0; e < 3; e++) {
-                        if (wide) {
+                        if (pb->kind == OROYA__Q_16) {
                             const uint16_t w = (uint16_t)q[e];
-                            memcpy(keys + k * 24 + e * 8 + l * 2, &w, 2);
-                        } else {
-                            keys[k * 12 + e * 4 + l] = (uint8_t)q[e];
+                            memcpy(key + e * 8 + l * 2, &w, 2);
+                        } else if (pb->kind == OROYA__Q_8) {
+                            key[e * 4 + l] = (uint8_t)q[e];
                         }
+                    }
+                    if (pb->kind == OROYA__Q_P32) {
+                        memcpy(key + l * 4, &word, 4);
+                    } else if (pb->kind == OROYA__Q_P16) {
+                        const uint16_t w = (uint16_t)word;
+                        memcpy(key + l * 2, &w, 2);
                     }
                 }
             }
@@ -809,6 +958,30 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, pc_err
     return OROYA_OK;
 }
 
+/* Builds and measures the clip at factor f (*met: it meets the bound); when it does with
+ * fewer bytes than *best, it replaces it (*kept). */
+static oroya_result pc_try(const pc_ctx *x, const oroya_pose_clip_desc *desc, double f,
+                           pc_block *pbs, pc_scratch *s, oroya_pose_clip **best,
+                           pc_error *best_e, bool *met, bool *kept, oroya_error *err) {
+    oroya_pose_clip *c = NULL;
+    pc_error e;
+    *met = *kept = false;
+    oroya_result res = pc_build(x, desc, f, pbs, s, &c, err);
+    if (res == OROYA_OK) {
+        res = pc_measure(x, c, &e, err);
+    }
+    *met = res == OROYA_OK && e.ratio <= 1.0;
+    if (*met && (!*best || c->bytes < (*best)->bytes)) {
+        oroya_pose_clip_destroy(*best);
+        *best = c;
+        *best_e = e;
+        *kept = true;
+        return OROYA_OK;
+    }
+    oroya_pose_clip_destroy(c);
+    return res;
+}
+
 /* ---- create ----------------------------------------------------------------------------------- */
 
 static oroya_result check_compress(const oroya_pose_compress *cp, uint32_t joints,
@@ -875,40 +1048,25 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
         s.flag = oroya__alloc(&desc->allocator, n, 16);
         s.stack = oroya__alloc(&desc->allocator, 4 * n * sizeof(uint32_t) + 16, 16);
         if (!pbs || !keep || !s.dec || !s.flag || !s.stack) {
-            oroya__free(&desc->allocator, keep);
             res = oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: scratch");
         } else {
             /* Block bc keeps its list at keep + bc * n; the last n entries (past the final
              * block's) hold pc_encode's best-so-far copy. */
             for (size_t bc = 0; bc < nbc; bc++) {
                 pbs[bc].keep = keep + bc * n;
+                pbs[bc].gain = 1;
             }
         }
-        /* The budget factor: the largest (on a geometric search) whose measure passes. */
+        /* The budget factor of the clip: the largest (on a geometric search) whose measure
+         * passes. Then each block's own factor, doubled while that passes and saves bytes:
+         * the even split by depth is safe but rarely where the bytes are best spent. */
         double lo = 0, hi = 0, f = 1;
         for (int trial = 0; res == OROYA_OK && trial < 24; trial++) {
-            oroya_pose_clip *c = NULL;
-            pc_error e;
-            res = pc_build(&x, desc, f, pbs, &s, &c, err);
-            if (res != OROYA_OK) {
-                break;
-            }
-            res = pc_measure(&x, c, &e, err);
-            if (res != OROYA_OK) {
-                oroya_pose_clip_destroy(c);
-                break;
-            }
-            if (e.ratio <= 1.0) {
-                if (!best || c->bytes < best->bytes) {
-                    oroya_pose_clip_destroy(best);
-                    best = c;
-                    best_e = e;
-                } else {
-                    oroya_pose_clip_destroy(c);
-                }
+            bool met = false, kept = false;
+            res = pc_try(&x, desc, f, pbs, &s, &best, &best_e, &met, &kept, err);
+            if (met) {
                 lo = f;
             } else {
-                oroya_pose_clip_destroy(c);
                 hi = f;
             }
             if (hi == 0) {
@@ -928,9 +1086,23 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
                 f = sqrt(lo * hi);
             }
         }
-        if (pbs) {
-            oroya__free(&desc->allocator, keep);
+        int trials = 0;
+        for (int round = 0; res == OROYA_OK && best && round < 2; round++) {
+            for (size_t bc = 0; bc < nbc && res == OROYA_OK && trials < PC_REFINE_TRIALS; bc++) {
+                if (!pbs[bc].animated) {
+                    continue;
+                }
+                const double old = pbs[bc].gain;
+                pbs[bc].gain = old * 2;
+                bool met = false, kept = false;
+                trials++;
+                res = pc_try(&x, desc, lo, pbs, &s, &best, &best_e, &met, &kept, err);
+                if (!kept) {
+                    pbs[bc].gain = old;
+                }
+            }
         }
+        oroya__free(&desc->allocator, keep);
     }
     oroya__free(&desc->allocator, pbs);
     oroya__free(&desc->allocator, s.dec);

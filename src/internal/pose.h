@@ -89,20 +89,31 @@ struct oroya_pose_clip {
  *   CONST  one key, comps rows of 4 floats (rotations x, y, z, w);
  *   F32    count keys of comps rows of 4 floats;
  *   Q16/Q8 3 rows of lane minima, 3 rows of lane steps (floats), then count keys of 3 rows
- *          of 4 unsigned 16- or 8-bit integers: value = min + q * step. Rotations keep x, y
- *          and z with w >= 0, and w = sqrt(max(0, 1 - (x^2 + y^2 + z^2))). */
+ *          of 4 unsigned 16- or 8-bit integers: value = min + q * step. Rotations keep three
+ *          components c0, c1, c2 (x, y, z unless `drop` says otherwise: the other three in
+ *          order) and rebuild c3 = sqrt(max(0, 1 - (c0^2 + c1^2 + c2^2))) >= 0;
+ *   P32/P16 the same header, then count keys of one 32- or 16-bit word per lane holding x,
+ *          y and z in bits[0], bits[1], bits[2] bits from the low end (per block; a
+ *          component whose lanes never vary may take 0 bits). */
 enum {
     OROYA__Q_NONE = 0,
     OROYA__Q_CONST = 1,
     OROYA__Q_F32 = 2,
     OROYA__Q_16 = 3,
-    OROYA__Q_8 = 4
+    OROYA__Q_8 = 4,
+    OROYA__Q_P32 = 5,
+    OROYA__Q_P16 = 6
 };
 typedef struct oroya__pose_qblock {
     uint32_t offset;   /* floats into qdata */
     uint16_t group;    /* time group (CONST, NONE: 0) */
     uint8_t kind;      /* OROYA__Q_* */
     uint8_t animated;  /* lane bits */
+    uint8_t bits[3];   /* quantized kinds: bits of the three stored components */
+    uint8_t key_bytes; /* quantized kinds: bytes of one key (4 lanes) */
+    uint16_t drop;     /* quantized rotations: nibble k (bits 4k..4k+3) holds the lanes that
+                          rebuild component k (0-3 = x-w) from the other three; 0xF000: w
+                          everywhere */
 } oroya__pose_qblock;
 
 /* Builds a compressed clip (desc->compress is set; see oroya_pose_clip_create). */

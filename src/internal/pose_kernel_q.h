@@ -49,10 +49,108 @@ static OROYA__INLINE v4 pkq_u8(const uint8_t *p) {
 #endif
 }
 
+/* Component e of one key of a quantized block, 4 lanes, as floats (the integers). */
+static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *key, uint32_t e) {
+    switch (qb->kind) {
+    case OROYA__Q_16:
+        return pkq_u16(key + e * 8);
+    case OROYA__Q_8:
+        return pkq_u8(key + e * 4);
+    default: { /* P32, P16: a word per lane */
+        const uint32_t shift = e == 0 ? 0u : e == 1 ? qb->bits[0] : (uint32_t)qb->bits[0] + qb->bits[1];
+        const uint32_t mask = (1u << qb->bits[e]) - 1u;
+#if defined(OROYA__V4_SSE2)
+        __m128i w = qb->kind == OROYA__Q_P32
+                        ? _mm_loadu_si128((const __m128i *)(const void *)key)
+                        : _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)key),
+                                             _mm_setzero_si128());
+        w = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128((int)shift)),
+                          _mm_set1_epi32((int)mask));
+        return _mm_cvtepi32_ps(w);
+#else
+        v4 r;
+        for (int l = 0; l < 4; l++) {
+            uint32_t w;
+            if (qb->kind == OROYA__Q_P32) {
+                memcpy(&w, key + l * 4, 4);
+            } else {
+                uint16_t h;
+                memcpy(&h, key + l * 2, 2);
+                w = h;
+            }
+            r.f[l] = (float)((w >> shift) & mask);
+        }
+        return r;
+#endif
+    }
+    }
+}
+
+#if defined(OROYA__V4_SSE2)
+/* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
+static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
+                                    __m128i o[3]) {
+    const __m128i z = _mm_setzero_si128();
+    if (qb->kind == OROYA__Q_16) {
+        for (uint32_t e = 0; e < 3; e++) {
+            o[e] = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)),
+                                      z);
+        }
+        return;
+    }
+    if (qb->kind == OROYA__Q_8) {
+        for (uint32_t e = 0; e < 3; e++) {
+            int32_t w;
+            memcpy(&w, key + e * 4, sizeof w);
+            o[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w), z), z);
+        }
+        return;
+    }
+    const __m128i w = qb->kind == OROYA__Q_P32
+                          ? _mm_loadu_si128((const __m128i *)(const void *)key)
+                          : _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)key), z);
+    const int b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    o[0] = _mm_and_si128(w, _mm_set1_epi32((int)((1u << b0) - 1u)));
+    o[1] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0)),
+                         _mm_set1_epi32((int)((1u << b1) - 1u)));
+    o[2] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0 + b1)),
+                         _mm_set1_epi32((int)((1u << b2) - 1u)));
+}
+#endif
+
+static OROYA__INLINE size_t pkq_key_bytes(uint8_t kind) {
+    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16 : 8;
+}
+static OROYA__INLINE bool pkq_quantized(uint8_t kind) {
+    return kind == OROYA__Q_16 || kind == OROYA__Q_8 || kind == OROYA__Q_P32 ||
+           kind == OROYA__Q_P16;
+}
+
 /* w of a unit quaternion with w >= 0 from x, y and z. */
 static OROYA__INLINE v4 pkq_w(v4 x, v4 y, v4 z) {
     const v4 n = v4_add(v4_mul(x, x), v4_add(v4_mul(y, y), v4_mul(z, z)));
     return v4_sqrt(v4_max(v4_sub(v4_set1(1.0f), n), v4_zero()));
+}
+
+/* Puts a rotation decoded as (c0, c1, c2, c3) back in x, y, z, w order where a lane dropped
+ * another component than w (masks m[k]: the lanes that dropped component k). */
+#define PKQ_UNSWIZZLE(name, T, sel)                                                           \
+    static OROYA__INLINE void name(T v[4], const T m[4]) {                                    \
+        const T c0 = v[0], c1 = v[1], c2 = v[2], c3 = v[3];                                   \
+        v[0] = sel(m[0], c3, c0);                                                             \
+        v[1] = sel(m[0], c0, sel(m[1], c3, c1));                                              \
+        v[2] = sel(m[2], c3, sel(m[3], c2, c1));                                              \
+        v[3] = sel(m[3], c3, c2);                                                             \
+    }
+PKQ_UNSWIZZLE(pkq_unswizzle4, v4, v4_select)
+#if OROYA__PK_WIDTH == 8
+PKQ_UNSWIZZLE(pkq_unswizzle8, vf, vf_select)
+#endif
+#undef PKQ_UNSWIZZLE
+
+/* Lane bits of the lanes of `drop` that dropped component k. */
+static OROYA__INLINE uint32_t pkq_drop_lanes(uint16_t drop, uint32_t k) {
+    return (uint32_t)drop >> (4 * k) & 15u;
 }
 
 /* Keys k and k + 1 of one (block, channel) at the current intervals, as SoA (rotations as
@@ -79,22 +177,29 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
         return g->a;
     }
     case OROYA__Q_16:
-    case OROYA__Q_8: {
+    case OROYA__Q_8:
+    case OROYA__Q_P32:
+    case OROYA__Q_P16: {
         const oroya__pose_interval *g = &iv[qb->group];
-        const bool wide = qb->kind == OROYA__Q_16;
-        const size_t key_bytes = wide ? 24 : 12, row_bytes = wide ? 8 : 4;
+        const size_t key_bytes = pkq_key_bytes(qb->kind);
         const uint8_t *r = (const uint8_t *)(d + 24) + (size_t)g->k * key_bytes;
         const uint8_t *n = r + key_bytes;
         for (uint32_t e = 0; e < 3; e++) {
             const v4 mn = v4_load(d + e * 4), st = v4_load(d + 12 + e * 4);
-            const v4 q0 = wide ? pkq_u16(r + e * row_bytes) : pkq_u8(r + e * row_bytes);
-            const v4 q1 = wide ? pkq_u16(n + e * row_bytes) : pkq_u8(n + e * row_bytes);
-            v0[e] = v4_add(mn, v4_mul(q0, st));
-            v1[e] = v4_add(mn, v4_mul(q1, st));
+            v0[e] = v4_add(mn, v4_mul(pkq_comp(qb, r, e), st));
+            v1[e] = v4_add(mn, v4_mul(pkq_comp(qb, n, e), st));
         }
         if (ch == OROYA__CH_R) {
             v0[3] = pkq_w(v0[0], v0[1], v0[2]);
             v1[3] = pkq_w(v1[0], v1[1], v1[2]);
+            if (qb->drop != 0xF000) {
+                v4 m[4];
+                for (uint32_t k = 0; k < 4; k++) {
+                    m[k] = v4_loadu((const float *)pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
+                }
+                pkq_unswizzle4(v0, m);
+                pkq_unswizzle4(v1, m);
+            }
         }
         return g->a;
     }
@@ -117,45 +222,54 @@ static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32
                     pkq_lane_masks[clip->qblocks[b2 * 3 + (uint32_t)ch].animated & 15]);
 }
 
-/* 4 (width 8: 8, 4 from each block) unsigned 16- or 8-bit integers as floats. */
-static OROYA__INLINE vf pkq_ints(const uint8_t *lo, const uint8_t *hi, const bool wide) {
-#if OROYA__PK_WIDTH == 8
-    if (wide) {
-        const __m128i ab = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)lo),
-                                              _mm_loadl_epi64((const __m128i *)(const void *)hi));
-        return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(ab));
-    }
-    int32_t a, b;
-    memcpy(&a, lo, sizeof a);
-    memcpy(&b, hi, sizeof b);
-    const __m128i ab = _mm_unpacklo_epi32(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b));
-    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(ab));
-#else
-    (void)hi;
-    return wide ? pkq_u16(lo) : pkq_u8(lo);
-#endif
-}
-
-/* Both blocks quantized alike (the usual case): decoded at full width. The same operations
- * per lane as pkq_block, so either path gives the same bits. */
+/* Both blocks quantized (the usual case): the scaling and w at full width. The same
+ * operations per lane as pkq_block, so either path gives the same bits. */
 static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
                                                const oroya__pose_qblock *qa,
                                                const oroya__pose_qblock *qb, int ch,
-                                               const oroya__pose_interval *iv, const bool wide,
-                                               vf out[4]) {
+                                               const oroya__pose_interval *iv, vf out[4]) {
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const oroya__pose_interval *ga = &iv[qa->group], *gb = &iv[qb->group];
-    const size_t key_bytes = wide ? 24 : 12, row_bytes = wide ? 8 : 4;
-    const uint8_t *ra = (const uint8_t *)(da + 24) + (size_t)ga->k * key_bytes;
-    const uint8_t *rb = (const uint8_t *)(db + 24) + (size_t)gb->k * key_bytes;
+    const size_t ka = qa->key_bytes, kb = qb->key_bytes;
+    const uint8_t *ra = (const uint8_t *)(da + 24) + (size_t)ga->k * ka;
+    const uint8_t *rb = (const uint8_t *)(db + 24) + (size_t)gb->k * kb;
     vf v0[4], v1[4];
+#if defined(OROYA__V4_SSE2)
+    /* The integers of both keys of each block, one kind switch per key. */
+    __m128i ia0[3], ia1[3];
+    pkq_ints3(qa, ra, ia0);
+    pkq_ints3(qa, ra + ka, ia1);
+#if OROYA__PK_WIDTH == 8
+    __m128i ib0[3], ib1[3];
+    pkq_ints3(qb, rb, ib0);
+    pkq_ints3(qb, rb + kb, ib1);
+#else
+    (void)kb, (void)rb;
+#endif
     for (uint32_t e = 0; e < 3; e++) {
         const vf mn = vf_load2(da + e * 4, db + e * 4);
         const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
-        const uint8_t *pa = ra + e * row_bytes, *pb = rb + e * row_bytes;
-        v0[e] = vf_add(mn, vf_mul(pkq_ints(pa, pb, wide), st));
-        v1[e] = vf_add(mn, vf_mul(pkq_ints(pa + key_bytes, pb + key_bytes, wide), st));
+#if OROYA__PK_WIDTH == 8
+        const vf q0 = _mm256_cvtepi32_ps(
+            _mm256_inserti128_si256(_mm256_castsi128_si256(ia0[e]), ib0[e], 1));
+        const vf q1 = _mm256_cvtepi32_ps(
+            _mm256_inserti128_si256(_mm256_castsi128_si256(ia1[e]), ib1[e], 1));
+#else
+        const vf q0 = _mm_cvtepi32_ps(ia0[e]), q1 = _mm_cvtepi32_ps(ia1[e]);
+#endif
+        v0[e] = vf_add(mn, vf_mul(q0, st));
+        v1[e] = vf_add(mn, vf_mul(q1, st));
     }
+#else
+    for (uint32_t e = 0; e < 3; e++) {
+        const vf mn = vf_load2(da + e * 4, db + e * 4);
+        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+        (void)kb, (void)rb;
+        const vf q0 = pkq_comp(qa, ra, e), q1 = pkq_comp(qa, ra + ka, e);
+        v0[e] = vf_add(mn, vf_mul(q0, st));
+        v1[e] = vf_add(mn, vf_mul(q1, st));
+    }
+#endif
 #if OROYA__PK_WIDTH == 8
     const vf a = vf_halves(v4_set1(ga->a), v4_set1(gb->a));
 #else
@@ -167,6 +281,20 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
             vf *v = k ? v1 : v0;
             const vf n = vf_add(vf_mul(v[0], v[0]), vf_add(vf_mul(v[1], v[1]), vf_mul(v[2], v[2])));
             v[3] = vf_sqrt(vf_max(vf_sub(one, n), vf_zero()));
+        }
+        if (qa->drop != 0xF000 || (PK_BLOCKS == 2 && qb->drop != 0xF000)) {
+            vf m[4];
+            for (uint32_t k = 0; k < 4; k++) {
+                m[k] = vf_masks(pkq_lane_masks[pkq_drop_lanes(qa->drop, k)],
+                                pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
+            }
+#if OROYA__PK_WIDTH == 8
+            pkq_unswizzle8(v0, m);
+            pkq_unswizzle8(v1, m);
+#else
+            pkq_unswizzle4(v0, m);
+            pkq_unswizzle4(v1, m);
+#endif
         }
         q4 q0 = {v0[0], v0[1], v0[2], v0[3]}, q1 = {v1[0], v1[1], v1[2], v1[3]};
         q4 q = q4_slerp(&q0, &q1, a);
@@ -185,15 +313,9 @@ static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32
                                              const oroya__pose_interval *iv, vf out[4]) {
     const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
     const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];
-    if (ka->kind == kb->kind || PK_BLOCKS == 1) {
-        if (ka->kind == OROYA__Q_16) {
-            pkq_sample_quantized(clip, ka, kb, ch, iv, true, out);
-            return;
-        }
-        if (ka->kind == OROYA__Q_8) {
-            pkq_sample_quantized(clip, ka, kb, ch, iv, false, out);
-            return;
-        }
+    if (pkq_quantized(ka->kind) && (PK_BLOCKS == 1 || pkq_quantized(kb->kind))) {
+        pkq_sample_quantized(clip, ka, kb, ch, iv, out);
+        return;
     }
     v4 p0[4], p1[4];
     const float fa = pkq_block(clip, b, ch, iv, p0, p1);
