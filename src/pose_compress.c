@@ -1166,3 +1166,254 @@ void oroya_pose_clip_get_info(const oroya_pose_clip *clip, oroya_pose_clip_info 
         }
     }
 }
+
+/* ---- reduced keys for export ------------------------------------------------------------------ */
+
+/* Key k of lane `lane` of (block, channel) bc of a compressed clip, decoded as the kernel
+ * does (x, y, z, w for rotations). */
+static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, uint32_t k,
+                          float out[4]) {
+    const oroya__pose_qblock *q = &c->qblocks[bc];
+    const float *d = c->qdata + q->offset;
+    const uint32_t comps = comps_of((int)(bc % 3));
+    out[3] = 0;
+    if (q->kind == OROYA__Q_CONST || q->kind == OROYA__Q_F32) {
+        const float *r = d + (q->kind == OROYA__Q_F32 ? (size_t)k * comps * 4 : 0);
+        for (uint32_t e = 0; e < comps; e++) {
+            out[e] = r[e * 4 + lane];
+        }
+        return;
+    }
+    const uint8_t *key = (const uint8_t *)(d + 24) + (size_t)k * q->key_bytes;
+    float v[4];
+    for (uint32_t e = 0; e < 3; e++) {
+        uint32_t i;
+        if (q->kind == OROYA__Q_16) {
+            uint16_t h;
+            memcpy(&h, key + e * 8 + lane * 2, 2);
+            i = h;
+        } else if (q->kind == OROYA__Q_8) {
+            i = key[e * 4 + lane];
+        } else {
+            uint32_t w = 0;
+            if (q->kind == OROYA__Q_P32) {
+                memcpy(&w, key + lane * 4, 4);
+            } else {
+                uint16_t h;
+                memcpy(&h, key + lane * 2, 2);
+                w = h;
+            }
+            const uint32_t shift = e == 0 ? 0u : e == 1 ? q->bits[0] : (uint32_t)q->bits[0] + q->bits[1];
+            i = (w >> shift) & ((1u << q->bits[e]) - 1u);
+        }
+        v[e] = d[e * 4 + lane] + (float)i * d[12 + e * 4 + lane];
+    }
+    if (comps == 3) {
+        memcpy(out, v, 3 * sizeof(float));
+        return;
+    }
+    const float n = v[0] * v[0] + (v[1] * v[1] + v[2] * v[2]);
+    v[3] = sqrtf(1.0f - n > 0 ? 1.0f - n : 0.0f);
+    uint8_t drop = 3;
+    for (uint8_t kk = 0; kk < 4; kk++) {
+        if (q->drop >> (4 * kk + lane) & 1u) {
+            drop = kk;
+        }
+    }
+    pc_unswizzle(drop, v, out);
+}
+
+/* The source-space value of a runtime value: additive clips store deltas against the rest
+ * pose (rest * d for rotations, rest + d otherwise). */
+static void pc_absolute(const oroya_pose_skeleton *s, bool additive, uint32_t joint, int ch,
+                        float v[4]) {
+    if (!additive) {
+        return;
+    }
+    float r[4];
+    rest_of(s, joint, ch, r);
+    if (ch != OROYA__CH_R) {
+        for (int e = 0; e < 3; e++) {
+            v[e] += r[e];
+        }
+        return;
+    }
+    const double ax = r[0], ay = r[1], az = r[2], aw = r[3];
+    const double bx = v[0], by = v[1], bz = v[2], bw = v[3];
+    v[0] = (float)(aw * bx + ax * bw + ay * bz - az * by);
+    v[1] = (float)(aw * by + ay * bw + az * bx - ax * bz);
+    v[2] = (float)(aw * bz + az * bw + ax * by - ay * bx);
+    v[3] = (float)(aw * bw - ax * bx - ay * by - az * bz);
+}
+
+/* A rotation on the grid of normalized signed shorts, as a glTF reader decodes it. */
+static void pc_snorm16(float v[4]) {
+    double len = 0;
+    for (int e = 0; e < 4; e++) {
+        len += (double)v[e] * v[e];
+    }
+    len = len > 0 ? sqrt(len) : 1;
+    for (int e = 0; e < 4; e++) {
+        const double x = v[e] / len * 32767.0;
+        const double k = x < 0 ? -floor(-x + 0.5) : floor(x + 0.5);
+        v[e] = (float)(k * (1.0 / 32767.0));
+    }
+}
+
+/* The tracks of `src` with the keys of the runtime clip c (see oroya_pose_clip_reduce). */
+static oroya_result pc_reduced_clip(const pc_ctx *x, const oroya_pose_clip *c, bool snorm16,
+                                    const oroya_allocator *a, oroya_clip **out,
+                                    oroya_error *err) {
+    const oroya_clip *src = x->clip;
+    size_t floats = 0;
+    for (uint32_t i = 0; i < src->track_count; i++) {
+        const oroya_track *t = &src->tracks[i];
+        floats += ((size_t)t->key_count + x->n + 1) * (1 + oroya_track_key_stride(t));
+    }
+    oroya_track *tracks = oroya__calloc(a, src->track_count + 1, sizeof(oroya_track), 16);
+    float *buf = oroya__alloc(a, (floats + 1) * sizeof(float), 16);
+    if (!tracks || !buf) {
+        oroya__free(a, tracks);
+        oroya__free(a, buf);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_reduce: scratch");
+    }
+    float *p = buf;
+    for (uint32_t i = 0; i < src->track_count; i++) {
+        tracks[i] = src->tracks[i];
+    }
+    const size_t channels = (size_t)x->blocks * 12;
+    for (size_t ci = 0; ci < channels; ci++) {
+        if (x->map[ci] == UINT32_MAX) {
+            continue;
+        }
+        const uint32_t bc = (uint32_t)(ci / 4), lane = (uint32_t)(ci % 4);
+        const int ch = (int)(bc % 3);
+        const uint32_t joint = bc / 3 * 4 + lane, comps = comps_of(ch);
+        oroya_track *t = &tracks[x->map[ci]];
+        const oroya_track *st = &src->tracks[x->map[ci]];
+        float *times = p, *values;
+        uint32_t count;
+        if (c->qblocks) {
+            const oroya__pose_qblock *q = &c->qblocks[bc];
+            count = q->kind == OROYA__Q_CONST ? 1 : c->groups[q->group].count;
+            values = p + count;
+            for (uint32_t k = 0; k < count; k++) {
+                times[k] = q->kind == OROYA__Q_CONST ? st->times[0]
+                                                     : c->keys[c->groups[q->group].offset + k];
+                float v[4];
+                pc_decode_key(c, bc, lane, q->kind == OROYA__Q_CONST ? 0 : k, v);
+                pc_absolute(x->skel, x->additive, joint, ch, v);
+                memcpy(values + (size_t)k * comps, v, comps * sizeof(float));
+            }
+        } else {
+            count = 0; /* float storage: the source keys */
+        }
+        if (count == 0) {
+            count = st->key_count;
+            values = p + count;
+            memcpy(times, st->times, count * sizeof(float));
+            memcpy(values, st->values, (size_t)count * oroya_track_key_stride(st) * sizeof(float));
+        } else {
+            t->interpolation = OROYA_INTERP_LINEAR;
+        }
+        if (snorm16 && ch == OROYA__CH_R && t->interpolation != OROYA_INTERP_CUBICSPLINE) {
+            for (uint32_t k = 0; k < count; k++) {
+                pc_snorm16(values + (size_t)k * 4);
+            }
+        }
+        t->key_count = count;
+        t->times = times;
+        t->values = values;
+        t->value_count = 0;
+        p = values + (size_t)count * oroya_track_key_stride(t);
+    }
+    oroya_clip_desc cd = {.name = src->name, .duration = src->duration,
+                          .blend_mode = src->blend_mode, .tracks = tracks,
+                          .track_count = src->track_count, .allocator = *a};
+    oroya_result res = oroya_clip_create(&cd, out, err);
+    oroya__free(a, tracks);
+    oroya__free(a, buf);
+    return res;
+}
+
+oroya_result oroya_pose_clip_reduce(const oroya_pose_clip_desc *desc, bool snorm16_rotations,
+                                    oroya_clip **out, float *max_error, oroya_error *err) {
+    if (out) {
+        *out = NULL;
+    }
+    if (!desc || !out || !desc->skeleton || !desc->clip || !desc->compress) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_pose_clip_reduce: desc, skeleton, clip, compress and out are "
+                           "required");
+    }
+    /* The rounding to shorts comes on top of the compression's error: when the result
+     * misses the bound, compress again at a tighter tolerance. */
+    oroya_pose_compress cp = *desc->compress;
+    float *jt = NULL;
+    const uint32_t joints = desc->skeleton->joint_count;
+    if (cp.joint_tolerance) {
+        jt = oroya__alloc(&desc->allocator, joints * sizeof(float), 16);
+        if (!jt) {
+            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_reduce: scratch");
+        }
+        memcpy(jt, cp.joint_tolerance, joints * sizeof(float));
+        cp.joint_tolerance = jt;
+    }
+    oroya_result res = check_compress(&cp, joints, err);
+    oroya_clip *result = NULL;
+    for (int attempt = 0; res == OROYA_OK && attempt < 8 && !result; attempt++) {
+        oroya_pose_clip_desc d = *desc;
+        d.compress = &cp;
+        oroya_pose_clip *pc = NULL;
+        res = oroya_pose_clip_create(&d, &pc, err);
+        pc_ctx x;
+        memset(&x, 0, sizeof x);
+        x.alloc = &desc->allocator;
+        bool usable = true;
+        if (res == OROYA_OK) {
+            res = pc_init(&x, desc, &usable, err);
+        }
+        if (res == OROYA_OK) {
+            res = pc_budgets(&x, desc->compress, err);
+        }
+        oroya_clip *reduced = NULL;
+        if (res == OROYA_OK) {
+            res = pc_reduced_clip(&x, pc, snorm16_rotations, &desc->allocator, &reduced, err);
+        }
+        oroya_pose_clip *check = NULL;
+        if (res == OROYA_OK) {
+            oroya_pose_clip_desc cd = *desc;
+            cd.clip = reduced;
+            cd.compress = NULL;
+            res = oroya_pose_clip_create(&cd, &check, err);
+        }
+        pc_error e = {0};
+        if (res == OROYA_OK) {
+            res = pc_measure(&x, check, &e, err); /* against the source, at its tolerances */
+        }
+        if (res == OROYA_OK && e.ratio <= 1.0) {
+            result = reduced;
+            reduced = NULL;
+            if (max_error) {
+                *max_error = (float)e.max;
+            }
+        } else if (res == OROYA_OK) {
+            cp.tolerance *= 0.7f;
+            for (uint32_t j = 0; jt && j < joints; j++) {
+                jt[j] *= 0.7f;
+            }
+        }
+        oroya_clip_destroy(reduced);
+        oroya_pose_clip_destroy(check);
+        oroya_pose_clip_destroy(pc);
+        pc_free(&x);
+    }
+    oroya__free(&desc->allocator, jt);
+    if (res == OROYA_OK && !result) {
+        res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                          "compress.tolerance: the reduced keys miss the bound even at a "
+                          "tighter tolerance");
+    }
+    *out = result;
+    return res;
+}

@@ -483,6 +483,11 @@ typedef struct oroya_gltf_write_desc {
     const oroya_clip *const *clips;   /* clip_count clips to write as animations, or NULL */
     uint32_t clip_count;
     oroya_allocator allocator;        /* zero = malloc/free (the JSON tree uses malloc) */
+    bool snorm16_rotations;           /* rotation outputs of LINEAR and STEP tracks as
+                                         normalized signed shorts (glTF 2.0 allows them for
+                                         animation outputs): each value becomes
+                                         round(v * 32767) / 32767, so keys already on that
+                                         grid (oroya_pose_clip_reduce) come back exactly */
 } oroya_gltf_write_desc;
 
 /* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).

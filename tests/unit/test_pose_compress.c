@@ -458,10 +458,96 @@ static void test_bad_tolerance(void) {
     proc_free(&p);
 }
 
+/* oroya_pose_clip_reduce -> glTF with rotations as normalized shorts -> import: the imported
+ * clip still meets the bound against the original, with fewer keys. */
+static void round_trip(const char *file, float tol) {
+    oroya_gltf_model *m = NULL, *m2 = NULL;
+    oroya_error err = {0};
+    oroya_gltf_import_desc desc = {.skip_images = true};
+    OT_CHECK_MSG(oroya_gltf_load(file, &desc, &m, &err) == OROYA_OK, "%s", err.message);
+    if (!m) {
+        return;
+    }
+    rig r;
+    OT_CHECK(rig_from_model(m, &r));
+    oroya_clip **reduced = calloc(m->clip_count + 1, sizeof *reduced);
+    oroya_pose_compress cp = {.tolerance = tol, .vertex_distance = (float)VD};
+    for (uint32_t c = 0; c < m->clip_count; c++) {
+        float e = -1;
+        oroya_result res = oroya_pose_clip_reduce(
+            &(oroya_pose_clip_desc){.skeleton = r.skel, .clip = m->clips[c], .compress = &cp},
+            true, &reduced[c], &e, &err);
+        OT_CHECK_MSG(res == OROYA_OK, "%s clip %u: %s", file, c, err.message);
+        OT_CHECK(e >= 0 && e <= tol);
+    }
+    const char *path = "test_pose_compress_round_trip.glb";
+    oroya_gltf_write_desc wd = {.binary = true, .clips = (const oroya_clip *const *)reduced,
+                                .clip_count = m->clip_count, .snorm16_rotations = true};
+    OT_CHECK_MSG(oroya_gltf_write(m->scene, &wd, path, &err) == OROYA_OK, "%s", err.message);
+    /* Rotation outputs are normalized shorts in the file. */
+    oroya_gltf_data *d = NULL;
+    OT_CHECK(oroya_gltf_parse_file(NULL, path, &d, &err) == OROYA_OK);
+    uint32_t shorts = 0, rotations = 0;
+    for (uint32_t a = 0; d && a < d->animation_count; a++) {
+        const oroya_gltf_animation *an = &d->animations[a];
+        for (uint32_t k = 0; k < an->channel_count; k++) {
+            if (an->channels[k].path != OROYA_GLTF_PATH_ROTATION) {
+                continue;
+            }
+            const oroya_gltf_accessor *acc =
+                &d->accessors[an->samplers[an->channels[k].sampler].output];
+            rotations++;
+            shorts += acc->component_type == OROYA_GLTF_SHORT && acc->normalized;
+        }
+    }
+    OT_CHECK(rotations > 0 && shorts == rotations);
+    oroya_gltf_free(d);
+    OT_CHECK_MSG(oroya_gltf_load(path, &desc, &m2, &err) == OROYA_OK, "%s", err.message);
+    for (uint32_t c = 0; m2 && c < m->clip_count && c < m2->clip_count; c++) {
+        rig r2;
+        OT_CHECK(rig_from_model(m2, &r2));
+        oroya_pose_clip *pc = NULL;
+        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = r2.skel,
+                                                                .clip = m2->clips[c]},
+                                        &pc, &err) == OROYA_OK);
+        double joint = 0;
+        /* The original clip, posed here, against the file's clip through the kernel. */
+        const double e = measure(&r2, m->clips[c], pc, false, &joint);
+        OT_CHECK_MSG(e <= tol, "%s clip %u: round trip error %g, tolerance %g", file, c, e,
+                     (double)tol);
+        uint32_t keys = 0, keys2 = 0;
+        for (uint32_t t = 0; t < m->clips[c]->track_count; t++) {
+            keys += m->clips[c]->tracks[t].key_count;
+        }
+        for (uint32_t t = 0; t < m2->clips[c]->track_count; t++) {
+            keys2 += m2->clips[c]->tracks[t].key_count;
+        }
+        OT_CHECK_MSG(keys2 <= keys, "%s: %u keys, source %u", file, keys2, keys);
+        oroya_pose_clip_destroy(pc);
+        rig_free(&r2);
+    }
+    OT_CHECK(m2 && m2->clip_count == m->clip_count);
+    for (uint32_t c = 0; c < m->clip_count; c++) {
+        oroya_clip_destroy(reduced[c]);
+    }
+    free(reduced);
+    remove(path);
+    oroya_gltf_model_free(m2);
+    rig_free(&r);
+    oroya_gltf_model_free(m);
+}
+
+static void test_export_round_trip(void) {
+    round_trip(ASSETS "/CesiumMan/glTF-Binary/CesiumMan.glb", 1e-4f);
+    round_trip(ASSETS "/RiggedFigure/glTF-Embedded/RiggedFigure.gltf", 1e-3f);
+    round_trip(ASSETS "/RiggedSimple/glTF-Binary/RiggedSimple.glb", 1e-4f);
+}
+
 int main(void) {
     OT_RUN(test_khronos_clips);
     OT_RUN(test_procedural_bound);
     OT_RUN(test_widths_and_allocs);
     OT_RUN(test_bad_tolerance);
+    OT_RUN(test_export_round_trip);
     return ot_finish();
 }
