@@ -6,8 +6,11 @@
  * models in tests/assets, on a procedural 30-joint character, normal and additive. Also: the
  * kernel widths agree bit for bit, no allocation per frame, bad tolerances are refused, and
  * reduced clips for export keep the bound through a glTF write and read. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,7 @@
 #include "oroya/pose.h"
 #include "oroya/track.h"
 #include "oroya_test.h"
+#include "bench_character.h"
 
 #define ASSETS OROYA_SOURCE_DIR "/tests/assets"
 #define VD 0.1
@@ -226,48 +230,88 @@ static size_t check_clip(const rig *r, const oroya_clip *clip, bool additive, fl
     return info.bytes;
 }
 
-static void test_khronos_clips(void) {
-    static const char *files[] = {
-        ASSETS "/CesiumMan/glTF-Binary/CesiumMan.glb",
-        ASSETS "/RiggedFigure/glTF-Embedded/RiggedFigure.gltf",
-        ASSETS "/RiggedSimple/glTF-Binary/RiggedSimple.glb",
-        ASSETS "/SimpleSkin/glTF/SimpleSkin.gltf",
-        ASSETS "/BoxAnimated/glTF-Binary/BoxAnimated.glb",
-        ASSETS "/AnimatedTriangle/glTF/AnimatedTriangle.gltf",
-        ASSETS "/InterpolationTest/glTF-Binary/InterpolationTest.glb",
-        ASSETS "/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf",
-        ASSETS "/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
-        ASSETS "/CesiumMan/glTF/CesiumMan.gltf",
-        ASSETS "/MorphStressTest/glTF-Binary/MorphStressTest.glb",
-    };
-    int clips = 0;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        oroya_gltf_model *m = NULL;
-        oroya_error err = {0};
-        oroya_gltf_import_desc desc = {.skip_images = true};
-        oroya_result res = oroya_gltf_load(files[i], &desc, &m, &err);
-        OT_CHECK_MSG(res == OROYA_OK, "%s: %s", files[i], err.message);
-        if (res != OROYA_OK) {
+static int clips_checked;
+
+static void check_file(const char *file) {
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    oroya_gltf_import_desc desc = {.skip_images = true};
+    oroya_result res = oroya_gltf_load(file, &desc, &m, &err);
+    OT_CHECK_MSG(res == OROYA_OK, "%s: %s", file, err.message);
+    if (res != OROYA_OK) {
+        return;
+    }
+    rig r;
+    OT_CHECK(rig_from_model(m, &r));
+    for (uint32_t c = 0; c < m->clip_count && r.skel; c++) {
+        const float tols[2] = {1e-3f, 1e-4f};
+        for (int k = 0; k < 2; k++) {
+            char what[1200];
+            snprintf(what, sizeof what, "%s clip %u tol %g", file, c, (double)tols[k]);
+            OT_CHECK(check_clip(&r, m->clips[c], false, tols[k], what) > 0);
+        }
+        char what[1200];
+        snprintf(what, sizeof what, "%s clip %u additive", file, c);
+        OT_CHECK(check_clip(&r, m->clips[c], true, 1e-4f, what) > 0);
+        clips_checked++;
+    }
+    rig_free(&r);
+    oroya_gltf_model_free(m);
+}
+
+static bool has_suffix(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static void walk(const char *dir, int depth) {
+    DIR *dp = opendir(dir);
+    if (!dp || depth > 4) {
+        if (dp) {
+            closedir(dp);
+        }
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        if (e->d_name[0] == '.') {
             continue;
         }
-        rig r;
-        OT_CHECK(rig_from_model(m, &r));
-        for (uint32_t c = 0; c < m->clip_count && r.skel; c++) {
-            const float tols[2] = {1e-3f, 1e-4f};
-            for (int k = 0; k < 2; k++) {
-                char what[256];
-                snprintf(what, sizeof what, "%s clip %u tol %g", files[i], c, (double)tols[k]);
-                OT_CHECK(check_clip(&r, m->clips[c], false, tols[k], what) > 0);
-            }
-            char what[256];
-            snprintf(what, sizeof what, "%s clip %u additive", files[i], c);
-            OT_CHECK(check_clip(&r, m->clips[c], true, 1e-4f, what) > 0);
-            clips++;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            continue;
         }
-        rig_free(&r);
-        oroya_gltf_model_free(m);
+        if (S_ISDIR(st.st_mode)) {
+            walk(path, depth + 1);
+        } else if (has_suffix(path, ".gltf") || has_suffix(path, ".glb")) {
+            check_file(path);
+        }
     }
-    OT_CHECK(clips >= 9);
+    closedir(dp);
+}
+
+/* Every clip of every glTF file in tests/assets (the Khronos sample models). */
+static void test_khronos_clips(void) {
+    walk(ASSETS, 0);
+    OT_CHECK(clips_checked >= 20);
+}
+
+/* The benchmark's humanoid (67 joints; walk, run, wave additive, walk_cubic) at 0.1 mm. */
+static void test_bench_character(void) {
+    bench_character bc;
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
+    rig r = {.skel = bc.pose_skeleton, .n = bc.joint_count, .parents = (uint32_t *)bc.parents,
+             .rest = (oroya_transform *)bc.rest, .names = (const char **)bc.names};
+    static const char *names[4] = {"walk", "run", "wave", "walk_cubic"};
+    for (int i = 0; i < 4; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "bench %s", names[i]);
+        OT_CHECK(check_clip(&r, bench_character_clip(&bc, names[i]), i == 2, 1e-4f, what) > 0);
+    }
+    bench_character_free(&bc);
 }
 
 /* ---- a procedural character: a 30-joint tree with 30 Hz keys ------------------------------ */
@@ -545,6 +589,7 @@ static void test_export_round_trip(void) {
 
 int main(void) {
     OT_RUN(test_khronos_clips);
+    OT_RUN(test_bench_character);
     OT_RUN(test_procedural_bound);
     OT_RUN(test_widths_and_allocs);
     OT_RUN(test_bad_tolerance);
