@@ -511,7 +511,8 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
 }
 
 static size_t pc_key_bytes(uint8_t kind) {
-    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16 : 8;
+    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16
+           : kind == OROYA__Q_P24 ? 12 : 8;
 }
 
 static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
@@ -521,6 +522,7 @@ static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
                : kind == OROYA__Q_16  ? 24 + ((size_t)count * 24 + 3) / 4
                : kind == OROYA__Q_8   ? 24 + ((size_t)count * 12 + 3) / 4
                : kind == OROYA__Q_P32 ? 24 + (size_t)count * 4
+               : kind == OROYA__Q_P24 ? 24 + (size_t)count * 3
                : kind == OROYA__Q_P16 ? 24 + (size_t)count * 2
                                       : 0;
     return (f + 3) & ~(size_t)3;
@@ -538,7 +540,8 @@ static bool pc_bits(uint8_t kind, int ch, float lo[4][3], float hi[4][3],
         bits[0] = bits[1] = bits[2] = b;
         return true;
     }
-    const uint32_t word = kind == OROYA__Q_P16 ? 16 : 32, cap = kind == OROYA__Q_P16 ? 12 : 24;
+    const uint32_t word = kind == OROYA__Q_P16 ? 16 : kind == OROYA__Q_P24 ? 24 : 32;
+    const uint32_t cap = kind == OROYA__Q_P16 ? 12 : kind == OROYA__Q_P24 ? 16 : 24;
     uint32_t need[3] = {0, 0, 0}, sum = 0;
     bool varies[3] = {false, false, false};
     for (int e = 0; e < 3; e++) {
@@ -631,14 +634,14 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
             }
         }
     }
-    static const uint8_t kinds[5] = {OROYA__Q_P16, OROYA__Q_8, OROYA__Q_P32, OROYA__Q_16,
-                                     OROYA__Q_F32};
+    static const uint8_t kinds[6] = {OROYA__Q_P16, OROYA__Q_8,  OROYA__Q_P24,
+                                     OROYA__Q_P32, OROYA__Q_16, OROYA__Q_F32};
     size_t best = SIZE_MAX;
     uint8_t best_kind = OROYA__Q_F32, best_bits[3] = {0, 0, 0};
     uint32_t *best_keep = pb->keep + n; /* the second half of keep holds the best so far */
     uint32_t best_count = 0;
     float best_mn[3][4], best_st[3][4];
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
         const uint8_t kind = kinds[k];
         if (!pc_bits(kind, ch, lo, hi, pb->animated, tol, pb->bits)) {
             continue;
@@ -849,9 +852,12 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                     }
                     if (pb->kind == OROYA__Q_P32) {
                         memcpy(key + l * 4, &word, 4);
-                    } else if (pb->kind == OROYA__Q_P16) {
+                    } else if (pb->kind == OROYA__Q_P16 || pb->kind == OROYA__Q_P24) {
                         const uint16_t w = (uint16_t)word;
                         memcpy(key + l * 2, &w, 2);
+                        if (pb->kind == OROYA__Q_P24) {
+                            key[8 + l] = (uint8_t)(word >> 16);
+                        }
                     }
                 }
             }
@@ -1195,14 +1201,7 @@ static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, 
         } else if (q->kind == OROYA__Q_8) {
             i = key[e * 4 + lane];
         } else {
-            uint32_t w = 0;
-            if (q->kind == OROYA__Q_P32) {
-                memcpy(&w, key + lane * 4, 4);
-            } else {
-                uint16_t h;
-                memcpy(&h, key + lane * 2, 2);
-                w = h;
-            }
+            const uint32_t w = oroya__pose_qword(q->kind, key, lane);
             const uint32_t shift = e == 0 ? 0u : e == 1 ? q->bits[0] : (uint32_t)q->bits[0] + q->bits[1];
             i = (w >> shift) & ((1u << q->bits[e]) - 1u);
         }

@@ -2,6 +2,8 @@
 #ifndef OROYA_INTERNAL_POSE_H
 #define OROYA_INTERNAL_POSE_H
 
+#include <string.h>
+
 #include "oroya/pose.h"
 
 /* Channels of a joint, in this order in every block. */
@@ -92,7 +94,8 @@ struct oroya_pose_clip {
  *          of 4 unsigned 16- or 8-bit integers: value = min + q * step. Rotations keep three
  *          components c0, c1, c2 (x, y, z unless `drop` says otherwise: the other three in
  *          order) and rebuild c3 = sqrt(max(0, 1 - (c0^2 + c1^2 + c2^2))) >= 0;
- *   P32/P16 the same header, then count keys of one 32- or 16-bit word per lane holding x,
+ *   P32/P24/P16 the same header, then count keys of one 32-, 24- or 16-bit word per lane
+ *          (oroya__pose_qword) holding x,
  *          y and z in bits[0], bits[1], bits[2] bits from the low end (per block; a
  *          component whose lanes never vary may take 0 bits). */
 enum {
@@ -102,8 +105,26 @@ enum {
     OROYA__Q_16 = 3,
     OROYA__Q_8 = 4,
     OROYA__Q_P32 = 5,
-    OROYA__Q_P16 = 6
+    OROYA__Q_P16 = 6,
+    OROYA__Q_P24 = 7
 };
+
+/* The packed word of lane l of a P32/P24/P16 key (P24: a row of 4 low 16-bit halves, then a
+ * row of 4 high bytes). Load-time and reference code; the kernel loads whole rows. */
+static inline uint32_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint32_t l) {
+    uint32_t w = 0;
+    if (kind == OROYA__Q_P32) {
+        memcpy(&w, key + l * 4, 4);
+        return w;
+    }
+    uint16_t h;
+    memcpy(&h, key + l * 2, 2);
+    w = h;
+    if (kind == OROYA__Q_P24) {
+        w |= (uint32_t)key[8 + l] << 16;
+    }
+    return w;
+}
 typedef struct oroya__pose_qblock {
     uint32_t offset;   /* floats into qdata */
     uint16_t group;    /* time group (CONST, NONE: 0) */

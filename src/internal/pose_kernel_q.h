@@ -49,6 +49,24 @@ static OROYA__INLINE v4 pkq_u8(const uint8_t *p) {
 #endif
 }
 
+#if defined(OROYA__V4_SSE2)
+/* The 4 packed words of a P32/P24/P16 key. */
+static OROYA__INLINE __m128i pkq_words(uint8_t kind, const uint8_t *key) {
+    if (kind == OROYA__Q_P32) {
+        return _mm_loadu_si128((const __m128i *)(const void *)key);
+    }
+    const __m128i z = _mm_setzero_si128();
+    const __m128i lo = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)key), z);
+    if (kind == OROYA__Q_P16) {
+        return lo;
+    }
+    int32_t h;
+    memcpy(&h, key + 8, sizeof h);
+    const __m128i hi = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(h), z), z);
+    return _mm_or_si128(lo, _mm_slli_epi32(hi, 16));
+}
+#endif
+
 /* Component e of one key of a quantized block, 4 lanes, as floats (the integers). */
 static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *key, uint32_t e) {
     switch (qb->kind) {
@@ -56,29 +74,18 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
         return pkq_u16(key + e * 8);
     case OROYA__Q_8:
         return pkq_u8(key + e * 4);
-    default: { /* P32, P16: a word per lane */
+    default: { /* P32, P24, P16: a word per lane */
         const uint32_t shift = e == 0 ? 0u : e == 1 ? qb->bits[0] : (uint32_t)qb->bits[0] + qb->bits[1];
         const uint32_t mask = (1u << qb->bits[e]) - 1u;
 #if defined(OROYA__V4_SSE2)
-        __m128i w = qb->kind == OROYA__Q_P32
-                        ? _mm_loadu_si128((const __m128i *)(const void *)key)
-                        : _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)key),
-                                             _mm_setzero_si128());
+        __m128i w = pkq_words(qb->kind, key);
         w = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128((int)shift)),
                           _mm_set1_epi32((int)mask));
         return _mm_cvtepi32_ps(w);
 #else
         v4 r;
-        for (int l = 0; l < 4; l++) {
-            uint32_t w;
-            if (qb->kind == OROYA__Q_P32) {
-                memcpy(&w, key + l * 4, 4);
-            } else {
-                uint16_t h;
-                memcpy(&h, key + l * 2, 2);
-                w = h;
-            }
-            r.f[l] = (float)((w >> shift) & mask);
+        for (uint32_t l = 0; l < 4; l++) {
+            r.f[l] = (float)((oroya__pose_qword(qb->kind, key, l) >> shift) & mask);
         }
         return r;
 #endif
@@ -106,9 +113,7 @@ static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t 
         }
         return;
     }
-    const __m128i w = qb->kind == OROYA__Q_P32
-                          ? _mm_loadu_si128((const __m128i *)(const void *)key)
-                          : _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)key), z);
+    const __m128i w = pkq_words(qb->kind, key);
     const int b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
     o[0] = _mm_and_si128(w, _mm_set1_epi32((int)((1u << b0) - 1u)));
     o[1] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0)),
@@ -119,11 +124,11 @@ static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t 
 #endif
 
 static OROYA__INLINE size_t pkq_key_bytes(uint8_t kind) {
-    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16 : 8;
+    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16
+           : kind == OROYA__Q_P24 ? 12 : 8;
 }
 static OROYA__INLINE bool pkq_quantized(uint8_t kind) {
-    return kind == OROYA__Q_16 || kind == OROYA__Q_8 || kind == OROYA__Q_P32 ||
-           kind == OROYA__Q_P16;
+    return kind >= OROYA__Q_16;
 }
 
 /* w of a unit quaternion with w >= 0 from x, y and z. */
@@ -179,6 +184,7 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
     case OROYA__Q_16:
     case OROYA__Q_8:
     case OROYA__Q_P32:
+    case OROYA__Q_P24:
     case OROYA__Q_P16: {
         const oroya__pose_interval *g = &iv[qb->group];
         const size_t key_bytes = pkq_key_bytes(qb->kind);
