@@ -107,9 +107,12 @@ typedef struct oroya_pose_clip oroya_pose_clip;
 
 /* Key compression at load time (docs/compression.md): keys are reduced and quantized so that
  * every joint position and every virtual vertex (points at vertex_distance from each joint
- * along its local axes), in model space, stays within the tolerance of where the float clip
- * puts it. The bound is measured at create (at 120 Hz and at every key time); a clip that
- * cannot meet it keeps more keys, down to float storage. */
+ * along its local axes), in model space, stays within the tolerance of where the source clip
+ * puts it. The bound is measured at create (at 120 Hz and at every key time, through the
+ * kernel, against the source posed in double); a clip that cannot meet it keeps more keys
+ * and bits, down to float storage (STEP tracks always do). Errors: INVALID_ARGUMENT for a
+ * tolerance, joint tolerance or vertex distance out of range, NaN or infinite, or a
+ * tolerance below what float sampling reaches. */
 #define OROYA_POSE_MAX_TOLERANCE 1e4f /* scene units */
 typedef struct oroya_pose_compress {
     float tolerance;              /* scene units, in (0, OROYA_POSE_MAX_TOLERANCE] */
@@ -126,7 +129,8 @@ typedef struct oroya_pose_clip_desc {
     bool additive;                       /* store keys as deltas against the rest pose (for an
                                             additive layer); default: the clip's blend_mode */
     oroya_allocator allocator;           /* zero = malloc/free */
-    const oroya_pose_compress *compress; /* NULL = keys stored as float, exactly */
+    const oroya_pose_compress *compress; /* NULL = keys stored as float, exactly; else
+                                            compressed (docs/compression.md) */
 } oroya_pose_clip_desc;
 
 /* Builds the runtime format. Tracks whose target names no joint are ignored (counted in
