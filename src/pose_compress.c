@@ -840,8 +840,9 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                     float dec[4];
                     uint32_t q[3];
                     pc_quantize(pb, ch, l, v, dec, q);
-                    const uint32_t word =
-                        q[0] | q[1] << pb->bits[0] | q[2] << (pb->bits[0] + pb->bits[1]);
+                    const uint64_t packed = (uint64_t)q[0] | (uint64_t)q[1] << pb->bits[0] |
+                                            (uint64_t)q[2] << (pb->bits[0] + pb->bits[1]);
+                    const uint32_t word = (uint32_t)packed;
                     for (uint32_t e = 0; e < 3; e++) {
                         if (pb->kind == OROYA__Q_16) {
                             const uint16_t w = (uint16_t)q[e];
@@ -1203,7 +1204,7 @@ static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, 
         } else {
             const uint32_t w = oroya__pose_qword(q->kind, key, lane);
             const uint32_t shift = e == 0 ? 0u : e == 1 ? q->bits[0] : (uint32_t)q->bits[0] + q->bits[1];
-            i = (w >> shift) & ((1u << q->bits[e]) - 1u);
+            i = q->bits[e] ? (w >> shift) & ((1u << q->bits[e]) - 1u) : 0u;
         }
         v[e] = d[e * 4 + lane] + (float)i * d[12 + e * 4 + lane];
     }

@@ -85,7 +85,7 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 #else
         v4 r;
         for (uint32_t l = 0; l < 4; l++) {
-            r.f[l] = (float)((oroya__pose_qword(qb->kind, key, l) >> shift) & mask);
+            r.f[l] = mask ? (float)((oroya__pose_qword(qb->kind, key, l) >> shift) & mask) : 0.0f;
         }
         return r;
 #endif

@@ -142,7 +142,8 @@ static double measure(const rig *r, const oroya_clip *clip, const oroya_pose_cli
             double s[3] = {rt->scale.x, rt->scale.y, rt->scale.z};
             for (uint32_t k = 0; k < clip->track_count; k++) {
                 const oroya_track *tk = &clip->tracks[k];
-                if (strcmp(tk->target, r->names[j]) || !r->names[j][0]) {
+                if (strcmp(tk->target, r->names[j]) || !r->names[j][0] ||
+                    tk->property == OROYA_PROPERTY_WEIGHTS) {
                     continue;
                 }
                 float v[4] = {0, 0, 0, 0};
