@@ -149,7 +149,8 @@ uint32_t oroya_pose_clip_ignored_tracks(const oroya_pose_clip *clip);
 typedef struct oroya_pose_clip_info {
     size_t bytes;            /* the clip's memory (one allocation) */
     bool compressed;         /* keys reduced and quantized (false: float storage) */
-    float tolerance;         /* asked for (0 without compression) */
+    float tolerance;         /* asked for (0 without compression, or with per-joint
+                                tolerances) */
     float max_error;         /* compressed: measured largest model-space distance between
                                 this clip's and the float clip's joints and virtual vertices
                                 (scene units); 0 for float storage */
