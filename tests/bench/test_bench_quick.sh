@@ -15,7 +15,8 @@ if [ -n "$(ls -A "$tmp")" ]; then
     exit 1
 fi
 status=0
-for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_ms \
+for name in char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone_ns \
+            ik_aim_chain_ns mixer_char_frame_ik_us mixer_char_frame_ik_ratio crowd1000_ms \
             crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame \
             clip_bytes_walk clip_bytes_run clip_bytes_wave clip_float_bytes_walk \
             clip_float_bytes_run clip_float_bytes_wave clip_max_error_mm \
@@ -32,8 +33,8 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_m
     fi
 done
 lines=$(printf '%s\n' "$out" | wc -l)
-if [ "$lines" -ne 18 ]; then
-    echo "expected 18 lines, got $lines" >&2
+if [ "$lines" -ne 22 ]; then
+    echo "expected 22 lines, got $lines" >&2
     status=1
 fi
 if ! printf '%s\n' "$out" | grep -Eq '^allocs_per_frame 0 '; then

@@ -16,7 +16,7 @@
 
 static const char *usage_text =
     "usage: oroya render [FILE] [--clip NAME]... [--time T | --fps F --duration D]\n"
-    "                    [--size WxH] [--camera auto|NODE] [--msaa N] [--skeleton] -o OUT.png|.gif|.mp4\n"
+    "                    [--size WxH] [--camera auto|NODE] [--msaa N] [--skeleton] [--ik] -o OUT.png|.gif|.mp4\n"
     "\n"
     "Renders FILE (glTF 2.0), or the built-in demo scene when FILE is left out, offscreen\n"
     "(EGL, no window system needed).\n"
@@ -29,6 +29,8 @@ static const char *usage_text =
     "  --camera NODE   look through the camera node NODE\n"
     "  --msaa N        samples per pixel (default 4; 1 = off)\n"
     "  --skeleton      draw the bones over the meshes\n"
+    "  --ik            without FILE: the inverse kinematics demo (a planted foot, a head\n"
+    "                  following a ball) instead of the tutorials' demo\n"
     "  -o OUT          output file; .png, .gif or .mp4 (MP4 needs ffmpeg on PATH)\n"
     "With no FILE and no -o: writes out/demo.gif and the poster frame out/demo.png.\n";
 
@@ -39,7 +41,7 @@ typedef struct options {
     const char *clips[WORLD_MAX_CLIPS];
     uint32_t clip_count, width, height, msaa;
     double time, fps, duration;
-    bool has_time, has_fps, has_duration, skeleton;
+    bool has_time, has_fps, has_duration, skeleton, ik;
 } options;
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -116,6 +118,8 @@ static int parse_args(int argc, char **argv, options *o) {
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             o->out = v;
             i++;
+        } else if (!strcmp(a, "--ik")) {
+            o->ik = true;
         } else if (!strcmp(a, "--skeleton")) {
             o->skeleton = true;
         } else if (a[0] == '-' && a[1]) {
@@ -236,7 +240,8 @@ static int render_main(const options *o_in) {
         return 1;
     }
     world w;
-    if (o.file ? gltf_world_create(o.file, &w) : demo_world_create(&w)) return 1;
+    if (o.file && o.ik) return usage_error("%s", "--ik shows the built-in IK demo; it takes no FILE");
+    if (o.file ? gltf_world_create(o.file, &w) : o.ik ? ik_world_create(&w) : demo_world_create(&w)) return 1;
     int rc = choose_clips(&w, &o);
     if (!rc && o.clip_count) {
         double d = world_clip_duration(&w);
