@@ -205,6 +205,8 @@ static int channel_of(oroya_property p) {
                                            : -1;
 }
 
+int oroya__pose_channel_of(oroya_property p) { return channel_of(p); }
+
 /* The track whose key times every tracked lane of a (block, channel) shares, when they all
  * share them and have at least 2 keys; else NULL. Four map entries. */
 static const oroya_track *shared_times_track(const oroya_clip *clip, const uint32_t *map4) {

@@ -106,13 +106,6 @@ static void pc_free(pc_ctx *x) {
     }
 }
 
-static int channel_of_property(oroya_property p) {
-    return p == OROYA_PROPERTY_TRANSLATION ? OROYA__CH_T
-           : p == OROYA_PROPERTY_ROTATION  ? OROYA__CH_R
-           : p == OROYA_PROPERTY_SCALE     ? OROYA__CH_S
-                                           : -1;
-}
-
 /* Rotations are stored as three components, the fourth rebuilt as sqrt(1 - the others^2)
  * with its sign made positive. That fourth is w unless w comes near 0 on the track (a leg
  * turned half a turn), where it is rebuilt badly: each track drops the component whose
@@ -192,7 +185,7 @@ static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *u
     uint32_t slots = 0;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *tr = &clip->tracks[i];
-        const int ch = channel_of_property(tr->property);
+        const int ch = oroya__pose_channel_of(tr->property);
         const uint32_t joint = desc->track_joints ? desc->track_joints[i]
                                                   : oroya_pose_skeleton_find(skel, tr->target);
         if (ch < 0 || joint == UINT32_MAX) {

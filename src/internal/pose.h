@@ -141,6 +141,9 @@ typedef struct oroya__pose_qblock {
 oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc,
                                                 oroya_pose_clip **out, oroya_error *err);
 
+/* The channel (OROYA__CH_T/R/S) of a track property, -1 for WEIGHTS. */
+int oroya__pose_channel_of(oroya_property p);
+
 /* normalize(r)^-1 * q in double (an additive clip's rotation delta against the rest value r). */
 void oroya__pose_quat_delta(const float r[4], float *q);
 

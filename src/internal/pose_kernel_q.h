@@ -228,6 +228,21 @@ static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32
                     pkq_lane_masks[clip->qblocks[b2 * 3 + (uint32_t)ch].animated & 15]);
 }
 
+/* Between two decoded keys: slerp for rotations, lerp otherwise. */
+static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4], vf a,
+                                          vf out[4]) {
+    if (ch == OROYA__CH_R) {
+        q4 q0 = {v0[0], v0[1], v0[2], v0[3]}, q1 = {v1[0], v1[1], v1[2], v1[3]};
+        q4 q = q4_slerp(&q0, &q1, a);
+        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+        return;
+    }
+    const vf w0 = vf_sub(vf_row(pk_one), a);
+    for (int e = 0; e < 3; e++) {
+        out[e] = madd(w0, v0[e], vf_mul(a, v1[e]));
+    }
+}
+
 /* Both blocks quantized (the usual case): the scaling and w at full width. The same
  * operations per lane as pkq_block, so either path gives the same bits. */
 static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
@@ -302,15 +317,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
             pkq_unswizzle4(v1, m);
 #endif
         }
-        q4 q0 = {v0[0], v0[1], v0[2], v0[3]}, q1 = {v1[0], v1[1], v1[2], v1[3]};
-        q4 q = q4_slerp(&q0, &q1, a);
-        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-        return;
     }
-    const vf w0 = vf_sub(vf_row(pk_one), a);
-    for (int e = 0; e < 3; e++) {
-        out[e] = madd(w0, v0[e], vf_mul(a, v1[e]));
-    }
+    pkq_interpolate(ch, v0, v1, a, out);
 }
 
 /* sample_channel for a compressed clip: every block is linear (slerp for rotations). */
@@ -342,16 +350,7 @@ static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32
     }
     a = v4_set1(fa);
 #endif
-    if (ch == OROYA__CH_R) {
-        q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
-        q4 q = q4_slerp(&qa, &qb, a);
-        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-        return;
-    }
-    const vf w0 = vf_sub(vf_row(pk_one), a);
-    for (int e = 0; e < 3; e++) {
-        out[e] = madd(w0, v0[e], vf_mul(a, v1[e]));
-    }
+    pkq_interpolate(ch, v0, v1, a, out);
 }
 
 #endif

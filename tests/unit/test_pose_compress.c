@@ -7,10 +7,8 @@
  * kernel widths agree bit for bit, no allocation per frame, bad tolerances are refused, and
  * reduced clips for export keep the bound through a glTF write and read. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +18,7 @@
 #include "oroya/pose.h"
 #include "oroya/track.h"
 #include "oroya_test.h"
+#include "oroya_test_walk.h"
 #include "bench_character.h"
 
 #define ASSETS OROYA_SOURCE_DIR "/tests/assets"
@@ -260,42 +259,9 @@ static void check_file(const char *file) {
     oroya_gltf_model_free(m);
 }
 
-static bool has_suffix(const char *s, const char *suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-static void walk(const char *dir, int depth) {
-    DIR *dp = opendir(dir);
-    if (!dp || depth > 4) {
-        if (dp) {
-            closedir(dp);
-        }
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(dp)) != NULL) {
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            walk(path, depth + 1);
-        } else if (has_suffix(path, ".gltf") || has_suffix(path, ".glb")) {
-            check_file(path);
-        }
-    }
-    closedir(dp);
-}
-
 /* Every clip of every glTF file in tests/assets (the Khronos sample models). */
 static void test_khronos_clips(void) {
-    walk(ASSETS, 0);
+    ot_walk_gltf(ASSETS, 0, check_file);
     OT_CHECK(clips_checked >= 20);
 }
 
