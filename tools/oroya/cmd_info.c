@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "internal/io_file.h"
 #include "oroya/gltf.h"
 #include "oroya/pose.h"
 
@@ -17,14 +18,16 @@ static const char *const kind_names[] = {"object", "bone", "mesh", "skinned mesh
                                          "light"};
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya info FILE [--json] [--compress TOL]\n\n"
+    fprintf(f, "usage: oroya info FILE [--json] [--allow-outside] [--compress TOL]\n\n"
                "Prints the node tree, meshes, skins and clips of a .gltf or .glb file.\n"
                "Node names are the ones tracks and `oroya sample` use: the glTF name when it\n"
                "is unique, else node_<index>; clips likewise (animation_<index>).\n"
                "Each clip's runtime size (bytes of its pose clip over the scene's nodes) is\n"
                "printed in float storage and compressed at TOL scene units (default 0.0001,\n"
                "0.1 mm in a metre scene) with the error measured in model space (joints and\n"
-               "virtual vertices 0.1 from each joint).\n");
+               "virtual vertices 0.1 from each joint).\n"
+               "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
+               "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
 }
 
 /* The runtime cost of each clip: a pose skeleton over every node of the loaded scene (dense
@@ -225,7 +228,28 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
 static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
                       const uint32_t *parents, const clip_cost *costs, float tol) {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "file", file);
+    /* JSON text must be UTF-8; the file name is whatever bytes the shell gave (names from
+     * the file itself are checked at load). A bad byte becomes U+FFFD. */
+    size_t flen = strlen(file);
+    char *clean = (char *)malloc(flen * 3 + 1);
+    size_t at = 0;
+    for (size_t i = 0; clean && i < flen;) {
+        size_t k = oroya__utf8_sequence((const unsigned char *)file + i, flen - i);
+        if (k == 0) {
+            memcpy(clean + at, "\xef\xbf\xbd", 3);
+            at += 3;
+            i++;
+        } else {
+            memcpy(clean + at, file + i, k);
+            at += k;
+            i += k;
+        }
+    }
+    if (clean) {
+        clean[at] = '\0';
+    }
+    cJSON_AddStringToObject(root, "file", clean ? clean : "");
+    free(clean);
     cJSON_AddBoolToObject(root, "glb", d->is_glb);
     cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
     for (uint32_t i = 0; i < d->node_count; i++) {
@@ -342,11 +366,13 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
 
 int oroya_cmd_info(int argc, char **argv) {
     const char *file = NULL;
-    bool json = false;
+    bool json = false, allow_outside = false;
     float tol = 1e-4f;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = true;
+        } else if (!strcmp(argv[i], "--allow-outside")) {
+            allow_outside = true;
         } else if (!strcmp(argv[i], "--compress") && i + 1 < argc) {
             char *end = NULL;
             const double v = strtod(argv[++i], &end);
@@ -377,7 +403,8 @@ int oroya_cmd_info(int argc, char **argv) {
     oroya_error err = {0};
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
-    oroya_result r = oroya_gltf_parse_file(NULL, file, &d, &err);
+    oroya_result r = oroya_gltf_parse_file(
+        &(oroya_gltf_desc){.allow_outside_base_dir = allow_outside}, file, &d, &err);
     if (r == OROYA_OK) r = oroya_gltf_validate(d, &err);
     if (r == OROYA_OK) r = oroya_gltf_import(d, &desc, &m, &err);
     int rc = 1;
