@@ -550,6 +550,11 @@ typedef struct oroya_gltf_write_desc {
      * that a clip animates (written with their name and transform, outside every scene).
      * What was changed in the scene since import is written as the scene has it. */
     const oroya_gltf_model *model;
+    bool snorm16_rotations;           /* rotation outputs of LINEAR and STEP tracks as
+                                         normalized signed shorts (glTF 2.0 allows them for
+                                         animation outputs): each value becomes
+                                         round(v * 32767) / 32767, so keys already on that
+                                         grid (oroya_pose_clip_reduce) come back exactly */
 } oroya_gltf_write_desc;
 
 /* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).

@@ -20,7 +20,10 @@ names="char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone_ns i
        mixer_char_frame_us mixer_char_frame_additive_us mixer_crowd1000_ms mixer_crowd1000_2t_ms
        skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame
        export_10k_nodes_ms export_100k_nodes_ms export_nodes_scaling
-       play_5k_nodes_ms play_50k_nodes_ms play_nodes_scaling"
+       play_5k_nodes_ms play_50k_nodes_ms play_nodes_scaling
+       clip_bytes_walk clip_bytes_run clip_bytes_wave clip_float_bytes_walk
+       clip_float_bytes_run clip_float_bytes_wave clip_max_error_mm
+       clip_max_vertex_error_mm char_frame_compressed_us"
 for j in 16 32 67 128 256 512 1024; do
     names="$names sweep_char_j${j}_us sweep_char_j${j}_ns_per_joint"
 done

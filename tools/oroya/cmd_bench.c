@@ -351,6 +351,27 @@ int oroya_cmd_bench(int argc, char **argv) {
         v[r] = char_frame(s, s->walk_cubic, false, char_frames);
     }
     printf("char_frame_cubic_us %.3f us\n", median(v, runs));
+    /* Compressed clips (tools/oroya/bench_compress.c): the char_frame_us frame with them. */
+    const oroya_clip *sources[3];
+    for (int i = 0; i < 3; i++) {
+        sources[i] = human_path ? bench_asset_clip(&s->human, names[i])
+                                : bench_character_clip(&s->generated, names[i]);
+    }
+    oroya_pose_clip *packed[3] = {NULL, NULL, NULL};
+    if (oroya_bench_compress(s->skeleton, sources, s->allocator, packed)) {
+        goto done;
+    }
+    oroya_pose_clip *float_run = s->run;
+    s->run = packed[1];
+    char_frame(s, packed[0], false, char_frames / 10 + 1);
+    for (int r = 0; r < runs; r++) {
+        v[r] = char_frame(s, packed[0], false, char_frames);
+    }
+    s->run = float_run;
+    for (int i = 0; i < 3; i++) {
+        oroya_pose_clip_destroy(packed[i]);
+    }
+    printf("char_frame_compressed_us %.3f us\n", median(v, runs));
     if (oroya_bench_ik(s->skeleton, s->walk, s->run, &s->allocator, runs, char_frames / 4 + 1))
         goto done;
 
