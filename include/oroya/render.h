@@ -191,6 +191,8 @@ typedef struct oroya_render_draw_desc {
     const float *morph_weights;    /* morph_weight_count weights; NULL = all 0 */
     uint32_t morph_weight_count;   /* at most the mesh's morph_target_count */
     bool lines;                    /* draw the index list as GL_LINES (pairs), no depth test */
+    bool on_top;                   /* triangles drawn without the depth test, over everything
+                                      drawn before (overlays such as a skeleton) */
 } oroya_render_draw_desc;
 
 /* Binds the framebuffer, clears it to the background, sets the camera and the lights. */

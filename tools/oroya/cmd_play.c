@@ -90,9 +90,10 @@ int oroya_cmd_play(int argc, char **argv) {
         base = dir;
     }
     size_t len = 0;
+    errno = 0;
     char *text = read_file(file, &len);
     if (!text) {
-        fprintf(stderr, "oroya play: %s: cannot read: %s\n", file, strerror(errno));
+        fprintf(stderr, "oroya play: %s: %s\n", file, strerror(errno ? errno : EIO));
         return 1;
     }
     oroya_scenario_desc desc = {
