@@ -9,5 +9,7 @@ int oroya_cmd_sample(int argc, char **argv);
 int oroya_cmd_render(int argc, char **argv);
 int oroya_cmd_view(int argc, char **argv);
 int oroya_cmd_bench(int argc, char **argv);
+int oroya_cmd_export(int argc, char **argv);
+int oroya_cmd_plot(int argc, char **argv);
 
 #endif
