@@ -31,6 +31,7 @@
  * Pitfall, LeakSanitizer: Mesa leaks a few blocks inside eglTerminate. Test programs that
  * create a renderer under ASan turn leak detection off for that program (see docs/render.md).
  *
+ * Example (given: const float *p, const float *n, const uint32_t *idx, oroya_render_view view, oroya_mat4 model, uint8_t *pixels):
  *   oroya_renderer *r = NULL;
  *   oroya_error err = {0};
  *   oroya_renderer_create(&(oroya_renderer_desc){.width = 128, .height = 128}, &r, &err);
