@@ -516,10 +516,14 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
     for (uint32_t i = 0; i < ns; i++) {
         const double *c = palette[i % 8];
         const oroya_track *t = s[i].track;
+        /* Dots shrink where keys crowd (under 12 pixels apart). */
+        double gap = INFINITY;
+        for (uint32_t k = 1; k < t->key_count; k++) gap = fmin(gap, fx(&f, t->times[k]) - fx(&f, t->times[k - 1]));
+        double radius = fmax(2.0, fmin(4.0, gap / 3.0));
         for (uint32_t k = 0; k < t->key_count; k++) {
             if (t->times[k] < t0 || t->times[k] > t1) continue;
             double y = pick(&s[i], key_value(t, k));
-            cairo_arc(cr, fx(&f, t->times[k]), fy(&f, y), 4.0, 0, 2 * PI_D);
+            cairo_arc(cr, fx(&f, t->times[k]), fy(&f, y), radius, 0, 2 * PI_D);
             cairo_set_source_rgb(cr, c[0], c[1], c[2]);
             cairo_fill_preserve(cr);
             cairo_set_source_rgb(cr, 1, 1, 1);
