@@ -7,6 +7,7 @@
   pngtool.py same A.png B.png T   no pixel differs by more than T in any channel
   pngtool.py close A.png B.png T P  at most P percent of the pixels differ by more than T
                                   (a golden-image check that allows for font rasterizers)
+  pngtool.py pixel A.png X Y      the pixel's R G B
   pngtool.py fill A.png           the share of rows and columns holding something other
                                   than the top-left (background) color, as "ROWS COLS" in %
 """
@@ -117,6 +118,9 @@ if __name__ == '__main__':
         legs(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == 'close':
         close(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
+    elif sys.argv[1] == 'pixel':
+        w, h, rows = read_png(sys.argv[2])
+        print('%d %d %d' % rows[int(sys.argv[4])][int(sys.argv[3])])
     elif sys.argv[1] == 'fill':
         fill(sys.argv[2])
     elif sys.argv[1] == 'same':
