@@ -1,7 +1,7 @@
 /* oroya_bench: the figures of `oroya bench` as a standalone program, built by CMake as
  * build/bench/oroya_bench (the CLI subcommand is what CI runs, with --quick):
  *
- *   ./build/bench/oroya_bench ../shared/bench/data/humanoid67.glb
+ *   ./build/bench/oroya_bench            # built-in characters; or HUMANOID.glb [--skin CROWD.glb]
  *
  * Options and output: see tools/oroya/cmd_bench.c and docs/performance.md. */
 #include "cli.h"

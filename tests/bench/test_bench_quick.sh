@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# `oroya bench --quick` runs, prints every figure of issue 10 as `name value unit` (one per
-# line, value a finite non-negative number) and allocs_per_frame 0. Timings are not checked:
-# --quick counts are tiny and CI machines are shared.
+# `oroya bench --quick` runs from any folder (its characters are built in memory), prints
+# every figure as `name value unit` (one per line, value a finite non-negative number) and
+# allocs_per_frame 0. Timings are not checked: --quick counts are tiny and CI machines are
+# shared. A HUMANOID.glb without the clips the benchmark plays is refused, naming them.
 set -u
 build=$1
 source=$2
-data="$source/../shared/bench/data"
-if [ ! -f "$data/humanoid67.glb" ] || [ ! -f "$data/crowd_skin100k.glb" ]; then
-    echo "bench data not found in $data" >&2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$(cd "$tmp" && TMPDIR="$tmp" "$build/oroya" bench --quick) || { echo "oroya bench failed" >&2; exit 1; }
+echo "$out"
+if [ -n "$(ls -A "$tmp")" ]; then
+    echo "oroya bench left files in TMPDIR: $(ls -A "$tmp")" >&2
     exit 1
 fi
-out=$("$build/oroya" bench --quick "$data/humanoid67.glb") || { echo "oroya bench failed" >&2; exit 1; }
-echo "$out"
 status=0
 for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_ms \
             crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame; do
@@ -45,6 +47,17 @@ fi
 "$build/oroya" bench --quick "$build/no-such-file.glb" >/dev/null 2>&1
 if [ $? -ne 1 ]; then
     echo "a missing file should fail with 1" >&2
+    status=1
+fi
+# A file without the benchmark's clips: the message names the four clips it needs.
+msg=$("$build/oroya" bench --quick "$source/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb" 2>&1 >/dev/null)
+if [ $? -ne 1 ] || ! printf '%s\n' "$msg" | grep -q 'walk, run, wave and walk_cubic'; then
+    echo "a HUMANOID file without the clips should fail with 1 and name them: '$msg'" >&2
+    status=1
+fi
+# --help says what a HUMANOID file needs.
+if ! "$build/oroya" bench --help 2>&1 | grep -q 'walk, run, wave (played additively) and walk_cubic'; then
+    echo "bench --help does not name the clips a HUMANOID file needs" >&2
     status=1
 fi
 exit $status

@@ -54,8 +54,8 @@ cases=(
   "skin mesh|{\"nodes\":[{\"name\":\"m\"},{\"name\":\"b\"}],\"skins\":[{\"name\":\"s\",\"mesh\":\"m\",\"bones\":[\"b\"],\"vertices\":[0,0,0],\"skinIndex\":[0,0,0,0],\"skinWeight\":[1,0,0,0]}],$S}|skins[0].mesh"
 )
 
-GLTF_BOX="$src/../shared/assets/gltf/BoxAnimated/glTF-Binary/BoxAnimated.glb"
-GLTF_SKIN="$src/../shared/assets/gltf/SimpleSkin/glTF/SimpleSkin.gltf"
+GLTF_BOX="$src/tests/assets/BoxAnimated/glTF-Binary/BoxAnimated.glb"
+GLTF_SKIN="$src/tests/assets/SimpleSkin/glTF/SimpleSkin.gltf"
 gltf_cases=(
   "gltf missing|{\"gltf\":\"$tmp/none.glb\",$S}|gltf: "
   "gltf not a string|{\"gltf\":3,$S}|gltf: expected a path"

@@ -1,8 +1,9 @@
 /* Tests of the pose layer against an independent naive reference: per joint, AoS, in double,
  * sampling through oroya_track_sample (the plain reference sampler), blending with
  * three.js's PropertyMixer/slerpFlat formulas written out here, and world matrices as plain
- * parent * local products. Also: the humanoid67 bench file against the three.js joint
- * positions in shared/bench/README.md, zero allocations per frame with a counting allocator,
+ * parent * local products. Also, on the benchmark's 67-joint character (bench/bench_character.h,
+ * whose walk test_bench_character checks against three.js): zero allocations per frame with a
+ * counting allocator,
  * bit-identical results across thread counts and batch sizes, and the validity tables. */
 #include <math.h>
 #include <stdint.h>
@@ -15,7 +16,7 @@
 #include "oroya_test.h"
 #include "internal/pose.h"
 
-#include "../../bench/bench_load.h"
+#include "bench_character.h"
 
 /* ---- counting allocator ------------------------------------------------------------------ */
 
@@ -640,64 +641,11 @@ static void test_key_times_exact(void) {
     oroya_clip_destroy(clip);
 }
 
-/* ---- humanoid67 ------------------------------------------------------------------------------- */
-
-static const char *humanoid_path(void) { return OROYA_SHARED_DIR "/bench/data/humanoid67.glb"; }
-
-static void test_humanoid_walk_positions(void) {
-    bench_asset as;
-    oroya_error err = {0};
-    if (bench_asset_load(humanoid_path(), NULL, &as, &err) != OROYA_OK) {
-        OT_CHECK_MSG(0, "%s", err.message);
-        return;
-    }
-    OT_EQ_INT(oroya_pose_skeleton_joint_count(as.skeleton), 67);
-    const oroya_clip *walk = bench_asset_clip(&as, "walk");
-    OT_CHECK(walk != NULL);
-    if (!walk) {
-        bench_asset_free(&as);
-        return;
-    }
-    oroya_pose_clip *pc = NULL;
-    oroya_pose_character *c = NULL;
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = as.skeleton, .clip = walk},
-                                    &pc, &err) == OROYA_OK);
-    OT_EQ_INT(oroya_pose_clip_ignored_tracks(pc), 0);
-    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = as.skeleton},
-                                         &c, &err) == OROYA_OK);
-    /* Play forward to 0.3 s so the cursors walk, as a game would. */
-    for (int f = 0; f <= 9; f++) {
-        oroya_pose_layer l = {pc, (float)f / 30.0f, 1};
-        OT_CHECK(oroya_pose_character_update(c, &l, 1, &err) == OROYA_OK);
-    }
-    /* three.js model-space positions from shared/bench/README.md (5 significant digits). */
-    const struct {
-        const char *name;
-        float x, y, z;
-    } expect[] = {{"hips", 0.025f, 0.93f, -0.00479f},
-                  {"foot_L", 0.17929f, 0.13136f, 0.17561f},
-                  {"foot_R", -0.09431f, 0.14905f, -0.34865f}};
-    const oroya_mat4 *m = oroya_pose_character_models(c);
-    for (int i = 0; i < 3; i++) {
-        uint32_t j = oroya_pose_skeleton_find(as.skeleton, expect[i].name);
-        OT_CHECK(j != UINT32_MAX);
-        if (j == UINT32_MAX) {
-            continue;
-        }
-        OT_NEAR(m[j].m[12], expect[i].x, 1e-5);
-        OT_NEAR(m[j].m[13], expect[i].y, 1e-5);
-        OT_NEAR(m[j].m[14], expect[i].z, 1e-5);
-    }
-    oroya_pose_character_destroy(c);
-    oroya_pose_clip_destroy(pc);
-    bench_asset_free(&as);
-}
-
 /* ---- allocations and determinism ------------------------------------------------------------ */
 
 typedef struct crowd {
     oroya_allocator allocator;
-    bench_asset as;
+    bench_character as;
     oroya_pose_clip *walk, *run, *wave;
     oroya_pose_character *chars[37];
     oroya_pose_layer layers[37][3];
@@ -710,22 +658,24 @@ static bool crowd_make(crowd *cw, const oroya_allocator *a, bool strict) {
     oroya_error err = {0};
     memset(cw, 0, sizeof *cw);
     cw->allocator = *a;
-    if (bench_asset_load(humanoid_path(), a, &cw->as, &err) != OROYA_OK) {
-        OT_CHECK_MSG(!strict, "%s", err.message);
+    /* The character comes from malloc, so that allocation failures hit the pose layer's
+     * create calls (test_bench_character injects them into the character's build). */
+    if (bench_character_create(NULL, &cw->as, &err) != OROYA_OK) {
+        OT_CHECK_MSG(0, "%s", err.message);
         return false;
     }
     bool ok = true;
-    oroya_pose_clip_desc d = {.skeleton = cw->as.skeleton, .allocator = *a};
-    d.clip = bench_asset_clip(&cw->as, "walk");
+    oroya_pose_clip_desc d = {.skeleton = cw->as.pose_skeleton, .allocator = *a};
+    d.clip = bench_character_clip(&cw->as, "walk");
     ok = ok && oroya_pose_clip_create(&d, &cw->walk, &err) == OROYA_OK;
-    d.clip = bench_asset_clip(&cw->as, "run");
+    d.clip = bench_character_clip(&cw->as, "run");
     ok = ok && oroya_pose_clip_create(&d, &cw->run, &err) == OROYA_OK;
-    d.clip = bench_asset_clip(&cw->as, "wave");
+    d.clip = bench_character_clip(&cw->as, "wave");
     d.additive = true;
     ok = ok && oroya_pose_clip_create(&d, &cw->wave, &err) == OROYA_OK;
     for (int i = 0; i < 37 && ok; i++) {
         ok = oroya_pose_character_create(
-                 &(oroya_pose_character_desc){.skeleton = cw->as.skeleton, .allocator = *a},
+                 &(oroya_pose_character_desc){.skeleton = cw->as.pose_skeleton, .allocator = *a},
                  &cw->chars[i], &err) == OROYA_OK;
         cw->updates[i] = (oroya_pose_update){cw->chars[i], cw->layers[i], 3};
     }
@@ -753,7 +703,7 @@ static void crowd_free(crowd *cw) {
     oroya_pose_clip_destroy(cw->walk);
     oroya_pose_clip_destroy(cw->run);
     oroya_pose_clip_destroy(cw->wave);
-    bench_asset_free(&cw->as);
+    bench_character_free(&cw->as);
 }
 
 static void test_zero_allocations_per_frame(void) {
@@ -1191,7 +1141,6 @@ int main(void) {
     OT_RUN(test_key_times_exact);
     OT_RUN(test_rest_pose);
     OT_RUN(test_random_against_reference);
-    OT_RUN(test_humanoid_walk_positions);
     OT_RUN(test_zero_allocations_per_frame);
     OT_RUN(test_deterministic_across_threads);
     OT_RUN(test_kernels_bit_identical);

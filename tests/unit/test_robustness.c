@@ -19,8 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SHARED_GLTF OROYA_SHARED_DIR "/assets/gltf/"
-#define LOCAL_ASSETS OROYA_SOURCE_DIR "/tests/assets/"
+#define ASSETS OROYA_SOURCE_DIR "/tests/assets/"
 
 /* ---- fault injection: scene ------------------------------------------------------------- */
 
@@ -306,15 +305,15 @@ static unsigned char *read_bytes(const char *path, size_t *size) {
 static const char *const k_models[] = {
     /* Small files only: the loop parses a model once per allocation, and must stay fast
      * under valgrind. CesiumMan.glb (480 KiB) is loaded by the determinism test. */
-    SHARED_GLTF "RiggedSimple/glTF-Binary/RiggedSimple.glb",
-    SHARED_GLTF "RiggedFigure/glTF/RiggedFigure.gltf",                   /* external .bin */
-    SHARED_GLTF "AnimatedTriangle/glTF/AnimatedTriangle.gltf",           /* two .bin files */
-    SHARED_GLTF "BoxAnimated/glTF-Embedded/BoxAnimated.gltf",            /* data: URI */
-    SHARED_GLTF "InterpolationTest/glTF-Binary/InterpolationTest.glb",   /* 9 animations */
-    SHARED_GLTF "SimpleMorph/glTF-Embedded/SimpleMorph.gltf",            /* morph targets */
-    SHARED_GLTF "AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf", /* unorm8 output */
-    SHARED_GLTF "SimpleSparseAccessor/glTF-Embedded/SimpleSparseAccessor.gltf", /* sparse */
-    SHARED_GLTF "CesiumMilkTruck/glTF/CesiumMilkTruck.gltf",             /* images, textures */
+    ASSETS "RiggedSimple/glTF-Binary/RiggedSimple.glb",
+    ASSETS "RiggedFigure/glTF/RiggedFigure.gltf",                   /* external .bin */
+    ASSETS "AnimatedTriangle/glTF/AnimatedTriangle.gltf",           /* two .bin files */
+    ASSETS "BoxAnimated/glTF-Embedded/BoxAnimated.gltf",            /* data: URI */
+    ASSETS "InterpolationTest/glTF-Binary/InterpolationTest.glb",   /* 9 animations */
+    ASSETS "SimpleMorph/glTF-Embedded/SimpleMorph.gltf",            /* morph targets */
+    ASSETS "AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf", /* unorm8 output */
+    ASSETS "SimpleSparseAccessor/glTF-Embedded/SimpleSparseAccessor.gltf", /* sparse */
+    ASSETS "CesiumMilkTruck/glTF/CesiumMilkTruck.gltf",             /* images, textures */
 };
 
 static void test_fault_gltf(void) {
@@ -325,8 +324,8 @@ static void test_fault_gltf(void) {
         printf("  %s: %ld allocations, each failed in turn\n", name, n);
     }
     /* base_dir with its trailing '/': see test_robustness_bugs.c for the one without. */
-    mem_ctx m = {SHARED_GLTF "RiggedSimple/glTF/RiggedSimple.gltf",
-                 SHARED_GLTF "RiggedSimple/glTF/", NULL, 0};
+    mem_ctx m = {ASSETS "RiggedSimple/glTF/RiggedSimple.gltf",
+                 ASSETS "RiggedSimple/glTF/", NULL, 0};
     m.bytes = read_bytes(m.file, &m.size);
     OT_CHECK(m.bytes != NULL);
     if (m.bytes) {
@@ -346,7 +345,7 @@ static oroya_result load_counted(const void *bytes, size_t size, rb_heap *heap,
     rb_reset(heap, 0);
     oroya_gltf_data *g = NULL;
     oroya_result r = oroya_gltf_parse(
-        &(oroya_gltf_desc){.allocator = rb_allocator(heap), .base_dir = SHARED_GLTF}, bytes,
+        &(oroya_gltf_desc){.allocator = rb_allocator(heap), .base_dir = ASSETS}, bytes,
         size, &g, err);
     if (r == OROYA_OK) r = oroya_gltf_load_buffers(g, err);
     if (r == OROYA_OK) r = oroya_gltf_validate(g, err);
@@ -1017,7 +1016,7 @@ static uint64_t gltf_workload(void) {
     uint64_t h = 1469598103934665603ull;
     oroya_gltf_data *g = NULL;
     oroya_error err = {0};
-    if (oroya_gltf_parse_file(NULL, SHARED_GLTF "CesiumMan/glTF-Binary/CesiumMan.glb", &g,
+    if (oroya_gltf_parse_file(NULL, ASSETS "CesiumMan/glTF-Binary/CesiumMan.glb", &g,
                               &err) ||
         oroya_gltf_validate(g, &err)) {
         OT_CHECK_MSG(0, "CesiumMan: %s", err.message);

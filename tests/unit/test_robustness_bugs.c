@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#define SHARED_GLTF OROYA_SHARED_DIR "/assets/gltf/"
+#define ASSETS OROYA_SOURCE_DIR "/tests/assets/"
 
 /* BUG (src/gltf_buffers.c, resolve_path): oroya_gltf_desc.base_dir is documented as "the
  * directory that external URIs are relative to", but resolve_path concatenates base_dir and
@@ -23,7 +23,7 @@ static void test_bug_base_dir_without_trailing_slash(void) {
     oroya_gltf_data *g = NULL;
     oroya_error err = {0};
     oroya_result r = oroya_gltf_parse(
-        &(oroya_gltf_desc){.base_dir = SHARED_GLTF "RiggedSimple/glTF"}, json, strlen(json), &g,
+        &(oroya_gltf_desc){.base_dir = ASSETS "RiggedSimple/glTF"}, json, strlen(json), &g,
         &err);
     OT_EQ_INT(r, OROYA_OK);
     if (r == OROYA_OK) {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SHARED_GLTF OROYA_SHARED_DIR "/assets/gltf/"
+#define ASSETS OROYA_SOURCE_DIR "/tests/assets/"
 
 /* Import from data parsed with the plain allocator (parsing is covered by test_robustness),
  * everything the model owns from `a`; then touch the model and free it. */
@@ -40,14 +40,14 @@ static oroya_result path_load(const oroya_allocator *a, void *ctx, oroya_error *
 }
 
 static const char *const k_models[] = {
-    SHARED_GLTF "RiggedSimple/glTF-Binary/RiggedSimple.glb",
-    SHARED_GLTF "SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
-    SHARED_GLTF "BoxAnimated/glTF-Embedded/BoxAnimated.gltf",
-    SHARED_GLTF "InterpolationTest/glTF-Binary/InterpolationTest.glb",
-    SHARED_GLTF "SimpleMorph/glTF-Embedded/SimpleMorph.gltf",
-    SHARED_GLTF "AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
-    SHARED_GLTF "MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb",
-    SHARED_GLTF "RiggedFigure/glTF/RiggedFigure.gltf",
+    ASSETS "RiggedSimple/glTF-Binary/RiggedSimple.glb",
+    ASSETS "SimpleSkin/glTF-Embedded/SimpleSkin.gltf",
+    ASSETS "BoxAnimated/glTF-Embedded/BoxAnimated.gltf",
+    ASSETS "InterpolationTest/glTF-Binary/InterpolationTest.glb",
+    ASSETS "SimpleMorph/glTF-Embedded/SimpleMorph.gltf",
+    ASSETS "AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
+    ASSETS "MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb",
+    ASSETS "RiggedFigure/glTF/RiggedFigure.gltf",
 };
 
 static void test_fault_import(void) {
@@ -65,7 +65,7 @@ static void test_fault_import(void) {
         printf("  import %s: %ld allocations, each failed in turn\n", name, n);
         oroya_gltf_free(g);
     }
-    const char *load = SHARED_GLTF "SimpleSkin/glTF/SimpleSkin.gltf";
+    const char *load = ASSETS "SimpleSkin/glTF/SimpleSkin.gltf";
     long n = rb_fail_each("oroya_gltf_load SimpleSkin", path_load, (void *)(uintptr_t)load, true);
     OT_CHECK(n > 3);
     printf("  load SimpleSkin.gltf: %ld allocations, each failed in turn\n", n);

@@ -64,8 +64,8 @@ static void set_rotation(oroya_scene *s, oroya_node n, oroya_quat q) {
 enum { G_BONES = 5, G_TRACK_KEYS = 5 };
 
 static void test_g_skeleton_matches_three(void) {
-    cJSON *sc = load_json(OROYA_SHARED_DIR "/oracle/scenarios/g_skeleton.json");
-    cJSON *ex = load_json(OROYA_SHARED_DIR "/oracle/scenarios/g_skeleton.expected.json");
+    cJSON *sc = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.json");
+    cJSON *ex = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.expected.json");
     OT_CHECK(sc && ex);
     if (!sc || !ex) return;
 
@@ -1038,15 +1038,15 @@ static float *unpack(const oroya_gltf_data *g, uint32_t accessor, size_t *count)
  * matrices compared with three.js's per frame. */
 static void check_gltf_skin_scenario(const char *scenario_name) {
     char path[512];
-    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s.json", OROYA_SHARED_DIR,
+    snprintf(path, sizeof path, "%s/tests/conformance/gltf/%s.json", OROYA_SOURCE_DIR,
              scenario_name);
     cJSON *sc = load_json(path);
-    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s.expected.json", OROYA_SHARED_DIR,
+    snprintf(path, sizeof path, "%s/tests/conformance/gltf/%s.expected.json", OROYA_SOURCE_DIR,
              scenario_name);
     cJSON *ex = load_json(path);
     OT_CHECK_MSG(sc && ex, "%s: scenario or expected file missing", scenario_name);
     if (!sc || !ex) return;
-    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s", OROYA_SHARED_DIR,
+    snprintf(path, sizeof path, "%s/tests/conformance/gltf/%s", OROYA_SOURCE_DIR,
              cJSON_GetObjectItem(sc, "gltf")->valuestring);
     oroya_gltf_data *g = NULL;
     oroya_error err = {0};

@@ -113,8 +113,8 @@ static void naive_skin(const float *v, const uint16_t *j, const float *w, int in
  * palette of each frame is three.js's own Float32 boneMatrices, so this isolates the vertex
  * formula: bind_matrix is the mesh world matrix at bind time (translation 2, 0, 0). */
 static void test_job_matches_three_g_skeleton(void) {
-    cJSON *sc = load_json(OROYA_SHARED_DIR "/oracle/scenarios/g_skeleton.json");
-    cJSON *ex = load_json(OROYA_SHARED_DIR "/oracle/scenarios/g_skeleton.expected.json");
+    cJSON *sc = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.json");
+    cJSON *ex = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.expected.json");
     OT_CHECK(sc != NULL && ex != NULL);
     if (!sc || !ex) return;
     const cJSON *skin = cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "skins"), 0);

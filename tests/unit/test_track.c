@@ -557,7 +557,7 @@ static char *read_text(const char *path) {
 
 static cJSON *load_json(const char *name) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/oracle/scenarios/%s", OROYA_SHARED_DIR, name);
+    snprintf(path, sizeof path, "%s/tests/conformance/%s", OROYA_SOURCE_DIR, name);
     char *text = read_text(path);
     OT_CHECK_MSG(text != NULL, "cannot read %s", path);
     if (!text) {
@@ -1025,7 +1025,7 @@ static void run_interpolation_test(const char *scenario) {
     if (!sc || !ex) {
         goto done;
     }
-    snprintf(path, sizeof path, "%s/oracle/scenarios/gltf/%s", OROYA_SHARED_DIR,
+    snprintf(path, sizeof path, "%s/tests/conformance/gltf/%s", OROYA_SOURCE_DIR,
              cJSON_GetObjectItem(sc, "gltf")->valuestring);
     OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_OK);
     if (!g || oroya_gltf_validate(g, &err) != OROYA_OK) {

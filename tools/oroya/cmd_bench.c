@@ -1,10 +1,17 @@
-/* oroya bench: the speed figures of issue 10, one per line as `name value unit`.
+/* oroya bench: the speed figures, one per line as `name value unit`.
  *
  *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]
  *
+ * Without files the characters are built in memory (bench/bench_character.h): the 67-joint
+ * humanoid with its walk, run, wave and walk_cubic clips, and its 100k-vertex body for
+ * skinning; the glTF load figures then time a .glb of that body written by oroya_gltf_write
+ * to a temporary file. HUMANOID.glb replaces the humanoid (its first skin and clips named
+ * walk, run, wave, walk_cubic), CROWD.glb the skinned mesh and the file loaded.
+ *
  * Each figure is the median of N runs (default 9). --quick shrinks every count so CI can
- * check that the benchmark works; its numbers mean nothing. Everything is allocated through a
- * counting allocator, and allocs_per_frame counts what the timed frames allocated (must be 0).
+ * check that the benchmark works; its numbers mean nothing. Everything is
+ * allocated through a counting allocator, and allocs_per_frame counts what the timed frames
+ * allocated (must be 0).
  * Single-thread times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), crowd1000_2t_ms is
  * wall-clock; the machine may be shared, hence medians. gltf_load_mb_s is wall-clock (it
  * reads a file): oroya_gltf_load (parse, validate, import) plus the pose skeleton, with memory
@@ -15,12 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "../../bench/bench_load.h"
+#include "bench_character.h"
 #include "cli.h"
 #include "oroya/pose.h"
 
@@ -69,7 +78,9 @@ static double median(double *v, int n) {
 typedef struct bench_state {
     bench_counter counter;
     oroya_allocator allocator;
-    bench_asset human;
+    bench_asset human;             /* HUMANOID.glb, or */
+    bench_character generated;     /* the built-in character */
+    const oroya_pose_skeleton *skeleton;
     oroya_pose_clip *walk, *run, *wave, *walk_cubic;
     oroya_pose_character **chars;
     oroya_pose_layer (*layers)[3];
@@ -127,9 +138,49 @@ static double crowd_frame(bench_state *s, const oroya_scheduler *sched, int fram
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]\n"
-                    "  default files: $OROYA_BENCH_DATA or ../shared/bench/data\n");
+    fprintf(stderr,
+            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]\n"
+            "  Without files the characters are built in memory: a 67-joint humanoid with\n"
+            "  clips walk, run, wave and walk_cubic, and a 100k-vertex skinned body.\n"
+            "  HUMANOID.glb: its first skin is the skeleton, and it must have clips named\n"
+            "    walk, run, wave (played additively) and walk_cubic on that skin's joints.\n"
+            "  CROWD.glb: its first skinned mesh (on a skeleton of as many joints) is skinned,\n"
+            "    and the file is what the glTF load figures load.\n"
+            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI.\n");
     return 2;
+}
+
+/* Writes the built-in 100k-vertex body as a .glb into a temporary file (the glTF load
+ * figures' input without files). Returns 0 and fills path, or -1. */
+static int write_generated_glb(char *path, size_t size, oroya_error *err) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, size, "%s/oroya-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err->message, sizeof err->message, "%s: cannot create a temporary file", path);
+        return -1;
+    }
+    close(fd);
+    bench_character c;
+    if (bench_character_create(&(bench_character_desc){.vertex_count = 100000}, &c, err) !=
+        OROYA_OK) {
+        unlink(path);
+        return -1;
+    }
+    const oroya_clip *clips[BENCH_CHARACTER_CLIPS];
+    for (int i = 0; i < BENCH_CHARACTER_CLIPS; i++) {
+        clips[i] = c.clips[i];
+    }
+    oroya_result r = oroya_gltf_write(
+        c.scene,
+        &(oroya_gltf_write_desc){.binary = true, .clips = clips, .clip_count = BENCH_CHARACTER_CLIPS},
+        path, err);
+    bench_character_free(&c);
+    if (r != OROYA_OK) {
+        unlink(path);
+        return -1;
+    }
+    return 0;
 }
 
 int oroya_cmd_bench(int argc, char **argv) {
@@ -155,23 +206,6 @@ int oroya_cmd_bench(int argc, char **argv) {
             human_path = argv[i];
         }
     }
-    char human_buf[1024], skin_buf[1024];
-    const char *dir = getenv("OROYA_BENCH_DATA");
-    if (!dir) {
-        dir = "../shared/bench/data";
-    }
-    if (!human_path) {
-        snprintf(human_buf, sizeof human_buf, "%s/humanoid67.glb", dir);
-        human_path = human_buf;
-    }
-    if (!skin_path) {
-        /* Beside the humanoid file. */
-        const char *slash = strrchr(human_path, '/');
-        int len = slash ? (int)(slash - human_path) : 1;
-        snprintf(skin_buf, sizeof skin_buf, "%.*s/crowd_skin100k.glb", len,
-                 slash ? human_path : ".");
-        skin_path = skin_buf;
-    }
     if (quick) {
         runs = 3;
     }
@@ -189,20 +223,35 @@ int oroya_cmd_bench(int argc, char **argv) {
     bench_asset crowd_asset;
     memset(&crowd_asset, 0, sizeof crowd_asset);
     float *out_pos = NULL, *out_nor = NULL;
+    char generated_glb[1024] = "";
 
-    if (bench_asset_load(human_path, &s->allocator, &s->human, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: %s\n", err.message);
-        return 1;
+    if (human_path) {
+        if (bench_asset_load(human_path, &s->allocator, &s->human, &err) != OROYA_OK) {
+            fprintf(stderr, "oroya bench: %s\n", err.message);
+            return 1;
+        }
+        s->skeleton = s->human.skeleton;
+    } else {
+        if (bench_character_create(&(bench_character_desc){.allocator = s->allocator},
+                                   &s->generated, &err) != OROYA_OK) {
+            fprintf(stderr, "oroya bench: %s\n", err.message);
+            return 1;
+        }
+        s->skeleton = s->generated.pose_skeleton;
     }
     const char *names[4] = {"walk", "run", "wave", "walk_cubic"};
     oroya_pose_clip **slots[4] = {&s->walk, &s->run, &s->wave, &s->walk_cubic};
     for (int i = 0; i < 4; i++) {
-        const oroya_clip *c = bench_asset_clip(&s->human, names[i]);
+        const oroya_clip *c = human_path ? bench_asset_clip(&s->human, names[i])
+                                         : bench_character_clip(&s->generated, names[i]);
         if (!c) {
-            fprintf(stderr, "oroya bench: %s: no clip named %s\n", human_path, names[i]);
+            fprintf(stderr,
+                    "oroya bench: %s: no clip named %s (a HUMANOID file needs clips named walk, "
+                    "run, wave and walk_cubic)\n",
+                    human_path, names[i]);
             goto done;
         }
-        oroya_pose_clip_desc d = {.skeleton = s->human.skeleton, .clip = c, .additive = i == 2,
+        oroya_pose_clip_desc d = {.skeleton = s->skeleton, .clip = c, .additive = i == 2,
                                   .allocator = s->allocator};
         if (oroya_pose_clip_create(&d, slots[i], &err) != OROYA_OK) {
             fprintf(stderr, "oroya bench: %s: %s\n", names[i], err.message);
@@ -217,7 +266,7 @@ int oroya_cmd_bench(int argc, char **argv) {
         goto done;
     }
     for (uint32_t i = 0; i < CROWD; i++) {
-        oroya_pose_character_desc d = {.skeleton = s->human.skeleton, .max_layers = 3,
+        oroya_pose_character_desc d = {.skeleton = s->skeleton, .max_layers = 3,
                                        .allocator = s->allocator};
         if (oroya_pose_character_create(&d, &s->chars[i], &err) != OROYA_OK) {
             fprintf(stderr, "oroya bench: %s\n", err.message);
@@ -261,7 +310,15 @@ int oroya_cmd_bench(int argc, char **argv) {
     printf("crowd1000_2t_ms %.3f ms\n", median(v, runs));
     fflush(stdout);
 
-    /* Skinning: the 100k mesh posed by character 0's bones. */
+    /* Skinning: the 100k mesh (CROWD.glb, or the built-in body written as a .glb and loaded
+     * back) posed by character 0's bones. */
+    if (!skin_path) {
+        if (write_generated_glb(generated_glb, sizeof generated_glb, &err) != 0) {
+            fprintf(stderr, "oroya bench: %s\n", err.message);
+            goto done;
+        }
+        skin_path = generated_glb;
+    }
     bench_counter load_counter = {0};
     const oroya_allocator plain = {bench_alloc, bench_free, &load_counter};
     /* Load 0 is the process's first: its memory is freshly mapped, so it pays the page
@@ -303,7 +360,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     const double load_mb_s = median(v, runs);
     if (!crowd_asset.positions || !crowd_asset.normals ||
         oroya_pose_skeleton_joint_count(crowd_asset.skeleton) !=
-            oroya_pose_skeleton_joint_count(s->human.skeleton)) {
+            oroya_pose_skeleton_joint_count(s->skeleton)) {
         fprintf(stderr, "oroya bench: %s: no skinned mesh for this skeleton\n", skin_path);
         goto done;
     }
@@ -316,7 +373,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     oroya_pose_skin_job job = {
         .count = vc, .positions = crowd_asset.positions, .normals = crowd_asset.normals,
         .joints = crowd_asset.joints, .weights = crowd_asset.weights,
-        .palette_count = oroya_pose_skeleton_joint_count(s->human.skeleton),
+        .palette_count = oroya_pose_skeleton_joint_count(s->skeleton),
         .palette = oroya_pose_character_bones(s->chars[0]), .out_positions = out_pos,
         .out_normals = out_nor};
     if (oroya_pose_skin_run(&job, &err) != OROYA_OK) {
@@ -354,5 +411,9 @@ done:
         oroya_pose_clip_destroy(*slots[i]);
     }
     bench_asset_free(&s->human);
+    bench_character_free(&s->generated);
+    if (generated_glb[0]) {
+        unlink(generated_glb);
+    }
     return status;
 }
