@@ -8,11 +8,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # Mesa, see 
 BUILD=$(cd "$1" && pwd)
 SRC=$(cd "$2" && pwd)
 OROYA="$BUILD/oroya"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$SRC/tests/cli/lib.sh"
 
 # expect CODE EXACT_FIRST_STDERR_LINE command...
 expect_line() {
@@ -75,8 +71,4 @@ grep -q "^oroya export: $want" err.txt || fail "export --drop animation_9: $(cat
 "$OROYA" plot "$it" --node nope -o n.svg 2>err.txt && fail "plot --node nope accepted"
 grep -q "^oroya plot: no node named 'nope'" err.txt || fail "plot --node nope: $(cat err.txt)"
 
-if [ "$fails" -ne 0 ]; then
-    echo "$fails failure(s)"
-    exit 1
-fi
-echo "all CLI error and name checks passed"
+finish "CLI error and name"

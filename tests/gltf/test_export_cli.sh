@@ -14,11 +14,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1 ||
     echo "SKIP: node with gltf-validator, or python3, not found (NODE_PATH=$node_path; run make deps)"
     exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$SRC/tests/cli/lib.sh"
 
 cesium="$SRC/tests/assets/CesiumMan/glTF/CesiumMan.gltf"
 interp="$SRC/tests/assets/InterpolationTest/glTF-Binary/InterpolationTest.glb"
@@ -111,15 +107,7 @@ elif abs(d['first'] - 22 / 24) > 1e-5 or abs(d['animation_0_24_48'] - 23 / 24) >
 sys.exit(1 if bad else 0)
 PY
 
-# Errors: usage 2, failures 1, each message naming the option or the file.
-expect() {
-    local code=$1 pattern=$2
-    shift 2
-    "$@" >out.txt 2>err.txt
-    local got=$?
-    [ "$got" -eq "$code" ] || fail "'$*' exited $got, expected $code"
-    grep -q -- "$pattern" err.txt || fail "'$*': stderr lacks '$pattern': $(cat err.txt)"
-}
+# Errors: usage 2, failures 1, each message naming the option or the file (expect: lib.sh).
 expect 2 "must end in .gltf or .glb" "$OROYA" export "$cesium" out.obj
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:5:2:24
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:0:10
@@ -129,8 +117,4 @@ expect 2 "needs a value" "$OROYA" export "$cesium" o.glb --drop
 expect 1 "oroya export: /nonexistent-dir/o.glb: cannot open" "$OROYA" export "$cesium" /nonexistent-dir/o.glb
 "$OROYA" export --help | grep -q "^usage: oroya export" || fail "export --help"
 
-if [ "$fails" -ne 0 ]; then
-    echo "$fails failure(s)"
-    exit 1
-fi
-echo "all oroya export checks passed"
+finish "oroya export"

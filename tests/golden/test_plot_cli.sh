@@ -10,15 +10,11 @@ BUILD=$(cd "$1" && pwd)
 SRC=$(cd "$2" && pwd)
 OROYA="$BUILD/oroya"
 command -v python3 >/dev/null || { echo "SKIP: python3 not found (make deps installs it)"; exit 77; }
+. "$SRC/tests/cli/lib.sh"
 if "$OROYA" plot --clip comparison -o probe.png 2>&1 | grep -q "without Cairo"; then
     echo "FAIL: this oroya was built without Cairo (make deps installs libcairo2-dev)"
     exit 1
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 pngtool="$SRC/tests/golden/pngtool.py"
 
 golden() { # NAME args...: plot to NAME.png and compare with tests/golden/NAME.png
@@ -63,14 +59,6 @@ PY
     fail "scenario with gltf: $(cat err.txt)"
 grep -q "wrote m.png (1 curve)" err.txt || fail "weights.1 of the morph cube: $(cat err.txt)"
 
-expect() {
-    local code=$1 pattern=$2
-    shift 2
-    "$@" >out.txt 2>err.txt
-    local got=$?
-    [ "$got" -eq "$code" ] || fail "'$*' exited $got, expected $code"
-    grep -q -- "$pattern" err.txt || fail "'$*': stderr lacks '$pattern': $(cat err.txt)"
-}
 cesium="$SRC/tests/assets/CesiumMan/glTF/CesiumMan.gltf"
 expect 2 "is not translation|rotation|scale|weights" "$OROYA" plot --channel rotation.q -o x.png
 expect 2 "must end in .svg or .png" "$OROYA" plot -o x.bmp
@@ -81,8 +69,4 @@ printf '{"clips": [{"name": "c", "tracks": [{"node": "a", "property": "position"
 expect 1 "bad.json: clips\[0\]" "$OROYA" plot bad.json -o x.png
 "$OROYA" plot --help | grep -q "^usage: oroya plot" || fail "plot --help"
 
-if [ "$fails" -ne 0 ]; then
-    echo "$fails failure(s)"
-    exit 1
-fi
-echo "all oroya plot checks passed"
+finish "oroya plot"
