@@ -17,6 +17,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <cjson/cJSON.h>
+#include <fontconfig/fontconfig.h>
 
 #define PLOT_MAX_CLIPS 256
 #define PLOT_MAX_SERIES 24
@@ -235,7 +236,8 @@ static int load_scenario(plot_input *in, const char *path) {
             channel_sel sel;
             const char *node = string_of(t, "node"), *prop = string_of(t, "property");
             const char *interp = string_of(t, "interpolation");
-            if (!node || !prop || parse_channel(prop, &sel) || sel.component != -1) {
+            if (!node || !prop || parse_channel(prop, &sel) || sel.component != -1 ||
+                sel.property == OROYA_PROPERTY_WEIGHTS) {
                 fprintf(stderr, "oroya plot: %s: needs \"node\" and a \"property\" (position, quaternion, scale)\n", where);
                 rc = 1;
                 break;
@@ -744,6 +746,10 @@ int oroya_cmd_plot(int argc, char **argv) {
     }
     input_free(in);
     free(in);
+    /* Cairo's font caches and fontconfig's configuration live until process exit; freeing
+     * them here keeps leak checkers quiet about memory that is not a leak of oroya's. */
+    cairo_debug_reset_static_data();
+    FcFini();
     return rc;
 }
 
