@@ -144,7 +144,7 @@ typedef struct world_gpu {
     world_gpu_mesh meshes[WORLD_MAX_MESHES];
     uint32_t mesh_count;
     oroya_render_texture textures[WORLD_MAX_OWNED]; /* one per world texture */
-    oroya_render_mesh bones, joints;   /* skeleton overlay: ribbons and joint discs */
+    oroya_render_mesh bones, joints, joint_rims; /* skeleton overlay: ribbons, joint discs */
 } world_gpu;
 
 oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oroya_error *err);

@@ -435,6 +435,7 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
     oroya_result res = oroya_render_mesh_create(r, &d, &out->bones, err);
     d.vertex_count = JOINT_VERTICES;
     if (res == OROYA_OK) res = oroya_render_mesh_create(r, &d, &out->joints, err);
+    if (res == OROYA_OK) res = oroya_render_mesh_create(r, &d, &out->joint_rims, err);
     if (res != OROYA_OK) world_release(r, out);
     return res;
 }
@@ -444,6 +445,7 @@ void world_release(oroya_renderer *r, world_gpu *g) {
     for (uint32_t i = 0; i < WORLD_MAX_OWNED; i++) oroya_render_texture_destroy(r, g->textures[i]);
     oroya_render_mesh_destroy(r, g->bones);
     oroya_render_mesh_destroy(r, g->joints);
+    oroya_render_mesh_destroy(r, g->joint_rims);
     memset(g, 0, sizeof *g);
 }
 
@@ -514,7 +516,7 @@ static float pixel_size(const oroya_mat4 *projection, float z, float height) {
  * and a disc per joint. Counts in vertices; unused vertices collapse onto the last one. */
 static void overlay_geometry(const world *w, const oroya_mat4 *view, const oroya_mat4 *projection,
                              float height, float *ribbons, uint32_t *ribbon_count,
-                             float *discs, uint32_t *disc_count) {
+                             float *discs, float *rims, uint32_t *disc_count) {
     static oroya_vec3 seg[OVERLAY_BONES * 2];
     uint32_t n = bone_segments(w, seg, OVERLAY_BONES * 2);
     uint32_t rv = 0, dv = 0;
@@ -538,18 +540,25 @@ static void overlay_geometry(const world *w, const oroya_mat4 *view, const oroya
             uint32_t i = oroya_scene_node_index(w->scene, sk->bones[bi]);
             if (i == OROYA_SCENE_NO_INDEX) continue;
             oroya_vec3 c = oroya_mat4_transform_point(*view, (oroya_vec3){worlds[i].m[12], worlds[i].m[13], worlds[i].m[14]});
-            float r = JOINT_RADIUS_PX * pixel_size(projection, c.z, height);
+            float px = pixel_size(projection, c.z, height);
+            float r = JOINT_RADIUS_PX * px, rim = (JOINT_RADIUS_PX + 1.5f) * px;
             for (int k = 0; k < MARKER_SIDES; k++) {
                 float a0 = 2.0f * PI_F * (float)k / MARKER_SIDES, a1 = 2.0f * PI_F * (float)(k + 1) / MARKER_SIDES;
                 float p[9] = {c.x, c.y, c.z, c.x + r * cosf(a0), c.y + r * sinf(a0), c.z,
                               c.x + r * cosf(a1), c.y + r * sinf(a1), c.z};
+                float q[9] = {c.x, c.y, c.z, c.x + rim * cosf(a0), c.y + rim * sinf(a0), c.z,
+                              c.x + rim * cosf(a1), c.y + rim * sinf(a1), c.z};
                 memcpy(&discs[dv * 3], p, sizeof p);
+                memcpy(&rims[dv * 3], q, sizeof q);
                 dv += 3;
             }
         }
     }
     for (uint32_t i = rv; i < BONE_VERTICES; i++) memcpy(&ribbons[i * 3], rv ? &ribbons[(rv - 1) * 3] : (float[3]){0, 0, 0}, 3 * sizeof(float));
-    for (uint32_t i = dv; i < JOINT_VERTICES; i++) memcpy(&discs[i * 3], dv ? &discs[(dv - 1) * 3] : (float[3]){0, 0, 0}, 3 * sizeof(float));
+    for (uint32_t i = dv; i < JOINT_VERTICES; i++) {
+        memcpy(&discs[i * 3], dv ? &discs[(dv - 1) * 3] : (float[3]){0, 0, 0}, 3 * sizeof(float));
+        memcpy(&rims[i * 3], dv ? &rims[(dv - 1) * 3] : (float[3]){0, 0, 0}, 3 * sizeof(float));
+    }
     *ribbon_count = rv;
     *disc_count = dv;
 }
@@ -604,18 +613,23 @@ oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const
             res = oroya_render_draw(r, &d, err);
         }
     }
-    if (res == OROYA_OK && skeleton && g->bones.id && g->joints.id) {
-        static float ribbons[BONE_VERTICES * 3], discs[JOINT_VERTICES * 3];
+    if (res == OROYA_OK && skeleton && g->bones.id && g->joints.id && g->joint_rims.id) {
+        static float ribbons[BONE_VERTICES * 3], discs[JOINT_VERTICES * 3], rims[JOINT_VERTICES * 3];
         uint32_t width = 0, height = 0, rv = 0, dv = 0;
         oroya_renderer_size(r, &width, &height);
-        overlay_geometry(w, view, projection, (float)height, ribbons, &rv, discs, &dv);
+        overlay_geometry(w, view, projection, (float)height, ribbons, &rv, discs, rims, &dv);
         oroya_mat4 back;
         if (!oroya_mat4_invert(*view, &back)) back = oroya_mat4_identity();
         res = oroya_render_mesh_update(r, g->bones, ribbons, NULL, BONE_VERTICES, err);
         if (res == OROYA_OK) res = oroya_render_mesh_update(r, g->joints, discs, NULL, JOINT_VERTICES, err);
+        if (res == OROYA_OK) res = oroya_render_mesh_update(r, g->joint_rims, rims, NULL, JOINT_VERTICES, err);
         oroya_render_draw_desc d = {.mesh = g->bones, .model = back, .on_top = true,
                                     .material = {.base_color = {1, 0.62f, 0.05f, 1}, .unlit = true, .double_sided = true}};
         if (res == OROYA_OK && rv) res = oroya_render_draw(r, &d, err);
+        /* Joints: light discs with a dark rim, visible on light and dark surfaces alike. */
+        d.mesh = g->joint_rims;
+        d.material.base_color[0] = 0.03f, d.material.base_color[1] = 0.03f, d.material.base_color[2] = 0.05f;
+        if (res == OROYA_OK && dv) res = oroya_render_draw(r, &d, err);
         d.mesh = g->joints;
         d.material.base_color[0] = 1.0f, d.material.base_color[1] = 0.95f, d.material.base_color[2] = 0.8f;
         if (res == OROYA_OK && dv) res = oroya_render_draw(r, &d, err);
