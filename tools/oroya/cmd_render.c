@@ -394,6 +394,7 @@ static int render_main(const options *o_in) {
     }
     if (!rc && demo_defaults) {
         world_pose(&w, w.poster_time);
+        if (o.orbit) auto_camera(&o, lo, hi, o.yaw, aspect, &view, &proj);
         if (world_render(&w, r, &gpu, &view, &proj, o.skeleton, &err) != OROYA_OK ||
             oroya_render_read_pixels(r, pixels, frame_bytes, &err) != OROYA_OK) {
             rc = fail("rendering the poster", &err);
