@@ -411,7 +411,10 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
     for (uint32_t i = 0; i < ns; i++) {
         uint32_t n = 0, cursor = 0;
         double *ts = sample_times(s[i].track, t0, t1, &n);
-        if (!ts) return 1;
+        if (!ts) {
+            if (v != buf) free(v);
+            return 1;
+        }
         for (uint32_t k = 0; k < n; k++) {
             oroya_track_sample(s[i].track, ts[k], &cursor, NULL, v);
             double y = pick(&s[i], v);
@@ -500,7 +503,10 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
     for (uint32_t i = 0; i < ns; i++) {
         uint32_t n = 0, cursor = 0;
         double *ts = sample_times(s[i].track, t0, t1, &n);
-        if (!ts) return 1;
+        if (!ts) {
+            if (v != buf) free(v);
+            return 1;
+        }
         const double *c = palette[i % 8];
         cairo_set_source_rgb(cr, c[0], c[1], c[2]);
         cairo_set_line_width(cr, 2.2);
