@@ -16,6 +16,7 @@
 
 #include "oroya/clip.h"
 #include "oroya/gltf.h"
+#include "oroya/ik.h"
 #include "oroya/mixer.h"
 #include "oroya/rotation.h"
 #include "oroya/scene.h"
@@ -236,6 +237,7 @@ typedef enum op_kind {
     OP_STOP_ALL_ACTION,
     OP_MAKE_CLIP_ADDITIVE,
     OP_SET_NODE,
+    OP_SET_IK,
     OP_COUNT
 } op_kind;
 
@@ -262,7 +264,8 @@ static const char *const op_names[OP_COUNT] = {"play",
                                                "setMixerTimeScale",
                                                "stopAllAction",
                                                "makeClipAdditive",
-                                               "setNode"};
+                                               "setNode",
+                                               "setIk"};
 
 typedef enum set_field {
     F_WEIGHT,
@@ -384,6 +387,9 @@ typedef struct play {
     bool out_of_memory; /* an allocation failed (the error is then OUT_OF_MEMORY) */
     oroya_allocator user_alloc; /* the desc's */
     oroya_allocator watch;      /* forwards to user_alloc and notes failures; p->alloc */
+    oroya_ik *iks;              /* "oroya": {"ik": [...]}, applied after each update */
+    oroya_joint_limit *ik_limits; /* OROYA_IK_MAX_CHAIN per IK */
+    int ik_count;
 } play;
 
 /* Everything the runner allocates goes through the desc's allocator (cJSON excepted: its
@@ -1275,6 +1281,9 @@ static int repetitions_of(play *p, const cJSON *v, const char *path, double *out
     return 0;
 }
 
+static int parse_set_ik(play *p, const cJSON *o, const char *path, int *out);
+static int ik_fields(play *p, const cJSON *o, const char *path, oroya_ik *ik);
+
 static int parse_op(play *p, const cJSON *o, int index, play_op *op) {
     char path[64];
     snprintf(path, sizeof path, "script[%d]", index);
@@ -1466,6 +1475,8 @@ static int parse_op(play *p, const cJSON *o, int index, play_op *op) {
         }
         return 0;
     }
+    case OP_SET_IK:
+        return parse_set_ik(p, o, path, &op->node);
     default:
         return fail(p, "%s.do: unsupported op", path);
     }
@@ -1617,6 +1628,8 @@ static int run_op(play *p, int index) {
             t.scale = (oroya_vec3){(float)op->scale[0], (float)op->scale[1], (float)op->scale[2]};
         return mixer_call(p, oroya_scene_set_transform(p->scene, node, &t), path, what);
     }
+    case OP_SET_IK:
+        return ik_fields(p, json, path, &p->iks[op->node]);
     default:
         return fail(p, "%s: unsupported op", path);
     }
@@ -2044,6 +2057,161 @@ static int setup_joint_limit(play *p, const cJSON *l, const char *path, oroya_jo
     return 0;
 }
 
+/* ---- oroya's scenario extension: inverse kinematics ------------------------------------------
+ *   "oroya": {"ik": [{"name": "footL", "type": "twoBone", "joints": [hip, knee, ankle],
+ *                     "target": [x, y, z], "pole": [x, y, z], "weight": 1, "soft": 0.1,
+ *                     "targetRotation": [x, y, z, w], "midAxis": [x, y, z]},
+ *                    {"name": "head", "type": "aim", "joints": ["neck", "head"],
+ *                     "weights": [0.4, 0.6], "forward": [0, 0, 1], "up": [0, 1, 0],
+ *                     "upAxis": [0, 1, 0], "offset": [x, y, z], "target": [x, y, z]}]}
+ * plus "limits": [a jointLimits object or null per joint]. Targets, poles and up are world
+ * coordinates; the IKs run in order after each update (oroya_ik_scene_apply). The op
+ * {"do": "setIk", "name": ..., <any of target, pole, weight, soft, targetRotation, midAxis,
+ * forward, up, upAxis, offset>} changes them. */
+static int ik_vec3(play *p, const cJSON *o, const char *key, const char *path, oroya_vec3 *out) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!x)
+        return 0;
+    char sub[400];
+    snprintf(sub, sizeof sub, "%s.%s", path, key);
+    double v[3];
+    if (get_vec(p, x, 3, sub, v))
+        return -1;
+    *out = (oroya_vec3){(float)v[0], (float)v[1], (float)v[2]};
+    return 0;
+}
+
+/* The fields setIk may change, on setup and in the op (already checked at parse time). */
+static int ik_fields(play *p, const cJSON *o, const char *path, oroya_ik *ik) {
+    if (ik_vec3(p, o, "target", path, &ik->target) || ik_vec3(p, o, "pole", path, &ik->pole) ||
+        ik_vec3(p, o, "midAxis", path, &ik->mid_axis) ||
+        ik_vec3(p, o, "forward", path, &ik->forward) || ik_vec3(p, o, "up", path, &ik->up) ||
+        ik_vec3(p, o, "upAxis", path, &ik->up_axis) || ik_vec3(p, o, "offset", path, &ik->offset))
+        return -1;
+    double w = ik->weight, soft = ik->soft;
+    if (get_number_opt(p, o, "weight", path, &w) || get_number_opt(p, o, "soft", path, &soft))
+        return -1;
+    if (w < 0 || w > 1)
+        return fail(p, "%s.weight: expected a number in [0, 1]", path);
+    if (soft < 0 || soft >= 1)
+        return fail(p, "%s.soft: expected a number in [0, 1)", path);
+    ik->weight = (float)w;
+    ik->soft = (float)soft;
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "targetRotation");
+    if (x && !cJSON_IsNull(x)) {
+        char sub[400];
+        snprintf(sub, sizeof sub, "%s.targetRotation", path);
+        double q[4];
+        if (get_vec(p, x, 4, sub, q))
+            return -1;
+        ik->has_target_rotation = true;
+        ik->target_rotation = (oroya_quat){(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
+    } else if (x) {
+        ik->has_target_rotation = false;
+    }
+    return 0;
+}
+
+static int setup_one_ik(play *p, const cJSON *o, const char *path, int index) {
+    if (!cJSON_IsObject(o))
+        return fail(p, "%s: expected an object", path);
+    oroya_ik *ik = &p->iks[index];
+    oroya_joint_limit *limits = &p->ik_limits[index * OROYA_IK_MAX_CHAIN];
+    const char *name = get_string(o, "name");
+    if (!name || !name[0])
+        return fail(p, "%s.name: required", path);
+    for (int i = 0; i < index; i++)
+        if (!strcmp(p->iks[i].name, name))
+            return fail(p, "%s.name: '%s' is used twice", path, name);
+    const char *type = get_string(o, "type");
+    *ik = (oroya_ik){.name = name, .weight = 1};
+    if (type && !strcmp(type, "twoBone"))
+        ik->type = OROYA_IK_TWO_BONE;
+    else if (type && !strcmp(type, "aim"))
+        ik->type = OROYA_IK_AIM;
+    else
+        return fail(p, "%s.type: expected \"twoBone\" or \"aim\"", path);
+    const cJSON *joints = cJSON_GetObjectItemCaseSensitive(o, "joints");
+    int n = cJSON_IsArray(joints) ? cJSON_GetArraySize(joints) : -1;
+    if (ik->type == OROYA_IK_TWO_BONE ? n != 3 : (n < 1 || n > OROYA_IK_MAX_CHAIN))
+        return fail(p, "%s.joints: expected %s node names", path,
+                    ik->type == OROYA_IK_TWO_BONE ? "3" : "1 to 8");
+    ik->joint_count = (uint32_t)n;
+    for (int k = 0; k < n; k++) {
+        const cJSON *j = cJSON_GetArrayItem(joints, k);
+        int node = cJSON_IsString(j) ? find_node(p, j->valuestring) : -1;
+        uint32_t dense = node >= 0 ? oroya_scene_node_index(p->scene, p->nodes[node].node)
+                                   : OROYA_SCENE_NO_INDEX;
+        if (dense == OROYA_SCENE_NO_INDEX)
+            return fail(p, "%s.joints[%d]: unknown node", path, k);
+        ik->joints[k] = dense;
+    }
+    if (ik->type == OROYA_IK_AIM) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "weights");
+        if (w || n > 1) {
+            char sub[400];
+            snprintf(sub, sizeof sub, "%s.weights", path);
+            double v[OROYA_IK_MAX_CHAIN];
+            if (get_vec(p, w, n, sub, v))
+                return -1;
+            for (int k = 0; k < n; k++)
+                ik->shares[k] = (float)v[k];
+        }
+    }
+    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(o, "limits");
+    if (lim) {
+        if (!cJSON_IsArray(lim) || cJSON_GetArraySize(lim) != n)
+            return fail(p, "%s.limits: expected one limit (or null) per joint", path);
+        for (int k = 0; k < n; k++) {
+            const cJSON *l = cJSON_GetArrayItem(lim, k);
+            char sub[400];
+            snprintf(sub, sizeof sub, "%s.limits[%d]", path, k);
+            if (!cJSON_IsNull(l) && setup_joint_limit(p, l, sub, &limits[k]))
+                return -1;
+        }
+        ik->limits = limits;
+    }
+    return ik_fields(p, o, path, ik);
+}
+
+static int setup_ik(play *p, const cJSON *list) {
+    if (!list)
+        return 0;
+    if (!cJSON_IsArray(list))
+        return fail(p, "oroya.ik: expected an array");
+    int n = cJSON_GetArraySize(list);
+    p->iks = sc_calloc(p, (size_t)n + 1, sizeof *p->iks);
+    p->ik_limits = sc_calloc(p, ((size_t)n + 1) * OROYA_IK_MAX_CHAIN, sizeof *p->ik_limits);
+    if (!p->iks || !p->ik_limits)
+        return fail(p, "out of memory");
+    for (int i = 0; i < n; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "oroya.ik[%d]", i);
+        if (setup_one_ik(p, cJSON_GetArrayItem(list, i), path, i))
+            return -1;
+    }
+    /* Checked against the pose before the first update (the scenario's initial nodes). */
+    oroya_scene_update_world(p->scene);
+    oroya_error err = {0};
+    if (oroya_ik_scene_validate(p->scene, p->iks, (uint32_t)n, &err) != OROYA_OK)
+        return fail(p, "oroya.ik: %s", err.message);
+    p->ik_count = n;
+    return 0;
+}
+
+static int parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {
+    const char *name = get_string(o, "name");
+    *out = -1;
+    for (int i = 0; name && i < p->ik_count; i++)
+        if (!strcmp(p->iks[i].name, name))
+            *out = i;
+    if (*out < 0)
+        return fail(p, "%s.name: no IK named '%s' in \"oroya\": {\"ik\"}", path,
+                    name ? name : "(missing)");
+    oroya_ik copy = p->iks[*out];
+    return ik_fields(p, o, path, &copy);
+}
+
 static int setup_oroya_extension(play *p) {
     const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
     if (!ext)
@@ -2080,6 +2248,8 @@ static int setup_oroya_extension(play *p) {
                                        cJSON_IsNull(item) ? NULL : &axis) != OROYA_OK)
             return fail(p, "%s: rejected by the mixer", path);
     }
+    if (setup_ik(p, cJSON_GetObjectItemCaseSensitive(ext, "ik")))
+        return -1;
     const cJSON *limits = cJSON_GetObjectItemCaseSensitive(ext, "jointLimits");
     if (limits && !cJSON_IsObject(limits))
         return fail(p, "oroya.jointLimits: expected an object");
@@ -2187,6 +2357,8 @@ static int run(play *p, play_buf *out) {
         }
         clock += dt;
         oroya_scene_update_world(p->scene);
+        if (p->ik_count)
+            oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, NULL);
         if (update_skins(p)) {
             play_buf_free(&frames);
             return -1;
@@ -2292,6 +2464,8 @@ static void cleanup(play *p) {
     sc_free(p, p->records);
     sc_free(p, p->dts);
     sc_free(p, p->events);
+    sc_free(p, p->iks);
+    sc_free(p, p->ik_limits);
     cJSON_Delete(p->root);
 }
 

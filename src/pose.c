@@ -740,6 +740,9 @@ void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *lay
 static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                        uint32_t layer_count) {
     oroya__pose_run_update(c, layers, layer_count, 0);
+    if (c->ik_count) {
+        oroya__ik_run_character(c); /* after local-to-model, before the bones are used */
+    }
 }
 
 oroya_result oroya_pose_character_update(oroya_pose_character *character,

@@ -12,6 +12,7 @@
 #include "oroya/scene.h"
 
 #include "internal/base.h"
+#include "internal/scene.h"
 
 #include <math.h>
 #include <string.h>
@@ -744,6 +745,10 @@ static void compose_into(const oroya_transform *t, float *r) {
 }
 
 void oroya_scene_update_world(oroya_scene *scene) {
+    oroya__scene_update_world_from(scene, 0);
+}
+
+void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first) {
     if (!scene) {
         return;
     }
@@ -754,7 +759,7 @@ void oroya_scene_update_world(oroya_scene *scene) {
     oroya_mat4 *local = scene->local;
     oroya_mat4 *world = scene->world;
     uint8_t *world_visible = scene->world_visible;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = first; i < n; i++) {
         compose_into(&tr[i], local[i].m);
         const uint32_t p = parent[i];
         if (p == NONE) {

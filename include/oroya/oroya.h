@@ -14,6 +14,7 @@
 #include "oroya/skin.h"
 #include "oroya/mixer.h"
 #include "oroya/pose.h"
+#include "oroya/ik.h"
 #include "oroya/scenario.h"
 #include "oroya/gltf.h"
 

@@ -86,7 +86,13 @@ struct oroya_pose_character {
     oroya_soa_transform *locals;        /* block_count */
     oroya_mat4 *models;                 /* joint_count */
     oroya_mat4 *bones;                  /* joint_count */
+    const struct oroya_ik *ik;          /* oroya_pose_character_set_ik: borrowed, or NULL */
+    uint32_t ik_count;
 };
+
+/* Runs the character's IKs after an update (src/ik.c): rewrites the chains' local rotations,
+ * then the model and bone matrices of their subtrees. */
+void oroya__ik_run_character(oroya_pose_character *c);
 
 /* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
  * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */

@@ -15,7 +15,8 @@ if [ -n "$(ls -A "$tmp")" ]; then
     exit 1
 fi
 status=0
-for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_ms \
+for name in char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone_ns \
+            ik_aim_chain_ns mixer_char_frame_ik_us mixer_char_frame_ik_ratio crowd1000_ms \
             crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame; do
     line=$(printf '%s\n' "$out" | grep -E "^$name " || true)
     if [ -z "$line" ]; then
@@ -29,8 +30,8 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us crowd1000_m
     fi
 done
 lines=$(printf '%s\n' "$out" | wc -l)
-if [ "$lines" -ne 9 ]; then
-    echo "expected 9 lines, got $lines" >&2
+if [ "$lines" -ne 13 ]; then
+    echo "expected 13 lines, got $lines" >&2
     status=1
 fi
 if ! printf '%s\n' "$out" | grep -Eq '^allocs_per_frame 0 '; then

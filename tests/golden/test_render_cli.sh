@@ -88,6 +88,12 @@ cmp -s a.png c.png && fail "renders at 0.25 s and 1.25 s are identical"
 expect 0 "" "$OROYA" render --clip bend --time 0.25 --size 64x48 --msaa 1 -o d.png
 cmp -s a.png d.png && fail "--clip bend did not stop the balls"
 expect 0 "" "$OROYA" render --camera camera --time 0.5 --size 64x48 -o e.png
+# The inverse kinematics demo: its own scene, moving over time; it takes no file.
+expect 0 "" "$OROYA" render --ik --time 0.4 --size 64x48 --msaa 1 -o ik1.png
+expect 0 "" "$OROYA" render --ik --time 2.8 --size 64x48 --msaa 1 -o ik2.png
+cmp -s ik1.png ik2.png && fail "the IK demo at 0.4 s and 2.8 s is identical"
+cmp -s ik1.png a.png && fail "--ik rendered the tutorials' demo"
+expect 2 "takes no FILE" "$OROYA" render --ik bad.gltf -o x.png
 expect 0 "" "$OROYA" render --skeleton --size 64x48 -o f.gif --fps 4 --duration 1
 if command -v python3 >/dev/null; then
     n=$(gif_frames f.gif)

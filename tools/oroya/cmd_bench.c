@@ -296,6 +296,8 @@ int oroya_cmd_bench(int argc, char **argv) {
         v[r] = char_frame(s, s->walk_cubic, false, char_frames);
     }
     printf("char_frame_cubic_us %.3f us\n", median(v, runs));
+    if (oroya_bench_ik(s->skeleton, s->walk, s->run, &s->allocator, runs, char_frames / 4 + 1))
+        goto done;
 
     crowd_frame(s, NULL, 1);
     for (int r = 0; r < runs; r++) {

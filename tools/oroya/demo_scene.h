@@ -80,6 +80,10 @@ struct world {
  * failure prints why and returns 1. */
 int demo_world_create(world *out);
 
+/* The inverse kinematics demo (demo_ik.c): a foot planted on a moving marker, a head
+ * following a moving ball. 0 on success; on failure prints why and returns 1. */
+int ik_world_create(world *out);
+
 /* A world from a glTF 2.0 file (demo_gltf.c): its default scene and clips; the first clip
  * plays. 0 on success; on failure prints the importer's message (naming the glTF path). */
 int gltf_world_create(const char *cmd, const char *path, world *out);

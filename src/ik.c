@@ -1,0 +1,1019 @@
+/* Inverse kinematics: two-bone and aim chains in closed form. See include/oroya/ik.h for the
+ * contract and docs/ik.md for the math.
+ *
+ * Everything is computed in double: a solve is a few dozen products and one or two square
+ * roots and inverse trigonometric calls, so double costs nothing measurable, and it keeps the
+ * aim within 1e-5 rad and the reach within 1e-4 of the chain on poses far from the origin.
+ *
+ * Frames. A joint's world rotation is Q = Qparent * l, with l its local rotation. A world
+ * rotation D about the joint's pivot turns it into D * Q, which is the local rotation
+ * l' = l * conj(Q) * D * Q: the parent is not needed, only the joint's own world rotation.
+ * That is how every world-space turn the solvers find becomes a local rotation. */
+#include "oroya/ik.h"
+
+#include "internal/base.h"
+#include "internal/pose.h"
+#include "internal/scene.h"
+#include "oroya/scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The small vector helpers are forced inline: a solve is made of little else, and a call per
+ * product costs as much as the product. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
+typedef struct { double x, y, z; } dv3;
+typedef struct { double x, y, z, w; } dq;
+
+HOT dv3 v3(double x, double y, double z) { return (dv3){x, y, z}; }
+HOT dv3 of_vec3(oroya_vec3 v) { return v3(v.x, v.y, v.z); }
+HOT dv3 vadd(dv3 a, dv3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+HOT dv3 vsub(dv3 a, dv3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+HOT dv3 vscale(dv3 a, double s) { return v3(a.x * s, a.y * s, a.z * s); }
+HOT double vdot(dv3 a, dv3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+HOT dv3 vcross(dv3 a, dv3 b) {
+    return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+HOT double vlen(dv3 a) { return sqrt(vdot(a, a)); }
+HOT dv3 vnorm(dv3 a) {
+    double l = vlen(a);
+    return l > 0 ? vscale(a, 1 / l) : v3(0, 0, 0);
+}
+/* The part of a perpendicular to the unit vector n. */
+HOT dv3 vperp(dv3 a, dv3 n) { return vsub(a, vscale(n, vdot(a, n))); }
+HOT bool vfinite(dv3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+
+HOT dq qid(void) { return (dq){0, 0, 0, 1}; }
+HOT dq of_quat(oroya_quat q) { return (dq){q.x, q.y, q.z, q.w}; }
+HOT dq qmul(dq a, dq b) {
+    return (dq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+HOT dq qconj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
+HOT double qdot(dq a, dq b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+HOT dq qnorm(dq q) {
+    double l = sqrt(qdot(q, q));
+    return l > 0 ? (dq){q.x / l, q.y / l, q.z / l, q.w / l} : qid();
+}
+HOT dv3 qrot(dq q, dv3 v) {
+    dv3 u = v3(q.x, q.y, q.z);
+    dv3 t = vscale(vcross(u, v), 2);
+    return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
+}
+/* Rotation of `angle` about the unit axis n. */
+HOT dq qaxis(dv3 n, double angle) {
+    double s = sin(0.5 * angle);
+    return (dq){n.x * s, n.y * s, n.z * s, cos(0.5 * angle)};
+}
+/* The shortest rotation taking the direction of a to that of b; identity when either is zero,
+ * a half turn about some perpendicular axis when they are opposite. */
+HOT dq qfrom_to(dv3 a, dv3 b) {
+    double la = vlen(a), lb = vlen(b);
+    if (la <= 0 || lb <= 0) {
+        return qid();
+    }
+    dv3 c = vcross(a, b);
+    double w = la * lb + vdot(a, b);
+    if (w <= 1e-12 * la * lb) {
+        /* Opposite: any perpendicular axis does it. */
+        dv3 ax = fabs(a.x) < 0.6 * la ? vcross(a, v3(1, 0, 0)) : vcross(a, v3(0, 1, 0));
+        ax = vnorm(ax);
+        return (dq){ax.x, ax.y, ax.z, 0};
+    }
+    return qnorm((dq){c.x, c.y, c.z, w});
+}
+/* The rotation about the unit axis n taking the direction of a to that of b (both
+ * perpendicular to n), without trigonometry: normalize(a x b, |a||b| + a.b), a half turn
+ * about n when they are opposite. */
+HOT dq qabout(dv3 a, dv3 b, dv3 n) {
+    const double w = vlen(a) * vlen(b) + vdot(a, b);
+    if (w <= 1e-12 * (vdot(a, a) + vdot(b, b))) {
+        return (dq){n.x, n.y, n.z, 0};
+    }
+    const dv3 c = vcross(a, b);
+    return qnorm((dq){c.x, c.y, c.z, w});
+}
+
+/* slerp(identity, q, t) for a unit q, on the shorter arc. */
+static dq qpow(dq q, double t) {
+    if (q.w < 0) {
+        q = (dq){-q.x, -q.y, -q.z, -q.w};
+    }
+    dv3 v = v3(q.x, q.y, q.z);
+    double s = vlen(v);
+    if (s < 1e-15) {
+        return qid();
+    }
+    double angle = 2 * atan2(s, q.w);
+    return qaxis(vscale(v, 1 / s), t * angle);
+}
+/* The signed angle turning the direction of a into that of b about the unit axis n (a and b
+ * perpendicular to n). */
+HOT double signed_angle(dv3 a, dv3 b, dv3 n) {
+    return atan2(vdot(n, vcross(a, b)), vdot(a, b));
+}
+
+/* A world matrix as pivot and rotation: the rotation of the normalized columns (Shepperd's
+ * method on the largest diagonal term). Scale is dropped, shear ignored. */
+typedef struct frame {
+    dv3 p;
+    dq q;
+} frame;
+
+static bool frame_of(const oroya_mat4 *m, frame *out) {
+    const float *a = m->m;
+    dv3 c0 = v3(a[0], a[1], a[2]), c1 = v3(a[4], a[5], a[6]), c2 = v3(a[8], a[9], a[10]);
+    double l0 = vlen(c0), l1 = vlen(c1), l2 = vlen(c2);
+    out->p = v3(a[12], a[13], a[14]);
+    if (!(l0 > 1e-30 && l1 > 1e-30 && l2 > 1e-30) || !isfinite(l0 + l1 + l2) || !vfinite(out->p)) {
+        return false;
+    }
+    c0 = vscale(c0, 1 / l0), c1 = vscale(c1, 1 / l1), c2 = vscale(c2, 1 / l2);
+    double m00 = c0.x, m11 = c1.y, m22 = c2.z, tr = m00 + m11 + m22;
+    dq q;
+    if (tr > 0) {
+        double s = 2 * sqrt(tr + 1);
+        q = (dq){(c1.z - c2.y) / s, (c2.x - c0.z) / s, (c0.y - c1.x) / s, 0.25 * s};
+    } else if (m00 > m11 && m00 > m22) {
+        double s = 2 * sqrt(1 + m00 - m11 - m22);
+        q = (dq){0.25 * s, (c1.x + c0.y) / s, (c2.x + c0.z) / s, (c1.z - c2.y) / s};
+    } else if (m11 > m22) {
+        double s = 2 * sqrt(1 + m11 - m00 - m22);
+        q = (dq){(c1.x + c0.y) / s, 0.25 * s, (c2.y + c1.z) / s, (c2.x - c0.z) / s};
+    } else {
+        double s = 2 * sqrt(1 + m22 - m00 - m11);
+        q = (dq){(c2.x + c0.z) / s, (c2.y + c1.z) / s, 0.25 * s, (c0.y - c1.x) / s};
+    }
+    out->q = qnorm(q);
+    return true;
+}
+
+/* l' = l * conj(Q) * D * Q (see the top of the file). */
+HOT dq local_after(dq l, dq world, dq d) {
+    return qnorm(qmul(qmul(l, qconj(world)), qmul(d, world)));
+}
+
+/* ---- checks --------------------------------------------------------------------------- */
+
+static uint32_t chain_count(const oroya_ik *ik) {
+    if (ik->type == OROYA_IK_TWO_BONE) {
+        return ik->joint_count ? ik->joint_count : 3;
+    }
+    return ik->joint_count ? ik->joint_count : 1;
+}
+
+/* "iks[2] (footL)" */
+static void ik_label(const oroya_ik *ik, uint32_t index, char *out, size_t cap) {
+    if (ik->name && ik->name[0]) {
+        snprintf(out, cap, "iks[%u] (%s)", index, ik->name);
+    } else {
+        snprintf(out, cap, "iks[%u]", index);
+    }
+}
+
+/* The checks run does every time: NULL pointers, type, counts. */
+static oroya_result check_cheap(const oroya_ik_solve_job *job, uint32_t index, oroya_error *err) {
+    if (!job || !job->ik || !job->world || !job->rotations || !job->out) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_ik_solve: job, ik, world, rotations and out are required");
+    }
+    const oroya_ik *ik = job->ik;
+    const uint32_t n = chain_count(ik);
+    const bool type_ok = ik->type == OROYA_IK_TWO_BONE || ik->type == OROYA_IK_AIM;
+    if (type_ok && (ik->type == OROYA_IK_TWO_BONE ? n == 3 : n <= OROYA_IK_MAX_CHAIN)) {
+        return OROYA_OK;
+    }
+    char at[96]; /* the message is built only on failure: run calls this every frame */
+    ik_label(ik, index, at, sizeof at);
+    if (!type_ok) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.type: unknown IK type %d", at,
+                           (int)ik->type);
+    }
+    if (ik->type == OROYA_IK_TWO_BONE) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "%s.joint_count: a two-bone IK has 3 joints, not %u", at, n);
+    }
+    return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                       "%s.joint_count: %u joints, an aim chain has at most %u", at, n,
+                       (unsigned)OROYA_IK_MAX_CHAIN);
+}
+
+static bool finite3(oroya_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* The shares of an aim chain, with the default {1} for one joint. */
+static void aim_shares(const oroya_ik *ik, uint32_t n, double *out) {
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sum += ik->shares[i];
+        out[i] = ik->shares[i];
+    }
+    if (n == 1 && sum == 0) {
+        out[0] = 1;
+    }
+}
+
+oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t index,
+                                     oroya_error *err) {
+    oroya_result r = check_cheap(job, index, err);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const oroya_ik *ik = job->ik;
+    const uint32_t n = chain_count(ik);
+    char at[96];
+    ik_label(ik, index, at, sizeof at);
+    if (!finite3(ik->target)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s.target: not finite", at);
+    }
+    if (!isfinite(ik->weight) || ik->weight < 0 || ik->weight > 1) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.weight: %g, expected [0, 1]", at,
+                           (double)ik->weight);
+    }
+    frame f[OROYA_IK_MAX_CHAIN];
+    for (uint32_t i = 0; i < n; i++) {
+        if (!frame_of(&job->world[i], &f[i])) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                               "%s: joints[%u]: world matrix not finite or singular", at, i);
+        }
+        oroya_quat q = job->rotations[i];
+        if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: joints[%u]: rotation not finite",
+                               at, i);
+        }
+    }
+    if (ik->limits) {
+        for (uint32_t i = 0; i < n; i++) {
+            oroya_error le = {0};
+            if (oroya_joint_limit_validate(&ik->limits[i], i, &le) != OROYA_OK) {
+                return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: %s", at, le.message);
+            }
+        }
+    }
+    /* Bone lengths against the whole chain: a 1e-6 relative floor is far below any real rig
+     * (a toe is 1e-2 of a leg) and far above float noise on a repeated point. */
+    double chain = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        chain += vlen(vsub(f[i].p, f[i - 1].p));
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        if (vlen(vsub(f[i].p, f[i - 1].p)) <= 1e-6 * chain || chain == 0) {
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "%s: joints[%u]: zero-length bone from joints[%u]", at, i, i - 1);
+        }
+    }
+    dv3 t = of_vec3(ik->target);
+    if (ik->type == OROYA_IK_TWO_BONE) {
+        if (!finite3(ik->pole) || !finite3(ik->mid_axis)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s.%s: not finite", at,
+                               finite3(ik->pole) ? "mid_axis" : "pole");
+        }
+        if (!isfinite(ik->soft) || ik->soft < 0 || ik->soft >= 1) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.soft: %g, expected [0, 1)",
+                               at, (double)ik->soft);
+        }
+        if (ik->has_target_rotation) {
+            dq q = of_quat(ik->target_rotation);
+            if (!isfinite(qdot(q, q)) || qdot(q, q) < 1e-12) {
+                return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "%s.target_rotation: zero or not finite", at);
+            }
+        }
+        dv3 d = vsub(t, f[0].p);
+        double dist = vlen(d);
+        if (dist <= 1e-6 * chain) {
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "%s.target: at joints[0], the chain's first joint", at);
+        }
+        dv3 pole = of_vec3(ik->pole);
+        double pl = vlen(pole);
+        if (pl < 1e-6) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.pole: zero", at);
+        }
+        /* Within 1e-3 rad of the line to the target, the plane of the pole turns by a radian
+         * when the target moves by a thousandth of its distance: refused at setup. */
+        if (vlen(vcross(d, pole)) < 1e-3 * dist * pl) {
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "%s.pole: parallel to the line from joints[0] to the target", at);
+        }
+        return OROYA_OK;
+    }
+    /* AIM */
+    if (!finite3(ik->forward) || !finite3(ik->offset) || !finite3(ik->up) ||
+        !finite3(ik->up_axis)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: forward, offset, up and up_axis "
+                                                      "must be finite", at);
+    }
+    dv3 fw = of_vec3(ik->forward);
+    if (vlen(fw) < 1e-6) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.forward: zero", at);
+    }
+    double shares[OROYA_IK_MAX_CHAIN], sum = 0;
+    aim_shares(ik, n, shares);
+    for (uint32_t i = 0; i < n; i++) {
+        if (!isfinite(shares[i]) || shares[i] < 0) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "%s.shares[%u]: %g, expected >= 0", at, i, shares[i]);
+        }
+        sum += shares[i];
+    }
+    if (fabs(sum - 1) > 1e-4) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "%s.shares: add up to %g, expected 1", at, sum);
+    }
+    dv3 ua = vlen(of_vec3(ik->up_axis)) > 0 ? of_vec3(ik->up_axis) : v3(0, 1, 0);
+    dv3 up = of_vec3(ik->up);
+    if (vlen(up) > 0 && vlen(vcross(vnorm(ua), vnorm(fw))) < 1e-3) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.up_axis: parallel to forward",
+                           at);
+    }
+    dv3 d = vsub(t, f[n - 1].p);
+    double dist = vlen(d);
+    if (dist <= 1e-6 * (chain > 0 ? chain : 1)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                           "%s.target: at joints[%u], the aiming joint", at, n - 1);
+    }
+    if (vlen(up) > 0 && vlen(vcross(d, up)) < 1e-3 * dist * vlen(up)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                           "%s.up: parallel to the line from joints[%u] to the target", at, n - 1);
+    }
+    return OROYA_OK;
+}
+
+/* ---- two-bone ------------------------------------------------------------------------ */
+
+/* Writes the full-weight rotations of the three joints to ik_out (moved[i] says which it
+ * wrote). Returns NULL, or why it fell back. */
+static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, const frame *f,
+                                  const dq *l, dq *ik_out, bool *moved, bool *reached) {
+    const dv3 a = f[0].p, b = f[1].p, c = f[2].p;
+    const dv3 u = vsub(b, a), v = vsub(c, b);
+    const double l1 = vlen(u), l2 = vlen(v), chain = l1 + l2;
+    if (!(l1 > 1e-6 * chain && l2 > 1e-6 * chain)) {
+        return "zero-length bone";
+    }
+    const dv3 t = of_vec3(ik->target);
+    const dv3 pole = of_vec3(ik->pole);
+    if (!vfinite(t) || !vfinite(pole)) {
+        return "target or pole not finite";
+    }
+    if (!(vlen(vsub(t, a)) > 1e-6 * chain)) {
+        return "target at the first joint";
+    }
+    /* A weight below 1 solves for the point that fraction of the way from the end to the
+     * target (so the end moves on a straight line toward it, monotonically) and turns that
+     * fraction of the pole's twist: at weight 0+ the pose is the incoming one. */
+    const dv3 d = w < 1 ? vsub(vadd(c, vscale(vsub(t, c), w)), a) : vsub(t, a);
+    const double dist = vlen(d);
+    if (!(dist > 1e-6 * chain)) {
+        return "weighted target at the first joint";
+    }
+    const dv3 n = vscale(d, 1 / dist);
+
+    /* The hinge, in world space. */
+    dv3 h;
+    dv3 mid_axis = of_vec3(ik->mid_axis);
+    if (vfinite(mid_axis) && vlen(mid_axis) > 0) {
+        h = vnorm(qrot(f[1].q, mid_axis));
+    } else {
+        dv3 cr = vcross(u, v);
+        /* Below a sine of 1e-4 the bend plane of the incoming pose is noise. */
+        if (vlen(cr) > 1e-4 * l1 * l2) {
+            h = vnorm(cr);
+        } else {
+            cr = vcross(u, pole);
+            if (vlen(cr) <= 1e-6 * l1 * vlen(pole)) {
+                cr = vcross(u, fabs(u.x) < 0.6 * l1 ? v3(1, 0, 0) : v3(0, 1, 0));
+            }
+            h = vnorm(cr);
+        }
+    }
+
+    /* Bend: turn the second bone about h at the middle joint so the end is at the (softened,
+     * clamped) target distance. With up, vp the parts of the bones perpendicular to h and psi
+     * the angle between them, |end - first|^2 = base + 2 |up| |vp| cos(psi). */
+    const dv3 up = vperp(u, h), vp = vperp(v, h);
+    const double pa = vlen(up), pb = vlen(vp);
+    const double base = l1 * l1 + l2 * l2 + 2 * (vdot(u, v) - vdot(up, vp));
+    double cphi = 1, sphi = 0;
+    double want = dist;
+    bool within = true;
+    if (pa * pb > 1e-12 * chain * chain) {
+        const double dmax = sqrt(fmax(0, base + 2 * pa * pb));
+        const double dmin = sqrt(fmax(0, base - 2 * pa * pb));
+        if (ik->soft > 0 && isfinite(ik->soft)) {
+            /* The soft limit: past da the end follows da + ds * (1 - e^(-(dist - da) / ds)),
+             * which meets the straight line with the same slope at da and tends to dmax. */
+            const double ds = fmin((double)ik->soft, 0.999) * dmax, da = dmax - ds;
+            if (want > da && ds > 0) {
+                want = da + ds * (1 - exp(-(want - da) / ds));
+                within = false;
+            }
+        }
+        if (want > dmax) {
+            want = dmax, within = false;
+        }
+        if (want < dmin) {
+            want = dmin, within = false;
+        }
+        double cpsi = (want * want - base) / (2 * pa * pb);
+        cpsi = fmax(-1, fmin(1, cpsi));
+        /* The bend psi is the positive angle from the first bone to the second about h: 0 is
+         * straight, pi folded. The turn phi = psi1 - psi0 is built from the cosines and sines
+         * (angle difference, then the half angle), with no trigonometric call. */
+        const double s1 = sqrt(fmax(0, 1 - cpsi * cpsi));
+        const double c0 = vdot(up, vp) / (pa * pb), s0 = vdot(h, vcross(up, vp)) / (pa * pb);
+        cphi = cpsi * c0 + s1 * s0;
+        sphi = s1 * c0 - cpsi * s0;
+    } else {
+        within = false;
+    }
+    dq bend;
+    if (1 + cphi > 1e-12) {
+        bend = qnorm((dq){h.x * sphi, h.y * sphi, h.z * sphi, 1 + cphi});
+    } else {
+        bend = (dq){h.x, h.y, h.z, 0};
+    }
+    const dv3 e1 = vadd(u, qrot(bend, v)); /* end - first after the bend */
+
+    /* Swing the end onto the line to the target, then twist about that line so the middle
+     * joint lies in the plane of the line and the pole, on the pole's side. */
+    const dq swing = qfrom_to(e1, d);
+    dq root = swing;
+    const dv3 pp = vperp(pole, n);
+    if (vlen(pp) > 1e-6 * vlen(pole)) {
+        const dv3 pn = vnorm(pp);
+        /* The hinge decides the side when it is perpendicular to both bones (the default):
+         * it is well defined even with the chain straight, where the middle joint's own
+         * position says nothing. A given hinge that is not perpendicular uses the middle
+         * joint's position while the chain is bent. */
+        const dv3 bp = vperp(qrot(swing, u), n);
+        const dv3 hp = vperp(qrot(swing, h), n);
+        const bool perpendicular = fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2;
+        dv3 from = v3(0, 0, 0), to = v3(0, 0, 0);
+        if ((!perpendicular && vlen(bp) > 1e-3 * l1) || vlen(hp) < 1e-6) {
+            if (vlen(bp) > 1e-9 * l1) {
+                from = bp, to = pn;
+            }
+        } else {
+            /* The middle joint sits on the side n x h of the line. */
+            from = hp, to = vcross(pn, n);
+        }
+        if (vlen(from) > 0) {
+            /* With a weight below 1 the twist is that fraction of the full solve's (kept in
+             * *twist): the angle found here would jump from pi to -pi where the knee passes
+             * opposite the pole. At weight 1 the angle itself is not needed. */
+            if (w < 1) {
+                root = qmul(qaxis(n, w * *twist), swing);
+            } else {
+                if (twist) {
+                    *twist = signed_angle(from, to, n);
+                }
+                root = qmul(qabout(from, to, n), swing);
+            }
+        }
+    }
+    ik_out[0] = local_after(l[0], f[0].q, root);
+    ik_out[1] = local_after(l[1], f[1].q, bend);
+    moved[0] = moved[1] = true;
+    moved[2] = false;
+    if (ik->has_target_rotation) {
+        const dq qc = qmul(root, qmul(bend, f[2].q));
+        const dq rt = qnorm(of_quat(ik->target_rotation));
+        ik_out[2] = qnorm(qmul(qmul(l[2], qconj(qc)), rt));
+        moved[2] = true;
+    }
+    *reached = within && w >= 1;
+    return NULL;
+}
+
+/* ---- aim ------------------------------------------------------------------------------- */
+
+static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *world, frame *f,
+                             const dq *l, dq *ik_out, bool *moved, bool *reached) {
+    const dv3 t = of_vec3(ik->target);
+    if (!vfinite(t) || !vfinite(of_vec3(ik->offset)) || !vfinite(of_vec3(ik->forward)) ||
+        !vfinite(of_vec3(ik->up)) || !vfinite(of_vec3(ik->up_axis))) {
+        return "target, offset, forward or up not finite";
+    }
+    dv3 fw = vnorm(of_vec3(ik->forward));
+    if (vlen(fw) == 0) {
+        return "zero forward";
+    }
+    dv3 ua = vlen(of_vec3(ik->up_axis)) > 0 ? of_vec3(ik->up_axis) : v3(0, 1, 0);
+    ua = vnorm(vperp(ua, fw));
+    const dv3 wup = of_vec3(ik->up);
+    const bool use_up = vlen(wup) > 0 && vlen(ua) > 0;
+    double shares[OROYA_IK_MAX_CHAIN];
+    aim_shares(ik, n, shares);
+    /* The aim ray and the up axis in world space, moved along as each joint turns. */
+    const frame *last = &f[n - 1];
+    /* The offset is in the last joint's local space, scale included: through the matrix. */
+    const float *m = world[n - 1].m;
+    const dv3 off = of_vec3(ik->offset);
+    dv3 eye = v3(m[0] * off.x + m[4] * off.y + m[8] * off.z + m[12],
+                 m[1] * off.x + m[5] * off.y + m[9] * off.z + m[13],
+                 m[2] * off.x + m[6] * off.y + m[10] * off.z + m[14]);
+    dv3 fwd = qrot(last->q, fw);
+    dv3 upw = qrot(last->q, ua);
+    double remaining = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        remaining += shares[i];
+    }
+    bool limited = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const double frac = remaining > 0 ? fmin(1, shares[i] / remaining) : 0;
+        remaining -= shares[i];
+        moved[i] = frac > 0;
+        if (!moved[i]) {
+            continue;
+        }
+        const dv3 piv = f[i].p;
+        const dv3 d = vsub(t, piv);
+        const double dist = vlen(d);
+        const dv3 o = vsub(eye, piv);
+        if (!(dist > 1e-9 * (1 + vlen(o)))) {
+            moved[i] = false;
+            continue;
+        }
+        /* The ray eye + s * fwd meets the sphere of radius dist about the pivot at s; turning
+         * the joint so that point is on the line to the target aims the ray at it. Inside the
+         * cylinder of the offset (no such point), the discriminant is clamped: the closest
+         * aim, continuous at the boundary. */
+        const double of = vdot(o, fwd);
+        const double s = -of + sqrt(fmax(0, of * of - vdot(o, o) + dist * dist));
+        const dv3 aim = vadd(o, vscale(fwd, s));
+        dq full = qfrom_to(aim, d);
+        if (use_up) {
+            const dv3 nd = vscale(d, 1 / dist);
+            const dv3 a1 = vperp(qrot(full, upw), nd), b1 = vperp(wup, nd);
+            if (vlen(a1) > 1e-9 && vlen(b1) > 1e-9 * vlen(wup)) {
+                full = qmul(qabout(a1, b1, nd), full);
+            }
+        }
+        const dq turn = frac >= 1 ? full : qpow(full, frac);
+        dq li = local_after(l[i], f[i].q, turn);
+        dq applied = turn;
+        if (ik->limits && ik->limits[i].swing + ik->limits[i].has_twist_limit) {
+            oroya_quat qi = {(float)li.x, (float)li.y, (float)li.z, (float)li.w}, qc;
+            if (oroya_joint_limit_clamp(&ik->limits[i], qi, &qc) == OROYA_OK &&
+                memcmp(&qi, &qc, sizeof qi) != 0) {
+                li = qnorm(of_quat(qc));
+                limited = true;
+                /* The turn the limited rotation makes, so the joints after it make up for it:
+                 * D = Q conj(l) l' conj(Q). */
+                applied = qnorm(qmul(qmul(f[i].q, qconj(l[i])), qmul(li, qconj(f[i].q))));
+            }
+        }
+        ik_out[i] = li;
+        for (uint32_t k = i + 1; k < n; k++) {
+            f[k].p = vadd(piv, qrot(applied, vsub(f[k].p, piv)));
+            f[k].q = qnorm(qmul(applied, f[k].q));
+        }
+        eye = vadd(piv, qrot(applied, vsub(eye, piv)));
+        fwd = qrot(applied, fwd);
+        upw = qrot(applied, upw);
+    }
+    const dv3 to = vsub(t, eye);
+    /* Within 1e-5 rad: |fwd x to| < tan(1e-5) (fwd . to), tan(1e-5) = 1e-5 to 17 digits. */
+    *reached = !limited && vlen(to) > 0 && vdot(fwd, to) > 0 &&
+               vlen(vcross(fwd, to)) < 1e-5 * vdot(fwd, to);
+    return NULL;
+}
+
+/* ---- run ------------------------------------------------------------------------------ */
+
+static oroya_quat to_quat(dq q) {
+    return (oroya_quat){(float)q.x, (float)q.y, (float)q.z, (float)q.w};
+}
+
+static oroya_quat unit_or_identity(oroya_quat q) {
+    dq d = of_quat(q);
+    double l2 = qdot(d, d);
+    if (!(l2 > 1e-24) || !isfinite(l2)) {
+        return (oroya_quat){0, 0, 0, 1};
+    }
+    return to_quat(qnorm(d));
+}
+
+oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err) {
+    oroya_result r = check_cheap(job, 0, err);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const oroya_ik *ik = job->ik;
+    const uint32_t n = chain_count(ik);
+    bool reached = false;
+    const float w = ik->weight;
+    if (!(w > 0)) {
+        /* Weight 0 (or NaN): the pose as it was, bit for bit. */
+        if (job->out != job->rotations) {
+            memmove(job->out, job->rotations, n * sizeof *job->out);
+        }
+        if (job->reached) {
+            *job->reached = false;
+        }
+        return OROYA_OK;
+    }
+    frame f[OROYA_IK_MAX_CHAIN];
+    dq l[OROYA_IK_MAX_CHAIN], ik_out[OROYA_IK_MAX_CHAIN];
+    bool moved[OROYA_IK_MAX_CHAIN] = {false};
+    const char *why = NULL;
+    for (uint32_t i = 0; i < n && !why; i++) {
+        if (!frame_of(&job->world[i], &f[i])) {
+            why = "world matrix not finite or singular";
+        }
+        l[i] = of_quat(job->rotations[i]);
+        if (!isfinite(qdot(l[i], l[i])) || qdot(l[i], l[i]) < 1e-24) {
+            why = "local rotation zero or not finite";
+        }
+        l[i] = qnorm(l[i]);
+    }
+    if (!why) {
+        if (ik->type == OROYA_IK_TWO_BONE) {
+            double twist = 0;
+            why = solve_two_bone(ik, 1, w < 1 ? &twist : NULL, f, l, ik_out, moved, &reached);
+            if (!why && w < 1) {
+                why = solve_two_bone(ik, w, &twist, f, l, ik_out, moved, &reached);
+            }
+        } else {
+            why = solve_aim(ik, n, job->world, f, l, ik_out, moved, &reached);
+        }
+    }
+    for (uint32_t i = 0; !why && i < n; i++) {
+        if (moved[i] && !(isfinite(qdot(ik_out[i], ik_out[i])))) {
+            why = "no finite solution";
+        }
+    }
+    if (why) {
+        for (uint32_t i = 0; i < n; i++) {
+            job->out[i] = unit_or_identity(job->rotations[i]);
+        }
+        if (job->reached) {
+            *job->reached = false;
+        }
+        return oroya__fail(err, OROYA_ERR_INVALID_DATA, "%s: %s; pose left unchanged",
+                           ik->name && ik->name[0] ? ik->name : "ik", why);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!moved[i]) {
+            job->out[i] = job->rotations[i];
+            continue;
+        }
+        dq q = ik_out[i];
+        if (qdot(q, l[i]) < 0) {
+            q = (dq){-q.x, -q.y, -q.z, -q.w}; /* stay in the input's hemisphere */
+        }
+        oroya_quat o = to_quat(q);
+        /* Two-bone IK applied the weight to its first two joints itself. */
+        if (w < 1 && (ik->type == OROYA_IK_AIM || i == 2)) {
+            o = oroya_quat_slerp(to_quat(l[i]), o, w);
+        }
+        if (ik->limits && (ik->limits[i].swing != OROYA_SWING_FREE ||
+                           ik->limits[i].has_twist_limit)) {
+            oroya_quat c;
+            if (oroya_joint_limit_clamp(&ik->limits[i], o, &c) == OROYA_OK) {
+                o = c;
+            }
+        }
+        job->out[i] = o;
+    }
+    if (job->reached) {
+        *job->reached = reached && w >= 1;
+    }
+    return OROYA_OK;
+}
+
+/* ---- chains and hooks ------------------------------------------------------------------- */
+
+typedef const char *(*name_fn)(const void *ctx, uint32_t joint);
+
+/* "joints[1] (shin_L)" */
+static void joint_label(name_fn name_of, const void *ctx, uint32_t k, uint32_t joint, char *out,
+                        size_t cap) {
+    const char *nm = name_of ? name_of(ctx, joint) : NULL;
+    if (nm && nm[0]) {
+        snprintf(out, cap, "joints[%u] (%s)", k, nm);
+    } else {
+        snprintf(out, cap, "joints[%u] (index %u)", k, joint);
+    }
+}
+
+/* Indices in range and each joint an ancestor of the next. */
+static oroya_result check_chain(const oroya_ik *ik, uint32_t index, const uint32_t *parents,
+                                uint32_t joint_count, name_fn name_of, const void *ctx,
+                                oroya_error *err) {
+    const uint32_t n = chain_count(ik);
+    char at[96], a[160], b[160];
+    ik_label(ik, index, at, sizeof at);
+    for (uint32_t k = 0; k < n; k++) {
+        if (ik->joints[k] >= joint_count) {
+            return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                               "%s.joints[%u]: %u, there are %u joints", at, k, ik->joints[k],
+                               joint_count);
+        }
+    }
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t j = ik->joints[k];
+        const uint32_t want = ik->joints[k - 1];
+        /* parents[j] < j, so the walk ends. */
+        while (j != want && j != UINT32_MAX && j < joint_count) {
+            j = parents[j];
+        }
+        if (j != want || ik->joints[k] == want) {
+            joint_label(name_of, ctx, k, ik->joints[k], a, sizeof a);
+            joint_label(name_of, ctx, k - 1, want, b, sizeof b);
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "%s: %s is not a descendant of %s: the joints must be a parent "
+                               "chain", at, a, b);
+        }
+    }
+    return OROYA_OK;
+}
+
+/* Validates one IK on a pose given by index arrays: the chain, then the solve checks, with
+ * the joint names put into the message. */
+static oroya_result validate_on(const oroya_ik *ik, uint32_t index, const uint32_t *parents,
+                                uint32_t joint_count, const oroya_mat4 *world,
+                                const oroya_quat *rotations, name_fn name_of, const void *ctx,
+                                oroya_error *err) {
+    if (!ik) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "iks[%u]: NULL", index);
+    }
+    oroya_ik_solve_job job = {ik, world, rotations, (oroya_quat *)rotations, NULL};
+    oroya_result r = check_cheap(&job, index, err);
+    if (r == OROYA_OK) {
+        r = check_chain(ik, index, parents, joint_count, name_of, ctx, err);
+    }
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const uint32_t n = chain_count(ik);
+    oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+    oroya_quat q[OROYA_IK_MAX_CHAIN];
+    for (uint32_t k = 0; k < n; k++) {
+        w[k] = world[ik->joints[k]];
+        q[k] = rotations[k];
+    }
+    job.world = w;
+    job.rotations = q;
+    job.out = q;
+    oroya_error e = {0};
+    r = oroya_ik_solve_validate(&job, index, &e);
+    if (r != OROYA_OK && err) {
+        /* Name the joint the message points at ("joints[2]" -> "joints[2] (foot_L)"). */
+        const char *p = strstr(e.message, "joints[");
+        uint32_t k = p ? (uint32_t)strtoul(p + 7, NULL, 10) : n;
+        if (p && k < n) {
+            char label[160];
+            joint_label(name_of, ctx, k, ik->joints[k], label, sizeof label);
+            const char *close = strchr(p, ']');
+            oroya__fail(err, r, "%.*s%s%s", (int)(p - e.message), e.message, label,
+                        close ? close + 1 : "");
+        } else {
+            *err = e;
+        }
+    }
+    return r;
+}
+
+static const char *scene_name(const void *ctx, uint32_t joint) {
+    const oroya_scene *s = ctx;
+    return oroya_scene_node_name(s, oroya_scene_node_at(s, joint));
+}
+
+/* The scene's rotations gathered into chain order (the scene stores them inside its
+ * transforms). */
+static void scene_rotations(oroya_scene *scene, const oroya_ik *ik, oroya_quat *out) {
+    const oroya_transform *tr = oroya_scene_transforms(scene);
+    for (uint32_t k = 0; k < chain_count(ik); k++) {
+        out[k] = tr[ik->joints[k]].rotation;
+    }
+}
+
+oroya_result oroya_ik_scene_validate(const oroya_scene *scene, const oroya_ik *iks,
+                                     uint32_t count, oroya_error *err) {
+    if (!scene || (count && !iks)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_ik_scene_validate: scene and iks are required");
+    }
+    const uint32_t nodes = oroya_scene_node_count(scene);
+    const uint32_t *parents = oroya_scene_parent_indices(scene);
+    const oroya_mat4 *world = oroya_scene_world_matrices(scene);
+    for (uint32_t i = 0; i < count; i++) {
+        oroya_quat q[OROYA_IK_MAX_CHAIN] = {{0, 0, 0, 1}};
+        bool in_range = iks[i].joint_count <= OROYA_IK_MAX_CHAIN;
+        for (uint32_t k = 0; in_range && k < chain_count(&iks[i]); k++) {
+            in_range = iks[i].joints[k] < nodes;
+        }
+        if (in_range) {
+            scene_rotations((oroya_scene *)scene, &iks[i], q);
+        }
+        oroya_result r = validate_on(&iks[i], i, parents, nodes, world, q, scene_name, scene, err);
+        if (r != OROYA_OK) {
+            return r;
+        }
+    }
+    return OROYA_OK;
+}
+
+oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint32_t count,
+                                  oroya_error *err) {
+    if (!scene || (count && !iks)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_ik_scene_apply: scene and iks are required");
+    }
+    const uint32_t nodes = oroya_scene_node_count(scene);
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t n = iks[i].joint_count <= OROYA_IK_MAX_CHAIN ? chain_count(&iks[i]) : 0;
+        if (n == 0) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "iks[%u].joint_count: %u", i,
+                               iks[i].joint_count);
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            if (iks[i].joints[k] >= nodes) {
+                return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                                   "iks[%u].joints[%u]: %u, the scene has %u nodes", i, k,
+                                   iks[i].joints[k], nodes);
+            }
+        }
+    }
+    oroya_result first = OROYA_OK;
+    for (uint32_t i = 0; i < count; i++) {
+        const oroya_ik *ik = &iks[i];
+        const uint32_t n = chain_count(ik);
+        const oroya_mat4 *world = oroya_scene_world_matrices(scene);
+        oroya_transform *tr = oroya_scene_transforms(scene);
+        oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+        oroya_quat q[OROYA_IK_MAX_CHAIN], out[OROYA_IK_MAX_CHAIN];
+        for (uint32_t k = 0; k < n; k++) {
+            w[k] = world[ik->joints[k]];
+        }
+        scene_rotations(scene, ik, q);
+        oroya_error e = {0};
+        oroya_result r =
+            oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, out, NULL}, first ? NULL : &e);
+        if (r != OROYA_OK) {
+            if (first == OROYA_OK) {
+                first = r;
+                if (err) {
+                    oroya__fail(err, r, "iks[%u]: %s", i, e.message);
+                }
+            }
+            continue;
+        }
+        if (!(ik->weight > 0)) {
+            continue;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            tr[ik->joints[k]].rotation = out[k];
+        }
+        oroya__scene_update_world_from(scene, ik->joints[0]);
+    }
+    return first;
+}
+
+/* ---- the pose kernel path ---------------------------------------------------------------- */
+
+static const char *skeleton_name(const void *ctx, uint32_t joint) {
+    const oroya_pose_skeleton *s = ctx;
+    return s->names ? s->names[joint] : NULL;
+}
+
+static oroya_quat soa_rotation(const oroya_soa_transform *locals, uint32_t j) {
+    const oroya_soa_transform *b = &locals[j / 4];
+    const uint32_t i = j % 4;
+    return (oroya_quat){b->qx[i], b->qy[i], b->qz[i], b->qw[i]};
+}
+
+oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik *iks,
+                                         uint32_t count, oroya_error *err) {
+    if (!c || (count && !iks)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_pose_character_set_ik: character and iks are required");
+    }
+    const oroya_pose_skeleton *s = c->skeleton;
+    for (uint32_t i = 0; i < count; i++) {
+        oroya_quat q[OROYA_IK_MAX_CHAIN] = {{0, 0, 0, 1}};
+        bool in_range = iks[i].joint_count <= OROYA_IK_MAX_CHAIN;
+        for (uint32_t k = 0; in_range && k < chain_count(&iks[i]); k++) {
+            in_range = iks[i].joints[k] < s->joint_count;
+            if (in_range) {
+                q[k] = soa_rotation(c->locals, iks[i].joints[k]);
+            }
+        }
+        oroya_result r = validate_on(&iks[i], i, s->parents, s->joint_count, c->models, q,
+                                     skeleton_name, s, err);
+        if (r != OROYA_OK) {
+            return r;
+        }
+    }
+    c->ik = count ? iks : NULL;
+    c->ik_count = count;
+    return OROYA_OK;
+}
+
+/* compose(T, R, S) of one SoA lane, column-major, as oroya_mat4_compose. */
+HOT void compose_soa(const oroya_soa_transform *b, uint32_t i, float *m) {
+    const float x = b->qx[i], y = b->qy[i], z = b->qz[i], w = b->qw[i];
+    const float x2 = x + x, y2 = y + y, z2 = z + z;
+    const float xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+    const float wx = w * x2, wy = w * y2, wz = w * z2;
+    const float sx = b->sx[i], sy = b->sy[i], sz = b->sz[i];
+    m[0] = (1 - (yy + zz)) * sx, m[1] = (xy + wz) * sx, m[2] = (xz - wy) * sx, m[3] = 0;
+    m[4] = (xy - wz) * sy, m[5] = (1 - (xx + zz)) * sy, m[6] = (yz + wx) * sy, m[7] = 0;
+    m[8] = (xz + wy) * sz, m[9] = (yz - wx) * sz, m[10] = (1 - (xx + yy)) * sz, m[11] = 0;
+    m[12] = b->tx[i], m[13] = b->ty[i], m[14] = b->tz[i], m[15] = 1;
+}
+
+/* r = a * b for affine matrices (bottom rows 0 0 0 1): a column of r is a's columns weighted
+ * by b's column, four lanes at a time with SSE (the subtree pass does two per joint). */
+HOT void mul_affine(const float *restrict a, const float *restrict b, float *restrict r) {
+#if defined(__SSE2__)
+    const __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4), a2 = _mm_loadu_ps(a + 8);
+    const __m128 a3 = _mm_loadu_ps(a + 12);
+    for (int c = 0; c < 4; c++) {
+        __m128 col = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[c * 4])),
+                                           _mm_mul_ps(a1, _mm_set1_ps(b[c * 4 + 1]))),
+                                _mm_mul_ps(a2, _mm_set1_ps(b[c * 4 + 2])));
+        if (c == 3) {
+            col = _mm_add_ps(col, a3);
+        }
+        _mm_storeu_ps(r + c * 4, col);
+    }
+#else
+    for (int c = 0; c < 4; c++) {
+        const float b0 = b[c * 4], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2];
+        const float t = c == 3 ? 1.0f : 0.0f;
+        r[c * 4 + 0] = a[0] * b0 + a[4] * b1 + a[8] * b2 + a[12] * t;
+        r[c * 4 + 1] = a[1] * b0 + a[5] * b1 + a[9] * b2 + a[13] * t;
+        r[c * 4 + 2] = a[2] * b0 + a[6] * b1 + a[10] * b2 + a[14] * t;
+        r[c * 4 + 3] = t;
+    }
+#endif
+}
+
+/* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,
+ * then the model and bone matrices of its first joint's subtree are recomputed (a mark per
+ * joint: parents come first, so one forward pass finds the subtree). */
+void oroya__ik_run_character(oroya_pose_character *c) {
+    const oroya_pose_skeleton *s = c->skeleton;
+    const uint32_t joints = s->joint_count;
+    uint8_t in[OROYA_POSE_MAX_JOINTS];
+    for (uint32_t i = 0; i < c->ik_count; i++) {
+        const oroya_ik *ik = &c->ik[i];
+        const uint32_t n = ik->joint_count <= OROYA_IK_MAX_CHAIN ? chain_count(ik) : 0;
+        bool ok = n > 0 && ik->weight > 0;
+        for (uint32_t k = 0; ok && k < n; k++) {
+            ok = ik->joints[k] < joints;
+        }
+        if (!ok) {
+            continue;
+        }
+        oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+        oroya_quat q[OROYA_IK_MAX_CHAIN];
+        for (uint32_t k = 0; k < n; k++) {
+            w[k] = c->models[ik->joints[k]];
+            q[k] = soa_rotation(c->locals, ik->joints[k]);
+        }
+        if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
+            continue;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            oroya_soa_transform *b = &c->locals[ik->joints[k] / 4];
+            const uint32_t lane = ik->joints[k] % 4;
+            b->qx[lane] = q[k].x, b->qy[lane] = q[k].y, b->qz[lane] = q[k].z, b->qw[lane] = q[k].w;
+        }
+        const uint32_t root = ik->joints[0];
+        in[root] = 1;
+        for (uint32_t j = root; j < joints; j++) {
+            const uint32_t p = s->parents[j];
+            if (j != root) {
+                in[j] = (uint8_t)(p != UINT32_MAX && p >= root && in[p]);
+            }
+            if (!in[j]) {
+                continue;
+            }
+            float local[16];
+            compose_soa(&c->locals[j / 4], j % 4, local);
+            if (p == UINT32_MAX) {
+                memcpy(c->models[j].m, local, sizeof local);
+            } else {
+                mul_affine(c->models[p].m, local, c->models[j].m);
+            }
+            mul_affine(c->models[j].m, s->inverse_bind[j].m, c->bones[j].m);
+        }
+    }
+}

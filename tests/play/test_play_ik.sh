@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# `oroya play` with inverse kinematics from the "oroya" scenario key: a leg (hips, thigh, shin,
+# foot) swung by a clip, a two-bone IK that plants the foot on a target that setIk moves, and
+# an aim IK that turns the head (forward +z) toward a point. Checks from the recorded
+# matrixWorld: the foot is on its target every frame, the knee stays on the pole's side, the
+# head's forward axis points at its target; weight 0 gives the clip's pose. Malformed IK
+# entries are errors naming their JSON path.
+#   bash test_play_ik.sh BUILD_DIR SOURCE_DIR
+set -u
+build="${1:?BUILD_DIR}"
+oroya="$build/oroya"
+command -v node >/dev/null || { echo "test_play_ik.sh: node is required" >&2; exit 1; }
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+scenario() { # $1: the "oroya" member, $2: extra script ops
+	cat <<JSON
+{"name": "leg", $1
+ "nodes": [{"name": "hips", "parent": null, "type": "bone", "position": [0, 1, 0]},
+           {"name": "thigh", "parent": "hips", "type": "bone", "position": [0.1, 0, 0]},
+           {"name": "shin", "parent": "thigh", "type": "bone", "position": [0, -0.45, 0.02]},
+           {"name": "foot", "parent": "shin", "type": "bone", "position": [0, -0.45, -0.02]},
+           {"name": "neck", "parent": "hips", "type": "bone", "position": [0, 0.5, 0]},
+           {"name": "head", "parent": "neck", "type": "bone", "position": [0, 0.1, 0]}],
+ "clips": [{"name": "swing", "duration": 1, "tracks": [{"node": "thigh", "property": "rotation",
+             "times": [0, 0.5, 1], "values": [0.2588, 0, 0, 0.9659, -0.2588, 0, 0, 0.9659, 0.2588, 0, 0, 0.9659]}]}],
+ "script": [{"at": 0, "do": "play", "action": "swing"} $2],
+ "steps": {"dt": 0.05, "count": 20},
+ "record": ["foot.matrixWorld", "shin.matrixWorld", "thigh.matrixWorld", "head.matrixWorld"]}
+JSON
+}
+
+IK='"oroya": {"ik": [{"name": "footL", "type": "twoBone", "joints": ["thigh", "shin", "foot"],
+                      "target": [0.1, 0.2, 0.3], "pole": [0, 0, 1], "weight": 1},
+                     {"name": "look", "type": "aim", "joints": ["neck", "head"], "weights": [0.4, 0.6],
+                      "forward": [0, 0, 1], "up": [0, 1, 0], "target": [1, 2, 3]}]},'
+MOVES=', {"step": 10, "do": "setIk", "name": "footL", "target": [0.2, 0.3, 0.1], "pole": [0.2, 0, 1]},
+         {"step": 10, "do": "setIk", "name": "look", "target": [-2, 1, 2]}'
+
+# Prints the worst foot miss, the worst wrong-side knee (negative = fine) and the worst head
+# aim error (rad) over all frames, with the targets switching at step 10.
+measure() {
+	node -e '
+		const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
+		let miss = 0, side = -1, aim = 0;
+		for (const f of r.frames) {
+			const late = f.step >= 10;
+			const t = late ? [0.2, 0.3, 0.1] : [0.1, 0.2, 0.3], pole = late ? [0.2, 0, 1] : [0, 0, 1];
+			const look = late ? [-2, 1, 2] : [1, 2, 3];
+			const p = (k) => { const m = f.values[k]; return [m[12], m[13], m[14]]; };
+			const sub = (a, b) => a.map((x, i) => x - b[i]);
+			const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+			const foot = p("foot.matrixWorld"), knee = p("shin.matrixWorld"), hip = p("thigh.matrixWorld");
+			miss = Math.max(miss, Math.hypot(...sub(foot, t)));
+			const d = sub(t, hip), n = d.map((x) => x / Math.hypot(...d));
+			const perp = (v) => sub(v, n.map((x) => x * dot(v, n)));
+			side = Math.max(side, -dot(perp(sub(knee, hip)), perp(pole)));
+			const h = f.values["head.matrixWorld"], fw = [h[8], h[9], h[10]];
+			const to = sub(look, [h[12], h[13], h[14]]);
+			aim = Math.max(aim, Math.acos(Math.min(1, dot(fw, to) / Math.hypot(...fw) / Math.hypot(...to))));
+		}
+		console.log(miss, side, aim);'
+}
+
+check() { # name, condition (node expression on miss, side, aim), output
+	if node -e "const [miss, side, aim] = process.argv[1].split(' ').map(Number); process.exit(($2) ? 0 : 1)" "$3"; then
+		echo "ok   $1 ($3)"
+	else
+		echo "FAIL $1: $2 with miss side aim = $3"; fail=$((fail + 1))
+	fi
+}
+
+run() { # name, oroya member, ops
+	scenario "$2" "$3" > "$tmp/$1.json"
+	if ! "$oroya" play "$tmp/$1.json" > "$tmp/$1.out" 2> "$tmp/$1.err"; then
+		echo "FAIL $1: oroya play failed: $(cat "$tmp/$1.err")" >&2; fail=$((fail + 1)); echo "9 9 9"; return
+	fi
+	measure < "$tmp/$1.out"
+}
+
+m="$(run plain "" "")"
+check "without IK the foot swings with the clip" "miss > 0.1 && aim > 0.3" "$m"
+m="$(run ik "$IK" "$MOVES")"
+check "IK plants the foot, keeps the knee forward, aims the head" "miss < 1e-4 && side < 0 && aim < 1e-4" "$m"
+m="$(run off "$IK" ', {"at": 0, "do": "setIk", "name": "footL", "weight": 0}, {"at": 0, "do": "setIk", "name": "look", "weight": 0}')"
+check "weight 0 is the clip's pose" "miss > 0.1 && aim > 0.3" "$m"
+# Weight 0 is bit for bit the plain run.
+scenario "" "" > "$tmp/a.json"
+"$oroya" play "$tmp/a.json" > "$tmp/a.out" 2>/dev/null
+if cmp -s "$tmp/a.out" "$tmp/off.out"; then echo "ok   weight 0 output is byte-identical to no IK"
+else echo "FAIL weight 0 output differs from no IK"; fail=$((fail + 1)); fi
+
+# name | oroya member | text the error must contain
+cases=(
+	'not array|"oroya": {"ik": 3},|oroya.ik: expected an array'
+	'type|"oroya": {"ik": [{"name": "a", "type": "ccd", "joints": ["thigh", "shin", "foot"]}]},|oroya.ik[0].type'
+	'name|"oroya": {"ik": [{"type": "twoBone", "joints": ["thigh", "shin", "foot"]}]},|oroya.ik[0].name: required'
+	'count|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "foot"]}]},|oroya.ik[0].joints: expected 3'
+	'node|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "knee", "foot"], "pole": [0, 0, 1]}]},|oroya.ik[0].joints[1]: unknown node'
+	'chain|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "head", "foot"], "target": [0, 0, 1], "pole": [0, 0, 1]}]},|joints[1] (head) is not a descendant of joints[0] (thigh)'
+	'parallel pole|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "target": [0.1, 0, 0], "pole": [0, -1, 0]}]},|pole: parallel'
+	'zero pole|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "target": [0.1, 0, 0.3]}]},|pole: zero'
+	'at root|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "target": [0.1, 1, 0], "pole": [0, 0, 1]}]},|target: at joints[0] (thigh)'
+	'nan|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "target": [0, "x", 0], "pole": [0, 0, 1]}]},|oroya.ik[0].target[1]: expected a finite number'
+	'weight|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "target": [0, 0, 1], "pole": [0, 0, 1], "weight": 2}]},|oroya.ik[0].weight'
+	'shares|"oroya": {"ik": [{"name": "a", "type": "aim", "joints": ["neck", "head"], "weights": [0.5, 0.6], "forward": [0, 0, 1], "target": [0, 0, 5]}]},|shares: add up to'
+	'twice|"oroya": {"ik": [{"name": "a", "type": "aim", "joints": ["head"], "forward": [0, 0, 1], "target": [0, 0, 5]}, {"name": "a", "type": "aim", "joints": ["head"], "forward": [0, 0, 1], "target": [0, 0, 5]}]},|used twice'
+)
+# refused NAME WANT: the scenario in $tmp/e.json must fail with WANT in its message.
+refused() {
+	if "$oroya" play "$tmp/e.json" > /dev/null 2> "$tmp/e.err"; then
+		echo "FAIL $1: accepted"; fail=$((fail + 1))
+	elif grep -qF -- "$2" "$tmp/e.err"; then
+		echo "ok   $1: $(head -c 160 "$tmp/e.err")"
+	else
+		echo "FAIL $1: expected '$2', got: $(cat "$tmp/e.err")"; fail=$((fail + 1))
+	fi
+}
+for c in "${cases[@]}"; do
+	IFS='|' read -r name member want <<< "$c"
+	scenario "$member" "" > "$tmp/e.json"
+	refused "$name" "$want"
+done
+# setIk errors.
+for c in 'unknown|{"at": 0, "do": "setIk", "name": "nope", "weight": 1}|script[1].name: no IK named' \
+         'value|{"at": 0, "do": "setIk", "name": "footL", "pole": [0, 1]}|script[1].pole: expected 3 numbers'; do
+	IFS='|' read -r name op want <<< "$c"
+	scenario "$IK" ", $op" > "$tmp/e.json"
+	refused "setIk $name" "$want"
+done
+[ "$fail" -eq 0 ] && echo "all passed"
+exit "$fail"

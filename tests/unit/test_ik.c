@@ -1,0 +1,782 @@
+/* Inverse kinematics (oroya/ik.h): property tests on random chains, proportions and targets,
+ * the validity table, run-time fallbacks, and the scene and pose-kernel hooks against each
+ * other. */
+#include "oroya/ik.h"
+#include "oroya/pose.h"
+#include "oroya/scene.h"
+
+#include "oroya_test.h"
+
+#include <stdlib.h>
+
+/* ---- a small chain: joint i's parent is i - 1, joint 0's parent world is `base` ---------- */
+
+#define MAXJ 8
+
+typedef struct chain {
+    uint32_t n;
+    oroya_mat4 base;
+    oroya_vec3 t[MAXJ];
+    oroya_quat r[MAXJ];
+    oroya_mat4 world[MAXJ];
+} chain;
+
+static oroya_vec3 rand_dir(void) {
+    for (;;) {
+        oroya_vec3 v = {ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)};
+        float l = oroya_vec3_length(v);
+        if (l > 0.1f && l <= 1)
+            return oroya_vec3_scale(v, 1 / l);
+    }
+}
+
+static oroya_quat rand_quat(float max_angle) {
+    return oroya_quat_from_axis_angle(rand_dir(), ot_randf(-max_angle, max_angle));
+}
+
+static void chain_update(chain *c) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        oroya_mat4 local = oroya_mat4_compose(c->t[i], c->r[i], (oroya_vec3){1, 1, 1});
+        c->world[i] = oroya_mat4_mul(i ? c->world[i - 1] : c->base, local);
+    }
+}
+
+static oroya_vec3 pos(const chain *c, uint32_t i) {
+    return (oroya_vec3){c->world[i].m[12], c->world[i].m[13], c->world[i].m[14]};
+}
+
+/* A random chain of n joints: bone lengths in [0.2, 2] (proportions up to 1:10), random
+ * local rotations, a random base placement. */
+static void chain_random(chain *c, uint32_t n) {
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->base = oroya_mat4_compose((oroya_vec3){ot_randf(-5, 5), ot_randf(-5, 5), ot_randf(-5, 5)},
+                                 rand_quat(3.1f), (oroya_vec3){1, 1, 1});
+    for (uint32_t i = 0; i < n; i++) {
+        c->t[i] = i ? oroya_vec3_scale(rand_dir(), ot_randf(0.2f, 2.0f)) : rand_dir();
+        c->r[i] = rand_quat(1.5f);
+    }
+    chain_update(c);
+}
+
+static float chain_length(const chain *c) {
+    float l = 0;
+    for (uint32_t i = 1; i < c->n; i++)
+        l += oroya_vec3_length(oroya_vec3_sub(pos(c, i), pos(c, i - 1)));
+    return l;
+}
+
+/* Runs the IK on the chain and writes the result back into it. */
+static oroya_result solve(chain *c, const oroya_ik *ik, bool *reached) {
+    oroya_quat out[MAXJ];
+    oroya_error err = {0};
+    oroya_result r =
+        oroya_ik_solve_run(&(oroya_ik_solve_job){ik, c->world, c->r, out, reached}, &err);
+    for (uint32_t i = 0; i < c->n; i++)
+        c->r[i] = out[i];
+    chain_update(c);
+    return r;
+}
+
+static float angle_between(oroya_vec3 a, oroya_vec3 b) {
+    return atan2f(oroya_vec3_length(oroya_vec3_cross(a, b)), oroya_vec3_dot(a, b));
+}
+
+static double dangle(oroya_vec3 a, oroya_vec3 b) {
+    double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
+    double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    return atan2(sqrt(cx * cx + cy * cy + cz * cz), ax * bx + ay * by + az * bz);
+}
+
+/* A two-bone IK toward a target at `dist` x the chain from the first joint, with a pole well
+ * away from the line to the target. */
+static oroya_ik two_bone_toward(const chain *c, float dist_ratio, oroya_vec3 *dir_out) {
+    oroya_vec3 a = pos(c, 0);
+    oroya_vec3 dir = rand_dir();
+    oroya_vec3 pole;
+    do {
+        pole = rand_dir();
+    } while (angle_between(pole, dir) < 0.2f || angle_between(pole, dir) > 2.94f);
+    if (dir_out)
+        *dir_out = dir;
+    return (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                      .target = oroya_vec3_add(a, oroya_vec3_scale(dir, dist_ratio *
+                                                                          chain_length(c))),
+                      .pole = pole,
+                      .weight = 1};
+}
+
+static uint32_t chain_count_for_test(const oroya_ik *ik) {
+    if (ik->type == OROYA_IK_AIM)
+        return ik->joint_count ? ik->joint_count : 1;
+    return 3;
+}
+
+static float bone(const chain *c, uint32_t i) {
+    return oroya_vec3_length(oroya_vec3_sub(pos(c, i), pos(c, i - 1)));
+}
+
+/* ---- two-bone properties ----------------------------------------------------------------- */
+
+static void test_reachable_target_is_reached(void) {
+    int bad = 0;
+    for (int it = 0; it < 2000; it++) {
+        chain c;
+        chain_random(&c, 3);
+        float l1 = bone(&c, 1), l2 = bone(&c, 2), len = l1 + l2;
+        float lo = fabsf(l1 - l2) / len, ratio = ot_randf(lo + 0.01f, 0.99f);
+        oroya_ik ik = two_bone_toward(&c, ratio, NULL);
+        bool reached = false;
+        OT_CHECK(solve(&c, &ik, &reached) == OROYA_OK);
+        float miss = oroya_vec3_length(oroya_vec3_sub(pos(&c, 2), ik.target));
+        if (miss > 1e-4f * len || !reached) {
+            if (bad++ < 5)
+                OT_CHECK_MSG(0, "it %d: miss %g of chain %g, reached %d", it, (double)miss,
+                             (double)len, reached);
+        }
+        /* Bones keep their lengths. */
+        OT_NEAR(bone(&c, 1), l1, 1e-5 * len);
+        OT_NEAR(bone(&c, 2), l2, 1e-5 * len);
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+static void test_unreachable_target_straightens_the_chain(void) {
+    int bad = 0;
+    for (int it = 0; it < 2000; it++) {
+        chain c;
+        chain_random(&c, 3);
+        oroya_ik ik = two_bone_toward(&c, ot_randf(1.0001f, 4.0f), NULL);
+        bool reached = true;
+        OT_CHECK(solve(&c, &ik, &reached) == OROYA_OK);
+        oroya_vec3 a = pos(&c, 0), b = pos(&c, 1), e = pos(&c, 2);
+        float bend = angle_between(oroya_vec3_sub(b, a), oroya_vec3_sub(e, b));
+        float off = angle_between(oroya_vec3_sub(e, a), oroya_vec3_sub(ik.target, a));
+        if (bend > 1e-3f || off > 1e-4f || reached) {
+            if (bad++ < 5)
+                OT_CHECK_MSG(0, "it %d: bend %g rad, off the target line %g rad, reached %d", it,
+                             (double)bend, (double)off, reached);
+        }
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+/* The middle joint in the plane of first joint, target and pole, on the pole's side. */
+static bool pole_respected(const chain *c, const oroya_ik *ik, double tol) {
+    oroya_vec3 a = pos(c, 0), b = pos(c, 1);
+    oroya_vec3 n = oroya_vec3_normalize(oroya_vec3_sub(ik->target, a));
+    oroya_vec3 normal = oroya_vec3_normalize(oroya_vec3_cross(n, ik->pole));
+    oroya_vec3 ab = oroya_vec3_sub(b, a);
+    oroya_vec3 side = oroya_vec3_sub(ik->pole, oroya_vec3_scale(n, oroya_vec3_dot(ik->pole, n)));
+    oroya_vec3 bside = oroya_vec3_sub(ab, oroya_vec3_scale(n, oroya_vec3_dot(ab, n)));
+    return fabs(oroya_vec3_dot(ab, normal)) <= tol && oroya_vec3_dot(bside, side) > 0;
+}
+
+static void test_pole_is_respected(void) {
+    int bad = 0;
+    for (int it = 0; it < 2000; it++) {
+        chain c;
+        chain_random(&c, 3);
+        float l1 = bone(&c, 1), l2 = bone(&c, 2), len = l1 + l2;
+        float lo = fabsf(l1 - l2) / len;
+        oroya_ik ik = two_bone_toward(&c, ot_randf(lo + 0.02f, 0.98f), NULL);
+        OT_CHECK(solve(&c, &ik, NULL) == OROYA_OK);
+        if (!pole_respected(&c, &ik, 1e-4 * len) && bad++ < 5)
+            OT_CHECK_MSG(0, "it %d: middle joint off the pole plane or on the far side", it);
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+static void test_weight(void) {
+    int bad = 0;
+    for (int it = 0; it < 500; it++) {
+        chain c;
+        chain_random(&c, 3);
+        float l1 = bone(&c, 1), l2 = bone(&c, 2), len = l1 + l2;
+        oroya_ik ik = two_bone_toward(&c, ot_randf(fabsf(l1 - l2) / len + 0.01f, 1.5f), NULL);
+        ik.has_target_rotation = (it & 1) != 0;
+        ik.target_rotation = rand_quat(3);
+        /* 0: bit for bit. */
+        ik.weight = 0;
+        oroya_quat out[3];
+        bool reached = true;
+        OT_CHECK(oroya_ik_solve_run(&(oroya_ik_solve_job){&ik, c.world, c.r, out, &reached},
+                                    NULL) == OROYA_OK);
+        OT_CHECK(memcmp(out, c.r, sizeof out) == 0);
+        OT_CHECK(!reached);
+        /* 1 is the full solve; in between the end moves monotonically toward the target. */
+        chain full = c;
+        ik.weight = 1;
+        solve(&full, &ik, NULL);
+        float last = oroya_vec3_length(oroya_vec3_sub(pos(&c, 2), ik.target));
+        chain prev = c;
+        for (int k = 1; k <= 20; k++) {
+            chain w = c;
+            ik.weight = (float)k / 20;
+            solve(&w, &ik, NULL);
+            /* Continuous from weight 0: no joint jumps from 0 to 0.05 (unless the
+             * weighted target, on the line from the end to the target, is close to the first joint, where the chain must swing round fast). */
+            oroya_vec3 aim0 = oroya_vec3_lerp(pos(&c, 2), ik.target, ik.weight - 0.05f);
+            oroya_vec3 aim1 = oroya_vec3_lerp(pos(&c, 2), ik.target, ik.weight);
+            float near_root =
+                fminf(oroya_vec3_length(oroya_vec3_sub(aim0, pos(&c, 0))),
+                      oroya_vec3_length(oroya_vec3_sub(aim1, pos(&c, 0)))) / len;
+            for (uint32_t j = 1; k == 1 && near_root > 0.3f && j < 3; j++) {
+                float jump = oroya_vec3_length(oroya_vec3_sub(pos(&w, j), pos(&prev, j)));
+                if (jump > 0.25f * len && bad++ < 5)
+                    OT_CHECK_MSG(0, "it %d: weight %g: joint %u jumps %g of %g", it,
+                                 (double)ik.weight, j, (double)jump, (double)len);
+            }
+            prev = w;
+            float d = oroya_vec3_length(oroya_vec3_sub(pos(&w, 2), ik.target));
+            if (d > last + 1e-5f * len && bad++ < 5)
+                OT_CHECK_MSG(0, "it %d: weight %g moves the end away: %g after %g", it,
+                             (double)ik.weight, (double)d, (double)last);
+            last = d;
+            if (k == 20)
+                OT_CHECK(memcmp(w.r, full.r, sizeof w.r) == 0);
+        }
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+static oroya_joint_limit rand_limit(void) {
+    oroya_joint_limit l = {.reference = rand_quat(0.5f), .twist_axis = rand_dir()};
+    int kind = (int)ot_randf(0, 3);
+    l.swing = kind == 0 ? OROYA_SWING_FREE : kind == 1 ? OROYA_SWING_CONE : OROYA_SWING_ELLIPSE;
+    l.swing_axis = rand_dir();
+    l.swing_max[0] = ot_randf(0, 1.5f);
+    l.swing_max[1] = ot_randf(0, 1.5f);
+    l.has_twist_limit = true;
+    l.twist_min = ot_randf(-1.5f, 0);
+    l.twist_max = ot_randf(0, 1.5f);
+    return l;
+}
+
+static void test_limits_never_violated(void) {
+    int bad = 0;
+    for (int it = 0; it < 1000; it++) {
+        chain c;
+        chain_random(&c, 3);
+        oroya_joint_limit limits[3] = {rand_limit(), rand_limit(), rand_limit()};
+        oroya_ik ik = two_bone_toward(&c, ot_randf(0.1f, 1.5f), NULL);
+        ik.limits = limits;
+        ik.has_target_rotation = (it & 1) != 0;
+        ik.target_rotation = rand_quat(3);
+        ik.weight = (it % 3) ? 1 : ot_randf(0.05f, 1);
+        OT_CHECK(solve(&c, &ik, NULL) == OROYA_OK);
+        for (int j = 0; j < 3; j++) {
+            if (j == 2 && !ik.has_target_rotation)
+                continue; /* IK did not write it */
+            oroya_quat q;
+            OT_CHECK(oroya_joint_limit_clamp(&limits[j], c.r[j], &q) == OROYA_OK);
+            if (memcmp(&q, &c.r[j], sizeof q) != 0 && bad++ < 5)
+                OT_CHECK_MSG(0, "it %d: joint %d outside its limit", it, j);
+        }
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+/* The target moves in small steps along a path; no joint may jump. */
+static int walk_path(const chain *start, oroya_ik ik, oroya_vec3 from, oroya_vec3 to, int steps,
+                     float max_ratio, bool check_pole) {
+    float len = chain_length(start);
+    float step = oroya_vec3_length(oroya_vec3_sub(to, from)) / (float)steps;
+    chain prev = *start;
+    int bad = 0;
+    for (int s = 0; s <= steps; s++) {
+        chain c = *start; /* the incoming (animated) pose is the same every frame */
+        ik.target = oroya_vec3_lerp(from, to, (float)s / (float)steps);
+        solve(&c, &ik, NULL);
+        if (s > 0) {
+            /* Positions are Lipschitz away from full extension and go like the square root of
+             * the target's move there (the knee angle does); a flip moves a joint by a bone
+             * or turns a frame by up to pi. */
+            double limit = max_ratio * step + 2 * sqrt(step * len) + 1e-5 * len;
+            for (uint32_t j = 1; j < 3; j++) {
+                float jump = oroya_vec3_length(oroya_vec3_sub(pos(&c, j), pos(&prev, j)));
+                if (jump > limit && bad++ < 3)
+                    OT_CHECK_MSG(0, "step %d: joint %u jumps %g for a target step of %g", s, j,
+                                 (double)jump, (double)step);
+            }
+            for (uint32_t j = 0; j < 3; j++) {
+                oroya_quat q0, q1;
+                oroya_mat4_decompose(prev.world[j], NULL, &q0, NULL);
+                oroya_mat4_decompose(c.world[j], NULL, &q1, NULL);
+                double turn = 2 * acos(fmin(1, fabs((double)oroya_quat_dot(q0, q1))));
+                if (turn > limit / len * 4 && bad++ < 3)
+                    OT_CHECK_MSG(0, "step %d: joint %u turns %g rad for a target step of %g", s,
+                                 j, turn, (double)step);
+            }
+        }
+        if (check_pole) {
+            /* The knee stays on the pole's side (its plane is checked elsewhere). */
+            oroya_vec3 a = pos(&c, 0);
+            oroya_vec3 d = oroya_vec3_sub(ik.target, a);
+            if (oroya_vec3_length(d) > 1e-3f * len) {
+                oroya_vec3 n = oroya_vec3_normalize(d);
+                oroya_vec3 ab = oroya_vec3_sub(pos(&c, 1), a);
+                oroya_vec3 bs = oroya_vec3_sub(ab, oroya_vec3_scale(n, oroya_vec3_dot(ab, n)));
+                oroya_vec3 ps =
+                    oroya_vec3_sub(ik.pole, oroya_vec3_scale(n, oroya_vec3_dot(ik.pole, n)));
+                if (oroya_vec3_length(bs) > 1e-3f * len && oroya_vec3_dot(bs, ps) <= 0 &&
+                    bad++ < 3)
+                    OT_CHECK_MSG(0, "step %d: the middle joint flipped away from the pole", s);
+            }
+        }
+        prev = c;
+    }
+    return bad;
+}
+
+static void test_continuity(void) {
+    int bad = 0;
+    for (int it = 0; it < 60; it++) {
+        chain c;
+        chain_random(&c, 3);
+        float len = chain_length(&c);
+        oroya_vec3 a = pos(&c, 0);
+        oroya_vec3 dir;
+        oroya_ik ik = two_bone_toward(&c, 0.5f, &dir);
+        ik.soft = (it % 3 == 0) ? 0.1f : 0;
+        /* Through full extension, out and back. */
+        bad += walk_path(&c, ik, oroya_vec3_add(a, oroya_vec3_scale(dir, 0.6f * len)),
+                         oroya_vec3_add(a, oroya_vec3_scale(dir, 1.6f * len)), 2000, 30, true);
+        /* Past the first joint: a line that misses it by 0.15 of the chain, in a plane
+         * perpendicular to the pole (so the pole never lines up with the target). */
+        oroya_vec3 side = oroya_vec3_normalize(oroya_vec3_cross(dir, ik.pole));
+        oroya_vec3 miss = oroya_vec3_normalize(oroya_vec3_cross(side, ik.pole));
+        oroya_vec3 mid = oroya_vec3_add(a, oroya_vec3_scale(miss, 0.15f * len));
+        bad += walk_path(&c, ik, oroya_vec3_add(mid, oroya_vec3_scale(side, -1.2f * len)),
+                         oroya_vec3_add(mid, oroya_vec3_scale(side, 1.2f * len)), 4000, 60, true);
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+static void test_soft_limit(void) {
+    chain c;
+    chain_random(&c, 3);
+    float len = chain_length(&c);
+    oroya_vec3 dir;
+    oroya_ik ik = two_bone_toward(&c, 0.5f, &dir);
+    ik.soft = 0.2f;
+    oroya_vec3 a = pos(&c, 0);
+    /* Well inside: exact. */
+    chain w = c;
+    bool reached = false;
+    ik.target = oroya_vec3_add(a, oroya_vec3_scale(dir, 0.5f * len));
+    solve(&w, &ik, &reached);
+    OT_CHECK(reached);
+    /* Near full extension the end lags behind, and the chain is still bent. */
+    w = c;
+    ik.target = oroya_vec3_add(a, oroya_vec3_scale(dir, 0.98f * len));
+    solve(&w, &ik, &reached);
+    OT_CHECK(!reached);
+    float d = oroya_vec3_length(oroya_vec3_sub(pos(&w, 2), a));
+    OT_CHECK(d < 0.98f * len && d > 0.85f * len);
+    OT_CHECK(angle_between(oroya_vec3_sub(pos(&w, 1), a), oroya_vec3_sub(pos(&w, 2), pos(&w, 1))) >
+             0.05f);
+    /* The same without the soft limit reaches. */
+    ik.soft = 0;
+    w = c;
+    solve(&w, &ik, &reached);
+    OT_CHECK(reached);
+}
+
+static void test_target_rotation(void) {
+    int bad = 0;
+    for (int it = 0; it < 500; it++) {
+        chain c;
+        chain_random(&c, 3);
+        oroya_ik ik = two_bone_toward(&c, 0.7f, NULL);
+        ik.has_target_rotation = true;
+        ik.target_rotation = rand_quat(3);
+        solve(&c, &ik, NULL);
+        oroya_quat q;
+        oroya_mat4_decompose(c.world[2], NULL, &q, NULL);
+        float dot = fabsf(oroya_quat_dot(q, ik.target_rotation));
+        if (dot < 1 - 1e-6f && bad++ < 5)
+            OT_CHECK_MSG(0, "it %d: end rotation off by |dot| %g", it, (double)dot);
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+static void test_mid_axis(void) {
+    /* A leg along -y, knee hinge about local x: the knee bends only about x. */
+    chain c = {.n = 3, .base = oroya_mat4_identity()};
+    c.t[0] = (oroya_vec3){0, 1, 0};
+    c.t[1] = (oroya_vec3){0, -0.5f, 0};
+    c.t[2] = (oroya_vec3){0, -0.5f, 0};
+    for (int i = 0; i < 3; i++)
+        c.r[i] = oroya_quat_identity();
+    chain_update(&c);
+    oroya_ik ik = {.type = OROYA_IK_TWO_BONE,
+                   .target = {0.1f, 0.3f, 0.2f},
+                   .pole = {0, 0, 1},
+                   .mid_axis = {1, 0, 0},
+                   .weight = 1};
+    bool reached = false;
+    OT_CHECK(solve(&c, &ik, &reached) == OROYA_OK);
+    OT_CHECK(reached);
+    OT_NEAR(oroya_vec3_length(oroya_vec3_sub(pos(&c, 2), ik.target)), 0, 1e-5);
+    /* The knee's local rotation is about x only. */
+    OT_NEAR(c.r[1].y, 0, 1e-6);
+    OT_NEAR(c.r[1].z, 0, 1e-6);
+    OT_CHECK(pole_respected(&c, &ik, 1e-5));
+}
+
+/* ---- aim ------------------------------------------------------------------------------- */
+
+static oroya_vec3 world_dir(const chain *c, uint32_t j, oroya_vec3 local) {
+    return oroya_vec3_normalize(oroya_mat4_transform_direction(c->world[j], local));
+}
+
+static void test_aim(void) {
+    int bad_aim = 0, bad_up = 0, bad_offset = 0;
+    for (int it = 0; it < 3000; it++) {
+        uint32_t n = 1 + (uint32_t)(it % 4);
+        chain c;
+        chain_random(&c, n);
+        oroya_ik ik = {.type = OROYA_IK_AIM, .joint_count = n, .weight = 1};
+        float sum = 0;
+        for (uint32_t i = 0; i < n; i++)
+            sum += ik.shares[i] = ot_randf(0.05f, 1);
+        for (uint32_t i = 0; i < n; i++)
+            ik.shares[i] /= sum;
+        ik.forward = rand_dir();
+        do {
+            ik.up_axis = rand_dir();
+        } while (angle_between(ik.up_axis, ik.forward) < 0.3f ||
+                 angle_between(ik.up_axis, ik.forward) > 2.8f);
+        bool with_offset = it % 3 == 0;
+        if (it % 3 == 1) /* along forward only: the up check stays exact */
+            ik.offset = oroya_vec3_scale(ik.forward, ot_randf(-0.2f, 0.2f));
+        if (with_offset)
+            ik.offset = oroya_vec3_scale(rand_dir(), ot_randf(0, 0.3f));
+        ik.up = rand_dir();
+        oroya_vec3 last = pos(&c, n - 1);
+        oroya_vec3 dir;
+        do {
+            dir = rand_dir();
+        } while (angle_between(dir, ik.up) < 0.2f || angle_between(dir, ik.up) > 2.94f);
+        ik.target = oroya_vec3_add(last, oroya_vec3_scale(dir, ot_randf(1, 10)));
+        bool reached = false;
+        OT_CHECK(solve(&c, &ik, &reached) == OROYA_OK);
+        oroya_vec3 eye = oroya_mat4_transform_point(c.world[n - 1], ik.offset);
+        oroya_vec3 fw = world_dir(&c, n - 1, ik.forward);
+        double err = dangle(fw, oroya_vec3_sub(ik.target, eye));
+        if ((err > 1e-5 || !reached) && bad_aim++ < 5)
+            OT_CHECK_MSG(0, "it %d (%u joints, offset %d): forward off the target by %g rad, "
+                            "reached %d", it, n, with_offset, err, reached);
+        if (!with_offset) {
+            oroya_vec3 up_w = world_dir(&c, n - 1, ik.up_axis);
+            oroya_vec3 normal = oroya_vec3_normalize(oroya_vec3_cross(fw, ik.up));
+            oroya_vec3 upp = oroya_vec3_sub(ik.up, oroya_vec3_scale(fw, oroya_vec3_dot(ik.up, fw)));
+            if ((fabsf(oroya_vec3_dot(up_w, normal)) > 1e-5f || oroya_vec3_dot(up_w, upp) <= 0) &&
+                bad_up++ < 5)
+                OT_CHECK_MSG(0, "it %d: up axis %g out of the plane of forward and up", it,
+                             (double)oroya_vec3_dot(up_w, normal));
+        }
+        (void)bad_offset;
+    }
+    OT_EQ_INT(bad_aim, 0);
+    OT_EQ_INT(bad_up, 0);
+}
+
+static void test_aim_shares(void) {
+    /* A straight spine of three joints along +y, forward +z, target to the side: the turn is
+     * split 0.2 / 0.3 / 0.5 (the pivots move a little, so the split is near, not exact). */
+    chain c = {.n = 3, .base = oroya_mat4_identity()};
+    for (int i = 0; i < 3; i++) {
+        c.t[i] = (oroya_vec3){0, i ? 0.01f : 0, 0};
+        c.r[i] = oroya_quat_identity();
+    }
+    chain_update(&c);
+    oroya_ik ik = {.type = OROYA_IK_AIM,
+                   .joint_count = 3,
+                   .shares = {0.2f, 0.3f, 0.5f},
+                   .forward = {0, 0, 1},
+                   .up = {0, 1, 0},
+                   .target = {100, 0.02f, 0},
+                   .weight = 1};
+    OT_CHECK(solve(&c, &ik, NULL) == OROYA_OK);
+    /* A quarter turn about y in all. */
+    float total = 0;
+    for (int i = 0; i < 3; i++) {
+        float angle = 2 * atan2f(c.r[i].y, c.r[i].w);
+        OT_NEAR(angle, ik.shares[i] * 1.5707963f, 2e-3);
+        total += angle;
+    }
+    OT_NEAR(total, 1.5707963f, 1e-4);
+}
+
+static void test_aim_limits(void) {
+    /* A neck limited to a 0.3 rad cone: the head takes the rest; a head limited too stops
+     * short, inside its limit, not reached. */
+    int bad = 0;
+    for (int it = 0; it < 500; it++) {
+        chain c;
+        chain_random(&c, 2);
+        oroya_joint_limit limits[2] = {rand_limit(), rand_limit()};
+        limits[1] = (oroya_joint_limit){0};
+        if (it & 1)
+            limits[1] = rand_limit();
+        oroya_ik ik = {.type = OROYA_IK_AIM, .joint_count = 2, .shares = {0.5f, 0.5f},
+                       .forward = {0, 0, 1}, .weight = 1, .limits = limits};
+        ik.target = oroya_vec3_add(pos(&c, 1), oroya_vec3_scale(rand_dir(), 3));
+        bool reached = false;
+        OT_CHECK(solve(&c, &ik, &reached) == OROYA_OK);
+        for (int j = 0; j < 2; j++) {
+            oroya_quat q;
+            oroya_joint_limit_clamp(&limits[j], c.r[j], &q);
+            if (memcmp(&q, &c.r[j], sizeof q) != 0 && bad++ < 5)
+                OT_CHECK_MSG(0, "it %d: joint %d outside its limit", it, j);
+        }
+        if (!(it & 1)) {
+            /* The free head makes up for the neck. */
+            double err = dangle(world_dir(&c, 1, ik.forward),
+                                oroya_vec3_sub(ik.target, pos(&c, 1)));
+            if (err > 1e-5 && bad++ < 5)
+                OT_CHECK_MSG(0, "it %d: free head off by %g rad", it, err);
+        }
+    }
+    OT_EQ_INT(bad, 0);
+}
+
+/* ---- bad input ------------------------------------------------------------------------- */
+
+static void test_validation_table(void) {
+    chain c = {.n = 3, .base = oroya_mat4_identity()};
+    c.t[0] = (oroya_vec3){0, 1, 0};
+    c.t[1] = (oroya_vec3){0, -0.5f, 0.05f};
+    c.t[2] = (oroya_vec3){0, -0.5f, -0.05f};
+    for (int i = 0; i < 3; i++)
+        c.r[i] = oroya_quat_identity();
+    chain_update(&c);
+    const oroya_ik good = {.type = OROYA_IK_TWO_BONE, .name = "footL",
+                           .target = {0, 0.3f, 0.2f}, .pole = {0, 0, 1}, .weight = 1};
+    oroya_quat out[3];
+    oroya_error err = {0};
+    oroya_ik_solve_job job = {&good, c.world, c.r, out, NULL};
+    OT_CHECK(oroya_ik_solve_validate(&job, 0, &err) == OROYA_OK);
+
+    struct {
+        const char *what;
+        oroya_ik ik;
+        int zero_bone; /* make bone 2 zero-length */
+        oroya_result want;
+        const char *message;
+    } cases[] = {
+        {"NaN target", good, 0, OROYA_ERR_NON_FINITE, "iks[0] (footL).target: not finite"},
+        {"zero pole", good, 0, OROYA_ERR_INVALID_ARGUMENT, "pole: zero"},
+        {"parallel pole", good, 0, OROYA_ERR_INVALID_DATA, "pole: parallel"},
+        {"target at the root", good, 0, OROYA_ERR_INVALID_DATA, "target: at joints[0]"},
+        {"zero-length bone", good, 1, OROYA_ERR_INVALID_DATA, "joints[2]: zero-length bone"},
+        {"weight above 1", good, 0, OROYA_ERR_INVALID_ARGUMENT, "weight"},
+        {"soft 1", good, 0, OROYA_ERR_INVALID_ARGUMENT, "soft"},
+        {"bad type", good, 0, OROYA_ERR_INVALID_ARGUMENT, "type"},
+        {"aim: zero forward", {.type = OROYA_IK_AIM, .target = {0, 0, 5}, .weight = 1}, 0,
+         OROYA_ERR_INVALID_ARGUMENT, "forward: zero"},
+        {"aim: shares", {.type = OROYA_IK_AIM, .joint_count = 2, .shares = {0.5f, 0.4f},
+                         .forward = {0, 0, 1}, .target = {0, 0, 5}, .weight = 1},
+         0, OROYA_ERR_INVALID_ARGUMENT, "shares: add up to"},
+        {"aim: up parallel", {.type = OROYA_IK_AIM, .forward = {0, 0, 1}, .up = {0, 1, 0},
+                              .target = {0, 9, 0}, .weight = 1},
+         0, OROYA_ERR_INVALID_DATA, "up: parallel"},
+        {"aim: up_axis parallel to forward",
+         {.type = OROYA_IK_AIM, .forward = {0, 0, 1}, .up = {0, 1, 0}, .up_axis = {0, 0, 2},
+          .target = {0, 0, 5}, .weight = 1},
+         0, OROYA_ERR_INVALID_ARGUMENT, "up_axis: parallel"},
+    };
+    cases[0].ik.target.x = NAN;
+    cases[1].ik.pole = (oroya_vec3){0, 0, 0};
+    cases[2].ik.pole = (oroya_vec3){0, -0.7f, 0.2f}; /* the target is at (0, 0.3, 0.2) */
+    cases[2].ik.target = (oroya_vec3){0, 1 - 0.7f * 0.5f, 0.2f * 0.5f};
+    cases[3].ik.target = pos(&c, 0);
+    cases[5].ik.weight = 1.5f;
+    cases[6].ik.soft = 1;
+    cases[7].ik.type = (oroya_ik_type)7;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        chain w = c;
+        if (cases[i].zero_bone) {
+            w.t[2] = (oroya_vec3){0, 0, 0};
+            chain_update(&w);
+        }
+        memset(&err, 0, sizeof err);
+        job = (oroya_ik_solve_job){&cases[i].ik, w.world, w.r, out, NULL};
+        oroya_result r = oroya_ik_solve_validate(&job, 0, &err);
+        OT_CHECK_MSG(r == cases[i].want, "%s: got %d (%s)", cases[i].what, (int)r, err.message);
+        OT_CHECK_MSG(strstr(err.message, cases[i].message) != NULL, "%s: message '%s'",
+                     cases[i].what, err.message);
+        /* At run time: OK, or the pose unchanged, never NaN. */
+        for (int k = 0; k < 3; k++)
+            out[k] = (oroya_quat){NAN, NAN, NAN, NAN};
+        r = oroya_ik_solve_run(&job, NULL);
+        if (r == OROYA_ERR_INVALID_ARGUMENT && cases[i].ik.type != OROYA_IK_TWO_BONE &&
+            cases[i].ik.type != OROYA_IK_AIM)
+            continue; /* refused before anything is written */
+        for (uint32_t k = 0; k < chain_count_for_test(&cases[i].ik); k++) {
+            OT_CHECK(isfinite(out[k].x) && isfinite(out[k].y) && isfinite(out[k].z) &&
+                     isfinite(out[k].w));
+            if (r != OROYA_OK && r != OROYA_ERR_INVALID_ARGUMENT)
+                OT_CHECK(memcmp(&out[k], &w.r[k], sizeof out[k]) == 0);
+        }
+    }
+}
+
+/* ---- the two hooks ------------------------------------------------------------------------ */
+
+/* hips(0) -> thigh(1) -> shin(2) -> foot(3) -> toe(4); hips -> spine(5) -> neck(6) -> head(7). */
+#define RIG_JOINTS 8
+static const uint32_t rig_parents[RIG_JOINTS] = {UINT32_MAX, 0, 1, 2, 3, 0, 5, 6};
+static const char *const rig_names[RIG_JOINTS] = {"hips", "thigh", "shin", "foot",
+                                                  "toe",  "spine", "neck", "head"};
+
+static void rig_rest(oroya_transform *rest) {
+    const oroya_vec3 t[RIG_JOINTS] = {{0.1f, 1, 0.2f}, {0.1f, -0.05f, 0}, {0, -0.45f, 0.02f},
+                                      {0, -0.42f, -0.03f}, {0, -0.05f, 0.12f}, {0, 0.2f, 0},
+                                      {0, 0.35f, 0.02f}, {0, 0.12f, 0.01f}};
+    for (int i = 0; i < RIG_JOINTS; i++) {
+        rest[i] = oroya_transform_identity();
+        rest[i].translation = t[i];
+        rest[i].rotation = rand_quat(0.3f);
+    }
+    rest[0].scale = (oroya_vec3){1.5f, 1.5f, 1.5f};
+}
+
+static void rig_iks(oroya_ik *iks, const oroya_joint_limit *neck_limit) {
+    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "footL", .joints = {1, 2, 3},
+                        .target = {0.25f, 0.45f, 0.45f}, .pole = {0, 0, 1}, .weight = 1,
+                        .has_target_rotation = true,
+                        .target_rotation = {0, 0.2588190f, 0, 0.9659258f}};
+    static oroya_joint_limit limits[2];
+    limits[0] = *neck_limit;
+    limits[1] = (oroya_joint_limit){0};
+    iks[1] = (oroya_ik){.type = OROYA_IK_AIM, .name = "head", .joints = {6, 7}, .joint_count = 2,
+                        .shares = {0.4f, 0.6f}, .forward = {0, 0, 1}, .up = {0, 1, 0},
+                        .offset = {0, 0.05f, 0.08f}, .target = {2, 2.5f, 3}, .weight = 0.8f,
+                        .limits = limits};
+}
+
+static void test_scene_and_kernel_agree(void) {
+    oroya_transform rest[RIG_JOINTS];
+    rig_rest(rest);
+    oroya_joint_limit neck = {.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE,
+                              .swing_max = {0.3f}, .has_twist_limit = true,
+                              .twist_min = -0.2f, .twist_max = 0.2f};
+    oroya_ik iks[2];
+    rig_iks(iks, &neck);
+    oroya_error err = {0};
+
+    /* The scene path. */
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node nodes[RIG_JOINTS];
+    for (int i = 0; i < RIG_JOINTS; i++) {
+        oroya_node parent = rig_parents[i] == UINT32_MAX ? (oroya_node){0} : nodes[rig_parents[i]];
+        OT_CHECK(oroya_scene_add_node(scene, rig_names[i], parent, OROYA_NODE_BONE, &nodes[i]) ==
+                 OROYA_OK);
+        oroya_scene_set_transform(scene, nodes[i], &rest[i]);
+        OT_EQ_INT(oroya_scene_node_index(scene, nodes[i]), i);
+    }
+    oroya_scene_update_world(scene);
+    OT_CHECK_MSG(oroya_ik_scene_validate(scene, iks, 2, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK_MSG(oroya_ik_scene_apply(scene, iks, 2, &err) == OROYA_OK, "%s", err.message);
+    const oroya_mat4 *sw = oroya_scene_world_matrices(scene);
+    /* The result is what a full update of the written transforms gives. */
+    oroya_mat4 after[RIG_JOINTS];
+    memcpy(after, sw, sizeof after);
+    oroya_scene_update_world(scene);
+    OT_CHECK(memcmp(after, oroya_scene_world_matrices(scene), sizeof after) == 0);
+    /* The foot reached its target. */
+    oroya_vec3 foot = {sw[3].m[12], sw[3].m[13], sw[3].m[14]};
+    OT_NEAR(oroya_vec3_length(oroya_vec3_sub(foot, iks[0].target)), 0, 1e-5);
+
+    /* The kernel path: the same rig as a pose skeleton at rest. */
+    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_character *ch = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = RIG_JOINTS,
+                                            .parents = rig_parents, .rest = rest,
+                                            .names = rig_names},
+                                        &skel, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
+                                         &err) == OROYA_OK);
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, 2, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    const oroya_mat4 *models = oroya_pose_character_models(ch);
+    const oroya_mat4 *bones = oroya_pose_character_bones(ch);
+    double worst = 0;
+    for (int j = 0; j < RIG_JOINTS; j++)
+        for (int k = 0; k < 16; k++) {
+            worst = fmax(worst, fabs((double)models[j].m[k] - (double)sw[j].m[k]));
+            worst = fmax(worst, fabs((double)bones[j].m[k] - (double)sw[j].m[k]));
+        }
+    OT_CHECK_MSG(worst < 1e-5, "scene and kernel differ by %g", worst);
+    /* The batch call runs the IKs too, with the same result. */
+    oroya_mat4 single[RIG_JOINTS];
+    memcpy(single, models, sizeof single);
+    OT_CHECK(oroya_pose_update_batch(&(oroya_pose_update){ch, NULL, 0}, 1, NULL, &err) ==
+             OROYA_OK);
+    OT_CHECK(memcmp(single, models, sizeof single) == 0);
+    /* Without IKs the kernel gives the rest pose again. */
+    OT_CHECK(oroya_pose_character_set_ik(ch, NULL, 0, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    oroya_vec3 rest_foot = {models[3].m[12], models[3].m[13], models[3].m[14]};
+    OT_CHECK(oroya_vec3_length(oroya_vec3_sub(rest_foot, iks[0].target)) > 0.1f);
+
+    /* Setup errors name the joints. */
+    oroya_ik broken = iks[0];
+    broken.joints[1] = 6; /* neck is not below thigh */
+    OT_CHECK(oroya_pose_character_set_ik(ch, &broken, 1, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "joints[1] (neck) is not a descendant of joints[0] (thigh)"),
+                 "%s", err.message);
+    OT_CHECK(oroya_ik_scene_validate(scene, &broken, 1, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "(neck) is not a descendant"), "%s", err.message);
+    broken = iks[0];
+    broken.target = (oroya_vec3){after[1].m[12], after[1].m[13], after[1].m[14]};
+    OT_CHECK(oroya_ik_scene_validate(scene, &broken, 1, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "iks[0] (footL).target: at joints[0] (thigh)"), "%s",
+                 err.message);
+    broken = iks[0];
+    broken.joints[2] = 40;
+    OT_CHECK(oroya_ik_scene_apply(scene, &broken, 1, &err) == OROYA_ERR_OUT_OF_RANGE);
+
+    /* A run-time fallback leaves that chain alone and the others run. */
+    oroya_ik two[2];
+    rig_iks(two, &neck);
+    two[0].target.y = NAN;
+    for (int i = 0; i < RIG_JOINTS; i++)
+        oroya_scene_set_transform(scene, nodes[i], &rest[i]);
+    oroya_scene_update_world(scene);
+    OT_CHECK(oroya_ik_scene_apply(scene, two, 2, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "footL") != NULL, "%s", err.message);
+    const oroya_transform *tr = oroya_scene_transforms(scene);
+    OT_CHECK(memcmp(&tr[1], &rest[1], sizeof rest[1]) == 0);
+    OT_CHECK(memcmp(&tr[2], &rest[2], sizeof rest[2]) == 0);
+    OT_CHECK(memcmp(&tr[7].rotation, &rest[7].rotation, sizeof rest[7].rotation) != 0);
+    for (int j = 0; j < RIG_JOINTS; j++)
+        for (int k = 0; k < 16; k++)
+            OT_CHECK(isfinite(oroya_scene_world_matrices(scene)[j].m[k]));
+
+    oroya_pose_character_destroy(ch);
+    oroya_pose_skeleton_destroy(skel);
+    oroya_scene_destroy(scene);
+}
+
+int main(void) {
+    OT_RUN(test_reachable_target_is_reached);
+    OT_RUN(test_unreachable_target_straightens_the_chain);
+    OT_RUN(test_pole_is_respected);
+    OT_RUN(test_weight);
+    OT_RUN(test_limits_never_violated);
+    OT_RUN(test_continuity);
+    OT_RUN(test_soft_limit);
+    OT_RUN(test_target_rotation);
+    OT_RUN(test_mid_axis);
+    OT_RUN(test_aim);
+    OT_RUN(test_aim_shares);
+    OT_RUN(test_aim_limits);
+    OT_RUN(test_validation_table);
+    OT_RUN(test_scene_and_kernel_agree);
+    return ot_finish();
+}

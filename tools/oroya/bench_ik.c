@@ -1,0 +1,184 @@
+/* The IK figures of `oroya bench` (see cmd_bench.c for the conventions):
+ *   ik_two_bone_ns         one two-bone solve (oroya_ik_solve_run) on the humanoid's left leg;
+ *   ik_aim_chain_ns        one aim-chain solve over neck, neck1 and head (shares 0.3/0.3/0.4);
+ *   mixer_char_frame_ik_us one character frame, walk 0.6 + run 0.4 on the pose kernel, with
+ *                          two foot IKs and a head look-at set on the character;
+ *   mixer_char_frame_ik_ratio that frame over the same frame without IK (target <= 1.25).
+ * Times are the thread's CPU time, medians of `runs`. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "oroya/ik.h"
+#include "oroya/pose.h"
+
+static double ik_cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int ik_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double ik_median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, ik_cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static float ik_wrap(float t, float d) {
+    float r = t - d * (float)(int)(t / d);
+    return r < 0 ? r + d : r;
+}
+
+/* The joint's local axis that points along world `dir` in the current model matrix. */
+static oroya_vec3 local_axis(const oroya_mat4 *m, oroya_vec3 dir) {
+    oroya_mat4 inv;
+    oroya_mat4_invert_affine(*m, &inv);
+    return oroya_vec3_normalize(oroya_mat4_transform_direction(inv, dir));
+}
+
+static oroya_vec3 model_pos(const oroya_mat4 *m) { return (oroya_vec3){m->m[12], m->m[13], m->m[14]}; }
+
+/* Frames of walk + run, with or without the IKs (kept apart so callgrind can compare them:
+ * --toggle-collect=ik_frames_plain / ik_frames_with_ik). */
+__attribute__((noinline)) static double ik_frames(oroya_pose_character *c,
+                                                  const oroya_pose_clip *walk,
+                                                  const oroya_pose_clip *run, oroya_ik *iks,
+                                                  int frames) {
+    double t0 = ik_cpu_s();
+    for (int f = 0; f < frames; f++) {
+        const float t = (float)f * (1.0f / 60.0f);
+        oroya_pose_layer layers[2] = {
+            {walk, ik_wrap(t, oroya_pose_clip_duration(walk)), 0.6f},
+            {run, ik_wrap(t, oroya_pose_clip_duration(run)), 0.4f}};
+        if (iks) {
+            /* The head follows a point moving on a circle in front of the character. */
+            iks[2].target.x = 0.5f * (float)__builtin_sinf(t);
+        }
+        oroya_pose_character_update(c, layers, 2, NULL);
+    }
+    return (ik_cpu_s() - t0) * 1e6 / frames;
+}
+
+__attribute__((noinline)) static double ik_frames_plain(oroya_pose_character *c,
+                                                        const oroya_pose_clip *walk,
+                                                        const oroya_pose_clip *run, int frames) {
+    return ik_frames(c, walk, run, NULL, frames);
+}
+
+__attribute__((noinline)) static double ik_frames_with_ik(oroya_pose_character *c,
+                                                          const oroya_pose_clip *walk,
+                                                          const oroya_pose_clip *run,
+                                                          oroya_ik *iks, int frames) {
+    return ik_frames(c, walk, run, iks, frames);
+}
+
+int oroya_bench_ik(const oroya_pose_skeleton *skel, const oroya_pose_clip *walk,
+                   const oroya_pose_clip *run, const oroya_allocator *allocator, int runs,
+                   int frames) {
+    const char *need[8] = {"upper_leg_L", "lower_leg_L", "foot_L", "upper_leg_R",
+                           "lower_leg_R", "foot_R",      "neck",   "head"};
+    uint32_t j[8];
+    for (int i = 0; i < 8; i++) {
+        j[i] = oroya_pose_skeleton_find(skel, need[i]);
+        if (j[i] == UINT32_MAX) {
+            fprintf(stderr, "oroya bench: ik: no joint named %s\n", need[i]);
+            return 1;
+        }
+    }
+    const uint32_t neck1 = oroya_pose_skeleton_find(skel, "neck1");
+    oroya_pose_character *c = NULL;
+    oroya_error err = {0};
+    if (oroya_pose_character_create(
+            &(oroya_pose_character_desc){.skeleton = skel, .allocator = *allocator}, &c, &err)) {
+        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
+        return 1;
+    }
+    /* Targets from the first frame: feet planted 5 cm in front of where they are, the head
+     * looking 2 m ahead. */
+    ik_frames_plain(c, walk, run, 1);
+    const oroya_mat4 *m = oroya_pose_character_models(c);
+    oroya_ik iks[3] = {
+        {.type = OROYA_IK_TWO_BONE, .name = "footL", .joints = {j[0], j[1], j[2]},
+         .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f},
+        {.type = OROYA_IK_TWO_BONE, .name = "footR", .joints = {j[3], j[4], j[5]},
+         .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f},
+        {.type = OROYA_IK_AIM, .name = "head", .joints = {j[6], neck1, j[7]}, .joint_count = 3,
+         .shares = {0.3f, 0.3f, 0.4f}, .up = {0, 1, 0}, .weight = 1},
+    };
+    for (int k = 0; k < 2; k++) {
+        iks[k].target = oroya_vec3_add(model_pos(&m[iks[k].joints[2]]), (oroya_vec3){0, 0.02f, 0.05f});
+    }
+    iks[2].forward = local_axis(&m[j[7]], (oroya_vec3){0, 0, 1});
+    iks[2].up_axis = local_axis(&m[j[7]], (oroya_vec3){0, 1, 0});
+    iks[2].target = oroya_vec3_add(model_pos(&m[j[7]]), (oroya_vec3){0, 0, 2});
+    if (neck1 == UINT32_MAX) {
+        iks[2].joints[1] = j[7];
+        iks[2].joint_count = 2;
+        iks[2].shares[1] = 0.7f;
+    }
+    if (oroya_pose_character_set_ik(c, iks, 3, &err) != OROYA_OK) {
+        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
+        oroya_pose_character_destroy(c);
+        return 1;
+    }
+    double v[64], w[64];
+    if (runs > 64) {
+        runs = 64;
+    }
+    /* One solve at a time on the matrices of the current frame; the target moves a little
+     * each time so nothing is hoisted. */
+    oroya_mat4 leg[3] = {m[j[0]], m[j[1]], m[j[2]]}, head[3] = {m[j[6]], m[iks[2].joints[1]], m[j[7]]};
+    const oroya_soa_transform *loc = oroya_pose_character_locals(c);
+    oroya_quat lq[3], hq[3], out[3];
+    for (int k = 0; k < 3; k++) {
+        uint32_t a = iks[0].joints[k], b = iks[2].joints[k];
+        lq[k] = (oroya_quat){loc[a / 4].qx[a % 4], loc[a / 4].qy[a % 4], loc[a / 4].qz[a % 4],
+                             loc[a / 4].qw[a % 4]};
+        hq[k] = (oroya_quat){loc[b / 4].qx[b % 4], loc[b / 4].qy[b % 4], loc[b / 4].qz[b % 4],
+                             loc[b / 4].qw[b % 4]};
+    }
+    const int solves = frames * 10;
+    for (int r = 0; r < runs; r++) {
+        oroya_ik a = iks[0], b = iks[2];
+        double t0 = ik_cpu_s();
+        for (int i = 0; i < solves; i++) {
+            a.target.x += 1e-6f;
+            oroya_ik_solve_run(&(oroya_ik_solve_job){&a, leg, lq, out, NULL}, NULL);
+        }
+        double t1 = ik_cpu_s();
+        for (int i = 0; i < solves; i++) {
+            b.target.x += 1e-6f;
+            oroya_ik_solve_run(&(oroya_ik_solve_job){&b, head, hq, out, NULL}, NULL);
+        }
+        double t2 = ik_cpu_s();
+        v[r] = (t1 - t0) * 1e9 / solves;
+        w[r] = (t2 - t1) * 1e9 / solves;
+    }
+    printf("ik_two_bone_ns %.1f ns\n", ik_median(v, runs));
+    printf("ik_aim_chain_ns %.1f ns\n", ik_median(w, runs));
+    oroya_pose_character *plain = NULL;
+    if (oroya_pose_character_create(
+            &(oroya_pose_character_desc){.skeleton = skel, .allocator = *allocator}, &plain,
+            &err)) {
+        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
+        oroya_pose_character_destroy(c);
+        return 1;
+    }
+    for (int r = 0; r < runs; r++) {
+        v[r] = ik_frames_plain(plain, walk, run, frames);
+        w[r] = ik_frames_with_ik(c, walk, run, iks, frames);
+    }
+    double base = ik_median(v, runs), with = ik_median(w, runs);
+    printf("mixer_char_frame_ik_us %.3f us\n", with);
+    printf("mixer_char_frame_ik_ratio %.3f x\n", base > 0 ? with / base : 0);
+    oroya_pose_character_destroy(plain);
+    oroya_pose_character_destroy(c);
+    return 0;
+}
