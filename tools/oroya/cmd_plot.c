@@ -397,30 +397,49 @@ typedef struct frame {
 static double fx(const frame *f, double t) { return f->x0 + 8 + (t - f->t0) / (f->t1 - f->t0) * (f->x1 - f->x0 - 16); }
 static double fy(const frame *f, double v) { return f->y1 - (v - f->v0) / (f->v1 - f->v0) * (f->y1 - f->y0); }
 
+/* A series sampled: n points (t[i], y[i]), both from one allocation. */
+typedef struct curve {
+    double *t, *y;
+    uint32_t n;
+} curve;
+
+static int sample_curve(const series *s, double t0, double t1, curve *out) {
+    out->t = sample_times(s->track, t0, t1, &out->n);
+    float buf[256];
+    float *v = s->track->components <= 256 ? buf : malloc(s->track->components * sizeof *v);
+    double *all = out->t ? realloc(out->t, 2 * (size_t)out->n * sizeof *all) : NULL;
+    if (!all || !v) {
+        free(all ? all : out->t);
+        if (v != buf) free(v);
+        out->t = NULL;
+        return 1;
+    }
+    out->t = all;
+    out->y = all + out->n;
+    uint32_t cursor = 0;
+    for (uint32_t k = 0; k < out->n; k++) {
+        oroya_track_sample(s->track, out->t[k], &cursor, NULL, v);
+        out->y[k] = pick(s, v);
+    }
+    if (v != buf) free(v);
+    return 0;
+}
+
 static int draw(cairo_t *cr, double width, double height, const series *s, uint32_t ns, double t0, double t1,
                 const char *title, const char *y_label) {
-    /* The value range over every sample. */
-    double lo = INFINITY, hi = -INFINITY;
-    float buf[256];
-    float *v = buf;
-    uint32_t max_comp = 0;
+    curve cv[PLOT_MAX_SERIES];
     for (uint32_t i = 0; i < ns; i++) {
-        if (s[i].track->components > max_comp) max_comp = s[i].track->components;
-    }
-    if (max_comp > 256 && !(v = malloc(max_comp * sizeof *v))) return 1;
-    for (uint32_t i = 0; i < ns; i++) {
-        uint32_t n = 0, cursor = 0;
-        double *ts = sample_times(s[i].track, t0, t1, &n);
-        if (!ts) {
-            if (v != buf) free(v);
+        if (sample_curve(&s[i], t0, t1, &cv[i])) {
+            for (uint32_t k = 0; k < i; k++) free(cv[k].t);
             return 1;
         }
-        for (uint32_t k = 0; k < n; k++) {
-            oroya_track_sample(s[i].track, ts[k], &cursor, NULL, v);
-            double y = pick(&s[i], v);
-            if (isfinite(y)) lo = fmin(lo, y), hi = fmax(hi, y);
+    }
+    /* The value range over every sample. */
+    double lo = INFINITY, hi = -INFINITY;
+    for (uint32_t i = 0; i < ns; i++) {
+        for (uint32_t k = 0; k < cv[i].n; k++) {
+            if (isfinite(cv[i].y[k])) lo = fmin(lo, cv[i].y[k]), hi = fmax(hi, cv[i].y[k]);
         }
-        free(ts);
     }
     if (!(lo <= hi)) lo = 0, hi = 1;
     if (hi - lo < 1e-9 * fmax(1.0, fabs(hi))) lo -= 1, hi += 1;
@@ -501,24 +520,16 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
     cairo_clip(cr);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (uint32_t i = 0; i < ns; i++) {
-        uint32_t n = 0, cursor = 0;
-        double *ts = sample_times(s[i].track, t0, t1, &n);
-        if (!ts) {
-            if (v != buf) free(v);
-            return 1;
-        }
         const double *c = palette[i % 8];
         cairo_set_source_rgb(cr, c[0], c[1], c[2]);
         cairo_set_line_width(cr, 2.2);
-        for (uint32_t k = 0; k < n; k++) {
-            oroya_track_sample(s[i].track, ts[k], &cursor, NULL, v);
-            double y = pick(&s[i], v);
-            if (!isfinite(y)) continue;
-            if (k) cairo_line_to(cr, fx(&f, ts[k]), fy(&f, y));
-            else cairo_move_to(cr, fx(&f, ts[k]), fy(&f, y));
+        for (uint32_t k = 0; k < cv[i].n; k++) {
+            if (!isfinite(cv[i].y[k])) continue;
+            if (k) cairo_line_to(cr, fx(&f, cv[i].t[k]), fy(&f, cv[i].y[k]));
+            else cairo_move_to(cr, fx(&f, cv[i].t[k]), fy(&f, cv[i].y[k]));
         }
         cairo_stroke(cr);
-        free(ts);
+        free(cv[i].t);
     }
     cairo_restore(cr);
     for (uint32_t i = 0; i < ns; i++) {
@@ -555,7 +566,6 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
         cairo_move_to(cr, x + 36, y);
         cairo_show_text(cr, s[i].label);
     }
-    if (v != buf) free(v);
     return 0;
 }
 
