@@ -4,7 +4,7 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOROYA_WERROR=ON
 
-.PHONY: all deps build build-asan demo test test-fast test-asan test-valgrind test-install fuzz clean
+.PHONY: all deps build build-asan demo test test-fast test-asan test-valgrind test-install fuzz clean web web-serve
 
 all: build
 
@@ -46,6 +46,16 @@ test-install: build
 # libFuzzer targets (clang 14): each runs FUZZ_SECONDS (default 60) on top of its seeds.
 fuzz: deps
 	bash tests/fuzz/run.sh $(or $(FUZZ_SECONDS),60)
+
+# The browser build (docs/web.md): liboroya + web/oroya_web.c to WebAssembly with Debian's
+# emscripten, into web/build/; `make web-serve` serves web/ on http://localhost:$(WEB_PORT)/.
+WEB_PORT ?= 8000
+web:
+	bash web/build.sh
+
+web-serve: web
+	@echo "web-serve: viewer http://localhost:$(WEB_PORT)/  race http://localhost:$(WEB_PORT)/race/"
+	cd web && python3 -m http.server $(WEB_PORT) --bind 127.0.0.1
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) out

@@ -7,6 +7,7 @@ packages=(
   libcjson-dev libcglm-dev libstb-dev libgif-dev libglfw3-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core
   libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
   clang libclang-rt-14-dev valgrind xvfb xauth python3 nodejs npm
+  emscripten chromium dpkg-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -31,4 +32,36 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ ! -d "$here/tests/tools/node_modules/gltf-validator" ]; then
   echo "deps: npm ci in tests/tools (gltf-validator)"
   (cd "$here/tests/tools" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The browser build (make web) compiles cJSON from Debian's cjson source package (the same
+# version as libcjson-dev, with Debian's patches); apt needs a deb-src entry for that.
+if [ ! -f "$here/.deps/cjson/cJSON.c" ]; then
+  echo "deps: Debian source of cjson into .deps/cjson"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if ! apt-get source --print-uris cjson >/dev/null 2>&1; then
+    printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: bookworm" \
+      "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+      $sudo tee /etc/apt/sources.list.d/oroya-deb-src.sources >/dev/null
+    $sudo apt-get update -qq
+  fi
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && apt-get source -qq cjson >/dev/null 2>&1) ||
+    { echo "deps: apt-get source cjson failed" >&2; exit 1; }
+  src="$(find "$tmp" -maxdepth 2 -name cJSON.c -printf '%h\n' | head -1)"
+  [ -n "$src" ] || { echo "deps: apt-get source cjson gave no cJSON.c" >&2; exit 1; }
+  mkdir -p "$here/.deps"
+  rm -rf "$here/.deps/cjson"
+  cp -r "$src" "$here/.deps/cjson"
+  rm -rf "$tmp"
+fi
+# three.js for the race page (web/package-lock.json) and puppeteer-core for the browser test
+# (tests/web/package-lock.json; it drives Debian's chromium, no browser download).
+if [ ! -d "$here/web/node_modules/three" ]; then
+  echo "deps: npm ci in web (three)"
+  (cd "$here/web" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+if [ ! -d "$here/tests/web/node_modules/puppeteer-core" ]; then
+  echo "deps: npm ci in tests/web (puppeteer-core)"
+  (cd "$here/tests/web" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal/base.h"
+#include "internal/render_shaders.h"
 #include "oroya/render.h"
 #include "oroya/skeleton.h"
 
@@ -68,152 +69,6 @@ struct oroya_renderer {
  * count the renderers that use it so the last one out terminates it. This is the only
  * process-wide state in oroya and it mirrors EGL's own. */
 static atomic_int egl_users;
-
-static const char *vertex_shader_source =
-    "#version 300 es\n"
-    "precision highp float;\n"
-    "precision highp int;\n"
-    "precision highp sampler2D;\n"
-    "layout(location = 0) in vec3 a_position;\n"
-    "layout(location = 1) in vec3 a_normal;\n"
-    "layout(location = 2) in uvec4 a_joints;\n"
-    "layout(location = 3) in vec4 a_weights;\n"
-    "layout(location = 4) in uvec4 a_joints2;\n"
-    "layout(location = 5) in vec4 a_weights2;\n"
-    "layout(location = 6) in vec2 a_uv;\n"
-    "out vec2 v_uv;\n"
-    "uniform bool u_skin8;\n"
-    "uniform mat4 u_model;\n"
-    "uniform mat4 u_view_proj;\n"
-    "uniform mat3 u_normal_matrix;\n"
-    "uniform bool u_skinned;\n"
-    "uniform sampler2D u_bones;\n"
-    "uniform mat4 u_bind;\n"
-    "uniform mat4 u_bind_inv;\n"
-    "uniform int u_morph_count;\n"
-    "uniform float u_morph_weights[64];\n"
-    "uniform sampler2D u_morphs;\n"
-    "uniform int u_vertex_count;\n"
-    "uniform bool u_morph_normals;\n"
-    "out vec3 v_world;\n"
-    "out vec3 v_normal;\n"
-    /* three.js layout: matrix i starts at texel 4i, row by row; the side is a multiple of 4,
-     * so a matrix's 4 texels (its columns) share one row. */
-    "mat4 bone(uint i) {\n"
-    "    int side = textureSize(u_bones, 0).x;\n"
-    "    int j = int(i) * 4;\n"
-    "    ivec2 p = ivec2(j % side, j / side);\n"
-    "    return mat4(texelFetch(u_bones, p, 0), texelFetch(u_bones, p + ivec2(1, 0), 0),\n"
-    "                texelFetch(u_bones, p + ivec2(2, 0), 0), texelFetch(u_bones, p + ivec2(3, 0), 0));\n"
-    "}\n"
-    "vec3 morph_texel(int k) {\n"
-    "    int w = textureSize(u_morphs, 0).x;\n"
-    "    return texelFetch(u_morphs, ivec2(k % w, k / w), 0).xyz;\n"
-    "}\n"
-    "void main() {\n"
-    "    vec3 p = a_position;\n"
-    "    vec3 n = a_normal;\n"
-    "    for (int t = 0; t < u_morph_count; ++t) {\n"
-    "        float w = u_morph_weights[t];\n"
-    "        if (w == 0.0) continue;\n"
-    "        int k = (t * u_vertex_count + gl_VertexID) * 2;\n"
-    "        p += w * morph_texel(k);\n"
-    "        if (u_morph_normals) n += w * morph_texel(k + 1);\n"
-    "    }\n"
-    "    if (u_skinned) {\n"
-    /* Zero-weight influences are skipped: their index may be padding outside the palette,
-     * and an out-of-range texelFetch is undefined (NaN * 0 is NaN). */
-    "        mat4 s = mat4(0.0);\n"
-    "        if (a_weights.x != 0.0) s += a_weights.x * bone(a_joints.x);\n"
-    "        if (a_weights.y != 0.0) s += a_weights.y * bone(a_joints.y);\n"
-    "        if (a_weights.z != 0.0) s += a_weights.z * bone(a_joints.z);\n"
-    "        if (a_weights.w != 0.0) s += a_weights.w * bone(a_joints.w);\n"
-    "        if (u_skin8) {\n"
-    "            if (a_weights2.x != 0.0) s += a_weights2.x * bone(a_joints2.x);\n"
-    "            if (a_weights2.y != 0.0) s += a_weights2.y * bone(a_joints2.y);\n"
-    "            if (a_weights2.z != 0.0) s += a_weights2.z * bone(a_joints2.z);\n"
-    "            if (a_weights2.w != 0.0) s += a_weights2.w * bone(a_joints2.w);\n"
-    "        }\n"
-    "        s = u_bind_inv * s * u_bind;\n"
-    "        p = (s * vec4(p, 1.0)).xyz;\n"
-    "        n = (s * vec4(n, 0.0)).xyz;\n"
-    "    }\n"
-    "    vec4 world = u_model * vec4(p, 1.0);\n"
-    "    v_world = world.xyz;\n"
-    "    v_normal = u_normal_matrix * n;\n"
-    "    v_uv = a_uv;\n"
-    "    gl_Position = u_view_proj * world;\n"
-    "}\n";
-
-/* Lambert diffuse plus a normalized Blinn-Phong lobe. Light intensity 1 straight on gives the
- * base color (no 1/pi), which keeps scene intensities intuitive. Colors come in linear (as in
- * glTF and three.js), lighting happens in linear space, the output is sRGB-encoded with a 2.2
- * gamma (close to the sRGB curve; exactness is not the point of a preview renderer). */
-static const char *fragment_shader_source =
-    "#version 300 es\n"
-    "precision highp float;\n"
-    "in vec3 v_world;\n"
-    "in vec3 v_normal;\n"
-    "in vec2 v_uv;\n"
-    "uniform sampler2D u_base_tex;\n"
-    "uniform bool u_has_tex;\n"
-    "uniform vec4 u_base_color;\n"
-    "uniform float u_metallic;\n"
-    "uniform float u_roughness;\n"
-    "uniform float u_grid;\n"
-    "uniform bool u_unlit;\n"
-    "uniform vec3 u_camera_pos;\n"
-    "uniform int u_light_count;\n"
-    "uniform vec4 u_light_vec[8];\n"
-    "uniform vec4 u_light_color[8];\n"
-    "uniform vec3 u_ambient;\n"
-    "out vec4 o_color;\n"
-    "void main() {\n"
-    "    vec4 albedo = u_base_color;\n"
-    "    if (u_has_tex) albedo *= texture(u_base_tex, v_uv);\n"
-    "    vec3 base = albedo.rgb;\n"
-    "    if (u_grid > 0.0) {\n"
-    "        vec2 c = v_world.xz / u_grid;\n"
-    "        vec2 g = abs(fract(c - 0.5) - 0.5) / max(fwidth(c), vec2(1e-6));\n"
-    "        float line = 1.0 - min(min(g.x, g.y), 1.0);\n"
-    "        base *= mix(1.0, 0.45, line);\n"
-    "    }\n"
-    "    if (u_unlit) {\n"
-    "        o_color = vec4(pow(clamp(base, 0.0, 1.0), vec3(1.0 / 2.2)), albedo.a);\n"
-    "        return;\n"
-    "    }\n"
-    "    vec3 n = normalize(v_normal);\n"
-    "    if (!gl_FrontFacing) n = -n;\n"
-    "    vec3 v = normalize(u_camera_pos - v_world);\n"
-    "    vec3 diffuse = base * (1.0 - u_metallic);\n"
-    "    vec3 f0 = mix(vec3(0.04), base, u_metallic);\n"
-    "    float a = max(u_roughness * u_roughness, 0.02);\n"
-    "    float shininess = 2.0 / (a * a) - 2.0;\n"
-    "    vec3 color = u_ambient * diffuse;\n"
-    "    for (int i = 0; i < 8; ++i) {\n"
-    "        if (i >= u_light_count) break;\n"
-    "        vec3 l;\n"
-    "        float atten = 1.0;\n"
-    "        if (u_light_vec[i].w == 0.0) {\n"
-    "            l = -normalize(u_light_vec[i].xyz);\n"
-    "        } else {\n"
-    "            vec3 d = u_light_vec[i].xyz - v_world;\n"
-    "            float dist = max(length(d), 1e-4);\n"
-    "            l = d / dist;\n"
-    "            atten = 1.0 / max(dist * dist, 0.01);\n"
-    "            float range = u_light_color[i].a;\n"
-    "            if (range > 0.0) {\n"
-    "                float f = clamp(1.0 - pow(dist / range, 4.0), 0.0, 1.0);\n"
-    "                atten *= f * f;\n"
-    "            }\n"
-    "        }\n"
-    "        float ndl = max(dot(n, l), 0.0);\n"
-    "        vec3 h = normalize(l + v);\n"
-    "        float spec = pow(max(dot(n, h), 0.0), shininess) * (shininess + 8.0) / 25.132741;\n"
-    "        color += u_light_color[i].rgb * atten * ndl * (diffuse + f0 * spec);\n"
-    "    }\n"
-    "    o_color = vec4(pow(clamp(color, 0.0, 1.0), vec3(1.0 / 2.2)), albedo.a);\n"
-    "}\n";
 
 /* ---- small helpers --------------------------------------------------------------------- */
 
@@ -340,9 +195,9 @@ static GLuint compile(GLenum type, const char *source, oroya_error *err, oroya_r
 
 static oroya_result create_program(oroya_renderer *r, oroya_error *err) {
     oroya_result res = OROYA_OK;
-    GLuint vs = compile(GL_VERTEX_SHADER, vertex_shader_source, err, &res);
+    GLuint vs = compile(GL_VERTEX_SHADER, oroya__render_vertex_shader, err, &res);
     if (!vs) return res;
-    GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_shader_source, err, &res);
+    GLuint fs = compile(GL_FRAGMENT_SHADER, oroya__render_fragment_shader, err, &res);
     if (!fs) {
         glDeleteShader(vs);
         return res;

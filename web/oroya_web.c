@@ -1,0 +1,722 @@
+/* oroya_web.c - the C side of oroya in the browser (built by `make web` with emscripten).
+ *
+ * A thin layer over oroya's public API, so the pages call a handful of flat functions with
+ * numbers and pointers (the wasm ABI) instead of structs:
+ *   - a viewer model: oroya_gltf_parse from memory + validate + import, a mixer with one
+ *     action per clip, and per frame mixer update, world matrices, skeletons (bone matrices)
+ *     and skins (bind matrix inverse); the draw list the WebGL2 renderer reads;
+ *   - a crowd for the race page: N copies of one model's scene, each with its own mixer and
+ *     skeleton, all animated by the same public calls as the viewer;
+ *   - the renderer's GLES 3 shaders (src/internal/render_shaders.h), so the page draws with
+ *     the same program as oroya's EGL renderer.
+ * Every fallible call leaves its oroya_error message in ow_error() for the page to show.
+ * Nothing here allocates per frame. */
+#include <emscripten/emscripten.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/render_shaders.h"
+#include "oroya/gltf.h"
+#include "oroya/mixer.h"
+#include "oroya/pose.h"
+#include "oroya/skeleton.h"
+#include "oroya/skin.h"
+
+#define OW_API EMSCRIPTEN_KEEPALIVE
+
+static oroya_error ow_err;
+
+static void ow_fail(const char *where, oroya_result r) {
+    if (!ow_err.message[0]) {
+        snprintf(ow_err.message, sizeof ow_err.message, "%s: %s", where, oroya_result_string(r));
+    }
+}
+
+/* The message of the last failed call ("" when it succeeded). */
+OW_API const char *ow_error(void) { return ow_err.message; }
+
+OW_API const char *ow_vertex_shader(void) { return oroya__render_vertex_shader; }
+OW_API const char *ow_fragment_shader(void) { return oroya__render_fragment_shader; }
+
+/* ---- viewer model ------------------------------------------------------------------------ */
+
+/* One mesh node to draw, in dense scene order (see ow_draw). */
+typedef struct ow_draw_item {
+    uint32_t dense;
+    const oroya_geometry *geometry;
+    const oroya_material *material;
+    uint32_t material_index; /* into model->materials, or OROYA_GLTF_NONE */
+    oroya_skin *skin;        /* NULL when not skinned */
+} ow_draw_item;
+
+typedef struct ow_model {
+    oroya_gltf_model *model;
+    oroya_mixer *mixer;
+    oroya_action **actions; /* one per clip */
+    ow_draw_item *draws;
+    uint32_t draw_count;
+    uint32_t info[32]; /* ow_draw's answer */
+} ow_model;
+
+OW_API void ow_model_free(ow_model *m) {
+    if (!m) {
+        return;
+    }
+    oroya_mixer_destroy(m->mixer);
+    oroya_gltf_model_free(m->model);
+    free(m->actions);
+    free(m->draws);
+    free(m);
+}
+
+static uint32_t material_index(const oroya_gltf_model *g, const oroya_material *mat) {
+    for (uint32_t i = 0; i < g->material_count; i++) {
+        if (&g->materials[i].material == mat) {
+            return i;
+        }
+    }
+    return OROYA_GLTF_NONE;
+}
+
+static oroya_gltf_model *import_bytes(const uint8_t *bytes, uint32_t size) {
+    oroya_gltf_data *data = NULL;
+    oroya_gltf_model *model = NULL;
+    oroya_result r = oroya_gltf_parse(NULL, bytes, size, &data, &ow_err);
+    if (r == OROYA_OK) {
+        r = oroya_gltf_load_buffers(data, &ow_err);
+    }
+    if (r == OROYA_OK) {
+        r = oroya_gltf_validate(data, &ow_err);
+    }
+    if (r == OROYA_OK) {
+        r = oroya_gltf_import(data, NULL, &model, &ow_err);
+    }
+    oroya_gltf_free(data);
+    if (r != OROYA_OK) {
+        ow_fail("glTF", r);
+        return NULL;
+    }
+    return model;
+}
+
+/* Loads a .glb (or a self-contained .gltf) held in memory. NULL on error (see ow_error). */
+OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
+    memset(&ow_err, 0, sizeof ow_err);
+    ow_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(ow_err.message, sizeof ow_err.message, "out of memory");
+        return NULL;
+    }
+    m->model = import_bytes(bytes, size);
+    if (!m->model) {
+        ow_model_free(m);
+        return NULL;
+    }
+    oroya_gltf_model *g = m->model;
+    oroya_mixer_desc md = {.max_actions = g->clip_count + 4, .max_bindings = 4096};
+    oroya_result r = oroya_mixer_create(g->scene, &md, &m->mixer);
+    m->actions = calloc(g->clip_count + 1, sizeof *m->actions);
+    uint32_t n = oroya_scene_node_count(g->scene);
+    m->draws = calloc(n + 1, sizeof *m->draws);
+    if (r != OROYA_OK || !m->actions || !m->draws) {
+        ow_fail("oroya_mixer_create", r == OROYA_OK ? OROYA_ERR_OUT_OF_MEMORY : r);
+        ow_model_free(m);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < g->clip_count; i++) {
+        r = oroya_mixer_clip_action(m->mixer, g->clips[i], &m->actions[i]);
+        if (r != OROYA_OK) {
+            snprintf(ow_err.message, sizeof ow_err.message, "clip %u '%s': %s", i,
+                     g->clips[i]->name ? g->clips[i]->name : "", oroya_result_string(r));
+            ow_model_free(m);
+            return NULL;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        oroya_node node = oroya_scene_node_at(g->scene, i);
+        ow_draw_item d = {.dense = i};
+        if (oroya_scene_get_mesh(g->scene, node, &d.geometry, &d.material) != OROYA_OK) {
+            continue;
+        }
+        d.material_index = material_index(g, d.material);
+        d.skin = oroya_scene_get_skin(g->scene, node);
+        if (d.skin && !d.skin->skeleton) {
+            d.skin = NULL;
+        }
+        m->draws[m->draw_count++] = d;
+    }
+    oroya_scene_update_world(g->scene);
+    return m;
+}
+
+OW_API uint32_t ow_clip_count(const ow_model *m) { return m->model->clip_count; }
+OW_API const char *ow_clip_name(const ow_model *m, uint32_t i) {
+    const char *s = i < m->model->clip_count ? m->model->clips[i]->name : NULL;
+    return s ? s : "";
+}
+OW_API double ow_clip_duration(const ow_model *m, uint32_t i) {
+    return i < m->model->clip_count ? (double)m->model->clips[i]->duration : 0.0;
+}
+
+static oroya_action *action(const ow_model *m, uint32_t i) {
+    return i < m->model->clip_count ? m->actions[i] : NULL;
+}
+
+/* Action controls, three.js's AnimationAction by clip index. They return an oroya_result. */
+OW_API int ow_play(ow_model *m, uint32_t i) {
+    oroya_action *a = action(m, i);
+    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_action_play(a);
+    return OROYA_OK;
+}
+OW_API int ow_stop(ow_model *m, uint32_t i) {
+    oroya_action *a = action(m, i);
+    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_action_stop(a);
+    return OROYA_OK;
+}
+OW_API int ow_reset(ow_model *m, uint32_t i) {
+    oroya_action *a = action(m, i);
+    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_action_reset(a);
+    return OROYA_OK;
+}
+OW_API int ow_set_weight(ow_model *m, uint32_t i, double w) {
+    oroya_action *a = action(m, i);
+    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_action_set_enabled(a, true);
+    return (int)oroya_action_set_effective_weight(a, w);
+}
+OW_API double ow_weight(const ow_model *m, uint32_t i) {
+    oroya_action *a = action(m, i);
+    return a ? oroya_action_effective_weight(a) : 0.0;
+}
+OW_API int ow_set_action_time_scale(ow_model *m, uint32_t i, double s) {
+    oroya_action *a = action(m, i);
+    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    return (int)oroya_action_set_effective_time_scale(a, s);
+}
+OW_API double ow_action_time(const ow_model *m, uint32_t i) {
+    oroya_action *a = action(m, i);
+    return a ? oroya_action_time(a) : 0.0;
+}
+OW_API int ow_action_running(const ow_model *m, uint32_t i) {
+    oroya_action *a = action(m, i);
+    return a ? oroya_action_is_running(a) : 0;
+}
+/* three's skinning-blending example (executeCrossFade): `to` restarts at time 0 with weight
+ * and time scale 1, then to.cross_fade_from(from, duration, warp). */
+OW_API int ow_cross_fade(ow_model *m, uint32_t from, uint32_t to, double duration, int warp) {
+    oroya_action *a = action(m, from), *b = action(m, to);
+    if (!a || !b) return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_action_set_enabled(b, true);
+    oroya_action_set_effective_time_scale(b, 1.0);
+    oroya_action_set_effective_weight(b, 1.0);
+    oroya_action_set_time(b, 0.0);
+    oroya_action_play(b);
+    return (int)oroya_action_cross_fade_from(b, a, duration, warp != 0);
+}
+OW_API int ow_set_time_scale(ow_model *m, double s) {
+    return (int)oroya_mixer_set_time_scale(m->mixer, s);
+}
+OW_API double ow_mixer_time(const ow_model *m) { return oroya_mixer_time(m->mixer); }
+
+/* Everything that runs per frame on the CPU after the mixer: world matrices, bone matrices,
+ * bind matrix inverses. */
+static oroya_result pose_model(ow_model *m) {
+    oroya_gltf_model *g = m->model;
+    oroya_scene_update_world(g->scene);
+    oroya_result res = OROYA_OK;
+    for (uint32_t s = 0; s < g->skin_count; s++) {
+        if (g->skeletons[s]) {
+            oroya_result r = oroya_skeleton_update(g->skeletons[s], g->scene, &ow_err);
+            if (res == OROYA_OK) res = r;
+        }
+    }
+    for (uint32_t s = 0; s < g->skinned_mesh_count; s++) {
+        oroya_result r = oroya_skin_update(g->skinned_meshes[s], g->scene, &ow_err);
+        if (res == OROYA_OK) res = r;
+    }
+    return res;
+}
+
+/* One frame: mixer update by dt seconds, then pose_model. Returns an oroya_result. */
+OW_API int ow_update(ow_model *m, double dt) {
+    ow_err.message[0] = 0;
+    oroya_result r = oroya_mixer_update(m->mixer, dt);
+    if (r != OROYA_OK) {
+        ow_fail("oroya_mixer_update", r);
+        return (int)r;
+    }
+    r = pose_model(m);
+    if (r != OROYA_OK) ow_fail("skeleton", r);
+    return (int)r;
+}
+
+/* three's mixer.setTime(t) (every action's time restarts from 0), then pose_model. */
+OW_API int ow_set_time(ow_model *m, double t) {
+    ow_err.message[0] = 0;
+    oroya_result r = oroya_mixer_set_time(m->mixer, t);
+    if (r != OROYA_OK) {
+        ow_fail("oroya_mixer_set_time", r);
+        return (int)r;
+    }
+    return (int)pose_model(m);
+}
+
+/* ---- pose read-back (the browser test compares it with `oroya sample`) ------------------- */
+
+OW_API uint32_t ow_node_count(const ow_model *m) { return m->model->node_count; }
+/* glTF node i's scene name (FORMAT.md), "" when not in the loaded scene. */
+OW_API const char *ow_node_name(const ow_model *m, uint32_t i) {
+    return i < m->model->node_count && m->model->nodes[i].id ? m->model->node_names[i] : "";
+}
+/* glTF node i's local TRS into out[10]: translation, rotation xyzw, scale. 0 if absent. */
+OW_API int ow_node_trs(const ow_model *m, uint32_t i, float *out) {
+    oroya_transform x;
+    if (i >= m->model->node_count || !m->model->nodes[i].id ||
+        oroya_scene_get_transform(m->model->scene, m->model->nodes[i], &x) != OROYA_OK) {
+        return 0;
+    }
+    const float v[10] = {x.translation.x, x.translation.y, x.translation.z, x.rotation.x,
+                         x.rotation.y,    x.rotation.z,    x.rotation.w,    x.scale.x,
+                         x.scale.y,       x.scale.z};
+    memcpy(out, v, sizeof v);
+    return 1;
+}
+OW_API uint32_t ow_node_weights(ow_model *m, uint32_t i, float *out, uint32_t capacity) {
+    uint32_t n = 0;
+    float *w = i < m->model->node_count && m->model->nodes[i].id
+                   ? oroya_scene_weights(m->model->scene, m->model->nodes[i], &n)
+                   : NULL;
+    if (!w) return 0;
+    memcpy(out, w, (n < capacity ? n : capacity) * sizeof *w);
+    return n;
+}
+OW_API uint32_t ow_skin_count(const ow_model *m) { return m->model->skin_count; }
+OW_API uint32_t ow_skin_joint_count(const ow_model *m, uint32_t s) {
+    return s < m->model->skin_count ? m->model->skins[s].joint_count : 0;
+}
+/* three's skeleton.boneMatrices of glTF skin s (joint_count * 16 floats) into out. */
+OW_API int ow_skin_bone_matrices(const ow_model *m, uint32_t s, float *out) {
+    return (int)oroya_gltf_model_bone_matrices(m->model, s, out);
+}
+
+/* ---- draw list ---------------------------------------------------------------------------- */
+
+OW_API uint32_t ow_draw_count(const ow_model *m) { return m->draw_count; }
+
+/* Draw i as 32 words (wasm pointers are 32-bit), valid until the next ow_draw call:
+ *  0 vertex_count  1 index_count  2 positions  3 normals  4 uvs  5 indices (u32)
+ *  6 joints (u16x4) 7 weights  8 joints2  9 weights2  10 morph_target_count
+ * 11 morph_positions  12 morph_normals  13 world matrix (16 floats)  14 bone matrices
+ * 15 bone count  16 bind matrix  17 bind matrix inverse  18 morph weights  19 weight count
+ * 20 base color (4 floats)  21 metallic (float bits)  22 roughness (float bits)
+ * 23 base color image index or ~0  24 visible  25 double sided  26 dense node index
+ * 27 bone texture side (bone matrices hold side * side * 4 floats) */
+OW_API const uint32_t *ow_draw(ow_model *m, uint32_t i) {
+    uint32_t *o = m->info;
+    memset(o, 0, sizeof m->info);
+    if (i >= m->draw_count) return o;
+    const ow_draw_item *d = &m->draws[i];
+    const oroya_geometry *g = d->geometry;
+    oroya_scene *scene = m->model->scene;
+    o[0] = g->vertex_count;
+    o[1] = g->index_count;
+    o[2] = (uint32_t)(uintptr_t)g->positions;
+    o[3] = (uint32_t)(uintptr_t)g->normals;
+    o[4] = (uint32_t)(uintptr_t)g->uvs;
+    o[5] = (uint32_t)(uintptr_t)g->indices;
+    o[6] = (uint32_t)(uintptr_t)g->joints;
+    o[7] = (uint32_t)(uintptr_t)g->weights;
+    o[10] = g->morph_target_count;
+    o[11] = (uint32_t)(uintptr_t)g->morph_positions;
+    o[12] = (uint32_t)(uintptr_t)g->morph_normals;
+    o[13] = (uint32_t)(uintptr_t)&oroya_scene_world_matrices(scene)[d->dense];
+    if (d->skin) {
+        /* The skin's copies: weights normalized at import, as the GPU should see them. */
+        o[6] = (uint32_t)(uintptr_t)d->skin->joints;
+        o[7] = (uint32_t)(uintptr_t)d->skin->weights;
+        o[8] = (uint32_t)(uintptr_t)d->skin->joints2;
+        o[9] = (uint32_t)(uintptr_t)d->skin->weights2;
+        o[14] = (uint32_t)(uintptr_t)d->skin->skeleton->bone_matrices;
+        o[15] = d->skin->skeleton->bone_count;
+        o[16] = (uint32_t)(uintptr_t)&d->skin->bind_matrix;
+        o[17] = (uint32_t)(uintptr_t)&d->skin->bind_matrix_inverse;
+        o[27] = d->skin->skeleton->texture_side;
+    }
+    uint32_t wc = 0;
+    float *w = oroya_scene_weights(scene, oroya_scene_node_at(scene, d->dense), &wc);
+    if (w && g->morph_target_count) {
+        o[18] = (uint32_t)(uintptr_t)w;
+        o[19] = wc < g->morph_target_count ? wc : g->morph_target_count;
+    }
+    static float color[4];
+    oroya_scene_get_mesh_color(scene, oroya_scene_node_at(scene, d->dense), color);
+    o[20] = (uint32_t)(uintptr_t)color;
+    memcpy(&o[21], &d->material->metallic, 4);
+    memcpy(&o[22], &d->material->roughness, 4);
+    o[23] = d->material_index < m->model->material_count
+                ? m->model->materials[d->material_index].base_color_image
+                : OROYA_GLTF_NONE;
+    o[24] = oroya_scene_world_visible(scene)[d->dense];
+    o[25] = d->material->double_sided;
+    o[26] = d->dense;
+    return o;
+}
+
+/* Image i as RGBA8 (width, height, pixels); width 0 when not decoded. */
+OW_API uint32_t ow_image_width(const ow_model *m, uint32_t i) {
+    return i < m->model->image_count ? m->model->images[i].width : 0;
+}
+OW_API uint32_t ow_image_height(const ow_model *m, uint32_t i) {
+    return i < m->model->image_count ? m->model->images[i].height : 0;
+}
+OW_API const uint8_t *ow_image_pixels(const ow_model *m, uint32_t i) {
+    return i < m->model->image_count ? m->model->images[i].pixels : NULL;
+}
+
+/* ---- crowd (the race page) ---------------------------------------------------------------
+ * N copies of one model's scene (three.js's SkeletonUtils.clone): each copy has its own
+ * scene (same nodes, names, kinds and rest transforms), mixer and skeleton; clips and the
+ * mesh are shared. Per frame and copy: mixer update, world matrices, bone matrices and the
+ * skinned mesh's bind matrix inverse, the same work three.js does in mixer.update,
+ * scene.updateMatrixWorld and skeleton.update. */
+
+typedef struct ow_copy {
+    oroya_scene *scene;
+    oroya_mixer *mixer;
+    oroya_skeleton *skeleton;
+    oroya_mat4 bind_inverse;
+} ow_copy;
+
+typedef struct ow_crowd {
+    oroya_gltf_model *model;
+    uint32_t count, mesh_dense;
+    ow_copy *copies;
+} ow_crowd;
+
+OW_API void ow_crowd_free(ow_crowd *c) {
+    if (!c) return;
+    for (uint32_t i = 0; c->copies && i < c->count; i++) {
+        oroya_mixer_destroy(c->copies[i].mixer);
+        oroya_skeleton_destroy(c->copies[i].skeleton);
+        oroya_scene_destroy(c->copies[i].scene);
+    }
+    free(c->copies);
+    oroya_gltf_model_free(c->model);
+    free(c);
+}
+
+/* Copies every node of `src` into a new scene in dense order; map[dense] = new handle. */
+static oroya_result copy_scene(const oroya_scene *src, oroya_scene **out, oroya_node *map) {
+    uint32_t n = oroya_scene_node_count(src);
+    oroya_result r = oroya_scene_create(&(oroya_scene_desc){.capacity_hint = n}, out);
+    const uint32_t *parents = oroya_scene_parent_indices(src);
+    const uint8_t *kinds = oroya_scene_kinds(src);
+    for (uint32_t i = 0; i < n && r == OROYA_OK; i++) {
+        oroya_node node = oroya_scene_node_at(src, i);
+        oroya_node parent = parents[i] == OROYA_SCENE_NO_INDEX ? (oroya_node){0} : map[parents[i]];
+        oroya_transform x;
+        r = oroya_scene_get_transform(src, node, &x);
+        if (r == OROYA_OK) {
+            r = oroya_scene_add_node(*out, oroya_scene_node_name(src, node), parent,
+                                     (oroya_node_kind)kinds[i], &map[i]);
+        }
+        if (r == OROYA_OK) r = oroya_scene_set_transform(*out, map[i], &x);
+    }
+    return r;
+}
+
+/* N copies of the model in bytes, each playing clip a at weight wa and clip b at weight wb,
+ * copy i starting at time i * offset. NULL on error (see ow_error). */
+OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                                 const char *clip_a, double wa, const char *clip_b, double wb,
+                                 double offset) {
+    memset(&ow_err, 0, sizeof ow_err);
+    ow_crowd *c = calloc(1, sizeof *c);
+    if (!c || !(c->model = import_bytes(bytes, size))) {
+        ow_crowd_free(c);
+        return NULL;
+    }
+    oroya_gltf_model *g = c->model;
+    const oroya_clip *a = oroya_gltf_model_find_clip(g, clip_a);
+    const oroya_clip *b = oroya_gltf_model_find_clip(g, clip_b);
+    if (!a || !b || g->skin_count < 1 || g->skinned_mesh_count < 1) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "crowd: the model needs clips '%s' and '%s' and a skinned mesh", clip_a, clip_b);
+        ow_crowd_free(c);
+        return NULL;
+    }
+    c->mesh_dense = oroya_scene_node_index(g->scene, g->skinned_meshes[0]->mesh);
+    c->copies = calloc(count, sizeof *c->copies);
+    uint32_t n = oroya_scene_node_count(g->scene);
+    oroya_node *map = calloc(n, sizeof *map);
+    oroya_node *bones = calloc(g->skins[0].joint_count + 1, sizeof *bones);
+    oroya_result r = c->copies && map && bones ? OROYA_OK : OROYA_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < count && r == OROYA_OK; i++) {
+        ow_copy *k = &c->copies[i];
+        c->count = i + 1;
+        r = copy_scene(g->scene, &k->scene, map);
+        for (uint32_t j = 0; r == OROYA_OK && j < g->skins[0].joint_count; j++) {
+            bones[j] = map[oroya_scene_node_index(g->scene, g->skins[0].joints[j])];
+        }
+        if (r == OROYA_OK) {
+            oroya_skeleton_desc sd = {.bones = bones, .bone_count = g->skins[0].joint_count,
+                                      .bone_inverses = g->skins[0].inverse_bind_matrices};
+            r = oroya_skeleton_create(k->scene, &sd, &k->skeleton, &ow_err);
+        }
+        if (r == OROYA_OK) r = oroya_mixer_create(k->scene, NULL, &k->mixer);
+        oroya_action *aa = NULL, *ab = NULL;
+        if (r == OROYA_OK) r = oroya_mixer_play(k->mixer, a, &aa);
+        if (r == OROYA_OK) r = oroya_mixer_play(k->mixer, b, &ab);
+        if (r == OROYA_OK) r = oroya_action_set_weight(aa, wa);
+        if (r == OROYA_OK) r = oroya_action_set_weight(ab, wb);
+        if (r == OROYA_OK) r = oroya_action_set_time(aa, (double)i * offset);
+        if (r == OROYA_OK) r = oroya_action_set_time(ab, (double)i * offset);
+    }
+    free(map);
+    free(bones);
+    if (r != OROYA_OK) {
+        ow_fail("crowd", r);
+        ow_crowd_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Copy k's bone matrices and its skinned mesh's bind matrix inverse (attached mode), from
+ * its world matrices. */
+static oroya_result copy_bones(const ow_crowd *c, ow_copy *k) {
+    oroya_result r = oroya_skeleton_update(k->skeleton, k->scene, &ow_err);
+    if (r != OROYA_OK) {
+        ow_fail("oroya_skeleton_update", r);
+        return r;
+    }
+    if (!oroya_mat4_invert(oroya_scene_world_matrices(k->scene)[c->mesh_dense], &k->bind_inverse)) {
+        k->bind_inverse = oroya_mat4_identity();
+    }
+    return OROYA_OK;
+}
+
+/* One frame of every copy. Returns an oroya_result. */
+OW_API int ow_crowd_update(ow_crowd *c, double dt) {
+    for (uint32_t i = 0; i < c->count; i++) {
+        ow_copy *k = &c->copies[i];
+        oroya_result r = oroya_mixer_update(k->mixer, dt);
+        if (r != OROYA_OK) {
+            ow_fail("oroya_mixer_update", r);
+            return (int)r;
+        }
+        oroya_scene_update_world(k->scene);
+        r = copy_bones(c, k);
+        if (r != OROYA_OK) return (int)r;
+    }
+    return OROYA_OK;
+}
+
+OW_API uint32_t ow_crowd_count(const ow_crowd *c) { return c->count; }
+OW_API uint32_t ow_crowd_bone_count(const ow_crowd *c) { return c->model->skins[0].joint_count; }
+/* Copy i's bone matrices (16 floats per bone) and world matrices (16 per dense node). */
+OW_API const float *ow_crowd_bones(const ow_crowd *c, uint32_t i) {
+    return i < c->count ? c->copies[i].skeleton->bone_matrices : NULL;
+}
+OW_API const float *ow_crowd_worlds(const ow_crowd *c, uint32_t i) {
+    return i < c->count ? oroya_scene_world_matrices(c->copies[i].scene)[0].m : NULL;
+}
+OW_API uint32_t ow_crowd_node_count(const ow_crowd *c) {
+    return oroya_scene_node_count(c->model->scene);
+}
+OW_API const uint32_t *ow_crowd_parents(const ow_crowd *c) {
+    return oroya_scene_parent_indices(c->model->scene);
+}
+
+/* Buffers for the page (malloc/free through the module). */
+OW_API void *ow_alloc(uint32_t size) { return malloc(size ? size : 1); }
+OW_API void ow_free(void *p) { free(p); }
+
+/* Where a crowd frame goes: runs `frames` frames phase by phase over all copies (the same
+ * work as ow_crowd_update) and writes the milliseconds of each phase to out[0..2]: mixer,
+ * world matrices, bone matrices + bind matrix inverse. */
+OW_API int ow_crowd_profile(ow_crowd *c, uint32_t frames, double dt, double *out) {
+    out[0] = out[1] = out[2] = 0.0;
+    for (uint32_t f = 0; f < frames; f++) {
+        double t0 = emscripten_get_now();
+        for (uint32_t i = 0; i < c->count; i++) {
+            if (oroya_mixer_update(c->copies[i].mixer, dt) != OROYA_OK) return 1;
+        }
+        double t1 = emscripten_get_now();
+        for (uint32_t i = 0; i < c->count; i++) oroya_scene_update_world(c->copies[i].scene);
+        double t2 = emscripten_get_now();
+        for (uint32_t i = 0; i < c->count; i++) {
+            if (copy_bones(c, &c->copies[i]) != OROYA_OK) return 1;
+        }
+        double t3 = emscripten_get_now();
+        out[0] += t1 - t0;
+        out[1] += t2 - t1;
+        out[2] += t3 - t2;
+    }
+    return 0;
+}
+
+/* ---- pose crowd: the same blend through the pose kernel (include/oroya/pose.h) -------------
+ * The data-oriented runtime the mixer is moving onto: skeleton, runtime clips and one
+ * character per copy, two layers (a at wa, b at wb) whose times loop as the mixer's
+ * LOOP_REPEAT actions do. Outputs are the same model-space bone matrices (the mesh of
+ * humanoid67 is a root without transform, so skeleton space is world space). */
+
+typedef struct ow_pose_crowd {
+    oroya_gltf_model *model;
+    oroya_pose_skeleton *skeleton;
+    oroya_pose_clip *clips[2];
+    float weights[2];
+    uint32_t count;
+    oroya_pose_character **chars;
+    oroya_pose_layer *layers; /* 2 per character */
+    oroya_pose_update *updates;
+    double *times;
+} ow_pose_crowd;
+
+OW_API void ow_pose_crowd_free(ow_pose_crowd *c) {
+    if (!c) return;
+    for (uint32_t i = 0; c->chars && i < c->count; i++) oroya_pose_character_destroy(c->chars[i]);
+    oroya_pose_clip_destroy(c->clips[0]);
+    oroya_pose_clip_destroy(c->clips[1]);
+    oroya_pose_skeleton_destroy(c->skeleton);
+    oroya_gltf_model_free(c->model);
+    free(c->chars);
+    free(c->layers);
+    free(c->updates);
+    free(c->times);
+    free(c);
+}
+
+/* A pose skeleton from glTF skin 0: joints in skin order, parents by joint index (a parent
+ * that is not a joint makes a root), rest = the scene's local transforms, the skin's inverse
+ * bind matrices, the scene names (so clip tracks bind by name). */
+static oroya_result pose_skeleton_from_skin(const oroya_gltf_model *g, oroya_pose_skeleton **out) {
+    const oroya_gltf_model_skin *skin = &g->skins[0];
+    uint32_t n = skin->joint_count;
+    uint32_t *parents = calloc(n + 1, sizeof *parents);
+    oroya_transform *rest = calloc(n + 1, sizeof *rest);
+    const char **names = calloc(n + 1, sizeof *names);
+    oroya_result r = parents && rest && names ? OROYA_OK : OROYA_ERR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < n && r == OROYA_OK; j++) {
+        oroya_node parent = {0};
+        parents[j] = UINT32_MAX;
+        if (oroya_scene_get_parent(g->scene, skin->joints[j], &parent) == OROYA_OK && parent.id) {
+            for (uint32_t k = 0; k < n; k++) {
+                if (skin->joints[k].id == parent.id) parents[j] = k;
+            }
+        }
+        names[j] = oroya_scene_node_name(g->scene, skin->joints[j]);
+        r = oroya_scene_get_transform(g->scene, skin->joints[j], &rest[j]);
+    }
+    if (r == OROYA_OK) {
+        oroya_pose_skeleton_desc d = {.joint_count = n, .parents = parents, .rest = rest,
+                                      .inverse_bind = skin->inverse_bind_matrices,
+                                      .names = names};
+        r = oroya_pose_skeleton_create(&d, out, &ow_err);
+    }
+    free(parents);
+    free(rest);
+    free(names);
+    return r;
+}
+
+OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                                           const char *clip_a, double wa, const char *clip_b,
+                                           double wb, double offset) {
+    memset(&ow_err, 0, sizeof ow_err);
+    ow_pose_crowd *c = calloc(1, sizeof *c);
+    if (!c || !(c->model = import_bytes(bytes, size))) {
+        ow_pose_crowd_free(c);
+        return NULL;
+    }
+    oroya_gltf_model *g = c->model;
+    const oroya_clip *src[2] = {oroya_gltf_model_find_clip(g, clip_a),
+                                oroya_gltf_model_find_clip(g, clip_b)};
+    if (!src[0] || !src[1] || g->skin_count < 1) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "pose crowd: the model needs clips '%s' and '%s' and a skin", clip_a, clip_b);
+        ow_pose_crowd_free(c);
+        return NULL;
+    }
+    c->weights[0] = (float)wa;
+    c->weights[1] = (float)wb;
+    oroya_result r = pose_skeleton_from_skin(g, &c->skeleton);
+    for (int k = 0; k < 2 && r == OROYA_OK; k++) {
+        oroya_pose_clip_desc d = {.skeleton = c->skeleton, .clip = src[k]};
+        r = oroya_pose_clip_create(&d, &c->clips[k], &ow_err);
+    }
+    c->chars = calloc(count + 1, sizeof *c->chars);
+    c->layers = calloc(2 * (size_t)count + 2, sizeof *c->layers);
+    c->updates = calloc(count + 1, sizeof *c->updates);
+    c->times = calloc(count + 1, sizeof *c->times);
+    if (r == OROYA_OK && !(c->chars && c->layers && c->updates && c->times)) {
+        r = OROYA_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < count && r == OROYA_OK; i++) {
+        oroya_pose_character_desc d = {.skeleton = c->skeleton, .max_layers = 2};
+        r = oroya_pose_character_create(&d, &c->chars[i], &ow_err);
+        c->count = i + 1;
+        c->times[i] = (double)i * offset;
+        c->updates[i] = (oroya_pose_update){c->chars[i], &c->layers[2 * i], 2};
+    }
+    if (r != OROYA_OK) {
+        ow_fail("pose crowd", r);
+        ow_pose_crowd_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* One frame of every copy: advance the times, loop them on each clip, update the batch. */
+OW_API int ow_pose_crowd_update(ow_pose_crowd *c, double dt) {
+    for (uint32_t i = 0; i < c->count; i++) {
+        c->times[i] += dt;
+        for (int k = 0; k < 2; k++) {
+            double d = (double)oroya_pose_clip_duration(c->clips[k]);
+            double t = d > 0.0 ? fmod(c->times[i], d) : 0.0;
+            c->layers[2 * i + (uint32_t)k] = (oroya_pose_layer){c->clips[k], (float)t, c->weights[k]};
+        }
+    }
+    oroya_result r = oroya_pose_update_batch(c->updates, c->count, NULL, &ow_err);
+    if (r != OROYA_OK) ow_fail("oroya_pose_update_batch", r);
+    return (int)r;
+}
+
+OW_API const float *ow_pose_crowd_bones(const ow_pose_crowd *c, uint32_t i) {
+    return i < c->count ? oroya_pose_character_bones(c->chars[i])[0].m : NULL;
+}
+
+/* CPU skinning of the model's first skinned mesh with copy 0's bone matrices, `iterations`
+ * times (oroya_pose_skin_run; positions and normals): milliseconds per run. For measuring the
+ * SIMD128 and portable builds against each other; the pages skin on the GPU. -1 on error. */
+OW_API double ow_pose_crowd_skin_bench(ow_pose_crowd *c, uint32_t iterations) {
+    const oroya_skin *s = c->model->skinned_mesh_count ? c->model->skinned_meshes[0] : NULL;
+    if (!s || !c->count) return -1.0;
+    float *p = malloc((size_t)s->vertex_count * 3 * sizeof *p);
+    float *n = malloc((size_t)s->vertex_count * 3 * sizeof *n);
+    double ms = -1.0;
+    if (p && n) {
+        oroya_pose_skin_job job = {.count = s->vertex_count, .positions = s->positions,
+                                   .normals = s->normals, .joints = s->joints,
+                                   .weights = s->weights,
+                                   .palette_count = oroya_pose_skeleton_joint_count(c->skeleton),
+                                   .palette = oroya_pose_character_bones(c->chars[0]),
+                                   .out_positions = p, .out_normals = s->normals ? n : NULL};
+        double t0 = emscripten_get_now();
+        oroya_result r = OROYA_OK;
+        for (uint32_t i = 0; i < iterations && r == OROYA_OK; i++) {
+            r = oroya_pose_skin_run(&job, &ow_err);
+        }
+        ms = r == OROYA_OK && iterations ? (emscripten_get_now() - t0) / iterations : -1.0;
+    }
+    free(p);
+    free(n);
+    return ms;
+}
