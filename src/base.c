@@ -25,6 +25,8 @@ static const char *const result_strings[OROYA_RESULT_COUNT_] = {
     [OROYA_ERR_UNKNOWN_PROPERTY] = "unknown property",
     [OROYA_ERR_NON_FINITE] = "non-finite value",
     [OROYA_ERR_BACKEND] = "graphics backend error",
+    [OROYA_ERR_ACCESS] = "access refused",
+    [OROYA_ERR_BUSY] = "busy",
 };
 
 const char *oroya_result_string(oroya_result result) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal/gltf.h"
+#include "internal/io_file.h"
 
 static int b64_value(unsigned char c) {
     if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -110,7 +111,8 @@ static int hex_value(char c) {
     return -1;
 }
 
-/* base_dir + the percent-decoded relative URI, into `out`. */
+/* The file a URI names, into `out`: base_dir + the percent-decoded URI. An absolute path
+ * (only with allow_outside_base_dir) is used as it is. */
 static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *out, size_t cap,
                                  oroya_error *err, const char *path) {
     if (!g->base_dir) {
@@ -118,13 +120,19 @@ static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *ou
                            "%s: external file \"%.200s\" but no base directory (parsed from "
                            "memory)", path, uri);
     }
-    /* A scheme ("http:", "file:") or an absolute path would leave the model's folder. */
+    /* A scheme ("http:", "file:") names no file here. */
     const char *colon = strchr(uri, ':'), *slash = strchr(uri, '/');
-    if (uri[0] == '/' || uri[0] == '\\' || (colon && (!slash || colon < slash))) {
+    if (colon && (!slash || colon < slash)) {
         return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
                            "%s: URI \"%.200s\" is not a relative path", path, uri);
     }
-    size_t n = strlen(g->base_dir);
+    bool absolute = uri[0] == '/' || uri[0] == '\\';
+    if (absolute && !g->allow_outside_base_dir) {
+        return oroya__fail(err, OROYA_ERR_ACCESS,
+                           "%s: URI \"%.200s\" is an absolute path, outside the model's folder; "
+                           "allow_outside_base_dir permits it", path, uri);
+    }
+    size_t n = absolute ? 0 : strlen(g->base_dir);
     if (n >= cap) {
         return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
     }
@@ -157,39 +165,30 @@ static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *ou
     return OROYA_OK;
 }
 
-/* Reads a whole file into memory owned by g; the file's size bounds the allocation. */
-static oroya_result read_file(const oroya_allocator *a, oroya__gltf_block **list,
-                              const char *file, const uint8_t **out, uint64_t *out_size,
-                              oroya_error *err, const char *path) {
-    FILE *f = fopen(file, "rb");
-    if (!f) {
-        return oroya__fail(err, OROYA_ERR_NOT_FOUND, "%s: cannot open \"%s\"", path, file);
+/* Reads a whole file into memory owned by g; the file's size bounds the allocation. Only a
+ * regular file inside the base directory (unless allow_outside_base_dir) is read. */
+static oroya_result read_file(const oroya__gltf *g, const oroya_allocator *a,
+                              oroya__gltf_block **list, const char *file, const char *uri,
+                              const uint8_t **out, uint64_t *out_size, oroya_error *err,
+                              const char *path) {
+    oroya__file f;
+    const char *inside = g->allow_outside_base_dir ? NULL : g->base_dir;
+    oroya_result r = oroya__file_open(file, inside, OROYA_GLTF_MAX_FILE_SIZE, &f, err, path, uri);
+    if (r != OROYA_OK) {
+        return r;
     }
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        size = ftell(f);
-    }
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot read \"%s\"", path, file);
-    }
-    if ((uint64_t)size > OROYA_GLTF_MAX_FILE_SIZE) {
-        fclose(f);
-        return oroya__fail(err, OROYA_ERR_LIMIT, "%s: \"%s\" is over the size limit", path,
-                           file);
-    }
-    uint8_t *bytes = (uint8_t *)oroya__arena_alloc(a, list, size ? (size_t)size : 1, 1);
+    uint8_t *bytes = (uint8_t *)oroya__arena_alloc(a, list, f.size ? (size_t)f.size : 1, 1);
     if (!bytes) {
-        fclose(f);
+        oroya__file_close(&f);
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
-    size_t got = fread(bytes, 1, (size_t)size, f);
-    fclose(f);
-    if (got != (size_t)size) {
-        return oroya__fail(err, OROYA_ERR_IO, "%s: short read of \"%s\"", path, file);
+    uint64_t size = f.size;
+    r = oroya__file_read_all(&f, bytes, err, path, uri);
+    if (r != OROYA_OK) {
+        return r;
     }
     *out = bytes;
-    *out_size = (uint64_t)size;
+    *out_size = size;
     return OROYA_OK;
 }
 
@@ -205,7 +204,7 @@ oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a
     }
     char file[4096];
     oroya_result r = resolve_path(g, uri, file, sizeof file, err, path);
-    return r ? r : read_file(a, list, file, out, out_size, err, path);
+    return r ? r : read_file(g, a, list, file, uri, out, out_size, err, path);
 }
 
 oroya_result oroya_gltf_load_buffers(oroya_gltf_data *data, oroya_error *err) {

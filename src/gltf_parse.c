@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal/gltf.h"
+#include "internal/io_file.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
@@ -871,12 +872,23 @@ static oroya_result parse_json(parser *p, const char *json, size_t size) {
         json += 3;
         size -= 3;
     }
+    /* What cJSON lets through: raw NUL bytes (taken for whitespace, or cutting a string)
+     * and text that is not UTF-8 (glTF 2.0 section 3.2: JSON in UTF-8). NUL padding after
+     * the text stays allowed. */
+    size_t bad = 0;
+    const char *why = NULL;
+    if (!oroya__json_text_check(json, size, &size, &bad, &why)) {
+        size_t line, col;
+        line_col(json, bad, &line, &col);
+        return oroya__fail(p->err, OROYA_ERR_PARSE,
+                           "(json): %s at byte %zu (line %zu, column %zu)", why, bad, line, col);
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);
     /* Only whitespace may follow the value (RFC 8259); cJSON stops at the value's end. */
     if (root && end) {
-        while (end < json + size && (*end == ' ' || *end == '\t' || *end == '\n' ||
-                                     *end == '\r' || *end == '\0')) {
+        while (end < json + size &&
+               (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) {
             end++;
         }
         if (end != json + size) {
@@ -888,6 +900,12 @@ static oroya_result parse_json(parser *p, const char *json, size_t size) {
         size_t off = end && end >= json && end <= json + size ? (size_t)(end - json) : 0;
         size_t line, col;
         line_col(json, off, &line, &col);
+        if (oroya__json_too_deep(json, off + 1 < size ? off + 1 : size, CJSON_NESTING_LIMIT)) {
+            return oroya__fail(p->err, OROYA_ERR_LIMIT,
+                               "(json): arrays and objects nest deeper than %d levels at byte "
+                               "%zu (line %zu, column %zu)",
+                               CJSON_NESTING_LIMIT, off, line, col);
+        }
         return oroya__fail(p->err, OROYA_ERR_PARSE,
                            "(json): syntax error at byte %zu (line %zu, column %zu)", off, line,
                            col);
@@ -987,6 +1005,7 @@ oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, siz
     g->pub.scene = OROYA_GLTF_NONE;
     parser p = {g, err};
     oroya_result r = OROYA_OK;
+    g->allow_outside_base_dir = desc && desc->allow_outside_base_dir;
     if (desc && desc->base_dir) {
         g->base_dir = oroya__gltf_strdup(g, desc->base_dir, strlen(desc->base_dir));
         if (!g->base_dir) {
@@ -1018,33 +1037,23 @@ oroya_result oroya_gltf_parse_file(const oroya_gltf_desc *desc, const char *path
                            "oroya_gltf_parse_file: path or out is NULL");
     }
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot open", path);
+    oroya__file f;
+    oroya_result r =
+        oroya__file_open(path, NULL, OROYA_GLTF_MAX_FILE_SIZE, &f, err, "(file)", path);
+    if (r != OROYA_OK) {
+        return r;
     }
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        size = ftell(f);
-    }
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot read", path);
-    }
-    if ((uint64_t)size > OROYA_GLTF_MAX_FILE_SIZE) {
-        fclose(f);
-        return oroya__fail(err, OROYA_ERR_LIMIT, "%s: %ld bytes is over the limit", path, size);
-    }
+    size_t size = (size_t)f.size;
     oroya_allocator a = desc ? desc->allocator : (oroya_allocator){0};
-    uint8_t *bytes = (uint8_t *)oroya__alloc(&a, (size_t)size + 1, 1);
+    uint8_t *bytes = (uint8_t *)oroya__alloc(&a, size + 1, 1);
     if (!bytes) {
-        fclose(f);
+        oroya__file_close(&f);
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
-    size_t got = fread(bytes, 1, (size_t)size, f);
-    fclose(f);
-    if (got != (size_t)size) {
+    r = oroya__file_read_all(&f, bytes, err, "(file)", path);
+    if (r != OROYA_OK) {
         oroya__free(&a, bytes);
-        return oroya__fail(err, OROYA_ERR_IO, "%s: short read", path);
+        return r;
     }
     /* External URIs are relative to the file's folder (glTF 2.0 section 2.8). */
     oroya_gltf_desc d = desc ? *desc : (oroya_gltf_desc){0};
@@ -1058,7 +1067,7 @@ oroya_result oroya_gltf_parse_file(const oroya_gltf_desc *desc, const char *path
     memcpy(dir, path, dlen);
     dir[dlen] = '\0';
     d.base_dir = dlen ? dir : "./";
-    oroya_result r = oroya_gltf_parse(&d, bytes, (size_t)size, out, err);
+    r = oroya_gltf_parse(&d, bytes, size, out, err);
     oroya__free(&a, bytes);
     if (r == OROYA_OK) {
         r = oroya_gltf_load_buffers(*out, err);

@@ -449,6 +449,12 @@ static oroya_result check_sampler(checker *c, uint32_t a, uint32_t s) {
             return oroya__fail(c->err, OROYA_ERR_BAD_TIMES, "%s: key %u time is not finite", path,
                                k);
         }
+        if (k == 0 && t < 0) {
+            /* glTF 2.0 section 3.11: times are in seconds, >= 0. */
+            return oroya__fail(c->err, OROYA_ERR_BAD_TIMES,
+                               "%s: key 0 time %.9g is negative (glTF requires times >= 0)", path,
+                               (double)t);
+        }
         if (k > 0 && !(t > prev)) {
             return oroya__fail(c->err, OROYA_ERR_BAD_TIMES,
                                "%s: key %u time %.9g is not after key %u time %.9g", path, k,
@@ -466,12 +472,16 @@ static oroya_result check_channel(checker *c, uint32_t a, uint32_t k) {
     char path[PATH_MAX_];
     oroya__gltf_path(path, sizeof path, "animations[%u].channels[%u]", a, k);
     TRY(range(c, path, ".sampler", ch->sampler, an->sampler_count, "samplers"));
+    char sub[PATH_MAX_];
+    oroya__gltf_path(sub, sizeof sub, "%s.target", path);
+    /* The node index is checked whatever the path: readers of the data (oroya info, the
+     * importer) name the node of every channel, the ignored ones too. */
+    if (ch->node != OROYA_GLTF_NONE) {
+        TRY(range(c, sub, ".node", ch->node, c->d->node_count, "nodes"));
+    }
     if (ch->node == OROYA_GLTF_NONE || ch->path == OROYA_GLTF_PATH_UNKNOWN) {
         return OROYA_OK; /* 3.11: such channels are ignored */
     }
-    char sub[PATH_MAX_];
-    oroya__gltf_path(sub, sizeof sub, "%s.target", path);
-    TRY(range(c, sub, ".node", ch->node, c->d->node_count, "nodes"));
     const oroya_gltf_node *node = &c->d->nodes[ch->node];
     if (node->has_matrix) {
         return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,

@@ -23,6 +23,7 @@
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
 #include "oroya/track.h"
+#include "internal/io_file.h"
 #include "internal/base.h"
 
 
@@ -444,6 +445,21 @@ static int fail(play *p, const char *fmt, ...) {
     return -1;
 }
 
+/* World matrices are kept finite by update_world (a node that overflows sits at its
+ * parent's origin); the scenario's result would then be wrong, so the run stops and names
+ * the node. */
+static int check_world(play *p, const char *where) {
+    oroya_node bad;
+    if (oroya_scene_non_finite_count(p->scene, &bad) == 0)
+        return 0;
+    const char *name = oroya_scene_node_name(p->scene, bad);
+    return fail(p,
+                "%s: the world matrix of node '%s' is not finite (a transform too large for "
+                "float, or an overflow along its parents)",
+                where, name ? name : "?");
+}
+
+
 /* Issue 11: non-unit rotation keys are normalized on load; say so once per clip. */
 static void warn_normalized(const play *p, const char *where, const oroya_clip *clip) {
     if (!clip || !clip->normalized_key_count)
@@ -671,7 +687,8 @@ static int setup_nodes(play *p) {
         oroya_node node;
         if (oroya_scene_add_node(p->scene, name, (oroya_node){0}, kind, &node) != OROYA_OK ||
             oroya_scene_set_transform(p->scene, node, &t) != OROYA_OK)
-            return fail(p, "%s: the scene refused the node", path);
+            return fail(p, "%s: the scene refused the node (a component, or the matrix they "
+                        "make, is not finite)", path);
         p->nodes[p->node_count++] = (play_node){name, node, kind, false};
     }
     /* Parents are linked after every node exists, in file order, as the oracle does. */
@@ -691,7 +708,7 @@ static int setup_nodes(play *p) {
                         oroya_result_string(r));
     }
     oroya_scene_update_world(p->scene);
-    return 0;
+    return check_world(p, "nodes");
 }
 
 static int find_skin(const play *p, const char *name) {
@@ -1668,9 +1685,10 @@ static int setup_steps(play *p) {
     if (get_number(p, s, "count", "steps", &count))
         return -1;
     if (count < 0 || count != floor(count) || count > OROYA_SCENARIO_MAX_STEPS)
-        return fail(p, "steps.count: expected a whole number of steps");
+        return fail(p, "steps.count: expected a whole number of steps, at most %.0f",
+                    OROYA_SCENARIO_MAX_STEPS);
     p->dt_count = (size_t)count;
-    p->fixed_dt = dt; /* computed per step: a 40-byte file may ask for 1e8 steps */
+    p->fixed_dt = dt; /* computed per step: a 40-byte file may ask for 1e6 steps */
     return 0;
 }
 
@@ -2287,7 +2305,11 @@ static int run(play *p, play_buf *out) {
             snprintf(path, len, "%s/%s", base, rel);
         oroya_error err = {0};
         oroya_result r =
-            oroya_gltf_load(path, &(oroya_gltf_import_desc){.allocator = *p->alloc, .skip_images = true},
+            oroya_gltf_load(path,
+                            &(oroya_gltf_import_desc){.allocator = *p->alloc,
+                                                      .skip_images = true,
+                                                      .allow_outside_base_dir =
+                                                          p->desc->allow_outside_base_dir},
                             &p->model, &err);
         sc_free(p, path);
         if (r != OROYA_OK)
@@ -2359,6 +2381,12 @@ static int run(play *p, play_buf *out) {
         oroya_scene_update_world(p->scene);
         if (p->ik_count)
             oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, NULL);
+        char where[48];
+        snprintf(where, sizeof where, "steps[%zu]", i);
+        if (check_world(p, where)) {
+            play_buf_free(&frames);
+            return -1;
+        }
         if (update_skins(p)) {
             play_buf_free(&frames);
             return -1;
@@ -2482,11 +2510,22 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
     play p = {.desc = desc, .user_alloc = desc->allocator};
     p.watch = (oroya_allocator){watch_alloc, watch_free, &p};
     p.alloc = &p.watch;
+    /* Raw NUL bytes (cJSON takes them for whitespace, or cuts a string at one) and text
+     * that is not UTF-8 are not JSON (RFC 8259). */
+    size_t bad = 0;
+    const char *why = NULL;
+    if (!oroya__json_text_check(json, len, &len, &bad, &why))
+        return oroya__fail(err, OROYA_ERR_PARSE, "invalid JSON: %s at byte %zu", why, bad);
     const char *end = NULL;
     p.root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
     if (!p.root) {
         /* cJSON reports a failed allocation as a parse error too. */
         size_t at = end ? (size_t)(end - json) : 0;
+        if (oroya__json_too_deep(json, at + 1 < len ? at + 1 : len, CJSON_NESTING_LIMIT))
+            return oroya__fail(err, OROYA_ERR_LIMIT,
+                               "invalid JSON: arrays and objects nest deeper than %d levels at "
+                               "byte %zu",
+                               CJSON_NESTING_LIMIT, at);
         return oroya__fail(err, OROYA_ERR_PARSE, "invalid JSON near byte %zu", at);
     }
     play_buf text = {.alloc = p.alloc};

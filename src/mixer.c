@@ -10,6 +10,7 @@
  * created (clip_action), never in update. */
 #include "oroya/mixer.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -110,6 +111,11 @@ struct oroya_mixer {
     uint32_t event_count, events_dropped, max_events;
     oroya_event_fn on_event;
     void *user;
+    /* Set while on_event runs (see dispatch): calls that would free an action the update is
+     * still using, or start a second update, are refused, and destroy waits for the update
+     * to return. */
+    uint32_t in_callback;
+    bool destroy_pending;
 
     oroya_rotation_blend rotation_blend; /* SLERP or STERP */
     twist_override *overrides;
@@ -501,8 +507,11 @@ static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int
         m->events[m->event_count++] = e;
     else
         m->events_dropped++;
-    if (m->on_event)
+    if (m->on_event) {
+        m->in_callback++;
         m->on_event(&e, m->user);
+        m->in_callback--;
+    }
 }
 
 /* ---- control interpolants ------------------------------------------------------------------ */
@@ -826,6 +835,12 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
 void oroya_mixer_destroy(oroya_mixer *m) {
     if (!m)
         return;
+    if (m->in_callback) {
+        /* The update that called the callback still runs on this mixer; it frees it when
+         * it returns. */
+        m->destroy_pending = true;
+        return;
+    }
     for (uint32_t i = 0; m->actions && i < m->action_count; i++)
         free_action(m, m->actions[i]);
     for (uint32_t i = 0; m->bindings && i < m->binding_count; i++)
@@ -1026,6 +1041,8 @@ static bool valid_dt(double dt) {
 oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
     if (!m || !valid_dt(dt))
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     /* A finite dt can still overflow once scaled or accumulated (dt 1e10 at time scale 1e300,
      * or two updates of 1e308), which would leave the mixer time infinite and every action
      * time NaN for good. Such an update is refused like a bad dt and changes nothing. The
@@ -1051,8 +1068,13 @@ oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
     double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
     uint32_t accu_index = m->accu_index ^= 1u;
     uint32_t n = m->active_action_count;
-    for (uint32_t i = 0; i != n && i < m->action_count; ++i)
+    for (uint32_t i = 0; i != n && i < m->action_count && !m->destroy_pending; ++i)
         action_update(m->actions[i], time, delta, direction, accu_index);
+    if (m->destroy_pending) {
+        /* The event callback destroyed the mixer. */
+        oroya_mixer_destroy(m);
+        return OROYA_OK;
+    }
     refresh_layout(m);
     uint32_t nb = m->active_binding_count;
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
@@ -1064,6 +1086,8 @@ oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
     if (!m || !valid_dt(time))
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;
@@ -1110,6 +1134,8 @@ static void uncache(oroya_mixer *m, oroya_action *a) {
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
     if (!m || !clip)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY; /* the update may still be using the actions */
     for (uint32_t i = m->action_count; i-- > 0;) {
         if (i < m->action_count && m->actions[i]->clip == clip)
             uncache(m, m->actions[i]);
@@ -1120,6 +1146,8 @@ oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
 oroya_result oroya_mixer_uncache_action(oroya_mixer *m, oroya_action *a) {
     if (!m || !a || a->mixer != m)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
     uncache(m, a);
     return OROYA_OK;
 }
@@ -1258,6 +1286,11 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     if (!a || !isfinite(start_time_scale) || !isfinite(end_time_scale) || !isfinite(duration) ||
         duration < 0 || a->time_scale == 0)
         return OROYA_ERR_INVALID_ARGUMENT;
+    /* The ramp is stored in float, as three does: ratios past the float range would become
+     * inf, and the interpolated time scale NaN (warp(1e300, -1e300, d)). */
+    const double r0 = start_time_scale / a->time_scale, r1 = end_time_scale / a->time_scale;
+    if (!(fabs(r0) <= FLT_MAX) || !(fabs(r1) <= FLT_MAX))
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer *m = a->mixer;
     double now = m->time;
     if (!a->warping) {
@@ -1266,8 +1299,8 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     }
     a->warp_times[0] = (float)now;
     a->warp_times[1] = (float)(now + duration);
-    a->warp_values[0] = (float)(start_time_scale / a->time_scale);
-    a->warp_values[1] = (float)(end_time_scale / a->time_scale);
+    a->warp_values[0] = (float)r0;
+    a->warp_values[1] = (float)r1;
     return OROYA_OK;
 }
 
@@ -1344,8 +1377,14 @@ double oroya_action_weight(const oroya_action *a) {
     return a ? a->weight : 0;
 }
 
+/* Finite and within OROYA_MAX_WEIGHT: an additive action of weight 1e300 would otherwise
+ * write inf into the scene. */
+static bool valid_weight(double weight) {
+    return fabs(weight) <= OROYA_MAX_WEIGHT;
+}
+
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     return OROYA_OK;
@@ -1365,7 +1404,7 @@ double oroya_action_effective_weight(const oroya_action *a) {
 }
 
 oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
-    if (!a || !isfinite(weight))
+    if (!a || !valid_weight(weight))
         return OROYA_ERR_INVALID_ARGUMENT;
     a->weight = weight;
     a->effective_weight = a->enabled ? weight : 0;

@@ -60,6 +60,8 @@ struct oroya_scene {
     uint8_t *visible;
     uint8_t *world_visible;
     uint32_t *scratch; /* index remapping for remove and set_parent; never per-frame */
+    uint32_t non_finite_count; /* nodes update_world found non-finite, and the first */
+    uint32_t first_non_finite;
 };
 
 static const oroya_material default_material = {{1.0f, 1.0f, 1.0f, 1.0f}, 0.0f, 1.0f, false};
@@ -511,6 +513,19 @@ oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_n
     return OROYA_OK;
 }
 
+static void compose_into(const oroya_transform *t, float *r);
+
+/* Whether the 12 meaningful elements of an affine matrix are finite. The sum is taken in
+ * double, where 12 floats cannot overflow, so it is NaN exactly when one element is NaN or
+ * infinite: one branch per matrix instead of twelve. */
+static inline bool matrix_finite(const float *m) {
+    double sum = 0;
+    for (int c = 0; c < 4; c++) {
+        sum += (double)m[c * 4 + 0] + (double)m[c * 4 + 1] + (double)m[c * 4 + 2];
+    }
+    return sum - sum == 0;
+}
+
 static bool transform_finite(const oroya_transform *t) {
     const float v[10] = {t->translation.x, t->translation.y, t->translation.z,
                          t->rotation.x,    t->rotation.y,    t->rotation.z,
@@ -679,6 +694,13 @@ oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
     if (!transform_finite(t)) {
         return OROYA_ERR_NON_FINITE;
     }
+    /* Finite components can still overflow in the matrix: a rotation of (1e20, 0, 0, 1e20)
+     * squares past the float range. */
+    float m[16];
+    compose_into(t, m);
+    if (!matrix_finite(m)) {
+        return OROYA_ERR_NON_FINITE;
+    }
     scene->transforms[scene->slots[si].dense] = *t;
     return OROYA_OK;
 }
@@ -759,6 +781,13 @@ void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first) {
     oroya_mat4 *local = scene->local;
     oroya_mat4 *world = scene->world;
     uint8_t *world_visible = scene->world_visible;
+    uint32_t bad = 0, first_bad = NONE;
+    if (first > 0 && scene->non_finite_count && scene->first_non_finite < first) {
+        /* A partial update (from IK) leaves the nodes before `first` as they were: one of
+         * them was replaced, so the report keeps it. */
+        bad = 1;
+        first_bad = scene->first_non_finite;
+    }
     for (uint32_t i = first; i < n; i++) {
         compose_into(&tr[i], local[i].m);
         const uint32_t p = parent[i];
@@ -769,7 +798,34 @@ void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first) {
             mul_affine(world[p].m, local[i].m, world[i].m);
             world_visible[i] = (uint8_t)(visible[i] & world_visible[p]);
         }
+        if (!matrix_finite(world[i].m)) {
+            /* A huge transform (written by the mixer, which set_transform's check does not
+             * see) or an overflow along the chain (parent scale 1e30, child translation
+             * 1e10). The node then sits at its parent's origin: local identity, world the
+             * parent's, so its children stay finite; update_world reports it. */
+            static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+            local[i] = identity;
+            world[i] = p == NONE ? identity : world[p];
+            if (bad++ == 0) {
+                first_bad = i;
+            }
+        }
     }
+    scene->non_finite_count = bad;
+    scene->first_non_finite = first_bad;
+}
+
+uint32_t oroya_scene_non_finite_count(const oroya_scene *scene, oroya_node *first) {
+    if (first) {
+        *first = (oroya_node){0};
+    }
+    if (!scene || scene->non_finite_count == 0) {
+        return 0;
+    }
+    if (first && scene->first_non_finite < scene->count) {
+        *first = oroya_scene_node_at(scene, scene->first_non_finite);
+    }
+    return scene->non_finite_count;
 }
 
 oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {

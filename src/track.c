@@ -6,6 +6,7 @@
  * decides, for SMOOTH tracks, when three recomputes its cached weights. */
 #include "oroya/track.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -163,6 +164,32 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
             return oroya__fail(err, OROYA_ERR_NON_FINITE,
                                "tracks[%u] (target \"%s\", %s): key %u: %s component %u is %g",
                                track_index, target, prop, k, part, within, (double)v);
+        }
+    }
+    if (track->interpolation == OROYA_INTERP_CUBICSPLINE &&
+        !(track->property == OROYA_PROPERTY_ROTATION && track->components == 4)) {
+        /* The Hermite curve between two keys is h00 p0 + h10 m0 + h01 p1 + h11 m1 with the
+         * tangents scaled by the key gap (m = tangent * gap). h00 + h01 = 1 and |h10|, |h11|
+         * peak at 4/27, so the curve stays within max(|p0|, |p1|) + 4/27 (|m0| + |m1|).
+         * Past the float range, sampling would write inf: a tangent of 3e38 over a 1000 s
+         * gap. (Rotations are normalized in double after the sum, so they stay finite.) */
+        const uint32_t c = track->components;
+        for (uint32_t k = 1; k < track->key_count; k++) {
+            const double gap = (double)track->times[k] - (double)track->times[k - 1];
+            const float *k0 = track->values + (size_t)(k - 1) * stride;
+            const float *k1 = track->values + (size_t)k * stride;
+            for (uint32_t i = 0; i < c; i++) {
+                double bound = fmax(fabs((double)k0[c + i]), fabs((double)k1[c + i])) +
+                               4.0 / 27.0 *
+                                   (fabs((double)k0[2 * c + i] * gap) + fabs((double)k1[i] * gap));
+                if (!(bound <= (double)FLT_MAX)) {
+                    return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                                       "tracks[%u] (target \"%s\", %s): keys %u-%u: component %u: "
+                                       "the tangents times the key gap (%g s) take the curve past "
+                                       "the float range (up to %g)",
+                                       track_index, target, prop, k - 1, k, i, gap, bound);
+                }
+            }
         }
     }
     if (track->interpolation == OROYA_INTERP_STERP) {

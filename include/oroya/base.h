@@ -43,6 +43,8 @@ typedef enum oroya_result {
     OROYA_ERR_UNKNOWN_PROPERTY,   /* a track property oroya does not know */
     OROYA_ERR_NON_FINITE,         /* NaN or infinity where a finite number is required */
     OROYA_ERR_BACKEND,            /* the graphics backend (EGL/OpenGL) failed */
+    OROYA_ERR_ACCESS,             /* a file outside the folder it may be read from */
+    OROYA_ERR_BUSY,               /* a call the object cannot take now (from its callback) */
     OROYA_RESULT_COUNT_
 } oroya_result;
 

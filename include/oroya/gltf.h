@@ -276,6 +276,13 @@ typedef struct oroya_gltf_desc {
     /* Directory that external URIs are relative to when parsing from memory. NULL: external
      * URIs fail in load_buffers (OROYA_ERR_NOT_FOUND). parse_file uses the file's folder. */
     const char *base_dir;
+    /* false (default): an external URI (buffer or image) must name a regular file inside
+     * base_dir once percent-escapes, "..", and symbolic links are resolved; "../x.bin",
+     * "%2e%2e/x.bin", absolute paths and links that lead out fail with OROYA_ERR_ACCESS
+     * naming the URI. true: any path the process can read, absolute ones included (for
+     * files the application trusts). Either way only regular files are read: a FIFO, device
+     * or directory fails with OROYA_ERR_IO, never blocks. */
+    bool allow_outside_base_dir;
 } oroya_gltf_desc;
 
 /* Parses a .gltf (JSON) or .glb (detected by the "glTF" magic) held in memory. Checks
@@ -283,22 +290,28 @@ typedef struct oroya_gltf_desc {
  * each index is a non-negative integer. `data` is not kept (the BIN chunk is copied). On
  * success *out owns everything; free it with oroya_gltf_free. desc may be NULL.
  * Errors: OROYA_ERR_INVALID_ARGUMENT (NULL data/out), OROYA_ERR_PARSE (bad JSON, bad GLB,
- * wrong JSON type), OROYA_ERR_LIMIT (size), OROYA_ERR_OUT_OF_MEMORY. */
+ * wrong JSON type, a raw NUL byte, text that is not UTF-8), OROYA_ERR_LIMIT (size, JSON
+ * nested deeper than 1000 levels), OROYA_ERR_OUT_OF_MEMORY. */
 oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, size_t size,
                               oroya_gltf_data **out, oroya_error *err);
 
 /* Reads the file, parses it and loads its buffers (relative to the file's folder).
- * Errors: as oroya_gltf_parse and oroya_gltf_load_buffers, OROYA_ERR_IO when the file
- * cannot be read. */
+ * Errors: as oroya_gltf_parse and oroya_gltf_load_buffers; OROYA_ERR_NOT_FOUND when the file
+ * (or a folder on its path) does not exist, OROYA_ERR_IO when it cannot be read or is not a
+ * regular file (a FIFO, device or directory is refused without blocking); the message gives
+ * the C library's reason. */
 oroya_result oroya_gltf_parse_file(const oroya_gltf_desc *desc, const char *path,
                                    oroya_gltf_data **out, oroya_error *err);
 
 /* Fills buffers[i].data for every buffer: the GLB BIN chunk, a base64 data: URI or a file
- * relative to the base directory (percent-escapes decoded; absolute paths and other
- * schemes are refused). Each source must hold at least byte_length bytes. Idempotent.
+ * relative to the base directory (percent-escapes decoded; other schemes are refused; the
+ * file must stay inside the base directory unless the desc's allow_outside_base_dir).
+ * Each source must hold at least byte_length bytes. Idempotent.
  * Errors: OROYA_ERR_PARSE (bad base64 or data: URI), OROYA_ERR_NOT_FOUND (missing file or
- * no BIN chunk), OROYA_ERR_INVALID_DATA (short source), OROYA_ERR_UNSUPPORTED (a URI
- * scheme or absolute path), OROYA_ERR_LIMIT, OROYA_ERR_OUT_OF_MEMORY. */
+ * no BIN chunk), OROYA_ERR_IO (unreadable, or not a regular file), OROYA_ERR_ACCESS (a file
+ * outside the base directory: "..", absolute path, symbolic link), OROYA_ERR_INVALID_DATA
+ * (short source), OROYA_ERR_UNSUPPORTED (a URI scheme), OROYA_ERR_LIMIT,
+ * OROYA_ERR_OUT_OF_MEMORY. Messages name the buffer and the URI. */
 oroya_result oroya_gltf_load_buffers(oroya_gltf_data *data, oroya_error *err);
 
 /* Checks everything that later use relies on (see the top of this header). Buffers must
@@ -423,6 +436,7 @@ typedef struct oroya_gltf_model {
 typedef struct oroya_gltf_import_desc {
     oroya_allocator allocator;        /* zero = malloc/free; used for everything the model owns */
     bool skip_images;                 /* true: do not decode textures (images stay 0 x 0) */
+    bool allow_outside_base_dir;      /* oroya_gltf_load only: as in oroya_gltf_desc */
 } oroya_gltf_import_desc;
 
 /* Builds a model from validated data (oroya_gltf_validate passed). `data` is only read; it
@@ -432,8 +446,9 @@ typedef struct oroya_gltf_import_desc {
  * NON_FINITE (a NaN key value or vertex position), any oroya_clip_create or
  * oroya_geometry_create error, OROYA_ERR_PARSE / NOT_FOUND (an image that cannot be read or
  * decoded), LIMIT (everything decoded, images included, must fit in
- * OROYA_GLTF_MAX_UNBACKED_BYTES plus 32 bytes per byte of buffer and image data: a small
- * file cannot make import allocate gigabytes). On error *out is NULL and nothing leaks. */
+ * OROYA_GLTF_MAX_UNBACKED_BYTES plus 32 bytes per byte of buffer and image data, per-node
+ * morph weights, per-node skin copies and per-primitive child nodes included: a small file
+ * cannot make import allocate gigabytes). On error *out is NULL and nothing leaks. */
 oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_import_desc *desc,
                                oroya_gltf_model **out, oroya_error *err);
 

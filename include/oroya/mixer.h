@@ -71,6 +71,9 @@ extern "C" {
 #define OROYA_MAX_ACTIONS 65536
 #define OROYA_MAX_BINDINGS 65536
 #define OROYA_MAX_EVENTS 65536
+/* Largest |weight| an action takes (set_weight, set_effective_weight). Weights above 1 are
+ * allowed (additive exaggeration); 1e300 would write inf into the scene. */
+#define OROYA_MAX_WEIGHT 1e6
 /* Largest weights track oroya_make_clip_additive handles (it works on the stack). */
 #define OROYA_MAX_ADDITIVE_COMPONENTS 256
 /* Defaults used when a desc field is 0. */
@@ -102,7 +105,13 @@ typedef struct oroya_event {
 
 /* Called during oroya_mixer_update (and oroya_mixer_set_time), in dispatch order, for every
  * event. Like a three.js listener it runs in the middle of the update: it may read the
- * mixer and actions; starting or stopping actions from it takes effect as in three.js. */
+ * mixer and actions; starting, stopping, resetting or creating actions from it (play,
+ * stop, stop_all, reset, clip_action, fades, warps, setters) takes effect as in three.js.
+ * Calls that would free an action the update is still using, or start a second update, are
+ * refused with OROYA_ERR_BUSY and change nothing: oroya_mixer_uncache_clip,
+ * oroya_mixer_uncache_action, oroya_mixer_update, oroya_mixer_set_time. Make them after the
+ * update returns. oroya_mixer_destroy from the callback is deferred: the update stops
+ * updating actions, frees the mixer and returns OROYA_OK (the mixer pointer is then gone). */
 typedef void (*oroya_event_fn)(const oroya_event *event, void *user);
 
 /* How normal (non-additive) actions blend rotations. SLERP is three.js's PropertyMixer
@@ -199,7 +208,7 @@ void oroya_mixer_stop_all(oroya_mixer *mixer);
 
 /* Frees every action of `clip` (stopping them first, restoring their properties) and the
  * bindings no other action uses. Their oroya_action pointers become invalid. A clip
- * without actions is fine. INVALID_ARGUMENT for NULL. */
+ * without actions is fine. INVALID_ARGUMENT for NULL; BUSY from the event callback. */
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *mixer, const oroya_clip *clip);
 /* The same for one action. */
 oroya_result oroya_mixer_uncache_action(oroya_mixer *mixer, oroya_action *action);
@@ -300,6 +309,7 @@ oroya_result oroya_action_halt(oroya_action *action, double duration);
 /* Ramps the time scale factor linearly (in mixer time) from start/time_scale to
  * end/time_scale over `duration`; at the end time_scale becomes the end value (or 0 pauses).
  * Values are stored as float, as three does. INVALID_ARGUMENT for non-finite values, a
+ * ratio beyond the float range (warp(a, 1e300, -1e300, d) would make the time NaN), a
  * negative duration, or when time_scale is 0 (the ratio is undefined). */
 oroya_result oroya_action_warp(oroya_action *action, double start_time_scale,
                                double end_time_scale, double duration);
@@ -331,13 +341,14 @@ bool oroya_action_zero_slope_at_end(const oroya_action *action);
 /* ---- actions: weighting ----------------------------------------------------------------- */
 
 double oroya_action_weight(const oroya_action *action);
-/* Sets weight directly (three's `action.weight = w`); a fade keeps running. Finite. */
+/* Sets weight directly (three's `action.weight = w`); a fade keeps running. INVALID_ARGUMENT
+ * unless |w| <= OROYA_MAX_WEIGHT (so NaN and infinities too). */
 oroya_result oroya_action_set_weight(oroya_action *action, double weight);
 bool oroya_action_enabled(const oroya_action *action);
 void oroya_action_set_enabled(oroya_action *action, bool enabled);
 /* weight * fade factor, 0 when disabled; as of the last update or set_effective_weight. */
 double oroya_action_effective_weight(const oroya_action *action);
-/* weight = w, effective = enabled ? w : 0, and stops a fade. Finite w. */
+/* weight = w, effective = enabled ? w : 0, and stops a fade. |w| <= OROYA_MAX_WEIGHT. */
 oroya_result oroya_action_set_effective_weight(oroya_action *action, double weight);
 /* Linear ramps in mixer time that MULTIPLY weight: fade_in 0 -> 1, fade_out 1 -> 0 over
  * `duration` seconds (finite, >= 0; INVALID_ARGUMENT otherwise). A fade-out that reaches 0

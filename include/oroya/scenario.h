@@ -33,9 +33,11 @@ extern "C" {
 #endif
 
 /* "steps": {"count"} above this is refused. The dt of {fps, count} and {dt, count} is
- * computed per step (no array of count values); the result text still grows with each
- * step, about 60 bytes a step without records. */
-#define OROYA_SCENARIO_MAX_STEPS 100000000.0
+ * computed per step (no array of count values), but each step still costs about 130 000
+ * instructions and 81 bytes of result text without records (mostly writing the two times as
+ * ECMAScript numbers), so 1e8 steps would run for most of an hour into 8 GB of text. 1e6
+ * steps: about 30 s and 80 MB. */
+#define OROYA_SCENARIO_MAX_STEPS 1000000.0
 
 typedef struct oroya_scenario_desc {
     const char *base_dir;      /* a relative "gltf" path is resolved from here; NULL = "." */
@@ -44,6 +46,9 @@ typedef struct oroya_scenario_desc {
      * (non-unit rotation keys normalized, naming the clip and track). NULL = ignored. */
     void (*on_warning)(const char *message, void *user);
     void *user;
+    /* The "gltf" model's buffers may lie outside the model's folder (oroya_gltf_desc's
+     * allow_outside_base_dir); false: refused with an error naming the URI. */
+    bool allow_outside_base_dir;
 } oroya_scenario_desc;
 
 /* Runs the scenario in json[0..len) (need not be NUL-terminated). On success *out is the
@@ -51,7 +56,9 @@ typedef struct oroya_scenario_desc {
  * desc's allocator: free it with oroya_scenario_free_output. On failure *out is NULL and err
  * (may be NULL) names the JSON path of the offending value:
  *   OROYA_ERR_INVALID_ARGUMENT  json, desc, out or out_len NULL;
- *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset);
+ *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset), a raw NUL
+ *                               byte, or text that is not UTF-8;
+ *   OROYA_ERR_LIMIT             arrays and objects nested deeper than 1000 levels;
  *   OROYA_ERR_INVALID_DATA      a scenario FORMAT.md does not allow, or one oroya refuses
  *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
  *                               that does not load);

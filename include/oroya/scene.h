@@ -171,8 +171,10 @@ oroya_result oroya_scene_get_child(const oroya_scene *scene, oroya_node node, ui
 oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node,
                                        oroya_transform *out);
 
-/* Sets the local transform. Non-finite components are refused with NON_FINITE (the dense
- * array written directly by the mixer is not checked; that is the mixer's contract). */
+/* Sets the local transform. Non-finite components are refused with NON_FINITE, and so are
+ * finite ones whose local matrix would not be finite (a rotation of (1e20, 0, 0, 1e20)
+ * squares past the float range). The dense array written directly by the mixer is not
+ * checked here; update_world guards it. */
 oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
                                        const oroya_transform *t);
 
@@ -183,8 +185,18 @@ oroya_result oroya_scene_get_visible(const oroya_scene *scene, oroya_node node, 
 
 /* For every node in dense order: local = compose(T, R, S) and world = parent.world * local
  * (world = local at the top level); also the effective visibility (own flag AND parent's).
- * One forward pass over the dense arrays; never allocates. NULL scene is a no-op. */
+ * One forward pass over the dense arrays; never allocates. NULL scene is a no-op.
+ * World matrices are always finite: a node whose world matrix would not be (a huge
+ * transform in the dense array, or an overflow along the chain such as a parent scale of
+ * 1e30 times a child translation of 1e10) gets the identity local matrix and its parent's
+ * world matrix (identity at the top), so it sits at its parent's origin, and is counted by
+ * oroya_scene_non_finite_count. */
 void oroya_scene_update_world(oroya_scene *scene);
+
+/* The number of nodes the last update_world had to replace (see there), 0 when all were
+ * finite; *first (may be NULL) gets the first of them in dense order, {0} when none. Callers
+ * that print or render world matrices check it and report the node. Never allocates. */
+uint32_t oroya_scene_non_finite_count(const oroya_scene *scene, oroya_node *first);
 
 /* The world / local matrix of a node as of the last update_world. */
 oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, oroya_mat4 *out);

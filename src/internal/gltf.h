@@ -17,6 +17,7 @@ typedef struct oroya__gltf {
     oroya_allocator allocator;
     oroya__gltf_block *blocks;
     char *base_dir;                   /* NULL: external URIs refused */
+    bool allow_outside_base_dir;      /* the desc's option: URIs may leave base_dir */
     const uint8_t *bin;               /* GLB BIN chunk (owned copy), NULL if none */
     uint64_t bin_size;
     bool buffers_loaded;

@@ -34,6 +34,22 @@ expect_line 1 "oroya play: /nonexistent-dir/s.json: $enoent" "$OROYA" play /none
 mkdir adir
 "$OROYA" info adir 2>err.txt
 grep -c "adir" err.txt | grep -qx 1 || fail "info adir names the path other than once: $(cat err.txt)"
+# A FIFO is refused, by name, without blocking on it (nobody writes to it).
+mkfifo fifo.gltf fifo.json
+for cmd in info "sample --clip a --time 0" "render -o x.png" "export out.glb" "plot -o x.png"; do
+    set -- $cmd
+    timeout 20 "$OROYA" "$1" fifo.gltf "${@:2}" >out.txt 2>err.txt
+    code=$?
+    [ "$code" = 1 ] || fail "$1 on a FIFO exited $code (124: it blocked)"
+    [ "$(grep -o 'fifo.gltf' err.txt | wc -l)" = 1 ] || fail "$1 on a FIFO: $(cat err.txt)"
+done
+for cmd in play "plot -o x.png"; do
+    set -- $cmd
+    timeout 20 "$OROYA" "$1" fifo.json "${@:2}" >out.txt 2>err.txt
+    code=$?
+    [ "$code" = 1 ] || fail "$1 on a FIFO scenario exited $code (124: it blocked)"
+    grep -q "^oroya $1: fifo.json: not a regular file" err.txt || fail "$1 on a FIFO scenario: $(cat err.txt)"
+done
 # A library error names the path once too (the importer's message starts with it).
 printf '{"asset": {"version": "2.0"}, "nodes": [{"mesh": 7}]}' > bad.gltf
 for cmd in info "sample --clip a --time 0" "render -o x.png" "export out.glb" "plot -o x.png"; do

@@ -5,7 +5,7 @@
  * variable OROYA_FUZZ_GLTF_DIR (default: the working directory).
  *
  * Inputs that ask for more than 512 steps are skipped: `steps` is a declared count that
- * oroya play honours up to 1e8 (computed per step, so time, not memory), and long runs only
+ * oroya play honours up to 1e6 (computed per step, so time, not memory), and long runs only
  * slow the fuzzer. */
 #include <cjson/cJSON.h>
 #include <stdint.h>

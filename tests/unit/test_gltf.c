@@ -554,7 +554,7 @@ static const bad_case bad_cases[] = {
     {"data URI not base64", HEAD "\"buffers\":[{\"uri\":\"data:text/plain,hello\","
      "\"byteLength\":5}]", OROYA_ERR_UNSUPPORTED, "only base64"},
     {"absolute path", HEAD "\"buffers\":[{\"uri\":\"/etc/passwd\",\"byteLength\":5}]",
-     OROYA_ERR_UNSUPPORTED, "is not a relative path"},
+     OROYA_ERR_ACCESS, "buffers[0]: URI \"/etc/passwd\" is an absolute path"},
     {"URL", HEAD "\"buffers\":[{\"uri\":\"https://example.com/a.bin\",\"byteLength\":5}]",
      OROYA_ERR_UNSUPPORTED, "is not a relative path"},
     {"buffer without uri outside GLB", HEAD "\"buffers\":[{\"byteLength\":5}]",
@@ -676,7 +676,7 @@ static void test_api_misuse(void) {
     OT_EQ_INT(oroya_gltf_parse(NULL, "{}", 2, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_gltf_parse(NULL, NULL, 4, &g, &err), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_gltf_parse_file(NULL, NULL, &g, &err), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_gltf_parse_file(NULL, TMP "/does_not_exist.gltf", &g, &err), OROYA_ERR_IO);
+    OT_EQ_INT(oroya_gltf_parse_file(NULL, TMP "/does_not_exist.gltf", &g, &err), OROYA_ERR_NOT_FOUND);
     OT_EQ_INT(oroya_gltf_validate(NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_gltf_load_buffers(NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
     oroya_gltf_free(NULL);

@@ -544,7 +544,7 @@ static void test_errors(void) {
     OT_EQ_INT(oroya_gltf_import(d, NULL, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_gltf_import(NULL, NULL, &m, &err), OROYA_ERR_INVALID_ARGUMENT);
     oroya_gltf_free(d);
-    OT_EQ_INT(oroya_gltf_load(ASSETS "/nope.gltf", NULL, &m, &err), OROYA_ERR_IO);
+    OT_EQ_INT(oroya_gltf_load(ASSETS "/nope.gltf", NULL, &m, &err), OROYA_ERR_NOT_FOUND);
     OT_EQ_INT(oroya_gltf_load(NULL, NULL, &m, &err), OROYA_ERR_INVALID_ARGUMENT);
     oroya_gltf_model_free(NULL);
 }

@@ -8,12 +8,16 @@
 #include "oroya/gltf.h"
 #include "oroya/scene.h"
 
-/* 0 when `path` can be opened for reading; else prints "oroya CMD: PATH: <errno text>" and
- * returns 1. */
+/* 0 when `path` exists and may be read (checked without opening it, so nothing blocks);
+ * else prints "oroya CMD: PATH: <errno text>" and returns 1. */
 int cli_check_readable(const char *cmd, const char *path);
 
-/* Prints "oroya CMD: PATH: MESSAGE" for a failed library call, naming the path once (the
- * library's messages often start with it already). */
+/* cli_check_readable, and a regular file (a FIFO or a device is refused before anything
+ * opens it, so reading cannot block): for the CLI's own readers (scenarios). */
+int cli_check_regular_file(const char *cmd, const char *path);
+
+/* Prints "oroya CMD: PATH: MESSAGE" for a failed library call, or "oroya CMD: MESSAGE"
+ * when the message names the path already, so the path shows once. */
 void cli_report(const char *cmd, const char *path, const oroya_error *err);
 
 /* oroya_gltf_load with the errors above. 0 on success; 1 (message printed) on failure. */

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "internal/io_file.h"
 #include "oroya/gltf.h"
 
 static const char *const path_names[] = {"unknown", "translation", "rotation", "scale",
@@ -17,10 +18,12 @@ static const char *const kind_names[] = {"object", "bone", "mesh", "skinned mesh
                                          "light"};
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya info FILE [--json]\n\n"
+    fprintf(f, "usage: oroya info FILE [--json] [--allow-outside]\n\n"
                "Prints the node tree, meshes, skins and clips of a .gltf or .glb file.\n"
                "Node names are the ones tracks and `oroya sample` use: the glTF name when it\n"
-               "is unique, else node_<index>; clips likewise (animation_<index>).\n");
+               "is unique, else node_<index>; clips likewise (animation_<index>).\n"
+               "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
+               "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
 }
 
 /* Parent of every glTF node (OROYA_GLTF_NONE for roots), from the children lists; validated
@@ -142,7 +145,28 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
 static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
                       const uint32_t *parents) {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "file", file);
+    /* JSON text must be UTF-8; the file name is whatever bytes the shell gave (names from
+     * the file itself are checked at load). A bad byte becomes U+FFFD. */
+    size_t flen = strlen(file);
+    char *clean = (char *)malloc(flen * 3 + 1);
+    size_t at = 0;
+    for (size_t i = 0; clean && i < flen;) {
+        size_t k = oroya__utf8_sequence((const unsigned char *)file + i, flen - i);
+        if (k == 0) {
+            memcpy(clean + at, "\xef\xbf\xbd", 3);
+            at += 3;
+            i++;
+        } else {
+            memcpy(clean + at, file + i, k);
+            at += k;
+            i += k;
+        }
+    }
+    if (clean) {
+        clean[at] = '\0';
+    }
+    cJSON_AddStringToObject(root, "file", clean ? clean : "");
+    free(clean);
     cJSON_AddBoolToObject(root, "glb", d->is_glb);
     cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
     for (uint32_t i = 0; i < d->node_count; i++) {
@@ -250,10 +274,12 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
 
 int oroya_cmd_info(int argc, char **argv) {
     const char *file = NULL;
-    bool json = false;
+    bool json = false, allow_outside = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = true;
+        } else if (!strcmp(argv[i], "--allow-outside")) {
+            allow_outside = true;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -277,7 +303,8 @@ int oroya_cmd_info(int argc, char **argv) {
     if (cli_check_readable("info", file)) {
         return 1;
     }
-    oroya_result r = oroya_gltf_parse_file(NULL, file, &d, &err);
+    oroya_result r = oroya_gltf_parse_file(
+        &(oroya_gltf_desc){.allow_outside_base_dir = allow_outside}, file, &d, &err);
     if (r == OROYA_OK) r = oroya_gltf_validate(d, &err);
     if (r == OROYA_OK) r = oroya_gltf_import(d, &desc, &m, &err);
     int rc = 1;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/scenario.h"
 
 static char *read_file(const char *path, size_t *len) {
@@ -46,12 +47,13 @@ static char *read_file(const char *path, size_t *len) {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: oroya play [--base DIR] SCENARIO.json\n\n"
+            "usage: oroya play [--base DIR] [--allow-outside] SCENARIO.json\n\n"
             "Runs a scenario of the three.js oracle format (../shared/oracle/FORMAT.md: nodes,\n"
             "skins, clips, actions, script, steps, record; \"gltf\" models) through oroya's mixer\n"
             "and prints the result format on stdout, one frame per line. '-' reads the\n"
             "scenario from stdin; a \"gltf\" path is relative to the scenario's folder, or to\n"
-            "--base DIR (default: the working directory for stdin).\n"
+            "--base DIR (default: the working directory for stdin). --allow-outside lets the\n"
+            "model's buffers lie outside the model's folder (refused by default).\n"
             "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
             "2 usage.\n");
 }
@@ -66,9 +68,12 @@ int oroya_cmd_play(int argc, char **argv) {
         return 0;
     }
     const char *base = NULL, *file = NULL;
+    bool allow_outside = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--base") && i + 1 < argc)
             base = argv[++i];
+        else if (!strcmp(argv[i], "--allow-outside"))
+            allow_outside = true;
         else if (!file && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
             file = argv[i];
         else
@@ -89,6 +94,8 @@ int oroya_cmd_play(int argc, char **argv) {
             snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
         base = dir;
     }
+    if (strcmp(file, "-") && cli_check_regular_file("play", file))
+        return 1;
     size_t len = 0;
     errno = 0;
     char *text = read_file(file, &len);
@@ -97,7 +104,8 @@ int oroya_cmd_play(int argc, char **argv) {
         return 1;
     }
     oroya_scenario_desc desc = {
-        .base_dir = base, .on_warning = print_warning, .user = (void *)(uintptr_t)file};
+        .base_dir = base, .on_warning = print_warning, .user = (void *)(uintptr_t)file,
+        .allow_outside_base_dir = allow_outside};
     char *out = NULL;
     size_t out_len = 0;
     oroya_error err = {0};

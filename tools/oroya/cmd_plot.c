@@ -188,6 +188,7 @@ static const char *string_of(const cJSON *o, const char *key) {
 /* The clips of a scenario (FORMAT: "clips": [{name, tracks: [{node, property,
  * interpolation, times, values}]}]) and of its "gltf" model. */
 static int load_scenario(plot_input *in, const char *path) {
+    if (cli_check_regular_file("plot", path)) return 1;
     FILE *f = fopen(path, "rb");
     if (!f) return cli_check_readable("plot", path);
     fseek(f, 0, SEEK_END);

@@ -336,6 +336,14 @@ static int render_main(const options *o_in) {
     double fps = o.has_fps ? o.fps : 25.0;
     double duration = o.has_duration ? o.duration : w.duration;
     uint32_t frames = 1;
+    if (kind != OUT_PNG && !o.has_time && !(duration <= 600.0)) {
+        /* The clip's own length, unchecked like --duration: 1e30 s made llround overflow
+         * and a 1-frame file. */
+        fprintf(stderr, "oroya render: the animation lasts %g s, more than the 600 s a GIF or "
+                        "MP4 may take; pass --duration D (at most 600)\n", duration);
+        world_free(&w);
+        return 1;
+    }
     if (kind != OUT_PNG && !o.has_time) {
         frames = (uint32_t)llround(duration * fps);
         if (frames < 1) frames = 1;

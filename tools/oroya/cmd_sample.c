@@ -8,12 +8,13 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "internal/io_file.h"
 #include "oroya/gltf.h"
 
 static void usage(FILE *f) {
     fprintf(f,
             "usage: oroya sample FILE --clip NAME (--time T | --fps F --frames N | --times T,T,..)\n"
-            "                    [--world]\n\n"
+            "                    [--world] [--allow-outside]\n\n"
             "Samples clip NAME (its glTF name, or animation_<index>) at clip time T seconds,\n"
             "at i / F for i = 0 .. N-1, or at each listed time, without looping (before the\n"
             "first key the first value holds, after the last key the last). Prints JSON, one\n"
@@ -22,7 +23,9 @@ static void usage(FILE *f) {
             "   {\"translation\", \"rotation\", \"scale\", \"weights\"?, \"world\"?}}, \"skins\":\n"
             "   {\"skin:J\": [16 floats per joint: jointWorld x inverseBindMatrix]}}]}\n"
             "Matrices are column-major. --world adds each node's world matrix.\n"
-            "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n");
+            "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n"
+            "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
+            "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
 }
 
 static bool parse_number(const char *s, double *out) {
@@ -38,8 +41,13 @@ static bool parse_number(const char *s, double *out) {
 static void print_floats(const float *v, uint32_t n) {
     putchar('[');
     for (uint32_t i = 0; i < n; i++) {
-        /* %.9g round-trips every float. */
-        printf("%s%.9g", i ? "," : "", (double)v[i]);
+        /* %.9g round-trips every float. JSON has no inf or NaN; sampling refuses them
+         * (see apply), so null here only keeps the output JSON if one slips through. */
+        if (isfinite(v[i])) {
+            printf("%s%.9g", i ? "," : "", (double)v[i]);
+        } else {
+            printf("%snull", i ? "," : "");
+        }
     }
     putchar(']');
 }
@@ -52,6 +60,16 @@ static void print_string(const char *s) {
             printf("\\%c", c);
         } else if (c < 0x20) {
             printf("\\u%04x", c);
+        } else if (c >= 0x80) {
+            /* Names from files are checked UTF-8; the file name is whatever bytes the
+             * shell gave. JSON text must be UTF-8: a bad byte becomes U+FFFD. */
+            size_t k = oroya__utf8_sequence((const unsigned char *)s, strlen(s));
+            if (k == 0) {
+                printf("\\ufffd");
+            } else {
+                fwrite(s, 1, k, stdout);
+                s += k - 1;
+            }
         } else {
             putchar(c);
         }
@@ -65,7 +83,19 @@ typedef struct binding {
     uint32_t cursor;
 } binding;
 
-static void apply(oroya_gltf_model *m, const oroya_clip *clip, binding *b, double t) {
+static bool all_finite(const float *v, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        if (!isfinite(v[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Samples every track at t into the scene and updates the world matrices. Returns the
+ * index of a track whose value the scene refuses (not finite, or a matrix that overflows),
+ * or -1; a refused value would leave the last frame's pose in the output. */
+static int64_t apply(oroya_gltf_model *m, const oroya_clip *clip, binding *b, double t) {
     float v[4];
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *tr = &clip->tracks[i];
@@ -77,6 +107,9 @@ static void apply(oroya_gltf_model *m, const oroya_clip *clip, binding *b, doubl
             float *w = oroya_scene_weights(m->scene, b[i].node, &n);
             if (w && n == tr->components) {
                 oroya_track_sample(tr, t, &b[i].cursor, NULL, w);
+                if (!all_finite(w, n)) {
+                    return i;
+                }
             }
             continue;
         }
@@ -90,9 +123,12 @@ static void apply(oroya_gltf_model *m, const oroya_clip *clip, binding *b, doubl
         } else {
             x.scale = (oroya_vec3){v[0], v[1], v[2]};
         }
-        oroya_scene_set_transform(m->scene, b[i].node, &x);
+        if (oroya_scene_set_transform(m->scene, b[i].node, &x) != OROYA_OK) {
+            return i;
+        }
     }
     oroya_scene_update_world(m->scene);
+    return -1;
 }
 
 static void print_frame(oroya_gltf_model *m, double t, float *bones, bool world, bool last) {
@@ -143,6 +179,7 @@ int oroya_cmd_sample(int argc, char **argv) {
     const char *file = NULL, *clip_name = NULL;
     double time = 0.0, fps = 0.0, frames = 0.0;
     bool has_time = false, has_fps = false, has_frames = false, world = false;
+    bool allow_outside = false;
     const char *times = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -152,6 +189,8 @@ int oroya_cmd_sample(int argc, char **argv) {
             return 0;
         } else if (!strcmp(a, "--world")) {
             world = true;
+        } else if (!strcmp(a, "--allow-outside")) {
+            allow_outside = true;
         } else if (!strcmp(a, "--times") && v) {
             times = v;
             i++;
@@ -184,6 +223,7 @@ int oroya_cmd_sample(int argc, char **argv) {
     oroya_gltf_model *m = NULL;
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
+    desc.allow_outside_base_dir = allow_outside;
     if (cli_gltf_load("sample", file, &desc, &m)) {
         return 1;
     }
@@ -239,7 +279,24 @@ int oroya_cmd_sample(int argc, char **argv) {
             }
             next = *end ? end + 1 : end;
         }
-        apply(m, clip, b, t);
+        int64_t bad = apply(m, clip, b, t);
+        oroya_node bad_node;
+        if (bad >= 0) {
+            const oroya_track *tr = &clip->tracks[bad];
+            fprintf(stderr, "oroya sample: %s: clip '%s' at time %.9g: track %lld (%s) gives a "
+                            "value that is not finite\n",
+                    file, clip->name, t, (long long)bad, tr->target ? tr->target : "?");
+            rc = 1;
+            break;
+        }
+        if (world && oroya_scene_non_finite_count(m->scene, &bad_node)) {
+            const char *name = oroya_scene_node_name(m->scene, bad_node);
+            fprintf(stderr, "oroya sample: %s: clip '%s' at time %.9g: the world matrix of node "
+                            "'%s' is not finite (an overflow along its parents)\n",
+                    file, clip->name, t, name ? name : "?");
+            rc = 1;
+            break;
+        }
         print_frame(m, t, bones, world, f + 1 == count);
     }
     printf("]}\n");

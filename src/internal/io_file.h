@@ -1,0 +1,55 @@
+/* Reading files from strangers (the I/O layer: glTF files, their buffers and images). */
+#ifndef OROYA_INTERNAL_IO_FILE_H
+#define OROYA_INTERNAL_IO_FILE_H
+
+#include "internal/base.h"
+
+/* A regular file open for reading. */
+typedef struct oroya__file {
+    int fd;
+    uint64_t size;
+} oroya__file;
+
+/* Opens `path` for reading without ever blocking: a FIFO, a device, a directory or a socket
+ * is refused (OROYA_ERR_IO, "is not a regular file") before a byte is read, so a file name
+ * cannot make a load hang. The type is checked on the open descriptor (fstat), so the file
+ * cannot be swapped between the check and the read.
+ * When `inside` is not NULL, the file must lie inside that directory once "..", symbolic
+ * links and "." are resolved; otherwise OROYA_ERR_ACCESS. The check compares the device and
+ * inode of the resolved path with the open descriptor's, so a link changed between the two
+ * steps is refused too.
+ * Errors name `where` and `shown` (the name as the user wrote it) and carry the C library's
+ * reason: OROYA_ERR_NOT_FOUND (no such file or folder), OROYA_ERR_IO (any other failure to
+ * open, or not a regular file), OROYA_ERR_ACCESS, OROYA_ERR_LIMIT (more than max_size
+ * bytes). On error nothing stays open. */
+oroya_result oroya__file_open(const char *path, const char *inside, uint64_t max_size,
+                              oroya__file *out, oroya_error *err, const char *where,
+                              const char *shown);
+
+/* Reads the whole file (f->size bytes) into buf and closes it. OROYA_ERR_IO when the file
+ * gives fewer bytes (it shrank) or fails. */
+oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err,
+                                  const char *where, const char *shown);
+
+void oroya__file_close(oroya__file *f);
+
+#endif
+
+/* ---- JSON text from strangers ---------------------------------------------------------- */
+
+/* Checks what cJSON does not: RFC 8259 text is UTF-8 (no overlong forms, no surrogates,
+ * nothing past U+10FFFF) and has no raw NUL. cJSON takes a NUL for whitespace between
+ * tokens and cuts a string at one, so "na\0me" would load as "na". Trailing NUL bytes after
+ * the text (padding some writers leave) are allowed: *json_len gets the length without
+ * them. On a bad byte returns false, *bad the byte offset and *why "a NUL byte" or
+ * "invalid UTF-8". */
+bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size_t *bad,
+                            const char **why);
+
+/* Length of the UTF-8 sequence at s (n >= 1 bytes available), 0 when it is not well
+ * formed (Unicode 15, table 3-7). */
+size_t oroya__utf8_sequence(const unsigned char *s, size_t n);
+
+/* Whether arrays and objects in text[0..len) nest deeper than `limit` (strings skipped):
+ * cJSON refuses such text with a plain parse error at the depth limit. */
+bool oroya__json_too_deep(const char *text, size_t len, size_t limit);

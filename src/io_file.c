@@ -1,0 +1,215 @@
+/* Opening files from strangers: regular files only, never blocking, optionally confined to a
+ * folder. POSIX (open, fstat, realpath). */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal/io_file.h"
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#ifndef O_NOCTTY
+#define O_NOCTTY 0
+#endif
+
+static oroya_result open_error(oroya_error *err, int e, const char *where, const char *shown) {
+    oroya_result r = e == ENOENT || e == ENOTDIR ? OROYA_ERR_NOT_FOUND : OROYA_ERR_IO;
+    return oroya__fail(err, r, "%s: cannot open \"%.300s\": %s", where, shown, strerror(e));
+}
+
+/* Whether `fd` is the file `path` resolves to, and that lies under directory `inside`. */
+static oroya_result check_inside(int fd, const char *path, const char *inside, oroya_error *err,
+                                 const char *where, const char *shown) {
+    char *base = realpath(inside[0] ? inside : ".", NULL);
+    if (!base) {
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot resolve the folder \"%.300s\": %s",
+                           where, inside, strerror(errno));
+    }
+    char *real = realpath(path, NULL);
+    oroya_result r = OROYA_OK;
+    struct stat a, b;
+    size_t n = strlen(base);
+    if (!real || fstat(fd, &a) != 0 || stat(real, &b) != 0 || a.st_dev != b.st_dev ||
+        a.st_ino != b.st_ino) {
+        r = oroya__fail(err, OROYA_ERR_ACCESS, "%s: \"%.300s\" changed while it was opened",
+                        where, shown);
+    } else if (!(strncmp(real, base, n) == 0 &&
+                 (real[n] == '/' || (n == 1 && base[0] == '/')))) {
+        r = oroya__fail(err, OROYA_ERR_ACCESS,
+                        "%s: \"%.300s\" leads outside the model's folder (resolves to \"%.100s\"); "
+                        "allow_outside_base_dir permits it",
+                        where, shown, real);
+    }
+    free(real);
+    free(base);
+    return r;
+}
+
+oroya_result oroya__file_open(const char *path, const char *inside, uint64_t max_size,
+                              oroya__file *out, oroya_error *err, const char *where,
+                              const char *shown) {
+    out->fd = -1;
+    out->size = 0;
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        return open_error(err, errno, where, shown);
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot read \"%.300s\": %s", where, shown,
+                           strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return oroya__fail(err, OROYA_ERR_IO, "%s: \"%.300s\" is not a regular file (%s)", where,
+                           shown,
+                           S_ISDIR(st.st_mode)    ? "a directory"
+                           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                        : "not a file");
+    }
+    if (inside) {
+        oroya_result r = check_inside(fd, path, inside, err, where, shown);
+        if (r != OROYA_OK) {
+            close(fd);
+            return r;
+        }
+    }
+    if (st.st_size < 0 || (uint64_t)st.st_size > max_size) {
+        close(fd);
+        return oroya__fail(err, OROYA_ERR_LIMIT, "%s: \"%.300s\" has %lld bytes, over the limit "
+                           "of %llu", where, shown, (long long)st.st_size,
+                           (unsigned long long)max_size);
+    }
+    out->fd = fd;
+    out->size = (uint64_t)st.st_size;
+    return OROYA_OK;
+}
+
+oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err,
+                                  const char *where, const char *shown) {
+    uint8_t *p = (uint8_t *)buf;
+    uint64_t done = 0;
+    oroya_result r = OROYA_OK;
+    while (done < f->size) {
+        uint64_t want = f->size - done;
+        ssize_t got = read(f->fd, p + done, want > (1u << 30) ? (size_t)1 << 30 : (size_t)want);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            r = got < 0 ? oroya__fail(err, OROYA_ERR_IO, "%s: cannot read \"%.300s\": %s", where,
+                                      shown, strerror(errno))
+                        : oroya__fail(err, OROYA_ERR_IO,
+                                      "%s: short read of \"%.300s\" (%llu of %llu bytes)", where,
+                                      shown, (unsigned long long)done,
+                                      (unsigned long long)f->size);
+            break;
+        }
+        done += (uint64_t)got;
+    }
+    oroya__file_close(f);
+    return r;
+}
+
+void oroya__file_close(oroya__file *f) {
+    if (f->fd >= 0) {
+        close(f->fd);
+    }
+    f->fd = -1;
+}
+
+/* ---- JSON text from strangers ---------------------------------------------------------- */
+
+size_t oroya__utf8_sequence(const unsigned char *s, size_t n) {
+    unsigned char c = s[0];
+    if (c < 0x80) {
+        return 1;
+    }
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;       /* overlong */
+        if (c == 0xED) hi = 0x9F;       /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;       /* overlong */
+        if (c == 0xF4) hi = 0x8F;       /* past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (n < len || s[1] < lo || s[1] > hi) {
+        return 0;
+    }
+    for (size_t i = 2; i < len; i++) {
+        if (s[i] < 0x80 || s[i] > 0xBF) {
+            return 0;
+        }
+    }
+    return len;
+}
+
+bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size_t *bad,
+                            const char **why) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t end = len;
+    while (end > 0 && s[end - 1] == 0) {
+        end--;
+    }
+    *json_len = end;
+    for (size_t i = 0; i < end;) {
+        if (s[i] == 0) {
+            *bad = i;
+            *why = "a NUL byte";
+            return false;
+        }
+        if (s[i] < 0x80) { /* most of a glTF, data: URIs included, is ASCII */
+            i++;
+            continue;
+        }
+        size_t k = oroya__utf8_sequence(s + i, end - i);
+        if (k == 0) {
+            *bad = i;
+            *why = "invalid UTF-8";
+            return false;
+        }
+        i += k;
+    }
+    return true;
+}
+
+bool oroya__json_too_deep(const char *text, size_t len, size_t limit) {
+    size_t depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') {
+                i++;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) {
+                return true;
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# ctest script: the CLI on files made to break it. Buffers outside the model's folder are
+# refused unless --allow-outside; FIFOs and directories (also as a scenario's "gltf") fail
+# at once instead of blocking; every JSON the CLI prints parses as strict JSON.
+set -uo pipefail
+build=$(cd "${1:?build dir}" && pwd)
+src=$(cd "${2:?source dir}" && pwd)
+oroya="$build/oroya"
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Strict JSON: Python's parser accepts NaN and Infinity unless told not to.
+strict_json='import json,sys
+def bad(c): raise ValueError("non-finite number " + c)
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8"), parse_constant=bad)'
+
+mkdir -p "$tmp/model" "$tmp/outside"
+cp "$src"/tests/assets/SimpleSkin/glTF/*.bin "$tmp/outside/"
+# The model refers to its buffers one folder up.
+sed 's|"uri" *: *"|"uri": "../outside/|' "$src/tests/assets/SimpleSkin/glTF/SimpleSkin.gltf" \
+    >"$tmp/model/m.gltf"
+"$oroya" info "$tmp/model/m.gltf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "info refuses a buffer outside the folder (exit 1, names the URI)" \
+    "[ $rc = 1 ] && grep -q 'buffers\[0\].*\.\./outside/skinGeometry.bin.*access refused' $tmp/err"
+"$oroya" info --allow-outside "$tmp/model/m.gltf" >"$tmp/out" 2>"$tmp/err"
+check "info --allow-outside loads it" "[ $? = 0 ] && grep -q 'nodes' $tmp/out"
+"$oroya" sample "$tmp/model/m.gltf" --clip animation_0 --time 1 >"$tmp/out" 2>"$tmp/err"
+check "sample refuses it" "[ $? = 1 ] && grep -q 'access refused' $tmp/err"
+"$oroya" sample "$tmp/model/m.gltf" --clip animation_0 --time 1 --allow-outside >"$tmp/out" 2>&1
+check "sample --allow-outside loads it" "[ $? = 0 ]"
+echo '{"gltf":"model/m.gltf","steps":{"fps":10,"count":1},"record":[]}' >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play refuses it" "[ $? = 1 ] && grep -q 'outside' $tmp/err"
+"$oroya" play --allow-outside "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play --allow-outside loads it" "[ $? = 0 ]"
+
+# A FIFO or a directory as the model, through info and through a scenario's "gltf".
+mkfifo "$tmp/model/fifo.gltf"
+mkdir "$tmp/model/dir.gltf"
+for f in fifo dir; do
+    timeout 10 "$oroya" info "$tmp/model/$f.gltf" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "info on a $f: exit 1 at once, 'not a regular file'" \
+        "[ $rc = 1 ] && grep -q 'is not a regular file' $tmp/err"
+    echo "{\"gltf\":\"model/$f.gltf\",\"steps\":{\"dt\":[0.1]},\"record\":[]}" >"$tmp/s.json"
+    timeout 10 "$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "play with a $f as gltf: exit 1 at once, no size nonsense" \
+        "[ $rc = 1 ] && grep -q 'is not a regular file' $tmp/err && ! grep -q 9223372036854775807 $tmp/err"
+done
+
+# ---- no silent inf or NaN; every JSON is strict JSON --------------------------------------
+# A node rotation of (1e20, 0, 0, 1e20): finite, but it overflows the node's matrix.
+echo '{"asset":{"version":"2.0"},"nodes":[{"rotation":[1e20,0,0,1e20]}]}' >"$tmp/rot.gltf"
+"$oroya" info "$tmp/rot.gltf" >"$tmp/out" 2>"$tmp/err"
+check "info refuses a huge node rotation, naming the node" \
+    "[ $? = 1 ] && grep -q 'nodes\[0\]: transform rejected' $tmp/err"
+# The same through a scenario: setNode, and a node with that rotation.
+echo '{"nodes":[{"name":"a","rotation":[1e20,0,0,1e20]}],"steps":{"fps":10,"count":1},"record":[]}' \
+    >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play refuses a huge node rotation, naming the node" \
+    "[ $? = 1 ] && grep -q 'nodes\[0\]: the scene refused the node' $tmp/err"
+echo '{"nodes":[{"name":"a"}],"script":[{"at":0,"do":"setNode","node":"a","rotation":[1e20,0,0,1e20]}],"steps":{"fps":10,"count":2},"record":["a.matrixWorld"]}' \
+    >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play refuses setNode with a huge rotation" \
+    "[ $? = 1 ] && grep -q 'script\[0\]: setNode' $tmp/err"
+# A parent scale of 1e30 times a child translation of 1e10 overflows the child's world matrix.
+echo '{"nodes":[{"name":"p","scale":[1e30,1e30,1e30]},{"name":"c","parent":"p","position":[1e10,0,0]}],"steps":{"fps":10,"count":1},"record":["c.matrixWorld"]}' \
+    >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play reports a world matrix overflow, naming the node" \
+    "[ $? = 1 ] && grep -q \"world matrix of node 'c' is not finite\" $tmp/err"
+# warp(1e300, -1e300, 1e-300) made the action time NaN; the next dt got the blame.
+echo '{"nodes":[{"name":"a"}],"clips":[{"name":"x","duration":1,"tracks":[{"node":"a","property":"position","interpolation":"linear","times":[0,1],"values":[0,0,0,1,0,0]}]}],"script":[{"at":0,"do":"play","action":"x"},{"at":0,"do":"warp","action":"x","startTimeScale":1e300,"endTimeScale":-1e300,"duration":1e-300}],"steps":{"fps":10,"count":3},"record":["action:x.time"]}' \
+    >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play refuses the overflowing warp, naming the op" \
+    "[ $? = 1 ] && grep -q 'script\[1\]: warp' $tmp/err"
+# A CUBICSPLINE tangent of 3e38 over a 1000 s gap: the Hermite overflows a float.
+python3 - "$tmp/cubic.gltf" <<'PY'
+import base64, json, struct, sys
+times = struct.pack("<2f", 0, 1000)
+# per key: in-tangent, value, out-tangent (VEC3)
+vals = struct.pack("<18f", 0,0,0, 0,0,0, 3e38,0,0,  0,0,0, 1,0,0, 0,0,0)
+b = times + vals
+g = {"asset": {"version": "2.0"}, "nodes": [{}],
+     "buffers": [{"uri": "data:application/octet-stream;base64," + base64.b64encode(b).decode(),
+                  "byteLength": len(b)}],
+     "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 72}],
+     "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR",
+                    "min": [0], "max": [1000]},
+                   {"bufferView": 1, "componentType": 5126, "count": 6, "type": "VEC3"}],
+     "animations": [{"samplers": [{"input": 0, "output": 1, "interpolation": "CUBICSPLINE"}],
+                     "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}
+json.dump(g, open(sys.argv[1], "w"))
+PY
+"$oroya" sample "$tmp/cubic.gltf" --clip animation_0 --time 500 >"$tmp/out" 2>"$tmp/err"
+check "sample refuses the overflowing cubic tangent, naming track and keys" \
+    "[ $? = 1 ] && grep -q 'animations\[0\].*keys 0-1.*float range' $tmp/err"
+
+# Strict JSON from info --json, sample and play, with a file name that is not UTF-8.
+bad_name=$(printf 'm\377.gltf')
+cp "$src/tests/assets/SimpleSkin/glTF/"*.bin "$tmp/"
+cp "$src/tests/assets/SimpleSkin/glTF/SimpleSkin.gltf" "$tmp/$bad_name"
+"$oroya" info --json "$tmp/$bad_name" >"$tmp/info.json" 2>"$tmp/err"
+check "info --json output is strict JSON (bad file-name byte escaped)" \
+    "python3 -c '$strict_json' $tmp/info.json"
+"$oroya" sample "$tmp/$bad_name" --clip animation_0 --fps 4 --frames 5 --world >"$tmp/sample.json" 2>"$tmp/err"
+check "sample output is strict JSON" "python3 -c '$strict_json' $tmp/sample.json"
+# Names with invalid UTF-8 are refused at load (the name would reach the JSON output).
+printf '{"asset":{"version":"2.0"},"nodes":[{"name":"\377"}]}' >"$tmp/name.gltf"
+"$oroya" info --json "$tmp/name.gltf" >"$tmp/out" 2>"$tmp/err"
+check "info refuses a name that is not UTF-8" "[ $? = 1 ] && grep -q 'invalid UTF-8 at byte' $tmp/err"
+printf '{"nodes":[{"name":"\377"}],"steps":{"fps":10,"count":1},"record":[]}' >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play refuses a scenario that is not UTF-8" "[ $? = 1 ] && grep -q 'invalid UTF-8' $tmp/err"
+printf '{"nodes":[{"name":"a\0b"}],"steps":{"fps":10,"count":1},"record":[]}' >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play refuses a raw NUL in a scenario string" "[ $? = 1 ] && grep -q 'a NUL byte at byte' $tmp/err"
+python3 -c 'print("{\"nodes\":" + "[" * 1500 + "]" * 1500 + "}")' >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play reports deep nesting as a depth limit" "[ $? = 1 ] && grep -q 'nest deeper than 1000 levels' $tmp/err"
+echo '{"nodes":[{"name":"a"}],"steps":{"fps":60,"count":100000000},"record":[]}' >"$tmp/s.json"
+timeout 20 "$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play refuses steps.count 1e8 at once (the limit is 1e6)" \
+    "[ $? = 1 ] && grep -q 'steps.count: expected a whole number of steps, at most 1000000' $tmp/err"
+
+# A clip lasting 1e30 s made `oroya render -o x.gif` write a 1-frame GIF without a word.
+python3 - "$tmp/long.gltf" <<'PY'
+import base64, json, struct, sys
+b = struct.pack("<2f", 0, 1e30) + struct.pack("<6f", 0, 0, 0, 1, 0, 0)
+g = {"asset": {"version": "2.0"}, "nodes": [{}], "scenes": [{"nodes": [0]}],
+     "buffers": [{"uri": "data:application/octet-stream;base64," + base64.b64encode(b).decode(),
+                  "byteLength": len(b)}],
+     "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+     "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR",
+                    "min": [0], "max": [1e30]},
+                   {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}],
+     "animations": [{"samplers": [{"input": 0, "output": 1}],
+                     "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}
+json.dump(g, open(sys.argv[1], "w"))
+PY
+"$oroya" render "$tmp/long.gltf" --clip animation_0 --size 16x16 -o "$tmp/x.gif" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if grep -qi 'egl\|backend\|display' "$tmp/err" && ! grep -q '600 s' "$tmp/err"; then
+    echo "skip: render (no EGL here): $(head -c 200 $tmp/err)"
+else
+    check "render refuses a 1e30 s clip for a GIF instead of writing 1 frame" \
+        "[ $rc = 1 ] && grep -q 'lasts 1e+30 s, more than the 600 s' $tmp/err && [ ! -e $tmp/x.gif ]"
+fi
+
+exit $fail
