@@ -34,11 +34,11 @@ int cli_check_regular_file(const char *cmd, const char *path) {
 
 void cli_report(const char *cmd, const char *path, const oroya_error *err) {
     const char *msg = err->message[0] ? err->message : oroya_result_string(err->result);
-    if (strstr(msg, path)) {
-        fprintf(stderr, "oroya %s: %s\n", cmd, msg);
-    } else {
-        fprintf(stderr, "oroya %s: %s: %s\n", cmd, path, msg);
-    }
+    /* The result's name too ("access refused"), when the message is more than that. */
+    const char *kind = err->message[0] ? oroya_result_string(err->result) : NULL;
+    fprintf(stderr, "oroya %s: ", cmd);
+    if (!strstr(msg, path)) fprintf(stderr, "%s: ", path);
+    fprintf(stderr, kind ? "%s (%s)\n" : "%s\n", msg, kind);
 }
 
 int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
