@@ -13,6 +13,8 @@ int oroya_cmd_sample(int argc, char **argv);
 int oroya_cmd_render(int argc, char **argv);
 int oroya_cmd_view(int argc, char **argv);
 int oroya_cmd_bench(int argc, char **argv);
+int oroya_cmd_export(int argc, char **argv);
+int oroya_cmd_plot(int argc, char **argv);
 /* The mixer's figures (tools/oroya/bench_mixer.c), printed on stdout, for a character: its
  * scene, the skin's joints and inverse binds, its walk, run and wave clips. pool is an
  * oroya_thread_pool of two threads. Adds the timed frames' allocations and frames to the
@@ -43,5 +45,10 @@ int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_alloc
 #include <stdbool.h>
 /* bench_io.c: export and play scaling figures, printed as `name value unit` lines. */
 void oroya_bench_io(bool quick, int runs);
+/* tools/oroya/bench_compress.c: prints the compressed-clip figures of `oroya bench` and
+ * returns the compressed walk, run and wave (the caller destroys them); 1 on failure. */
+#include "oroya/pose.h"
+int oroya_bench_compress(const oroya_pose_skeleton *skel, const oroya_clip *const clips[3],
+                         oroya_allocator allocator, oroya_pose_clip *out[3]);
 
 #endif
