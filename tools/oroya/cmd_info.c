@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "internal/io_file.h"
 #include "oroya/gltf.h"
 
 static const char *const path_names[] = {"unknown", "translation", "rotation", "scale",
@@ -150,7 +149,7 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
     char *clean = (char *)malloc(flen * 3 + 1);
     size_t at = 0;
     for (size_t i = 0; clean && i < flen;) {
-        size_t k = oroya__utf8_sequence((const unsigned char *)file + i, flen - i);
+        size_t k = oroya_utf8_sequence_length(file + i, flen - i);
         if (k == 0) {
             memcpy(clean + at, "\xef\xbf\xbd", 3);
             at += 3;
