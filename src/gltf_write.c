@@ -22,14 +22,6 @@ typedef struct writer {
     uint32_t *prim_parent;            /* dense parent of a folded primitive node, else NONE */
 } writer;
 
-#define TRY_W(expr)                   \
-    do {                              \
-        oroya_result r_ = (expr);     \
-        if (r_ != OROYA_OK) {         \
-            return r_;                \
-        }                             \
-    } while (0)
-
 static oroya_result oom(writer *w) {
     return oroya__fail(w->err, OROYA_ERR_OUT_OF_MEMORY, "oroya_gltf_write: out of memory");
 }
@@ -492,7 +484,7 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
     }
     if (skin) {
         uint32_t si;
-        TRY_W(write_skin(w, t, skin->skeleton, w->gidx[i], &si));
+        TRY(write_skin(w, t, skin->skeleton, w->gidx[i], &si));
         add_number(w, node, "skin", si);
     }
     return w->oom ? oom(w) : OROYA_OK;
