@@ -13,6 +13,7 @@
 
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 
 #define PI 3.14159265358979
@@ -77,9 +78,12 @@ int main(void) {
     if (oroya_make_clip_additive(look, 0, NULL, 30) != OROYA_OK)
         return 1;
 
+    /* Every node a joint of the pose kernel (after makeClipAdditive: the rig reads the clips). */
+    oroya_rig *rig = NULL;
     oroya_mixer *mixer = NULL;
     oroya_action *run_action = NULL, *look_action = NULL;
-    if (oroya_mixer_create(scene, NULL, &mixer) != OROYA_OK ||
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = scene}, &rig, &err) != OROYA_OK ||
+        oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &mixer) != OROYA_OK ||
         oroya_mixer_play(mixer, run, &run_action) != OROYA_OK ||
         oroya_mixer_clip_action(mixer, look, &look_action) != OROYA_OK)
         return 1;
@@ -100,6 +104,7 @@ int main(void) {
             printf("%5.2f %7.2f %8.2f deg\n", t, w, pitch_deg(scene, head));
     }
     oroya_mixer_destroy(mixer);
+    oroya_rig_destroy(rig);
     oroya_clip_destroy(run);
     oroya_clip_destroy(look);
     oroya_scene_destroy(scene);

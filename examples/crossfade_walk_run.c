@@ -12,11 +12,13 @@
 
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 
 typedef struct rig {
     oroya_scene *scene;
     oroya_node hips;
+    oroya_rig *kernel;  /* the scene's joints for the pose kernel (oroya/rig.h) */
     oroya_mixer *mixer;
     oroya_action *walk, *run;
 } rig;
@@ -68,7 +70,8 @@ static int rig_init(rig *r, const oroya_clip *walk, const oroya_clip *run) {
     if (oroya_scene_add_node(r->scene, "hips", (oroya_node){0}, OROYA_NODE_BONE, &r->hips) !=
         OROYA_OK)
         return -1;
-    if (oroya_mixer_create(r->scene, NULL, &r->mixer) != OROYA_OK)
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = r->scene}, &r->kernel, NULL) != OROYA_OK ||
+        oroya_mixer_create(r->scene, &(oroya_mixer_desc){.rig = r->kernel}, &r->mixer) != OROYA_OK)
         return -1;
     /* three.js keeps clip durations as doubles: give the exact ones. */
     if (oroya_mixer_clip_action_ex(r->mixer, walk, &(oroya_action_desc){.duration = 1.2},
@@ -82,6 +85,7 @@ static int rig_init(rig *r, const oroya_clip *walk, const oroya_clip *run) {
 
 static void rig_free(rig *r) {
     oroya_mixer_destroy(r->mixer);
+    oroya_rig_destroy(r->kernel);
     oroya_scene_destroy(r->scene);
 }
 

@@ -1,6 +1,10 @@
-/* Load a skinned character, play its first clip and print a bone matrix each frame: the README's
- * example. Usage: play_gltf [FILE.glb] (default: tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb
- * from the source tree). Bad files get a message naming the place and exit code 1. */
+/* Load a glTF character, play its first clip through the mixer and print a bone matrix each
+ * frame: the README's example. The rig (oroya/rig.h) hands the skin's joints to the pose
+ * kernel; the mixer keeps three.js's semantics and gives the skinning palette in the skin's
+ * joint order. Any valid file works: without a skin the rig is the whole scene (the first
+ * node's world matrix is printed), without clips nothing moves. Usage: play_gltf [FILE.glb]
+ * (default: tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb from the source tree). Bad
+ * files get a message naming the place and exit code 1. */
 #include <oroya/oroya.h>
 #include <stdio.h>
 
@@ -12,28 +16,45 @@ int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : OROYA_SOURCE_DIR "/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb";
     oroya_error err = {0};
     oroya_gltf_model *model = NULL;
+    oroya_rig *rig = NULL;
     oroya_mixer *mixer = NULL;
-    oroya_action *action = NULL;
     if (oroya_gltf_load(path, NULL, &model, &err) != OROYA_OK) {
         fprintf(stderr, "play_gltf: %s: %s\n", path, err.message);
         return 1;
     }
-    if (model->clip_count == 0 || model->skin_count == 0 || !model->skeletons[0]) {
-        fprintf(stderr, "%s: needs a clip and a skin\n", path);
+    /* Skin 0's joints, or every node when the file has no skin (an empty scene has none). */
+    uint32_t skin = model->skin_count ? 0 : OROYA_GLTF_NONE;
+    if (oroya_scene_node_count(model->scene) > 0 &&
+        oroya_rig_create_gltf(model, skin, NULL, &rig, &err) != OROYA_OK) {
+        fprintf(stderr, "play_gltf: %s: %s\n", path, err.message);
         oroya_gltf_model_free(model);
         return 1;
     }
-    oroya_mixer_create(model->scene, NULL, &mixer);
-    oroya_mixer_play(mixer, model->clips[0], &action);
-    for (int frame = 0; frame < 5; frame++) {
-        oroya_mixer_update(mixer, 1.0 / 30.0);             /* sample and blend: no allocation */
-        oroya_scene_update_world(model->scene);            /* one pass, parents first */
-        oroya_skeleton_update(model->skeletons[0], model->scene, NULL);
-        const float *m = model->skeletons[0]->bone_matrices; /* 16 floats per bone */
-        printf("t=%.3f  bone 0 translation (%.4f, %.4f, %.4f)\n", oroya_mixer_time(mixer),
-               (double)m[12], (double)m[13], (double)m[14]);
+    if (oroya_mixer_create(model->scene, &(oroya_mixer_desc){.rig = rig}, &mixer) != OROYA_OK) {
+        fprintf(stderr, "play_gltf: out of memory\n");
+        oroya_rig_destroy(rig);
+        oroya_gltf_model_free(model);
+        return 1;
     }
+    if (model->clip_count > 0) {
+        oroya_mixer_play(mixer, model->clips[0], NULL);
+    }
+    for (int frame = 0; frame < 5; frame++) {
+        oroya_mixer_update(mixer, 1.0 / 30.0);  /* sample, blend, bone matrices: no allocation */
+        uint32_t count = 0;
+        const oroya_mat4 *bones = oroya_mixer_bone_matrices(mixer, &count); /* skin order */
+        if (count > 0) {
+            printf("t=%.3f  bone 0 translation (%.4f, %.4f, %.4f) of %u\n",
+                   oroya_mixer_time(mixer), (double)bones[0].m[12], (double)bones[0].m[13],
+                   (double)bones[0].m[14], count);
+        } else {
+            printf("t=%.3f  (no nodes)\n", oroya_mixer_time(mixer));
+        }
+    }
+    /* The joint nodes hold the pose too (world matrices, rendering, export): */
+    oroya_scene_update_world(model->scene);
     oroya_mixer_destroy(mixer);
+    oroya_rig_destroy(rig);
     oroya_gltf_model_free(model);
     return 0;
 }

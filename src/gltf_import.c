@@ -79,6 +79,7 @@ typedef struct model_impl {
     oroya_allocator allocator;
     oroya__gltf_block *blocks;        /* arrays and names the model owns */
     oroya_material default_material;  /* GLTFLoader's default: white, metallic 1, rough 1 */
+    struct name_ref *by_name;         /* node_names sorted, for find_node in O(log n) */
 } model_impl;
 
 typedef struct importer {
@@ -237,6 +238,8 @@ static char *model_strdup(importer *im, const char *s) {
     return c;
 }
 
+static oroya_transform node_transform(const oroya_gltf_node *n);
+
 static oroya_result make_node_names(importer *im) {
     const oroya_gltf_data *d = im->d;
     uint32_t n = d->node_count;
@@ -256,15 +259,28 @@ static oroya_result make_node_names(importer *im) {
         char fallback[24];
         snprintf(fallback, sizeof fallback, "node_%u", i);
         im->m->pub.node_names[i] = model_strdup(im, ok ? g : fallback);
-        if (!im->m->pub.node_names[i]) {
+        im->m->pub.node_file_names[i] = model_strdup(im, g ? g : "");
+        im->m->pub.node_cameras[i] = OROYA_GLTF_NONE; /* attach_node sets the scene's */
+        im->m->pub.node_meshes[i] = OROYA_GLTF_NONE;
+        im->m->pub.node_transforms[i] = node_transform(&d->nodes[i]);
+        if (!im->m->pub.node_names[i] || !im->m->pub.node_file_names[i]) {
             return oom(im, "nodes");
         }
     }
+    name_ref *sorted = (name_ref *)model_alloc(im, n, sizeof(name_ref));
+    if (!sorted) {
+        return oom(im, "nodes");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        sorted[i] = (name_ref){im->m->pub.node_names[i], i};
+    }
+    qsort(sorted, n, sizeof *sorted, compare_names);
+    im->m->by_name = sorted;
     return OROYA_OK;
 }
 
-/* The clip name for animation i, written to buf. */
-static oroya_result clip_names(importer *im, char (*buf)[PATH_MAX_]) {
+/* The clip name for animation i, in model memory (a glTF name of any length is kept). */
+static oroya_result clip_names(importer *im, const char **out) {
     const oroya_gltf_data *d = im->d;
     uint32_t n = d->animation_count;
     const char **names = (const char **)temp_alloc(im, n, sizeof(char *));
@@ -280,10 +296,11 @@ static oroya_result clip_names(importer *im, char (*buf)[PATH_MAX_]) {
         uint32_t other;
         const char *g = d->animations[i].name;
         bool ok = unique[i] && !(is_prefixed_number(g, "animation_", &other) && other != i);
-        if (ok && strlen(g) < PATH_MAX_) {
-            memcpy(buf[i], g, strlen(g) + 1);
-        } else {
-            snprintf(buf[i], PATH_MAX_, "animation_%u", i);
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "animation_%u", i);
+        out[i] = model_strdup(im, ok ? g : fallback);
+        if (!out[i]) {
+            return oom(im, "animations");
         }
     }
     return OROYA_OK;
@@ -301,6 +318,35 @@ static const oroya_gltf_attribute *find_attr(const oroya_gltf_attribute *attrs, 
     return NULL;
 }
 
+/* Points, lines, strips and fans get no geometry; their positions and indices are kept in
+ * model->primitives so that export can write them back. */
+static oroya_result keep_primitive(importer *im, uint32_t mesh, uint32_t prim, uint32_t pos,
+                                   const char *path) {
+    const oroya_gltf_model *m = &im->m->pub;
+    const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
+    oroya_gltf_model_primitive *o = &m->primitives[m->mesh_first_geometry[mesh] + prim];
+    size_t n = oroya_gltf_accessor_float_count(im->d, pos);
+    TRY(spend(im, (uint64_t)n * sizeof(float), path));
+    o->positions = (float *)model_alloc(im, n, sizeof(float));
+    if (!o->positions) {
+        return oom(im, path);
+    }
+    TRY(oroya_gltf_accessor_unpack_floats(im->d, pos, o->positions, n, im->err));
+    o->mode = p->mode;
+    o->vertex_count = im->d->accessors[pos].count;
+    if (p->indices != OROYA_GLTF_NONE) {
+        size_t k = oroya_gltf_accessor_float_count(im->d, p->indices);
+        TRY(spend(im, (uint64_t)k * sizeof(uint32_t), path));
+        o->indices = (uint32_t *)model_alloc(im, k, sizeof(uint32_t));
+        if (!o->indices) {
+            return oom(im, path);
+        }
+        TRY(oroya_gltf_accessor_unpack_uints(im->d, p->indices, o->indices, k, im->err));
+        o->index_count = (uint32_t)k;
+    }
+    return OROYA_OK;
+}
+
 static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
                                    oroya_geometry **out) {
     const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
@@ -309,8 +355,11 @@ static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
     *out = NULL;
     const oroya_gltf_attribute *pos =
         find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_POSITION, 0);
+    if (p->mode != 4 && pos) {
+        return keep_primitive(im, mesh, prim, pos->accessor, path);
+    }
     if (p->mode != 4 || !pos) {
-        return OROYA_OK; /* points, lines, strips, fans, or nothing to draw */
+        return OROYA_OK; /* nothing to draw */
     }
     oroya_geometry_desc g = {0};
     g.allocator = im->m->allocator;
@@ -409,12 +458,20 @@ static oroya_result build_geometries(importer *im) {
     m->mesh_first_geometry = (uint32_t *)model_alloc(im, d->mesh_count, sizeof(uint32_t));
     m->geometries = (oroya_geometry **)model_alloc(im, total, sizeof(oroya_geometry *));
     m->geometry_material = (uint32_t *)model_alloc(im, total, sizeof(uint32_t));
-    if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material) {
+    m->mesh_names = (const char **)model_alloc(im, d->mesh_count, sizeof(char *));
+    m->primitives = (oroya_gltf_model_primitive *)model_alloc(
+        im, total, sizeof(oroya_gltf_model_primitive));
+    if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material || !m->mesh_names ||
+        !m->primitives) {
         return oom(im, "meshes");
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < d->mesh_count; i++) {
         m->mesh_first_geometry[i] = k;
+        m->mesh_names[i] = model_strdup(im, d->meshes[i].name ? d->meshes[i].name : "");
+        if (!m->mesh_names[i]) {
+            return oom(im, "meshes");
+        }
         for (uint32_t p = 0; p < d->meshes[i].primitive_count; p++, k++) {
             m->geometry_material[k] = d->meshes[i].primitives[p].material;
             TRY(build_geometry(im, i, p, &m->geometries[k]));
@@ -554,6 +611,10 @@ static oroya_result build_materials(importer *im) {
     for (uint32_t i = 0; i < d->material_count; i++) {
         const oroya_gltf_material *g = &d->materials[i];
         oroya_gltf_model_material *o = &m->materials[i];
+        o->name = model_strdup(im, g->name ? g->name : "");
+        if (!o->name) {
+            return oom(im, "materials");
+        }
         memcpy(o->material.base_color, g->base_color_factor, sizeof o->material.base_color);
         o->material.metallic = g->metallic_factor;
         o->material.roughness = g->roughness_factor;
@@ -570,7 +631,44 @@ static oroya_result build_materials(importer *im) {
     return OROYA_OK;
 }
 
-/* ---- nodes -------------------------------------------------------------------------------- */
+/* ---- cameras and nodes ------------------------------------------------------------------- */
+
+static oroya_result build_cameras(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    m->cameras = (oroya_gltf_model_camera *)model_alloc(im, d->camera_count,
+                                                        sizeof(oroya_gltf_model_camera));
+    if (!m->cameras) {
+        return oom(im, "cameras");
+    }
+    for (uint32_t i = 0; i < d->camera_count; i++) {
+        const oroya_gltf_camera *c = &d->cameras[i];
+        oroya_gltf_model_camera *o = &m->cameras[i];
+        o->name = model_strdup(im, c->name ? c->name : "");
+        if (!o->name) {
+            return oom(im, "cameras");
+        }
+        o->orthographic = c->orthographic;
+        o->yfov = c->yfov;
+        o->aspect_ratio = c->aspect_ratio;
+        o->xmag = c->xmag;
+        o->ymag = c->ymag;
+        o->znear = c->znear;
+        o->zfar = c->zfar;
+        /* As GLTFLoader: PerspectiveCamera(deg(yfov), aspectRatio || 1, znear || 1,
+         * zfar || 2e6); OrthographicCamera(-xmag, xmag, ymag, -ymag, znear, zfar). */
+        o->camera =
+            c->orthographic
+                ? oroya_camera_orthographic(-c->xmag, c->xmag, c->ymag, -c->ymag, c->znear,
+                                            c->zfar)
+                : oroya_camera_perspective((float)((double)c->yfov * (180.0 / 3.141592653589793)),
+                                           c->aspect_ratio != 0.0f ? c->aspect_ratio : 1.0f,
+                                           c->znear != 0.0f ? c->znear : 1.0f,
+                                           c->zfar != 0.0f ? c->zfar : 2e6f);
+        m->camera_count = i + 1;
+    }
+    return OROYA_OK;
+}
 
 static oroya_transform node_transform(const oroya_gltf_node *n) {
     oroya_transform t;
@@ -602,19 +700,10 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
                            "%s: transform rejected by the scene (%s: a component, or the "
                            "matrix they make, is not finite)", path, oroya_result_string(r));
     }
+    m->node_cameras[i] = n->camera;
+    m->node_meshes[i] = n->mesh;
     if (n->camera != OROYA_GLTF_NONE) {
-        const oroya_gltf_camera *c = &d->cameras[n->camera];
-        /* As GLTFLoader: PerspectiveCamera(deg(yfov), aspectRatio || 1, znear || 1,
-         * zfar || 2e6); OrthographicCamera(-xmag, xmag, ymag, -ymag, znear, zfar). */
-        oroya_camera cam =
-            c->orthographic
-                ? oroya_camera_orthographic(-c->xmag, c->xmag, c->ymag, -c->ymag, c->znear,
-                                            c->zfar)
-                : oroya_camera_perspective((float)((double)c->yfov * (180.0 / 3.141592653589793)),
-                                           c->aspect_ratio != 0.0f ? c->aspect_ratio : 1.0f,
-                                           c->znear != 0.0f ? c->znear : 1.0f,
-                                           c->zfar != 0.0f ? c->zfar : 2e6f);
-        r = oroya_scene_set_camera(m->scene, h, &cam);
+        r = oroya_scene_set_camera(m->scene, h, &m->cameras[n->camera].camera);
         if (r) {
             return oroya__fail(im->err, r, "%s.camera: rejected by the scene (%s)", path,
                                oroya_result_string(r));
@@ -845,8 +934,7 @@ static oroya_result build_clips(importer *im) {
     const oroya_gltf_data *d = im->d;
     oroya_gltf_model *m = &im->m->pub;
     m->clips = (oroya_clip **)model_alloc(im, d->animation_count, sizeof(oroya_clip *));
-    char (*names)[PATH_MAX_] = (char (*)[PATH_MAX_])model_alloc(im, d->animation_count,
-                                                                 PATH_MAX_);
+    const char **names = (const char **)model_alloc(im, d->animation_count, sizeof(char *));
     if (!m->clips || !names) {
         return oom(im, "animations");
     }
@@ -856,6 +944,28 @@ static oroya_result build_clips(importer *im) {
         TRY(build_clip(im, a, names[a]));
         m->clip_count = a + 1;
     }
+    return OROYA_OK;
+}
+
+/* The file's second set of influences of a skinned primitive, once per primitive, for
+ * export (the skin normalizes its copy). */
+static oroya_result keep_influences(importer *im, uint32_t mesh, uint32_t prim,
+                                    const uint16_t *joints, const float *weights,
+                                    const char *path) {
+    const oroya_gltf_model *m = &im->m->pub;
+    oroya_gltf_model_primitive *o = &m->primitives[m->mesh_first_geometry[mesh] + prim];
+    size_t n = (size_t)m->geometries[m->mesh_first_geometry[mesh] + prim]->vertex_count * 4;
+    if (o->weights2) {
+        return OROYA_OK;
+    }
+    TRY(spend(im, (uint64_t)n * (sizeof *joints + sizeof *weights), path));
+    o->joints2 = (uint16_t *)model_alloc(im, n, sizeof *joints);
+    o->weights2 = (float *)model_alloc(im, n, sizeof *weights);
+    if (!o->joints2 || !o->weights2) {
+        return oom(im, path);
+    }
+    memcpy(o->joints2, joints, n * sizeof *joints);
+    memcpy(o->weights2, weights, n * sizeof *weights);
     return OROYA_OK;
 }
 
@@ -949,6 +1059,7 @@ static oroya_result build_skinned_meshes(importer *im) {
                     j16[k] = (uint16_t)u[k];
                 }
                 TRY(temp_floats(im, w1->accessor, path, &w, NULL));
+                TRY(keep_influences(im, n->mesh, p, j16, w, path));
                 sd.joints2 = j16;
                 sd.weights2 = w;
             }
@@ -1031,7 +1142,13 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     m->node_count = data->node_count;
     m->nodes = (oroya_node *)model_alloc(&im, data->node_count, sizeof(oroya_node));
     m->node_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
-    if (!m->nodes || !m->node_names) {
+    m->node_file_names = (const char **)model_alloc(&im, data->node_count, sizeof(char *));
+    m->node_cameras = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
+    m->node_meshes = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
+    m->node_transforms =
+        (oroya_transform *)model_alloc(&im, data->node_count, sizeof(oroya_transform));
+    if (!m->nodes || !m->node_names || !m->node_file_names || !m->node_cameras ||
+        !m->node_meshes || !m->node_transforms) {
         r = oom(&im, "nodes");
     }
     if (r == OROYA_OK) {
@@ -1046,6 +1163,7 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     if (r == OROYA_OK) r = make_node_names(&im);
     if (r == OROYA_OK) temp_release(&im);
     if (r == OROYA_OK) r = build_materials(&im);
+    if (r == OROYA_OK) r = build_cameras(&im);
     if (r == OROYA_OK) r = build_geometries(&im);
     if (r == OROYA_OK) r = build_nodes(&im);
     if (r == OROYA_OK) r = build_skins(&im);
@@ -1099,12 +1217,20 @@ oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const cha
     if (is_prefixed_number(name, "node_", &v) && (name[5] != '0' || name[6] == '\0') &&
         v < model->node_count) {
         idx = v;
-    } else {
-        for (uint32_t i = 0; i < model->node_count; i++) {
-            if (!strcmp(model->node_names[i], name) && !is_prefixed_number(name, "node_", NULL)) {
-                idx = i;
-                break;
+    } else if (!is_prefixed_number(name, "node_", NULL)) {
+        /* A glTF name: binary search of the sorted scene names (qualifying ones are unique). */
+        const name_ref *sorted = ((const model_impl *)model)->by_name;
+        uint32_t lo = 0, hi = model->node_count;
+        while (sorted && lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (strcmp(sorted[mid].name, name) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
+        }
+        if (sorted && lo < model->node_count && !strcmp(sorted[lo].name, name)) {
+            idx = sorted[lo].index;
         }
     }
     if (idx == OROYA_GLTF_NONE || model->nodes[idx].id == 0) {

@@ -4,22 +4,40 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal/gltf.h"
 
+/* Open addressing over keys of up to three pointers (a geometry, a material and a skin for
+ * a shared mesh; one pointer for the rest), so interning stays linear in the scene size. */
+typedef struct key_map {
+    const void **keys;                /* 3 per slot */
+    uint32_t *values;                 /* OROYA_GLTF_NONE: empty slot */
+    uint32_t mask;                    /* capacity - 1 */
+} key_map;
+
 typedef struct writer {
     const oroya_scene *scene;
     const oroya_gltf_write_desc *desc;
+    const oroya_gltf_model *model;    /* desc->model, or NULL */
     oroya_allocator a;
     oroya_error *err;
     uint8_t *bin;
     size_t bin_size, bin_cap;
-    cJSON *root, *views, *accessors;
+    cJSON *root, *views, *accessors, *nodes;
     bool oom;
+    uint32_t view_count, accessor_count, gltf_node_count;
     uint32_t node_count;
     uint32_t *gidx;                   /* glTF node index per dense index, NONE when folded */
     uint32_t *prim_parent;            /* dense parent of a folded primitive node, else NONE */
+    cJSON **node_json;                /* per dense index */
+    uint32_t *src;                    /* per dense index: the model's glTF node, or NONE */
+    uint32_t *geometry_mesh;          /* per model geometry: its glTF mesh */
+    uint32_t *extra_gidx;             /* per model node outside the scene: its written node */
+    uint32_t *model_mesh;             /* per dense index: a model mesh with a primitive that
+                                         has no geometry (lines...), written from the model */
+    key_map geometries;               /* model geometry -> index in model->geometries */
 } writer;
 
 static oroya_result oom(writer *w) {
@@ -84,8 +102,59 @@ static cJSON *float_array(writer *w, const float *v, uint32_t n) {
     return a;
 }
 
-static uint32_t array_size(const cJSON *a) {
-    return a ? (uint32_t)cJSON_GetArraySize(a) : 0u;
+/* A map with room for `n` keys (at most half full). */
+static bool map_init(writer *w, key_map *m, uint32_t n) {
+    uint32_t cap = 16;
+    while (cap < 2u * (uint64_t)n + 2u && cap < (1u << 31)) {
+        cap *= 2;
+    }
+    m->keys = (const void **)oroya__calloc(&w->a, (size_t)cap * 3, sizeof(void *), 16);
+    m->values = (uint32_t *)oroya__alloc(&w->a, (size_t)cap * sizeof(uint32_t), 16);
+    m->mask = cap - 1;
+    if (!m->keys || !m->values) {
+        w->oom = true;
+        return false;
+    }
+    memset(m->values, 0xFF, (size_t)cap * sizeof(uint32_t)); /* all OROYA_GLTF_NONE */
+    return true;
+}
+
+static void map_free(writer *w, key_map *m) {
+    oroya__free(&w->a, m->keys);
+    oroya__free(&w->a, m->values);
+    m->keys = NULL;
+    m->values = NULL;
+}
+
+static uint32_t map_slot(const key_map *m, const void *a, const void *b, const void *c) {
+    uint64_t h = (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15u ^
+                 (uint64_t)(uintptr_t)b * 0xC2B2AE3D27D4EB4Fu ^
+                 (uint64_t)(uintptr_t)c * 0x165667B19E3779F9u;
+    h ^= h >> 31;
+    uint32_t i = (uint32_t)h & m->mask;
+    while (m->values[i] != OROYA_GLTF_NONE &&
+           (m->keys[i * 3] != a || m->keys[i * 3 + 1] != b || m->keys[i * 3 + 2] != c)) {
+        i = (i + 1) & m->mask;
+    }
+    return i;
+}
+
+static uint32_t map_get(const key_map *m, const void *a, const void *b, const void *c) {
+    return m->values ? m->values[map_slot(m, a, b, c)] : OROYA_GLTF_NONE;
+}
+
+/* The value of the key; a new key gets `value` and the call returns OROYA_GLTF_NONE. */
+static uint32_t map_put(key_map *m, const void *a, const void *b, const void *c,
+                        uint32_t value) {
+    uint32_t i = map_slot(m, a, b, c);
+    if (m->values[i] != OROYA_GLTF_NONE) {
+        return m->values[i];
+    }
+    m->keys[i * 3] = a;
+    m->keys[i * 3 + 1] = b;
+    m->keys[i * 3 + 2] = c;
+    m->values[i] = value;
+    return OROYA_GLTF_NONE;
 }
 
 /* An accessor over `count` elements of `components` values, with its own buffer view.
@@ -114,7 +183,7 @@ static uint32_t write_accessor(writer *w, const void *data, uint32_t count, uint
         add_number(w, view, "target", target);
     }
     cJSON_AddItemToArray(w->views, view);
-    add_number(w, acc, "bufferView", array_size(w->views) - 1);
+    add_number(w, acc, "bufferView", w->view_count++);
     add_number(w, acc, "componentType", (double)ct);
     add_number(w, acc, "count", count);
     w->oom |= cJSON_AddStringToObject(acc, "type", type) == NULL;
@@ -135,7 +204,7 @@ static uint32_t write_accessor(writer *w, const void *data, uint32_t count, uint
         cJSON_AddItemToObject(acc, "max", float_array(w, mx, components));
     }
     cJSON_AddItemToArray(w->accessors, acc);
-    return array_size(w->accessors) - 1;
+    return w->accessor_count++;
 }
 
 static uint32_t floats_accessor(writer *w, const float *v, uint32_t count, uint32_t comps,
@@ -152,16 +221,8 @@ static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint3
                           TARGET_ARRAY_BUFFER);
 }
 
-/* Index of `ptr` in `seen` (count entries), appending it when new. */
-static uint32_t intern(const void **seen, uint32_t *count, const void *ptr) {
-    for (uint32_t i = 0; i < *count; i++) {
-        if (seen[i] == ptr) {
-            return i;
-        }
-    }
-    seen[*count] = ptr;
-    return (*count)++;
-}
+
+static uint32_t model_geometry(const writer *w, const oroya_geometry *g);
 
 static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                             const oroya_skin *skin, int32_t material) {
@@ -180,9 +241,15 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
     if (g->uvs) {
         add_number(w, attrs, "TEXCOORD_0", vertex_accessor(w, g->uvs, n, 2, false));
     }
-    /* A skinned mesh writes the skin's (normalized) influences; a plain one its own. */
-    const uint16_t *joints = skin ? skin->joints : g->joints;
-    const float *weights = skin ? skin->weights : g->weights;
+    /* The first set of influences as the geometry holds them (what the file had, before the
+     * skin normalized its copy), unless the skin uses other joints; then the skin's. */
+    const uint16_t *joints = g->joints;
+    const float *weights = g->weights;
+    if (skin && !(joints && weights &&
+                  memcmp(joints, skin->joints, (size_t)n * 4 * sizeof *joints) == 0)) {
+        joints = skin->joints;
+        weights = skin->weights;
+    }
     if (joints && weights) {
         add_number(w, attrs, "JOINTS_0",
                    write_accessor(w, joints, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4, false,
@@ -190,10 +257,19 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
         add_number(w, attrs, "WEIGHTS_0", vertex_accessor(w, weights, n, 4, false));
     }
     if (skin && skin->joints2 && skin->weights2) {
+        /* The second set as the file had it when the model kept it and the joints match. */
+        uint32_t k = model_geometry(w, g);
+        const oroya_gltf_model_primitive *kp =
+            k != OROYA_GLTF_NONE ? &w->model->primitives[k] : NULL;
+        const float *weights2 =
+            kp && kp->weights2 &&
+                    !memcmp(kp->joints2, skin->joints2, (size_t)n * 4 * sizeof *kp->joints2)
+                ? kp->weights2
+                : skin->weights2;
         add_number(w, attrs, "JOINTS_1",
                    write_accessor(w, skin->joints2, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4,
                                   false, TARGET_ARRAY_BUFFER));
-        add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, skin->weights2, n, 4, false));
+        add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, weights2, n, 4, false));
     }
     if (g->indices && g->index_count) {
         add_number(w, prim, "indices",
@@ -223,52 +299,175 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
     cJSON_AddItemToArray(prims, prim);
 }
 
+static void add_name(writer *w, cJSON *obj, const char *name) {
+    if (name && name[0]) {
+        w->oom |= cJSON_AddStringToObject(obj, "name", name) == NULL;
+    }
+}
+
+/* ---- track targets: names to nodes in O(log n) ------------------------------------------ */
+
+typedef struct name_entry {
+    const char *name;
+    uint32_t index;
+} name_entry;
+
+static int compare_entries(const void *a, const void *b) {
+    const name_entry *x = (const name_entry *)a, *y = (const name_entry *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* The lowest index with that name (the first in dense order, as oroya_scene_find_node). */
+static uint32_t find_entry(const name_entry *e, uint32_t n, const char *name) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(e[mid].name, name) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < n && !strcmp(e[lo].name, name) ? e[lo].index : OROYA_GLTF_NONE;
+}
+
+/* translation, rotation, scale, each only when it is not the default. */
+static void write_trs(writer *w, cJSON *node, const oroya_transform *tr) {
+    if (tr->translation.x != 0 || tr->translation.y != 0 || tr->translation.z != 0) {
+        cJSON_AddItemToObject(node, "translation", float_array(w, &tr->translation.x, 3));
+    }
+    if (tr->rotation.x != 0 || tr->rotation.y != 0 || tr->rotation.z != 0 ||
+        tr->rotation.w != 1) {
+        float q[4] = {tr->rotation.x, tr->rotation.y, tr->rotation.z, tr->rotation.w};
+        cJSON_AddItemToObject(node, "rotation", float_array(w, q, 4));
+    }
+    if (tr->scale.x != 1 || tr->scale.y != 1 || tr->scale.z != 1) {
+        cJSON_AddItemToObject(node, "scale", float_array(w, &tr->scale.x, 3));
+    }
+}
+
+/* A node of the model outside the loaded scene that a clip animates: written once, without
+ * a scene, with its file name and transform. Returns its glTF index. */
+static uint32_t extra_node(writer *w, uint32_t gltf) {
+    if (w->extra_gidx[gltf] != OROYA_GLTF_NONE) {
+        return w->extra_gidx[gltf];
+    }
+    if (!w->nodes) {
+        w->nodes = add_array(w, w->root, "nodes");
+    }
+    cJSON *node = cJSON_CreateObject();
+    if (!w->nodes || !node) {
+        cJSON_Delete(node);
+        w->oom = true;
+        return 0;
+    }
+    add_name(w, node, w->model->node_file_names[gltf]);
+    write_trs(w, node, &w->model->node_transforms[gltf]);
+    cJSON_AddItemToArray(w->nodes, node);
+    w->extra_gidx[gltf] = w->gltf_node_count++;
+    return w->extra_gidx[gltf];
+}
+
+typedef struct target_index {
+    name_entry *scene;                /* scene nodes with a name */
+    uint32_t scene_count;
+    name_entry *outside;              /* model nodes outside the scene (their scene names) */
+    uint32_t outside_count;
+} target_index;
+
+static oroya_result build_targets(writer *w, target_index *ti) {
+    uint32_t n = w->node_count, m = w->model ? w->model->node_count : 0;
+    ti->scene = (name_entry *)oroya__alloc(&w->a, ((size_t)n + 1) * sizeof(name_entry), 16);
+    ti->outside = (name_entry *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(name_entry), 16);
+    w->extra_gidx = (uint32_t *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(uint32_t), 16);
+    if (!ti->scene || !ti->outside || !w->extra_gidx) {
+        return oom(w);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = oroya_scene_node_name(w->scene, oroya_scene_node_at(w->scene, i));
+        if (name[0]) {
+            ti->scene[ti->scene_count++] = (name_entry){name, i};
+        }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        w->extra_gidx[i] = OROYA_GLTF_NONE;
+        if (w->model->nodes[i].id == 0) {
+            ti->outside[ti->outside_count++] = (name_entry){w->model->node_names[i], i};
+        }
+    }
+    qsort(ti->scene, ti->scene_count, sizeof(name_entry), compare_entries);
+    qsort(ti->outside, ti->outside_count, sizeof(name_entry), compare_entries);
+    return OROYA_OK;
+}
+
 static oroya_result write_clips(writer *w) {
     const oroya_gltf_write_desc *d = w->desc;
     if (!d->clip_count) {
         return OROYA_OK;
     }
-    cJSON *anims = add_array(w, w->root, "animations");
-    for (uint32_t c = 0; anims && c < d->clip_count; c++) {
+    target_index ti = {0};
+    oroya_result r = build_targets(w, &ti);
+    cJSON *anims = NULL;
+    for (uint32_t c = 0; r == OROYA_OK && c < d->clip_count; c++) {
         const oroya_clip *clip = d->clips[c];
         if (!clip) {
-            return oroya__fail(w->err, OROYA_ERR_INVALID_ARGUMENT, "clips[%u]: NULL", c);
+            r = oroya__fail(w->err, OROYA_ERR_INVALID_ARGUMENT, "clips[%u]: NULL", c);
+            break;
         }
+        if (clip->track_count == 0) {
+            continue; /* glTF animations need at least one channel: nothing to write */
+        }
+        anims = anims ? anims : add_array(w, w->root, "animations");
         cJSON *anim = cJSON_CreateObject();
-        if (!anim) {
-            return oom(w);
+        if (!anims || !anim) {
+            cJSON_Delete(anim);
+            r = oom(w);
+            break;
         }
         cJSON_AddItemToArray(anims, anim);
-        if (clip->name && clip->name[0]) {
-            w->oom |= cJSON_AddStringToObject(anim, "name", clip->name) == NULL;
-        }
+        add_name(w, anim, clip->name);
         cJSON *samplers = cJSON_AddArrayToObject(anim, "samplers");
         cJSON *channels = cJSON_AddArrayToObject(anim, "channels");
         if (!samplers || !channels) {
-            return oom(w);
+            r = oom(w);
+            break;
         }
-        for (uint32_t t = 0; t < clip->track_count; t++) {
+        for (uint32_t t = 0; r == OROYA_OK && t < clip->track_count; t++) {
             const oroya_track *tr = &clip->tracks[t];
-            oroya_node node;
-            if (oroya_scene_find_node(w->scene, tr->target, &node) != OROYA_OK) {
-                return oroya__fail(w->err, OROYA_ERR_NOT_FOUND,
-                                   "clips[%u].tracks[%u]: target '%s' is not a node of the scene",
-                                   c, t, tr->target);
+            uint32_t dense = find_entry(ti.scene, ti.scene_count, tr->target);
+            uint32_t outside = dense == OROYA_GLTF_NONE
+                                   ? find_entry(ti.outside, ti.outside_count, tr->target)
+                                   : OROYA_GLTF_NONE;
+            if (dense == OROYA_GLTF_NONE && outside == OROYA_GLTF_NONE) {
+                r = oroya__fail(w->err, OROYA_ERR_NOT_FOUND,
+                                "clips[%u].tracks[%u]: target '%s' is not a node of the scene",
+                                c, t, tr->target);
+                break;
             }
             const char *interp = tr->interpolation == OROYA_INTERP_STEP          ? "STEP"
                                : tr->interpolation == OROYA_INTERP_LINEAR        ? "LINEAR"
                                : tr->interpolation == OROYA_INTERP_CUBICSPLINE   ? "CUBICSPLINE"
                                                                                  : NULL;
             if (!interp) {
-                return oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
-                                   "clips[%u].tracks[%u]: %s interpolation has no glTF form", c,
-                                   t, oroya_interpolation_name(tr->interpolation));
+                r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
+                                "clips[%u].tracks[%u]: %s interpolation has no glTF form", c, t,
+                                oroya_interpolation_name(tr->interpolation));
+                break;
             }
             static const char *const paths[] = {"translation", "rotation", "scale", "weights"};
             if ((unsigned)tr->property > 3u) {
-                return oroya__fail(w->err, OROYA_ERR_UNKNOWN_PROPERTY,
-                                   "clips[%u].tracks[%u]: unknown property", c, t);
+                r = oroya__fail(w->err, OROYA_ERR_UNKNOWN_PROPERTY,
+                                "clips[%u].tracks[%u]: unknown property", c, t);
+                break;
             }
+            if (dense != OROYA_GLTF_NONE && w->gidx[dense] == OROYA_GLTF_NONE) {
+                r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
+                                "clips[%u].tracks[%u]: target is a primitive node folded into "
+                                "its parent's mesh", c, t);
+                break;
+            }
+            uint32_t node = dense != OROYA_GLTF_NONE ? w->gidx[dense] : extra_node(w, outside);
             uint32_t stride = oroya_track_key_stride(tr);
             uint32_t in = floats_accessor(w, tr->times, tr->key_count, 1, true);
             /* Weights outputs are SCALAR: key_count * targets (* 3) elements. */
@@ -283,64 +482,81 @@ static oroya_result write_clips(writer *w) {
             if (!s || !ch || !target) {
                 cJSON_Delete(s);
                 cJSON_Delete(ch);
-                return oom(w);
+                r = oom(w);
+                break;
             }
             add_number(w, s, "input", in);
             add_number(w, s, "output", out);
             w->oom |= cJSON_AddStringToObject(s, "interpolation", interp) == NULL;
             cJSON_AddItemToArray(samplers, s);
-            add_number(w, ch, "sampler", array_size(samplers) - 1);
-            uint32_t dense = oroya_scene_node_index(w->scene, node);
-            if (w->gidx[dense] == OROYA_GLTF_NONE) {
-                cJSON_Delete(ch); /* s already belongs to samplers */
-                return oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
-                                   "clips[%u].tracks[%u]: target is a primitive node folded "
-                                   "into its parent's mesh", c, t);
-            }
-            add_number(w, target, "node", w->gidx[dense]);
+            add_number(w, ch, "sampler", t);
+            add_number(w, target, "node", node);
             w->oom |= cJSON_AddStringToObject(target, "path", paths[tr->property]) == NULL;
             cJSON_AddItemToArray(channels, ch);
         }
     }
-    return w->oom ? oom(w) : OROYA_OK;
+    oroya__free(&w->a, ti.scene);
+    oroya__free(&w->a, ti.outside);
+    if (r == OROYA_OK && w->oom) {
+        r = oom(w);
+    }
+    return r;
 }
 
 typedef struct scene_tables {
-    const void **meshes;              /* (geometry, material, skin) per single-primitive mesh */
+    key_map meshes;                   /* (geometry, material, skin) of single-primitive meshes */
     uint32_t mesh_count;              /* meshes written so far (all kinds) */
-    uint32_t single_count;            /* entries in `meshes` */
-    const void **materials;
+    key_map materials;
     uint32_t material_count;
-    const void **skeletons;
+    key_map skeletons;
     uint32_t skeleton_count;
+    key_map cameras;                  /* model cameras written as the file had them */
+    uint32_t camera_count;
     cJSON *mesh_array, *material_array, *skin_array, *camera_array;
 } scene_tables;
 
-static int32_t material_index(writer *w, scene_tables *t, const oroya_material *mat) {
+static int32_t write_material(writer *w, scene_tables *t, const oroya_material *mat,
+                              const char *name) {
+    uint32_t mi = map_put(&t->materials, mat, NULL, NULL, t->material_count);
+    if (mi != OROYA_GLTF_NONE) {
+        return (int32_t)mi;
+    }
+    t->material_array = t->material_array ? t->material_array
+                                          : add_array(w, w->root, "materials");
+    cJSON *m = cJSON_CreateObject();
+    cJSON *pbr = m ? cJSON_AddObjectToObject(m, "pbrMetallicRoughness") : NULL;
+    if (!m || !pbr || !t->material_array) {
+        cJSON_Delete(m);
+        w->oom = true;
+        return -1;
+    }
+    add_name(w, m, name);
+    cJSON_AddItemToObject(pbr, "baseColorFactor", float_array(w, mat->base_color, 4));
+    add_number(w, pbr, "metallicFactor", (double)mat->metallic);
+    add_number(w, pbr, "roughnessFactor", (double)mat->roughness);
+    if (mat->double_sided) {
+        w->oom |= cJSON_AddTrueToObject(m, "doubleSided") == NULL;
+    }
+    cJSON_AddItemToArray(t->material_array, m);
+    return (int32_t)t->material_count++;
+}
+
+/* The index in model->geometries of a geometry the model made, or NONE. */
+static uint32_t model_geometry(const writer *w, const oroya_geometry *g) {
+    return w->model ? map_get(&w->geometries, g, NULL, NULL) : OROYA_GLTF_NONE;
+}
+
+static int32_t material_index(writer *w, scene_tables *t, const oroya_geometry *g,
+                              const oroya_material *mat) {
     if (!mat) {
         return -1;
     }
-    uint32_t before = t->material_count;
-    uint32_t mi = intern(t->materials, &t->material_count, mat);
-    if (t->material_count != before) {
-        t->material_array = t->material_array ? t->material_array
-                                              : add_array(w, w->root, "materials");
-        cJSON *m = cJSON_CreateObject();
-        cJSON *pbr = m ? cJSON_AddObjectToObject(m, "pbrMetallicRoughness") : NULL;
-        if (!m || !pbr || !t->material_array) {
-            cJSON_Delete(m);
-            w->oom = true;
-            return -1;
-        }
-        cJSON_AddItemToObject(pbr, "baseColorFactor", float_array(w, mat->base_color, 4));
-        add_number(w, pbr, "metallicFactor", (double)mat->metallic);
-        add_number(w, pbr, "roughnessFactor", (double)mat->roughness);
-        if (mat->double_sided) {
-            w->oom |= cJSON_AddTrueToObject(m, "doubleSided") == NULL;
-        }
-        cJSON_AddItemToArray(t->material_array, m);
+    uint32_t k = model_geometry(w, g);
+    if (k != OROYA_GLTF_NONE && w->model->geometry_material[k] == OROYA_GLTF_NONE &&
+        map_get(&t->materials, mat, NULL, NULL) == OROYA_GLTF_NONE) {
+        return -1; /* the file's primitive had no material: import's default stays implicit */
     }
-    return (int32_t)mi;
+    return write_material(w, t, mat, NULL);
 }
 
 static const oroya_skin *node_skin(const oroya_scene *scene, oroya_node h) {
@@ -368,13 +584,16 @@ static bool is_primitive_node(const oroya_scene *scene, uint32_t dense) {
            t.scale.x == 1 && t.scale.y == 1 && t.scale.z == 1;
 }
 
+/* The skin of skeleton `sk`, written once. name and root (a dense index or NONE) come from
+ * the model when the skeleton is one of its skins'. `where` names the place for errors. */
 static oroya_result write_skin(writer *w, scene_tables *t, const oroya_skeleton *sk,
-                               uint32_t node, uint32_t *out) {
-    uint32_t before = t->skeleton_count;
-    *out = intern(t->skeletons, &t->skeleton_count, sk);
-    if (t->skeleton_count == before) {
+                               const char *name, uint32_t root, const char *where,
+                               uint32_t *out) {
+    *out = map_put(&t->skeletons, sk, NULL, NULL, t->skeleton_count);
+    if (*out != OROYA_GLTF_NONE) {
         return OROYA_OK;
     }
+    *out = t->skeleton_count++;
     t->skin_array = t->skin_array ? t->skin_array : add_array(w, w->root, "skins");
     cJSON *s = cJSON_CreateObject();
     cJSON *joints = s ? cJSON_AddArrayToObject(s, "joints") : NULL;
@@ -382,41 +601,185 @@ static oroya_result write_skin(writer *w, scene_tables *t, const oroya_skeleton 
         cJSON_Delete(s);
         return oom(w);
     }
+    add_name(w, s, name);
     for (uint32_t b = 0; b < sk->bone_count; b++) {
         uint32_t bi = oroya_scene_node_index(w->scene, sk->bones[b]);
         uint32_t gi = bi == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : w->gidx[bi];
         if (gi == OROYA_GLTF_NONE) {
             cJSON_Delete(s);
             return oroya__fail(w->err, OROYA_ERR_STALE_HANDLE,
-                               "nodes[%u]: skin bone %u is not a node of the written scene", node,
-                               b);
+                               "%s: skin bone %u is not a node of the written scene", where, b);
         }
         cJSON_AddItemToArray(joints, cJSON_CreateNumber(gi));
     }
     add_number(w, s, "inverseBindMatrices",
                floats_accessor(w, sk->bone_inverses[0].m, sk->bone_count, 16, false));
+    if (root != OROYA_GLTF_NONE && w->gidx[root] != OROYA_GLTF_NONE) {
+        add_number(w, s, "skeleton", w->gidx[root]);
+    }
     cJSON_AddItemToArray(t->skin_array, s);
     return OROYA_OK;
+}
+
+/* The name a node is written with: with a model, a node that still has the scene name import
+ * gave it gets its file name back (duplicates and unnamed nodes included). */
+static const char *node_name(const writer *w, uint32_t dense, oroya_node h) {
+    const char *name = oroya_scene_node_name(w->scene, h);
+    uint32_t g = w->src ? w->src[dense] : OROYA_GLTF_NONE;
+    if (g != OROYA_GLTF_NONE && !strcmp(name, w->model->node_names[g])) {
+        return w->model->node_file_names[g];
+    }
+    return name;
+}
+
+/* A new entry of "meshes" (index t->mesh_count - 1 once made); returns its primitives
+ * array, NULL when out of memory. */
+static cJSON *add_mesh(writer *w, scene_tables *t, const char *name) {
+    t->mesh_array = t->mesh_array ? t->mesh_array : add_array(w, w->root, "meshes");
+    cJSON *mesh = cJSON_CreateObject();
+    cJSON *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
+    if (!t->mesh_array || !mesh || !prims) {
+        cJSON_Delete(mesh);
+        return NULL;
+    }
+    add_name(w, mesh, name);
+    cJSON_AddItemToArray(t->mesh_array, mesh);
+    t->mesh_count++;
+    return prims;
+}
+
+/* What follows "mesh" on node i: its morph weights (when they match the first primitive's
+ * targets) and its skin. */
+static oroya_result mesh_node_tail(writer *w, scene_tables *t, uint32_t i, cJSON *node,
+                                   const oroya_geometry *g0, const oroya_skin *skin) {
+    uint32_t wc = 0;
+    const float *wts = oroya_scene_weights((oroya_scene *)w->scene,
+                                           oroya_scene_node_at(w->scene, i), &wc);
+    if (wts && wc && g0 && wc == g0->morph_target_count) {
+        cJSON_AddItemToObject(node, "weights", float_array(w, wts, wc));
+    }
+    if (skin) {
+        uint32_t si;
+        char where[48];
+        snprintf(where, sizeof where, "nodes[%u]", w->gidx[i]);
+        TRY(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
+        add_number(w, node, "skin", si);
+    }
+    return w->oom ? oom(w) : OROYA_OK;
+}
+
+/* A primitive import kept without geometry (points, lines, strips, fans): its mode,
+ * POSITION and indices as the file had them. */
+static void write_kept_primitive(writer *w, cJSON *prims, const oroya_gltf_model_primitive *kp,
+                                 uint32_t material) {
+    cJSON *prim = cJSON_CreateObject();
+    cJSON *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
+    if (!prim || !attrs) {
+        cJSON_Delete(prim);
+        w->oom = true;
+        return;
+    }
+    add_number(w, attrs, "POSITION",
+               vertex_accessor(w, kp->positions, kp->vertex_count, 3, true));
+    if (kp->indices) {
+        add_number(w, prim, "indices",
+                   write_accessor(w, kp->indices, kp->index_count, 4, OROYA_GLTF_UNSIGNED_INT,
+                                  "SCALAR", 1, false, TARGET_ELEMENT_ARRAY_BUFFER));
+    }
+    add_number(w, prim, "mode", kp->mode);
+    if (material != OROYA_GLTF_NONE) {
+        add_number(w, prim, "material", material); /* model materials keep their indices */
+    }
+    cJSON_AddItemToArray(prims, prim);
+}
+
+static uint32_t mesh_end(const oroya_gltf_model *m, uint32_t mesh) {
+    return mesh + 1 < m->mesh_count ? m->mesh_first_geometry[mesh + 1] : m->geometry_count;
+}
+
+/* A mesh of the model that has a primitive without geometry, on dense node i (its
+ * primitive children folded): written primitive by primitive from the model and the scene. */
+static oroya_result write_model_mesh(writer *w, scene_tables *t, uint32_t i, uint32_t mesh,
+                                     cJSON *node) {
+    const oroya_gltf_model *m = w->model;
+    uint32_t first = m->mesh_first_geometry[mesh], count = mesh_end(m, mesh) - first;
+    cJSON *prims = add_mesh(w, t, m->mesh_names[mesh]);
+    if (!prims) {
+        return oom(w);
+    }
+    add_number(w, node, "mesh", t->mesh_count - 1);
+    const oroya_skin *skin = NULL;
+    const oroya_geometry *g0 = NULL;
+    for (uint32_t p = 0; p < count; p++) {
+        uint32_t k = first + p, dense = count == 1 ? i : i + 1 + p;
+        oroya_node ph = oroya_scene_node_at(w->scene, dense);
+        const oroya_geometry *pg = NULL;
+        const oroya_material *pm = NULL;
+        if (m->primitives[k].positions) {
+            write_kept_primitive(w, prims, &m->primitives[k], m->geometry_material[k]);
+        } else if (oroya_scene_get_mesh(w->scene, ph, &pg, &pm) == OROYA_OK && pg) {
+            const oroya_skin *ps = node_skin(w->scene, ph);
+            skin = skin ? skin : ps;
+            g0 = g0 ? g0 : pg;
+            write_primitive(w, prims, pg, ps, material_index(w, t, pg, pm));
+        }
+    }
+    return mesh_node_tail(w, t, i, node, g0, skin);
+}
+
+/* With a model: a node whose mesh has a primitive import made no geometry for gets that
+ * mesh written from the model, its primitive children (unnamed, childless, identity, with
+ * the model's geometries or none) folded. Sets model_mesh and prim_parent. */
+static void fold_model_meshes(writer *w) {
+    const oroya_gltf_model *m = w->model;
+    const oroya_scene *scene = w->scene;
+    const uint32_t *parents = oroya_scene_parent_indices(scene);
+    for (uint32_t i = 0; i < w->node_count; i++) {
+        uint32_t g = w->src[i];
+        uint32_t mesh = g != OROYA_GLTF_NONE ? m->node_meshes[g] : OROYA_GLTF_NONE;
+        if (mesh == OROYA_GLTF_NONE) {
+            continue;
+        }
+        uint32_t first = m->mesh_first_geometry[mesh], count = mesh_end(m, mesh) - first;
+        bool kept = false;
+        for (uint32_t p = 0; p < count; p++) {
+            kept |= m->primitives[first + p].positions != NULL;
+        }
+        if (!kept) {
+            continue;
+        }
+        bool ok = true;
+        for (uint32_t p = 0; ok && count > 1 && p < count; p++) {
+            uint32_t c = i + 1 + p;
+            oroya_node ch = oroya_scene_node_at(scene, c);
+            const oroya_geometry *cg = NULL;
+            oroya_transform tr;
+            oroya_scene_get_mesh(scene, ch, &cg, NULL);
+            oroya_scene_get_transform(scene, ch, &tr);
+            oroya_transform id = oroya_transform_identity();
+            ok = c < w->node_count && parents[c] == i && !oroya_scene_node_name(scene, ch)[0] &&
+                 oroya_scene_child_count(scene, ch) == 0 && !memcmp(&tr, &id, sizeof tr) &&
+                 cg == m->geometries[first + p];
+        }
+        if (!ok) {
+            continue; /* the scene was changed: it is written as it is */
+        }
+        w->model_mesh[i] = mesh;
+        for (uint32_t p = 0; count > 1 && p < count; p++) {
+            w->prim_parent[i + 1 + p] = i;
+        }
+    }
 }
 
 static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *node) {
     const oroya_scene *scene = w->scene;
     oroya_node h = oroya_scene_node_at(scene, i);
-    const char *name = oroya_scene_node_name(scene, h);
-    if (name[0]) {
-        w->oom |= cJSON_AddStringToObject(node, "name", name) == NULL;
-    }
+    add_name(w, node, node_name(w, i, h));
     oroya_transform tr;
     oroya_scene_get_transform(scene, h, &tr);
-    if (tr.translation.x != 0 || tr.translation.y != 0 || tr.translation.z != 0) {
-        cJSON_AddItemToObject(node, "translation", float_array(w, &tr.translation.x, 3));
-    }
-    if (tr.rotation.x != 0 || tr.rotation.y != 0 || tr.rotation.z != 0 || tr.rotation.w != 1) {
-        float q[4] = {tr.rotation.x, tr.rotation.y, tr.rotation.z, tr.rotation.w};
-        cJSON_AddItemToObject(node, "rotation", float_array(w, q, 4));
-    }
-    if (tr.scale.x != 1 || tr.scale.y != 1 || tr.scale.z != 1) {
-        cJSON_AddItemToObject(node, "scale", float_array(w, &tr.scale.x, 3));
+    write_trs(w, node, &tr);
+    if (w->model_mesh && w->model_mesh[i] != OROYA_GLTF_NONE) {
+        return write_model_mesh(w, t, i, w->model_mesh[i], node);
     }
     /* The node's primitives: its own mesh, or the run of primitive children after it. */
     const oroya_geometry *g = NULL;
@@ -439,84 +802,153 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
     bool new_mesh = true;
     if (first == i) {
         /* Single primitive: share the mesh among nodes with the same geometry, material and
-         * skin (the skin's normalized weights are what is written). */
-        for (uint32_t k = 0; k < t->single_count; k++) {
-            const void **e = &t->meshes[k * 4];
-            if (e[0] == g && e[1] == mat && e[2] == skin) {
-                mesh_index = (uint32_t)(uintptr_t)e[3];
-                new_mesh = false;
-                break;
-            }
-        }
-        if (new_mesh) {
-            const void **e = &t->meshes[t->single_count++ * 4];
-            e[0] = g;
-            e[1] = mat;
-            e[2] = skin;
-            e[3] = (const void *)(uintptr_t)mesh_index;
+         * skin. */
+        uint32_t known = map_put(&t->meshes, g, mat, skin, mesh_index);
+        if (known != OROYA_GLTF_NONE) {
+            mesh_index = known;
+            new_mesh = false;
         }
     }
     if (new_mesh) {
-        t->mesh_array = t->mesh_array ? t->mesh_array : add_array(w, w->root, "meshes");
-        cJSON *mesh = cJSON_CreateObject();
-        cJSON *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
-        if (!t->mesh_array || !mesh || !prims) {
-            cJSON_Delete(mesh);
+        const oroya_geometry *g0 = NULL;
+        oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, first), &g0, NULL);
+        uint32_t k = model_geometry(w, g0);
+        cJSON *prims =
+            add_mesh(w, t, k != OROYA_GLTF_NONE ? w->model->mesh_names[w->geometry_mesh[k]] : NULL);
+        if (!prims) {
             return oom(w);
         }
-        cJSON_AddItemToArray(t->mesh_array, mesh);
-        t->mesh_count++;
-        for (uint32_t k = 0; k < count; k++) {
-            oroya_node ph = oroya_scene_node_at(scene, first + k);
+        for (uint32_t p = 0; p < count; p++) {
+            oroya_node ph = oroya_scene_node_at(scene, first + p);
             const oroya_geometry *pg = NULL;
             const oroya_material *pm = NULL;
             oroya_scene_get_mesh(scene, ph, &pg, &pm);
-            write_primitive(w, prims, pg, node_skin(scene, ph), material_index(w, t, pm));
+            write_primitive(w, prims, pg, node_skin(scene, ph), material_index(w, t, pg, pm));
         }
     }
     add_number(w, node, "mesh", mesh_index);
-    uint32_t wc = 0;
-    const float *wts = oroya_scene_weights((oroya_scene *)scene, h, &wc);
     g = NULL;
     oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, first), &g, NULL);
-    if (wts && wc && g && wc == g->morph_target_count) {
-        cJSON_AddItemToObject(node, "weights", float_array(w, wts, wc));
-    }
-    if (skin) {
-        uint32_t si;
-        TRY(write_skin(w, t, skin->skeleton, w->gidx[i], &si));
-        add_number(w, node, "skin", si);
-    }
-    return w->oom ? oom(w) : OROYA_OK;
+    return mesh_node_tail(w, t, i, node, g, skin);
 }
 
-static oroya_result write_camera(writer *w, scene_tables *t, oroya_node h, cJSON *node) {
+static oroya_result write_camera(writer *w, scene_tables *t, uint32_t dense, cJSON *node) {
     oroya_camera cam;
-    if (oroya_scene_get_camera(w->scene, h, &cam) != OROYA_OK) {
+    if (oroya_scene_get_camera(w->scene, oroya_scene_node_at(w->scene, dense), &cam) !=
+        OROYA_OK) {
         return OROYA_OK;
     }
+    /* A camera import made and nobody changed is written as the file had it: its name,
+     * an unset aspect ratio, an infinite zfar, the field of view in radians. */
+    uint32_t g = w->src ? w->src[dense] : OROYA_GLTF_NONE;
+    uint32_t c = g != OROYA_GLTF_NONE ? w->model->node_cameras[g] : OROYA_GLTF_NONE;
+    const oroya_gltf_model_camera *mc =
+        c != OROYA_GLTF_NONE && !memcmp(&cam, &w->model->cameras[c].camera, sizeof cam)
+            ? &w->model->cameras[c]
+            : NULL;
+    if (mc) {
+        uint32_t known = map_put(&t->cameras, mc, NULL, NULL, t->camera_count);
+        if (known != OROYA_GLTF_NONE) {
+            add_number(w, node, "camera", known);
+            return w->oom ? oom(w) : OROYA_OK;
+        }
+    }
     t->camera_array = t->camera_array ? t->camera_array : add_array(w, w->root, "cameras");
-    cJSON *c = cJSON_CreateObject();
-    if (!t->camera_array || !c) {
-        cJSON_Delete(c);
+    cJSON *o = NULL, *cj = cJSON_CreateObject();
+    if (!t->camera_array || !cj) {
+        cJSON_Delete(cj);
         return oom(w);
     }
     bool ortho = cam.type == OROYA_CAMERA_ORTHOGRAPHIC;
-    cJSON *o = cJSON_AddObjectToObject(c, ortho ? "orthographic" : "perspective");
-    w->oom |= !o || !cJSON_AddStringToObject(c, "type", ortho ? "orthographic" : "perspective");
-    if (o && ortho) {
+    o = cJSON_AddObjectToObject(cj, ortho ? "orthographic" : "perspective");
+    w->oom |= !o || !cJSON_AddStringToObject(cj, "type", ortho ? "orthographic" : "perspective");
+    if (o && mc) {
+        add_name(w, cj, mc->name);
+        if (ortho) {
+            add_number(w, o, "xmag", (double)mc->xmag);
+            add_number(w, o, "ymag", (double)mc->ymag);
+        } else {
+            add_number(w, o, "yfov", (double)mc->yfov);
+            if (mc->aspect_ratio != 0.0f) {
+                add_number(w, o, "aspectRatio", (double)mc->aspect_ratio);
+            }
+        }
+        add_number(w, o, "znear", (double)mc->znear);
+        if (ortho || mc->zfar != 0.0f) {
+            add_number(w, o, "zfar", (double)mc->zfar);
+        }
+    } else if (o && ortho) {
         add_number(w, o, "xmag", (double)cam.right);
         add_number(w, o, "ymag", (double)cam.top);
     } else if (o) {
         add_number(w, o, "yfov", (double)cam.fov_y * (3.141592653589793 / 180.0));
         add_number(w, o, "aspectRatio", (double)cam.aspect);
     }
-    if (o) {
+    if (o && !mc) {
         add_number(w, o, "znear", (double)cam.znear);
         add_number(w, o, "zfar", (double)cam.zfar);
     }
-    cJSON_AddItemToArray(t->camera_array, c);
-    add_number(w, node, "camera", array_size(t->camera_array) - 1);
+    cJSON_AddItemToArray(t->camera_array, cj);
+    add_number(w, node, "camera", t->camera_count++);
+    return w->oom ? oom(w) : OROYA_OK;
+}
+
+/* With a model: which glTF node each dense index came from, which mesh each geometry
+ * belongs to. */
+static oroya_result model_sources(writer *w) {
+    const oroya_gltf_model *m = w->model;
+    uint32_t n = w->node_count;
+    w->src = (uint32_t *)oroya__alloc(&w->a, ((size_t)n + 1) * sizeof(uint32_t), 16);
+    w->model_mesh = (uint32_t *)oroya__alloc(&w->a, ((size_t)n + 1) * sizeof(uint32_t), 16);
+    w->geometry_mesh =
+        (uint32_t *)oroya__alloc(&w->a, ((size_t)m->geometry_count + 1) * sizeof(uint32_t), 16);
+    if (!w->src || !w->model_mesh || !w->geometry_mesh ||
+        !map_init(w, &w->geometries, m->geometry_count)) {
+        return oom(w);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        w->src[i] = w->model_mesh[i] = OROYA_GLTF_NONE;
+    }
+    for (uint32_t i = 0; i < m->node_count; i++) {
+        uint32_t dense = oroya_scene_node_index(w->scene, m->nodes[i]);
+        if (dense != OROYA_SCENE_NO_INDEX && dense < n) {
+            w->src[dense] = i;
+        }
+    }
+    for (uint32_t mesh = 0; mesh < m->mesh_count; mesh++) {
+        uint32_t end = mesh + 1 < m->mesh_count ? m->mesh_first_geometry[mesh + 1]
+                                                : m->geometry_count;
+        for (uint32_t k = m->mesh_first_geometry[mesh]; k < end; k++) {
+            w->geometry_mesh[k] = mesh;
+            if (m->geometries[k]) {
+                map_put(&w->geometries, m->geometries[k], NULL, NULL, k);
+            }
+        }
+    }
+    fold_model_meshes(w);
+    return OROYA_OK;
+}
+
+/* With a model: its materials and skins, written first and in file order so that indices
+ * and unused ones survive. */
+static oroya_result model_tables(writer *w, scene_tables *t) {
+    const oroya_gltf_model *m = w->model;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        write_material(w, t, &m->materials[i].material, m->materials[i].name);
+    }
+    for (uint32_t s = 0; s < m->skin_count; s++) {
+        if (!m->skeletons[s]) {
+            continue; /* a joint was not in the loaded scene: there is nothing to write */
+        }
+        uint32_t root = m->skins[s].skeleton.id
+                            ? oroya_scene_node_index(w->scene, m->skins[s].skeleton)
+                            : OROYA_GLTF_NONE;
+        char where[32];
+        snprintf(where, sizeof where, "skins[%u]", s);
+        uint32_t si;
+        TRY(write_skin(w, t, m->skeletons[s], m->skins[s].name,
+                         root == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : root, where, &si));
+    }
     return w->oom ? oom(w) : OROYA_OK;
 }
 
@@ -524,37 +956,49 @@ static oroya_result write_scene(writer *w) {
     const oroya_scene *scene = w->scene;
     uint32_t n = oroya_scene_node_count(scene);
     const uint32_t *parents = oroya_scene_parent_indices(scene);
+    w->node_count = n;
     if (n == 0) {
         return OROYA_OK; /* glTF forbids empty arrays: an empty scene is just the asset */
     }
-    cJSON *nodes = add_array(w, w->root, "nodes");
+    w->nodes = add_array(w, w->root, "nodes");
     cJSON *scenes = add_array(w, w->root, "scenes");
     cJSON *scene0 = cJSON_CreateObject();
     cJSON *roots = scene0 ? cJSON_AddArrayToObject(scene0, "nodes") : NULL;
-    if (!nodes || !scenes || !scene0 || !roots) {
+    if (!w->nodes || !scenes || !scene0 || !roots) {
         cJSON_Delete(scene0);
         return oom(w);
     }
     cJSON_AddItemToArray(scenes, scene0);
     add_number(w, w->root, "scene", 0);
     scene_tables t = {0};
-    t.meshes = (const void **)oroya__calloc(&w->a, (size_t)n * 4 + 1, sizeof(void *), 16);
-    t.materials = (const void **)oroya__calloc(&w->a, (size_t)n + 1, sizeof(void *), 16);
-    t.skeletons = (const void **)oroya__calloc(&w->a, (size_t)n + 1, sizeof(void *), 16);
     w->gidx = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
     w->prim_parent = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
-    w->node_count = n;
+    w->node_json = (cJSON **)oroya__calloc(&w->a, (size_t)n + 1, sizeof(cJSON *), 16);
+    uint32_t things = n + (w->model ? w->model->material_count + w->model->skin_count : 0);
     oroya_result r = OROYA_OK;
-    if (!t.meshes || !t.materials || !t.skeletons || !w->gidx || !w->prim_parent) {
+    if (!w->gidx || !w->prim_parent || !w->node_json || !map_init(w, &t.meshes, n) ||
+        !map_init(w, &t.materials, things) || !map_init(w, &t.skeletons, things) ||
+        !map_init(w, &t.cameras, n)) {
         r = oom(w);
+    }
+    for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
+        w->prim_parent[i] = OROYA_GLTF_NONE;
+    }
+    if (r == OROYA_OK && w->model) {
+        r = model_sources(w);
     }
     /* glTF indices: dense order, without the primitive nodes folded into their parent. */
     for (uint32_t i = 0, next = 0; r == OROYA_OK && i < n; i++) {
-        w->prim_parent[i] = OROYA_GLTF_NONE;
+        if (w->prim_parent[i] != OROYA_GLTF_NONE) {
+            w->gidx[i] = OROYA_GLTF_NONE; /* folded into a mesh written from the model */
+            continue;
+        }
         w->gidx[i] = next++;
+        w->gltf_node_count = next;
         uint32_t p = parents[i];
         const oroya_geometry *pg = NULL;
         if (p == OROYA_SCENE_NO_INDEX || !is_primitive_node(scene, i) ||
+            (w->model_mesh && w->model_mesh[p] != OROYA_GLTF_NONE) ||
             (oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, p), &pg, NULL) == OROYA_OK &&
              pg)) {
             continue;
@@ -566,7 +1010,11 @@ static oroya_result write_scene(writer *w) {
             w->prim_parent[i] = p;
             w->gidx[i] = OROYA_GLTF_NONE;
             next--;
+            w->gltf_node_count = next;
         }
+    }
+    if (r == OROYA_OK && w->model) {
+        r = model_tables(w, &t);
     }
     for (uint32_t i = 0; r == OROYA_OK && i < n && !w->oom; i++) {
         if (w->gidx[i] == OROYA_GLTF_NONE) {
@@ -577,24 +1025,25 @@ static oroya_result write_scene(writer *w) {
             r = oom(w);
             break;
         }
-        cJSON_AddItemToArray(nodes, node);
+        cJSON_AddItemToArray(w->nodes, node);
+        w->node_json[i] = node;
         if (parents[i] == OROYA_SCENE_NO_INDEX) {
             cJSON_AddItemToArray(roots, cJSON_CreateNumber(w->gidx[i]));
         } else {
-            cJSON *pn = cJSON_GetArrayItem(nodes, (int)w->gidx[parents[i]]);
-            cJSON *ch = add_array(w, pn, "children");
+            cJSON *ch = add_array(w, w->node_json[parents[i]], "children");
             if (ch) {
                 cJSON_AddItemToArray(ch, cJSON_CreateNumber(w->gidx[i]));
             }
         }
         r = write_node(w, &t, i, node);
         if (r == OROYA_OK) {
-            r = write_camera(w, &t, oroya_scene_node_at(scene, i), node);
+            r = write_camera(w, &t, i, node);
         }
     }
-    oroya__free(&w->a, t.meshes);
-    oroya__free(&w->a, t.materials);
-    oroya__free(&w->a, t.skeletons);
+    map_free(w, &t.meshes);
+    map_free(w, &t.materials);
+    map_free(w, &t.skeletons);
+    map_free(w, &t.cameras);
     if (r == OROYA_OK && w->oom) {
         r = oom(w);
     }
@@ -612,6 +1061,24 @@ static oroya_result write_bytes(const char *path, const void *a, size_t na, cons
     return ok ? OROYA_OK : oroya__fail(err, OROYA_ERR_IO, "%s: write failed", path);
 }
 
+/* A relative URI for a file name (RFC 3986): everything but the unreserved characters
+ * percent-encoded, so '#', '?', '%', ':' and spaces survive. out holds 3 * strlen(in) + 1. */
+static void percent_encode(const char *in, char *out) {
+    static const char hex[] = "0123456789ABCDEF";
+    for (const unsigned char *c = (const unsigned char *)in; *c; c++) {
+        bool keep = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+                    (*c >= '0' && *c <= '9') || *c == '-' || *c == '.' || *c == '_' || *c == '~';
+        if (keep) {
+            *out++ = (char)*c;
+        } else {
+            *out++ = '%';
+            *out++ = hex[*c >> 4];
+            *out++ = hex[*c & 15];
+        }
+    }
+    *out = '\0';
+}
+
 static void put32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
@@ -624,15 +1091,23 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     if (!scene || !path) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_gltf_write: NULL argument");
     }
-    static const oroya_gltf_write_desc defaults = {false, NULL, 0, {0}};
+    static const oroya_gltf_write_desc defaults = {0};
     if (!desc) {
         desc = &defaults;
     }
     if (desc->clip_count && !desc->clips) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_gltf_write: clips is NULL");
     }
-    writer w = {scene, desc, desc->allocator, err, NULL, 0, 0, NULL, NULL, NULL, false, 0,
-                NULL, NULL};
+    if (desc->model && desc->model->scene != scene) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_gltf_write: desc.model is not the model of this scene");
+    }
+    writer w = {0};
+    w.scene = scene;
+    w.desc = desc;
+    w.model = desc->model;
+    w.a = desc->allocator;
+    w.err = err;
     w.root = cJSON_CreateObject();
     cJSON *asset = w.root ? cJSON_AddObjectToObject(w.root, "asset") : NULL;
     w.views = w.root ? cJSON_CreateArray() : NULL;
@@ -646,9 +1121,9 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     if (r == OROYA_OK) r = write_scene(&w);
     if (r == OROYA_OK) r = write_clips(&w);
     char *json = NULL;
-    char bin_name[512] = "";
+    char bin_name[512] = "", bin_uri[512 * 3] = "";
     if (r == OROYA_OK) {
-        if (array_size(w.accessors)) {
+        if (w.accessor_count) {
             cJSON_AddItemToObject(w.root, "accessors", w.accessors);
             cJSON_AddItemToObject(w.root, "bufferViews", w.views);
             w.accessors = w.views = NULL;
@@ -668,12 +1143,13 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
                     if (len > 5 && !strcmp(base + len - 5, ".gltf")) {
                         len -= 5;
                     }
-                    if (len + 5 > sizeof bin_name) {
+                    if (len * 3 + 5 > sizeof bin_name) {
                         r = oroya__fail(err, OROYA_ERR_LIMIT, "%s: name too long", path);
                     } else {
                         memcpy(bin_name, base, len);
                         memcpy(bin_name + len, ".bin", 5);
-                        w.oom |= cJSON_AddStringToObject(buf, "uri", bin_name) == NULL;
+                        percent_encode(bin_name, bin_uri);
+                        w.oom |= cJSON_AddStringToObject(buf, "uri", bin_uri) == NULL;
                     }
                 }
             }
@@ -734,5 +1210,11 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     oroya__free(&w.a, w.bin);
     oroya__free(&w.a, w.gidx);
     oroya__free(&w.a, w.prim_parent);
+    oroya__free(&w.a, w.node_json);
+    oroya__free(&w.a, w.src);
+    oroya__free(&w.a, w.model_mesh);
+    oroya__free(&w.a, w.geometry_mesh);
+    oroya__free(&w.a, w.extra_gidx);
+    map_free(&w, &w.geometries);
     return r;
 }

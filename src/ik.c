@@ -21,9 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "internal/pose_simd.h"
 
 /* The small vector helpers are forced inline: a solve is made of little else, and a call per
  * product costs as much as the product. */
@@ -898,6 +896,53 @@ static oroya_quat soa_rotation(const oroya_soa_transform *locals, uint32_t j) {
     return (oroya_quat){b->qx[i], b->qy[i], b->qz[i], b->qw[i]};
 }
 
+/* Joints on the path from a chain's first joint to its end, at most this many: longer paths
+ * run the IKs after local-to-model instead (oroya__ik_run_character). */
+#define IK_PATH_MAX 64
+
+/* The path from ik->joints[0] down to the chain's end, first joint first, in path (at most
+ * IK_PATH_MAX joints); 0 when it is longer or not a parent chain. */
+static uint32_t chain_path(const oroya_pose_skeleton *s, const oroya_ik *ik, uint32_t n,
+                           uint32_t *path) {
+    uint32_t rev[IK_PATH_MAX], len = 0;
+    for (uint32_t j = ik->joints[n - 1]; ; j = s->parents[j]) {
+        if (j >= s->joint_count || len == IK_PATH_MAX) {
+            return 0;
+        }
+        rev[len++] = j;
+        if (j == ik->joints[0]) {
+            break;
+        }
+    }
+    for (uint32_t k = 0; k < len; k++) {
+        path[k] = rev[len - 1 - k];
+    }
+    return len;
+}
+
+/* Whether the IKs may run inside local-to-model (oroya__ik_run_joints), which takes them in
+ * the order of their first joints: the same result as list order when no IK comes after one
+ * whose first joint is below its own (that one would have moved it), and every chain's path
+ * is short enough. */
+static bool in_pass_allowed(const oroya_pose_skeleton *s, const oroya_ik *iks, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t path[IK_PATH_MAX];
+        if (!chain_path(s, &iks[i], chain_count(&iks[i]), path)) {
+            return false;
+        }
+        for (uint32_t k = i + 1; k < count; k++) {
+            /* iks[k] runs after iks[i] in the list; is its first joint a proper ancestor of
+             * iks[i]'s? */
+            for (uint32_t j = s->parents[iks[i].joints[0]]; j < s->joint_count; j = s->parents[j]) {
+                if (j == iks[k].joints[0]) {
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik *iks,
                                          uint32_t count, oroya_error *err) {
     if (!c || (count && !iks)) {
@@ -922,47 +967,144 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik
     }
     c->ik = count ? iks : NULL;
     c->ik_count = count;
+    c->ik_in_pass = count > 0 && in_pass_allowed(s, iks, count);
     return OROYA_OK;
 }
 
-/* compose(T, R, S) of one SoA lane, column-major, as oroya_mat4_compose. */
-HOT void compose_soa(const oroya_soa_transform *b, uint32_t i, float *m) {
+/* The model and bone matrices of joint j from its parent's model matrix p (NULL: the
+ * identity), with the arithmetic of the kernel's local-to-model (src/internal/pose_kernel.h:
+ * ltm_pair's compose, then ltm_joint's products in the same order), so a joint gives the same
+ * bits whichever computes it. Writes the model to m (4 columns) and, when bone is not NULL,
+ * bone = m * inverse_bind. */
+HOT void ltm_one(const oroya_pose_character *c, uint32_t j, const float *p, v4 m[4],
+                 float *bone) {
+    const oroya_soa_transform *b = &c->locals[j / 4];
+    const uint32_t i = j % 4;
     const float x = b->qx[i], y = b->qy[i], z = b->qz[i], w = b->qw[i];
-    const float x2 = x + x, y2 = y + y, z2 = z + z;
+    const float x2 = x * 2.0f, y2 = y * 2.0f, z2 = z * 2.0f;
     const float xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
     const float wx = w * x2, wy = w * y2, wz = w * z2;
     const float sx = b->sx[i], sy = b->sy[i], sz = b->sz[i];
-    m[0] = (1 - (yy + zz)) * sx, m[1] = (xy + wz) * sx, m[2] = (xz - wy) * sx, m[3] = 0;
-    m[4] = (xy - wz) * sy, m[5] = (1 - (xx + zz)) * sy, m[6] = (yz + wx) * sy, m[7] = 0;
-    m[8] = (xz + wy) * sz, m[9] = (yz - wx) * sz, m[10] = (1 - (xx + yy)) * sz, m[11] = 0;
-    m[12] = b->tx[i], m[13] = b->ty[i], m[14] = b->tz[i], m[15] = 1;
+    const float l[12] = {(1.0f - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx,
+                         (xy - wz) * sy, (1.0f - (xx + zz)) * sy, (yz + wx) * sy,
+                         (xz + wy) * sz, (yz - wx) * sz, (1.0f - (xx + yy)) * sz,
+                         b->tx[i], b->ty[i], b->tz[i]};
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const float *pm = p ? p : identity;
+    const v4 p0 = v4_loadu(pm), p1 = v4_loadu(pm + 4), p2 = v4_loadu(pm + 8);
+    const v4 p3 = v4_loadu(pm + 12);
+    m[0] = v4_add(v4_mul(p0, v4_set1(l[0])),
+                  v4_add(v4_mul(p1, v4_set1(l[1])), v4_mul(p2, v4_set1(l[2]))));
+    m[1] = v4_add(v4_mul(p0, v4_set1(l[3])),
+                  v4_add(v4_mul(p1, v4_set1(l[4])), v4_mul(p2, v4_set1(l[5]))));
+    m[2] = v4_add(v4_mul(p0, v4_set1(l[6])),
+                  v4_add(v4_mul(p1, v4_set1(l[7])), v4_mul(p2, v4_set1(l[8]))));
+    m[3] = v4_add(v4_mul(p0, v4_set1(l[9])),
+                  v4_add(v4_mul(p1, v4_set1(l[10])),
+                         v4_add(v4_mul(p2, v4_set1(l[11])), p3)));
+    if (!bone) {
+        return;
+    }
+    const float *ib = c->skeleton->inverse_bind[j].m;
+    for (int k = 0; k < 4; k++) {
+        const float *v = ib + k * 4;
+        v4 r = v4_add(v4_mul(m[0], v4_set1(v[0])),
+                      v4_add(v4_mul(m[1], v4_set1(v[1])),
+                             v4_add(v4_mul(m[2], v4_set1(v[2])), v4_mul(m[3], v4_set1(v[3])))));
+        v4_storeu(bone + k * 4, r);
+    }
 }
 
-/* r = a * b for affine matrices (bottom rows 0 0 0 1): a column of r is a's columns weighted
- * by b's column, four lanes at a time with SSE (the subtree pass does two per joint). */
-HOT void mul_affine(const float *restrict a, const float *restrict b, float *restrict r) {
-#if defined(__SSE2__)
-    const __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4), a2 = _mm_loadu_ps(a + 8);
-    const __m128 a3 = _mm_loadu_ps(a + 12);
-    for (int c = 0; c < 4; c++) {
-        __m128 col = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[c * 4])),
-                                           _mm_mul_ps(a1, _mm_set1_ps(b[c * 4 + 1]))),
-                                _mm_mul_ps(a2, _mm_set1_ps(b[c * 4 + 2])));
-        if (c == 3) {
-            col = _mm_add_ps(col, a3);
+/* Joint j's model and bone matrices again, from its parent's model matrix. */
+HOT void ltm_store(oroya_pose_character *c, uint32_t j) {
+    const uint32_t p = c->skeleton->parents[j];
+    v4 m[4];
+    ltm_one(c, j, p == UINT32_MAX ? NULL : c->models[p].m, m, c->bones[j].m);
+    for (int k = 0; k < 4; k++) {
+        v4_storeu(c->models[j].m + k * 4, m[k]);
+    }
+}
+
+/* The IK's chain, checked cheaply (the joints may have been changed since set_ik), or 0. */
+static uint32_t character_chain(const oroya_pose_character *c, const oroya_ik *ik) {
+    const uint32_t n = ik->joint_count <= OROYA_IK_MAX_CHAIN ? chain_count(ik) : 0;
+    bool ok = n > 0 && ik->weight > 0;
+    for (uint32_t k = 0; ok && k < n; k++) {
+        ok = ik->joints[k] < c->skeleton->joint_count;
+    }
+    return ok ? n : 0;
+}
+
+/* Solves one IK on world matrices w of its chain and writes the rotations into the SoA
+ * locals. False on a fallback (the pose left as it was). */
+static bool character_solve(oroya_pose_character *c, const oroya_ik *ik, uint32_t n,
+                            const oroya_mat4 *w) {
+    oroya_quat q[OROYA_IK_MAX_CHAIN];
+    for (uint32_t k = 0; k < n; k++) {
+        q[k] = soa_rotation(c->locals, ik->joints[k]);
+    }
+    if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
+        return false;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        oroya_soa_transform *b = &c->locals[ik->joints[k] / 4];
+        const uint32_t lane = ik->joints[k] % 4;
+        b->qx[lane] = q[k].x, b->qy[lane] = q[k].y, b->qz[lane] = q[k].z, b->qw[lane] = q[k].w;
+    }
+    return true;
+}
+
+void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end) {
+    const oroya_pose_skeleton *s = c->skeleton;
+    for (uint32_t i = 0; i < c->ik_count; i++) {
+        const oroya_ik *ik = &c->ik[i];
+        const uint32_t root = ik->joints[0];
+        if (root < first || root >= end) {
+            continue;
         }
-        _mm_storeu_ps(r + c * 4, col);
+        const uint32_t n = character_chain(c, ik);
+        uint32_t path[IK_PATH_MAX];
+        const uint32_t len = n ? chain_path(s, ik, n, path) : 0;
+        if (!len) {
+            continue;
+        }
+        /* The chain's world matrices: joints up to `end` are done; past it, the path's
+         * matrices from the blended locals, as the pass will compute them. */
+        oroya_mat4 w[OROYA_IK_MAX_CHAIN], scratch;
+        v4 m[4];
+        const float *prev = c->models[root].m;
+        uint32_t k = 0;
+        for (uint32_t e = 0; e < len; e++) {
+            const uint32_t j = path[e];
+            if (j < end) {
+                prev = c->models[j].m;
+            } else {
+                ltm_one(c, j, prev, m, NULL);
+                for (int col = 0; col < 4; col++) {
+                    v4_storeu(scratch.m + col * 4, m[col]);
+                }
+                prev = scratch.m;
+            }
+            if (j == ik->joints[k]) {
+                memcpy(w[k].m, prev, sizeof w[k].m);
+                prev = w[k].m;
+                k++;
+            }
+        }
+        if (k != n || !character_solve(c, ik, n, w)) {
+            continue;
+        }
+        /* The subtree's joints in [root, end) again (parents come first). */
+        bool in[8 * 4] = {false};
+        const uint32_t span = end - root < sizeof in ? end - root : (uint32_t)sizeof in;
+        for (uint32_t d = 0; d < span; d++) {
+            const uint32_t j = root + d, p = s->parents[j];
+            in[d] = d == 0 || (p != UINT32_MAX && p >= root && in[p - root]);
+            if (in[d]) {
+                ltm_store(c, j);
+            }
+        }
     }
-#else
-    for (int c = 0; c < 4; c++) {
-        const float b0 = b[c * 4], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2];
-        const float t = c == 3 ? 1.0f : 0.0f;
-        r[c * 4 + 0] = a[0] * b0 + a[4] * b1 + a[8] * b2 + a[12] * t;
-        r[c * 4 + 1] = a[1] * b0 + a[5] * b1 + a[9] * b2 + a[13] * t;
-        r[c * 4 + 2] = a[2] * b0 + a[6] * b1 + a[10] * b2 + a[14] * t;
-        r[c * 4 + 3] = t;
-    }
-#endif
 }
 
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,
@@ -974,27 +1116,16 @@ void oroya__ik_run_character(oroya_pose_character *c) {
     uint8_t in[OROYA_POSE_MAX_JOINTS];
     for (uint32_t i = 0; i < c->ik_count; i++) {
         const oroya_ik *ik = &c->ik[i];
-        const uint32_t n = ik->joint_count <= OROYA_IK_MAX_CHAIN ? chain_count(ik) : 0;
-        bool ok = n > 0 && ik->weight > 0;
-        for (uint32_t k = 0; ok && k < n; k++) {
-            ok = ik->joints[k] < joints;
-        }
-        if (!ok) {
+        const uint32_t n = character_chain(c, ik);
+        if (!n) {
             continue;
         }
         oroya_mat4 w[OROYA_IK_MAX_CHAIN];
-        oroya_quat q[OROYA_IK_MAX_CHAIN];
         for (uint32_t k = 0; k < n; k++) {
             w[k] = c->models[ik->joints[k]];
-            q[k] = soa_rotation(c->locals, ik->joints[k]);
         }
-        if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
+        if (!character_solve(c, ik, n, w)) {
             continue;
-        }
-        for (uint32_t k = 0; k < n; k++) {
-            oroya_soa_transform *b = &c->locals[ik->joints[k] / 4];
-            const uint32_t lane = ik->joints[k] % 4;
-            b->qx[lane] = q[k].x, b->qy[lane] = q[k].y, b->qz[lane] = q[k].z, b->qw[lane] = q[k].w;
         }
         const uint32_t root = ik->joints[0];
         in[root] = 1;
@@ -1003,17 +1134,9 @@ void oroya__ik_run_character(oroya_pose_character *c) {
             if (j != root) {
                 in[j] = (uint8_t)(p != UINT32_MAX && p >= root && in[p]);
             }
-            if (!in[j]) {
-                continue;
+            if (in[j]) {
+                ltm_store(c, j);
             }
-            float local[16];
-            compose_soa(&c->locals[j / 4], j % 4, local);
-            if (p == UINT32_MAX) {
-                memcpy(c->models[j].m, local, sizeof local);
-            } else {
-                mul_affine(c->models[p].m, local, c->models[j].m);
-            }
-            mul_affine(c->models[j].m, s->inverse_bind[j].m, c->bones[j].m);
         }
     }
 }

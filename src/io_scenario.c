@@ -18,6 +18,7 @@
 #include "oroya/gltf.h"
 #include "oroya/ik.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/rotation.h"
 #include "oroya/scene.h"
 #include "oroya/skeleton.h"
@@ -288,6 +289,7 @@ static const char *const set_field_names[F_COUNT] = {
     "zeroSlopeAtStart", "zeroSlopeAtEnd", "repetitions", "loop",    "blendMode"};
 
 typedef struct play_op {
+    const cJSON *json; /* the script entry (run_op reads it again) */
     op_kind kind;
     bool by_step;
     double at;
@@ -367,8 +369,11 @@ typedef struct play {
     cJSON *root;
     oroya_scene *scene;
     oroya_mixer *mixer;
+    oroya_rig *rig; /* every node of the scene: joint tracks play through the pose kernel */
     play_node *nodes;
     int node_count, node_cap;
+    int *node_hash;  /* open addressing over nodes by name: index + 1, 0 = empty */
+    int node_hash_cap;
     play_skin *skins;
     int skin_count;
     play_clip *clips;
@@ -544,18 +549,59 @@ static char *dup_string(play *p, const char *s) {
     return d;
 }
 
+/* ---- nodes by name: a hash table, so a scenario of n nodes and ops resolves in O(n) ---- */
+
+static uint32_t name_hash(const char *s) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static int node_hash_slot(const play *p, const char *name) {
+    int mask = p->node_hash_cap - 1;
+    int i = (int)(name_hash(name) & (uint32_t)mask);
+    while (p->node_hash[i] && strcmp(p->nodes[p->node_hash[i] - 1].name, name))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The node index with that name (names are unique among p->nodes), -1 when none. */
+static int node_hash_find(const play *p, const char *name) {
+    if (!name || !p->node_hash)
+        return -1;
+    return p->node_hash[node_hash_slot(p, name)] - 1;
+}
+
+/* Adds p->nodes[index] (a name not in the table yet); the table stays at most half full. */
+static bool node_hash_add(play *p, int index) {
+    if (2 * (index + 1) >= p->node_hash_cap) {
+        int cap = p->node_hash_cap ? p->node_hash_cap : 64;
+        while (2 * (index + 1) >= cap)
+            cap *= 2;
+        int *table = sc_calloc(p, (size_t)cap, sizeof *table);
+        if (!table)
+            return false;
+        sc_free(p, p->node_hash);
+        p->node_hash = table;
+        p->node_hash_cap = cap;
+        for (int i = 0; i < index; i++)
+            p->node_hash[node_hash_slot(p, p->nodes[i].name)] = i + 1;
+    }
+    p->node_hash[node_hash_slot(p, p->nodes[index].name)] = index + 1;
+    return true;
+}
+
 static int find_scenario_node(const play *p, const char *name) {
-    for (int i = 0; name && i < p->node_count; i++)
-        if (!p->nodes[i].gltf && !strcmp(p->nodes[i].name, name))
-            return i;
-    return -1;
+    int i = node_hash_find(p, name);
+    return i >= 0 && !p->nodes[i].gltf ? i : -1;
 }
 
 /* A scenario node, else a glTF node by its FORMAT.md name ("node_<i>" or its glTF name). */
 static int find_node(play *p, const char *name) {
-    for (int i = 0; name && i < p->node_count; i++)
-        if (!strcmp(p->nodes[i].name, name))
-            return i;
+    int found = node_hash_find(p, name);
+    if (found >= 0)
+        return found;
     oroya_node node;
     if (!name || !p->model || oroya_gltf_model_find_node(p->model, name, &node, NULL) != OROYA_OK)
         return -1;
@@ -567,7 +613,10 @@ static int find_node(play *p, const char *name) {
         return -1;
     }
     p->nodes[p->node_count] = (play_node){copy, node, kind, true};
-    return p->node_count++;
+    p->node_count++;
+    if (!node_hash_add(p, p->node_count - 1))
+        return -1; /* the node stays listed, so cleanup frees its name */
+    return p->node_count - 1;
 }
 
 static int find_scenario_clip(const play *p, const char *name) {
@@ -630,8 +679,8 @@ static int setup_nodes(play *p) {
         return fail(p, "out of memory");
     p->node_cap = n + 1;
     char path[64];
-    for (int i = 0; i < n; i++) {
-        const cJSON *nd = cJSON_GetArrayItem(nodes, i);
+    const cJSON *nd = nodes->child; /* walked, not indexed: cJSON_GetArrayItem is O(i) */
+    for (int i = 0; i < n; i++, nd = nd->next) {
         snprintf(path, sizeof path, "nodes[%d]", i);
         if (!cJSON_IsObject(nd))
             return fail(p, "%s: expected an object", path);
@@ -690,10 +739,12 @@ static int setup_nodes(play *p) {
             return fail(p, "%s: the scene refused the node (a component, or the matrix they "
                         "make, is not finite)", path);
         p->nodes[p->node_count++] = (play_node){name, node, kind, false};
+        if (!node_hash_add(p, p->node_count - 1))
+            return fail(p, "out of memory");
     }
     /* Parents are linked after every node exists, in file order, as the oracle does. */
-    for (int i = 0; i < n; i++) {
-        const cJSON *nd = cJSON_GetArrayItem(nodes, i);
+    nd = nodes->child;
+    for (int i = 0; i < n; i++, nd = nd->next) {
         const cJSON *pv = cJSON_GetObjectItemCaseSensitive(nd, "parent");
         if (!pv || cJSON_IsNull(pv))
             continue;
@@ -1509,9 +1560,11 @@ static int setup_script(play *p) {
     p->ops = sc_calloc(p, (size_t)n + 1, sizeof *p->ops);
     if (!p->ops)
         return fail(p, "out of memory");
-    for (int i = 0; i < n; i++) {
-        if (parse_op(p, cJSON_GetArrayItem(s, i), i, &p->ops[i]))
+    const cJSON *o = s->child; /* walked, not indexed: cJSON_GetArrayItem is O(i) */
+    for (int i = 0; i < n; i++, o = o->next) {
+        if (parse_op(p, o, i, &p->ops[i]))
             return -1;
+        p->ops[i].json = o;
         p->op_count++;
     }
     return 0;
@@ -1525,8 +1578,7 @@ static int mixer_call(play *p, oroya_result r, const char *path, const char *wha
 
 static int run_op(play *p, int index) {
     play_op *op = &p->ops[index];
-    const cJSON *json =
-        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p->root, "script"), index);
+    const cJSON *json = op->json;
     char path[64];
     snprintf(path, sizeof path, "script[%d]", index);
     /* Actions are created in the order the oracle names them: crossFadeTo's `from` first. */
@@ -2287,6 +2339,78 @@ static int setup_oroya_extension(play *p) {
 }
 
 
+/* ---- the script's schedule -------------------------------------------------------------
+ * Ops run at the first step where they are due (step >= op.step, or clock >= op.at - EPS_AT),
+ * those due together in script order. The "at" ops sorted by time and the "step" ops by
+ * step are two queues whose due ops are a prefix, so each step looks only at what it runs:
+ * O(ops log ops) for the whole run instead of O(steps x ops). */
+
+typedef struct op_key {
+    double key;
+    int index;
+} op_key;
+
+static int compare_op_keys(const void *a, const void *b) {
+    const op_key *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static int compare_ints(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct op_queue {
+    op_key *by_time, *by_step;
+    int time_count, step_count, time_next, step_next;
+    int *batch;
+} op_queue;
+
+static void op_queue_free(play *p, op_queue *q) {
+    sc_free(p, q->by_time);
+    sc_free(p, q->by_step);
+    sc_free(p, q->batch);
+}
+
+static int op_queue_init(play *p, op_queue *q) {
+    size_t n = (size_t)p->op_count + 1;
+    q->by_time = sc_calloc(p, n, sizeof *q->by_time);
+    q->by_step = sc_calloc(p, n, sizeof *q->by_step);
+    q->batch = sc_calloc(p, n, sizeof *q->batch);
+    if (!q->by_time || !q->by_step || !q->batch) {
+        op_queue_free(p, q);
+        return fail(p, "out of memory");
+    }
+    for (int k = 0; k < p->op_count; k++) {
+        const play_op *op = &p->ops[k];
+        if (op->by_step)
+            q->by_step[q->step_count++] = (op_key){op->step, k};
+        else
+            q->by_time[q->time_count++] = (op_key){op->at - EPS_AT, k};
+    }
+    qsort(q->by_time, (size_t)q->time_count, sizeof *q->by_time, compare_op_keys);
+    qsort(q->by_step, (size_t)q->step_count, sizeof *q->by_step, compare_op_keys);
+    return 0;
+}
+
+static int run_due_ops(play *p, op_queue *q, size_t step, double clock) {
+    int n = 0;
+    while (q->time_next < q->time_count && clock >= q->by_time[q->time_next].key)
+        q->batch[n++] = q->by_time[q->time_next++].index;
+    while (q->step_next < q->step_count && (double)step >= q->by_step[q->step_next].key)
+        q->batch[n++] = q->by_step[q->step_next++].index;
+    qsort(q->batch, (size_t)n, sizeof *q->batch, compare_ints);
+    for (int b = 0; b < n; b++) {
+        play_op *op = &p->ops[q->batch[b]];
+        op->done = true;
+        if (run_op(p, q->batch[b]))
+            return -1;
+    }
+    return 0;
+}
+
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
     if (gltf && !cJSON_IsNull(gltf)) {
@@ -2330,6 +2454,20 @@ static int run(play *p, play_buf *out) {
         .on_event = on_event,
         .user = p,
         .allocator = *p->alloc};
+    /* The whole scene as the rig (runtime clips are built per action, after the setup's
+     * makeClipAdditive). A scene the kernel cannot hold (more than OROYA_POSE_MAX_JOINTS
+     * nodes) plays through the property path alone, with the same results. */
+    if (oroya_scene_node_count(p->scene) > 0) {
+        oroya_error rerr = {0};
+        oroya_result rr = oroya_rig_create(
+            &(oroya_rig_desc){.scene = p->scene, .name = "the scene", .allocator = *p->alloc},
+            &p->rig, &rerr);
+        if (rr == OROYA_ERR_OUT_OF_MEMORY)
+            return fail(p, "out of memory");
+        if (rr != OROYA_ERR_LIMIT && rr != OROYA_OK)
+            return fail(p, "rig: %s", rerr.message);
+        md.rig = p->rig;
+    }
     if (oroya_mixer_create(p->scene, &md, &p->mixer) != OROYA_OK)
         return fail(p, "cannot create the mixer");
     const cJSON *mts = cJSON_GetObjectItemCaseSensitive(p->root, "mixerTimeScale");
@@ -2351,26 +2489,22 @@ static int run(play *p, play_buf *out) {
         play_buf_string(out, name->valuestring);
     else
         play_buf_put(out, "null");
+    op_queue q = {0};
+    if (op_queue_init(p, &q))
+        return -1;
     play_buf frames = {.alloc = p->alloc};
     double clock = 0;
     for (size_t i = 0; i < p->dt_count; i++) {
         double dt = p->dts ? p->dts[i] : p->fixed_dt;
         p->event_count = 0;
-        for (int k = 0; k < p->op_count; k++) {
-            play_op *op = &p->ops[k];
-            if (op->done)
-                continue;
-            bool due = op->by_step ? (double)i >= op->step : clock >= op->at - EPS_AT;
-            if (!due)
-                continue;
-            op->done = true;
-            if (run_op(p, k)) {
-                play_buf_free(&frames);
-                return -1;
-            }
+        if (run_due_ops(p, &q, i, clock)) {
+            op_queue_free(p, &q);
+            play_buf_free(&frames);
+            return -1;
         }
         oroya_result r = oroya_mixer_update(p->mixer, dt);
         if (r != OROYA_OK) {
+            op_queue_free(p, &q);
             play_buf_free(&frames);
             return fail(p,
                         "steps[%zu]: dt %g rejected: a NaN, infinite or negative dt is an error in "
@@ -2388,10 +2522,12 @@ static int run(play *p, play_buf *out) {
             return -1;
         }
         if (update_skins(p)) {
+            op_queue_free(p, &q);
             play_buf_free(&frames);
             return -1;
         }
         if (p->events_failed) {
+            op_queue_free(p, &q);
             play_buf_free(&frames);
             return fail(p, "out of memory");
         }
@@ -2437,6 +2573,7 @@ static int run(play *p, play_buf *out) {
         }
         play_buf_put(&frames, "}");
     }
+    op_queue_free(p, &q);
     int pending = 0;
     for (int k = 0; k < p->op_count; k++)
         pending += !p->ops[k].done;
@@ -2458,6 +2595,7 @@ static int run(play *p, play_buf *out) {
 
 static void cleanup(play *p) {
     oroya_mixer_destroy(p->mixer);
+    oroya_rig_destroy(p->rig);
     for (int i = 0; i < p->skin_count; i++) {
         oroya_skin_destroy(p->skins[i].skin);
         oroya_skeleton_destroy(p->skins[i].skeleton);
@@ -2486,6 +2624,7 @@ static void cleanup(play *p) {
     for (int i = 0; i < p->record_count; i++)
         sc_free(p, p->records[i].scratch);
     sc_free(p, p->nodes);
+    sc_free(p, p->node_hash);
     sc_free(p, p->clips);
     sc_free(p, p->actions);
     sc_free(p, p->ops);

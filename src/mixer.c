@@ -15,6 +15,10 @@
 #include <string.h>
 
 #include "internal/base.h"
+#include "internal/mixer.h"
+#include "internal/pose.h"
+#include "internal/rig.h"
+#include "internal/scene.h"
 #include "internal/track.h"
 
 #define NO_INDEX UINT32_MAX
@@ -45,6 +49,8 @@ typedef struct binding {
     oroya_vec3 twist_axis;    /* rotations: unit, or zero (none); see resolve_twist_axis */
     bool has_twist_axis;
     bool sterp_remainder; /* an action accumulated with STERP this update */
+    uint32_t joint;       /* the rig's kernel joint (translation/rotation/scale), or NO_INDEX */
+    uint32_t channel;     /* with joint: 0 translation, 1 rotation, 2 scale */
 } binding;
 
 typedef struct twist_override {
@@ -56,6 +62,7 @@ typedef struct limit_entry {
     oroya_node node;
     uint32_t dense; /* refreshed with the bindings' */
     oroya_joint_limit limit;
+    uint32_t joint; /* the rig's kernel joint of the node, or NO_INDEX */
 } limit_entry;
 
 struct oroya_action {
@@ -89,6 +96,18 @@ struct oroya_action {
     bool zero_slope_at_start, zero_slope_at_end;
     oroya_sample_options endings;
     oroya_rotation_blend rotation_blend;
+
+    /* The pose kernel path (a mixer with a rig): the runtime clip of the tracks on joints
+     * (the rig's shared one, or pose_owned), its cursors and intervals, and whether the
+     * kernel can play this clip at all (else the mixer uses the property path while the
+     * action is scheduled). */
+    const oroya_pose_clip *pose;
+    oroya_pose_clip *pose_owned;
+    uint16_t *pose_cursors;
+    oroya__pose_interval *pose_intervals;
+    bool kernel_ok;
+    uint32_t *property_tracks;     /* the tracks not on a joint, for the kernel path */
+    uint32_t property_track_count;
 };
 
 struct oroya_mixer {
@@ -122,6 +141,28 @@ struct oroya_mixer {
     uint32_t override_count, override_capacity;
     limit_entry *limits;
     uint32_t limit_count, limit_capacity;
+
+    /* The pose kernel path: see "pose kernel path" below. */
+    const oroya_rig *rig;
+    oroya_scene *own_scene;        /* a mixer created with a rig and no scene */
+    bool reference;                /* the property path only (a test oracle) */
+    bool kernel_mode;              /* the path the last update took */
+    bool kernel_pending;           /* kernel results not yet written to the scene */
+    uint32_t kjoints, kblocks, kpalette;
+    oroya_soa_transform *korig;    /* kblocks: the original value of every joint channel */
+    oroya_soa_transform *klocals;  /* kblocks: the blended pose (also last frame's, compared) */
+    oroya_mat4 *kmodels, *kbones;  /* kjoints; bones in palette order, then the ancestors */
+    uint16_t *kchanged;            /* kblocks: lanes changed since the last write-back */
+    uint16_t *kinuse;              /* kblocks: lanes with a scheduled binding */
+    uint16_t *klimited;            /* kblocks: rotation lanes with a joint limit */
+    uint32_t *kdense;              /* kjoints: the joint's dense index in the scene */
+    oroya__pose_mix_layer *klayers;/* max_actions */
+    void *kscratch;                /* max_actions layers for oroya__pose_mix */
+    uint32_t klayer_count;
+    uint32_t kepoch;               /* the scene's epoch when korig was last refreshed */
+    bool kinuse_moved;             /* kinuse changed since then */
+    uint32_t active_property_bindings; /* scheduled bindings the property path writes */
+    oroya__scene_hook hook;
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
@@ -212,10 +253,31 @@ static void binding_accumulate_additive(binding *b, double weight) {
     b->cumulative_weight_additive += weight;
 }
 
-/* PropertyBinding.getValue / setValue on the scene's dense arrays. */
+/* ---- pose kernel path: lanes ----------------------------------------------------------------- */
+
+/* Component e of channel ch (0 translation, 1 rotation, 2 scale) of kernel joint j in SoA
+ * blocks: the fields of oroya_soa_transform are rows of 4 floats in this order. */
+static float *lane(oroya_soa_transform *blocks, uint32_t j, uint32_t ch, uint32_t e) {
+    static const uint32_t first_row[3] = {0, 3, 7};
+    return (float *)&blocks[j / 4] + (first_row[ch] + e) * 4 + j % 4;
+}
+
+static uint16_t lane_bit(uint32_t j, uint32_t ch) {
+    return (uint16_t)(1u << (ch * 4 + j % 4));
+}
+
+/* PropertyBinding.getValue / setValue on the scene's dense arrays. A joint binding with no
+ * node in the scene (a mixer without a scene) reads the rig's rest pose and writes the
+ * kernel's pose. */
 static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
     for (uint32_t i = 0; i < b->size; i++)
         dst[i] = 0;
+    if (b->dense == NO_INDEX && b->joint != NO_INDEX) {
+        oroya_soa_transform *rest = (oroya_soa_transform *)oroya_pose_skeleton_rest(m->rig->skeleton);
+        for (uint32_t i = 0; i < b->size; i++)
+            dst[i] = *lane(rest, b->joint, b->channel, i);
+        return;
+    }
     if (b->dense == NO_INDEX) {
         if (b->property == OROYA_PROPERTY_ROTATION)
             dst[3] = 1;
@@ -248,6 +310,11 @@ static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
 }
 
 static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
+    if (b->dense == NO_INDEX && b->joint != NO_INDEX) {
+        for (uint32_t i = 0; i < b->size; i++)
+            *lane(m->klocals, b->joint, b->channel, i) = (float)src[i];
+        return;
+    }
     if (b->dense == NO_INDEX)
         return;
     if (b->property == OROYA_PROPERTY_WEIGHTS) {
@@ -257,7 +324,7 @@ static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
             w[i] = (float)src[i];
         return;
     }
-    oroya_transform *t = &oroya_scene_transforms(m->scene)[b->dense];
+    oroya_transform *t = &oroya__scene_transforms_raw(m->scene)[b->dense];
     switch (b->property) {
     case OROYA_PROPERTY_TRANSLATION:
         t->translation = (oroya_vec3){(float)src[0], (float)src[1], (float)src[2]};
@@ -306,6 +373,13 @@ static void binding_save_original(oroya_mixer *m, binding *b) {
     set_additive_identity(b);
     b->cumulative_weight = 0;
     b->cumulative_weight_additive = 0;
+    /* The kernel's original value of the lane, and its "last result", as both accumulators. */
+    if (b->joint != NO_INDEX) {
+        for (uint32_t i = 0; i < b->size; i++) {
+            *lane(m->korig, b->joint, b->channel, i) = (float)orig[i];
+            *lane(m->klocals, b->joint, b->channel, i) = (float)orig[i];
+        }
+    }
 }
 
 static void binding_restore_original(oroya_mixer *m, binding *b) {
@@ -355,6 +429,182 @@ static void set_binding_twist_axis(const oroya_mixer *m, binding *b) {
     b->has_twist_axis = b->twist_axis.x != 0 || b->twist_axis.y != 0 || b->twist_axis.z != 0;
 }
 
+/* ---- pose kernel path ------------------------------------------------------------------------
+ *
+ * A mixer with a rig hands every track on one of the rig's joints (translation, rotation,
+ * scale) to the pose kernel: action_update skips those tracks and lists the action as a layer
+ * (its runtime clip, clip time and effective weight, in active-action order, so normal layers
+ * accumulate in three's order); the kernel then seeks, samples and blends every layer per
+ * joint lane with three's rules (a layer that does not animate a lane adds no weight there;
+ * the remainder below weight 1 is the lane's original value, saved when its binding became
+ * active; additive layers after), applies joint limits, and computes model and bone
+ * matrices. The blended pose is written to the joint nodes lazily: the scene calls
+ * kernel_write_back before anything reads or writes its transforms, and only lanes whose
+ * value changed since the last write (three's apply compares with the previous result) and
+ * that a scheduled action animates are written. Other tracks (other nodes, morph weights)
+ * keep the property path. When the kernel cannot play a scheduled action (see
+ * oroya_rig_clip_status) or STERP blending is asked for, the whole update takes the property
+ * path and the bone matrices are computed from the scene's joints (kernel_mode false). */
+
+static void kernel_write_back(void *ctx) {
+    oroya_mixer *m = ctx;
+    if (!m->kernel_pending)
+        return;
+    m->kernel_pending = false;
+    oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b]);
+        m->kchanged[b] = 0;
+        while (bits) {
+            const uint32_t bit = (uint32_t)__builtin_ctz((unsigned)bits);
+            bits &= bits - 1;
+            const uint32_t ch = bit / 4, j = b * 4 + bit % 4, d = m->kdense[j];
+            if (d == NO_INDEX)
+                continue;
+            float *dst = ch == 0   ? &tr[d].translation.x
+                         : ch == 1 ? &tr[d].rotation.x
+                                   : &tr[d].scale.x;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                dst[e] = *lane(m->klocals, j, ch, e);
+        }
+    }
+}
+
+/* The joints' dense indices: by the rig's node handles on the rig's scene (by name when a
+ * node is gone), by name on another scene. Layout changes only. */
+static void refresh_kdense(oroya_mixer *m) {
+    if (!m->rig)
+        return;
+    const oroya_pose_skeleton *skel = m->rig->skeleton;
+    for (uint32_t k = 0; k < m->kjoints; k++) {
+        oroya_node node = {0};
+        if (m->scene == m->rig->scene && oroya_scene_node_valid(m->scene, m->rig->nodes[k]))
+            node = m->rig->nodes[k];
+        else if (skel->names && skel->names[k][0])
+            oroya_scene_find_node(m->scene, skel->names[k], &node);
+        m->kdense[k] = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
+    }
+}
+
+static uint32_t joint_of_node(const oroya_mixer *m, oroya_node node) {
+    if (!m->rig || !node.id)
+        return NO_INDEX;
+    return oroya__rig_joint_of(m->rig, m->scene, node, oroya_scene_node_name(m->scene, node));
+}
+
+static void refresh_klimited(oroya_mixer *m) {
+    if (!m->rig)
+        return;
+    memset(m->klimited, 0, m->kblocks * sizeof *m->klimited);
+    for (uint32_t i = 0; i < m->limit_count; i++)
+        if (m->limits[i].joint != NO_INDEX)
+            m->klimited[m->limits[i].joint / 4] |= lane_bit(m->limits[i].joint, 1);
+}
+
+/* Whether this update can go through the kernel. */
+static bool kernel_wanted(const oroya_mixer *m) {
+    if (!m->rig || m->reference || m->rotation_blend == OROYA_ROTATION_BLEND_STERP)
+        return false;
+    for (uint32_t i = 0; i < m->active_action_count; i++) {
+        const oroya_action *a = m->actions[i];
+        if (!a->kernel_ok || a->rotation_blend == OROYA_ROTATION_BLEND_STERP)
+            return false;
+    }
+    return true;
+}
+
+/* Between paths: the path taken next starts from the last results of the other, so three's
+ * "write when changed" comparison goes on as if one path had run all along. */
+static void switch_path(oroya_mixer *m, bool kernel) {
+    if (kernel == m->kernel_mode)
+        return;
+    if (!kernel) {
+        kernel_write_back(m);
+        for (uint32_t i = 0; i < m->active_binding_count; i++) {
+            binding *b = m->bindings[i];
+            if (b->joint == NO_INDEX)
+                continue;
+            for (uint32_t e = 0; e < b->size; e++) {
+                const double v = *lane(m->klocals, b->joint, b->channel, e);
+                region(b, REGION_ACCU0)[e] = v;
+                region(b, REGION_ACCU0 + 1)[e] = v;
+            }
+        }
+    } else {
+        memset(m->kchanged, 0, m->kblocks * sizeof *m->kchanged);
+    }
+    m->kernel_mode = kernel;
+}
+
+/* Before the kernel runs: lanes no scheduled action animates keep the scene's current value
+ * (nothing else writes them), as three leaves such properties alone. */
+static void kernel_prepare(oroya_mixer *m) {
+    /* Only when the scene may have been written from outside since the last look (the
+     * mixer's own writes do not count), or the set of animated lanes changed. */
+    const uint32_t epoch = oroya__scene_epoch(m->scene);
+    if (epoch == m->kepoch && !m->kinuse_moved)
+        return;
+    m->kepoch = epoch;
+    m->kinuse_moved = false;
+    const oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
+    for (uint32_t k = 0; k < m->kjoints; k++) {
+        const uint32_t d = m->kdense[k];
+        const uint32_t used = (uint32_t)m->kinuse[k / 4] >> (k % 4);
+        if (d == NO_INDEX || (used & 0x111) == 0x111)
+            continue;
+        const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
+        for (uint32_t ch = 0; ch < 3; ch++) {
+            if (used & (1u << (ch * 4)))
+                continue;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                *lane(m->korig, k, ch, e) = src[ch][e];
+        }
+    }
+}
+
+/* Joint limits on the blended pose (before model matrices), as apply_joint_limits does on the
+ * scene. */
+static void kernel_limits(oroya_mixer *m) {
+    for (uint32_t i = 0; i < m->limit_count; i++) {
+        const uint32_t j = m->limits[i].joint;
+        if (j == NO_INDEX)
+            continue;
+        float *q[4] = {lane(m->klocals, j, 1, 0), lane(m->klocals, j, 1, 1),
+                       lane(m->klocals, j, 1, 2), lane(m->klocals, j, 1, 3)};
+        oroya_quat in = {*q[0], *q[1], *q[2], *q[3]}, out;
+        if (oroya_joint_limit_clamp(&m->limits[i].limit, in, &out) == OROYA_OK) {
+            *q[0] = out.x, *q[1] = out.y, *q[2] = out.z, *q[3] = out.w;
+            m->kchanged[j / 4] |= lane_bit(j, 1);
+        }
+    }
+}
+
+/* The kernel's share of an update: blend, limits, model and bone matrices. Touches only this
+ * mixer's buffers (no scene), so many mixers may run it on different threads. */
+static void kernel_run(oroya_mixer *m) {
+    oroya__pose_mix(m->rig->skeleton, m->klayers, m->klayer_count, m->korig, m->klocals,
+                    m->kchanged, m->kscratch);
+    if (m->limit_count)
+        kernel_limits(m);
+    oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+}
+
+/* The property path's bone matrices: the joints' current local transforms from the scene
+ * (lanes of joints outside it were written by binding_set_value). */
+static void property_bones(oroya_mixer *m) {
+    const oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
+    for (uint32_t k = 0; k < m->kjoints; k++) {
+        const uint32_t d = m->kdense[k];
+        if (d == NO_INDEX)
+            continue;
+        const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
+        for (uint32_t ch = 0; ch < 3; ch++)
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                *lane(m->klocals, k, ch, e) = src[ch][e];
+    }
+    oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+}
+
 /* ---- scene layout ------------------------------------------------------------------------ */
 
 /* Runs when the scene's layout version moved (nodes added, removed or re-parented): dense
@@ -395,6 +645,10 @@ static void refresh_layout(oroya_mixer *m) {
         m->limits[kept++].dense = oroya_scene_node_index(m->scene, m->limits[i].node);
     }
     m->limit_count = kept;
+    for (uint32_t i = 0; i < m->limit_count; i++)
+        m->limits[i].joint = joint_of_node(m, m->limits[i].node);
+    refresh_kdense(m);
+    refresh_klimited(m);
     /* Children may have come or gone: the default twist axes are read again. */
     for (uint32_t i = 0; i < m->binding_count; i++)
         set_binding_twist_axis(m, m->bindings[i]);
@@ -478,6 +732,12 @@ static void activate_action(oroya_action *a) {
         if (b->use_count++ == 0) {
             lend_binding(m, b);
             binding_save_original(m, b);
+            if (b->joint != NO_INDEX) {
+                m->kinuse[b->joint / 4] |= lane_bit(b->joint, b->channel);
+                m->kinuse_moved = true;
+            } else {
+                m->active_property_bindings++;
+            }
         }
     }
     lend_action(m, a);
@@ -493,6 +753,12 @@ static void deactivate_action(oroya_action *a) {
         if (--b->use_count == 0) {
             binding_restore_original(m, b);
             take_back_binding(m, b);
+            if (b->joint != NO_INDEX) {
+                m->kinuse[b->joint / 4] &= (uint16_t)~lane_bit(b->joint, b->channel);
+                m->kinuse_moved = true;
+            } else {
+                m->active_property_bindings--;
+            }
         }
     }
     take_back_action(m, a);
@@ -732,6 +998,16 @@ static double update_time(oroya_action *a, double delta) {
     return time;
 }
 
+/* The largest float <= t: compared with float key times it gives the same answers as t
+ * itself (three compares its double time with Float32Array times), so a STEP key or an
+ * interval starts on exactly the frame it does in three. */
+static float float_below(double t) {
+    float f = (float)t;
+    if ((double)f > t)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
 static void action_update(oroya_action *a, double time, double delta, double direction,
                           uint32_t accu_index) {
     oroya_mixer *m = a->mixer;
@@ -757,7 +1033,20 @@ static void action_update(oroya_action *a, double time, double delta, double dir
     bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
     oroya_rotation_blend blend =
         a->rotation_blend != OROYA_ROTATION_BLEND_DEFAULT ? a->rotation_blend : m->rotation_blend;
-    for (uint32_t j = 0; j != a->track_count; ++j) {
+    const bool kernel = m->kernel_mode;
+    if (kernel && a->pose && m->klayer_count < m->max_actions) {
+        oroya__pose_mix_layer *ly = &m->klayers[m->klayer_count++];
+        ly->clip = a->pose;
+        ly->cursors = a->pose_cursors;
+        ly->intervals = a->pose_intervals;
+        ly->time = float_below(clip_time);
+        ly->time_exact = clip_time;
+        ly->weight = (float)weight;
+        ly->additive = additive;
+    }
+    const uint32_t count = kernel ? a->property_track_count : a->track_count;
+    for (uint32_t i = 0; i != count; ++i) {
+        const uint32_t j = kernel ? a->property_tracks[i] : i;
         binding *b = a->bindings[j];
         const oroya_track *t = &tracks[j];
         if (t->interpolation == OROYA_INTERP_STERP && t->twist_axis.x == 0 &&
@@ -781,12 +1070,60 @@ static void action_update(oroya_action *a, double time, double delta, double dir
 
 /* ---- mixer API ------------------------------------------------------------------------------ */
 
+/* The kernel's buffers for the rig, and the write-back hook. */
+static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
+    const oroya_pose_skeleton *skel = rig->skeleton;
+    m->rig = rig;
+    m->kjoints = skel->joint_count;
+    m->kblocks = skel->block_count;
+    m->kpalette = rig->palette_count;
+    const oroya_allocator *al = &m->allocator;
+    m->korig = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
+    m->klocals = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
+    m->kmodels = oroya__calloc(al, m->kjoints, sizeof(oroya_mat4), 64);
+    m->kbones = oroya__calloc(al, m->kjoints, sizeof(oroya_mat4), 64);
+    m->kchanged = oroya__calloc(al, m->kblocks * 3, sizeof(uint16_t), 16);
+    m->kdense = oroya__calloc(al, m->kjoints, sizeof(uint32_t), 16);
+    m->klayers = oroya__calloc(al, m->max_actions, sizeof(oroya__pose_mix_layer), 16);
+    m->kscratch = oroya__calloc(al, m->max_actions, oroya__pose_mix_scratch_size(), 16);
+    if (!m->korig || !m->klocals || !m->kmodels || !m->kbones || !m->kchanged || !m->kdense ||
+        !m->klayers || !m->kscratch)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    m->kinuse = m->kchanged + m->kblocks;
+    m->klimited = m->kinuse + m->kblocks;
+    memcpy(m->korig, skel->rest, m->kblocks * sizeof(oroya_soa_transform));
+    memcpy(m->klocals, skel->rest, m->kblocks * sizeof(oroya_soa_transform));
+    refresh_kdense(m);
+    m->kernel_mode = true;
+    m->kepoch = oroya__scene_epoch(m->scene) - 1u; /* the first update reads the scene */
+    /* Until the first update: the scene's pose (or the rest pose without a scene). */
+    property_bones(m);
+    m->hook = (oroya__scene_hook){kernel_write_back, m, NULL};
+    oroya__scene_add_hook(m->scene, &m->hook);
+    return OROYA_OK;
+}
+
+static void kernel_destroy(oroya_mixer *m) {
+    if (m->rig && m->hook.flush) {
+        kernel_write_back(m); /* the last update's pose reaches the joints */
+        oroya__scene_remove_hook(m->scene, &m->hook);
+    }
+    oroya__free(&m->allocator, m->korig);
+    oroya__free(&m->allocator, m->klocals);
+    oroya__free(&m->allocator, m->kmodels);
+    oroya__free(&m->allocator, m->kbones);
+    oroya__free(&m->allocator, m->kchanged);
+    oroya__free(&m->allocator, m->kdense);
+    oroya__free(&m->allocator, m->klayers);
+    oroya__free(&m->allocator, m->kscratch);
+}
+
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
                                 oroya_mixer **out) {
     if (!out)
         return OROYA_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    if (!scene)
+    if (!scene && !(desc && desc->rig))
         return OROYA_ERR_INVALID_ARGUMENT;
     oroya_mixer_desc d = desc ? *desc : (oroya_mixer_desc){0};
     if (d.max_actions == 0)
@@ -822,11 +1159,29 @@ oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc
         oroya_mixer_destroy(m);
         return OROYA_ERR_OUT_OF_MEMORY;
     }
+    if (!scene) {
+        /* Bone matrices only: an empty private scene, so every binding resolves to no node
+         * and joint tracks bind to the rig's joints by name. */
+        if (oroya_scene_create(&(oroya_scene_desc){.allocator = m->allocator}, &m->own_scene) !=
+            OROYA_OK) {
+            oroya_mixer_destroy(m);
+            return OROYA_ERR_OUT_OF_MEMORY;
+        }
+        m->scene = m->own_scene;
+    }
+    if (d.rig && kernel_create(m, d.rig) != OROYA_OK) {
+        oroya_mixer_destroy(m);
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
     *out = m;
     return OROYA_OK;
 }
 
 static void free_action(oroya_mixer *m, oroya_action *a) {
+    oroya_pose_clip_destroy(a->pose_owned);
+    oroya__free(&m->allocator, a->pose_cursors);
+    oroya__free(&m->allocator, a->pose_intervals);
+    oroya__free(&m->allocator, a->property_tracks);
     oroya__free(&m->allocator, a->bindings);
     oroya__free(&m->allocator, a->cursors);
     oroya__free(&m->allocator, a);
@@ -850,6 +1205,8 @@ void oroya_mixer_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->events);
     oroya__free(&m->allocator, m->overrides);
     oroya__free(&m->allocator, m->limits);
+    kernel_destroy(m);
+    oroya_scene_destroy(m->own_scene);
     oroya_allocator a = m->allocator;
     oroya__free(&a, m);
 }
@@ -898,12 +1255,67 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
     b->node = node;
     b->dense = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
     b->property = t->property;
+    b->joint = NO_INDEX;
+    if (m->rig && t->property != OROYA_PROPERTY_WEIGHTS) {
+        b->joint = oroya__rig_joint_of(m->rig, m->scene, node, name);
+        b->channel = t->property == OROYA_PROPERTY_TRANSLATION ? 0
+                     : t->property == OROYA_PROPERTY_ROTATION  ? 1
+                                                               : 2;
+    }
     set_binding_twist_axis(m, b);
     b->reference_count = 1;
     b->cache_index = m->binding_count;
     m->bindings[m->binding_count++] = b;
     *out = b;
     return OROYA_OK;
+}
+
+/* The action's runtime clip: the rig's, when it was built with the same joints, else one of
+ * its own. A clip the kernel cannot play leaves kernel_ok false (the property path plays it
+ * while the action is scheduled); only running out of memory is an error. */
+static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
+    const oroya_clip *clip = a->clip;
+    const uint32_t n = a->track_count;
+    uint32_t *tj = oroya__alloc(&m->allocator, (n ? n : 1) * sizeof(uint32_t), 16);
+    if (!tj)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++) {
+        tj[i] = a->bindings[i]->joint;
+        any = any || tj[i] != NO_INDEX;
+    }
+    oroya_result r = OROYA_OK;
+    if (any) {
+        const oroya_rig *rig = m->rig;
+        for (uint32_t c = 0; c < rig->clip_count && !a->pose; c++)
+            if (rig->clips[c] == clip && rig->pose_clips[c] &&
+                !memcmp(rig->clip_joints[c], tj, n * sizeof(uint32_t)))
+                a->pose = rig->pose_clips[c];
+        if (!a->pose) {
+            oroya_error e = {0};
+            r = oroya__rig_make_clip(rig, clip, tj, &m->allocator, &a->pose_owned, &e);
+            a->pose = a->pose_owned;
+            if (r != OROYA_OK && r != OROYA_ERR_OUT_OF_MEMORY) {
+                a->kernel_ok = false;
+                r = OROYA_OK;
+            }
+        }
+    }
+    oroya__free(&m->allocator, tj);
+    a->property_tracks = oroya__calloc(&m->allocator, n ? n : 1, sizeof(uint32_t), 16);
+    if (!a->property_tracks)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < n; i++)
+        if (a->bindings[i]->joint == NO_INDEX)
+            a->property_tracks[a->property_track_count++] = i;
+    if (a->pose) {
+        const uint32_t g = a->pose->group_count;
+        a->pose_cursors = oroya__calloc(&m->allocator, g, sizeof(uint16_t), 16);
+        a->pose_intervals = oroya__calloc(&m->allocator, g, sizeof(oroya__pose_interval), 16);
+        if (!a->pose_cursors || !a->pose_intervals)
+            r = OROYA_ERR_OUT_OF_MEMORY;
+    }
+    return r;
 }
 
 static oroya_action *lookup_action(const oroya_mixer *m, const oroya_clip *clip) {
@@ -989,6 +1401,15 @@ oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
             return r;
         }
     }
+    a->kernel_ok = true;
+    if (m->rig) {
+        oroya_result r = bind_kernel(m, a);
+        if (r != OROYA_OK) {
+            release_bindings(m, a, n);
+            free_action(m, a);
+            return r;
+        }
+    }
     if (!d.independent) {
         oroya_action *previous = lookup_action(m, clip);
         if (previous)
@@ -1021,11 +1442,11 @@ oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_acti
 static void apply_joint_limits(oroya_mixer *m) {
     if (m->limit_count == 0)
         return;
-    oroya_transform *transforms = oroya_scene_transforms(m->scene);
+    oroya_transform *transforms = oroya__scene_transforms_raw(m->scene);
     uint32_t node_count = oroya_scene_node_count(m->scene);
     for (uint32_t i = 0; i < m->limit_count; i++) {
         const limit_entry *e = &m->limits[i];
-        if (e->dense >= node_count)
+        if (e->dense >= node_count || (m->kernel_mode && m->rig && e->joint != NO_INDEX))
             continue;
         oroya_quat *q = &transforms[e->dense].rotation;
         oroya_quat out;
@@ -1038,7 +1459,56 @@ static bool valid_dt(double dt) {
     return isfinite(dt) && dt >= 0;
 }
 
-oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
+/* The action logic of an update (times, loops, fades, warps, events), the property path's
+ * sampling and writes, and the kernel's layer list. dt was checked. Returns true when an
+ * event callback destroyed the mixer: it is freed here when `free_now`, else left for the
+ * caller (destroy_pending), and nothing more is done with it. */
+static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
+    m->event_count = 0;
+    m->events_dropped = 0;
+    refresh_layout(m);
+    switch_path(m, kernel_wanted(m));
+    m->klayer_count = 0;
+    double delta = dt * m->time_scale;
+    double time = m->time += delta;
+    double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
+    uint32_t accu_index = m->accu_index ^= 1u;
+    uint32_t n = m->active_action_count;
+    for (uint32_t i = 0; i != n && i < m->action_count && !m->destroy_pending; ++i)
+        action_update(m->actions[i], time, delta, direction, accu_index);
+    if (m->destroy_pending) {
+        /* The event callback destroyed the mixer. */
+        if (free_now)
+            oroya_mixer_destroy(m);
+        return true;
+    }
+    refresh_layout(m);
+    const bool kernel = m->kernel_mode;
+    uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
+    for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
+        if (!kernel || m->bindings[i]->joint == NO_INDEX)
+            binding_apply(m, m->bindings[i], accu_index);
+    apply_joint_limits(m);
+    if (kernel)
+        kernel_prepare(m);
+    return false;
+}
+
+/* The kernel's part (nothing without a rig): blend, limits and matrices, or on the property
+ * path the matrices from the scene. The kernel part touches only the mixer's own buffers. */
+static void mixer_update_pose(oroya_mixer *m) {
+    if (!m->rig)
+        return;
+    if (m->kernel_mode) {
+        kernel_run(m);
+        m->kernel_pending = true;
+        oroya__scene_mark_pending(m->scene);
+    } else {
+        property_bones(m);
+    }
+}
+
+static oroya_result check_update(const oroya_mixer *m, double dt) {
     if (!m || !valid_dt(dt))
         return OROYA_ERR_INVALID_ARGUMENT;
     if (m->in_callback)
@@ -1060,27 +1530,94 @@ oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
                 return OROYA_ERR_INVALID_ARGUMENT;
         }
     }
-    m->event_count = 0;
-    m->events_dropped = 0;
-    refresh_layout(m);
-    double delta = dt * m->time_scale;
-    double time = m->time += delta;
-    double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
-    uint32_t accu_index = m->accu_index ^= 1u;
-    uint32_t n = m->active_action_count;
-    for (uint32_t i = 0; i != n && i < m->action_count && !m->destroy_pending; ++i)
-        action_update(m->actions[i], time, delta, direction, accu_index);
-    if (m->destroy_pending) {
-        /* The event callback destroyed the mixer. */
-        oroya_mixer_destroy(m);
-        return OROYA_OK;
-    }
-    refresh_layout(m);
-    uint32_t nb = m->active_binding_count;
-    for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
-        binding_apply(m, m->bindings[i], accu_index);
-    apply_joint_limits(m);
     return OROYA_OK;
+}
+
+oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
+    oroya_result r = check_update(m, dt);
+    if (r != OROYA_OK)
+        return r;
+    if (mixer_update_actions(m, dt, true))
+        return OROYA_OK;
+    mixer_update_pose(m);
+    return OROYA_OK;
+}
+
+typedef struct batch_ctx {
+    oroya_mixer *const *mixers;
+} batch_ctx;
+
+static void batch_range(void *ctx, uint32_t begin, uint32_t end) {
+    const batch_ctx *b = ctx;
+    for (uint32_t i = begin; i < end; i++)
+        if (b->mixers[i]->rig && b->mixers[i]->kernel_mode && !b->mixers[i]->destroy_pending)
+            kernel_run(b->mixers[i]);
+}
+
+oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count, double dt,
+                                      const oroya_scheduler *scheduler, oroya_error *err) {
+    if (count && !mixers)
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_update_batch: mixers is NULL");
+    for (uint32_t i = 0; i < count; i++) {
+        oroya_result r = check_update(mixers[i], dt);
+        if (r != OROYA_OK)
+            return oroya__fail(err, r,
+                               "mixers[%u]: NULL, or dt %g is not finite and >= 0 or overflows "
+                               "its time",
+                               i, dt);
+    }
+    /* Action logic and events on this thread, in order; the kernels on the scheduler; the
+     * scene hand-over on this thread again. */
+    for (uint32_t i = 0; i < count; i++)
+        mixer_update_actions(mixers[i], dt, false);
+    batch_ctx ctx = {mixers};
+    if (scheduler && scheduler->parallel_for)
+        scheduler->parallel_for(scheduler->user, count, batch_range, &ctx);
+    else
+        batch_range(&ctx, 0, count);
+    for (uint32_t i = 0; i < count; i++) {
+        oroya_mixer *m = mixers[i];
+        if (m->destroy_pending) {
+            /* Destroyed by its event callback during the batch. */
+            oroya_mixer_destroy(m);
+            continue;
+        }
+        if (!m->rig)
+            continue;
+        if (m->kernel_mode) {
+            m->kernel_pending = true;
+            oroya__scene_mark_pending(m->scene);
+        } else {
+            property_bones(m);
+        }
+    }
+    return OROYA_OK;
+}
+
+const oroya_mat4 *oroya_mixer_bone_matrices(const oroya_mixer *m, uint32_t *count) {
+    if (count)
+        *count = m && m->rig ? m->kpalette : 0;
+    return m && m->rig ? m->kbones : NULL;
+}
+
+const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *m, uint32_t *count) {
+    if (count)
+        *count = m && m->rig ? m->kjoints : 0;
+    return m && m->rig ? m->kmodels : NULL;
+}
+
+const oroya_rig *oroya_mixer_rig(const oroya_mixer *m) {
+    return m ? m->rig : NULL;
+}
+
+bool oroya_mixer_kernel_active(const oroya_mixer *m) {
+    return m && m->rig && m->kernel_mode;
+}
+
+void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
+    if (m)
+        m->reference = reference;
 }
 
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
@@ -1118,6 +1655,12 @@ void oroya_mixer_stop_all(oroya_mixer *m) {
 /* Deactivates, removes from the table (the last action takes its slot) and frees. */
 static void uncache(oroya_mixer *m, oroya_action *a) {
     deactivate_action(a);
+    /* From an event callback during an update: the action's layer must not outlive it. */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < m->klayer_count; i++)
+        if (!a->pose_cursors || m->klayers[i].cursors != a->pose_cursors)
+            m->klayers[kept++] = m->klayers[i];
+    m->klayer_count = kept;
     uint32_t index = a->cache_index;
     oroya_action *last = m->actions[m->action_count - 1];
     last->cache_index = index;
@@ -1571,6 +2114,7 @@ oroya_result oroya_mixer_set_joint_limit(oroya_mixer *m, oroya_node node,
             memmove(&m->limits[at], &m->limits[at + 1],
                     (size_t)(m->limit_count - at - 1) * sizeof *m->limits);
             m->limit_count--;
+            refresh_klimited(m);
         }
         return OROYA_OK;
     }
@@ -1596,6 +2140,8 @@ oroya_result oroya_mixer_set_joint_limit(oroya_mixer *m, oroya_node node,
     m->limits[at].node = node;
     m->limits[at].dense = oroya_scene_node_index(m->scene, node);
     m->limits[at].limit = *limit;
+    m->limits[at].joint = joint_of_node(m, node);
+    refresh_klimited(m);
     return OROYA_OK;
 }
 

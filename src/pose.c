@@ -78,6 +78,11 @@ oroya_result oroya_pose_skeleton_create(const oroya_pose_skeleton_desc *desc,
         if (desc->names) {
             names_bytes += (desc->names[i] ? strlen(desc->names[i]) : 0) + 1;
         }
+        if (desc->bone_slots && desc->bone_slots[i] >= n) {
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "joints[%u]: bone slot %u, the skeleton has %u joints", i,
+                               desc->bone_slots[i], n);
+        }
     }
     const uint32_t blocks = (n + 3) / 4;
     size_t size = 0;
@@ -85,6 +90,7 @@ oroya_result oroya_pose_skeleton_create(const oroya_pose_skeleton_desc *desc,
     size_t o_rest = take(&size, blocks, sizeof(oroya_soa_transform));
     size_t o_ibm = take(&size, n, sizeof(oroya_mat4));
     size_t o_par = take(&size, n, sizeof(uint32_t));
+    size_t o_slots = take(&size, n, sizeof(uint32_t));
     size_t o_names = take(&size, desc->names ? n : 0, sizeof(char *));
     size_t o_chars = take(&size, names_bytes, 1);
     if (size == SIZE_MAX) {
@@ -103,6 +109,27 @@ oroya_result oroya_pose_skeleton_create(const oroya_pose_skeleton_desc *desc,
     s->inverse_bind = (oroya_mat4 *)(mem + o_ibm);
     s->parents = (uint32_t *)(mem + o_par);
     memcpy(s->parents, desc->parents, n * sizeof(uint32_t));
+    s->bone_slots = (uint32_t *)(mem + o_slots);
+    for (uint32_t j = 0; j < n; j++) {
+        s->bone_slots[j] = desc->bone_slots ? desc->bone_slots[j] : j;
+    }
+    s->bone_slots_identity = true;
+    for (uint32_t j = 0; j < n; j++) {
+        s->bone_slots_identity = s->bone_slots_identity && s->bone_slots[j] == j;
+    }
+    if (desc->bone_slots) {
+        /* A permutation: every slot taken once (flags in the inverse-bind storage, filled below). */
+        uint8_t *seen = (uint8_t *)s->inverse_bind; /* n * 64 bytes >= n, filled just below */
+        memset(seen, 0, n);
+        for (uint32_t j = 0; j < n; j++) {
+            if (seen[s->bone_slots[j]]++) {
+                const uint32_t slot = s->bone_slots[j];
+                oroya__free(&desc->allocator, mem);
+                return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                                   "joints[%u]: bone slot %u is taken twice", j, slot);
+            }
+        }
+    }
     for (uint32_t j = 0; j < blocks * 4; j++) {
         oroya_soa_transform *b = &s->rest[j / 4];
         const uint32_t l = j % 4;
@@ -420,8 +447,10 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
     }
 }
 
-oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
-                                    oroya_error *err) {
+/* raw: the keys as they are (the mixer's additive clips hold deltas already); else an
+ * additive desc or clip gets its keys made relative to the rest pose. */
+static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroya_pose_clip **out,
+                                oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -437,7 +466,7 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     const oroya_clip *clip = desc->clip;
     const uint32_t joints = skel->joint_count, blocks = skel->block_count;
     const uint32_t channel_count = blocks * 12;
-    const bool additive = desc->additive || clip->blend_mode == OROYA_BLEND_ADDITIVE;
+    const bool additive = !raw && (desc->additive || clip->blend_mode == OROYA_BLEND_ADDITIVE);
 
     size_t size = 0;
     size_t o_self = take(&size, 1, sizeof(oroya_pose_clip));
@@ -572,6 +601,16 @@ oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose
     oroya__free(&desc->allocator, map);
     *out = c;
     return OROYA_OK;
+}
+
+oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
+                                    oroya_error *err) {
+    return clip_create(desc, false, out, err);
+}
+
+oroya_result oroya__pose_clip_create_raw(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
+                                         oroya_error *err) {
+    return clip_create(desc, true, out, err);
 }
 
 void oroya_pose_clip_destroy(oroya_pose_clip *clip) {
@@ -737,10 +776,35 @@ void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *lay
     run_update_sse2(c, layers, layer_count);
 }
 
+size_t oroya__pose_mix_scratch_size(void) { return sizeof(active_layer); }
+
+void oroya__pose_mix(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
+                     uint32_t count, const oroya_soa_transform *rest, oroya_soa_transform *locals,
+                     uint16_t *changed, void *scratch) {
+#if OROYA__POSE_AVX2
+    if (pose_have_avx2()) {
+        oroya__pose_mix_avx2(skel, layers, count, rest, locals, changed, scratch);
+        return;
+    }
+#endif
+    pk_mix(skel, layers, count, rest, locals, changed, scratch);
+}
+
+void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
+                     const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
+#if OROYA__POSE_AVX2
+    if (pose_have_avx2()) {
+        oroya__pose_ltm_avx2(skel, locals, root, models, bones);
+        return;
+    }
+#endif
+    pk_ltm(skel, locals, root, models, bones);
+}
+
 static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                        uint32_t layer_count) {
     oroya__pose_run_update(c, layers, layer_count, 0);
-    if (c->ik_count) {
+    if (c->ik_count && !c->ik_in_pass) {
         oroya__ik_run_character(c); /* after local-to-model, before the bones are used */
     }
 }

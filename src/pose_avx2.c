@@ -28,6 +28,17 @@ void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer
     pk_run_update(c, layers, layer_count);
 }
 
+void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
+                          uint32_t count, const oroya_soa_transform *rest,
+                          oroya_soa_transform *locals, uint16_t *changed, void *scratch) {
+    pk_mix(skel, layers, count, rest, locals, changed, scratch);
+}
+
+void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
+                          const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
+    pk_ltm(skel, locals, root, models, bones);
+}
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

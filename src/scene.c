@@ -60,9 +60,43 @@ struct oroya_scene {
     uint8_t *visible;
     uint8_t *world_visible;
     uint32_t *scratch; /* index remapping for remove and set_parent; never per-frame */
+    oroya__scene_hook *hooks; /* writers with lazily written results (the mixer) */
+    bool pending;             /* a hook has results to write */
+    uint32_t epoch;           /* moves when transforms may have been written from outside */
     uint32_t non_finite_count; /* nodes update_world found non-finite, and the first */
     uint32_t first_non_finite;
 };
+
+oroya_transform *oroya__scene_transforms_raw(oroya_scene *s) { return s ? s->transforms : NULL; }
+uint32_t oroya__scene_epoch(const oroya_scene *s) { return s ? s->epoch : 0; }
+
+void oroya__scene_add_hook(oroya_scene *s, oroya__scene_hook *h) {
+    h->next = s->hooks;
+    s->hooks = h;
+}
+
+void oroya__scene_remove_hook(oroya_scene *s, oroya__scene_hook *h) {
+    for (oroya__scene_hook **p = &s->hooks; *p; p = &(*p)->next) {
+        if (*p == h) {
+            *p = h->next;
+            return;
+        }
+    }
+}
+
+void oroya__scene_mark_pending(oroya_scene *s) { s->pending = true; }
+
+/* The scene is only ever const at the API: the object itself is mutable memory. */
+void oroya__scene_flush(const oroya_scene *cs) {
+    if (!cs || !cs->pending) {
+        return;
+    }
+    oroya_scene *s = (oroya_scene *)(uintptr_t)cs;
+    s->pending = false;
+    for (oroya__scene_hook *h = s->hooks; h; h = h->next) {
+        h->flush(h->ctx);
+    }
+}
 
 static const oroya_material default_material = {{1.0f, 1.0f, 1.0f, 1.0f}, 0.0f, 1.0f, false};
 
@@ -303,6 +337,10 @@ void oroya_scene_destroy(oroya_scene *scene) {
 
 oroya_result oroya_scene_add_node(oroya_scene *scene, const char *name, oroya_node parent,
                                   oroya_node_kind kind, oroya_node *out) {
+    oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     if (out) {
         out->id = 0;
     }
@@ -376,6 +414,10 @@ static uint32_t mark_subtree(oroya_scene *s, uint32_t i) {
 }
 
 oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node) {
+    oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si;
     oroya_result r = resolve(scene, node, &si);
     if (r != OROYA_OK) {
@@ -425,6 +467,11 @@ static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, 
     if (r != OROYA_OK) {
         return r;
     }
+    /* Descendants come after a node in dense order, so a parent before it cannot be one (and
+     * a deep chain linked in order costs O(1) a link, not its depth). */
+    if (*ps == NONE || scene->slots[*ps].dense < scene->slots[*si].dense) {
+        return OROYA_OK;
+    }
     for (uint32_t a = *ps; a != NONE; a = scene->slots[a].parent) {
         if (a == *si) {
             return OROYA_ERR_CYCLE;
@@ -434,6 +481,10 @@ static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, 
 }
 
 oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si, ps;
     oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
@@ -540,6 +591,10 @@ static bool transform_finite(const oroya_transform *t) {
 }
 
 oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent) {
+    oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si, ps;
     oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
@@ -670,6 +725,7 @@ oroya_result oroya_scene_get_child(const oroya_scene *scene, oroya_node node, ui
 
 oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node,
                                        oroya_transform *out) {
+    oroya__scene_flush(scene);
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -683,6 +739,10 @@ oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node
 
 oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
                                        const oroya_transform *t) {
+    oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     uint32_t si;
     if (!t) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -771,6 +831,7 @@ void oroya_scene_update_world(oroya_scene *scene) {
 }
 
 void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first) {
+    oroya__scene_flush(scene);
     if (!scene) {
         return;
     }
@@ -829,6 +890,7 @@ uint32_t oroya_scene_non_finite_count(const oroya_scene *scene, oroya_node *firs
 }
 
 oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    oroya__scene_flush(scene);
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -841,6 +903,7 @@ oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, or
 }
 
 oroya_result oroya_scene_get_local(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    oroya__scene_flush(scene);
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -907,14 +970,20 @@ uint32_t oroya_scene_layout_version(const oroya_scene *scene) {
 }
 
 oroya_transform *oroya_scene_transforms(oroya_scene *scene) {
+    oroya__scene_flush(scene);
+    if (scene) {
+        scene->epoch++;
+    }
     return scene ? scene->transforms : NULL;
 }
 
 const oroya_mat4 *oroya_scene_world_matrices(const oroya_scene *scene) {
+    oroya__scene_flush(scene);
     return scene ? scene->world : NULL;
 }
 
 const oroya_mat4 *oroya_scene_local_matrices(const oroya_scene *scene) {
+    oroya__scene_flush(scene);
     return scene ? scene->local : NULL;
 }
 

@@ -367,7 +367,8 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
  * with a mesh OROYA_NODE_MESH. A mesh with one triangle primitive is attached to its node; a
  * mesh with several gets one unnamed child node per primitive (three's Group of meshes), in
  * primitive order. Morph weights sit on the glTF node: its `weights`, else the mesh's, else 0.
- * Primitives that are not triangle lists (points, lines, strips, fans) get no geometry.
+ * Primitives that are not triangle lists (points, lines, strips, fans) get no geometry (their
+ * POSITION and indices are kept in model->primitives, for export).
  * Only JOINTS_0/WEIGHTS_0 and TEXCOORD_0 are read.
  *
  * Names follow shared/oracle/FORMAT.md so results compare with three.js: scene node of glTF
@@ -396,6 +397,7 @@ typedef struct oroya_gltf_image_data {
 } oroya_gltf_image_data;
 
 typedef struct oroya_gltf_model_material {
+    const char *name;                 /* glTF name, "" when absent */
     oroya_material material;          /* base color factor, metallic, roughness, sides */
     uint32_t base_color_image;        /* index into images, or OROYA_GLTF_NONE */
     uint32_t base_color_texcoord;     /* TEXCOORD set; only 0 has uvs in the geometry */
@@ -410,11 +412,41 @@ typedef struct oroya_gltf_model_skin {
     oroya_node skeleton;              /* {0} when absent */
 } oroya_gltf_model_skin;
 
+/* A glTF camera as the file holds it; the scene's oroya_camera is what import built from it
+ * (GLTFLoader's defaults: aspect 1 when unset, zfar 2e6 when infinite, znear 1 when 0). */
+typedef struct oroya_gltf_model_camera {
+    const char *name;                 /* glTF name, "" when absent */
+    bool orthographic;
+    float yfov, aspect_ratio;         /* perspective, radians; aspect_ratio 0 = unset */
+    float xmag, ymag;                 /* orthographic */
+    float znear, zfar;                /* zfar 0 = unset (infinite; perspective only) */
+    oroya_camera camera;              /* what import attached to the nodes using it */
+} oroya_gltf_model_camera;
+
+/* What import keeps of a primitive beyond its geometry, for export to write it back: for one
+ * it made no geometry for (points, lines, line loops and strips, triangle strips and fans),
+ * its mode, POSITION and indices; for a skinned triangle primitive, its second set of
+ * influences as the file had them (the skin's copy is normalized). Zero when absent. */
+typedef struct oroya_gltf_model_primitive {
+    uint32_t mode;                    /* glTF mode: 0 points, 1 lines, 2 loop, 3 strip, 5, 6 */
+    uint32_t vertex_count;
+    float *positions;                 /* vertex_count * 3, NULL when not kept */
+    uint32_t index_count;
+    uint32_t *indices;                /* NULL when the primitive has none */
+    uint16_t *joints2;                /* JOINTS_1, vertex_count * 4, or NULL */
+    float *weights2;                  /* WEIGHTS_1, vertex_count * 4, or NULL */
+} oroya_gltf_model_primitive;
+
 typedef struct oroya_gltf_model {
     oroya_scene *scene;               /* owned; destroyed by oroya_gltf_model_free */
     uint32_t node_count;              /* = glTF node count */
     oroya_node *nodes;                /* per glTF node; {0} when not in the loaded scene */
     const char **node_names;          /* per glTF node: its scene name (FORMAT.md rule) */
+    const char **node_file_names;     /* per glTF node: its name in the file, "" when absent */
+    uint32_t *node_cameras;           /* per glTF node: index into cameras or OROYA_GLTF_NONE */
+    uint32_t *node_meshes;            /* per glTF node: its mesh or OROYA_GLTF_NONE */
+    oroya_transform *node_transforms; /* per glTF node: its TRS as imported (a matrix
+                                         decomposed), also for nodes not in the scene */
     uint32_t clip_count;              /* = glTF animation count */
     oroya_clip **clips;               /* per glTF animation, in file order */
     uint32_t skin_count;
@@ -424,13 +456,18 @@ typedef struct oroya_gltf_model {
     oroya_skin **skinned_meshes;      /* one per skinned primitive, bound to its skeleton */
     uint32_t mesh_count;              /* = glTF mesh count */
     uint32_t *mesh_first_geometry;    /* per mesh: index of its primitive 0 in geometries */
+    const char **mesh_names;          /* per mesh: glTF name, "" when absent */
     uint32_t geometry_count;          /* one per primitive of every mesh, in mesh order */
     oroya_geometry **geometries;      /* NULL for primitives that are not triangle lists */
     uint32_t *geometry_material;      /* per geometry: index into materials or OROYA_GLTF_NONE */
+    oroya_gltf_model_primitive *primitives; /* per geometry slot: what import keeps beyond
+                                         the geometry (see oroya_gltf_model_primitive) */
     uint32_t material_count;
     oroya_gltf_model_material *materials;
     uint32_t image_count;
     oroya_gltf_image_data *images;
+    uint32_t camera_count;            /* = glTF camera count */
+    oroya_gltf_model_camera *cameras;
     /* + private bookkeeping */
 } oroya_gltf_model;
 
@@ -463,7 +500,7 @@ void oroya_gltf_model_free(oroya_gltf_model *model);
 /* A node by the names of FORMAT.md: "node_<i>" (decimal, no leading zeros) for any glTF node,
  * or the glTF name when it qualifies. Errors: INVALID_ARGUMENT (NULL), NOT_FOUND (no such
  * node, or the node is not in the loaded scene). *gltf_index (may be NULL) gets the glTF
- * node index. Linear in the node count. */
+ * node index. O(log n) in the node count (a sorted index built at import). */
 oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const char *name,
                                         oroya_node *out, uint32_t *gltf_index);
 
@@ -484,26 +521,41 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
  *
  * oroya_gltf_write writes a scene as glTF 2.0: every node in dense order (so glTF node i is
  * dense index i) with its name and TRS; meshes (one triangle primitive per distinct geometry,
- * material and skin: POSITION with min/max, NORMAL, TEXCOORD_0, JOINTS_0/WEIGHTS_0 and
- * JOINTS_1/WEIGHTS_1 from the node's oroya_skin when it has one, indices, morph targets);
+ * material and skin: POSITION with min/max, NORMAL, TEXCOORD_0, JOINTS_0/WEIGHTS_0 as the
+ * geometry holds them (a file's weights, not the skin's normalized copy) unless the node's
+ * oroya_skin uses other joints (then the skin's), JOINTS_1/WEIGHTS_1 from the skin (with
+ * desc.model, the file's from model->primitives when the joints match), indices, morph
+ * targets);
  * materials (base color factor, metallic, roughness, double-sided); skins (one per skeleton:
  * joints, inverseBindMatrices); cameras; node morph weights; and the given clips (one sampler
- * and channel per track; tracks target nodes by scene name). Keys and vertex data are written
- * bit for bit, so importing the file gives the same floats back. Not written: images and
- * textures, lights, visibility, colour overrides; SMOOTH and STERP tracks (no glTF form:
- * OROYA_ERR_UNSUPPORTED). The output passes the Khronos glTF validator with no errors.
+ * and channel per track; tracks target nodes by scene name; a clip without tracks is left
+ * out, as glTF has no empty animation). Keys and vertex data are written bit for bit, so
+ * importing the file gives the same floats back; with desc.model, what the scene does not
+ * hold comes from the model (see oroya_gltf_write_desc and docs/gltf.md). The .bin URI is
+ * percent-encoded (RFC 3986). Not written: images and textures, lights, visibility, colour overrides; SMOOTH and STERP
+ * tracks (no glTF form: OROYA_ERR_UNSUPPORTED). The output passes the Khronos glTF
+ * validator with no errors. Linear in the scene and clip sizes (plus a sort of the names).
  */
 typedef struct oroya_gltf_write_desc {
     bool binary;                      /* true: one .glb; false: .gltf plus a .bin beside it
-                                         (FILE.gltf -> FILE.bin) */
+                                         (FILE.gltf -> FILE.bin, its URI percent-encoded) */
     const oroya_clip *const *clips;   /* clip_count clips to write as animations, or NULL */
     uint32_t clip_count;
     oroya_allocator allocator;        /* zero = malloc/free (the JSON tree uses malloc) */
+    /* The model `scene` was imported as (model->scene == scene), or NULL. With it, what the
+     * scene does not hold comes back as the file had it: node names (duplicates and unnamed
+     * nodes too), mesh, material, skin and camera names, skin.skeleton, unused materials and
+     * skins, a camera's unset aspect ratio and infinite zfar, primitives without a material,
+     * points/lines/strip primitives (model->primitives), and nodes outside the loaded scene
+     * that a clip animates (written with their name and transform, outside every scene).
+     * What was changed in the scene since import is written as the scene has it. */
+    const oroya_gltf_model *model;
 } oroya_gltf_write_desc;
 
 /* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).
- * Errors: INVALID_ARGUMENT (NULL scene or path, clips NULL with a count), NOT_FOUND (a track
- * whose target is not a node of the scene), UNSUPPORTED (a SMOOTH or STERP track),
+ * Errors: INVALID_ARGUMENT (NULL scene or path, clips NULL with a count, desc.model of another
+ * scene), NOT_FOUND (a track whose target is not a node of the scene, nor with desc.model a
+ * node of the model outside the scene), UNSUPPORTED (a SMOOTH or STERP track),
  * UNKNOWN_PROPERTY, STALE_HANDLE (a skin bone not in the scene), IO, LIMIT, OUT_OF_MEMORY.
  * On error a partly written file may remain. */
 oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_desc *desc,

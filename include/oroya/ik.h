@@ -17,8 +17,9 @@
  *   - scene path: oroya_mixer_update, oroya_scene_update_world, then oroya_ik_scene_apply
  *     (writes the nodes' local rotations and updates the world matrices it changed);
  *   - pose kernel path: oroya_pose_character_set_ik once; every oroya_pose_character_update
- *     and oroya_pose_update_batch then runs the IKs between local-to-model and the bone
- *     matrices (model space stands for world there).
+ *     and oroya_pose_update_batch then runs the IKs inside local-to-model, as the pass
+ *     reaches each chain, before the bone matrices are used (model space stands for world
+ *     there).
  * The solver itself (oroya_ik_solve_job) works on the matrices of one chain and needs
  * neither.
  *
@@ -162,9 +163,11 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
 
 /* Gives the character a list of IKs (joint indices of its skeleton; targets in the
  * character's model space), run by every later oroya_pose_character_update and
- * oroya_pose_update_batch after local-to-model: the chain's local rotations are written into
- * the SoA locals, then the model and bone matrices of the first joint's subtree are
- * recomputed. The array is borrowed, not copied: it must outlive its use, and the caller may
+ * oroya_pose_update_batch inside local-to-model: once the pass has done a chain's first joint
+ * the IK solves and writes the chain's local rotations into the SoA locals, so the joints
+ * after it are computed already corrected. The result is that of running the IKs in list
+ * order (an order the pass cannot keep, an IK listed after one whose first joint is below
+ * its own, makes them run after the pass instead, the first joint's subtree recomputed). The array is borrowed, not copied: it must outlive its use, and the caller may
  * change targets, poles, weights and the other values between updates (not the joints: call
  * this again for that). Validated here against the skeleton and the character's current model
  * matrices (oroya_ik_solve_validate; messages name the joints). count 0 (iks NULL) removes

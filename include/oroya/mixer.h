@@ -60,6 +60,7 @@
 
 #include "oroya/base.h"
 #include "oroya/clip.h"
+#include "oroya/pose.h"
 #include "oroya/rotation.h"
 #include "oroya/scene.h"
 #include "oroya/track.h"
@@ -85,6 +86,7 @@ OROYA_API_BEGIN
 
 typedef struct oroya_mixer oroya_mixer;
 typedef struct oroya_action oroya_action;
+typedef struct oroya_rig oroya_rig; /* oroya/rig.h */
 
 /* three's LoopOnce / LoopRepeat / LoopPingPong. A new action loops with REPEAT. */
 typedef enum oroya_loop_mode {
@@ -135,6 +137,14 @@ typedef struct oroya_mixer_desc {
     void *user;              /* passed to on_event */
     oroya_allocator allocator;
     oroya_rotation_blend rotation_blend; /* DEFAULT = SLERP (three.js) */
+    /* A rig (oroya/rig.h; must outlive the mixer): tracks on its joints are sampled and
+     * blended by the pose kernel, the joint nodes get the result (written when the scene is
+     * next read), and oroya_mixer_bone_matrices gives the skinning palette. Same results as
+     * without a rig (three.js semantics, within 1e-5: the kernel computes in float). With a
+     * rig, `scene` may be NULL: the mixer then only computes bone matrices (tracks bind to
+     * the rig's joints by name; other tracks are sampled and dropped). See docs/mixer.md,
+     * "The pose kernel path". NULL = no kernel. */
+    const oroya_rig *rig;
 } oroya_mixer_desc;
 
 /* Optional settings of oroya_mixer_clip_action_ex. A zeroed desc behaves like
@@ -162,8 +172,8 @@ typedef struct oroya_mixer_stats {
 /* ---- mixer ----------------------------------------------------------------------------- */
 
 /* Creates a mixer on `scene` (borrowed; must outlive the mixer). desc may be NULL (defaults).
- * Allocates the fixed tables once. Errors: OROYA_ERR_INVALID_ARGUMENT (NULL scene or out, a
- * desc cap above its hard maximum), OROYA_ERR_OUT_OF_MEMORY. */
+ * Allocates the fixed tables once. Errors: OROYA_ERR_INVALID_ARGUMENT (NULL out, NULL scene
+ * without desc->rig, a desc cap above its hard maximum), OROYA_ERR_OUT_OF_MEMORY. */
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
                                 oroya_mixer **out);
 
@@ -204,6 +214,29 @@ double oroya_mixer_time(const oroya_mixer *mixer);            /* seconds; 0 for 
 double oroya_mixer_time_scale(const oroya_mixer *mixer);      /* 1 by default; 0 for NULL */
 /* Any finite value (0 pauses everything, negative plays backwards). INVALID_ARGUMENT else. */
 oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
+
+/* Many mixers (each its own scene, or none) at once: for each, what oroya_mixer_update(dt)
+ * does, with the same results. Action logic, events and callbacks run on the calling thread,
+ * mixer after mixer in order; the pose kernels (blending, limits, model and bone matrices)
+ * run through `scheduler` (NULL: this thread; e.g. {oroya_thread_pool_parallel_for, pool}).
+ * Each mixer must appear once, and two mixers of a batch must not share a scene (not
+ * checked: that would cost more than the batch). Every mixer is checked first; on a bad one
+ * nothing is updated and err names its index (INVALID_ARGUMENT: NULL, a bad or overflowing
+ * dt). Never allocates (a scheduler may). */
+oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count, double dt,
+                                      const oroya_scheduler *scheduler, oroya_error *err);
+
+/* The skinning palette of a mixer with a rig, as of the last update (before the first: the
+ * pose at create): bone[i] = world(joint i) x inverse_bind[i] for the rig's joints in palette
+ * order (a glTF skin's joints order, what skinIndex refers to); *count = that joint count.
+ * NULL (count 0) without a rig. Stable pointer, 64-byte aligned. */
+const oroya_mat4 *oroya_mixer_bone_matrices(const oroya_mixer *mixer, uint32_t *count);
+/* The kernel joints' world matrices (oroya_rig_kernel_node order), as of the last update. */
+const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *mixer, uint32_t *count);
+const oroya_rig *oroya_mixer_rig(const oroya_mixer *mixer);
+/* Whether the last update went through the pose kernel (false without a rig, and while a
+ * scheduled action needs the property path: see oroya_rig_clip_status and STERP blending). */
+bool oroya_mixer_kernel_active(const oroya_mixer *mixer);
 
 /* Stops every scheduled action (three's stopAllAction), last to first. */
 void oroya_mixer_stop_all(oroya_mixer *mixer);

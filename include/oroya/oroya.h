@@ -13,6 +13,7 @@
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/pose.h"
 #include "oroya/ik.h"
 #include "oroya/scenario.h"

@@ -86,13 +86,18 @@ typedef struct oroya_pose_skeleton_desc {
     const oroya_mat4 *inverse_bind;     /* joint_count inverse bind matrices; NULL = identity */
     const char *const *names;           /* joint_count names (copied) that clip tracks target;
                                            NULL = tracks bind by desc.track_joints only */
+    const uint32_t *bone_slots;         /* joint_count: the index of each joint's bone matrix
+                                           in oroya_pose_character_bones (a permutation of
+                                           0 .. joint_count - 1, e.g. a skin's joint order when
+                                           the joints here are sorted parents first); NULL =
+                                           the joint's own index */
     oroya_allocator allocator;          /* zero = malloc/free */
 } oroya_pose_skeleton_desc;
 
 /* Validates and copies the desc into one allocation. Errors: INVALID_ARGUMENT (NULL desc,
  * out or parents, joint_count 0), LIMIT (more than OROYA_POSE_MAX_JOINTS), INVALID_DATA (a
  * parent not before its child; the message names the joint), NON_FINITE (a rest value or an
- * inverse bind matrix not finite), OUT_OF_MEMORY. */
+ * inverse bind matrix not finite, bone_slots not a permutation), OUT_OF_MEMORY. */
 oroya_result oroya_pose_skeleton_create(const oroya_pose_skeleton_desc *desc,
                                         oroya_pose_skeleton **out, oroya_error *err);
 void oroya_pose_skeleton_destroy(oroya_pose_skeleton *skeleton); /* NULL ok */
@@ -162,7 +167,7 @@ oroya_result oroya_pose_character_update(oroya_pose_character *character,
 
 /* Outputs of the last update (the rest pose before the first): (joint_count + 3) / 4 SoA
  * local blocks, joint_count model matrices (skeleton space) and joint_count bone matrices
- * (model x inverse bind: the skinning palette). Stable pointers, 64-byte aligned; NULL for
+ * (model x inverse bind: the skinning palette, in the skeleton's bone_slots order). Stable pointers, 64-byte aligned; NULL for
  * NULL. */
 const oroya_soa_transform *oroya_pose_character_locals(const oroya_pose_character *character);
 const oroya_mat4 *oroya_pose_character_models(const oroya_pose_character *character);
@@ -171,8 +176,8 @@ const oroya_mat4 *oroya_pose_character_bones(const oroya_pose_character *charact
 /* ---- jobs on their own (engines that keep their own buffers) ----------------------------- */
 
 /* Model matrices from SoA local transforms: model[i] = model[parent[i]] * local[i], roots
- * use `root` (NULL = identity). When bones is not NULL also bones[i] = model[i] *
- * inverse_bind[i]. locals hold (joint_count + 3) / 4 blocks; models and bones joint_count
+ * use `root` (NULL = identity). When bones is not NULL also bones[slot[i]] = model[i] *
+ * inverse_bind[i] (slot: the skeleton's bone_slots). locals hold (joint_count + 3) / 4 blocks; models and bones joint_count
  * matrices. Errors: INVALID_ARGUMENT (NULL skeleton, locals or models). Never allocates. */
 oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
                                        const oroya_soa_transform *locals,

@@ -18,6 +18,8 @@ struct oroya_pose_skeleton {
     oroya_soa_transform *rest;     /* block_count, padding lanes identity */
     oroya_mat4 *inverse_bind;      /* joint_count */
     char **names;                  /* joint_count, or NULL */
+    uint32_t *bone_slots;          /* joint_count: where each joint's bone matrix goes */
+    bool bone_slots_identity;      /* bone_slots[j] == j for every joint */
 };
 
 /* One joint channel of a runtime clip. In a uniform (block, channel) (see
@@ -88,11 +90,47 @@ struct oroya_pose_character {
     oroya_mat4 *bones;                  /* joint_count */
     const struct oroya_ik *ik;          /* oroya_pose_character_set_ik: borrowed, or NULL */
     uint32_t ik_count;
+    bool ik_in_pass;                    /* the IKs run inside local-to-model (below) */
 };
 
+/* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
+ * blend mode say (the clip is not additive; the mixer's additive clips already hold deltas). */
+oroya_result oroya__pose_clip_create_raw(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
+                                         oroya_error *err);
+
+/* One layer of oroya__pose_mix: the mixer keeps the cursors and intervals per action (the
+ * clip's group_count of each), so any number of layers can blend and a layer keeps its
+ * cursors whatever its position. */
+typedef struct oroya__pose_mix_layer {
+    const oroya_pose_clip *clip;
+    uint16_t *cursors;
+    oroya__pose_interval *intervals;
+    float time, weight;  /* time: the largest float <= time_exact; weight > 0 */
+    double time_exact;   /* the interpolation factors come from this one */
+    bool additive;       /* blended as an additive layer (the clip's keys are the deltas) */
+} oroya__pose_mix_layer;
+
+/* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder
+ * from `rest` (per lane: the original values), adds the additive ones, and stores `locals`,
+ * or'ing the lanes that changed into `changed` (per block, bit ch * 4 + lane; NULL = no
+ * detection). `scratch` holds `count` entries. Then oroya__pose_ltm for model and bone
+ * matrices. Same kernels as oroya_pose_character_update (the best the CPU has). */
+void oroya__pose_mix(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
+                     uint32_t count, const oroya_soa_transform *rest, oroya_soa_transform *locals,
+                     uint16_t *changed, void *scratch);
+void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
+                     const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
+/* Bytes of scratch oroya__pose_mix needs per layer. */
+size_t oroya__pose_mix_scratch_size(void);
 /* Runs the character's IKs after an update (src/ik.c): rewrites the chains' local rotations,
- * then the model and bone matrices of their subtrees. */
+ * then the model and bone matrices of their subtrees. Used when ik_in_pass is false. */
 void oroya__ik_run_character(oroya_pose_character *c);
+
+/* With ik_in_pass, local-to-model calls this once the model and bone matrices of joints
+ * [first, end) are done: each IK whose first joint is in the range solves (in list order),
+ * writes its chain's local rotations, and recomputes the matrices of its subtree's joints in
+ * the range; the joints after the range then take the new rotations as they come. */
+void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end);
 
 /* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
  * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */
@@ -106,6 +144,11 @@ void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *lay
 #define OROYA__POSE_AVX2 1
 void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer *layers,
                                  uint32_t layer_count);
+void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
+                          uint32_t count, const oroya_soa_transform *rest,
+                          oroya_soa_transform *locals, uint16_t *changed, void *scratch);
+void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
+                          const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 #else
 #define OROYA__POSE_AVX2 0
 #endif

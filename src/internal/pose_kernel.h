@@ -186,7 +186,7 @@ static OROYA__INLINE void sin_ratio2(vf us, vf ut, vf z, int terms, vf *out_s, v
  * the series above, so no lane calls sin or acos. Per lane: with dot >= 0.9 directly (keys of
  * a clip, most blends), else through the half angle,
  * sin(t theta) / sin(theta) = f(2t, theta / 2) / (2 cos(theta / 2)). */
-static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t) {
+static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
     const q4 a = *pa;
     q4 b = *pb;
     vf d = q4_dot(a, b);
@@ -201,6 +201,12 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t) {
     vf near = vf_ge(d, vf_set1(0.9995f));
     const int near_bits = vf_movemask(near);
     vf cs = s, ct = t;
+    if (exact && near_bits) {
+        /* exact: near lanes take two terms of the series (the third is below 1e-10 there)
+         * instead of the normalized lerp, whose renormalization three's slerpFlat does not
+         * make (it shows in keys that are not quite unit). */
+        sin_ratio2(s, t, vf_sub(d, one), 2, &cs, &ct);
+    }
     if (near_bits != VF_ALL) {
         const vf close = vf_ge(d, vf_set1(0.9f));
         const int close_bits = vf_movemask(close);
@@ -222,16 +228,28 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t) {
                 ft = vf_select(close, gt, ft);
             }
         }
-        cs = vf_select(near, s, fs);
-        ct = vf_select(near, t, ft);
+        cs = vf_select(near, cs, fs);
+        ct = vf_select(near, ct, ft);
     }
     q4 r = q4_scale2(a, cs, b, ct);
-    if (near_bits) {
+    if (near_bits && !exact) {
         const vf one_over = vf_div(one, vf_sqrt(q4_dot(r, r)));
         r = q4_scale(r, vf_select(near, one_over, one));
     }
-    /* slerpFlat returns equal inputs untouched; here they come out normalized, which for
-     * unit keys is the same within an ulp, so the check is not worth its 19 operations. */
+    /* slerpFlat returns its first input untouched at t = 0 and for equal inputs, its second
+     * at t = 1. The normalized lerp of near lanes changes them by an ulp for unit inputs (the
+     * pose layer), by up to 1e-3 for inputs that are not quite unit; in `exact` mode those
+     * lanes take the series, which at t = 0 and 1 gives the inputs back within an ulp; equal
+     * inputs that are not quite unit would look an angle apart to it (as to three's formula,
+     * which is why three tests for them), so they are kept as they are. */
+    if (exact) {
+        const q4 b0 = *pb;
+        const vf same = vf_and(vf_and(vf_eq(a.x, b0.x), vf_eq(a.y, b0.y)),
+                               vf_and(vf_eq(a.z, b0.z), vf_eq(a.w, b0.w)));
+        if (vf_movemask(same)) {
+            r = q4_select(same, a, r);
+        }
+    }
     return r;
 }
 
@@ -394,7 +412,8 @@ static OROYA__INLINE void gather_block(const oroya_pose_clip *clip, uint32_t blo
  * vectors (SoA), given the clip's intervals. Cubic lanes take the Hermite curve (rotations
  * normalized), the others the lerp or slerp, chosen per lane. */
 static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                         int ch, const oroya__pose_interval *iv, vf out[4]) {
+                                         int ch, const oroya__pose_interval *iv, vf out[4],
+                                         bool exact) {
     const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];
     const oroya__pose_lanes *lb2 = &clip->lanes[b2 * 3 + (uint32_t)ch];
     vf v0[4], v1[4], a;
@@ -419,7 +438,7 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
 #endif
         if (ch == OROYA__CH_R) {
             q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
-            q4 q = q4_slerp(&qa, &qb, a);
+            q4 q = q4_slerp(&qa, &qb, a, exact);
             out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
         } else {
             const vf w0 = vf_sub(vf_row(pk_one), a);
@@ -472,7 +491,7 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
     }
     if (ch == OROYA__CH_R) {
         q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
-        q4 r = q4_slerp(&qa, &qb, a);
+        q4 r = q4_slerp(&qa, &qb, a, exact);
         if (any_cubic) {
             q4 c;
             c.x = madd(hw.p0, v0[0], madd(hw.m0, g0[0], madd(hw.p1, v1[0], vf_mul(hw.m1, g1[0]))));
@@ -480,6 +499,10 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
             c.z = madd(hw.p0, v0[2], madd(hw.m0, g0[2], madd(hw.p1, v1[2], vf_mul(hw.m1, g1[2]))));
             c.w = madd(hw.p0, v0[3], madd(hw.m0, g0[3], madd(hw.p1, v1[3], vf_mul(hw.m1, g1[3]))));
             c = q4_normalize(c);
+            if (exact) {
+                /* Before the first key and after the last three copies the key as it is. */
+                c = q4_select(vf_eq(a, vf_zero()), qa, q4_select(vf_eq(a, vf_row(pk_one)), qb, c));
+            }
             r = q4_select(cubic, c, r);
         }
         out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
@@ -543,7 +566,7 @@ static OROYA__INLINE vf channel_animated(const oroya_pose_clip *clip, uint32_t b
 static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *clip, uint32_t b,
                                     uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv) {
     vf s[4], first;
-    sample_channel(clip, b, b2, ch, iv, s);
+    sample_channel(clip, b, b2, ch, iv, s, false);
     const vf anim = channel_animated(clip, b, b2, ch);
     vf f = accumulate_weight(wsum, vf_and(anim, wv), &first);
     t4 x = {s[0], s[1], s[2]};
@@ -555,14 +578,14 @@ static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *cl
  * hold here does not matter, so they do not force the general mix. */
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                        uint32_t b2, const oroya__pose_interval *iv, float w,
-                                       int pad_bits) {
+                                       int pad_bits, bool exact) {
     const vf wv = vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
         blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv);
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4], first;
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s);
+        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
         vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_R), wv);
         vf f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
@@ -570,7 +593,7 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
         if ((first_bits | pad_bits) == VF_ALL) {
             st->q = x; /* the usual first layer: every lane animated */
         } else {
-            q4 mixed = q4_slerp(&st->q, &x, f);
+            q4 mixed = q4_slerp(&st->q, &x, f, exact);
             const vf some = vf_gt(f, vf_zero());
             if ((vf_movemask(some) | pad_bits) != VF_ALL) {
                 mixed = q4_select(some, mixed, st->q);
@@ -603,7 +626,7 @@ static OROYA__INLINE t4 finish_t4(t4 acc, vf w, t4 rest) {
  * Padding lanes (past the last joint) never carry weight; they take the rest value without
  * forcing a slerp on the block. */
 static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
-                                       const oroya_soa_transform *r2, int pad_bits) {
+                                       const oroya_soa_transform *r2, int pad_bits, bool exact) {
     const vf one = vf_row(pk_one), zero = vf_zero();
     t4 rt = {vf_load2(r->tx, r2->tx), vf_load2(r->ty, r2->ty), vf_load2(r->tz, r2->tz)};
     t4 rs = {vf_load2(r->sx, r2->sx), vf_load2(r->sy, r2->sy), vf_load2(r->sz, r2->sz)};
@@ -622,7 +645,7 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
              * of an odd last step is never stored). */
             st->q = q4_select(none, rq, st->q);
         } else {
-            q4 mixed = q4_slerp(&st->q, &rq, vf_sub(one, st->wq));
+            q4 mixed = q4_slerp(&st->q, &rq, vf_sub(one, st->wq), exact);
             st->q = q4_select(none, rq, q4_select(part, mixed, st->q));
         }
     }
@@ -632,7 +655,7 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
 static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                   int ch, const oroya__pose_interval *iv, vf wv) {
     vf s[4];
-    sample_channel(clip, b, b2, ch, iv, s);
+    sample_channel(clip, b, b2, ch, iv, s, false);
     const vf anim = channel_animated(clip, b, b2, ch);
     t4 r = {madd(s[0], wv, acc->x), madd(s[1], wv, acc->y), madd(s[2], wv, acc->z)};
     *acc = t4_select(anim, r, *acc);
@@ -663,21 +686,22 @@ static void slerp_identity_exact(q4 *d, float w) {
 
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
 static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
-                                         uint32_t b2, const oroya__pose_interval *iv, float w) {
+                                         uint32_t b2, const oroya__pose_interval *iv, float w,
+                                         bool exact) {
     const vf wv = vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
         add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv);
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4];
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s);
+        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
         vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
         if (w > 1.0f) {
             slerp_identity_exact(&d, w);
         } else if (w != 1.0f) {
             const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
-            d = q4_slerp(&id, &d, wv);
+            d = q4_slerp(&id, &d, wv, exact);
         }
         st->q = q4_select(animated, q4_mul(st->q, d), st->q);
     }
@@ -772,6 +796,7 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
     const uint32_t first = b * 4, n = skel->joint_count;
     const uint32_t end = first + (b2 != b ? 8u : 4u) < n ? first + (b2 != b ? 8u : 4u) : n;
     v4 m[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
+    const uint32_t *slots = skel->bone_slots_identity ? NULL : skel->bone_slots;
     for (uint32_t j = first; j < end; j++) {
         const uint32_t parent = skel->parents[j];
         v4 p[4];
@@ -783,7 +808,7 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
             p[3] = v4_loadu(pm + 12);
         }
         ltm_joint(lc, j - first, p, skel->inverse_bind[j].m, models[j].m,
-                  bones ? bones[j].m : NULL, m);
+                  bones ? bones[slots ? slots[j] : j].m : NULL, m);
     }
 }
 
@@ -796,9 +821,133 @@ typedef struct active_layer {
     float weight;
 } active_layer;
 
-/* Samples and blends the layers into the locals, block pair by block pair, with model and
- * bone matrices straight after each pair (parents come first, so a pair's joints only need
- * pairs already done). The caller checked the arguments. */
+/* The lanes of one channel whose stored value differs from v (bit per lane): the comparison
+ * three.js's PropertyMixer.apply makes before it writes a property (NaN counts as changed, 0
+ * and -0 as equal). */
+static OROYA__INLINE int pk_changed(const float *lo, const float *hi, const vf *v, int comps) {
+    vf same = vf_eq(vf_load2(lo, hi ? hi : lo), v[0]);
+    for (int e = 1; e < comps; e++) {
+        same = vf_and(same, vf_eq(vf_load2(lo + e * 4, hi ? hi + e * 4 : lo + e * 4), v[e]));
+    }
+    return ~vf_movemask(same) & VF_ALL;
+}
+
+/* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
+ * accumulate), then `rest` where their weights sum below 1 (three's original values), then the
+ * additive layers. The layers' intervals are already sought. When `changed` is not NULL, the
+ * lanes whose stored value changed are or'ed into it: per block, bit ch * 4 + lane. */
+static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active_layer *normal,
+                                   uint32_t normal_count, const active_layer *additive,
+                                   uint32_t additive_count, const oroya_soa_transform *rest,
+                                   oroya_soa_transform *locals, uint16_t *changed) {
+    /* The mixer's blend (change detection on) is the one that follows slerpFlat's exact
+     * cases; a constant per call site, so each caller gets its own inlined copy. */
+    const bool exact = changed != NULL;
+    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        /* Padding lanes: past the last joint, and the upper half of an odd last step. */
+        int pad_bits = 0;
+        for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
+            const uint32_t j = (lane < 4 ? b : b2) * 4 + lane % 4;
+            if (j >= joints || (lane >= 4 && b2 == b)) {
+                pad_bits |= 1 << lane;
+            }
+        }
+        /* Field by field: a memset of the blend state compiles to `rep stosq`, which has a
+         * start-up cost of tens of cycles per step. */
+        const vf z = vf_zero();
+        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
+        for (uint32_t i = 0; i < normal_count; i++) {
+            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, pad_bits,
+                         exact);
+        }
+        blend_finish(&st, &rest[b], &rest[b2], pad_bits, exact);
+        for (uint32_t i = 0; i < additive_count; i++) {
+            blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
+                           exact);
+        }
+        oroya_soa_transform *o = &locals[b];
+        oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
+        if (changed) {
+            const vf tv[3] = {st.t.x, st.t.y, st.t.z};
+            const vf qv[4] = {st.q.x, st.q.y, st.q.z, st.q.w};
+            const vf sv[3] = {st.s.x, st.s.y, st.s.z};
+            const int ct = pk_changed(o->tx, o2 ? o2->tx : NULL, tv, 3);
+            const int cq = pk_changed(o->qx, o2 ? o2->qx : NULL, qv, 4);
+            const int cs = pk_changed(o->sx, o2 ? o2->sx : NULL, sv, 3);
+            changed[b] |= (uint16_t)((ct & 0xF) | (cq & 0xF) << 4 | (cs & 0xF) << 8);
+            if (o2) {
+                changed[b2] |= (uint16_t)((ct >> 4 & 0xF) | (cq >> 4 & 0xF) << 4 |
+                                          (cs >> 4 & 0xF) << 8);
+            }
+        }
+#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
+        PK_STORE(tx, st.t.x);
+        PK_STORE(ty, st.t.y);
+        PK_STORE(tz, st.t.z);
+        PK_STORE(qx, st.q.x);
+        PK_STORE(qy, st.q.y);
+        PK_STORE(qz, st.q.z);
+        PK_STORE(qw, st.q.w);
+        PK_STORE(sx, st.s.x);
+        PK_STORE(sy, st.s.y);
+        PK_STORE(sz, st.s.z);
+#undef PK_STORE
+    }
+}
+
+/* Model and bone matrices of every joint from `locals`, parents first. */
+static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel,
+                                 const oroya_soa_transform *locals, const oroya_mat4 *root,
+                                 oroya_mat4 *models, oroya_mat4 *bones) {
+    const uint32_t blocks = skel->block_count;
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        ltm_pair(skel, b, b2, &locals[b], &locals[b2], root, models, bones);
+    }
+}
+
+/* The mixer's time is a double (three's is a JS number): the interval comes from the float
+ * time just below it (the same interval, see the mixer), the factor from the double itself,
+ * (t - t0) / (t1 - t0) as three's interpolants compute it, so a long clip or a short interval
+ * loses nothing to float time. */
+static void refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_interval *iv) {
+    for (uint32_t g = 0; g < clip->group_count; g++) {
+        const float *times = clip->keys + clip->groups[g].offset;
+        const double t0 = times[iv[g].k], t1 = times[iv[g].k + 1];
+        const double a = (t - t0) / (t1 - t0);
+        iv[g].a = a > 0 ? (a < 1 ? (float)a : 1.0f) : 0.0f; /* NaN (a zero interval) is 0 */
+    }
+}
+
+/* Seeks every layer (in place) and blends them: the mixer's entry (see oroya__pose_mix). */
+static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
+                                 const oroya__pose_mix_layer *layers, uint32_t count,
+                                 const oroya_soa_transform *rest, oroya_soa_transform *locals,
+                                 uint16_t *changed, active_layer *scratch) {
+    uint32_t normal_count = 0, additive_count = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (!layers[i].additive) {
+            normal_count++;
+        }
+    }
+    active_layer *normal = scratch, *additive = scratch + normal_count;
+    normal_count = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const oroya__pose_mix_layer *ly = &layers[i];
+        seek_groups(ly->clip, ly->cursors, ly->time, ly->intervals);
+        refine_factors(ly->clip, ly->time_exact, ly->intervals);
+        active_layer *a = ly->additive ? &additive[additive_count++] : &normal[normal_count++];
+        a->clip = ly->clip;
+        a->iv = ly->intervals;
+        a->weight = ly->weight;
+    }
+    pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, changed);
+}
+
+/* Samples and blends the layers into the locals, then model and bone matrices (parents come
+ * first). The caller checked the arguments. */
 static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                                         uint32_t layer_count) {
     const oroya_pose_skeleton *skel = c->skeleton;
@@ -823,46 +972,18 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
             a->weight = ly->weight;
         }
     }
+    pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, NULL);
+    if (!c->ik_in_pass) {
+        pk_ltm(skel, c->locals, NULL, c->models, c->bones);
+        return;
+    }
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
-        /* Padding lanes: past the last joint, and the upper half of an odd last step. */
-        int pad_bits = 0;
-        for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
-            const uint32_t j = (lane < 4 ? b : b2) * 4 + lane % 4;
-            if (j >= joints || (lane >= 4 && b2 == b)) {
-                pad_bits |= 1 << lane;
-            }
-        }
-        /* Field by field: a memset of the blend state compiles to `rep stosq`, which has a
-         * start-up cost of tens of cycles per step. */
-        const vf z = vf_zero();
-        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
-        for (uint32_t i = 0; i < normal_count; i++) {
-            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, pad_bits);
-        }
-        blend_finish(&st, &skel->rest[b], &skel->rest[b2], pad_bits);
-        for (uint32_t i = 0; i < additive_count; i++) {
-            blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight);
-        }
-        oroya_soa_transform *o = &c->locals[b];
-        oroya_soa_transform *o2 = b2 != b ? &c->locals[b2] : NULL;
-#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
-        PK_STORE(tx, st.t.x);
-        PK_STORE(ty, st.t.y);
-        PK_STORE(tz, st.t.z);
-        PK_STORE(qx, st.q.x);
-        PK_STORE(qy, st.q.y);
-        PK_STORE(qz, st.q.z);
-        PK_STORE(qw, st.q.w);
-        PK_STORE(sx, st.s.x);
-        PK_STORE(sy, st.s.y);
-        PK_STORE(sz, st.s.z);
-#undef PK_STORE
-    }
-    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
-        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         ltm_pair(skel, b, b2, &c->locals[b], &c->locals[b2], NULL, c->models, c->bones);
+        /* The IKs whose first joint is in this step (src/ik.c), so the joints after it are
+         * computed once, already corrected. */
+        oroya__ik_run_joints(c, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
     }
 }
 

@@ -17,7 +17,10 @@ fi
 status=0
 for name in char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone_ns \
             ik_aim_chain_ns mixer_char_frame_ik_us mixer_char_frame_ik_ratio crowd1000_ms \
-            crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame; do
+            crowd1000_2t_ms mixer_char_frame_us mixer_char_frame_additive_us mixer_crowd1000_ms \
+            mixer_crowd1000_2t_ms skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame \
+            export_10k_nodes_ms export_100k_nodes_ms export_nodes_scaling \
+            play_5k_nodes_ms play_50k_nodes_ms play_nodes_scaling; do
     line=$(printf '%s\n' "$out" | grep -E "^$name " || true)
     if [ -z "$line" ]; then
         echo "missing figure: $name" >&2
@@ -30,8 +33,8 @@ for name in char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone
     fi
 done
 lines=$(printf '%s\n' "$out" | wc -l)
-if [ "$lines" -ne 13 ]; then
-    echo "expected 13 lines, got $lines" >&2
+if [ "$lines" -ne 23 ]; then
+    echo "expected 23 lines, got $lines" >&2
     status=1
 fi
 if ! printf '%s\n' "$out" | grep -Eq '^allocs_per_frame 0 '; then

@@ -3,13 +3,13 @@
  * inverse bind matrices), geometry and clips (names, targets, interpolation, key times and
  * values bit for bit). The written files are left in OROYA_BINARY_DIR/test_gltf_write_out for
  * tests/gltf/test_gltf_export.sh, which runs the Khronos validator on them. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "oroya/gltf.h"
+#include "gltf_files.h"
 #include "oroya_test.h"
 
 #define ASSETS OROYA_SOURCE_DIR "/tests/assets"
@@ -100,68 +100,40 @@ static void compare_models(const char *what, const oroya_gltf_model *a,
     }
 }
 
-static int round_trip_tree(const char *dir, int *counter) {
-    int files = 0;
-    DIR *d = opendir(dir);
-    if (!d) {
-        return 0;
+static void round_trip(const char *path, void *user) {
+    int *counter = (int *)user;
+    oroya_gltf_import_desc skip = {.skip_images = true};
+    oroya_gltf_model *a = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
+                 err.message);
+    if (!a) {
+        return;
     }
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            files += round_trip_tree(path, counter);
-            continue;
-        }
-        size_t len = strlen(path);
-        if (!(len > 5 && !strcmp(path + len - 5, ".gltf")) &&
-            !(len > 4 && !strcmp(path + len - 4, ".glb"))) {
-            continue;
-        }
-        files++;
-        oroya_gltf_import_desc skip = {.skip_images = true};
-        oroya_gltf_model *a = NULL;
-        oroya_error err = {0};
-        OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
+    const char *base = strrchr(path, '/') + 1;
+    for (int binary = 0; binary < 2; binary++) {
+        char out[1200];
+        snprintf(out, sizeof out, OUT "/%03d_%.*s.%s", (*counter)++,
+                 (int)(strchr(base, '.') - base), base, binary ? "glb" : "gltf");
+        oroya_gltf_write_desc wd = {.binary = binary != 0,
+                                    .clips = (const oroya_clip *const *)a->clips,
+                                    .clip_count = a->clip_count};
+        OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s: %s", out,
                      err.message);
-        if (!a) {
-            continue;
+        oroya_gltf_model *b = NULL;
+        OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out,
+                     err.message);
+        if (b) {
+            compare_models(out, a, b);
         }
-        const char *base = strrchr(path, '/') + 1;
-        for (int binary = 0; binary < 2; binary++) {
-            char out[1200];
-            snprintf(out, sizeof out, OUT "/%03d_%.*s.%s", (*counter)++,
-                     (int)(strchr(base, '.') - base), base, binary ? "glb" : "gltf");
-            oroya_gltf_write_desc wd = {.binary = binary != 0,
-                                        .clips = (const oroya_clip *const *)a->clips,
-                                        .clip_count = a->clip_count};
-            OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s: %s", out,
-                         err.message);
-            oroya_gltf_model *b = NULL;
-            OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out,
-                         err.message);
-            if (b) {
-                compare_models(out, a, b);
-            }
-            oroya_gltf_model_free(b);
-        }
-        oroya_gltf_model_free(a);
+        oroya_gltf_model_free(b);
     }
-    closedir(d);
-    return files;
+    oroya_gltf_model_free(a);
 }
 
 static void test_round_trip(void) {
     int counter = 0;
-    OT_EQ_INT(round_trip_tree(ASSETS, &counter), 31); /* every .gltf/.glb file in tests/assets */
+    OT_EQ_INT(ot_each_gltf(ASSETS, round_trip, &counter), 31); /* every .gltf/.glb file in tests/assets */
 }
 
 static void test_errors(void) {

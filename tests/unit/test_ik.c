@@ -5,6 +5,7 @@
 #include "oroya/pose.h"
 #include "oroya/scene.h"
 
+#include "internal/pose.h" /* oroya__pose_run_update: the kernel of one width */
 #include "oroya_test.h"
 
 #include <stdlib.h>
@@ -763,6 +764,98 @@ static void test_scene_and_kernel_agree(void) {
     oroya_scene_destroy(scene);
 }
 
+
+/* The largest difference between the scene path and the kernel path for one rig and IK list:
+ * both start from the rest pose. */
+static double paths_differ(const uint32_t *parents, const oroya_transform *rest, uint32_t n,
+                           const oroya_ik *iks, uint32_t count) {
+    oroya_error err = {0};
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node nodes[64];
+    char names[64][16];
+    const char *name_of[64];
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "j%u", i);
+        name_of[i] = names[i];
+        oroya_node parent = parents[i] == UINT32_MAX ? (oroya_node){0} : nodes[parents[i]];
+        OT_CHECK(oroya_scene_add_node(scene, names[i], parent, OROYA_NODE_BONE, &nodes[i]) ==
+                 OROYA_OK);
+        oroya_scene_set_transform(scene, nodes[i], &rest[i]);
+    }
+    oroya_scene_update_world(scene);
+    OT_CHECK_MSG(oroya_ik_scene_apply(scene, iks, count, &err) == OROYA_OK, "%s", err.message);
+    const oroya_mat4 *sw = oroya_scene_world_matrices(scene);
+    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_character *ch = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = n,
+                                            .parents = parents, .rest = rest,
+                                            .names = name_of},
+                                        &skel, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
+                                         &err) == OROYA_OK);
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, count, &err) == OROYA_OK, "%s",
+                 err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    const oroya_mat4 *models = oroya_pose_character_models(ch);
+    const oroya_mat4 *bones = oroya_pose_character_bones(ch);
+    /* The 4-wide kernel gives the same bits as the best one (8-wide with AVX2). */
+    oroya_pose_character *twin = NULL;
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &twin,
+                                         &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_set_ik(twin, iks, count, &err) == OROYA_OK);
+    oroya__pose_run_update(twin, NULL, 0, 1);
+    if (!twin->ik_in_pass)
+        oroya__ik_run_character(twin);
+    OT_CHECK(memcmp(twin->models, models, n * sizeof *models) == 0);
+    OT_CHECK(memcmp(twin->bones, bones, n * sizeof *bones) == 0);
+    oroya_pose_character_destroy(twin);
+    double worst = 0;
+    for (uint32_t j = 0; j < n; j++)
+        for (int k = 0; k < 16; k++) {
+            worst = fmax(worst, fabs((double)models[j].m[k] - (double)sw[j].m[k]));
+            worst = fmax(worst, fabs((double)bones[j].m[k] - (double)sw[j].m[k]));
+        }
+    oroya_pose_character_destroy(ch);
+    oroya_pose_skeleton_destroy(skel);
+    oroya_scene_destroy(scene);
+    return worst;
+}
+
+/* The kernel runs IKs inside local-to-model, 4 or 8 joints at a time: chains that span
+ * several of those steps, with joints between the IK's joints and children after them, and
+ * a list whose order the kernel must keep (an IK after one below it in the skeleton). */
+static void test_kernel_chains_across_blocks(void) {
+    /* A long leg 0..13 (joint i's parent i - 1) and a side branch 14..19 off joint 3. */
+    enum { N = 20 };
+    uint32_t parents[N];
+    oroya_transform rest[N];
+    for (uint32_t i = 0; i < N; i++) {
+        parents[i] = i == 0 ? UINT32_MAX : i == 14 ? 3 : i - 1;
+        rest[i] = oroya_transform_identity();
+        rest[i].translation = i ? (oroya_vec3){0.02f, -0.2f, 0.01f} : (oroya_vec3){0, 3, 0};
+        rest[i].rotation = rand_quat(0.2f);
+    }
+    oroya_ik leg = {.type = OROYA_IK_TWO_BONE, .name = "leg", .joints = {5, 9, 12},
+                    .target = {0.3f, 1.8f, 0.4f}, .pole = {0, 0, 1}, .weight = 1};
+    oroya_ik aim = {.type = OROYA_IK_AIM, .name = "branch", .joints = {15, 17, 19},
+                    .joint_count = 3, .shares = {0.3f, 0.3f, 0.4f}, .forward = {1, 0, 0},
+                    .up = {0, 1, 0}, .target = {2, 1, 1}, .weight = 1};
+    /* The whole leg from the top: listed after the leg, it moves the leg's chain. */
+    oroya_ik top = {.type = OROYA_IK_AIM, .name = "top", .joints = {2, 4}, .joint_count = 2,
+                    .shares = {0.5f, 0.5f}, .forward = {0, -1, 0}, .target = {-1, 1, 0},
+                    .weight = 0.7f};
+    oroya_ik list1[2] = {leg, aim};
+    double d = paths_differ(parents, rest, N, list1, 2);
+    OT_CHECK_MSG(d < 1e-5, "leg and branch: scene and kernel differ by %g", d);
+    oroya_ik list2[3] = {leg, aim, top};
+    d = paths_differ(parents, rest, N, list2, 3);
+    OT_CHECK_MSG(d < 1e-5, "an IK above an earlier one: scene and kernel differ by %g", d);
+    oroya_ik list3[3] = {top, leg, aim};
+    d = paths_differ(parents, rest, N, list3, 3);
+    OT_CHECK_MSG(d < 1e-5, "top first: scene and kernel differ by %g", d);
+}
+
 int main(void) {
     OT_RUN(test_reachable_target_is_reached);
     OT_RUN(test_unreachable_target_straightens_the_chain);
@@ -778,5 +871,6 @@ int main(void) {
     OT_RUN(test_aim_limits);
     OT_RUN(test_validation_table);
     OT_RUN(test_scene_and_kernel_agree);
+    OT_RUN(test_kernel_chains_across_blocks);
     return ot_finish();
 }

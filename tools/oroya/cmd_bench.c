@@ -28,10 +28,62 @@
 #include <malloc.h>
 #endif
 
-#include "../../bench/bench_load.h"
 #include "bench_character.h"
 #include "cli.h"
+#include "oroya/gltf.h"
 #include "oroya/pose.h"
+#include "oroya/rig.h"
+#include "oroya/skin.h"
+
+/* A glTF character through the public bridge: the model, the rig of its first skin (its
+ * kernel skeleton) and the first skinned mesh's vertex streams (owned by the model). */
+typedef struct bench_asset {
+    oroya_gltf_model *model;
+    oroya_rig *rig;
+    const oroya_pose_skeleton *skeleton;
+    uint32_t vertex_count;
+    const float *positions, *normals, *weights;
+    const uint16_t *joints;
+} bench_asset;
+
+static void bench_asset_free(bench_asset *as) {
+    oroya_rig_destroy(as->rig);
+    oroya_gltf_model_free(as->model);
+    memset(as, 0, sizeof *as);
+}
+
+static oroya_result bench_asset_load(const char *path, const oroya_allocator *a, bench_asset *as,
+                                     oroya_error *err) {
+    memset(as, 0, sizeof *as);
+    oroya_gltf_import_desc desc = {.skip_images = true, .allocator = *a};
+    oroya_result res = oroya_gltf_load(path, &desc, &as->model, err);
+    if (res == OROYA_OK) {
+        res = oroya_rig_create_gltf(as->model, 0, a, &as->rig, err);
+    }
+    if (res != OROYA_OK) {
+        bench_asset_free(as);
+        return res;
+    }
+    as->skeleton = oroya_rig_skeleton(as->rig);
+    if (as->model->skinned_mesh_count > 0) {
+        const oroya_skin *sk = as->model->skinned_meshes[0];
+        as->vertex_count = sk->vertex_count;
+        as->positions = sk->positions;
+        as->normals = sk->normals;
+        as->joints = sk->joints;
+        as->weights = sk->weights;
+    }
+    return OROYA_OK;
+}
+
+static const oroya_clip *bench_asset_clip(const bench_asset *as, const char *name) {
+    for (uint32_t i = 0; i < as->model->clip_count; i++) {
+        if (as->model->clips[i] && !strcmp(as->model->clips[i]->name, name)) {
+            return as->model->clips[i];
+        }
+    }
+    return NULL;
+}
 
 typedef struct bench_counter {
     long allocs;
@@ -311,6 +363,27 @@ int oroya_cmd_bench(int argc, char **argv) {
     }
     printf("crowd1000_2t_ms %.3f ms\n", median(v, runs));
     fflush(stdout);
+    {
+        /* The mixer on the same character: its scene, the skin's joints, the clips. */
+        oroya_bench_mixer_character mc = {0};
+        if (human_path) {
+            const oroya_gltf_model *m = s->human.model;
+            mc = (oroya_bench_mixer_character){
+                m->scene, m->skins[0].joints, m->skins[0].joint_count,
+                m->skins[0].inverse_bind_matrices, bench_asset_clip(&s->human, "walk"),
+                bench_asset_clip(&s->human, "run"), bench_asset_clip(&s->human, "wave")};
+        } else {
+            const bench_character *g = &s->generated;
+            mc = (oroya_bench_mixer_character){g->scene,       g->nodes,
+                                               g->joint_count, g->inverse_bind,
+                                               g->clips[0],    g->clips[1],
+                                               g->clips[2]};
+        }
+        if (oroya_bench_mixer(&mc, &s->allocator, &s->counter.allocs, pool, runs, char_frames,
+                              crowd_frames, &s->frame_allocs, &s->frames) != 0) {
+            goto done;
+        }
+    }
 
     /* Skinning: the 100k mesh (CROWD.glb, or the built-in body written as a .glb and loaded
      * back) posed by character 0's bones. */
@@ -396,6 +469,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     printf("gltf_load_mb_s %.1f MB/s\n", load_mb_s);
     printf("gltf_load_cold_mb_s %.1f MB/s\n", cold_mb_s);
     printf("allocs_per_frame %g allocs\n", (double)s->frame_allocs / (double)s->frames);
+    oroya_bench_io(quick, runs);
     status = 0;
 
 done:

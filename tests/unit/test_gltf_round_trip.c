@@ -1,0 +1,527 @@
+/* glTF round trips, field by field: every file in tests/assets and tests/gltf/odd is
+ * imported (A), written with its model as .gltf + .bin and as .glb, imported again (B), and
+ * B must equal A in everything glTF can express: the node tree, names (file names too),
+ * transforms, kinds, morph weights; meshes and their names, every vertex array and index bit
+ * for bit; materials, their names and values; skins (joints, inverse bind matrices,
+ * skeleton, names, the raw and the normalized influences); cameras as the file had them;
+ * clips (names, targets, interpolation, times and values bit for bit); primitives other
+ * than triangles (mode, positions, indices). Also: a clip without
+ * tracks, .bin names that need percent-encoding, a clip whose target is outside the loaded
+ * scene. The written files and their sources are listed in
+ * OROYA_BINARY_DIR/test_gltf_round_trip_out/manifest.txt for
+ * tests/gltf/test_gltf_round_trip.sh, which runs the Khronos validator on them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "oroya/gltf.h"
+#include "oroya/skin.h"
+#include "gltf_files.h"
+#include "oroya_test.h"
+
+#define OUT OROYA_BINARY_DIR "/test_gltf_round_trip_out"
+
+static FILE *manifest;
+
+/* "node_<digits>": the FORMAT.md fallback, which follows the glTF node order. */
+static bool fallback_name(const char *s, const char *prefix) {
+    size_t n = strlen(prefix);
+    if (strncmp(s, prefix, n) != 0 || !s[n]) {
+        return false;
+    }
+    for (s += n; *s; s++) {
+        if (*s < '0' || *s > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool same_name(const char *a, const char *b) {
+    return !strcmp(a, b) || (fallback_name(a, "node_") && fallback_name(b, "node_"));
+}
+
+static bool same_floats(const float *a, const float *b, size_t n) {
+    return (a == NULL) == (b == NULL) && (!a || n == 0 || memcmp(a, b, n * sizeof *a) == 0);
+}
+
+/* The glTF node of a model at a dense index of its scene. */
+static uint32_t gltf_node_at(const oroya_gltf_model *m, uint32_t dense) {
+    for (uint32_t i = 0; i < m->node_count; i++) {
+        if (m->nodes[i].id && oroya_scene_node_index(m->scene, m->nodes[i]) == dense) {
+            return i;
+        }
+    }
+    return OROYA_GLTF_NONE;
+}
+
+/* The model's geometry index of g, or NONE; *mesh gets its mesh. */
+static uint32_t geometry_of(const oroya_gltf_model *m, const oroya_geometry *g, uint32_t *mesh) {
+    for (uint32_t k = 0; g && k < m->geometry_count; k++) {
+        if (m->geometries[k] == g) {
+            *mesh = 0;
+            while (*mesh + 1 < m->mesh_count && m->mesh_first_geometry[*mesh + 1] <= k) {
+                (*mesh)++;
+            }
+            return k;
+        }
+    }
+    return OROYA_GLTF_NONE;
+}
+
+static uint32_t material_of(const oroya_gltf_model *m, const oroya_material *mat) {
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        if (&m->materials[i].material == mat) {
+            return i;
+        }
+    }
+    return OROYA_GLTF_NONE;
+}
+
+/* Field by field: the struct has padding. */
+static bool same_material(const oroya_material *a, const oroya_material *b) {
+    return !memcmp(a->base_color, b->base_color, sizeof a->base_color) &&
+           !memcmp(&a->metallic, &b->metallic, sizeof a->metallic) &&
+           !memcmp(&a->roughness, &b->roughness, sizeof a->roughness) &&
+           a->double_sided == b->double_sided;
+}
+
+static void compare_geometry(const char *what, uint32_t i, const oroya_geometry *a,
+                             const oroya_geometry *b) {
+    OT_CHECK_MSG(a->vertex_count == b->vertex_count && a->index_count == b->index_count &&
+                     a->morph_target_count == b->morph_target_count,
+                 "%s: node %u geometry counts", what, i);
+    if (a->vertex_count != b->vertex_count || a->index_count != b->index_count ||
+        a->morph_target_count != b->morph_target_count) {
+        return;
+    }
+    size_t v = a->vertex_count, mt = (size_t)a->morph_target_count * v * 3;
+    OT_CHECK_MSG(same_floats(a->positions, b->positions, v * 3), "%s: node %u positions", what, i);
+    OT_CHECK_MSG(same_floats(a->normals, b->normals, v * 3), "%s: node %u normals", what, i);
+    OT_CHECK_MSG(same_floats(a->uvs, b->uvs, v * 2), "%s: node %u uvs", what, i);
+    OT_CHECK_MSG(a->index_count == 0 ||
+                     !memcmp(a->indices, b->indices, a->index_count * sizeof(uint32_t)),
+                 "%s: node %u indices", what, i);
+    OT_CHECK_MSG((a->joints == NULL) == (b->joints == NULL) &&
+                     (!a->joints || !memcmp(a->joints, b->joints, v * 4 * sizeof(uint16_t))),
+                 "%s: node %u joints", what, i);
+    OT_CHECK_MSG(same_floats(a->weights, b->weights, v * 4), "%s: node %u weights (as in the file)",
+                 what, i);
+    OT_CHECK_MSG(same_floats(a->morph_positions, b->morph_positions, mt) &&
+                     same_floats(a->morph_normals, b->morph_normals, mt),
+                 "%s: node %u morph targets", what, i);
+    OT_CHECK(!memcmp(&a->bounds_min, &b->bounds_min, sizeof a->bounds_min) &&
+             !memcmp(&a->bounds_max, &b->bounds_max, sizeof a->bounds_max));
+}
+
+static void compare_skin(const char *what, uint32_t i, const oroya_skin *a, const oroya_skin *b,
+                         const oroya_scene *sa, const oroya_scene *sb) {
+    OT_CHECK_MSG((a == NULL) == (b == NULL), "%s: node %u skin", what, i);
+    if (!a || !b) {
+        return;
+    }
+    size_t v = a->vertex_count;
+    OT_CHECK(a->vertex_count == b->vertex_count);
+    if (a->vertex_count != b->vertex_count) {
+        return;
+    }
+    OT_CHECK(!memcmp(a->joints, b->joints, v * 4 * sizeof(uint16_t)));
+    OT_CHECK_MSG(same_floats(a->weights, b->weights, v * 4), "%s: node %u skin weights", what, i);
+    OT_CHECK((a->joints2 == NULL) == (b->joints2 == NULL));
+    OT_CHECK(same_floats(a->weights2, b->weights2, v * 4));
+    OT_CHECK(a->bind_mode == b->bind_mode &&
+             !memcmp(&a->bind_matrix, &b->bind_matrix, sizeof a->bind_matrix));
+    OT_CHECK((a->skeleton == NULL) == (b->skeleton == NULL));
+    if (a->skeleton && b->skeleton) {
+        OT_EQ_INT(b->skeleton->bone_count, a->skeleton->bone_count);
+        for (uint32_t k = 0; k < a->skeleton->bone_count && k < b->skeleton->bone_count; k++) {
+            OT_CHECK(oroya_scene_node_index(sa, a->skeleton->bones[k]) ==
+                     oroya_scene_node_index(sb, b->skeleton->bones[k]));
+        }
+    }
+}
+
+static void compare_camera(const char *what, uint32_t i, const oroya_gltf_model *a, uint32_t ga,
+                           const oroya_gltf_model *b, uint32_t gb) {
+    uint32_t ca = a->node_cameras[ga], cb = b->node_cameras[gb];
+    OT_CHECK_MSG((ca == OROYA_GLTF_NONE) == (cb == OROYA_GLTF_NONE), "%s: node %u camera", what,
+                 i);
+    if (ca == OROYA_GLTF_NONE || cb == OROYA_GLTF_NONE) {
+        return;
+    }
+    const oroya_gltf_model_camera *x = &a->cameras[ca], *y = &b->cameras[cb];
+    OT_CHECK_MSG(!strcmp(x->name, y->name), "%s: camera '%s' vs '%s'", what, x->name, y->name);
+    OT_CHECK_MSG(x->orthographic == y->orthographic && x->yfov == y->yfov &&
+                     x->aspect_ratio == y->aspect_ratio && x->xmag == y->xmag &&
+                     x->ymag == y->ymag && x->znear == y->znear && x->zfar == y->zfar,
+                 "%s: camera '%s' fields (aspect %g vs %g, zfar %g vs %g)", what, x->name,
+                 (double)x->aspect_ratio, (double)y->aspect_ratio, (double)x->zfar,
+                 (double)y->zfar);
+    OT_CHECK(!memcmp(&x->camera, &y->camera, sizeof x->camera));
+}
+
+/* The glTF mesh of a node: its name, its primitives' materials, and the primitives import
+ * kept without geometry (points, lines, strips), mode, positions and indices bit for bit. */
+static void compare_mesh(const char *what, uint32_t i, const oroya_gltf_model *a, uint32_t ga,
+                         const oroya_gltf_model *b, uint32_t gb) {
+    uint32_t ma = a->node_meshes[ga], mb = b->node_meshes[gb];
+    OT_CHECK_MSG((ma == OROYA_GLTF_NONE) == (mb == OROYA_GLTF_NONE), "%s: node %u glTF mesh",
+                 what, i);
+    if (ma == OROYA_GLTF_NONE || mb == OROYA_GLTF_NONE) {
+        return;
+    }
+    OT_CHECK_MSG(!strcmp(a->mesh_names[ma], b->mesh_names[mb]), "%s: node %u mesh '%s' vs '%s'",
+                 what, i, a->mesh_names[ma], b->mesh_names[mb]);
+    uint32_t fa = a->mesh_first_geometry[ma], fb = b->mesh_first_geometry[mb];
+    uint32_t ea = ma + 1 < a->mesh_count ? a->mesh_first_geometry[ma + 1] : a->geometry_count;
+    uint32_t eb = mb + 1 < b->mesh_count ? b->mesh_first_geometry[mb + 1] : b->geometry_count;
+    OT_CHECK_MSG(ea - fa == eb - fb, "%s: node %u: %u vs %u primitives", what, i, ea - fa,
+                 eb - fb);
+    for (uint32_t p = 0; p < ea - fa && p < eb - fb; p++) {
+        const oroya_gltf_model_primitive *x = &a->primitives[fa + p], *y = &b->primitives[fb + p];
+        OT_CHECK((a->geometries[fa + p] == NULL) == (b->geometries[fb + p] == NULL));
+        OT_CHECK_MSG(a->geometry_material[fa + p] == b->geometry_material[fb + p],
+                     "%s: node %u primitive %u material", what, i, p);
+        OT_CHECK_MSG(x->mode == y->mode && x->vertex_count == y->vertex_count &&
+                         x->index_count == y->index_count &&
+                         same_floats(x->positions, y->positions, (size_t)x->vertex_count * 3) &&
+                         (x->indices == NULL) == (y->indices == NULL) &&
+                         (!x->indices ||
+                          !memcmp(x->indices, y->indices, x->index_count * sizeof(uint32_t))),
+                     "%s: node %u primitive %u (mode %u vs %u)", what, i, p, x->mode, y->mode);
+        size_t v4 = a->geometries[fa + p] ? (size_t)a->geometries[fa + p]->vertex_count * 4 : 0;
+        OT_CHECK_MSG((x->weights2 == NULL) == (y->weights2 == NULL) &&
+                         (!x->weights2 || (!memcmp(x->joints2, y->joints2, v4 * 2) &&
+                                           same_floats(x->weights2, y->weights2, v4))),
+                     "%s: node %u primitive %u JOINTS_1/WEIGHTS_1 (as in the file)", what, i, p);
+    }
+}
+
+static void compare_nodes(const char *what, const oroya_gltf_model *a, const oroya_gltf_model *b) {
+    uint32_t n = oroya_scene_node_count(a->scene);
+    OT_CHECK_MSG(oroya_scene_node_count(b->scene) == n, "%s: %u vs %u nodes", what, n,
+                 oroya_scene_node_count(b->scene));
+    if (oroya_scene_node_count(b->scene) != n) {
+        return;
+    }
+    const uint32_t *pa = oroya_scene_parent_indices(a->scene);
+    const uint32_t *pb = oroya_scene_parent_indices(b->scene);
+    for (uint32_t i = 0; i < n; i++) {
+        oroya_node ha = oroya_scene_node_at(a->scene, i), hb = oroya_scene_node_at(b->scene, i);
+        OT_CHECK_MSG(pa[i] == pb[i], "%s: node %u parent", what, i);
+        oroya_transform ta, tb;
+        oroya_scene_get_transform(a->scene, ha, &ta);
+        oroya_scene_get_transform(b->scene, hb, &tb);
+        OT_CHECK_MSG(memcmp(&ta, &tb, sizeof ta) == 0, "%s: node %u transform", what, i);
+        oroya_node_kind ka, kb;
+        oroya_scene_node_kind(a->scene, ha, &ka);
+        oroya_scene_node_kind(b->scene, hb, &kb);
+        OT_CHECK_MSG(ka == kb, "%s: node %u kind %d vs %d", what, i, (int)ka, (int)kb);
+        const char *na = oroya_scene_node_name(a->scene, ha);
+        const char *nb = oroya_scene_node_name(b->scene, hb);
+        OT_CHECK_MSG(same_name(na, nb), "%s: node %u '%s' vs '%s'", what, i, na, nb);
+        uint32_t ga = gltf_node_at(a, i), gb = gltf_node_at(b, i);
+        OT_CHECK_MSG((ga == OROYA_GLTF_NONE) == (gb == OROYA_GLTF_NONE), "%s: node %u origin",
+                     what, i);
+        if (ga != OROYA_GLTF_NONE && gb != OROYA_GLTF_NONE) {
+            OT_CHECK_MSG(!strcmp(a->node_file_names[ga], b->node_file_names[gb]),
+                         "%s: node %u file name '%s' vs '%s'", what, i, a->node_file_names[ga],
+                         b->node_file_names[gb]);
+            compare_camera(what, i, a, ga, b, gb);
+            compare_mesh(what, i, a, ga, b, gb);
+        }
+        uint32_t wa = 0, wb = 0;
+        const float *xa = oroya_scene_weights(a->scene, ha, &wa);
+        const float *xb = oroya_scene_weights(b->scene, hb, &wb);
+        OT_CHECK_MSG(wa == wb && same_floats(xa, xb, wa), "%s: node %u morph weights", what, i);
+        const oroya_geometry *gma = NULL, *gmb = NULL;
+        const oroya_material *ma = NULL, *mb = NULL;
+        oroya_scene_get_mesh(a->scene, ha, &gma, &ma);
+        oroya_scene_get_mesh(b->scene, hb, &gmb, &mb);
+        OT_CHECK_MSG((gma == NULL) == (gmb == NULL), "%s: node %u mesh", what, i);
+        if (gma && gmb) {
+            compare_geometry(what, i, gma, gmb);
+            OT_CHECK_MSG(same_material(ma, mb), "%s: node %u material values", what, i);
+            uint32_t mesh_a = 0, mesh_b = 0;
+            uint32_t ka_ = geometry_of(a, gma, &mesh_a), kb_ = geometry_of(b, gmb, &mesh_b);
+            OT_CHECK(ka_ != OROYA_GLTF_NONE && kb_ != OROYA_GLTF_NONE);
+            if (ka_ != OROYA_GLTF_NONE && kb_ != OROYA_GLTF_NONE) {
+                OT_CHECK_MSG(!strcmp(a->mesh_names[mesh_a], b->mesh_names[mesh_b]),
+                             "%s: node %u mesh name '%s' vs '%s'", what, i, a->mesh_names[mesh_a],
+                             b->mesh_names[mesh_b]);
+                OT_CHECK_MSG(a->geometry_material[ka_] == b->geometry_material[kb_],
+                             "%s: node %u material index %u vs %u", what, i,
+                             a->geometry_material[ka_], b->geometry_material[kb_]);
+            }
+            uint32_t ia = material_of(a, ma), ib = material_of(b, mb);
+            OT_CHECK(ia == ib);
+        }
+        compare_skin(what, i, (const oroya_skin *)oroya_scene_get_skin(a->scene, ha),
+                     (const oroya_skin *)oroya_scene_get_skin(b->scene, hb), a->scene, b->scene);
+        oroya_camera ca, cb;
+        bool has_a = oroya_scene_get_camera(a->scene, ha, &ca) == OROYA_OK;
+        bool has_b = oroya_scene_get_camera(b->scene, hb, &cb) == OROYA_OK;
+        OT_CHECK(has_a == has_b && (!has_a || !memcmp(&ca, &cb, sizeof ca)));
+    }
+}
+
+static void compare_models(const char *what, const oroya_gltf_model *a,
+                           const oroya_gltf_model *b) {
+    compare_nodes(what, a, b);
+    OT_EQ_INT(b->material_count, a->material_count);
+    for (uint32_t i = 0; i < a->material_count && i < b->material_count; i++) {
+        const oroya_gltf_model_material *x = &a->materials[i], *y = &b->materials[i];
+        OT_CHECK_MSG(!strcmp(x->name, y->name), "%s: material %u '%s' vs '%s'", what, i, x->name,
+                     y->name);
+        OT_CHECK(same_material(&x->material, &y->material));
+    }
+    OT_EQ_INT(b->skin_count, a->skin_count);
+    OT_EQ_INT(b->skinned_mesh_count, a->skinned_mesh_count);
+    for (uint32_t s = 0; s < a->skin_count && s < b->skin_count; s++) {
+        const oroya_gltf_model_skin *x = &a->skins[s], *y = &b->skins[s];
+        OT_CHECK_MSG(!strcmp(x->name, y->name), "%s: skin %u '%s' vs '%s'", what, s, x->name,
+                     y->name);
+        OT_CHECK_MSG(oroya_scene_node_index(a->scene, x->skeleton) ==
+                         oroya_scene_node_index(b->scene, y->skeleton),
+                     "%s: skin %u skeleton", what, s);
+        OT_CHECK((a->skeletons[s] == NULL) == (b->skeletons[s] == NULL));
+        OT_EQ_INT(y->joint_count, x->joint_count);
+        for (uint32_t k = 0; k < x->joint_count && k < y->joint_count; k++) {
+            OT_CHECK(oroya_scene_node_index(a->scene, x->joints[k]) ==
+                     oroya_scene_node_index(b->scene, y->joints[k]));
+            OT_CHECK(!memcmp(&x->inverse_bind_matrices[k], &y->inverse_bind_matrices[k],
+                             sizeof(oroya_mat4)));
+        }
+    }
+    OT_EQ_INT(b->clip_count, a->clip_count);
+    for (uint32_t c = 0; c < a->clip_count && c < b->clip_count; c++) {
+        const oroya_clip *x = a->clips[c], *y = b->clips[c];
+        OT_CHECK_MSG(!strcmp(x->name, y->name), "%s: clip %s vs %s", what, x->name, y->name);
+        OT_CHECK(oroya_gltf_model_find_clip(b, x->name) == y);
+        OT_CHECK(x->duration == y->duration);
+        OT_EQ_INT(y->track_count, x->track_count);
+        for (uint32_t t = 0; t < x->track_count && t < y->track_count; t++) {
+            const oroya_track *p = &x->tracks[t], *q = &y->tracks[t];
+            OT_CHECK_MSG(same_name(p->target, q->target), "%s: track %u target %s vs %s", what,
+                         t, p->target, q->target);
+            oroya_node np, nq;
+            bool in_a = oroya_scene_find_node(a->scene, p->target, &np) == OROYA_OK;
+            bool in_b = oroya_scene_find_node(b->scene, q->target, &nq) == OROYA_OK;
+            OT_CHECK(in_a == in_b && (!in_a || oroya_scene_node_index(a->scene, np) ==
+                                                   oroya_scene_node_index(b->scene, nq)));
+            OT_CHECK(p->property == q->property && p->interpolation == q->interpolation);
+            OT_CHECK(p->key_count == q->key_count && p->components == q->components &&
+                     oroya_track_value_count(p) == oroya_track_value_count(q));
+            if (p->key_count == q->key_count &&
+                oroya_track_value_count(p) == oroya_track_value_count(q)) {
+                OT_CHECK(same_floats(p->times, q->times, p->key_count));
+                OT_CHECK(same_floats(p->values, q->values, oroya_track_value_count(p)));
+            }
+        }
+    }
+}
+
+static int counter;
+
+static void round_trip(const char *path, void *user) {
+    (void)user;
+    oroya_gltf_import_desc skip = {.skip_images = true};
+    oroya_gltf_model *a = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
+                 err.message);
+    if (!a) {
+        return;
+    }
+    const char *base = strrchr(path, '/') + 1;
+    for (int binary = 0; binary < 2; binary++) {
+        char out[1200];
+        snprintf(out, sizeof out, OUT "/%03d_%.*s.%s", counter++,
+                 (int)(strchr(base, '.') - base), base, binary ? "glb" : "gltf");
+        oroya_gltf_write_desc wd = {.binary = binary != 0,
+                                    .clips = (const oroya_clip *const *)a->clips,
+                                    .clip_count = a->clip_count,
+                                    .model = a};
+        OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s: %s", out,
+                     err.message);
+        fprintf(manifest, "%s\t%s\n", out, path);
+        oroya_gltf_model *b = NULL;
+        OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out,
+                     err.message);
+        if (b) {
+            compare_models(out, a, b);
+        }
+        oroya_gltf_model_free(b);
+    }
+    oroya_gltf_model_free(a);
+}
+
+static void test_sample_models(void) {
+    OT_EQ_INT(ot_each_gltf(OROYA_SOURCE_DIR "/tests/assets", round_trip, NULL), 31);
+}
+
+/* Names, cameras, skin.skeleton, an unused material, a primitive without material, a clip
+ * with a 200-character name that animates a node of another scene. */
+static void test_odd_model(void) {
+    OT_EQ_INT(ot_each_gltf(OROYA_SOURCE_DIR "/tests/gltf/odd", round_trip, NULL), 1);
+    oroya_gltf_model *a = NULL, *b = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/gltf/odd/odd.gltf", NULL, &a, &err) ==
+             OROYA_OK);
+    if (!a) {
+        return;
+    }
+    char name[201];
+    memset(name, 'a', 200);
+    name[200] = '\0';
+    OT_CHECK(a->clip_count == 1 && !strcmp(a->clips[0]->name, name));
+    OT_CHECK(oroya_gltf_model_find_clip(a, name) == a->clips[0]);
+    OT_CHECK(a->cameras[0].aspect_ratio == 0.0f && a->cameras[0].zfar == 0.0f);
+    oroya_gltf_write_desc wd = {.clips = (const oroya_clip *const *)a->clips,
+                                .clip_count = a->clip_count, .model = a};
+    OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_again.gltf", &err), OROYA_OK);
+    OT_EQ_INT(oroya_gltf_load(OUT "/odd_again.gltf", NULL, &b, &err), OROYA_OK);
+    if (b) {
+        /* The node of the other scene comes back outside every scene, still animated. */
+        OT_EQ_INT(b->node_count, a->node_count);
+        OT_CHECK(b->node_count == 12 && b->nodes[11].id == 0 &&
+                 !strcmp(b->node_file_names[11], "Elsewhere"));
+        OT_CHECK(b->node_count == 12 && !memcmp(&b->node_transforms[11], &a->node_transforms[7],
+                                                sizeof(oroya_transform)));
+        OT_CHECK(a->node_transforms[7].translation.z == -3.0f);
+        /* The mesh of a triangle and a lines primitive is one node again, with one child
+         * node per primitive, as import made it the first time. */
+        oroya_node wire;
+        OT_CHECK(oroya_scene_find_node(b->scene, "wire", &wire) == OROYA_OK &&
+                 oroya_scene_child_count(b->scene, wire) == 2);
+        OT_CHECK(b->clips[0]->track_count == 2 && !strcmp(b->clips[0]->tracks[0].target,
+                                                          "Elsewhere"));
+        OT_CHECK(b->skins[0].skeleton.id != 0);
+    }
+    /* Without the model the scene alone is written: the track's target is unknown. */
+    wd.model = NULL;
+    OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_bad.gltf", &err), OROYA_ERR_NOT_FOUND);
+    /* A model of another scene is refused. */
+    wd.model = b;
+    OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_bad.gltf", &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
+}
+
+/* What was changed in the scene after import is written as the scene has it, not as the
+ * model remembers the file. */
+static void test_changed_scene(void) {
+    oroya_gltf_model *a = NULL, *b = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/gltf/odd/odd.gltf", NULL, &a, &err) ==
+             OROYA_OK);
+    if (!a) {
+        return;
+    }
+    oroya_node eye, top;
+    OT_CHECK(oroya_scene_find_node(a->scene, "eye", &eye) == OROYA_OK);
+    OT_CHECK(oroya_scene_find_node(a->scene, "top", &top) == OROYA_OK);
+    OT_CHECK(oroya_scene_set_name(a->scene, top, "renamed") == OROYA_OK);
+    oroya_camera cam = oroya_camera_perspective(50.0f, 2.0f, 0.5f, 100.0f);
+    OT_CHECK(oroya_scene_set_camera(a->scene, eye, &cam) == OROYA_OK);
+    oroya_gltf_write_desc wd = {.clips = (const oroya_clip *const *)a->clips,
+                                .clip_count = a->clip_count, .model = a};
+    OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_changed.gltf", &err), OROYA_OK);
+    fprintf(manifest, "%s\t-\n", OUT "/odd_changed.gltf");
+    OT_EQ_INT(oroya_gltf_load(OUT "/odd_changed.gltf", NULL, &b, &err), OROYA_OK);
+    if (b) {
+        oroya_node n;
+        oroya_camera got;
+        OT_CHECK(oroya_scene_find_node(b->scene, "renamed", &n) == OROYA_OK);
+        OT_CHECK(oroya_scene_find_node(b->scene, "eye", &n) == OROYA_OK &&
+                 oroya_scene_get_camera(b->scene, n, &got) == OROYA_OK);
+        OT_CHECK(got.aspect == 2.0f && got.zfar == 100.0f && got.znear == 0.5f);
+        OT_NEAR(got.fov_y, 50.0f, 1e-4);
+        /* The untouched camera still comes back as the file had it. */
+        OT_CHECK(oroya_scene_find_node(b->scene, "renamed", &n) == OROYA_OK);
+        uint32_t g = OROYA_GLTF_NONE;
+        OT_CHECK(oroya_gltf_model_find_node(b, "renamed", &n, &g) == OROYA_OK);
+        OT_CHECK(g != OROYA_GLTF_NONE && b->node_cameras[g] != OROYA_GLTF_NONE &&
+                 !strcmp(b->cameras[b->node_cameras[g]].name, "Map"));
+    }
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
+}
+
+/* A clip without tracks has no glTF form (an animation needs a channel): it is left out, and
+ * the file stays valid. */
+static void test_empty_clip(void) {
+    oroya_scene *scene = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node n;
+    OT_CHECK(oroya_scene_add_node(scene, "n", (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
+             OROYA_OK);
+    oroya_clip *clip = NULL;
+    oroya_clip_desc cd = {.name = "empty"};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    const oroya_clip *clips[] = {clip};
+    oroya_gltf_write_desc wd = {.clips = clips, .clip_count = 1};
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/empty_clip.gltf", &err), OROYA_OK);
+    fprintf(manifest, "%s\t-\n", OUT "/empty_clip.gltf");
+    FILE *f = fopen(OUT "/empty_clip.gltf", "rb");
+    char buf[4096] = "";
+    if (f) {
+        size_t got = fread(buf, 1, sizeof buf - 1, f);
+        buf[got] = '\0';
+        fclose(f);
+    }
+    OT_CHECK(strstr(buf, "\"animations\"") == NULL && strstr(buf, "\"samplers\"") == NULL);
+    oroya_gltf_model *m = NULL;
+    OT_EQ_INT(oroya_gltf_load(OUT "/empty_clip.gltf", NULL, &m, &err), OROYA_OK);
+    oroya_gltf_model_free(m);
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
+/* File names with characters a URI reserves: the .bin URI is percent-encoded and loads. */
+static void test_uri_escapes(void) {
+    oroya_gltf_model *a = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/assets/BoxAnimated/glTF-Binary/"
+                             "BoxAnimated.glb", NULL, &a, &err) == OROYA_OK);
+    if (!a) {
+        return;
+    }
+    static const char *const names[] = {"hash#1", "what?", "100%", "c:d", "sp ace", "a#b?c%d:e"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char out[512];
+        snprintf(out, sizeof out, OUT "/%s.gltf", names[i]);
+        oroya_gltf_write_desc wd = {.model = a};
+        OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s: %s", out,
+                     err.message);
+        fprintf(manifest, "%s\t-\n", out);
+        oroya_gltf_model *b = NULL;
+        OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s: %s", out,
+                     err.message);
+        OT_CHECK(b && oroya_scene_node_count(b->scene) == oroya_scene_node_count(a->scene));
+        oroya_gltf_model_free(b);
+    }
+    oroya_gltf_model_free(a);
+}
+
+int main(void) {
+    if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
+        perror(OUT);
+    }
+    manifest = fopen(OUT "/manifest.txt", "w");
+    if (!manifest) {
+        perror(OUT "/manifest.txt");
+        return 1;
+    }
+    OT_RUN(test_sample_models);
+    OT_RUN(test_odd_model);
+    OT_RUN(test_changed_scene);
+    OT_RUN(test_empty_clip);
+    OT_RUN(test_uri_escapes);
+    fclose(manifest);
+    return ot_finish();
+}
