@@ -1091,7 +1091,8 @@ oroya_result bench_character_create(const bench_character_desc *desc, bench_char
     }
     if (r == OROYA_OK) {
         r = oroya_scene_add_node(out->scene, "body", (oroya_node){0},
-                                 d.vertex_count ? OROYA_NODE_SKINNED_MESH : OROYA_NODE_OBJECT,
+                                 d.vertex_count && !d.streams_only ? OROYA_NODE_SKINNED_MESH
+                                                                   : OROYA_NODE_OBJECT,
                                  &nodes[n]);
     }
     if (r != OROYA_OK) {
@@ -1114,6 +1115,15 @@ oroya_result bench_character_create(const bench_character_desc *desc, bench_char
     mesh_out m = {0};
     r = make_body(out, pv, &s, d.vertex_count, &m, err);
     if (r != OROYA_OK) {
+        goto done;
+    }
+    out->vertex_count = m.vertex_count;
+    out->triangle_count = m.triangle_count;
+    if (d.streams_only) {
+        out->positions = m.positions;
+        out->normals = m.normals;
+        out->joints = m.joints;
+        out->weights = m.weights;
         goto done;
     }
     r = oroya_geometry_create(&(oroya_geometry_desc){.vertex_count = m.vertex_count,
@@ -1150,8 +1160,6 @@ oroya_result bench_character_create(const bench_character_desc *desc, bench_char
         }
         goto done;
     }
-    out->vertex_count = m.vertex_count;
-    out->triangle_count = m.triangle_count;
     out->positions = out->skin->positions;
     out->normals = out->skin->normals;
     out->joints = out->skin->joints;

@@ -61,6 +61,9 @@ typedef struct bench_character_desc {
     uint32_t vertex_count;                 /* target vertex count of the body (the result is
                                               the nearest the capsule tessellation allows);
                                               0 = no body (no geometry, no skin) */
+    bool streams_only;                     /* true: the body's vertex streams only, without a
+                                              geometry or skin in the scene (for large
+                                              skinning runs: one copy of the data) */
     oroya_allocator allocator;             /* zero = malloc/free; used for everything */
 } bench_character_desc;
 
@@ -77,9 +80,10 @@ typedef struct bench_character {
     const oroya_node *nodes;               /* joint_count + 1: the joints, then "body" */
     oroya_skeleton *skeleton;              /* bones = the joints, inverses = inverse_bind */
     oroya_clip *clips[BENCH_CHARACTER_CLIPS]; /* walk, run, wave, walk_cubic */
-    oroya_geometry *geometry;              /* NULL without a body */
-    oroya_skin *skin;                      /* NULL without a body; bound to `skeleton` */
-    /* The body's vertex streams (the skin's copies; NULL without a body). */
+    oroya_geometry *geometry;              /* NULL without a body or with streams_only */
+    oroya_skin *skin;                      /* the same; bound to `skeleton` */
+    /* The body's vertex streams (the skin's copies, or the character's own with
+     * streams_only; NULL without a body). */
     uint32_t vertex_count;
     const float *positions, *normals, *weights; /* 3, 3 and 4 per vertex */
     const uint16_t *joints;                /* 4 per vertex */

@@ -170,7 +170,7 @@ static oroya_result temp_uints(importer *im, uint32_t accessor, const char *path
     return OROYA_OK;
 }
 
-/* ---- names (shared/oracle/FORMAT.md) ------------------------------------------------------ */
+/* ---- names (docs/scenario.md, "glTF scenarios") --------------------------------------------- */
 
 /* "<prefix><digits>", decimal digits only. */
 static bool is_prefixed_number(const char *s, const char *prefix, uint32_t *value) {
@@ -1213,7 +1213,7 @@ oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const cha
         return OROYA_ERR_INVALID_ARGUMENT;
     }
     uint32_t idx = OROYA_GLTF_NONE, v;
-    /* "node_<i>" names any node; decimal without leading zeros, as FORMAT.md spells it. */
+    /* "node_<i>" names any node; decimal without leading zeros, as docs/scenario.md spells it. */
     if (is_prefixed_number(name, "node_", &v) && (name[5] != '0' || name[6] == '\0') &&
         v < model->node_count) {
         idx = v;

@@ -214,6 +214,26 @@ static uint32_t floats_accessor(writer *w, const float *v, uint32_t count, uint3
     return write_accessor(w, v, count, 4, OROYA_GLTF_FLOAT, type, comps, min_max, 0);
 }
 
+/* Rotation outputs as normalized signed shorts (VEC4): round(v * 32767), clamped. */
+static uint32_t snorm16_accessor(writer *w, const float *v, uint32_t count) {
+    const size_t n = (size_t)count * 4;
+    int16_t *q = (int16_t *)oroya__alloc(&w->a, n * sizeof(int16_t) + 2, 16);
+    if (!q) {
+        w->oom = true;
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const double x = (double)v[i] * 32767.0;
+        const double r = x < -32767.0 ? -32767.0 : x > 32767.0 ? 32767.0 : x;
+        q[i] = (int16_t)(r < 0 ? -floor(-r + 0.5) : floor(r + 0.5));
+    }
+    const uint32_t acc = write_accessor(w, q, count, 2, OROYA_GLTF_SHORT, "VEC4", 4, false, 0);
+    oroya__free(&w->a, q);
+    cJSON *a = w->oom ? NULL : cJSON_GetArrayItem(w->accessors, (int)acc);
+    w->oom |= !a || !cJSON_AddBoolToObject(a, "normalized", true);
+    return acc;
+}
+
 static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint32_t comps,
                                 bool min_max) {
     static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
@@ -471,7 +491,11 @@ static oroya_result write_clips(writer *w) {
             uint32_t stride = oroya_track_key_stride(tr);
             uint32_t in = floats_accessor(w, tr->times, tr->key_count, 1, true);
             /* Weights outputs are SCALAR: key_count * targets (* 3) elements. */
-            uint32_t out = tr->property == OROYA_PROPERTY_WEIGHTS
+            const bool shorts = d->snorm16_rotations &&
+                                tr->property == OROYA_PROPERTY_ROTATION &&
+                                tr->interpolation != OROYA_INTERP_CUBICSPLINE;
+            uint32_t out = shorts ? snorm16_accessor(w, tr->values, tr->key_count)
+                           : tr->property == OROYA_PROPERTY_WEIGHTS
                                ? floats_accessor(w, tr->values, tr->key_count * stride, 1, false)
                                : floats_accessor(w, tr->values,
                                                  tr->key_count * (stride / tr->components),

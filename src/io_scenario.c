@@ -1,7 +1,7 @@
 /* The scenario runner behind `oroya play` (see include/oroya/scenario.h): reads a scenario of
- * the three.js oracle format (../shared/oracle/FORMAT.md), runs it through oroya's mixer and
+ * the three.js reference format (docs/scenario.md), runs it through oroya's mixer and
  * writes the result format. The setup follows the oracle's order (nodes, skins, clips,
- * makeAdditive, lazily created actions) and the stepping is FORMAT.md's, with the clock
+ * makeAdditive, lazily created actions) and the stepping is docs/scenario.md's, with the clock
  * accumulated in double. A malformed scenario is reported with the JSON path of the
  * offending value. */
 #include "oroya/scenario.h"
@@ -186,7 +186,7 @@ typedef struct play_node {
     const char *name;
     oroya_node node;
     oroya_node_kind kind;
-    bool gltf; /* a glTF node found by its FORMAT.md name; the name is owned */
+    bool gltf; /* a glTF node found by its docs/scenario.md name; the name is owned */
 } play_node;
 
 typedef struct play_skin {
@@ -597,7 +597,7 @@ static int find_scenario_node(const play *p, const char *name) {
     return i >= 0 && !p->nodes[i].gltf ? i : -1;
 }
 
-/* A scenario node, else a glTF node by its FORMAT.md name ("node_<i>" or its glTF name). */
+/* A scenario node, else a glTF node by its docs/scenario.md name ("node_<i>" or its glTF name). */
 static int find_node(play *p, const char *name) {
     int found = node_hash_find(p, name);
     if (found >= 0)
@@ -2067,8 +2067,8 @@ static void put_clips(play *p, play_buf *b) {
 
 /* ---- oroya's scenario extension ------------------------------------------------------------ */
 
-/* The top-level key "oroya" (FORMAT.md: unknown top-level keys are ignored, so three's oracle
- * runs the same file without it) switches on the mixer's own options:
+/* The top-level key "oroya" (docs/scenario.md: unknown top-level keys are ignored, so three's
+ * reference runner runs the same file without it) switches on the mixer's own options:
  *   "oroya": {"rotationBlend": "slerp" | "sterp",
  *             "twistAxes":   {"<node>": [x, y, z] | null, ...},
  *             "jointLimits": {"<node>": {"twistAxis": [x, y, z], "reference": [x, y, z, w],

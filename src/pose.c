@@ -223,12 +223,16 @@ static void quat_delta(const float r[4], float *q) {
     q[3] = (float)(cw * w - cx * x - cy * y - cz * z);
 }
 
+void oroya__pose_quat_delta(const float r[4], float *q) { quat_delta(r, q); }
+
 static int channel_of(oroya_property p) {
     return p == OROYA_PROPERTY_TRANSLATION ? OROYA__CH_T
            : p == OROYA_PROPERTY_ROTATION  ? OROYA__CH_R
            : p == OROYA_PROPERTY_SCALE     ? OROYA__CH_S
                                            : -1;
 }
+
+int oroya__pose_channel_of(oroya_property p) { return channel_of(p); }
 
 /* The track whose key times every tracked lane of a (block, channel) shares, when they all
  * share them and have at least 2 keys; else NULL. Four map entries. */
@@ -458,6 +462,9 @@ static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroy
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_pose_clip_create: desc, skeleton, clip and out are required");
     }
+    if (desc->compress) {
+        return oroya__pose_clip_create_compressed(desc, out, err);
+    }
     oroya_result res = oroya_clip_validate(desc->clip, err);
     if (res != OROYA_OK) {
         return res;
@@ -576,6 +583,7 @@ static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroy
     oroya_pose_clip *c = (oroya_pose_clip *)(mem + o_self);
     c->allocator = desc->allocator;
     c->skeleton = skel;
+    c->bytes = size;
     c->duration = clip->duration;
     c->additive = additive;
     c->ignored_tracks = ignored;

@@ -371,9 +371,10 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
  * POSITION and indices are kept in model->primitives, for export).
  * Only JOINTS_0/WEIGHTS_0 and TEXCOORD_0 are read.
  *
- * Names follow shared/oracle/FORMAT.md so results compare with three.js: scene node of glTF
- * node i is named by its glTF name when that is non-empty, unique among the file's nodes, not
- * "node_<digits>" and not starting with "action:" or "skin:"; otherwise "node_<i>". Clip of
+ * Names follow docs/scenario.md ("glTF scenarios") so results compare with three.js: scene
+ * node of glTF node i is named by its glTF name when that is non-empty, unique among the
+ * file's nodes, not "node_<digits>" and not starting with "action:" or "skin:"; otherwise
+ * "node_<i>". Clip of
  * animation i is named by its glTF name when non-empty, unique among the animations and not
  * "animation_<digits>" of another index; otherwise "animation_<i>". oroya_gltf_model_find_node
  * and _find_clip accept both forms. Track targets use the scene names.
@@ -441,7 +442,7 @@ typedef struct oroya_gltf_model {
     oroya_scene *scene;               /* owned; destroyed by oroya_gltf_model_free */
     uint32_t node_count;              /* = glTF node count */
     oroya_node *nodes;                /* per glTF node; {0} when not in the loaded scene */
-    const char **node_names;          /* per glTF node: its scene name (FORMAT.md rule) */
+    const char **node_names;          /* per glTF node: its scene name (docs/scenario.md rule) */
     const char **node_file_names;     /* per glTF node: its name in the file, "" when absent */
     uint32_t *node_cameras;           /* per glTF node: index into cameras or OROYA_GLTF_NONE */
     uint32_t *node_meshes;            /* per glTF node: its mesh or OROYA_GLTF_NONE */
@@ -497,9 +498,9 @@ oroya_result oroya_gltf_load(const char *path, const oroya_gltf_import_desc *des
 /* Frees the scene, clips, geometries, images and arrays. NULL is fine. */
 void oroya_gltf_model_free(oroya_gltf_model *model);
 
-/* A node by the names of FORMAT.md: "node_<i>" (decimal, no leading zeros) for any glTF node,
- * or the glTF name when it qualifies. Errors: INVALID_ARGUMENT (NULL), NOT_FOUND (no such
- * node, or the node is not in the loaded scene). *gltf_index (may be NULL) gets the glTF
+/* A node by the names of docs/scenario.md: "node_<i>" (decimal, no leading zeros) for any
+ * glTF node, or the glTF name when it qualifies. Errors: INVALID_ARGUMENT (NULL), NOT_FOUND
+ * (no such node, or the node is not in the loaded scene). *gltf_index (may be NULL) gets the glTF
  * node index. O(log n) in the node count (a sorted index built at import). */
 oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const char *name,
                                         oroya_node *out, uint32_t *gltf_index);
@@ -510,7 +511,7 @@ oroya_clip *oroya_gltf_model_find_clip(const oroya_gltf_model *model, const char
 /* three.js skeleton.boneMatrices for skin `skin` from the scene's current world matrices
  * (call oroya_scene_update_world first): per joint jointWorld * inverseBindMatrix formed in
  * double and rounded to float, as three does, 16 floats each, column-major, in `joints`
- * order (FORMAT.md "skin:<j>.boneMatrices"). A joint not in the scene uses the identity
+ * order (docs/scenario.md "skin:<j>.boneMatrices"). A joint not in the scene uses the identity
  * world matrix. Unlike oroya_skeleton_update it needs no skeleton and writes to caller memory:
  * out holds joint_count * 16 floats. Never allocates. Errors: INVALID_ARGUMENT (NULL, skin
  * out of range). */
@@ -550,6 +551,11 @@ typedef struct oroya_gltf_write_desc {
      * that a clip animates (written with their name and transform, outside every scene).
      * What was changed in the scene since import is written as the scene has it. */
     const oroya_gltf_model *model;
+    bool snorm16_rotations;           /* rotation outputs of LINEAR and STEP tracks as
+                                         normalized signed shorts (glTF 2.0 allows them for
+                                         animation outputs): each value becomes
+                                         round(v * 32767) / 32767, so keys already on that
+                                         grid (oroya_pose_clip_reduce) come back exactly */
 } oroya_gltf_write_desc;
 
 /* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).

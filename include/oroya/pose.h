@@ -111,6 +111,22 @@ const oroya_soa_transform *oroya_pose_skeleton_rest(const oroya_pose_skeleton *s
 
 typedef struct oroya_pose_clip oroya_pose_clip;
 
+/* Key compression at load time (docs/compression.md): keys are reduced and quantized so that
+ * every joint position and every virtual vertex (points at vertex_distance from each joint
+ * along its local axes), in model space, stays within the tolerance of where the source clip
+ * puts it. The bound is measured at create (at 120 Hz and at every key time, through the
+ * kernel, against the source posed in double); a clip that cannot meet it keeps more keys
+ * and bits, down to float storage (STEP tracks always do). Errors: INVALID_ARGUMENT for a
+ * tolerance, joint tolerance or vertex distance out of range, NaN or infinite, or a
+ * tolerance below what float sampling reaches. */
+#define OROYA_POSE_MAX_TOLERANCE 1e4f /* scene units */
+typedef struct oroya_pose_compress {
+    float tolerance;              /* scene units, in (0, OROYA_POSE_MAX_TOLERANCE] */
+    float vertex_distance;        /* scene units, >= 0; 0 = 0.1 (10 cm in a metre scene) */
+    const float *joint_tolerance; /* optional: joint_count tolerances, one per joint, each in
+                                     (0, OROYA_POSE_MAX_TOLERANCE]; replaces `tolerance` */
+} oroya_pose_compress;
+
 typedef struct oroya_pose_clip_desc {
     const oroya_pose_skeleton *skeleton; /* required; must outlive the clip */
     const oroya_clip *clip;              /* required; only read during create */
@@ -119,6 +135,8 @@ typedef struct oroya_pose_clip_desc {
     bool additive;                       /* store keys as deltas against the rest pose (for an
                                             additive layer); default: the clip's blend_mode */
     oroya_allocator allocator;           /* zero = malloc/free */
+    const oroya_pose_compress *compress; /* NULL = keys stored as float, exactly; else
+                                            compressed (docs/compression.md) */
 } oroya_pose_clip_desc;
 
 /* Builds the runtime format. Tracks whose target names no joint are ignored (counted in
@@ -132,6 +150,33 @@ void oroya_pose_clip_destroy(oroya_pose_clip *clip); /* NULL ok */
 float oroya_pose_clip_duration(const oroya_pose_clip *clip);        /* 0 for NULL */
 bool oroya_pose_clip_additive(const oroya_pose_clip *clip);         /* false for NULL */
 uint32_t oroya_pose_clip_ignored_tracks(const oroya_pose_clip *clip);
+
+/* What a runtime clip costs and how far it is from its source. */
+typedef struct oroya_pose_clip_info {
+    size_t bytes;            /* the clip's memory (one allocation) */
+    bool compressed;         /* keys reduced and quantized (false: float storage) */
+    float tolerance;         /* asked for (0 without compression, or with per-joint
+                                tolerances) */
+    float max_error;         /* compressed: measured largest model-space distance between
+                                this clip's and the float clip's joints and virtual vertices
+                                (scene units); 0 for float storage */
+    float max_joint_error;   /* the same for joint positions alone */
+    uint32_t keys;           /* compressed: keys stored, summed over SoA blocks of 4 joints
+                                and channels; float storage: 0 */
+} oroya_pose_clip_info;
+/* Fills *out (zeros for NULL clip). */
+void oroya_pose_clip_get_info(const oroya_pose_clip *clip, oroya_pose_clip_info *out);
+
+/* The keys of desc->clip reduced under desc->compress's bound, as a new oroya_clip for
+ * writing a file: LINEAR tracks (named and targeted as in the source) at the key times the
+ * compressed runtime clip keeps, with its values. With snorm16_rotations, rotation values lie
+ * on the grid of signed normalized 16-bit integers (k / 32767, what glTF 2.0 allows for
+ * rotation outputs), so a file that stores them as normalized shorts holds them exactly. The
+ * bound is measured on the result (sampled as a float clip); max_error (optional) receives
+ * the measured error. Tracks the skeleton does not bind are copied unchanged. Errors: those of
+ * oroya_pose_clip_create (desc->compress is required), OUT_OF_MEMORY. */
+oroya_result oroya_pose_clip_reduce(const oroya_pose_clip_desc *desc, bool snorm16_rotations,
+                                    oroya_clip **out, float *max_error, oroya_error *err);
 
 /* ---- characters (per-instance state and outputs) ---------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* oroya/scenario.h - the scenario runner behind `oroya play`: runs a scenario of the three.js
- * oracle format (nodes, skins, clips, actions, script, steps, record; an optional "gltf"
- * model; ../shared/oracle/FORMAT.md) through oroya's mixer and returns the result format
+ * reference format (nodes, skins, clips, actions, script, steps, record; an optional "gltf"
+ * model; docs/scenario.md) through oroya's mixer and returns the result format
  * (JSON text, one frame per line), so oroya can be compared with three.js number by number.
  *
  * Part of the I/O layer (uses cJSON). Everything the runner allocates itself, and the oroya
@@ -56,10 +56,15 @@ typedef struct oroya_scenario_desc {
  * desc's allocator: free it with oroya_scenario_free_output. On failure *out is NULL and err
  * (may be NULL) names the JSON path of the offending value:
  *   OROYA_ERR_INVALID_ARGUMENT  json, desc, out or out_len NULL;
+<<<<<<< HEAD
+ *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset);
+ *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
+=======
  *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset), a raw NUL
  *                               byte, or text that is not UTF-8;
  *   OROYA_ERR_LIMIT             arrays and objects nested deeper than 1000 levels;
- *   OROYA_ERR_INVALID_DATA      a scenario FORMAT.md does not allow, or one oroya refuses
+ *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
+>>>>>>> main
  *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
  *                               that does not load);
  *   OROYA_ERR_OUT_OF_MEMORY     an allocation failed (nothing is leaked). */

@@ -2,6 +2,8 @@
 #ifndef OROYA_INTERNAL_POSE_H
 #define OROYA_INTERNAL_POSE_H
 
+#include <string.h>
+
 #include "oroya/pose.h"
 
 /* Channels of a joint, in this order in every block. */
@@ -73,9 +75,79 @@ struct oroya_pose_clip {
     oroya__pose_channel *channels;
     uint32_t group_count;               /* <= channel_count + 1; group 0 = the constants */
     oroya__pose_group *groups;
-    oroya__pose_lanes *lanes;           /* block_count * 3 */
-    float *keys;
+    oroya__pose_lanes *lanes;           /* block_count * 3; NULL in a compressed clip */
+    float *keys;                        /* compressed clips: the group times only */
+    /* Compressed clips (src/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
+    const struct oroya__pose_qblock *qblocks; /* block_count * 3 */
+    const float *qdata;                 /* key data of the qblocks, 16-byte aligned rows */
+    size_t bytes;                       /* the clip's allocation */
+    float tolerance;                    /* asked for at create; 0 for float storage */
+    float max_error, max_joint_error;   /* measured at create (oroya_pose_clip_info) */
 };
+
+/* ---- compressed clips (src/pose_compress.c, sampled in internal/pose_kernel_q.h) ---------- */
+
+/* How one (block, channel) of a compressed clip stores its keys, all of them SoA rows of 4
+ * lanes sharing the block's time group:
+ *   NONE   no lane animated: nothing stored, never sampled;
+ *   CONST  one key, comps rows of 4 floats (rotations x, y, z, w);
+ *   F32    count keys of comps rows of 4 floats;
+ *   Q16/Q8 3 rows of lane minima, 3 rows of lane steps (floats), then count keys of 3 rows
+ *          of 4 unsigned 16- or 8-bit integers: value = min + q * step. Rotations keep three
+ *          components c0, c1, c2 (x, y, z unless `drop` says otherwise: the other three in
+ *          order) and rebuild c3 = sqrt(max(0, 1 - (c0^2 + c1^2 + c2^2))) >= 0;
+ *   P32/P24/P16 the same header, then count keys of one 32-, 24- or 16-bit word per lane
+ *          (oroya__pose_qword) holding x,
+ *          y and z in bits[0], bits[1], bits[2] bits from the low end (per block; a
+ *          component whose lanes never vary may take 0 bits). */
+enum {
+    OROYA__Q_NONE = 0,
+    OROYA__Q_CONST = 1,
+    OROYA__Q_F32 = 2,
+    OROYA__Q_16 = 3,
+    OROYA__Q_8 = 4,
+    OROYA__Q_P32 = 5,
+    OROYA__Q_P16 = 6,
+    OROYA__Q_P24 = 7
+};
+
+/* The packed word of lane l of a P32/P24/P16 key (P24: a row of 4 low 16-bit halves, then a
+ * row of 4 high bytes). Load-time and reference code; the kernel loads whole rows. */
+static inline uint32_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint32_t l) {
+    uint32_t w = 0;
+    if (kind == OROYA__Q_P32) {
+        memcpy(&w, key + l * 4, 4);
+        return w;
+    }
+    uint16_t h;
+    memcpy(&h, key + l * 2, 2);
+    w = h;
+    if (kind == OROYA__Q_P24) {
+        w |= (uint32_t)key[8 + l] << 16;
+    }
+    return w;
+}
+typedef struct oroya__pose_qblock {
+    uint32_t offset;   /* floats into qdata */
+    uint16_t group;    /* time group (CONST, NONE: 0) */
+    uint8_t kind;      /* OROYA__Q_* */
+    uint8_t animated;  /* lane bits */
+    uint8_t bits[3];   /* quantized kinds: bits of the three stored components */
+    uint8_t key_bytes; /* quantized kinds: bytes of one key (4 lanes) */
+    uint16_t drop;     /* quantized rotations: nibble k (bits 4k..4k+3) holds the lanes that
+                          rebuild component k (0-3 = x-w) from the other three; 0xF000: w
+                          everywhere */
+} oroya__pose_qblock;
+
+/* Builds a compressed clip (desc->compress is set; see oroya_pose_clip_create). */
+oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc,
+                                                oroya_pose_clip **out, oroya_error *err);
+
+/* The channel (OROYA__CH_T/R/S) of a track property, -1 for WEIGHTS. */
+int oroya__pose_channel_of(oroya_property p);
+
+/* normalize(r)^-1 * q in double (an additive clip's rotation delta against the rest value r). */
+void oroya__pose_quat_delta(const float r[4], float *q);
 
 struct oroya_pose_character {
     oroya_allocator allocator;

@@ -328,6 +328,9 @@ static void seek_groups(const oroya_pose_clip *clip, uint16_t *cursors, float t,
     }
 }
 
+/* Compressed clips. */
+#include "internal/pose_kernel_q.h"
+
 /* ---- sampling ------------------------------------------------------------------------------------ */
 
 static const float zero_keys[16];
@@ -414,6 +417,10 @@ static OROYA__INLINE void gather_block(const oroya_pose_clip *clip, uint32_t blo
 static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                          int ch, const oroya__pose_interval *iv, vf out[4],
                                          bool exact) {
+    if (clip->qblocks) {
+        pkq_sample_channel(clip, b, b2, ch, iv, out); /* a compressed clip */
+        return;
+    }
     const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];
     const oroya__pose_lanes *lb2 = &clip->lanes[b2 * 3 + (uint32_t)ch];
     vf v0[4], v1[4], a;
@@ -553,11 +560,17 @@ static OROYA__INLINE vf accumulate_weight(vf *acc, vf lane_w, vf *first) {
 
 static OROYA__INLINE bool channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                       int ch) {
+    if (clip->qblocks) {
+        return pkq_channel_any(clip, b, b2, ch);
+    }
     return clip->lanes[b * 3 + (uint32_t)ch].any ||
            (PK_BLOCKS == 2 && clip->lanes[b2 * 3 + (uint32_t)ch].any);
 }
 static OROYA__INLINE vf channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                          int ch) {
+    if (clip->qblocks) {
+        return pkq_channel_animated(clip, b, b2, ch);
+    }
     return vf_masks(clip->lanes[b * 3 + (uint32_t)ch].animated,
                     clip->lanes[b2 * 3 + (uint32_t)ch].animated);
 }

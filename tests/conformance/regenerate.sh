@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Regenerates the expected files of tests/conformance from three.js 0.187, with the oracle
-# in ../shared/oracle (read-only there, so it is copied to a temporary folder and installed
-# with `npm ci` from its lockfile).
+# Regenerates the expected files of tests/conformance from three.js 0.187, with the
+# reference runner in oracle/ (oracle.mjs, the scenario format of docs/scenario.md on three's
+# AnimationMixer and GLTFLoader). It is copied to a temporary folder and three is installed
+# there with `npm ci` from oracle/package-lock.json (needs node and npm, and the npm registry
+# once), so this checkout is left untouched.
 #
 #   bash tests/conformance/regenerate.sh [--check] [ORACLE_DIR]
 #
-# ORACLE_DIR defaults to ../shared/oracle beside this checkout. What it writes:
-#   - X.expected.json for every scenario X.json here and in gltf/ (tools/run_all.mjs DIR);
-#   - deviations/e_additive_ref_cubic.expected.json (deviation 3): the oracle run on the
+# ORACLE_DIR (default: oracle/ here) may name another copy of the runner. What it writes:
+#   - X.expected.json for every scenario X.json here and in gltf/ (oracle/tools/run_all.mjs);
+#   - deviations/e_additive_ref_cubic.expected.json (deviation 3): the runner on the
 #     scenario with pre-multiplied tangents (tools/deviation3_input.mjs), plus its note.
 # deviations/f_loops.expected.json (deviation 2) is a hand edit of three's f_loops output and
 # deviations/negative_dt.expected.json (deviation 1) is hand-written: after regenerating,
@@ -18,12 +20,13 @@ set -euo pipefail
 check=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-oracle="${1:-$here/../../../shared/oracle}"
+oracle="${1:-$here/oracle}"
 oracle="$(cd "$oracle" && pwd)"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-cp -r "$oracle" "$tmp/oracle"
+mkdir -p "$tmp/oracle"
+(cd "$oracle" && tar --exclude=node_modules -cf - .) | (cd "$tmp/oracle" && tar -xf -)
 chmod -R u+w "$tmp/oracle"
 (cd "$tmp/oracle" && npm ci --no-audit --no-fund >/dev/null)
 

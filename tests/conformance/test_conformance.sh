@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Conformance with three.js 0.187: runs every scenario in this folder (and gltf/, deviations/)
-# through `oroya play` and compares the result with the three.js oracle's expected file
-# using tools/compare.mjs (a copy of ../shared/oracle/compare.mjs): numbers within
+# through `oroya play` and compares the result with three.js's expected file (from oracle/)
+# using tools/compare.mjs: numbers within
 # 1e-5 + 1e-5 * |expected| (compare.mjs's defaults; the relative part only matters above
 # magnitude 1, where oroya's float node transforms cannot hold three's doubles to 1e-5:
 # AnimatedMorphCube's scale-100 node), quaternions up to sign, booleans, strings, action
@@ -11,7 +11,7 @@
 #
 # The expected file of X.json is deviations/X.expected.json when that exists (oroya's three
 # documented deviations from three.js; each carries a "note"), else X.expected.json beside
-# it (three's output, copied from ../shared/oracle). An expected file with "expectError"
+# it (three's output, from oracle/ by regenerate.sh). An expected file with "expectError"
 # requires `oroya play` to fail with that exit status and message instead.
 # Scenarios named in expected_failures.txt must fail (XFAIL); if one passes (XPASS) the test
 # fails so the list gets updated. Exit status 0 when everything is as expected.

@@ -1,4 +1,4 @@
-/* libFuzzer target: the scenario JSON of `oroya play` (../shared/oracle/FORMAT.md), through
+/* libFuzzer target: the scenario JSON of `oroya play` (docs/scenario.md), through
  * the library function behind it, oroya_scenario_run (oroya/scenario.h). Each run is the
  * whole pipeline: parse -> validate the scenario -> build the scene, skins, clips and mixer
  * -> step and record -> free. A "gltf" key resolves from the directory in the environment

@@ -84,6 +84,9 @@ check() { # name, condition result
 }
 "$oroya" play >/dev/null 2>&1; check "no argument exits 2" $([ $? -eq 2 ]; echo $?)
 "$oroya" play --help >/dev/null 2>&1; check "--help exits 0" $([ $? -eq 0 ]; echo $?)
+# --help names the format's documentation, which is in the checkout.
+"$oroya" play --help 2>&1 | grep -q 'docs/scenario.md' && [ -f "$src/docs/scenario.md" ]
+check "--help points at docs/scenario.md" $?
 "$oroya" play "$tmp/missing.json" >/dev/null 2>&1; check "missing file exits 1" $([ $? -eq 1 ]; echo $?)
 
 # Numbers as JSON.stringify prints them (expected strings written by hand from the JS rules:

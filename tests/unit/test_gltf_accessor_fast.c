@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "oroya/gltf.h"
 #include "oroya_test.h"
+#include "oroya_test_walk.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -187,41 +188,8 @@ static void check_file(const char *path) {
     oroya_gltf_free(d);
 }
 
-static bool has_suffix(const char *s, const char *suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-static void walk(const char *dir, int depth) {
-    DIR *dp = opendir(dir);
-    if (!dp || depth > 4) {
-        if (dp) {
-            closedir(dp);
-        }
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(dp)) != NULL) {
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            walk(path, depth + 1);
-        } else if (has_suffix(path, ".gltf") || has_suffix(path, ".glb")) {
-            check_file(path);
-        }
-    }
-    closedir(dp);
-}
-
 static void test_sample_models(void) {
-    walk(OROYA_SOURCE_DIR "/tests/assets", 0);
+    ot_walk_gltf(OROYA_SOURCE_DIR "/tests/assets", 0, check_file);
     OT_EQ_INT(files_checked, 31); /* every .gltf/.glb file in tests/assets */
     /* Opt-in (docs/gltf.md): OROYA_EXTRA_ASSETS=DIR[:DIR...] adds folders of other glTF
      * files, checked the same way. */
@@ -232,7 +200,7 @@ static void test_sample_models(void) {
         char dir[1024];
         snprintf(dir, sizeof dir, "%.*s", (int)n, extra);
         const int before = files_checked;
-        walk(dir, 0);
+        ot_walk_gltf(dir, 0, check_file);
         printf("OROYA_EXTRA_ASSETS: %s: %d files\n", dir, files_checked - before);
         OT_CHECK_MSG(files_checked > before, "OROYA_EXTRA_ASSETS: no .gltf/.glb file in %s", dir);
         extra = end ? end + 1 : extra + n;

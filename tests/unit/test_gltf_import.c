@@ -1,4 +1,4 @@
-/* glTF import tests: scene structure, FORMAT.md names, transforms, morph weights, cameras,
+/* glTF import tests: scene structure, docs/scenario.md names, transforms, morph weights, cameras,
  * materials and images, skins, clips; plus error paths and allocation failures. Expected
  * values come from the files (read with Python's struct / `file`), the glTF spec, three.js's
  * GLTFLoader source (camera defaults, default material) or hand computation. The numeric
@@ -290,7 +290,7 @@ static char *triangle_uri(void) {
     "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"}],"
 
 static void test_names(void) {
-    /* FORMAT.md: duplicate, empty, node_<digits>, action: and skin: names fall back to
+    /* docs/scenario.md: duplicate, empty, node_<digits>, action: and skin: names fall back to
      * node_<i>; clip names fall back to animation_<i> when duplicate or animation_<j>. */
     const char *json =
         HEAD "\"nodes\":[{\"name\":\"A\"},{\"name\":\"A\"},{\"name\":\"\"},{\"name\":\"node_7\"},"

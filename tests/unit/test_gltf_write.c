@@ -15,7 +15,7 @@
 #define ASSETS OROYA_SOURCE_DIR "/tests/assets"
 #define OUT OROYA_BINARY_DIR "/test_gltf_write_out"
 
-/* "node_<digits>" names are FORMAT.md's fallback for unnamed nodes: they follow the file's
+/* "node_<digits>" names are docs/scenario.md's fallback for unnamed nodes: they follow the file's
  * node order, which export makes the scene's dense order, so they are not compared. */
 static bool fallback_name(const char *s) {
     if (strncmp(s, "node_", 5) != 0 || !s[5]) {

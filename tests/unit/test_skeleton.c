@@ -160,8 +160,9 @@ static void test_g_skeleton_matches_three(void) {
     oroya_node b4;
     OT_EQ_INT(oroya_scene_find_node(scene, "b4", &b4), OROYA_OK);
 
-    /* Stepping as FORMAT.md: 60 steps of 1/30; one repeating action of duration 2 at weight 1,
-     * so each bone's rotation is its track's sample (three.js's slerpFlat, oroya_track_sample). */
+    /* Stepping as in docs/scenario.md: 60 steps of 1/30; one repeating action of duration 2
+     * at weight 1, so each bone's rotation is its track's sample (three.js's slerpFlat,
+     * oroya_track_sample). */
     const cJSON *frames = cJSON_GetObjectItem(ex, "frames");
     OT_EQ_INT(cJSON_GetArraySize(frames), 60);
     float *out = malloc(sizeof(float) * 3 * (size_t)nv);

@@ -168,7 +168,8 @@ static void test_step_at_accumulated_time(void) {
     for (int i = 0; i < 30; i++) {
         t += 1.0 / 60.0;
     }
-    /* FORMAT.md, "Stepping": 30 steps of 1/60 give 0.49999999999999994, just before the key. */
+    /* docs/scenario.md, "Stepping": 30 steps of 1/60 give 0.49999999999999994, just before
+     * the key. */
     OT_CHECK(t == 0.49999999999999994);
     OT_CHECK(t < 0.5);
     float v = -1;
@@ -580,8 +581,8 @@ static float *json_floats(const cJSON *arr, uint32_t *count) {
 }
 
 /* Builds one clip per scenario clip (tracks as three stores them: Float32 keys), then steps
- * time as FORMAT.md says and as AnimationAction._updateTime does for LoopRepeat, samples each
- * track at the action time and compares with the recorded node values. */
+ * time as docs/scenario.md says and as AnimationAction._updateTime does for LoopRepeat, samples
+ * each track at the action time and compares with the recorded node values. */
 static void run_scenario(const char *name) {
     char file[256];
     snprintf(file, sizeof file, "%s.json", name);

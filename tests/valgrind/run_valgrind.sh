@@ -36,7 +36,7 @@ if [ -x "$build/oroya" ] && [ -d "$src/tests/conformance" ]; then
   while IFS= read -r sc; do
     run "play-$(basename "$sc" .json)" "$build/oroya" play "$sc"
   done < <(find "$src/tests/conformance" -maxdepth 2 -name '*.json' ! -name '*.expected.json' \
-             ! -path '*/tools/*' | LC_ALL=C sort)
+             ! -path '*/tools/*' ! -path '*/oracle/*' | LC_ALL=C sort)
 fi
 echo "valgrind: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -39,5 +39,10 @@ int oroya_bench_ik(const struct oroya_pose_skeleton *skel, const struct oroya_po
 #include <stdbool.h>
 /* bench_io.c: export and play scaling figures, printed as `name value unit` lines. */
 void oroya_bench_io(bool quick, int runs);
+/* tools/oroya/bench_compress.c: prints the compressed-clip figures of `oroya bench` and
+ * returns the compressed walk, run and wave (the caller destroys them); 1 on failure. */
+#include "oroya/pose.h"
+int oroya_bench_compress(const oroya_pose_skeleton *skel, const oroya_clip *const clips[3],
+                         oroya_allocator allocator, oroya_pose_clip *out[3]);
 
 #endif

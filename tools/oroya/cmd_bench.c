@@ -1,6 +1,7 @@
 /* oroya bench: the speed figures, one per line as `name value unit`.
  *
- *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]
+ *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]
+ *   oroya bench --write DIR
  *
  * Without files the characters are built in memory (bench/bench_character.h): the 67-joint
  * humanoid with its walk, run, wave and walk_cubic clips, and its 100k-vertex body for
@@ -9,9 +10,10 @@
  * walk, run, wave, walk_cubic), CROWD.glb the skinned mesh and the file loaded.
  *
  * Each figure is the median of N runs (default 9). --quick shrinks every count so CI can
- * check that the benchmark works; its numbers mean nothing. Everything is
- * allocated through a counting allocator, and allocs_per_frame counts what the timed frames
- * allocated (must be 0).
+ * check that the benchmark works; its numbers mean nothing. --sweep then adds how cost grows
+ * with joint count, crowd size and vertex count (tools/oroya/bench_sweep.c, built-in
+ * characters). Everything is allocated through a counting allocator, and allocs_per_frame
+ * counts what the timed frames allocated (must be 0).
  * Single-thread times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), crowd1000_2t_ms is
  * wall-clock; the machine may be shared, hence medians. gltf_load_mb_s is wall-clock (it
  * reads a file): oroya_gltf_load (parse, validate, import) plus the pose skeleton, with memory
@@ -29,6 +31,7 @@
 #endif
 
 #include "bench_character.h"
+#include "bench_common.h"
 #include "cli.h"
 #include "oroya/gltf.h"
 #include "oroya/pose.h"
@@ -85,46 +88,6 @@ static const oroya_clip *bench_asset_clip(const bench_asset *as, const char *nam
     return NULL;
 }
 
-typedef struct bench_counter {
-    long allocs;
-} bench_counter;
-
-static void *bench_alloc(size_t size, size_t align, void *user) {
-    ((bench_counter *)user)->allocs++;
-    if (align < 16) {
-        align = 16;
-    }
-    size_t rounded = (size + align - 1) & ~(align - 1);
-    return aligned_alloc(align, rounded ? rounded : align);
-}
-static void bench_free(void *p, void *user) {
-    (void)user;
-    free(p);
-}
-
-/* Single-thread figures use the thread's CPU time: on a shared machine the wall clock also
- * counts the time other processes hold the core. Two-thread figures need the wall clock. */
-static double cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-static double wall_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-#define MAX_RUNS 64
 #define CROWD 1000
 
 typedef struct bench_state {
@@ -191,32 +154,28 @@ static double crowd_frame(bench_state *s, const oroya_scheduler *sched, int fram
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick]\n"
+            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]\n"
+            "       oroya bench --write DIR\n"
             "  Without files the characters are built in memory: a 67-joint humanoid with\n"
             "  clips walk, run, wave and walk_cubic, and a 100k-vertex skinned body.\n"
             "  HUMANOID.glb: its first skin is the skeleton, and it must have clips named\n"
             "    walk, run, wave (played additively) and walk_cubic on that skin's joints.\n"
             "  CROWD.glb: its first skinned mesh (on a skeleton of as many joints) is skinned,\n"
             "    and the file is what the glTF load figures load.\n"
-            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI.\n");
+            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI;\n"
+            "  --write DIR: write the built-in characters as DIR/humanoid67.glb (10k-vertex\n"
+            "    body) and DIR/crowd_skin100k.glb (100k), and stop.\n"
+            "  --sweep: then how cost grows with joint count (16..1024), crowd size\n"
+            "    (1..10,000, 1 and 2 threads) and vertex count (10k..2M, beside the memory\n"
+            "    bandwidth of a STREAM triad); built-in characters, ~20 s of CPU time.\n");
     return 2;
 }
 
-/* Writes the built-in 100k-vertex body as a .glb into a temporary file (the glTF load
- * figures' input without files). Returns 0 and fills path, or -1. */
-static int write_generated_glb(char *path, size_t size, oroya_error *err) {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, size, "%s/oroya-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        snprintf(err->message, sizeof err->message, "%s: cannot create a temporary file", path);
-        return -1;
-    }
-    close(fd);
+/* Writes the built-in character with a body of about `vertices` vertices as a .glb. */
+static int write_character_glb(const char *path, uint32_t vertices, oroya_error *err) {
     bench_character c;
-    if (bench_character_create(&(bench_character_desc){.vertex_count = 100000}, &c, err) !=
+    if (bench_character_create(&(bench_character_desc){.vertex_count = vertices}, &c, err) !=
         OROYA_OK) {
-        unlink(path);
         return -1;
     }
     const oroya_clip *clips[BENCH_CHARACTER_CLIPS];
@@ -225,28 +184,69 @@ static int write_generated_glb(char *path, size_t size, oroya_error *err) {
     }
     oroya_result r = oroya_gltf_write(
         c.scene,
-        &(oroya_gltf_write_desc){.binary = true, .clips = clips, .clip_count = BENCH_CHARACTER_CLIPS},
+        &(oroya_gltf_write_desc){.binary = true, .clips = clips,
+                                 .clip_count = BENCH_CHARACTER_CLIPS},
         path, err);
     bench_character_free(&c);
-    if (r != OROYA_OK) {
+    return r == OROYA_OK ? 0 : -1;
+}
+
+/* The built-in 100k-vertex body as a .glb in a new temporary file (the glTF load figures'
+ * input without files). Returns 0 and fills path, or -1. */
+static int write_generated_glb(char *path, size_t size, oroya_error *err) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, size, "%s/oroya-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err->message, sizeof err->message, "%s: cannot create a temporary file", path);
+        path[0] = 0;
+        return -1;
+    }
+    close(fd);
+    if (write_character_glb(path, 100000, err) != 0) {
         unlink(path);
+        path[0] = 0;
         return -1;
     }
     return 0;
 }
 
+/* --write DIR: the built-in characters as files, for other engines and for
+ * OROYA_EXTRA_ASSETS (tests/unit/test_bench_character.c). */
+static int write_files(const char *dir) {
+    static const struct {
+        const char *name;
+        uint32_t vertices;
+    } files[2] = {{"humanoid67.glb", 10000}, {"crowd_skin100k.glb", 100000}};
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        oroya_error err = {0};
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        if (write_character_glb(path, files[i].vertices, &err) != 0) {
+            fprintf(stderr, "oroya bench: %s\n", err.message);
+            return 1;
+        }
+        printf("%s\n", path);
+    }
+    return 0;
+}
+
 int oroya_cmd_bench(int argc, char **argv) {
-    const char *human_path = NULL, *skin_path = NULL;
+    const char *human_path = NULL, *skin_path = NULL, *write_dir = NULL;
     int runs = 9;
-    bool quick = false;
+    bool quick = false, sweep = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = true;
+        } else if (!strcmp(argv[i], "--sweep")) {
+            sweep = true;
         } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
             runs = atoi(argv[++i]);
             if (runs < 1 || runs > MAX_RUNS) {
                 return usage();
             }
+        } else if (!strcmp(argv[i], "--write") && i + 1 < argc) {
+            write_dir = argv[++i];
         } else if (!strcmp(argv[i], "--skin") && i + 1 < argc) {
             skin_path = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -257,6 +257,9 @@ int oroya_cmd_bench(int argc, char **argv) {
         } else {
             human_path = argv[i];
         }
+    }
+    if (write_dir) {
+        return write_files(write_dir);
     }
     if (quick) {
         runs = 3;
@@ -348,6 +351,27 @@ int oroya_cmd_bench(int argc, char **argv) {
         v[r] = char_frame(s, s->walk_cubic, false, char_frames);
     }
     printf("char_frame_cubic_us %.3f us\n", median(v, runs));
+    /* Compressed clips (tools/oroya/bench_compress.c): the char_frame_us frame with them. */
+    const oroya_clip *sources[3];
+    for (int i = 0; i < 3; i++) {
+        sources[i] = human_path ? bench_asset_clip(&s->human, names[i])
+                                : bench_character_clip(&s->generated, names[i]);
+    }
+    oroya_pose_clip *packed[3] = {NULL, NULL, NULL};
+    if (oroya_bench_compress(s->skeleton, sources, s->allocator, packed)) {
+        goto done;
+    }
+    oroya_pose_clip *float_run = s->run;
+    s->run = packed[1];
+    char_frame(s, packed[0], false, char_frames / 10 + 1);
+    for (int r = 0; r < runs; r++) {
+        v[r] = char_frame(s, packed[0], false, char_frames);
+    }
+    s->run = float_run;
+    for (int i = 0; i < 3; i++) {
+        oroya_pose_clip_destroy(packed[i]);
+    }
+    printf("char_frame_compressed_us %.3f us\n", median(v, runs));
     if (oroya_bench_ik(s->skeleton, s->walk, s->run, &s->allocator, runs, char_frames / 4 + 1))
         goto done;
 
@@ -470,7 +494,8 @@ int oroya_cmd_bench(int argc, char **argv) {
     printf("gltf_load_cold_mb_s %.1f MB/s\n", cold_mb_s);
     printf("allocs_per_frame %g allocs\n", (double)s->frame_allocs / (double)s->frames);
     oroya_bench_io(quick, runs);
-    status = 0;
+    fflush(stdout);
+    status = sweep ? oroya_bench_sweep(runs, quick) : 0;
 
 done:
     free(out_pos);

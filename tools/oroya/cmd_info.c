@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "oroya/gltf.h"
+#include "oroya/pose.h"
 
 static const char *const path_names[] = {"unknown", "translation", "rotation", "scale",
                                          "weights"};
@@ -16,12 +17,85 @@ static const char *const kind_names[] = {"object", "bone", "mesh", "skinned mesh
                                          "light"};
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya info FILE [--json] [--allow-outside]\n\n"
+    fprintf(f, "usage: oroya info FILE [--json] [--allow-outside] [--compress TOL]\n\n"
                "Prints the node tree, meshes, skins and clips of a .gltf or .glb file.\n"
                "Node names are the ones tracks and `oroya sample` use: the glTF name when it\n"
                "is unique, else node_<index>; clips likewise (animation_<index>).\n"
+               "Each clip's runtime size (bytes of its pose clip over the scene's nodes) is\n"
+               "printed in float storage and compressed at TOL scene units (default 0.0001,\n"
+               "0.1 mm in a metre scene) with the error measured in model space (joints and\n"
+               "virtual vertices 0.1 from each joint).\n"
                "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
                "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
+}
+
+/* The runtime cost of each clip: a pose skeleton over every node of the loaded scene (dense
+ * order, parents first), each clip built in float storage and compressed at `tol`. */
+typedef struct clip_cost {
+    bool ok;
+    size_t float_bytes;
+    oroya_pose_clip_info info;
+    char error[sizeof(((oroya_error *)0)->message)];
+} clip_cost;
+
+static clip_cost *clip_costs(const oroya_gltf_model *m, float tol) {
+    clip_cost *out = (clip_cost *)calloc((size_t)m->clip_count + 1, sizeof *out);
+    const uint32_t n = oroya_scene_node_count(m->scene);
+    uint32_t *parents = (uint32_t *)malloc(((size_t)n + 1) * sizeof *parents);
+    oroya_transform *rest = (oroya_transform *)malloc(((size_t)n + 1) * sizeof *rest);
+    const char **names = (const char **)malloc(((size_t)n + 1) * sizeof *names);
+    oroya_pose_skeleton *skel = NULL;
+    oroya_error err = {0};
+    if (out && parents && rest && names && n > 0 && n <= OROYA_POSE_MAX_JOINTS) {
+        const uint32_t *par = oroya_scene_parent_indices(m->scene);
+        for (uint32_t j = 0; j < n; j++) {
+            parents[j] = par[j];
+            rest[j] = (oroya_transform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+            names[j] = "";
+        }
+        for (uint32_t i = 0; i < m->node_count; i++) {
+            const uint32_t j = m->nodes[i].id ? oroya_scene_node_index(m->scene, m->nodes[i]) : n;
+            if (j < n) {
+                oroya_scene_get_transform(m->scene, m->nodes[i], &rest[j]);
+                names[j] = m->node_names[i];
+            }
+        }
+        oroya_pose_skeleton_desc sd = {.joint_count = n, .parents = parents, .rest = rest,
+                                       .names = names};
+        if (oroya_pose_skeleton_create(&sd, &skel, &err) != OROYA_OK) {
+            skel = NULL;
+        }
+    }
+    for (uint32_t a = 0; out && a < m->clip_count; a++) {
+        clip_cost *c = &out[a];
+        if (!skel) {
+            snprintf(c->error, sizeof c->error, "%s",
+                     n > OROYA_POSE_MAX_JOINTS ? "too many nodes for a pose skeleton"
+                                               : err.message[0] ? err.message : "no scene");
+            continue;
+        }
+        oroya_pose_compress cp = {.tolerance = tol};
+        oroya_pose_clip_desc d = {.skeleton = skel, .clip = m->clips[a]};
+        oroya_pose_clip *pc = NULL;
+        if (oroya_pose_clip_create(&d, &pc, &err) == OROYA_OK) {
+            oroya_pose_clip_get_info(pc, &c->info);
+            c->float_bytes = c->info.bytes;
+            oroya_pose_clip_destroy(pc);
+            d.compress = &cp;
+        }
+        if (d.compress && oroya_pose_clip_create(&d, &pc, &err) == OROYA_OK) {
+            oroya_pose_clip_get_info(pc, &c->info);
+            oroya_pose_clip_destroy(pc);
+            c->ok = true;
+        } else {
+            snprintf(c->error, sizeof c->error, "%s", err.message);
+        }
+    }
+    oroya_pose_skeleton_destroy(skel);
+    free(parents);
+    free(rest);
+    free(names);
+    return out;
 }
 
 /* Parent of every glTF node (OROYA_GLTF_NONE for roots), from the children lists; validated
@@ -68,7 +142,7 @@ static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint
 }
 
 static void print_text(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
-                       const uint32_t *parents) {
+                       const uint32_t *parents, const clip_cost *costs, float tol) {
     printf("%s: glTF 2.0%s, %u node%s, %u mesh%s, %u skin%s, %u clip%s\n", file,
            d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s",
            d->mesh_count, d->mesh_count == 1 ? "" : "es", d->skin_count,
@@ -137,11 +211,21 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
                    c->first_normalized_track, c->tracks[c->first_normalized_track].target,
                    c->first_normalized_key);
         }
+        if (costs && costs[a].ok) {
+            const oroya_pose_clip_info *in = &costs[a].info;
+            printf("    runtime: %zu bytes float; %zu bytes %s at %g, max error %.3g (joints "
+                   "%.3g)\n",
+                   costs[a].float_bytes, in->bytes,
+                   in->compressed ? "compressed" : "kept in float", (double)tol,
+                   (double)in->max_error, (double)in->max_joint_error);
+        } else if (costs) {
+            printf("    runtime: not built: %s\n", costs[a].error);
+        }
     }
 }
 
 static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
-                      const uint32_t *parents) {
+                      const uint32_t *parents, const clip_cost *costs, float tol) {
     cJSON *root = cJSON_CreateObject();
     /* JSON text must be UTF-8; the file name is whatever bytes the shell gave (names from
      * the file itself are checked at load). A bad byte becomes U+FFFD. */
@@ -256,6 +340,15 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
             cJSON_AddNumberToObject(co, "keys", d->accessors[s->input].count);
             cJSON_AddItemToArray(chs, co);
         }
+        if (costs && costs[a].ok) {
+            cJSON *rt = cJSON_AddObjectToObject(o, "runtime");
+            cJSON_AddNumberToObject(rt, "float_bytes", (double)costs[a].float_bytes);
+            cJSON_AddNumberToObject(rt, "tolerance", (double)tol);
+            cJSON_AddBoolToObject(rt, "compressed", costs[a].info.compressed);
+            cJSON_AddNumberToObject(rt, "bytes", (double)costs[a].info.bytes);
+            cJSON_AddNumberToObject(rt, "max_error", (double)costs[a].info.max_error);
+            cJSON_AddNumberToObject(rt, "max_joint_error", (double)costs[a].info.max_joint_error);
+        }
         cJSON_AddItemToArray(clips, o);
     }
     char *text = cJSON_Print(root);
@@ -273,11 +366,22 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
 int oroya_cmd_info(int argc, char **argv) {
     const char *file = NULL;
     bool json = false, allow_outside = false;
+    float tol = 1e-4f;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = true;
         } else if (!strcmp(argv[i], "--allow-outside")) {
             allow_outside = true;
+        } else if (!strcmp(argv[i], "--compress") && i + 1 < argc) {
+            char *end = NULL;
+            const double v = strtod(argv[++i], &end);
+            if (!end || *end || !(v > 0 && v <= OROYA_POSE_MAX_TOLERANCE)) {
+                fprintf(stderr, "oroya info: --compress %s: the tolerance must be a number in "
+                                "(0, %g] (scene units)\n",
+                        argv[i], (double)OROYA_POSE_MAX_TOLERANCE);
+                return 2;
+            }
+            tol = (float)v;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -309,7 +413,10 @@ int oroya_cmd_info(int argc, char **argv) {
     } else if (!parents) {
         fprintf(stderr, "oroya info: out of memory\n");
     } else {
-        rc = json ? print_json(file, d, m, parents) : (print_text(file, d, m, parents), 0);
+        clip_cost *costs = clip_costs(m, tol);
+        rc = json ? print_json(file, d, m, parents, costs, tol)
+                  : (print_text(file, d, m, parents, costs, tol), 0);
+        free(costs);
     }
     free(parents);
     oroya_gltf_model_free(m);

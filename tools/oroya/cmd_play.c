@@ -1,5 +1,5 @@
 /* oroya play SCENARIO.json: the command line over oroya_scenario_run (oroya/scenario.h),
- * which runs a scenario of the three.js oracle format (../shared/oracle/FORMAT.md) through
+ * which runs a scenario in the format of docs/scenario.md (three.js's reference format) through
  * oroya's mixer; this prints the result format on stdout, so oroya can be compared with
  * three.js number by number. A malformed scenario is reported with the JSON path of the
  * offending value, exit status 1; warnings (normalized rotation keys) go to stderr. */
@@ -47,12 +47,14 @@ static char *read_file(const char *path, size_t *len) {
 static void usage(FILE *f) {
     fprintf(f,
             "usage: oroya play [--base DIR] [--allow-outside] SCENARIO.json\n\n"
-            "Runs a scenario of the three.js oracle format (../shared/oracle/FORMAT.md: nodes,\n"
-            "skins, clips, actions, script, steps, record; \"gltf\" models) through oroya's mixer\n"
-            "and prints the result format on stdout, one frame per line. '-' reads the\n"
-            "scenario from stdin; a \"gltf\" path is relative to the scenario's folder, or to\n"
-            "--base DIR (default: the working directory for stdin). --allow-outside lets the\n"
-            "model's buffers lie outside the model's folder (refused by default).\n"
+            "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
+            "models) through oroya's mixer and prints the result on stdout, one frame per\n"
+            "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
+            "same as three.js's reference runner, so results compare number by number.\n"
+            "'-' reads the scenario from stdin; a \"gltf\" path is relative to the scenario's\n"
+            "folder, or to --base DIR (default: the working directory for stdin).\n"
+            "--allow-outside lets the model's buffers lie outside the model's folder\n"
+            "(refused by default).\n"
             "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
             "2 usage.\n");
 }

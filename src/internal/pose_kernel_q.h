@@ -1,0 +1,356 @@
+/* Sampling of compressed runtime clips (built by src/pose_compress.c; the formats are
+ * described at oroya__pose_qblock in internal/pose.h). Part of the per-frame kernel: included
+ * by internal/pose_kernel.h after its vector and quaternion helpers, so it is compiled at both
+ * widths. Every (block, channel) is decoded 4 lanes at a time into 128-bit vectors (two blocks
+ * are joined at width 8), so the two widths do the same operations on every lane and give
+ * identical bits. Integer rows are widened and converted exactly (an unsigned 16-bit value is
+ * exact in float), then scaled: value = min + q * step, two roundings, no FMA. */
+#ifndef OROYA_INTERNAL_POSE_KERNEL_Q_H
+#define OROYA_INTERNAL_POSE_KERNEL_Q_H
+
+/* Lane masks of the 16 animated-lane patterns. */
+#define PKQ_M(b) ((b) ? UINT32_MAX : 0u)
+#define PKQ_ROW(n) {PKQ_M((n) & 1), PKQ_M((n) & 2), PKQ_M((n) & 4), PKQ_M((n) & 8)}
+static _Alignas(16) const uint32_t pkq_lane_masks[16][4] = {
+    PKQ_ROW(0),  PKQ_ROW(1),  PKQ_ROW(2),  PKQ_ROW(3),  PKQ_ROW(4),  PKQ_ROW(5),
+    PKQ_ROW(6),  PKQ_ROW(7),  PKQ_ROW(8),  PKQ_ROW(9),  PKQ_ROW(10), PKQ_ROW(11),
+    PKQ_ROW(12), PKQ_ROW(13), PKQ_ROW(14), PKQ_ROW(15)};
+#undef PKQ_ROW
+#undef PKQ_M
+
+/* 4 unsigned 16-bit (or 8-bit) integers as floats. */
+static OROYA__INLINE v4 pkq_u16(const uint8_t *p) {
+#if defined(OROYA__V4_SSE2)
+    __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(x, _mm_setzero_si128()));
+#else
+    uint16_t u[4];
+    memcpy(u, p, sizeof u);
+    v4 r;
+    for (int l = 0; l < 4; l++) {
+        r.f[l] = (float)u[l];
+    }
+    return r;
+#endif
+}
+static OROYA__INLINE v4 pkq_u8(const uint8_t *p) {
+#if defined(OROYA__V4_SSE2)
+    int32_t w;
+    memcpy(&w, p, sizeof w);
+    const __m128i z = _mm_setzero_si128();
+    __m128i x = _mm_unpacklo_epi8(_mm_cvtsi32_si128(w), z);
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(x, z));
+#else
+    v4 r;
+    for (int l = 0; l < 4; l++) {
+        r.f[l] = (float)p[l];
+    }
+    return r;
+#endif
+}
+
+#if defined(OROYA__V4_SSE2)
+/* The 4 packed words of a P32/P24/P16 key. */
+static OROYA__INLINE __m128i pkq_words(uint8_t kind, const uint8_t *key) {
+    if (kind == OROYA__Q_P32) {
+        return _mm_loadu_si128((const __m128i *)(const void *)key);
+    }
+    const __m128i z = _mm_setzero_si128();
+    const __m128i lo = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)key), z);
+    if (kind == OROYA__Q_P16) {
+        return lo;
+    }
+    int32_t h;
+    memcpy(&h, key + 8, sizeof h);
+    const __m128i hi = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(h), z), z);
+    return _mm_or_si128(lo, _mm_slli_epi32(hi, 16));
+}
+#endif
+
+/* Component e of one key of a quantized block, 4 lanes, as floats (the integers). */
+static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *key, uint32_t e) {
+    switch (qb->kind) {
+    case OROYA__Q_16:
+        return pkq_u16(key + e * 8);
+    case OROYA__Q_8:
+        return pkq_u8(key + e * 4);
+    default: { /* P32, P24, P16: a word per lane */
+        const uint32_t shift = e == 0 ? 0u : e == 1 ? qb->bits[0] : (uint32_t)qb->bits[0] + qb->bits[1];
+        const uint32_t mask = (1u << qb->bits[e]) - 1u;
+#if defined(OROYA__V4_SSE2)
+        __m128i w = pkq_words(qb->kind, key);
+        w = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128((int)shift)),
+                          _mm_set1_epi32((int)mask));
+        return _mm_cvtepi32_ps(w);
+#else
+        v4 r;
+        for (uint32_t l = 0; l < 4; l++) {
+            r.f[l] = mask ? (float)((oroya__pose_qword(qb->kind, key, l) >> shift) & mask) : 0.0f;
+        }
+        return r;
+#endif
+    }
+    }
+}
+
+#if defined(OROYA__V4_SSE2)
+/* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
+static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
+                                    __m128i o[3]) {
+    const __m128i z = _mm_setzero_si128();
+    if (qb->kind == OROYA__Q_16) {
+        for (uint32_t e = 0; e < 3; e++) {
+            o[e] = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)),
+                                      z);
+        }
+        return;
+    }
+    if (qb->kind == OROYA__Q_8) {
+        for (uint32_t e = 0; e < 3; e++) {
+            int32_t w;
+            memcpy(&w, key + e * 4, sizeof w);
+            o[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w), z), z);
+        }
+        return;
+    }
+    const __m128i w = pkq_words(qb->kind, key);
+    const int b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    o[0] = _mm_and_si128(w, _mm_set1_epi32((int)((1u << b0) - 1u)));
+    o[1] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0)),
+                         _mm_set1_epi32((int)((1u << b1) - 1u)));
+    o[2] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0 + b1)),
+                         _mm_set1_epi32((int)((1u << b2) - 1u)));
+}
+#endif
+
+static OROYA__INLINE size_t pkq_key_bytes(uint8_t kind) {
+    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16
+           : kind == OROYA__Q_P24 ? 12 : 8;
+}
+static OROYA__INLINE bool pkq_quantized(uint8_t kind) {
+    return kind >= OROYA__Q_16;
+}
+
+/* w of a unit quaternion with w >= 0 from x, y and z. */
+static OROYA__INLINE v4 pkq_w(v4 x, v4 y, v4 z) {
+    const v4 n = v4_add(v4_mul(x, x), v4_add(v4_mul(y, y), v4_mul(z, z)));
+    return v4_sqrt(v4_max(v4_sub(v4_set1(1.0f), n), v4_zero()));
+}
+
+/* Puts a rotation decoded as (c0, c1, c2, c3) back in x, y, z, w order where a lane dropped
+ * another component than w (masks m[k]: the lanes that dropped component k). */
+#define PKQ_UNSWIZZLE(name, T, sel)                                                           \
+    static OROYA__INLINE void name(T v[4], const T m[4]) {                                    \
+        const T c0 = v[0], c1 = v[1], c2 = v[2], c3 = v[3];                                   \
+        v[0] = sel(m[0], c3, c0);                                                             \
+        v[1] = sel(m[0], c0, sel(m[1], c3, c1));                                              \
+        v[2] = sel(m[2], c3, sel(m[3], c2, c1));                                              \
+        v[3] = sel(m[3], c3, c2);                                                             \
+    }
+PKQ_UNSWIZZLE(pkq_unswizzle4, v4, v4_select)
+#if OROYA__PK_WIDTH == 8
+PKQ_UNSWIZZLE(pkq_unswizzle8, vf, vf_select)
+#endif
+#undef PKQ_UNSWIZZLE
+
+/* Lane bits of the lanes of `drop` that dropped component k. */
+static OROYA__INLINE uint32_t pkq_drop_lanes(uint16_t drop, uint32_t k) {
+    return (uint32_t)drop >> (4 * k) & 15u;
+}
+
+/* Keys k and k + 1 of one (block, channel) at the current intervals, as SoA (rotations as
+ * x, y, z, w; vectors with a zero fourth row); returns the interpolation factor. */
+static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block, int ch,
+                                     const oroya__pose_interval *iv, v4 v0[4], v4 v1[4]) {
+    const oroya__pose_qblock *qb = &clip->qblocks[block * 3 + (uint32_t)ch];
+    const float *d = clip->qdata + qb->offset;
+    const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
+    v0[3] = v1[3] = ch == OROYA__CH_R ? v4_set1(1.0f) : v4_zero();
+    switch (qb->kind) {
+    case OROYA__Q_CONST:
+        for (uint32_t e = 0; e < comps; e++) {
+            v0[e] = v1[e] = v4_load(d + e * 4);
+        }
+        return 0.0f;
+    case OROYA__Q_F32: {
+        const oroya__pose_interval *g = &iv[qb->group];
+        const float *r = d + (size_t)g->k * comps * 4, *n = r + comps * 4;
+        for (uint32_t e = 0; e < comps; e++) {
+            v0[e] = v4_load(r + e * 4);
+            v1[e] = v4_load(n + e * 4);
+        }
+        return g->a;
+    }
+    case OROYA__Q_16:
+    case OROYA__Q_8:
+    case OROYA__Q_P32:
+    case OROYA__Q_P24:
+    case OROYA__Q_P16: {
+        const oroya__pose_interval *g = &iv[qb->group];
+        const size_t key_bytes = pkq_key_bytes(qb->kind);
+        const uint8_t *r = (const uint8_t *)(d + 24) + (size_t)g->k * key_bytes;
+        const uint8_t *n = r + key_bytes;
+        for (uint32_t e = 0; e < 3; e++) {
+            const v4 mn = v4_load(d + e * 4), st = v4_load(d + 12 + e * 4);
+            v0[e] = v4_add(mn, v4_mul(pkq_comp(qb, r, e), st));
+            v1[e] = v4_add(mn, v4_mul(pkq_comp(qb, n, e), st));
+        }
+        if (ch == OROYA__CH_R) {
+            v0[3] = pkq_w(v0[0], v0[1], v0[2]);
+            v1[3] = pkq_w(v1[0], v1[1], v1[2]);
+            if (qb->drop != 0xF000) {
+                v4 m[4];
+                for (uint32_t k = 0; k < 4; k++) {
+                    m[k] = v4_loadu((const float *)pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
+                }
+                pkq_unswizzle4(v0, m);
+                pkq_unswizzle4(v1, m);
+            }
+        }
+        return g->a;
+    }
+    default: /* NONE: no lane animated (weight 0); finite values */
+        for (uint32_t e = 0; e < 3; e++) {
+            v0[e] = v1[e] = v4_zero();
+        }
+        return 0.0f;
+    }
+}
+
+static OROYA__INLINE bool pkq_channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                          int ch) {
+    return clip->qblocks[b * 3 + (uint32_t)ch].animated ||
+           (PK_BLOCKS == 2 && clip->qblocks[b2 * 3 + (uint32_t)ch].animated);
+}
+static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b,
+                                             uint32_t b2, int ch) {
+    return vf_masks(pkq_lane_masks[clip->qblocks[b * 3 + (uint32_t)ch].animated & 15],
+                    pkq_lane_masks[clip->qblocks[b2 * 3 + (uint32_t)ch].animated & 15]);
+}
+
+/* Between two decoded keys: slerp for rotations, lerp otherwise. */
+static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4], vf a,
+                                          vf out[4]) {
+    if (ch == OROYA__CH_R) {
+        q4 q0 = {v0[0], v0[1], v0[2], v0[3]}, q1 = {v1[0], v1[1], v1[2], v1[3]};
+        q4 q = q4_slerp(&q0, &q1, a);
+        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+        return;
+    }
+    const vf w0 = vf_sub(vf_row(pk_one), a);
+    for (int e = 0; e < 3; e++) {
+        out[e] = madd(w0, v0[e], vf_mul(a, v1[e]));
+    }
+}
+
+/* Both blocks quantized (the usual case): the scaling and w at full width. The same
+ * operations per lane as pkq_block, so either path gives the same bits. */
+static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
+                                               const oroya__pose_qblock *qa,
+                                               const oroya__pose_qblock *qb, int ch,
+                                               const oroya__pose_interval *iv, vf out[4]) {
+    const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
+    const oroya__pose_interval *ga = &iv[qa->group], *gb = &iv[qb->group];
+    const size_t ka = qa->key_bytes, kb = qb->key_bytes;
+    const uint8_t *ra = (const uint8_t *)(da + 24) + (size_t)ga->k * ka;
+    const uint8_t *rb = (const uint8_t *)(db + 24) + (size_t)gb->k * kb;
+    vf v0[4], v1[4];
+#if defined(OROYA__V4_SSE2)
+    /* The integers of both keys of each block, one kind switch per key. */
+    __m128i ia0[3], ia1[3];
+    pkq_ints3(qa, ra, ia0);
+    pkq_ints3(qa, ra + ka, ia1);
+#if OROYA__PK_WIDTH == 8
+    __m128i ib0[3], ib1[3];
+    pkq_ints3(qb, rb, ib0);
+    pkq_ints3(qb, rb + kb, ib1);
+#else
+    (void)kb, (void)rb;
+#endif
+    for (uint32_t e = 0; e < 3; e++) {
+        const vf mn = vf_load2(da + e * 4, db + e * 4);
+        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+#if OROYA__PK_WIDTH == 8
+        const vf q0 = _mm256_cvtepi32_ps(
+            _mm256_inserti128_si256(_mm256_castsi128_si256(ia0[e]), ib0[e], 1));
+        const vf q1 = _mm256_cvtepi32_ps(
+            _mm256_inserti128_si256(_mm256_castsi128_si256(ia1[e]), ib1[e], 1));
+#else
+        const vf q0 = _mm_cvtepi32_ps(ia0[e]), q1 = _mm_cvtepi32_ps(ia1[e]);
+#endif
+        v0[e] = vf_add(mn, vf_mul(q0, st));
+        v1[e] = vf_add(mn, vf_mul(q1, st));
+    }
+#else
+    for (uint32_t e = 0; e < 3; e++) {
+        const vf mn = vf_load2(da + e * 4, db + e * 4);
+        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+        (void)kb, (void)rb;
+        const vf q0 = pkq_comp(qa, ra, e), q1 = pkq_comp(qa, ra + ka, e);
+        v0[e] = vf_add(mn, vf_mul(q0, st));
+        v1[e] = vf_add(mn, vf_mul(q1, st));
+    }
+#endif
+#if OROYA__PK_WIDTH == 8
+    const vf a = vf_halves(v4_set1(ga->a), v4_set1(gb->a));
+#else
+    const vf a = v4_set1(ga->a);
+#endif
+    if (ch == OROYA__CH_R) {
+        const vf one = vf_row(pk_one);
+        for (int k = 0; k < 2; k++) {
+            vf *v = k ? v1 : v0;
+            const vf n = vf_add(vf_mul(v[0], v[0]), vf_add(vf_mul(v[1], v[1]), vf_mul(v[2], v[2])));
+            v[3] = vf_sqrt(vf_max(vf_sub(one, n), vf_zero()));
+        }
+        if (qa->drop != 0xF000 || (PK_BLOCKS == 2 && qb->drop != 0xF000)) {
+            vf m[4];
+            for (uint32_t k = 0; k < 4; k++) {
+                m[k] = vf_masks(pkq_lane_masks[pkq_drop_lanes(qa->drop, k)],
+                                pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
+            }
+#if OROYA__PK_WIDTH == 8
+            pkq_unswizzle8(v0, m);
+            pkq_unswizzle8(v1, m);
+#else
+            pkq_unswizzle4(v0, m);
+            pkq_unswizzle4(v1, m);
+#endif
+        }
+    }
+    pkq_interpolate(ch, v0, v1, a, out);
+}
+
+/* sample_channel for a compressed clip: every block is linear (slerp for rotations). */
+static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b,
+                                             uint32_t b2, int ch,
+                                             const oroya__pose_interval *iv, vf out[4]) {
+    const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
+    const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];
+    if (pkq_quantized(ka->kind) && (PK_BLOCKS == 1 || pkq_quantized(kb->kind))) {
+        pkq_sample_quantized(clip, ka, kb, ch, iv, out);
+        return;
+    }
+    v4 p0[4], p1[4];
+    const float fa = pkq_block(clip, b, ch, iv, p0, p1);
+    vf v0[4], v1[4], a;
+#if OROYA__PK_WIDTH == 8
+    v4 n0[4], n1[4];
+    const float fb = pkq_block(clip, b2, ch, iv, n0, n1);
+    for (int e = 0; e < 4; e++) {
+        v0[e] = vf_halves(p0[e], n0[e]);
+        v1[e] = vf_halves(p1[e], n1[e]);
+    }
+    a = vf_halves(v4_set1(fa), v4_set1(fb));
+#else
+    (void)b2;
+    for (int e = 0; e < 4; e++) {
+        v0[e] = p0[e];
+        v1[e] = p1[e];
+    }
+    a = v4_set1(fa);
+#endif
+    pkq_interpolate(ch, v0, v1, a, out);
+}
+
+#endif

@@ -1,0 +1,565 @@
+/* Tests of compressed runtime clips (oroya_pose_compress). The bound is checked here
+ * independently of the compression code: the source clip is sampled with oroya_track_sample
+ * and posed in double (plain parent * local products), the compressed clip through
+ * oroya_pose_character_update, at 120 Hz, and joint positions (and the virtual vertices at
+ * 0.1 along each joint's axes) are compared in model space. On every clip of the Khronos
+ * models in tests/assets, on a procedural 30-joint character, normal and additive. Also: the
+ * kernel widths agree bit for bit, no allocation per frame, bad tolerances are refused, and
+ * reduced clips for export keep the bound through a glTF write and read. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/pose.h"
+#include "oroya/clip.h"
+#include "oroya/gltf.h"
+#include "oroya/pose.h"
+#include "oroya/track.h"
+#include "oroya_test.h"
+#include "oroya_test_walk.h"
+#include "bench_character.h"
+
+#define ASSETS OROYA_SOURCE_DIR "/tests/assets"
+#define VD 0.1
+#define PI 3.14159265358979323846
+
+typedef struct counter {
+    long allocs;
+} counter;
+static void *count_alloc(size_t size, size_t align, void *user) {
+    ((counter *)user)->allocs++;
+    if (align < 16) {
+        align = 16;
+    }
+    size_t rounded = (size + align - 1) & ~(align - 1);
+    return aligned_alloc(align, rounded ? rounded : align);
+}
+static void count_free(void *p, void *user) {
+    (void)user;
+    free(p);
+}
+
+/* ---- the independent reference: TRS -> 4x4 column-major in double ------------------------- */
+
+static void ref_compose(const double t[3], const double q[4], const double s[3], double m[16]) {
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    double x = q[0] / n, y = q[1] / n, z = q[2] / n, w = q[3] / n;
+    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + w * z),     2 * (x * z - w * y),
+                   2 * (x * y - w * z),     1 - 2 * (x * x + z * z), 2 * (y * z + w * x),
+                   2 * (x * z + w * y),     2 * (y * z - w * x),     1 - 2 * (x * x + y * y)};
+    for (int c = 0; c < 3; c++) {
+        for (int k = 0; k < 3; k++) {
+            m[c * 4 + k] = r[c * 3 + k] * s[c];
+        }
+        m[c * 4 + 3] = 0;
+    }
+    m[12] = t[0], m[13] = t[1], m[14] = t[2], m[15] = 1;
+}
+static void ref_mul(const double a[16], const double b[16], double o[16]) {
+    for (int c = 0; c < 4; c++) {
+        for (int r = 0; r < 4; r++) {
+            double v = 0;
+            for (int k = 0; k < 4; k++) {
+                v += a[k * 4 + r] * b[c * 4 + k];
+            }
+            o[c * 4 + r] = v;
+        }
+    }
+}
+
+/* A skeleton and the rest pose it was made from (for the reference). */
+typedef struct rig {
+    oroya_pose_skeleton *skel;
+    uint32_t n;
+    uint32_t *parents;
+    oroya_transform *rest;
+    const char **names;
+} rig;
+
+static void rig_free(rig *r) {
+    oroya_pose_skeleton_destroy(r->skel);
+    free(r->parents);
+    free(r->rest);
+    free(r->names);
+    memset(r, 0, sizeof *r);
+}
+
+/* Every node of a loaded model's scene as a joint (dense scene order: parents first). */
+static bool rig_from_model(const oroya_gltf_model *m, rig *r) {
+    memset(r, 0, sizeof *r);
+    const uint32_t n = oroya_scene_node_count(m->scene);
+    const uint32_t *par = oroya_scene_parent_indices(m->scene);
+    r->n = n;
+    r->parents = malloc(n * sizeof *r->parents);
+    r->rest = malloc(n * sizeof *r->rest);
+    r->names = calloc(n, sizeof *r->names);
+    for (uint32_t j = 0; j < n; j++) {
+        r->parents[j] = par[j];
+        r->rest[j] = (oroya_transform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+        r->names[j] = "";
+    }
+    for (uint32_t i = 0; i < m->node_count; i++) {
+        if (!m->nodes[i].id) {
+            continue;
+        }
+        const uint32_t j = oroya_scene_node_index(m->scene, m->nodes[i]);
+        if (j < n) {
+            oroya_scene_get_transform(m->scene, m->nodes[i], &r->rest[j]);
+            r->names[j] = m->node_names[i];
+        }
+    }
+    oroya_error err = {0};
+    oroya_pose_skeleton_desc d = {.joint_count = n, .parents = r->parents, .rest = r->rest,
+                                  .names = r->names};
+    return oroya_pose_skeleton_create(&d, &r->skel, &err) == OROYA_OK;
+}
+
+/* Largest model-space distance, over 120 Hz samples, between the source clip (posed here)
+ * and what the runtime clip gives through oroya_pose_character_update, for joint positions
+ * (*joint) and joint positions plus virtual vertices (returned). */
+static double measure(const rig *r, const oroya_clip *clip, const oroya_pose_clip *pc,
+                      bool additive, double *joint) {
+    oroya_pose_character *c = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = r->skel}, &c,
+                                         &err) == OROYA_OK);
+    double *models = malloc(r->n * 16 * sizeof(double));
+    double worst = 0;
+    *joint = 0;
+    const uint32_t frames = (uint32_t)floor(clip->duration * 120.0) + 1;
+    for (uint32_t f = 0; f <= frames; f++) {
+        const float t = f < frames ? (float)(f / 120.0) : clip->duration;
+        oroya_pose_layer layer = {pc, t, 1.0f};
+        oroya_pose_character_update(c, &layer, 1, &err);
+        const oroya_mat4 *got = oroya_pose_character_models(c);
+        for (uint32_t j = 0; j < r->n; j++) {
+            const oroya_transform *rt = &r->rest[j];
+            double tr[3] = {rt->translation.x, rt->translation.y, rt->translation.z};
+            double q[4] = {rt->rotation.x, rt->rotation.y, rt->rotation.z, rt->rotation.w};
+            double s[3] = {rt->scale.x, rt->scale.y, rt->scale.z};
+            for (uint32_t k = 0; k < clip->track_count; k++) {
+                const oroya_track *tk = &clip->tracks[k];
+                if (strcmp(tk->target, r->names[j]) || !r->names[j][0] ||
+                    tk->property == OROYA_PROPERTY_WEIGHTS) {
+                    continue;
+                }
+                float v[4] = {0, 0, 0, 0};
+                uint32_t cursor = 0;
+                oroya_track_sample(tk, t, &cursor, NULL, v);
+                if (tk->property == OROYA_PROPERTY_TRANSLATION) {
+                    tr[0] = v[0], tr[1] = v[1], tr[2] = v[2];
+                } else if (tk->property == OROYA_PROPERTY_ROTATION) {
+                    q[0] = v[0], q[1] = v[1], q[2] = v[2], q[3] = v[3];
+                } else if (tk->property == OROYA_PROPERTY_SCALE) {
+                    s[0] = v[0], s[1] = v[1], s[2] = v[2];
+                }
+            }
+            /* An additive layer on the rest pose gives the source values again:
+             * rest * (rest^-1 * q) and rest + (v - rest). */
+            (void)additive;
+            double local[16];
+            ref_compose(tr, q, s, local);
+            double *m = models + j * 16;
+            if (r->parents[j] == UINT32_MAX) {
+                memcpy(m, local, sizeof local);
+            } else {
+                ref_mul(models + r->parents[j] * 16, local, m);
+            }
+            for (int p = 0; p < 4; p++) {
+                double d2 = 0;
+                for (int e = 0; e < 3; e++) {
+                    double a = m[12 + e], b = got[j].m[12 + e];
+                    if (p) {
+                        a += m[(p - 1) * 4 + e] * VD;
+                        b += got[j].m[(p - 1) * 4 + e] * VD;
+                    }
+                    d2 += (a - b) * (a - b);
+                }
+                const double d = sqrt(d2);
+                worst = fmax(worst, d);
+                if (p == 0) {
+                    *joint = fmax(*joint, d);
+                }
+            }
+        }
+    }
+    free(models);
+    oroya_pose_character_destroy(c);
+    return worst;
+}
+
+/* Compresses `clip` at tol and checks the bound independently; returns the compressed size
+ * (0 when it failed). */
+static size_t check_clip(const rig *r, const oroya_clip *clip, bool additive, float tol,
+                         const char *what) {
+    oroya_pose_compress cp = {.tolerance = tol, .vertex_distance = (float)VD};
+    oroya_pose_clip *pc = NULL, *fc = NULL;
+    oroya_error err = {0};
+    oroya_pose_clip_desc d = {.skeleton = r->skel, .clip = clip, .additive = additive};
+    if (oroya_pose_clip_create(&d, &fc, &err) != OROYA_OK) {
+        /* A clip the pose layer refuses (e.g. SMOOTH translations) is refused compressed too. */
+        d.compress = &cp;
+        OT_CHECK(oroya_pose_clip_create(&d, &pc, &err) != OROYA_OK);
+        return 1;
+    }
+    d.compress = &cp;
+    oroya_result res = oroya_pose_clip_create(&d, &pc, &err);
+    OT_CHECK_MSG(res == OROYA_OK, "%s: %s", what, err.message);
+    if (res != OROYA_OK) {
+        oroya_pose_clip_destroy(fc);
+        return 0;
+    }
+    double joint = 0;
+    const double e = measure(r, clip, pc, additive, &joint);
+    oroya_pose_clip_info info, finfo;
+    oroya_pose_clip_get_info(pc, &info);
+    oroya_pose_clip_get_info(fc, &finfo);
+    /* Within the tolerance, plus the float kernel's own rounding (1e-6 relative). */
+    double fj = 0;
+    const double fe = measure(r, clip, fc, additive, &fj);
+    OT_CHECK_MSG(e <= tol + fe, "%s: error %g, tolerance %g (float clip: %g)", what, e,
+                 (double)tol, fe);
+    OT_CHECK_MSG(joint <= tol, "%s: joint error %g, tolerance %g", what, joint, (double)tol);
+    OT_CHECK_MSG(info.max_error <= tol, "%s: reported %g", what, (double)info.max_error);
+    OT_CHECK_MSG(info.bytes <= finfo.bytes || !info.compressed, "%s: %zu bytes, float %zu", what,
+                 info.bytes, finfo.bytes);
+    oroya_pose_clip_destroy(pc);
+    oroya_pose_clip_destroy(fc);
+    return info.bytes;
+}
+
+static int clips_checked;
+
+static void check_file(const char *file) {
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    oroya_gltf_import_desc desc = {.skip_images = true};
+    oroya_result res = oroya_gltf_load(file, &desc, &m, &err);
+    OT_CHECK_MSG(res == OROYA_OK, "%s: %s", file, err.message);
+    if (res != OROYA_OK) {
+        return;
+    }
+    rig r;
+    OT_CHECK(rig_from_model(m, &r));
+    for (uint32_t c = 0; c < m->clip_count && r.skel; c++) {
+        const float tols[2] = {1e-3f, 1e-4f};
+        for (int k = 0; k < 2; k++) {
+            char what[1200];
+            snprintf(what, sizeof what, "%s clip %u tol %g", file, c, (double)tols[k]);
+            OT_CHECK(check_clip(&r, m->clips[c], false, tols[k], what) > 0);
+        }
+        char what[1200];
+        snprintf(what, sizeof what, "%s clip %u additive", file, c);
+        OT_CHECK(check_clip(&r, m->clips[c], true, 1e-4f, what) > 0);
+        clips_checked++;
+    }
+    rig_free(&r);
+    oroya_gltf_model_free(m);
+}
+
+/* Every clip of every glTF file in tests/assets (the Khronos sample models). */
+static void test_khronos_clips(void) {
+    ot_walk_gltf(ASSETS, 0, check_file);
+    OT_CHECK(clips_checked >= 20);
+}
+
+/* The benchmark's humanoid (67 joints; walk, run, wave additive, walk_cubic) at 0.1 mm. */
+static void test_bench_character(void) {
+    bench_character bc;
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
+    rig r = {.skel = bc.pose_skeleton, .n = bc.joint_count, .parents = (uint32_t *)bc.parents,
+             .rest = (oroya_transform *)bc.rest, .names = (const char **)bc.names};
+    static const char *names[4] = {"walk", "run", "wave", "walk_cubic"};
+    for (int i = 0; i < 4; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "bench %s", names[i]);
+        OT_CHECK(check_clip(&r, bench_character_clip(&bc, names[i]), i == 2, 1e-4f, what) > 0);
+    }
+    bench_character_free(&bc);
+}
+
+/* ---- a procedural character: a 30-joint tree with 30 Hz keys ------------------------------ */
+
+#define PJ 30
+#define PK 61
+typedef struct proc {
+    rig r;
+    oroya_clip *clip;
+    char names[PJ][8];
+} proc;
+
+static void proc_make(proc *p) {
+    memset(p, 0, sizeof *p);
+    rig *r = &p->r;
+    r->n = PJ;
+    r->parents = malloc(PJ * sizeof *r->parents);
+    r->rest = malloc(PJ * sizeof *r->rest);
+    r->names = calloc(PJ, sizeof *r->names);
+    for (uint32_t j = 0; j < PJ; j++) {
+        snprintf(p->names[j], sizeof p->names[j], "j%u", j);
+        r->names[j] = p->names[j];
+        /* Three chains of 10 from joint 0's children: 1-9, 10-19, 20-29. */
+        r->parents[j] = j == 0 ? UINT32_MAX : (j == 10 || j == 20) ? 0 : j - 1;
+        r->rest[j] = (oroya_transform){{0, j ? 0.1f : 1.0f, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    }
+    oroya_error err = {0};
+    oroya_pose_skeleton_desc d = {.joint_count = PJ, .parents = r->parents, .rest = r->rest,
+                                  .names = r->names};
+    OT_CHECK(oroya_pose_skeleton_create(&d, &r->skel, &err) == OROYA_OK);
+    static float times[PK], rot[PJ][PK * 4], pos[PK * 3];
+    oroya_track tracks[PJ + 1];
+    for (uint32_t k = 0; k < PK; k++) {
+        times[k] = (float)k / 30.0f;
+        const double t = times[k];
+        pos[k * 3] = (float)(0.05 * sin(2 * PI * t));
+        pos[k * 3 + 1] = (float)(1.0 + 0.02 * sin(4 * PI * t));
+        pos[k * 3 + 2] = (float)(0.8 * t);
+    }
+    for (uint32_t j = 0; j < PJ; j++) {
+        for (uint32_t k = 0; k < PK; k++) {
+            /* Big slow swings at the roots, small fast ones at the tips, some joints still. */
+            const double t = times[k], amp = j % 7 == 3 ? 0 : 0.6 / (1 + j % 10);
+            const double a = amp * sin(2 * PI * (t * (1 + j % 3)) + j);
+            const double ax[3] = {sin(j * 1.3), cos(j * 0.7), sin(j * 0.3 + 1)};
+            const double l = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+            for (uint32_t e = 0; e < 3; e++) {
+                rot[j][k * 4 + e] = (float)(ax[e] / l * sin(a / 2));
+            }
+            rot[j][k * 4 + 3] = (float)cos(a / 2);
+        }
+        tracks[j] = (oroya_track){.target = p->names[j], .property = OROYA_PROPERTY_ROTATION,
+                                  .interpolation = OROYA_INTERP_LINEAR, .components = 4,
+                                  .key_count = PK, .times = times, .values = rot[j]};
+    }
+    tracks[PJ] = (oroya_track){.target = p->names[0], .property = OROYA_PROPERTY_TRANSLATION,
+                               .interpolation = OROYA_INTERP_LINEAR, .components = 3,
+                               .key_count = PK, .times = times, .values = pos};
+    oroya_clip_desc cd = {.name = "proc", .tracks = tracks, .track_count = PJ + 1};
+    OT_CHECK(oroya_clip_create(&cd, &p->clip, &err) == OROYA_OK);
+}
+
+static void proc_free(proc *p) {
+    oroya_clip_destroy(p->clip);
+    rig_free(&p->r);
+}
+
+static void test_procedural_bound(void) {
+    proc p;
+    proc_make(&p);
+    const float tols[3] = {1e-3f, 1e-4f, 1e-5f};
+    size_t bytes[3];
+    for (int k = 0; k < 3; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "procedural tol %g", (double)tols[k]);
+        bytes[k] = check_clip(&p.r, p.clip, false, tols[k], what);
+        OT_CHECK(bytes[k] > 0);
+    }
+    /* A looser bound never costs more. */
+    OT_CHECK(bytes[0] <= bytes[1] && bytes[1] <= bytes[2]);
+    OT_CHECK(check_clip(&p.r, p.clip, true, 1e-4f, "procedural additive") > 0);
+    /* Per-joint tolerances: a tight tip, loose elsewhere. */
+    float jt[PJ];
+    for (int j = 0; j < PJ; j++) {
+        jt[j] = j == 9 ? 2e-5f : 1e-3f;
+    }
+    oroya_pose_compress cp = {.joint_tolerance = jt, .vertex_distance = (float)VD};
+    oroya_pose_clip *pc = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip,
+                                                            .compress = &cp},
+                                    &pc, &err) == OROYA_OK);
+    double joint = 0;
+    measure(&p.r, p.clip, pc, false, &joint);
+    OT_CHECK(joint <= 1e-3);
+    oroya_pose_clip_destroy(pc);
+    proc_free(&p);
+}
+
+/* The SSE2 and AVX2 kernels agree bit for bit on compressed clips, and frames do not
+ * allocate. */
+static void test_widths_and_allocs(void) {
+    proc p;
+    proc_make(&p);
+    counter cnt = {0};
+    oroya_allocator a = {count_alloc, count_free, &cnt};
+    oroya_pose_compress cp = {.tolerance = 1e-4f};
+    oroya_pose_clip *pc = NULL, *add = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip,
+                                                            .compress = &cp, .allocator = a},
+                                    &pc, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip,
+                                                            .compress = &cp, .additive = true,
+                                                            .allocator = a},
+                                    &add, &err) == OROYA_OK);
+    oroya_pose_clip_info info;
+    oroya_pose_clip_get_info(pc, &info);
+    OT_CHECK(info.compressed);
+    oroya_pose_character *c4 = NULL, *c8 = NULL;
+    oroya_pose_character_desc cd = {.skeleton = p.r.skel, .allocator = a};
+    OT_CHECK(oroya_pose_character_create(&cd, &c4, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&cd, &c8, &err) == OROYA_OK);
+    const long before = cnt.allocs;
+    bool same = true;
+    for (int f = 0; f < 200; f++) {
+        const float t = fmodf((float)f * 0.0137f, 2.0f);
+        oroya_pose_layer layers[2] = {{pc, t, 0.7f}, {add, 2.0f - t, 0.5f}};
+        oroya__pose_run_update(c4, layers, 2, 1);
+        oroya__pose_run_update(c8, layers, 2, 0);
+        const uint32_t blocks = (PJ + 3) / 4;
+        same = same && !memcmp(oroya_pose_character_locals(c4), oroya_pose_character_locals(c8),
+                               blocks * sizeof(oroya_soa_transform));
+        same = same && !memcmp(oroya_pose_character_bones(c4), oroya_pose_character_bones(c8),
+                               PJ * sizeof(oroya_mat4));
+        oroya_pose_update ups[1] = {{c8, layers, 2}};
+        OT_CHECK(oroya_pose_update_batch(ups, 1, NULL, &err) == OROYA_OK);
+    }
+    OT_CHECK(same);
+    OT_EQ_INT(cnt.allocs - before, 0);
+    oroya_pose_character_destroy(c4);
+    oroya_pose_character_destroy(c8);
+    oroya_pose_clip_destroy(pc);
+    oroya_pose_clip_destroy(add);
+    proc_free(&p);
+}
+
+static void test_bad_tolerance(void) {
+    proc p;
+    proc_make(&p);
+    const float bad[] = {0.0f, -1e-4f, NAN, INFINITY, 1e30f, -INFINITY};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        oroya_pose_compress cp = {.tolerance = bad[i]};
+        oroya_pose_clip *pc = (oroya_pose_clip *)&cp; /* must become NULL */
+        oroya_error err = {0};
+        oroya_result res = oroya_pose_clip_create(
+            &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip, .compress = &cp}, &pc,
+            &err);
+        OT_EQ_INT(res, OROYA_ERR_INVALID_ARGUMENT);
+        OT_CHECK(pc == NULL);
+        OT_CHECK_MSG(strstr(err.message, "compress.tolerance") != NULL, "%s", err.message);
+    }
+    float jt[PJ];
+    for (int j = 0; j < PJ; j++) {
+        jt[j] = j == 7 ? NAN : 1e-3f;
+    }
+    oroya_pose_compress cp = {.joint_tolerance = jt};
+    oroya_pose_clip *pc = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel,
+                                                             .clip = p.clip, .compress = &cp},
+                                     &pc, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "joint_tolerance[7]") != NULL, "%s", err.message);
+    oroya_pose_compress vd = {.tolerance = 1e-3f, .vertex_distance = -1};
+    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel,
+                                                             .clip = p.clip, .compress = &vd},
+                                     &pc, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "vertex_distance") != NULL, "%s", err.message);
+    /* A bound below what float sampling reaches is refused, not silently broken. */
+    oroya_pose_compress tiny = {.tolerance = 1e-12f};
+    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel,
+                                                             .clip = p.clip, .compress = &tiny},
+                                     &pc, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(pc == NULL);
+    proc_free(&p);
+}
+
+/* oroya_pose_clip_reduce -> glTF with rotations as normalized shorts -> import: the imported
+ * clip still meets the bound against the original, with fewer keys. */
+static void round_trip(const char *file, float tol) {
+    oroya_gltf_model *m = NULL, *m2 = NULL;
+    oroya_error err = {0};
+    oroya_gltf_import_desc desc = {.skip_images = true};
+    OT_CHECK_MSG(oroya_gltf_load(file, &desc, &m, &err) == OROYA_OK, "%s", err.message);
+    if (!m) {
+        return;
+    }
+    rig r;
+    OT_CHECK(rig_from_model(m, &r));
+    oroya_clip **reduced = calloc(m->clip_count + 1, sizeof *reduced);
+    oroya_pose_compress cp = {.tolerance = tol, .vertex_distance = (float)VD};
+    for (uint32_t c = 0; c < m->clip_count; c++) {
+        float e = -1;
+        oroya_result res = oroya_pose_clip_reduce(
+            &(oroya_pose_clip_desc){.skeleton = r.skel, .clip = m->clips[c], .compress = &cp},
+            true, &reduced[c], &e, &err);
+        OT_CHECK_MSG(res == OROYA_OK, "%s clip %u: %s", file, c, err.message);
+        OT_CHECK(e >= 0 && e <= tol);
+    }
+    const char *path = "test_pose_compress_round_trip.glb";
+    oroya_gltf_write_desc wd = {.binary = true, .clips = (const oroya_clip *const *)reduced,
+                                .clip_count = m->clip_count, .snorm16_rotations = true};
+    OT_CHECK_MSG(oroya_gltf_write(m->scene, &wd, path, &err) == OROYA_OK, "%s", err.message);
+    /* Rotation outputs are normalized shorts in the file. */
+    oroya_gltf_data *d = NULL;
+    OT_CHECK(oroya_gltf_parse_file(NULL, path, &d, &err) == OROYA_OK);
+    uint32_t shorts = 0, rotations = 0;
+    for (uint32_t a = 0; d && a < d->animation_count; a++) {
+        const oroya_gltf_animation *an = &d->animations[a];
+        for (uint32_t k = 0; k < an->channel_count; k++) {
+            if (an->channels[k].path != OROYA_GLTF_PATH_ROTATION) {
+                continue;
+            }
+            const oroya_gltf_accessor *acc =
+                &d->accessors[an->samplers[an->channels[k].sampler].output];
+            rotations++;
+            shorts += acc->component_type == OROYA_GLTF_SHORT && acc->normalized;
+        }
+    }
+    OT_CHECK(rotations > 0 && shorts == rotations);
+    oroya_gltf_free(d);
+    OT_CHECK_MSG(oroya_gltf_load(path, &desc, &m2, &err) == OROYA_OK, "%s", err.message);
+    for (uint32_t c = 0; m2 && c < m->clip_count && c < m2->clip_count; c++) {
+        rig r2;
+        OT_CHECK(rig_from_model(m2, &r2));
+        oroya_pose_clip *pc = NULL;
+        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = r2.skel,
+                                                                .clip = m2->clips[c]},
+                                        &pc, &err) == OROYA_OK);
+        double joint = 0;
+        /* The original clip, posed here, against the file's clip through the kernel. */
+        const double e = measure(&r2, m->clips[c], pc, false, &joint);
+        OT_CHECK_MSG(e <= tol, "%s clip %u: round trip error %g, tolerance %g", file, c, e,
+                     (double)tol);
+        uint32_t keys = 0, keys2 = 0;
+        for (uint32_t t = 0; t < m->clips[c]->track_count; t++) {
+            keys += m->clips[c]->tracks[t].key_count;
+        }
+        for (uint32_t t = 0; t < m2->clips[c]->track_count; t++) {
+            keys2 += m2->clips[c]->tracks[t].key_count;
+        }
+        OT_CHECK_MSG(keys2 <= keys, "%s: %u keys, source %u", file, keys2, keys);
+        oroya_pose_clip_destroy(pc);
+        rig_free(&r2);
+    }
+    OT_CHECK(m2 && m2->clip_count == m->clip_count);
+    for (uint32_t c = 0; c < m->clip_count; c++) {
+        oroya_clip_destroy(reduced[c]);
+    }
+    free(reduced);
+    remove(path);
+    oroya_gltf_model_free(m2);
+    rig_free(&r);
+    oroya_gltf_model_free(m);
+}
+
+static void test_export_round_trip(void) {
+    round_trip(ASSETS "/CesiumMan/glTF-Binary/CesiumMan.glb", 1e-4f);
+    round_trip(ASSETS "/RiggedFigure/glTF-Embedded/RiggedFigure.gltf", 1e-3f);
+    round_trip(ASSETS "/RiggedSimple/glTF-Binary/RiggedSimple.glb", 1e-4f);
+}
+
+int main(void) {
+    OT_RUN(test_khronos_clips);
+    OT_RUN(test_bench_character);
+    OT_RUN(test_procedural_bound);
+    OT_RUN(test_widths_and_allocs);
+    OT_RUN(test_bad_tolerance);
+    OT_RUN(test_export_round_trip);
+    return ot_finish();
+}
