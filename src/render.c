@@ -14,9 +14,9 @@
 #include "oroya/skeleton.h"
 
 /* Morph deltas are stored in a texture this many texels wide (2 texels per vertex and target:
- * position delta, normal delta). 4096 is within every GLES 3.0 implementation's minimum
- * maximum texture size (2048 is the spec minimum, but llvmpipe and all desktop GPUs allow
- * 8192+); the row count is checked against GL_MAX_TEXTURE_SIZE at upload. */
+ * position delta, normal delta). 2048 is the GLES 3.0 spec's minimum GL_MAX_TEXTURE_SIZE, so
+ * every implementation takes a row this wide; the row count is checked against
+ * GL_MAX_TEXTURE_SIZE at upload. */
 #define MORPH_TEXTURE_WIDTH 2048u
 
 typedef struct mesh_slot {
@@ -999,7 +999,7 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     glUniform1f(r->uniforms[U_ROUGHNESS], mat->roughness);
     glUniform1f(r->uniforms[U_GRID], mat->grid_spacing);
     glUniform1i(r->uniforms[U_UNLIT], mat->unlit || d->lines ? 1 : 0);
-    if (d->lines) glDisable(GL_DEPTH_TEST);
+    if (d->lines || d->on_top) glDisable(GL_DEPTH_TEST);
     if (!mat->double_sided && !d->lines) {
         glEnable(GL_CULL_FACE);
         glCullFace(GL_BACK);

@@ -13,6 +13,7 @@
  * Threading: a clip may be sampled from any number of threads at once. Functions that change
  * it (optimize, writes through oroya_clip_track_values) need exclusive access.
  *
+ * Example (given: oroya_track track):
  *   oroya_clip_desc desc = {.name = "bounce", .tracks = &track, .track_count = 1};
  *   oroya_clip *clip = NULL;
  *   oroya_error err = {0};

@@ -15,6 +15,7 @@
  *
  * Threading: no shared state; a geometry may be read from many threads at once.
  *
+ * Example:
  *   oroya_geometry *cyl;
  *   if (oroya_geometry_create_cylinder(0.5f, 0.5f, 2.0f, 32, 1, false, NULL, &cyl, NULL) == OROYA_OK) {
  *       oroya_geometry_translate(cyl, 0.0f, 1.0f, 0.0f);   // base at y = 0
@@ -88,7 +89,9 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
                                    oroya_error *err);
 
 /* A desc whose arrays point into `geometry` (borrowed, valid while it lives), for making a
- * modified copy: e.g. add skinning to a generated cylinder with
+ * modified copy, such as a generated cylinder with skinning added.
+ * Example (given: const oroya_geometry *cyl, uint16_t *joints, float *weights, oroya_error err):
+ *   oroya_geometry *skinned = NULL;
  *   oroya_geometry_desc d = oroya_geometry_to_desc(cyl);
  *   d.joints = joints; d.weights = weights;
  *   oroya_geometry_create(&d, &skinned, &err);

@@ -32,18 +32,18 @@
  * Threading: a oroya_gltf_data is immutable after validation and may be read from any thread.
  * Nothing here keeps global state, so loads on different threads do not interact.
  *
- * Loading a character in one call:
+ * Loading a character in one call. Example (given: oroya_error err):
  *   oroya_gltf_model *model = NULL;
- *   if (oroya_gltf_load("CesiumMan.glb", NULL, &model, &err) != OROYA_OK) { ... }
+ *   if (oroya_gltf_load("CesiumMan.glb", NULL, &model, &err) != OROYA_OK) { puts(err.message); return; }
  *   const oroya_clip *walk = oroya_gltf_model_find_clip(model, "animation_0");
  *   ... model->scene, model->skeletons[0], model->skinned_meshes[0] ...
  *   oroya_gltf_model_free(model);
  *
- * Or step by step:
+ * Or step by step. Example:
  *   oroya_gltf_data *g = NULL;
  *   oroya_error err = {0};
  *   if (oroya_gltf_parse_file(NULL, "CesiumMan.gltf", &g, &err) ||
- *       oroya_gltf_validate(g, &err)) { fprintf(stderr, "%s\n", err.message); ... }
+ *       oroya_gltf_validate(g, &err)) { fprintf(stderr, "%s\n", err.message); return; }
  *   size_t n = oroya_gltf_accessor_float_count(g, 3);
  *   float *v = malloc(n * sizeof *v);
  *   oroya_gltf_accessor_unpack_floats(g, 3, v, n, &err);

@@ -36,9 +36,10 @@
  * call); no output is ever NaN. Nothing here allocates after setup; all of it is safe to run
  * on different poses from different threads.
  *
+ * Example (given: oroya_scene *scene, oroya_mixer *mixer, double dt, uint32_t thigh, uint32_t shin, uint32_t ankle, oroya_error err):
  *   oroya_ik foot = {
  *       .type = OROYA_IK_TWO_BONE, .name = "footL",
- *       .joints = {thigh, shin, foot},            // dense node indices (scene path)
+ *       .joints = {thigh, shin, ankle},           // dense node indices (scene path)
  *       .target = {0.1f, 0.05f, 0.3f}, .pole = {0, 0, 1}, .weight = 1,
  *   };
  *   oroya_ik_scene_validate(scene, &foot, 1, &err);             // once

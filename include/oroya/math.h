@@ -9,6 +9,7 @@
  * Every function is pure and takes and returns values. Functions that normalize say so.
  * Nothing here allocates or keeps state; all of it is safe to call from any thread.
  *
+ * Example:
  *   oroya_quat q = oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, 1.5707964f);
  *   oroya_mat4 m = oroya_mat4_compose((oroya_vec3){1, 2, 3}, q, (oroya_vec3){1, 1, 1});
  *   oroya_vec3 p = oroya_mat4_transform_point(m, (oroya_vec3){1, 0, 0});  // (1, 2, 2)

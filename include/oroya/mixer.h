@@ -42,8 +42,7 @@
  * axis), which also serve STERP tracks whose twist_axis is zero, and joint limits applied at
  * the end of each update (oroya_mixer_set_joint_limit). See docs/mixer.md, "Sterp and limits".
  *
- * Minimal example:
- *
+ * Minimal example. Example (given: oroya_scene *scene, const oroya_clip *walk_clip):
  *   oroya_mixer *mixer;
  *   oroya_action *walk;
  *   if (oroya_mixer_create(scene, NULL, &mixer) != OROYA_OK) return;

@@ -33,6 +33,7 @@
  * updated at once (that is what oroya_pose_update_batch does). Results are bit-identical
  * whatever the thread count, batch size or order.
  *
+ * Example (given: uint32_t n, const uint32_t *p, const oroya_transform *rest, const oroya_mat4 *ibm, const char *const *names, const oroya_clip *clip, oroya_error err):
  *   oroya_pose_skeleton *skel; oroya_pose_clip *walk; oroya_pose_character *c;
  *   oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = n, .parents = p,
  *                              .rest = rest, .inverse_bind = ibm, .names = names}, &skel, &err);
@@ -254,7 +255,8 @@ typedef struct oroya_pose_update {
 oroya_result oroya_pose_update_batch(const oroya_pose_update *updates, uint32_t count,
                                      const oroya_scheduler *scheduler, oroya_error *err);
 
-/* A small pthread pool (src/pose_pool.c) usable as a scheduler:
+/* A small pthread pool (src/pose_pool.c) usable as a scheduler.
+ * Example (given: oroya_thread_pool *pool):
  *   oroya_scheduler s = {oroya_thread_pool_parallel_for, pool}; */
 typedef struct oroya_thread_pool oroya_thread_pool;
 typedef struct oroya_thread_pool_desc {

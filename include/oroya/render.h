@@ -31,6 +31,7 @@
  * Pitfall, LeakSanitizer: Mesa leaks a few blocks inside eglTerminate. Test programs that
  * create a renderer under ASan turn leak detection off for that program (see docs/render.md).
  *
+ * Example (given: const float *p, const float *n, const uint32_t *idx, oroya_render_view view, oroya_mat4 model, uint8_t *pixels):
  *   oroya_renderer *r = NULL;
  *   oroya_error err = {0};
  *   oroya_renderer_create(&(oroya_renderer_desc){.width = 128, .height = 128}, &r, &err);
@@ -192,6 +193,8 @@ typedef struct oroya_render_draw_desc {
     const float *morph_weights;    /* morph_weight_count weights; NULL = all 0 */
     uint32_t morph_weight_count;   /* at most the mesh's morph_target_count */
     bool lines;                    /* draw the index list as GL_LINES (pairs), no depth test */
+    bool on_top;                   /* triangles drawn without the depth test, over everything
+                                      drawn before (overlays such as a skeleton) */
 } oroya_render_draw_desc;
 
 /* Binds the framebuffer, clears it to the background, sets the camera and the lights. */

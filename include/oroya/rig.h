@@ -16,6 +16,7 @@
  * targets one of its joints in the kernel and gives the bone matrices
  * (oroya_mixer_bone_matrices); see docs/mixer.md, "The pose kernel path".
  *
+ * Example (given: oroya_error err, uint32_t count):
  *   oroya_gltf_model *model;  oroya_rig *rig;  oroya_mixer *mixer;
  *   oroya_gltf_load("character.glb", NULL, &model, &err);
  *   oroya_rig_create_gltf(model, 0, NULL, &rig, &err);             // skin 0, every clip

@@ -16,6 +16,7 @@
  * radians. Everything here is pure, keeps no state, never allocates and is safe to call from
  * any thread. docs/rotation.md has the math, the singular case and the pitfalls.
  *
+ * Example (given: oroya_quat q, oroya_quat a, oroya_quat b, oroya_quat local_rotation):
  *   oroya_quat swing, twist;
  *   oroya_quat_swing_twist(q, (oroya_vec3){0, 1, 0}, &swing, &twist);   // q == swing * twist
  *   oroya_quat mid = oroya_quat_sterp(a, b, (oroya_vec3){0, 1, 0}, 0.5f);

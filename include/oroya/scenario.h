@@ -10,6 +10,7 @@
  *
  * Threading: independent runs may go on in parallel threads (cJSON's hooks are shared).
  *
+ * Example (given: const char *json, size_t json_len):
  *   oroya_scenario_desc desc = {.base_dir = "scenarios"};
  *   char *text = NULL;
  *   size_t len = 0;

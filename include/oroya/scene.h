@@ -22,6 +22,7 @@
  * Threading: a scene is not synchronized. Reads from several threads are fine while no
  * thread writes; any write (including update_world) needs exclusive access.
  *
+ * Example:
  *   oroya_scene *scene;
  *   oroya_scene_create(NULL, &scene);
  *   oroya_node hips, spine;

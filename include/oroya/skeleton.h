@@ -35,13 +35,16 @@
  * are private. The scene is not owned: pass it to each call; it must outlive those calls.
  * Threading: a skeleton is not synchronized; update writes bone_matrices and its index cache.
  *
+ * Example (given: oroya_scene *scene, oroya_node hips, oroya_node spine, oroya_error err):
  *   oroya_node bones[2] = {hips, spine};
  *   oroya_skeleton *sk;
  *   oroya_scene_update_world(scene);            // bones in their rest pose
  *   oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones, .bone_count = 2},
  *                         &sk, &err);            // bone_inverses from the rest pose
- *   ... each frame: animate, oroya_scene_update_world(scene), oroya_skeleton_update(sk, scene);
- *   ... sk->bone_matrices is the palette / bone texture
+ *   // each frame: animate, then
+ *   oroya_scene_update_world(scene);
+ *   oroya_skeleton_update(sk, scene, &err);
+ *   const float *palette = sk->bone_matrices;   // the palette / bone texture
  *   oroya_skeleton_destroy(sk);
  */
 #ifndef OROYA_SKELETON_H

@@ -28,6 +28,7 @@
  * threads at once. Nothing here allocates except oroya_skin_create. An oroya_skin is not
  * thread-safe; use one thread per skin at a time.
  *
+ * Example (given: uint32_t vertex_count, const float *rest, const uint16_t *joints, const float *weights, const oroya_skeleton *skeleton, float *skinned):
  *   oroya_skin_job job = {
  *       .count = vertex_count, .positions = rest, .joints = joints, .weights = weights,
  *       .palette_count = skeleton->bone_count, .palette = skeleton->bone_matrices,

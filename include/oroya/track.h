@@ -29,6 +29,7 @@
  * Threading: sampling reads the track and writes only `out` and `*cursor`, so any number of
  * threads may sample one track at once, each with its own cursor. Nothing here allocates.
  *
+ * Example:
  *   static const float times[] = {0, 1};
  *   static const float values[] = {0, 0, 0, 2, 0, 0};
  *   oroya_track track = {.target = "ball", .property = OROYA_PROPERTY_TRANSLATION,

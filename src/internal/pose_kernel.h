@@ -418,7 +418,7 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
                                          int ch, const oroya__pose_interval *iv, vf out[4],
                                          bool exact) {
     if (clip->qblocks) {
-        pkq_sample_channel(clip, b, b2, ch, iv, out); /* a compressed clip */
+        pkq_sample_channel(clip, b, b2, ch, iv, out, exact); /* a compressed clip */
         return;
     }
     const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];

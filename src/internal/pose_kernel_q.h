@@ -230,10 +230,10 @@ static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32
 
 /* Between two decoded keys: slerp for rotations, lerp otherwise. */
 static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4], vf a,
-                                          vf out[4]) {
+                                          vf out[4], bool exact) {
     if (ch == OROYA__CH_R) {
         q4 q0 = {v0[0], v0[1], v0[2], v0[3]}, q1 = {v1[0], v1[1], v1[2], v1[3]};
-        q4 q = q4_slerp(&q0, &q1, a);
+        q4 q = q4_slerp(&q0, &q1, a, exact);
         out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
         return;
     }
@@ -248,7 +248,8 @@ static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4]
 static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
                                                const oroya__pose_qblock *qa,
                                                const oroya__pose_qblock *qb, int ch,
-                                               const oroya__pose_interval *iv, vf out[4]) {
+                                               const oroya__pose_interval *iv, vf out[4],
+                                               bool exact) {
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const oroya__pose_interval *ga = &iv[qa->group], *gb = &iv[qb->group];
     const size_t ka = qa->key_bytes, kb = qb->key_bytes;
@@ -318,17 +319,18 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
 #endif
         }
     }
-    pkq_interpolate(ch, v0, v1, a, out);
+    pkq_interpolate(ch, v0, v1, a, out, exact);
 }
 
 /* sample_channel for a compressed clip: every block is linear (slerp for rotations). */
 static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b,
                                              uint32_t b2, int ch,
-                                             const oroya__pose_interval *iv, vf out[4]) {
+                                             const oroya__pose_interval *iv, vf out[4],
+                                             bool exact) {
     const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
     const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];
     if (pkq_quantized(ka->kind) && (PK_BLOCKS == 1 || pkq_quantized(kb->kind))) {
-        pkq_sample_quantized(clip, ka, kb, ch, iv, out);
+        pkq_sample_quantized(clip, ka, kb, ch, iv, out, exact);
         return;
     }
     v4 p0[4], p1[4];
@@ -350,7 +352,7 @@ static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32
     }
     a = v4_set1(fa);
 #endif
-    pkq_interpolate(ch, v0, v1, a, out);
+    pkq_interpolate(ch, v0, v1, a, out, exact);
 }
 
 #endif

@@ -5,6 +5,11 @@
   pngtool.py legs A.png B.png     CesiumMan check: the figure's rows (not background in A or
                                   B); more than 100 pixels differ in its lower 35% (the legs)
   pngtool.py same A.png B.png T   no pixel differs by more than T in any channel
+  pngtool.py close A.png B.png T P  at most P percent of the pixels differ by more than T
+                                  (a golden-image check that allows for font rasterizers)
+  pngtool.py pixel A.png X Y      the pixel's R G B
+  pngtool.py fill A.png           the share of rows and columns holding something other
+                                  than the top-left (background) color, as "ROWS COLS" in %
 """
 import struct
 import sys
@@ -83,11 +88,41 @@ def same(a_path, b_path, tolerance):
     sys.exit(0 if off == 0 else 1)
 
 
+def close(a_path, b_path, tolerance, percent):
+    w, h, a = read_png(a_path)
+    w2, h2, b = read_png(b_path)
+    if (w, h) != (w2, h2):
+        print('sizes differ: %dx%d and %dx%d' % (w, h, w2, h2))
+        sys.exit(1)
+    off = sum(1 for y in range(h) for x in range(w)
+              if max(abs(p - q) for p, q in zip(a[y][x], b[y][x])) > tolerance)
+    share = 100.0 * off / (w * h)
+    print('%s: %d pixels (%.2f%%) differ by more than %d' % (a_path, off, share, tolerance))
+    sys.exit(0 if share <= percent else 1)
+
+
+def fill(path):
+    w, h, a = read_png(path)
+    bg = a[0][0]
+    rows = [y for y in range(h) if any(a[y][x] != bg for x in range(w))]
+    cols = [x for x in range(w) if any(a[y][x] != bg for y in range(h))]
+    r = 100.0 * (rows[-1] - rows[0] + 1) / h if rows else 0.0
+    c = 100.0 * (cols[-1] - cols[0] + 1) / w if cols else 0.0
+    print('%.1f %.1f' % (r, c))
+
+
 if __name__ == '__main__':
     if sys.argv[1] == 'stats':
         stats(sys.argv[2])
     elif sys.argv[1] == 'legs':
         legs(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == 'close':
+        close(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
+    elif sys.argv[1] == 'pixel':
+        w, h, rows = read_png(sys.argv[2])
+        print('%d %d %d' % rows[int(sys.argv[4])][int(sys.argv[3])])
+    elif sys.argv[1] == 'fill':
+        fill(sys.argv[2])
     elif sys.argv[1] == 'same':
         same(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:

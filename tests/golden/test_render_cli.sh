@@ -115,6 +115,46 @@ if true; then
     [ "$(gif_frames cesium.gif)" = 5 ] || fail "cesium.gif frame count"
     expect 1 "no clip named 'nope'; clips: animation_0" "$OROYA" render "$cesium" --clip nope -o x.png
 fi
+# 3b. What plays: clips that animate different nodes play together (InterpolationTest's nine
+#     cubes: the longest clip, 1.70833 s, at 24 fps is 41 frames; its first clip alone would
+#     be 40); clips on the same nodes play one after the other (CesiumMan's walk and two
+#     clips cut from it: 2 + 22/24 + 23/24 s = 3.875 s, 31 frames at 8 fps).
+interp="$2/tests/assets/InterpolationTest/glTF-Binary/InterpolationTest.glb"
+expect 0 "" "$OROYA" render "$interp" --size 48x32 --msaa 1 --fps 24 -o together.gif
+[ "$(gif_frames together.gif)" = 41 ] || fail "InterpolationTest played $(gif_frames together.gif) frames, expected 41"
+expect 0 "" "$OROYA" export "$cesium" three.glb --subclip animation_0:0:24:24=first --subclip animation_0:24:48:24=second
+expect 0 "" "$OROYA" render three.glb --size 48x32 --msaa 1 --fps 8 -o row.gif
+[ "$(gif_frames row.gif)" = 31 ] || fail "three clips in a row: $(gif_frames row.gif) frames, expected 31"
+expect 0 "" "$OROYA" render three.glb --clip second --clip first --size 48x32 --msaa 1 --fps 8 -o two.gif
+[ "$(gif_frames two.gif)" = 15 ] || fail "--clip second --clip first: $(gif_frames two.gif) frames, expected 15"
+# In the row, t = 2.5 s is 0.5 s into "first" (the walk at 0.54 s), not the walk looped back
+# to 0.5 s.
+expect 0 "" "$OROYA" render three.glb --time 2.5 --size 64x64 --msaa 1 -o row_2.5.png
+expect 0 "" "$OROYA" render three.glb --time 0.5 --size 64x64 --msaa 1 -o row_0.5.png
+cmp -s row_2.5.png row_0.5.png && fail "t = 2.5 s of the row shows the walk at 0.5 s, not clip 'first'"
+
+# 3c. Camera and stage. From the side (--yaw 90) the walker fills most of the frame's height;
+#     the ground reaches the bottom corners and --no-ground leaves the background there; the
+#     skeleton overlay's ribbons and discs cover far more than 1-pixel lines would.
+expect 0 "" "$OROYA" render "$cesium" --time 0.5 --yaw 90 --no-ground --size 320x180 --msaa 1 -o side.png
+rows=$(python3 "$2/tests/golden/pngtool.py" fill side.png | cut -d' ' -f1)
+python3 -c "import sys; sys.exit(0 if float('$rows') >= 75 else 1)" || fail "from the side the figure spans $rows% of the rows, expected >= 75%"
+expect 0 "" "$OROYA" render "$cesium" --time 0.5 --yaw 90 --size 320x180 --msaa 1 -o side_ground.png
+bg=$(python3 "$2/tests/golden/pngtool.py" pixel side.png 2 177)
+ground=$(python3 "$2/tests/golden/pngtool.py" pixel side_ground.png 2 177)
+[ "$bg" != "$ground" ] || fail "no ground under the figure (bottom-left pixel $ground, as without: $bg)"
+expect 0 "" "$OROYA" render "$cesium" --time 0.5 --yaw 90 --no-ground --skeleton --size 320x180 --msaa 1 -o side_sk.png
+n=$(python3 "$2/tests/golden/pngtool.py" same side.png side_sk.png 30 | cut -d' ' -f1)
+[ "$n" -ge 600 ] || fail "the skeleton overlay changes $n pixels, expected >= 600 (wide bones and joint discs)"
+expect 0 "" "$OROYA" render "$cesium" --time 0.5 --yaw 180 --pitch 40 --distance 6 --size 64x64 --msaa 1 -o back.png
+cmp -s cesium_0.7.png back.png && fail "--yaw 180 --pitch 40 --distance 6 changed nothing"
+expect 0 "" "$OROYA" render "$cesium" --orbit --duration 1 --fps 4 --size 48x32 --msaa 1 -o orbit.gif
+[ "$(gif_frames orbit.gif)" = 4 ] || fail "orbit.gif frame count"
+expect 2 "cannot go with --time" "$OROYA" render "$cesium" --orbit --time 1 -o x.png
+expect 2 "cannot go with --camera NODE" "$OROYA" render --camera camera --yaw 30 -o x.png
+expect 2 "in -89..89" "$OROYA" render --pitch 95 -o x.png
+expect 2 "distance > 0" "$OROYA" render --distance -1 -o x.png
+
 printf '{"asset": {"version": "2.0"}, "nodes": [{"mesh": 7}]}' > bad.gltf
 expect 1 "bad.gltf" "$OROYA" render bad.gltf -o x.png
 expect 1 "missing.gltf" "$OROYA" render missing.gltf -o x.png

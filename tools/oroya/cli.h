@@ -13,6 +13,8 @@ int oroya_cmd_sample(int argc, char **argv);
 int oroya_cmd_render(int argc, char **argv);
 int oroya_cmd_view(int argc, char **argv);
 int oroya_cmd_bench(int argc, char **argv);
+int oroya_cmd_export(int argc, char **argv);
+int oroya_cmd_plot(int argc, char **argv);
 /* The mixer's figures (tools/oroya/bench_mixer.c), printed on stdout, for a character: its
  * scene, the skin's joints and inverse binds, its walk, run and wave clips. pool is an
  * oroya_thread_pool of two threads. Adds the timed frames' allocations and frames to the

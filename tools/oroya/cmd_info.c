@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/gltf.h"
 #include "oroya/pose.h"
 
@@ -402,6 +403,9 @@ int oroya_cmd_info(int argc, char **argv) {
     oroya_error err = {0};
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
+    if (cli_check_readable("info", file)) {
+        return 1;
+    }
     oroya_result r = oroya_gltf_parse_file(
         &(oroya_gltf_desc){.allow_outside_base_dir = allow_outside}, file, &d, &err);
     if (r == OROYA_OK) r = oroya_gltf_validate(d, &err);
@@ -409,7 +413,7 @@ int oroya_cmd_info(int argc, char **argv) {
     int rc = 1;
     uint32_t *parents = r == OROYA_OK ? gltf_parents(d) : NULL;
     if (r != OROYA_OK) {
-        fprintf(stderr, "oroya info: %s: %s (%s)\n", file, err.message, oroya_result_string(r));
+        cli_report("info", file, &err);
     } else if (!parents) {
         fprintf(stderr, "oroya info: out of memory\n");
     } else {

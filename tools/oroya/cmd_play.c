@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/scenario.h"
 
 static char *read_file(const char *path, size_t *len) {
@@ -95,10 +96,13 @@ int oroya_cmd_play(int argc, char **argv) {
             snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
         base = dir;
     }
+    if (strcmp(file, "-") && cli_check_regular_file("play", file))
+        return 1;
     size_t len = 0;
+    errno = 0;
     char *text = read_file(file, &len);
     if (!text) {
-        fprintf(stderr, "oroya play: %s: cannot read: %s\n", file, strerror(errno));
+        fprintf(stderr, "oroya play: %s: %s\n", file, strerror(errno ? errno : EIO));
         return 1;
     }
     oroya_scenario_desc desc = {

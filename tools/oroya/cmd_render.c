@@ -10,25 +10,41 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "demo_scene.h"
 
 #ifdef OROYA_HAVE_RENDER
 
 static const char *usage_text =
     "usage: oroya render [FILE] [--clip NAME]... [--time T | --fps F --duration D]\n"
-    "                    [--size WxH] [--camera auto|NODE] [--msaa N] [--skeleton] [--ik] -o OUT.png|.gif|.mp4\n"
+    "                    [--size WxH] [--camera auto|NODE] [--yaw DEG] [--pitch DEG]\n"
+    "                    [--distance D] [--orbit] [--no-ground] [--msaa N] [--skeleton]\n"
+    "                    [--ik] -o OUT.png|.gif|.mp4\n"
     "\n"
     "Renders FILE (glTF 2.0), or the built-in demo scene when FILE is left out, offscreen\n"
     "(EGL, no window system needed).\n"
-    "  --clip NAME     play this clip (repeatable); default: every clip\n"
-    "  --time T        render the single frame at T seconds (PNG)\n"
+    "  --clip NAME     play this clip: its name or animation_<index> (oroya info lists them);\n"
+    "                  repeatable, in the order given. Default: every clip. Clips that\n"
+    "                  animate different nodes play together; when two animate the same\n"
+    "                  node (a character's walk and run), they play one after the other.\n"
+    "  --time T        render the single frame at T seconds (PNG); with several clips in a\n"
+    "                  row, T counts from the first clip's start\n"
     "  --fps F         frames per second of a GIF or MP4 (default 25)\n"
-    "  --duration D    seconds to render (default: the whole animation)\n"
+    "  --duration D    seconds to render (default: the whole animation, every clip played)\n"
     "  --size WxH      image size in pixels (default 640x360)\n"
-    "  --camera auto   frame the animated bounds over the whole clip (default)\n"
+    "  --camera auto   frame what moves: the bounds of the meshes over the whole animation\n"
+    "                  (default)\n"
     "  --camera NODE   look through the camera node NODE\n"
+    "  --yaw DEG       auto camera: degrees around the vertical axis (0: from the front,\n"
+    "                  +z; 90: from the right side, +x; default 0)\n"
+    "  --pitch DEG     auto camera: degrees above the horizon (-89..89, default 18)\n"
+    "  --distance D    auto camera: distance from the middle of the bounds, in scene units\n"
+    "                  (default: as close as keeps everything in the frame)\n"
+    "  --orbit         auto camera: turn once around the figure over the animation (a\n"
+    "                  turntable GIF or MP4), starting at --yaw\n"
+    "  --no-ground     a file's scene without the ground and contact shadow oroya adds\n"
     "  --msaa N        samples per pixel (default 4; 1 = off)\n"
-    "  --skeleton      draw the bones over the meshes\n"
+    "  --skeleton      draw the bones (ribbons) and joints (discs) over the meshes\n"
     "  --ik            without FILE: the inverse kinematics demo (a planted foot, a head\n"
     "                  following a ball) instead of the tutorials' demo\n"
     "  -o OUT          output file; .png, .gif or .mp4 (MP4 needs ffmpeg on PATH)\n"
@@ -40,8 +56,8 @@ typedef struct options {
     const char *file, *out, *camera;
     const char *clips[WORLD_MAX_CLIPS];
     uint32_t clip_count, width, height, msaa;
-    double time, fps, duration;
-    bool has_time, has_fps, has_duration, skeleton, ik;
+    double time, fps, duration, yaw, pitch, distance;
+    bool has_time, has_fps, has_duration, skeleton, orbit, no_ground, has_view_angles, ik;
 } options;
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -66,12 +82,14 @@ static int parse_args(int argc, char **argv, options *o) {
     o->height = 360;
     o->msaa = 4;
     o->camera = "auto";
+    o->pitch = 18.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = !strcmp(a, "--clip") || !strcmp(a, "--time") || !strcmp(a, "--fps") ||
                      !strcmp(a, "--duration") || !strcmp(a, "--size") || !strcmp(a, "--camera") ||
-                     !strcmp(a, "--msaa") || !strcmp(a, "-o") || !strcmp(a, "--output");
+                     !strcmp(a, "--msaa") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--yaw") ||
+                     !strcmp(a, "--pitch") || !strcmp(a, "--distance");
         if (takes && !v) return usage_error("%s needs a value", a);
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
@@ -118,6 +136,26 @@ static int parse_args(int argc, char **argv, options *o) {
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             o->out = v;
             i++;
+        } else if (!strcmp(a, "--yaw")) {
+            if (!parse_number(v, &o->yaw) || fabs(o->yaw) > 3600) return usage_error("--yaw '%s' is not a number of degrees", v);
+            o->has_view_angles = true;
+            i++;
+        } else if (!strcmp(a, "--pitch")) {
+            if (!parse_number(v, &o->pitch) || fabs(o->pitch) > 89) {
+                return usage_error("--pitch '%s' is not a number of degrees in -89..89", v);
+            }
+            o->has_view_angles = true;
+            i++;
+        } else if (!strcmp(a, "--distance")) {
+            if (!parse_number(v, &o->distance) || o->distance <= 0 || o->distance > 1e7) {
+                return usage_error("--distance '%s' is not a distance > 0", v);
+            }
+            o->has_view_angles = true;
+            i++;
+        } else if (!strcmp(a, "--orbit")) {
+            o->orbit = true;
+        } else if (!strcmp(a, "--no-ground")) {
+            o->no_ground = true;
         } else if (!strcmp(a, "--ik")) {
             o->ik = true;
         } else if (!strcmp(a, "--skeleton")) {
@@ -133,6 +171,10 @@ static int parse_args(int argc, char **argv, options *o) {
     if (o->has_time && (o->has_fps || o->has_duration)) {
         return usage_error("%s", "--time renders one frame; it cannot go with --fps or --duration");
     }
+    if ((o->has_view_angles || o->orbit) && strcmp(o->camera, "auto")) {
+        return usage_error("%s", "--yaw, --pitch, --distance and --orbit move the auto camera; they cannot go with --camera NODE");
+    }
+    if (o->orbit && o->has_time) return usage_error("%s", "--orbit turns over an animation; it cannot go with --time");
     return 0;
 }
 
@@ -173,33 +215,66 @@ static int fail(const char *what, const oroya_error *err) {
     return 1;
 }
 
-static int choose_clips(world *w, const options *o) {
-    if (!o->clip_count) return 0;
-    uint32_t mask = 0;
-    for (uint32_t i = 0; i < o->clip_count; i++) {
-        uint32_t k = 0;
-        while (k < w->clip_count && strcmp(w->clips[k]->name, o->clips[i])) k++;
-        if (k == w->clip_count) {
-            fprintf(stderr, "oroya render: no clip named '%s'; clips:", o->clips[i]);
-            for (uint32_t j = 0; j < w->clip_count; j++) fprintf(stderr, " %s", w->clips[j]->name);
-            fputc('\n', stderr);
-            return 1;
+/* True when two clips animate a node in common. */
+static bool share_a_node(const oroya_clip *a, const oroya_clip *b) {
+    for (uint32_t i = 0; i < a->track_count; i++) {
+        for (uint32_t k = 0; k < b->track_count; k++) {
+            if (!strcmp(a->tracks[i].target, b->tracks[k].target)) return true;
         }
-        mask |= 1u << k;
     }
+    return false;
+}
+
+/* The clips to play (--clip, default every clip). Clips that animate different nodes play
+ * together (the demo's examples, a file's independent objects); as soon as two of them
+ * animate the same node (a character's walk and run), they play one after the other. */
+static int choose_clips(world *w, const options *o) {
+    uint32_t order[WORLD_MAX_CLIPS], n = 0;
+    for (uint32_t i = 0; i < o->clip_count; i++) {
+        int32_t k = cli_find_clip("render", w->clips, w->clip_count, o->clips[i]);
+        if (k < 0) return 1;
+        order[n++] = (uint32_t)k;
+    }
+    bool chosen = n > 0;
+    if (!n) {
+        for (uint32_t i = 0; i < w->clip_count; i++) order[n++] = i;
+    }
+    bool together = true;
+    for (uint32_t i = 0; i < n && together; i++) {
+        for (uint32_t k = i + 1; k < n && together; k++) {
+            together = order[i] != order[k] && !share_a_node(w->clips[order[i]], w->clips[order[k]]);
+        }
+    }
+    if (!together) {
+        world_set_sequence(w, order, n);
+        return 0;
+    }
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < n; i++) mask |= 1u << order[i];
     world_set_clips(w, mask);
+    /* The demo keeps its own length (two loops of the ball clips) unless --clip chooses. */
+    if (chosen || o->file) {
+        double d = world_clip_duration(w);
+        w->duration = d > 0.0 ? d : 1.0;
+    }
     return 0;
 }
 
-static int choose_camera(world *w, const options *o, oroya_mat4 *view, oroya_mat4 *proj) {
-    float aspect = (float)o->width / (float)o->height;
-    if (!strcmp(o->camera, "auto")) {
-        oroya_vec3 lo, hi;
-        world_animated_bounds(w, 60, &lo, &hi);
-        world_frame_bounds(lo, hi, (oroya_vec3){0, 0.32f, 1}, 40.0f, aspect, view, proj);
-        return 0;
+/* The auto camera at `yaw` degrees; orbits keep the distance that fits every yaw, so the
+ * figure does not breathe as the camera turns. */
+static void auto_camera(const options *o, oroya_vec3 lo, oroya_vec3 hi, double yaw, float aspect,
+                        oroya_mat4 *view, oroya_mat4 *proj) {
+    float distance = (float)o->distance;
+    if (o->orbit && distance <= 0.0f) {
+        for (int k = 0; k < 36; k++) {
+            oroya_mat4 v, p;
+            oroya_vec3 from = world_camera_direction((float)(o->yaw + 10.0 * k), (float)o->pitch);
+            float d = world_frame_bounds(lo, hi, from, 40.0f, aspect, 0.0f, &v, &p);
+            if (d > distance) distance = d;
+        }
     }
-    return world_node_camera(w, o->camera, aspect, view, proj);
+    world_frame_bounds(lo, hi, world_camera_direction((float)yaw, (float)o->pitch), 40.0f, aspect, distance,
+                       view, proj);
 }
 
 static int ensure_dir(const char *dir) {
@@ -241,14 +316,19 @@ static int render_main(const options *o_in) {
     }
     world w;
     if (o.file && o.ik) return usage_error("%s", "--ik shows the built-in IK demo; it takes no FILE");
-    if (o.file ? gltf_world_create(o.file, &w) : o.ik ? ik_world_create(&w) : demo_world_create(&w)) return 1;
+    if (o.file ? gltf_world_create("render", o.file, &w) : o.ik ? ik_world_create(&w) : demo_world_create(&w)) return 1;
     int rc = choose_clips(&w, &o);
-    if (!rc && o.clip_count) {
-        double d = world_clip_duration(&w);
-        w.duration = d > 0.0 ? d : 1.0;
-    }
     oroya_mat4 view, proj;
-    if (!rc) rc = choose_camera(&w, &o, &view, &proj);
+    oroya_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
+    bool auto_cam = !strcmp(o.camera, "auto");
+    float aspect = (float)o.width / (float)o.height;
+    if (!rc && (auto_cam || (o.file && !o.no_ground))) {
+        /* What moves, over the whole animation (every clip of a sequence). */
+        world_animated_bounds(&w, 90, &lo, &hi);
+    }
+    if (!rc && o.file && !o.no_ground) rc = world_add_stage(&w, lo, hi);
+    if (!rc && auto_cam) auto_camera(&o, lo, hi, o.yaw, aspect, &view, &proj);
+    if (!rc && !auto_cam) rc = world_node_camera(&w, o.camera, aspect, &view, &proj);
     if (rc) {
         world_free(&w);
         return rc;
@@ -303,6 +383,7 @@ static int render_main(const options *o_in) {
         double t = t0 + (double)f / fps;
         uint8_t *dst = pixels + (kind == OUT_GIF ? frame_bytes * f : 0);
         world_pose(&w, t);
+        if (o.orbit) auto_camera(&o, lo, hi, o.yaw + 360.0 * (double)f / (double)frames, aspect, &view, &proj);
         if (world_render(&w, r, &gpu, &view, &proj, o.skeleton, &err) != OROYA_OK ||
             oroya_render_read_pixels(r, dst, frame_bytes, &err) != OROYA_OK) {
             rc = fail("rendering", &err);
@@ -326,6 +407,7 @@ static int render_main(const options *o_in) {
     }
     if (!rc && demo_defaults) {
         world_pose(&w, w.poster_time);
+        if (o.orbit) auto_camera(&o, lo, hi, o.yaw, aspect, &view, &proj);
         if (world_render(&w, r, &gpu, &view, &proj, o.skeleton, &err) != OROYA_OK ||
             oroya_render_read_pixels(r, pixels, frame_bytes, &err) != OROYA_OK) {
             rc = fail("rendering the poster", &err);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/gltf.h"
 
 static void usage(FILE *f) {
@@ -219,22 +220,18 @@ int oroya_cmd_sample(int argc, char **argv) {
         return 2;
     }
     oroya_gltf_model *m = NULL;
-    oroya_error err = {0};
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
     desc.allow_outside_base_dir = allow_outside;
-    oroya_result r = oroya_gltf_load(file, &desc, &m, &err);
-    if (r != OROYA_OK) {
-        fprintf(stderr, "oroya sample: %s: %s (%s)\n", file, err.message, oroya_result_string(r));
+    if (cli_gltf_load("sample", file, &desc, &m)) {
         return 1;
     }
-    const oroya_clip *clip = oroya_gltf_model_find_clip(m, clip_name);
-    if (!clip) {
-        fprintf(stderr, "oroya sample: %s: no clip named '%s' (oroya info lists them)\n", file,
-                clip_name);
+    int32_t clip_index = cli_find_clip("sample", m->clips, m->clip_count, clip_name);
+    if (clip_index < 0) {
         oroya_gltf_model_free(m);
         return 1;
     }
+    const oroya_clip *clip = m->clips[clip_index];
     uint32_t max_joints = 0;
     for (uint32_t s = 0; s < m->skin_count; s++) {
         if (m->skins[s].joint_count > max_joints) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "demo_scene.h"
 
 #if defined(OROYA_HAVE_RENDER) && defined(OROYA_HAVE_GLFW)
@@ -20,7 +21,8 @@ static const char *usage_text =
     "usage: oroya view [FILE] [--clip NAME] [--size WxH] [--skeleton]\n"
     "                  [--frames N] [--press KEY@FRAME]... [--screenshot OUT.png]\n"
     "\n"
-    "Opens FILE (glTF 2.0), or the built-in demo, in a window.\n"
+    "Opens FILE (glTF 2.0), or the built-in demo, in a window. --clip NAME starts with that\n"
+    "clip (its name or animation_<index>, as oroya info lists them).\n"
     "  mouse drag / arrows  orbit        scroll / PageUp PageDown  zoom\n"
     "  space  play / pause               n  next clip (then all clips)\n"
     "  1-9    play only that clip        a  all clips\n"
@@ -216,16 +218,12 @@ int oroya_cmd_view(int argc, char **argv) {
     }
 
     world w;
-    if (file ? gltf_world_create(file, &w) : demo_world_create(&w)) return 1;
+    if (file ? gltf_world_create("view", file, &w) : demo_world_create(&w)) return 1;
     view_state s = {.w = &w, .playing = true, .skeleton = skeleton, .speed = 1.0, .solo = -1};
     if (file && w.clip_count) s.solo = 0;
     if (clip) {
-        int32_t k = 0;
-        while (k < (int32_t)w.clip_count && strcmp(w.clips[k]->name, clip)) k++;
-        if (k == (int32_t)w.clip_count) {
-            fprintf(stderr, "oroya view: no clip named '%s'; clips:", clip);
-            for (uint32_t j = 0; j < w.clip_count; j++) fprintf(stderr, " %s", w.clips[j]->name);
-            fputc('\n', stderr);
+        int32_t k = cli_find_clip("view", w.clips, w.clip_count, clip);
+        if (k < 0) {
             world_free(&w);
             return 1;
         }
@@ -236,7 +234,7 @@ int oroya_cmd_view(int argc, char **argv) {
     s.target = oroya_vec3_scale(oroya_vec3_add(lo, hi), 0.5f);
     {
         oroya_mat4 v, p;
-        world_frame_bounds(lo, hi, (oroya_vec3){0, 0.32f, 1}, 40.0f, (float)width / (float)height, &v, &p);
+        world_frame_bounds(lo, hi, (oroya_vec3){0, 0.32f, 1}, 40.0f, (float)width / (float)height, 0.0f, &v, &p);
         /* The framing camera's distance: the translation of the view matrix along its z axis. */
         oroya_mat4 inv;
         oroya_mat4_invert(v, &inv);

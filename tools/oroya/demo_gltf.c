@@ -3,26 +3,26 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_util.h"
 #include "demo_scene.h"
 
 static void free_model(world *w) { oroya_gltf_model_free(w->user); }
 
-int gltf_world_create(const char *path, world *w) {
+int gltf_world_create(const char *cmd, const char *path, world *w) {
     memset(w, 0, sizeof *w);
     w->fade_to = -1;
+    w->sequence_playing = -1;
+    w->cmd = cmd;
     oroya_gltf_model *model = NULL;
-    oroya_error err = {0};
-    if (oroya_gltf_load(path, NULL, &model, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya: %s: %s\n", path, err.message[0] ? err.message : oroya_result_string(err.result));
-        return 1;
-    }
+    if (cli_gltf_load(cmd, path, NULL, &model)) return 1;
     w->name = path;
     w->user = model;
+    w->model = model;
     w->free_user = free_model;
     w->scene = model->scene;
     w->clip_count = model->clip_count < WORLD_MAX_CLIPS ? model->clip_count : WORLD_MAX_CLIPS;
     if (model->clip_count > WORLD_MAX_CLIPS) {
-        fprintf(stderr, "oroya: warning: %s has %u clips; only the first %d can be played\n", path,
+        fprintf(stderr, "oroya %s: warning: %s has %u clips; only the first %d can be played\n", cmd, path,
                 model->clip_count, WORLD_MAX_CLIPS);
     }
     for (uint32_t i = 0; i < w->clip_count; i++) w->clips[i] = model->clips[i];
@@ -33,8 +33,8 @@ int gltf_world_create(const char *path, world *w) {
         w->skins[w->skin_count++] = model->skinned_meshes[i];
     }
     if (model->skin_count > WORLD_MAX_OWNED || model->skinned_mesh_count > WORLD_MAX_OWNED) {
-        fprintf(stderr, "oroya: warning: %s has more than %d skins; the rest stay in the rest pose\n",
-                path, WORLD_MAX_OWNED);
+        fprintf(stderr, "oroya %s: warning: %s has more than %d skins; the rest stay in the rest pose\n",
+                cmd, path, WORLD_MAX_OWNED);
     }
     /* Base color textures (TEXCOORD_0 only: the importer reads no other set). */
     for (uint32_t i = 0; i < model->material_count && w->texture_count < WORLD_MAX_OWNED; i++) {
@@ -48,7 +48,8 @@ int gltf_world_create(const char *path, world *w) {
         w->textures[w->texture_count++] = (world_texture){.material = &m->material, .width = img->width,
                                                           .height = img->height, .pixels = img->pixels};
     }
-    /* As three.js viewers do, the first clip plays unless --clip chooses. */
+    /* As three.js viewers do, the first clip plays unless the caller chooses (oroya render
+     * plays every clip, one after the other: world_set_sequence). */
     w->clip_enabled = w->clip_count ? 1u : 0u;
     w->background[0] = 0.012f;
     w->background[1] = 0.014f;

@@ -5,6 +5,7 @@
 #ifndef OROYA_DEMO_SCENE_H
 #define OROYA_DEMO_SCENE_H
 
+#include "oroya/gltf.h"
 #include "oroya/mixer.h"
 #include "oroya/oroya.h"
 #include "oroya/render.h"
@@ -60,6 +61,16 @@ struct world {
     oroya_mixer *mixer;
     oroya_action *actions[WORLD_MAX_CLIPS];
     int32_t fade_to;                   /* the clip a cross-fade fades in, -1: none */
+    /* Clips played one after the other (render of a glTF file): sequence[0..sequence_count)
+     * are clip indices; world_pose(t) plays the one whose span holds t, from its start.
+     * sequence_count 0: the enabled clips play together. */
+    uint32_t sequence[WORLD_MAX_CLIPS];
+    uint32_t sequence_count;
+    int32_t sequence_playing;          /* the clip of the sequence playing now, -1: none yet */
+    oroya_node stage_shadow[2];        /* world_add_stage's contact shadow discs */
+    float stage_ground_y, stage_radius;
+    const char *cmd;                   /* the subcommand, for messages ("render") */
+    const oroya_gltf_model *model;     /* the glTF model of a file's world, NULL for the demo */
     void *user;
     void (*free_user)(world *w);       /* called by world_free after the owned objects */
 };
@@ -75,10 +86,14 @@ int ik_world_create(world *out);
 
 /* A world from a glTF 2.0 file (demo_gltf.c): its default scene and clips; the first clip
  * plays. 0 on success; on failure prints the importer's message (naming the glTF path). */
-int gltf_world_create(const char *path, world *out);
+int gltf_world_create(const char *cmd, const char *path, world *out);
 
-/* The longest duration among the enabled clips (0 when none plays). */
+/* The longest duration among the enabled clips (0 when none plays); for a sequence, the sum
+ * of its clips' durations. */
 double world_clip_duration(const world *w);
+/* Plays clips[order[0]], then clips[order[1]], ... one after the other (see `sequence`);
+ * duration becomes their total. count 0..WORLD_MAX_CLIPS. */
+void world_set_sequence(world *w, const uint32_t *order, uint32_t count);
 
 /* Creates the mixer and one action per clip, plays the clips of clip_enabled, and warns
  * about tracks whose target node is missing and about unreachable bones. Call once the
@@ -106,9 +121,17 @@ void world_bounds(const world *w, oroya_vec3 *lo, oroya_vec3 *hi);
 /* Bounds over the whole animation: `samples` poses over [0, duration]. */
 void world_animated_bounds(world *w, uint32_t samples, oroya_vec3 *lo, oroya_vec3 *hi);
 
-/* A camera framing lo..hi from direction `from` (toward the camera), fov_y in degrees. */
-void world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov_y, float aspect,
-                        oroya_mat4 *view, oroya_mat4 *projection);
+/* A camera looking at the middle of lo..hi from direction `from` (toward the camera), fov_y
+ * in degrees, at `distance` from the middle, or (distance <= 0) as close as lets the box fill
+ * the frame. Returns the distance used. */
+float world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov_y, float aspect,
+                         float distance, oroya_mat4 *view, oroya_mat4 *projection);
+/* The unit direction toward a camera at yaw degrees about +y (0: in front, on +z; 90: on
+ * +x) and pitch degrees above the horizon. */
+oroya_vec3 world_camera_direction(float yaw_degrees, float pitch_degrees);
+/* Adds a ground under lo..hi (top face at lo.y, a grid scaled to the figure) and a contact
+ * shadow that follows the figure each frame (after_pose). 0 on success; 1 (message printed). */
+int world_add_stage(world *w, oroya_vec3 lo, oroya_vec3 hi);
 /* The camera node `name` (a node with a camera component): view and projection for the given
  * aspect (perspective cameras take the image's aspect). 0 on success; 1 (message printed,
  * naming the cameras there are) when there is no such camera. */
@@ -125,7 +148,7 @@ typedef struct world_gpu {
     world_gpu_mesh meshes[WORLD_MAX_MESHES];
     uint32_t mesh_count;
     oroya_render_texture textures[WORLD_MAX_OWNED]; /* one per world texture */
-    oroya_render_mesh lines;           /* skeleton overlay */
+    oroya_render_mesh bones, joints, joint_rims; /* skeleton overlay: ribbons, joint discs */
 } world_gpu;
 
 oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oroya_error *err);

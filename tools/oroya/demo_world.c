@@ -21,25 +21,30 @@ __attribute__((format(printf, 3, 4))) static oroya_result world_fail(oroya_error
 }
 
 #define PI_F 3.14159265358979f
-#define OVERLAY_VERTICES 600 /* 300 bone segments; a multiple of 3 for the mesh, even for lines */
+#define OVERLAY_BONES 512             /* bones the skeleton overlay draws */
+#define MARKER_SIDES 10               /* a joint marker is a disc of this many triangles */
+#define BONE_VERTICES (OVERLAY_BONES * 6)
+#define JOINT_VERTICES (OVERLAY_BONES * MARKER_SIDES * 3)
+#define BONE_WIDTH_PX 3.0f
+#define JOINT_RADIUS_PX 4.0f
 
 int world_prepare(world *w) {
     if (oroya_mixer_create(w->scene, &(oroya_mixer_desc){.max_bindings = 4096}, &w->mixer) != OROYA_OK) {
-        fprintf(stderr, "oroya: out of memory (mixer)\n");
+        fprintf(stderr, "oroya %s: out of memory (mixer)\n", w->cmd ? w->cmd : "render");
         return 1;
     }
     for (uint32_t c = 0; c < w->clip_count; c++) {
         const oroya_clip *clip = w->clips[c];
         oroya_result res = oroya_mixer_clip_action(w->mixer, clip, &w->actions[c]);
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya: clip '%s': %s\n", clip->name, oroya_result_string(res));
+            fprintf(stderr, "oroya %s: clip '%s': %s\n", w->cmd ? w->cmd : "render", clip->name, oroya_result_string(res));
             return 1;
         }
         for (uint32_t t = 0; t < clip->track_count; t++) {
             oroya_node n;
             if (oroya_scene_find_node(w->scene, clip->tracks[t].target, &n) != OROYA_OK) {
-                fprintf(stderr, "oroya: warning: clip '%s' track %u targets '%s', which is not in the scene\n",
-                        clip->name, t, clip->tracks[t].target);
+                fprintf(stderr, "oroya %s: warning: clip '%s' track %u targets '%s', which is not in the scene\n",
+                        w->cmd ? w->cmd : "render", clip->name, t, clip->tracks[t].target);
             }
         }
     }
@@ -49,7 +54,7 @@ int world_prepare(world *w) {
     for (uint32_t i = 0; i < w->skeleton_count; i++) {
         oroya_error err = {0};
         if (oroya_skeleton_validate(w->skeletons[i], w->scene, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya: warning: %s\n", err.message);
+            fprintf(stderr, "oroya %s: warning: %s\n", w->cmd ? w->cmd : "render", err.message);
         }
     }
     return 0;
@@ -57,6 +62,10 @@ int world_prepare(world *w) {
 
 double world_clip_duration(const world *w) {
     double d = 0.0;
+    if (w->sequence_count) {
+        for (uint32_t i = 0; i < w->sequence_count; i++) d += w->clips[w->sequence[i]]->duration;
+        return d;
+    }
     for (uint32_t c = 0; c < w->clip_count; c++) {
         if (((w->clip_enabled >> c) & 1u) && w->clips[c]->duration > d) d = w->clips[c]->duration;
     }
@@ -109,8 +118,45 @@ static void finish_pose(world *w) {
     for (uint32_t i = 0; i < w->skin_count; i++) oroya_skin_update(w->skins[i], w->scene, NULL);
 }
 
+void world_set_sequence(world *w, const uint32_t *order, uint32_t count) {
+    w->sequence_count = 0;
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < count && i < WORLD_MAX_CLIPS; i++) {
+        if (order[i] >= w->clip_count) continue;
+        w->sequence[w->sequence_count++] = order[i];
+        mask |= 1u << order[i];
+    }
+    w->sequence_playing = -1;
+    world_set_clips(w, w->sequence_count ? 0u : mask);
+    double d = world_clip_duration(w);
+    w->duration = d > 0.0 ? d : 1.0;
+}
+
 void world_pose(world *w, double t) {
-    if (w->mixer && t >= 0.0) oroya_mixer_set_time(w->mixer, t);
+    if (w->mixer && t >= 0.0 && w->sequence_count) {
+        /* The clip whose span holds t (the sequence loops); a clip of duration 0 shows its
+         * first pose for no time, except when it is all there is. */
+        double total = world_clip_duration(w), local = t;
+        if (total > 0.0) local = fmod(t, total);
+        uint32_t k = 0;
+        while (k + 1 < w->sequence_count && local >= w->clips[w->sequence[k]]->duration) {
+            local -= w->clips[w->sequence[k]]->duration;
+            k++;
+        }
+        uint32_t c = w->sequence[k];
+        if (w->sequence_playing != (int32_t)c) {
+            /* Stopping the others gives their nodes back the values they had before (three.js
+             * restores a binding's original state), so each frame depends on t alone. */
+            for (uint32_t i = 0; i < w->clip_count; i++) {
+                if (w->actions[i]) oroya_action_stop(w->actions[i]);
+            }
+            oroya_action_play(w->actions[c]);
+            w->sequence_playing = (int32_t)c;
+        }
+        oroya_mixer_set_time(w->mixer, local);
+    } else if (w->mixer && t >= 0.0) {
+        oroya_mixer_set_time(w->mixer, t);
+    }
     finish_pose(w);
 }
 
@@ -178,8 +224,8 @@ void world_animated_bounds(world *w, uint32_t samples, oroya_vec3 *lo, oroya_vec
     }
 }
 
-void world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov_y, float aspect,
-                        oroya_mat4 *view, oroya_mat4 *projection) {
+float world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov_y, float aspect,
+                         float distance, oroya_mat4 *view, oroya_mat4 *projection) {
     oroya_vec3 c = oroya_vec3_scale(oroya_vec3_add(lo, hi), 0.5f);
     oroya_vec3 z = oroya_vec3_normalize(from);
     oroya_vec3 x = oroya_vec3_normalize(oroya_vec3_cross((oroya_vec3){0, 1, 0}, z));
@@ -196,11 +242,119 @@ void world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov
         float need = fmaxf(pz + px / tan_h, pz + py / tan_v);
         if (need > dist) dist = need;
     }
+    if (distance > 0.0f) dist = distance;
     if (dist < 1e-3f) dist = 1e-3f;
     oroya_vec3 eye = oroya_vec3_add(c, oroya_vec3_scale(z, dist));
     *view = oroya_render_look_at(eye, c, (oroya_vec3){0, 1, 0});
     float near = fmaxf(dist * 1e-3f, dist - radius * 1.5f);
-    *projection = oroya_render_perspective(fov_y, aspect, near, dist + radius * 4.0f + 10.0f);
+    *projection = oroya_render_perspective(fov_y, aspect, near, dist + radius * 8.0f + 10.0f);
+    return dist;
+}
+
+oroya_vec3 world_camera_direction(float yaw_degrees, float pitch_degrees) {
+    float yaw = yaw_degrees * PI_F / 180.0f, pitch = pitch_degrees * PI_F / 180.0f;
+    return (oroya_vec3){sinf(yaw) * cosf(pitch), sinf(pitch), cosf(yaw) * cosf(pitch)};
+}
+
+/* ---- stage: ground and contact shadow under a glTF scene -------------------------------- */
+
+/* The horizontal middle of what moves: the bones when there are skeletons, else the mesh
+ * nodes' origins. No allocation (it runs every frame). */
+static bool stage_center(const world *w, float *x, float *z) {
+    const oroya_mat4 *worlds = oroya_scene_world_matrices(w->scene);
+    float lx = INFINITY, lz = INFINITY, hx = -INFINITY, hz = -INFINITY;
+    for (uint32_t s = 0; s < w->skeleton_count; s++) {
+        const oroya_skeleton *sk = w->skeletons[s];
+        for (uint32_t b = 0; b < sk->bone_count; b++) {
+            uint32_t i = oroya_scene_node_index(w->scene, sk->bones[b]);
+            if (i == OROYA_SCENE_NO_INDEX) continue;
+            lx = fminf(lx, worlds[i].m[12]), hx = fmaxf(hx, worlds[i].m[12]);
+            lz = fminf(lz, worlds[i].m[14]), hz = fmaxf(hz, worlds[i].m[14]);
+        }
+    }
+    if (!(lx <= hx)) {
+        uint32_t n = oroya_scene_node_count(w->scene);
+        for (uint32_t i = 0; i < n; i++) {
+            oroya_node node = oroya_scene_node_at(w->scene, i);
+            const world_hint *h = hint_for(w, node);
+            if ((h && h->backdrop) || oroya_scene_get_mesh(w->scene, node, NULL, NULL) != OROYA_OK) continue;
+            lx = fminf(lx, worlds[i].m[12]), hx = fmaxf(hx, worlds[i].m[12]);
+            lz = fminf(lz, worlds[i].m[14]), hz = fmaxf(hz, worlds[i].m[14]);
+        }
+    }
+    if (!(lx <= hx)) return false;
+    *x = 0.5f * (lx + hx);
+    *z = 0.5f * (lz + hz);
+    return true;
+}
+
+/* The contact shadow follows the figure on the ground: two stacked translucent discs, as the
+ * demo's blob shadows. */
+static void place_stage_shadow(world *w) {
+    float x = 0, z = 0;
+    if (!stage_center(w, &x, &z)) return;
+    oroya_transform *tr = oroya_scene_transforms(w->scene);
+    for (int k = 0; k < 2; k++) {
+        uint32_t si = oroya_scene_node_index(w->scene, w->stage_shadow[k]);
+        if (si == OROYA_SCENE_NO_INDEX) continue;
+        float size = w->stage_radius * (k ? 0.6f : 1.0f);
+        tr[si].translation = (oroya_vec3){x, w->stage_ground_y + w->stage_radius * (0.004f + 0.002f * (float)k), z};
+        tr[si].scale = (oroya_vec3){size, 1, size};
+    }
+    oroya_scene_update_world(w->scene);
+}
+
+int world_add_stage(world *w, oroya_vec3 lo, oroya_vec3 hi) {
+    float extent = fmaxf(fmaxf(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z);
+    if (!(extent > 0.0f) || !isfinite(extent)) extent = 1.0f;
+    if (w->geometry_count + 2 > WORLD_MAX_OWNED || w->material_count + 2 > WORLD_MAX_OWNED ||
+        w->hint_count + 3 > WORLD_MAX_HINTS) {
+        return 1;
+    }
+    oroya_error err = {0};
+    oroya_geometry *ground = NULL, *disc = NULL;
+    float thick = extent * 0.01f, size = extent * 12.0f;
+    if (oroya_geometry_create_box(size, thick, size, 1, 1, 1, NULL, &ground, &err) != OROYA_OK) goto fail;
+    w->geometries[w->geometry_count++] = ground;
+    if (oroya_geometry_create_cylinder(1, 1, 0.001f, 32, 1, false, NULL, &disc, &err) != OROYA_OK) goto fail;
+    w->geometries[w->geometry_count++] = disc;
+    oroya_material *gm = &w->materials[w->material_count++];
+    *gm = oroya_material_default();
+    gm->base_color[0] = 0.09f, gm->base_color[1] = 0.09f, gm->base_color[2] = 0.11f;
+    gm->metallic = 0.0f, gm->roughness = 0.9f;
+    oroya_material *sm = &w->materials[w->material_count++];
+    *sm = oroya_material_default();
+    oroya_vec3 c = oroya_vec3_scale(oroya_vec3_add(lo, hi), 0.5f);
+    oroya_node g, sh[2];
+    if (oroya_scene_add_node(w->scene, "oroya:ground", (oroya_node){0}, OROYA_NODE_MESH, &g) != OROYA_OK) goto fail;
+    oroya_transform t = oroya_transform_identity();
+    t.translation = (oroya_vec3){c.x, lo.y - thick * 0.5f, c.z};
+    oroya_scene_set_transform(w->scene, g, &t);
+    oroya_scene_set_mesh(w->scene, g, ground, gm);
+    /* Grid lines every 1, 2 or 5 times a power of ten, about a third of the figure. */
+    float spacing = powf(10.0f, floorf(log10f(extent / 3.0f)));
+    if (spacing * 5.0f <= extent / 3.0f) spacing *= 5.0f;
+    else if (spacing * 2.0f <= extent / 3.0f) spacing *= 2.0f;
+    w->hints[w->hint_count++] = (world_hint){.node = g, .grid_spacing = spacing, .backdrop = true};
+    for (int k = 0; k < 2; k++) {
+        if (oroya_scene_add_node(w->scene, "oroya:shadow", (oroya_node){0}, OROYA_NODE_MESH, &sh[k]) != OROYA_OK) {
+            goto fail;
+        }
+        oroya_scene_set_mesh(w->scene, sh[k], disc, sm);
+        float rgba[4] = {0, 0, 0, 0.3f};
+        oroya_scene_set_mesh_color(w->scene, sh[k], rgba);
+        w->hints[w->hint_count++] = (world_hint){.node = sh[k], .backdrop = true, .unlit = true};
+        w->stage_shadow[k] = sh[k];
+    }
+    float rx = 0.5f * (hi.x - lo.x), rz = 0.5f * (hi.z - lo.z);
+    w->stage_radius = fmaxf(0.35f * sqrtf(rx * rx + rz * rz), 0.05f * extent);
+    w->stage_ground_y = lo.y;
+    w->after_pose = place_stage_shadow;
+    return 0;
+fail:
+    fprintf(stderr, "oroya %s: cannot build the ground: %s\n", w->cmd ? w->cmd : "render",
+            err.message[0] ? err.message : "out of memory");
+    return 1;
 }
 
 int world_node_camera(const world *w, const char *name, float aspect, oroya_mat4 *view,
@@ -217,12 +371,12 @@ int world_node_camera(const world *w, const char *name, float aspect, oroya_mat4
         oroya_result res = oroya_camera_projection(&cam, projection);
         if (res == OROYA_OK) res = oroya_scene_camera_view(w->scene, node, view);
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya: camera '%s': %s\n", name, oroya_result_string(res));
+            fprintf(stderr, "oroya %s: camera '%s': %s\n", w->cmd ? w->cmd : "render", name, oroya_result_string(res));
             return 1;
         }
         return 0;
     }
-    fprintf(stderr, "oroya: no camera node named '%s'; cameras: auto", name);
+    fprintf(stderr, "oroya %s: no camera node named '%s'; cameras: auto", w->cmd ? w->cmd : "render", name);
     for (uint32_t i = 0; i < n; i++) {
         oroya_node node = oroya_scene_node_at(w->scene, i);
         oroya_camera cam;
@@ -287,12 +441,14 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
             return res;
         }
     }
-    static float zeros[OVERLAY_VERTICES * 3];
-    static uint32_t idx[OVERLAY_VERTICES];
-    for (uint32_t i = 0; i < OVERLAY_VERTICES; i++) idx[i] = i;
-    oroya_render_mesh_desc d = {.positions = zeros, .normals = zeros, .vertex_count = OVERLAY_VERTICES,
-                                .indices = idx, .index_count = OVERLAY_VERTICES};
-    oroya_result res = oroya_render_mesh_create(r, &d, &out->lines, err);
+    /* The skeleton overlay: bones as screen-facing ribbons and joints as discs, both a few
+     * pixels wide whatever the GPU's line width limit (GLES guarantees only 1 pixel). */
+    static float zeros[JOINT_VERTICES * 3];
+    oroya_render_mesh_desc d = {.positions = zeros, .normals = zeros, .vertex_count = BONE_VERTICES};
+    oroya_result res = oroya_render_mesh_create(r, &d, &out->bones, err);
+    d.vertex_count = JOINT_VERTICES;
+    if (res == OROYA_OK) res = oroya_render_mesh_create(r, &d, &out->joints, err);
+    if (res == OROYA_OK) res = oroya_render_mesh_create(r, &d, &out->joint_rims, err);
     if (res != OROYA_OK) world_release(r, out);
     return res;
 }
@@ -300,7 +456,9 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
 void world_release(oroya_renderer *r, world_gpu *g) {
     for (uint32_t i = 0; i < g->mesh_count; i++) oroya_render_mesh_destroy(r, g->meshes[i].mesh);
     for (uint32_t i = 0; i < WORLD_MAX_OWNED; i++) oroya_render_texture_destroy(r, g->textures[i]);
-    oroya_render_mesh_destroy(r, g->lines);
+    oroya_render_mesh_destroy(r, g->bones);
+    oroya_render_mesh_destroy(r, g->joints);
+    oroya_render_mesh_destroy(r, g->joint_rims);
     memset(g, 0, sizeof *g);
 }
 
@@ -337,7 +495,8 @@ static uint32_t gather_lights(const world *w, oroya_render_light *out, uint32_t 
     return count;
 }
 
-static uint32_t bone_lines(const world *w, oroya_vec3 *out, uint32_t max) {
+/* Bone segments (parent joint, joint) of every skeleton, in world space: 2 points each. */
+static uint32_t bone_segments(const world *w, oroya_vec3 *out, uint32_t max) {
     const oroya_mat4 *worlds = oroya_scene_world_matrices(w->scene);
     const uint32_t *parents = oroya_scene_parent_indices(w->scene);
     uint32_t n = 0;
@@ -357,6 +516,64 @@ static uint32_t bone_lines(const world *w, oroya_vec3 *out, uint32_t max) {
         }
     }
     return n;
+}
+
+/* World units per pixel at view-space depth z (negative in front of the camera). */
+static float pixel_size(const oroya_mat4 *projection, float z, float height) {
+    const float *p = projection->m;
+    float depth = p[11] != 0.0f ? fmaxf(-z, 1e-6f) : 1.0f; /* perspective; orthographic */
+    return 2.0f * depth / (fabsf(p[5]) * height);
+}
+
+/* The overlay's triangles in view space (drawn with model = inverse(view)): a ribbon per bone
+ * and a disc per joint. Counts in vertices; unused vertices collapse onto the last one. */
+static void overlay_geometry(const world *w, const oroya_mat4 *view, const oroya_mat4 *projection,
+                             float height, float *ribbons, uint32_t *ribbon_count,
+                             float *discs, float *rims, uint32_t *disc_count) {
+    static oroya_vec3 seg[OVERLAY_BONES * 2];
+    uint32_t n = bone_segments(w, seg, OVERLAY_BONES * 2);
+    uint32_t rv = 0, dv = 0;
+    for (uint32_t i = 0; i + 1 < n; i += 2) {
+        oroya_vec3 a = oroya_mat4_transform_point(*view, seg[i]);
+        oroya_vec3 b = oroya_mat4_transform_point(*view, seg[i + 1]);
+        float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
+        float nx = len > 0 ? -dy / len : 0, ny = len > 0 ? dx / len : 1;
+        float ha = 0.5f * BONE_WIDTH_PX * pixel_size(projection, a.z, height);
+        float hb = 0.5f * BONE_WIDTH_PX * pixel_size(projection, b.z, height);
+        oroya_vec3 q[4] = {{a.x + nx * ha, a.y + ny * ha, a.z}, {a.x - nx * ha, a.y - ny * ha, a.z},
+                           {b.x - nx * hb, b.y - ny * hb, b.z}, {b.x + nx * hb, b.y + ny * hb, b.z}};
+        static const int tri[6] = {0, 1, 2, 0, 2, 3};
+        for (int k = 0; k < 6; k++) memcpy(&ribbons[(rv++) * 3], &q[tri[k]].x, 3 * sizeof(float));
+    }
+    /* A disc on every bone of every skeleton. */
+    const oroya_mat4 *worlds = oroya_scene_world_matrices(w->scene);
+    for (uint32_t s = 0; s < w->skeleton_count; s++) {
+        const oroya_skeleton *sk = w->skeletons[s];
+        for (uint32_t bi = 0; bi < sk->bone_count && dv + 3 * MARKER_SIDES <= JOINT_VERTICES; bi++) {
+            uint32_t i = oroya_scene_node_index(w->scene, sk->bones[bi]);
+            if (i == OROYA_SCENE_NO_INDEX) continue;
+            oroya_vec3 c = oroya_mat4_transform_point(*view, (oroya_vec3){worlds[i].m[12], worlds[i].m[13], worlds[i].m[14]});
+            float px = pixel_size(projection, c.z, height);
+            float r = JOINT_RADIUS_PX * px, rim = (JOINT_RADIUS_PX + 1.5f) * px;
+            for (int k = 0; k < MARKER_SIDES; k++) {
+                float a0 = 2.0f * PI_F * (float)k / MARKER_SIDES, a1 = 2.0f * PI_F * (float)(k + 1) / MARKER_SIDES;
+                float p[9] = {c.x, c.y, c.z, c.x + r * cosf(a0), c.y + r * sinf(a0), c.z,
+                              c.x + r * cosf(a1), c.y + r * sinf(a1), c.z};
+                float q[9] = {c.x, c.y, c.z, c.x + rim * cosf(a0), c.y + rim * sinf(a0), c.z,
+                              c.x + rim * cosf(a1), c.y + rim * sinf(a1), c.z};
+                memcpy(&discs[dv * 3], p, sizeof p);
+                memcpy(&rims[dv * 3], q, sizeof q);
+                dv += 3;
+            }
+        }
+    }
+    for (uint32_t i = rv; i < BONE_VERTICES; i++) memcpy(&ribbons[i * 3], rv ? &ribbons[(rv - 1) * 3] : (float[3]){0, 0, 0}, 3 * sizeof(float));
+    for (uint32_t i = dv; i < JOINT_VERTICES; i++) {
+        memcpy(&discs[i * 3], dv ? &discs[(dv - 1) * 3] : (float[3]){0, 0, 0}, 3 * sizeof(float));
+        memcpy(&rims[i * 3], dv ? &rims[(dv - 1) * 3] : (float[3]){0, 0, 0}, 3 * sizeof(float));
+    }
+    *ribbon_count = rv;
+    *disc_count = dv;
 }
 
 oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const oroya_mat4 *view,
@@ -409,16 +626,26 @@ oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const
             res = oroya_render_draw(r, &d, err);
         }
     }
-    if (res == OROYA_OK && skeleton && g->lines.id) {
-        static oroya_vec3 pts[OVERLAY_VERTICES];
-        uint32_t count = bone_lines(w, pts, OVERLAY_VERTICES);
-        for (uint32_t i = count; i < OVERLAY_VERTICES; i++) pts[i] = count ? pts[count - 1] : (oroya_vec3){0, 0, 0};
-        res = oroya_render_mesh_update(r, g->lines, &pts[0].x, NULL, OVERLAY_VERTICES, err);
-        if (res == OROYA_OK && count) {
-            oroya_render_draw_desc d = {.mesh = g->lines, .lines = true,
-                                        .material = {.base_color = {1, 0.7f, 0.05f, 1}, .unlit = true}};
-            res = oroya_render_draw(r, &d, err);
-        }
+    if (res == OROYA_OK && skeleton && g->bones.id && g->joints.id && g->joint_rims.id) {
+        static float ribbons[BONE_VERTICES * 3], discs[JOINT_VERTICES * 3], rims[JOINT_VERTICES * 3];
+        uint32_t width = 0, height = 0, rv = 0, dv = 0;
+        oroya_renderer_size(r, &width, &height);
+        overlay_geometry(w, view, projection, (float)height, ribbons, &rv, discs, rims, &dv);
+        oroya_mat4 back;
+        if (!oroya_mat4_invert(*view, &back)) back = oroya_mat4_identity();
+        res = oroya_render_mesh_update(r, g->bones, ribbons, NULL, BONE_VERTICES, err);
+        if (res == OROYA_OK) res = oroya_render_mesh_update(r, g->joints, discs, NULL, JOINT_VERTICES, err);
+        if (res == OROYA_OK) res = oroya_render_mesh_update(r, g->joint_rims, rims, NULL, JOINT_VERTICES, err);
+        oroya_render_draw_desc d = {.mesh = g->bones, .model = back, .on_top = true,
+                                    .material = {.base_color = {1, 0.62f, 0.05f, 1}, .unlit = true, .double_sided = true}};
+        if (res == OROYA_OK && rv) res = oroya_render_draw(r, &d, err);
+        /* Joints: light discs with a dark rim, visible on light and dark surfaces alike. */
+        d.mesh = g->joint_rims;
+        d.material.base_color[0] = 0.03f, d.material.base_color[1] = 0.03f, d.material.base_color[2] = 0.05f;
+        if (res == OROYA_OK && dv) res = oroya_render_draw(r, &d, err);
+        d.mesh = g->joints;
+        d.material.base_color[0] = 1.0f, d.material.base_color[1] = 0.95f, d.material.base_color[2] = 0.8f;
+        if (res == OROYA_OK && dv) res = oroya_render_draw(r, &d, err);
     }
     oroya_result end = oroya_render_end(r, err);
     return res != OROYA_OK ? res : end;

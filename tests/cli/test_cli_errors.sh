@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Every subcommand that opens files reports a missing one the same way, "oroya CMD: PATH:
+# <errno text>" (the subcommand, the path once, the system's reason), and every subcommand
+# takes clip names the same way (a clip's name or animation_<index>, one resolver).
+# Run as: bash test_cli_errors.sh BUILD_DIR SOURCE_DIR
+set -u
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # Mesa, see test_render_cli.sh
+BUILD=$(cd "$1" && pwd)
+SRC=$(cd "$2" && pwd)
+OROYA="$BUILD/oroya"
+. "$SRC/tests/cli/lib.sh"
+
+# expect CODE EXACT_FIRST_STDERR_LINE command...
+expect_line() {
+    local code=$1 line=$2
+    shift 2
+    "$@" >out.txt 2>err.txt
+    local got=$?
+    [ "$got" -eq "$code" ] || fail "'$*' exited $got, expected $code"
+    [ "$(head -1 err.txt)" = "$line" ] || { fail "'$*': stderr is"; sed 's/^/    /' err.txt >&2; echo "  expected: $line" >&2; }
+}
+
+missing=/nonexistent-dir/x.glb
+enoent="No such file or directory"
+expect_line 1 "oroya info: $missing: $enoent" "$OROYA" info $missing
+expect_line 1 "oroya sample: $missing: $enoent" "$OROYA" sample $missing --clip animation_0 --time 0
+expect_line 1 "oroya render: $missing: $enoent" "$OROYA" render $missing -o x.png
+expect_line 1 "oroya view: $missing: $enoent" "$OROYA" view $missing --frames 1
+expect_line 1 "oroya export: $missing: $enoent" "$OROYA" export $missing out.glb
+expect_line 1 "oroya plot: $missing: $enoent" "$OROYA" plot $missing -o x.png
+expect_line 1 "oroya plot: /nonexistent-dir/s.json: $enoent" "$OROYA" plot /nonexistent-dir/s.json -o x.png
+expect_line 1 "oroya play: /nonexistent-dir/s.json: $enoent" "$OROYA" play /nonexistent-dir/s.json
+# A folder is not a file: the reason is the system's, still one path.
+mkdir adir
+"$OROYA" info adir 2>err.txt
+grep -c "adir" err.txt | grep -qx 1 || fail "info adir names the path other than once: $(cat err.txt)"
+# A FIFO is refused, by name, without blocking on it (nobody writes to it).
+mkfifo fifo.gltf fifo.json
+for cmd in info "sample --clip a --time 0" "render -o x.png" "export out.glb" "plot -o x.png"; do
+    set -- $cmd
+    timeout 20 "$OROYA" "$1" fifo.gltf "${@:2}" >out.txt 2>err.txt
+    code=$?
+    [ "$code" = 1 ] || fail "$1 on a FIFO exited $code (124: it blocked)"
+    [ "$(grep -o 'fifo.gltf' err.txt | wc -l)" = 1 ] || fail "$1 on a FIFO: $(cat err.txt)"
+done
+for cmd in play "plot -o x.png"; do
+    set -- $cmd
+    timeout 20 "$OROYA" "$1" fifo.json "${@:2}" >out.txt 2>err.txt
+    code=$?
+    [ "$code" = 1 ] || fail "$1 on a FIFO scenario exited $code (124: it blocked)"
+    grep -q "^oroya $1: fifo.json: not a regular file" err.txt || fail "$1 on a FIFO scenario: $(cat err.txt)"
+done
+# A library error names the path once too (the importer's message starts with it).
+printf '{"asset": {"version": "2.0"}, "nodes": [{"mesh": 7}]}' > bad.gltf
+for cmd in info "sample --clip a --time 0" "render -o x.png" "export out.glb" "plot -o x.png"; do
+    set -- $cmd
+    "$OROYA" "$1" bad.gltf "${@:2}" >out.txt 2>err.txt && fail "$cmd accepted bad.gltf"
+    head -1 err.txt | grep -q "^oroya $1: bad.gltf: " || fail "$cmd bad.gltf: $(head -1 err.txt)"
+    [ "$(head -1 err.txt | grep -o 'bad.gltf' | wc -l)" = 1 ] || fail "$cmd names bad.gltf twice: $(head -1 err.txt)"
+done
+
+# One resolver: animation_<i> and glTF names wherever a clip is named.
+it="$SRC/tests/assets/InterpolationTest/glTF-Binary/InterpolationTest.glb"
+"$OROYA" sample "$it" --clip "Linear Rotation" --time 0.5 > by_name.json || fail "sample by glTF name"
+"$OROYA" sample "$it" --clip animation_5 --time 0.5 > by_index.json || fail "sample by animation_5"
+cmp -s by_name.json by_index.json || fail "sample: 'Linear Rotation' and animation_5 differ"
+"$OROYA" render "$it" --clip animation_5 --time 0.5 --size 64x36 --msaa 1 -o r5.png 2>err.txt || fail "render --clip animation_5: $(cat err.txt)"
+"$OROYA" render "$it" --clip "Linear Rotation" --time 0.5 --size 64x36 --msaa 1 -o rn.png 2>err.txt || fail "render --clip by name"
+cmp -s r5.png rn.png || fail "render: 'Linear Rotation' and animation_5 differ"
+"$OROYA" plot "$it" --clip animation_5 -o p5.svg 2>err.txt || fail "plot --clip animation_5: $(cat err.txt)"
+"$OROYA" export "$it" e.glb --drop animation_0 2>err.txt || fail "export --drop animation_0: $(cat err.txt)"
+"$OROYA" info e.glb | grep -q '"Step Scale"' && fail "export --drop animation_0 kept 'Step Scale'"
+"$OROYA" render --clip animation_1 --time 0.5 --size 64x36 --msaa 1 -o d1.png 2>err.txt || fail "render (demo) --clip animation_1: $(cat err.txt)"
+"$OROYA" render --clip comparison --time 0.5 --size 64x36 --msaa 1 -o dn.png 2>err.txt || fail "render (demo) --clip comparison"
+cmp -s d1.png dn.png || fail "the demo's animation_1 is not its clip 'comparison'"
+# The same refusal everywhere, listing the clips there are.
+want="no clip named 'animation_9'; clips: Step Scale Linear Scale"
+for cmd in "sample --time 0" "render -o x.png" "plot -o x.png" "view --frames 1"; do
+    set -- $cmd
+    "$OROYA" "$1" "$it" --clip animation_9 "${@:2}" >out.txt 2>err.txt && fail "$1 accepted animation_9"
+    grep -q "^oroya $1: $want" err.txt || fail "$1 --clip animation_9: $(cat err.txt)"
+done
+"$OROYA" export "$it" e.glb --drop animation_9 2>err.txt && fail "export --drop animation_9 accepted"
+grep -q "^oroya export: $want" err.txt || fail "export --drop animation_9: $(cat err.txt)"
+# Nodes: the scene name or node_<index>.
+"$OROYA" plot "$it" --node node_4 -o n4.svg 2>err.txt || fail "plot --node node_4: $(cat err.txt)"
+"$OROYA" plot "$it" --node nope -o n.svg 2>err.txt && fail "plot --node nope accepted"
+grep -q "^oroya plot: no node named 'nope'" err.txt || fail "plot --node nope: $(cat err.txt)"
+
+finish "CLI error and name"

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# `oroya export IN OUT`: the files it writes (.gltf + .bin and .glb) pass the Khronos glTF
+# validator with 0 errors, and read back with the same animation (sampled through `oroya
+# sample`, compared number by number); --subclip and --make-additive give the clips three.js's
+# AnimationUtils would. Run as: bash test_export_cli.sh BUILD_DIR SOURCE_DIR. Exit 77 (skip)
+# when node or the validator is missing (make deps installs them).
+set -u
+BUILD=$(cd "$1" && pwd)
+SRC=$(cd "$2" && pwd)
+OROYA="$BUILD/oroya"
+node_path=${GLTF_VALIDATOR_NODE_PATH:-$SRC/tests/tools/node_modules}
+if ! command -v node >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1 ||
+   ! NODE_PATH="$node_path" node -e "require('gltf-validator')" >/dev/null 2>&1; then
+    echo "SKIP: node with gltf-validator, or python3, not found (NODE_PATH=$node_path; run make deps)"
+    exit 77
+fi
+. "$SRC/tests/cli/lib.sh"
+
+cesium="$SRC/tests/assets/CesiumMan/glTF/CesiumMan.gltf"
+interp="$SRC/tests/assets/InterpolationTest/glTF-Binary/InterpolationTest.glb"
+"$OROYA" export "$cesium" cesium.glb 2>err.txt || fail "export to .glb: $(cat err.txt)"
+"$OROYA" export "$cesium" cesium.gltf 2>err.txt || fail "export to .gltf: $(cat err.txt)"
+[ -s cesium.bin ] || fail "cesium.gltf has no cesium.bin beside it"
+"$OROYA" export "$interp" interp.glb 2>err.txt || fail "export InterpolationTest: $(cat err.txt)"
+"$OROYA" export "$cesium" cut.gltf --subclip animation_0:0:24:24=first --subclip animation_0:24:48:24 \
+    --make-additive first 2>err.txt || fail "export with clip options: $(cat err.txt)"
+NODE_PATH="$node_path" node "$SRC/tests/tools/validate_gltf.js" cesium.glb cesium.gltf interp.glb cut.gltf \
+    > validator.txt || { fail "the validator found errors"; cat validator.txt >&2; }
+grep -q ' 4 files, 0 with errors' validator.txt || fail "validator: $(tail -1 validator.txt)"
+
+# Round trip: the same clip sampled from the original and from each export.
+times=0,0.3,0.77,1.1,2
+"$OROYA" sample "$cesium" --clip animation_0 --times $times > a.json
+"$OROYA" sample cesium.glb --clip animation_0 --times $times > b.json
+"$OROYA" sample cesium.gltf --clip animation_0 --times $times > c.json
+for clip in "Step Scale" "CubicSpline Rotation" "Linear Translation"; do
+    "$OROYA" sample "$interp" --clip "$clip" --times 0,0.4,0.9,1.6 >> ia.json
+    "$OROYA" sample interp.glb --clip "$clip" --times 0,0.4,0.9,1.6 >> ib.json
+done
+# first: frames 0..23 of a 24 fps walk whose keys are 1/24 s apart from 1/24 s: the key at
+# 1/24 s moves to 0, so first at t is the walk at t + 1/24. "animation_0_24_48" is the default
+# name of the second subclip. --make-additive first: every track minus its value at frame 0.
+"$OROYA" sample cut.gltf --clip first --times 0,0.5 > first.json
+"$OROYA" sample "$cesium" --clip animation_0 --times 0.041666668,0.541666668 > walk_shift.json
+"$OROYA" sample cut.gltf --clip animation_0_24_48 --times 0 > second.json
+"$OROYA" sample "$cesium" --clip animation_0 --times 1 > walk_1s.json
+"$OROYA" info --json cut.gltf > cut_info.json
+python3 - <<'PY' || fail "round-trip comparisons (see above)"
+import json, math, sys
+def frames(path):
+    out = []
+    for line in open(path):
+        line = line.strip().rstrip(',')
+        if line.startswith('{"time"'):
+            out.append(json.loads(line))
+    return out
+def close(a, b, tol, what):
+    bad = 0
+    for fa, fb in zip(a, b):
+        for name, na in fa['nodes'].items():
+            nb = fb['nodes'].get(name)
+            if nb is None:
+                print(what, 'node', name, 'missing'); bad += 1; continue
+            for key in ('translation', 'rotation', 'scale'):
+                for x, y in zip(na[key], nb[key]):
+                    if abs(x - y) > tol:
+                        print(what, 't', fa['time'], name, key, x, y); bad += 1; break
+        for skin, ma in fa['skins'].items():
+            if any(abs(x - y) > tol for x, y in zip(ma, fb['skins'][skin])):
+                print(what, 'skin', skin, 'differs'); bad += 1
+    if len(a) != len(b) or not a:
+        print(what, 'frame counts', len(a), len(b)); bad += 1
+    return bad
+bad = 0
+a = frames('a.json')
+bad += close(a, frames('b.json'), 0, '.glb')           # keys and vertices written bit for bit
+bad += close(a, frames('c.json'), 0, '.gltf')
+bad += close(frames('ia.json'), frames('ib.json'), 0, 'InterpolationTest')
+first = frames('first.json')
+shift = frames('walk_shift.json')
+# additive: first(t) = walk(t + 1/24) "minus" walk(1/24): at t = 0 the identity/zero.
+animated = []
+for n in first[0]['nodes']:
+    v = first[0]['nodes'][n]
+    if all(abs(x) < 1e-6 for x in v['translation']) and all(abs(x) < 1e-6 for x in v['scale']) and \
+       all(abs(x) < 1e-6 for x in v['rotation'][:3]):
+        animated.append(n)
+zero = len(animated)
+if zero < 19:
+    print('make-additive: only %d nodes are zero at the reference frame, expected the 19 joints' % zero); bad += 1
+# at t = 0.5: rotation = conj(ref) * walk(0.541667); check |w| through the angle between
+# the shifted walk poses (the additive's rotation angle equals the angle from ref to q).
+for n in animated:
+    v = first[1]['nodes'][n]
+    q, r, ref = v['rotation'], shift[1]['nodes'][n]['rotation'], shift[0]['nodes'][n]['rotation']
+    dot = abs(sum(x * y for x, y in zip(r, ref)))
+    if abs(abs(q[3]) - min(1.0, dot)) > 2e-5:
+        print('make-additive: node', n, 'rotation', q, 'expected |w|', dot); bad += 1; break
+# the second subclip, not additive: frames 24..47, so its t = 0 is the walk's key at 1 s.
+bad += close(frames('second.json'), frames('walk_1s.json'), 1e-6, 'subclip')
+info = json.load(open('cut_info.json'))
+d = {c['name']: c['duration'] for c in info['clips']}
+if set(d) != {'animation_0', 'first', 'animation_0_24_48'}:
+    print('clips in cut.gltf:', sorted(d)); bad += 1
+elif abs(d['first'] - 22 / 24) > 1e-5 or abs(d['animation_0_24_48'] - 23 / 24) > 1e-5:
+    print('subclip durations', d); bad += 1
+sys.exit(1 if bad else 0)
+PY
+
+# Errors: usage 2, failures 1, each message naming the option or the file (expect: lib.sh).
+expect 2 "must end in .gltf or .glb" "$OROYA" export "$cesium" out.obj
+expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:5:2:24
+expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:0:10
+expect 1 "no key of clip 'animation_0' lies in frames 1000..1010" "$OROYA" export "$cesium" o.glb --subclip animation_0:1000:1010:24
+expect 1 "no clip named 'walk'" "$OROYA" export "$cesium" o.glb --make-additive walk
+expect 2 "needs a value" "$OROYA" export "$cesium" o.glb --drop
+expect 1 "oroya export: /nonexistent-dir/o.glb: cannot open" "$OROYA" export "$cesium" /nonexistent-dir/o.glb
+"$OROYA" export --help | grep -q "^usage: oroya export" || fail "export --help"
+
+finish "oroya export"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `oroya plot`: golden images (tests/golden/plot_*.png, checked by eye when made) of the
+# step / linear / cubic-spline comparison, of rotation angles from a glTF file and of a
+# scenario's clips; SVG output; clear errors. The comparison allows for font rasterizers: at
+# most 0.2% of the pixels may differ by more than 40 levels. OROYA_UPDATE_GOLDENS=1 rewrites
+# the goldens instead (look at them before committing).
+# Run as: bash test_plot_cli.sh BUILD_DIR SOURCE_DIR
+set -u
+BUILD=$(cd "$1" && pwd)
+SRC=$(cd "$2" && pwd)
+OROYA="$BUILD/oroya"
+command -v python3 >/dev/null || { echo "SKIP: python3 not found (make deps installs it)"; exit 77; }
+. "$SRC/tests/cli/lib.sh"
+if "$OROYA" plot --clip comparison -o probe.png 2>&1 | grep -q "without Cairo"; then
+    echo "FAIL: this oroya was built without Cairo (make deps installs libcairo2-dev)"
+    exit 1
+fi
+pngtool="$SRC/tests/golden/pngtool.py"
+
+golden() { # NAME args...: plot to NAME.png and compare with tests/golden/NAME.png
+    local name=$1
+    shift
+    "$OROYA" plot "$@" -o "$name.png" 2>err.txt || { fail "plot $*: $(cat err.txt)"; return; }
+    if [ "${OROYA_UPDATE_GOLDENS:-0}" = 1 ]; then
+        cp "$name.png" "$SRC/tests/golden/$name.png"
+        echo "updated tests/golden/$name.png"
+    elif [ ! -f "$SRC/tests/golden/$name.png" ]; then
+        fail "tests/golden/$name.png is missing"
+    else
+        python3 "$pngtool" close "$name.png" "$SRC/tests/golden/$name.png" 40 0.2 || fail "$name.png differs from its golden"
+    fi
+}
+# The tutorial's figure: the demo's comparison clip, the three balls' heights.
+golden plot_comparison --clip comparison --channel translation.y
+# Rotation angles, three interpolations from three clips of one file.
+golden plot_rotation_angle "$SRC/tests/assets/InterpolationTest/glTF-Binary/InterpolationTest.glb" \
+    --clip "Step Rotation" --clip "Linear Rotation" --clip "CubicSpline Rotation" --channel rotation.angle
+# A scenario (oroya play's format): every clip, every changing component.
+golden plot_scenario_bounce "$SRC/tests/conformance/a_bounce.json" --size 640x360
+
+# Each golden differs from the others (the comparison cannot pass on any picture).
+if [ "${OROYA_UPDATE_GOLDENS:-0}" != 1 ]; then
+    python3 "$pngtool" close plot_comparison.png "$SRC/tests/golden/plot_rotation_angle.png" 40 0.5 >/dev/null &&
+        fail "two different plots compare as close"
+fi
+
+# SVG: well-formed, the asked size, curves and dots as paths.
+"$OROYA" plot --clip comparison --channel translation.y --size 640x320 -o c.svg 2>err.txt || fail "svg: $(cat err.txt)"
+python3 - c.svg <<'PY' || fail "c.svg is not the expected SVG"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag.endswith('svg'), root.tag
+assert root.get('width').startswith('640') and root.get('height').startswith('320'), (root.get('width'), root.get('height'))
+paths = [e for e in root.iter() if e.tag.endswith('path')]
+assert len(paths) > 12, len(paths)
+PY
+# A scenario with a "gltf" model brings its clips (morph weights here).
+"$OROYA" plot "$SRC/tests/conformance/gltf/animated_morph_cube.json" --channel weights.1 -o m.png 2>err.txt ||
+    fail "scenario with gltf: $(cat err.txt)"
+grep -q "wrote m.png (1 curve)" err.txt || fail "weights.1 of the morph cube: $(cat err.txt)"
+
+cesium="$SRC/tests/assets/CesiumMan/glTF/CesiumMan.gltf"
+expect 2 "is not translation|rotation|scale|weights" "$OROYA" plot --channel rotation.q -o x.png
+expect 2 "must end in .svg or .png" "$OROYA" plot -o x.bmp
+expect 2 "-o OUT.svg|.png is required" "$OROYA" plot
+expect 1 "nothing to draw" "$OROYA" plot "$cesium" --channel weights -o x.png
+expect 1 "cannot write '/nonexistent-dir/x.png'" "$OROYA" plot --clip comparison -o /nonexistent-dir/x.png
+printf '{"clips": [{"name": "c", "tracks": [{"node": "a", "property": "position", "times": [0, 1], "values": [0, 0]}]}]}' > bad.json
+expect 1 "bad.json: clips\[0\]" "$OROYA" plot bad.json -o x.png
+"$OROYA" plot --help | grep -q "^usage: oroya plot" || fail "plot --help"
+
+finish "oroya plot"

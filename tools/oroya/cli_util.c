@@ -1,0 +1,87 @@
+/* Shared by the subcommands: input files and name resolution (see cli_util.h). */
+#define _POSIX_C_SOURCE 200809L /* stat, access */
+
+#include "cli_util.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_check_readable(const char *cmd, const char *path) {
+    /* stat and access open nothing, so a FIFO or a device cannot block here; the loaders
+     * refuse what is not a regular file with their own message. */
+    struct stat st;
+    errno = 0;
+    if (stat(path, &st) != 0 || access(path, R_OK) != 0) {
+        fprintf(stderr, "oroya %s: %s: %s\n", cmd, path, strerror(errno ? errno : ENOENT));
+        return 1;
+    }
+    return 0;
+}
+
+int cli_check_regular_file(const char *cmd, const char *path) {
+    if (cli_check_readable(cmd, path)) return 1;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "oroya %s: %s: not a regular file\n", cmd, path);
+        return 1;
+    }
+    return 0;
+}
+
+void cli_report(const char *cmd, const char *path, const oroya_error *err) {
+    const char *msg = err->message[0] ? err->message : oroya_result_string(err->result);
+    /* The result's name too ("access refused"), when the message is more than that. */
+    const char *kind = err->message[0] ? oroya_result_string(err->result) : NULL;
+    fprintf(stderr, "oroya %s: ", cmd);
+    if (!strstr(msg, path)) fprintf(stderr, "%s: ", path);
+    fprintf(stderr, kind ? "%s (%s)\n" : "%s\n", msg, kind);
+}
+
+int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
+                  oroya_gltf_model **out) {
+    *out = NULL;
+    if (cli_check_readable(cmd, path)) return 1;
+    oroya_error err = {0};
+    if (oroya_gltf_load(path, desc, out, &err) != OROYA_OK) {
+        cli_report(cmd, path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+/* i when name is "animation_<i>" (decimal, no leading zeros), else -1. */
+static int64_t numbered(const char *name, const char *prefix) {
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) || !name[n] || (name[n] == '0' && name[n + 1])) return -1;
+    int64_t v = 0;
+    for (const char *c = name + n; *c; c++) {
+        if (*c < '0' || *c > '9' || v > 100000000) return -1;
+        v = v * 10 + (*c - '0');
+    }
+    return v;
+}
+
+int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count, const char *name) {
+    for (uint32_t i = 0; i < count; i++) {
+        if (!strcmp(clips[i]->name, name)) return (int32_t)i;
+    }
+    int64_t k = numbered(name, "animation_");
+    if (k >= 0 && k < (int64_t)count) return (int32_t)k;
+    fprintf(stderr, "oroya %s: no clip named '%s'; clips:", cmd, name);
+    if (!count) fprintf(stderr, " (none)");
+    for (uint32_t i = 0; i < count; i++) fprintf(stderr, " %s", clips[i]->name);
+    fputc('\n', stderr);
+    return -1;
+}
+
+int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_model *model,
+                  const char *name, oroya_node *out) {
+    if (oroya_scene_find_node(scene, name, out) == OROYA_OK) return 0;
+    if (model && oroya_gltf_model_find_node(model, name, out, NULL) == OROYA_OK) return 0;
+    fprintf(stderr, "oroya %s: no node named '%s' (oroya info lists them)\n", cmd, name);
+    return 1;
+}

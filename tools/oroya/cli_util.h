@@ -1,0 +1,38 @@
+/* What every subcommand of the oroya CLI shares: opening input files with errors in one
+ * style ("oroya render: /x.glb: No such file or directory"), and one resolver for clip and
+ * node names, so `--clip animation_2` or `--node node_5` mean the same thing everywhere. */
+#ifndef OROYA_CLI_UTIL_H
+#define OROYA_CLI_UTIL_H
+
+#include "oroya/clip.h"
+#include "oroya/gltf.h"
+#include "oroya/scene.h"
+
+/* 0 when `path` exists and may be read (checked without opening it, so nothing blocks);
+ * else prints "oroya CMD: PATH: <errno text>" and returns 1. */
+int cli_check_readable(const char *cmd, const char *path);
+
+/* cli_check_readable, and a regular file (a FIFO or a device is refused before anything
+ * opens it, so reading cannot block): for the CLI's own readers (scenarios). */
+int cli_check_regular_file(const char *cmd, const char *path);
+
+/* Prints "oroya CMD: PATH: MESSAGE" for a failed library call, or "oroya CMD: MESSAGE"
+ * when the message names the path already, so the path shows once. */
+void cli_report(const char *cmd, const char *path, const oroya_error *err);
+
+/* oroya_gltf_load with the errors above. 0 on success; 1 (message printed) on failure. */
+int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
+                  oroya_gltf_model **out);
+
+/* The clip `name` among clips[0..count): a clip's own name first, else "animation_<i>" (the
+ * i-th clip, as oroya info lists them). Returns its index, or -1 after printing
+ * "oroya CMD: no clip named 'NAME'; clips: ..." with every clip's name. */
+int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count, const char *name);
+
+/* The node `name` of `scene`: its scene name, or, for a glTF file (model not NULL), any name
+ * oroya_gltf_model_find_node takes ("node_<i>"). 0 on success; 1 after printing
+ * "oroya CMD: no node named 'NAME' (oroya info lists them)". */
+int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_model *model,
+                  const char *name, oroya_node *out);
+
+#endif

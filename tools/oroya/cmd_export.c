@@ -1,0 +1,220 @@
+/* oroya export IN OUT: reads a glTF file and writes it again through oroya's exporter
+ * (oroya_gltf_write), as .gltf + .bin or as .glb, with the clip utilities applied on the way:
+ * cut subclips, make clips additive, drop clips. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_util.h"
+#include "oroya/mixer.h"
+
+#define EXPORT_MAX_OPS 64
+#define EXPORT_MAX_CLIPS 1024
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: oroya export IN OUT.gltf|OUT.glb [--subclip NAME:START:END:FPS[=NEW]]...\n"
+            "                    [--make-additive NAME[:FRAME[:REF]]]... [--drop NAME]...\n\n"
+            "Reads IN (glTF 2.0) and writes its scene and clips to OUT through oroya's exporter:\n"
+            ".glb as one file, .gltf with a .bin beside it (OUT.gltf -> OUT.bin). Clip names are\n"
+            "their glTF names or animation_<index> (oroya info lists them).\n"
+            "  --subclip NAME:START:END:FPS[=NEW]\n"
+            "                  adds a clip cut from clip NAME: the keys of frames START <= f < END\n"
+            "                  at FPS frames per second (three.js AnimationUtils.subclip), shifted\n"
+            "                  to start at 0; named NEW, default NAME_START_END\n"
+            "  --make-additive NAME[:FRAME[:REF]]\n"
+            "                  makes clip NAME relative to frame FRAME (at 30 fps, default 0) of\n"
+            "                  clip REF (default NAME itself), as three.js makeClipAdditive; glTF\n"
+            "                  has no blend mode, so the file holds the differences and a player\n"
+            "                  must know to add them\n"
+            "  --drop NAME     leaves clip NAME out of OUT\n"
+            "Options apply in the order given (a subclip can then be made additive or dropped).\n"
+            "Not written (the exporter's limits): images and textures, lights.\n");
+}
+
+/* "A:B:C" fields into parts (at most max); returns their count. The text is modified. */
+static uint32_t split(char *text, char **parts, uint32_t max) {
+    uint32_t n = 0;
+    char *p = text;
+    while (n < max) {
+        parts[n++] = p;
+        char *c = strchr(p, ':');
+        if (!c) break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+static bool number(const char *s, double *out) {
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!s[0] || *end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+typedef struct clip_list {
+    oroya_clip *clips[EXPORT_MAX_CLIPS];
+    bool owned[EXPORT_MAX_CLIPS];
+    uint32_t count;
+} clip_list;
+
+int oroya_cmd_export(int argc, char **argv) {
+    const char *in = NULL, *out = NULL;
+    const char *ops[EXPORT_MAX_OPS][2];
+    uint32_t op_count = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--subclip") || !strcmp(a, "--make-additive") || !strcmp(a, "--drop")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n", a);
+                return 2;
+            }
+            if (op_count == EXPORT_MAX_OPS) {
+                fprintf(stderr, "oroya export: more than %d clip options\n", EXPORT_MAX_OPS);
+                return 2;
+            }
+            ops[op_count][0] = a;
+            ops[op_count++][1] = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "oroya export: unknown option '%s'\n(see 'oroya export --help')\n", a);
+            return 2;
+        } else if (!in) {
+            in = a;
+        } else if (!out) {
+            out = a;
+        } else {
+            fprintf(stderr, "oroya export: more than two files ('%s')\n(see 'oroya export --help')\n", a);
+            return 2;
+        }
+    }
+    if (!in || !out) {
+        usage(stderr);
+        return 2;
+    }
+    const char *dot = strrchr(out, '.');
+    bool binary = dot && !strcmp(dot, ".glb");
+    if (!dot || (!binary && strcmp(dot, ".gltf"))) {
+        fprintf(stderr, "oroya export: output '%s' must end in .gltf or .glb\n", out);
+        return 2;
+    }
+    oroya_gltf_model *m = NULL;
+    oroya_gltf_import_desc desc = {0};
+    desc.skip_images = true;
+    if (cli_gltf_load("export", in, &desc, &m)) return 1;
+    clip_list *list = calloc(1, sizeof *list);
+    int rc = list ? 0 : 1;
+    if (!list) fprintf(stderr, "oroya export: out of memory\n");
+    for (uint32_t i = 0; list && i < m->clip_count && i < EXPORT_MAX_CLIPS; i++) list->clips[list->count++] = m->clips[i];
+    if (list && m->clip_count > EXPORT_MAX_CLIPS) {
+        fprintf(stderr, "oroya export: %s has %u clips; at most %d are written\n", in, m->clip_count, EXPORT_MAX_CLIPS);
+        rc = 1;
+    }
+    for (uint32_t o = 0; !rc && o < op_count; o++) {
+        char text[512];
+        if (strlen(ops[o][1]) >= sizeof text) {
+            fprintf(stderr, "oroya export: %s value too long\n", ops[o][0]);
+            rc = 2;
+            break;
+        }
+        strcpy(text, ops[o][1]);
+        if (!strcmp(ops[o][0], "--subclip")) {
+            char *new_name = strchr(text, '=');
+            if (new_name) *new_name++ = '\0';
+            char *f[5];
+            double start = 0, end = 0, fps = 0;
+            if (split(text, f, 5) != 4 || !number(f[1], &start) || !number(f[2], &end) || !number(f[3], &fps) ||
+                fps <= 0 || end <= start) {
+                fprintf(stderr, "oroya export: --subclip '%s' is not NAME:START:END:FPS with START < END and FPS > 0\n",
+                        ops[o][1]);
+                rc = 2;
+                break;
+            }
+            int32_t k = cli_find_clip("export", list->clips, list->count, f[0]);
+            if (k < 0) {
+                rc = 1;
+                break;
+            }
+            char name[600];
+            if (new_name && new_name[0]) snprintf(name, sizeof name, "%s", new_name);
+            else snprintf(name, sizeof name, "%s_%s_%s", list->clips[k]->name, f[1], f[2]);
+            if (list->count == EXPORT_MAX_CLIPS) {
+                fprintf(stderr, "oroya export: more than %d clips\n", EXPORT_MAX_CLIPS);
+                rc = 1;
+                break;
+            }
+            oroya_clip *sub = NULL;
+            oroya_error err = {0};
+            if (oroya_clip_subclip(list->clips[k], name, start, end, fps, &sub, &err) != OROYA_OK) {
+                fprintf(stderr, "oroya export: --subclip %s: %s\n", ops[o][1], err.message);
+                rc = 1;
+                break;
+            }
+            if (!sub->track_count) {
+                fprintf(stderr, "oroya export: --subclip %s: no key of clip '%s' lies in frames %g..%g at %g fps\n",
+                        ops[o][1], list->clips[k]->name, start, end, fps);
+                oroya_clip_destroy(sub);
+                rc = 1;
+                break;
+            }
+            list->owned[list->count] = true;
+            list->clips[list->count++] = sub;
+        } else if (!strcmp(ops[o][0], "--make-additive")) {
+            char *f[4];
+            uint32_t n = split(text, f, 4);
+            double frame = 0;
+            if (n > 3 || (n >= 2 && !number(f[1], &frame))) {
+                fprintf(stderr, "oroya export: --make-additive '%s' is not NAME[:FRAME[:REF]]\n", ops[o][1]);
+                rc = 2;
+                break;
+            }
+            int32_t k = cli_find_clip("export", list->clips, list->count, f[0]);
+            int32_t ref = n == 3 ? cli_find_clip("export", list->clips, list->count, f[2]) : k;
+            if (k < 0 || ref < 0) {
+                rc = 1;
+                break;
+            }
+            /* In place on the clip the file gave us: it is the one written. */
+            oroya_result r = oroya_make_clip_additive(list->clips[k], frame, list->clips[ref], 30.0);
+            if (r != OROYA_OK) {
+                fprintf(stderr, "oroya export: --make-additive %s: %s\n", ops[o][1], oroya_result_string(r));
+                rc = 1;
+                break;
+            }
+        } else {
+            int32_t k = cli_find_clip("export", list->clips, list->count, text);
+            if (k < 0) {
+                rc = 1;
+                break;
+            }
+            if (list->owned[k]) oroya_clip_destroy(list->clips[k]);
+            memmove(&list->clips[k], &list->clips[k + 1], (list->count - (uint32_t)k - 1) * sizeof list->clips[0]);
+            memmove(&list->owned[k], &list->owned[k + 1], (list->count - (uint32_t)k - 1) * sizeof list->owned[0]);
+            list->count--;
+        }
+    }
+    if (!rc) {
+        oroya_error err = {0};
+        oroya_gltf_write_desc wd = {.binary = binary, .clips = (const oroya_clip *const *)list->clips,
+                                    .clip_count = list->count};
+        if (oroya_gltf_write(m->scene, &wd, out, &err) != OROYA_OK) {
+            cli_report("export", out, &err);
+            rc = 1;
+        } else {
+            fprintf(stderr, "wrote %s (%u clip%s)%s\n", out, list->count, list->count == 1 ? "" : "s",
+                    m->image_count ? "; images and textures are not written" : "");
+        }
+    }
+    for (uint32_t i = 0; list && i < list->count; i++) {
+        if (list->owned[i]) oroya_clip_destroy(list->clips[i]);
+    }
+    free(list);
+    oroya_gltf_model_free(m);
+    return rc;
+}
