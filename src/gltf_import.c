@@ -20,6 +20,35 @@
 #define STBI_NO_LINEAR
 #define STBI_NO_HDR
 #define STBI_MAX_DIMENSIONS 16384
+/* stb_image allocates through the importer's allocator (the desc's, zero = malloc). Its
+ * macros take no context, so the allocator of the decode running on this thread is a
+ * thread-local, set by decode_image before each stbi_ call. stb's realloc is the sized one:
+ * a caller's allocator has no realloc, so it is a fresh block, a copy and a free. A refused
+ * allocation is noted here: stb's failure reason does not say it (it tries the next format
+ * and reports "unknown image type"). */
+static _Thread_local const oroya_allocator *stbi_allocator_;
+static _Thread_local bool stbi_out_of_memory_;
+static void *stbi_alloc_(size_t size) {
+    void *p = oroya__alloc(stbi_allocator_, size, 16);
+    if (!p) {
+        stbi_out_of_memory_ = true;
+    }
+    return p;
+}
+static void stbi_free_(void *p) { oroya__free(stbi_allocator_, p); }
+static void *stbi_realloc_(void *p, size_t old_size, size_t new_size) {
+    void *q = stbi_alloc_(new_size);
+    if (q && p) {
+        memcpy(q, p, old_size < new_size ? old_size : new_size);
+    }
+    if (q) {
+        oroya__free(stbi_allocator_, p);
+    }
+    return q;
+}
+#define STBI_MALLOC(size) stbi_alloc_(size)
+#define STBI_FREE(p) stbi_free_(p)
+#define STBI_REALLOC_SIZED(p, old_size, new_size) stbi_realloc_(p, old_size, new_size)
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -107,14 +136,6 @@ static oroya_result prefixed(importer *im, oroya_result r, const char *path) {
     }
     return r;
 }
-
-#define TRY(expr)                     \
-    do {                              \
-        oroya_result r_ = (expr);     \
-        if (r_ != OROYA_OK) {         \
-            return r_;                \
-        }                             \
-    } while (0)
 
 /* Decoded accessor as floats in scratch memory. */
 static oroya_result temp_floats(importer *im, uint32_t accessor, const char *path, float **out,
@@ -535,7 +556,16 @@ static oroya_result decode_image(importer *im, uint32_t i) {
     }
     int w = 0, h = 0, comp = 0;
     im->budget += (uint64_t)size * IMPORT_BYTES_PER_FILE_BYTE;
-    if (stbi_info_from_memory(bytes, (int)size, &w, &h, &comp)) {
+    /* A refused allocation is out of memory even when stb went on with another format
+     * (it probes JPEG, with a malloc, before PNG). */
+    stbi_allocator_ = &im->m->allocator;
+    stbi_out_of_memory_ = false;
+    int known = stbi_info_from_memory(bytes, (int)size, &w, &h, &comp);
+    if (stbi_out_of_memory_) {
+        temp_release(im);
+        return oom(im, path);
+    }
+    if (known) {
         oroya_result r = spend(im, (uint64_t)w * (uint64_t)h * 4u, path);
         if (r) {
             temp_release(im);
@@ -543,6 +573,11 @@ static oroya_result decode_image(importer *im, uint32_t i) {
         }
     }
     stbi_uc *px = stbi_load_from_memory(bytes, (int)size, &w, &h, &comp, 4);
+    if (stbi_out_of_memory_) {
+        stbi_image_free(px);
+        temp_release(im);
+        return oom(im, path);
+    }
     if (!px) {
         const char *why = stbi_failure_reason();
         temp_release(im);

@@ -2,7 +2,6 @@
  * Nothing here follows an index; oroya_gltf_validate does that. */
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,58 +15,6 @@
 /* Paths are built per object ("animations[2].samplers[0]"); 160 bytes hold any path this
  * parser makes, and snprintf truncates (never overflows) if a name were ever longer. */
 #define PATH_MAX_ 160
-
-void oroya__gltf_path(char *out, size_t cap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out, cap, fmt, ap);
-    va_end(ap);
-}
-
-/* ---- allocation ------------------------------------------------------------------------ */
-
-void *oroya__arena_alloc(const oroya_allocator *a, oroya__gltf_block **list, size_t count,
-                         size_t size) {
-    size_t bytes = oroya__mul_size(count, size);
-    if (bytes == SIZE_MAX || bytes > SIZE_MAX - sizeof(oroya__gltf_block) - 16) {
-        return NULL;
-    }
-    /* The header is padded to 16 bytes so the payload keeps max_align_t alignment. */
-    size_t header = (sizeof(oroya__gltf_block) + 15) & ~(size_t)15;
-    oroya__gltf_block *b = (oroya__gltf_block *)oroya__alloc(a, header + bytes, 16);
-    if (!b) {
-        return NULL;
-    }
-    b->next = *list;
-    b->size = bytes;
-    *list = b;
-    uint8_t *p = (uint8_t *)b + header;
-    memset(p, 0, bytes);
-    return p;
-}
-
-void oroya__arena_release(const oroya_allocator *a, oroya__gltf_block **list) {
-    oroya__gltf_block *b = *list;
-    while (b) {
-        oroya__gltf_block *next = b->next;
-        oroya__free(a, b);
-        b = next;
-    }
-    *list = NULL;
-}
-
-void *oroya__gltf_alloc(oroya__gltf *g, size_t count, size_t size) {
-    return oroya__arena_alloc(&g->allocator, &g->blocks, count, size);
-}
-
-char *oroya__gltf_strdup(oroya__gltf *g, const char *s, size_t len) {
-    char *c = (char *)oroya__gltf_alloc(g, len + 1, 1);
-    if (c) {
-        memcpy(c, s, len);
-        c[len] = '\0';
-    }
-    return c;
-}
 
 void oroya_gltf_free(oroya_gltf_data *data) {
     if (!data) {
@@ -312,14 +259,6 @@ static oroya_result read_object(parser *p, const cJSON *obj, const char *key, co
     *out = v;
     return OROYA_OK;
 }
-
-#define TRY(expr)                     \
-    do {                              \
-        oroya_result r_ = (expr);     \
-        if (r_ != OROYA_OK) {         \
-            return r_;                \
-        }                             \
-    } while (0)
 
 /* ---- glTF objects ---------------------------------------------------------------------- */
 

@@ -23,14 +23,6 @@ static oroya_result range(checker *c, const char *path, const char *what, uint32
                        path, what, index, count, plural);
 }
 
-#define TRY(expr)                     \
-    do {                              \
-        oroya_result r_ = (expr);     \
-        if (r_ != OROYA_OK) {         \
-            return r_;                \
-        }                             \
-    } while (0)
-
 /* ---- component type rules (3.7.2.1 attributes, 3.11 animations, KHR_mesh_quantization) --- */
 
 enum {

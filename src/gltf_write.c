@@ -40,14 +40,6 @@ typedef struct writer {
     key_map geometries;               /* model geometry -> index in model->geometries */
 } writer;
 
-#define TRY_W(expr)                   \
-    do {                              \
-        oroya_result r_ = (expr);     \
-        if (r_ != OROYA_OK) {         \
-            return r_;                \
-        }                             \
-    } while (0)
-
 static oroya_result oom(writer *w) {
     return oroya__fail(w->err, OROYA_ERR_OUT_OF_MEMORY, "oroya_gltf_write: out of memory");
 }
@@ -709,7 +701,7 @@ static oroya_result mesh_node_tail(writer *w, scene_tables *t, uint32_t i, cJSON
         uint32_t si;
         char where[48];
         snprintf(where, sizeof where, "nodes[%u]", w->gidx[i]);
-        TRY_W(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
+        TRY(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
         add_number(w, node, "skin", si);
     }
     return w->oom ? oom(w) : OROYA_OK;
@@ -993,7 +985,7 @@ static oroya_result model_tables(writer *w, scene_tables *t) {
         char where[32];
         snprintf(where, sizeof where, "skins[%u]", s);
         uint32_t si;
-        TRY_W(write_skin(w, t, m->skeletons[s], m->skins[s].name,
+        TRY(write_skin(w, t, m->skeletons[s], m->skins[s].name,
                          root == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : root, where, &si));
     }
     return w->oom ? oom(w) : OROYA_OK;

@@ -130,6 +130,10 @@ void oroya__file_close(oroya__file *f) {
 
 /* ---- JSON text from strangers ---------------------------------------------------------- */
 
+size_t oroya_utf8_sequence_length(const char *s, size_t n) {
+    return s && n ? oroya__utf8_sequence((const unsigned char *)s, n) : 0;
+}
+
 size_t oroya__utf8_sequence(const unsigned char *s, size_t n) {
     unsigned char c = s[0];
     if (c < 0x80) {

@@ -15,9 +15,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Only the declarations of the public headers are exported from the shared libraries:
+ * liboroya is compiled with hidden visibility, and every public header wraps its
+ * declarations in OROYA_API_BEGIN ... OROYA_API_END (OROYA_API marks a single one).
+ * Internal oroya__ functions stay inside the library. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OROYA_API __attribute__((visibility("default")))
+#define OROYA_API_BEGIN _Pragma("GCC visibility push(default)")
+#define OROYA_API_END _Pragma("GCC visibility pop")
+#else
+#define OROYA_API
+#define OROYA_API_BEGIN
+#define OROYA_API_END
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 #define OROYA_VERSION_MAJOR 0
 #define OROYA_VERSION_MINOR 1
@@ -51,6 +66,12 @@ typedef enum oroya_result {
 /* A static, human-readable name for a result code ("invalid argument"). Never NULL. */
 const char *oroya_result_string(oroya_result result);
 
+/* Length in bytes of the UTF-8 sequence at s (n >= 1 bytes available), or 0 when the bytes
+ * there are not well-formed UTF-8 (overlong, surrogate, past U+10FFFF, cut short). Names
+ * oroya reads from files are checked UTF-8 already; this is for text of the caller's own
+ * (a file name from the command line) that goes next to them into JSON. */
+size_t oroya_utf8_sequence_length(const char *s, size_t n);
+
 /* Details of a failure. Fill by passing a pointer to a zeroed struct; `message` names
  * the place ("animations[2].samplers[0].output: accessor 17 has 12 elements, expected 36"). */
 #define OROYA_ERROR_MESSAGE_MAX 512
@@ -67,6 +88,7 @@ typedef struct oroya_allocator {
     void *user;
 } oroya_allocator;
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

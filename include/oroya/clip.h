@@ -32,6 +32,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 typedef enum oroya_blend_mode {
     OROYA_BLEND_NORMAL = 0, /* three.js NormalAnimationBlendMode */
@@ -156,6 +157,7 @@ oroya_result oroya_clip_subclip(const oroya_clip *clip, const char *name, double
  * Errors: INVALID_ARGUMENT (clip NULL, tolerance negative or not finite), OUT_OF_MEMORY. */
 oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error *err);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -32,6 +32,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 /* Generators refuse parameters that would make more vertices than this (OROYA_ERR_LIMIT). */
 #define OROYA_GEOMETRY_MAX_VERTICES (1u << 26)
@@ -155,6 +156,7 @@ oroya_result oroya_geometry_apply_matrix(oroya_geometry *geometry, const oroya_m
  * positions in place). NULL is a no-op. Never allocates. */
 void oroya_geometry_compute_bounds(oroya_geometry *geometry);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -63,6 +63,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 /* "No index" for optional references (a primitive without indices, a node without mesh). */
 #define OROYA_GLTF_NONE UINT32_MAX
@@ -570,6 +571,7 @@ typedef struct oroya_gltf_write_desc {
 oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_desc *desc,
                               const char *path, oroya_error *err);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -57,6 +57,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 typedef struct oroya_scene oroya_scene;
 typedef struct oroya_pose_character oroya_pose_character;
@@ -176,6 +177,7 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
 oroya_result oroya_pose_character_set_ik(oroya_pose_character *character, const oroya_ik *iks,
                                          uint32_t count, oroya_error *err);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

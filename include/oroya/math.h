@@ -22,6 +22,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 typedef struct { float x, y, z; } oroya_vec3;
 typedef struct { float x, y, z, w; } oroya_quat;
@@ -98,6 +99,7 @@ float      oroya_cubic_spline(float t, float p0, float m0, float p1, float m1);
  * (2.5, 1.875, 0). */
 oroya_vec3 oroya_hermite(float t, oroya_vec3 p0, oroya_vec3 m0, oroya_vec3 p1, oroya_vec3 m1);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -67,6 +67,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 /* Hard caps on oroya_mixer_desc's tables (the defaults are smaller). */
 #define OROYA_MAX_ACTIONS 65536
@@ -517,6 +518,7 @@ oroya_root_motion oroya_mixer_root_total(const oroya_mixer *mixer);
 oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame,
                                       const oroya_clip *reference, double fps);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -54,6 +54,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 #define OROYA_POSE_MAX_JOINTS 4096 /* joints of one skeleton */
 #define OROYA_POSE_MAX_LAYERS 16   /* layers of one character */
@@ -302,6 +303,7 @@ oroya_result oroya_pose_skin_run(const oroya_pose_skin_job *job, oroya_error *er
 /* The same, plain scalar C in double (the reference the fast paths are tested against). */
 oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya_error *err);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

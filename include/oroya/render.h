@@ -55,6 +55,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 #define OROYA_RENDER_MAX_LIGHTS 8         /* directional + point lights per frame */
 #define OROYA_RENDER_MAX_MORPH_TARGETS 64 /* morph targets per mesh */
@@ -223,6 +224,8 @@ oroya_mat4 oroya_render_orthographic(float left, float right, float bottom, floa
 oroya_mat4 oroya_render_look_at(oroya_vec3 eye, oroya_vec3 target, oroya_vec3 up);
 
 /* ---- images ---------------------------------------------------------------------------- */
+/* The image and video writers take no allocator: they, stb_image_write and giflib use the C
+ * library's malloc (a renderer's desc allocator is not used here). */
 /* Writes RGBA8 pixels (top row first) as a PNG. OROYA_ERR_IO names the path. */
 oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t height,
                                    const uint8_t *rgba, oroya_error *err);
@@ -249,6 +252,7 @@ oroya_result oroya_video_finish(oroya_video_writer *writer, oroya_error *err); /
 /* True when an executable `ffmpeg` is on PATH. */
 bool oroya_video_available(void);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -43,6 +43,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 typedef struct oroya_rig oroya_rig;
 
@@ -101,6 +102,7 @@ const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *cl
 oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip,
                                    oroya_error *err);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -37,6 +37,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 /* ---- swing-twist decomposition ------------------------------------------------------- */
 
@@ -182,6 +183,7 @@ oroya_result oroya_joint_limit_job_validate(const oroya_joint_limit_job *job, or
  * not finite"). Never allocates; O(limit_count) with a bounded cost per limit. */
 oroya_result oroya_joint_limit_job_run(const oroya_joint_limit_job *job, oroya_error *err);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

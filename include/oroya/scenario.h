@@ -31,6 +31,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 /* "steps": {"count"} above this is refused. The dt of {fps, count} and {dt, count} is
  * computed per step (no array of count values), but each step still costs about 130 000
@@ -74,6 +75,7 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
 /* Frees a result of oroya_scenario_run with the same desc's allocator. NULL is ignored. */
 void oroya_scenario_free_output(const oroya_scenario_desc *desc, char *out);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

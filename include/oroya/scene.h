@@ -46,6 +46,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 typedef struct oroya_scene oroya_scene; /* opaque */
 
@@ -338,6 +339,7 @@ oroya_result oroya_scene_set_light(oroya_scene *scene, oroya_node node, const or
 oroya_result oroya_scene_get_light(const oroya_scene *scene, oroya_node node,
                                    oroya_light *out); /* NOT_FOUND when none */
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

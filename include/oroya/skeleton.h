@@ -57,6 +57,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 typedef struct oroya_skeleton_desc {
     const oroya_node *bones;          /* bone_count handles, joint order; required if count > 0 */
@@ -149,6 +150,7 @@ uint32_t oroya_bone_texture_side(uint32_t bone_count);
  * A skeleton's bone_matrices already has this layout. Never allocates. */
 size_t oroya_bone_texture_fill(const float *bone_matrices, uint32_t bone_count, float *out);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 /* The largest palette a job precombines on the stack when it is given a bind matrix and no
  * scratch (16 floats per joint, 16 KiB at 256). Larger palettes need job.scratch. */
@@ -215,6 +216,7 @@ oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya
 oroya_result oroya_skin_compute(oroya_skin *skin, float *out_positions, float *out_normals,
                                 float *out_bounds, oroya_error *err);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -50,6 +50,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+OROYA_API_BEGIN
 
 /* What a track animates. three.js calls translation "position" and rotation "quaternion". */
 typedef enum oroya_property {
@@ -159,6 +160,7 @@ uint32_t oroya_property_components(oroya_property property);
 const char *oroya_property_name(oroya_property property);
 const char *oroya_interpolation_name(oroya_interpolation interpolation);
 
+OROYA_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,15 @@
 #include "internal/base.h"
 #include "oroya/gltf.h"
 
+/* Returns the result of `expr` from the calling function unless it is OROYA_OK. */
+#define TRY(expr)                     \
+    do {                              \
+        oroya_result r_ = (expr);     \
+        if (r_ != OROYA_OK) {         \
+            return r_;                \
+        }                             \
+    } while (0)
+
 /* Every allocation the data owns is a block in one list, so oroya_gltf_free is one walk
  * and an error halfway through parsing frees everything already made. */
 typedef struct oroya__gltf_block {

@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "internal/io_file.h"
 #include "oroya/gltf.h"
 #include "oroya/pose.h"
 
@@ -235,7 +234,7 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
     char *clean = (char *)malloc(flen * 3 + 1);
     size_t at = 0;
     for (size_t i = 0; clean && i < flen;) {
-        size_t k = oroya__utf8_sequence((const unsigned char *)file + i, flen - i);
+        size_t k = oroya_utf8_sequence_length(file + i, flen - i);
         if (k == 0) {
             memcpy(clean + at, "\xef\xbf\xbd", 3);
             at += 3;

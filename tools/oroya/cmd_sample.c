@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "internal/io_file.h"
 #include "oroya/gltf.h"
 
 static void usage(FILE *f) {
@@ -63,7 +62,7 @@ static void print_string(const char *s) {
         } else if (c >= 0x80) {
             /* Names from files are checked UTF-8; the file name is whatever bytes the
              * shell gave. JSON text must be UTF-8: a bad byte becomes U+FFFD. */
-            size_t k = oroya__utf8_sequence((const unsigned char *)s, strlen(s));
+            size_t k = oroya_utf8_sequence_length(s, strlen(s));
             if (k == 0) {
                 printf("\\ufffd");
             } else {

@@ -1,11 +1,24 @@
 /* Posing, framing and drawing a render world (see demo_scene.h). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "demo_scene.h"
-#include "internal/base.h"
+
+/* Fills err (when given) with the result and a message that names the place. */
+__attribute__((format(printf, 3, 4))) static oroya_result world_fail(oroya_error *err, oroya_result result,
+                                                                     const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->result = result;
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return result;
+}
 
 #define PI_F 3.14159265358979f
 #define OVERLAY_BONES 512             /* bones the skeleton overlay draws */
@@ -397,7 +410,7 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
         if (skin && !skin->skeleton) skin = NULL;
         if (find_gpu(out, g, skin).id) continue;
         if (out->mesh_count == WORLD_MAX_MESHES) {
-            return oroya__fail(err, OROYA_ERR_LIMIT, "more than %d distinct meshes", WORLD_MAX_MESHES);
+            return world_fail(err, OROYA_ERR_LIMIT, "more than %d distinct meshes", WORLD_MAX_MESHES);
         }
         /* A skinned mesh skins with its skin's influences: the importer normalizes the skin's
          * copy of the weights, as three.js does at load. */
@@ -414,7 +427,7 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
             char msg[OROYA_ERROR_MESSAGE_MAX];
             snprintf(msg, sizeof msg, "%s", err ? err->message : "");
             world_release(r, out);
-            return oroya__fail(err, res, "node '%s': %s", oroya_scene_node_name(w->scene, node), msg);
+            return world_fail(err, res, "node '%s': %s", oroya_scene_node_name(w->scene, node), msg);
         }
         m->geometry = g;
         m->skin = skin;
