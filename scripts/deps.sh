@@ -40,9 +40,16 @@ if [ ! -f "$here/.deps/cjson/cJSON.c" ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   if ! apt-get source --print-uris cjson >/dev/null 2>&1; then
-    printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: bookworm" \
-      "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
-      $sudo tee /etc/apt/sources.list.d/oroya-deb-src.sources >/dev/null
+    # deb-src entries for the mirrors this machine already uses for binary packages.
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+      sed 's/^Types:[[:space:]]*deb[[:space:]]*$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
+        $sudo tee /etc/apt/sources.list.d/oroya-deb-src.sources >/dev/null
+    elif grep -qs '^deb ' /etc/apt/sources.list; then
+      sed -n 's/^deb /deb-src /p' /etc/apt/sources.list |
+        $sudo tee /etc/apt/sources.list.d/oroya-deb-src.list >/dev/null
+    else
+      echo "deps: no Debian package source found to add deb-src entries to" >&2; exit 1
+    fi
     $sudo apt-get update -qq
   fi
   tmp="$(mktemp -d)"
