@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "oroya/gltf.h"
 #include "oroya_test.h"
-#include "oroya_test_walk.h"
+#include "gltf_files.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -188,8 +188,13 @@ static void check_file(const char *path) {
     oroya_gltf_free(d);
 }
 
+static void check_file_cb(const char *path, void *user) {
+    (void)user;
+    check_file(path);
+}
+
 static void test_sample_models(void) {
-    ot_walk_gltf(OROYA_SOURCE_DIR "/tests/assets", 0, check_file);
+    ot_each_gltf(OROYA_SOURCE_DIR "/tests/assets", check_file_cb, NULL);
     OT_EQ_INT(files_checked, 31); /* every .gltf/.glb file in tests/assets */
     /* Opt-in (docs/gltf.md): OROYA_EXTRA_ASSETS=DIR[:DIR...] adds folders of other glTF
      * files, checked the same way. */
@@ -200,7 +205,7 @@ static void test_sample_models(void) {
         char dir[1024];
         snprintf(dir, sizeof dir, "%.*s", (int)n, extra);
         const int before = files_checked;
-        ot_walk_gltf(dir, 0, check_file);
+        ot_each_gltf(dir, check_file_cb, NULL);
         printf("OROYA_EXTRA_ASSETS: %s: %d files\n", dir, files_checked - before);
         OT_CHECK_MSG(files_checked > before, "OROYA_EXTRA_ASSETS: no .gltf/.glb file in %s", dir);
         extra = end ? end + 1 : extra + n;

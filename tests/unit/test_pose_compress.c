@@ -18,7 +18,7 @@
 #include "oroya/pose.h"
 #include "oroya/track.h"
 #include "oroya_test.h"
-#include "oroya_test_walk.h"
+#include "gltf_files.h"
 #include "bench_character.h"
 
 #define ASSETS OROYA_SOURCE_DIR "/tests/assets"
@@ -259,9 +259,14 @@ static void check_file(const char *file) {
     oroya_gltf_model_free(m);
 }
 
+static void check_file_cb(const char *path, void *user) {
+    (void)user;
+    check_file(path);
+}
+
 /* Every clip of every glTF file in tests/assets (the Khronos sample models). */
 static void test_khronos_clips(void) {
-    ot_walk_gltf(ASSETS, 0, check_file);
+    ot_each_gltf(ASSETS, check_file_cb, NULL);
     OT_CHECK(clips_checked >= 20);
 }
 
