@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oroya/pose.h"
+
 int cli_check_readable(const char *cmd, const char *path) {
     /* stat and access open nothing, so a FIFO or a device cannot block here; the loaders
      * refuse what is not a regular file with their own message. */
@@ -84,4 +86,17 @@ int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_mo
     if (model && oroya_gltf_model_find_node(model, name, out, NULL) == OROYA_OK) return 0;
     fprintf(stderr, "oroya %s: no node named '%s' (oroya info lists them)\n", cmd, name);
     return 1;
+}
+
+int cli_parse_tolerance(const char *cmd, const char *text, float *out) {
+    char *end = NULL;
+    const double v = strtod(text, &end);
+    if (!text[0] || !end || *end || !(v > 0 && v <= OROYA_POSE_MAX_TOLERANCE)) {
+        fprintf(stderr, "oroya %s: --compress %s: the tolerance must be a number in (0, %g] "
+                        "(scene units)\n",
+                cmd, text, (double)OROYA_POSE_MAX_TOLERANCE);
+        return 2;
+    }
+    *out = (float)v;
+    return 0;
 }

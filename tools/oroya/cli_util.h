@@ -35,4 +35,8 @@ int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count,
 int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_model *model,
                   const char *name, oroya_node *out);
 
+/* A compression tolerance (scene units) from the text of --compress TOL: 0 and *out set, or 2
+ * after printing "oroya CMD: --compress TEXT: the tolerance must be a number in (0, MAX]". */
+int cli_parse_tolerance(const char *cmd, const char *text, float *out);
+
 #endif

@@ -1,6 +1,7 @@
 /* oroya export IN OUT: reads a glTF file and writes it again through oroya's exporter
  * (oroya_gltf_write), as .gltf + .bin or as .glb, with the clip utilities applied on the way:
- * cut subclips, make clips additive, drop clips. */
+ * cut subclips, make clips additive, drop clips, and reduce keys under a model-space error bound
+ * (--compress, docs/compression.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 #include "cli.h"
 #include "cli_util.h"
 #include "oroya/mixer.h"
+#include "oroya/pose.h"
+#include "oroya/rig.h"
 
 #define EXPORT_MAX_OPS 64
 #define EXPORT_MAX_CLIPS 1024
@@ -16,7 +19,8 @@
 static void usage(FILE *f) {
     fprintf(f,
             "usage: oroya export IN OUT.gltf|OUT.glb [--subclip NAME:START:END:FPS[=NEW]]...\n"
-            "                    [--make-additive NAME[:FRAME[:REF]]]... [--drop NAME]...\n\n"
+            "                    [--make-additive NAME[:FRAME[:REF]]]... [--drop NAME]...\n"
+            "                    [--compress TOL]\n\n"
             "Reads IN (glTF 2.0) and writes its scene and clips to OUT through oroya's exporter:\n"
             ".glb as one file, .gltf with a .bin beside it (OUT.gltf -> OUT.bin). Clip names are\n"
             "their glTF names or animation_<index> (oroya info lists them).\n"
@@ -30,6 +34,12 @@ static void usage(FILE *f) {
             "                  has no blend mode, so the file holds the differences and a player\n"
             "                  must know to add them\n"
             "  --drop NAME     leaves clip NAME out of OUT\n"
+            "  --compress TOL  reduces the keys of every clip that animates the joints of the\n"
+            "                  file's first skin so that joint positions and virtual vertices\n"
+            "                  (0.1 from each joint) stay within TOL scene units of the source, in\n"
+            "                  model space, and writes rotations as normalized shorts; other\n"
+            "                  clips (and every clip of a file without a skin) are written\n"
+            "                  unchanged, and rotations then stay float; applied after the others\n"
             "Options apply in the order given (a subclip can then be made additive or dropped).\n"
             "Not written (the exporter's limits): images and textures, lights.\n");
 }
@@ -62,10 +72,80 @@ typedef struct clip_list {
     uint32_t count;
 } clip_list;
 
+
+static uint32_t key_count(const oroya_clip *c) {
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < c->track_count; t++) n += c->tracks[t].key_count;
+    return n;
+}
+
+static bool has_rotations(const oroya_clip *c) {
+    for (uint32_t t = 0; t < c->track_count; t++) {
+        if (c->tracks[t].property == OROYA_PROPERTY_ROTATION) return true;
+    }
+    return false;
+}
+
+/* --compress: each clip that binds joints of skin 0 replaced by its keys reduced under `tol`
+ * (oroya_pose_clip_reduce, rotations on the snorm16 grid); the others kept, said on stderr.
+ * *snorm16 tells whether every written rotation is on that grid. 0, or 1 after a message. */
+static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol, bool *snorm16) {
+    *snorm16 = true;
+    oroya_rig *rig = NULL;
+    oroya_error err = {0};
+    if (!m->skin_count) {
+        fprintf(stderr, "oroya export: --compress: the file has no skin; clips written unchanged\n");
+    } else if (oroya_rig_create_gltf(m, 0, NULL, &rig, &err) != OROYA_OK) {
+        fprintf(stderr, "oroya export: --compress: %s\n", err.message);
+        return 1;
+    }
+    oroya_pose_compress cp = {.tolerance = tol};
+    int rc = 0;
+    for (uint32_t i = 0; !rc && i < list->count; i++) {
+        oroya_clip *c = list->clips[i];
+        oroya_pose_clip_desc d = {.skeleton = oroya_rig_skeleton(rig), .clip = c, .compress = &cp};
+        oroya_pose_clip *pc = NULL;
+        bool bound = false;
+        if (rig && oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = d.skeleton, .clip = c},
+                                          &pc, &err) == OROYA_OK) {
+            bound = oroya_pose_clip_ignored_tracks(pc) < c->track_count;
+            oroya_pose_clip_destroy(pc);
+        }
+        if (!bound) {
+            if (rig) {
+                fprintf(stderr, "oroya export: --compress: clip '%s' does not animate the joints of skin 0%s%s; "
+                                "written unchanged\n",
+                        c->name, err.message[0] ? ": " : "", err.message);
+            }
+            if (has_rotations(c)) *snorm16 = false;
+            err.message[0] = '\0';
+            continue;
+        }
+        oroya_clip *r = NULL;
+        float e = 0;
+        if (oroya_pose_clip_reduce(&d, true, &r, &e, &err) != OROYA_OK) {
+            fprintf(stderr, "oroya export: --compress %g: clip '%s': %s\n", (double)tol, c->name, err.message);
+            rc = 1;
+            break;
+        }
+        fprintf(stderr, "clip '%s': %u keys -> %u, max error %.3g (tolerance %g)\n", c->name, key_count(c),
+                key_count(r), (double)e, (double)tol);
+        if (list->owned[i]) oroya_clip_destroy(c);
+        list->clips[i] = r;
+        list->owned[i] = true;
+    }
+    if (!rc && !*snorm16) {
+        fprintf(stderr, "oroya export: --compress: rotations stay float (a clip written unchanged has some)\n");
+    }
+    oroya_rig_destroy(rig);
+    return rc;
+}
+
 int oroya_cmd_export(int argc, char **argv) {
     const char *in = NULL, *out = NULL;
     const char *ops[EXPORT_MAX_OPS][2];
     uint32_t op_count = 0;
+    float tol = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -82,6 +162,12 @@ int oroya_cmd_export(int argc, char **argv) {
             }
             ops[op_count][0] = a;
             ops[op_count++][1] = argv[++i];
+        } else if (!strcmp(a, "--compress")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n", a);
+                return 2;
+            }
+            if (cli_parse_tolerance("export", argv[++i], &tol)) return 2;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "oroya export: unknown option '%s'\n(see 'oroya export --help')\n", a);
             return 2;
@@ -199,10 +285,12 @@ int oroya_cmd_export(int argc, char **argv) {
             list->count--;
         }
     }
+    bool snorm16 = false;
+    if (!rc && tol > 0) rc = compress_clips(m, list, tol, &snorm16);
     if (!rc) {
         oroya_error err = {0};
         oroya_gltf_write_desc wd = {.binary = binary, .clips = (const oroya_clip *const *)list->clips,
-                                    .clip_count = list->count};
+                                    .clip_count = list->count, .snorm16_rotations = snorm16};
         if (oroya_gltf_write(m->scene, &wd, out, &err) != OROYA_OK) {
             cli_report("export", out, &err);
             rc = 1;

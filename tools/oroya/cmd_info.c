@@ -374,15 +374,9 @@ int oroya_cmd_info(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--allow-outside")) {
             allow_outside = true;
         } else if (!strcmp(argv[i], "--compress") && i + 1 < argc) {
-            char *end = NULL;
-            const double v = strtod(argv[++i], &end);
-            if (!end || *end || !(v > 0 && v <= OROYA_POSE_MAX_TOLERANCE)) {
-                fprintf(stderr, "oroya info: --compress %s: the tolerance must be a number in "
-                                "(0, %g] (scene units)\n",
-                        argv[i], (double)OROYA_POSE_MAX_TOLERANCE);
+            if (cli_parse_tolerance("info", argv[++i], &tol)) {
                 return 2;
             }
-            tol = (float)v;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
