@@ -112,10 +112,12 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
             oroya_pose_clip_destroy(pc);
         }
         if (!bound) {
-            if (rig) {
-                fprintf(stderr, "oroya export: --compress: clip '%s' does not animate the joints of skin 0%s%s; "
-                                "written unchanged\n",
-                        c->name, err.message[0] ? ": " : "", err.message);
+            if (rig && err.message[0]) {
+                fprintf(stderr, "oroya export: --compress: clip '%s' cannot be compressed (%s); written unchanged\n",
+                        c->name, err.message);
+            } else if (rig) {
+                fprintf(stderr, "oroya export: --compress: clip '%s' animates no joint of skin 0; written unchanged\n",
+                        c->name);
             }
             if (has_rotations(c)) *snorm16 = false;
             err.message[0] = '\0';
