@@ -4,17 +4,7 @@
 # sample`, compared number by number); --subclip and --make-additive give the clips three.js's
 # AnimationUtils would. Run as: bash test_export_cli.sh BUILD_DIR SOURCE_DIR. Exit 77 (skip)
 # when node or the validator is missing (make deps installs them).
-set -u
-BUILD=$(cd "$1" && pwd)
-SRC=$(cd "$2" && pwd)
-OROYA="$BUILD/oroya"
-node_path=${GLTF_VALIDATOR_NODE_PATH:-$SRC/tests/tools/node_modules}
-if ! command -v node >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1 ||
-   ! NODE_PATH="$node_path" node -e "require('gltf-validator')" >/dev/null 2>&1; then
-    echo "SKIP: node with gltf-validator, or python3, not found (NODE_PATH=$node_path; run make deps)"
-    exit 77
-fi
-. "$SRC/tests/cli/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/validator_prologue.sh"
 
 cesium="$SRC/tests/assets/CesiumMan/glTF/CesiumMan.gltf"
 interp="$SRC/tests/assets/InterpolationTest/glTF-Binary/InterpolationTest.glb"

@@ -5,17 +5,7 @@
 # the source puts it. Files without a skin are written unchanged; a bad TOL is a usage error.
 # Run as: bash test_export_compress.sh BUILD_DIR SOURCE_DIR. Exit 77 (skip) when node or the
 # validator is missing (make deps installs them).
-set -u
-BUILD=$(cd "$1" && pwd)
-SRC=$(cd "$2" && pwd)
-OROYA="$BUILD/oroya"
-node_path=${GLTF_VALIDATOR_NODE_PATH:-$SRC/tests/tools/node_modules}
-if ! command -v node >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1 ||
-   ! NODE_PATH="$node_path" node -e "require('gltf-validator')" >/dev/null 2>&1; then
-    echo "SKIP: node with gltf-validator, or python3, not found (NODE_PATH=$node_path; run make deps)"
-    exit 77
-fi
-. "$SRC/tests/cli/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/validator_prologue.sh"
 
 tol=1e-4
 times=0,0.13,0.5,0.77,1.1,1.63,2
@@ -44,12 +34,7 @@ def glb_json(path):
     assert kind == 0x4E4F534A, path
     return json.loads(data[20:20 + n])
 def frames(path):
-    out = []
-    for line in open(path):
-        line = line.strip().rstrip(',')
-        if line.startswith('{"time"'):
-            out.append(json.loads(line))
-    return out
+    return json.load(open(path))['frames']
 bad = 0
 for model in ('CesiumMan', 'RiggedSimple'):
     g = glb_json(model + '.glb')
