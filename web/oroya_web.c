@@ -2,11 +2,12 @@
  *
  * A thin layer over oroya's public API, so the pages call a handful of flat functions with
  * numbers and pointers (the wasm ABI) instead of structs:
- *   - a viewer model: oroya_gltf_parse from memory + validate + import, a mixer with one
- *     action per clip, and per frame mixer update, world matrices, skeletons (bone matrices)
- *     and skins (bind matrix inverse); the draw list the WebGL2 renderer reads;
- *   - a crowd for the race page: N copies of one model's scene, each with its own mixer and
- *     skeleton, all animated by the same public calls as the viewer;
+ *   - a viewer model: oroya_gltf_parse from memory + validate + import, a mixer on a rig of
+ *     skin 0 (oroya/rig.h: its joints' tracks go through the pose kernel) with one action per
+ *     clip, and per frame mixer update, world matrices, skeletons (bone matrices) and skins
+ *     (bind matrix inverse); the draw list the WebGL2 renderer reads;
+ *   - a crowd for the race page: N mixers on one shared rig, each character its own mixer
+ *     state, updated with oroya_mixer_update_batch;
  *   - the renderer's GLES 3 shaders (src/internal/render_shaders.h), so the page draws with
  *     the same program as oroya's EGL renderer.
  * Every fallible call leaves its oroya_error message in ow_error() for the page to show.
@@ -22,6 +23,7 @@
 #include "oroya/gltf.h"
 #include "oroya/mixer.h"
 #include "oroya/pose.h"
+#include "oroya/rig.h"
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
 
@@ -54,6 +56,7 @@ typedef struct ow_draw_item {
 
 typedef struct ow_model {
     oroya_gltf_model *model;
+    oroya_rig *rig; /* skin 0's joints (NULL without skins): the mixer's pose kernel path */
     oroya_mixer *mixer;
     oroya_action **actions; /* one per clip */
     ow_draw_item *draws;
@@ -66,6 +69,7 @@ OW_API void ow_model_free(ow_model *m) {
         return;
     }
     oroya_mixer_destroy(m->mixer);
+    oroya_rig_destroy(m->rig);
     oroya_gltf_model_free(m->model);
     free(m->actions);
     free(m->draws);
@@ -116,8 +120,17 @@ OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
         return NULL;
     }
     oroya_gltf_model *g = m->model;
-    oroya_mixer_desc md = {.max_actions = g->clip_count + 4, .max_bindings = 4096};
-    oroya_result r = oroya_mixer_create(g->scene, &md, &m->mixer);
+    /* Skin 0's joints go through the pose kernel; other nodes (and other skins' joints, and
+     * clips the kernel cannot play) through the mixer's property path. */
+    oroya_result r = g->skin_count > 0 ? oroya_rig_create_gltf(g, 0, NULL, &m->rig, &ow_err)
+                                       : OROYA_OK;
+    if (r != OROYA_OK) {
+        ow_fail("oroya_rig_create_gltf", r);
+        ow_model_free(m);
+        return NULL;
+    }
+    oroya_mixer_desc md = {.max_actions = g->clip_count + 4, .max_bindings = 4096, .rig = m->rig};
+    r = oroya_mixer_create(g->scene, &md, &m->mixer);
     m->actions = calloc(g->clip_count + 1, sizeof *m->actions);
     uint32_t n = oroya_scene_node_count(g->scene);
     m->draws = calloc(n + 1, sizeof *m->draws);
@@ -380,59 +393,35 @@ OW_API const uint8_t *ow_image_pixels(const ow_model *m, uint32_t i) {
 }
 
 /* ---- crowd (the race page) ---------------------------------------------------------------
- * N copies of one model's scene (three.js's SkeletonUtils.clone): each copy has its own
- * scene (same nodes, names, kinds and rest transforms), mixer and skeleton; clips and the
- * mesh are shared. Per frame and copy: mixer update, world matrices, bone matrices and the
- * skinned mesh's bind matrix inverse, the same work three.js does in mixer.update,
- * scene.updateMatrixWorld and skeleton.update. */
-
-typedef struct ow_copy {
-    oroya_scene *scene;
-    oroya_mixer *mixer;
-    oroya_skeleton *skeleton;
-    oroya_mat4 bind_inverse;
-} ow_copy;
+ * N characters of one model, each its own mixer playing clip a and clip b, the same blend
+ * three.js's N clones run. One rig (skin 0's joints, built once from the model: skeleton and
+ * runtime clips) is shared read-only by every mixer; each mixer holds its own state (action
+ * times, weights, the kernel character with its local, model and bone matrices). The mixers
+ * have no scene (oroya_mixer_desc.rig with scene NULL): per frame and character the kernel
+ * samples, blends and computes the joints' world matrices (their non-joint ancestors
+ * included) and the bone matrices, the work three.js does in mixer.update,
+ * scene.updateMatrixWorld and skeleton.update for a character. humanoid67's mesh is a root
+ * without transform, so its bind matrix inverse is the identity and world space is model
+ * space. */
 
 typedef struct ow_crowd {
     oroya_gltf_model *model;
-    uint32_t count, mesh_dense;
-    ow_copy *copies;
+    oroya_rig *rig;
+    uint32_t count;
+    oroya_mixer **mixers;
 } ow_crowd;
 
 OW_API void ow_crowd_free(ow_crowd *c) {
     if (!c) return;
-    for (uint32_t i = 0; c->copies && i < c->count; i++) {
-        oroya_mixer_destroy(c->copies[i].mixer);
-        oroya_skeleton_destroy(c->copies[i].skeleton);
-        oroya_scene_destroy(c->copies[i].scene);
-    }
-    free(c->copies);
+    for (uint32_t i = 0; c->mixers && i < c->count; i++) oroya_mixer_destroy(c->mixers[i]);
+    free(c->mixers);
+    oroya_rig_destroy(c->rig);
     oroya_gltf_model_free(c->model);
     free(c);
 }
 
-/* Copies every node of `src` into a new scene in dense order; map[dense] = new handle. */
-static oroya_result copy_scene(const oroya_scene *src, oroya_scene **out, oroya_node *map) {
-    uint32_t n = oroya_scene_node_count(src);
-    oroya_result r = oroya_scene_create(&(oroya_scene_desc){.capacity_hint = n}, out);
-    const uint32_t *parents = oroya_scene_parent_indices(src);
-    const uint8_t *kinds = oroya_scene_kinds(src);
-    for (uint32_t i = 0; i < n && r == OROYA_OK; i++) {
-        oroya_node node = oroya_scene_node_at(src, i);
-        oroya_node parent = parents[i] == OROYA_SCENE_NO_INDEX ? (oroya_node){0} : map[parents[i]];
-        oroya_transform x;
-        r = oroya_scene_get_transform(src, node, &x);
-        if (r == OROYA_OK) {
-            r = oroya_scene_add_node(*out, oroya_scene_node_name(src, node), parent,
-                                     (oroya_node_kind)kinds[i], &map[i]);
-        }
-        if (r == OROYA_OK) r = oroya_scene_set_transform(*out, map[i], &x);
-    }
-    return r;
-}
-
-/* N copies of the model in bytes, each playing clip a at weight wa and clip b at weight wb,
- * copy i starting at time i * offset. NULL on error (see ow_error). */
+/* N characters of the model in bytes, each playing clip a at weight wa and clip b at weight
+ * wb, character i starting at time i * offset. NULL on error (see ow_error). */
 OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
                                  const char *clip_a, double wa, const char *clip_b, double wb,
                                  double offset) {
@@ -445,41 +434,30 @@ OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t c
     oroya_gltf_model *g = c->model;
     const oroya_clip *a = oroya_gltf_model_find_clip(g, clip_a);
     const oroya_clip *b = oroya_gltf_model_find_clip(g, clip_b);
-    if (!a || !b || g->skin_count < 1 || g->skinned_mesh_count < 1) {
+    if (!a || !b || g->skin_count < 1) {
         snprintf(ow_err.message, sizeof ow_err.message,
-                 "crowd: the model needs clips '%s' and '%s' and a skinned mesh", clip_a, clip_b);
+                 "crowd: the model needs clips '%s' and '%s' and a skin", clip_a, clip_b);
         ow_crowd_free(c);
         return NULL;
     }
-    c->mesh_dense = oroya_scene_node_index(g->scene, g->skinned_meshes[0]->mesh);
-    c->copies = calloc(count, sizeof *c->copies);
-    uint32_t n = oroya_scene_node_count(g->scene);
-    oroya_node *map = calloc(n, sizeof *map);
-    oroya_node *bones = calloc(g->skins[0].joint_count + 1, sizeof *bones);
-    oroya_result r = c->copies && map && bones ? OROYA_OK : OROYA_ERR_OUT_OF_MEMORY;
+    oroya_result r = oroya_rig_create_gltf(g, 0, NULL, &c->rig, &ow_err);
+    /* The race measures the kernel path: a clip it cannot play is an error here. */
+    if (r == OROYA_OK) r = oroya_rig_clip_status(c->rig, a, &ow_err);
+    if (r == OROYA_OK) r = oroya_rig_clip_status(c->rig, b, &ow_err);
+    c->mixers = calloc(count + 1, sizeof *c->mixers);
+    if (r == OROYA_OK && !c->mixers) r = OROYA_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < count && r == OROYA_OK; i++) {
-        ow_copy *k = &c->copies[i];
-        c->count = i + 1;
-        r = copy_scene(g->scene, &k->scene, map);
-        for (uint32_t j = 0; r == OROYA_OK && j < g->skins[0].joint_count; j++) {
-            bones[j] = map[oroya_scene_node_index(g->scene, g->skins[0].joints[j])];
-        }
-        if (r == OROYA_OK) {
-            oroya_skeleton_desc sd = {.bones = bones, .bone_count = g->skins[0].joint_count,
-                                      .bone_inverses = g->skins[0].inverse_bind_matrices};
-            r = oroya_skeleton_create(k->scene, &sd, &k->skeleton, &ow_err);
-        }
-        if (r == OROYA_OK) r = oroya_mixer_create(k->scene, NULL, &k->mixer);
+        oroya_mixer_desc md = {.max_actions = 4, .rig = c->rig};
+        r = oroya_mixer_create(NULL, &md, &c->mixers[i]);
+        if (r == OROYA_OK) c->count = i + 1;
         oroya_action *aa = NULL, *ab = NULL;
-        if (r == OROYA_OK) r = oroya_mixer_play(k->mixer, a, &aa);
-        if (r == OROYA_OK) r = oroya_mixer_play(k->mixer, b, &ab);
+        if (r == OROYA_OK) r = oroya_mixer_play(c->mixers[i], a, &aa);
+        if (r == OROYA_OK) r = oroya_mixer_play(c->mixers[i], b, &ab);
         if (r == OROYA_OK) r = oroya_action_set_weight(aa, wa);
         if (r == OROYA_OK) r = oroya_action_set_weight(ab, wb);
         if (r == OROYA_OK) r = oroya_action_set_time(aa, (double)i * offset);
         if (r == OROYA_OK) r = oroya_action_set_time(ab, (double)i * offset);
     }
-    free(map);
-    free(bones);
     if (r != OROYA_OK) {
         ow_fail("crowd", r);
         ow_crowd_free(c);
@@ -488,90 +466,56 @@ OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t c
     return c;
 }
 
-/* Copy k's bone matrices and its skinned mesh's bind matrix inverse (attached mode), from
- * its world matrices. */
-static oroya_result copy_bones(const ow_crowd *c, ow_copy *k) {
-    oroya_result r = oroya_skeleton_update(k->skeleton, k->scene, &ow_err);
-    if (r != OROYA_OK) {
-        ow_fail("oroya_skeleton_update", r);
-        return r;
-    }
-    if (!oroya_mat4_invert(oroya_scene_world_matrices(k->scene)[c->mesh_dense], &k->bind_inverse)) {
-        k->bind_inverse = oroya_mat4_identity();
-    }
-    return OROYA_OK;
-}
-
-/* One frame of every copy. Returns an oroya_result. */
+/* One frame of every character (oroya_mixer_update_batch). Returns an oroya_result. */
 OW_API int ow_crowd_update(ow_crowd *c, double dt) {
-    for (uint32_t i = 0; i < c->count; i++) {
-        ow_copy *k = &c->copies[i];
-        oroya_result r = oroya_mixer_update(k->mixer, dt);
-        if (r != OROYA_OK) {
-            ow_fail("oroya_mixer_update", r);
-            return (int)r;
-        }
-        oroya_scene_update_world(k->scene);
-        r = copy_bones(c, k);
-        if (r != OROYA_OK) return (int)r;
-    }
-    return OROYA_OK;
+    oroya_result r = oroya_mixer_update_batch(c->mixers, c->count, dt, NULL, &ow_err);
+    if (r != OROYA_OK) ow_fail("oroya_mixer_update_batch", r);
+    return (int)r;
 }
 
 OW_API uint32_t ow_crowd_count(const ow_crowd *c) { return c->count; }
 OW_API uint32_t ow_crowd_bone_count(const ow_crowd *c) { return c->model->skins[0].joint_count; }
-/* Copy i's bone matrices (16 floats per bone) and world matrices (16 per dense node). */
+/* Character i's bone matrices (16 floats per bone, skin 0's joint order). */
 OW_API const float *ow_crowd_bones(const ow_crowd *c, uint32_t i) {
-    return i < c->count ? c->copies[i].skeleton->bone_matrices : NULL;
+    uint32_t n = 0;
+    return i < c->count ? oroya_mixer_bone_matrices(c->mixers[i], &n)[0].m : NULL;
 }
-OW_API const float *ow_crowd_worlds(const ow_crowd *c, uint32_t i) {
-    return i < c->count ? oroya_scene_world_matrices(c->copies[i].scene)[0].m : NULL;
-}
-OW_API uint32_t ow_crowd_node_count(const ow_crowd *c) {
-    return oroya_scene_node_count(c->model->scene);
-}
-OW_API const uint32_t *ow_crowd_parents(const ow_crowd *c) {
-    return oroya_scene_parent_indices(c->model->scene);
+/* Whether every character's last update went through the pose kernel (1) or not (0). */
+OW_API int ow_crowd_kernel_active(const ow_crowd *c) {
+    for (uint32_t i = 0; i < c->count; i++) {
+        if (!oroya_mixer_kernel_active(c->mixers[i])) return 0;
+    }
+    return 1;
 }
 
 /* Buffers for the page (malloc/free through the module). */
 OW_API void *ow_alloc(uint32_t size) { return malloc(size ? size : 1); }
 OW_API void ow_free(void *p) { free(p); }
 
-/* Where a crowd frame goes: runs `frames` frames phase by phase over all copies (the same
- * work as ow_crowd_update) and writes the milliseconds of each phase to out[0..2]: mixer,
- * world matrices, bone matrices + bind matrix inverse. */
+/* Runs `frames` crowd frames (the same work as ow_crowd_update) and writes the milliseconds
+ * to out[0] (mixer update batch: sampling, blending, world and bone matrices in one pass);
+ * out[1] and out[2] (the phases of the property path: world matrices, bone matrices) are 0. */
 OW_API int ow_crowd_profile(ow_crowd *c, uint32_t frames, double dt, double *out) {
     out[0] = out[1] = out[2] = 0.0;
     for (uint32_t f = 0; f < frames; f++) {
         double t0 = emscripten_get_now();
-        for (uint32_t i = 0; i < c->count; i++) {
-            if (oroya_mixer_update(c->copies[i].mixer, dt) != OROYA_OK) return 1;
-        }
-        double t1 = emscripten_get_now();
-        for (uint32_t i = 0; i < c->count; i++) oroya_scene_update_world(c->copies[i].scene);
-        double t2 = emscripten_get_now();
-        for (uint32_t i = 0; i < c->count; i++) {
-            if (copy_bones(c, &c->copies[i]) != OROYA_OK) return 1;
-        }
-        double t3 = emscripten_get_now();
-        out[0] += t1 - t0;
-        out[1] += t2 - t1;
-        out[2] += t3 - t2;
+        if (ow_crowd_update(c, dt) != OROYA_OK) return 1;
+        out[0] += emscripten_get_now() - t0;
     }
     return 0;
 }
 
 /* ---- pose crowd: the same blend through the pose kernel (include/oroya/pose.h) -------------
- * The data-oriented runtime the mixer is moving onto: skeleton, runtime clips and one
- * character per copy, two layers (a at wa, b at wb) whose times loop as the mixer's
+ * The kernel alone, without the mixer's action logic: the rig's skeleton and runtime clips
+ * (oroya/rig.h) and one character per copy, two layers (a at wa, b at wb) whose times loop as the mixer's
  * LOOP_REPEAT actions do. Outputs are the same model-space bone matrices (the mesh of
  * humanoid67 is a root without transform, so skeleton space is world space). */
 
 typedef struct ow_pose_crowd {
     oroya_gltf_model *model;
-    oroya_pose_skeleton *skeleton;
-    oroya_pose_clip *clips[2];
+    oroya_rig *rig;                     /* skin 0: the skeleton and the runtime clips */
+    const oroya_pose_skeleton *skeleton;
+    const oroya_pose_clip *clips[2];
     float weights[2];
     uint32_t count;
     oroya_pose_character **chars;
@@ -583,48 +527,13 @@ typedef struct ow_pose_crowd {
 OW_API void ow_pose_crowd_free(ow_pose_crowd *c) {
     if (!c) return;
     for (uint32_t i = 0; c->chars && i < c->count; i++) oroya_pose_character_destroy(c->chars[i]);
-    oroya_pose_clip_destroy(c->clips[0]);
-    oroya_pose_clip_destroy(c->clips[1]);
-    oroya_pose_skeleton_destroy(c->skeleton);
+    oroya_rig_destroy(c->rig);
     oroya_gltf_model_free(c->model);
     free(c->chars);
     free(c->layers);
     free(c->updates);
     free(c->times);
     free(c);
-}
-
-/* A pose skeleton from glTF skin 0: joints in skin order, parents by joint index (a parent
- * that is not a joint makes a root), rest = the scene's local transforms, the skin's inverse
- * bind matrices, the scene names (so clip tracks bind by name). */
-static oroya_result pose_skeleton_from_skin(const oroya_gltf_model *g, oroya_pose_skeleton **out) {
-    const oroya_gltf_model_skin *skin = &g->skins[0];
-    uint32_t n = skin->joint_count;
-    uint32_t *parents = calloc(n + 1, sizeof *parents);
-    oroya_transform *rest = calloc(n + 1, sizeof *rest);
-    const char **names = calloc(n + 1, sizeof *names);
-    oroya_result r = parents && rest && names ? OROYA_OK : OROYA_ERR_OUT_OF_MEMORY;
-    for (uint32_t j = 0; j < n && r == OROYA_OK; j++) {
-        oroya_node parent = {0};
-        parents[j] = UINT32_MAX;
-        if (oroya_scene_get_parent(g->scene, skin->joints[j], &parent) == OROYA_OK && parent.id) {
-            for (uint32_t k = 0; k < n; k++) {
-                if (skin->joints[k].id == parent.id) parents[j] = k;
-            }
-        }
-        names[j] = oroya_scene_node_name(g->scene, skin->joints[j]);
-        r = oroya_scene_get_transform(g->scene, skin->joints[j], &rest[j]);
-    }
-    if (r == OROYA_OK) {
-        oroya_pose_skeleton_desc d = {.joint_count = n, .parents = parents, .rest = rest,
-                                      .inverse_bind = skin->inverse_bind_matrices,
-                                      .names = names};
-        r = oroya_pose_skeleton_create(&d, out, &ow_err);
-    }
-    free(parents);
-    free(rest);
-    free(names);
-    return r;
 }
 
 OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
@@ -647,11 +556,12 @@ OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, 
     }
     c->weights[0] = (float)wa;
     c->weights[1] = (float)wb;
-    oroya_result r = pose_skeleton_from_skin(g, &c->skeleton);
+    oroya_result r = oroya_rig_create_gltf(g, 0, NULL, &c->rig, &ow_err);
     for (int k = 0; k < 2 && r == OROYA_OK; k++) {
-        oroya_pose_clip_desc d = {.skeleton = c->skeleton, .clip = src[k]};
-        r = oroya_pose_clip_create(&d, &c->clips[k], &ow_err);
+        r = oroya_rig_clip_status(c->rig, src[k], &ow_err);
+        c->clips[k] = oroya_rig_clip(c->rig, src[k]);
     }
+    if (r == OROYA_OK) c->skeleton = oroya_rig_skeleton(c->rig);
     c->chars = calloc(count + 1, sizeof *c->chars);
     c->layers = calloc(2 * (size_t)count + 2, sizeof *c->layers);
     c->updates = calloc(count + 1, sizeof *c->updates);
@@ -706,7 +616,7 @@ OW_API double ow_pose_crowd_skin_bench(ow_pose_crowd *c, uint32_t iterations) {
         oroya_pose_skin_job job = {.count = s->vertex_count, .positions = s->positions,
                                    .normals = s->normals, .joints = s->joints,
                                    .weights = s->weights,
-                                   .palette_count = oroya_pose_skeleton_joint_count(c->skeleton),
+                                   .palette_count = oroya_rig_joint_count(c->rig),
                                    .palette = oroya_pose_character_bones(c->chars[0]),
                                    .out_positions = p, .out_normals = s->normals ? n : NULL};
         double t0 = emscripten_get_now();
