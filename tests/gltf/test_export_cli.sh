@@ -97,6 +97,29 @@ elif abs(d['first'] - 22 / 24) > 1e-5 or abs(d['animation_0_24_48'] - 23 / 24) >
 sys.exit(1 if bad else 0)
 PY
 
+# What the scene does not hold comes back as the file had it: the mesh, skin and material
+# names and skin.skeleton (the exporter is given the imported model).
+python3 - "$cesium" cesium.glb <<'PY' || fail "names and skin.skeleton after export (see above)"
+import json, struct, sys
+def doc(path):
+    data = open(path, 'rb').read()
+    if path.endswith('.glb'):
+        n = struct.unpack('<I', data[12:16])[0]
+        return json.loads(data[20:20 + n])
+    return json.loads(data)
+a, b = doc(sys.argv[1]), doc(sys.argv[2])
+bad = 0
+for key in ('meshes', 'skins', 'materials'):
+    na, nb = [x.get('name') for x in a[key]], [x.get('name') for x in b[key]]
+    if na != nb:
+        print(key, 'names', na, '->', nb); bad += 1
+sa = [a['nodes'][s['skeleton']].get('name') for s in a['skins'] if 'skeleton' in s]
+sb = [b['nodes'][s['skeleton']].get('name') for s in b['skins'] if 'skeleton' in s]
+if not sa or sa != sb:
+    print('skin.skeleton', sa, '->', sb); bad += 1
+sys.exit(1 if bad else 0)
+PY
+
 # Errors: usage 2, failures 1, each message naming the option or the file (expect: lib.sh).
 expect 2 "must end in .gltf or .glb" "$OROYA" export "$cesium" out.obj
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:5:2:24

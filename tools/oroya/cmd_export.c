@@ -291,8 +291,11 @@ int oroya_cmd_export(int argc, char **argv) {
     if (!rc && tol > 0) rc = compress_clips(m, list, tol, &snorm16);
     if (!rc) {
         oroya_error err = {0};
+        /* .model: what the scene does not hold (names, cameras as the file had them, skin.skeleton,
+         * line primitives, nodes outside the scene that a clip animates) comes back as read. */
         oroya_gltf_write_desc wd = {.binary = binary, .clips = (const oroya_clip *const *)list->clips,
-                                    .clip_count = list->count, .snorm16_rotations = snorm16};
+                                    .clip_count = list->count, .snorm16_rotations = snorm16,
+                                    .model = m};
         if (oroya_gltf_write(m->scene, &wd, out, &err) != OROYA_OK) {
             cli_report("export", out, &err);
             rc = 1;
