@@ -36,12 +36,16 @@ const char *oroya_result_string(oroya_result result) {
     return result_strings[result];
 }
 
+static void error_setv(oroya_error *err, oroya_result result, const char *fmt, va_list ap) {
+    err->result = result;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+}
+
 oroya_result oroya__fail(oroya_error *err, oroya_result result, const char *fmt, ...) {
     if (err) {
-        err->result = result;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        error_setv(err, result, fmt, ap);
         va_end(ap);
     }
     return result;
@@ -89,4 +93,26 @@ void oroya__free(const oroya_allocator *a, void *ptr) {
         return;
     }
     free(ptr);
+}
+
+void *oroya_allocator_alloc(const oroya_allocator *a, size_t size, size_t align) {
+    return oroya__alloc(a, size, align);
+}
+
+void *oroya_allocator_calloc(const oroya_allocator *a, size_t count, size_t size, size_t align) {
+    return oroya__calloc(a, count, size, align);
+}
+
+void oroya_allocator_free(const oroya_allocator *a, void *ptr) {
+    oroya__free(a, ptr);
+}
+
+oroya_result oroya_error_set(oroya_error *err, oroya_result result, const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        error_setv(err, result, fmt, ap);
+        va_end(ap);
+    }
+    return result;
 }

@@ -17,11 +17,11 @@
 static bool image_args_ok(const char *what, const char *path, uint32_t width, uint32_t height,
                           const void *pixels, oroya_error *err, oroya_result *res) {
     if (!path || !pixels) {
-        *res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: path or pixels is NULL", what);
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: path or pixels is NULL", what);
         return false;
     }
     if (width == 0 || height == 0 || width > 65535 || height > 65535) {
-        *res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: size %ux%u outside 1..65535", what,
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: size %ux%u outside 1..65535", what,
                            width, height);
         return false;
     }
@@ -33,7 +33,7 @@ oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t he
     oroya_result res = OROYA_OK;
     if (!image_args_ok("oroya_image_write_png", path, width, height, rgba, err, &res)) return res;
     if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)(width * 4))) {
-        return oroya__fail(err, OROYA_ERR_IO, "oroya_image_write_png: cannot write '%s'", path);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_png: cannot write '%s'", path);
     }
     return OROYA_OK;
 }
@@ -179,7 +179,7 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     oroya_result res = OROYA_OK;
     if (!image_args_ok("oroya_image_write_gif", path, width, height, frames, err, &res)) return res;
     if (frame_count == 0) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_image_write_gif: frame_count is 0");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_image_write_gif: frame_count is 0");
     }
     if (delay_cs == 0) delay_cs = 4;
     if (delay_cs > 65535) delay_cs = 65535;
@@ -190,7 +190,7 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     uint8_t *indices = malloc(pixels);
     if (!hist || !cells || !cache || !indices) {
         free(hist), free(cells), free(cache), free(indices);
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_image_write_gif: out of memory");
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_image_write_gif: out of memory");
     }
     for (uint32_t f = 0; f < frame_count; f++) {
         const uint8_t *p = frames + (size_t)f * pixels * 4;
@@ -216,7 +216,7 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     if (!gif || !map) {
         if (gif) EGifCloseFile(gif, &gif_err);
         free(hist), free(cells), free(cache), free(indices);
-        return oroya__fail(err, OROYA_ERR_IO, "oroya_image_write_gif: cannot open '%s' (%s)", path,
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_gif: cannot open '%s' (%s)", path,
                            GifErrorString(gif_err) ? GifErrorString(gif_err) : "giflib error");
     }
     EGifSetGifVersion(gif, true);
@@ -259,7 +259,7 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     free(hist), free(cells), free(cache), free(indices);
     if (!ok || close_ok != GIF_OK) {
         int e = !ok ? put_err : gif_err;
-        return oroya__fail(err, OROYA_ERR_IO, "oroya_image_write_gif: writing '%s' failed (%s)", path,
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_gif: writing '%s' failed (%s)", path,
                            GifErrorString(e) ? GifErrorString(e) : "giflib error");
     }
     return OROYA_OK;
@@ -298,18 +298,18 @@ bool oroya_video_available(void) {
 oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height, float fps,
                                oroya_video_writer **out, oroya_error *err) {
     if (out) *out = NULL;
-    if (!path || !out) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: path or out is NULL");
+    if (!path || !out) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: path or out is NULL");
     if (!width || !height || width % 2 || height % 2 || width > 16384 || height > 16384) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_video_begin: size %ux%u must be even and at most 16384 (yuv420p)",
                            width, height);
     }
     if (!(fps > 0.0f && fps <= 1000.0f)) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: fps %g outside (0, 1000]", (double)fps);
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: fps %g outside (0, 1000]", (double)fps);
     }
     char exe[4096];
     if (!find_on_path("ffmpeg", exe, sizeof exe)) {
-        return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
+        return oroya_error_set(err, OROYA_ERR_UNSUPPORTED,
                            "MP4 output needs ffmpeg, which is not on PATH; install ffmpeg "
                            "(Debian: apt-get install ffmpeg) or write .gif or .png instead");
     }
@@ -319,7 +319,7 @@ oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height
     quoted[q++] = '\'';
     for (const char *c = path; *c; c++) {
         if (q + 6 >= sizeof quoted) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: path too long");
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: path too long");
         }
         if (*c == '\'') {
             memcpy(quoted + q, "'\\''", 4);
@@ -336,32 +336,32 @@ oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height
              "-framerate %g -i - -c:v libx264 -pix_fmt yuv420p -movflags +faststart %s",
              width, height, (double)fps, quoted);
     oroya_video_writer *w = calloc(1, sizeof *w);
-    if (!w) return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_video_begin: out of memory");
+    if (!w) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_video_begin: out of memory");
     w->frame_size = (size_t)width * height * 4;
     w->pipe = popen(cmd, "w");
     if (!w->pipe) {
         free(w);
-        return oroya__fail(err, OROYA_ERR_IO, "oroya_video_begin: cannot start ffmpeg");
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_video_begin: cannot start ffmpeg");
     }
     *out = w;
     return OROYA_OK;
 }
 
 oroya_result oroya_video_add_frame(oroya_video_writer *w, const uint8_t *rgba, oroya_error *err) {
-    if (!w || !rgba) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_add_frame: writer or rgba is NULL");
+    if (!w || !rgba) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_add_frame: writer or rgba is NULL");
     if (fwrite(rgba, 1, w->frame_size, w->pipe) != w->frame_size) {
-        return oroya__fail(err, OROYA_ERR_IO, "oroya_video_add_frame: ffmpeg stopped reading at frame %u", w->frames);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_video_add_frame: ffmpeg stopped reading at frame %u", w->frames);
     }
     w->frames++;
     return OROYA_OK;
 }
 
 oroya_result oroya_video_finish(oroya_video_writer *w, oroya_error *err) {
-    if (!w) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_finish: writer is NULL");
+    if (!w) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_finish: writer is NULL");
     int status = pclose(w->pipe);
     free(w);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        return oroya__fail(err, OROYA_ERR_IO, "oroya_video_finish: ffmpeg failed (status %d)",
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_video_finish: ffmpeg failed (status %d)",
                            status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     }
     return OROYA_OK;

@@ -109,7 +109,7 @@ static oroya_result check_gl(oroya_error *err, const char *where) {
     if (e != GL_NO_ERROR) {
         while (glGetError() != GL_NO_ERROR) {
         }
-        return oroya__fail(err, OROYA_ERR_BACKEND, "%s: %s (0x%04x)", where, gl_error_name(e), e);
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "%s: %s (0x%04x)", where, gl_error_name(e), e);
     }
     return OROYA_OK;
 }
@@ -148,12 +148,12 @@ static EGLDisplay open_display(void) {
 static oroya_result create_context(oroya_renderer *r, oroya_error *err) {
     r->display = open_display();
     if (r->display == EGL_NO_DISPLAY) {
-        return oroya__fail(err, OROYA_ERR_BACKEND,
+        return oroya_error_set(err, OROYA_ERR_BACKEND,
                            "EGL: no display (tried the surfaceless, device and default platforms)");
     }
     atomic_fetch_add(&egl_users, 1);
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {
-        return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglBindAPI(GLES) failed (0x%x)", eglGetError());
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglBindAPI(GLES) failed (0x%x)", eglGetError());
     }
     const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE};
     EGLConfig config = NULL;
@@ -166,11 +166,11 @@ static oroya_result create_context(oroya_renderer *r, oroya_error *err) {
     r->context = eglCreateContext(r->display, count > 0 ? config : (EGLConfig)0, EGL_NO_CONTEXT,
                                   context_attribs);
     if (r->context == EGL_NO_CONTEXT) {
-        return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: cannot create a GLES 3.0 context (0x%x)",
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: cannot create a GLES 3.0 context (0x%x)",
                            eglGetError());
     }
     if (!eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->context)) {
-        return oroya__fail(err, OROYA_ERR_BACKEND,
+        return oroya_error_set(err, OROYA_ERR_BACKEND,
                            "EGL: eglMakeCurrent without a surface failed (0x%x)", eglGetError());
     }
     return OROYA_OK;
@@ -185,7 +185,7 @@ static GLuint compile(GLenum type, const char *source, oroya_error *err, oroya_r
     if (!ok) {
         char log[400] = {0};
         glGetShaderInfoLog(s, (GLsizei)sizeof log - 1, NULL, log);
-        *res = oroya__fail(err, OROYA_ERR_BACKEND, "GL: %s shader does not compile: %s",
+        *res = oroya_error_set(err, OROYA_ERR_BACKEND, "GL: %s shader does not compile: %s",
                            type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
         glDeleteShader(s);
         return 0;
@@ -213,7 +213,7 @@ static oroya_result create_program(oroya_renderer *r, oroya_error *err) {
     if (!ok) {
         char log[400] = {0};
         glGetProgramInfoLog(r->program, (GLsizei)sizeof log - 1, NULL, log);
-        return oroya__fail(err, OROYA_ERR_BACKEND, "GL: shader program does not link: %s", log);
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "GL: shader program does not link: %s", log);
     }
     for (int i = 0; i < U_COUNT_; i++) {
         r->uniforms[i] = glGetUniformLocation(r->program, uniform_names[i]);
@@ -248,7 +248,7 @@ static oroya_result create_targets(oroya_renderer *r, oroya_error *err) {
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->depth_rb);
     GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE) {
-        return oroya__fail(err, OROYA_ERR_BACKEND, "GL: framebuffer %ux%u (%u samples) incomplete (0x%x)",
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "GL: framebuffer %ux%u (%u samples) incomplete (0x%x)",
                            r->width, r->height, r->samples, status);
     }
     if (s > 1) {
@@ -260,7 +260,7 @@ static oroya_result create_targets(oroya_renderer *r, oroya_error *err) {
         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->resolve_rb);
         status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
         if (status != GL_FRAMEBUFFER_COMPLETE) {
-            return oroya__fail(err, OROYA_ERR_BACKEND, "GL: resolve framebuffer incomplete (0x%x)", status);
+            return oroya_error_set(err, OROYA_ERR_BACKEND, "GL: resolve framebuffer incomplete (0x%x)", status);
         }
     }
     return check_gl(err, "GL: framebuffer setup");
@@ -280,7 +280,7 @@ static GLuint make_float_texture(GLsizei w, GLsizei h, const float *data) {
 
 oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_renderer **out,
                                    oroya_error *err) {
-    if (!out) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_create: out is NULL");
+    if (!out) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_create: out is NULL");
     *out = NULL;
     oroya_renderer_desc d = desc ? *desc : (oroya_renderer_desc){0};
     if (!d.width) d.width = 256;
@@ -288,17 +288,17 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
     if (!d.max_meshes) d.max_meshes = 256;
     if (!d.max_textures) d.max_textures = 64;
     if (d.width > OROYA_RENDER_MAX_SIZE || d.height > OROYA_RENDER_MAX_SIZE) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_renderer_create: size %ux%u over the limit %u", d.width, d.height,
                            OROYA_RENDER_MAX_SIZE);
     }
     if (d.max_meshes > 65535 || d.max_textures > 65535) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_renderer_create: max_meshes %u or max_textures %u over 65535",
                            d.max_meshes, d.max_textures);
     }
-    oroya_renderer *r = oroya__calloc(&d.allocator, 1, sizeof *r, 16);
-    if (!r) return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
+    oroya_renderer *r = oroya_allocator_calloc(&d.allocator, 1, sizeof *r, 16);
+    if (!r) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
     r->allocator = d.allocator;
     r->width = d.width;
     r->height = d.height;
@@ -306,20 +306,20 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
     r->display = EGL_NO_DISPLAY;
     r->context = EGL_NO_CONTEXT;
     r->max_textures = d.max_textures;
-    r->meshes = oroya__calloc(&d.allocator, d.max_meshes, sizeof *r->meshes, 16);
-    r->textures = oroya__calloc(&d.allocator, d.max_textures, sizeof *r->textures, 16);
+    r->meshes = oroya_allocator_calloc(&d.allocator, d.max_meshes, sizeof *r->meshes, 16);
+    r->textures = oroya_allocator_calloc(&d.allocator, d.max_textures, sizeof *r->textures, 16);
     if (!r->meshes || !r->textures) {
-        oroya__free(&d.allocator, r->meshes);
-        oroya__free(&d.allocator, r->textures);
-        oroya__free(&d.allocator, r);
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
+        oroya_allocator_free(&d.allocator, r->meshes);
+        oroya_allocator_free(&d.allocator, r->textures);
+        oroya_allocator_free(&d.allocator, r);
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
     }
     oroya_result res = OROYA_OK;
     if (!d.use_current_context) {
         r->own_context = true;
         res = create_context(r, err);
     } else if (!glGetString(GL_VERSION)) {
-        res = oroya__fail(err, OROYA_ERR_BACKEND,
+        res = oroya_error_set(err, OROYA_ERR_BACKEND,
                           "oroya_renderer_create: use_current_context but no GL context is current");
     }
     if (res == OROYA_OK) {
@@ -378,22 +378,22 @@ void oroya_renderer_destroy(oroya_renderer *r) {
         }
     }
     oroya_allocator a = r->allocator;
-    oroya__free(&a, r->meshes);
-    oroya__free(&a, r->textures);
-    oroya__free(&a, r);
+    oroya_allocator_free(&a, r->meshes);
+    oroya_allocator_free(&a, r->textures);
+    oroya_allocator_free(&a, r);
 }
 
 oroya_result oroya_renderer_resize(oroya_renderer *r, uint32_t width, uint32_t height,
                                    oroya_error *err) {
-    if (!r) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_resize: renderer is NULL");
+    if (!r) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_resize: renderer is NULL");
     if (!width || !height || width > OROYA_RENDER_MAX_SIZE || height > OROYA_RENDER_MAX_SIZE) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_renderer_resize: size %ux%u outside 1..%u", width, height,
                            OROYA_RENDER_MAX_SIZE);
     }
-    if (r->in_frame) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_resize: inside a frame");
+    if (r->in_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_resize: inside a frame");
     if (width == r->width && height == r->height) return OROYA_OK;
-    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     delete_targets(r);
     r->width = width;
     r->height = height;
@@ -450,94 +450,94 @@ static oroya_result validate_mesh(const oroya_renderer *r, const oroya_render_me
                                   uint32_t index_count, oroya_error *err) {
     const char *f = "oroya_render_mesh_create";
     if (!d->positions || d->vertex_count == 0) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: positions missing or vertex_count 0", f);
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: positions missing or vertex_count 0", f);
     }
     if (d->vertex_count > (1u << 24)) {
-        return oroya__fail(err, OROYA_ERR_LIMIT, "%s: vertex_count %u over 2^24", f, d->vertex_count);
+        return oroya_error_set(err, OROYA_ERR_LIMIT, "%s: vertex_count %u over 2^24", f, d->vertex_count);
     }
     if (index_count == 0 || index_count % 3 != 0) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "%s: index_count %u is not a positive multiple of 3", f, index_count);
     }
     if (!d->indices && index_count > d->vertex_count) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
                            "%s: index_count %u without indices exceeds vertex_count %u", f,
                            index_count, d->vertex_count);
     }
     size_t bad = 0, n3 = (size_t)d->vertex_count * 3;
     if (!finite_array(d->positions, n3, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: positions[%zu] (vertex %zu) is not finite",
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "%s: positions[%zu] (vertex %zu) is not finite",
                            f, bad, bad / 3);
     }
     if (d->uvs && !finite_array(d->uvs, (size_t)d->vertex_count * 2, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: uvs[%zu] (vertex %zu) is not finite", f,
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "%s: uvs[%zu] (vertex %zu) is not finite", f,
                            bad, bad / 2);
     }
     if (d->normals && !finite_array(d->normals, n3, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: normals[%zu] (vertex %zu) is not finite",
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "%s: normals[%zu] (vertex %zu) is not finite",
                            f, bad, bad / 3);
     }
     if (d->indices) {
         for (uint32_t i = 0; i < index_count; i++) {
             if (d->indices[i] >= d->vertex_count) {
-                return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
                                    "%s: indices[%u] = %u, but vertex_count is %u", f, i,
                                    d->indices[i], d->vertex_count);
             }
         }
     }
     if (d->skin_indices && !d->skin_weights) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: skin_indices without skin_weights", f);
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: skin_indices without skin_weights", f);
     }
     if (d->skin_weights) {
         if (!d->skin_indices) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: skin_weights without skin_indices", f);
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: skin_weights without skin_indices", f);
         }
         for (size_t i = 0; i < (size_t)d->vertex_count * 4; i++) {
             if (!isfinite(d->skin_weights[i]) || d->skin_weights[i] < 0.0f) {
-                return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                return oroya_error_set(err, OROYA_ERR_INVALID_DATA,
                                    "%s: skin_weights[%zu] (vertex %zu) = %g is negative or not finite",
                                    f, i, i / 4, (double)d->skin_weights[i]);
             }
         }
     }
     if ((d->skin_indices2 != NULL) != (d->skin_weights2 != NULL) || (d->skin_indices2 && !d->skin_indices)) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "%s: skin_indices2 and skin_weights2 go together, with skin_indices", f);
     }
     if (d->skin_weights2) {
         for (size_t i = 0; i < (size_t)d->vertex_count * 4; i++) {
             if (!isfinite(d->skin_weights2[i]) || d->skin_weights2[i] < 0.0f) {
-                return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                return oroya_error_set(err, OROYA_ERR_INVALID_DATA,
                                    "%s: skin_weights2[%zu] (vertex %zu) = %g is negative or not finite",
                                    f, i, i / 4, (double)d->skin_weights2[i]);
             }
         }
     }
     if (d->morph_target_count > OROYA_RENDER_MAX_MORPH_TARGETS) {
-        return oroya__fail(err, OROYA_ERR_LIMIT, "%s: %u morph targets, at most %u", f,
+        return oroya_error_set(err, OROYA_ERR_LIMIT, "%s: %u morph targets, at most %u", f,
                            d->morph_target_count, OROYA_RENDER_MAX_MORPH_TARGETS);
     }
     if (d->morph_target_count) {
         if (!d->morph_positions) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                                "%s: morph_target_count %u without morph_positions", f, d->morph_target_count);
         }
         size_t n = n3 * d->morph_target_count;
         if (!finite_array(d->morph_positions, n, &bad)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE,
                                "%s: morph_positions[%zu] (target %zu, vertex %zu) is not finite", f,
                                bad, bad / n3, (bad % n3) / 3);
         }
         if (d->morph_normals && !finite_array(d->morph_normals, n, &bad)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE,
                                "%s: morph_normals[%zu] (target %zu, vertex %zu) is not finite", f,
                                bad, bad / n3, (bad % n3) / 3);
         }
         uint64_t texels = (uint64_t)d->vertex_count * d->morph_target_count * 2;
         uint64_t rows = (texels + MORPH_TEXTURE_WIDTH - 1) / MORPH_TEXTURE_WIDTH;
         if (rows > (uint64_t)r->max_texture_size) {
-            return oroya__fail(err, OROYA_ERR_LIMIT,
+            return oroya_error_set(err, OROYA_ERR_LIMIT,
                                "%s: %u morph targets x %u vertices do not fit a %d-row texture", f,
                                d->morph_target_count, d->vertex_count, r->max_texture_size);
         }
@@ -557,7 +557,7 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
                                       oroya_render_mesh *out, oroya_error *err) {
     if (out) out->id = 0;
     if (!r || !d || !out) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_render_mesh_create: renderer, desc or out is NULL");
     }
     uint32_t index_count = d->index_count;
@@ -567,25 +567,25 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     uint32_t slot = 0;
     while (slot < r->max_meshes && r->meshes[slot].live) slot++;
     if (slot == r->max_meshes) {
-        return oroya__fail(err, OROYA_ERR_LIMIT, "oroya_render_mesh_create: all %u mesh slots in use",
+        return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_mesh_create: all %u mesh slots in use",
                            r->max_meshes);
     }
-    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
 
     size_t n3 = (size_t)d->vertex_count * 3;
     float *normals = NULL;
     uint32_t *indices = NULL;
     float *morph = NULL;
     if (!d->normals) {
-        normals = oroya__alloc(&r->allocator, n3 * sizeof(float), 16);
-        if (!normals) return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
+        normals = oroya_allocator_alloc(&r->allocator, n3 * sizeof(float), 16);
+        if (!normals) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
         smooth_normals(d->positions, d->vertex_count, d->indices, index_count, normals);
     }
     if (!d->indices) {
-        indices = oroya__alloc(&r->allocator, (size_t)index_count * sizeof(uint32_t), 16);
+        indices = oroya_allocator_alloc(&r->allocator, (size_t)index_count * sizeof(uint32_t), 16);
         if (!indices) {
-            oroya__free(&r->allocator, normals);
-            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
+            oroya_allocator_free(&r->allocator, normals);
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
         }
         for (uint32_t i = 0; i < index_count; i++) indices[i] = i;
     }
@@ -593,11 +593,11 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     if (d->morph_target_count) {
         size_t texels = (size_t)d->vertex_count * d->morph_target_count * 2;
         morph_rows = (uint32_t)((texels + MORPH_TEXTURE_WIDTH - 1) / MORPH_TEXTURE_WIDTH);
-        morph = oroya__calloc(&r->allocator, (size_t)morph_rows * MORPH_TEXTURE_WIDTH * 4, sizeof(float), 16);
+        morph = oroya_allocator_calloc(&r->allocator, (size_t)morph_rows * MORPH_TEXTURE_WIDTH * 4, sizeof(float), 16);
         if (!morph) {
-            oroya__free(&r->allocator, normals);
-            oroya__free(&r->allocator, indices);
-            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
+            oroya_allocator_free(&r->allocator, normals);
+            oroya_allocator_free(&r->allocator, indices);
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
         }
         /* Texel (t * vertex_count + v) * 2 is target t's position delta of vertex v, the next
          * one its normal delta; the vertex shader indexes them with gl_VertexID. */
@@ -677,9 +677,9 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     if (morph) {
         m->morph_texture = make_float_texture((GLsizei)MORPH_TEXTURE_WIDTH, (GLsizei)morph_rows, morph);
     }
-    oroya__free(&r->allocator, normals);
-    oroya__free(&r->allocator, indices);
-    oroya__free(&r->allocator, morph);
+    oroya_allocator_free(&r->allocator, normals);
+    oroya_allocator_free(&r->allocator, indices);
+    oroya_allocator_free(&r->allocator, morph);
     m->live = true;
     res = check_gl(err, "oroya_render_mesh_create: GL upload");
     if (res != OROYA_OK) {
@@ -694,26 +694,26 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
 oroya_result oroya_render_mesh_update(oroya_renderer *r, oroya_render_mesh mesh, const float *positions,
                                       const float *normals, uint32_t vertex_count, oroya_error *err) {
     if (!r || !positions) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_mesh_update: renderer or positions is NULL");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_mesh_update: renderer or positions is NULL");
     }
     mesh_slot *m = lookup(r, mesh);
     if (!m) {
-        return oroya__fail(err, mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_render_mesh_update: mesh handle 0x%08x is %s", mesh.id,
                            mesh.id ? "stale" : "zero");
     }
     if (vertex_count != m->vertex_count) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_render_mesh_update: vertex_count %u, the mesh has %u", vertex_count,
                            m->vertex_count);
     }
     size_t bad = 0, n3 = (size_t)vertex_count * 3;
     if (!finite_array(positions, n3, &bad) || (normals && !finite_array(normals, n3, &bad))) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
                            "oroya_render_mesh_update: %s[%zu] (vertex %zu) is not finite",
                            finite_array(positions, n3, &bad) ? "normals" : "positions", bad, bad / 3);
     }
-    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     glBindBuffer(GL_ARRAY_BUFFER, m->buffers[0]);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n3 * sizeof(float)), positions);
     if (normals) {
@@ -747,20 +747,20 @@ oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint
                                          oroya_error *err) {
     if (out) out->id = 0;
     if (!r || !rgba || !out) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_texture_create: NULL argument");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_texture_create: NULL argument");
     }
     if (!width || !height || width > (uint32_t)r->max_texture_size || height > (uint32_t)r->max_texture_size) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_render_texture_create: size %ux%u outside 1..%d", width, height,
                            r->max_texture_size);
     }
     uint32_t slot = 0;
     while (slot < r->max_textures && r->textures[slot].live) slot++;
     if (slot == r->max_textures) {
-        return oroya__fail(err, OROYA_ERR_LIMIT, "oroya_render_texture_create: all %u texture slots in use",
+        return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_texture_create: all %u texture slots in use",
                            r->max_textures);
     }
-    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     texture_slot *s = &r->textures[slot];
     glGenTextures(1, &s->texture);
     glBindTexture(GL_TEXTURE_2D, s->texture);
@@ -801,18 +801,18 @@ oroya_render_material oroya_render_material_default(void) {
 }
 
 oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view, oroya_error *err) {
-    if (!r || !view) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: renderer or view is NULL");
+    if (!r || !view) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: renderer or view is NULL");
     if (view->light_count && !view->lights) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: light_count %u but lights is NULL",
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: light_count %u but lights is NULL",
                            view->light_count);
     }
     size_t bad = 0;
     if (!finite_array(view->view.m, 16, &bad) || !finite_array(view->projection.m, 16, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: a camera matrix is not finite");
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: a camera matrix is not finite");
     }
     oroya_mat4 inv_view;
     if (!oroya_mat4_invert(view->view, &inv_view)) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: view matrix is singular");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: view matrix is singular");
     }
     float vec[OROYA_RENDER_MAX_LIGHTS * 4] = {0}, col[OROYA_RENDER_MAX_LIGHTS * 4] = {0};
     float ambient[3] = {0, 0, 0};
@@ -821,26 +821,26 @@ oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view
         const oroya_render_light *l = &view->lights[i];
         float c[3] = {l->color[0] * l->intensity, l->color[1] * l->intensity, l->color[2] * l->intensity};
         if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2])) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: lights[%u] color is not finite", i);
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: lights[%u] color is not finite", i);
         }
         if (l->type == OROYA_RENDER_LIGHT_AMBIENT) {
             for (int k = 0; k < 3; k++) ambient[k] += c[k];
             continue;
         }
         if (l->type != OROYA_RENDER_LIGHT_DIRECTIONAL && l->type != OROYA_RENDER_LIGHT_POINT) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: lights[%u] has type %d",
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: lights[%u] has type %d",
                                i, (int)l->type);
         }
         if (count == OROYA_RENDER_MAX_LIGHTS) {
-            return oroya__fail(err, OROYA_ERR_LIMIT, "oroya_render_begin: more than %d non-ambient lights",
+            return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_begin: more than %d non-ambient lights",
                                OROYA_RENDER_MAX_LIGHTS);
         }
         oroya_vec3 p = l->type == OROYA_RENDER_LIGHT_DIRECTIONAL ? l->direction : l->position;
         if (l->type == OROYA_RENDER_LIGHT_DIRECTIONAL && oroya_vec3_length(p) == 0.0f) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: lights[%u] direction is zero", i);
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: lights[%u] direction is zero", i);
         }
         if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z) || !isfinite(l->range)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: lights[%u] is not finite", i);
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: lights[%u] is not finite", i);
         }
         vec[count * 4] = p.x;
         vec[count * 4 + 1] = p.y;
@@ -850,7 +850,7 @@ oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view
         col[count * 4 + 3] = l->type == OROYA_RENDER_LIGHT_POINT ? l->range : 0.0f;
         count++;
     }
-    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     oroya_mat4 vp = oroya_mat4_mul(view->projection, view->view);
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     glViewport(0, 0, (GLsizei)r->width, (GLsizei)r->height);
@@ -881,16 +881,16 @@ static oroya_result upload_bones(oroya_renderer *r, const float *bones, uint32_t
                                  oroya_error *err) {
     uint32_t side = oroya_bone_texture_side(bone_count);
     if (side > (uint32_t)r->max_texture_size) {
-        return oroya__fail(err, OROYA_ERR_LIMIT, "oroya_render_draw: %u bones need a %ux%u texture, GPU max %d",
+        return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_draw: %u bones need a %ux%u texture, GPU max %d",
                            bone_count, side, side, r->max_texture_size);
     }
     if (side != r->bone_texture_side) {
-        float *zero = oroya__calloc(&r->allocator, (size_t)side * side * 4, sizeof(float), 16);
-        if (!zero) return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_draw: out of memory");
+        float *zero = oroya_allocator_calloc(&r->allocator, (size_t)side * side * 4, sizeof(float), 16);
+        if (!zero) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_draw: out of memory");
         if (r->bone_texture) glDeleteTextures(1, &r->bone_texture);
         r->bone_texture = make_float_texture((GLsizei)side, (GLsizei)side, zero);
         r->bone_texture_side = side;
-        oroya__free(&r->allocator, zero);
+        oroya_allocator_free(&r->allocator, zero);
     }
     glBindTexture(GL_TEXTURE_2D, r->bone_texture);
     uint32_t texels = bone_count * 4, full_rows = texels / side, rest = texels % side;
@@ -905,11 +905,11 @@ static oroya_result upload_bones(oroya_renderer *r, const float *bones, uint32_t
 }
 
 oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *d, oroya_error *err) {
-    if (!r || !d) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: renderer or draw is NULL");
-    if (!r->in_frame) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: called outside begin/end");
+    if (!r || !d) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: renderer or draw is NULL");
+    if (!r->in_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: called outside begin/end");
     mesh_slot *m = lookup(r, d->mesh);
     if (!m) {
-        return oroya__fail(err, d->mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, d->mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_render_draw: mesh handle 0x%08x is %s", d->mesh.id,
                            d->mesh.id ? "stale" : "zero");
     }
@@ -919,36 +919,36 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     size_t bad = 0;
     if (!finite_array(model.m, 16, &bad) || !finite_array(bind.m, 16, &bad) ||
         !finite_array(bind_inv.m, 16, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: model or bind matrix is not finite");
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: model or bind matrix is not finite");
     }
     const oroya_render_material *mat = &d->material;
     if (!finite_array(mat->base_color, 4, &bad) || !isfinite(mat->metallic) ||
         !isfinite(mat->roughness) || !isfinite(mat->grid_spacing)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: material is not finite");
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: material is not finite");
     }
     if (d->morph_weight_count > m->morph_target_count) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
                            "oroya_render_draw: %u morph weights for a mesh with %u targets",
                            d->morph_weight_count, m->morph_target_count);
     }
     if (d->morph_weight_count && !d->morph_weights) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: morph_weights is NULL");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: morph_weights is NULL");
     }
     if (d->morph_weights && !finite_array(d->morph_weights, d->morph_weight_count, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: morph_weights[%zu] is not finite", bad);
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: morph_weights[%zu] is not finite", bad);
     }
     if (m->skinned) {
         if (!d->bone_matrices || d->bone_count == 0) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                                "oroya_render_draw: skinned mesh drawn without bone matrices");
         }
         if (m->max_skin_index >= d->bone_count) {
-            return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
                                "oroya_render_draw: vertex %u uses bone %u, but %u bone matrices were given",
                                m->max_skin_index_vertex, m->max_skin_index, d->bone_count);
         }
         if (!finite_array(d->bone_matrices, (size_t)d->bone_count * 16, &bad)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE,
                                "oroya_render_draw: bone_matrices[%zu] (bone %zu) is not finite", bad, bad / 16);
         }
     }
@@ -956,7 +956,7 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     if (mat->base_color_texture.id) {
         tex = texture_lookup(r, mat->base_color_texture);
         if (!tex) {
-            return oroya__fail(err, OROYA_ERR_STALE_HANDLE, "oroya_render_draw: texture handle 0x%08x is stale",
+            return oroya_error_set(err, OROYA_ERR_STALE_HANDLE, "oroya_render_draw: texture handle 0x%08x is stale",
                                mat->base_color_texture.id);
         }
     }
@@ -1021,8 +1021,8 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
 }
 
 oroya_result oroya_render_end(oroya_renderer *r, oroya_error *err) {
-    if (!r) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_end: renderer is NULL");
-    if (!r->in_frame) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_end: no frame begun");
+    if (!r) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_end: renderer is NULL");
+    if (!r->in_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_end: no frame begun");
     r->in_frame = false;
     if (r->resolve_fbo) {
         GLint w = (GLint)r->width, h = (GLint)r->height;
@@ -1035,15 +1035,15 @@ oroya_result oroya_render_end(oroya_renderer *r, oroya_error *err) {
 }
 
 oroya_result oroya_render_read_pixels(oroya_renderer *r, uint8_t *out, size_t out_size, oroya_error *err) {
-    if (!r || !out) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_read_pixels: renderer or out is NULL");
+    if (!r || !out) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_read_pixels: renderer or out is NULL");
     size_t row = (size_t)r->width * 4, need = row * r->height;
     if (out_size < need) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_render_read_pixels: out_size %zu, need %zu (%ux%u RGBA8)", out_size,
                            need, r->width, r->height);
     }
-    if (!r->has_frame) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_read_pixels: no finished frame");
-    if (!make_current(r)) return oroya__fail(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!r->has_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_read_pixels: no finished frame");
+    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     glBindFramebuffer(GL_READ_FRAMEBUFFER, r->resolve_fbo ? r->resolve_fbo : r->fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, (GLsizei)r->width, (GLsizei)r->height, GL_RGBA, GL_UNSIGNED_BYTE, out);
@@ -1063,8 +1063,8 @@ oroya_result oroya_render_read_pixels(oroya_renderer *r, uint8_t *out, size_t ou
 
 oroya_result oroya_render_present(oroya_renderer *r, uint32_t dst_width, uint32_t dst_height,
                                   oroya_error *err) {
-    if (!r) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_present: renderer is NULL");
-    if (!r->has_frame) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_present: no finished frame");
+    if (!r) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_present: renderer is NULL");
+    if (!r->has_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_present: no finished frame");
     glBindFramebuffer(GL_READ_FRAMEBUFFER, r->resolve_fbo ? r->resolve_fbo : r->fbo);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     glBlitFramebuffer(0, 0, (GLint)r->width, (GLint)r->height, 0, 0, (GLint)dst_width,

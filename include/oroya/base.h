@@ -88,6 +88,22 @@ typedef struct oroya_allocator {
     void *user;
 } oroya_allocator;
 
+/* Memory through an optional allocator (NULL or zeroed: malloc/free), for code built on
+ * liboroya that takes an oroya_allocator as liboroya does (liboroya_render uses these).
+ * alloc: NULL for size 0 or on failure; calloc: zeroed, NULL when count * size overflows;
+ * free: NULL is a no-op. `align` is a power of two. */
+void *oroya_allocator_alloc(const oroya_allocator *a, size_t size, size_t align);
+void *oroya_allocator_calloc(const oroya_allocator *a, size_t count, size_t size, size_t align);
+void oroya_allocator_free(const oroya_allocator *a, void *ptr);
+
+/* Fills err (when not NULL) with `result` and a printf-style message, and returns `result`:
+ * the error convention of liboroya, for the layers built on it. */
+oroya_result oroya_error_set(oroya_error *err, oroya_result result, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 OROYA_API_END
 #ifdef __cplusplus
 }
