@@ -18,10 +18,10 @@ export NODE_PATH=/usr/share/nodejs
 mkdir -p "$out/include/cjson" "$out/include/stb"
 cp "$cjson/cJSON.h" "$out/include/cjson/"
 cp /usr/include/stb/stb_image.h "$out/include/stb/"
-# No EGL renderer (render*, image*): the page draws with WebGL2.
+# No EGL renderer (src/render): the page draws with WebGL2.
 sources=()
-for f in "$here"/src/*.c; do
-  case "$(basename "$f")" in render*|image*) ;; *) sources+=("$f") ;; esac
+for f in "$here"/src/core/*.c "$here"/src/scene/*.c "$here"/src/anim/*.c "$here"/src/io/*.c; do
+  sources+=("$f")
 done
 warn=(-Wall -Wextra -Wpedantic -Wconversion -Wshadow -Wstrict-prototypes -Werror)
 common=(-std=c11 -O3 -I"$here/include" -I"$here/src" -isystem "$out/include" -DNDEBUG)

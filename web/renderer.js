@@ -1,9 +1,9 @@
 // WebGL2 renderer for oroya models: the shader program of oroya's GLES 3 renderer
 // (src/internal/render_shaders.h, read from the wasm module), GPU skinning through the bone
-// texture (three.js layout, RGBA32F) and morph targets from a delta texture, as src/render.c.
+// texture (three.js layout, RGBA32F) and morph targets from a delta texture, as src/render/render.c.
 // It draws what web/oroya_web.c's draw list describes; the CPU never skins a vertex.
 
-const MORPH_TEXTURE_WIDTH = 2048; // src/render.c's MORPH_TEXTURE_WIDTH
+const MORPH_TEXTURE_WIDTH = 2048; // src/render/render.c's MORPH_TEXTURE_WIDTH
 const MAX_MORPHS = 64;            // u_morph_weights[64]
 const UNIFORMS = [
   'u_model', 'u_view_proj', 'u_normal_matrix', 'u_skinned', 'u_bones', 'u_bind', 'u_bind_inv',
@@ -175,7 +175,7 @@ export class Renderer {
       }
       this.buffer(gl.ELEMENT_ARRAY_BUFFER, ow.HEAPU32.slice(d[5] >> 2, (d[5] >> 2) + ic));
       gl.bindVertexArray(null);
-      // Texel (t * vertex_count + v) * 2: position delta, then normal delta (src/render.c).
+      // Texel (t * vertex_count + v) * 2: position delta, then normal delta (src/render/render.c).
       let morph = null;
       const targets = Math.min(d[10], MAX_MORPHS);
       if (targets && d[11]) {
@@ -194,7 +194,7 @@ export class Renderer {
       this.meshes.push({ vao, count: ic, vertexCount: vc, skinned, skin8: skinned && d[8] !== 0,
         morph, morphCount: targets, morphNormals: d[12] !== 0, image: d[23] });
     }
-    // Base color images: RGBA8, top row first, sRGB (src/render.c's texture upload).
+    // Base color images: RGBA8, top row first, sRGB (src/render/render.c's texture upload).
     const images = new Set(this.meshes.map((m) => m.image).filter((i) => i !== 0xffffffff));
     for (const i of images) {
       const w = ow._ow_image_width(model, i), h = ow._ow_image_height(model, i);

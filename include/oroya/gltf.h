@@ -56,6 +56,7 @@
 #include "oroya/clip.h"
 #include "oroya/geometry.h"
 #include "oroya/math.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
@@ -570,6 +571,16 @@ typedef struct oroya_gltf_write_desc {
  * On error a partly written file may remain. */
 oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_desc *desc,
                               const char *path, oroya_error *err);
+
+/* ---- the rig of a loaded model (src/io/gltf_rig.c; the rig itself is in oroya/rig.h) ---- */
+
+/* The rig of skin `skin` of a loaded model (its joints and inverse bind matrices), with every
+ * clip of the model; skin OROYA_GLTF_NONE: every node of the model's scene (a file without
+ * skins). allocator may be NULL. Errors as oroya_rig_create, and OUT_OF_RANGE for a skin
+ * index past model->skin_count, STALE_HANDLE for a joint that is not in the loaded scene. */
+oroya_result oroya_rig_create_gltf(const oroya_gltf_model *model, uint32_t skin,
+                                   const oroya_allocator *allocator, oroya_rig **out,
+                                   oroya_error *err);
 
 OROYA_API_END
 #ifdef __cplusplus

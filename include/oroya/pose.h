@@ -255,7 +255,7 @@ typedef struct oroya_pose_update {
 oroya_result oroya_pose_update_batch(const oroya_pose_update *updates, uint32_t count,
                                      const oroya_scheduler *scheduler, oroya_error *err);
 
-/* A small pthread pool (src/pose_pool.c) usable as a scheduler.
+/* A small pthread pool (src/anim/pose_pool.c) usable as a scheduler.
  * Example (given: oroya_thread_pool *pool):
  *   oroya_scheduler s = {oroya_thread_pool_parallel_for, pool}; */
 typedef struct oroya_thread_pool oroya_thread_pool;

@@ -36,7 +36,6 @@
 
 #include "oroya/base.h"
 #include "oroya/clip.h"
-#include "oroya/gltf.h"
 #include "oroya/pose.h"
 #include "oroya/scene.h"
 
@@ -68,13 +67,8 @@ typedef struct oroya_rig_desc {
  * inverse bind matrix), OUT_OF_MEMORY. Allocates. */
 oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya_error *err);
 
-/* The rig of skin `skin` of a loaded model (its joints and inverse bind matrices), with every
- * clip of the model; skin OROYA_GLTF_NONE: every node of the model's scene (a file without
- * skins). allocator may be NULL. Errors as oroya_rig_create, and OUT_OF_RANGE for a skin
- * index past model->skin_count, STALE_HANDLE for a joint that is not in the loaded scene. */
-oroya_result oroya_rig_create_gltf(const oroya_gltf_model *model, uint32_t skin,
-                                   const oroya_allocator *allocator, oroya_rig **out,
-                                   oroya_error *err);
+/* oroya_rig_create_gltf (declared in oroya/gltf.h, the I/O layer) builds the rig of a loaded
+ * model's skin. */
 
 void oroya_rig_destroy(oroya_rig *rig); /* NULL ok */
 

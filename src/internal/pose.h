@@ -77,7 +77,7 @@ struct oroya_pose_clip {
     oroya__pose_group *groups;
     oroya__pose_lanes *lanes;           /* block_count * 3; NULL in a compressed clip */
     float *keys;                        /* compressed clips: the group times only */
-    /* Compressed clips (src/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
+    /* Compressed clips (src/anim/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
     const struct oroya__pose_qblock *qblocks; /* block_count * 3 */
     const float *qdata;                 /* key data of the qblocks, 16-byte aligned rows */
     size_t bytes;                       /* the clip's allocation */
@@ -85,7 +85,7 @@ struct oroya_pose_clip {
     float max_error, max_joint_error;   /* measured at create (oroya_pose_clip_info) */
 };
 
-/* ---- compressed clips (src/pose_compress.c, sampled in internal/pose_kernel_q.h) ---------- */
+/* ---- compressed clips (src/anim/pose_compress.c, sampled in internal/pose_kernel_q.h) ---------- */
 
 /* How one (block, channel) of a compressed clip stores its keys, all of them SoA rows of 4
  * lanes sharing the block's time group:
@@ -196,7 +196,7 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
 size_t oroya__pose_mix_scratch_size(void);
-/* Runs the character's IKs after an update (src/ik.c): rewrites the chains' local rotations,
+/* Runs the character's IKs after an update (src/anim/ik.c): rewrites the chains' local rotations,
  * then the model and bone matrices of their subtrees. Used when ik_in_pass is false. */
 void oroya__ik_run_character(oroya_pose_character *c);
 
@@ -211,7 +211,7 @@ void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end)
 void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                             uint32_t layer_count, int kernel);
 
-/* The AVX2 kernel (src/pose_avx2.c): two SoA blocks per step in 256-bit registers, for CPUs
+/* The AVX2 kernel (src/anim/pose_avx2.c): two SoA blocks per step in 256-bit registers, for CPUs
  * that have AVX2 (the caller checks). Bit-identical to the baseline kernel. */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__SSE2__) && \
     !defined(OROYA_POSE_NO_SIMD)

@@ -1,8 +1,8 @@
 /* The per-frame kernel of the pose layer, written once for two vector widths and included by
  * two translation units:
- *   src/pose.c        OROYA__PK_WIDTH 4: one SoA block (4 joints) per step, SSE2 (the x86-64
+ *   src/anim/pose.c        OROYA__PK_WIDTH 4: one SoA block (4 joints) per step, SSE2 (the x86-64
  *                     baseline) or portable C;
- *   src/pose_avx2.c   OROYA__PK_WIDTH 8: two blocks per step in 256-bit AVX2 registers,
+ *   src/anim/pose_avx2.c   OROYA__PK_WIDTH 8: two blocks per step in 256-bit AVX2 registers,
  *                     picked at run time.
  * Before including, define OROYA__PK_WIDTH and include internal/pose_simd.h (and, for width
  * 8, <immintrin.h> under an AVX2 target). Everything here is static.
@@ -1019,7 +1019,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         ltm_pair(skel, b, b2, &c->locals[b], &c->locals[b2], NULL, c->models, c->bones);
-        /* The IKs whose first joint is in this step (src/ik.c), so the joints after it are
+        /* The IKs whose first joint is in this step (src/anim/ik.c), so the joints after it are
          * computed once, already corrected. */
         oroya__ik_run_joints(c, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
     }

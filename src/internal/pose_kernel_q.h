@@ -1,4 +1,4 @@
-/* Sampling of compressed runtime clips (built by src/pose_compress.c; the formats are
+/* Sampling of compressed runtime clips (built by src/anim/pose_compress.c; the formats are
  * described at oroya__pose_qblock in internal/pose.h). Part of the per-frame kernel: included
  * by internal/pose_kernel.h after its vector and quaternion helpers, so it is compiled at both
  * widths. Every (block, channel) is decoded 4 lanes at a time into 128-bit vectors (two blocks

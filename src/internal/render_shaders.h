@@ -1,4 +1,4 @@
-/* The GLES 3 shader program of oroya's renderer (src/render.c), in one place so that other
+/* The GLES 3 shader program of oroya's renderer (src/render/render.c), in one place so that other
  * front ends draw with the same shaders: the WebGL2 viewer (web/, through web/oroya_web.c)
  * compiles these strings as they are. */
 #ifndef OROYA_INTERNAL_RENDER_SHADERS_H

@@ -1,4 +1,4 @@
-/* Private parts of the rig (src/rig.c), shared with the mixer. */
+/* Private parts of the rig (src/anim/rig.c), shared with the mixer. */
 #ifndef OROYA_INTERNAL_RIG_H
 #define OROYA_INTERNAL_RIG_H
 

@@ -1,4 +1,4 @@
-/* Oracle test for the accessor decoding fast paths (src/gltf_accessor.c, issue 10): every
+/* Oracle test for the accessor decoding fast paths (src/io/gltf_accessor.c, issue 10): every
  * accessor of every sample model, bench file and a synthetic file covering each component
  * type, element type, normalization and stride must unpack bit for bit like an independent
  * decoder written here from the glTF 2.0 spec (3.6.2: strides, column padding, sparse) and

@@ -11,7 +11,7 @@
 
 #define ASSETS OROYA_SOURCE_DIR "/tests/assets/"
 
-/* BUG (src/gltf_buffers.c, resolve_path): oroya_gltf_desc.base_dir is documented as "the
+/* BUG (src/io/gltf_buffers.c, resolve_path): oroya_gltf_desc.base_dir is documented as "the
  * directory that external URIs are relative to", but resolve_path concatenates base_dir and
  * the URI with no separator, so base_dir "dir" and uri "a.bin" open "dira.bin". Only a
  * base_dir ending in '/' works; oroya_gltf_parse_file always passes one, so only
@@ -33,7 +33,7 @@ static void test_bug_base_dir_without_trailing_slash(void) {
     oroya_gltf_free(g);
 }
 
-/* BUG (src/mixer.c, oroya_mixer_update and update_time): the dt check (valid_dt) looks at dt
+/* BUG (src/anim/mixer.c, oroya_mixer_update and update_time): the dt check (valid_dt) looks at dt
  * alone, so a finite dt whose product with the mixer's time scale overflows (or a sum of
  * finite dts that overflows the accumulated time) is accepted: mixer time becomes +inf, and
  * the action's time inf - duration * floor(inf / duration) = NaN, silently and for good

@@ -1,6 +1,6 @@
 /* The pose layer's per-frame kernel for CPUs with AVX2: src/internal/pose_kernel.h at width 8,
  * two SoA blocks (8 joints) per step. The AVX2 target is set here, for this file alone, so
- * the library builds with the compiler's defaults and no per-file flags; src/pose.c calls in
+ * the library builds with the compiler's defaults and no per-file flags; src/anim/pose.c calls in
  * only when the CPU reports AVX2 (oroya__pose_run_update). */
 #include <stdbool.h>
 #include <stdint.h>
