@@ -16,7 +16,7 @@
 #include "oroya/rig.h"
 #include "oroya/pose.h"
 #include "oroya/ik.h"
-#include "oroya/scenario.h"
+#include "oroya/json.h"
 #include "oroya/gltf.h"
 
 #endif /* OROYA_H */

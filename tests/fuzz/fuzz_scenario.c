@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "oroya/scenario.h"
+#include "oroya_scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

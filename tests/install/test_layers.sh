@@ -19,7 +19,7 @@ declare -A header=(
   [oroya/geometry.h]=scene [oroya/scene.h]=scene
   [oroya/track.h]=anim [oroya/clip.h]=anim [oroya/mixer.h]=anim [oroya/pose.h]=anim
   [oroya/rig.h]=anim [oroya/ik.h]=anim [oroya/skeleton.h]=anim [oroya/skin.h]=anim
-  [oroya/gltf.h]=io [oroya/scenario.h]=io
+  [oroya/gltf.h]=io [oroya/json.h]=io
   [oroya/render.h]=render
   # private headers
   [internal/base.h]=core [internal/skin_math.h]=core

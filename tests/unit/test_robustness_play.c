@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oroya/scenario.h"
+#include "oroya_scenario.h"
 #include "test_robustness_common.h"
 
 static rb_heap play_heap, json_heap;

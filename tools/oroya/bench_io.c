@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "oroya/gltf.h"
-#include "oroya/scenario.h"
+#include "oroya_scenario.h"
 #include "oroya/scene.h"
 
 static double now_s(void) {

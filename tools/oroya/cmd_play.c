@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
-#include "oroya/scenario.h"
+#include "oroya_scenario.h"
 
 static char *read_file(const char *path, size_t *len) {
     FILE *f = !strcmp(path, "-") ? stdin : fopen(path, "rb");

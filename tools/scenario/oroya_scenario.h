@@ -1,9 +1,12 @@
-/* oroya/scenario.h - the scenario runner behind `oroya play`: runs a scenario of the three.js
+/* oroya_scenario.h - the scenario runner behind `oroya play`: runs a scenario of the three.js
  * reference format (nodes, skins, clips, actions, script, steps, record; an optional "gltf"
  * model; docs/scenario.md) through oroya's mixer and returns the result format
  * (JSON text, one frame per line), so oroya can be compared with three.js number by number.
  *
- * Part of the I/O layer (uses cJSON). Everything the runner allocates itself, and the oroya
+ * Not part of liboroya: test and CLI tooling, the static library oroya_scenario built from
+ * tools/scenario/ (not installed; docs/architecture.md). It uses only liboroya's public API
+ * and cJSON; link it with liboroya and libcjson (CMake: target_link_libraries(x
+ * oroya_scenario)). Everything the runner allocates itself, and the oroya
  * objects it creates (scene, clips, mixer, skeletons, skins, the glTF model), use the desc's
  * allocator. cJSON's own allocations (one per JSON value) go through its global hooks,
  * malloc/free unless the caller set them with cJSON_InitHooks; the library never sets them.
@@ -21,8 +24,8 @@
  *       fwrite(text, 1, len, stdout);
  *   oroya_scenario_free_output(&desc, text);
  */
-#ifndef OROYA_SCENARIO_H
-#define OROYA_SCENARIO_H
+#ifndef OROYA_SCENARIO_TOOL_H
+#define OROYA_SCENARIO_TOOL_H
 
 #include <stddef.h>
 
@@ -31,7 +34,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-OROYA_API_BEGIN
 
 /* "steps": {"count"} above this is refused. The dt of {fps, count} and {dt, count} is
  * computed per step (no array of count values), but each step still costs about 130 000
@@ -57,15 +59,10 @@ typedef struct oroya_scenario_desc {
  * desc's allocator: free it with oroya_scenario_free_output. On failure *out is NULL and err
  * (may be NULL) names the JSON path of the offending value:
  *   OROYA_ERR_INVALID_ARGUMENT  json, desc, out or out_len NULL;
-<<<<<<< HEAD
- *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset);
- *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
-=======
  *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset), a raw NUL
  *                               byte, or text that is not UTF-8;
  *   OROYA_ERR_LIMIT             arrays and objects nested deeper than 1000 levels;
  *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
->>>>>>> main
  *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
  *                               that does not load);
  *   OROYA_ERR_OUT_OF_MEMORY     an allocation failed (nothing is leaked). */
@@ -75,9 +72,8 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
 /* Frees a result of oroya_scenario_run with the same desc's allocator. NULL is ignored. */
 void oroya_scenario_free_output(const oroya_scenario_desc *desc, char *out);
 
-OROYA_API_END
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* OROYA_SCENARIO_H */
+#endif /* OROYA_SCENARIO_TOOL_H */

@@ -1,0 +1,395 @@
+/* The result of a scenario (docs/scenario.md, "record" and the result format): the record
+ * keys, read at setup, and each frame's values and mixer events; "dumpClips". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario_internal.h"
+
+static const char *const action_field_names[A_COUNT] = {
+    "effectiveWeight", "weight", "time",    "effectiveTimeScale", "timeScale",
+    "enabled",         "paused", "running", "scheduled",          "loopCount",
+    "repetitions",     "fading", "warping"};
+
+int sc_setup_records(play *p) {
+    int n = 0;
+    const cJSON *r = sc_top_array(p, "record", "an array of keys", &n);
+    if (!r)
+        return n;
+    p->records = sc_calloc(p, (size_t)n + 1, sizeof *p->records);
+    if (!p->records)
+        return sc_fail(p, "out of memory");
+    int i = 0;
+    for (const cJSON *x = r->child; x; x = x->next, i++) {
+        if (!cJSON_IsString(x))
+            return sc_fail(p, "record[%d]: expected a key string", i);
+        const char *key = x->valuestring;
+        play_record rec = {.key = key, .slot = -1, .node = -1, .skin = -1};
+        if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
+            if (!p->root_motion)
+                return sc_fail(p, "record[%d]: key '%s' needs \"oroya\": {\"rootMotion\"}", i, key);
+            rec.kind = key[11] == 'd' ? R_ROOT_DELTA : R_ROOT_TOTAL;
+        } else if (!strcmp(key, "mixer.time"))
+            rec.kind = R_MIXER_TIME;
+        else if (!strcmp(key, "mixer.timeScale"))
+            rec.kind = R_MIXER_TIME_SCALE;
+        else if (!strcmp(key, "mixer.activeActions"))
+            rec.kind = R_ACTIVE_ACTIONS;
+        else if (!strcmp(key, "mixer.stats"))
+            rec.kind = R_STATS;
+        else {
+            const char *dot = strrchr(key, '.');
+            if (!dot)
+                return sc_fail(p, "record[%d]: key '%s': expected <target>.<field>", i, key);
+            size_t tlen = (size_t)(dot - key);
+            const char *field = dot + 1;
+            char target[256];
+            if (tlen >= sizeof target)
+                return sc_fail(p, "record[%d]: key '%s': target too long", i, key);
+            memcpy(target, key, tlen);
+            target[tlen] = '\0';
+            if (!strncmp(target, "action:", 7)) {
+                rec.kind = R_ACTION;
+                rec.slot = sc_find_action(p, target + 7);
+                if (rec.slot < 0)
+                    return sc_fail(p, "record[%d]: key '%s': unknown action/clip '%s'", i, key,
+                                target + 7);
+                int f = -1;
+                for (int k = 0; k < A_COUNT; k++)
+                    if (!strcmp(field, action_field_names[k]))
+                        f = k;
+                if (f < 0)
+                    return sc_fail(p, "record[%d]: key '%s': unknown action field '%s'", i, key,
+                                field);
+                rec.field = (action_field)f;
+            } else if (!strncmp(target, "skin:", 5)) {
+                rec.skin = sc_find_skin(p, target + 5);
+                const char *digits = target + 5;
+                bool all_digits = *digits != '\0';
+                for (const char *d = digits; *d; d++)
+                    all_digits = all_digits && *d >= '0' && *d <= '9';
+                if (rec.skin < 0 && p->model && all_digits && strlen(digits) < 10 &&
+                    (uint32_t)atol(digits) < p->model->skin_count) {
+                    /* glTF skin by index: its joints' bone matrices. */
+                    if (strcmp(field, "boneMatrices"))
+                        return sc_fail(p, "record[%d]: key '%s': glTF skins record boneMatrices only",
+                                    i, key);
+                    rec.kind = R_GLTF_BONES;
+                    rec.skin = (int)atol(digits);
+                    rec.scratch = sc_calloc(p, (size_t)p->model->skins[rec.skin].joint_count * 16 + 1,
+                                         sizeof(float));
+                    if (!rec.scratch)
+                        return sc_fail(p, "out of memory");
+                    p->records[p->record_count++] = rec;
+                    continue;
+                }
+                if (rec.skin < 0)
+                    return sc_fail(p, "record[%d]: key '%s': unknown skin '%s'", i, key, target + 5);
+                if (!strcmp(field, "boneMatrices"))
+                    rec.kind = R_SKIN_BONES;
+                else if (!strcmp(field, "vertices"))
+                    rec.kind = R_SKIN_VERTICES;
+                else
+                    return sc_fail(p, "record[%d]: key '%s': unknown skin field '%s'", i, key, field);
+            } else {
+                rec.node = sc_find_node(p, target);
+                if (rec.node < 0)
+                    return sc_fail(p, "record[%d]: key '%s': unknown node '%s'", i, key, target);
+                if (!strcmp(field, "position") || !strcmp(field, "translation"))
+                    rec.kind = R_POSITION;
+                else if (!strcmp(field, "quaternion") || !strcmp(field, "rotation"))
+                    rec.kind = R_QUATERNION;
+                else if (!strcmp(field, "scale"))
+                    rec.kind = R_SCALE;
+                else if (!strcmp(field, "matrix"))
+                    rec.kind = R_MATRIX;
+                else if (!strcmp(field, "matrixWorld"))
+                    rec.kind = R_MATRIX_WORLD;
+                else if (!strcmp(field, "weights")) {
+                    uint32_t count = 0;
+                    if (!p->nodes[rec.node].gltf ||
+                        !oroya_scene_weights(p->scene, p->nodes[rec.node].node, &count) ||
+                        count == 0)
+                        return sc_fail(p, "record[%d]: key '%s': not a glTF node with morph targets",
+                                    i, key);
+                    rec.kind = R_WEIGHTS;
+                } else
+                    return sc_fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key, field);
+            }
+        }
+        p->records[p->record_count++] = rec;
+    }
+    return 0;
+}
+
+static void put_floats(play_buf *b, const float *v, int n) {
+    play_buf_put(b, "[");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            play_buf_put(b, ",");
+        play_buf_number(b, (double)v[i]);
+    }
+    play_buf_put(b, "]");
+}
+
+static void put_bool(play_buf *b, bool v) {
+    play_buf_put(b, v ? "true" : "false");
+}
+
+void sc_record_value(play *p, const play_record *r, play_buf *b) {
+    switch (r->kind) {
+    case R_ROOT_DELTA:
+    case R_ROOT_TOTAL: {
+        oroya_root_motion rm = r->kind == R_ROOT_DELTA ? oroya_mixer_root_delta(p->mixer)
+                                                       : oroya_mixer_root_total(p->mixer);
+        const float v[7] = {rm.translation.x, rm.translation.y, rm.translation.z, rm.rotation.x,
+                            rm.rotation.y,    rm.rotation.z,    rm.rotation.w};
+        put_floats(b, v, 7);
+        return;
+    }
+    case R_MIXER_TIME:
+        play_buf_number(b, oroya_mixer_time(p->mixer));
+        return;
+    case R_MIXER_TIME_SCALE:
+        play_buf_number(b, oroya_mixer_time_scale(p->mixer));
+        return;
+    case R_ACTIVE_ACTIONS: {
+        play_buf_put(b, "[");
+        uint32_t n = oroya_mixer_active_action_count(p->mixer);
+        for (uint32_t i = 0; i < n; i++) {
+            if (i)
+                play_buf_put(b, ",");
+            const char *name = sc_action_name(p, oroya_mixer_active_action(p->mixer, i));
+            if (name)
+                play_buf_string(b, name);
+            else
+                play_buf_put(b, "null");
+        }
+        play_buf_put(b, "]");
+        return;
+    }
+    case R_STATS: {
+        oroya_mixer_stats s = oroya_mixer_get_stats(p->mixer);
+        char tmp[128];
+        snprintf(tmp, sizeof tmp, "{\"actions\":%u,\"bindings\":%u,\"controlInterpolants\":%u}",
+                 s.actions, s.bindings, s.control_interpolants);
+        play_buf_put(b, tmp);
+        return;
+    }
+    case R_ACTION: {
+        const oroya_action *a = p->actions[r->slot].action;
+        if (!a) {
+            play_buf_put(b, "null");
+            return;
+        }
+        switch (r->field) {
+        case A_EFFECTIVE_WEIGHT:
+            play_buf_number(b, oroya_action_effective_weight(a));
+            return;
+        case A_WEIGHT:
+            play_buf_number(b, oroya_action_weight(a));
+            return;
+        case A_TIME:
+            play_buf_number(b, oroya_action_time(a));
+            return;
+        case A_EFFECTIVE_TIME_SCALE:
+            play_buf_number(b, oroya_action_effective_time_scale(a));
+            return;
+        case A_TIME_SCALE:
+            play_buf_number(b, oroya_action_time_scale(a));
+            return;
+        case A_ENABLED:
+            put_bool(b, oroya_action_enabled(a));
+            return;
+        case A_PAUSED:
+            put_bool(b, oroya_action_paused(a));
+            return;
+        case A_RUNNING:
+            put_bool(b, oroya_action_is_running(a));
+            return;
+        case A_SCHEDULED:
+            put_bool(b, oroya_action_is_scheduled(a));
+            return;
+        case A_LOOP_COUNT:
+            play_buf_number(b, (double)oroya_action_loop_count(a));
+            return;
+        case A_REPETITIONS:
+            play_buf_number(b, oroya_action_repetitions(a));
+            return;
+        case A_FADING:
+            put_bool(b, oroya_action_is_fading(a));
+            return;
+        case A_WARPING:
+            put_bool(b, oroya_action_is_warping(a));
+            return;
+        default:
+            play_buf_put(b, "null");
+            return;
+        }
+    }
+    case R_GLTF_BONES: {
+        uint32_t n = p->model->skins[r->skin].joint_count;
+        if (oroya_gltf_model_bone_matrices(p->model, (uint32_t)r->skin, r->scratch) != OROYA_OK) {
+            play_buf_put(b, "null");
+            return;
+        }
+        put_floats(b, r->scratch, (int)(16 * n));
+        return;
+    }
+    case R_WEIGHTS: {
+        uint32_t count = 0;
+        const float *w = oroya_scene_weights(p->scene, p->nodes[r->node].node, &count);
+        if (w)
+            put_floats(b, w, (int)count);
+        else
+            play_buf_put(b, "null");
+        return;
+    }
+    case R_SKIN_BONES: {
+        const oroya_skeleton *sk = p->skins[r->skin].skeleton;
+        put_floats(b, sk->bone_matrices, (int)(16 * sk->bone_count));
+        return;
+    }
+    case R_SKIN_VERTICES: {
+        play_skin *ps = &p->skins[r->skin];
+        if (oroya_skin_compute(ps->skin, ps->vertices, NULL, NULL, NULL) != OROYA_OK) {
+            play_buf_put(b, "null");
+            return;
+        }
+        put_floats(b, ps->vertices, (int)(3 * ps->skin->vertex_count));
+        return;
+    }
+    default:
+        break;
+    }
+    oroya_node node = p->nodes[r->node].node;
+    oroya_transform t = {0};
+    oroya_mat4 m = {0};
+    switch (r->kind) {
+    case R_POSITION:
+        oroya_scene_get_transform(p->scene, node, &t);
+        put_floats(b, &t.translation.x, 3);
+        return;
+    case R_QUATERNION:
+        oroya_scene_get_transform(p->scene, node, &t);
+        put_floats(b, &t.rotation.x, 4);
+        return;
+    case R_SCALE:
+        oroya_scene_get_transform(p->scene, node, &t);
+        put_floats(b, &t.scale.x, 3);
+        return;
+    case R_MATRIX:
+        oroya_scene_get_local(p->scene, node, &m);
+        put_floats(b, m.m, 16);
+        return;
+    case R_MATRIX_WORLD:
+        oroya_scene_get_world(p->scene, node, &m);
+        put_floats(b, m.m, 16);
+        return;
+    default:
+        play_buf_put(b, "null");
+        return;
+    }
+}
+
+void sc_on_event(const oroya_event *e, void *user) {
+    play *p = user;
+    if (p->event_count == p->event_cap) {
+        size_t cap = p->event_cap ? p->event_cap * 2 : 16;
+        play_event *ev = sc_realloc(p, p->events, p->event_cap * sizeof *ev, cap * sizeof *ev);
+        if (!ev) {
+            p->events_failed = true;
+            return;
+        }
+        p->events = ev;
+        p->event_cap = cap;
+    }
+    p->events[p->event_count++] = (play_event){e->type, e->action, e->direction, e->loop_delta,
+                                                e->marker};
+}
+
+void sc_put_clips(play *p, play_buf *b) {
+    play_buf_put(b, ",\"clips\":{");
+    bool first = true;
+    for (int c = 0; c < p->clip_count; c++) {
+        const play_clip *pc = &p->clips[c];
+        const oroya_clip *clip = pc->clip;
+        if (pc->gltf)
+            continue;
+        if (!first)
+            play_buf_put(b, ",");
+        first = false;
+        play_buf_string(b, pc->name);
+        play_buf_put(b, ":{\"duration\":");
+        play_buf_number(b, pc->duration);
+        play_buf_put(b, clip->blend_mode == OROYA_BLEND_ADDITIVE ? ",\"blendMode\":\"additive\""
+                                                                 : ",\"blendMode\":\"normal\"");
+        play_buf_put(b, ",\"tracks\":[");
+        for (uint32_t i = 0; i < clip->track_count; i++) {
+            const oroya_track *t = &clip->tracks[i];
+            if (i)
+                play_buf_put(b, ",");
+            play_buf_put(b, "{\"name\":");
+            play_buf_string(b, pc->track_names[i] ? pc->track_names[i] : "");
+            play_buf_put(b, ",\"times\":");
+            put_floats(b, t->times, (int)t->key_count);
+            play_buf_put(b, ",\"values\":");
+            put_floats(b, t->values, (int)oroya_track_value_count(t));
+            play_buf_put(b, "}");
+        }
+        play_buf_put(b, "]}");
+    }
+    play_buf_put(b, "}");
+}
+
+/* One frame of the result: {"step", "t", "mixerTime", "values": the record keys, "events"?}
+ * (docs/scenario.md, the result format), after the step's update. */
+void sc_write_frame(play *p, play_buf *b, size_t step, double clock) {
+    if (step)
+        play_buf_put(b, ",\n");
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "{\"step\":%zu,\"t\":", step);
+    play_buf_put(b, tmp);
+    play_buf_number(b, clock);
+    play_buf_put(b, ",\"mixerTime\":");
+    play_buf_number(b, oroya_mixer_time(p->mixer));
+    play_buf_put(b, ",\"values\":{");
+    for (int k = 0; k < p->record_count; k++) {
+        if (k)
+            play_buf_put(b, ",");
+        play_buf_string(b, p->records[k].key);
+        play_buf_put(b, ":");
+        sc_record_value(p, &p->records[k], b);
+    }
+    play_buf_put(b, "}");
+    if (p->event_count) {
+        play_buf_put(b, ",\"events\":[");
+        for (size_t e = 0; e < p->event_count; e++) {
+            const play_event *ev = &p->events[e];
+            const char *an = sc_action_name(p, ev->action);
+            if (e)
+                play_buf_put(b, ",");
+            play_buf_put(b, ev->type == OROYA_EVENT_FINISHED ? "{\"type\":\"finished\",\"action\":"
+                            : ev->type == OROYA_EVENT_LOOP   ? "{\"type\":\"loop\",\"action\":"
+                                                             : "{\"type\":\"marker\",\"action\":");
+            if (an)
+                play_buf_string(b, an);
+            else
+                play_buf_put(b, "null");
+            if (ev->type == OROYA_EVENT_MARKER) {
+                play_buf_put(b, ",\"name\":");
+                play_buf_string(b, ev->marker->name);
+                play_buf_put(b, ",\"time\":");
+                play_buf_number(b, ev->marker->time);
+                snprintf(tmp, sizeof tmp, "}");
+            } else if (ev->type == OROYA_EVENT_FINISHED) {
+                snprintf(tmp, sizeof tmp, ",\"direction\":%d}", ev->direction);
+            } else {
+                snprintf(tmp, sizeof tmp, ",\"loopDelta\":%lld}", (long long)ev->loop_delta);
+            }
+            play_buf_put(b, tmp);
+        }
+        play_buf_put(b, "]");
+    }
+    play_buf_put(b, "}");
+}

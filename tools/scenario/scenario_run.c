@@ -1,0 +1,256 @@
+/* The scenario runner behind `oroya play` (see oroya_scenario.h): reads a scenario of the
+ * three.js reference format (docs/scenario.md), runs it through oroya's mixer and writes the
+ * result format. The setup follows the oracle's order (nodes, skins, clips, makeAdditive,
+ * lazily created actions) and the stepping is docs/scenario.md's, with the clock accumulated in
+ * double. A malformed scenario is reported with the JSON path of the offending value.
+ * scenario_internal.h lists the files and what each holds. */
+#include <stdio.h>
+#include <string.h>
+
+#include "oroya/json.h"
+#include "scenario_internal.h"
+
+/* Everything the runner allocates goes through the desc's allocator (cJSON excepted: its
+ * hooks are global, see scenario.h). */
+static void *watch_alloc(size_t size, size_t align, void *user) {
+    play *p = user;
+    void *m = oroya_allocator_alloc(&p->user_alloc, size, align);
+    if (!m)
+        p->out_of_memory = true;
+    return m;
+}
+
+static void watch_free(void *m, void *user) {
+    play *p = user;
+    oroya_allocator_free(&p->user_alloc, m);
+}
+
+/* Step i of docs/scenario.md's stepping: the ops due, the mixer update by the step's dt, the
+ * world matrices, the IKs and the skins. */
+static int run_step(play *p, op_queue *q, size_t i, double *clock) {
+    double dt = p->dts ? p->dts[i] : p->fixed_dt;
+    p->event_count = 0;
+    if (sc_run_due_ops(p, q, i, *clock))
+        return -1;
+    if (oroya_mixer_update(p->mixer, dt) != OROYA_OK)
+        return sc_fail(p,
+                       "steps[%zu]: dt %g rejected: a NaN, infinite or negative dt is an error in "
+                       "oroya (deviation 1 from three.js)",
+                       i, dt);
+    *clock += dt;
+    oroya_scene_update_world(p->scene);
+    if (p->ik_count)
+        oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, NULL);
+    char where[48];
+    snprintf(where, sizeof where, "steps[%zu]", i);
+    if (sc_check_world(p, where) || sc_update_skins(p))
+        return -1;
+    if (p->events_failed)
+        return sc_fail(p, "out of memory");
+    return 0;
+}
+
+static int run(play *p, play_buf *out) {
+    const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
+    if (gltf && !cJSON_IsNull(gltf)) {
+        /* The model's scene becomes the scenario's scene; scenario nodes join it. */
+        if (!cJSON_IsString(gltf) || !gltf->valuestring[0])
+            return sc_fail(p, "gltf: expected a path");
+        const char *rel = gltf->valuestring;
+        const char *base = p->desc->base_dir ? p->desc->base_dir : ".";
+        size_t len = strlen(base) + strlen(rel) + 2;
+        char *path = sc_malloc(p, len);
+        if (!path)
+            return sc_fail(p, "out of memory");
+        if (rel[0] == '/')
+            snprintf(path, len, "%s", rel);
+        else
+            snprintf(path, len, "%s/%s", base, rel);
+        oroya_error err = {0};
+        oroya_result r =
+            oroya_gltf_load(path,
+                            &(oroya_gltf_import_desc){.allocator = *p->alloc,
+                                                      .skip_images = true,
+                                                      .allow_outside_base_dir =
+                                                          p->desc->allow_outside_base_dir},
+                            &p->model, &err);
+        sc_free(p, path);
+        if (r != OROYA_OK)
+            return sc_fail(p, "gltf: %s", err.message[0] ? err.message : oroya_result_string(r));
+        p->scene = p->model->scene;
+    } else if (oroya_scene_create(&(oroya_scene_desc){.allocator = *p->alloc}, &p->scene) != OROYA_OK) {
+        return sc_fail(p, "cannot create the scene");
+    }
+    if (sc_setup_nodes(p))
+        return -1;
+    if (sc_setup_skins(p))
+        return -1;
+    if (sc_setup_clips(p) || sc_setup_oroya_markers(p) || sc_setup_actions(p))
+        return -1;
+    oroya_mixer_desc md = {
+        .max_actions = 4096,
+        .max_bindings = 16384,
+        .on_event = sc_on_event,
+        .user = p,
+        .allocator = *p->alloc};
+    /* The whole scene as the rig (runtime clips are built per action, after the setup's
+     * makeClipAdditive). A scene the kernel cannot hold (more than OROYA_POSE_MAX_JOINTS
+     * nodes) plays through the property path alone, with the same results. */
+    if (oroya_scene_node_count(p->scene) > 0) {
+        oroya_error rerr = {0};
+        oroya_result rr = oroya_rig_create(
+            &(oroya_rig_desc){.scene = p->scene, .name = "the scene", .allocator = *p->alloc},
+            &p->rig, &rerr);
+        if (rr == OROYA_ERR_OUT_OF_MEMORY)
+            return sc_fail(p, "out of memory");
+        if (rr != OROYA_ERR_LIMIT && rr != OROYA_OK)
+            return sc_fail(p, "rig: %s", rerr.message);
+        md.rig = p->rig;
+    }
+    if (oroya_mixer_create(p->scene, &md, &p->mixer) != OROYA_OK)
+        return sc_fail(p, "cannot create the mixer");
+    const cJSON *mts = cJSON_GetObjectItemCaseSensitive(p->root, "mixerTimeScale");
+    if (mts) {
+        double s = 1;
+        if (sc_get_number(p, p->root, "mixerTimeScale", "(scenario)", &s))
+            return -1;
+        oroya_mixer_set_time_scale(p->mixer, s);
+    }
+    if (sc_setup_oroya_extension(p) || sc_setup_oroya_masks(p) || sc_setup_oroya_root_motion(p))
+        return -1;
+    if (sc_setup_script(p) || sc_setup_steps(p) || sc_setup_records(p))
+        return -1;
+
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(p->root, "name");
+    play_buf_put(out, "{\"format\":1,\"threeVersion\":\"0.187.0\",\"cubicSplineSource\":"
+                      "\"GLTFLoader\",\"scenario\":");
+    if (cJSON_IsString(name))
+        play_buf_string(out, name->valuestring);
+    else
+        play_buf_put(out, "null");
+    op_queue q = {0};
+    if (sc_op_queue_init(p, &q))
+        return -1;
+    play_buf frames = {.alloc = p->alloc};
+    double clock = 0;
+    int rc = 0;
+    for (size_t i = 0; i < p->dt_count && !rc; i++) {
+        rc = run_step(p, &q, i, &clock);
+        if (!rc)
+            sc_write_frame(p, &frames, i, clock);
+    }
+    sc_op_queue_free(p, &q);
+    if (rc) {
+        play_buf_free(&frames);
+        return -1;
+    }
+    int pending = 0;
+    for (int k = 0; k < p->op_count; k++)
+        pending += !p->ops[k].done;
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, ",\"unexecutedOps\":%d", pending);
+    play_buf_put(out, tmp);
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p->root, "dumpClips")))
+        sc_put_clips(p, out);
+    play_buf_put(out, ",\"frames\":[\n");
+    if (frames.data)
+        play_buf_put(out, frames.data);
+    play_buf_put(out, "\n]}\n");
+    bool failed = frames.failed;
+    play_buf_free(&frames);
+    if (failed || out->failed)
+        return sc_fail(p, "out of memory");
+    return 0;
+}
+
+static void cleanup(play *p) {
+    oroya_mixer_destroy(p->mixer);
+    oroya_rig_destroy(p->rig);
+    for (int i = 0; i < p->skin_count; i++) {
+        oroya_skin_destroy(p->skins[i].skin);
+        oroya_skeleton_destroy(p->skins[i].skeleton);
+        sc_free(p, p->skins[i].vertices);
+    }
+    sc_free(p, p->skins);
+    for (int i = 0; i < p->action_count; i++)
+        oroya_clip_destroy(p->actions[i].copy);
+    for (int c = 0; c < p->clip_count; c++) {
+        if (p->clips[c].gltf) {
+            sc_free(p, (void *)p->clips[c].name);
+            continue;
+        }
+        oroya_clip_destroy(p->clips[c].clip);
+        for (uint32_t i = 0; p->clips[c].track_names && p->clips[c].track_names[i]; i++)
+            sc_free(p, (void *)p->clips[c].track_names[i]);
+        sc_free(p, p->clips[c].track_names);
+    }
+    if (p->model)
+        oroya_gltf_model_free(p->model);
+    else
+        oroya_scene_destroy(p->scene);
+    for (int i = 0; i < p->node_count; i++)
+        if (p->nodes[i].gltf)
+            sc_free(p, (void *)p->nodes[i].name);
+    for (int i = 0; i < p->record_count; i++)
+        sc_free(p, p->records[i].scratch);
+    sc_free(p, p->nodes);
+    sc_free(p, p->node_hash);
+    sc_free(p, p->clips);
+    sc_free(p, p->actions);
+    sc_free(p, p->ops);
+    sc_free(p, p->records);
+    sc_free(p, p->dts);
+    sc_free(p, p->events);
+    sc_free(p, p->iks);
+    sc_free(p, p->ik_limits);
+    sc_free(p, p->masks);
+    sc_free(p, (void *)p->mask_names);
+    cJSON_Delete(p->root);
+}
+
+oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenario_desc *desc,
+                                char **out, size_t *out_len, oroya_error *err) {
+    if (out)
+        *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    if (!json || !desc || !out || !out_len)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_scenario_run: %s is NULL",
+                               !json ? "json" : !desc ? "desc" : !out ? "out" : "out_len");
+    play p = {.desc = desc, .user_alloc = desc->allocator};
+    p.watch = (oroya_allocator){watch_alloc, watch_free, &p};
+    p.alloc = &p.watch;
+    /* Raw NUL bytes (cJSON takes them for whitespace, or cuts a string at one) and text
+     * that is not UTF-8 are not JSON (RFC 8259). */
+    oroya_result r = oroya_json_text_check(json, len, &len, err);
+    if (r != OROYA_OK)
+        return r;
+    const char *end = NULL;
+    p.root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+    if (!p.root) {
+        /* cJSON reports a failed allocation as a parse error too. */
+        size_t at = end ? (size_t)(end - json) : 0;
+        return oroya_json_failure_describe(json, len, at, CJSON_NESTING_LIMIT, err);
+    }
+    play_buf text = {.alloc = p.alloc};
+    int rc = 0;
+    if (!cJSON_IsObject(p.root))
+        rc = sc_fail(&p, "(top level): expected an object");
+    else
+        rc = run(&p, &text);
+    if (rc) {
+        r = p.out_of_memory ? OROYA_ERR_OUT_OF_MEMORY : OROYA_ERR_INVALID_DATA;
+        oroya_error_set(err, r, "%s", p.error);
+        play_buf_free(&text);
+    } else {
+        *out = text.data;
+        *out_len = text.len;
+    }
+    cleanup(&p);
+    return r;
+}
+
+void oroya_scenario_free_output(const oroya_scenario_desc *desc, char *out) {
+    if (out && desc)
+        oroya_allocator_free(&desc->allocator, out);
+}
