@@ -9,12 +9,15 @@ out=${1:?usage: build.sh OUT_DIR}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$out/obj"
 flags=(-std=c11 -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-       -I"$root/include" -I"$root/src" -I"$here" -I/usr/include/stb -I/usr/include/cjson)
+       -I"$root/include" -I"$root/src" -I"$root/tools/scenario" -I"$here" -I/usr/include/stb
+       -I/usr/include/cjson)
 objs=()
-for src in "$root"/src/core/*.c "$root"/src/scene/*.c "$root"/src/anim/*.c "$root"/src/io/*.c; do
+# The library, and the scenario runner (tools/scenario: not in liboroya) for fuzz_scenario.
+for src in "$root"/src/core/*.c "$root"/src/scene/*.c "$root"/src/anim/*.c "$root"/src/io/*.c \
+           "$root"/tools/scenario/*.c; do
     base=$(basename "$src" .c)
     obj="$out/obj/$base.o"
-    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find "$root/src" "$root/include" -name '*.h' -newer "$obj" -print -quit)" ]; then
+    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/scenario" -name '*.h' -newer "$obj" -print -quit)" ]; then
         "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c "$src" -o "$obj"
     fi
     objs+=("$obj")

@@ -170,8 +170,30 @@ static void test_run_api(void) {
     OT_CHECK_MSG(strstr(err.message, "steps.count") != NULL, "%s", err.message);
 }
 
+/* A run that stops at a step (here a world matrix past the float range: a scale of 1e30 over
+ * a child 1e30 away) frees everything, the script's schedule included. */
+static void test_step_error_frees(void) {
+    static const char overflow[] =
+        "{\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\",\"parent\":\"a\",\"position\":[1e30,0,0]}],"
+        "\"clips\":[{\"name\":\"c\",\"tracks\":[{\"node\":\"a\",\"property\":\"scale\","
+        "\"times\":[0,1],\"values\":[1,1,1,1e30,1e30,1e30]}]}],"
+        "\"script\":[{\"at\":0,\"do\":\"play\",\"action\":\"c\"}],"
+        "\"steps\":{\"dt\":0.5,\"count\":4},\"record\":[\"b.matrixWorld\"]}";
+    rb_reset(&play_heap, 0);
+    oroya_scenario_desc desc = {.allocator = rb_allocator(&play_heap)};
+    char *out = NULL;
+    size_t len = 0;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_scenario_run(overflow, strlen(overflow), &desc, &out, &len, &err),
+              OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "steps[") && strstr(err.message, "node 'b' is not finite"),
+                 "%s", err.message);
+    OT_CHECK_MSG(play_heap.live == 0, "%ld blocks leaked", play_heap.live);
+}
+
 int main(void) {
     RB_RUN(test_run_api);
+    RB_RUN(test_step_error_frees);
     cJSON_Hooks hooks = {cjson_malloc, cjson_free};
     cJSON_InitHooks(&hooks);
     RB_RUN(test_fault_play);

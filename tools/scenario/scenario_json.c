@@ -91,6 +91,21 @@ bool sc_is_name(const char *s) {
     return true;
 }
 
+/* The "name" of an entry of nodes, skins, clips or actions: the entry is an object and the
+ * name is of [A-Za-z0-9_-]+; NULL with the error otherwise. */
+const char *sc_entry_name(play *p, const cJSON *o, const char *path) {
+    if (!cJSON_IsObject(o)) {
+        sc_fail(p, "%s: expected an object", path);
+        return NULL;
+    }
+    const char *name = sc_get_string(o, "name");
+    if (!sc_is_name(name)) {
+        sc_fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
+        return NULL;
+    }
+    return name;
+}
+
 int sc_get_number(play *p, const cJSON *obj, const char *key, const char *path, double *out) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))

@@ -20,11 +20,9 @@ int sc_setup_nodes(play *p) {
     const cJSON *nd = nodes->child; /* walked, not indexed: cJSON_GetArrayItem is O(i) */
     for (int i = 0; i < n; i++, nd = nd->next) {
         snprintf(path, sizeof path, "nodes[%d]", i);
-        if (!cJSON_IsObject(nd))
-            return sc_fail(p, "%s: expected an object", path);
-        const char *name = sc_get_string(nd, "name");
-        if (!sc_is_name(name))
-            return sc_fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
+        const char *name = sc_entry_name(p, nd, path);
+        if (!name)
+            return -1;
         if (sc_find_scenario_node(p, name) >= 0)
             return sc_fail(p, "%s.name: duplicate node '%s'", path, name);
         oroya_node taken;
@@ -122,11 +120,9 @@ static int matrix_of(play *p, const cJSON *v, const char *path, oroya_mat4 *out)
  * bindMatrix?), bindMode. */
 static int setup_skin(play *p, const cJSON *s, const char *path, play_skin *ps) {
     char sub[128];
-    if (!cJSON_IsObject(s))
-        return sc_fail(p, "%s: expected an object", path);
-    const char *name = sc_get_string(s, "name");
-    if (!sc_is_name(name))
-        return sc_fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
+    const char *name = sc_entry_name(p, s, path);
+    if (!name)
+        return -1;
     if (sc_find_skin(p, name) >= 0)
         return sc_fail(p, "%s.name: duplicate skin '%s'", path, name);
     ps->name = name;
@@ -364,11 +360,9 @@ int sc_setup_clips(play *p) {
     for (int ci = 0; ci < n; ci++) {
         const cJSON *c = cJSON_GetArrayItem(clips, ci);
         snprintf(path, sizeof path, "clips[%d]", ci);
-        if (!cJSON_IsObject(c))
-            return sc_fail(p, "%s: expected an object", path);
-        const char *name = sc_get_string(c, "name");
-        if (!sc_is_name(name))
-            return sc_fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
+        const char *name = sc_entry_name(p, c, path);
+        if (!name)
+            return -1;
         if (sc_find_scenario_clip(p, name) >= 0)
             return sc_fail(p, "%s.name: duplicate clip '%s'", path, name);
         if (p->model && oroya_gltf_model_find_clip(p->model, name))
@@ -541,11 +535,9 @@ int sc_setup_actions(play *p) {
     for (int i = 0; i < n; i++) {
         const cJSON *a = cJSON_GetArrayItem(acts, i);
         snprintf(path, sizeof path, "actions[%d]", i);
-        if (!cJSON_IsObject(a))
-            return sc_fail(p, "%s: expected an object", path);
-        const char *name = sc_get_string(a, "name");
-        if (!sc_is_name(name))
-            return sc_fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
+        const char *name = sc_entry_name(p, a, path);
+        if (!name)
+            return -1;
         if (sc_find_declared_action(p, name) >= 0)
             return sc_fail(p, "%s.name: duplicate action '%s'", path, name);
         int clip = sc_find_clip(p, sc_get_string(a, "clip"));
