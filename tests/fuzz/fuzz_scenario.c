@@ -1,5 +1,5 @@
 /* libFuzzer target: the scenario JSON of `oroya play` (docs/scenario.md), through
- * the library function behind it, oroya_scenario_run (oroya/scenario.h). Each run is the
+ * the function behind it, oroya_scenario_run (tools/scenario/oroya_scenario.h). Each run is the
  * whole pipeline: parse -> validate the scenario -> build the scene, skins, clips and mixer
  * -> step and record -> free. A "gltf" key resolves from the directory in the environment
  * variable OROYA_FUZZ_GLTF_DIR (default: the working directory).

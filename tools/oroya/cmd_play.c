@@ -1,4 +1,4 @@
-/* oroya play SCENARIO.json: the command line over oroya_scenario_run (oroya/scenario.h),
+/* oroya play SCENARIO.json: the command line over oroya_scenario_run (oroya_scenario.h),
  * which runs a scenario in the format of docs/scenario.md (three.js's reference format) through
  * oroya's mixer; this prints the result format on stdout, so oroya can be compared with
  * three.js number by number. A malformed scenario is reported with the JSON path of the
