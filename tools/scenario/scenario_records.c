@@ -11,6 +11,131 @@ static const char *const action_field_names[A_COUNT] = {
     "enabled",         "paused", "running", "scheduled",          "loopCount",
     "repetitions",     "fading", "warping"};
 
+/* A record key's name and what it reads. */
+typedef struct key_kind {
+    const char *name;
+    rec_kind kind;
+} key_kind;
+
+static const key_kind mixer_keys[] = {{"mixer.time", R_MIXER_TIME},
+                                      {"mixer.timeScale", R_MIXER_TIME_SCALE},
+                                      {"mixer.activeActions", R_ACTIVE_ACTIONS},
+                                      {"mixer.stats", R_STATS}};
+
+static const key_kind node_fields[] = {
+    {"position", R_POSITION}, {"translation", R_POSITION}, {"quaternion", R_QUATERNION},
+    {"rotation", R_QUATERNION}, {"scale", R_SCALE}, {"matrix", R_MATRIX},
+    {"matrixWorld", R_MATRIX_WORLD}};
+
+/* The kind of `name` in table[0..n), -1 when it is not there. */
+static int kind_of(const key_kind *table, size_t n, const char *name) {
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(name, table[k].name))
+            return (int)table[k].kind;
+    return -1;
+}
+
+/* "action:<action or clip>.<field>". */
+static int action_record(play *p, int i, const char *key, const char *target, const char *field,
+                         play_record *rec) {
+    rec->kind = R_ACTION;
+    rec->slot = sc_find_action(p, target);
+    if (rec->slot < 0)
+        return sc_fail(p, "record[%d]: key '%s': unknown action/clip '%s'", i, key, target);
+    int f = -1;
+    for (int k = 0; k < A_COUNT; k++)
+        if (!strcmp(field, action_field_names[k]))
+            f = k;
+    if (f < 0)
+        return sc_fail(p, "record[%d]: key '%s': unknown action field '%s'", i, key, field);
+    rec->field = (action_field)f;
+    return 0;
+}
+
+/* "skin:<scenario skin>.boneMatrices | .vertices", or "skin:<glTF skin index>.boneMatrices". */
+static int skin_record(play *p, int i, const char *key, const char *target, const char *field,
+                       play_record *rec) {
+    rec->skin = sc_find_skin(p, target);
+    const char *digits = target;
+    bool all_digits = *digits != '\0';
+    for (const char *d = digits; *d; d++)
+        all_digits = all_digits && *d >= '0' && *d <= '9';
+    if (rec->skin < 0 && p->model && all_digits && strlen(digits) < 10 &&
+        (uint32_t)atol(digits) < p->model->skin_count) {
+        /* glTF skin by index: its joints' bone matrices. */
+        if (strcmp(field, "boneMatrices"))
+            return sc_fail(p, "record[%d]: key '%s': glTF skins record boneMatrices only", i, key);
+        rec->kind = R_GLTF_BONES;
+        rec->skin = (int)atol(digits);
+        rec->scratch = sc_calloc(p, (size_t)p->model->skins[rec->skin].joint_count * 16 + 1,
+                                 sizeof(float));
+        if (!rec->scratch)
+            return sc_fail(p, "out of memory");
+        return 0;
+    }
+    if (rec->skin < 0)
+        return sc_fail(p, "record[%d]: key '%s': unknown skin '%s'", i, key, target);
+    if (!strcmp(field, "boneMatrices"))
+        rec->kind = R_SKIN_BONES;
+    else if (!strcmp(field, "vertices"))
+        rec->kind = R_SKIN_VERTICES;
+    else
+        return sc_fail(p, "record[%d]: key '%s': unknown skin field '%s'", i, key, field);
+    return 0;
+}
+
+/* "<node>.<field>": a scenario node or a glTF node; "weights" of a glTF node with morph
+ * targets. */
+static int node_record(play *p, int i, const char *key, const char *target, const char *field,
+                       play_record *rec) {
+    rec->node = sc_find_node(p, target);
+    if (rec->node < 0)
+        return sc_fail(p, "record[%d]: key '%s': unknown node '%s'", i, key, target);
+    int kind = kind_of(node_fields, sizeof node_fields / sizeof *node_fields, field);
+    if (kind >= 0) {
+        rec->kind = (rec_kind)kind;
+        return 0;
+    }
+    if (strcmp(field, "weights"))
+        return sc_fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key, field);
+    uint32_t count = 0;
+    if (!p->nodes[rec->node].gltf ||
+        !oroya_scene_weights(p->scene, p->nodes[rec->node].node, &count) || count == 0)
+        return sc_fail(p, "record[%d]: key '%s': not a glTF node with morph targets", i, key);
+    rec->kind = R_WEIGHTS;
+    return 0;
+}
+
+/* Record key i: a mixer key, a root motion key, or <target>.<field>. */
+static int record_of(play *p, int i, const char *key, play_record *rec) {
+    if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
+        if (!p->root_motion)
+            return sc_fail(p, "record[%d]: key '%s' needs \"oroya\": {\"rootMotion\"}", i, key);
+        rec->kind = key[11] == 'd' ? R_ROOT_DELTA : R_ROOT_TOTAL;
+        return 0;
+    }
+    int kind = kind_of(mixer_keys, sizeof mixer_keys / sizeof *mixer_keys, key);
+    if (kind >= 0) {
+        rec->kind = (rec_kind)kind;
+        return 0;
+    }
+    const char *dot = strrchr(key, '.');
+    if (!dot)
+        return sc_fail(p, "record[%d]: key '%s': expected <target>.<field>", i, key);
+    size_t tlen = (size_t)(dot - key);
+    const char *field = dot + 1;
+    char target[256];
+    if (tlen >= sizeof target)
+        return sc_fail(p, "record[%d]: key '%s': target too long", i, key);
+    memcpy(target, key, tlen);
+    target[tlen] = '\0';
+    if (!strncmp(target, "action:", 7))
+        return action_record(p, i, key, target + 7, field, rec);
+    if (!strncmp(target, "skin:", 5))
+        return skin_record(p, i, key, target + 5, field, rec);
+    return node_record(p, i, key, target, field, rec);
+}
+
 int sc_setup_records(play *p) {
     int n = 0;
     const cJSON *r = sc_top_array(p, "record", "an array of keys", &n);
@@ -23,100 +148,9 @@ int sc_setup_records(play *p) {
     for (const cJSON *x = r->child; x; x = x->next, i++) {
         if (!cJSON_IsString(x))
             return sc_fail(p, "record[%d]: expected a key string", i);
-        const char *key = x->valuestring;
-        play_record rec = {.key = key, .slot = -1, .node = -1, .skin = -1};
-        if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
-            if (!p->root_motion)
-                return sc_fail(p, "record[%d]: key '%s' needs \"oroya\": {\"rootMotion\"}", i, key);
-            rec.kind = key[11] == 'd' ? R_ROOT_DELTA : R_ROOT_TOTAL;
-        } else if (!strcmp(key, "mixer.time"))
-            rec.kind = R_MIXER_TIME;
-        else if (!strcmp(key, "mixer.timeScale"))
-            rec.kind = R_MIXER_TIME_SCALE;
-        else if (!strcmp(key, "mixer.activeActions"))
-            rec.kind = R_ACTIVE_ACTIONS;
-        else if (!strcmp(key, "mixer.stats"))
-            rec.kind = R_STATS;
-        else {
-            const char *dot = strrchr(key, '.');
-            if (!dot)
-                return sc_fail(p, "record[%d]: key '%s': expected <target>.<field>", i, key);
-            size_t tlen = (size_t)(dot - key);
-            const char *field = dot + 1;
-            char target[256];
-            if (tlen >= sizeof target)
-                return sc_fail(p, "record[%d]: key '%s': target too long", i, key);
-            memcpy(target, key, tlen);
-            target[tlen] = '\0';
-            if (!strncmp(target, "action:", 7)) {
-                rec.kind = R_ACTION;
-                rec.slot = sc_find_action(p, target + 7);
-                if (rec.slot < 0)
-                    return sc_fail(p, "record[%d]: key '%s': unknown action/clip '%s'", i, key,
-                                target + 7);
-                int f = -1;
-                for (int k = 0; k < A_COUNT; k++)
-                    if (!strcmp(field, action_field_names[k]))
-                        f = k;
-                if (f < 0)
-                    return sc_fail(p, "record[%d]: key '%s': unknown action field '%s'", i, key,
-                                field);
-                rec.field = (action_field)f;
-            } else if (!strncmp(target, "skin:", 5)) {
-                rec.skin = sc_find_skin(p, target + 5);
-                const char *digits = target + 5;
-                bool all_digits = *digits != '\0';
-                for (const char *d = digits; *d; d++)
-                    all_digits = all_digits && *d >= '0' && *d <= '9';
-                if (rec.skin < 0 && p->model && all_digits && strlen(digits) < 10 &&
-                    (uint32_t)atol(digits) < p->model->skin_count) {
-                    /* glTF skin by index: its joints' bone matrices. */
-                    if (strcmp(field, "boneMatrices"))
-                        return sc_fail(p, "record[%d]: key '%s': glTF skins record boneMatrices only",
-                                    i, key);
-                    rec.kind = R_GLTF_BONES;
-                    rec.skin = (int)atol(digits);
-                    rec.scratch = sc_calloc(p, (size_t)p->model->skins[rec.skin].joint_count * 16 + 1,
-                                         sizeof(float));
-                    if (!rec.scratch)
-                        return sc_fail(p, "out of memory");
-                    p->records[p->record_count++] = rec;
-                    continue;
-                }
-                if (rec.skin < 0)
-                    return sc_fail(p, "record[%d]: key '%s': unknown skin '%s'", i, key, target + 5);
-                if (!strcmp(field, "boneMatrices"))
-                    rec.kind = R_SKIN_BONES;
-                else if (!strcmp(field, "vertices"))
-                    rec.kind = R_SKIN_VERTICES;
-                else
-                    return sc_fail(p, "record[%d]: key '%s': unknown skin field '%s'", i, key, field);
-            } else {
-                rec.node = sc_find_node(p, target);
-                if (rec.node < 0)
-                    return sc_fail(p, "record[%d]: key '%s': unknown node '%s'", i, key, target);
-                if (!strcmp(field, "position") || !strcmp(field, "translation"))
-                    rec.kind = R_POSITION;
-                else if (!strcmp(field, "quaternion") || !strcmp(field, "rotation"))
-                    rec.kind = R_QUATERNION;
-                else if (!strcmp(field, "scale"))
-                    rec.kind = R_SCALE;
-                else if (!strcmp(field, "matrix"))
-                    rec.kind = R_MATRIX;
-                else if (!strcmp(field, "matrixWorld"))
-                    rec.kind = R_MATRIX_WORLD;
-                else if (!strcmp(field, "weights")) {
-                    uint32_t count = 0;
-                    if (!p->nodes[rec.node].gltf ||
-                        !oroya_scene_weights(p->scene, p->nodes[rec.node].node, &count) ||
-                        count == 0)
-                        return sc_fail(p, "record[%d]: key '%s': not a glTF node with morph targets",
-                                    i, key);
-                    rec.kind = R_WEIGHTS;
-                } else
-                    return sc_fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key, field);
-            }
-        }
+        play_record rec = {.key = x->valuestring, .slot = -1, .node = -1, .skin = -1};
+        if (record_of(p, i, x->valuestring, &rec))
+            return -1;
         p->records[p->record_count++] = rec;
     }
     return 0;
