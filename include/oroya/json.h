@@ -7,15 +7,13 @@
  * the glTF reader gives (nesting too deep, or a syntax error near a byte).
  * What it does not do: parse. Neither function allocates; both are thread-safe.
  *
- * Example (given: const char *text, size_t len):
+ * Example (given: const char *text, size_t len, size_t stop):
  *   oroya_error err = {0};
- *   const char *end = NULL;
- *   if (oroya_json_text_check(text, len, &len, &err) != OROYA_OK)
- *       return err.result;
- *   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
- *   if (!root)
- *       return oroya_json_failure_describe(text, len, end ? (size_t)(end - text) : 0,
- *                                          CJSON_NESTING_LIMIT, &err);
+ *   size_t json_len = 0;
+ *   if (oroya_json_text_check(text, len, &json_len, &err) != OROYA_OK)
+ *       return;
+ *   ... parse text[0..json_len) with cJSON; when it fails at byte `stop`:
+ *   oroya_json_failure_describe(text, json_len, stop, 1000, &err);
  */
 #ifndef OROYA_JSON_H
 #define OROYA_JSON_H
