@@ -248,7 +248,7 @@ const oroya_mat4 *oroya_mixer_bone_matrices(const oroya_mixer *mixer, uint32_t *
 const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *mixer, uint32_t *count);
 const oroya_rig *oroya_mixer_rig(const oroya_mixer *mixer);
 /* Whether the last update went through the pose kernel (false without a rig, and while a
- * scheduled action needs the property path: see oroya_rig_clip_status and STERP blending). */
+ * scheduled action's clip needs the property path: see oroya_rig_clip_status). */
 bool oroya_mixer_kernel_active(const oroya_mixer *mixer);
 
 /* Stops every scheduled action (three's stopAllAction), last to first. */

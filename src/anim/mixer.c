@@ -171,6 +171,11 @@ struct oroya_mixer {
     uint16_t *kchanged;            /* kblocks: lanes changed since the last write-back */
     uint16_t *kinuse;              /* kblocks: lanes with a scheduled binding */
     uint16_t *klimited;            /* kblocks: rotation lanes with a joint limit */
+    float *ktwist;                 /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
+    oroya_soa_transform *kheld;    /* kblocks: values written from outside on animated lanes */
+    oroya_soa_transform *kpose;    /* kblocks: klocals with the held lanes (bone matrices) */
+    uint16_t *kheldbits;           /* kblocks: the lanes kheld holds */
+    bool kany_held;
     uint32_t *kdense;              /* kjoints: the joint's dense index in the scene */
     oroya__pose_mix_layer *klayers;/* max_actions */
     void *kscratch;                /* max_actions layers for oroya__pose_mix */
@@ -451,6 +456,11 @@ static void set_binding_twist_axis(const oroya_mixer *m, binding *b) {
         return;
     b->twist_axis = resolve_twist_axis(m, b->node);
     b->has_twist_axis = b->twist_axis.x != 0 || b->twist_axis.y != 0 || b->twist_axis.z != 0;
+    /* The kernel's copy, for STERP blending on its lanes. */
+    if (b->joint != NO_INDEX && m->ktwist) {
+        float *row = m->ktwist + (size_t)(b->joint / 4) * 12 + b->joint % 4;
+        row[0] = b->twist_axis.x, row[4] = b->twist_axis.y, row[8] = b->twist_axis.z;
+    }
 }
 
 /* ---- pose kernel path ------------------------------------------------------------------------
@@ -466,9 +476,10 @@ static void set_binding_twist_axis(const oroya_mixer *m, binding *b) {
  * kernel_write_back before anything reads or writes its transforms, and only lanes whose
  * value changed since the last write (three's apply compares with the previous result) and
  * that a scheduled action animates are written. Other tracks (other nodes, morph weights)
- * keep the property path. When the kernel cannot play a scheduled action (see
- * oroya_rig_clip_status) or STERP blending is asked for, the whole update takes the property
- * path and the bone matrices are computed from the scene's joints (kernel_mode false). */
+ * keep the property path. STERP blending runs in the kernel (a layer carries the joints'
+ * twist axes, ktwist). When the kernel cannot play a scheduled action (see
+ * oroya_rig_clip_status), the whole update takes the property path and the bone matrices are
+ * computed from the scene's joints (kernel_mode false). */
 
 static void kernel_write_back(void *ctx) {
     oroya_mixer *m = ctx;
@@ -527,13 +538,11 @@ static void refresh_klimited(oroya_mixer *m) {
 
 /* Whether this update can go through the kernel. */
 static bool kernel_wanted(const oroya_mixer *m) {
-    if (!m->rig || m->reference || m->rotation_blend == OROYA_ROTATION_BLEND_STERP)
+    if (!m->rig || m->reference)
         return false;
-    for (uint32_t i = 0; i < m->active_action_count; i++) {
-        const oroya_action *a = m->actions[i];
-        if (!a->kernel_ok || a->rotation_blend == OROYA_ROTATION_BLEND_STERP)
+    for (uint32_t i = 0; i < m->active_action_count; i++)
+        if (!m->actions[i]->kernel_ok)
             return false;
-    }
     return true;
 }
 
@@ -570,6 +579,7 @@ static void kernel_prepare(oroya_mixer *m) {
         return;
     m->kepoch = epoch;
     m->kinuse_moved = false;
+    kernel_write_back(m); /* the scene holds the last update's pose before it is compared */
     const oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t k = 0; k < m->kjoints; k++) {
         const uint32_t d = m->kdense[k];
@@ -584,6 +594,54 @@ static void kernel_prepare(oroya_mixer *m) {
                 *lane(m->korig, k, ch, e) = src[ch][e];
         }
     }
+    /* Animated lanes written from outside: three keeps such a value in the scene until the
+     * mixer writes the property again, and its skeleton's bones show it meanwhile. The
+     * kernel's bones take it too (kernel_run), from kheld. */
+    for (uint32_t k = 0; k < m->kjoints; k++) {
+        const uint32_t d = m->kdense[k];
+        const uint32_t used = (uint32_t)m->kinuse[k / 4] >> (k % 4);
+        if (d == NO_INDEX || (used & 0x111) == 0)
+            continue;
+        const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
+        for (uint32_t ch = 0; ch < 3; ch++) {
+            if (!(used & (1u << (ch * 4))))
+                continue;
+            bool same = true;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                same = same && *lane(m->klocals, k, ch, e) == src[ch][e];
+            if (same)
+                continue;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                *lane(m->kheld, k, ch, e) = src[ch][e];
+            m->kheldbits[k / 4] |= lane_bit(k, ch);
+            m->kany_held = true;
+        }
+    }
+}
+
+/* The pose the bones are computed from: the blend, except where an outside write still
+ * holds (lanes the mixer did not write this update). */
+static const oroya_soa_transform *kernel_pose(oroya_mixer *m) {
+    if (!m->kany_held)
+        return m->klocals;
+    bool any = false;
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        m->kheldbits[b] &= (uint16_t)(~m->kchanged[b] & m->kinuse[b]);
+        any = any || m->kheldbits[b];
+    }
+    m->kany_held = any;
+    if (!any)
+        return m->klocals;
+    memcpy(m->kpose, m->klocals, m->kblocks * sizeof *m->kpose);
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = m->kheldbits[b]; bits; bits &= bits - 1) {
+            const uint32_t bit = (uint32_t)__builtin_ctz(bits);
+            const uint32_t ch = bit / 4, j = b * 4 + bit % 4;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                *lane(m->kpose, j, ch, e) = *lane(m->kheld, j, ch, e);
+        }
+    }
+    return m->kpose;
 }
 
 /* Joint limits on the blended pose (before model matrices), as apply_joint_limits does on the
@@ -630,7 +688,7 @@ static void kernel_run(oroya_mixer *m) {
         kernel_root_hold(m);
     if (m->limit_count)
         kernel_limits(m);
-    oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+    oroya__pose_ltm(m->rig->skeleton, kernel_pose(m), NULL, m->kmodels, m->kbones);
 }
 
 /* The property path's bone matrices: the joints' current local transforms from the scene
@@ -1344,6 +1402,7 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->weight = (float)weight;
         ly->additive = additive;
         ly->mask = a->mask ? a->mask->kweights : NULL;
+        ly->twist = blend == OROYA_ROTATION_BLEND_STERP ? m->ktwist : NULL;
     }
     const uint32_t count = kernel ? a->property_track_count : a->track_count;
     for (uint32_t i = 0; i != count; ++i) {
@@ -1394,8 +1453,12 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     m->kdense = oroya__calloc(al, m->kjoints, sizeof(uint32_t), 16);
     m->klayers = oroya__calloc(al, m->max_actions, sizeof(oroya__pose_mix_layer), 16);
     m->kscratch = oroya__calloc(al, m->max_actions, oroya__pose_mix_scratch_size(), 16);
+    m->ktwist = oroya__calloc(al, (size_t)m->kblocks * 12, sizeof(float), 16);
+    m->kheld = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
+    m->kpose = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
+    m->kheldbits = oroya__calloc(al, m->kblocks, sizeof(uint16_t), 16);
     if (!m->korig || !m->klocals || !m->kmodels || !m->kbones || !m->kchanged || !m->kdense ||
-        !m->klayers || !m->kscratch)
+        !m->klayers || !m->kscratch || !m->ktwist || !m->kheld || !m->kpose || !m->kheldbits)
         return OROYA_ERR_OUT_OF_MEMORY;
     m->kinuse = m->kchanged + m->kblocks;
     m->klimited = m->kinuse + m->kblocks;
@@ -1424,6 +1487,10 @@ static void kernel_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->kdense);
     oroya__free(&m->allocator, m->klayers);
     oroya__free(&m->allocator, m->kscratch);
+    oroya__free(&m->allocator, m->ktwist);
+    oroya__free(&m->allocator, m->kheld);
+    oroya__free(&m->allocator, m->kpose);
+    oroya__free(&m->allocator, m->kheldbits);
 }
 
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
