@@ -820,10 +820,70 @@ static void test_shared_skins(void) {
     oroya_clip_destroy(clip);
 }
 
+/* An outside write to a joint channel an action animates stays in the scene until the mixer's
+ * value changes (three's rule), and the mixer's bones show it meanwhile, as bones computed
+ * from the scene do. */
+static void test_outside_write_bones(void) {
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node a, b;
+    oroya_scene_add_node(scene, "a", (oroya_node){0}, OROYA_NODE_OBJECT, &a);
+    oroya_scene_add_node(scene, "b", a, OROYA_NODE_OBJECT, &b);
+    const oroya_transform t = {{0, 1, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    oroya_scene_set_transform(scene, b, &t);
+    /* A constant rotation on a (STEP, one value) and a moving translation on b. */
+    const float times[2] = {0, 1}, rot[8] = {0, 0.6f, 0, 0.8f, 0, 0.6f, 0, 0.8f};
+    const float pos[6] = {0, 1, 0, 1, 1, 0};
+    const oroya_track tracks[2] = {
+        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_STEP,
+         .components = 4, .key_count = 2, .times = times, .values = rot},
+        {.target = "b", .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2, .times = times,
+         .values = pos}};
+    oroya_clip *clip = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "c", .tracks = tracks, .track_count = 2},
+                               &clip, NULL) == OROYA_OK);
+    oroya_rig *rig = NULL;
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .clips = (const oroya_clip *const *)&clip,
+                                                .clip_count = 1},
+                              &rig, NULL) == OROYA_OK);
+    oroya_mixer *m = NULL;
+    OT_CHECK(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &m) == OROYA_OK);
+    oroya_mixer_play(m, clip, NULL);
+    OT_CHECK(oroya_mixer_update(m, 0.1) == OROYA_OK);
+    oroya_transform x;
+    oroya_scene_get_transform(scene, a, &x);
+    x.rotation = (oroya_quat){0.6f, 0, 0, 0.8f};
+    oroya_scene_set_transform(scene, a, &x);
+    for (int f = 0; f < 3; f++) {
+        OT_CHECK(oroya_mixer_update(m, 0.1) == OROYA_OK);
+        OT_CHECK(oroya_mixer_kernel_active(m));
+        oroya_transform y;
+        oroya_scene_get_transform(scene, a, &y);
+        OT_CHECK(!memcmp(&y.rotation, &x.rotation, sizeof y.rotation)); /* kept */
+        oroya_scene_update_world(scene);
+        uint32_t n = 0;
+        const oroya_mat4 *bones = oroya_mixer_bone_matrices(m, &n);
+        OT_EQ_INT(n, 2);
+        for (uint32_t i = 0; i < 2 && n == 2; i++) {
+            oroya_mat4 w;
+            oroya_scene_get_world(scene, i ? b : a, &w);
+            for (int e = 0; e < 16; e++) {
+                OT_NEAR(bones[i].m[e], w.m[e], 1e-6);
+            }
+        }
+    }
+    oroya_mixer_destroy(m);
+    oroya_rig_destroy(rig);
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_fallbacks);
     OT_RUN(test_palette_order);
     OT_RUN(test_shared_skins);
+    OT_RUN(test_outside_write_bones);
     OT_RUN(test_random_runs);
     return ot_finish();
 }
