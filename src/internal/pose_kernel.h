@@ -1007,9 +1007,11 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z, z, {z, z, z, vf_row(pk_one)}, z};
         const float *twist = NULL; /* any STERP layer's axes, for the remainder */
         for (uint32_t i = 0; i < normal_count; i++) {
+            /* STERP is the mixer's (exact) only: the pose layer's copy drops its code. */
+            const float *tw = exact ? normal[i].twist : NULL;
             blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
-                         normal[i].mask, normal[i].twist, pad_bits, exact);
-            twist = normal[i].twist ? normal[i].twist : twist;
+                         normal[i].mask, tw, pad_bits, exact);
+            twist = tw ? tw : twist;
         }
         blend_finish(&st, &rest[b], &rest[b2], twist, b, b2, pad_bits, exact);
         for (uint32_t i = 0; i < additive_count; i++) {
