@@ -584,34 +584,25 @@ static void kernel_prepare(oroya_mixer *m) {
     for (uint32_t k = 0; k < m->kjoints; k++) {
         const uint32_t d = m->kdense[k];
         const uint32_t used = (uint32_t)m->kinuse[k / 4] >> (k % 4);
-        if (d == NO_INDEX || (used & 0x111) == 0x111)
+        if (d == NO_INDEX)
             continue;
         const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
         for (uint32_t ch = 0; ch < 3; ch++) {
-            if (used & (1u << (ch * 4)))
+            const uint32_t comps = ch == 1 ? 4u : 3u;
+            if (!(used & (1u << (ch * 4)))) {
+                for (uint32_t e = 0; e < comps; e++)
+                    *lane(m->korig, k, ch, e) = src[ch][e];
                 continue;
-            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
-                *lane(m->korig, k, ch, e) = src[ch][e];
-        }
-    }
-    /* Animated lanes written from outside: three keeps such a value in the scene until the
-     * mixer writes the property again, and its skeleton's bones show it meanwhile. The
-     * kernel's bones take it too (kernel_run), from kheld. */
-    for (uint32_t k = 0; k < m->kjoints; k++) {
-        const uint32_t d = m->kdense[k];
-        const uint32_t used = (uint32_t)m->kinuse[k / 4] >> (k % 4);
-        if (d == NO_INDEX || (used & 0x111) == 0)
-            continue;
-        const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
-        for (uint32_t ch = 0; ch < 3; ch++) {
-            if (!(used & (1u << (ch * 4))))
-                continue;
+            }
+            /* An animated lane written from outside: three keeps such a value in the scene
+             * until the mixer writes the property again, and its skeleton's bones show it
+             * meanwhile. The kernel's bones take it too (kernel_pose), from kheld. */
             bool same = true;
-            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+            for (uint32_t e = 0; e < comps; e++)
                 same = same && *lane(m->klocals, k, ch, e) == src[ch][e];
             if (same)
                 continue;
-            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+            for (uint32_t e = 0; e < comps; e++)
                 *lane(m->kheld, k, ch, e) = src[ch][e];
             m->kheldbits[k / 4] |= lane_bit(k, ch);
             m->kany_held = true;
