@@ -277,6 +277,24 @@ typedef struct oroya_gltf_data {
     /* + private bookkeeping (allocator, base directory, GLB chunk) */
 } oroya_gltf_data;
 
+/* A user reader for external URIs (buffers and images; never data: URIs or the GLB BIN
+ * chunk), set in oroya_gltf_desc or oroya_gltf_import_desc to read through a virtual file
+ * system or an archive, or to allow less than the default. Called with the URI as the file
+ * writes it, `path` (base_dir joined with the percent-decoded URI, without "?query" or
+ * "#fragment": the file the default reader would open) and base_dir ("" when parsed from
+ * memory without one). It either returns OROYA_OK with *bytes allocated by
+ * oroya_allocator_alloc(allocator, *size, 1) (NULL when *size is 0), which oroya then owns
+ * and frees with the same allocator, or an error code (then *bytes is ignored: the callback
+ * frees what it allocated; the message it puts in err, if any, is kept after the URI). More than max_size bytes fail with OROYA_ERR_LIMIT (the
+ * bytes are freed). Errors name the JSON place and the URI ("buffers[0]: \"a.bin\": ...").
+ * The callback decides what may be read: the base directory confinement of the default
+ * reader does not apply to it, and absolute paths reach it. URIs with a scheme ("http:")
+ * are refused before it is called. It must not call back into the same oroya_gltf_data. */
+typedef oroya_result (*oroya_gltf_read_fn)(void *user, const char *uri, const char *path,
+                                           const char *base_dir, uint64_t max_size,
+                                           const oroya_allocator *allocator, void **bytes,
+                                           uint64_t *size, oroya_error *err);
+
 typedef struct oroya_gltf_desc {
     oroya_allocator allocator;        /* zero = malloc/free */
     /* Directory that external URIs are relative to when parsing from memory. NULL: external
@@ -289,6 +307,11 @@ typedef struct oroya_gltf_desc {
      * files the application trusts). Either way only regular files are read: a FIFO, device
      * or directory fails with OROYA_ERR_IO, never blocks. */
     bool allow_outside_base_dir;
+    /* NULL (default): external URIs are read as above. Otherwise every external URI is read
+     * by this callback (see oroya_gltf_read_fn), with read_user as its first argument; with
+     * it, a file parsed from memory without base_dir may have external URIs. */
+    oroya_gltf_read_fn read_file;
+    void *read_user;
 } oroya_gltf_desc;
 
 /* Parses a .gltf (JSON) or .glb (detected by the "glTF" magic) held in memory. Checks
@@ -481,6 +504,9 @@ typedef struct oroya_gltf_import_desc {
     oroya_allocator allocator;        /* zero = malloc/free; used for everything the model owns */
     bool skip_images;                 /* true: do not decode textures (images stay 0 x 0) */
     bool allow_outside_base_dir;      /* oroya_gltf_load only: as in oroya_gltf_desc */
+    oroya_gltf_read_fn read_file;     /* oroya_gltf_load only: as in oroya_gltf_desc (import
+                                         reads image URIs with the data's reader) */
+    void *read_user;
 } oroya_gltf_import_desc;
 
 /* Builds a model from validated data (oroya_gltf_validate passed). `data` is only read; it

@@ -1198,6 +1198,8 @@ oroya_result oroya_gltf_load(const char *path, const oroya_gltf_import_desc *des
     if (desc) {
         gd.allocator = desc->allocator;
         gd.allow_outside_base_dir = desc->allow_outside_base_dir;
+        gd.read_file = desc->read_file;
+        gd.read_user = desc->read_user;
     }
     oroya_gltf_data *data = NULL;
     oroya_result r = oroya_gltf_parse_file(&gd, path, &data, err);

@@ -988,6 +988,8 @@ oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, siz
     parser p = {g, err};
     oroya_result r = OROYA_OK;
     g->allow_outside_base_dir = desc && desc->allow_outside_base_dir;
+    g->read_file = desc ? desc->read_file : NULL;
+    g->read_user = desc ? desc->read_user : NULL;
     if (desc && desc->base_dir) {
         g->base_dir = oroya__gltf_strdup(g, desc->base_dir, strlen(desc->base_dir));
         if (!g->base_dir) {
