@@ -247,6 +247,15 @@ typedef struct oroya_gltf_texture {
     uint32_t sampler;                 /* texture sampler or OROYA_GLTF_NONE */
 } oroya_gltf_texture;
 
+/* A texture sampler (glTF `samplers`): filters 0 when unset (9728 NEAREST, 9729 LINEAR,
+ * 9984..9987 mipmap modes), wraps default 10497 REPEAT (33071 CLAMP_TO_EDGE, 33648
+ * MIRRORED_REPEAT); validate refuses other values. */
+typedef struct oroya_gltf_texture_sampler {
+    char *name;
+    uint32_t mag_filter, min_filter;
+    uint32_t wrap_s, wrap_t;
+} oroya_gltf_texture_sampler;
+
 typedef struct oroya_gltf_image {
     char *name;
     char *uri;                        /* NULL when in a buffer view */
@@ -270,6 +279,7 @@ typedef struct oroya_gltf_data {
     uint32_t material_count;       oroya_gltf_material *materials;
     uint32_t texture_count;        oroya_gltf_texture *textures;
     uint32_t image_count;          oroya_gltf_image *images;
+    uint32_t texture_sampler_count; oroya_gltf_texture_sampler *texture_samplers;
     uint32_t extension_required_count;
     char **extensions_required;
     uint32_t extension_used_count;
@@ -423,13 +433,32 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
 typedef struct oroya_gltf_image_data {
     uint32_t width, height;           /* 0 when not decoded (skip_images, or unused) */
     uint8_t *pixels;                  /* width * height * 4 bytes, RGBA8, top row first */
+    const char *name;                 /* glTF name, "" when absent */
+    const char *mime_type;            /* the file's mimeType, else "image/png" or "image/jpeg"
+                                         from the bytes, else "" */
+    const uint8_t *encoded;           /* the image file's bytes as the file holds them (every
+                                         image, used or not), for export; NULL with
+                                         skip_images */
+    uint64_t encoded_size;
 } oroya_gltf_image_data;
+
+/* A glTF texture: its image and its sampler, as the file has them. */
+typedef struct oroya_gltf_model_texture {
+    const char *name;                 /* glTF name, "" when absent */
+    uint32_t image;                   /* index into images, or OROYA_GLTF_NONE */
+    bool sampler;                     /* the texture names a sampler; else the fields below
+                                         are glTF's defaults (filters 0 = unset, REPEAT) */
+    const char *sampler_name;         /* "" when absent */
+    uint32_t mag_filter, min_filter;  /* as oroya_gltf_texture_sampler */
+    uint32_t wrap_s, wrap_t;
+} oroya_gltf_model_texture;
 
 typedef struct oroya_gltf_model_material {
     const char *name;                 /* glTF name, "" when absent */
     oroya_material material;          /* base color factor, metallic, roughness, sides */
     uint32_t base_color_image;        /* index into images, or OROYA_GLTF_NONE */
     uint32_t base_color_texcoord;     /* TEXCOORD set; only 0 has uvs in the geometry */
+    uint32_t base_color_texture;      /* index into textures, or OROYA_GLTF_NONE */
 } oroya_gltf_model_material;
 
 typedef struct oroya_gltf_model_skin {
@@ -497,12 +526,15 @@ typedef struct oroya_gltf_model {
     oroya_gltf_image_data *images;
     uint32_t camera_count;            /* = glTF camera count */
     oroya_gltf_model_camera *cameras;
+    uint32_t texture_count;           /* = glTF texture count */
+    oroya_gltf_model_texture *textures;
     /* + private bookkeeping */
 } oroya_gltf_model;
 
 typedef struct oroya_gltf_import_desc {
     oroya_allocator allocator;        /* zero = malloc/free; used for everything the model owns */
-    bool skip_images;                 /* true: do not decode textures (images stay 0 x 0) */
+    bool skip_images;                 /* true: read and decode no image (images stay 0 x 0,
+                                         encoded NULL; export then writes none) */
     bool allow_outside_base_dir;      /* oroya_gltf_load only: as in oroya_gltf_desc */
     oroya_gltf_read_fn read_file;     /* oroya_gltf_load only: as in oroya_gltf_desc (import
                                          reads image URIs with the data's reader) */
@@ -564,7 +596,9 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
  * out, as glTF has no empty animation). Keys and vertex data are written bit for bit, so
  * importing the file gives the same floats back; with desc.model, what the scene does not
  * hold comes from the model (see oroya_gltf_write_desc and docs/gltf.md). The .bin URI is
- * percent-encoded (RFC 3986). Not written: images and textures, lights, visibility, colour overrides; SMOOTH and STERP
+ * percent-encoded (RFC 3986). Images, textures and samplers only with desc.model (images as
+ * buffer views, bit for bit, in .gltf too). Not written: lights, visibility, colour
+ * overrides; SMOOTH and STERP
  * tracks (no glTF form: OROYA_ERR_UNSUPPORTED). The output passes the Khronos glTF
  * validator with no errors. Linear in the scene and clip sizes (plus a sort of the names).
  */

@@ -4,7 +4,8 @@
  * transforms, kinds, morph weights; meshes and their names, every vertex array and index bit
  * for bit; materials, their names and values; skins (joints, inverse bind matrices,
  * skeleton, names, the raw and the normalized influences); cameras as the file had them;
- * clips (names, targets, interpolation, times and values bit for bit); primitives other
+ * clips (names, targets, interpolation, times and values bit for bit); textures (names,
+ * samplers, images: the file bytes bit for bit, decoded pixels, mime types); primitives other
  * than triangles (mode, positions, indices). Also: a clip without
  * tracks, .bin names that need percent-encoding, a clip whose target is outside the loaded
  * scene. The written files and their sources are listed in
@@ -276,6 +277,37 @@ static void compare_models(const char *what, const oroya_gltf_model *a,
         OT_CHECK_MSG(!strcmp(x->name, y->name), "%s: material %u '%s' vs '%s'", what, i, x->name,
                      y->name);
         OT_CHECK(same_material(&x->material, &y->material));
+        OT_CHECK_MSG(x->base_color_texture == y->base_color_texture &&
+                         x->base_color_texcoord == y->base_color_texcoord &&
+                         x->base_color_image == y->base_color_image,
+                     "%s: material %u base color texture %u vs %u", what, i,
+                     x->base_color_texture, y->base_color_texture);
+    }
+    /* Textures, their samplers and images: the image files bit for bit, and the pixels. */
+    OT_EQ_INT(b->texture_count, a->texture_count);
+    for (uint32_t i = 0; i < a->texture_count && i < b->texture_count; i++) {
+        const oroya_gltf_model_texture *x = &a->textures[i], *y = &b->textures[i];
+        OT_CHECK_MSG(!strcmp(x->name, y->name) && x->image == y->image &&
+                         x->sampler == y->sampler && !strcmp(x->sampler_name, y->sampler_name) &&
+                         x->mag_filter == y->mag_filter && x->min_filter == y->min_filter &&
+                         x->wrap_s == y->wrap_s && x->wrap_t == y->wrap_t,
+                     "%s: texture %u (image %u vs %u, filters %u/%u vs %u/%u)", what, i, x->image,
+                     y->image, x->mag_filter, x->min_filter, y->mag_filter, y->min_filter);
+    }
+    OT_EQ_INT(b->image_count, a->image_count);
+    for (uint32_t i = 0; i < a->image_count && i < b->image_count; i++) {
+        const oroya_gltf_image_data *x = &a->images[i], *y = &b->images[i];
+        OT_CHECK_MSG(!strcmp(x->name, y->name) && !strcmp(x->mime_type, y->mime_type) &&
+                         x->encoded && y->encoded && x->encoded_size == y->encoded_size &&
+                         !memcmp(x->encoded, y->encoded, (size_t)x->encoded_size),
+                     "%s: image %u ('%s', %s, %llu vs %llu bytes)", what, i, x->name,
+                     x->mime_type, (unsigned long long)x->encoded_size,
+                     (unsigned long long)y->encoded_size);
+        OT_CHECK_MSG(x->width == y->width && x->height == y->height &&
+                         (x->pixels == NULL) == (y->pixels == NULL) &&
+                         (!x->pixels || !memcmp(x->pixels, y->pixels,
+                                                (size_t)x->width * x->height * 4)),
+                     "%s: image %u pixels", what, i);
     }
     OT_EQ_INT(b->skin_count, a->skin_count);
     OT_EQ_INT(b->skinned_mesh_count, a->skinned_mesh_count);
@@ -327,7 +359,7 @@ static int counter;
 
 static void round_trip(const char *path, void *user) {
     (void)user;
-    oroya_gltf_import_desc skip = {.skip_images = true};
+    oroya_gltf_import_desc skip = {.skip_images = false}; /* images are compared too */
     oroya_gltf_model *a = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
