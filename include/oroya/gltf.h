@@ -528,6 +528,7 @@ typedef struct oroya_gltf_model {
     oroya_gltf_model_camera *cameras;
     uint32_t texture_count;           /* = glTF texture count */
     oroya_gltf_model_texture *textures;
+    const char *scene_name;           /* the loaded glTF scene's name, "" when absent */
     /* + private bookkeeping */
 } oroya_gltf_model;
 

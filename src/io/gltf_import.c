@@ -859,9 +859,16 @@ static oroya_result build_nodes(importer *im) {
     const uint32_t *roots = NULL;
     uint32_t root_count = 0;
     uint32_t *all_roots = NULL;
+    im->m->pub.scene_name = "";
     if (scene < d->scene_count) {
         roots = d->scenes[scene].nodes;
         root_count = d->scenes[scene].node_count;
+        if (d->scenes[scene].name) {
+            im->m->pub.scene_name = model_strdup(im, d->scenes[scene].name);
+            if (!im->m->pub.scene_name) {
+                return oom(im, "scenes");
+            }
+        }
     } else {
         all_roots = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
         if (!all_roots) {

@@ -1094,6 +1094,9 @@ static oroya_result write_scene(writer *w) {
         return oom(w);
     }
     cJSON_AddItemToArray(scenes, scene0);
+    if (w->model) {
+        add_name(w, scene0, w->model->scene_name);
+    }
     add_number(w, w->root, "scene", 0);
     scene_tables t = {0};
     w->gidx = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);

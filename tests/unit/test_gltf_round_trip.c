@@ -271,6 +271,8 @@ static void compare_nodes(const char *what, const oroya_gltf_model *a, const oro
 static void compare_models(const char *what, const oroya_gltf_model *a,
                            const oroya_gltf_model *b) {
     compare_nodes(what, a, b);
+    OT_CHECK_MSG(!strcmp(a->scene_name, b->scene_name), "%s: scene '%s' vs '%s'", what,
+                 a->scene_name, b->scene_name);
     OT_EQ_INT(b->material_count, a->material_count);
     for (uint32_t i = 0; i < a->material_count && i < b->material_count; i++) {
         const oroya_gltf_model_material *x = &a->materials[i], *y = &b->materials[i];
@@ -416,6 +418,7 @@ static void test_odd_model(void) {
     OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_again.gltf", &err), OROYA_OK);
     OT_EQ_INT(oroya_gltf_load(OUT "/odd_again.gltf", NULL, &b, &err), OROYA_OK);
     if (b) {
+        OT_CHECK(!strcmp(a->scene_name, "Main") && !strcmp(b->scene_name, "Main"));
         /* The node of the other scene comes back outside every scene, still animated. */
         OT_EQ_INT(b->node_count, a->node_count);
         OT_CHECK(b->node_count == 12 && b->nodes[11].id == 0 &&
