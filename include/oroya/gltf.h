@@ -407,7 +407,8 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
  * primitive order. Morph weights sit on the glTF node: its `weights`, else the mesh's, else 0.
  * Primitives that are not triangle lists (points, lines, strips, fans) get no geometry (their
  * POSITION and indices are kept in model->primitives, for export).
- * Only JOINTS_0/WEIGHTS_0 and TEXCOORD_0 are read.
+ * The geometry gets POSITION, NORMAL, TEXCOORD_0, JOINTS_0/WEIGHTS_0; TEXCOORD_1, TANGENT and
+ * COLOR_0 are kept in model->primitives for export only.
  *
  * Names follow docs/scenario.md ("glTF scenarios") so results compare with three.js: scene
  * node of glTF node i is named by its glTF name when that is non-empty, unique among the
@@ -493,6 +494,14 @@ typedef struct oroya_gltf_model_primitive {
     uint32_t *indices;                /* NULL when the primitive has none */
     uint16_t *joints2;                /* JOINTS_1, vertex_count * 4, or NULL */
     float *weights2;                  /* WEIGHTS_1, vertex_count * 4, or NULL */
+    /* Of a triangle primitive, attributes the geometry has no place for, decoded as
+     * oroya_gltf_accessor_unpack_floats does (normalized integers scaled), for export: */
+    float *texcoords1;                /* TEXCOORD_1, geometry vertex count * 2, or NULL */
+    float *tangents;                  /* TANGENT, vertex count * 4 (xyz, w = handedness) */
+    float *colors;                    /* COLOR_0, vertex count * color_components, or NULL */
+    uint32_t color_components;        /* 3 (VEC3) or 4 (VEC4) */
+    oroya_gltf_component_type color_component_type; /* FLOAT, or normalized UNSIGNED_BYTE
+                                         or UNSIGNED_SHORT: export writes it back so */
 } oroya_gltf_model_primitive;
 
 typedef struct oroya_gltf_model {

@@ -347,6 +347,40 @@ static oroya_result keep_primitive(importer *im, uint32_t mesh, uint32_t prim, u
     return OROYA_OK;
 }
 
+/* An accessor decoded to floats into model memory (counted against the budget). */
+static oroya_result keep_floats(importer *im, uint32_t accessor, const char *path,
+                                float **out) {
+    size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
+    TRY(spend(im, (uint64_t)n * sizeof(float), path));
+    *out = (float *)model_alloc(im, n, sizeof(float));
+    if (!*out) {
+        return oom(im, path);
+    }
+    return oroya_gltf_accessor_unpack_floats(im->d, accessor, *out, n, im->err);
+}
+
+/* TEXCOORD_1, TANGENT and COLOR_0 of a triangle primitive, kept for export. */
+static oroya_result keep_extra_attributes(importer *im, uint32_t mesh, uint32_t prim,
+                                          const char *path) {
+    const oroya_gltf_model *m = &im->m->pub;
+    const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
+    oroya_gltf_model_primitive *o = &m->primitives[m->mesh_first_geometry[mesh] + prim];
+    const oroya_gltf_attribute *a;
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_TEXCOORD, 1))) {
+        TRY(keep_floats(im, a->accessor, path, &o->texcoords1));
+    }
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_TANGENT, 0))) {
+        TRY(keep_floats(im, a->accessor, path, &o->tangents));
+    }
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_COLOR, 0))) {
+        const oroya_gltf_accessor *acc = &im->d->accessors[a->accessor];
+        TRY(keep_floats(im, a->accessor, path, &o->colors));
+        o->color_components = acc->type == OROYA_GLTF_VEC3 ? 3u : 4u;
+        o->color_component_type = acc->component_type;
+    }
+    return OROYA_OK;
+}
+
 static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
                                    oroya_geometry **out) {
     const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
@@ -361,6 +395,7 @@ static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
     if (p->mode != 4 || !pos) {
         return OROYA_OK; /* nothing to draw */
     }
+    TRY(keep_extra_attributes(im, mesh, prim, path));
     oroya_geometry_desc g = {0};
     g.allocator = im->m->allocator;
     g.vertex_count = im->d->accessors[pos->accessor].count;

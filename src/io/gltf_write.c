@@ -244,6 +244,65 @@ static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint3
 
 static uint32_t model_geometry(const writer *w, const oroya_geometry *g);
 
+/* With a model: TEXCOORD_1, TANGENT and COLOR_0 of a geometry it made, as the file had them
+ * (COLOR_0 in its component type: normalized integers are round(v * max), which gives back
+ * the file's integers as import scaled them by 1 / max). */
+static void write_extra_attributes(writer *w, cJSON *attrs, const oroya_geometry *g) {
+    uint32_t k = model_geometry(w, g);
+    const oroya_gltf_model_primitive *kp = k != OROYA_GLTF_NONE ? &w->model->primitives[k] : NULL;
+    uint32_t n = g->vertex_count;
+    if (!kp) {
+        return;
+    }
+    if (kp->texcoords1) {
+        add_number(w, attrs, "TEXCOORD_1", vertex_accessor(w, kp->texcoords1, n, 2, false));
+    }
+    if (kp->tangents) {
+        add_number(w, attrs, "TANGENT", vertex_accessor(w, kp->tangents, n, 4, false));
+    }
+    if (!kp->colors) {
+        return;
+    }
+    uint32_t c = kp->color_components;
+    const char *type = c == 3 ? "VEC3" : "VEC4";
+    oroya_gltf_component_type ct = kp->color_component_type;
+    if (ct != OROYA_GLTF_UNSIGNED_BYTE && ct != OROYA_GLTF_UNSIGNED_SHORT) {
+        add_number(w, attrs, "COLOR_0", vertex_accessor(w, kp->colors, n, c, false));
+        return;
+    }
+    size_t count = (size_t)n * c, size = ct == OROYA_GLTF_UNSIGNED_BYTE ? 1 : 2;
+    /* Each element padded to 4 bytes, as glTF requires of vertex attributes (3.6.2.4). */
+    size_t elem = (c * size + 3) & ~(size_t)3;
+    uint8_t *q = (uint8_t *)oroya__calloc(&w->a, (size_t)n ? (size_t)n : 1, elem, 16);
+    if (!q) {
+        w->oom = true;
+        return;
+    }
+    double max = ct == OROYA_GLTF_UNSIGNED_BYTE ? 255.0 : 65535.0;
+    for (size_t i = 0; i < count; i++) {
+        double v = (double)kp->colors[i];
+        v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+        uint32_t u = (uint32_t)lround(v * max);
+        uint8_t *at = q + (i / c) * elem + (i % c) * size;
+        if (size == 1) {
+            at[0] = (uint8_t)u;
+        } else {
+            memcpy(at, &(uint16_t){(uint16_t)u}, 2);
+        }
+    }
+    uint32_t acc = write_accessor(w, q, n, (uint32_t)elem, ct, type, 1, false, TARGET_ARRAY_BUFFER);
+    oroya__free(&w->a, q);
+    /* The accessor and view just written are the arrays' last items (cJSON keeps the last
+     * one at child->prev), so this stays O(1) per primitive. */
+    if (!w->oom && w->accessors->child && w->views->child) {
+        w->oom |= cJSON_AddTrueToObject(w->accessors->child->prev, "normalized") == NULL;
+        if (elem != c * size) {
+            add_number(w, w->views->child->prev, "byteStride", (double)elem);
+        }
+    }
+    add_number(w, attrs, "COLOR_0", acc);
+}
+
 static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                             const oroya_skin *skin, int32_t material) {
     cJSON *prim = cJSON_CreateObject();
@@ -291,6 +350,7 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                                   false, TARGET_ARRAY_BUFFER));
         add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, weights2, n, 4, false));
     }
+    write_extra_attributes(w, attrs, g);
     if (g->indices && g->index_count) {
         add_number(w, prim, "indices",
                    write_accessor(w, g->indices, g->index_count, 4, OROYA_GLTF_UNSIGNED_INT,

@@ -5,7 +5,8 @@
  * for bit; materials, their names and values; skins (joints, inverse bind matrices,
  * skeleton, names, the raw and the normalized influences); cameras as the file had them;
  * clips (names, targets, interpolation, times and values bit for bit); textures (names,
- * samplers, images: the file bytes bit for bit, decoded pixels, mime types); primitives other
+ * samplers, images: the file bytes bit for bit, decoded pixels, mime types); TEXCOORD_1,
+ * TANGENT and COLOR_0 (component type and size too); primitives other
  * than triangles (mode, positions, indices). Also: a clip without
  * tracks, .bin names that need percent-encoding, a clip whose target is outside the loaded
  * scene. The written files and their sources are listed in
@@ -197,6 +198,16 @@ static void compare_mesh(const char *what, uint32_t i, const oroya_gltf_model *a
                          (!x->weights2 || (!memcmp(x->joints2, y->joints2, v4 * 2) &&
                                            same_floats(x->weights2, y->weights2, v4))),
                      "%s: node %u primitive %u JOINTS_1/WEIGHTS_1 (as in the file)", what, i, p);
+        size_t v = v4 / 4;
+        OT_CHECK_MSG(same_floats(x->texcoords1, y->texcoords1, v * 2) &&
+                         same_floats(x->tangents, y->tangents, v * 4),
+                     "%s: node %u primitive %u TEXCOORD_1/TANGENT", what, i, p);
+        OT_CHECK_MSG(x->color_components == y->color_components &&
+                         x->color_component_type == y->color_component_type &&
+                         same_floats(x->colors, y->colors, v * x->color_components),
+                     "%s: node %u primitive %u COLOR_0 (%u x %d vs %u x %d)", what, i, p,
+                     x->color_components, (int)x->color_component_type, y->color_components,
+                     (int)y->color_component_type);
     }
 }
 
@@ -419,6 +430,16 @@ static void test_odd_model(void) {
     OT_EQ_INT(oroya_gltf_load(OUT "/odd_again.gltf", NULL, &b, &err), OROYA_OK);
     if (b) {
         OT_CHECK(!strcmp(a->scene_name, "Main") && !strcmp(b->scene_name, "Main"));
+        /* The attributes were there to compare: TEXCOORD_1, TANGENT, three kinds of COLOR_0. */
+        const oroya_gltf_model_primitive *tri = &a->primitives[a->mesh_first_geometry[0]];
+        const oroya_gltf_model_primitive *plain = &a->primitives[a->mesh_first_geometry[2]];
+        OT_CHECK(tri->texcoords1 && tri->texcoords1[2] == 0.75f && tri->tangents &&
+                 tri->tangents[11] == -1.0f);
+        OT_CHECK(tri->colors && tri->color_components == 3 &&
+                 tri->color_component_type == OROYA_GLTF_UNSIGNED_BYTE &&
+                 tri->colors[6] == (float)(17.0 / 255.0));
+        OT_CHECK(plain->colors && plain->color_components == 4 &&
+                 plain->color_component_type == OROYA_GLTF_UNSIGNED_SHORT);
         /* The node of the other scene comes back outside every scene, still animated. */
         OT_EQ_INT(b->node_count, a->node_count);
         OT_CHECK(b->node_count == 12 && b->nodes[11].id == 0 &&
