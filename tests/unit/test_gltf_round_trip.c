@@ -564,6 +564,56 @@ static void test_uri_escapes(void) {
     oroya_gltf_model_free(a);
 }
 
+static oroya_result parse_validate(const char *json) {
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    oroya_result r = oroya_gltf_parse(NULL, json, strlen(json), &g, &err);
+    if (r == OROYA_OK) {
+        r = oroya_gltf_load_buffers(g, &err);
+    }
+    if (r == OROYA_OK) {
+        r = oroya_gltf_validate(g, &err);
+    }
+    oroya_gltf_free(g);
+    return r;
+}
+
+/* A texture's sampler: filters and wraps kept through a round trip (an image in a buffer view
+ * without mimeType, TEXCOORD_1 as the base color set, a texture without source); values
+ * glTF does not allow and out-of-range indices refused at validate. */
+static void test_texture_samplers(void) {
+    round_trip(OROYA_SOURCE_DIR
+               "/tests/fuzz/regressions/gltf_json/textured-colour-tangent-texcoord1.gltf",
+               NULL);
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/fuzz/regressions/gltf_json/"
+                                               "textured-colour-tangent-texcoord1.gltf",
+                              NULL, &m, &err),
+              OROYA_OK);
+    if (m) {
+        OT_CHECK(m->texture_count == 2 && m->textures[0].sampler && m->textures[0].image == 0 &&
+                 m->textures[0].mag_filter == 9729 && m->textures[0].min_filter == 9987 &&
+                 m->textures[0].wrap_s == 33071 && m->textures[0].wrap_t == 33648 &&
+                 m->textures[1].image == OROYA_GLTF_NONE);
+        OT_CHECK(!strcmp(m->images[0].mime_type, "image/png") && m->images[0].width == 2 &&
+                 !strcmp(m->images[0].name, "px"));
+        OT_CHECK(m->materials[0].base_color_texture == 0 &&
+                 m->materials[0].base_color_texcoord == 1);
+    }
+    oroya_gltf_model_free(m);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"magFilter\":9987}]}"),
+              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"wrapT\":1}]}"),
+              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"minFilter\":9984,"
+                             "\"magFilter\":9728,\"wrapS\":10497}]}"),
+              OROYA_OK);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"textures\":[{\"sampler\":1}],"
+                             "\"samplers\":[{}]}"),
+              OROYA_ERR_OUT_OF_RANGE);
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -575,6 +625,7 @@ int main(void) {
     }
     OT_RUN(test_sample_models);
     OT_RUN(test_odd_model);
+    OT_RUN(test_texture_samplers);
     OT_RUN(test_changed_scene);
     OT_RUN(test_empty_clip);
     OT_RUN(test_uri_escapes);
