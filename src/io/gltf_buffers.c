@@ -136,7 +136,9 @@ static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *ou
     if (n >= cap) {
         return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
     }
-    memcpy(out, g->base_dir, n);
+    if (n > 0) {
+        memcpy(out, g->base_dir, n);
+    }
     /* The base directory may come from the caller without a trailing separator ("dir"):
      * "dir" + "a.bin" must be "dir/a.bin", not "dira.bin". An empty base means the
      * working directory. */
