@@ -753,6 +753,18 @@ static oroya_result read_texture(parser *p, const cJSON *o, const char *path, vo
     return OROYA_OK;
 }
 
+static oroya_result read_texture_sampler(parser *p, const cJSON *o, const char *path,
+                                         void *out, uint32_t i) {
+    (void)i;
+    oroya_gltf_texture_sampler *s = (oroya_gltf_texture_sampler *)out;
+    TRY(read_string(p, o, "name", path, &s->name));
+    TRY(read_u32(p, o, "magFilter", path, false, 0, &s->mag_filter));
+    TRY(read_u32(p, o, "minFilter", path, false, 0, &s->min_filter));
+    TRY(read_u32(p, o, "wrapS", path, false, 10497, &s->wrap_s));
+    TRY(read_u32(p, o, "wrapT", path, false, 10497, &s->wrap_t));
+    return OROYA_OK;
+}
+
 static oroya_result read_image(parser *p, const cJSON *o, const char *path, void *out,
                                uint32_t i) {
     (void)i;
@@ -829,6 +841,7 @@ static oroya_result read_root(parser *p, const cJSON *root) {
     OBJECTS("materials", read_material, materials, material_count);
     OBJECTS("textures", read_texture, textures, texture_count);
     OBJECTS("images", read_image, images, image_count);
+    OBJECTS("samplers", read_texture_sampler, texture_samplers, texture_sampler_count);
 #undef OBJECTS
     return OROYA_OK;
 }
@@ -988,6 +1001,8 @@ oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, siz
     parser p = {g, err};
     oroya_result r = OROYA_OK;
     g->allow_outside_base_dir = desc && desc->allow_outside_base_dir;
+    g->read_file = desc ? desc->read_file : NULL;
+    g->read_user = desc ? desc->read_user : NULL;
     if (desc && desc->base_dir) {
         g->base_dir = oroya__gltf_strdup(g, desc->base_dir, strlen(desc->base_dir));
         if (!g->base_dir) {
