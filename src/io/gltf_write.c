@@ -470,6 +470,14 @@ static oroya_result write_clips(writer *w) {
         }
         for (uint32_t t = 0; r == OROYA_OK && t < clip->track_count; t++) {
             const oroya_track *tr = &clip->tracks[t];
+            if ((unsigned)tr->property > (unsigned)OROYA_PROPERTY_WEIGHTS) {
+                /* Typed tracks and curves would need KHR_animation_pointer. */
+                r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
+                                "clips[%u].tracks[%u] (target \"%s\"): %s tracks have no glTF "
+                                "form",
+                                c, t, tr->target, oroya_property_name(tr->property));
+                break;
+            }
             uint32_t dense = find_entry(ti.scene, ti.scene_count, tr->target);
             uint32_t outside = dense == OROYA_GLTF_NONE
                                    ? find_entry(ti.outside, ti.outside_count, tr->target)

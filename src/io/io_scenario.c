@@ -770,6 +770,9 @@ static int setup_nodes(play *p) {
             return fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
         if (find_scenario_node(p, name) >= 0)
             return fail(p, "%s.name: duplicate node '%s'", path, name);
+        if (!strcmp(name, "oroya_curves"))
+            return fail(p, "%s.name: 'oroya_curves' is reserved (the curves' holder, "
+                        "docs/scenario.md \"Curves\")", path);
         oroya_node taken;
         if (p->model && oroya_gltf_model_find_node(p->model, name, &taken, NULL) == OROYA_OK)
             return fail(p, "%s.name: '%s' is taken by a glTF node", path, name);

@@ -76,5 +76,8 @@ expect_refused "$tmp/bad3.json" 'nodes[2].intensity: only a node of type "light"
 sed 's/"type": "camera"}/"type": "camera", "fov": 200}/' "$tmp/ok.json" > "$tmp/bad4.json"
 expect_refused "$tmp/bad4.json" 'nodes[2].fov: expected a field of view in (0, 180) degrees'
 
+sed 's/"name": "cam"/"name": "oroya_curves"/' "$tmp/ok.json" > "$tmp/bad5.json"
+expect_refused "$tmp/bad5.json" "nodes[2].name: 'oroya_curves' is reserved"
+
 [ "$fail" = 0 ] && echo "test_play_curves: ok"
 exit "$fail"
