@@ -1085,6 +1085,25 @@ static int property_of(const char *s, oroya_property *out, const char **path_nam
     return 0;
 }
 
+/* A typed track needs its component on the node: a light, a camera or a mesh. */
+static int typed_track_target_check(play *p, const char *path, const char *node,
+                                    oroya_property prop) {
+    const int i = find_scenario_node(p, node);
+    const oroya_node n = p->nodes[i].node;
+    oroya_light l;
+    oroya_camera c;
+    if (prop == OROYA_PROPERTY_INTENSITY && oroya_scene_get_light(p->scene, n, &l) != OROYA_OK)
+        return fail(p, "%s.property: intensity needs a node of type \"light\" ('%s' is not)",
+                    path, node);
+    if (prop == OROYA_PROPERTY_FOV && oroya_scene_get_camera(p->scene, n, &c) != OROYA_OK)
+        return fail(p, "%s.property: fov needs a node of type \"camera\" ('%s' is not)", path,
+                    node);
+    if (prop == OROYA_PROPERTY_COLOR && oroya_scene_get_mesh(p->scene, n, NULL, NULL) != OROYA_OK)
+        return fail(p, "%s.property: color needs a node of type \"mesh\" ('%s' is not)", path,
+                    node);
+    return 0;
+}
+
 static float *float_array_of(play *p, const cJSON *arr, const char *path, int *count,
                              bool booleans) {
     if (!cJSON_IsArray(arr)) {
@@ -1319,6 +1338,10 @@ static int setup_clips(play *p) {
                           "%s.property: expected position, translation, rotation, quaternion, "
                           "scale, intensity, fov, color (material.color) or visible",
                           sub);
+                break;
+            }
+            if (typed_track_target_check(p, sub, node, prop)) {
+                rc = -1;
                 break;
             }
             const char *interp = get_string(t, "interpolation");

@@ -65,6 +65,8 @@ expect "$c" ',{"node": "hips", "property": "visible", "times": [0, 1], "values":
 	'clips[0].tracks[1]: tracks[1] (target "hips", visible): key 1: value 0.5 is not a boolean'
 expect "$c" ',{"node": "box", "property": "color", "times": [0], "values": [1, 0]}' '' \
 	'clips[0].tracks[1].values: expected 3 numbers per key (1 keys), got 2'
+expect "$c" ',{"node": "hips", "property": "fov", "times": [0], "values": [30]}' '' \
+	"clips[0].tracks[1].property: fov needs a node of type \"camera\" ('hips' is not)"
 expect "$c" '' ',"hips.intensity"' "record[1]: key 'hips.intensity': the node has no light"
 expect "$c" '' ',"lamp.fov"' "record[1]: key 'lamp.fov': the node has no camera"
 expect "$c" '' ',"cam.color"' "record[1]: key 'cam.color': the node has no mesh"
