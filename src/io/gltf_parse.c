@@ -618,25 +618,42 @@ static oroya_result read_nested(parser *p, const cJSON *o, const char *key, cons
     return OROYA_OK;
 }
 
-/* extras.markers of an animation (oroya's convention, docs/gltf.md): absent, or an array of
- * {"time": number, "name": string}. Other extras are ignored. */
-static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
-                                 oroya_gltf_animation *a) {
+/* The array extras.<key> of an object and arena room for its entries; *arr (and *mem) NULL
+ * when extras or the key is absent or the array empty. sub receives "<path>.extras". */
+static oroya_result extras_array(parser *p, const cJSON *o, const char *path, const char *key,
+                                 size_t elem_size, char sub[PATH_MAX_], const cJSON **arr,
+                                 void **mem) {
+    *arr = NULL;
+    *mem = NULL;
     const cJSON *extras = field(o, "extras");
     if (!cJSON_IsObject(extras)) {
         return OROYA_OK;
     }
-    char sub[PATH_MAX_];
-    oroya__gltf_path(sub, sizeof sub, "%s.extras", path);
-    const cJSON *arr;
+    oroya__gltf_path(sub, PATH_MAX_, "%s.extras", path);
+    const cJSON *found;
     uint32_t count;
-    TRY(read_array(p, extras, "markers", sub, &arr, &count));
-    if (!arr || count == 0) {
+    TRY(read_array(p, extras, key, sub, &found, &count));
+    if (!found || count == 0) {
         return OROYA_OK;
     }
-    a->markers = (oroya_marker *)oroya__gltf_alloc(p->g, count, sizeof(oroya_marker));
-    if (!a->markers) {
+    *mem = oroya__gltf_alloc(p->g, count, elem_size);
+    if (!*mem) {
         return oom(p, sub);
+    }
+    *arr = found;
+    return OROYA_OK;
+}
+
+/* extras.markers of an animation (oroya's convention, docs/gltf.md): absent, or an array of
+ * {"time": number, "name": string}. Other extras are ignored. */
+static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
+                                 oroya_gltf_animation *a) {
+    char sub[PATH_MAX_];
+    const cJSON *arr;
+    TRY(extras_array(p, o, path, "markers", sizeof(oroya_marker), sub, &arr,
+                     (void **)&a->markers));
+    if (!arr) {
+        return OROYA_OK;
     }
     uint32_t i = 0;
     const cJSON *it;
@@ -690,21 +707,12 @@ static oroya_result curve_floats(parser *p, const cJSON *obj, const char *key, c
  * importer makes the clip (oroya_track_validate). */
 static oroya_result read_curves(parser *p, const cJSON *o, const char *path,
                                 oroya_gltf_animation *a) {
-    const cJSON *extras = field(o, "extras");
-    if (!cJSON_IsObject(extras)) {
-        return OROYA_OK;
-    }
     char sub[PATH_MAX_];
-    oroya__gltf_path(sub, sizeof sub, "%s.extras", path);
     const cJSON *arr;
-    uint32_t count;
-    TRY(read_array(p, extras, "curves", sub, &arr, &count));
-    if (!arr || count == 0) {
+    TRY(extras_array(p, o, path, "curves", sizeof(oroya_track), sub, &arr,
+                     (void **)&a->curves));
+    if (!arr) {
         return OROYA_OK;
-    }
-    a->curves = (oroya_track *)oroya__gltf_alloc(p->g, count, sizeof(oroya_track));
-    if (!a->curves) {
-        return oom(p, sub);
     }
     uint32_t i = 0;
     const cJSON *it;

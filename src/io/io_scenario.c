@@ -1145,17 +1145,20 @@ static float *float_array(play *p, const cJSON *arr, const char *path, int *coun
 
 /* oroya.curves.<clip>, or NULL. Errors (the shape of the key, unknown or glTF clips) are
  * reported by check_scenario_curves once the clips exist. */
-static const cJSON *scenario_curves_of(const play *p, const char *clip) {
+static const cJSON *oroya_curves_key(const play *p) {
     const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
-    const cJSON *all = cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "curves") : NULL;
+    return cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "curves") : NULL;
+}
+
+static const cJSON *scenario_curves_of(const play *p, const char *clip) {
+    const cJSON *all = oroya_curves_key(p);
     const cJSON *list = cJSON_IsObject(all) ? cJSON_GetObjectItemCaseSensitive(all, clip) : NULL;
     return cJSON_IsArray(list) ? list : NULL;
 }
 
 /* Every clip named in oroya.curves is a scenario clip, and every entry a list. */
 static int check_scenario_curves(play *p) {
-    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
-    const cJSON *all = cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "curves") : NULL;
+    const cJSON *all = oroya_curves_key(p);
     if (!all)
         return 0;
     if (!cJSON_IsObject(all))
