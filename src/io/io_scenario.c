@@ -1085,6 +1085,21 @@ static int property_of(const char *s, oroya_property *out, const char **path_nam
     return 0;
 }
 
+/* The scenario's interpolation names: step (= discrete), linear, cubicspline, smooth. */
+static bool interpolation_named(const char *s, oroya_interpolation *out) {
+    if (!strcmp(s, "step") || !strcmp(s, "discrete"))
+        *out = OROYA_INTERP_STEP;
+    else if (!strcmp(s, "linear"))
+        *out = OROYA_INTERP_LINEAR;
+    else if (!strcmp(s, "cubicspline"))
+        *out = OROYA_INTERP_CUBICSPLINE;
+    else if (!strcmp(s, "smooth"))
+        *out = OROYA_INTERP_SMOOTH;
+    else
+        return false;
+    return true;
+}
+
 /* A typed track needs its component on the node: a light, a camera or a mesh. */
 static int typed_track_target_check(play *p, const char *path, const char *node,
                                     oroya_property prop) {
@@ -1196,19 +1211,9 @@ static int scenario_curve_tracks(play *p, const char *clip, const cJSON *list, o
                 return fail(p, "%s.name: curve '%s' is already on clip '%s'", path, name, clip);
         oroya_interpolation in = OROYA_INTERP_LINEAR;
         const cJSON *iv = cJSON_GetObjectItemCaseSensitive(c, "interpolation");
-        if (iv && !cJSON_IsNull(iv)) {
-            const char *s = cJSON_IsString(iv) ? iv->valuestring : "";
-            if (!strcmp(s, "step") || !strcmp(s, "discrete"))
-                in = OROYA_INTERP_STEP;
-            else if (!strcmp(s, "linear"))
-                in = OROYA_INTERP_LINEAR;
-            else if (!strcmp(s, "smooth"))
-                in = OROYA_INTERP_SMOOTH;
-            else if (!strcmp(s, "cubicspline"))
-                in = OROYA_INTERP_CUBICSPLINE;
-            else
-                return fail(p, "%s.interpolation: expected step, linear, smooth or cubicspline",
-                            path);
+        if (iv && !cJSON_IsNull(iv) &&
+            !interpolation_named(cJSON_IsString(iv) ? iv->valuestring : "", &in)) {
+            return fail(p, "%s.interpolation: expected step, linear, smooth or cubicspline", path);
         }
         int nt = 0, nv = 0;
         snprintf(sub, sizeof sub, "%s.times", path);
@@ -1357,17 +1362,11 @@ static int setup_clips(play *p) {
                     rc = fail(p, "%s.interpolation: expected a string", sub);
                     break;
                 }
-                if (!strcmp(interp, "step") || !strcmp(interp, "discrete"))
-                    in = OROYA_INTERP_STEP;
-                else if (!strcmp(interp, "linear"))
-                    in = OROYA_INTERP_LINEAR;
-                else if (!strcmp(interp, "cubicspline"))
-                    in = OROYA_INTERP_CUBICSPLINE;
-                else if (!strcmp(interp, "smooth"))
+                if (interpolation_named(interp, &in)) {
                     /* three has no smooth quaternion interpolant and falls back to linear. */
-                    in =
-                        prop == OROYA_PROPERTY_ROTATION ? OROYA_INTERP_LINEAR : OROYA_INTERP_SMOOTH;
-                else {
+                    if (in == OROYA_INTERP_SMOOTH && prop == OROYA_PROPERTY_ROTATION)
+                        in = OROYA_INTERP_LINEAR;
+                } else {
                     rc = fail(p, "%s.interpolation: unknown interpolation '%s'", sub, interp);
                     break;
                 }
