@@ -216,6 +216,12 @@ typedef struct oroya_gltf_animation {
      * the importer gives them to the clip (oroya_clip_set_markers). */
     uint32_t marker_count;
     oroya_marker *markers;
+    /* extras.curves: [{"name": string, "interpolation": "step" | "linear" | "smooth" |
+     * "cubicspline" (default "linear"), "times": [...], "values": [...]}, ...] (docs/gltf.md,
+     * "Curves"): CURVE tracks (oroya/track.h) the importer adds to the clip. The arrays
+     * belong to the data; validated when the clip is made. */
+    uint32_t curve_count;
+    oroya_track *curves;
 } oroya_gltf_animation;
 
 typedef struct oroya_gltf_scene {

@@ -51,6 +51,7 @@ typedef struct binding {
     bool sterp_remainder; /* an action accumulated with STERP this update */
     uint32_t joint;       /* the rig's kernel joint (translation/rotation/scale), or NO_INDEX */
     uint32_t channel;     /* with joint: 0 translation, 1 rotation, 2 scale */
+    uint32_t curve;       /* CURVE: the mixer's curve index; else NO_INDEX */
 } binding;
 
 typedef struct twist_override {
@@ -114,6 +115,11 @@ struct oroya_action {
     const oroya_mask *mask;        /* joint mask, or NULL */
     float *mask_weights;           /* track_count: the mask's weight of each track's node */
 };
+
+typedef struct curve_slot {
+    char *name;
+    double value;
+} curve_slot;
 
 struct oroya_mask {
     oroya_mixer *mixer;
@@ -192,6 +198,9 @@ struct oroya_mixer {
     double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
     oroya_root_motion rm_delta, rm_total;
     uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
+    /* Curves (oroya_mixer_curve_index): names and the values CURVE bindings write. */
+    curve_slot *curves;
+    uint32_t curve_count, curve_capacity;
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
@@ -213,10 +222,23 @@ static double *region(binding *b, uint32_t r) {
     return b->buffer + (size_t)r * b->size;
 }
 
-/* _mixBufferRegion: lerp, or successive slerp for rotations. */
+/* _select, three's mix function for booleans (and strings), additive too: src wins at
+ * t >= 0.5. */
+static void select_region(const binding *b, double *dst, const double *src, double t) {
+    if (t >= 0.5) {
+        for (uint32_t i = 0; i != b->size; ++i)
+            dst[i] = src[i];
+    }
+}
+
+/* _mixBufferRegion: lerp, or successive slerp for rotations, or select for booleans. */
 static void mix_region(binding *b, double *dst, const double *src, double t) {
     if (b->property == OROYA_PROPERTY_ROTATION) {
         oroya__slerp_flat_d(dst, src, t, dst);
+        return;
+    }
+    if (b->property == OROYA_PROPERTY_VISIBLE) {
+        select_region(b, dst, src, t);
         return;
     }
     double s = 1 - t;
@@ -232,12 +254,21 @@ static void mix_region_additive(binding *b, double *dst, const double *src, doub
         oroya__slerp_flat_d(dst, work, t, dst);
         return;
     }
+    if (b->property == OROYA_PROPERTY_VISIBLE) {
+        select_region(b, dst, src, t);
+        return;
+    }
     for (uint32_t i = 0; i != b->size; ++i)
         dst[i] = dst[i] + src[i] * t;
 }
 
 static void set_additive_identity(binding *b) {
     double *add = region(b, REGION_ADD);
+    if (b->property == OROYA_PROPERTY_VISIBLE) {
+        /* _setAdditiveIdentityOther: the original value. */
+        memcpy(add, region(b, REGION_ORIG), b->size * sizeof(double));
+        return;
+    }
     for (uint32_t i = 0; i < b->size; i++)
         add[i] = 0;
     if (b->property == OROYA_PROPERTY_ROTATION)
@@ -295,6 +326,78 @@ static uint16_t lane_bit(uint32_t j, uint32_t ch) {
     return (uint16_t)(1u << (ch * 4 + j % 4));
 }
 
+/* The typed properties (a node's light, camera, mesh colour, visibility) and curves. A node
+ * without the component reads as 0 (three's binding would find no property) and takes no
+ * writes; a curve's original value is 0. */
+static void component_get_value(oroya_mixer *m, binding *b, double *dst) {
+    if (b->property == OROYA_PROPERTY_CURVE || !b->node.id)
+        return;
+    switch (b->property) {
+    case OROYA_PROPERTY_INTENSITY: {
+        const float *v = oroya__scene_light_intensity(m->scene, b->node);
+        dst[0] = v ? *v : 0;
+        break;
+    }
+    case OROYA_PROPERTY_FOV: {
+        const float *v = oroya__scene_camera_fov(m->scene, b->node);
+        dst[0] = v ? *v : 0;
+        break;
+    }
+    case OROYA_PROPERTY_COLOR: {
+        float rgba[4];
+        if (oroya_scene_get_mesh_color(m->scene, b->node, rgba) == OROYA_OK)
+            dst[0] = rgba[0], dst[1] = rgba[1], dst[2] = rgba[2];
+        break;
+    }
+    case OROYA_PROPERTY_VISIBLE: {
+        bool visible = false;
+        if (oroya_scene_get_visible(m->scene, b->node, &visible) == OROYA_OK)
+            dst[0] = visible ? 1 : 0;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void component_set_value(oroya_mixer *m, binding *b, const double *src) {
+    if (b->property == OROYA_PROPERTY_CURVE) {
+        if (b->curve < m->curve_count)
+            m->curves[b->curve].value = src[0];
+        return;
+    }
+    if (!b->node.id)
+        return;
+    switch (b->property) {
+    case OROYA_PROPERTY_INTENSITY: {
+        float *v = oroya__scene_light_intensity(m->scene, b->node);
+        if (v)
+            *v = (float)src[0];
+        break;
+    }
+    case OROYA_PROPERTY_FOV: {
+        float *v = oroya__scene_camera_fov(m->scene, b->node);
+        if (v)
+            *v = (float)src[0];
+        break;
+    }
+    case OROYA_PROPERTY_COLOR: {
+        float rgba[4];
+        if (oroya_scene_get_mesh_color(m->scene, b->node, rgba) == OROYA_OK) {
+            rgba[0] = (float)src[0], rgba[1] = (float)src[1], rgba[2] = (float)src[2];
+            oroya_scene_set_mesh_color(m->scene, b->node, rgba);
+        }
+        break;
+    }
+    case OROYA_PROPERTY_VISIBLE:
+        /* A boolean: JavaScript's truthiness of the selected value. */
+        oroya_scene_set_visible(m->scene, b->node, src[0] != 0);
+        break;
+    default:
+        break;
+    }
+}
+
 /* PropertyBinding.getValue / setValue on the scene's dense arrays. A joint binding with no
  * node in the scene (a mixer without a scene) reads the rig's rest pose and writes the
  * kernel's pose. */
@@ -305,6 +408,10 @@ static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
         oroya_soa_transform *rest = (oroya_soa_transform *)oroya_pose_skeleton_rest(m->rig->skeleton);
         for (uint32_t i = 0; i < b->size; i++)
             dst[i] = *lane(rest, b->joint, b->channel, i);
+        return;
+    }
+    if (b->property >= OROYA_PROPERTY_INTENSITY) {
+        component_get_value(m, b, dst);
         return;
     }
     if (b->dense == NO_INDEX) {
@@ -342,6 +449,10 @@ static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
     if (b->dense == NO_INDEX && b->joint != NO_INDEX) {
         for (uint32_t i = 0; i < b->size; i++)
             *lane(m->klocals, b->joint, b->channel, i) = (float)src[i];
+        return;
+    }
+    if (b->property >= OROYA_PROPERTY_INTENSITY) {
+        component_set_value(m, b, src);
         return;
     }
     if (b->dense == NO_INDEX)
@@ -710,6 +821,8 @@ static void refresh_layout(oroya_mixer *m) {
         return;
     for (uint32_t i = 0; i < m->binding_count; i++) {
         binding *b = m->bindings[i];
+        if (b->property == OROYA_PROPERTY_CURVE)
+            continue; /* a curve's name is not a node's */
         if (!b->node.id || !oroya_scene_node_valid(m->scene, b->node)) {
             oroya_node node = {0};
             if (b->target[0] && oroya_scene_find_node(m->scene, b->target, &node) == OROYA_OK &&
@@ -1572,6 +1685,9 @@ void oroya_mixer_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->events);
     oroya__free(&m->allocator, m->overrides);
     oroya__free(&m->allocator, m->limits);
+    for (uint32_t i = 0; i < m->curve_count; i++)
+        oroya__free(&m->allocator, m->curves[i].name);
+    oroya__free(&m->allocator, m->curves);
     for (oroya_mask *k = m->masks, *next; k; k = next) {
         next = k->next;
         oroya__free(&m->allocator, k);
@@ -1596,7 +1712,8 @@ static binding *find_binding(oroya_mixer *m, oroya_node node, const char *target
 
 static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **out) {
     oroya_node node = {0};
-    if (!t->target || oroya_scene_find_node(m->scene, t->target, &node) != OROYA_OK)
+    if (t->property == OROYA_PROPERTY_CURVE || !t->target ||
+        oroya_scene_find_node(m->scene, t->target, &node) != OROYA_OK)
         node.id = 0;
     binding *b = find_binding(m, node, t->target ? t->target : "", t->property);
     if (b) {
@@ -1608,6 +1725,12 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
     }
     if (m->binding_count >= m->max_bindings)
         return OROYA_ERR_LIMIT;
+    uint32_t curve = NO_INDEX;
+    if (t->property == OROYA_PROPERTY_CURVE) {
+        oroya_result r = oroya_mixer_curve_index(m, t->target ? t->target : "", &curve);
+        if (r != OROYA_OK)
+            return r;
+    }
     b = oroya__calloc(&m->allocator, 1, sizeof *b, _Alignof(binding));
     if (!b)
         return OROYA_ERR_OUT_OF_MEMORY;
@@ -1627,7 +1750,8 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
     b->dense = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
     b->property = t->property;
     b->joint = NO_INDEX;
-    if (m->rig && t->property != OROYA_PROPERTY_WEIGHTS) {
+    b->curve = curve;
+    if (m->rig && t->property <= OROYA_PROPERTY_SCALE) {
         b->joint = oroya__rig_joint_of(m->rig, m->scene, node, name);
         b->channel = t->property == OROYA_PROPERTY_TRANSLATION ? 0
                      : t->property == OROYA_PROPERTY_ROTATION  ? 1
@@ -1723,6 +1847,12 @@ static bool valid_track_shape(const oroya_track *t) {
         return t->components == 4;
     case OROYA_PROPERTY_WEIGHTS:
         return t->components > 0;
+    case OROYA_PROPERTY_INTENSITY:
+    case OROYA_PROPERTY_FOV:
+    case OROYA_PROPERTY_COLOR:
+    case OROYA_PROPERTY_VISIBLE:
+    case OROYA_PROPERTY_CURVE:
+        return t->components == oroya_property_components(t->property);
     default:
         return false;
     }
@@ -2737,4 +2867,51 @@ oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *m) {
 oroya_root_motion oroya_mixer_root_total(const oroya_mixer *m) {
     return m && m->rm_mode != OROYA_ROOT_NONE ? m->rm_total
                                               : (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
+}
+
+/* ---- curves (an oroya extension) ---------------------------------------------------------- */
+
+oroya_result oroya_mixer_find_curve(const oroya_mixer *m, const char *name, uint32_t *out) {
+    if (out)
+        *out = NO_INDEX;
+    if (!m || !name || !out)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < m->curve_count; i++) {
+        if (!strcmp(m->curves[i].name, name)) {
+            *out = i;
+            return OROYA_OK;
+        }
+    }
+    return OROYA_ERR_NOT_FOUND;
+}
+
+oroya_result oroya_mixer_curve_index(oroya_mixer *m, const char *name, uint32_t *out) {
+    oroya_result r = oroya_mixer_find_curve(m, name, out);
+    if (r != OROYA_ERR_NOT_FOUND)
+        return r;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
+    if (!reserve(m, (void **)&m->curves, m->curve_count, &m->curve_capacity, sizeof(curve_slot),
+                 _Alignof(curve_slot)))
+        return OROYA_ERR_OUT_OF_MEMORY;
+    size_t len = strlen(name) + 1;
+    char *copy = oroya__alloc(&m->allocator, len, 1);
+    if (!copy)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    memcpy(copy, name, len);
+    m->curves[m->curve_count] = (curve_slot){copy, 0};
+    *out = m->curve_count++;
+    return OROYA_OK;
+}
+
+double oroya_mixer_curve_value(const oroya_mixer *m, uint32_t index) {
+    return m && index < m->curve_count ? m->curves[index].value : 0;
+}
+
+uint32_t oroya_mixer_curve_count(const oroya_mixer *m) {
+    return m ? m->curve_count : 0;
+}
+
+const char *oroya_mixer_curve_name(const oroya_mixer *m, uint32_t index) {
+    return m && index < m->curve_count ? m->curves[index].name : NULL;
 }

@@ -1001,7 +1001,8 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     oroya_gltf_model *m = &im->m->pub;
     char path[PATH_MAX_];
     oroya__gltf_path(path, sizeof path, "animations[%u]", a);
-    oroya_track *tracks = (oroya_track *)temp_alloc(im, an->channel_count, sizeof(oroya_track));
+    oroya_track *tracks = (oroya_track *)temp_alloc(im, (size_t)an->channel_count + an->curve_count,
+                                                    sizeof(oroya_track));
     if (!tracks) {
         return oom(im, path);
     }
@@ -1034,6 +1035,9 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
         t->times = times;
         t->values = values;
         t->value_count = (uint32_t)value_count;
+    }
+    for (uint32_t c = 0; c < an->curve_count; c++) {
+        tracks[n++] = an->curves[c]; /* extras.curves (docs/gltf.md), after the channels */
     }
     oroya_clip_desc desc = {0};
     desc.name = name;

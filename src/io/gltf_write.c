@@ -88,6 +88,44 @@ static void add_number(writer *w, cJSON *obj, const char *key, double v) {
     w->oom |= cJSON_AddNumberToObject(obj, key, v) == NULL;
 }
 
+static cJSON *float_array(writer *w, const float *v, uint32_t n);
+
+/* oroya's convention (docs/gltf.md): a clip's CURVE tracks go to the animation's
+ * extras.curves = [{name, interpolation, times, values}]. */
+static oroya_result write_curves(writer *w, cJSON *anim, const oroya_clip *clip) {
+    cJSON *list = NULL;
+    for (uint32_t t = 0; t < clip->track_count; t++) {
+        const oroya_track *tr = &clip->tracks[t];
+        if (tr->property != OROYA_PROPERTY_CURVE) {
+            continue;
+        }
+        if (!list) {
+            cJSON *extras = cJSON_GetObjectItemCaseSensitive(anim, "extras");
+            extras = extras ? extras : cJSON_AddObjectToObject(anim, "extras");
+            list = extras ? cJSON_AddArrayToObject(extras, "curves") : NULL;
+        }
+        cJSON *c = list ? cJSON_CreateObject() : NULL;
+        if (!c) {
+            w->oom = true;
+            return OROYA_OK;
+        }
+        cJSON_AddItemToArray(list, c);
+        w->oom |= cJSON_AddStringToObject(c, "name", tr->target) == NULL;
+        w->oom |= cJSON_AddStringToObject(c, "interpolation",
+                                          oroya_interpolation_name(tr->interpolation)) == NULL;
+        cJSON *times = float_array(w, tr->times, tr->key_count);
+        cJSON *values = float_array(w, tr->values, oroya_track_value_count(tr));
+        w->oom |= !times || !values;
+        if (times) {
+            cJSON_AddItemToObject(c, "times", times);
+        }
+        if (values) {
+            cJSON_AddItemToObject(c, "values", values);
+        }
+    }
+    return OROYA_OK;
+}
+
 static cJSON *float_array(writer *w, const float *v, uint32_t n) {
     cJSON *a = cJSON_CreateArray();
     for (uint32_t i = 0; a && i < n; i++) {
@@ -495,7 +533,11 @@ static oroya_result write_clips(writer *w) {
             r = oroya__fail(w->err, OROYA_ERR_INVALID_ARGUMENT, "clips[%u]: NULL", c);
             break;
         }
-        if (clip->track_count == 0) {
+        uint32_t channel_tracks = 0;
+        for (uint32_t t = 0; t < clip->track_count; t++) {
+            channel_tracks += clip->tracks[t].property != OROYA_PROPERTY_CURVE;
+        }
+        if (channel_tracks == 0) {
             continue; /* glTF animations need at least one channel: nothing to write */
         }
         anims = anims ? anims : add_array(w, w->root, "animations");
@@ -528,8 +570,23 @@ static oroya_result write_clips(writer *w) {
                 w->oom |= cJSON_AddStringToObject(mk, "name", clip->markers[k].name) == NULL;
             }
         }
+        if (r == OROYA_OK) {
+            r = write_curves(w, anim, clip);
+        }
+        uint32_t sampler_count = 0;
         for (uint32_t t = 0; r == OROYA_OK && t < clip->track_count; t++) {
             const oroya_track *tr = &clip->tracks[t];
+            if (tr->property == OROYA_PROPERTY_CURVE) {
+                continue; /* in extras.curves */
+            }
+            if ((unsigned)tr->property > (unsigned)OROYA_PROPERTY_WEIGHTS) {
+                /* Typed tracks and curves would need KHR_animation_pointer. */
+                r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
+                                "clips[%u].tracks[%u] (target \"%s\"): %s tracks have no glTF "
+                                "form",
+                                c, t, tr->target, oroya_property_name(tr->property));
+                break;
+            }
             uint32_t dense = find_entry(ti.scene, ti.scene_count, tr->target);
             uint32_t outside = dense == OROYA_GLTF_NONE
                                    ? find_entry(ti.outside, ti.outside_count, tr->target)
@@ -588,7 +645,7 @@ static oroya_result write_clips(writer *w) {
             add_number(w, s, "output", out);
             w->oom |= cJSON_AddStringToObject(s, "interpolation", interp) == NULL;
             cJSON_AddItemToArray(samplers, s);
-            add_number(w, ch, "sampler", t);
+            add_number(w, ch, "sampler", sampler_count++);
             add_number(w, target, "node", node);
             w->oom |= cJSON_AddStringToObject(target, "path", paths[tr->property]) == NULL;
             cJSON_AddItemToArray(channels, ch);
