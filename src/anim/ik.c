@@ -1030,9 +1030,12 @@ HOT void ltm_one(const oroya__ik_pose *c, uint32_t j, const float *p, v4 m[4],
 
 /* Joint j's model and bone matrices again, from its parent's model matrix. */
 HOT void ltm_store(const oroya__ik_pose *c, uint32_t j) {
-    const uint32_t p = c->skeleton->parents[j];
+    const oroya_pose_skeleton *s = c->skeleton;
+    const uint32_t p = s->parents[j];
     v4 m[4];
-    ltm_one(c, j, p == UINT32_MAX ? NULL : c->models[p].m, m, c->bones[j].m);
+    /* The bone matrix goes to the joint's slot (a rig's palette order), as in the kernel. */
+    const uint32_t slot = s->bone_slots_identity ? j : s->bone_slots[j];
+    ltm_one(c, j, p == UINT32_MAX ? NULL : c->models[p].m, m, c->bones[slot].m);
     for (int k = 0; k < 4; k++) {
         v4_storeu(c->models[j].m + k * 4, m[k]);
     }
