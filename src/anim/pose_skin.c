@@ -155,6 +155,12 @@ oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya
     return OROYA_OK;
 }
 
+/* Whether positions get an offset: the bind matrix inverse's translation of a skin job. The
+ * SIMD loops are instantiated with and without the add, so jobs without one pay nothing. */
+static inline bool has_offset(const oroya__skin_kernel_job *job) {
+    return job->offset[0] != 0.0f || job->offset[1] != 0.0f || job->offset[2] != 0.0f;
+}
+
 /* ---- SSE2 ----------------------------------------------------------------------------------- */
 
 #if HAVE_SSE2
@@ -259,14 +265,17 @@ blend_avx2(const float *pal, const float *weights, const uint16_t *joints, size_
 __attribute__((target("avx2,fma"), always_inline)) static inline __m256
 skin_pair_avx2(const float *pal, const float *positions, const float *normals,
                const float *weights, const uint16_t *joints, float *out_p, size_t v,
-               bool with_normals, __m256 off) {
+               bool with_normals, bool with_offset, __m256 off) {
     __m256 a0, b0, a1, b1;
     blend_avx2(pal, weights, joints, v, &a0, &b0);
     blend_avx2(pal, weights, joints, v + 1, &a1, &b1);
     const __m256 c0 = _mm256_permute2f128_ps(a0, a1, 0x20);
     const __m256 c1 = _mm256_permute2f128_ps(a0, a1, 0x31);
     const __m256 c2 = _mm256_permute2f128_ps(b0, b1, 0x20);
-    const __m256 c3 = _mm256_add_ps(_mm256_permute2f128_ps(b0, b1, 0x31), off);
+    __m256 c3 = _mm256_permute2f128_ps(b0, b1, 0x31);
+    if (with_offset) {
+        c3 = _mm256_add_ps(c3, off);
+    }
     const size_t o = v * 3;
     const __m256 p = _mm256_set_m128(_mm_loadu_ps(positions + o + 3), _mm_loadu_ps(positions + o));
     __m256 r = _mm256_fmadd_ps(c0, _mm256_permute_ps(p, 0x00), c3);
@@ -299,7 +308,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline __m256 length2_
  * in the other kernels, rather than a multiply by a shared reciprocal. */
 __attribute__((target("avx2,fma"), always_inline)) static inline uint32_t
 skin_avx2_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
-               bool with_normals) {
+               bool with_normals, bool with_offset) {
     const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
@@ -309,9 +318,9 @@ skin_avx2_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
     uint32_t v = begin;
     for (; v + 4 <= end; v += 4) {
         const __m256 n01 = skin_pair_avx2(pal, positions, normals, weights, joints, out_p, v,
-                                          with_normals, off);
+                                          with_normals, with_offset, off);
         const __m256 n23 = skin_pair_avx2(pal, positions, normals, weights, joints, out_p,
-                                          (size_t)v + 2, with_normals, off);
+                                          (size_t)v + 2, with_normals, with_offset, off);
         if (with_normals) {
             /* (|n0| |n2| |n0| |n2| | |n1| |n3| |n1| |n3|) */
             const __m256 len =
@@ -334,8 +343,13 @@ skin_avx2_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
 
 __attribute__((target("avx2,fma"))) static uint32_t skin_avx2(const oroya__skin_kernel_job *job,
                                                               uint32_t begin, uint32_t end) {
-    return job->normals ? skin_avx2_body(job, begin, end, true)
-                        : skin_avx2_body(job, begin, end, false);
+    const bool off = has_offset(job);
+    if (job->normals) {
+        return off ? skin_avx2_body(job, begin, end, true, true)
+                   : skin_avx2_body(job, begin, end, true, false);
+    }
+    return off ? skin_avx2_body(job, begin, end, false, true)
+               : skin_avx2_body(job, begin, end, false, false);
 }
 
 /* ---- AVX-512F -------------------------------------------------------------------------------- */
@@ -380,7 +394,7 @@ finish_normals_avx512(float *out, __mmask16 mask, __m512 n, __m512 len) {
  * arrays is touched and, unlike the AVX2 loop, this one may run up to the last vertex. */
 __attribute__((target("avx512f"), always_inline)) static inline uint32_t
 skin_avx512_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
-                 bool with_normals) {
+                 bool with_normals, bool with_offset) {
     const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
@@ -410,7 +424,10 @@ skin_avx512_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end
         const __m512 c0 = _mm512_shuffle_f32x4(t0, t2, _MM_SHUFFLE(2, 0, 2, 0));
         const __m512 c1 = _mm512_shuffle_f32x4(t0, t2, _MM_SHUFFLE(3, 1, 3, 1));
         const __m512 c2 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(2, 0, 2, 0));
-        const __m512 c3 = _mm512_add_ps(_mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(3, 1, 3, 1)), off);
+        __m512 c3 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(3, 1, 3, 1));
+        if (with_offset) {
+            c3 = _mm512_add_ps(c3, off);
+        }
         const size_t o = (size_t)v * 3;
         const __m512 p = _mm512_maskz_loadu_ps(xyz4, positions + o);
         __m512 r = _mm512_fmadd_ps(c0, _mm512_permutexvar_ps(sx, p), c3);
@@ -444,8 +461,13 @@ skin_avx512_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end
 
 __attribute__((target("avx512f"))) static uint32_t skin_avx512(const oroya__skin_kernel_job *job,
                                                                uint32_t begin, uint32_t end) {
-    return job->normals ? skin_avx512_body(job, begin, end, true)
-                        : skin_avx512_body(job, begin, end, false);
+    const bool off = has_offset(job);
+    if (job->normals) {
+        return off ? skin_avx512_body(job, begin, end, true, true)
+                   : skin_avx512_body(job, begin, end, true, false);
+    }
+    return off ? skin_avx512_body(job, begin, end, false, true)
+               : skin_avx512_body(job, begin, end, false, false);
 }
 
 /* No cached flags (threads would race on them): __builtin_cpu_init returns at once after the
