@@ -259,6 +259,39 @@ void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p);
 #define OROYA__POSE_AVX2 0
 #endif
 
+/* The one CPU skinning kernel (src/anim/pose_skin.c), which oroya_skin_job_run and
+ * oroya_pose_skin_run both run on. Linear blend skinning of `count` vertices:
+ *   p' = sum_i w_i * palette[j_i] * p + offset,  n' = normalize(sum_i w_i * linear(...) * n),
+ * over 4 influences, or 8 with joints2/weights2. Palette: float[16] per matrix, column-major,
+ * bottom row taken as 0 0 0 1. */
+typedef struct oroya__skin_kernel_job {
+    uint32_t count;
+    const float *positions;       /* 3 * count */
+    const float *normals;         /* 3 * count or NULL (then out_normals NULL) */
+    const uint16_t *joints;       /* 4 * count */
+    const float *weights;         /* 4 * count */
+    const uint16_t *joints2;      /* 4 * count or NULL */
+    const float *weights2;        /* with joints2 */
+    uint32_t palette_count;
+    const float *palette;         /* 16 * palette_count floats */
+    float *out_positions;         /* 3 * count; may equal positions (general mode only) */
+    float *out_normals;           /* 3 * count; may equal normals (general mode only) */
+    float offset[3];              /* added to every position */
+} oroya__skin_kernel_job;
+
+/* True when every one of the n joint indices is below palette_count (an SSE2 pass). */
+bool oroya__skin_joints_in_range(const uint16_t *joints, size_t n, uint32_t palette_count);
+
+/* Runs the kernel on job->count > 0 vertices. fast: the caller guarantees 4 influences
+ * (joints2 NULL), every joint index < palette_count, outputs that do not overlap the inputs
+ * and a finite palette; the SSE2 / AVX2+FMA / AVX-512F loops run (kernel as in
+ * oroya__pose_skin_run_with: 0 best, 1 SSE2, 3 AVX2, 4 AVX-512) and the result is
+ * UINT32_MAX. Otherwise the general loop runs: influences of weight exactly 0 are skipped
+ * (their joint is never read), an influence whose joint is >= palette_count is skipped and
+ * the first vertex that has one is returned (UINT32_MAX when none), and outputs may equal
+ * their inputs. Never allocates; up to OROYA_MAX_JOINTS matrices of stack. */
+uint32_t oroya__skin_kernel_run(const oroya__skin_kernel_job *job, int kernel, bool fast);
+
 /* Skinning with a chosen kernel: 0 = the best available (what oroya_pose_skin_run does),
  * 1 = SSE2 (or portable C without SSE2), 2 = the double reference, 3 = AVX2+FMA, 4 = AVX-512F
  * (3 and 4 fall back to the best the CPU has). For tests and the bench. */

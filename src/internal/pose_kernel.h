@@ -903,13 +903,7 @@ static OROYA__INLINE void ltm_joint(float lc[12][OROYA__PK_WIDTH], uint32_t lane
 #if OROYA__PK_WIDTH == 8
     bones_wide(m, ib, bo);
 #else
-    for (int c = 0; c < 4; c++) {
-        const float *v = ib + c * 4;
-        v4 r = v4_add(v4_mul(m[0], v4_set1(v[0])),
-                      v4_add(v4_mul(m[1], v4_set1(v[1])),
-                             v4_add(v4_mul(m[2], v4_set1(v[2])), v4_mul(m[3], v4_set1(v[3])))));
-        v4_storeu(bo + c * 4, r);
-    }
+    oroya__bone_matrix_v4(m, ib, bo);
 #endif
 }
 
