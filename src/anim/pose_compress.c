@@ -1103,35 +1103,51 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
         /* Then each block on its own: the smallest raise of its factor (doubling, up to
          * 256 times) that moves it to a cheaper storage, kept when the clip still measures
          * within the bound. The even split leaves most blocks with margin, and a block's
-         * bytes only change when its bits cross a word size. */
+         * bytes only change when its bits cross a word size. The blocks that save the most
+         * go first, while the margin lasts. */
+        double *cand = oroya__alloc(&desc->allocator, (nbc + 1) * sizeof(double), 16);
+        size_t *saves = oroya__alloc(&desc->allocator, (nbc + 1) * sizeof(size_t), 16);
+        if (res == OROYA_OK && (!cand || !saves)) {
+            res = oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: scratch");
+        }
         int trials = 0;
         for (int round = 0; res == OROYA_OK && best && round < 3; round++) {
-            bool any = false;
-            for (size_t bc = 0; bc < nbc && res == OROYA_OK && trials < PC_REFINE_TRIALS; bc++) {
+            for (size_t bc = 0; bc < nbc; bc++) {
+                saves[bc] = 0;
                 if (!pbs[bc].animated || pbs[bc].kind == OROYA__Q_CONST) {
                     continue;
                 }
-                const double old = pbs[bc].gain;
                 const uint32_t b = (uint32_t)(bc / 3);
                 const int ch = (int)(bc % 3);
-                pc_encode(&x, b, ch, lo * old, &pbs[bc], &s);
+                pc_encode(&x, b, ch, lo * pbs[bc].gain, &pbs[bc], &s);
                 const size_t now = pbs[bc].floats;
-                double g = old;
-                bool cheaper = false;
-                for (int step = 0; step < 8 && !cheaper; step++) {
+                double g = pbs[bc].gain;
+                for (int step = 0; step < 8 && !saves[bc]; step++) {
                     g *= 2;
                     pc_encode(&x, b, ch, lo * g, &pbs[bc], &s);
-                    cheaper = pbs[bc].floats < now;
+                    saves[bc] = pbs[bc].floats < now ? now - pbs[bc].floats : 0;
                 }
-                if (!cheaper) {
-                    continue;
+                cand[bc] = g;
+            }
+            bool any = false;
+            while (res == OROYA_OK && trials < PC_REFINE_TRIALS) {
+                size_t at = SIZE_MAX;
+                for (size_t bc = 0; bc < nbc; bc++) {
+                    if (saves[bc] && (at == SIZE_MAX || saves[bc] > saves[at])) {
+                        at = bc;
+                    }
                 }
-                pbs[bc].gain = g;
+                if (at == SIZE_MAX) {
+                    break;
+                }
+                saves[at] = 0;
+                const double old = pbs[at].gain;
+                pbs[at].gain = cand[at];
                 bool met = false, kept = false;
                 trials++;
                 res = pc_try(&x, desc, lo, pbs, &s, &best, &best_e, &met, &kept, err);
                 if (!kept) {
-                    pbs[bc].gain = old;
+                    pbs[at].gain = old;
                 }
                 any = any || kept;
             }
@@ -1139,6 +1155,8 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
                 break;
             }
         }
+        oroya__free(&desc->allocator, cand);
+        oroya__free(&desc->allocator, saves);
         oroya__free(&desc->allocator, keep);
     }
     oroya__free(&desc->allocator, pbs);
