@@ -122,41 +122,62 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 }
 
 #if defined(OROYA__V4_SSE2)
-/* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
-static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
-                                    __m128i o[3]) {
+/* The three components of keys k (o0) and k + 1 (o1, key_bytes further) of a quantized block,
+ * 4 lanes of 32-bit integers each: one kind switch and one set of shift counts and masks for
+ * both keys. */
+static OROYA__INLINE void pkq_ints3x2(const oroya__pose_qblock *qb, const uint8_t *key,
+                                      size_t key_bytes, __m128i o0[3], __m128i o1[3]) {
     const __m128i z = _mm_setzero_si128();
     if (qb->kind == OROYA__Q_16) {
         for (uint32_t e = 0; e < 3; e++) {
-            o[e] = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)),
-                                      z);
+            o0[e] = _mm_unpacklo_epi16(
+                _mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)), z);
+            o1[e] = _mm_unpacklo_epi16(
+                _mm_loadl_epi64((const __m128i *)(const void *)(key + key_bytes + e * 8)), z);
         }
         return;
     }
     if (qb->kind == OROYA__Q_8) {
         for (uint32_t e = 0; e < 3; e++) {
-            int32_t w;
-            memcpy(&w, key + e * 4, sizeof w);
-            o[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w), z), z);
+            int32_t w0, w1;
+            memcpy(&w0, key + e * 4, sizeof w0);
+            memcpy(&w1, key + key_bytes + e * 4, sizeof w1);
+            o0[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w0), z), z);
+            o1[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w1), z), z);
         }
         return;
     }
+    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    const __m128i m0 = _mm_set1_epi32((int)((1u << b0) - 1u));
+    const __m128i m1 = _mm_set1_epi32((int)((1u << b1) - 1u));
+    const __m128i m2 = _mm_set1_epi32((int)((1u << b2) - 1u));
+    const __m128i s1 = _mm_cvtsi32_si128((int)b0), s2 = _mm_cvtsi32_si128((int)(b0 + b1));
     if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
-        const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)key);
-        const __m128i hi = pkq_words_hi(qb->kind, key);
-        const uint32_t b0 = qb->bits[0], b1 = qb->bits[1];
-        o[0] = _mm_and_si128(lo, _mm_set1_epi32((int)((1u << b0) - 1u)));
-        o[1] = pkq_wide_comp(lo, hi, b0, b1);
-        o[2] = pkq_wide_comp(lo, hi, b0 + b1, qb->bits[2]);
+        /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
+         * past the low word (SSE2 shifts by 32 or more give 0). */
+        const __m128i h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
+        const __m128i h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
+                                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+        const bool right2 = b0 + b1 > 32;
+        for (int k = 0; k < 2; k++) {
+            const uint8_t *p = key + (k ? key_bytes : 0);
+            __m128i *o = k ? o1 : o0;
+            const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)p);
+            const __m128i hi = pkq_words_hi(qb->kind, p);
+            o[0] = _mm_and_si128(lo, m0);
+            o[1] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s1), _mm_sll_epi32(hi, h1)), m1);
+            const __m128i top = right2 ? _mm_srl_epi32(hi, h2) : _mm_sll_epi32(hi, h2);
+            o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s2), top), m2);
+        }
         return;
     }
-    const __m128i w = pkq_words(qb->kind, key);
-    const int b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
-    o[0] = _mm_and_si128(w, _mm_set1_epi32((int)((1u << b0) - 1u)));
-    o[1] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0)),
-                         _mm_set1_epi32((int)((1u << b1) - 1u)));
-    o[2] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0 + b1)),
-                         _mm_set1_epi32((int)((1u << b2) - 1u)));
+    const __m128i w0 = pkq_words(qb->kind, key), w1 = pkq_words(qb->kind, key + key_bytes);
+    o0[0] = _mm_and_si128(w0, m0);
+    o1[0] = _mm_and_si128(w1, m0);
+    o0[1] = _mm_and_si128(_mm_srl_epi32(w0, s1), m1);
+    o1[1] = _mm_and_si128(_mm_srl_epi32(w1, s1), m1);
+    o0[2] = _mm_and_si128(_mm_srl_epi32(w0, s2), m2);
+    o1[2] = _mm_and_si128(_mm_srl_epi32(w1, s2), m2);
 }
 #endif
 
@@ -299,12 +320,10 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
 #if defined(OROYA__V4_SSE2)
     /* The integers of both keys of each block, one kind switch per key. */
     __m128i ia0[3], ia1[3];
-    pkq_ints3(qa, ra, ia0);
-    pkq_ints3(qa, ra + ka, ia1);
+    pkq_ints3x2(qa, ra, ka, ia0, ia1);
 #if OROYA__PK_WIDTH == 8
     __m128i ib0[3], ib1[3];
-    pkq_ints3(qb, rb, ib0);
-    pkq_ints3(qb, rb + kb, ib1);
+    pkq_ints3x2(qb, rb, kb, ib0, ib1);
 #else
     (void)kb, (void)rb;
 #endif
