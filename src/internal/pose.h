@@ -195,6 +195,9 @@ typedef struct oroya__pose_mix_layer {
     bool additive;       /* blended as an additive layer (the clip's keys are the deltas) */
     const float *mask;   /* joint mask: a weight factor per joint (block_count * 4 floats, 0 on
                             the padding), or NULL for 1 everywhere */
+    const float *twist;  /* STERP blending (normal layers): per block the x, y and z rows of each
+                            joint's twist axis (block_count * 12 floats, zero = no axis: slerp),
+                            or NULL for slerp blending */
 } oroya__pose_mix_layer;
 
 /* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder
@@ -209,15 +212,43 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
 size_t oroya__pose_mix_scratch_size(void);
-/* Runs the character's IKs after an update (src/anim/ik.c): rewrites the chains' local rotations,
- * then the model and bone matrices of their subtrees. Used when ik_in_pass is false. */
-void oroya__ik_run_character(oroya_pose_character *c);
+/* IK in the per-frame pipeline (src/anim/ik.c): the pose a list of IKs works on, the
+ * character's or the rig-backed mixer's. Joints are skeleton joints, "world" is model space. */
+typedef struct oroya__ik_pose {
+    const oroya_pose_skeleton *skeleton;
+    oroya_soa_transform *locals;        /* block_count */
+    oroya_mat4 *models, *bones;         /* joint_count */
+    const struct oroya_ik *ik;          /* count IKs, checked by oroya__ik_pose_validate */
+    uint32_t count;
+    bool in_pass;                       /* oroya__ik_pose_in_pass: run inside local-to-model */
+    uint16_t *changed;                  /* NULL, or per block: or'ed with the rotation bits
+                                         * (bit 4 + lane) of the joints IK wrote */
+} oroya__ik_pose;
 
-/* With ik_in_pass, local-to-model calls this once the model and bone matrices of joints
+/* The set-up checks of a list of IKs against a skeleton's pose (joint indices, parent chains,
+ * oroya_ik_solve_validate on the models, messages naming the joints). Never allocates. */
+oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *skeleton,
+                                     const oroya_soa_transform *locals, const oroya_mat4 *models,
+                                     const struct oroya_ik *iks, uint32_t count,
+                                     oroya_error *err);
+/* Whether a (validated) list may run inside local-to-model, which takes the IKs in the order
+ * of their first joints: the same result as list order. */
+bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *skeleton, const struct oroya_ik *iks,
+                            uint32_t count);
+
+/* Runs the IKs after local-to-model: rewrites the chains' local rotations, then the model and
+ * bone matrices of their subtrees. Used when in_pass is false. */
+void oroya__ik_run_after(const oroya__ik_pose *p);
+
+/* With in_pass, local-to-model calls this once the model and bone matrices of joints
  * [first, end) are done: each IK whose first joint is in the range solves (in list order),
  * writes its chain's local rotations, and recomputes the matrices of its subtree's joints in
  * the range; the joints after the range then take the new rotations as they come. */
-void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end);
+void oroya__ik_run_joints(const oroya__ik_pose *p, uint32_t first, uint32_t end);
+
+/* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
+ * when p->in_pass, else after it. */
+void oroya__pose_ltm_ik(const oroya__ik_pose *p);
 
 /* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
  * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */
@@ -236,6 +267,7 @@ void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix
                           oroya_soa_transform *locals, uint16_t *changed, void *scratch);
 void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                           const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
+void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p);
 #else
 #define OROYA__POSE_AVX2 0
 #endif

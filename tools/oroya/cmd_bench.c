@@ -375,8 +375,6 @@ int oroya_cmd_bench(int argc, char **argv) {
     printf("char_frame_compressed_us %.3f us\n", median(v, runs));
     printf("char_frame_compressed_ratio %.3f x\n",
            char_frame_float_us > 0 ? median(v, runs) / char_frame_float_us : 0.0);
-    if (oroya_bench_ik(s->skeleton, s->walk, s->run, &s->allocator, runs, char_frames / 4 + 1))
-        goto done;
 
     crowd_frame(s, NULL, 1);
     for (int r = 0; r < runs; r++) {
@@ -412,6 +410,10 @@ int oroya_cmd_bench(int argc, char **argv) {
         }
         if (oroya_bench_features(&mc, &s->allocator, &s->counter.allocs, runs, char_frames,
                                  &s->frame_allocs, &s->frames) != 0) {
+            goto done;
+        }
+        if (oroya_bench_ik(&mc, s->skeleton, s->walk, s->run, &s->allocator, runs,
+                           char_frames / 4 + 1) != 0) {
             goto done;
         }
     }
