@@ -97,9 +97,11 @@ struct oroya_pose_clip {
  *          components c0, c1, c2 (x, y, z unless `drop` says otherwise: the other three in
  *          order) and rebuild c3 = sqrt(max(0, 1 - (c0^2 + c1^2 + c2^2))) >= 0;
  *   P32/P24/P16 the same header, then count keys of one 32-, 24- or 16-bit word per lane
- *          (oroya__pose_qword) holding x,
- *          y and z in bits[0], bits[1], bits[2] bits from the low end (per block; a
- *          component whose lanes never vary may take 0 bits). */
+ *          (oroya__pose_qword) holding x, y and z in bits[0], bits[1], bits[2] bits from the
+ *          low end (per block; a component whose lanes never vary may take 0 bits);
+ *   P40/P48 the same with a 40- or 48-bit word per lane: a row of 4 low 32-bit words, then
+ *          a row of 4 high bytes (P40) or 16-bit halves (P48); a component may straddle the
+ *          two. */
 enum {
     OROYA__Q_NONE = 0,
     OROYA__Q_CONST = 1,
@@ -108,22 +110,33 @@ enum {
     OROYA__Q_8 = 4,
     OROYA__Q_P32 = 5,
     OROYA__Q_P16 = 6,
-    OROYA__Q_P24 = 7
+    OROYA__Q_P24 = 7,
+    OROYA__Q_P40 = 8,
+    OROYA__Q_P48 = 9
 };
 
-/* The packed word of lane l of a P32/P24/P16 key (P24: a row of 4 low 16-bit halves, then a
- * row of 4 high bytes). Load-time and reference code; the kernel loads whole rows. */
-static inline uint32_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint32_t l) {
-    uint32_t w = 0;
-    if (kind == OROYA__Q_P32) {
+/* The packed word of lane l of a packed key (P24: a row of 4 low 16-bit halves, then a row
+ * of 4 high bytes; P40/P48: a row of 4 low 32-bit words, then the high parts). Load-time and
+ * reference code; the kernel loads whole rows. */
+static inline uint64_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint32_t l) {
+    if (kind == OROYA__Q_P32 || kind == OROYA__Q_P40 || kind == OROYA__Q_P48) {
+        uint32_t w;
         memcpy(&w, key + l * 4, 4);
-        return w;
+        uint64_t v = w;
+        if (kind == OROYA__Q_P40) {
+            v |= (uint64_t)key[16 + l] << 32;
+        } else if (kind == OROYA__Q_P48) {
+            uint16_t h;
+            memcpy(&h, key + 16 + l * 2, 2);
+            v |= (uint64_t)h << 32;
+        }
+        return v;
     }
     uint16_t h;
     memcpy(&h, key + l * 2, 2);
-    w = h;
+    uint64_t w = h;
     if (kind == OROYA__Q_P24) {
-        w |= (uint32_t)key[8 + l] << 16;
+        w |= (uint64_t)key[8 + l] << 16;
     }
     return w;
 }

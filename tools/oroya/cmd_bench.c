@@ -342,7 +342,8 @@ int oroya_cmd_bench(int argc, char **argv) {
     for (int r = 0; r < runs; r++) {
         v[r] = char_frame(s, s->walk, false, char_frames);
     }
-    printf("char_frame_us %.3f us\n", median(v, runs));
+    const double char_frame_float_us = median(v, runs);
+    printf("char_frame_us %.3f us\n", char_frame_float_us);
     for (int r = 0; r < runs; r++) {
         v[r] = char_frame(s, s->walk, true, char_frames);
     }
@@ -372,6 +373,8 @@ int oroya_cmd_bench(int argc, char **argv) {
         oroya_pose_clip_destroy(packed[i]);
     }
     printf("char_frame_compressed_us %.3f us\n", median(v, runs));
+    printf("char_frame_compressed_ratio %.3f x\n",
+           char_frame_float_us > 0 ? median(v, runs) / char_frame_float_us : 0.0);
 
     crowd_frame(s, NULL, 1);
     for (int r = 0; r < runs; r++) {
