@@ -1,41 +1,127 @@
-/* Image output: PNG through stb_image_write, animated GIF through giflib with a median-cut
- * palette, MP4 through an ffmpeg pipe. See include/oroya/render.h for the contracts. */
+/* Image output: PNG through libpng, animated GIF through giflib with a median-cut palette,
+ * MP4 through an ffmpeg pipe. See include/oroya/render.h for the contracts. */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose, access */
 
 #include <fcntl.h>
 #include <gif_lib.h>
-#include <stb_image_write.h>
+#include <png.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal/base.h"
 #include "oroya/render.h"
 
-static bool image_args_ok(const char *what, const char *path, uint32_t width, uint32_t height,
-                          const void *pixels, oroya_error *err, oroya_result *res) {
-    if (!path || !pixels) {
-        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: path or pixels is NULL", what);
+static bool image_desc_ok(const char *what, const char *path, const oroya_image_desc *desc,
+                          oroya_error *err, oroya_result *res) {
+    if (!path || !desc || !desc->pixels) {
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: path, desc or pixels is NULL",
+                               what);
         return false;
     }
-    if (width == 0 || height == 0 || width > 65535 || height > 65535) {
-        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: size %ux%u outside 1..65535", what,
-                           width, height);
+    if (desc->width == 0 || desc->height == 0 || desc->width > 65535 || desc->height > 65535) {
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: size %ux%u outside 1..65535",
+                               what, desc->width, desc->height);
+        return false;
+    }
+    if ((desc->allocator.alloc == NULL) != (desc->allocator.free == NULL)) {
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "%s: allocator needs both alloc and free", what);
         return false;
     }
     return true;
 }
 
-oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t height,
-                                   const uint8_t *rgba, oroya_error *err) {
+/* ---- PNG through libpng ------------------------------------------------------------------ */
+
+/* libpng takes an allocator (png_create_write_struct_2), so all of its memory comes from the
+ * desc's. A refused allocation makes libpng call the error function, which jumps back to
+ * oroya_image_save_png; `out_of_memory` tells that case from a write error. */
+typedef struct png_state {
+    const oroya_allocator *allocator;
+    bool out_of_memory;
+    char message[96];
+} png_state;
+
+static png_voidp png_alloc_cb(png_structp png, png_alloc_size_t size) {
+    png_state *s = (png_state *)png_get_mem_ptr(png);
+    void *p = oroya_allocator_alloc(s->allocator, size, 16);
+    if (!p) {
+        s->out_of_memory = true;
+    }
+    return p;
+}
+
+static void png_free_cb(png_structp png, png_voidp ptr) {
+    png_state *s = (png_state *)png_get_mem_ptr(png);
+    oroya_allocator_free(s->allocator, ptr);
+}
+
+static void png_error_cb(png_structp png, png_const_charp message) {
+    png_state *s = (png_state *)png_get_error_ptr(png);
+    snprintf(s->message, sizeof s->message, "%s", message ? message : "libpng error");
+    png_longjmp(png, 1);
+}
+
+static void png_warning_cb(png_structp png, png_const_charp message) {
+    (void)png, (void)message; /* warnings (none expected when writing RGBA8) are not errors */
+}
+
+oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc,
+                                  oroya_error *err) {
     oroya_result res = OROYA_OK;
-    if (!image_args_ok("oroya_image_write_png", path, width, height, rgba, err, &res)) return res;
-    if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)(width * 4))) {
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_png: cannot write '%s'", path);
+    if (!image_desc_ok("oroya_image_save_png", path, desc, err, &res)) {
+        return res;
+    }
+    png_state state = {.allocator = &desc->allocator};
+    FILE *volatile file = fopen(path, "wb");
+    if (!file) {
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s'", path);
+    }
+    png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &state, png_error_cb,
+                                                png_warning_cb, &state, png_alloc_cb, png_free_cb);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(png ? &png : NULL, NULL);
+        fclose(file);
+        remove(path);
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "oroya_image_save_png: out of memory writing '%s'", path);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        fclose(file);
+        remove(path);
+        if (state.out_of_memory) {
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                                   "oroya_image_save_png: out of memory writing '%s'", path);
+        }
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: writing '%s' failed (%s)",
+                               path, state.message);
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, desc->width, desc->height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    const size_t stride = (size_t)desc->width * 4;
+    for (uint32_t y = 0; y < desc->height; y++) {
+        png_write_row(png, desc->pixels + y * stride);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    if (fclose(file) != 0) {
+        remove(path);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s'", path);
     }
     return OROYA_OK;
+}
+
+oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t height,
+                                   const uint8_t *rgba, oroya_error *err) {
+    oroya_image_desc desc = {.width = width, .height = height, .pixels = rgba};
+    return oroya_image_save_png(path, &desc, err);
 }
 
 /* ---- GIF: median-cut palette ----------------------------------------------------------- */
@@ -173,25 +259,39 @@ static uint8_t nearest(const GifColorType *palette, int count, int r, int g, int
 
 static int clamp255(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
 
-oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t height,
-                                   uint32_t frame_count, const uint8_t *frames, uint32_t delay_cs,
-                                   bool dither, oroya_error *err) {
+oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc,
+                                  oroya_error *err) {
     oroya_result res = OROYA_OK;
-    if (!image_args_ok("oroya_image_write_gif", path, width, height, frames, err, &res)) return res;
-    if (frame_count == 0) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_image_write_gif: frame_count is 0");
+    if (!image_desc_ok("oroya_image_save_gif", path, desc, err, &res)) {
+        return res;
     }
-    if (delay_cs == 0) delay_cs = 4;
-    if (delay_cs > 65535) delay_cs = 65535;
+    const uint32_t width = desc->width, height = desc->height;
+    const uint32_t frame_count = desc->frame_count ? desc->frame_count : 1;
+    const uint8_t *frames = desc->pixels;
+    const bool dither = desc->dither;
+    const oroya_allocator *al = &desc->allocator;
+    uint32_t delay_cs = desc->delay_cs;
+    if (delay_cs == 0) {
+        delay_cs = 4;
+    }
+    if (delay_cs > 65535) {
+        delay_cs = 65535;
+    }
     size_t pixels = (size_t)width * height;
-    hist_cell *hist = calloc(HIST_SIZE, sizeof *hist);
-    uint32_t *cells = malloc(HIST_SIZE * sizeof *cells);
-    int16_t *cache = malloc(CACHE_SIZE * sizeof *cache);
-    uint8_t *indices = malloc(pixels);
-    if (!hist || !cells || !cache || !indices) {
-        free(hist), free(cells), free(cache), free(indices);
-        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_image_write_gif: out of memory");
+    /* One block for the histogram, the cell list, the lookup cache and one index frame. */
+    const size_t hist_bytes = HIST_SIZE * sizeof(hist_cell);
+    const size_t cells_bytes = HIST_SIZE * sizeof(uint32_t);
+    const size_t cache_bytes = CACHE_SIZE * sizeof(int16_t);
+    unsigned char *block = (unsigned char *)oroya_allocator_calloc(
+        al, 1, hist_bytes + cells_bytes + cache_bytes + pixels, 16);
+    if (!block) {
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "oroya_image_save_gif: out of memory (%ux%u)", width, height);
     }
+    hist_cell *hist = (hist_cell *)(void *)block;
+    uint32_t *cells = (uint32_t *)(void *)(block + hist_bytes);
+    int16_t *cache = (int16_t *)(void *)(block + hist_bytes + cells_bytes);
+    uint8_t *indices = block + hist_bytes + cells_bytes + cache_bytes;
     for (uint32_t f = 0; f < frame_count; f++) {
         const uint8_t *p = frames + (size_t)f * pixels * 4;
         for (size_t i = 0; i < pixels; i++, p += 4) {
@@ -215,8 +315,8 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     ColorMapObject *map = gif ? GifMakeMapObject(256, palette) : NULL;
     if (!gif || !map) {
         if (gif) EGifCloseFile(gif, &gif_err);
-        free(hist), free(cells), free(cache), free(indices);
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_gif: cannot open '%s' (%s)", path,
+        oroya_allocator_free(al, block);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: cannot open '%s' (%s)", path,
                            GifErrorString(gif_err) ? GifErrorString(gif_err) : "giflib error");
     }
     EGifSetGifVersion(gif, true);
@@ -256,13 +356,25 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     int put_err = gif->Error;
     int close_ok = EGifCloseFile(gif, &gif_err);
     GifFreeMapObject(map);
-    free(hist), free(cells), free(cache), free(indices);
+    oroya_allocator_free(al, block);
     if (!ok || close_ok != GIF_OK) {
         int e = !ok ? put_err : gif_err;
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_gif: writing '%s' failed (%s)", path,
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: writing '%s' failed (%s)", path,
                            GifErrorString(e) ? GifErrorString(e) : "giflib error");
     }
     return OROYA_OK;
+}
+
+oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t height,
+                                   uint32_t frame_count, const uint8_t *frames, uint32_t delay_cs,
+                                   bool dither, oroya_error *err) {
+    if (frame_count == 0) {
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_image_write_gif: frame_count is 0");
+    }
+    oroya_image_desc desc = {.width = width, .height = height, .pixels = frames,
+                             .frame_count = frame_count, .delay_cs = delay_cs, .dither = dither};
+    return oroya_image_save_gif(path, &desc, err);
 }
 
 /* ---- MP4 through ffmpeg ---------------------------------------------------------------- */
