@@ -315,6 +315,7 @@ oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc
     ColorMapObject *map = gif ? GifMakeMapObject(256, palette) : NULL;
     if (!gif || !map) {
         if (gif) EGifCloseFile(gif, &gif_err);
+        if (fd >= 0) remove(path);
         oroya_allocator_free(al, block);
         return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: cannot open '%s' (%s)", path,
                            GifErrorString(gif_err) ? GifErrorString(gif_err) : "giflib error");
@@ -359,6 +360,7 @@ oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc
     oroya_allocator_free(al, block);
     if (!ok || close_ok != GIF_OK) {
         int e = !ok ? put_err : gif_err;
+        remove(path);
         return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: writing '%s' failed (%s)", path,
                            GifErrorString(e) ? GifErrorString(e) : "giflib error");
     }
