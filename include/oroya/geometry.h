@@ -40,15 +40,15 @@ OROYA_API_BEGIN
 
 typedef struct oroya_geometry {
     uint32_t vertex_count;
-    uint32_t index_count;  /* a multiple of 3; every index < vertex_count */
-    float *positions;      /* vertex_count * 3 */
-    float *normals;        /* vertex_count * 3, unit length; NULL when absent */
-    float *uvs;            /* vertex_count * 2; NULL when absent. v = 0 at the bottom (three.js) */
-    uint32_t *indices;     /* index_count; counter-clockwise front faces */
+    uint32_t index_count; /* a multiple of 3; every index < vertex_count */
+    float *positions;     /* vertex_count * 3 */
+    float *normals;       /* vertex_count * 3, unit length; NULL when absent */
+    float *uvs;           /* vertex_count * 2; NULL when absent. v = 0 at the bottom (three.js) */
+    uint32_t *indices;    /* index_count; counter-clockwise front faces */
     /* Optional skinning data (glTF JOINTS_0 / WEIGHTS_0), NULL when absent. The geometry only
      * stores them; the skin module interprets them. */
-    uint16_t *joints;      /* vertex_count * 4 */
-    float *weights;        /* vertex_count * 4 */
+    uint16_t *joints; /* vertex_count * 4 */
+    float *weights;   /* vertex_count * 4 */
     /* Optional morph targets (glTF targets), deltas per target, target-major:
      * morph_positions[(t * vertex_count + v) * 3 + c]. NULL when absent. */
     uint32_t morph_target_count;
@@ -66,15 +66,15 @@ typedef struct oroya_geometry {
 
 /* Input to oroya_geometry_create. Every array is copied. Zero means "absent". */
 typedef struct oroya_geometry_desc {
-    uint32_t vertex_count;     /* > 0 */
-    const float *positions;    /* vertex_count * 3, finite; required */
-    const float *normals;      /* vertex_count * 3, or NULL */
-    const float *uvs;          /* vertex_count * 2, or NULL */
-    const uint32_t *indices;   /* index_count, or NULL for 0, 1, 2, ... (non-indexed glTF) */
-    uint32_t index_count;      /* multiple of 3; with indices NULL must be 0 (then
+    uint32_t vertex_count;   /* > 0 */
+    const float *positions;  /* vertex_count * 3, finite; required */
+    const float *normals;    /* vertex_count * 3, or NULL */
+    const float *uvs;        /* vertex_count * 2, or NULL */
+    const uint32_t *indices; /* index_count, or NULL for 0, 1, 2, ... (non-indexed glTF) */
+    uint32_t index_count;    /* multiple of 3; with indices NULL must be 0 (then
                                   vertex_count must be a multiple of 3) */
-    const uint16_t *joints;    /* vertex_count * 4, or NULL */
-    const float *weights;      /* vertex_count * 4, or NULL; required when joints is set */
+    const uint16_t *joints;  /* vertex_count * 4, or NULL */
+    const float *weights;    /* vertex_count * 4, or NULL; required when joints is set */
     uint32_t morph_target_count;
     const float *morph_positions; /* morph_target_count * vertex_count * 3, or NULL */
     const float *morph_normals;   /* morph_target_count * vertex_count * 3, or NULL */
@@ -122,8 +122,7 @@ typedef struct oroya_box_desc {
     uint32_t depth_segments;   /* 0 means 1 */
     oroya_allocator allocator; /* zero: malloc/free */
 } oroya_box_desc;
-oroya_result oroya_geometry_box(const oroya_box_desc *desc, oroya_geometry **out,
-                                oroya_error *err);
+oroya_result oroya_geometry_box(const oroya_box_desc *desc, oroya_geometry **out, oroya_error *err);
 
 /* three.js SphereGeometry: centred on the origin; rows run from the north pole (+y) down; the
  * seam column is repeated for the uvs. */
@@ -189,8 +188,8 @@ oroya_result oroya_geometry_create_box(float width, float height, float depth,
 OROYA_DEPRECATED("use oroya_geometry_sphere")
 oroya_result oroya_geometry_create_sphere(float radius, uint32_t width_segments,
                                           uint32_t height_segments,
-                                          const oroya_allocator *allocator,
-                                          oroya_geometry **out, oroya_error *err);
+                                          const oroya_allocator *allocator, oroya_geometry **out,
+                                          oroya_error *err);
 OROYA_DEPRECATED("use oroya_geometry_cylinder or oroya_geometry_cone")
 oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_bottom, float height,
                                             uint32_t radial_segments, uint32_t height_segments,
@@ -198,9 +197,8 @@ oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_botto
                                             oroya_geometry **out, oroya_error *err);
 OROYA_DEPRECATED("use oroya_geometry_plane")
 oroya_result oroya_geometry_create_plane(float width, float height, uint32_t width_segments,
-                                         uint32_t height_segments,
-                                         const oroya_allocator *allocator, oroya_geometry **out,
-                                         oroya_error *err);
+                                         uint32_t height_segments, const oroya_allocator *allocator,
+                                         oroya_geometry **out, oroya_error *err);
 
 /* Moves every position by (x, y, z) and the bounds with them (three.js
  * BufferGeometry.translate). Morph deltas are unchanged. Errors: INVALID_ARGUMENT (NULL),

@@ -188,8 +188,7 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
     }
     if (index_count % 3 != 0) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "geometry: %u indices is not a whole number of triangles",
-                           index_count);
+                           "geometry: %u indices is not a whole number of triangles", index_count);
     }
     if (index_count > OROYA_GEOMETRY_MAX_VERTICES * 6u) {
         return oroya__fail(err, OROYA_ERR_LIMIT, "geometry: %u indices, the limit is %u",
@@ -220,20 +219,20 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
     const size_t nv = d->vertex_count;
     size_t bad;
     if (!all_finite(d->positions, nv * 3, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: position of vertex %zu is not finite",
-                           bad / 3);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "geometry: position of vertex %zu is not finite", bad / 3);
     }
     if (d->normals && !all_finite(d->normals, nv * 3, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: normal of vertex %zu is not finite",
-                           bad / 3);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "geometry: normal of vertex %zu is not finite", bad / 3);
     }
     if (d->uvs && !all_finite(d->uvs, nv * 2, &bad)) {
         return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: uv of vertex %zu is not finite",
                            bad / 2);
     }
     if (d->weights && !all_finite(d->weights, nv * 4, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: weights of vertex %zu are not finite",
-                           bad / 4);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "geometry: weights of vertex %zu are not finite", bad / 4);
     }
     const size_t nm = (size_t)d->morph_target_count * nv * 3;
     if (d->morph_positions && !all_finite(d->morph_positions, nm, &bad)) {
@@ -254,9 +253,9 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
         }
     }
 
-    layout l = {d->vertex_count, index_count, d->morph_target_count, d->normals != NULL,
-                d->uvs != NULL, d->joints != NULL, d->morph_positions != NULL,
-                d->morph_normals != NULL};
+    layout l = {
+        d->vertex_count, index_count,       d->morph_target_count,      d->normals != NULL,
+        d->uvs != NULL,  d->joints != NULL, d->morph_positions != NULL, d->morph_normals != NULL};
     oroya_geometry *g = geometry_alloc(&d->allocator, &l);
     if (!g) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "geometry: out of memory (%u vertices)",
@@ -321,8 +320,8 @@ typedef struct builder {
     uint32_t v, i;
 } builder;
 
-static void put_vertex(builder *b, double px, double py, double pz, double nx, double ny,
-                       double nz, double u, double v) {
+static void put_vertex(builder *b, double px, double py, double pz, double nx, double ny, double nz,
+                       double u, double v) {
     float *p = b->g->positions + (size_t)b->v * 3, *n = b->g->normals + (size_t)b->v * 3,
           *t = b->g->uvs + (size_t)b->v * 2;
     p[0] = (float)px, p[1] = (float)py, p[2] = (float)pz;
@@ -339,7 +338,8 @@ static void put_triangle(builder *b, uint32_t x, uint32_t y, uint32_t z) {
 
 static oroya_result begin(const oroya_allocator *allocator, uint64_t vertices, uint64_t indices,
                           const char *what, builder *b, oroya_error *err) {
-    if (vertices > OROYA_GEOMETRY_MAX_VERTICES || indices > (uint64_t)OROYA_GEOMETRY_MAX_VERTICES * 6u) {
+    if (vertices > OROYA_GEOMETRY_MAX_VERTICES ||
+        indices > (uint64_t)OROYA_GEOMETRY_MAX_VERTICES * 6u) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "%s: %llu vertices and %llu indices exceed the limit of %u vertices",
                            what, (unsigned long long)vertices, (unsigned long long)indices,
@@ -353,8 +353,8 @@ static oroya_result begin(const oroya_allocator *allocator, uint64_t vertices, u
     b->g = geometry_alloc(allocator, &l);
     b->v = b->i = 0;
     if (!b->g) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory (%llu vertices)",
-                           what, (unsigned long long)vertices);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory (%llu vertices)", what,
+                           (unsigned long long)vertices);
     }
     return OROYA_OK;
 }
@@ -401,10 +401,10 @@ static void grid_plane(builder *b, int u, int v, int w, double udir, double vdir
     }
 }
 
-static oroya_result build_box(float width, float height, float depth,
-                              uint32_t width_segments, uint32_t height_segments,
-                              uint32_t depth_segments, const oroya_allocator *allocator,
-                              oroya_geometry **out, oroya_error *err) {
+static oroya_result build_box(float width, float height, float depth, uint32_t width_segments,
+                              uint32_t height_segments, uint32_t depth_segments,
+                              const oroya_allocator *allocator, oroya_geometry **out,
+                              oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -438,9 +438,10 @@ static oroya_result build_box(float width, float height, float depth,
         {0, 1, 2, 1, -1, w, h, d},   /* pz */
         {0, 1, 2, -1, -1, w, h, -d}, /* nz */
     };
-    const uint32_t grids[6][2] = {{depth_segments, height_segments}, {depth_segments, height_segments},
-                                  {width_segments, depth_segments},  {width_segments, depth_segments},
-                                  {width_segments, height_segments}, {width_segments, height_segments}};
+    const uint32_t grids[6][2] = {
+        {depth_segments, height_segments}, {depth_segments, height_segments},
+        {width_segments, depth_segments},  {width_segments, depth_segments},
+        {width_segments, height_segments}, {width_segments, height_segments}};
     for (int f = 0; f < 6; f++) {
         const double *q = faces[f];
         grid_plane(&b, (int)q[0], (int)q[1], (int)q[2], q[3], q[4], q[5], q[6], q[7] / 2,
@@ -449,10 +450,9 @@ static oroya_result build_box(float width, float height, float depth,
     return finish(&b, out);
 }
 
-static oroya_result build_sphere(float radius, uint32_t width_segments,
-                                 uint32_t height_segments,
-                                 const oroya_allocator *allocator,
-                                 oroya_geometry **out, oroya_error *err) {
+static oroya_result build_sphere(float radius, uint32_t width_segments, uint32_t height_segments,
+                                 const oroya_allocator *allocator, oroya_geometry **out,
+                                 oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -568,8 +568,8 @@ static oroya_result build_cylinder(float radius_top, float radius_bottom, float 
             const double s = sin(theta), c = cos(theta);
             const double len = sqrt(s * s + slope * slope + c * c);
             const double inv = 1 / (len != 0 ? len : 1);
-            put_vertex(&b, radius * s, -v * h + half, radius * c, s * inv, slope * inv, c * inv,
-                       u, 1 - v);
+            put_vertex(&b, radius * s, -v * h + half, radius * c, s * inv, slope * inv, c * inv, u,
+                       1 - v);
         }
     }
     const uint32_t row = radial_segments + 1;
@@ -616,9 +616,8 @@ static oroya_result build_cylinder(float radius_top, float radius_bottom, float 
 }
 
 static oroya_result build_plane(float width, float height, uint32_t width_segments,
-                                uint32_t height_segments,
-                                const oroya_allocator *allocator, oroya_geometry **out,
-                                oroya_error *err) {
+                                uint32_t height_segments, const oroya_allocator *allocator,
+                                oroya_geometry **out, oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -669,8 +668,9 @@ oroya_result oroya_geometry_cylinder(const oroya_cylinder_desc *desc, oroya_geom
                                      oroya_error *err) {
     const oroya_cylinder_desc d = desc ? *desc : (oroya_cylinder_desc){0};
     return build_cylinder(d.pointed_top ? 0 : size_or(d.radius_top, 1),
-                          d.pointed_bottom ? 0 : size_or(d.radius_bottom, 1), size_or(d.height, 1), count_or(d.radial_segments, 32),
-                          count_or(d.height_segments, 1), d.open_ended, &d.allocator, out, err);
+                          d.pointed_bottom ? 0 : size_or(d.radius_bottom, 1), size_or(d.height, 1),
+                          count_or(d.radial_segments, 32), count_or(d.height_segments, 1),
+                          d.open_ended, &d.allocator, out, err);
 }
 
 oroya_result oroya_geometry_cone(const oroya_cone_desc *desc, oroya_geometry **out,
@@ -698,8 +698,8 @@ oroya_result oroya_geometry_create_box(float width, float height, float depth,
 
 oroya_result oroya_geometry_create_sphere(float radius, uint32_t width_segments,
                                           uint32_t height_segments,
-                                          const oroya_allocator *allocator,
-                                          oroya_geometry **out, oroya_error *err) {
+                                          const oroya_allocator *allocator, oroya_geometry **out,
+                                          oroya_error *err) {
     return build_sphere(radius, width_segments, height_segments, allocator, out, err);
 }
 
@@ -712,9 +712,8 @@ oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_botto
 }
 
 oroya_result oroya_geometry_create_plane(float width, float height, uint32_t width_segments,
-                                         uint32_t height_segments,
-                                         const oroya_allocator *allocator, oroya_geometry **out,
-                                         oroya_error *err) {
+                                         uint32_t height_segments, const oroya_allocator *allocator,
+                                         oroya_geometry **out, oroya_error *err) {
     return build_plane(width, height, width_segments, height_segments, allocator, out, err);
 }
 

@@ -30,8 +30,11 @@ static void test_geometry_positional(void) {
     oroya_geometry *a = NULL, *b = NULL;
     oroya_result ra, rb;
     ra = oroya_geometry_create_box(2, 3, 4, 2, 3, 4, NULL, &a, NULL);
-    rb = oroya_geometry_box(&(oroya_box_desc){.width = 2, .height = 3, .depth = 4,
-                                              .width_segments = 2, .height_segments = 3,
+    rb = oroya_geometry_box(&(oroya_box_desc){.width = 2,
+                                              .height = 3,
+                                              .depth = 4,
+                                              .width_segments = 2,
+                                              .height_segments = 3,
                                               .depth_segments = 4},
                             &b, NULL);
     check_same(ra, a, rb, b, "box");
@@ -40,9 +43,12 @@ static void test_geometry_positional(void) {
         &(oroya_sphere_desc){.radius = 0.5f, .width_segments = 7, .height_segments = 5}, &b, NULL);
     check_same(ra, a, rb, b, "sphere");
     ra = oroya_geometry_create_cylinder(1, 0.25f, 1.5f, 5, 2, true, NULL, &a, NULL);
-    rb = oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 1, .radius_bottom = 0.25f,
-                                                        .height = 1.5f, .radial_segments = 5,
-                                                        .height_segments = 2, .open_ended = true},
+    rb = oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 1,
+                                                        .radius_bottom = 0.25f,
+                                                        .height = 1.5f,
+                                                        .radial_segments = 5,
+                                                        .height_segments = 2,
+                                                        .open_ended = true},
                                  &b, NULL);
     check_same(ra, a, rb, b, "cylinder");
     /* A zero radius in the positional form is a pointed end. */
@@ -58,8 +64,8 @@ static void test_geometry_positional(void) {
     check_same(ra, a, rb, b, "cylinder pointed bottom");
     ra = oroya_geometry_create_plane(4, 2, 3, 5, NULL, &a, NULL);
     rb = oroya_geometry_plane(
-        &(oroya_plane_desc){.width = 4, .height = 2, .width_segments = 3, .height_segments = 5},
-        &b, NULL);
+        &(oroya_plane_desc){.width = 4, .height = 2, .width_segments = 3, .height_segments = 5}, &b,
+        NULL);
     check_same(ra, a, rb, b, "plane");
 
     /* In the positional form zero is a value, not a default: zero segments and a zero

@@ -54,8 +54,12 @@ static oroya_result path_png(const oroya_allocator *a, void *ctx, oroya_error *e
 static oroya_result path_gif(const oroya_allocator *a, void *ctx, oroya_error *err) {
     (void)ctx;
     remove(gif_path);
-    oroya_image_desc d = {.width = W, .height = H, .pixels = pixels, .frame_count = FRAMES,
-                          .delay_cs = 7, .allocator = *a};
+    oroya_image_desc d = {.width = W,
+                          .height = H,
+                          .pixels = pixels,
+                          .frame_count = FRAMES,
+                          .delay_cs = 7,
+                          .allocator = *a};
     oroya_result r = oroya_image_save_gif(gif_path, &d, err);
     if (r != OROYA_OK && file_exists(gif_path)) {
         return oroya_error_set(err, OROYA_ERR_INVALID_DATA, "a file is left after an error");
