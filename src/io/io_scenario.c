@@ -1038,7 +1038,7 @@ static int make_additive(play *p, int clip, const cJSON *obj, const char *path) 
                 return fail(p, "%s.referenceClip: unknown clip '%s'", path, rc->valuestring);
         }
     }
-    oroya_result r = oroya_make_clip_additive(p->clips[clip].clip, frame, p->clips[ref].clip, fps);
+    oroya_result r = oroya_clip_make_additive(p->clips[clip].clip, frame, p->clips[ref].clip, fps);
     if (r != OROYA_OK)
         return fail(p, "%s: makeClipAdditive failed (%s)", path, oroya_result_string(r));
     return 0;

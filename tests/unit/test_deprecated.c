@@ -90,7 +90,55 @@ static void test_geometry_positional(void) {
     oroya_geometry_destroy(g);
 }
 
+static oroya_clip *two_track_clip(void) {
+    static const float times[3] = {0, 0.5f, 1};
+    static const float pos[9] = {1, 2, 3, 4, 5, 6, -1, 0, 2};
+    static const float rot[12] = {0, 0, 0, 1, 0, 0.6f, 0, 0.8f, 0.6f, 0, 0, 0.8f};
+    oroya_track tr[2] = {{.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 3,
+                          .times = times, .values = pos},
+                         {.target = "a", .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 3,
+                          .times = times, .values = rot}};
+    oroya_clip *c = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tr, .track_count = 2}, &c, NULL) ==
+             OROYA_OK);
+    return c;
+}
+
+static void test_make_clip_additive(void) {
+    oroya_clip *a = two_track_clip(), *b = two_track_clip();
+    if (!a || !b) {
+        oroya_clip_destroy(a), oroya_clip_destroy(b);
+        return;
+    }
+    OT_EQ_INT(oroya_make_clip_additive(a, 15, NULL, 30), OROYA_OK);
+    OT_EQ_INT(oroya_clip_make_additive(b, 15, NULL, 30), OROYA_OK);
+    OT_CHECK(a->blend_mode == OROYA_BLEND_ADDITIVE && b->blend_mode == OROYA_BLEND_ADDITIVE);
+    /* Relative to the keys at 0.5 s: that key is the identity afterwards in both. */
+    OT_NEAR(a->tracks[0].values[3], 0, 0);
+    for (uint32_t t = 0; t < 2; t++) {
+        const uint32_t n = a->tracks[t].key_count * a->tracks[t].components;
+        OT_CHECK(memcmp(a->tracks[t].values, b->tracks[t].values, n * sizeof(float)) == 0);
+    }
+    OT_EQ_INT(oroya_make_clip_additive(NULL, 0, NULL, 30), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_clip_destroy(a);
+    oroya_clip_destroy(b);
+}
+
+static void test_skin_weights_normalize(void) {
+    float a[8] = {1, 1, 2, 0, 0, 0, 0, 0}, b[8];
+    memcpy(b, a, sizeof a);
+    oroya_skin_weights_normalize(a, NULL, 2);
+    oroya_skin_normalize_weight_arrays(b, NULL, 2);
+    OT_CHECK(memcmp(a, b, sizeof a) == 0);
+    OT_NEAR(a[0], 0.25, 1e-7);
+    OT_NEAR(a[4], 1, 0); /* a zero sum becomes (1, 0, 0, 0) */
+}
+
 int main(void) {
     OT_RUN(test_geometry_positional);
+    OT_RUN(test_make_clip_additive);
+    OT_RUN(test_skin_weights_normalize);
     return ot_finish();
 }
