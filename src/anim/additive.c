@@ -43,6 +43,8 @@ oroya_result oroya_clip_make_additive(oroya_clip *target, double reference_frame
         const oroya_track *rt = &reference->tracks[i];
         if (!rt->target || rt->key_count == 0 || !rt->times || !rt->values)
             continue;
+        if (rt->property == OROYA_PROPERTY_VISIBLE)
+            continue; /* three skips boolean (and string) tracks */
         uint32_t ti = 0;
         for (; ti < target->track_count; ti++) {
             const oroya_track *t = &target->tracks[ti];

@@ -182,6 +182,9 @@ typedef struct oroya__pose_mix_layer {
     bool additive;       /* blended as an additive layer (the clip's keys are the deltas) */
     const float *mask;   /* joint mask: a weight factor per joint (block_count * 4 floats, 0 on
                             the padding), or NULL for 1 everywhere */
+    const float *twist;  /* STERP blending (normal layers): per block the x, y and z rows of each
+                            joint's twist axis (block_count * 12 floats, zero = no axis: slerp),
+                            or NULL for slerp blending */
 } oroya__pose_mix_layer;
 
 /* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder

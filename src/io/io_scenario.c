@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "oroya/clip.h"
+#include "oroya/geometry.h"
 #include "oroya/gltf.h"
 #include "oroya/ik.h"
 #include "oroya/mixer.h"
@@ -323,7 +324,12 @@ typedef enum rec_kind {
     R_SKIN_VERTICES,
     R_GLTF_BONES,
     R_ROOT_DELTA, /* oroya's extension: rootMotion.delta / rootMotion.total */
-    R_ROOT_TOTAL
+    R_ROOT_TOTAL,
+    R_CURVE,      /* curve:<name> (slot: the mixer's curve index) */
+    R_INTENSITY,  /* typed properties: <node>.intensity / .fov / .color / .visible */
+    R_FOV,
+    R_COLOR,
+    R_VISIBLE
 } rec_kind;
 
 typedef enum action_field {
@@ -406,6 +412,8 @@ typedef struct play {
     oroya_ik *iks;              /* "oroya": {"ik": [...]}, applied after each update */
     oroya_joint_limit *ik_limits; /* OROYA_IK_MAX_CHAIN per IK */
     int ik_count;
+    oroya_geometry *mesh_geometry; /* shared by the "mesh" nodes */
+    oroya_material *materials;     /* one per scenario node (used by "mesh" nodes) */
 } play;
 
 /* Everything the runner allocates goes through the desc's allocator (cJSON excepted: its
@@ -677,6 +685,69 @@ static int find_action(play *p, const char *name) {
 
 /* ---- setup ------------------------------------------------------------------------------ */
 
+/* A node's animatable components (the targets of typed tracks): "type": "light" (a point
+ * light, "intensity", default 1), "camera" (a perspective camera, "fov" in degrees, default
+ * 50), "mesh" (a mesh whose material has "color" [r, g, b], linear, default white); and
+ * "visible" (default true) on any node. */
+static int setup_node_components(play *p, const cJSON *nd, const char *path, int index,
+                                 const char *type) {
+    oroya_node node = p->nodes[index].node;
+    char sub[96];
+    const cJSON *vis = cJSON_GetObjectItemCaseSensitive(nd, "visible");
+    if (vis) {
+        if (!cJSON_IsBool(vis))
+            return fail(p, "%s.visible: expected true or false", path);
+        oroya_scene_set_visible(p->scene, node, cJSON_IsTrue(vis));
+    }
+    const bool light = type && !strcmp(type, "light"), camera = type && !strcmp(type, "camera");
+    const bool mesh = type && !strcmp(type, "mesh");
+    static const char *const fields[3] = {"intensity", "fov", "color"};
+    const bool allowed[3] = {light, camera, mesh};
+    for (int f = 0; f < 3; f++)
+        if (!allowed[f] && cJSON_GetObjectItemCaseSensitive(nd, fields[f]))
+            return fail(p, "%s.%s: only a node of type \"%s\" has it", path, fields[f],
+                        f == 0 ? "light" : f == 1 ? "camera" : "mesh");
+    if (light) {
+        oroya_light l = oroya_light_make(OROYA_LIGHT_POINT);
+        double v = 1;
+        snprintf(sub, sizeof sub, "%s.intensity", path);
+        if (get_number_opt(p, nd, "intensity", path, &v))
+            return -1;
+        l.intensity = (float)v;
+        if (oroya_scene_set_light(p->scene, node, &l) != OROYA_OK)
+            return fail(p, "%s: expected a finite intensity of 0 or more", sub);
+    } else if (camera) {
+        double v = 50; /* three's PerspectiveCamera default */
+        snprintf(sub, sizeof sub, "%s.fov", path);
+        if (get_number_opt(p, nd, "fov", path, &v))
+            return -1;
+        oroya_camera c = oroya_camera_perspective((float)v, 1, 0.1f, 2000);
+        if (oroya_scene_set_camera(p->scene, node, &c) != OROYA_OK)
+            return fail(p, "%s: expected a field of view in (0, 180) degrees", sub);
+    } else if (mesh) {
+        if (!p->mesh_geometry &&
+            oroya_geometry_box(&(oroya_box_desc){.allocator = p->alloc ? *p->alloc
+                                                                        : (oroya_allocator){0}},
+                               &p->mesh_geometry, NULL) != OROYA_OK)
+            return fail(p, "out of memory");
+        oroya_material *mat = &p->materials[index];
+        *mat = oroya_material_default();
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(nd, "color");
+        if (c) {
+            double v[3];
+            snprintf(sub, sizeof sub, "%s.color", path);
+            if (get_vec(p, c, 3, sub, v))
+                return -1;
+            mat->base_color[0] = (float)v[0];
+            mat->base_color[1] = (float)v[1];
+            mat->base_color[2] = (float)v[2];
+        }
+        if (oroya_scene_set_mesh(p->scene, node, p->mesh_geometry, mat) != OROYA_OK)
+            return fail(p, "%s: the scene refused the mesh", path);
+    }
+    return 0;
+}
+
 static int setup_nodes(play *p) {
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(p->root, "nodes");
     if (!nodes || cJSON_IsNull(nodes))
@@ -685,7 +756,8 @@ static int setup_nodes(play *p) {
         return fail(p, "nodes: expected an array");
     int n = cJSON_GetArraySize(nodes);
     p->nodes = sc_calloc(p, (size_t)n + 1, sizeof *p->nodes);
-    if (!p->nodes)
+    p->materials = sc_calloc(p, (size_t)n + 1, sizeof *p->materials);
+    if (!p->nodes || !p->materials)
         return fail(p, "out of memory");
     p->node_cap = n + 1;
     char path[64];
@@ -699,6 +771,9 @@ static int setup_nodes(play *p) {
             return fail(p, "%s.name: expected a name of [A-Za-z0-9_-]+", path);
         if (find_scenario_node(p, name) >= 0)
             return fail(p, "%s.name: duplicate node '%s'", path, name);
+        if (!strcmp(name, "oroya_curves"))
+            return fail(p, "%s.name: 'oroya_curves' is reserved (the curves' holder, "
+                        "docs/scenario.md \"Curves\")", path);
         oroya_node taken;
         if (p->model && oroya_gltf_model_find_node(p->model, name, &taken, NULL) == OROYA_OK)
             return fail(p, "%s.name: '%s' is taken by a glTF node", path, name);
@@ -714,7 +789,7 @@ static int setup_nodes(play *p) {
                 kind = OROYA_NODE_BONE;
             else if (!strcmp(type, "skinnedMesh"))
                 kind = OROYA_NODE_SKINNED_MESH;
-            else
+            else if (strcmp(type, "light") && strcmp(type, "camera") && strcmp(type, "mesh"))
                 return fail(p, "%s.type: unknown type '%s'", path, type);
         }
         oroya_transform t = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
@@ -751,6 +826,8 @@ static int setup_nodes(play *p) {
         p->nodes[p->node_count++] = (play_node){name, node, kind, false};
         if (!node_hash_add(p, p->node_count - 1))
             return fail(p, "out of memory");
+        if (setup_node_components(p, nd, path, p->node_count - 1, type))
+            return -1;
     }
     /* Parents are linked after every node exists, in file order, as the oracle does. */
     nd = nodes->child;
@@ -991,13 +1068,60 @@ static int property_of(const char *s, oroya_property *out, const char **path_nam
     } else if (!strcmp(s, "scale")) {
         *out = OROYA_PROPERTY_SCALE;
         *path_name = "scale";
+    } else if (!strcmp(s, "intensity")) {
+        *out = OROYA_PROPERTY_INTENSITY;
+        *path_name = "intensity";
+    } else if (!strcmp(s, "fov")) {
+        *out = OROYA_PROPERTY_FOV;
+        *path_name = "fov";
+    } else if (!strcmp(s, "color") || !strcmp(s, "material.color")) {
+        *out = OROYA_PROPERTY_COLOR;
+        *path_name = "material.color";
+    } else if (!strcmp(s, "visible")) {
+        *out = OROYA_PROPERTY_VISIBLE;
+        *path_name = "visible";
     } else {
         return -1;
     }
     return 0;
 }
 
-static float *float_array(play *p, const cJSON *arr, const char *path, int *count) {
+/* The scenario's interpolation names: step (= discrete), linear, cubicspline, smooth. */
+static bool interpolation_named(const char *s, oroya_interpolation *out) {
+    if (!strcmp(s, "step") || !strcmp(s, "discrete"))
+        *out = OROYA_INTERP_STEP;
+    else if (!strcmp(s, "linear"))
+        *out = OROYA_INTERP_LINEAR;
+    else if (!strcmp(s, "cubicspline"))
+        *out = OROYA_INTERP_CUBICSPLINE;
+    else if (!strcmp(s, "smooth"))
+        *out = OROYA_INTERP_SMOOTH;
+    else
+        return false;
+    return true;
+}
+
+/* A typed track needs its component on the node: a light, a camera or a mesh. */
+static int typed_track_target_check(play *p, const char *path, const char *node,
+                                    oroya_property prop) {
+    const int i = find_scenario_node(p, node);
+    const oroya_node n = p->nodes[i].node;
+    oroya_light l;
+    oroya_camera c;
+    if (prop == OROYA_PROPERTY_INTENSITY && oroya_scene_get_light(p->scene, n, &l) != OROYA_OK)
+        return fail(p, "%s.property: intensity needs a node of type \"light\" ('%s' is not)",
+                    path, node);
+    if (prop == OROYA_PROPERTY_FOV && oroya_scene_get_camera(p->scene, n, &c) != OROYA_OK)
+        return fail(p, "%s.property: fov needs a node of type \"camera\" ('%s' is not)", path,
+                    node);
+    if (prop == OROYA_PROPERTY_COLOR && oroya_scene_get_mesh(p->scene, n, NULL, NULL) != OROYA_OK)
+        return fail(p, "%s.property: color needs a node of type \"mesh\" ('%s' is not)", path,
+                    node);
+    return 0;
+}
+
+static float *float_array_of(play *p, const cJSON *arr, const char *path, int *count,
+                             bool booleans) {
     if (!cJSON_IsArray(arr)) {
         fail(p, "%s: expected an array of numbers", path);
         return NULL;
@@ -1010,15 +1134,122 @@ static float *float_array(play *p, const cJSON *arr, const char *path, int *coun
     }
     int i = 0;
     for (const cJSON *x = arr->child; x; x = x->next, i++) {
+        if (booleans && cJSON_IsBool(x)) {
+            f[i] = cJSON_IsTrue(x) ? 1.0f : 0.0f;
+            continue;
+        }
         if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
             sc_free(p, f);
-            fail(p, "%s[%d]: expected a finite number", path, i);
+            fail(p, "%s[%d]: expected a finite number%s", path, i, booleans ? " or a boolean" : "");
             return NULL;
         }
         f[i] = (float)x->valuedouble; /* three stores keys in Float32Arrays */
     }
     *count = n;
     return f;
+}
+
+static float *float_array(play *p, const cJSON *arr, const char *path, int *count) {
+    return float_array_of(p, arr, path, count, false);
+}
+
+/* ---- "oroya": {"curves": {...}} ------------------------------------------------------------ */
+
+/* The track name the reference runner gives a curve (a number property of a holder object
+ * with original value 0, docs/scenario.md "Curves"): `oroya_curves.<name>`. */
+#define CURVE_HOLDER "oroya_curves"
+
+/* oroya.curves.<clip>, or NULL. Errors (the shape of the key, unknown or glTF clips) are
+ * reported by check_scenario_curves once the clips exist. */
+static const cJSON *oroya_curves_key(const play *p) {
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
+    return cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "curves") : NULL;
+}
+
+static const cJSON *scenario_curves_of(const play *p, const char *clip) {
+    const cJSON *all = oroya_curves_key(p);
+    const cJSON *list = cJSON_IsObject(all) ? cJSON_GetObjectItemCaseSensitive(all, clip) : NULL;
+    return cJSON_IsArray(list) ? list : NULL;
+}
+
+/* Every clip named in oroya.curves is a scenario clip, and every entry a list. */
+static int check_scenario_curves(play *p) {
+    const cJSON *all = oroya_curves_key(p);
+    if (!all)
+        return 0;
+    if (!cJSON_IsObject(all))
+        return fail(p, "oroya.curves: expected an object of clip names");
+    const cJSON *list;
+    cJSON_ArrayForEach(list, all) {
+        if (find_scenario_clip(p, list->string) < 0)
+            return fail(p, "oroya.curves.%s: %s", list->string,
+                        find_clip(p, list->string) >= 0 ? "curves go on scenario clips, not glTF "
+                                                          "animations"
+                                                        : "unknown clip");
+        if (!cJSON_IsArray(list))
+            return fail(p, "oroya.curves.%s: expected an array of {\"name\", \"interpolation\", "
+                        "\"times\", \"values\"}", list->string);
+    }
+    return 0;
+}
+
+/* Builds clip `clip`'s CURVE tracks from `list` into tr[0..n) (times and values allocated,
+ * freed by the caller with the other tracks) and their track names. */
+static int scenario_curve_tracks(play *p, const char *clip, const cJSON *list, oroya_track *tr,
+                                 const char **names, float *max_time) {
+    int i = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, list) {
+        char path[400], sub[440];
+        snprintf(path, sizeof path, "oroya.curves.%s[%d]", clip, i);
+        if (!cJSON_IsObject(c))
+            return fail(p, "%s: expected an object", path);
+        const char *name = get_string(c, "name");
+        if (!is_name(name))
+            return fail(p, "%s.name: expected a curve name of [A-Za-z0-9_-]+", path);
+        for (int k = 0; k < i; k++)
+            if (!strcmp(tr[k].target, name))
+                return fail(p, "%s.name: curve '%s' is already on clip '%s'", path, name, clip);
+        oroya_interpolation in = OROYA_INTERP_LINEAR;
+        const cJSON *iv = cJSON_GetObjectItemCaseSensitive(c, "interpolation");
+        if (iv && !cJSON_IsNull(iv) &&
+            !interpolation_named(cJSON_IsString(iv) ? iv->valuestring : "", &in)) {
+            return fail(p, "%s.interpolation: expected step, linear, smooth or cubicspline", path);
+        }
+        int nt = 0, nv = 0;
+        snprintf(sub, sizeof sub, "%s.times", path);
+        float *times = float_array(p, cJSON_GetObjectItemCaseSensitive(c, "times"), sub, &nt);
+        if (!times)
+            return -1;
+        snprintf(sub, sizeof sub, "%s.values", path);
+        float *values = float_array(p, cJSON_GetObjectItemCaseSensitive(c, "values"), sub, &nv);
+        tr[i] = (oroya_track){.target = name,
+                              .property = OROYA_PROPERTY_CURVE,
+                              .interpolation = in,
+                              .components = 1,
+                              .key_count = (uint32_t)nt,
+                              .times = times,
+                              .values = values};
+        if (!values)
+            return -1;
+        int per_key = in == OROYA_INTERP_CUBICSPLINE ? 3 : 1;
+        if (nt == 0 || nv != nt * per_key)
+            return fail(p, "%s.values: expected %d number%s per key (%d keys), got %d", path,
+                        per_key, per_key == 1 ? "" : "s", nt, nv);
+        oroya_error err = {0};
+        if (oroya_track_validate(&tr[i], (uint32_t)i, &err) != OROYA_OK)
+            return fail(p, "%s: curve '%s': %s", path, name, err.message);
+        if (times[nt - 1] > *max_time)
+            *max_time = times[nt - 1];
+        size_t len = strlen(CURVE_HOLDER) + strlen(name) + 2;
+        char *track_name = sc_malloc(p, len);
+        if (!track_name)
+            return fail(p, "out of memory");
+        snprintf(track_name, len, "%s.%s", CURVE_HOLDER, name);
+        names[i] = track_name;
+        i++;
+    }
+    return 0;
 }
 
 static int make_additive(play *p, int clip, const cJSON *obj, const char *path) {
@@ -1085,8 +1316,10 @@ static int setup_clips(play *p) {
         if (tracks && !cJSON_IsNull(tracks) && !cJSON_IsArray(tracks))
             return fail(p, "%s.tracks: expected an array", path);
         int tn = tracks ? cJSON_GetArraySize(tracks) : 0;
-        oroya_track *tr = sc_calloc(p, (size_t)tn + 1, sizeof *tr);
-        const char **names = sc_calloc(p, (size_t)tn + 1, sizeof *names);
+        const cJSON *curves = scenario_curves_of(p, name);
+        const int cn = curves ? cJSON_GetArraySize(curves) : 0;
+        oroya_track *tr = sc_calloc(p, (size_t)tn + (size_t)cn + 1, sizeof *tr);
+        const char **names = sc_calloc(p, (size_t)tn + (size_t)cn + 1, sizeof *names);
         p->clips[p->clip_count] = (play_clip){name, NULL, 0, names, false};
         p->clip_count++;
         if (!tr || !names) {
@@ -1110,35 +1343,36 @@ static int setup_clips(play *p) {
             const char *prop_name = NULL;
             oroya_property prop;
             if (property_of(get_string(t, "property"), &prop, &prop_name)) {
-                rc = fail(
-                    p, "%s.property: expected position, translation, rotation, quaternion or scale",
-                    sub);
+                rc = fail(p,
+                          "%s.property: expected position, translation, rotation, quaternion, "
+                          "scale, intensity, fov, color (material.color) or visible",
+                          sub);
+                break;
+            }
+            if (typed_track_target_check(p, sub, node, prop)) {
+                rc = -1;
                 break;
             }
             const char *interp = get_string(t, "interpolation");
             const cJSON *iv = cJSON_GetObjectItemCaseSensitive(t, "interpolation");
-            oroya_interpolation in = OROYA_INTERP_LINEAR;
+            /* Booleans step (three's BooleanKeyframeTrack default and only mode). */
+            oroya_interpolation in =
+                prop == OROYA_PROPERTY_VISIBLE ? OROYA_INTERP_STEP : OROYA_INTERP_LINEAR;
             if (iv && !cJSON_IsNull(iv)) {
                 if (!interp) {
                     rc = fail(p, "%s.interpolation: expected a string", sub);
                     break;
                 }
-                if (!strcmp(interp, "step") || !strcmp(interp, "discrete"))
-                    in = OROYA_INTERP_STEP;
-                else if (!strcmp(interp, "linear"))
-                    in = OROYA_INTERP_LINEAR;
-                else if (!strcmp(interp, "cubicspline"))
-                    in = OROYA_INTERP_CUBICSPLINE;
-                else if (!strcmp(interp, "smooth"))
+                if (interpolation_named(interp, &in)) {
                     /* three has no smooth quaternion interpolant and falls back to linear. */
-                    in =
-                        prop == OROYA_PROPERTY_ROTATION ? OROYA_INTERP_LINEAR : OROYA_INTERP_SMOOTH;
-                else {
+                    if (in == OROYA_INTERP_SMOOTH && prop == OROYA_PROPERTY_ROTATION)
+                        in = OROYA_INTERP_LINEAR;
+                } else {
                     rc = fail(p, "%s.interpolation: unknown interpolation '%s'", sub, interp);
                     break;
                 }
             }
-            uint32_t comps = prop == OROYA_PROPERTY_ROTATION ? 4 : 3;
+            uint32_t comps = oroya_property_components(prop);
             char sub2[200];
             snprintf(sub2, sizeof sub2, "%s.times", sub);
             int nt = 0, nv = 0;
@@ -1148,8 +1382,8 @@ static int setup_clips(play *p) {
                 break;
             }
             snprintf(sub2, sizeof sub2, "%s.values", sub);
-            float *values =
-                float_array(p, cJSON_GetObjectItemCaseSensitive(t, "values"), sub2, &nv);
+            float *values = float_array_of(p, cJSON_GetObjectItemCaseSensitive(t, "values"), sub2,
+                                           &nv, prop == OROYA_PROPERTY_VISIBLE);
             if (!values) {
                 sc_free(p, times);
                 rc = -1;
@@ -1183,6 +1417,10 @@ static int setup_clips(play *p) {
             }
             snprintf(tn2, len, "%s.%s", node, prop_name);
             names[ti] = tn2;
+        }
+        if (!rc && cn) {
+            rc = scenario_curve_tracks(p, name, curves, tr + tn, names + tn, &max_time);
+            tn += cn;
         }
         if (!rc) {
             /* three keeps the JSON duration as a double; without one (or negative) it takes
@@ -1777,6 +2015,38 @@ static int setup_steps(play *p) {
     return 0;
 }
 
+/* The record keys of typed properties: <node>.intensity (a light), .fov (a camera), .color (a
+ * mesh's colour, three's .material.color), .visible. Returns 0 and sets *kind for one of them,
+ * -1 after failing for a node without the component, 1 for any other field. */
+static int typed_record_kind(play *p, int i, const char *key, const char *field, oroya_node node,
+                             rec_kind *kind) {
+    oroya_light l;
+    oroya_camera c;
+    if (!strcmp(field, "visible")) {
+        *kind = R_VISIBLE;
+        return 0;
+    }
+    if (!strcmp(field, "intensity")) {
+        if (oroya_scene_get_light(p->scene, node, &l) != OROYA_OK)
+            return fail(p, "record[%d]: key '%s': the node has no light", i, key);
+        *kind = R_INTENSITY;
+        return 0;
+    }
+    if (!strcmp(field, "fov")) {
+        if (oroya_scene_get_camera(p->scene, node, &c) != OROYA_OK)
+            return fail(p, "record[%d]: key '%s': the node has no camera", i, key);
+        *kind = R_FOV;
+        return 0;
+    }
+    if (!strcmp(field, "color")) {
+        if (oroya_scene_get_mesh(p->scene, node, NULL, NULL) != OROYA_OK)
+            return fail(p, "record[%d]: key '%s': the node has no mesh", i, key);
+        *kind = R_COLOR;
+        return 0;
+    }
+    return 1;
+}
+
 static int setup_records(play *p) {
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(p->root, "record");
     if (!r || cJSON_IsNull(r))
@@ -1793,7 +2063,17 @@ static int setup_records(play *p) {
             return fail(p, "record[%d]: expected a key string", i);
         const char *key = x->valuestring;
         play_record rec = {.key = key, .slot = -1, .node = -1, .skin = -1};
-        if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
+        if (!strncmp(key, "curve:", 6)) {
+            /* The index is resolved once here; 0 until an action drives the curve. */
+            uint32_t index = 0;
+            if (!is_name(key + 6))
+                return fail(p, "record[%d]: key '%s': expected curve:<name> with a name of "
+                            "[A-Za-z0-9_-]+", i, key);
+            if (oroya_mixer_curve_index(p->mixer, key + 6, &index) != OROYA_OK)
+                return fail(p, "out of memory");
+            rec.kind = R_CURVE;
+            rec.slot = (int)index;
+        } else if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
             if (!p->root_motion)
                 return fail(p, "record[%d]: key '%s' needs \"oroya\": {\"rootMotion\"}", i, key);
             rec.kind = key[11] == 'd' ? R_ROOT_DELTA : R_ROOT_TOTAL;
@@ -1881,8 +2161,15 @@ static int setup_records(play *p) {
                         return fail(p, "record[%d]: key '%s': not a glTF node with morph targets",
                                     i, key);
                     rec.kind = R_WEIGHTS;
-                } else
-                    return fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key, field);
+                } else {
+                    int typed = typed_record_kind(p, i, key, field, p->nodes[rec.node].node,
+                                                  &rec.kind);
+                    if (typed < 0)
+                        return -1;
+                    if (typed > 0)
+                        return fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key,
+                                    field);
+                }
             }
         }
         p->records[p->record_count++] = rec;
@@ -1904,6 +2191,32 @@ static void put_bool(play_buf *b, bool v) {
     play_buf_put(b, v ? "true" : "false");
 }
 
+/* A typed property's value: a number, [r, g, b] or a boolean. */
+static void record_typed(play *p, rec_kind kind, oroya_node node, play_buf *b) {
+    oroya_light l = {0};
+    oroya_camera c = {0};
+    float rgba[4] = {0, 0, 0, 0};
+    bool visible = false;
+    switch (kind) {
+    case R_INTENSITY:
+        oroya_scene_get_light(p->scene, node, &l);
+        play_buf_number(b, (double)l.intensity);
+        return;
+    case R_FOV:
+        oroya_scene_get_camera(p->scene, node, &c);
+        play_buf_number(b, (double)c.fov_y);
+        return;
+    case R_COLOR:
+        oroya_scene_get_mesh_color(p->scene, node, rgba);
+        put_floats(b, rgba, 3);
+        return;
+    default:
+        oroya_scene_get_visible(p->scene, node, &visible);
+        put_bool(b, visible);
+        return;
+    }
+}
+
 static void record_value(play *p, const play_record *r, play_buf *b) {
     switch (r->kind) {
     case R_ROOT_DELTA:
@@ -1915,6 +2228,9 @@ static void record_value(play *p, const play_record *r, play_buf *b) {
         put_floats(b, v, 7);
         return;
     }
+    case R_CURVE:
+        play_buf_number(b, oroya_mixer_curve_value(p->mixer, (uint32_t)r->slot));
+        return;
     case R_MIXER_TIME:
         play_buf_number(b, oroya_mixer_time(p->mixer));
         return;
@@ -2053,6 +2369,12 @@ static void record_value(play *p, const play_record *r, play_buf *b) {
     case R_MATRIX_WORLD:
         oroya_scene_get_world(p->scene, node, &m);
         put_floats(b, m.m, 16);
+        return;
+    case R_INTENSITY:
+    case R_FOV:
+    case R_COLOR:
+    case R_VISIBLE:
+        record_typed(p, r->kind, node, b);
         return;
     default:
         play_buf_put(b, "null");
@@ -2671,7 +2993,7 @@ static int run(play *p, play_buf *out) {
         return -1;
     if (setup_skins(p))
         return -1;
-    if (setup_clips(p) || setup_oroya_markers(p) || setup_actions(p))
+    if (setup_clips(p) || check_scenario_curves(p) || setup_oroya_markers(p) || setup_actions(p))
         return -1;
     oroya_mixer_desc md = {
         .max_actions = 4096,
@@ -2849,6 +3171,8 @@ static void cleanup(play *p) {
         oroya_gltf_model_free(p->model);
     else
         oroya_scene_destroy(p->scene);
+    oroya_geometry_destroy(p->mesh_geometry); /* after the scene that borrowed it */
+    sc_free(p, p->materials);
     for (int i = 0; i < p->node_count; i++)
         if (p->nodes[i].gltf)
             sc_free(p, (void *)p->nodes[i].name);
