@@ -6,18 +6,8 @@
 #include <string.h>
 
 #include "oroya/oroya.h"
+#include "geometry_compare.h"
 #include "oroya_test.h"
-
-static bool same_geometry(const oroya_geometry *a, const oroya_geometry *b) {
-    if (!a || !b || a->vertex_count != b->vertex_count || a->index_count != b->index_count) {
-        return false;
-    }
-    const size_t v = a->vertex_count;
-    return memcmp(a->positions, b->positions, v * 3 * sizeof(float)) == 0 &&
-           memcmp(a->normals, b->normals, v * 3 * sizeof(float)) == 0 &&
-           memcmp(a->uvs, b->uvs, v * 2 * sizeof(float)) == 0 &&
-           memcmp(a->indices, b->indices, a->index_count * sizeof(uint32_t)) == 0;
-}
 
 static void check_same(oroya_result ra, oroya_geometry *a, oroya_result rb, oroya_geometry *b,
                        const char *what) {

@@ -3,6 +3,7 @@
  * apply_matrix against hand computations and geometric properties, create() validation, and
  * allocation failures. */
 #include "oroya/geometry.h"
+#include "geometry_compare.h"
 #include "oroya_test.h"
 
 #include <float.h>
@@ -945,17 +946,6 @@ static void test_allocator(void) {
 }
 
 /* ---- descs: zero fields are three.js's defaults ------------------------------------------ */
-
-static bool same_geometry(const oroya_geometry *a, const oroya_geometry *b) {
-    if (!a || !b || a->vertex_count != b->vertex_count || a->index_count != b->index_count) {
-        return false;
-    }
-    const size_t v = a->vertex_count;
-    return memcmp(a->positions, b->positions, v * 3 * sizeof(float)) == 0 &&
-           memcmp(a->normals, b->normals, v * 3 * sizeof(float)) == 0 &&
-           memcmp(a->uvs, b->uvs, v * 2 * sizeof(float)) == 0 &&
-           memcmp(a->indices, b->indices, a->index_count * sizeof(uint32_t)) == 0;
-}
 
 static void check_box_bounds(const oroya_geometry *g, float x, float y, float z, const char *what) {
     OT_CHECK_MSG(g->bounds_min.x == -x && g->bounds_max.x == x && g->bounds_min.y == -y &&
