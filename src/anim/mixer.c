@@ -18,6 +18,7 @@
 #include "internal/mixer.h"
 #include "internal/pose.h"
 #include "internal/rig.h"
+#include "oroya/ik.h"
 #include "internal/scene.h"
 #include "internal/track.h"
 
@@ -182,6 +183,10 @@ struct oroya_mixer {
     oroya_soa_transform *kpose;    /* kblocks: klocals with the held lanes (bone matrices) */
     uint16_t *kheldbits;           /* kblocks: the lanes kheld holds */
     bool kany_held;
+    uint16_t *kik;                 /* kblocks: rotation lanes an IK has written (kept) */
+    const oroya_ik *iks;           /* oroya_mixer_set_ik: borrowed, or NULL */
+    uint32_t ik_count;
+    bool ik_in_pass;
     uint32_t *kdense;              /* kjoints: the joint's dense index in the scene */
     oroya__pose_mix_layer *klayers;/* max_actions */
     void *kscratch;                /* max_actions layers for oroya__pose_mix */
@@ -599,7 +604,7 @@ static void kernel_write_back(void *ctx) {
     m->kernel_pending = false;
     oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t b = 0; b < m->kblocks; b++) {
-        uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b]);
+        uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b] | m->kik[b]);
         m->kchanged[b] = 0;
         while (bits) {
             const uint32_t bit = (uint32_t)__builtin_ctz((unsigned)bits);
@@ -723,7 +728,7 @@ static void kernel_prepare(oroya_mixer *m) {
 
 /* The pose the bones are computed from: the blend, except where an outside write still
  * holds (lanes the mixer did not write this update). */
-static const oroya_soa_transform *kernel_pose(oroya_mixer *m) {
+static oroya_soa_transform *kernel_pose(oroya_mixer *m) {
     if (!m->kany_held)
         return m->klocals;
     bool any = false;
@@ -783,6 +788,30 @@ static void kernel_root_hold(oroya_mixer *m) {
     m->kchanged[j / 4] |= (uint16_t)(lane_bit(j, 0) | lane_bit(j, 1));
 }
 
+/* Model and bone matrices from `pose` (the kernel's locals, or kernel_pose's copy with the
+ * held lanes), with the IKs (oroya_mixer_set_ik) inside local-to-model; the rotation lanes IK
+ * wrote are or'ed into `changed`. IK rotations written into the copy go back to the locals,
+ * so the scene write-back sees them. */
+static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *changed) {
+    if (!m->ik_count) {
+        oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
+        return;
+    }
+    const oroya__ik_pose p = {m->rig->skeleton, pose,        m->kmodels,     m->kbones,
+                              m->iks,           m->ik_count, m->ik_in_pass, changed};
+    oroya__pose_ltm_ik(&p);
+    if (pose == m->klocals)
+        return;
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = m->kik[b] & changed[b]; bits; bits &= bits - 1) {
+            const uint32_t bit = (uint32_t)__builtin_ctz(bits);
+            const uint32_t ch = bit / 4, j = b * 4 + bit % 4;
+            for (uint32_t e = 0; e < 4u; e++)
+                *lane(m->klocals, j, ch, e) = *lane(pose, j, ch, e);
+        }
+    }
+}
+
 static void kernel_run(oroya_mixer *m) {
     oroya__pose_mix(m->rig->skeleton, m->klayers, m->klayer_count, m->korig, m->klocals,
                     m->kchanged, m->kscratch);
@@ -790,7 +819,7 @@ static void kernel_run(oroya_mixer *m) {
         kernel_root_hold(m);
     if (m->limit_count)
         kernel_limits(m);
-    oroya__pose_ltm(m->rig->skeleton, kernel_pose(m), NULL, m->kmodels, m->kbones);
+    kernel_ltm(m, kernel_pose(m), m->kchanged);
 }
 
 /* The property path's bone matrices: the joints' current local transforms from the scene
@@ -806,7 +835,26 @@ static void property_bones(oroya_mixer *m) {
             for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
                 *lane(m->klocals, k, ch, e) = src[ch][e];
     }
-    oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+    if (!m->ik_count) {
+        oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+        return;
+    }
+    /* The rotations IK wrote go to the joints at once, as the property path writes the
+     * scene. */
+    uint16_t *written = m->kik + m->kblocks; /* scratch after kik */
+    memset(written, 0, m->kblocks * sizeof *written);
+    kernel_ltm(m, m->klocals, written);
+    oroya_transform *out = oroya__scene_transforms_raw(m->scene);
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = written[b]; bits; bits &= bits - 1) {
+            const uint32_t j = b * 4 + (uint32_t)__builtin_ctz(bits) % 4, d = m->kdense[j];
+            if (d != NO_INDEX)
+                out[d].rotation = (oroya_quat){*lane(m->klocals, j, 1, 0),
+                                               *lane(m->klocals, j, 1, 1),
+                                               *lane(m->klocals, j, 1, 2),
+                                               *lane(m->klocals, j, 1, 3)};
+        }
+    }
 }
 
 /* ---- scene layout ------------------------------------------------------------------------ */
@@ -1553,7 +1601,7 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     m->klocals = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     m->kmodels = oroya__calloc(al, m->kjoints, sizeof(oroya_mat4), 64);
     m->kbones = oroya__calloc(al, m->kjoints, sizeof(oroya_mat4), 64);
-    m->kchanged = oroya__calloc(al, m->kblocks * 3, sizeof(uint16_t), 16);
+    m->kchanged = oroya__calloc(al, m->kblocks * 5, sizeof(uint16_t), 16);
     m->kdense = oroya__calloc(al, m->kjoints, sizeof(uint32_t), 16);
     m->klayers = oroya__calloc(al, m->max_actions, sizeof(oroya__pose_mix_layer), 16);
     m->kscratch = oroya__calloc(al, m->max_actions, oroya__pose_mix_scratch_size(), 16);
@@ -1566,6 +1614,7 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
         return OROYA_ERR_OUT_OF_MEMORY;
     m->kinuse = m->kchanged + m->kblocks;
     m->klimited = m->kinuse + m->kblocks;
+    m->kik = m->klimited + m->kblocks;
     memcpy(m->korig, skel->rest, m->kblocks * sizeof(oroya_soa_transform));
     memcpy(m->klocals, skel->rest, m->kblocks * sizeof(oroya_soa_transform));
     refresh_kdense(m);
@@ -2914,4 +2963,28 @@ uint32_t oroya_mixer_curve_count(const oroya_mixer *m) {
 
 const char *oroya_mixer_curve_name(const oroya_mixer *m, uint32_t index) {
     return m && index < m->curve_count ? m->curves[index].name : NULL;
+}
+
+/* ---- IK on the kernel path (oroya/ik.h) ---------------------------------------------------- */
+
+oroya_result oroya_mixer_set_ik(oroya_mixer *m, const oroya_ik *iks, uint32_t count,
+                                oroya_error *err) {
+    if (!m || (count && !iks))
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_ik: mixer and iks are required");
+    if (!m->rig)
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_ik: the mixer has no rig (oroya_mixer_desc.rig); "
+                           "use oroya_ik_scene_apply");
+    const oroya_pose_skeleton *skel = m->rig->skeleton;
+    oroya_result r = oroya__ik_pose_validate(skel, m->klocals, m->kmodels, iks, count, err);
+    if (r != OROYA_OK)
+        return r;
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < (iks[i].joint_count ? iks[i].joint_count : 3u); k++)
+            m->kik[iks[i].joints[k] / 4] |= lane_bit(iks[i].joints[k], 1);
+    m->iks = count ? iks : NULL;
+    m->ik_count = count;
+    m->ik_in_pass = oroya__ik_pose_in_pass(skel, iks, count);
+    return OROYA_OK;
 }

@@ -903,13 +903,7 @@ static OROYA__INLINE void ltm_joint(float lc[12][OROYA__PK_WIDTH], uint32_t lane
 #if OROYA__PK_WIDTH == 8
     bones_wide(m, ib, bo);
 #else
-    for (int c = 0; c < 4; c++) {
-        const float *v = ib + c * 4;
-        v4 r = v4_add(v4_mul(m[0], v4_set1(v[0])),
-                      v4_add(v4_mul(m[1], v4_set1(v[1])),
-                             v4_add(v4_mul(m[2], v4_set1(v[2])), v4_mul(m[3], v4_set1(v[3])))));
-        v4_storeu(bo + c * 4, r);
-    }
+    oroya__bone_matrix_v4(m, ib, bo);
 #endif
 }
 
@@ -1066,6 +1060,24 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel,
     }
 }
 
+/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, the IKs
+ * whose first joint is in a step solving once that step is done, so the joints after it are
+ * computed once, already corrected. */
+static void pk_ltm_ik(const oroya__ik_pose *p) {
+    const oroya_pose_skeleton *skel = p->skeleton;
+    if (!p->in_pass) {
+        pk_ltm(skel, p->locals, NULL, p->models, p->bones);
+        oroya__ik_run_after(p);
+        return;
+    }
+    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
+        oroya__ik_run_joints(p, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
+    }
+}
+
 /* The mixer's time is a double (three's is a JS number): the interval comes from the float
  * time just below it (the same interval, see the mixer), the factor from the double itself,
  * (t - t0) / (t1 - t0) as three's interpolants compute it, so a long clip or a short interval
@@ -1143,18 +1155,13 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         }
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, NULL);
-    if (!c->ik_in_pass) {
+    if (!c->ik_count) {
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
     }
-    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
-    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
-        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
-        ltm_pair(skel, b, b2, &c->locals[b], &c->locals[b2], NULL, c->models, c->bones);
-        /* The IKs whose first joint is in this step (src/anim/ik.c), so the joints after it are
-         * computed once, already corrected. */
-        oroya__ik_run_joints(c, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
-    }
+    const oroya__ik_pose p = {skel,  c->locals,       c->models,      c->bones,
+                              c->ik, c->ik_count, c->ik_in_pass, NULL};
+    pk_ltm_ik(&p);
 }
 
 #endif

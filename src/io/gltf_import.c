@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal/gltf.h"
+#include "internal/pose_simd.h"
 
 /* stb_image is compiled here with static linkage, so it cannot clash with another copy
  * elsewhere (the render layer). glTF core images are PNG or JPEG; the dimension cap keeps a
@@ -1400,17 +1401,7 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
         if (s->joints[k].id) {
             oroya_scene_get_world(model->scene, s->joints[k], &world);
         }
-        const float *a = world.m, *b = s->inverse_bind_matrices[k].m;
-        float *o = out + (size_t)k * 16;
-        for (int c = 0; c < 4; c++) {
-            for (int r = 0; r < 4; r++) {
-                double v = 0.0;
-                for (int i = 0; i < 4; i++) {
-                    v += (double)a[i * 4 + r] * (double)b[c * 4 + i];
-                }
-                o[c * 4 + r] = (float)v;
-            }
-        }
+        oroya__bone_matrix(world.m, s->inverse_bind_matrices[k].m, out + (size_t)k * 16);
     }
     return OROYA_OK;
 }

@@ -410,6 +410,8 @@ typedef struct play {
     oroya_allocator user_alloc; /* the desc's */
     oroya_allocator watch;      /* forwards to user_alloc and notes failures; p->alloc */
     oroya_ik *iks;              /* "oroya": {"ik": [...]}, applied after each update */
+    oroya_ik *kiks;             /* the same on the rig's kernel joints (oroya_mixer_set_ik),
+                                 * or NULL: the IKs run on the scene (oroya_ik_scene_apply) */
     oroya_joint_limit *ik_limits; /* OROYA_IK_MAX_CHAIN per IK */
     int ik_count;
     oroya_geometry *mesh_geometry; /* shared by the "mesh" nodes */
@@ -2613,6 +2615,46 @@ static int setup_one_ik(play *p, const cJSON *o, const char *path, int index) {
     return ik_fields(p, o, path, ik);
 }
 
+/* The IKs' current fields (setIk changes them) on the kernel joints of the mixer's rig. */
+static void sync_mixer_ik(play *p) {
+    for (int i = 0; i < p->ik_count; i++) {
+        uint32_t joints[OROYA_IK_MAX_CHAIN];
+        memcpy(joints, p->kiks[i].joints, sizeof joints);
+        p->kiks[i] = p->iks[i];
+        memcpy(p->kiks[i].joints, joints, sizeof joints);
+    }
+}
+
+/* With a rig (the whole scene), the IKs run inside the mixer's kernel pass, so its bone
+ * matrices and the joints it writes back carry them. */
+static int setup_mixer_ik(play *p) {
+    const oroya_rig *rig = oroya_mixer_rig(p->mixer);
+    if (!rig || !p->ik_count)
+        return 0;
+    p->kiks = sc_calloc(p, (size_t)p->ik_count, sizeof *p->kiks);
+    if (!p->kiks)
+        return fail(p, "out of memory");
+    const uint32_t kernel = oroya_rig_kernel_joint_count(rig);
+    for (int i = 0; i < p->ik_count; i++) {
+        p->kiks[i] = p->iks[i];
+        const uint32_t n = p->iks[i].joint_count ? p->iks[i].joint_count : 3;
+        for (uint32_t k = 0; k < n && k < OROYA_IK_MAX_CHAIN; k++) {
+            uint32_t found = UINT32_MAX;
+            for (uint32_t j = 0; j < kernel && found == UINT32_MAX; j++)
+                if (oroya_scene_node_index(p->scene, oroya_rig_kernel_node(rig, j)) ==
+                    p->iks[i].joints[k])
+                    found = j;
+            if (found == UINT32_MAX)
+                return fail(p, "oroya.ik[%d].joints[%u]: not a joint of the rig", i, k);
+            p->kiks[i].joints[k] = found;
+        }
+    }
+    oroya_error err = {0};
+    if (oroya_mixer_set_ik(p->mixer, p->kiks, (uint32_t)p->ik_count, &err) != OROYA_OK)
+        return fail(p, "oroya.ik: %s", err.message);
+    return 0;
+}
+
 static int setup_ik(play *p, const cJSON *list) {
     if (!list)
         return 0;
@@ -2635,7 +2677,7 @@ static int setup_ik(play *p, const cJSON *list) {
     if (oroya_ik_scene_validate(p->scene, p->iks, (uint32_t)n, &err) != OROYA_OK)
         return fail(p, "oroya.ik: %s", err.message);
     p->ik_count = n;
-    return 0;
+    return setup_mixer_ik(p);
 }
 
 static int parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {
@@ -3049,6 +3091,8 @@ static int run(play *p, play_buf *out) {
             play_buf_free(&frames);
             return -1;
         }
+        if (p->kiks)
+            sync_mixer_ik(p);
         oroya_result r = oroya_mixer_update(p->mixer, dt);
         if (r != OROYA_OK) {
             op_queue_free(p, &q);
@@ -3060,7 +3104,7 @@ static int run(play *p, play_buf *out) {
         }
         clock += dt;
         oroya_scene_update_world(p->scene);
-        if (p->ik_count)
+        if (p->ik_count && !p->kiks)
             oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, NULL);
         char where[48];
         snprintf(where, sizeof where, "steps[%zu]", i);
@@ -3187,6 +3231,7 @@ static void cleanup(play *p) {
     sc_free(p, p->dts);
     sc_free(p, p->events);
     sc_free(p, p->iks);
+    sc_free(p, p->kiks);
     sc_free(p, p->ik_limits);
     sc_free(p, p->masks);
     sc_free(p, (void *)p->mask_names);

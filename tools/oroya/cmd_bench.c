@@ -372,8 +372,6 @@ int oroya_cmd_bench(int argc, char **argv) {
         oroya_pose_clip_destroy(packed[i]);
     }
     printf("char_frame_compressed_us %.3f us\n", median(v, runs));
-    if (oroya_bench_ik(s->skeleton, s->walk, s->run, &s->allocator, runs, char_frames / 4 + 1))
-        goto done;
 
     crowd_frame(s, NULL, 1);
     for (int r = 0; r < runs; r++) {
@@ -409,6 +407,10 @@ int oroya_cmd_bench(int argc, char **argv) {
         }
         if (oroya_bench_features(&mc, &s->allocator, &s->counter.allocs, runs, char_frames,
                                  &s->frame_allocs, &s->frames) != 0) {
+            goto done;
+        }
+        if (oroya_bench_ik(&mc, s->skeleton, s->walk, s->run, &s->allocator, runs,
+                           char_frames / 4 + 1) != 0) {
             goto done;
         }
     }
