@@ -31,7 +31,7 @@
  *      scaled step or accumulated time would overflow;
  *   2. ping-pong with clamp_when_finished shows the correct end pose on the frame it
  *      finishes (three shows the other end on that one frame);
- *   3. oroya_make_clip_additive on cubic-spline rotation tracks also transforms the
+ *   3. oroya_clip_make_additive on cubic-spline rotation tracks also transforms the
  *      tangents (conj(ref) * m); three leaves them untouched.
  * Where three.js produces NaN, oroya keeps a defined result instead: a zero-length clip in
  * LOOP_REPEAT or LOOP_PINGPONG holds its key pose with action time 0 (three divides by the
@@ -76,8 +76,6 @@ OROYA_API_BEGIN
 /* Largest |weight| an action takes (set_weight, set_effective_weight). Weights above 1 are
  * allowed (additive exaggeration); 1e300 would write inf into the scene. */
 #define OROYA_MAX_WEIGHT 1e6
-/* Largest weights track oroya_make_clip_additive handles (it works on the stack). */
-#define OROYA_MAX_ADDITIVE_COMPONENTS 256
 /* Defaults used when a desc field is 0. */
 #define OROYA_MIXER_DEFAULT_MAX_ACTIONS 64
 #define OROYA_MIXER_DEFAULT_MAX_BINDINGS 256
@@ -526,21 +524,6 @@ double oroya_mixer_curve_value(const oroya_mixer *mixer, uint32_t index);
 uint32_t oroya_mixer_curve_count(const oroya_mixer *mixer);
 /* The curve's name (owned by the mixer), or NULL for an unknown index. */
 const char *oroya_mixer_curve_name(const oroya_mixer *mixer, uint32_t index);
-
-/* ---- additive clips --------------------------------------------------------------------- */
-
-/* three's AnimationUtils.makeClipAdditive, in place: every track of `target` that has a
- * track with the same target node and property in `reference` becomes relative to the
- * reference value at time reference_frame / fps (the first/last key outside the keys):
- * translation, scale and weights v - ref; rotation conj(normalize(ref)) * q. Cubic-spline
- * tracks change their spline vertices; rotation tangents become conj(ref) * m as well
- * (deviation 3). Sets target->blend_mode to ADDITIVE; existing actions keep their mode.
- * reference may be NULL or target itself; fps <= 0 means 30. Values are rounded to float as
- * three's Float32Arrays do. Errors: INVALID_ARGUMENT (NULL target, non-finite frame or fps),
- * OROYA_ERR_LIMIT (a weights track of more than OROYA_MAX_ADDITIVE_COMPONENTS). Never
- * allocates. */
-oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame,
-                                      const oroya_clip *reference, double fps);
 
 OROYA_API_END
 #ifdef __cplusplus

@@ -13,7 +13,7 @@
  * This header has two layers:
  *   - span functions that need nothing but arrays: oroya_skin_job (CPU skinning of a range
  *     of vertices, the per-frame work), oroya_skin_check_influences (the bind-time
- *     diagnostics) and oroya_skin_weights_normalize (three.js's normalizeSkinWeights);
+ *     diagnostics) and oroya_skin_normalize_weight_arrays (three.js's normalizeSkinWeights);
  *   - oroya_skin, a skinned mesh bound to a scene node and a skeleton (three.js's
  *     SkinnedMesh.bind, bind modes, bind_matrix_inverse), built on the span layer.
  *
@@ -131,6 +131,9 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
  * a vertex whose sum is 0 becomes (1, 0, 0, 0 ...). Negative weights stay negative and NaN
  * stays NaN, so oroya_skin_check_influences still reports them afterwards. NULL weights is a
  * no-op. Never allocates. */
+void oroya_skin_normalize_weight_arrays(float *weights, float *weights2, uint32_t count);
+/* Deprecated: the old name of oroya_skin_normalize_weight_arrays. */
+OROYA_DEPRECATED("use oroya_skin_normalize_weight_arrays")
 void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count);
 
 /* ---- skinned meshes ---------------------------------------------------------------------- */
@@ -189,7 +192,7 @@ oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, or
 void oroya_skin_destroy(oroya_skin *skin);
 
 /* three.js SkinnedMesh.normalizeSkinWeights on the skin's copy of the weights (see
- * oroya_skin_weights_normalize). Call before bind. NULL is a no-op. Never allocates. */
+ * oroya_skin_normalize_weight_arrays). Call before bind. NULL is a no-op. Never allocates. */
 void oroya_skin_normalize_weights(oroya_skin *skin);
 
 /* three.js SkinnedMesh.bind(skeleton, bindMatrix). First the influences are checked against

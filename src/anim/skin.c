@@ -86,7 +86,7 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
     return oroya__fail(err, first, "skin influences: %s", message);
 }
 
-void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count) {
+void oroya_skin_normalize_weight_arrays(float *weights, float *weights2, uint32_t count) {
     if (!weights) return;
     for (uint32_t v = 0; v < count; v++) {
         float *a = weights + (size_t)v * 4;
@@ -401,9 +401,13 @@ void oroya_skin_destroy(oroya_skin *skin) {
     oroya__free(&a, skin);
 }
 
+void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count) {
+    oroya_skin_normalize_weight_arrays(weights, weights2, count);
+}
+
 void oroya_skin_normalize_weights(oroya_skin *skin) {
     if (!skin) return;
-    oroya_skin_weights_normalize(skin->weights_, skin->weights2_, skin->vertex_count);
+    oroya_skin_normalize_weight_arrays(skin->weights_, skin->weights2_, skin->vertex_count);
 }
 
 /* Inverse in double, rounded to float; false when singular. */

@@ -728,8 +728,9 @@ static int setup_node_components(play *p, const cJSON *nd, const char *path, int
             return fail(p, "%s: expected a field of view in (0, 180) degrees", sub);
     } else if (mesh) {
         if (!p->mesh_geometry &&
-            oroya_geometry_create_box(1, 1, 1, 1, 1, 1, p->alloc, &p->mesh_geometry, NULL) !=
-                OROYA_OK)
+            oroya_geometry_box(&(oroya_box_desc){.allocator = p->alloc ? *p->alloc
+                                                                        : (oroya_allocator){0}},
+                               &p->mesh_geometry, NULL) != OROYA_OK)
             return fail(p, "out of memory");
         oroya_material *mat = &p->materials[index];
         *mat = oroya_material_default();
@@ -1270,7 +1271,7 @@ static int make_additive(play *p, int clip, const cJSON *obj, const char *path) 
                 return fail(p, "%s.referenceClip: unknown clip '%s'", path, rc->valuestring);
         }
     }
-    oroya_result r = oroya_make_clip_additive(p->clips[clip].clip, frame, p->clips[ref].clip, fps);
+    oroya_result r = oroya_clip_make_additive(p->clips[clip].clip, frame, p->clips[ref].clip, fps);
     if (r != OROYA_OK)
         return fail(p, "%s: makeClipAdditive failed (%s)", path, oroya_result_string(r));
     return 0;

@@ -255,7 +255,7 @@ static void typed_setup(typed_scene *s) {
     OT_CHECK(oroya_scene_set_light(s->scene, s->lamp, &l) == OROYA_OK);
     oroya_camera c = oroya_camera_perspective(45, 1, 0.1f, 100);
     OT_CHECK(oroya_scene_set_camera(s->scene, s->cam, &c) == OROYA_OK);
-    OT_CHECK(oroya_geometry_create_box(1, 1, 1, 1, 1, 1, NULL, &s->geometry, NULL) == OROYA_OK);
+    OT_CHECK(oroya_geometry_box(NULL, &s->geometry, NULL) == OROYA_OK);
     s->material = oroya_material_default();
     s->material.base_color[0] = 0.2f, s->material.base_color[1] = 0.4f;
     s->material.base_color[2] = 0.6f, s->material.base_color[3] = 0.5f;

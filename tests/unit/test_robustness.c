@@ -727,7 +727,7 @@ static void test_zero_weight_sums(void) {
 
     float w[8];
     memcpy(w, weights, sizeof w);
-    oroya_skin_weights_normalize(w, NULL, 2);
+    oroya_skin_normalize_weight_arrays(w, NULL, 2);
     OT_CHECK(w[0] == 0.5f && w[1] == 0.5f && w[4] == 1.0f && w[5] == 0.0f);
 
     static const float pos[6] = {1, 2, 3, 4, 5, 6};

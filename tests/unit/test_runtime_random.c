@@ -189,7 +189,7 @@ static void make_spec(spec *s) {
     }
     /* One clip additive, relative to its first frame. */
     if (rndn(2) == 0 && s->clips[s->clip_count - 1]) {
-        oroya_make_clip_additive(s->clips[s->clip_count - 1], 0, NULL, 30);
+        oroya_clip_make_additive(s->clips[s->clip_count - 1], 0, NULL, 30);
     }
 }
 
