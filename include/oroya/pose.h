@@ -305,6 +305,7 @@ typedef struct oroya_pose_skin_job {
  * palette_count; all indices are checked before any vertex is skinned, so the outputs are
  * untouched, and the message names the first such vertex). Never allocates; uses up to
  * 16 KiB of stack. */
+OROYA_DEPRECATED("use oroya_skin_job_run (oroya/skin.h)")
 oroya_result oroya_pose_skin_run(const oroya_pose_skin_job *job, oroya_error *err);
 
 /* The same, plain scalar C in double (the reference the fast paths are tested against). */

@@ -478,13 +478,13 @@ int oroya_cmd_bench(int argc, char **argv) {
     if (!out_pos || !out_nor) {
         goto done;
     }
-    oroya_pose_skin_job job = {
+    oroya_skin_job job = {
         .count = vc, .positions = crowd_asset.positions, .normals = crowd_asset.normals,
         .joints = crowd_asset.joints, .weights = crowd_asset.weights,
         .palette_count = oroya_pose_skeleton_joint_count(s->skeleton),
-        .palette = oroya_pose_character_bones(s->chars[0]), .out_positions = out_pos,
+        .palette = oroya_pose_character_bones(s->chars[0])->m, .out_positions = out_pos,
         .out_normals = out_nor};
-    if (oroya_pose_skin_run(&job, &err) != OROYA_OK) {
+    if (oroya_skin_job_run(&job, &err) != OROYA_OK) {
         fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
         goto done;
     }
@@ -492,7 +492,7 @@ int oroya_cmd_bench(int argc, char **argv) {
         const long a0 = s->counter.allocs;
         double t0 = cpu_s();
         for (int k = 0; k < skin_iters; k++) {
-            oroya_pose_skin_run(&job, NULL);
+            oroya_skin_job_run(&job, NULL);
         }
         double t1 = cpu_s();
         s->frame_allocs += s->counter.allocs - a0;
