@@ -1,7 +1,7 @@
 /* The tutorial's additive "look up" gesture over a run cycle.
  *
  * The run cycle (normal blending) nods the head a little about x. A separate "look_up" pose
- * clip tilts the head up by 30 degrees; oroya_make_clip_additive turns it into a difference
+ * clip tilts the head up by 30 degrees; oroya_clip_make_additive turns it into a difference
  * from its frame 0 (the neutral head), so it can be layered on top of any base animation:
  * result = base * slerp(identity, delta, weight). The weight is raised 0 -> 1 -> 1.5
  * (above 1 extrapolates) while the run keeps playing.
@@ -75,7 +75,7 @@ int main(void) {
         return 1;
     }
     /* Differences from frame 0 of the clip itself; the clip becomes ADDITIVE. */
-    if (oroya_make_clip_additive(look, 0, NULL, 30) != OROYA_OK)
+    if (oroya_clip_make_additive(look, 0, NULL, 30) != OROYA_OK)
         return 1;
 
     /* Every node a joint of the pose kernel (after makeClipAdditive: the rig reads the clips). */

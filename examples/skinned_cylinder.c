@@ -29,8 +29,11 @@ static int fail(const char *what, const oroya_error *err) {
 int main(void) {
     oroya_error err = {0};
     oroya_geometry *geometry = NULL;
-    if (oroya_geometry_create_cylinder(0.35f, 0.35f, HEIGHT, 16, SEGMENTS, true, NULL, &geometry,
-                                       &err) != OROYA_OK) {
+    if (oroya_geometry_cylinder(
+            &(oroya_cylinder_desc){.radius_top = 0.35f, .radius_bottom = 0.35f, .height = HEIGHT,
+                                   .radial_segments = 16, .height_segments = SEGMENTS,
+                                   .open_ended = true},
+            &geometry, &err) != OROYA_OK) {
         return fail("cylinder", &err);
     }
     oroya_geometry_translate(geometry, 0.0f, HEIGHT / 2.0f, 0.0f); /* base at y = 0 */

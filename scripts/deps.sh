@@ -4,9 +4,9 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
-  libcjson-dev libcglm-dev libstb-dev libgif-dev libglfw3-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core
+  libcjson-dev libcglm-dev libstb-dev libgif-dev libpng-dev libglfw3-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core
   libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
-  clang libclang-rt-14-dev valgrind xvfb xauth python3 nodejs npm
+  clang clang-format-14 libclang-rt-14-dev valgrind xvfb xauth python3 nodejs npm
   emscripten chromium dpkg-dev
 )
 missing=()

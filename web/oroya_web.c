@@ -604,7 +604,7 @@ OW_API const float *ow_pose_crowd_bones(const ow_pose_crowd *c, uint32_t i) {
 }
 
 /* CPU skinning of the model's first skinned mesh with copy 0's bone matrices, `iterations`
- * times (oroya_pose_skin_run; positions and normals): milliseconds per run. For measuring the
+ * times (oroya_skin_job_run; positions and normals): milliseconds per run. For measuring the
  * SIMD128 and portable builds against each other; the pages skin on the GPU. -1 on error. */
 OW_API double ow_pose_crowd_skin_bench(ow_pose_crowd *c, uint32_t iterations) {
     const oroya_skin *s = c->model->skinned_mesh_count ? c->model->skinned_meshes[0] : NULL;
@@ -613,16 +613,16 @@ OW_API double ow_pose_crowd_skin_bench(ow_pose_crowd *c, uint32_t iterations) {
     float *n = malloc((size_t)s->vertex_count * 3 * sizeof *n);
     double ms = -1.0;
     if (p && n) {
-        oroya_pose_skin_job job = {.count = s->vertex_count, .positions = s->positions,
+        oroya_skin_job job = {.count = s->vertex_count, .positions = s->positions,
                                    .normals = s->normals, .joints = s->joints,
                                    .weights = s->weights,
                                    .palette_count = oroya_rig_joint_count(c->rig),
-                                   .palette = oroya_pose_character_bones(c->chars[0]),
+                                   .palette = oroya_pose_character_bones(c->chars[0])->m,
                                    .out_positions = p, .out_normals = s->normals ? n : NULL};
         double t0 = emscripten_get_now();
         oroya_result r = OROYA_OK;
         for (uint32_t i = 0; i < iterations && r == OROYA_OK; i++) {
-            r = oroya_pose_skin_run(&job, &ow_err);
+            r = oroya_skin_job_run(&job, &ow_err);
         }
         ms = r == OROYA_OK && iterations ? (emscripten_get_now() - t0) / iterations : -1.0;
     }

@@ -29,6 +29,16 @@
 #define OROYA_API_END
 #endif
 
+/* Marks a function kept for one release under an old name: calls still compile and link,
+ * with a warning that names the replacement (docs/api.md, "Naming", lists them). */
+#if defined(__GNUC__) || defined(__clang__)
+#define OROYA_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#elif defined(_MSC_VER)
+#define OROYA_DEPRECATED(msg) __declspec(deprecated(msg))
+#else
+#define OROYA_DEPRECATED(msg)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -157,6 +157,30 @@ oroya_result oroya_clip_subclip(const oroya_clip *clip, const char *name, double
  * Errors: INVALID_ARGUMENT (clip NULL, tolerance negative or not finite), OUT_OF_MEMORY. */
 oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error *err);
 
+/* Largest weights track oroya_clip_make_additive handles (it works on the stack). */
+#define OROYA_MAX_ADDITIVE_COMPONENTS 256
+
+/* ---- additive clips --------------------------------------------------------------------- */
+
+/* three's AnimationUtils.makeClipAdditive, in place: every track of `target` that has a
+ * track with the same target node and property in `reference` becomes relative to the
+ * reference value at time reference_frame / fps (the first/last key outside the keys):
+ * translation, scale and weights v - ref; rotation conj(normalize(ref)) * q. Cubic-spline
+ * tracks change their spline vertices; rotation tangents become conj(ref) * m as well
+ * (a deviation from three, see docs/mixer.md). Sets target->blend_mode to ADDITIVE; existing actions keep their mode.
+ * reference may be NULL or target itself; fps <= 0 means 30. Values are rounded to float as
+ * three's Float32Arrays do. Errors: INVALID_ARGUMENT (NULL target, non-finite frame or fps),
+ * OROYA_ERR_LIMIT (a weights track of more than OROYA_MAX_ADDITIVE_COMPONENTS). Never
+ * allocates. */
+oroya_result oroya_clip_make_additive(oroya_clip *target, double reference_frame,
+                                      const oroya_clip *reference, double fps);
+
+/* Deprecated: the old name of oroya_clip_make_additive (declared in oroya/mixer.h until this
+ * release). */
+OROYA_DEPRECATED("use oroya_clip_make_additive")
+oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame,
+                                      const oroya_clip *reference, double fps);
+
 OROYA_API_END
 #ifdef __cplusplus
 }

@@ -17,7 +17,8 @@
  *
  * Example:
  *   oroya_geometry *cyl;
- *   if (oroya_geometry_create_cylinder(0.5f, 0.5f, 2.0f, 32, 1, false, NULL, &cyl, NULL) == OROYA_OK) {
+ *   oroya_cylinder_desc d = {.radius_top = 0.5f, .radius_bottom = 0.5f, .height = 2.0f};
+ *   if (oroya_geometry_cylinder(&d, &cyl, NULL) == OROYA_OK) {
  *       oroya_geometry_translate(cyl, 0.0f, 1.0f, 0.0f);   // base at y = 0
  *       ...
  *       oroya_geometry_destroy(cyl);
@@ -39,15 +40,15 @@ OROYA_API_BEGIN
 
 typedef struct oroya_geometry {
     uint32_t vertex_count;
-    uint32_t index_count;  /* a multiple of 3; every index < vertex_count */
-    float *positions;      /* vertex_count * 3 */
-    float *normals;        /* vertex_count * 3, unit length; NULL when absent */
-    float *uvs;            /* vertex_count * 2; NULL when absent. v = 0 at the bottom (three.js) */
-    uint32_t *indices;     /* index_count; counter-clockwise front faces */
+    uint32_t index_count; /* a multiple of 3; every index < vertex_count */
+    float *positions;     /* vertex_count * 3 */
+    float *normals;       /* vertex_count * 3, unit length; NULL when absent */
+    float *uvs;           /* vertex_count * 2; NULL when absent. v = 0 at the bottom (three.js) */
+    uint32_t *indices;    /* index_count; counter-clockwise front faces */
     /* Optional skinning data (glTF JOINTS_0 / WEIGHTS_0), NULL when absent. The geometry only
      * stores them; the skin module interprets them. */
-    uint16_t *joints;      /* vertex_count * 4 */
-    float *weights;        /* vertex_count * 4 */
+    uint16_t *joints; /* vertex_count * 4 */
+    float *weights;   /* vertex_count * 4 */
     /* Optional morph targets (glTF targets), deltas per target, target-major:
      * morph_positions[(t * vertex_count + v) * 3 + c]. NULL when absent. */
     uint32_t morph_target_count;
@@ -65,15 +66,15 @@ typedef struct oroya_geometry {
 
 /* Input to oroya_geometry_create. Every array is copied. Zero means "absent". */
 typedef struct oroya_geometry_desc {
-    uint32_t vertex_count;     /* > 0 */
-    const float *positions;    /* vertex_count * 3, finite; required */
-    const float *normals;      /* vertex_count * 3, or NULL */
-    const float *uvs;          /* vertex_count * 2, or NULL */
-    const uint32_t *indices;   /* index_count, or NULL for 0, 1, 2, ... (non-indexed glTF) */
-    uint32_t index_count;      /* multiple of 3; with indices NULL must be 0 (then
+    uint32_t vertex_count;   /* > 0 */
+    const float *positions;  /* vertex_count * 3, finite; required */
+    const float *normals;    /* vertex_count * 3, or NULL */
+    const float *uvs;        /* vertex_count * 2, or NULL */
+    const uint32_t *indices; /* index_count, or NULL for 0, 1, 2, ... (non-indexed glTF) */
+    uint32_t index_count;    /* multiple of 3; with indices NULL must be 0 (then
                                   vertex_count must be a multiple of 3) */
-    const uint16_t *joints;    /* vertex_count * 4, or NULL */
-    const float *weights;      /* vertex_count * 4, or NULL; required when joints is set */
+    const uint16_t *joints;  /* vertex_count * 4, or NULL */
+    const float *weights;    /* vertex_count * 4, or NULL; required when joints is set */
     uint32_t morph_target_count;
     const float *morph_positions; /* morph_target_count * vertex_count * 3, or NULL */
     const float *morph_normals;   /* morph_target_count * vertex_count * 3, or NULL */
@@ -101,43 +102,103 @@ oroya_geometry_desc oroya_geometry_to_desc(const oroya_geometry *geometry);
 /* Frees the geometry and all its arrays. NULL is accepted. */
 void oroya_geometry_destroy(oroya_geometry *geometry);
 
-/* The generators below follow three.js 0.187 (src/geometries/, the *Geometry.js files) exactly: same
- * parameters, same vertex, index and uv order. Segment counts are whole numbers; three.js
- * floors fractional ones, here they are integers already. allocator may be NULL; err may be
- * NULL. Errors: INVALID_ARGUMENT (NULL out, zero segments where three.js would produce NaN,
- * non-finite or negative sizes), LIMIT (too many vertices), OUT_OF_MEMORY. */
+/* The generators below follow three.js 0.187 (src/geometries/, the *Geometry.js files) exactly:
+ * same parameters and defaults, same vertex, index and uv order. Each takes a desc whose zero
+ * fields mean three.js's default (written on each field's line), so a zeroed desc (or a NULL
+ * one) gives `new THREE.BoxGeometry()` and so on. Segment counts are whole numbers (three.js
+ * floors fractional ones). The full angle ranges only (no phiStart/thetaLength slices).
+ * err may be NULL. Errors: INVALID_ARGUMENT (NULL out, non-finite sizes, an allocator with
+ * only one of alloc and free), LIMIT (more than OROYA_GEOMETRY_MAX_VERTICES), OUT_OF_MEMORY;
+ * *out is NULL on error. Sizes may be negative, as in three.js (the mesh turns inside out). */
 
-/* three.js BoxGeometry(width, height, depth, widthSegments, heightSegments, depthSegments):
- * centred on the origin, faces in the order +x, -x, +y, -y, +z, -z, each a grid with its own
- * vertices (so corners are repeated with per-face normals). Segments >= 1. */
+/* three.js BoxGeometry: centred on the origin, faces in the order +x, -x, +y, -y, +z, -z,
+ * each a grid with its own vertices (so corners are repeated with per-face normals). */
+typedef struct oroya_box_desc {
+    float width;               /* along x; 0 means 1 */
+    float height;              /* along y; 0 means 1 */
+    float depth;               /* along z; 0 means 1 */
+    uint32_t width_segments;   /* 0 means 1 */
+    uint32_t height_segments;  /* 0 means 1 */
+    uint32_t depth_segments;   /* 0 means 1 */
+    oroya_allocator allocator; /* zero: malloc/free */
+} oroya_box_desc;
+oroya_result oroya_geometry_box(const oroya_box_desc *desc, oroya_geometry **out, oroya_error *err);
+
+/* three.js SphereGeometry: centred on the origin; rows run from the north pole (+y) down; the
+ * seam column is repeated for the uvs. */
+typedef struct oroya_sphere_desc {
+    float radius;              /* 0 means 1 */
+    uint32_t width_segments;   /* around y; 0 means 32; below 3 counts as 3 (three.js) */
+    uint32_t height_segments;  /* pole to pole; 0 means 16; 1 counts as 2 (three.js) */
+    oroya_allocator allocator; /* zero: malloc/free */
+} oroya_sphere_desc;
+oroya_result oroya_geometry_sphere(const oroya_sphere_desc *desc, oroya_geometry **out,
+                                   oroya_error *err);
+
+/* three.js CylinderGeometry: centred on the origin along y, torso first, then the top cap,
+ * then the bottom cap (caps skipped when open_ended, or at a pointed end). Translate by
+ * height / 2 to stand it on y = 0. A zero radius means 1, so a pointed end (three.js's radius
+ * 0) is asked for with pointed_top / pointed_bottom. */
+typedef struct oroya_cylinder_desc {
+    float radius_top;          /* 0 means 1 */
+    float radius_bottom;       /* 0 means 1 */
+    float height;              /* 0 means 1 */
+    uint32_t radial_segments;  /* around y; 0 means 32 */
+    uint32_t height_segments;  /* along y; 0 means 1 */
+    bool open_ended;           /* no caps; false: both caps */
+    bool pointed_top;          /* radius 0 at the top (radius_top ignored); false: radius_top */
+    bool pointed_bottom;       /* radius 0 at the bottom (radius_bottom ignored) */
+    oroya_allocator allocator; /* zero: malloc/free */
+} oroya_cylinder_desc;
+oroya_result oroya_geometry_cylinder(const oroya_cylinder_desc *desc, oroya_geometry **out,
+                                     oroya_error *err);
+
+/* three.js ConeGeometry: a cylinder with a pointed top (its tip at +height / 2). */
+typedef struct oroya_cone_desc {
+    float radius;              /* of the base; 0 means 1 */
+    float height;              /* 0 means 1 */
+    uint32_t radial_segments;  /* 0 means 32 */
+    uint32_t height_segments;  /* 0 means 1 */
+    bool open_ended;           /* no base cap; false: capped */
+    oroya_allocator allocator; /* zero: malloc/free */
+} oroya_cone_desc;
+oroya_result oroya_geometry_cone(const oroya_cone_desc *desc, oroya_geometry **out,
+                                 oroya_error *err);
+
+/* three.js PlaneGeometry: in the xy plane, facing +z, rows from top (+y) to bottom. */
+typedef struct oroya_plane_desc {
+    float width;               /* along x; 0 means 1 */
+    float height;              /* along y; 0 means 1 */
+    uint32_t width_segments;   /* 0 means 1 */
+    uint32_t height_segments;  /* 0 means 1 */
+    oroya_allocator allocator; /* zero: malloc/free */
+} oroya_plane_desc;
+oroya_result oroya_geometry_plane(const oroya_plane_desc *desc, oroya_geometry **out,
+                                  oroya_error *err);
+
+/* Deprecated: the positional forms of the generators above, kept for one release. Unlike
+ * the descs, zero here is a value: a zero size is a flat mesh, a zero cylinder radius a
+ * pointed end, zero segments INVALID_ARGUMENT (and a zero cylinder height, whose side
+ * normals would be NaN). allocator may be NULL. */
+OROYA_DEPRECATED("use oroya_geometry_box")
 oroya_result oroya_geometry_create_box(float width, float height, float depth,
                                        uint32_t width_segments, uint32_t height_segments,
                                        uint32_t depth_segments, const oroya_allocator *allocator,
                                        oroya_geometry **out, oroya_error *err);
-
-/* three.js SphereGeometry(radius, widthSegments, heightSegments) with the full phi and theta
- * ranges. As in three.js, width_segments below 3 count as 3 and height_segments below 2 as 2.
- * Rows run from the north pole (+y) down; the seam column is repeated for the uvs. */
+OROYA_DEPRECATED("use oroya_geometry_sphere")
 oroya_result oroya_geometry_create_sphere(float radius, uint32_t width_segments,
                                           uint32_t height_segments,
-                                          const oroya_allocator *allocator,
-                                          oroya_geometry **out, oroya_error *err);
-
-/* three.js CylinderGeometry(radiusTop, radiusBottom, height, radialSegments, heightSegments,
- * openEnded) with the full theta range: centred on the origin along y, torso first, then the
- * top cap, then the bottom cap (caps skipped when open_ended, or when their radius is 0).
- * Segments >= 1. Translate by height / 2 to stand it on y = 0. */
+                                          const oroya_allocator *allocator, oroya_geometry **out,
+                                          oroya_error *err);
+OROYA_DEPRECATED("use oroya_geometry_cylinder or oroya_geometry_cone")
 oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_bottom, float height,
                                             uint32_t radial_segments, uint32_t height_segments,
                                             bool open_ended, const oroya_allocator *allocator,
                                             oroya_geometry **out, oroya_error *err);
-
-/* three.js PlaneGeometry(width, height, widthSegments, heightSegments): in the xy plane,
- * facing +z, rows from top (+y) to bottom. Segments >= 1. */
+OROYA_DEPRECATED("use oroya_geometry_plane")
 oroya_result oroya_geometry_create_plane(float width, float height, uint32_t width_segments,
-                                         uint32_t height_segments,
-                                         const oroya_allocator *allocator, oroya_geometry **out,
-                                         oroya_error *err);
+                                         uint32_t height_segments, const oroya_allocator *allocator,
+                                         oroya_geometry **out, oroya_error *err);
 
 /* Moves every position by (x, y, z) and the bounds with them (three.js
  * BufferGeometry.translate). Morph deltas are unchanged. Errors: INVALID_ARGUMENT (NULL),

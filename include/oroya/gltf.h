@@ -216,6 +216,12 @@ typedef struct oroya_gltf_animation {
      * the importer gives them to the clip (oroya_clip_set_markers). */
     uint32_t marker_count;
     oroya_marker *markers;
+    /* extras.curves: [{"name": string, "interpolation": "step" | "linear" | "smooth" |
+     * "cubicspline" (default "linear"), "times": [...], "values": [...]}, ...] (docs/gltf.md,
+     * "Curves"): CURVE tracks (oroya/track.h) the importer adds to the clip. The arrays
+     * belong to the data; validated when the clip is made. */
+    uint32_t curve_count;
+    oroya_track *curves;
 } oroya_gltf_animation;
 
 typedef struct oroya_gltf_scene {
@@ -247,6 +253,15 @@ typedef struct oroya_gltf_texture {
     uint32_t sampler;                 /* texture sampler or OROYA_GLTF_NONE */
 } oroya_gltf_texture;
 
+/* A texture sampler (glTF `samplers`): filters 0 when unset (9728 NEAREST, 9729 LINEAR,
+ * 9984..9987 mipmap modes), wraps default 10497 REPEAT (33071 CLAMP_TO_EDGE, 33648
+ * MIRRORED_REPEAT); validate refuses other values. */
+typedef struct oroya_gltf_texture_sampler {
+    char *name;
+    uint32_t mag_filter, min_filter;
+    uint32_t wrap_s, wrap_t;
+} oroya_gltf_texture_sampler;
+
 typedef struct oroya_gltf_image {
     char *name;
     char *uri;                        /* NULL when in a buffer view */
@@ -270,12 +285,31 @@ typedef struct oroya_gltf_data {
     uint32_t material_count;       oroya_gltf_material *materials;
     uint32_t texture_count;        oroya_gltf_texture *textures;
     uint32_t image_count;          oroya_gltf_image *images;
+    uint32_t texture_sampler_count; oroya_gltf_texture_sampler *texture_samplers;
     uint32_t extension_required_count;
     char **extensions_required;
     uint32_t extension_used_count;
     char **extensions_used;
     /* + private bookkeeping (allocator, base directory, GLB chunk) */
 } oroya_gltf_data;
+
+/* A user reader for external URIs (buffers and images; never data: URIs or the GLB BIN
+ * chunk), set in oroya_gltf_desc or oroya_gltf_import_desc to read through a virtual file
+ * system or an archive, or to allow less than the default. Called with the URI as the file
+ * writes it, `path` (base_dir joined with the percent-decoded URI, without "?query" or
+ * "#fragment": the file the default reader would open) and base_dir ("" when parsed from
+ * memory without one). It either returns OROYA_OK with *bytes allocated by
+ * oroya_allocator_alloc(allocator, *size, 1) (NULL when *size is 0), which oroya then owns
+ * and frees with the same allocator, or an error code (then *bytes is ignored: the callback
+ * frees what it allocated; the message it puts in err, if any, is kept after the URI). More than max_size bytes fail with OROYA_ERR_LIMIT (the
+ * bytes are freed). Errors name the JSON place and the URI ("buffers[0]: \"a.bin\": ...").
+ * The callback decides what may be read: the base directory confinement of the default
+ * reader does not apply to it, and absolute paths reach it. URIs with a scheme ("http:")
+ * are refused before it is called. It must not call back into the same oroya_gltf_data. */
+typedef oroya_result (*oroya_gltf_read_fn)(void *user, const char *uri, const char *path,
+                                           const char *base_dir, uint64_t max_size,
+                                           const oroya_allocator *allocator, void **bytes,
+                                           uint64_t *size, oroya_error *err);
 
 typedef struct oroya_gltf_desc {
     oroya_allocator allocator;        /* zero = malloc/free */
@@ -289,6 +323,11 @@ typedef struct oroya_gltf_desc {
      * files the application trusts). Either way only regular files are read: a FIFO, device
      * or directory fails with OROYA_ERR_IO, never blocks. */
     bool allow_outside_base_dir;
+    /* NULL (default): external URIs are read as above. Otherwise every external URI is read
+     * by this callback (see oroya_gltf_read_fn), with read_user as its first argument; with
+     * it, a file parsed from memory without base_dir may have external URIs. */
+    oroya_gltf_read_fn read_file;
+    void *read_user;
 } oroya_gltf_desc;
 
 /* Parses a .gltf (JSON) or .glb (detected by the "glTF" magic) held in memory. Checks
@@ -374,7 +413,8 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
  * primitive order. Morph weights sit on the glTF node: its `weights`, else the mesh's, else 0.
  * Primitives that are not triangle lists (points, lines, strips, fans) get no geometry (their
  * POSITION and indices are kept in model->primitives, for export).
- * Only JOINTS_0/WEIGHTS_0 and TEXCOORD_0 are read.
+ * The geometry gets POSITION, NORMAL, TEXCOORD_0, JOINTS_0/WEIGHTS_0; TEXCOORD_1, TANGENT and
+ * COLOR_0 are kept in model->primitives for export only.
  *
  * Names follow docs/scenario.md ("glTF scenarios") so results compare with three.js: scene
  * node of glTF node i is named by its glTF name when that is non-empty, unique among the
@@ -400,13 +440,32 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
 typedef struct oroya_gltf_image_data {
     uint32_t width, height;           /* 0 when not decoded (skip_images, or unused) */
     uint8_t *pixels;                  /* width * height * 4 bytes, RGBA8, top row first */
+    const char *name;                 /* glTF name, "" when absent */
+    const char *mime_type;            /* the file's mimeType, else "image/png" or "image/jpeg"
+                                         from the bytes, else "" */
+    const uint8_t *encoded;           /* the image file's bytes as the file holds them (every
+                                         image, used or not), for export; NULL with
+                                         skip_images */
+    uint64_t encoded_size;
 } oroya_gltf_image_data;
+
+/* A glTF texture: its image and its sampler, as the file has them. */
+typedef struct oroya_gltf_model_texture {
+    const char *name;                 /* glTF name, "" when absent */
+    uint32_t image;                   /* index into images, or OROYA_GLTF_NONE */
+    bool sampler;                     /* the texture names a sampler; else the fields below
+                                         are glTF's defaults (filters 0 = unset, REPEAT) */
+    const char *sampler_name;         /* "" when absent */
+    uint32_t mag_filter, min_filter;  /* as oroya_gltf_texture_sampler */
+    uint32_t wrap_s, wrap_t;
+} oroya_gltf_model_texture;
 
 typedef struct oroya_gltf_model_material {
     const char *name;                 /* glTF name, "" when absent */
     oroya_material material;          /* base color factor, metallic, roughness, sides */
     uint32_t base_color_image;        /* index into images, or OROYA_GLTF_NONE */
     uint32_t base_color_texcoord;     /* TEXCOORD set; only 0 has uvs in the geometry */
+    uint32_t base_color_texture;      /* index into textures, or OROYA_GLTF_NONE */
 } oroya_gltf_model_material;
 
 typedef struct oroya_gltf_model_skin {
@@ -441,6 +500,14 @@ typedef struct oroya_gltf_model_primitive {
     uint32_t *indices;                /* NULL when the primitive has none */
     uint16_t *joints2;                /* JOINTS_1, vertex_count * 4, or NULL */
     float *weights2;                  /* WEIGHTS_1, vertex_count * 4, or NULL */
+    /* Of a triangle primitive, attributes the geometry has no place for, decoded as
+     * oroya_gltf_accessor_unpack_floats does (normalized integers scaled), for export: */
+    float *texcoords1;                /* TEXCOORD_1, geometry vertex count * 2, or NULL */
+    float *tangents;                  /* TANGENT, vertex count * 4 (xyz, w = handedness) */
+    float *colors;                    /* COLOR_0, vertex count * color_components, or NULL */
+    uint32_t color_components;        /* 3 (VEC3) or 4 (VEC4) */
+    oroya_gltf_component_type color_component_type; /* FLOAT, or normalized UNSIGNED_BYTE
+                                         or UNSIGNED_SHORT: export writes it back so */
 } oroya_gltf_model_primitive;
 
 typedef struct oroya_gltf_model {
@@ -474,13 +541,20 @@ typedef struct oroya_gltf_model {
     oroya_gltf_image_data *images;
     uint32_t camera_count;            /* = glTF camera count */
     oroya_gltf_model_camera *cameras;
+    uint32_t texture_count;           /* = glTF texture count */
+    oroya_gltf_model_texture *textures;
+    const char *scene_name;           /* the loaded glTF scene's name, "" when absent */
     /* + private bookkeeping */
 } oroya_gltf_model;
 
 typedef struct oroya_gltf_import_desc {
     oroya_allocator allocator;        /* zero = malloc/free; used for everything the model owns */
-    bool skip_images;                 /* true: do not decode textures (images stay 0 x 0) */
+    bool skip_images;                 /* true: read and decode no image (images stay 0 x 0,
+                                         encoded NULL; export then writes none) */
     bool allow_outside_base_dir;      /* oroya_gltf_load only: as in oroya_gltf_desc */
+    oroya_gltf_read_fn read_file;     /* oroya_gltf_load only: as in oroya_gltf_desc (import
+                                         reads image URIs with the data's reader) */
+    void *read_user;
 } oroya_gltf_import_desc;
 
 /* Builds a model from validated data (oroya_gltf_validate passed). `data` is only read; it
@@ -538,7 +612,9 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
  * out, as glTF has no empty animation). Keys and vertex data are written bit for bit, so
  * importing the file gives the same floats back; with desc.model, what the scene does not
  * hold comes from the model (see oroya_gltf_write_desc and docs/gltf.md). The .bin URI is
- * percent-encoded (RFC 3986). Not written: images and textures, lights, visibility, colour overrides; SMOOTH and STERP
+ * percent-encoded (RFC 3986). Images, textures and samplers only with desc.model (images as
+ * buffer views, bit for bit, in .gltf too). Not written: lights, visibility, colour
+ * overrides; SMOOTH and STERP
  * tracks (no glTF form: OROYA_ERR_UNSUPPORTED). The output passes the Khronos glTF
  * validator with no errors. Linear in the scene and clip sizes (plus a sort of the names).
  */

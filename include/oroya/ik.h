@@ -61,6 +61,7 @@ OROYA_API_BEGIN
 
 typedef struct oroya_scene oroya_scene;
 typedef struct oroya_pose_character oroya_pose_character;
+typedef struct oroya_mixer oroya_mixer;
 
 /* Joints of one aim chain. */
 #define OROYA_IK_MAX_CHAIN 8
@@ -176,6 +177,26 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
  * chain as blended, silently (the update still returns OROYA_OK). */
 oroya_result oroya_pose_character_set_ik(oroya_pose_character *character, const oroya_ik *iks,
                                          uint32_t count, oroya_error *err);
+
+/* ---- hooks: the rig-backed mixer ----------------------------------------------------------- */
+
+/* Gives a mixer created with a rig (oroya_mixer_desc.rig) a list of IKs, run by every later
+ * oroya_mixer_update and oroya_mixer_update_batch after blending, root motion and joint
+ * limits, inside local-to-model (as oroya_pose_character_set_ik does), so the bone and model
+ * matrices (oroya_mixer_bone_matrices, oroya_mixer_model_matrices), the joints' transforms in
+ * the scene (written lazily, as the blended pose is), skinning, rendering and export all see
+ * the IK'd pose. Joints are the rig's kernel joints (oroya_rig_kernel_node order, the order
+ * of oroya_mixer_model_matrices); targets, poles and `up` are in world (scene) coordinates
+ * (the kernel's model matrices are the joints' world matrices). The array is borrowed, as for
+ * the character: change targets, poles and weights in it between updates, call this again to
+ * change joints. Validated here against the mixer's current model matrices (the last update's,
+ * or the pose at create). count 0 (iks NULL) removes the list; on error the previous list is
+ * kept. OROYA_ERR_INVALID_ARGUMENT for a mixer without a rig. Never allocates. While an
+ * update takes the property path (oroya_mixer_kernel_active false) the IKs run on the joints'
+ * current transforms and write their rotations into the scene at once. Run-time fallbacks
+ * leave a chain as blended, silently. */
+oroya_result oroya_mixer_set_ik(oroya_mixer *mixer, const oroya_ik *iks, uint32_t count,
+                                oroya_error *err);
 
 OROYA_API_END
 #ifdef __cplusplus

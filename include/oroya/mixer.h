@@ -31,7 +31,7 @@
  *      scaled step or accumulated time would overflow;
  *   2. ping-pong with clamp_when_finished shows the correct end pose on the frame it
  *      finishes (three shows the other end on that one frame);
- *   3. oroya_make_clip_additive on cubic-spline rotation tracks also transforms the
+ *   3. oroya_clip_make_additive on cubic-spline rotation tracks also transforms the
  *      tangents (conj(ref) * m); three leaves them untouched.
  * Where three.js produces NaN, oroya keeps a defined result instead: a zero-length clip in
  * LOOP_REPEAT or LOOP_PINGPONG holds its key pose with action time 0 (three divides by the
@@ -76,8 +76,6 @@ OROYA_API_BEGIN
 /* Largest |weight| an action takes (set_weight, set_effective_weight). Weights above 1 are
  * allowed (additive exaggeration); 1e300 would write inf into the scene. */
 #define OROYA_MAX_WEIGHT 1e6
-/* Largest weights track oroya_make_clip_additive handles (it works on the stack). */
-#define OROYA_MAX_ADDITIVE_COMPONENTS 256
 /* Defaults used when a desc field is 0. */
 #define OROYA_MIXER_DEFAULT_MAX_ACTIONS 64
 #define OROYA_MIXER_DEFAULT_MAX_BINDINGS 256
@@ -248,7 +246,7 @@ const oroya_mat4 *oroya_mixer_bone_matrices(const oroya_mixer *mixer, uint32_t *
 const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *mixer, uint32_t *count);
 const oroya_rig *oroya_mixer_rig(const oroya_mixer *mixer);
 /* Whether the last update went through the pose kernel (false without a rig, and while a
- * scheduled action needs the property path: see oroya_rig_clip_status and STERP blending). */
+ * scheduled action's clip needs the property path: see oroya_rig_clip_status). */
 bool oroya_mixer_kernel_active(const oroya_mixer *mixer);
 
 /* Stops every scheduled action (three's stopAllAction), last to first. */
@@ -503,20 +501,29 @@ oroya_result oroya_mixer_set_root_motion(oroya_mixer *mixer, oroya_node root,
 oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *mixer);
 oroya_root_motion oroya_mixer_root_total(const oroya_mixer *mixer);
 
-/* ---- additive clips --------------------------------------------------------------------- */
+/* ---- curves (an oroya extension) ----------------------------------------------------------- */
 
-/* three's AnimationUtils.makeClipAdditive, in place: every track of `target` that has a
- * track with the same target node and property in `reference` becomes relative to the
- * reference value at time reference_frame / fps (the first/last key outside the keys):
- * translation, scale and weights v - ref; rotation conj(normalize(ref)) * q. Cubic-spline
- * tracks change their spline vertices; rotation tangents become conj(ref) * m as well
- * (deviation 3). Sets target->blend_mode to ADDITIVE; existing actions keep their mode.
- * reference may be NULL or target itself; fps <= 0 means 30. Values are rounded to float as
- * three's Float32Arrays do. Errors: INVALID_ARGUMENT (NULL target, non-finite frame or fps),
- * OROYA_ERR_LIMIT (a weights track of more than OROYA_MAX_ADDITIVE_COMPONENTS). Never
- * allocates. */
-oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame,
-                                      const oroya_clip *reference, double fps);
+/* A curve is a named float channel that CURVE tracks (oroya/track.h; the track's target is
+ * the curve's name) drive instead of a scene property, such as a `footstep` or `ik_weight`
+ * curve. Curves blend with the action weights exactly as three.js's NumberKeyframeTrack on a
+ * number property whose original value is 0: weights that add up to less than 1 blend toward
+ * 0, additive actions add, and a curve no scheduled action drives is 0. Read the value after
+ * an update by index; resolve the name to an index once, at load time. See docs/mixer.md,
+ * "Curves".
+ *
+ * oroya_mixer_curve_index: the curve's index, adding the curve (value 0) when the mixer does
+ * not know the name yet, so an index can be taken before any action drives it. Indices are
+ * 0, 1, ... in the order names first appear (a track of a new action, or this call) and stay
+ * valid for the mixer's life. Allocates when it adds (load time). Errors: INVALID_ARGUMENT
+ * (NULL), BUSY (adding from an event callback), OUT_OF_MEMORY.
+ * oroya_mixer_find_curve: the same without adding (NOT_FOUND when unknown). */
+oroya_result oroya_mixer_curve_index(oroya_mixer *mixer, const char *name, uint32_t *out);
+oroya_result oroya_mixer_find_curve(const oroya_mixer *mixer, const char *name, uint32_t *out);
+/* The curve's value after the last update (0 for a NULL mixer or an unknown index). */
+double oroya_mixer_curve_value(const oroya_mixer *mixer, uint32_t index);
+uint32_t oroya_mixer_curve_count(const oroya_mixer *mixer);
+/* The curve's name (owned by the mixer), or NULL for an unknown index. */
+const char *oroya_mixer_curve_name(const oroya_mixer *mixer, uint32_t index);
 
 OROYA_API_END
 #ifdef __cplusplus

@@ -276,7 +276,13 @@ void oroya_thread_pool_parallel_for(void *user, uint32_t count, oroya_range_fn f
 
 /* ---- CPU skinning ----------------------------------------------------------------------- */
 
-/* Linear blend skinning of `count` vertices with 4 influences:
+/* DEPRECATED (kept for one release; to be removed): use oroya_skin_job / oroya_skin_job_run
+ * of oroya/skin.h, oroya's one CPU skinning job, which runs on the same SIMD kernel and adds
+ * 8 influences, bind matrices, bounds and in-place skinning. Its palette is float[16] per
+ * matrix: pass oroya_pose_character_bones(c)[0].m (or oroya_mixer_bone_matrices(...)[0].m).
+ * The palette limit is oroya/skin.h's OROYA_SKIN_MAX_PALETTE.
+ *
+ * Linear blend skinning of `count` vertices with 4 influences:
  *   p' = sum_i w_i * palette[j_i] * p,  n' = normalize(sum_i w_i * linear(palette[j_i]) * n).
  * Weights are used as given. Matrices are affine (bottom row taken as 0 0 0 1). To split a
  * mesh over threads, offset every per-vertex pointer by the same first vertex. */
@@ -286,18 +292,20 @@ typedef struct oroya_pose_skin_job {
     const float *normals;        /* 3 * count; optional, with out_normals */
     const uint16_t *joints;      /* 4 * count palette indices; required */
     const float *weights;        /* 4 * count; required */
-    uint32_t palette_count;      /* 1 .. 32767 */
+    uint32_t palette_count;      /* 1 .. OROYA_SKIN_MAX_PALETTE (32767) */
     const oroya_mat4 *palette;   /* palette_count bone matrices; required */
     float *out_positions;        /* 3 * count; required; must not overlap the inputs */
     float *out_normals;          /* 3 * count; with normals; zero normals stay zero */
 } oroya_pose_skin_job;
 
-/* Runs the job (SSE2, or AVX2+FMA or AVX-512F when the CPU has them; all agree with the
- * reference within 1e-6 relative). Errors: INVALID_ARGUMENT (NULL spans, normals without
- * out_normals, palette count 0 or above 32767), OUT_OF_RANGE (a joint index >= palette_count;
- * all indices are checked before any vertex is skinned, so the outputs are untouched, and the
- * message names the first such vertex). Never allocates; uses up to 16 KiB of stack (a copy
- * of a palette of at most 256 matrices that is not 64-byte aligned). */
+/* DEPRECATED: a thin wrapper over the kernel of oroya_skin_job_run (the same loops, so the
+ * same results as oroya_skin_job_run on a job without bind matrices). Unlike it, every joint
+ * index must be in range, even with weight 0. Errors: INVALID_ARGUMENT (NULL spans, normals
+ * without out_normals, palette count 0 or above 32767), OUT_OF_RANGE (a joint index >=
+ * palette_count; all indices are checked before any vertex is skinned, so the outputs are
+ * untouched, and the message names the first such vertex). Never allocates; uses up to
+ * 16 KiB of stack. */
+OROYA_DEPRECATED("use oroya_skin_job_run (oroya/skin.h)")
 oroya_result oroya_pose_skin_run(const oroya_pose_skin_job *job, oroya_error *err);
 
 /* The same, plain scalar C in double (the reference the fast paths are tested against). */

@@ -10,7 +10,7 @@
  * padding; see oroya/skeleton.h and docs/skinning.md), 4 or 8 influences per vertex.
  * Colors are linear (glTF, three.js); the output is sRGB-encoded (gamma 2.2).
  * Morph targets are applied on the GPU from a float texture of per-vertex deltas.
- * Image output: PNG (stb_image_write), looping animated GIF (giflib, one median-cut palette
+ * Image output: PNG (libpng), looping animated GIF (giflib, one median-cut palette
  * over all frames) and MP4 (frames piped to an `ffmpeg` found on PATH).
  *
  * What it does not do: scene management, animation, textures other than the base color,
@@ -224,17 +224,42 @@ oroya_mat4 oroya_render_orthographic(float left, float right, float bottom, floa
 oroya_mat4 oroya_render_look_at(oroya_vec3 eye, oroya_vec3 target, oroya_vec3 up);
 
 /* ---- images ---------------------------------------------------------------------------- */
-/* The image and video writers take no allocator: they, stb_image_write and giflib use the C
- * library's malloc (a renderer's desc allocator is not used here). */
-/* Writes RGBA8 pixels (top row first) as a PNG. OROYA_ERR_IO names the path. */
+/* What to write: the pixels and their size, GIF options, and the allocator. Zero fields take
+ * the defaults given on each line. */
+typedef struct oroya_image_desc {
+    uint32_t width;            /* 1..65535 */
+    uint32_t height;           /* 1..65535 */
+    const uint8_t *pixels;     /* RGBA8, top row first; for a GIF frame_count frames in a row,
+                                  each width * height * 4 bytes; required */
+    uint32_t frame_count;      /* GIF: number of frames; 0 means 1. PNG: ignored */
+    uint32_t delay_cs;         /* GIF: hundredths of a second per frame; 0 means 4 (25 fps) */
+    bool dither;               /* GIF: 4x4 ordered dithering; false: nearest color only */
+    oroya_allocator allocator; /* zero: malloc/free */
+} oroya_image_desc;
+
+/* Writes desc's pixels (frame_count ignored) as an RGBA8 PNG at path. All memory, libpng's
+ * included, comes from desc->allocator and is freed before it returns. Errors:
+ * INVALID_ARGUMENT (NULL path, desc or pixels; a size outside 1..65535; an allocator with
+ * only one of alloc and free), OUT_OF_MEMORY, IO (names the path). On error no file is left
+ * at path. */
+oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc,
+                                  oroya_error *err);
+
+/* Writes desc's frames as a GIF that loops forever, delay_cs per frame. One 256-color
+ * palette is built by median cut over all frames, so colors do not flicker between frames;
+ * pixels map to the nearest palette color, with 4x4 ordered dithering when desc->dither is
+ * set. Its working memory (about 1.6 MiB plus one index frame) comes from desc->allocator;
+ * giflib itself takes no allocator, so its own small blocks (the file state, the color map,
+ * the LZW coder) come from the C library's malloc. Errors as oroya_image_save_png. */
+oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc,
+                                  oroya_error *err);
+
+/* oroya_image_save_png with the pixels given directly and malloc/free. */
 oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t height,
                                    const uint8_t *rgba, oroya_error *err);
 
-/* Writes frame_count RGBA8 frames (contiguous, each width * height * 4 bytes, top row first)
- * as a GIF that loops forever, delay_cs hundredths of a second per frame (0 = 4, i.e. 25 fps).
- * One 256-color palette is built by median cut over all frames, so colors do not flicker
- * between frames; pixels map to the nearest palette color with 4x4 ordered dithering when
- * `dither` is set. Allocates temporary memory (about 64 KiB plus one index frame). */
+/* oroya_image_save_gif with the fields given directly and malloc/free; frame_count 0 is
+ * INVALID_ARGUMENT here. */
 oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t height,
                                    uint32_t frame_count, const uint8_t *frames,
                                    uint32_t delay_cs, bool dither, oroya_error *err);
@@ -242,7 +267,9 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
 /* MP4 through ffmpeg (libx264, yuv420p): begin opens a pipe to an `ffmpeg` found on PATH and
  * fails with OROYA_ERR_UNSUPPORTED and a message saying ffmpeg is missing when there is none.
  * Each frame is width * height * 4 bytes RGBA8, top row first. Width and height must be even
- * (yuv420p). finish closes the pipe and reports ffmpeg's exit status as OROYA_ERR_IO. */
+ * (yuv420p). finish closes the pipe and reports ffmpeg's exit status as OROYA_ERR_IO. The
+ * writer's small state comes from malloc (it takes no allocator); the encoding runs in the
+ * ffmpeg process. */
 typedef struct oroya_video_writer oroya_video_writer;
 oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height, float fps,
                                oroya_video_writer **out, oroya_error *err);

@@ -13,7 +13,7 @@
  * This header has two layers:
  *   - span functions that need nothing but arrays: oroya_skin_job (CPU skinning of a range
  *     of vertices, the per-frame work), oroya_skin_check_influences (the bind-time
- *     diagnostics) and oroya_skin_weights_normalize (three.js's normalizeSkinWeights);
+ *     diagnostics) and oroya_skin_normalize_weight_arrays (three.js's normalizeSkinWeights);
  *   - oroya_skin, a skinned mesh bound to a scene node and a skeleton (three.js's
  *     SkinnedMesh.bind, bind modes, bind_matrix_inverse), built on the span layer.
  *
@@ -50,8 +50,14 @@ extern "C" {
 #endif
 OROYA_API_BEGIN
 
-/* The largest palette a job precombines on the stack when it is given a bind matrix and no
- * scratch (16 floats per joint, 16 KiB at 256). Larger palettes need job.scratch. */
+/* The joint limits of CPU skinning, the same for every entry point (oroya_skin_job_run,
+ * oroya_skin_compute and the deprecated oroya_pose_skin_run):
+ *   - a palette holds at most OROYA_SKIN_MAX_PALETTE matrices (joint indices are u16);
+ *   - up to OROYA_MAX_JOINTS matrices are handled on the stack (16 floats each, 16 KiB at
+ *     256): the bind-matrix precombination, and the copy of a palette that is not 64-byte
+ *     aligned into an aligned buffer. A job with a bind matrix and more matrices than that
+ *     needs job.scratch (oroya_skin_bind allocates it for a skin). */
+#define OROYA_SKIN_MAX_PALETTE 32767
 #define OROYA_MAX_JOINTS 256
 
 /* CPU skinning of `count` vertices. Every span holds `count` vertices; to split a mesh across
@@ -65,8 +71,10 @@ typedef struct oroya_skin_job {
     const float *weights;            /* 4 * count; required; a weight of exactly 0 is skipped */
     const uint16_t *joints2;         /* 4 * count, influences 5-8; optional, with weights2 */
     const float *weights2;           /* 4 * count; optional, with joints2 */
-    uint32_t palette_count;          /* matrices in palette */
-    const float *palette;            /* 16 * palette_count: bone_world x bone_inverse per bone */
+    uint32_t palette_count;          /* matrices in palette, 0 .. OROYA_SKIN_MAX_PALETTE */
+    const float *palette;            /* 16 * palette_count: bone_world x bone_inverse per bone,
+                                        e.g. oroya_mixer_bone_matrices(...)[0].m or a
+                                        skeleton's bone_matrices; 64-byte aligned is fastest */
     const float *bind_matrix;        /* 16; NULL = identity */
     const float *bind_matrix_inverse;/* 16; NULL = identity */
     float *scratch;                  /* 16 * palette_count floats, or NULL: see OROYA_MAX_JOINTS */
@@ -80,21 +88,26 @@ typedef struct oroya_skin_job {
  *   OROYA_ERR_INVALID_ARGUMENT  NULL job; a required span missing (with count > 0);
  *                               normals/out_normals or joints2/weights2 not paired; palette
  *                               NULL with palette_count > 0;
- *   OROYA_ERR_LIMIT             a bind matrix, no scratch and palette_count > OROYA_MAX_JOINTS;
+ *   OROYA_ERR_LIMIT             palette_count > OROYA_SKIN_MAX_PALETTE; a bind matrix, no
+ *                               scratch and palette_count > OROYA_MAX_JOINTS;
  *   OROYA_ERR_NON_FINITE        a palette or bind matrix entry, a position or a normal;
  *   OROYA_ERR_OUT_OF_RANGE      a non-zero weight on a joint >= palette_count.
  * oroya_skin_job_run repeats only the O(1) checks. Never allocates. */
 oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err);
 
-/* Skins job->count vertices into the output spans. Matches three.js's getVertexPosition:
- * influences with weight 0 are skipped, the weights are used as given (not renormalized),
- * and when they do not sum to 1 the result is what three.js computes on the CPU (the bind
- * matrix inverse's translation counted once, not sum(w) times as three's vertex shader
- * does). Normals go through the linear part of the same matrices, then are renormalized.
- * With bind matrices, each palette entry is first combined into
- * bind_matrix_inverse * bone * bind_matrix (in double) in job->scratch or a bounded stack
- * buffer; the vertex loop then blends the four matrices of each influence set in one
- * fixed-length pass over 16 floats (no branches inside) and transforms once.
+/* Skins job->count vertices into the output spans: oroya's one CPU skinning job. Matches
+ * three.js's getVertexPosition: influences with weight 0 are skipped (their joint is never
+ * read), the weights are used as given (not renormalized), and when they do not sum to 1 the
+ * result is what three.js computes on the CPU (the bind matrix inverse's translation counted
+ * once, not sum(w) times as three's vertex shader does). Normals go through the linear part
+ * of the same matrices, then are renormalized. With bind matrices, each palette entry is
+ * first combined into bind_matrix_inverse * bone * bind_matrix (in double) in job->scratch
+ * or a bounded stack buffer.
+ * The vertex loop is SIMD (SSE2, or AVX2+FMA or AVX-512F when the CPU has them, picked at
+ * run time) for the common case: 4 influences, every joint index < palette_count, a finite
+ * palette and outputs that are not the inputs. 8 influences, in-place jobs, joints out of
+ * range and non-finite palettes go through a general loop (4-wide SSE2 too) that skips zero
+ * weights one by one.
  * Checks: the O(1) ones of oroya_skin_job_validate before starting, and out-of-range
  * joints during the loop (reported after it, naming the first vertex; that influence is
  * skipped). Non-finite inputs are not checked here and give non-finite outputs: validate
@@ -118,6 +131,9 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
  * a vertex whose sum is 0 becomes (1, 0, 0, 0 ...). Negative weights stay negative and NaN
  * stays NaN, so oroya_skin_check_influences still reports them afterwards. NULL weights is a
  * no-op. Never allocates. */
+void oroya_skin_normalize_weight_arrays(float *weights, float *weights2, uint32_t count);
+/* Deprecated: the old name of oroya_skin_normalize_weight_arrays. */
+OROYA_DEPRECATED("use oroya_skin_normalize_weight_arrays")
 void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count);
 
 /* ---- skinned meshes ---------------------------------------------------------------------- */
@@ -176,7 +192,7 @@ oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, or
 void oroya_skin_destroy(oroya_skin *skin);
 
 /* three.js SkinnedMesh.normalizeSkinWeights on the skin's copy of the weights (see
- * oroya_skin_weights_normalize). Call before bind. NULL is a no-op. Never allocates. */
+ * oroya_skin_normalize_weight_arrays). Call before bind. NULL is a no-op. Never allocates. */
 void oroya_skin_normalize_weights(oroya_skin *skin);
 
 /* three.js SkinnedMesh.bind(skeleton, bindMatrix). First the influences are checked against

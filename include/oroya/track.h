@@ -1,7 +1,9 @@
 /* oroya/track.h - keyframe tracks: key layout, validation and sampling.
  *
  * A track animates one property of one node (found by name): translation, rotation
- * (quaternion x,y,z,w), scale, or N morph-target weights. Keys are float times in seconds,
+ * (quaternion x,y,z,w), scale, N morph-target weights, a light's intensity, a camera's field
+ * of view, a mesh's colour or the node's visibility; or it drives a named curve, a float
+ * channel the caller reads from the mixer (docs/tracks.md "Typed tracks and curves"). Keys are float times in seconds,
  * strictly increasing, with float values. Sampling reproduces three.js 0.187 number for
  * number: the interval search of Interpolant.evaluate, DiscreteInterpolant (STEP),
  * LinearInterpolant / QuaternionLinearInterpolant with Quaternion.slerpFlat (LINEAR),
@@ -58,6 +60,17 @@ typedef enum oroya_property {
     OROYA_PROPERTY_ROTATION,        /* 4 components, unit quaternion x, y, z, w */
     OROYA_PROPERTY_SCALE,           /* 3 components */
     OROYA_PROPERTY_WEIGHTS,         /* N >= 1 components, one per morph target */
+    /* Typed property tracks (three.js NumberKeyframeTrack, ColorKeyframeTrack,
+     * BooleanKeyframeTrack) on a node's components, and curves: */
+    OROYA_PROPERTY_INTENSITY, /* 1 component: the node's light intensity (three: .intensity) */
+    OROYA_PROPERTY_FOV,       /* 1 component: the node's camera fov_y in degrees (.fov) */
+    OROYA_PROPERTY_COLOR,     /* 3 components, linear RGB: the node's mesh colour
+                                 (.material.color); the mixer writes the node's colour
+                                 override (oroya_scene_set_mesh_color), alpha unchanged */
+    OROYA_PROPERTY_VISIBLE,   /* 1 component, each value 0 or 1: node visibility (.visible).
+                                 STEP only, and blended by select, as three's booleans */
+    OROYA_PROPERTY_CURVE,     /* 1 component: a named curve; `target` is the curve's name,
+                                 not a node (oroya_mixer_curve_index, oroya/mixer.h) */
     OROYA_PROPERTY_COUNT_
 } oroya_property;
 
@@ -131,11 +144,14 @@ void oroya_track_sample_f64(const oroya_track *track, double t, uint32_t *cursor
  * "tracks[track_index]", the target and property and, where it applies, the key index:
  *   OROYA_ERR_INVALID_ARGUMENT  track is NULL, or target is NULL, or times/values NULL;
  *   OROYA_ERR_UNKNOWN_PROPERTY  property is not an oroya_property;
- *   OROYA_ERR_INVALID_DATA      interpolation unknown, or STERP on a non-rotation track;
+ *   OROYA_ERR_INVALID_DATA      interpolation unknown, or STERP on a non-rotation track,
+ *                               or a VISIBLE track that is not STEP or has a value other
+ *                               than 0 or 1 (the message names the key);
  *   OROYA_ERR_NO_KEYS           key_count is 0;
  *   OROYA_ERR_LIMIT             key_count above OROYA_TRACK_MAX_KEYS, or the value count
  *                               does not fit in 32 bits;
- *   OROYA_ERR_VALUE_COUNT       components wrong for the property (3, 4, 3, >= 1), or
+ *   OROYA_ERR_VALUE_COUNT       components wrong for the property (3, 4, 3, >= 1, then
+ *                               1, 1, 3, 1, 1), or
  *                               value_count nonzero and not key_count * components (* 3);
  *   OROYA_ERR_BAD_TIMES         a time that is NaN or infinite, or not greater than the one
  *                               before;
@@ -152,11 +168,12 @@ uint32_t oroya_track_key_stride(const oroya_track *track);
  * not fit in 32 bits (validation reports that case). */
 uint32_t oroya_track_value_count(const oroya_track *track);
 
-/* Components a property needs: 3, 4, 3, and 0 for WEIGHTS (any N >= 1) or an unknown one. */
+/* Components a property needs: 3, 4, 3, 0 for WEIGHTS (any N >= 1), 1 for INTENSITY, FOV,
+ * VISIBLE and CURVE, 3 for COLOR, and 0 for an unknown one. */
 uint32_t oroya_property_components(oroya_property property);
 
 /* Static names for messages and file formats: "translation", "rotation", "scale",
- * "weights"; "step", "linear", "cubicspline", "smooth", "sterp". "unknown" when out of range. */
+ * "weights", "intensity", "fov", "color", "visible", "curve"; "step", "linear", "cubicspline", "smooth", "sterp". "unknown" when out of range. */
 const char *oroya_property_name(oroya_property property);
 const char *oroya_interpolation_name(oroya_interpolation interpolation);
 

@@ -1,4 +1,4 @@
-/* oroya_make_clip_additive: three.js 0.187's AnimationUtils.makeClipAdditive, in place.
+/* oroya_clip_make_additive: three.js 0.187's AnimationUtils.makeClipAdditive, in place.
  *
  * Precision follows three exactly: key values are Float32Arrays there, the reference value
  * is a Float32 copy (slice or a fresh interpolant's Float32 result), the conjugated
@@ -23,7 +23,7 @@ static void multiply_into(float *dst, const float *ref, const float *q) {
     dst[3] = (float)(w0 * w1 - x0 * x1 - y0 * y1 - z0 * z1);
 }
 
-oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame,
+oroya_result oroya_clip_make_additive(oroya_clip *target, double reference_frame,
                                       const oroya_clip *reference, double fps) {
     if (!target || !isfinite(reference_frame) || isnan(fps) ||
         (target->track_count && !target->tracks))
@@ -43,6 +43,8 @@ oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame
         const oroya_track *rt = &reference->tracks[i];
         if (!rt->target || rt->key_count == 0 || !rt->times || !rt->values)
             continue;
+        if (rt->property == OROYA_PROPERTY_VISIBLE)
+            continue; /* three skips boolean (and string) tracks */
         uint32_t ti = 0;
         for (; ti < target->track_count; ti++) {
             const oroya_track *t = &target->tracks[ti];
@@ -108,4 +110,9 @@ oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame
     }
     target->blend_mode = OROYA_BLEND_ADDITIVE;
     return OROYA_OK;
+}
+
+oroya_result oroya_make_clip_additive(oroya_clip *target, double reference_frame,
+                                      const oroya_clip *reference, double fps) {
+    return oroya_clip_make_additive(target, reference_frame, reference, fps);
 }

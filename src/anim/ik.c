@@ -943,31 +943,44 @@ static bool in_pass_allowed(const oroya_pose_skeleton *s, const oroya_ik *iks, u
     return true;
 }
 
-oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik *iks,
-                                         uint32_t count, oroya_error *err) {
-    if (!c || (count && !iks)) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_pose_character_set_ik: character and iks are required");
-    }
-    const oroya_pose_skeleton *s = c->skeleton;
+oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *s,
+                                     const oroya_soa_transform *locals, const oroya_mat4 *models,
+                                     const oroya_ik *iks, uint32_t count, oroya_error *err) {
     for (uint32_t i = 0; i < count; i++) {
         oroya_quat q[OROYA_IK_MAX_CHAIN] = {{0, 0, 0, 1}};
         bool in_range = iks[i].joint_count <= OROYA_IK_MAX_CHAIN;
         for (uint32_t k = 0; in_range && k < chain_count(&iks[i]); k++) {
             in_range = iks[i].joints[k] < s->joint_count;
             if (in_range) {
-                q[k] = soa_rotation(c->locals, iks[i].joints[k]);
+                q[k] = soa_rotation(locals, iks[i].joints[k]);
             }
         }
-        oroya_result r = validate_on(&iks[i], i, s->parents, s->joint_count, c->models, q,
+        oroya_result r = validate_on(&iks[i], i, s->parents, s->joint_count, models, q,
                                      skeleton_name, s, err);
         if (r != OROYA_OK) {
             return r;
         }
     }
+    return OROYA_OK;
+}
+
+bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *s, const oroya_ik *iks, uint32_t count) {
+    return count > 0 && in_pass_allowed(s, iks, count);
+}
+
+oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik *iks,
+                                         uint32_t count, oroya_error *err) {
+    if (!c || (count && !iks)) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_pose_character_set_ik: character and iks are required");
+    }
+    oroya_result r = oroya__ik_pose_validate(c->skeleton, c->locals, c->models, iks, count, err);
+    if (r != OROYA_OK) {
+        return r;
+    }
     c->ik = count ? iks : NULL;
     c->ik_count = count;
-    c->ik_in_pass = count > 0 && in_pass_allowed(s, iks, count);
+    c->ik_in_pass = oroya__ik_pose_in_pass(c->skeleton, iks, count);
     return OROYA_OK;
 }
 
@@ -976,7 +989,7 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik
  * ltm_pair's compose, then ltm_joint's products in the same order), so a joint gives the same
  * bits whichever computes it. Writes the model to m (4 columns) and, when bone is not NULL,
  * bone = m * inverse_bind. */
-HOT void ltm_one(const oroya_pose_character *c, uint32_t j, const float *p, v4 m[4],
+HOT void ltm_one(const oroya__ik_pose *c, uint32_t j, const float *p, v4 m[4],
                  float *bone) {
     const oroya_soa_transform *b = &c->locals[j / 4];
     const uint32_t i = j % 4;
@@ -1016,17 +1029,20 @@ HOT void ltm_one(const oroya_pose_character *c, uint32_t j, const float *p, v4 m
 }
 
 /* Joint j's model and bone matrices again, from its parent's model matrix. */
-HOT void ltm_store(oroya_pose_character *c, uint32_t j) {
-    const uint32_t p = c->skeleton->parents[j];
+HOT void ltm_store(const oroya__ik_pose *c, uint32_t j) {
+    const oroya_pose_skeleton *s = c->skeleton;
+    const uint32_t p = s->parents[j];
     v4 m[4];
-    ltm_one(c, j, p == UINT32_MAX ? NULL : c->models[p].m, m, c->bones[j].m);
+    /* The bone matrix goes to the joint's slot (a rig's palette order), as in the kernel. */
+    const uint32_t slot = s->bone_slots_identity ? j : s->bone_slots[j];
+    ltm_one(c, j, p == UINT32_MAX ? NULL : c->models[p].m, m, c->bones[slot].m);
     for (int k = 0; k < 4; k++) {
         v4_storeu(c->models[j].m + k * 4, m[k]);
     }
 }
 
 /* The IK's chain, checked cheaply (the joints may have been changed since set_ik), or 0. */
-static uint32_t character_chain(const oroya_pose_character *c, const oroya_ik *ik) {
+static uint32_t character_chain(const oroya__ik_pose *c, const oroya_ik *ik) {
     const uint32_t n = ik->joint_count <= OROYA_IK_MAX_CHAIN ? chain_count(ik) : 0;
     bool ok = n > 0 && ik->weight > 0;
     for (uint32_t k = 0; ok && k < n; k++) {
@@ -1037,7 +1053,7 @@ static uint32_t character_chain(const oroya_pose_character *c, const oroya_ik *i
 
 /* Solves one IK on world matrices w of its chain and writes the rotations into the SoA
  * locals. False on a fallback (the pose left as it was). */
-static bool character_solve(oroya_pose_character *c, const oroya_ik *ik, uint32_t n,
+static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
                             const oroya_mat4 *w) {
     oroya_quat q[OROYA_IK_MAX_CHAIN];
     for (uint32_t k = 0; k < n; k++) {
@@ -1050,13 +1066,16 @@ static bool character_solve(oroya_pose_character *c, const oroya_ik *ik, uint32_
         oroya_soa_transform *b = &c->locals[ik->joints[k] / 4];
         const uint32_t lane = ik->joints[k] % 4;
         b->qx[lane] = q[k].x, b->qy[lane] = q[k].y, b->qz[lane] = q[k].z, b->qw[lane] = q[k].w;
+        if (c->changed) {
+            c->changed[ik->joints[k] / 4] |= (uint16_t)(1u << (4 + lane));
+        }
     }
     return true;
 }
 
-void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end) {
+void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end) {
     const oroya_pose_skeleton *s = c->skeleton;
-    for (uint32_t i = 0; i < c->ik_count; i++) {
+    for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
         const uint32_t root = ik->joints[0];
         if (root < first || root >= end) {
@@ -1110,11 +1129,11 @@ void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end)
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,
  * then the model and bone matrices of its first joint's subtree are recomputed (a mark per
  * joint: parents come first, so one forward pass finds the subtree). */
-void oroya__ik_run_character(oroya_pose_character *c) {
+void oroya__ik_run_after(const oroya__ik_pose *c) {
     const oroya_pose_skeleton *s = c->skeleton;
     const uint32_t joints = s->joint_count;
     uint8_t in[OROYA_POSE_MAX_JOINTS];
-    for (uint32_t i = 0; i < c->ik_count; i++) {
+    for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
         const uint32_t n = character_chain(c, ik);
         if (!n) {

@@ -18,6 +18,7 @@
 #include "internal/mixer.h"
 #include "internal/pose.h"
 #include "internal/rig.h"
+#include "oroya/ik.h"
 #include "internal/scene.h"
 #include "internal/track.h"
 
@@ -51,6 +52,7 @@ typedef struct binding {
     bool sterp_remainder; /* an action accumulated with STERP this update */
     uint32_t joint;       /* the rig's kernel joint (translation/rotation/scale), or NO_INDEX */
     uint32_t channel;     /* with joint: 0 translation, 1 rotation, 2 scale */
+    uint32_t curve;       /* CURVE: the mixer's curve index; else NO_INDEX */
 } binding;
 
 typedef struct twist_override {
@@ -115,6 +117,11 @@ struct oroya_action {
     float *mask_weights;           /* track_count: the mask's weight of each track's node */
 };
 
+typedef struct curve_slot {
+    char *name;
+    double value;
+} curve_slot;
+
 struct oroya_mask {
     oroya_mixer *mixer;
     oroya_mask *next; /* the mixer's list */
@@ -171,6 +178,15 @@ struct oroya_mixer {
     uint16_t *kchanged;            /* kblocks: lanes changed since the last write-back */
     uint16_t *kinuse;              /* kblocks: lanes with a scheduled binding */
     uint16_t *klimited;            /* kblocks: rotation lanes with a joint limit */
+    float *ktwist;                 /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
+    oroya_soa_transform *kheld;    /* kblocks: values written from outside on animated lanes */
+    oroya_soa_transform *kpose;    /* kblocks: klocals with the held lanes (bone matrices) */
+    uint16_t *kheldbits;           /* kblocks: the lanes kheld holds */
+    bool kany_held;
+    uint16_t *kik;                 /* kblocks: rotation lanes an IK has written (kept) */
+    const oroya_ik *iks;           /* oroya_mixer_set_ik: borrowed, or NULL */
+    uint32_t ik_count;
+    bool ik_in_pass;
     uint32_t *kdense;              /* kjoints: the joint's dense index in the scene */
     oroya__pose_mix_layer *klayers;/* max_actions */
     void *kscratch;                /* max_actions layers for oroya__pose_mix */
@@ -187,6 +203,9 @@ struct oroya_mixer {
     double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
     oroya_root_motion rm_delta, rm_total;
     uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
+    /* Curves (oroya_mixer_curve_index): names and the values CURVE bindings write. */
+    curve_slot *curves;
+    uint32_t curve_count, curve_capacity;
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
@@ -208,10 +227,23 @@ static double *region(binding *b, uint32_t r) {
     return b->buffer + (size_t)r * b->size;
 }
 
-/* _mixBufferRegion: lerp, or successive slerp for rotations. */
+/* _select, three's mix function for booleans (and strings), additive too: src wins at
+ * t >= 0.5. */
+static void select_region(const binding *b, double *dst, const double *src, double t) {
+    if (t >= 0.5) {
+        for (uint32_t i = 0; i != b->size; ++i)
+            dst[i] = src[i];
+    }
+}
+
+/* _mixBufferRegion: lerp, or successive slerp for rotations, or select for booleans. */
 static void mix_region(binding *b, double *dst, const double *src, double t) {
     if (b->property == OROYA_PROPERTY_ROTATION) {
         oroya__slerp_flat_d(dst, src, t, dst);
+        return;
+    }
+    if (b->property == OROYA_PROPERTY_VISIBLE) {
+        select_region(b, dst, src, t);
         return;
     }
     double s = 1 - t;
@@ -227,12 +259,21 @@ static void mix_region_additive(binding *b, double *dst, const double *src, doub
         oroya__slerp_flat_d(dst, work, t, dst);
         return;
     }
+    if (b->property == OROYA_PROPERTY_VISIBLE) {
+        select_region(b, dst, src, t);
+        return;
+    }
     for (uint32_t i = 0; i != b->size; ++i)
         dst[i] = dst[i] + src[i] * t;
 }
 
 static void set_additive_identity(binding *b) {
     double *add = region(b, REGION_ADD);
+    if (b->property == OROYA_PROPERTY_VISIBLE) {
+        /* _setAdditiveIdentityOther: the original value. */
+        memcpy(add, region(b, REGION_ORIG), b->size * sizeof(double));
+        return;
+    }
     for (uint32_t i = 0; i < b->size; i++)
         add[i] = 0;
     if (b->property == OROYA_PROPERTY_ROTATION)
@@ -290,6 +331,78 @@ static uint16_t lane_bit(uint32_t j, uint32_t ch) {
     return (uint16_t)(1u << (ch * 4 + j % 4));
 }
 
+/* The typed properties (a node's light, camera, mesh colour, visibility) and curves. A node
+ * without the component reads as 0 (three's binding would find no property) and takes no
+ * writes; a curve's original value is 0. */
+static void component_get_value(oroya_mixer *m, binding *b, double *dst) {
+    if (b->property == OROYA_PROPERTY_CURVE || !b->node.id)
+        return;
+    switch (b->property) {
+    case OROYA_PROPERTY_INTENSITY: {
+        const float *v = oroya__scene_light_intensity(m->scene, b->node);
+        dst[0] = v ? *v : 0;
+        break;
+    }
+    case OROYA_PROPERTY_FOV: {
+        const float *v = oroya__scene_camera_fov(m->scene, b->node);
+        dst[0] = v ? *v : 0;
+        break;
+    }
+    case OROYA_PROPERTY_COLOR: {
+        float rgba[4];
+        if (oroya_scene_get_mesh_color(m->scene, b->node, rgba) == OROYA_OK)
+            dst[0] = rgba[0], dst[1] = rgba[1], dst[2] = rgba[2];
+        break;
+    }
+    case OROYA_PROPERTY_VISIBLE: {
+        bool visible = false;
+        if (oroya_scene_get_visible(m->scene, b->node, &visible) == OROYA_OK)
+            dst[0] = visible ? 1 : 0;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void component_set_value(oroya_mixer *m, binding *b, const double *src) {
+    if (b->property == OROYA_PROPERTY_CURVE) {
+        if (b->curve < m->curve_count)
+            m->curves[b->curve].value = src[0];
+        return;
+    }
+    if (!b->node.id)
+        return;
+    switch (b->property) {
+    case OROYA_PROPERTY_INTENSITY: {
+        float *v = oroya__scene_light_intensity(m->scene, b->node);
+        if (v)
+            *v = (float)src[0];
+        break;
+    }
+    case OROYA_PROPERTY_FOV: {
+        float *v = oroya__scene_camera_fov(m->scene, b->node);
+        if (v)
+            *v = (float)src[0];
+        break;
+    }
+    case OROYA_PROPERTY_COLOR: {
+        float rgba[4];
+        if (oroya_scene_get_mesh_color(m->scene, b->node, rgba) == OROYA_OK) {
+            rgba[0] = (float)src[0], rgba[1] = (float)src[1], rgba[2] = (float)src[2];
+            oroya_scene_set_mesh_color(m->scene, b->node, rgba);
+        }
+        break;
+    }
+    case OROYA_PROPERTY_VISIBLE:
+        /* A boolean: JavaScript's truthiness of the selected value. */
+        oroya_scene_set_visible(m->scene, b->node, src[0] != 0);
+        break;
+    default:
+        break;
+    }
+}
+
 /* PropertyBinding.getValue / setValue on the scene's dense arrays. A joint binding with no
  * node in the scene (a mixer without a scene) reads the rig's rest pose and writes the
  * kernel's pose. */
@@ -300,6 +413,10 @@ static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
         oroya_soa_transform *rest = (oroya_soa_transform *)oroya_pose_skeleton_rest(m->rig->skeleton);
         for (uint32_t i = 0; i < b->size; i++)
             dst[i] = *lane(rest, b->joint, b->channel, i);
+        return;
+    }
+    if (b->property >= OROYA_PROPERTY_INTENSITY) {
+        component_get_value(m, b, dst);
         return;
     }
     if (b->dense == NO_INDEX) {
@@ -337,6 +454,10 @@ static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
     if (b->dense == NO_INDEX && b->joint != NO_INDEX) {
         for (uint32_t i = 0; i < b->size; i++)
             *lane(m->klocals, b->joint, b->channel, i) = (float)src[i];
+        return;
+    }
+    if (b->property >= OROYA_PROPERTY_INTENSITY) {
+        component_set_value(m, b, src);
         return;
     }
     if (b->dense == NO_INDEX)
@@ -451,6 +572,11 @@ static void set_binding_twist_axis(const oroya_mixer *m, binding *b) {
         return;
     b->twist_axis = resolve_twist_axis(m, b->node);
     b->has_twist_axis = b->twist_axis.x != 0 || b->twist_axis.y != 0 || b->twist_axis.z != 0;
+    /* The kernel's copy, for STERP blending on its lanes. */
+    if (b->joint != NO_INDEX && m->ktwist) {
+        float *row = m->ktwist + (size_t)(b->joint / 4) * 12 + b->joint % 4;
+        row[0] = b->twist_axis.x, row[4] = b->twist_axis.y, row[8] = b->twist_axis.z;
+    }
 }
 
 /* ---- pose kernel path ------------------------------------------------------------------------
@@ -466,9 +592,10 @@ static void set_binding_twist_axis(const oroya_mixer *m, binding *b) {
  * kernel_write_back before anything reads or writes its transforms, and only lanes whose
  * value changed since the last write (three's apply compares with the previous result) and
  * that a scheduled action animates are written. Other tracks (other nodes, morph weights)
- * keep the property path. When the kernel cannot play a scheduled action (see
- * oroya_rig_clip_status) or STERP blending is asked for, the whole update takes the property
- * path and the bone matrices are computed from the scene's joints (kernel_mode false). */
+ * keep the property path. STERP blending runs in the kernel (a layer carries the joints'
+ * twist axes, ktwist). When the kernel cannot play a scheduled action (see
+ * oroya_rig_clip_status), the whole update takes the property path and the bone matrices are
+ * computed from the scene's joints (kernel_mode false). */
 
 static void kernel_write_back(void *ctx) {
     oroya_mixer *m = ctx;
@@ -477,7 +604,7 @@ static void kernel_write_back(void *ctx) {
     m->kernel_pending = false;
     oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t b = 0; b < m->kblocks; b++) {
-        uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b]);
+        uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b] | m->kik[b]);
         m->kchanged[b] = 0;
         while (bits) {
             const uint32_t bit = (uint32_t)__builtin_ctz((unsigned)bits);
@@ -527,13 +654,11 @@ static void refresh_klimited(oroya_mixer *m) {
 
 /* Whether this update can go through the kernel. */
 static bool kernel_wanted(const oroya_mixer *m) {
-    if (!m->rig || m->reference || m->rotation_blend == OROYA_ROTATION_BLEND_STERP)
+    if (!m->rig || m->reference)
         return false;
-    for (uint32_t i = 0; i < m->active_action_count; i++) {
-        const oroya_action *a = m->actions[i];
-        if (!a->kernel_ok || a->rotation_blend == OROYA_ROTATION_BLEND_STERP)
+    for (uint32_t i = 0; i < m->active_action_count; i++)
+        if (!m->actions[i]->kernel_ok)
             return false;
-    }
     return true;
 }
 
@@ -570,20 +695,60 @@ static void kernel_prepare(oroya_mixer *m) {
         return;
     m->kepoch = epoch;
     m->kinuse_moved = false;
+    kernel_write_back(m); /* the scene holds the last update's pose before it is compared */
     const oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t k = 0; k < m->kjoints; k++) {
         const uint32_t d = m->kdense[k];
         const uint32_t used = (uint32_t)m->kinuse[k / 4] >> (k % 4);
-        if (d == NO_INDEX || (used & 0x111) == 0x111)
+        if (d == NO_INDEX)
             continue;
         const float *src[3] = {&tr[d].translation.x, &tr[d].rotation.x, &tr[d].scale.x};
         for (uint32_t ch = 0; ch < 3; ch++) {
-            if (used & (1u << (ch * 4)))
+            const uint32_t comps = ch == 1 ? 4u : 3u;
+            if (!(used & (1u << (ch * 4)))) {
+                for (uint32_t e = 0; e < comps; e++)
+                    *lane(m->korig, k, ch, e) = src[ch][e];
                 continue;
-            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
-                *lane(m->korig, k, ch, e) = src[ch][e];
+            }
+            /* An animated lane written from outside: three keeps such a value in the scene
+             * until the mixer writes the property again, and its skeleton's bones show it
+             * meanwhile. The kernel's bones take it too (kernel_pose), from kheld. */
+            bool same = true;
+            for (uint32_t e = 0; e < comps; e++)
+                same = same && *lane(m->klocals, k, ch, e) == src[ch][e];
+            if (same)
+                continue;
+            for (uint32_t e = 0; e < comps; e++)
+                *lane(m->kheld, k, ch, e) = src[ch][e];
+            m->kheldbits[k / 4] |= lane_bit(k, ch);
+            m->kany_held = true;
         }
     }
+}
+
+/* The pose the bones are computed from: the blend, except where an outside write still
+ * holds (lanes the mixer did not write this update). */
+static oroya_soa_transform *kernel_pose(oroya_mixer *m) {
+    if (!m->kany_held)
+        return m->klocals;
+    bool any = false;
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        m->kheldbits[b] &= (uint16_t)(~m->kchanged[b] & m->kinuse[b]);
+        any = any || m->kheldbits[b];
+    }
+    m->kany_held = any;
+    if (!any)
+        return m->klocals;
+    memcpy(m->kpose, m->klocals, m->kblocks * sizeof *m->kpose);
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = m->kheldbits[b]; bits; bits &= bits - 1) {
+            const uint32_t bit = (uint32_t)__builtin_ctz(bits);
+            const uint32_t ch = bit / 4, j = b * 4 + bit % 4;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                *lane(m->kpose, j, ch, e) = *lane(m->kheld, j, ch, e);
+        }
+    }
+    return m->kpose;
 }
 
 /* Joint limits on the blended pose (before model matrices), as apply_joint_limits does on the
@@ -623,6 +788,30 @@ static void kernel_root_hold(oroya_mixer *m) {
     m->kchanged[j / 4] |= (uint16_t)(lane_bit(j, 0) | lane_bit(j, 1));
 }
 
+/* Model and bone matrices from `pose` (the kernel's locals, or kernel_pose's copy with the
+ * held lanes), with the IKs (oroya_mixer_set_ik) inside local-to-model; the rotation lanes IK
+ * wrote are or'ed into `changed`. IK rotations written into the copy go back to the locals,
+ * so the scene write-back sees them. */
+static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *changed) {
+    if (!m->ik_count) {
+        oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
+        return;
+    }
+    const oroya__ik_pose p = {m->rig->skeleton, pose,        m->kmodels,     m->kbones,
+                              m->iks,           m->ik_count, m->ik_in_pass, changed};
+    oroya__pose_ltm_ik(&p);
+    if (pose == m->klocals)
+        return;
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = m->kik[b] & changed[b]; bits; bits &= bits - 1) {
+            const uint32_t bit = (uint32_t)__builtin_ctz(bits);
+            const uint32_t ch = bit / 4, j = b * 4 + bit % 4;
+            for (uint32_t e = 0; e < 4u; e++)
+                *lane(m->klocals, j, ch, e) = *lane(pose, j, ch, e);
+        }
+    }
+}
+
 static void kernel_run(oroya_mixer *m) {
     oroya__pose_mix(m->rig->skeleton, m->klayers, m->klayer_count, m->korig, m->klocals,
                     m->kchanged, m->kscratch);
@@ -630,7 +819,7 @@ static void kernel_run(oroya_mixer *m) {
         kernel_root_hold(m);
     if (m->limit_count)
         kernel_limits(m);
-    oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+    kernel_ltm(m, kernel_pose(m), m->kchanged);
 }
 
 /* The property path's bone matrices: the joints' current local transforms from the scene
@@ -646,7 +835,26 @@ static void property_bones(oroya_mixer *m) {
             for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
                 *lane(m->klocals, k, ch, e) = src[ch][e];
     }
-    oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+    if (!m->ik_count) {
+        oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+        return;
+    }
+    /* The rotations IK wrote go to the joints at once, as the property path writes the
+     * scene. */
+    uint16_t *written = m->kik + m->kblocks; /* scratch after kik */
+    memset(written, 0, m->kblocks * sizeof *written);
+    kernel_ltm(m, m->klocals, written);
+    oroya_transform *out = oroya__scene_transforms_raw(m->scene);
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = written[b]; bits; bits &= bits - 1) {
+            const uint32_t j = b * 4 + (uint32_t)__builtin_ctz(bits) % 4, d = m->kdense[j];
+            if (d != NO_INDEX)
+                out[d].rotation = (oroya_quat){*lane(m->klocals, j, 1, 0),
+                                               *lane(m->klocals, j, 1, 1),
+                                               *lane(m->klocals, j, 1, 2),
+                                               *lane(m->klocals, j, 1, 3)};
+        }
+    }
 }
 
 /* ---- scene layout ------------------------------------------------------------------------ */
@@ -661,6 +869,8 @@ static void refresh_layout(oroya_mixer *m) {
         return;
     for (uint32_t i = 0; i < m->binding_count; i++) {
         binding *b = m->bindings[i];
+        if (b->property == OROYA_PROPERTY_CURVE)
+            continue; /* a curve's name is not a node's */
         if (!b->node.id || !oroya_scene_node_valid(m->scene, b->node)) {
             oroya_node node = {0};
             if (b->target[0] && oroya_scene_find_node(m->scene, b->target, &node) == OROYA_OK &&
@@ -1344,6 +1554,7 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->weight = (float)weight;
         ly->additive = additive;
         ly->mask = a->mask ? a->mask->kweights : NULL;
+        ly->twist = blend == OROYA_ROTATION_BLEND_STERP ? m->ktwist : NULL;
     }
     const uint32_t count = kernel ? a->property_track_count : a->track_count;
     for (uint32_t i = 0; i != count; ++i) {
@@ -1390,15 +1601,20 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     m->klocals = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     m->kmodels = oroya__calloc(al, m->kjoints, sizeof(oroya_mat4), 64);
     m->kbones = oroya__calloc(al, m->kjoints, sizeof(oroya_mat4), 64);
-    m->kchanged = oroya__calloc(al, m->kblocks * 3, sizeof(uint16_t), 16);
+    m->kchanged = oroya__calloc(al, m->kblocks * 5, sizeof(uint16_t), 16);
     m->kdense = oroya__calloc(al, m->kjoints, sizeof(uint32_t), 16);
     m->klayers = oroya__calloc(al, m->max_actions, sizeof(oroya__pose_mix_layer), 16);
     m->kscratch = oroya__calloc(al, m->max_actions, oroya__pose_mix_scratch_size(), 16);
+    m->ktwist = oroya__calloc(al, (size_t)m->kblocks * 12, sizeof(float), 16);
+    m->kheld = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
+    m->kpose = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
+    m->kheldbits = oroya__calloc(al, m->kblocks, sizeof(uint16_t), 16);
     if (!m->korig || !m->klocals || !m->kmodels || !m->kbones || !m->kchanged || !m->kdense ||
-        !m->klayers || !m->kscratch)
+        !m->klayers || !m->kscratch || !m->ktwist || !m->kheld || !m->kpose || !m->kheldbits)
         return OROYA_ERR_OUT_OF_MEMORY;
     m->kinuse = m->kchanged + m->kblocks;
     m->klimited = m->kinuse + m->kblocks;
+    m->kik = m->klimited + m->kblocks;
     memcpy(m->korig, skel->rest, m->kblocks * sizeof(oroya_soa_transform));
     memcpy(m->klocals, skel->rest, m->kblocks * sizeof(oroya_soa_transform));
     refresh_kdense(m);
@@ -1424,6 +1640,10 @@ static void kernel_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->kdense);
     oroya__free(&m->allocator, m->klayers);
     oroya__free(&m->allocator, m->kscratch);
+    oroya__free(&m->allocator, m->ktwist);
+    oroya__free(&m->allocator, m->kheld);
+    oroya__free(&m->allocator, m->kpose);
+    oroya__free(&m->allocator, m->kheldbits);
 }
 
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
@@ -1514,6 +1734,9 @@ void oroya_mixer_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->events);
     oroya__free(&m->allocator, m->overrides);
     oroya__free(&m->allocator, m->limits);
+    for (uint32_t i = 0; i < m->curve_count; i++)
+        oroya__free(&m->allocator, m->curves[i].name);
+    oroya__free(&m->allocator, m->curves);
     for (oroya_mask *k = m->masks, *next; k; k = next) {
         next = k->next;
         oroya__free(&m->allocator, k);
@@ -1538,7 +1761,8 @@ static binding *find_binding(oroya_mixer *m, oroya_node node, const char *target
 
 static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **out) {
     oroya_node node = {0};
-    if (!t->target || oroya_scene_find_node(m->scene, t->target, &node) != OROYA_OK)
+    if (t->property == OROYA_PROPERTY_CURVE || !t->target ||
+        oroya_scene_find_node(m->scene, t->target, &node) != OROYA_OK)
         node.id = 0;
     binding *b = find_binding(m, node, t->target ? t->target : "", t->property);
     if (b) {
@@ -1550,6 +1774,12 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
     }
     if (m->binding_count >= m->max_bindings)
         return OROYA_ERR_LIMIT;
+    uint32_t curve = NO_INDEX;
+    if (t->property == OROYA_PROPERTY_CURVE) {
+        oroya_result r = oroya_mixer_curve_index(m, t->target ? t->target : "", &curve);
+        if (r != OROYA_OK)
+            return r;
+    }
     b = oroya__calloc(&m->allocator, 1, sizeof *b, _Alignof(binding));
     if (!b)
         return OROYA_ERR_OUT_OF_MEMORY;
@@ -1569,7 +1799,8 @@ static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **o
     b->dense = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
     b->property = t->property;
     b->joint = NO_INDEX;
-    if (m->rig && t->property != OROYA_PROPERTY_WEIGHTS) {
+    b->curve = curve;
+    if (m->rig && t->property <= OROYA_PROPERTY_SCALE) {
         b->joint = oroya__rig_joint_of(m->rig, m->scene, node, name);
         b->channel = t->property == OROYA_PROPERTY_TRANSLATION ? 0
                      : t->property == OROYA_PROPERTY_ROTATION  ? 1
@@ -1665,6 +1896,12 @@ static bool valid_track_shape(const oroya_track *t) {
         return t->components == 4;
     case OROYA_PROPERTY_WEIGHTS:
         return t->components > 0;
+    case OROYA_PROPERTY_INTENSITY:
+    case OROYA_PROPERTY_FOV:
+    case OROYA_PROPERTY_COLOR:
+    case OROYA_PROPERTY_VISIBLE:
+    case OROYA_PROPERTY_CURVE:
+        return t->components == oroya_property_components(t->property);
     default:
         return false;
     }
@@ -2679,4 +2916,75 @@ oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *m) {
 oroya_root_motion oroya_mixer_root_total(const oroya_mixer *m) {
     return m && m->rm_mode != OROYA_ROOT_NONE ? m->rm_total
                                               : (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
+}
+
+/* ---- curves (an oroya extension) ---------------------------------------------------------- */
+
+oroya_result oroya_mixer_find_curve(const oroya_mixer *m, const char *name, uint32_t *out) {
+    if (out)
+        *out = NO_INDEX;
+    if (!m || !name || !out)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < m->curve_count; i++) {
+        if (!strcmp(m->curves[i].name, name)) {
+            *out = i;
+            return OROYA_OK;
+        }
+    }
+    return OROYA_ERR_NOT_FOUND;
+}
+
+oroya_result oroya_mixer_curve_index(oroya_mixer *m, const char *name, uint32_t *out) {
+    oroya_result r = oroya_mixer_find_curve(m, name, out);
+    if (r != OROYA_ERR_NOT_FOUND)
+        return r;
+    if (m->in_callback)
+        return OROYA_ERR_BUSY;
+    if (!reserve(m, (void **)&m->curves, m->curve_count, &m->curve_capacity, sizeof(curve_slot),
+                 _Alignof(curve_slot)))
+        return OROYA_ERR_OUT_OF_MEMORY;
+    size_t len = strlen(name) + 1;
+    char *copy = oroya__alloc(&m->allocator, len, 1);
+    if (!copy)
+        return OROYA_ERR_OUT_OF_MEMORY;
+    memcpy(copy, name, len);
+    m->curves[m->curve_count] = (curve_slot){copy, 0};
+    *out = m->curve_count++;
+    return OROYA_OK;
+}
+
+double oroya_mixer_curve_value(const oroya_mixer *m, uint32_t index) {
+    return m && index < m->curve_count ? m->curves[index].value : 0;
+}
+
+uint32_t oroya_mixer_curve_count(const oroya_mixer *m) {
+    return m ? m->curve_count : 0;
+}
+
+const char *oroya_mixer_curve_name(const oroya_mixer *m, uint32_t index) {
+    return m && index < m->curve_count ? m->curves[index].name : NULL;
+}
+
+/* ---- IK on the kernel path (oroya/ik.h) ---------------------------------------------------- */
+
+oroya_result oroya_mixer_set_ik(oroya_mixer *m, const oroya_ik *iks, uint32_t count,
+                                oroya_error *err) {
+    if (!m || (count && !iks))
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_ik: mixer and iks are required");
+    if (!m->rig)
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_mixer_set_ik: the mixer has no rig (oroya_mixer_desc.rig); "
+                           "use oroya_ik_scene_apply");
+    const oroya_pose_skeleton *skel = m->rig->skeleton;
+    oroya_result r = oroya__ik_pose_validate(skel, m->klocals, m->kmodels, iks, count, err);
+    if (r != OROYA_OK)
+        return r;
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < (iks[i].joint_count ? iks[i].joint_count : 3u); k++)
+            m->kik[iks[i].joints[k] / 4] |= lane_bit(iks[i].joints[k], 1);
+    m->iks = count ? iks : NULL;
+    m->ik_count = count;
+    m->ik_in_pass = oroya__ik_pose_in_pass(skel, iks, count);
+    return OROYA_OK;
 }

@@ -809,12 +809,20 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
     pk_ltm(skel, locals, root, models, bones);
 }
 
+void oroya__pose_ltm_ik(const oroya__ik_pose *p) {
+#if OROYA__POSE_AVX2
+    if (pose_have_avx2()) {
+        oroya__pose_ltm_ik_avx2(p);
+        return;
+    }
+#endif
+    pk_ltm_ik(p);
+}
+
+/* The IKs run inside (src/internal/pose_kernel.h, pk_run_update). */
 static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                        uint32_t layer_count) {
     oroya__pose_run_update(c, layers, layer_count, 0);
-    if (c->ik_count && !c->ik_in_pass) {
-        oroya__ik_run_character(c); /* after local-to-model, before the bones are used */
-    }
 }
 
 oroya_result oroya_pose_character_update(oroya_pose_character *character,

@@ -39,6 +39,8 @@ void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_trans
     pk_ltm(skel, locals, root, models, bones);
 }
 
+void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p) { pk_ltm_ik(p); }
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

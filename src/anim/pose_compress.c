@@ -25,7 +25,7 @@
 
 #define PC_DEFAULT_VERTEX_DISTANCE 0.1
 #define PC_MEASURE_RATE 120.0
-#define PC_REFINE_TRIALS 64 /* builds spent on per-block budget factors */
+#define PC_REFINE_TRIALS 160 /* builds spent on per-block budget factors */
 
 /* ---- double transforms (3x4, column-major: columns 0-2 linear, 3 translation) ----------- */
 
@@ -505,7 +505,8 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
 
 static size_t pc_key_bytes(uint8_t kind) {
     return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16
-           : kind == OROYA__Q_P24 ? 12 : 8;
+           : kind == OROYA__Q_P24 ? 12 : kind == OROYA__Q_P40 ? 20 : kind == OROYA__Q_P48 ? 24
+           : 8;
 }
 
 static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
@@ -517,6 +518,8 @@ static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
                : kind == OROYA__Q_P32 ? 24 + (size_t)count * 4
                : kind == OROYA__Q_P24 ? 24 + (size_t)count * 3
                : kind == OROYA__Q_P16 ? 24 + (size_t)count * 2
+               : kind == OROYA__Q_P40 ? 24 + (size_t)count * 5
+               : kind == OROYA__Q_P48 ? 24 + (size_t)count * 6
                                       : 0;
     return (f + 3) & ~(size_t)3;
 }
@@ -533,7 +536,11 @@ static bool pc_bits(uint8_t kind, int ch, float lo[4][3], float hi[4][3],
         bits[0] = bits[1] = bits[2] = b;
         return true;
     }
-    const uint32_t word = kind == OROYA__Q_P16 ? 16 : kind == OROYA__Q_P24 ? 24 : 32;
+    const uint32_t word = kind == OROYA__Q_P16   ? 16
+                          : kind == OROYA__Q_P24 ? 24
+                          : kind == OROYA__Q_P32 ? 32
+                          : kind == OROYA__Q_P40 ? 40
+                                                 : 48;
     const uint32_t cap = kind == OROYA__Q_P16 ? 12 : kind == OROYA__Q_P24 ? 16 : 24;
     uint32_t need[3] = {0, 0, 0}, sum = 0;
     bool varies[3] = {false, false, false};
@@ -627,14 +634,14 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
             }
         }
     }
-    static const uint8_t kinds[6] = {OROYA__Q_P16, OROYA__Q_8,  OROYA__Q_P24,
-                                     OROYA__Q_P32, OROYA__Q_16, OROYA__Q_F32};
+    static const uint8_t kinds[8] = {OROYA__Q_P16, OROYA__Q_8,   OROYA__Q_P24, OROYA__Q_P32,
+                                     OROYA__Q_P40, OROYA__Q_P48, OROYA__Q_16,  OROYA__Q_F32};
     size_t best = SIZE_MAX;
     uint8_t best_kind = OROYA__Q_F32, best_bits[3] = {0, 0, 0};
     uint32_t *best_keep = pb->keep + n; /* the second half of keep holds the best so far */
     uint32_t best_count = 0;
     float best_mn[3][4], best_st[3][4];
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 8; k++) {
         const uint8_t kind = kinds[k];
         if (!pc_bits(kind, ch, lo, hi, pb->animated, tol, pb->bits)) {
             continue;
@@ -836,6 +843,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                     const uint64_t packed = (uint64_t)q[0] | (uint64_t)q[1] << pb->bits[0] |
                                             (uint64_t)q[2] << (pb->bits[0] + pb->bits[1]);
                     const uint32_t word = (uint32_t)packed;
+                    const uint16_t high = (uint16_t)(packed >> 32);
                     for (uint32_t e = 0; e < 3; e++) {
                         if (pb->kind == OROYA__Q_16) {
                             const uint16_t w = (uint16_t)q[e];
@@ -844,8 +852,14 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                             key[e * 4 + l] = (uint8_t)q[e];
                         }
                     }
-                    if (pb->kind == OROYA__Q_P32) {
+                    if (pb->kind == OROYA__Q_P32 || pb->kind == OROYA__Q_P40 ||
+                        pb->kind == OROYA__Q_P48) {
                         memcpy(key + l * 4, &word, 4);
+                        if (pb->kind == OROYA__Q_P40) {
+                            key[16 + l] = (uint8_t)high;
+                        } else if (pb->kind == OROYA__Q_P48) {
+                            memcpy(key + 16 + l * 2, &high, 2);
+                        }
                     } else if (pb->kind == OROYA__Q_P16 || pb->kind == OROYA__Q_P24) {
                         const uint16_t w = (uint16_t)word;
                         memcpy(key + l * 2, &w, 2);
@@ -1086,22 +1100,63 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
                 f = sqrt(lo * hi);
             }
         }
+        /* Then each block on its own: the smallest raise of its factor (doubling, up to
+         * 256 times) that moves it to a cheaper storage, kept when the clip still measures
+         * within the bound. The even split leaves most blocks with margin, and a block's
+         * bytes only change when its bits cross a word size. The blocks that save the most
+         * go first, while the margin lasts. */
+        double *cand = oroya__alloc(&desc->allocator, (nbc + 1) * sizeof(double), 16);
+        size_t *saves = oroya__alloc(&desc->allocator, (nbc + 1) * sizeof(size_t), 16);
+        if (res == OROYA_OK && (!cand || !saves)) {
+            res = oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: scratch");
+        }
         int trials = 0;
-        for (int round = 0; res == OROYA_OK && best && round < 2; round++) {
-            for (size_t bc = 0; bc < nbc && res == OROYA_OK && trials < PC_REFINE_TRIALS; bc++) {
-                if (!pbs[bc].animated) {
+        for (int round = 0; res == OROYA_OK && best && round < 3; round++) {
+            for (size_t bc = 0; bc < nbc; bc++) {
+                saves[bc] = 0;
+                if (!pbs[bc].animated || pbs[bc].kind == OROYA__Q_CONST) {
                     continue;
                 }
-                const double old = pbs[bc].gain;
-                pbs[bc].gain = old * 2;
+                const uint32_t b = (uint32_t)(bc / 3);
+                const int ch = (int)(bc % 3);
+                pc_encode(&x, b, ch, lo * pbs[bc].gain, &pbs[bc], &s);
+                const size_t now = pbs[bc].floats;
+                double g = pbs[bc].gain;
+                for (int step = 0; step < 8 && !saves[bc]; step++) {
+                    g *= 2;
+                    pc_encode(&x, b, ch, lo * g, &pbs[bc], &s);
+                    saves[bc] = pbs[bc].floats < now ? now - pbs[bc].floats : 0;
+                }
+                cand[bc] = g;
+            }
+            bool any = false;
+            while (res == OROYA_OK && trials < PC_REFINE_TRIALS) {
+                size_t at = SIZE_MAX;
+                for (size_t bc = 0; bc < nbc; bc++) {
+                    if (saves[bc] && (at == SIZE_MAX || saves[bc] > saves[at])) {
+                        at = bc;
+                    }
+                }
+                if (at == SIZE_MAX) {
+                    break;
+                }
+                saves[at] = 0;
+                const double old = pbs[at].gain;
+                pbs[at].gain = cand[at];
                 bool met = false, kept = false;
                 trials++;
                 res = pc_try(&x, desc, lo, pbs, &s, &best, &best_e, &met, &kept, err);
                 if (!kept) {
-                    pbs[bc].gain = old;
+                    pbs[at].gain = old;
                 }
+                any = any || kept;
+            }
+            if (!any) {
+                break;
             }
         }
+        oroya__free(&desc->allocator, cand);
+        oroya__free(&desc->allocator, saves);
         oroya__free(&desc->allocator, keep);
     }
     oroya__free(&desc->allocator, pbs);
@@ -1195,9 +1250,9 @@ static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, 
         } else if (q->kind == OROYA__Q_8) {
             i = key[e * 4 + lane];
         } else {
-            const uint32_t w = oroya__pose_qword(q->kind, key, lane);
+            const uint64_t w = oroya__pose_qword(q->kind, key, lane);
             const uint32_t shift = e == 0 ? 0u : e == 1 ? q->bits[0] : (uint32_t)q->bits[0] + q->bits[1];
-            i = q->bits[e] ? (w >> shift) & ((1u << q->bits[e]) - 1u) : 0u;
+            i = q->bits[e] ? (uint32_t)(w >> shift) & ((1u << q->bits[e]) - 1u) : 0u;
         }
         v[e] = d[e * 4 + lane] + (float)i * d[12 + e * 4 + lane];
     }

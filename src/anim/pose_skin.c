@@ -1,13 +1,18 @@
-/* CPU linear blend skinning for the pose layer: an SSE2 kernel (the x86-64 baseline), an
- * AVX2+FMA kernel and an AVX-512F one picked at run time by what the CPU has, a portable one
- * elsewhere, and the double-precision reference they are tested against. Skinning streams
- * about 72 bytes per vertex (48 in, 24 out), so the kernels keep to one pass and blend each
- * vertex's four matrices in registers; the palette (a few KiB) stays in L1. */
+/* oroya's one CPU linear blend skinning kernel, which oroya_skin_job_run (oroya/skin.h) and
+ * the deprecated oroya_pose_skin_run both run on: an SSE2 loop (the x86-64 baseline), an
+ * AVX2+FMA loop and an AVX-512F one picked at run time by what the CPU has, and a general
+ * loop (8 influences, zero weights skipped, bad joints skipped and reported, in place; portable
+ * C where there is no SSE2). Skinning streams about 72 bytes per vertex (48 in, 24 out), so
+ * the loops keep to one pass and blend each vertex's four matrices in registers; the palette
+ * (a few KiB) stays in L1. The double-precision oroya_pose_skin_run_reference is the oracle
+ * the loops are tested against. */
 #include <math.h>
 #include <string.h>
 
 #include "internal/base.h"
 #include "internal/pose.h"
+#include "internal/pose_simd.h"
+#include "oroya/skin.h"
 
 #if defined(__SSE2__) && !defined(OROYA_POSE_NO_SIMD)
 #include <emmintrin.h>
@@ -18,8 +23,8 @@
 #endif
 #endif
 
-#define SKIN_MAX_PALETTE 32767u
-#define SKIN_COPY_PALETTE 256 /* palettes up to this many matrices may be realigned (16 KiB) */
+#define SKIN_MAX_PALETTE ((uint32_t)OROYA_SKIN_MAX_PALETTE)
+#define SKIN_COPY_PALETTE OROYA_MAX_JOINTS /* palettes up to this many may be realigned */
 
 static oroya_result check_job(const oroya_pose_skin_job *job, oroya_error *err) {
     if (!job) {
@@ -62,7 +67,10 @@ static oroya_result bad_joint(const oroya_pose_skin_job *job, oroya_error *err) 
 /* True when every joint index is below palette_count. A separate pass over the 8 bytes of
  * indices per vertex (about a tenth of the vertex stream) keeps the skinning loops free of
  * per-influence clamps, and leaves the outputs untouched when an index is bad. */
-static bool joints_in_range(const uint16_t *joints, size_t n, uint32_t palette_count) {
+bool oroya__skin_joints_in_range(const uint16_t *joints, size_t n, uint32_t palette_count) {
+    if (palette_count == 0) {
+        return n == 0;
+    }
     size_t i = 0;
     uint32_t bad = 0;
 #if HAVE_SSE2
@@ -147,6 +155,12 @@ oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya
     return OROYA_OK;
 }
 
+/* Whether positions get an offset: the bind matrix inverse's translation of a skin job. The
+ * SIMD loops are instantiated with and without the add, so jobs without one pay nothing. */
+static inline bool has_offset(const oroya__skin_kernel_job *job) {
+    return job->offset[0] != 0.0f || job->offset[1] != 0.0f || job->offset[2] != 0.0f;
+}
+
 /* ---- SSE2 ----------------------------------------------------------------------------------- */
 
 #if HAVE_SSE2
@@ -154,12 +168,14 @@ oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya
  * write one float into the next vertex (rewritten by the next iteration), so the caller
  * passes false for the last vertex. The job's spans are copied to locals first: stores
  * through the outputs could otherwise alias the job and force reloads every vertex. */
-static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end, bool wide) {
-    const float *pal = job->palette[0].m;
+static void skin_sse2(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
+                      bool wide) {
+    const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
     float *out_p = job->out_positions, *out_n = job->out_normals;
     const __m128 mask3 = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
+    const __m128 off = _mm_setr_ps(job->offset[0], job->offset[1], job->offset[2], 0.0f);
     for (uint32_t v = begin; v < end; v++) {
         const uint16_t *jv = joints + (size_t)v * 4;
         const float *wv = weights + (size_t)v * 4;
@@ -173,6 +189,7 @@ static void skin_sse2(const oroya_pose_skin_job *job, uint32_t begin, uint32_t e
             c3 = _mm_add_ps(c3, _mm_mul_ps(_mm_loadu_ps(p + 12), w));
         }
         const float *ps = positions + (size_t)v * 3;
+        c3 = _mm_add_ps(c3, off);
         __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ps[0])),
                                          _mm_mul_ps(c1, _mm_set1_ps(ps[1]))),
                               _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(ps[2])), c3));
@@ -248,14 +265,17 @@ blend_avx2(const float *pal, const float *weights, const uint16_t *joints, size_
 __attribute__((target("avx2,fma"), always_inline)) static inline __m256
 skin_pair_avx2(const float *pal, const float *positions, const float *normals,
                const float *weights, const uint16_t *joints, float *out_p, size_t v,
-               bool with_normals) {
+               bool with_normals, bool with_offset, __m256 off) {
     __m256 a0, b0, a1, b1;
     blend_avx2(pal, weights, joints, v, &a0, &b0);
     blend_avx2(pal, weights, joints, v + 1, &a1, &b1);
     const __m256 c0 = _mm256_permute2f128_ps(a0, a1, 0x20);
     const __m256 c1 = _mm256_permute2f128_ps(a0, a1, 0x31);
     const __m256 c2 = _mm256_permute2f128_ps(b0, b1, 0x20);
-    const __m256 c3 = _mm256_permute2f128_ps(b0, b1, 0x31);
+    __m256 c3 = _mm256_permute2f128_ps(b0, b1, 0x31);
+    if (with_offset) {
+        c3 = _mm256_add_ps(c3, off);
+    }
     const size_t o = v * 3;
     const __m256 p = _mm256_set_m128(_mm_loadu_ps(positions + o + 3), _mm_loadu_ps(positions + o));
     __m256 r = _mm256_fmadd_ps(c0, _mm256_permute_ps(p, 0x00), c3);
@@ -287,17 +307,20 @@ __attribute__((target("avx2,fma"), always_inline)) static inline __m256 length2_
  * (about 4.5 and 2.5 cycles each on Zen 5, at any width). The division stays a division, as
  * in the other kernels, rather than a multiply by a shared reciprocal. */
 __attribute__((target("avx2,fma"), always_inline)) static inline uint32_t
-skin_avx2_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end, bool with_normals) {
-    const float *pal = job->palette[0].m;
+skin_avx2_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
+               bool with_normals, bool with_offset) {
+    const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
     float *out_p = job->out_positions, *out_n = job->out_normals;
+    const __m256 off = _mm256_setr_ps(job->offset[0], job->offset[1], job->offset[2], 0.0f,
+                                      job->offset[0], job->offset[1], job->offset[2], 0.0f);
     uint32_t v = begin;
     for (; v + 4 <= end; v += 4) {
         const __m256 n01 = skin_pair_avx2(pal, positions, normals, weights, joints, out_p, v,
-                                          with_normals);
+                                          with_normals, with_offset, off);
         const __m256 n23 = skin_pair_avx2(pal, positions, normals, weights, joints, out_p,
-                                          (size_t)v + 2, with_normals);
+                                          (size_t)v + 2, with_normals, with_offset, off);
         if (with_normals) {
             /* (|n0| |n2| |n0| |n2| | |n1| |n3| |n1| |n3|) */
             const __m256 len =
@@ -318,10 +341,15 @@ skin_avx2_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end, boo
     return v;
 }
 
-__attribute__((target("avx2,fma"))) static uint32_t skin_avx2(const oroya_pose_skin_job *job,
+__attribute__((target("avx2,fma"))) static uint32_t skin_avx2(const oroya__skin_kernel_job *job,
                                                               uint32_t begin, uint32_t end) {
-    return job->normals ? skin_avx2_body(job, begin, end, true)
-                        : skin_avx2_body(job, begin, end, false);
+    const bool off = has_offset(job);
+    if (job->normals) {
+        return off ? skin_avx2_body(job, begin, end, true, true)
+                   : skin_avx2_body(job, begin, end, true, false);
+    }
+    return off ? skin_avx2_body(job, begin, end, false, true)
+               : skin_avx2_body(job, begin, end, false, false);
 }
 
 /* ---- AVX-512F -------------------------------------------------------------------------------- */
@@ -365,9 +393,9 @@ finish_normals_avx512(float *out, __mmask16 mask, __m512 n, __m512 len) {
  * division. Loads and stores are masked to the group's 12 floats, so nothing outside the
  * arrays is touched and, unlike the AVX2 loop, this one may run up to the last vertex. */
 __attribute__((target("avx512f"), always_inline)) static inline uint32_t
-skin_avx512_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end,
-                 bool with_normals) {
-    const float *pal = job->palette[0].m;
+skin_avx512_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
+                 bool with_normals, bool with_offset) {
+    const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
     float *out_p = job->out_positions, *out_n = job->out_normals;
@@ -377,6 +405,8 @@ skin_avx512_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end,
     const __m512i sz = _mm512_add_epi32(sx, _mm512_set1_epi32(2));
     const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
     const __mmask16 xyz4 = 0x0FFF, no_w = 0x7777;
+    const __m512 off = _mm512_broadcast_f32x4(
+        _mm_setr_ps(job->offset[0], job->offset[1], job->offset[2], 0.0f));
     /* The previous group's unnormalized normals and lengths; mask 0 before the first. */
     __m512 prev_n = _mm512_setzero_ps(), prev_len = _mm512_set1_ps(1);
     size_t prev_o = 0;
@@ -394,7 +424,10 @@ skin_avx512_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end,
         const __m512 c0 = _mm512_shuffle_f32x4(t0, t2, _MM_SHUFFLE(2, 0, 2, 0));
         const __m512 c1 = _mm512_shuffle_f32x4(t0, t2, _MM_SHUFFLE(3, 1, 3, 1));
         const __m512 c2 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(2, 0, 2, 0));
-        const __m512 c3 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(3, 1, 3, 1));
+        __m512 c3 = _mm512_shuffle_f32x4(t1, t3, _MM_SHUFFLE(3, 1, 3, 1));
+        if (with_offset) {
+            c3 = _mm512_add_ps(c3, off);
+        }
         const size_t o = (size_t)v * 3;
         const __m512 p = _mm512_maskz_loadu_ps(xyz4, positions + o);
         __m512 r = _mm512_fmadd_ps(c0, _mm512_permutexvar_ps(sx, p), c3);
@@ -426,10 +459,15 @@ skin_avx512_body(const oroya_pose_skin_job *job, uint32_t begin, uint32_t end,
     return v;
 }
 
-__attribute__((target("avx512f"))) static uint32_t skin_avx512(const oroya_pose_skin_job *job,
+__attribute__((target("avx512f"))) static uint32_t skin_avx512(const oroya__skin_kernel_job *job,
                                                                uint32_t begin, uint32_t end) {
-    return job->normals ? skin_avx512_body(job, begin, end, true)
-                        : skin_avx512_body(job, begin, end, false);
+    const bool off = has_offset(job);
+    if (job->normals) {
+        return off ? skin_avx512_body(job, begin, end, true, true)
+                   : skin_avx512_body(job, begin, end, true, false);
+    }
+    return off ? skin_avx512_body(job, begin, end, false, true)
+               : skin_avx512_body(job, begin, end, false, false);
 }
 
 /* No cached flags (threads would race on them): __builtin_cpu_init returns at once after the
@@ -445,20 +483,76 @@ static bool have_avx2(void) {
 }
 #endif
 
-/* Kernels beyond the three of internal/pose.h, for the tests: 3 = AVX2+FMA even when the CPU
- * has AVX-512F, 4 = AVX-512F; each falls back to the best the CPU has. */
-oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
-                                       oroya_error *err) {
-    oroya_result res = check_job(job, err);
-    if (res != OROYA_OK || job->count == 0) {
-        return res;
+/* ---- the general loop ------------------------------------------------------------------- */
+
+/* Vertices [begin, end) with everything the fast loops leave out: a second set of four
+ * influences, influences of weight exactly 0 skipped (three.js's `if (weight !== 0)`: their
+ * joint is never read, so a non-finite matrix or an index out of range there does not reach
+ * the output), influences naming a joint >= palette_count skipped, and outputs that may be
+ * the inputs (each vertex is read before it is written, with 3-float stores). Same
+ * operations in the same order as skin_sse2 for the influences it keeps. Returns the first
+ * vertex with an out-of-range joint of non-zero weight, UINT32_MAX when none. */
+static uint32_t skin_general(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end) {
+    const float *pal = job->palette;
+    const uint32_t palette_count = job->palette_count;
+    const uint32_t sets = job->joints2 ? 2u : 1u;
+    const v4 zero = v4_zero();
+    float offv[4] = {job->offset[0], job->offset[1], job->offset[2], 0.0f};
+    const v4 off = v4_loadu(offv);
+    uint32_t first_bad = UINT32_MAX;
+    for (uint32_t v = begin; v < end; v++) {
+        v4 c0 = zero, c1 = zero, c2 = zero, c3 = zero;
+        for (uint32_t s = 0; s < sets; s++) {
+            const uint16_t *jv = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
+            const float *wv = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
+            for (int k = 0; k < 4; k++) {
+                if (wv[k] == 0.0f) {
+                    continue;
+                }
+                if (jv[k] >= palette_count) {
+                    first_bad = first_bad == UINT32_MAX ? v : first_bad;
+                    continue;
+                }
+                const float *p = pal + (size_t)jv[k] * 16;
+                const v4 w = v4_set1(wv[k]);
+                c0 = v4_add(c0, v4_mul(v4_loadu(p), w));
+                c1 = v4_add(c1, v4_mul(v4_loadu(p + 4), w));
+                c2 = v4_add(c2, v4_mul(v4_loadu(p + 8), w));
+                c3 = v4_add(c3, v4_mul(v4_loadu(p + 12), w));
+            }
+        }
+        const float *ps = job->positions + (size_t)v * 3;
+        const float x = ps[0], y = ps[1], z = ps[2];
+        c3 = v4_add(c3, off);
+        const v4 r = v4_add(v4_add(v4_mul(c0, v4_set1(x)), v4_mul(c1, v4_set1(y))),
+                            v4_add(v4_mul(c2, v4_set1(z)), c3));
+        float tmp[4];
+        v4_storeu(tmp, r);
+        memcpy(job->out_positions + (size_t)v * 3, tmp, 3 * sizeof(float));
+        if (job->normals) {
+            const float *ns = job->normals + (size_t)v * 3;
+            const v4 n = v4_add(v4_add(v4_mul(c0, v4_set1(ns[0])), v4_mul(c1, v4_set1(ns[1]))),
+                                v4_mul(c2, v4_set1(ns[2])));
+            v4_storeu(tmp, n);
+            const float len = sqrtf(tmp[0] * tmp[0] + tmp[1] * tmp[1] + tmp[2] * tmp[2]);
+            float *on = job->out_normals + (size_t)v * 3;
+            for (int e = 0; e < 3; e++) {
+                on[e] = len > 0.0f ? tmp[e] / len : 0.0f;
+            }
+        }
     }
-    if (kernel == 2) {
-        return oroya_pose_skin_run_reference(job, err);
-    }
+    return first_bad;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------ */
+
+uint32_t oroya__skin_kernel_run(const oroya__skin_kernel_job *job, int kernel, bool fast) {
     const uint32_t n = job->count;
-    if (!joints_in_range(job->joints, (size_t)n * 4, job->palette_count)) {
-        return bad_joint(job, err);
+    if (n == 0) {
+        return UINT32_MAX;
+    }
+    if (!fast) {
+        return skin_general(job, 0, n);
     }
 #if HAVE_AVX2_DISPATCH
     const bool avx512 = (kernel == 0 || kernel == 4) && have_avx512();
@@ -468,11 +562,11 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
          * lines, which cost the AVX-512 kernel 28 % on the bench mesh (AVX2: 5 %). A small
          * palette is copied to an aligned buffer first when the mesh is big enough to repay
          * the copy. */
-        _Alignas(64) oroya_mat4 pal[SKIN_COPY_PALETTE];
-        oroya_pose_skin_job aligned;
+        _Alignas(64) float pal[SKIN_COPY_PALETTE * 16];
+        oroya__skin_kernel_job aligned;
         if (((uintptr_t)job->palette & 63) != 0 && job->palette_count <= SKIN_COPY_PALETTE &&
             n >= job->palette_count) {
-            memcpy(pal, job->palette, job->palette_count * sizeof(oroya_mat4));
+            memcpy(pal, job->palette, (size_t)job->palette_count * 16 * sizeof(float));
             aligned = *job;
             aligned.palette = pal;
             job = &aligned;
@@ -491,18 +585,48 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
             skin_sse2(job, done, n - 1, true);
             skin_sse2(job, n - 1, n, false);
         }
-        return OROYA_OK;
+        return UINT32_MAX;
     }
 #endif
 #if HAVE_SSE2
+    (void)kernel;
     skin_sse2(job, 0, n - 1, true);
     skin_sse2(job, n - 1, n, false);
+    return UINT32_MAX;
 #else
-    uint32_t bad = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        skin_one_reference(job, v, &bad);
-    }
+    (void)kernel;
+    return skin_general(job, 0, n);
 #endif
+}
+
+/* ---- the pose layer's job (deprecated) ------------------------------------------------------ */
+
+/* Kernels beyond the three of internal/pose.h, for the tests: 3 = AVX2+FMA even when the CPU
+ * has AVX-512F, 4 = AVX-512F; each falls back to the best the CPU has. */
+oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
+                                       oroya_error *err) {
+    oroya_result res = check_job(job, err);
+    if (res != OROYA_OK || job->count == 0) {
+        return res;
+    }
+    if (kernel == 2) {
+        return oroya_pose_skin_run_reference(job, err);
+    }
+    if (!oroya__skin_joints_in_range(job->joints, (size_t)job->count * 4, job->palette_count)) {
+        return bad_joint(job, err);
+    }
+    const oroya__skin_kernel_job k = {
+        .count = job->count,
+        .positions = job->positions,
+        .normals = job->normals,
+        .joints = job->joints,
+        .weights = job->weights,
+        .palette_count = job->palette_count,
+        .palette = job->palette[0].m,
+        .out_positions = job->out_positions,
+        .out_normals = job->out_normals,
+    };
+    oroya__skin_kernel_run(&k, kernel, true);
     return OROYA_OK;
 }
 

@@ -2,6 +2,7 @@
 #include "oroya/skeleton.h"
 
 #include "internal/base.h"
+#include "internal/pose_simd.h"
 #include "internal/skin_math.h"
 
 #include <math.h>
@@ -38,6 +39,18 @@ static size_t align_up(size_t n, size_t a) {
 /* Adds `size` bytes at alignment 16 to a running layout; SIZE_MAX sticks. */
 static size_t layout_add(size_t *total, size_t size) {
     size_t at = align_up(*total, 16);
+    if (at == SIZE_MAX || size == SIZE_MAX || size > SIZE_MAX - at) {
+        *total = SIZE_MAX;
+        return 0;
+    }
+    *total = at + size;
+    return at;
+}
+
+/* The same at alignment 64: the bone matrices, so the skinning kernel's 512-bit palette
+ * loads never straddle cache lines. */
+static size_t layout_add64(size_t *total, size_t size) {
+    size_t at = align_up(*total, 64);
     if (at == SIZE_MAX || size == SIZE_MAX || size > SIZE_MAX - at) {
         *total = SIZE_MAX;
         return 0;
@@ -110,10 +123,10 @@ oroya_result oroya_skeleton_create(const oroya_scene *scene, const oroya_skeleto
     size_t off_bones = layout_add(&total, oroya__mul_size(n, sizeof(oroya_node)));
     size_t off_names = layout_add(&total, oroya__mul_size(n, sizeof(char *)));
     size_t off_inv = layout_add(&total, oroya__mul_size(n, sizeof(oroya_mat4)));
-    size_t off_mat = layout_add(&total, oroya__mul_size((size_t)side * side * 4, sizeof(float)));
+    size_t off_mat = layout_add64(&total, oroya__mul_size((size_t)side * side * 4, sizeof(float)));
     size_t off_dense = layout_add(&total, oroya__mul_size(n, sizeof(uint32_t)));
     size_t off_chars = layout_add(&total, name_bytes);
-    unsigned char *mem = oroya__calloc(&desc->allocator, 1, total, 16);
+    unsigned char *mem = oroya__calloc(&desc->allocator, 1, total, 64);
     if (!mem) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "skeleton: cannot allocate %u bones", n);
     }
@@ -205,10 +218,7 @@ oroya_result oroya_skeleton_update(oroya_skeleton *skeleton, const oroya_scene *
             if (first_stale == UINT32_MAX) first_stale = i;
             continue;
         }
-        oroya__dmat4 w = oroya__dmat4_from_floats(world[d].m);
-        oroya__dmat4 inv = oroya__dmat4_from_floats(skeleton->inverses_[i].m);
-        oroya__dmat4 m = oroya__dmat4_mul(&w, &inv);
-        oroya__dmat4_to_floats(&m, out);
+        oroya__bone_matrix(world[d].m, skeleton->inverses_[i].m, out);
     }
     if (first_stale != UINT32_MAX) return stale_bone(skeleton, first_stale, err, "skeleton update");
     return OROYA_OK;

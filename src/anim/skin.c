@@ -2,6 +2,7 @@
 #include "oroya/skin.h"
 
 #include "internal/base.h"
+#include "internal/pose.h"
 #include "internal/skin_math.h"
 
 #include <math.h>
@@ -85,7 +86,7 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
     return oroya__fail(err, first, "skin influences: %s", message);
 }
 
-void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count) {
+void oroya_skin_normalize_weight_arrays(float *weights, float *weights2, uint32_t count) {
     if (!weights) return;
     for (uint32_t v = 0; v < count; v++) {
         float *a = weights + (size_t)v * 4;
@@ -153,6 +154,11 @@ static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err)
                            "skin job: palette is NULL but palette_count is %u",
                            job->palette_count);
     }
+    if (job->palette_count > OROYA_SKIN_MAX_PALETTE) {
+        return oroya__fail(err, OROYA_ERR_LIMIT,
+                           "skin job: palette_count %u is above OROYA_SKIN_MAX_PALETTE (%d)",
+                           job->palette_count, OROYA_SKIN_MAX_PALETTE);
+    }
     if (needs_precombine(job) && !job->scratch && job->palette_count > OROYA_MAX_JOINTS) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "skin job: %u palette entries with a bind matrix need job.scratch "
@@ -203,33 +209,41 @@ oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err
     return OROYA_OK;
 }
 
-/* Stands in for a skipped influence: a weight of 0 (three.js never reads its joint) or an
- * out-of-range joint (reported after the loop). 0 x 0 stays 0 whatever the palette holds. */
-static const float zero_matrix[16];
-
-static inline const float *influence_matrix(const float *palette, uint32_t palette_count,
-                                            uint16_t joint, float weight, bool *bad) {
-    if (weight == 0.0f) return zero_matrix;
-    if (joint >= palette_count) {
-        *bad = true;
-        return zero_matrix;
-    }
-    return palette + (size_t)joint * 16;
+static bool palette_finite(const float *palette, uint32_t count) {
+    return count == 0 || all_finite(palette, (size_t)count * 16);
 }
 
-/* acc (+)= sum of the four weighted matrices. Fixed trip counts over 16 contiguous floats, so
- * the compiler turns each line into 4-wide multiply-adds; no branch inside. */
-static inline void blend4(float acc[16], bool accumulate, const float *m0, const float *m1,
-                          const float *m2, const float *m3, const float *w) {
-    if (accumulate) {
-        for (int e = 0; e < 16; e++) {
-            acc[e] += w[0] * m0[e] + w[1] * m1[e] + w[2] * m2[e] + w[3] * m3[e];
-        }
-    } else {
-        for (int e = 0; e < 16; e++) {
-            acc[e] = w[0] * m0[e] + w[1] * m1[e] + w[2] * m2[e] + w[3] * m3[e];
+/* The first influence of vertex v that names a joint >= palette_count with a non-zero
+ * weight (the vertex is known to have one). */
+static oroya_result report_bad_joint(const oroya_skin_job *job, uint32_t v, oroya_error *err) {
+    for (uint32_t s = 0; s < (job->joints2 ? 2u : 1u); s++) {
+        const uint16_t *j = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
+        const float *w = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
+        for (uint32_t k = 0; k < 4; k++) {
+            if (w[k] != 0.0f && j[k] >= job->palette_count) {
+                return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                                   "skin job: vertex %u: influence %u names joint %u, but the "
+                                   "palette has %u",
+                                   v, s * 4 + k, (unsigned)j[k], job->palette_count);
+            }
         }
     }
+    return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE, "skin job: vertex %u: joint out of range", v);
+}
+
+/* min xyz, max xyz of the outputs; NaN never replaces a bound (three.js's Box3). */
+static void positions_bounds(const float *p, uint32_t count, float *out) {
+    float lo[3] = {INFINITY, INFINITY, INFINITY};
+    float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t v = 0; v < count; v++) {
+        for (int c = 0; c < 3; c++) {
+            const float x = p[(size_t)v * 3 + (size_t)c];
+            lo[c] = x < lo[c] ? x : lo[c];
+            hi[c] = x > hi[c] ? x : hi[c];
+        }
+    }
+    memcpy(out, lo, sizeof lo);
+    memcpy(out + 3, hi, sizeof hi);
 }
 
 oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
@@ -237,104 +251,56 @@ oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
     if (r != OROYA_OK) return r;
 
     const float *palette = job->palette;
-    float stack_palette[OROYA_MAX_JOINTS * 16];
-    float t_inv[3] = {0.0f, 0.0f, 0.0f};
-    if (needs_precombine(job)) {
+    _Alignas(64) float stack_palette[OROYA_MAX_JOINTS * 16];
+    float offset[3] = {0.0f, 0.0f, 0.0f};
+    if (needs_precombine(job) && job->count > 0) {
         /* bind_matrix_inverse * bone * bind_matrix once per bone, in double, so the vertex loop
-         * does one blend and one transform instead of three transforms. */
+         * does one blend and one transform instead of three transforms. getVertexPosition
+         * applies bind_matrix_inverse once to the weighted sum, while each precombined matrix
+         * carries its translation t: taking t out of every matrix and adding it once to each
+         * vertex keeps three.js's CPU result for weights that do not sum to 1. */
         float *combined = job->scratch ? job->scratch : stack_palette;
         oroya__dmat4 bind = job->bind_matrix ? oroya__dmat4_from_floats(job->bind_matrix)
                                              : oroya__dmat4_identity();
         oroya__dmat4 bind_inv = job->bind_matrix_inverse
                                     ? oroya__dmat4_from_floats(job->bind_matrix_inverse)
                                     : oroya__dmat4_identity();
+        for (int c = 0; c < 3; c++) offset[c] = (float)bind_inv.m[12 + c];
         for (uint32_t b = 0; b < job->palette_count; b++) {
             oroya__dmat4 bone = oroya__dmat4_from_floats(job->palette + (size_t)b * 16);
             oroya__dmat4 tmp = oroya__dmat4_mul(&bone, &bind);
             tmp = oroya__dmat4_mul(&bind_inv, &tmp);
+            for (int c = 0; c < 3; c++) tmp.m[12 + c] -= bind_inv.m[12 + c];
             oroya__dmat4_to_floats(&tmp, combined + (size_t)b * 16);
         }
         palette = combined;
-        if (job->bind_matrix_inverse) {
-            t_inv[0] = job->bind_matrix_inverse[12];
-            t_inv[1] = job->bind_matrix_inverse[13];
-            t_inv[2] = job->bind_matrix_inverse[14];
-        }
     }
 
-    const uint32_t palette_count = job->palette_count;
-    uint32_t bad_vertex = UINT32_MAX, bad_influence = 0, bad_joint = 0;
-    float lo[3] = {INFINITY, INFINITY, INFINITY};
-    float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    const uint32_t sets = job->joints2 ? 2u : 1u;
-
-    for (uint32_t v = 0; v < job->count; v++) {
-        float m[16];
-        float wsum = 0.0f;
-        for (uint32_t s = 0; s < sets; s++) {
-            const uint16_t *j = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
-            const float *w = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
-            bool bad = false;
-            const float *m0 = influence_matrix(palette, palette_count, j[0], w[0], &bad);
-            const float *m1 = influence_matrix(palette, palette_count, j[1], w[1], &bad);
-            const float *m2 = influence_matrix(palette, palette_count, j[2], w[2], &bad);
-            const float *m3 = influence_matrix(palette, palette_count, j[3], w[3], &bad);
-            blend4(m, s > 0, m0, m1, m2, m3, w);
-            wsum += w[0] + w[1] + w[2] + w[3];
-            if (bad && bad_vertex == UINT32_MAX) {
-                for (uint32_t k = 0; k < 4; k++) {
-                    if (w[k] != 0.0f && j[k] >= palette_count) {
-                        bad_vertex = v;
-                        bad_influence = s * 4 + k;
-                        bad_joint = j[k];
-                        break;
-                    }
-                }
-            }
-        }
-        /* getVertexPosition applies bind_matrix_inverse once to the weighted sum, while the
-         * precombined matrices carry its translation once per influence: add the difference
-         * back so unnormalized weights give three.js's CPU result. */
-        float c = 1.0f - wsum;
-        const float *p = job->positions + (size_t)v * 3;
-        float x = p[0], y = p[1], z = p[2];
-        float ox = m[0] * x + m[4] * y + m[8] * z + m[12] + c * t_inv[0];
-        float oy = m[1] * x + m[5] * y + m[9] * z + m[13] + c * t_inv[1];
-        float oz = m[2] * x + m[6] * y + m[10] * z + m[14] + c * t_inv[2];
-        float *o = job->out_positions + (size_t)v * 3;
-        o[0] = ox;
-        o[1] = oy;
-        o[2] = oz;
-        lo[0] = ox < lo[0] ? ox : lo[0];
-        lo[1] = oy < lo[1] ? oy : lo[1];
-        lo[2] = oz < lo[2] ? oz : lo[2];
-        hi[0] = ox > hi[0] ? ox : hi[0];
-        hi[1] = oy > hi[1] ? oy : hi[1];
-        hi[2] = oz > hi[2] ? oz : hi[2];
-        if (job->normals) {
-            const float *n = job->normals + (size_t)v * 3;
-            float nx = n[0], ny = n[1], nz = n[2];
-            float rx = m[0] * nx + m[4] * ny + m[8] * nz;
-            float ry = m[1] * nx + m[5] * ny + m[9] * nz;
-            float rz = m[2] * nx + m[6] * ny + m[10] * nz;
-            float len = sqrtf(rx * rx + ry * ry + rz * rz);
-            float inv = len > 0.0f ? 1.0f / len : 0.0f;
-            float *on = job->out_normals + (size_t)v * 3;
-            on[0] = rx * inv;
-            on[1] = ry * inv;
-            on[2] = rz * inv;
-        }
-    }
-    if (job->out_bounds) {
-        memcpy(job->out_bounds, lo, sizeof lo);
-        memcpy(job->out_bounds + 3, hi, sizeof hi);
-    }
-    if (bad_vertex != UINT32_MAX) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
-                           "skin job: vertex %u: influence %u names joint %u, but the palette "
-                           "has %u",
-                           bad_vertex, bad_influence, bad_joint, palette_count);
-    }
+    const oroya__skin_kernel_job k = {
+        .count = job->count,
+        .positions = job->positions,
+        .normals = job->normals,
+        .joints = job->joints,
+        .weights = job->weights,
+        .joints2 = job->joints2,
+        .weights2 = job->weights2,
+        .palette_count = job->palette_count,
+        .palette = palette,
+        .out_positions = job->out_positions,
+        .out_normals = job->out_normals,
+        .offset = {offset[0], offset[1], offset[2]},
+    };
+    /* The SIMD loops multiply every influence, zero weights too, and store 4 floats at a
+     * time: they run when that gives the same result (4 influences, every joint in range, a
+     * finite palette) and the outputs are not the inputs; the general loop takes the rest. */
+    bool fast = job->count > 0 && !job->joints2 && job->out_positions != job->positions &&
+                (!job->normals || job->out_normals != job->normals) &&
+                oroya__skin_joints_in_range(job->joints, (size_t)job->count * 4,
+                                            job->palette_count) &&
+                palette_finite(palette, job->palette_count);
+    uint32_t bad = oroya__skin_kernel_run(&k, 0, fast);
+    if (job->out_bounds) positions_bounds(job->out_positions, job->count, job->out_bounds);
+    if (bad != UINT32_MAX) return report_bad_joint(job, bad, err);
     return OROYA_OK;
 }
 
@@ -435,9 +401,13 @@ void oroya_skin_destroy(oroya_skin *skin) {
     oroya__free(&a, skin);
 }
 
+void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t count) {
+    oroya_skin_normalize_weight_arrays(weights, weights2, count);
+}
+
 void oroya_skin_normalize_weights(oroya_skin *skin) {
     if (!skin) return;
-    oroya_skin_weights_normalize(skin->weights_, skin->weights2_, skin->vertex_count);
+    oroya_skin_normalize_weight_arrays(skin->weights_, skin->weights2_, skin->vertex_count);
 }
 
 /* Inverse in double, rounded to float; false when singular. */
@@ -474,7 +444,7 @@ oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleto
     uint32_t scratch_count = skin->scratch_count_;
     if (skeleton->bone_count > OROYA_MAX_JOINTS && skeleton->bone_count > scratch_count) {
         scratch = oroya__alloc(&skin->allocator_,
-                               oroya__mul_size(skeleton->bone_count, 16 * sizeof(float)), 16);
+                               oroya__mul_size(skeleton->bone_count, 16 * sizeof(float)), 64);
         if (!scratch) {
             return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
                                "skin bind: cannot allocate scratch for %u bones",

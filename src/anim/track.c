@@ -22,6 +22,11 @@ const char *oroya_property_name(oroya_property property) {
     case OROYA_PROPERTY_ROTATION: return "rotation";
     case OROYA_PROPERTY_SCALE: return "scale";
     case OROYA_PROPERTY_WEIGHTS: return "weights";
+    case OROYA_PROPERTY_INTENSITY: return "intensity";
+    case OROYA_PROPERTY_FOV: return "fov";
+    case OROYA_PROPERTY_COLOR: return "color";
+    case OROYA_PROPERTY_VISIBLE: return "visible";
+    case OROYA_PROPERTY_CURVE: return "curve";
     default: return "unknown";
     }
 }
@@ -42,6 +47,11 @@ uint32_t oroya_property_components(oroya_property property) {
     case OROYA_PROPERTY_TRANSLATION: return 3;
     case OROYA_PROPERTY_ROTATION: return 4;
     case OROYA_PROPERTY_SCALE: return 3;
+    case OROYA_PROPERTY_INTENSITY: return 1;
+    case OROYA_PROPERTY_FOV: return 1;
+    case OROYA_PROPERTY_COLOR: return 3;
+    case OROYA_PROPERTY_VISIBLE: return 1;
+    case OROYA_PROPERTY_CURVE: return 1;
     default: return 0;
     }
 }
@@ -97,6 +107,15 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
                            "tracks[%u] (target \"%s\", %s): sterp applies to rotation tracks only",
                            track_index, target, prop);
     }
+    if (track->property == OROYA_PROPERTY_VISIBLE &&
+        track->interpolation != OROYA_INTERP_STEP) {
+        /* three.js's BooleanKeyframeTrack has InterpolateDiscrete only. */
+        return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                           "tracks[%u] (target \"%s\", %s): a visibility track steps: its "
+                           "interpolation must be step, not %s",
+                           track_index, target, prop,
+                           oroya_interpolation_name(track->interpolation));
+    }
     if (track->key_count == 0) {
         return oroya__fail(err, OROYA_ERR_NO_KEYS, "tracks[%u] (target \"%s\", %s): no keys",
                            track_index, target, prop);
@@ -111,7 +130,10 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
         return oroya__fail(err, OROYA_ERR_VALUE_COUNT,
                            "tracks[%u] (target \"%s\", %s): %u components per key, expected %s",
                            track_index, target, prop, track->components,
-                           need == 4 ? "4" : need == 3 ? "3" : "at least 1");
+                           need == 4   ? "4"
+                           : need == 3 ? "3"
+                           : need == 1 ? "1"
+                                       : "at least 1");
     }
     uint64_t expected = key_stride64(track) * (uint64_t)track->key_count;
     if (expected > UINT32_MAX) {
@@ -164,6 +186,12 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
             return oroya__fail(err, OROYA_ERR_NON_FINITE,
                                "tracks[%u] (target \"%s\", %s): key %u: %s component %u is %g",
                                track_index, target, prop, k, part, within, (double)v);
+        }
+        if (track->property == OROYA_PROPERTY_VISIBLE && v != 0 && v != 1) {
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "tracks[%u] (target \"%s\", %s): key %u: value %g is not a "
+                               "boolean (0 or 1)",
+                               track_index, target, prop, (uint32_t)(i / stride), (double)v);
         }
     }
     if (track->interpolation == OROYA_INTERP_CUBICSPLINE &&

@@ -19,6 +19,7 @@
 typedef struct oroya__gltf_block {
     struct oroya__gltf_block *next;
     size_t size;
+    void *adopted;                    /* memory from a user reader, freed with the block */
 } oroya__gltf_block;
 
 typedef struct oroya__gltf {
@@ -27,6 +28,8 @@ typedef struct oroya__gltf {
     oroya__gltf_block *blocks;
     char *base_dir;                   /* NULL: external URIs refused */
     bool allow_outside_base_dir;      /* the desc's option: URIs may leave base_dir */
+    oroya_gltf_read_fn read_file;     /* the desc's reader of external URIs, or NULL */
+    void *read_user;
     const uint8_t *bin;               /* GLB BIN chunk (owned copy), NULL if none */
     uint64_t bin_size;
     bool buffers_loaded;
@@ -36,6 +39,9 @@ typedef struct oroya__gltf {
 /* A list of zeroed blocks freed together: count * size bytes, NULL on overflow or failure. */
 void *oroya__arena_alloc(const oroya_allocator *a, oroya__gltf_block **list, size_t count,
                          size_t size);
+/* Makes `ptr` (from oroya__alloc(a, ...), may be NULL) part of the list, so releasing the
+ * list frees it. On failure (out of memory) frees ptr and returns false. */
+bool oroya__arena_adopt(const oroya_allocator *a, oroya__gltf_block **list, void *ptr);
 void oroya__arena_release(const oroya_allocator *a, oroya__gltf_block **list);
 
 /* The bytes of a buffer or image URI (base64 data: URI, or a file relative to the data's

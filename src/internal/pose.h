@@ -97,9 +97,11 @@ struct oroya_pose_clip {
  *          components c0, c1, c2 (x, y, z unless `drop` says otherwise: the other three in
  *          order) and rebuild c3 = sqrt(max(0, 1 - (c0^2 + c1^2 + c2^2))) >= 0;
  *   P32/P24/P16 the same header, then count keys of one 32-, 24- or 16-bit word per lane
- *          (oroya__pose_qword) holding x,
- *          y and z in bits[0], bits[1], bits[2] bits from the low end (per block; a
- *          component whose lanes never vary may take 0 bits). */
+ *          (oroya__pose_qword) holding x, y and z in bits[0], bits[1], bits[2] bits from the
+ *          low end (per block; a component whose lanes never vary may take 0 bits);
+ *   P40/P48 the same with a 40- or 48-bit word per lane: a row of 4 low 32-bit words, then
+ *          a row of 4 high bytes (P40) or 16-bit halves (P48); a component may straddle the
+ *          two. */
 enum {
     OROYA__Q_NONE = 0,
     OROYA__Q_CONST = 1,
@@ -108,22 +110,33 @@ enum {
     OROYA__Q_8 = 4,
     OROYA__Q_P32 = 5,
     OROYA__Q_P16 = 6,
-    OROYA__Q_P24 = 7
+    OROYA__Q_P24 = 7,
+    OROYA__Q_P40 = 8,
+    OROYA__Q_P48 = 9
 };
 
-/* The packed word of lane l of a P32/P24/P16 key (P24: a row of 4 low 16-bit halves, then a
- * row of 4 high bytes). Load-time and reference code; the kernel loads whole rows. */
-static inline uint32_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint32_t l) {
-    uint32_t w = 0;
-    if (kind == OROYA__Q_P32) {
+/* The packed word of lane l of a packed key (P24: a row of 4 low 16-bit halves, then a row
+ * of 4 high bytes; P40/P48: a row of 4 low 32-bit words, then the high parts). Load-time and
+ * reference code; the kernel loads whole rows. */
+static inline uint64_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint32_t l) {
+    if (kind == OROYA__Q_P32 || kind == OROYA__Q_P40 || kind == OROYA__Q_P48) {
+        uint32_t w;
         memcpy(&w, key + l * 4, 4);
-        return w;
+        uint64_t v = w;
+        if (kind == OROYA__Q_P40) {
+            v |= (uint64_t)key[16 + l] << 32;
+        } else if (kind == OROYA__Q_P48) {
+            uint16_t h;
+            memcpy(&h, key + 16 + l * 2, 2);
+            v |= (uint64_t)h << 32;
+        }
+        return v;
     }
     uint16_t h;
     memcpy(&h, key + l * 2, 2);
-    w = h;
+    uint64_t w = h;
     if (kind == OROYA__Q_P24) {
-        w |= (uint32_t)key[8 + l] << 16;
+        w |= (uint64_t)key[8 + l] << 16;
     }
     return w;
 }
@@ -182,6 +195,9 @@ typedef struct oroya__pose_mix_layer {
     bool additive;       /* blended as an additive layer (the clip's keys are the deltas) */
     const float *mask;   /* joint mask: a weight factor per joint (block_count * 4 floats, 0 on
                             the padding), or NULL for 1 everywhere */
+    const float *twist;  /* STERP blending (normal layers): per block the x, y and z rows of each
+                            joint's twist axis (block_count * 12 floats, zero = no axis: slerp),
+                            or NULL for slerp blending */
 } oroya__pose_mix_layer;
 
 /* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder
@@ -196,15 +212,43 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
 size_t oroya__pose_mix_scratch_size(void);
-/* Runs the character's IKs after an update (src/anim/ik.c): rewrites the chains' local rotations,
- * then the model and bone matrices of their subtrees. Used when ik_in_pass is false. */
-void oroya__ik_run_character(oroya_pose_character *c);
+/* IK in the per-frame pipeline (src/anim/ik.c): the pose a list of IKs works on, the
+ * character's or the rig-backed mixer's. Joints are skeleton joints, "world" is model space. */
+typedef struct oroya__ik_pose {
+    const oroya_pose_skeleton *skeleton;
+    oroya_soa_transform *locals;        /* block_count */
+    oroya_mat4 *models, *bones;         /* joint_count */
+    const struct oroya_ik *ik;          /* count IKs, checked by oroya__ik_pose_validate */
+    uint32_t count;
+    bool in_pass;                       /* oroya__ik_pose_in_pass: run inside local-to-model */
+    uint16_t *changed;                  /* NULL, or per block: or'ed with the rotation bits
+                                         * (bit 4 + lane) of the joints IK wrote */
+} oroya__ik_pose;
 
-/* With ik_in_pass, local-to-model calls this once the model and bone matrices of joints
+/* The set-up checks of a list of IKs against a skeleton's pose (joint indices, parent chains,
+ * oroya_ik_solve_validate on the models, messages naming the joints). Never allocates. */
+oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *skeleton,
+                                     const oroya_soa_transform *locals, const oroya_mat4 *models,
+                                     const struct oroya_ik *iks, uint32_t count,
+                                     oroya_error *err);
+/* Whether a (validated) list may run inside local-to-model, which takes the IKs in the order
+ * of their first joints: the same result as list order. */
+bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *skeleton, const struct oroya_ik *iks,
+                            uint32_t count);
+
+/* Runs the IKs after local-to-model: rewrites the chains' local rotations, then the model and
+ * bone matrices of their subtrees. Used when in_pass is false. */
+void oroya__ik_run_after(const oroya__ik_pose *p);
+
+/* With in_pass, local-to-model calls this once the model and bone matrices of joints
  * [first, end) are done: each IK whose first joint is in the range solves (in list order),
  * writes its chain's local rotations, and recomputes the matrices of its subtree's joints in
  * the range; the joints after the range then take the new rotations as they come. */
-void oroya__ik_run_joints(oroya_pose_character *c, uint32_t first, uint32_t end);
+void oroya__ik_run_joints(const oroya__ik_pose *p, uint32_t first, uint32_t end);
+
+/* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
+ * when p->in_pass, else after it. */
+void oroya__pose_ltm_ik(const oroya__ik_pose *p);
 
 /* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
  * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */
@@ -223,9 +267,43 @@ void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix
                           oroya_soa_transform *locals, uint16_t *changed, void *scratch);
 void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                           const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
+void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p);
 #else
 #define OROYA__POSE_AVX2 0
 #endif
+
+/* The one CPU skinning kernel (src/anim/pose_skin.c), which oroya_skin_job_run and
+ * oroya_pose_skin_run both run on. Linear blend skinning of `count` vertices:
+ *   p' = sum_i w_i * palette[j_i] * p + offset,  n' = normalize(sum_i w_i * linear(...) * n),
+ * over 4 influences, or 8 with joints2/weights2. Palette: float[16] per matrix, column-major,
+ * bottom row taken as 0 0 0 1. */
+typedef struct oroya__skin_kernel_job {
+    uint32_t count;
+    const float *positions;       /* 3 * count */
+    const float *normals;         /* 3 * count or NULL (then out_normals NULL) */
+    const uint16_t *joints;       /* 4 * count */
+    const float *weights;         /* 4 * count */
+    const uint16_t *joints2;      /* 4 * count or NULL */
+    const float *weights2;        /* with joints2 */
+    uint32_t palette_count;
+    const float *palette;         /* 16 * palette_count floats */
+    float *out_positions;         /* 3 * count; may equal positions (general mode only) */
+    float *out_normals;           /* 3 * count; may equal normals (general mode only) */
+    float offset[3];              /* added to every position */
+} oroya__skin_kernel_job;
+
+/* True when every one of the n joint indices is below palette_count (an SSE2 pass). */
+bool oroya__skin_joints_in_range(const uint16_t *joints, size_t n, uint32_t palette_count);
+
+/* Runs the kernel on job->count > 0 vertices. fast: the caller guarantees 4 influences
+ * (joints2 NULL), every joint index < palette_count, outputs that do not overlap the inputs
+ * and a finite palette; the SSE2 / AVX2+FMA / AVX-512F loops run (kernel as in
+ * oroya__pose_skin_run_with: 0 best, 1 SSE2, 3 AVX2, 4 AVX-512) and the result is
+ * UINT32_MAX. Otherwise the general loop runs: influences of weight exactly 0 are skipped
+ * (their joint is never read), an influence whose joint is >= palette_count is skipped and
+ * the first vertex that has one is returned (UINT32_MAX when none), and outputs may equal
+ * their inputs. Never allocates; up to OROYA_MAX_JOINTS matrices of stack. */
+uint32_t oroya__skin_kernel_run(const oroya__skin_kernel_job *job, int kernel, bool fast);
 
 /* Skinning with a chosen kernel: 0 = the best available (what oroya_pose_skin_run does),
  * 1 = SSE2 (or portable C without SSE2), 2 = the double reference, 3 = AVX2+FMA, 4 = AVX-512F

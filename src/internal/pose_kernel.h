@@ -20,6 +20,7 @@
 
 #include "internal/pose.h"
 #include "internal/track.h"
+#include "oroya/rotation.h"
 
 #ifndef OROYA__INLINE
 #if defined(__GNUC__) || defined(__clang__)
@@ -50,6 +51,7 @@ static OROYA__INLINE vf vf_gt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GT_O
 static OROYA__INLINE vf vf_eq(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
 static OROYA__INLINE vf vf_and(vf a, vf b) { return _mm256_and_ps(a, b); }
 static OROYA__INLINE vf vf_xor(vf a, vf b) { return _mm256_xor_ps(a, b); }
+static OROYA__INLINE vf vf_or(vf a, vf b) { return _mm256_or_ps(a, b); }
 /* mask ? a : b; masks are all-ones or all-zeros per lane, so blendv's sign test agrees. */
 static OROYA__INLINE vf vf_select(vf mask, vf a, vf b) { return _mm256_blendv_ps(b, a, mask); }
 static OROYA__INLINE int vf_movemask(vf mask) { return _mm256_movemask_ps(mask); }
@@ -92,6 +94,7 @@ enum { VF_ALL = 0xF, PK_BLOCKS = 1 };
 #define vf_eq v4_eq
 #define vf_and v4_and
 #define vf_xor v4_xor
+#define vf_or v4_or
 #define vf_select v4_select
 #define vf_movemask v4_movemask
 #define vf_sign_bit v4_sign_bit
@@ -201,12 +204,6 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
     vf near = vf_ge(d, vf_set1(0.9995f));
     const int near_bits = vf_movemask(near);
     vf cs = s, ct = t;
-    if (exact && near_bits) {
-        /* exact: near lanes take two terms of the series (the third is below 1e-10 there)
-         * instead of the normalized lerp, whose renormalization three's slerpFlat does not
-         * make (it shows in keys that are not quite unit). */
-        sin_ratio2(s, t, vf_sub(d, one), 2, &cs, &ct);
-    }
     if (near_bits != VF_ALL) {
         const vf close = vf_ge(d, vf_set1(0.9f));
         const int close_bits = vf_movemask(close);
@@ -232,16 +229,15 @@ static OROYA__INLINE q4 q4_slerp(const q4 *pa, const q4 *pb, vf t, bool exact) {
         ct = vf_select(near, ct, ft);
     }
     q4 r = q4_scale2(a, cs, b, ct);
-    if (near_bits && !exact) {
+    if (near_bits) {
+        /* slerpFlat's "lerp then normalize" for small angles (it renormalizes keys that are
+         * not quite unit too). */
         const vf one_over = vf_div(one, vf_sqrt(q4_dot(r, r)));
         r = q4_scale(r, vf_select(near, one_over, one));
     }
-    /* slerpFlat returns its first input untouched at t = 0 and for equal inputs, its second
-     * at t = 1. The normalized lerp of near lanes changes them by an ulp for unit inputs (the
-     * pose layer), by up to 1e-3 for inputs that are not quite unit; in `exact` mode those
-     * lanes take the series, which at t = 0 and 1 gives the inputs back within an ulp; equal
-     * inputs that are not quite unit would look an angle apart to it (as to three's formula,
-     * which is why three tests for them), so they are kept as they are. */
+    /* slerpFlat returns equal inputs untouched (not renormalized); in `exact` mode (the
+     * mixer) so does this. Copies of a key as it is (before the first key, after the last,
+     * STEP) are the sampler's (raw_keys). */
     if (exact) {
         const q4 b0 = *pb;
         const vf same = vf_and(vf_and(vf_eq(a.x, b0.x), vf_eq(a.y, b0.y)),
@@ -411,6 +407,21 @@ static OROYA__INLINE void gather_block(const oroya_pose_clip *clip, uint32_t blo
     }
 }
 
+/* Where three's interpolants copy a rotation key as it is rather than interpolate: a STEP lane
+ * (DiscreteInterpolant), before the first key (the factor is -0, see refine_factors) and after
+ * the last (the factor is 1: copySampleValue_). Keys that are not quite unit stay so there,
+ * where an interpolation at the same factor would renormalize them. The mixer only (exact). */
+static OROYA__INLINE q4 raw_keys(q4 r, const q4 *qa, const q4 *qb, vf a, vf step) {
+    const vf one = vf_row(pk_one), zero = vf_zero();
+    const vf before = vf_lt(vf_xor(vf_and(a, vf_sign_bit()), one), zero); /* a is -0 */
+    const vf at0 = vf_and(vf_eq(a, zero), vf_or(before, step));
+    const vf at1 = vf_eq(a, one);
+    if (!vf_movemask(at0) && !vf_movemask(at1)) {
+        return r;
+    }
+    return q4_select(at1, *qb, q4_select(at0, *qa, r));
+}
+
 /* Samples one channel of blocks b and b2 (width 8; width 4 samples b alone) into comps
  * vectors (SoA), given the clip's intervals. Cubic lanes take the Hermite curve (rotations
  * normalized), the others the lerp or slerp, chosen per lane. */
@@ -446,6 +457,9 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
         if (ch == OROYA__CH_R) {
             q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
             q4 q = q4_slerp(&qa, &qb, a, exact);
+            if (exact) {
+                q = raw_keys(q, &qa, &qb, a, vf_masks(lb->step, lb2->step));
+            }
             out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
         } else {
             const vf w0 = vf_sub(vf_row(pk_one), a);
@@ -506,11 +520,10 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
             c.z = madd(hw.p0, v0[2], madd(hw.m0, g0[2], madd(hw.p1, v1[2], vf_mul(hw.m1, g1[2]))));
             c.w = madd(hw.p0, v0[3], madd(hw.m0, g0[3], madd(hw.p1, v1[3], vf_mul(hw.m1, g1[3]))));
             c = q4_normalize(c);
-            if (exact) {
-                /* Before the first key and after the last three copies the key as it is. */
-                c = q4_select(vf_eq(a, vf_zero()), qa, q4_select(vf_eq(a, vf_row(pk_one)), qb, c));
-            }
             r = q4_select(cubic, c, r);
+        }
+        if (exact) {
+            r = raw_keys(r, &qa, &qb, a, vf_masks(lb->step, lb2->step));
         }
         out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
         return;
@@ -535,6 +548,9 @@ typedef struct blend4 {
     q4 q;
     t4 s;
     vf wt, wq, ws;
+    vf sterp; /* rotation lanes a STERP layer contributed to (their remainder is a STERP too) */
+    q4 qadd;  /* exact mode: the additive layers' rotation, as three's PropertyMixer sums it */
+    vf adds;  /* exact mode: rotation lanes an additive layer contributed to */
 } blend4;
 
 static OROYA__INLINE t4 t4_mix(t4 a, t4 b, vf f) {
@@ -586,12 +602,57 @@ static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *cl
     *acc = t4_select(first, x, t4_select(anim, t4_mix(*acc, x, f), *acc));
 }
 
+/* STERP blending (an oroya option; the mixer's mix_region_rotation): on the lanes of `use`
+ * whose joint has a twist axis, r = oroya_quat_sterp(a, b, axis, f), in scalar code as the
+ * property path computes it (float in, float out); the other lanes keep r. STERP is an
+ * opt-in for a few joints' quality, not the common path, so no vector version. */
+static void sterp_lanes(q4 *r, const q4 *a, const q4 *b, vf f, vf use, const float *twist,
+                        uint32_t blk, uint32_t blk2) {
+    const int use_bits = vf_movemask(use);
+    if (!use_bits) {
+        return;
+    }
+    _Alignas(32) float ff[OROYA__PK_WIDTH];
+    vf_store2(ff, ff + 4, f);
+    _Alignas(32) float v[3][4][OROYA__PK_WIDTH];
+    const q4 *src[3] = {r, a, b};
+    for (int i = 0; i < 3; i++) {
+        vf_store2(v[i][0], v[i][0] + 4, src[i]->x);
+        vf_store2(v[i][1], v[i][1] + 4, src[i]->y);
+        vf_store2(v[i][2], v[i][2] + 4, src[i]->z);
+        vf_store2(v[i][3], v[i][3] + 4, src[i]->w);
+    }
+    bool wrote = false;
+    for (int l = 0; l < OROYA__PK_WIDTH; l++) {
+        if (!(use_bits >> l & 1)) {
+            continue;
+        }
+        const float *ax = twist + (size_t)(l < 4 ? blk : blk2) * 12 + l % 4;
+        const oroya_vec3 axis = {ax[0], ax[4], ax[8]};
+        if (axis.x == 0 && axis.y == 0 && axis.z == 0) {
+            continue; /* no axis: the slerp already in r */
+        }
+        const oroya_quat qa = {v[1][0][l], v[1][1][l], v[1][2][l], v[1][3][l]};
+        const oroya_quat qb = {v[2][0][l], v[2][1][l], v[2][2][l], v[2][3][l]};
+        const oroya_quat q = oroya_quat_sterp(qa, qb, axis, ff[l]);
+        v[0][0][l] = q.x, v[0][1][l] = q.y, v[0][2][l] = q.z, v[0][3][l] = q.w;
+        wrote = true;
+    }
+    if (wrote) {
+        r->x = vf_load2(v[0][0], v[0][0] + 4);
+        r->y = vf_load2(v[0][1], v[0][1] + 4);
+        r->z = vf_load2(v[0][2], v[0][2] + 4);
+        r->w = vf_load2(v[0][3], v[0][3] + 4);
+    }
+}
+
 /* pad_bits: the padding lanes (past the last joint, or the copy of an odd last block), whose
  * rotation the rest pose replaces in blend_finish (they never carry weight): whatever they
  * hold here does not matter, so they do not force the general mix. */
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                        uint32_t b2, const oroya__pose_interval *iv, float w,
-                                       const float *mask, int pad_bits, bool exact) {
+                                       const float *mask, const float *twist, int pad_bits,
+                                       bool exact) {
     /* A joint mask scales the weight per lane (weight x mask[joint]); lanes at 0 take no part,
      * as three's accumulate with weight 0. */
     const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
@@ -605,11 +666,20 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
         vf f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
         const int first_bits = vf_movemask(first);
+        if (twist) {
+            /* Every lane this layer adds to, the first one included, takes a STERP remainder
+             * (the property path's sterp_remainder). */
+            st->sterp = vf_select(vf_gt(lw, vf_zero()), vf_eq(lw, lw), st->sterp);
+        }
         if ((first_bits | pad_bits) == VF_ALL) {
             st->q = x; /* the usual first layer: every lane animated */
         } else {
             q4 mixed = q4_slerp(&st->q, &x, f, exact);
             const vf some = vf_gt(f, vf_zero());
+            if (twist) {
+                const vf use = vf_and(some, vf_eq(first, vf_zero()));
+                sterp_lanes(&mixed, &st->q, &x, f, use, twist, b, b2);
+            }
             if ((vf_movemask(some) | pad_bits) != VF_ALL) {
                 mixed = q4_select(some, mixed, st->q);
             }
@@ -641,7 +711,8 @@ static OROYA__INLINE t4 finish_t4(t4 acc, vf w, t4 rest) {
  * Padding lanes (past the last joint) never carry weight; they take the rest value without
  * forcing a slerp on the block. */
 static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
-                                       const oroya_soa_transform *r2, int pad_bits, bool exact) {
+                                       const oroya_soa_transform *r2, const float *twist,
+                                       uint32_t b, uint32_t b2, int pad_bits, bool exact) {
     const vf one = vf_row(pk_one), zero = vf_zero();
     t4 rt = {vf_load2(r->tx, r2->tx), vf_load2(r->ty, r2->ty), vf_load2(r->tz, r2->tz)};
     t4 rs = {vf_load2(r->sx, r2->sx), vf_load2(r->sy, r2->sy), vf_load2(r->sz, r2->sz)};
@@ -661,6 +732,10 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
             st->q = q4_select(none, rq, st->q);
         } else {
             q4 mixed = q4_slerp(&st->q, &rq, vf_sub(one, st->wq), exact);
+            if (twist) {
+                const vf use = vf_and(st->sterp, vf_and(part, vf_eq(none, zero)));
+                sterp_lanes(&mixed, &st->q, &rq, vf_sub(one, st->wq), use, twist, b, b2);
+            }
             st->q = q4_select(none, rq, q4_select(part, mixed, st->q));
         }
     }
@@ -679,24 +754,55 @@ static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t
 /* slerp(identity, d, w) for a weight above 1, lane by lane with three.js's slerpFlat in double
  * (oroya__slerp_flat_d): the series of q4_slerp holds for factors in [0, 1] only, and an
  * additive layer may be weighted more (an exaggerated wave). Rare, so plain scalar code. */
-static void slerp_identity_exact(q4 *d, const float *w) {
+static void slerp_exact(const q4 *from, q4 *d, const float *w) {
     _Alignas(32) float x[OROYA__PK_WIDTH], y[OROYA__PK_WIDTH], z[OROYA__PK_WIDTH],
-        q[OROYA__PK_WIDTH];
+        q[OROYA__PK_WIDTH], f[4][OROYA__PK_WIDTH];
     vf_store2(x, x + 4, d->x);
     vf_store2(y, y + 4, d->y);
     vf_store2(z, z + 4, d->z);
     vf_store2(q, q + 4, d->w);
-    static const double identity[4] = {0, 0, 0, 1};
+    vf_store2(f[0], f[0] + 4, from->x);
+    vf_store2(f[1], f[1] + 4, from->y);
+    vf_store2(f[2], f[2] + 4, from->z);
+    vf_store2(f[3], f[3] + 4, from->w);
     for (int l = 0; l < OROYA__PK_WIDTH; l++) {
+        const double a[4] = {f[0][l], f[1][l], f[2][l], f[3][l]};
         const double b[4] = {x[l], y[l], z[l], q[l]};
         double r[4];
-        oroya__slerp_flat_d(identity, b, w[l], r);
+        oroya__slerp_flat_d(a, b, w[l], r);
         x[l] = (float)r[0], y[l] = (float)r[1], z[l] = (float)r[2], q[l] = (float)r[3];
     }
     d->x = vf_load2(x, x + 4);
     d->y = vf_load2(y, y + 4);
     d->z = vf_load2(z, z + 4);
     d->w = vf_load2(q, q + 4);
+}
+
+static void slerp_identity_exact(q4 *d, const float *w) {
+    const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
+    slerp_exact(&id, d, w);
+}
+
+/* The mixer's additive rotations (exact mode), as PropertyMixer does them: the layers go into
+ * their own sum, add = slerp(add, add * delta, w) from the identity, and the pose takes it once
+ * at the end as slerp(q, q * add, 1) (pk_blend). Both slerps renormalize small steps, which
+ * matters for keys that are not quite unit. */
+static OROYA__INLINE void add_rotation_exact(blend4 *st, q4 d, vf animated, vf wv) {
+    const vf use = vf_and(animated, vf_gt(wv, vf_zero()));
+    if (!vf_movemask(use)) {
+        return;
+    }
+    q4 to = q4_mul(st->qadd, d);
+    if (vf_movemask(vf_gt(wv, vf_row(pk_one)))) {
+        /* A weight above 1 (an exaggerated layer): the series holds for [0, 1] only. */
+        _Alignas(32) float lw[OROYA__PK_WIDTH];
+        vf_store2(lw, lw + 4, wv);
+        slerp_exact(&st->qadd, &to, lw);
+    } else {
+        to = q4_slerp(&st->qadd, &to, wv, true);
+    }
+    st->qadd = q4_select(use, to, st->qadd);
+    st->adds = vf_or(st->adds, use);
 }
 
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
@@ -712,7 +818,9 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
         sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
         vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
-        if (mask) {
+        if (exact) {
+            add_rotation_exact(st, d, animated, wv);
+        } else if (mask) {
             /* Per-lane weights: above 1 somewhere, the exact scalar slerp on every lane;
              * else the vector slerp from the identity (factor 0 gives the identity). */
             _Alignas(32) float lw[OROYA__PK_WIDTH];
@@ -738,7 +846,9 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
             const q4 id = {vf_zero(), vf_zero(), vf_zero(), vf_row(pk_one)};
             d = q4_slerp(&id, &d, wv, exact);
         }
-        st->q = q4_select(animated, q4_mul(st->q, d), st->q);
+        if (!exact) {
+            st->q = q4_select(animated, q4_mul(st->q, d), st->q);
+        }
     }
     if (channel_any(clip, b, b2, OROYA__CH_S)) {
         add_vec(&st->s, clip, b, b2, OROYA__CH_S, iv, wv);
@@ -793,13 +903,7 @@ static OROYA__INLINE void ltm_joint(float lc[12][OROYA__PK_WIDTH], uint32_t lane
 #if OROYA__PK_WIDTH == 8
     bones_wide(m, ib, bo);
 #else
-    for (int c = 0; c < 4; c++) {
-        const float *v = ib + c * 4;
-        v4 r = v4_add(v4_mul(m[0], v4_set1(v[0])),
-                      v4_add(v4_mul(m[1], v4_set1(v[1])),
-                             v4_add(v4_mul(m[2], v4_set1(v[2])), v4_mul(m[3], v4_set1(v[3])))));
-        v4_storeu(bo + c * 4, r);
-    }
+    oroya__bone_matrix_v4(m, ib, bo);
 #endif
 }
 
@@ -854,7 +958,8 @@ typedef struct active_layer {
     const oroya_pose_clip *clip;
     const oroya__pose_interval *iv;
     float weight;
-    const float *mask; /* per joint (block_count * 4 floats), or NULL */
+    const float *mask;  /* per joint (block_count * 4 floats), or NULL */
+    const float *twist; /* STERP blending: twist axes (see oroya__pose_mix_layer), or NULL */
 } active_layer;
 
 /* The lanes of one channel whose stored value differs from v (bit per lane): the comparison
@@ -893,15 +998,26 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         /* Field by field: a memset of the blend state compiles to `rep stosq`, which has a
          * start-up cost of tens of cycles per step. */
         const vf z = vf_zero();
-        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z};
+        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z, z, {z, z, z, vf_row(pk_one)}, z};
+        const float *twist = NULL; /* any STERP layer's axes, for the remainder */
         for (uint32_t i = 0; i < normal_count; i++) {
+            /* STERP is the mixer's (exact) only: the pose layer's copy drops its code. */
+            const float *tw = exact ? normal[i].twist : NULL;
             blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
-                         normal[i].mask, pad_bits, exact);
+                         normal[i].mask, tw, pad_bits, exact);
+            twist = tw ? tw : twist;
         }
-        blend_finish(&st, &rest[b], &rest[b2], pad_bits, exact);
+        blend_finish(&st, &rest[b], &rest[b2], twist, b, b2, pad_bits, exact);
         for (uint32_t i = 0; i < additive_count; i++) {
             blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
                            additive[i].mask, exact);
+        }
+        if (exact && vf_movemask(st.adds)) {
+            const q4 to = q4_mul(st.q, st.qadd);
+            /* Where the sum is the identity (float) this keeps q as it is. three's double sum
+             * may be an ulp off it there, and then its slerp renormalizes q: see docs/mixer.md
+             * ("The pose kernel path") for that one rounding-dependent difference. */
+            st.q = q4_select(st.adds, q4_slerp(&st.q, &to, vf_row(pk_one), true), st.q);
         }
         oroya_soa_transform *o = &locals[b];
         oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
@@ -944,6 +1060,24 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel,
     }
 }
 
+/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, the IKs
+ * whose first joint is in a step solving once that step is done, so the joints after it are
+ * computed once, already corrected. */
+static void pk_ltm_ik(const oroya__ik_pose *p) {
+    const oroya_pose_skeleton *skel = p->skeleton;
+    if (!p->in_pass) {
+        pk_ltm(skel, p->locals, NULL, p->models, p->bones);
+        oroya__ik_run_after(p);
+        return;
+    }
+    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
+        oroya__ik_run_joints(p, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
+    }
+}
+
 /* The mixer's time is a double (three's is a JS number): the interval comes from the float
  * time just below it (the same interval, see the mixer), the factor from the double itself,
  * (t - t0) / (t1 - t0) as three's interpolants compute it, so a long clip or a short interval
@@ -953,7 +1087,15 @@ static void refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_in
         const float *times = clip->keys + clip->groups[g].offset;
         const double t0 = times[iv[g].k], t1 = times[iv[g].k + 1];
         const double a = (t - t0) / (t1 - t0);
-        iv[g].a = a > 0 ? (a < 1 ? (float)a : 1.0f) : 0.0f; /* NaN (a zero interval) is 0 */
+        /* Before the first key the factor is -0 (the same arithmetic as 0), so that the
+         * sampler copies the key as three does there, and interpolates at exactly 0 (t on the
+         * first key). 1 means at or after the last key (a copy too): a factor a hair below 1
+         * that rounds to 1 in float stays below it. */
+        float af = a > 0 ? (a < 1 ? (float)a : 1.0f) : (a < 0 ? -0.0f : 0.0f); /* NaN: 0 */
+        if (af == 1.0f && a < 1) {
+            af = 0x1.fffffep-1f;
+        }
+        iv[g].a = af;
     }
 }
 
@@ -979,6 +1121,7 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
         a->iv = ly->intervals;
         a->weight = ly->weight;
         a->mask = ly->mask;
+        a->twist = ly->additive ? NULL : ly->twist;
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, changed);
 }
@@ -1008,21 +1151,17 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
             a->iv = iv;
             a->weight = ly->weight;
             a->mask = NULL;
+            a->twist = NULL;
         }
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, NULL);
-    if (!c->ik_in_pass) {
+    if (!c->ik_count) {
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
     }
-    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
-    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
-        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
-        ltm_pair(skel, b, b2, &c->locals[b], &c->locals[b2], NULL, c->models, c->bones);
-        /* The IKs whose first joint is in this step (src/anim/ik.c), so the joints after it are
-         * computed once, already corrected. */
-        oroya__ik_run_joints(c, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
-    }
+    const oroya__ik_pose p = {skel,  c->locals,       c->models,      c->bones,
+                              c->ik, c->ik_count, c->ik_in_pass, NULL};
+    pk_ltm_ik(&p);
 }
 
 #endif

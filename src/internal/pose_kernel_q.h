@@ -65,6 +65,27 @@ static OROYA__INLINE __m128i pkq_words(uint8_t kind, const uint8_t *key) {
     const __m128i hi = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(h), z), z);
     return _mm_or_si128(lo, _mm_slli_epi32(hi, 16));
 }
+
+/* The 4 high parts of a P40/P48 key (bits 32 and up of each lane's word). */
+static OROYA__INLINE __m128i pkq_words_hi(uint8_t kind, const uint8_t *key) {
+    const __m128i z = _mm_setzero_si128();
+    if (kind == OROYA__Q_P48) {
+        return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + 16)), z);
+    }
+    int32_t h;
+    memcpy(&h, key + 16, sizeof h);
+    return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(h), z), z);
+}
+
+/* The component at bits [shift, shift + bits) of 4 words of up to 64 bits given as their low
+ * and high 32-bit halves (a shift count of 32 or more gives 0 in SSE2). */
+static OROYA__INLINE __m128i pkq_wide_comp(__m128i lo, __m128i hi, uint32_t shift,
+                                           uint32_t bits) {
+    const __m128i part = shift <= 32 ? _mm_sll_epi32(hi, _mm_cvtsi32_si128((int)(32 - shift)))
+                                     : _mm_srl_epi32(hi, _mm_cvtsi32_si128((int)(shift - 32)));
+    const __m128i v = _mm_or_si128(_mm_srl_epi32(lo, _mm_cvtsi32_si128((int)shift)), part);
+    return _mm_and_si128(v, _mm_set1_epi32((int)((1u << bits) - 1u)));
+}
 #endif
 
 /* Component e of one key of a quantized block, 4 lanes, as floats (the integers). */
@@ -74,10 +95,15 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
         return pkq_u16(key + e * 8);
     case OROYA__Q_8:
         return pkq_u8(key + e * 4);
-    default: { /* P32, P24, P16: a word per lane */
+    default: { /* P16 to P48: a word per lane */
         const uint32_t shift = e == 0 ? 0u : e == 1 ? qb->bits[0] : (uint32_t)qb->bits[0] + qb->bits[1];
         const uint32_t mask = (1u << qb->bits[e]) - 1u;
 #if defined(OROYA__V4_SSE2)
+        if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
+            const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)key);
+            return _mm_cvtepi32_ps(
+                pkq_wide_comp(lo, pkq_words_hi(qb->kind, key), shift, qb->bits[e]));
+        }
         __m128i w = pkq_words(qb->kind, key);
         w = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128((int)shift)),
                           _mm_set1_epi32((int)mask));
@@ -85,7 +111,9 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 #else
         v4 r;
         for (uint32_t l = 0; l < 4; l++) {
-            r.f[l] = mask ? (float)((oroya__pose_qword(qb->kind, key, l) >> shift) & mask) : 0.0f;
+            r.f[l] = mask ? (float)(uint32_t)((oroya__pose_qword(qb->kind, key, l) >> shift) &
+                                              mask)
+                          : 0.0f;
         }
         return r;
 #endif
@@ -94,38 +122,69 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 }
 
 #if defined(OROYA__V4_SSE2)
-/* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
-static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
-                                    __m128i o[3]) {
+/* The three components of keys k (o0) and k + 1 (o1, key_bytes further) of a quantized block,
+ * 4 lanes of 32-bit integers each: one kind switch and one set of shift counts and masks for
+ * both keys. */
+static OROYA__INLINE void pkq_ints3x2(const oroya__pose_qblock *qb, const uint8_t *key,
+                                      size_t key_bytes, __m128i o0[3], __m128i o1[3]) {
     const __m128i z = _mm_setzero_si128();
     if (qb->kind == OROYA__Q_16) {
         for (uint32_t e = 0; e < 3; e++) {
-            o[e] = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)),
-                                      z);
+            o0[e] = _mm_unpacklo_epi16(
+                _mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)), z);
+            o1[e] = _mm_unpacklo_epi16(
+                _mm_loadl_epi64((const __m128i *)(const void *)(key + key_bytes + e * 8)), z);
         }
         return;
     }
     if (qb->kind == OROYA__Q_8) {
         for (uint32_t e = 0; e < 3; e++) {
-            int32_t w;
-            memcpy(&w, key + e * 4, sizeof w);
-            o[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w), z), z);
+            int32_t w0, w1;
+            memcpy(&w0, key + e * 4, sizeof w0);
+            memcpy(&w1, key + key_bytes + e * 4, sizeof w1);
+            o0[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w0), z), z);
+            o1[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w1), z), z);
         }
         return;
     }
-    const __m128i w = pkq_words(qb->kind, key);
-    const int b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
-    o[0] = _mm_and_si128(w, _mm_set1_epi32((int)((1u << b0) - 1u)));
-    o[1] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0)),
-                         _mm_set1_epi32((int)((1u << b1) - 1u)));
-    o[2] = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(b0 + b1)),
-                         _mm_set1_epi32((int)((1u << b2) - 1u)));
+    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    const __m128i m0 = _mm_set1_epi32((int)((1u << b0) - 1u));
+    const __m128i m1 = _mm_set1_epi32((int)((1u << b1) - 1u));
+    const __m128i m2 = _mm_set1_epi32((int)((1u << b2) - 1u));
+    const __m128i s1 = _mm_cvtsi32_si128((int)b0), s2 = _mm_cvtsi32_si128((int)(b0 + b1));
+    if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
+        /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
+         * past the low word (SSE2 shifts by 32 or more give 0). */
+        const __m128i h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
+        const __m128i h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
+                                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+        const bool right2 = b0 + b1 > 32;
+        for (int k = 0; k < 2; k++) {
+            const uint8_t *p = key + (k ? key_bytes : 0);
+            __m128i *o = k ? o1 : o0;
+            const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)p);
+            const __m128i hi = pkq_words_hi(qb->kind, p);
+            o[0] = _mm_and_si128(lo, m0);
+            o[1] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s1), _mm_sll_epi32(hi, h1)), m1);
+            const __m128i top = right2 ? _mm_srl_epi32(hi, h2) : _mm_sll_epi32(hi, h2);
+            o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s2), top), m2);
+        }
+        return;
+    }
+    const __m128i w0 = pkq_words(qb->kind, key), w1 = pkq_words(qb->kind, key + key_bytes);
+    o0[0] = _mm_and_si128(w0, m0);
+    o1[0] = _mm_and_si128(w1, m0);
+    o0[1] = _mm_and_si128(_mm_srl_epi32(w0, s1), m1);
+    o1[1] = _mm_and_si128(_mm_srl_epi32(w1, s1), m1);
+    o0[2] = _mm_and_si128(_mm_srl_epi32(w0, s2), m2);
+    o1[2] = _mm_and_si128(_mm_srl_epi32(w1, s2), m2);
 }
 #endif
 
 static OROYA__INLINE size_t pkq_key_bytes(uint8_t kind) {
     return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16
-           : kind == OROYA__Q_P24 ? 12 : 8;
+           : kind == OROYA__Q_P24 ? 12 : kind == OROYA__Q_P40 ? 20 : kind == OROYA__Q_P48 ? 24
+           : 8;
 }
 static OROYA__INLINE bool pkq_quantized(uint8_t kind) {
     return kind >= OROYA__Q_16;
@@ -185,7 +244,9 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
     case OROYA__Q_8:
     case OROYA__Q_P32:
     case OROYA__Q_P24:
-    case OROYA__Q_P16: {
+    case OROYA__Q_P16:
+    case OROYA__Q_P40:
+    case OROYA__Q_P48: {
         const oroya__pose_interval *g = &iv[qb->group];
         const size_t key_bytes = pkq_key_bytes(qb->kind);
         const uint8_t *r = (const uint8_t *)(d + 24) + (size_t)g->k * key_bytes;
@@ -259,12 +320,10 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
 #if defined(OROYA__V4_SSE2)
     /* The integers of both keys of each block, one kind switch per key. */
     __m128i ia0[3], ia1[3];
-    pkq_ints3(qa, ra, ia0);
-    pkq_ints3(qa, ra + ka, ia1);
+    pkq_ints3x2(qa, ra, ka, ia0, ia1);
 #if OROYA__PK_WIDTH == 8
     __m128i ib0[3], ib1[3];
-    pkq_ints3(qb, rb, ib0);
-    pkq_ints3(qb, rb + kb, ib1);
+    pkq_ints3x2(qb, rb, kb, ib0, ib1);
 #else
     (void)kb, (void)rb;
 #endif

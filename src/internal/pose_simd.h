@@ -143,4 +143,26 @@ static inline void v4_transpose(v4 *a, v4 *b, v4 *c, v4 *d) {
 
 static inline v4 v4_neg(v4 a) { return v4_xor(a, v4_sign_bit()); }
 
+/* oroya's one bone-matrix formula: bone = model (or joint world) x inverse_bind, in float,
+ * column-major, column c = m0 * ib[c][0] + (m1 * ib[c][1] + (m2 * ib[c][2] + m3 * ib[c][3]))
+ * with m the model's columns. The pose kernel (mixer and pose layer, fused into its local-to-
+ * model pass; its 8-wide form does the same operations in the same order),
+ * oroya_skeleton_update and oroya_gltf_model_bone_matrices all compute bone matrices with it,
+ * so they agree bit for bit on the same inputs. */
+static inline void oroya__bone_matrix_v4(const v4 m[4], const float *ib, float *bo) {
+    for (int c = 0; c < 4; c++) {
+        const float *v = ib + c * 4;
+        v4 r = v4_add(v4_mul(m[0], v4_set1(v[0])),
+                      v4_add(v4_mul(m[1], v4_set1(v[1])),
+                             v4_add(v4_mul(m[2], v4_set1(v[2])), v4_mul(m[3], v4_set1(v[3])))));
+        v4_storeu(bo + c * 4, r);
+    }
+}
+
+static inline void oroya__bone_matrix(const float *model, const float *ib, float *bo) {
+    const v4 m[4] = {v4_loadu(model), v4_loadu(model + 4), v4_loadu(model + 8),
+                     v4_loadu(model + 12)};
+    oroya__bone_matrix_v4(m, ib, bo);
+}
+
 #endif

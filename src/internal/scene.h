@@ -35,4 +35,10 @@ oroya_transform *oroya__scene_transforms_raw(oroya_scene *scene);
  * moved. */
 uint32_t oroya__scene_epoch(const oroya_scene *scene);
 
+/* The animatable scalars of a node's light and camera (the mixer's INTENSITY and FOV
+ * tracks): a pointer to the stored value, or NULL when the node is stale or has no light /
+ * camera. The writer keeps the value finite; nothing is validated on the way. */
+float *oroya__scene_light_intensity(oroya_scene *scene, oroya_node node);
+float *oroya__scene_camera_fov(oroya_scene *scene, oroya_node node);
+
 #endif

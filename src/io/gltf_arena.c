@@ -31,16 +31,32 @@ void *oroya__arena_alloc(const oroya_allocator *a, oroya__gltf_block **list, siz
     }
     b->next = *list;
     b->size = bytes;
+    b->adopted = NULL;
     *list = b;
     uint8_t *p = (uint8_t *)b + header;
     memset(p, 0, bytes);
     return p;
 }
 
+bool oroya__arena_adopt(const oroya_allocator *a, oroya__gltf_block **list, void *ptr) {
+    if (!ptr) {
+        return true;
+    }
+    if (!oroya__arena_alloc(a, list, 0, 1)) {
+        oroya__free(a, ptr);
+        return false;
+    }
+    (*list)->adopted = ptr;
+    return true;
+}
+
 void oroya__arena_release(const oroya_allocator *a, oroya__gltf_block **list) {
     oroya__gltf_block *b = *list;
     while (b) {
         oroya__gltf_block *next = b->next;
+        if (b->adopted) {
+            oroya__free(a, b->adopted);
+        }
         oroya__free(a, b);
         b = next;
     }

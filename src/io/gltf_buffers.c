@@ -115,7 +115,7 @@ static int hex_value(char c) {
  * (only with allow_outside_base_dir) is used as it is. */
 static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *out, size_t cap,
                                  oroya_error *err, const char *path) {
-    if (!g->base_dir) {
+    if (!g->base_dir && !g->read_file) {
         return oroya__fail(err, OROYA_ERR_NOT_FOUND,
                            "%s: external file \"%.200s\" but no base directory (parsed from "
                            "memory)", path, uri);
@@ -127,16 +127,18 @@ static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *ou
                            "%s: URI \"%.200s\" is not a relative path", path, uri);
     }
     bool absolute = uri[0] == '/' || uri[0] == '\\';
-    if (absolute && !g->allow_outside_base_dir) {
+    if (absolute && !g->allow_outside_base_dir && !g->read_file) {
         return oroya__fail(err, OROYA_ERR_ACCESS,
                            "%s: URI \"%.200s\" is an absolute path, outside the model's folder; "
                            "allow_outside_base_dir permits it", path, uri);
     }
-    size_t n = absolute ? 0 : strlen(g->base_dir);
+    size_t n = absolute || !g->base_dir ? 0 : strlen(g->base_dir);
     if (n >= cap) {
         return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
     }
-    memcpy(out, g->base_dir, n);
+    if (n > 0) {
+        memcpy(out, g->base_dir, n);
+    }
     /* The base directory may come from the caller without a trailing separator ("dir"):
      * "dir" + "a.bin" must be "dir/a.bin", not "dira.bin". An empty base means the
      * working directory. */
@@ -192,6 +194,44 @@ static oroya_result read_file(const oroya__gltf *g, const oroya_allocator *a,
     return OROYA_OK;
 }
 
+/* Reads a URI through the desc's read_file callback: its bytes become part of `list`. */
+static oroya_result read_user_file(const oroya__gltf *g, const oroya_allocator *a,
+                                   oroya__gltf_block **list, const char *file, const char *uri,
+                                   const uint8_t **out, uint64_t *out_size, oroya_error *err,
+                                   const char *path) {
+    void *bytes = NULL;
+    uint64_t size = 0;
+    oroya_error mine = {0};
+    oroya_result r = g->read_file(g->read_user, uri, file, g->base_dir ? g->base_dir : "",
+                                  OROYA_GLTF_MAX_FILE_SIZE, a, &bytes, &size, &mine);
+    if (r != OROYA_OK) {
+        if ((unsigned)r >= (unsigned)OROYA_RESULT_COUNT_) {
+            r = OROYA_ERR_IO;
+        }
+        mine.message[sizeof mine.message - 1] = '\0';
+        return oroya__fail(err, r, "%s: \"%.200s\": %s", path, uri,
+                           mine.message[0] ? mine.message : "the read_file callback refused it");
+    }
+    if (size > OROYA_GLTF_MAX_FILE_SIZE) {
+        oroya__free(a, bytes);
+        return oroya__fail(err, OROYA_ERR_LIMIT,
+                           "%s: \"%.200s\": the read_file callback gave %llu bytes, over the "
+                           "limit of %llu", path, uri, (unsigned long long)size,
+                           (unsigned long long)OROYA_GLTF_MAX_FILE_SIZE);
+    }
+    if (!bytes && size) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "%s: \"%.200s\": the read_file callback gave %llu bytes at NULL", path,
+                           uri, (unsigned long long)size);
+    }
+    if (!oroya__arena_adopt(a, list, bytes)) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    *out = bytes ? (const uint8_t *)bytes : (const uint8_t *)"";
+    *out_size = size;
+    return OROYA_OK;
+}
+
 oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a,
                                   oroya__gltf_block **list, const char *uri,
                                   const uint8_t **out, uint64_t *out_size, oroya_error *err,
@@ -204,7 +244,11 @@ oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a
     }
     char file[4096];
     oroya_result r = resolve_path(g, uri, file, sizeof file, err, path);
-    return r ? r : read_file(g, a, list, file, uri, out, out_size, err, path);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    return g->read_file ? read_user_file(g, a, list, file, uri, out, out_size, err, path)
+                        : read_file(g, a, list, file, uri, out, out_size, err, path);
 }
 
 oroya_result oroya_gltf_load_buffers(oroya_gltf_data *data, oroya_error *err) {

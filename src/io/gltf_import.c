@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal/gltf.h"
+#include "internal/pose_simd.h"
 
 /* stb_image is compiled here with static linkage, so it cannot clash with another copy
  * elsewhere (the render layer). glTF core images are PNG or JPEG; the dimension cap keeps a
@@ -347,6 +348,40 @@ static oroya_result keep_primitive(importer *im, uint32_t mesh, uint32_t prim, u
     return OROYA_OK;
 }
 
+/* An accessor decoded to floats into model memory (counted against the budget). */
+static oroya_result keep_floats(importer *im, uint32_t accessor, const char *path,
+                                float **out) {
+    size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
+    TRY(spend(im, (uint64_t)n * sizeof(float), path));
+    *out = (float *)model_alloc(im, n, sizeof(float));
+    if (!*out) {
+        return oom(im, path);
+    }
+    return oroya_gltf_accessor_unpack_floats(im->d, accessor, *out, n, im->err);
+}
+
+/* TEXCOORD_1, TANGENT and COLOR_0 of a triangle primitive, kept for export. */
+static oroya_result keep_extra_attributes(importer *im, uint32_t mesh, uint32_t prim,
+                                          const char *path) {
+    const oroya_gltf_model *m = &im->m->pub;
+    const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
+    oroya_gltf_model_primitive *o = &m->primitives[m->mesh_first_geometry[mesh] + prim];
+    const oroya_gltf_attribute *a;
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_TEXCOORD, 1))) {
+        TRY(keep_floats(im, a->accessor, path, &o->texcoords1));
+    }
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_TANGENT, 0))) {
+        TRY(keep_floats(im, a->accessor, path, &o->tangents));
+    }
+    if ((a = find_attr(p->attributes, p->attribute_count, OROYA_GLTF_ATTR_COLOR, 0))) {
+        const oroya_gltf_accessor *acc = &im->d->accessors[a->accessor];
+        TRY(keep_floats(im, a->accessor, path, &o->colors));
+        o->color_components = acc->type == OROYA_GLTF_VEC3 ? 3u : 4u;
+        o->color_component_type = acc->component_type;
+    }
+    return OROYA_OK;
+}
+
 static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
                                    oroya_geometry **out) {
     const oroya_gltf_primitive *p = &im->d->meshes[mesh].primitives[prim];
@@ -361,6 +396,7 @@ static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
     if (p->mode != 4 || !pos) {
         return OROYA_OK; /* nothing to draw */
     }
+    TRY(keep_extra_attributes(im, mesh, prim, path));
     oroya_geometry_desc g = {0};
     g.allocator = im->m->allocator;
     g.vertex_count = im->d->accessors[pos->accessor].count;
@@ -530,11 +566,32 @@ static bool jpeg_huffman_tables_ok(const uint8_t *p, uint64_t n) {
     return true;
 }
 
-static oroya_result decode_image(importer *im, uint32_t i) {
+/* The media type of an image file from its first bytes ("" when neither PNG nor JPEG). */
+static const char *sniff_mime(const uint8_t *b, uint64_t n) {
+    if (n >= 8 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8)) {
+        return "image/png";
+    }
+    if (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) {
+        return "image/jpeg";
+    }
+    return "";
+}
+
+/* Image i's name, media type and (unless skip_images) its file bytes as the file holds
+ * them, copied into the model for export; the bytes count against the budget. */
+static oroya_result keep_image(importer *im, uint32_t i) {
     const oroya_gltf_image *img = &im->d->images[i];
     oroya_gltf_image_data *out = &im->m->pub.images[i];
     char path[PATH_MAX_];
     oroya__gltf_path(path, sizeof path, "images[%u]", i);
+    out->name = model_strdup(im, img->name ? img->name : "");
+    if (!out->name) {
+        return oom(im, path);
+    }
+    out->mime_type = img->mime_type ? model_strdup(im, img->mime_type) : "";
+    if (!out->mime_type || im->desc->skip_images) {
+        return out->mime_type ? OROYA_OK : oom(im, path);
+    }
     const uint8_t *bytes;
     uint64_t size;
     if (img->buffer_view != OROYA_GLTF_NONE) {
@@ -544,7 +601,33 @@ static oroya_result decode_image(importer *im, uint32_t i) {
     } else {
         TRY(oroya__gltf_load_uri((const oroya__gltf *)im->d, &im->m->allocator, &im->temp,
                                  img->uri, &bytes, &size, im->err, path));
+        im->budget += (uint64_t)size * IMPORT_BYTES_PER_FILE_BYTE;
     }
+    oroya_result r = size > SIZE_MAX / 2 ? oroya__fail(im->err, OROYA_ERR_LIMIT,
+                                                       "%s: image too large", path)
+                                         : spend(im, size, path);
+    uint8_t *copy = r == OROYA_OK ? (uint8_t *)model_alloc(im, (size_t)size, 1) : NULL;
+    if (r == OROYA_OK && !copy) {
+        r = oom(im, path);
+    }
+    if (r == OROYA_OK) {
+        memcpy(copy, bytes, (size_t)size);
+        out->encoded = copy;
+        out->encoded_size = size;
+        if (!out->mime_type[0]) {
+            out->mime_type = sniff_mime(copy, size);
+        }
+    }
+    temp_release(im);
+    return r;
+}
+
+static oroya_result decode_image(importer *im, uint32_t i) {
+    oroya_gltf_image_data *out = &im->m->pub.images[i];
+    char path[PATH_MAX_];
+    oroya__gltf_path(path, sizeof path, "images[%u]", i);
+    const uint8_t *bytes = out->encoded;
+    uint64_t size = out->encoded_size;
     if (size > INT_MAX) {
         temp_release(im);
         return oroya__fail(im->err, OROYA_ERR_LIMIT, "%s: image too large", path);
@@ -555,7 +638,6 @@ static oroya_result decode_image(importer *im, uint32_t i) {
                            "%s: cannot decode the image (corrupt JPEG Huffman table)", path);
     }
     int w = 0, h = 0, comp = 0;
-    im->budget += (uint64_t)size * IMPORT_BYTES_PER_FILE_BYTE;
     /* A refused allocation is out of memory even when stb went on with another format
      * (it probes JPEG, with a malloc, before PNG). */
     stbi_allocator_ = &im->m->allocator;
@@ -605,8 +687,34 @@ static oroya_result build_materials(importer *im) {
     m->image_count = d->image_count;
     m->images = (oroya_gltf_image_data *)model_alloc(im, d->image_count,
                                                      sizeof(oroya_gltf_image_data));
-    if (!m->materials || !m->images) {
+    m->texture_count = d->texture_count;
+    m->textures = (oroya_gltf_model_texture *)model_alloc(im, d->texture_count,
+                                                          sizeof(oroya_gltf_model_texture));
+    if (!m->materials || !m->images || !m->textures) {
         return oom(im, "materials");
+    }
+    for (uint32_t i = 0; i < d->image_count; i++) {
+        TRY(keep_image(im, i));
+    }
+    for (uint32_t i = 0; i < d->texture_count; i++) {
+        const oroya_gltf_texture *t = &d->textures[i];
+        oroya_gltf_model_texture *o = &m->textures[i];
+        o->name = model_strdup(im, t->name ? t->name : "");
+        o->image = t->source;
+        o->sampler = t->sampler != OROYA_GLTF_NONE;
+        o->wrap_s = o->wrap_t = 10497;
+        o->sampler_name = "";
+        if (o->sampler) {
+            const oroya_gltf_texture_sampler *s = &d->texture_samplers[t->sampler];
+            o->sampler_name = model_strdup(im, s->name ? s->name : "");
+            o->mag_filter = s->mag_filter;
+            o->min_filter = s->min_filter;
+            o->wrap_s = s->wrap_s;
+            o->wrap_t = s->wrap_t;
+        }
+        if (!o->name || !o->sampler_name) {
+            return oom(im, "textures");
+        }
     }
     for (uint32_t i = 0; i < d->material_count; i++) {
         const oroya_gltf_material *g = &d->materials[i];
@@ -620,6 +728,7 @@ static oroya_result build_materials(importer *im) {
         o->material.roughness = g->roughness_factor;
         o->material.double_sided = g->double_sided;
         o->base_color_texcoord = g->base_color_texcoord;
+        o->base_color_texture = g->base_color_texture;
         o->base_color_image = g->base_color_texture == OROYA_GLTF_NONE
                                   ? OROYA_GLTF_NONE
                                   : d->textures[g->base_color_texture].source;
@@ -786,9 +895,16 @@ static oroya_result build_nodes(importer *im) {
     const uint32_t *roots = NULL;
     uint32_t root_count = 0;
     uint32_t *all_roots = NULL;
+    im->m->pub.scene_name = "";
     if (scene < d->scene_count) {
         roots = d->scenes[scene].nodes;
         root_count = d->scenes[scene].node_count;
+        if (d->scenes[scene].name) {
+            im->m->pub.scene_name = model_strdup(im, d->scenes[scene].name);
+            if (!im->m->pub.scene_name) {
+                return oom(im, "scenes");
+            }
+        }
     } else {
         all_roots = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
         if (!all_roots) {
@@ -886,7 +1002,8 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     oroya_gltf_model *m = &im->m->pub;
     char path[PATH_MAX_];
     oroya__gltf_path(path, sizeof path, "animations[%u]", a);
-    oroya_track *tracks = (oroya_track *)temp_alloc(im, an->channel_count, sizeof(oroya_track));
+    oroya_track *tracks = (oroya_track *)temp_alloc(im, (size_t)an->channel_count + an->curve_count,
+                                                    sizeof(oroya_track));
     if (!tracks) {
         return oom(im, path);
     }
@@ -919,6 +1036,9 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
         t->times = times;
         t->values = values;
         t->value_count = (uint32_t)value_count;
+    }
+    for (uint32_t c = 0; c < an->curve_count; c++) {
+        tracks[n++] = an->curves[c]; /* extras.curves (docs/gltf.md), after the channels */
     }
     oroya_clip_desc desc = {0};
     desc.name = name;
@@ -1198,6 +1318,8 @@ oroya_result oroya_gltf_load(const char *path, const oroya_gltf_import_desc *des
     if (desc) {
         gd.allocator = desc->allocator;
         gd.allow_outside_base_dir = desc->allow_outside_base_dir;
+        gd.read_file = desc->read_file;
+        gd.read_user = desc->read_user;
     }
     oroya_gltf_data *data = NULL;
     oroya_result r = oroya_gltf_parse_file(&gd, path, &data, err);
@@ -1279,17 +1401,7 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
         if (s->joints[k].id) {
             oroya_scene_get_world(model->scene, s->joints[k], &world);
         }
-        const float *a = world.m, *b = s->inverse_bind_matrices[k].m;
-        float *o = out + (size_t)k * 16;
-        for (int c = 0; c < 4; c++) {
-            for (int r = 0; r < 4; r++) {
-                double v = 0.0;
-                for (int i = 0; i < 4; i++) {
-                    v += (double)a[i * 4 + r] * (double)b[c * 4 + i];
-                }
-                o[c * 4 + r] = (float)v;
-            }
-        }
+        oroya__bone_matrix(world.m, s->inverse_bind_matrices[k].m, out + (size_t)k * 16);
     }
     return OROYA_OK;
 }

@@ -618,25 +618,42 @@ static oroya_result read_nested(parser *p, const cJSON *o, const char *key, cons
     return OROYA_OK;
 }
 
-/* extras.markers of an animation (oroya's convention, docs/gltf.md): absent, or an array of
- * {"time": number, "name": string}. Other extras are ignored. */
-static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
-                                 oroya_gltf_animation *a) {
+/* The array extras.<key> of an object and arena room for its entries; *arr (and *mem) NULL
+ * when extras or the key is absent or the array empty. sub receives "<path>.extras". */
+static oroya_result extras_array(parser *p, const cJSON *o, const char *path, const char *key,
+                                 size_t elem_size, char sub[PATH_MAX_], const cJSON **arr,
+                                 void **mem) {
+    *arr = NULL;
+    *mem = NULL;
     const cJSON *extras = field(o, "extras");
     if (!cJSON_IsObject(extras)) {
         return OROYA_OK;
     }
-    char sub[PATH_MAX_];
-    oroya__gltf_path(sub, sizeof sub, "%s.extras", path);
-    const cJSON *arr;
+    oroya__gltf_path(sub, PATH_MAX_, "%s.extras", path);
+    const cJSON *found;
     uint32_t count;
-    TRY(read_array(p, extras, "markers", sub, &arr, &count));
-    if (!arr || count == 0) {
+    TRY(read_array(p, extras, key, sub, &found, &count));
+    if (!found || count == 0) {
         return OROYA_OK;
     }
-    a->markers = (oroya_marker *)oroya__gltf_alloc(p->g, count, sizeof(oroya_marker));
-    if (!a->markers) {
+    *mem = oroya__gltf_alloc(p->g, count, elem_size);
+    if (!*mem) {
         return oom(p, sub);
+    }
+    *arr = found;
+    return OROYA_OK;
+}
+
+/* extras.markers of an animation (oroya's convention, docs/gltf.md): absent, or an array of
+ * {"time": number, "name": string}. Other extras are ignored. */
+static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
+                                 oroya_gltf_animation *a) {
+    char sub[PATH_MAX_];
+    const cJSON *arr;
+    TRY(extras_array(p, o, path, "markers", sizeof(oroya_marker), sub, &arr,
+                     (void **)&a->markers));
+    if (!arr) {
+        return OROYA_OK;
     }
     uint32_t i = 0;
     const cJSON *it;
@@ -660,6 +677,92 @@ static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
     return OROYA_OK;
 }
 
+/* A JSON array of finite numbers as floats (arena memory); *out NULL for an empty one. */
+static oroya_result curve_floats(parser *p, const cJSON *obj, const char *key, const char *path,
+                                 float **out, uint32_t *count) {
+    const cJSON *arr;
+    TRY(read_array(p, obj, key, path, &arr, count));
+    *out = NULL;
+    if (!arr || *count == 0) {
+        return OROYA_OK;
+    }
+    *out = (float *)oroya__gltf_alloc(p->g, *count, sizeof(float));
+    if (!*out) {
+        return oom(p, path);
+    }
+    uint32_t i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) {
+            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s[%u]: expected a finite number",
+                               path, key, i);
+        }
+        (*out)[i++] = (float)it->valuedouble;
+    }
+    return OROYA_OK;
+}
+
+/* extras.curves of an animation (oroya's convention, docs/gltf.md): absent, or an array of
+ * {"name", "interpolation", "times", "values"}. Key counts and times are checked when the
+ * importer makes the clip (oroya_track_validate). */
+static oroya_result read_curves(parser *p, const cJSON *o, const char *path,
+                                oroya_gltf_animation *a) {
+    char sub[PATH_MAX_];
+    const cJSON *arr;
+    TRY(extras_array(p, o, path, "curves", sizeof(oroya_track), sub, &arr,
+                     (void **)&a->curves));
+    if (!arr) {
+        return OROYA_OK;
+    }
+    uint32_t i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char at[PATH_MAX_];
+        oroya__gltf_path(at, sizeof at, "%s.curves[%u]", sub, i);
+        const cJSON *n = cJSON_IsObject(it) ? field(it, "name") : NULL;
+        if (!cJSON_IsString(n) || !n->valuestring) {
+            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.name: expected a string", at);
+        }
+        oroya_track *t = &a->curves[i];
+        *t = (oroya_track){.property = OROYA_PROPERTY_CURVE,
+                           .interpolation = OROYA_INTERP_LINEAR,
+                           .components = 1};
+        const cJSON *in = field(it, "interpolation");
+        if (in) {
+            int found = -1;
+            for (int k = 0; cJSON_IsString(in) && k < (int)OROYA_INTERP_COUNT_; k++) {
+                if (k != OROYA_INTERP_STERP &&
+                    !strcmp(in->valuestring, oroya_interpolation_name((oroya_interpolation)k))) {
+                    found = k;
+                }
+            }
+            if (found < 0) {
+                return oroya__fail(p->err, OROYA_ERR_PARSE,
+                                   "%s.interpolation: expected \"step\", \"linear\", "
+                                   "\"smooth\" or \"cubicspline\"",
+                                   at);
+            }
+            t->interpolation = (oroya_interpolation)found;
+        }
+        char *name = oroya__gltf_strdup(p->g, n->valuestring, strlen(n->valuestring));
+        if (!name) {
+            return oom(p, at);
+        }
+        t->target = name;
+        float *times, *values;
+        uint32_t nt, nv;
+        TRY(curve_floats(p, it, "times", at, &times, &nt));
+        TRY(curve_floats(p, it, "values", at, &values, &nv));
+        t->times = times;
+        t->values = values;
+        t->key_count = nt;
+        t->value_count = nv ? nv : 1; /* 0 would mean "not declared" */
+        i++;
+    }
+    a->curve_count = i;
+    return OROYA_OK;
+}
+
 static oroya_result read_animation(parser *p, const cJSON *o, const char *path, void *out,
                                    uint32_t i) {
     (void)i;
@@ -670,6 +773,7 @@ static oroya_result read_animation(parser *p, const cJSON *o, const char *path, 
     TRY(read_nested(p, o, "channels", path, sizeof(oroya_gltf_channel), read_channel,
                     (void **)&a->channels, &a->channel_count));
     TRY(read_markers(p, o, path, a));
+    TRY(read_curves(p, o, path, a));
     return OROYA_OK;
 }
 
@@ -753,6 +857,18 @@ static oroya_result read_texture(parser *p, const cJSON *o, const char *path, vo
     return OROYA_OK;
 }
 
+static oroya_result read_texture_sampler(parser *p, const cJSON *o, const char *path,
+                                         void *out, uint32_t i) {
+    (void)i;
+    oroya_gltf_texture_sampler *s = (oroya_gltf_texture_sampler *)out;
+    TRY(read_string(p, o, "name", path, &s->name));
+    TRY(read_u32(p, o, "magFilter", path, false, 0, &s->mag_filter));
+    TRY(read_u32(p, o, "minFilter", path, false, 0, &s->min_filter));
+    TRY(read_u32(p, o, "wrapS", path, false, 10497, &s->wrap_s));
+    TRY(read_u32(p, o, "wrapT", path, false, 10497, &s->wrap_t));
+    return OROYA_OK;
+}
+
 static oroya_result read_image(parser *p, const cJSON *o, const char *path, void *out,
                                uint32_t i) {
     (void)i;
@@ -829,6 +945,7 @@ static oroya_result read_root(parser *p, const cJSON *root) {
     OBJECTS("materials", read_material, materials, material_count);
     OBJECTS("textures", read_texture, textures, texture_count);
     OBJECTS("images", read_image, images, image_count);
+    OBJECTS("samplers", read_texture_sampler, texture_samplers, texture_sampler_count);
 #undef OBJECTS
     return OROYA_OK;
 }
@@ -988,6 +1105,8 @@ oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, siz
     parser p = {g, err};
     oroya_result r = OROYA_OK;
     g->allow_outside_base_dir = desc && desc->allow_outside_base_dir;
+    g->read_file = desc ? desc->read_file : NULL;
+    g->read_user = desc ? desc->read_user : NULL;
     if (desc && desc->base_dir) {
         g->base_dir = oroya__gltf_strdup(g, desc->base_dir, strlen(desc->base_dir));
         if (!g->base_dir) {

@@ -564,6 +564,29 @@ static oroya_result check_all(checker *c, uint32_t *scratch) {
             oroya__gltf_path(path, sizeof path, "textures[%u]", i);
             TRY(range(c, path, ".source", d->textures[i].source, d->image_count, "images"));
         }
+        if (d->textures[i].sampler != OROYA_GLTF_NONE) {
+            char path[PATH_MAX_];
+            oroya__gltf_path(path, sizeof path, "textures[%u]", i);
+            TRY(range(c, path, ".sampler", d->textures[i].sampler, d->texture_sampler_count,
+                      "samplers"));
+        }
+    }
+    for (uint32_t i = 0; i < d->texture_sampler_count; i++) {
+        const oroya_gltf_texture_sampler *s = &d->texture_samplers[i];
+        const char *bad = s->mag_filter && s->mag_filter != 9728 && s->mag_filter != 9729
+                              ? "magFilter"
+                          : s->min_filter && (s->min_filter < 9728 || s->min_filter > 9987 ||
+                                              (s->min_filter > 9729 && s->min_filter < 9984))
+                              ? "minFilter"
+                          : s->wrap_s != 10497 && s->wrap_s != 33071 && s->wrap_s != 33648
+                              ? "wrapS"
+                          : s->wrap_t != 10497 && s->wrap_t != 33071 && s->wrap_t != 33648
+                              ? "wrapT"
+                              : NULL;
+        if (bad) {
+            return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
+                               "samplers[%u].%s: not a value glTF allows", i, bad);
+        }
     }
     for (uint32_t i = 0; i < d->image_count; i++) {
         const oroya_gltf_image *im = &d->images[i];

@@ -88,6 +88,44 @@ static void add_number(writer *w, cJSON *obj, const char *key, double v) {
     w->oom |= cJSON_AddNumberToObject(obj, key, v) == NULL;
 }
 
+static cJSON *float_array(writer *w, const float *v, uint32_t n);
+
+/* oroya's convention (docs/gltf.md): a clip's CURVE tracks go to the animation's
+ * extras.curves = [{name, interpolation, times, values}]. */
+static oroya_result write_curves(writer *w, cJSON *anim, const oroya_clip *clip) {
+    cJSON *list = NULL;
+    for (uint32_t t = 0; t < clip->track_count; t++) {
+        const oroya_track *tr = &clip->tracks[t];
+        if (tr->property != OROYA_PROPERTY_CURVE) {
+            continue;
+        }
+        if (!list) {
+            cJSON *extras = cJSON_GetObjectItemCaseSensitive(anim, "extras");
+            extras = extras ? extras : cJSON_AddObjectToObject(anim, "extras");
+            list = extras ? cJSON_AddArrayToObject(extras, "curves") : NULL;
+        }
+        cJSON *c = list ? cJSON_CreateObject() : NULL;
+        if (!c) {
+            w->oom = true;
+            return OROYA_OK;
+        }
+        cJSON_AddItemToArray(list, c);
+        w->oom |= cJSON_AddStringToObject(c, "name", tr->target) == NULL;
+        w->oom |= cJSON_AddStringToObject(c, "interpolation",
+                                          oroya_interpolation_name(tr->interpolation)) == NULL;
+        cJSON *times = float_array(w, tr->times, tr->key_count);
+        cJSON *values = float_array(w, tr->values, oroya_track_value_count(tr));
+        w->oom |= !times || !values;
+        if (times) {
+            cJSON_AddItemToObject(c, "times", times);
+        }
+        if (values) {
+            cJSON_AddItemToObject(c, "values", values);
+        }
+    }
+    return OROYA_OK;
+}
+
 static cJSON *float_array(writer *w, const float *v, uint32_t n) {
     cJSON *a = cJSON_CreateArray();
     for (uint32_t i = 0; a && i < n; i++) {
@@ -244,6 +282,65 @@ static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint3
 
 static uint32_t model_geometry(const writer *w, const oroya_geometry *g);
 
+/* With a model: TEXCOORD_1, TANGENT and COLOR_0 of a geometry it made, as the file had them
+ * (COLOR_0 in its component type: normalized integers are round(v * max), which gives back
+ * the file's integers as import scaled them by 1 / max). */
+static void write_extra_attributes(writer *w, cJSON *attrs, const oroya_geometry *g) {
+    uint32_t k = model_geometry(w, g);
+    const oroya_gltf_model_primitive *kp = k != OROYA_GLTF_NONE ? &w->model->primitives[k] : NULL;
+    uint32_t n = g->vertex_count;
+    if (!kp) {
+        return;
+    }
+    if (kp->texcoords1) {
+        add_number(w, attrs, "TEXCOORD_1", vertex_accessor(w, kp->texcoords1, n, 2, false));
+    }
+    if (kp->tangents) {
+        add_number(w, attrs, "TANGENT", vertex_accessor(w, kp->tangents, n, 4, false));
+    }
+    if (!kp->colors) {
+        return;
+    }
+    uint32_t c = kp->color_components;
+    const char *type = c == 3 ? "VEC3" : "VEC4";
+    oroya_gltf_component_type ct = kp->color_component_type;
+    if (ct != OROYA_GLTF_UNSIGNED_BYTE && ct != OROYA_GLTF_UNSIGNED_SHORT) {
+        add_number(w, attrs, "COLOR_0", vertex_accessor(w, kp->colors, n, c, false));
+        return;
+    }
+    size_t count = (size_t)n * c, size = ct == OROYA_GLTF_UNSIGNED_BYTE ? 1 : 2;
+    /* Each element padded to 4 bytes, as glTF requires of vertex attributes (3.6.2.4). */
+    size_t elem = (c * size + 3) & ~(size_t)3;
+    uint8_t *q = (uint8_t *)oroya__calloc(&w->a, (size_t)n ? (size_t)n : 1, elem, 16);
+    if (!q) {
+        w->oom = true;
+        return;
+    }
+    double max = ct == OROYA_GLTF_UNSIGNED_BYTE ? 255.0 : 65535.0;
+    for (size_t i = 0; i < count; i++) {
+        double v = (double)kp->colors[i];
+        v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+        uint32_t u = (uint32_t)lround(v * max);
+        uint8_t *at = q + (i / c) * elem + (i % c) * size;
+        if (size == 1) {
+            at[0] = (uint8_t)u;
+        } else {
+            memcpy(at, &(uint16_t){(uint16_t)u}, 2);
+        }
+    }
+    uint32_t acc = write_accessor(w, q, n, (uint32_t)elem, ct, type, 1, false, TARGET_ARRAY_BUFFER);
+    oroya__free(&w->a, q);
+    /* The accessor and view just written are the arrays' last items (cJSON keeps the last
+     * one at child->prev), so this stays O(1) per primitive. */
+    if (!w->oom && w->accessors->child && w->views->child) {
+        w->oom |= cJSON_AddTrueToObject(w->accessors->child->prev, "normalized") == NULL;
+        if (elem != c * size) {
+            add_number(w, w->views->child->prev, "byteStride", (double)elem);
+        }
+    }
+    add_number(w, attrs, "COLOR_0", acc);
+}
+
 static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                             const oroya_skin *skin, int32_t material) {
     cJSON *prim = cJSON_CreateObject();
@@ -291,6 +388,7 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                                   false, TARGET_ARRAY_BUFFER));
         add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, weights2, n, 4, false));
     }
+    write_extra_attributes(w, attrs, g);
     if (g->indices && g->index_count) {
         add_number(w, prim, "indices",
                    write_accessor(w, g->indices, g->index_count, 4, OROYA_GLTF_UNSIGNED_INT,
@@ -435,7 +533,11 @@ static oroya_result write_clips(writer *w) {
             r = oroya__fail(w->err, OROYA_ERR_INVALID_ARGUMENT, "clips[%u]: NULL", c);
             break;
         }
-        if (clip->track_count == 0) {
+        uint32_t channel_tracks = 0;
+        for (uint32_t t = 0; t < clip->track_count; t++) {
+            channel_tracks += clip->tracks[t].property != OROYA_PROPERTY_CURVE;
+        }
+        if (channel_tracks == 0) {
             continue; /* glTF animations need at least one channel: nothing to write */
         }
         anims = anims ? anims : add_array(w, w->root, "animations");
@@ -468,8 +570,23 @@ static oroya_result write_clips(writer *w) {
                 w->oom |= cJSON_AddStringToObject(mk, "name", clip->markers[k].name) == NULL;
             }
         }
+        if (r == OROYA_OK) {
+            r = write_curves(w, anim, clip);
+        }
+        uint32_t sampler_count = 0;
         for (uint32_t t = 0; r == OROYA_OK && t < clip->track_count; t++) {
             const oroya_track *tr = &clip->tracks[t];
+            if (tr->property == OROYA_PROPERTY_CURVE) {
+                continue; /* in extras.curves */
+            }
+            if ((unsigned)tr->property > (unsigned)OROYA_PROPERTY_WEIGHTS) {
+                /* Typed tracks and curves would need KHR_animation_pointer. */
+                r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
+                                "clips[%u].tracks[%u] (target \"%s\"): %s tracks have no glTF "
+                                "form",
+                                c, t, tr->target, oroya_property_name(tr->property));
+                break;
+            }
             uint32_t dense = find_entry(ti.scene, ti.scene_count, tr->target);
             uint32_t outside = dense == OROYA_GLTF_NONE
                                    ? find_entry(ti.outside, ti.outside_count, tr->target)
@@ -528,7 +645,7 @@ static oroya_result write_clips(writer *w) {
             add_number(w, s, "output", out);
             w->oom |= cJSON_AddStringToObject(s, "interpolation", interp) == NULL;
             cJSON_AddItemToArray(samplers, s);
-            add_number(w, ch, "sampler", t);
+            add_number(w, ch, "sampler", sampler_count++);
             add_number(w, target, "node", node);
             w->oom |= cJSON_AddStringToObject(target, "path", paths[tr->property]) == NULL;
             cJSON_AddItemToArray(channels, ch);
@@ -555,7 +672,7 @@ typedef struct scene_tables {
 } scene_tables;
 
 static int32_t write_material(writer *w, scene_tables *t, const oroya_material *mat,
-                              const char *name) {
+                              const char *name, const oroya_gltf_model_material *mm) {
     uint32_t mi = map_put(&t->materials, mat, NULL, NULL, t->material_count);
     if (mi != OROYA_GLTF_NONE) {
         return (int32_t)mi;
@@ -573,6 +690,17 @@ static int32_t write_material(writer *w, scene_tables *t, const oroya_material *
     cJSON_AddItemToObject(pbr, "baseColorFactor", float_array(w, mat->base_color, 4));
     add_number(w, pbr, "metallicFactor", (double)mat->metallic);
     add_number(w, pbr, "roughnessFactor", (double)mat->roughness);
+    if (mm && mm->base_color_texture != OROYA_GLTF_NONE) {
+        /* Textures are written in the model's order (write_textures), so the index holds. */
+        cJSON *tex = cJSON_AddObjectToObject(pbr, "baseColorTexture");
+        w->oom |= tex == NULL;
+        if (tex) {
+            add_number(w, tex, "index", mm->base_color_texture);
+            if (mm->base_color_texcoord) {
+                add_number(w, tex, "texCoord", mm->base_color_texcoord);
+            }
+        }
+    }
     if (mat->double_sided) {
         w->oom |= cJSON_AddTrueToObject(m, "doubleSided") == NULL;
     }
@@ -595,7 +723,7 @@ static int32_t material_index(writer *w, scene_tables *t, const oroya_geometry *
         map_get(&t->materials, mat, NULL, NULL) == OROYA_GLTF_NONE) {
         return -1; /* the file's primitive had no material: import's default stays implicit */
     }
-    return write_material(w, t, mat, NULL);
+    return write_material(w, t, mat, NULL, NULL);
 }
 
 static const oroya_skin *node_skin(const oroya_scene *scene, oroya_node h) {
@@ -973,7 +1101,7 @@ static oroya_result model_sources(writer *w) {
 static oroya_result model_tables(writer *w, scene_tables *t) {
     const oroya_gltf_model *m = w->model;
     for (uint32_t i = 0; i < m->material_count; i++) {
-        write_material(w, t, &m->materials[i].material, m->materials[i].name);
+        write_material(w, t, &m->materials[i].material, m->materials[i].name, &m->materials[i]);
     }
     for (uint32_t s = 0; s < m->skin_count; s++) {
         if (!m->skeletons[s]) {
@@ -988,6 +1116,81 @@ static oroya_result model_tables(writer *w, scene_tables *t) {
         TRY(write_skin(w, t, m->skeletons[s], m->skins[s].name,
                          root == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : root, where, &si));
     }
+    return w->oom ? oom(w) : OROYA_OK;
+}
+
+/* With a model: its images (as buffer views of the one buffer, in .gltf and .glb alike,
+ * with their mimeType), samplers and textures, in file order. An image import did not keep
+ * (skip_images) is left out and its textures get no source. */
+static oroya_result write_textures(writer *w) {
+    const oroya_gltf_model *m = w->model;
+    if (!m || !m->texture_count) {
+        return OROYA_OK;
+    }
+    uint32_t *written = (uint32_t *)oroya__alloc(&w->a, ((size_t)m->image_count + 1) * 4, 16);
+    if (!written) {
+        return oom(w);
+    }
+    cJSON *images = NULL, *samplers = NULL;
+    uint32_t image_count = 0, sampler_count = 0;
+    for (uint32_t i = 0; i < m->image_count && !w->oom; i++) {
+        const oroya_gltf_image_data *im = &m->images[i];
+        written[i] = OROYA_GLTF_NONE;
+        if (!im->encoded || !im->mime_type || !im->mime_type[0]) {
+            continue;
+        }
+        size_t off = blob_append(w, im->encoded, (size_t)im->encoded_size);
+        images = images ? images : add_array(w, w->root, "images");
+        cJSON *view = cJSON_CreateObject(), *img = cJSON_CreateObject();
+        if (off == SIZE_MAX || !images || !view || !img) {
+            cJSON_Delete(view);
+            cJSON_Delete(img);
+            w->oom = true;
+            break;
+        }
+        add_number(w, view, "buffer", 0);
+        add_number(w, view, "byteOffset", (double)off);
+        add_number(w, view, "byteLength", (double)im->encoded_size);
+        cJSON_AddItemToArray(w->views, view);
+        add_name(w, img, im->name);
+        add_number(w, img, "bufferView", w->view_count++);
+        w->oom |= cJSON_AddStringToObject(img, "mimeType", im->mime_type) == NULL;
+        cJSON_AddItemToArray(images, img);
+        written[i] = image_count++;
+    }
+    cJSON *textures = add_array(w, w->root, "textures");
+    for (uint32_t i = 0; i < m->texture_count && !w->oom; i++) {
+        const oroya_gltf_model_texture *t = &m->textures[i];
+        cJSON *tex = cJSON_CreateObject();
+        if (!tex || !textures) {
+            cJSON_Delete(tex);
+            w->oom = true;
+            break;
+        }
+        add_name(w, tex, t->name);
+        if (t->image != OROYA_GLTF_NONE && t->image < m->image_count &&
+            written[t->image] != OROYA_GLTF_NONE) {
+            add_number(w, tex, "source", written[t->image]);
+        }
+        if (t->sampler) {
+            samplers = samplers ? samplers : add_array(w, w->root, "samplers");
+            cJSON *s = cJSON_CreateObject();
+            if (!s || !samplers) {
+                cJSON_Delete(s);
+                w->oom = true;
+            } else {
+                add_name(w, s, t->sampler_name);
+                if (t->mag_filter) add_number(w, s, "magFilter", t->mag_filter);
+                if (t->min_filter) add_number(w, s, "minFilter", t->min_filter);
+                if (t->wrap_s != 10497) add_number(w, s, "wrapS", t->wrap_s);
+                if (t->wrap_t != 10497) add_number(w, s, "wrapT", t->wrap_t);
+                cJSON_AddItemToArray(samplers, s);
+                add_number(w, tex, "sampler", sampler_count++);
+            }
+        }
+        cJSON_AddItemToArray(textures, tex);
+    }
+    oroya__free(&w->a, written);
     return w->oom ? oom(w) : OROYA_OK;
 }
 
@@ -1008,6 +1211,9 @@ static oroya_result write_scene(writer *w) {
         return oom(w);
     }
     cJSON_AddItemToArray(scenes, scene0);
+    if (w->model) {
+        add_name(w, scene0, w->model->scene_name);
+    }
     add_number(w, w->root, "scene", 0);
     scene_tables t = {0};
     w->gidx = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
@@ -1159,13 +1365,17 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     }
     if (r == OROYA_OK) r = write_scene(&w);
     if (r == OROYA_OK) r = write_clips(&w);
+    if (r == OROYA_OK) r = write_textures(&w);
     char *json = NULL;
     char bin_name[512] = "", bin_uri[512 * 3] = "";
     if (r == OROYA_OK) {
-        if (w.accessor_count) {
-            cJSON_AddItemToObject(w.root, "accessors", w.accessors);
+        if (w.view_count) {
+            if (w.accessor_count) {
+                cJSON_AddItemToObject(w.root, "accessors", w.accessors);
+                w.accessors = NULL;
+            }
             cJSON_AddItemToObject(w.root, "bufferViews", w.views);
-            w.accessors = w.views = NULL;
+            w.views = NULL;
             cJSON *buffers = cJSON_AddArrayToObject(w.root, "buffers");
             cJSON *buf = cJSON_CreateObject();
             if (!buffers || !buf) {

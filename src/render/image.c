@@ -1,41 +1,127 @@
-/* Image output: PNG through stb_image_write, animated GIF through giflib with a median-cut
- * palette, MP4 through an ffmpeg pipe. See include/oroya/render.h for the contracts. */
+/* Image output: PNG through libpng, animated GIF through giflib with a median-cut palette,
+ * MP4 through an ffmpeg pipe. See include/oroya/render.h for the contracts. */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose, access */
 
 #include <fcntl.h>
 #include <gif_lib.h>
-#include <stb_image_write.h>
+#include <png.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal/base.h"
 #include "oroya/render.h"
 
-static bool image_args_ok(const char *what, const char *path, uint32_t width, uint32_t height,
-                          const void *pixels, oroya_error *err, oroya_result *res) {
-    if (!path || !pixels) {
-        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: path or pixels is NULL", what);
+static bool image_desc_ok(const char *what, const char *path, const oroya_image_desc *desc,
+                          oroya_error *err, oroya_result *res) {
+    if (!path || !desc || !desc->pixels) {
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: path, desc or pixels is NULL",
+                               what);
         return false;
     }
-    if (width == 0 || height == 0 || width > 65535 || height > 65535) {
-        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: size %ux%u outside 1..65535", what,
-                           width, height);
+    if (desc->width == 0 || desc->height == 0 || desc->width > 65535 || desc->height > 65535) {
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: size %ux%u outside 1..65535",
+                               what, desc->width, desc->height);
+        return false;
+    }
+    if ((desc->allocator.alloc == NULL) != (desc->allocator.free == NULL)) {
+        *res = oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "%s: allocator needs both alloc and free", what);
         return false;
     }
     return true;
 }
 
-oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t height,
-                                   const uint8_t *rgba, oroya_error *err) {
+/* ---- PNG through libpng ------------------------------------------------------------------ */
+
+/* libpng takes an allocator (png_create_write_struct_2), so all of its memory comes from the
+ * desc's. A refused allocation makes libpng call the error function, which jumps back to
+ * oroya_image_save_png; `out_of_memory` tells that case from a write error. */
+typedef struct png_state {
+    const oroya_allocator *allocator;
+    bool out_of_memory;
+    char message[96];
+} png_state;
+
+static png_voidp png_alloc_cb(png_structp png, png_alloc_size_t size) {
+    png_state *s = (png_state *)png_get_mem_ptr(png);
+    void *p = oroya_allocator_alloc(s->allocator, size, 16);
+    if (!p) {
+        s->out_of_memory = true;
+    }
+    return p;
+}
+
+static void png_free_cb(png_structp png, png_voidp ptr) {
+    png_state *s = (png_state *)png_get_mem_ptr(png);
+    oroya_allocator_free(s->allocator, ptr);
+}
+
+static void png_error_cb(png_structp png, png_const_charp message) {
+    png_state *s = (png_state *)png_get_error_ptr(png);
+    snprintf(s->message, sizeof s->message, "%s", message ? message : "libpng error");
+    png_longjmp(png, 1);
+}
+
+static void png_warning_cb(png_structp png, png_const_charp message) {
+    (void)png, (void)message; /* warnings (none expected when writing RGBA8) are not errors */
+}
+
+oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc,
+                                  oroya_error *err) {
     oroya_result res = OROYA_OK;
-    if (!image_args_ok("oroya_image_write_png", path, width, height, rgba, err, &res)) return res;
-    if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)(width * 4))) {
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_png: cannot write '%s'", path);
+    if (!image_desc_ok("oroya_image_save_png", path, desc, err, &res)) {
+        return res;
+    }
+    png_state state = {.allocator = &desc->allocator};
+    FILE *volatile file = fopen(path, "wb");
+    if (!file) {
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s'", path);
+    }
+    png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &state, png_error_cb,
+                                                png_warning_cb, &state, png_alloc_cb, png_free_cb);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(png ? &png : NULL, NULL);
+        fclose(file);
+        remove(path);
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "oroya_image_save_png: out of memory writing '%s'", path);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        fclose(file);
+        remove(path);
+        if (state.out_of_memory) {
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                                   "oroya_image_save_png: out of memory writing '%s'", path);
+        }
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: writing '%s' failed (%s)",
+                               path, state.message);
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, desc->width, desc->height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    const size_t stride = (size_t)desc->width * 4;
+    for (uint32_t y = 0; y < desc->height; y++) {
+        png_write_row(png, desc->pixels + y * stride);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    if (fclose(file) != 0) {
+        remove(path);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s'", path);
     }
     return OROYA_OK;
+}
+
+oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t height,
+                                   const uint8_t *rgba, oroya_error *err) {
+    oroya_image_desc desc = {.width = width, .height = height, .pixels = rgba};
+    return oroya_image_save_png(path, &desc, err);
 }
 
 /* ---- GIF: median-cut palette ----------------------------------------------------------- */
@@ -55,10 +141,10 @@ typedef struct hist_cell {
 } hist_cell;
 
 typedef struct box {
-    uint32_t start, end;   /* range in the cell list */
+    uint32_t start, end; /* range in the cell list */
     uint64_t count;
-    uint32_t axis;         /* widest channel */
-    uint32_t lo, hi;       /* its range in histogram units */
+    uint32_t axis;   /* widest channel */
+    uint32_t lo, hi; /* its range in histogram units */
 } box;
 
 static uint32_t cell_channel(uint32_t cell, uint32_t axis) {
@@ -72,13 +158,16 @@ static void box_measure(box *b, const uint32_t *cells, const hist_cell *hist) {
         b->count += hist[cells[i]].count;
         for (uint32_t a = 0; a < 3; a++) {
             uint32_t c = cell_channel(cells[i], a);
-            if (c < lo[a]) lo[a] = c;
-            if (c > hi[a]) hi[a] = c;
+            if (c < lo[a])
+                lo[a] = c;
+            if (c > hi[a])
+                hi[a] = c;
         }
     }
     b->axis = 0;
     for (uint32_t a = 1; a < 3; a++) {
-        if (hi[a] - lo[a] > hi[b->axis] - lo[b->axis]) b->axis = a;
+        if (hi[a] - lo[a] > hi[b->axis] - lo[b->axis])
+            b->axis = a;
     }
     b->lo = lo[b->axis];
     b->hi = hi[b->axis];
@@ -87,7 +176,8 @@ static void box_measure(box *b, const uint32_t *cells, const hist_cell *hist) {
 /* Splits at the population-weighted median of the widest channel, so busy color regions
  * (the background, large lit surfaces) get more palette entries than rare ones. */
 static bool box_split(box *b, box *out, uint32_t *cells, const hist_cell *hist) {
-    if (b->hi == b->lo) return false;
+    if (b->hi == b->lo)
+        return false;
     uint64_t per_value[1u << HIST_BITS] = {0};
     for (uint32_t i = b->start; i < b->end; i++) {
         per_value[cell_channel(cells[i], b->axis)] += hist[cells[i]].count;
@@ -97,7 +187,8 @@ static bool box_split(box *b, box *out, uint32_t *cells, const hist_cell *hist) 
     for (uint32_t v = b->lo; v < b->hi; v++) {
         acc += per_value[v];
         split = v;
-        if (acc * 2 >= b->count) break;
+        if (acc * 2 >= b->count)
+            break;
     }
     uint32_t i = b->start, j = b->end;
     while (i < j) {
@@ -120,7 +211,8 @@ static bool box_split(box *b, box *out, uint32_t *cells, const hist_cell *hist) 
 static int build_palette(const hist_cell *hist, uint32_t *cells, GifColorType *palette) {
     uint32_t n = 0;
     for (uint32_t c = 0; c < HIST_SIZE; c++) {
-        if (hist[c].count) cells[n++] = c;
+        if (hist[c].count)
+            cells[n++] = c;
     }
     box boxes[256];
     int box_count = 1;
@@ -137,7 +229,8 @@ static int build_palette(const hist_cell *hist, uint32_t *cells, GifColorType *p
                 best = i;
             }
         }
-        if (best < 0 || !box_split(&boxes[best], &boxes[box_count], cells, hist)) break;
+        if (best < 0 || !box_split(&boxes[best], &boxes[box_count], cells, hist))
+            break;
         box_count++;
     }
     for (int i = 0; i < box_count; i++) {
@@ -145,14 +238,17 @@ static int build_palette(const hist_cell *hist, uint32_t *cells, GifColorType *p
         for (uint32_t k = boxes[i].start; k < boxes[i].end; k++) {
             const hist_cell *h = &hist[cells[k]];
             count += h->count;
-            for (int a = 0; a < 3; a++) sum[a] += h->sum[a];
+            for (int a = 0; a < 3; a++)
+                sum[a] += h->sum[a];
         }
-        if (!count) count = 1;
+        if (!count)
+            count = 1;
         palette[i].Red = (GifByteType)((sum[0] + count / 2) / count);
         palette[i].Green = (GifByteType)((sum[1] + count / 2) / count);
         palette[i].Blue = (GifByteType)((sum[2] + count / 2) / count);
     }
-    for (int i = box_count; i < 256; i++) palette[i] = (GifColorType){0, 0, 0};
+    for (int i = box_count; i < 256; i++)
+        palette[i] = (GifColorType){0, 0, 0};
     return box_count;
 }
 
@@ -173,29 +269,44 @@ static uint8_t nearest(const GifColorType *palette, int count, int r, int g, int
 
 static int clamp255(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
 
-oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t height,
-                                   uint32_t frame_count, const uint8_t *frames, uint32_t delay_cs,
-                                   bool dither, oroya_error *err) {
+oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc,
+                                  oroya_error *err) {
     oroya_result res = OROYA_OK;
-    if (!image_args_ok("oroya_image_write_gif", path, width, height, frames, err, &res)) return res;
-    if (frame_count == 0) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_image_write_gif: frame_count is 0");
+    if (!image_desc_ok("oroya_image_save_gif", path, desc, err, &res)) {
+        return res;
     }
-    if (delay_cs == 0) delay_cs = 4;
-    if (delay_cs > 65535) delay_cs = 65535;
+    const uint32_t width = desc->width, height = desc->height;
+    const uint32_t frame_count = desc->frame_count ? desc->frame_count : 1;
+    const uint8_t *frames = desc->pixels;
+    const bool dither = desc->dither;
+    const oroya_allocator *al = &desc->allocator;
+    uint32_t delay_cs = desc->delay_cs;
+    if (delay_cs == 0) {
+        delay_cs = 4;
+    }
+    if (delay_cs > 65535) {
+        delay_cs = 65535;
+    }
     size_t pixels = (size_t)width * height;
-    hist_cell *hist = calloc(HIST_SIZE, sizeof *hist);
-    uint32_t *cells = malloc(HIST_SIZE * sizeof *cells);
-    int16_t *cache = malloc(CACHE_SIZE * sizeof *cache);
-    uint8_t *indices = malloc(pixels);
-    if (!hist || !cells || !cache || !indices) {
-        free(hist), free(cells), free(cache), free(indices);
-        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_image_write_gif: out of memory");
+    /* One block for the histogram, the cell list, the lookup cache and one index frame. */
+    const size_t hist_bytes = HIST_SIZE * sizeof(hist_cell);
+    const size_t cells_bytes = HIST_SIZE * sizeof(uint32_t);
+    const size_t cache_bytes = CACHE_SIZE * sizeof(int16_t);
+    unsigned char *block = (unsigned char *)oroya_allocator_calloc(
+        al, 1, hist_bytes + cells_bytes + cache_bytes + pixels, 16);
+    if (!block) {
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "oroya_image_save_gif: out of memory (%ux%u)", width, height);
     }
+    hist_cell *hist = (hist_cell *)(void *)block;
+    uint32_t *cells = (uint32_t *)(void *)(block + hist_bytes);
+    int16_t *cache = (int16_t *)(void *)(block + hist_bytes + cells_bytes);
+    uint8_t *indices = block + hist_bytes + cells_bytes + cache_bytes;
     for (uint32_t f = 0; f < frame_count; f++) {
         const uint8_t *p = frames + (size_t)f * pixels * 4;
         for (size_t i = 0; i < pixels; i++, p += 4) {
-            uint32_t c = ((uint32_t)(p[0] >> 3) << 10) | ((uint32_t)(p[1] >> 3) << 5) | (uint32_t)(p[2] >> 3);
+            uint32_t c = ((uint32_t)(p[0] >> 3) << 10) | ((uint32_t)(p[1] >> 3) << 5) |
+                         (uint32_t)(p[2] >> 3);
             hist[c].count++;
             hist[c].sum[0] += p[0];
             hist[c].sum[1] += p[1];
@@ -204,20 +315,26 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     }
     GifColorType palette[256];
     int color_count = build_palette(hist, cells, palette);
-    for (uint32_t i = 0; i < CACHE_SIZE; i++) cache[i] = -1;
+    for (uint32_t i = 0; i < CACHE_SIZE; i++)
+        cache[i] = -1;
 
     int gif_err = 0;
     /* giflib's EGifOpenFileName creates files readable by the owner only; open the file
      * here so the usual umask applies. EGifCloseFile closes the descriptor. */
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     GifFileType *gif = fd >= 0 ? EGifOpenFileHandle(fd, &gif_err) : NULL;
-    if (fd >= 0 && !gif) close(fd);
+    if (fd >= 0 && !gif)
+        close(fd);
     ColorMapObject *map = gif ? GifMakeMapObject(256, palette) : NULL;
     if (!gif || !map) {
-        if (gif) EGifCloseFile(gif, &gif_err);
-        free(hist), free(cells), free(cache), free(indices);
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_gif: cannot open '%s' (%s)", path,
-                           GifErrorString(gif_err) ? GifErrorString(gif_err) : "giflib error");
+        if (gif)
+            EGifCloseFile(gif, &gif_err);
+        if (fd >= 0)
+            remove(path);
+        oroya_allocator_free(al, block);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: cannot open '%s' (%s)",
+                               path,
+                               GifErrorString(gif_err) ? GifErrorString(gif_err) : "giflib error");
     }
     EGifSetGifVersion(gif, true);
     bool ok = EGifPutScreenDesc(gif, (int)width, (int)height, 8, 0, map) == GIF_OK;
@@ -231,8 +348,10 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
      * still background does not shimmer as error diffusion would make it. */
     static const int bayer[4][4] = {{0, 8, 2, 10}, {12, 4, 14, 6}, {3, 11, 1, 9}, {15, 7, 13, 5}};
     for (uint32_t f = 0; ok && f < frame_count; f++) {
-        GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT, .UserInputFlag = false,
-                                    .DelayTime = (int)delay_cs, .TransparentColor = NO_TRANSPARENT_COLOR};
+        GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT,
+                                    .UserInputFlag = false,
+                                    .DelayTime = (int)delay_cs,
+                                    .TransparentColor = NO_TRANSPARENT_COLOR};
         GifByteType ext[4];
         EGifGCBToExtension(&gcb, ext);
         ok = EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_OK;
@@ -242,9 +361,11 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
             for (uint32_t x = 0; x < width; x++, p += 4) {
                 int off = dither ? (bayer[y & 3][x & 3] - 8) / 2 : 0; /* +-4: about half a cell */
                 int r = clamp255(p[0] + off), g = clamp255(p[1] + off), b = clamp255(p[2] + off);
-                uint32_t key = ((uint32_t)(r >> 2) << 12) | ((uint32_t)(g >> 2) << 6) | (uint32_t)(b >> 2);
+                uint32_t key =
+                    ((uint32_t)(r >> 2) << 12) | ((uint32_t)(g >> 2) << 6) | (uint32_t)(b >> 2);
                 if (cache[key] < 0) {
-                    cache[key] = nearest(palette, color_count, (r & ~3) | 2, (g & ~3) | 2, (b & ~3) | 2);
+                    cache[key] =
+                        nearest(palette, color_count, (r & ~3) | 2, (g & ~3) | 2, (b & ~3) | 2);
                 }
                 indices[(size_t)y * width + x] = (uint8_t)cache[key];
             }
@@ -256,13 +377,30 @@ oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t he
     int put_err = gif->Error;
     int close_ok = EGifCloseFile(gif, &gif_err);
     GifFreeMapObject(map);
-    free(hist), free(cells), free(cache), free(indices);
+    oroya_allocator_free(al, block);
     if (!ok || close_ok != GIF_OK) {
         int e = !ok ? put_err : gif_err;
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_write_gif: writing '%s' failed (%s)", path,
-                           GifErrorString(e) ? GifErrorString(e) : "giflib error");
+        remove(path);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: writing '%s' failed (%s)",
+                               path, GifErrorString(e) ? GifErrorString(e) : "giflib error");
     }
     return OROYA_OK;
+}
+
+oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t height,
+                                   uint32_t frame_count, const uint8_t *frames, uint32_t delay_cs,
+                                   bool dither, oroya_error *err) {
+    if (frame_count == 0) {
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_image_write_gif: frame_count is 0");
+    }
+    oroya_image_desc desc = {.width = width,
+                             .height = height,
+                             .pixels = frames,
+                             .frame_count = frame_count,
+                             .delay_cs = delay_cs,
+                             .dither = dither};
+    return oroya_image_save_gif(path, &desc, err);
 }
 
 /* ---- MP4 through ffmpeg ---------------------------------------------------------------- */
@@ -275,7 +413,8 @@ struct oroya_video_writer {
 
 static bool find_on_path(const char *name, char *out, size_t out_size) {
     const char *path = getenv("PATH");
-    if (!path) return false;
+    if (!path)
+        return false;
     while (*path) {
         const char *end = strchr(path, ':');
         size_t len = end ? (size_t)(end - path) : strlen(path);
@@ -283,7 +422,8 @@ static bool find_on_path(const char *name, char *out, size_t out_size) {
             memcpy(out, path, len);
             out[len] = '/';
             strcpy(out + len + 1, name);
-            if (access(out, X_OK) == 0) return true;
+            if (access(out, X_OK) == 0)
+                return true;
         }
         path += len + (end ? 1 : 0);
     }
@@ -297,21 +437,26 @@ bool oroya_video_available(void) {
 
 oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height, float fps,
                                oroya_video_writer **out, oroya_error *err) {
-    if (out) *out = NULL;
-    if (!path || !out) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: path or out is NULL");
-    if (!width || !height || width % 2 || height % 2 || width > 16384 || height > 16384) {
+    if (out)
+        *out = NULL;
+    if (!path || !out)
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_video_begin: size %ux%u must be even and at most 16384 (yuv420p)",
-                           width, height);
+                               "oroya_video_begin: path or out is NULL");
+    if (!width || !height || width % 2 || height % 2 || width > 16384 || height > 16384) {
+        return oroya_error_set(
+            err, OROYA_ERR_INVALID_ARGUMENT,
+            "oroya_video_begin: size %ux%u must be even and at most 16384 (yuv420p)", width,
+            height);
     }
     if (!(fps > 0.0f && fps <= 1000.0f)) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: fps %g outside (0, 1000]", (double)fps);
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_video_begin: fps %g outside (0, 1000]", (double)fps);
     }
     char exe[4096];
     if (!find_on_path("ffmpeg", exe, sizeof exe)) {
         return oroya_error_set(err, OROYA_ERR_UNSUPPORTED,
-                           "MP4 output needs ffmpeg, which is not on PATH; install ffmpeg "
-                           "(Debian: apt-get install ffmpeg) or write .gif or .png instead");
+                               "MP4 output needs ffmpeg, which is not on PATH; install ffmpeg "
+                               "(Debian: apt-get install ffmpeg) or write .gif or .png instead");
     }
     /* The output path goes to the shell single-quoted, with each ' written as '\''. */
     char quoted[4096 + 64];
@@ -319,7 +464,8 @@ oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height
     quoted[q++] = '\'';
     for (const char *c = path; *c; c++) {
         if (q + 6 >= sizeof quoted) {
-            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_begin: path too long");
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "oroya_video_begin: path too long");
         }
         if (*c == '\'') {
             memcpy(quoted + q, "'\\''", 4);
@@ -336,7 +482,8 @@ oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height
              "-framerate %g -i - -c:v libx264 -pix_fmt yuv420p -movflags +faststart %s",
              width, height, (double)fps, quoted);
     oroya_video_writer *w = calloc(1, sizeof *w);
-    if (!w) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_video_begin: out of memory");
+    if (!w)
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_video_begin: out of memory");
     w->frame_size = (size_t)width * height * 4;
     w->pipe = popen(cmd, "w");
     if (!w->pipe) {
@@ -348,21 +495,29 @@ oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height
 }
 
 oroya_result oroya_video_add_frame(oroya_video_writer *w, const uint8_t *rgba, oroya_error *err) {
-    if (!w || !rgba) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_add_frame: writer or rgba is NULL");
+    if (!w || !rgba)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_video_add_frame: writer or rgba is NULL");
     if (fwrite(rgba, 1, w->frame_size, w->pipe) != w->frame_size) {
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_video_add_frame: ffmpeg stopped reading at frame %u", w->frames);
+        return oroya_error_set(err, OROYA_ERR_IO,
+                               "oroya_video_add_frame: ffmpeg stopped reading at frame %u",
+                               w->frames);
     }
     w->frames++;
     return OROYA_OK;
 }
 
 oroya_result oroya_video_finish(oroya_video_writer *w, oroya_error *err) {
-    if (!w) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_video_finish: writer is NULL");
+    if (!w)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_video_finish: writer is NULL");
     int status = pclose(w->pipe);
     free(w);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         return oroya_error_set(err, OROYA_ERR_IO, "oroya_video_finish: ffmpeg failed (status %d)",
-                           status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                               status == -1        ? -1
+                               : WIFEXITED(status) ? WEXITSTATUS(status)
+                                                   : -1);
     }
     return OROYA_OK;
 }

@@ -188,8 +188,7 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
     }
     if (index_count % 3 != 0) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "geometry: %u indices is not a whole number of triangles",
-                           index_count);
+                           "geometry: %u indices is not a whole number of triangles", index_count);
     }
     if (index_count > OROYA_GEOMETRY_MAX_VERTICES * 6u) {
         return oroya__fail(err, OROYA_ERR_LIMIT, "geometry: %u indices, the limit is %u",
@@ -220,20 +219,20 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
     const size_t nv = d->vertex_count;
     size_t bad;
     if (!all_finite(d->positions, nv * 3, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: position of vertex %zu is not finite",
-                           bad / 3);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "geometry: position of vertex %zu is not finite", bad / 3);
     }
     if (d->normals && !all_finite(d->normals, nv * 3, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: normal of vertex %zu is not finite",
-                           bad / 3);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "geometry: normal of vertex %zu is not finite", bad / 3);
     }
     if (d->uvs && !all_finite(d->uvs, nv * 2, &bad)) {
         return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: uv of vertex %zu is not finite",
                            bad / 2);
     }
     if (d->weights && !all_finite(d->weights, nv * 4, &bad)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "geometry: weights of vertex %zu are not finite",
-                           bad / 4);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "geometry: weights of vertex %zu are not finite", bad / 4);
     }
     const size_t nm = (size_t)d->morph_target_count * nv * 3;
     if (d->morph_positions && !all_finite(d->morph_positions, nm, &bad)) {
@@ -254,9 +253,9 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
         }
     }
 
-    layout l = {d->vertex_count, index_count, d->morph_target_count, d->normals != NULL,
-                d->uvs != NULL, d->joints != NULL, d->morph_positions != NULL,
-                d->morph_normals != NULL};
+    layout l = {
+        d->vertex_count, index_count,       d->morph_target_count,      d->normals != NULL,
+        d->uvs != NULL,  d->joints != NULL, d->morph_positions != NULL, d->morph_normals != NULL};
     oroya_geometry *g = geometry_alloc(&d->allocator, &l);
     if (!g) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "geometry: out of memory (%u vertices)",
@@ -321,8 +320,8 @@ typedef struct builder {
     uint32_t v, i;
 } builder;
 
-static void put_vertex(builder *b, double px, double py, double pz, double nx, double ny,
-                       double nz, double u, double v) {
+static void put_vertex(builder *b, double px, double py, double pz, double nx, double ny, double nz,
+                       double u, double v) {
     float *p = b->g->positions + (size_t)b->v * 3, *n = b->g->normals + (size_t)b->v * 3,
           *t = b->g->uvs + (size_t)b->v * 2;
     p[0] = (float)px, p[1] = (float)py, p[2] = (float)pz;
@@ -339,7 +338,8 @@ static void put_triangle(builder *b, uint32_t x, uint32_t y, uint32_t z) {
 
 static oroya_result begin(const oroya_allocator *allocator, uint64_t vertices, uint64_t indices,
                           const char *what, builder *b, oroya_error *err) {
-    if (vertices > OROYA_GEOMETRY_MAX_VERTICES || indices > (uint64_t)OROYA_GEOMETRY_MAX_VERTICES * 6u) {
+    if (vertices > OROYA_GEOMETRY_MAX_VERTICES ||
+        indices > (uint64_t)OROYA_GEOMETRY_MAX_VERTICES * 6u) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "%s: %llu vertices and %llu indices exceed the limit of %u vertices",
                            what, (unsigned long long)vertices, (unsigned long long)indices,
@@ -353,8 +353,8 @@ static oroya_result begin(const oroya_allocator *allocator, uint64_t vertices, u
     b->g = geometry_alloc(allocator, &l);
     b->v = b->i = 0;
     if (!b->g) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory (%llu vertices)",
-                           what, (unsigned long long)vertices);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory (%llu vertices)", what,
+                           (unsigned long long)vertices);
     }
     return OROYA_OK;
 }
@@ -367,12 +367,14 @@ static oroya_result finish(builder *b, oroya_geometry **out) {
 
 static bool finite3(float a, float b, float c) { return isfinite(a) && isfinite(b) && isfinite(c); }
 
-/* three.js BoxGeometry's buildPlane. u, v, w are the axes (0 x, 1 y, 2 z) the grid's columns,
- * rows and normal map to. */
-static void box_plane(builder *b, int u, int v, int w, double udir, double vdir, double width,
-                      double height, double depth, uint32_t grid_x, uint32_t grid_y) {
+/* three.js BoxGeometry's buildPlane, which PlaneGeometry repeats with u = x, v = -y, w = 0
+ * and the normal +z. u, v, w are the axes (0 x, 1 y, 2 z) the grid's columns, rows and
+ * normal map to; the grid lies at w = w_value with normal_sign along w. */
+static void grid_plane(builder *b, int u, int v, int w, double udir, double vdir, double width,
+                       double height, double w_value, double normal_sign, uint32_t grid_x,
+                       uint32_t grid_y) {
     const double segment_width = width / grid_x, segment_height = height / grid_y;
-    const double width_half = width / 2, height_half = height / 2, depth_half = depth / 2;
+    const double width_half = width / 2, height_half = height / 2;
     const uint32_t grid_x1 = grid_x + 1, grid_y1 = grid_y + 1, first = b->v;
     for (uint32_t iy = 0; iy < grid_y1; iy++) {
         const double y = iy * segment_height - height_half;
@@ -381,8 +383,8 @@ static void box_plane(builder *b, int u, int v, int w, double udir, double vdir,
             double p[3], n[3] = {0, 0, 0};
             p[u] = x * udir;
             p[v] = y * vdir;
-            p[w] = depth_half;
-            n[w] = depth > 0 ? 1 : -1;
+            p[w] = w_value;
+            n[w] = normal_sign;
             put_vertex(b, p[0], p[1], p[2], n[0], n[1], n[2], (double)ix / grid_x,
                        1 - ((double)iy / grid_y));
         }
@@ -399,10 +401,10 @@ static void box_plane(builder *b, int u, int v, int w, double udir, double vdir,
     }
 }
 
-oroya_result oroya_geometry_create_box(float width, float height, float depth,
-                                       uint32_t width_segments, uint32_t height_segments,
-                                       uint32_t depth_segments, const oroya_allocator *allocator,
-                                       oroya_geometry **out, oroya_error *err) {
+static oroya_result build_box(float width, float height, float depth, uint32_t width_segments,
+                              uint32_t height_segments, uint32_t depth_segments,
+                              const oroya_allocator *allocator, oroya_geometry **out,
+                              oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -427,19 +429,30 @@ oroya_result oroya_geometry_create_box(float width, float height, float depth,
         return r;
     }
     const double w = width, h = height, d = depth;
-    box_plane(&b, 2, 1, 0, -1, -1, d, h, w, depth_segments, height_segments);  /* px */
-    box_plane(&b, 2, 1, 0, 1, -1, d, h, -w, depth_segments, height_segments);  /* nx */
-    box_plane(&b, 0, 2, 1, 1, 1, w, d, h, width_segments, depth_segments);     /* py */
-    box_plane(&b, 0, 2, 1, 1, -1, w, d, -h, width_segments, depth_segments);   /* ny */
-    box_plane(&b, 0, 1, 2, 1, -1, w, h, d, width_segments, height_segments);   /* pz */
-    box_plane(&b, 0, 1, 2, -1, -1, w, h, -d, width_segments, height_segments); /* nz */
+    /* buildPlane's depth argument gives the grid's w (depth / 2) and its normal's sign. */
+    const double faces[6][8] = {
+        {2, 1, 0, -1, -1, d, h, w},  /* px */
+        {2, 1, 0, 1, -1, d, h, -w},  /* nx */
+        {0, 2, 1, 1, 1, w, d, h},    /* py */
+        {0, 2, 1, 1, -1, w, d, -h},  /* ny */
+        {0, 1, 2, 1, -1, w, h, d},   /* pz */
+        {0, 1, 2, -1, -1, w, h, -d}, /* nz */
+    };
+    const uint32_t grids[6][2] = {
+        {depth_segments, height_segments}, {depth_segments, height_segments},
+        {width_segments, depth_segments},  {width_segments, depth_segments},
+        {width_segments, height_segments}, {width_segments, height_segments}};
+    for (int f = 0; f < 6; f++) {
+        const double *q = faces[f];
+        grid_plane(&b, (int)q[0], (int)q[1], (int)q[2], q[3], q[4], q[5], q[6], q[7] / 2,
+                   q[7] > 0 ? 1 : -1, grids[f][0], grids[f][1]);
+    }
     return finish(&b, out);
 }
 
-oroya_result oroya_geometry_create_sphere(float radius, uint32_t width_segments,
-                                          uint32_t height_segments,
-                                          const oroya_allocator *allocator,
-                                          oroya_geometry **out, oroya_error *err) {
+static oroya_result build_sphere(float radius, uint32_t width_segments, uint32_t height_segments,
+                                 const oroya_allocator *allocator, oroya_geometry **out,
+                                 oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -501,10 +514,10 @@ oroya_result oroya_geometry_create_sphere(float radius, uint32_t width_segments,
     return finish(&b, out);
 }
 
-oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_bottom, float height,
-                                            uint32_t radial_segments, uint32_t height_segments,
-                                            bool open_ended, const oroya_allocator *allocator,
-                                            oroya_geometry **out, oroya_error *err) {
+static oroya_result build_cylinder(float radius_top, float radius_bottom, float height,
+                                   uint32_t radial_segments, uint32_t height_segments,
+                                   bool open_ended, const oroya_allocator *allocator,
+                                   oroya_geometry **out, oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -555,8 +568,8 @@ oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_botto
             const double s = sin(theta), c = cos(theta);
             const double len = sqrt(s * s + slope * slope + c * c);
             const double inv = 1 / (len != 0 ? len : 1);
-            put_vertex(&b, radius * s, -v * h + half, radius * c, s * inv, slope * inv, c * inv,
-                       u, 1 - v);
+            put_vertex(&b, radius * s, -v * h + half, radius * c, s * inv, slope * inv, c * inv, u,
+                       1 - v);
         }
     }
     const uint32_t row = radial_segments + 1;
@@ -602,10 +615,9 @@ oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_botto
     return finish(&b, out);
 }
 
-oroya_result oroya_geometry_create_plane(float width, float height, uint32_t width_segments,
-                                         uint32_t height_segments,
-                                         const oroya_allocator *allocator, oroya_geometry **out,
-                                         oroya_error *err) {
+static oroya_result build_plane(float width, float height, uint32_t width_segments,
+                                uint32_t height_segments, const oroya_allocator *allocator,
+                                oroya_geometry **out, oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -627,26 +639,82 @@ oroya_result oroya_geometry_create_plane(float width, float height, uint32_t wid
     if (r != OROYA_OK) {
         return r;
     }
-    const double w = width, h = height, width_half = w / 2, height_half = h / 2;
-    const double segment_width = w / width_segments, segment_height = h / height_segments;
-    const uint32_t grid_x1 = width_segments + 1;
-    for (uint32_t iy = 0; iy <= height_segments; iy++) {
-        const double y = iy * segment_height - height_half;
-        for (uint32_t ix = 0; ix <= width_segments; ix++) {
-            const double x = ix * segment_width - width_half;
-            put_vertex(&b, x, -y, 0, 0, 0, 1, (double)ix / width_segments,
-                       1 - ((double)iy / height_segments));
-        }
-    }
-    for (uint32_t iy = 0; iy < height_segments; iy++) {
-        for (uint32_t ix = 0; ix < width_segments; ix++) {
-            const uint32_t a = ix + grid_x1 * iy, bb = ix + grid_x1 * (iy + 1);
-            const uint32_t c = (ix + 1) + grid_x1 * (iy + 1), d = (ix + 1) + grid_x1 * iy;
-            put_triangle(&b, a, bb, d);
-            put_triangle(&b, bb, c, d);
-        }
-    }
+    grid_plane(&b, 0, 1, 2, 1, -1, width, height, 0, 1, width_segments, height_segments);
     return finish(&b, out);
+}
+
+/* ---- the desc forms and the positional ones --------------------------------------------- */
+
+/* A desc's zero means three.js's default. */
+static float size_or(float v, float fallback) { return v == 0 ? fallback : v; }
+static uint32_t count_or(uint32_t v, uint32_t fallback) { return v == 0 ? fallback : v; }
+
+oroya_result oroya_geometry_box(const oroya_box_desc *desc, oroya_geometry **out,
+                                oroya_error *err) {
+    const oroya_box_desc d = desc ? *desc : (oroya_box_desc){0};
+    return build_box(size_or(d.width, 1), size_or(d.height, 1), size_or(d.depth, 1),
+                     count_or(d.width_segments, 1), count_or(d.height_segments, 1),
+                     count_or(d.depth_segments, 1), &d.allocator, out, err);
+}
+
+oroya_result oroya_geometry_sphere(const oroya_sphere_desc *desc, oroya_geometry **out,
+                                   oroya_error *err) {
+    const oroya_sphere_desc d = desc ? *desc : (oroya_sphere_desc){0};
+    return build_sphere(size_or(d.radius, 1), count_or(d.width_segments, 32),
+                        count_or(d.height_segments, 16), &d.allocator, out, err);
+}
+
+oroya_result oroya_geometry_cylinder(const oroya_cylinder_desc *desc, oroya_geometry **out,
+                                     oroya_error *err) {
+    const oroya_cylinder_desc d = desc ? *desc : (oroya_cylinder_desc){0};
+    return build_cylinder(d.pointed_top ? 0 : size_or(d.radius_top, 1),
+                          d.pointed_bottom ? 0 : size_or(d.radius_bottom, 1), size_or(d.height, 1),
+                          count_or(d.radial_segments, 32), count_or(d.height_segments, 1),
+                          d.open_ended, &d.allocator, out, err);
+}
+
+oroya_result oroya_geometry_cone(const oroya_cone_desc *desc, oroya_geometry **out,
+                                 oroya_error *err) {
+    const oroya_cone_desc d = desc ? *desc : (oroya_cone_desc){0};
+    return build_cylinder(0, size_or(d.radius, 1), size_or(d.height, 1),
+                          count_or(d.radial_segments, 32), count_or(d.height_segments, 1),
+                          d.open_ended, &d.allocator, out, err);
+}
+
+oroya_result oroya_geometry_plane(const oroya_plane_desc *desc, oroya_geometry **out,
+                                  oroya_error *err) {
+    const oroya_plane_desc d = desc ? *desc : (oroya_plane_desc){0};
+    return build_plane(size_or(d.width, 1), size_or(d.height, 1), count_or(d.width_segments, 1),
+                       count_or(d.height_segments, 1), &d.allocator, out, err);
+}
+
+oroya_result oroya_geometry_create_box(float width, float height, float depth,
+                                       uint32_t width_segments, uint32_t height_segments,
+                                       uint32_t depth_segments, const oroya_allocator *allocator,
+                                       oroya_geometry **out, oroya_error *err) {
+    return build_box(width, height, depth, width_segments, height_segments, depth_segments,
+                     allocator, out, err);
+}
+
+oroya_result oroya_geometry_create_sphere(float radius, uint32_t width_segments,
+                                          uint32_t height_segments,
+                                          const oroya_allocator *allocator, oroya_geometry **out,
+                                          oroya_error *err) {
+    return build_sphere(radius, width_segments, height_segments, allocator, out, err);
+}
+
+oroya_result oroya_geometry_create_cylinder(float radius_top, float radius_bottom, float height,
+                                            uint32_t radial_segments, uint32_t height_segments,
+                                            bool open_ended, const oroya_allocator *allocator,
+                                            oroya_geometry **out, oroya_error *err) {
+    return build_cylinder(radius_top, radius_bottom, height, radial_segments, height_segments,
+                          open_ended, allocator, out, err);
+}
+
+oroya_result oroya_geometry_create_plane(float width, float height, uint32_t width_segments,
+                                         uint32_t height_segments, const oroya_allocator *allocator,
+                                         oroya_geometry **out, oroya_error *err) {
+    return build_plane(width, height, width_segments, height_segments, allocator, out, err);
 }
 
 /* ---- transforms ------------------------------------------------------------------------------ */

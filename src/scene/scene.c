@@ -1306,3 +1306,19 @@ oroya_result oroya_scene_get_light(const oroya_scene *scene, oroya_node node, or
     *out = scene->slots[si].light;
     return OROYA_OK;
 }
+
+float *oroya__scene_light_intensity(oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    if (resolve(scene, node, &si) != OROYA_OK || !scene->slots[si].has_light) {
+        return NULL;
+    }
+    return &scene->slots[si].light.intensity;
+}
+
+float *oroya__scene_camera_fov(oroya_scene *scene, oroya_node node) {
+    uint32_t si;
+    if (resolve(scene, node, &si) != OROYA_OK || !scene->slots[si].has_camera) {
+        return NULL;
+    }
+    return &scene->slots[si].camera.fov_y;
+}

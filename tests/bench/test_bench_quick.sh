@@ -23,7 +23,7 @@ names="char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone_ns i
        play_5k_nodes_ms play_50k_nodes_ms play_nodes_scaling
        clip_bytes_walk clip_bytes_run clip_bytes_wave clip_float_bytes_walk
        clip_float_bytes_run clip_float_bytes_wave clip_max_error_mm
-       clip_max_vertex_error_mm char_frame_compressed_us
+       clip_max_vertex_error_mm char_frame_compressed_us char_frame_compressed_ratio
        mixer_char_frame_unmasked_us mixer_char_frame_masked_us mixer_char_frame_masked_ratio"
 for j in 16 32 67 128 256 512 1024; do
     names="$names sweep_char_j${j}_us sweep_char_j${j}_ns_per_joint"

@@ -35,6 +35,23 @@ echo '{"gltf":"model/m.gltf","steps":{"fps":10,"count":1},"record":[]}' >"$tmp/s
 check "play refuses it" "[ $? = 1 ] && grep -q 'outside' $tmp/err"
 "$oroya" play --allow-outside "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
 check "play --allow-outside loads it" "[ $? = 0 ]"
+# render loads the file before it opens EGL, so the refusal shows without a GPU.
+"$oroya" render "$tmp/model/m.gltf" --time 0 --size 16x16 -o "$tmp/r.png" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if grep -q 'built without the renderer' "$tmp/err"; then
+    echo "skip: render (built without the renderer)"
+else
+    check "render refuses it (exit 1, names the URI, writes nothing)" \
+        "[ $rc = 1 ] && grep -q 'buffers\[0\].*\.\./outside/skinGeometry.bin.*access refused' $tmp/err && [ ! -e $tmp/r.png ]"
+    "$oroya" render "$tmp/model/m.gltf" --allow-outside --time 0 --size 16x16 -o "$tmp/r.png" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if grep -qi 'egl\|backend\|display' "$tmp/err"; then
+        echo "skip: render --allow-outside (no EGL here): $(head -c 200 $tmp/err)"
+    else
+        check "render --allow-outside loads it and writes the PNG" "[ $rc = 0 ] && [ -s $tmp/r.png ]"
+    fi
+fi
 
 # A FIFO or a directory as the model, through info and through a scenario's "gltf".
 mkfifo "$tmp/model/fifo.gltf"

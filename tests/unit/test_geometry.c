@@ -3,6 +3,7 @@
  * apply_matrix against hand computations and geometric properties, create() validation, and
  * allocation failures. */
 #include "oroya/geometry.h"
+#include "geometry_compare.h"
 #include "oroya_test.h"
 
 #include <float.h>
@@ -140,7 +141,7 @@ static const uint32_t box_2_3_4_s234_indices[] = {
     85, 88, 86, 88, 89, 86, 86, 89, 87, 89, 90, 87, 88, 91, 89, 91,
     92, 89, 89, 92, 90, 92, 93, 90};
 static oroya_result make_box_2_3_4_s234(oroya_geometry **out, oroya_error *err) {
-    return oroya_geometry_create_box(2, 3, 4, 2, 3, 4, NULL, out, err);
+    return oroya_geometry_box(&(oroya_box_desc){.width = 2, .height = 3, .depth = 4, .width_segments = 2, .height_segments = 3, .depth_segments = 4}, out, err);
 }
 static const double sphere_05_7_5_vertices[][8] = {
     {-0.0, 0.5, 0.0, -0.0, 1.0, 0.0, 0.0714285746216774, 1.0},
@@ -204,7 +205,7 @@ static const uint32_t sphere_05_7_5_indices[] = {
     30, 38, 39, 33, 32, 41, 34, 33, 42, 35, 34, 43, 36, 35, 44, 37,
     36, 45, 38, 37, 46, 39, 38, 47};
 static oroya_result make_sphere_05_7_5(oroya_geometry **out, oroya_error *err) {
-    return oroya_geometry_create_sphere(0.5f, 7, 5, NULL, out, err);
+    return oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.5f, .width_segments = 7, .height_segments = 5}, out, err);
 }
 static const double sphere_2_1_1_vertices[][8] = {
     {-0.0, 2.0, 0.0, -0.0, 1.0, 0.0, 0.1666666716337204, 1.0},
@@ -223,7 +224,7 @@ static const uint32_t sphere_2_1_1_indices[] = {
     0, 4, 5, 1, 5, 6, 2, 6, 7, 5, 4, 9, 6, 5, 10, 7,
     6, 11};
 static oroya_result make_sphere_2_1_1(oroya_geometry **out, oroya_error *err) {
-    return oroya_geometry_create_sphere(2, 1, 1, NULL, out, err);
+    return oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 2, .width_segments = 1, .height_segments = 1}, out, err);
 }
 static const double cone_0_1_2_8_3_vertices[][8] = {
     {0.0, 1.0, 0.0, 0.0, 0.4472135901451111, 0.8944271802902222, 0.0, 1.0},
@@ -290,7 +291,7 @@ static const uint32_t cone_0_1_2_8_3_indices[] = {
     26, 17, 25, 34, 26, 34, 35, 26, 45, 44, 36, 46, 45, 37, 47, 46,
     38, 48, 47, 39, 49, 48, 40, 50, 49, 41, 51, 50, 42, 52, 51, 43};
 static oroya_result make_cone_0_1_2_8_3(oroya_geometry **out, oroya_error *err) {
-    return oroya_geometry_create_cylinder(0, 1, 2, 8, 3, false, NULL, out, err);
+    return oroya_geometry_cone(&(oroya_cone_desc){.radius = 1, .height = 2, .radial_segments = 8, .height_segments = 3}, out, err);
 }
 static const double cyl_open_vertices[][8] = {
     {0.0, 0.75, 1.0, 0.0, -0.4472135901451111, 0.8944271802902222, 0.0, 1.0},
@@ -317,7 +318,7 @@ static const uint32_t cyl_open_indices[] = {
     9, 14, 15, 9, 3, 9, 4, 9, 10, 4, 9, 15, 10, 15, 16, 10,
     4, 10, 5, 10, 11, 5, 10, 16, 11, 16, 17, 11};
 static oroya_result make_cyl_open(oroya_geometry **out, oroya_error *err) {
-    return oroya_geometry_create_cylinder(1, 0.25f, 1.5f, 5, 2, true, NULL, out, err);
+    return oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 1, .radius_bottom = 0.25f, .height = 1.5f, .radial_segments = 5, .height_segments = 2, .open_ended = true}, out, err);
 }
 static const double cyl_caps_vertices[][8] = {
     {0.0, 1.0, 0.5, 0.0, 0.12403473258018494, 0.9922778606414795, 0.0, 1.0},
@@ -376,7 +377,7 @@ static const uint32_t cyl_caps_indices[] = {
     23, 30, 31, 24, 31, 32, 25, 32, 33, 26, 41, 40, 34, 42, 41, 35,
     43, 42, 36, 44, 43, 37, 45, 44, 38, 46, 45, 39};
 static oroya_result make_cyl_caps(oroya_geometry **out, oroya_error *err) {
-    return oroya_geometry_create_cylinder(0.5f, 0.75f, 2, 6, 2, false, NULL, out, err);
+    return oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.5f, .radius_bottom = 0.75f, .height = 2, .radial_segments = 6, .height_segments = 2, .open_ended = false}, out, err);
 }
 static const double plane_4_2_3_5_vertices[][8] = {
     {-2.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0},
@@ -411,7 +412,7 @@ static const uint32_t plane_4_2_3_5_indices[] = {
     18, 14, 14, 18, 15, 18, 19, 15, 16, 20, 17, 20, 21, 17, 17, 21,
     18, 21, 22, 18, 18, 22, 19, 22, 23, 19};
 static oroya_result make_plane_4_2_3_5(oroya_geometry **out, oroya_error *err) {
-    return oroya_geometry_create_plane(4, 2, 3, 5, NULL, out, err);
+    return oroya_geometry_plane(&(oroya_plane_desc){.width = 4, .height = 2, .width_segments = 3, .height_segments = 5}, out, err);
 }
 static const oracle_case oracle_cases[] = {
     {"box_2_3_4_s234", make_box_2_3_4_s234, 94, 312, box_2_3_4_s234_vertices, box_2_3_4_s234_indices,
@@ -459,17 +460,35 @@ static const count_case count_cases[] = {
 
 static oroya_result make_count_case(const count_case *c, const oroya_allocator *a,
                                     oroya_geometry **g, oroya_error *err) {
+    const oroya_allocator al = a ? *a : (oroya_allocator){0};
     switch (c->kind) {
     case 0:
-        return oroya_geometry_create_box(c->f[0], c->f[1], c->f[2], c->u[0], c->u[1], c->u[2], a,
-                                         g, err);
+        return oroya_geometry_box(&(oroya_box_desc){.width = c->f[0], .height = c->f[1],
+                                                    .depth = c->f[2], .width_segments = c->u[0],
+                                                    .height_segments = c->u[1],
+                                                    .depth_segments = c->u[2], .allocator = al},
+                                  g, err);
     case 1:
-        return oroya_geometry_create_sphere(c->f[0], c->u[0], c->u[1], a, g, err);
+        return oroya_geometry_sphere(&(oroya_sphere_desc){.radius = c->f[0],
+                                                          .width_segments = c->u[0],
+                                                          .height_segments = c->u[1],
+                                                          .allocator = al},
+                                     g, err);
     case 2:
-        return oroya_geometry_create_cylinder(c->f[0], c->f[1], c->f[2], c->u[0], c->u[1],
-                                              c->open_ended, a, g, err);
+        /* three.js's radius 0 is a pointed end here. */
+        return oroya_geometry_cylinder(
+            &(oroya_cylinder_desc){.radius_top = c->f[0], .radius_bottom = c->f[1],
+                                   .height = c->f[2], .radial_segments = c->u[0],
+                                   .height_segments = c->u[1], .open_ended = c->open_ended,
+                                   .pointed_top = c->f[0] == 0, .pointed_bottom = c->f[1] == 0,
+                                   .allocator = al},
+            g, err);
     default:
-        return oroya_geometry_create_plane(c->f[0], c->f[1], c->u[0], c->u[1], a, g, err);
+        return oroya_geometry_plane(&(oroya_plane_desc){.width = c->f[0], .height = c->f[1],
+                                                        .width_segments = c->u[0],
+                                                        .height_segments = c->u[1],
+                                                        .allocator = al},
+                                    g, err);
     }
 }
 
@@ -597,7 +616,7 @@ static void test_counts_and_invariants(void) {
 static void test_bounds_by_hand(void) {
     oroya_geometry *g;
     /* A 2 x 4 x 6 box: bounds +-(1, 2, 3); sphere radius = half the diagonal, sqrt(14). */
-    OT_EQ_INT(oroya_geometry_create_box(2, 4, 6, 1, 2, 3, NULL, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = 2, .height = 4, .depth = 6, .width_segments = 1, .height_segments = 2, .depth_segments = 3}, &g, NULL), OROYA_OK);
     OT_NEAR(g->bounds_min.x, -1, 0);
     OT_NEAR(g->bounds_min.y, -2, 0);
     OT_NEAR(g->bounds_min.z, -3, 0);
@@ -607,13 +626,13 @@ static void test_bounds_by_hand(void) {
     OT_NEAR(g->sphere_radius, sqrt(14.0), 1e-6);
     oroya_geometry_destroy(g);
     /* A sphere of radius 3: its poles are vertices, so y spans exactly [-3, 3]. */
-    OT_EQ_INT(oroya_geometry_create_sphere(3, 16, 8, NULL, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 3, .width_segments = 16, .height_segments = 8}, &g, NULL), OROYA_OK);
     OT_NEAR(g->bounds_min.y, -3, 0);
     OT_NEAR(g->bounds_max.y, 3, 0);
     OT_NEAR(g->sphere_radius, 3, 1e-6);
     oroya_geometry_destroy(g);
     /* Plane 4 x 2: flat in z. */
-    OT_EQ_INT(oroya_geometry_create_plane(4, 2, 2, 2, NULL, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){.width = 4, .height = 2, .width_segments = 2, .height_segments = 2}, &g, NULL), OROYA_OK);
     OT_CHECK(g->bounds_min.z == 0 && g->bounds_max.z == 0);
     OT_NEAR(g->bounds_max.x, 2, 0);
     OT_NEAR(g->sphere_radius, sqrt(5.0), 1e-6);
@@ -623,8 +642,8 @@ static void test_bounds_by_hand(void) {
 /* The tutorial's cylinder, stood on y = 0. */
 static void test_translate(void) {
     oroya_geometry *g, *ref;
-    OT_EQ_INT(oroya_geometry_create_cylinder(0.5f, 0.5f, 2, 16, 1, false, NULL, &g, NULL), OROYA_OK);
-    OT_EQ_INT(oroya_geometry_create_cylinder(0.5f, 0.5f, 2, 16, 1, false, NULL, &ref, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.5f, .radius_bottom = 0.5f, .height = 2, .radial_segments = 16, .height_segments = 1, .open_ended = false}, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.5f, .radius_bottom = 0.5f, .height = 2, .radial_segments = 16, .height_segments = 1, .open_ended = false}, &ref, NULL), OROYA_OK);
     OT_EQ_INT(oroya_geometry_translate(g, 0, 1, 0), OROYA_OK);
     OT_NEAR(g->bounds_min.y, 0, 0);
     OT_NEAR(g->bounds_max.y, 2, 0);
@@ -650,8 +669,8 @@ static void test_apply_matrix(void) {
      * transpose diag(0.5, 1, 1) times it, normalized: (1, 2, 0) / sqrt 5. Find a vertex with
      * such a normal on a sphere with 8 width segments (phi = 135 degrees at the equator gives
      * x = -cos(135) = +0.7071, z = sin(135) = +0.7071): use the z axis instead. */
-    OT_EQ_INT(oroya_geometry_create_sphere(1, 8, 2, NULL, &g, NULL), OROYA_OK);
-    OT_EQ_INT(oroya_geometry_create_sphere(1, 8, 2, NULL, &ref, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 1, .width_segments = 8, .height_segments = 2}, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 1, .width_segments = 8, .height_segments = 2}, &ref, NULL), OROYA_OK);
     oroya_mat4 m = oroya_mat4_identity();
     m.m[0] = 2;
     OT_EQ_INT(oroya_geometry_apply_matrix(g, &m), OROYA_OK);
@@ -672,8 +691,8 @@ static void test_apply_matrix(void) {
      * the normal matrix, checked without inverting anything). */
     int bad_pos = 0, bad_perp = 0, bad_unit = 0;
     for (int trial = 0; trial < 20; trial++) {
-        OT_EQ_INT(oroya_geometry_create_box(1, 2, 3, 2, 2, 2, NULL, &g, NULL), OROYA_OK);
-        OT_EQ_INT(oroya_geometry_create_box(1, 2, 3, 2, 2, 2, NULL, &ref, NULL), OROYA_OK);
+        OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = 1, .height = 2, .depth = 3, .width_segments = 2, .height_segments = 2, .depth_segments = 2}, &g, NULL), OROYA_OK);
+        OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = 1, .height = 2, .depth = 3, .width_segments = 2, .height_segments = 2, .depth_segments = 2}, &ref, NULL), OROYA_OK);
         oroya_quat q = oroya_quat_normalize(
             (oroya_quat){ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)});
         m = oroya_mat4_compose((oroya_vec3){ot_randf(-3, 3), ot_randf(-3, 3), ot_randf(-3, 3)}, q,
@@ -715,7 +734,7 @@ static void test_apply_matrix(void) {
     OT_EQ_INT(bad_unit, 0);
 
     /* Refused: NULL, singular, projective, non-finite. Nothing changes. */
-    OT_EQ_INT(oroya_geometry_create_plane(1, 1, 1, 1, NULL, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){.width = 1, .height = 1, .width_segments = 1, .height_segments = 1}, &g, NULL), OROYA_OK);
     float before = g->positions[0];
     OT_EQ_INT(oroya_geometry_apply_matrix(NULL, &m), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_geometry_apply_matrix(g, NULL), OROYA_ERR_INVALID_ARGUMENT);
@@ -829,7 +848,7 @@ static void test_create_from_desc(void) {
  * two bones around each vertex. Rebuilt with skin arrays through to_desc. */
 static void test_skinned_copy(void) {
     oroya_geometry *cyl, *skinned = NULL;
-    OT_EQ_INT(oroya_geometry_create_cylinder(0.35f, 0.35f, 4, 16, 24, true, NULL, &cyl, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.35f, .radius_bottom = 0.35f, .height = 4, .radial_segments = 16, .height_segments = 24, .open_ended = true}, &cyl, NULL), OROYA_OK);
     OT_EQ_INT(oroya_geometry_translate(cyl, 0, 2, 0), OROYA_OK);
     OT_NEAR(cyl->bounds_min.y, 0, 0);
     OT_NEAR(cyl->bounds_max.y, 4, 0);
@@ -865,28 +884,25 @@ static void test_skinned_copy(void) {
 static void test_generator_arguments(void) {
     oroya_geometry *g = (oroya_geometry *)&g;
     oroya_error e = {0};
-    OT_EQ_INT(oroya_geometry_create_box(1, 1, 1, 1, 1, 1, NULL, NULL, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_box(NAN, 1, 1, 1, 1, 1, NULL, &g, &e), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = 1, .height = 1, .depth = 1, .width_segments = 1, .height_segments = 1, .depth_segments = 1}, NULL, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = NAN, .height = 1, .depth = 1, .width_segments = 1, .height_segments = 1, .depth_segments = 1}, &g, &e), OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(g == NULL && strstr(e.message, "box") != NULL);
-    OT_EQ_INT(oroya_geometry_create_box(1, 1, 1, 0, 1, 1, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_sphere(INFINITY, 8, 8, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_sphere(1, 8, 8, NULL, NULL, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_cylinder(1, 1, 0, 8, 1, false, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_cylinder(1, 1, 1, 0, 1, false, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_cylinder(1, 1, 1, 8, 0, false, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_cylinder(NAN, 1, 1, 8, 1, false, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_plane(1, 1, 1, 0, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_geometry_create_plane(1, NAN, 1, 1, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = INFINITY, .width_segments = 8, .height_segments = 8}, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 1, .width_segments = 8, .height_segments = 8}, NULL, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = NAN, .radius_bottom = 1, .height = 1, .radial_segments = 8, .height_segments = 1, .open_ended = false}, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){.width = 1, .height = NAN, .width_segments = 1, .height_segments = 1}, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
     /* Sizes that would need billions of vertices are refused before allocating. */
-    OT_EQ_INT(oroya_geometry_create_plane(1, 1, 100000, 100000, NULL, &g, &e), OROYA_ERR_LIMIT);
-    OT_EQ_INT(oroya_geometry_create_sphere(1, UINT32_MAX, UINT32_MAX, NULL, &g, NULL), OROYA_ERR_LIMIT);
-    OT_EQ_INT(oroya_geometry_create_box(1, 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, NULL, &g, NULL),
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){.width = 1, .height = 1, .width_segments = 100000, .height_segments = 100000}, &g, &e), OROYA_ERR_LIMIT);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 1, .width_segments = UINT32_MAX, .height_segments = UINT32_MAX}, &g, NULL), OROYA_ERR_LIMIT);
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = 1, .height = 1, .depth = 1, .width_segments = UINT32_MAX, .height_segments = UINT32_MAX, .depth_segments = UINT32_MAX}, &g, NULL),
               OROYA_ERR_LIMIT);
-    OT_EQ_INT(oroya_geometry_create_cylinder(1, 1, 1, 1u << 20, 1u << 20, false, NULL, &g, NULL),
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 1, .radius_bottom = 1, .height = 1, .radial_segments = 1u << 20, .height_segments = 1u << 20, .open_ended = false}, &g, NULL),
               OROYA_ERR_LIMIT);
     OT_CHECK(g == NULL);
-    /* three.js clamps sphere segments to at least 3 x 2 (see the count table); zero works. */
-    OT_EQ_INT(oroya_geometry_create_sphere(1, 0, 0, NULL, &g, NULL), OROYA_OK);
+    /* three.js clamps sphere segments to at least 3 x 2 (see the count table). */
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.width_segments = 1, .height_segments = 1},
+                                    &g, NULL),
+              OROYA_OK);
     OT_EQ_INT(g->vertex_count, 12);
     oroya_geometry_destroy(g);
 }
@@ -923,10 +939,207 @@ static void test_allocator(void) {
     OT_EQ_INT(c.frees, c.allocs);
     c.fail_at = c.allocs + 1;
     oroya_error e = {0};
-    OT_EQ_INT(oroya_geometry_create_sphere(1, 8, 8, &a, &g, &e), OROYA_ERR_OUT_OF_MEMORY);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 1, .width_segments = 8, .height_segments = 8, .allocator = a}, &g, &e), OROYA_ERR_OUT_OF_MEMORY);
     OT_CHECK(g == NULL && e.result == OROYA_ERR_OUT_OF_MEMORY);
     oroya_allocator half = {counting_alloc, NULL, &c};
-    OT_EQ_INT(oroya_geometry_create_sphere(1, 8, 8, &half, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 1, .width_segments = 8, .height_segments = 8, .allocator = half}, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
+}
+
+/* ---- descs: zero fields are three.js's defaults ------------------------------------------ */
+
+static void check_box_bounds(const oroya_geometry *g, float x, float y, float z, const char *what) {
+    OT_CHECK_MSG(g->bounds_min.x == -x && g->bounds_max.x == x && g->bounds_min.y == -y &&
+                     g->bounds_max.y == y && g->bounds_min.z == -z && g->bounds_max.z == z,
+                 "%s: bounds (%g %g %g)..(%g %g %g)", what, (double)g->bounds_min.x,
+                 (double)g->bounds_min.y, (double)g->bounds_min.z, (double)g->bounds_max.x,
+                 (double)g->bounds_max.y, (double)g->bounds_max.z);
+}
+
+/* new THREE.XGeometry() with no arguments, counted by hand from three.js 0.187's defaults:
+ * box 1 x 1 x 1 with one segment a side (6 faces x 4 vertices); sphere radius 1, 32 x 16
+ * (33 x 17 vertices, 32 x 15 x 2 triangles); cylinder radii 1, height 1, 32 x 1, capped
+ * (2 x 33 torso vertices + 2 caps of 32 centres and 33 rim vertices); cone radius 1,
+ * height 1, 32 x 1 (the pointed top row has no triangles and no cap); plane 1 x 1. */
+static void test_zero_desc_is_threejs_default(void) {
+    oroya_geometry *g = NULL, *n = NULL;
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){0}, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_box(NULL, &n, NULL), OROYA_OK);
+    OT_EQ_INT(g->vertex_count, 24);
+    OT_EQ_INT(g->index_count, 36);
+    check_box_bounds(g, 0.5f, 0.5f, 0.5f, "box");
+    OT_CHECK(same_geometry(g, n));
+    oroya_geometry_destroy(g), oroya_geometry_destroy(n);
+
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){0}, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_sphere(NULL, &n, NULL), OROYA_OK);
+    OT_EQ_INT(g->vertex_count, 561);
+    OT_EQ_INT(g->index_count, 2880);
+    OT_NEAR(g->bounds_max.y, 1, 0);
+    OT_NEAR(g->bounds_min.x, -1, 1e-6);
+    OT_NEAR(g->sphere_radius, 1, 1e-6);
+    OT_CHECK(same_geometry(g, n));
+    oroya_geometry_destroy(g), oroya_geometry_destroy(n);
+
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){0}, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_cylinder(NULL, &n, NULL), OROYA_OK);
+    OT_EQ_INT(g->vertex_count, 196);
+    OT_EQ_INT(g->index_count, 384);
+    OT_NEAR(g->bounds_max.y, 0.5, 0);
+    OT_NEAR(g->bounds_min.y, -0.5, 0);
+    OT_NEAR(g->bounds_max.z, 1, 0);
+    OT_CHECK(same_geometry(g, n));
+    oroya_geometry_destroy(g), oroya_geometry_destroy(n);
+
+    OT_EQ_INT(oroya_geometry_cone(&(oroya_cone_desc){0}, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_cone(NULL, &n, NULL), OROYA_OK);
+    OT_EQ_INT(g->vertex_count, 131);
+    OT_EQ_INT(g->index_count, 192);
+    OT_NEAR(g->bounds_max.y, 0.5, 0);
+    OT_NEAR(g->bounds_max.z, 1, 0);
+    OT_CHECK(same_geometry(g, n));
+    oroya_geometry_destroy(g), oroya_geometry_destroy(n);
+
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){0}, &g, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_plane(NULL, &n, NULL), OROYA_OK);
+    OT_EQ_INT(g->vertex_count, 4);
+    OT_EQ_INT(g->index_count, 6);
+    check_box_bounds(g, 0.5f, 0.5f, 0.0f, "plane");
+    OT_CHECK(same_geometry(g, n));
+    oroya_geometry_destroy(g), oroya_geometry_destroy(n);
+}
+
+/* Each field on its own: set, it changes the mesh as that parameter does in three.js (counts
+ * and bounds by hand); left zero, the mesh is the one with three.js's default written out. */
+static void test_desc_fields(void) {
+    oroya_geometry *a = NULL, *b = NULL;
+    /* box: 3 x 1 x 1, then 1 x 2 x 1, then 1 x 1 x 4 */
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = 3}, &a, NULL), OROYA_OK);
+    check_box_bounds(a, 1.5f, 0.5f, 0.5f, "box width");
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.width = 3, .height = 1, .depth = 1,
+                                                    .width_segments = 1, .height_segments = 1,
+                                                    .depth_segments = 1},
+                                 &b, NULL),
+              OROYA_OK);
+    OT_CHECK(same_geometry(a, b));
+    oroya_geometry_destroy(a), oroya_geometry_destroy(b);
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.height = 2}, &a, NULL), OROYA_OK);
+    check_box_bounds(a, 0.5f, 1.0f, 0.5f, "box height");
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.depth = 4}, &a, NULL), OROYA_OK);
+    check_box_bounds(a, 0.5f, 0.5f, 2.0f, "box depth");
+    oroya_geometry_destroy(a);
+    /* One segment count 2 (say width): the four faces along x are 3 x 2 vertices and 2 quads,
+     * the two others 2 x 2 and 1 quad: 2 * (4 + 6 + 6) = 32 vertices, 10 quads. */
+    const oroya_box_desc segs[3] = {{.width_segments = 2}, {.height_segments = 2},
+                                    {.depth_segments = 2}};
+    for (int k = 0; k < 3; k++) {
+        OT_EQ_INT(oroya_geometry_box(&segs[k], &a, NULL), OROYA_OK);
+        OT_EQ_INT(a->vertex_count, 32);
+        OT_EQ_INT(a->index_count, 10 * 6);
+        oroya_geometry_destroy(a);
+    }
+
+    /* sphere: radius 2; 8 segments around (9 x 17 vertices); 4 rows (33 x 5) */
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 2}, &a, NULL), OROYA_OK);
+    OT_NEAR(a->bounds_max.y, 2, 0);
+    OT_EQ_INT(a->vertex_count, 561);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.width_segments = 8}, &a, NULL), OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 9 * 17);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 1, .width_segments = 8,
+                                                          .height_segments = 16},
+                                    &b, NULL),
+              OROYA_OK);
+    OT_CHECK(same_geometry(a, b));
+    oroya_geometry_destroy(a), oroya_geometry_destroy(b);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.height_segments = 4}, &a, NULL), OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 33 * 5);
+    OT_EQ_INT(a->index_count, 6 * 32 * 3);
+    oroya_geometry_destroy(a);
+
+    /* cylinder: each radius, the height, both segment counts, open_ended, pointed ends */
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 2}, &a, NULL),
+              OROYA_OK);
+    OT_NEAR(a->bounds_max.x, 2, 1e-6);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 2, .radius_bottom = 1,
+                                                              .height = 1, .radial_segments = 32,
+                                                              .height_segments = 1},
+                                      &b, NULL),
+              OROYA_OK);
+    OT_CHECK(same_geometry(a, b));
+    oroya_geometry_destroy(a), oroya_geometry_destroy(b);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_bottom = 3}, &a, NULL),
+              OROYA_OK);
+    OT_NEAR(a->bounds_min.z, -3, 1e-6);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.height = 5}, &a, NULL), OROYA_OK);
+    OT_NEAR(a->bounds_max.y, 2.5, 0);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radial_segments = 8}, &a, NULL),
+              OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 2 * 9 + 2 * (8 + 9));
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.height_segments = 3}, &a, NULL),
+              OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 4 * 33 + 2 * 65);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.open_ended = true}, &a, NULL),
+              OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 66);
+    OT_EQ_INT(a->index_count, 192);
+    oroya_geometry_destroy(a);
+    /* A pointed top is the cone; a pointed bottom keeps the top cap only. */
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 7, .pointed_top = true},
+                                      &a, NULL),
+              OROYA_OK);
+    OT_EQ_INT(oroya_geometry_cone(NULL, &b, NULL), OROYA_OK);
+    OT_CHECK(same_geometry(a, b));
+    oroya_geometry_destroy(a), oroya_geometry_destroy(b);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.pointed_bottom = true}, &a, NULL),
+              OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 131);
+    OT_EQ_INT(a->index_count, 192);
+    OT_NEAR(a->bounds_max.x, 1, 1e-6);
+    oroya_geometry_destroy(a);
+
+    /* cone: radius, height, segments, open_ended */
+    OT_EQ_INT(oroya_geometry_cone(&(oroya_cone_desc){.radius = 2, .height = 3}, &a, NULL), OROYA_OK);
+    OT_NEAR(a->bounds_max.z, 2, 0);
+    OT_NEAR(a->bounds_max.y, 1.5, 0);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_cone(&(oroya_cone_desc){.radial_segments = 4, .height_segments = 2},
+                                  &a, NULL),
+              OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 3 * 5 + 4 + 5);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_cone(&(oroya_cone_desc){.open_ended = true}, &a, NULL), OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 66);
+    OT_EQ_INT(a->index_count, 96);
+    oroya_geometry_destroy(a);
+
+    /* plane: width, height, segments */
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){.width = 4, .height = 2}, &a, NULL),
+              OROYA_OK);
+    check_box_bounds(a, 2.0f, 1.0f, 0.0f, "plane size");
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){.width_segments = 3}, &a, NULL), OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 8);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(oroya_geometry_plane(&(oroya_plane_desc){.height_segments = 3}, &a, NULL), OROYA_OK);
+    OT_EQ_INT(a->vertex_count, 8);
+    OT_EQ_INT(a->index_count, 18);
+    oroya_geometry_destroy(a);
+
+    /* The desc's allocator: one allocation through it; half an allocator is refused. */
+    counting c = {0, 0, 0};
+    oroya_allocator al = {counting_alloc, counting_free, &c};
+    OT_EQ_INT(oroya_geometry_cone(&(oroya_cone_desc){.allocator = al}, &a, NULL), OROYA_OK);
+    oroya_geometry_destroy(a);
+    OT_EQ_INT(c.allocs, 1);
+    OT_EQ_INT(c.frees, 1);
+    al.free = NULL;
+    OT_EQ_INT(oroya_geometry_box(&(oroya_box_desc){.allocator = al}, &a, NULL),
+              OROYA_ERR_INVALID_ARGUMENT);
 }
 
 int main(void) {
@@ -939,5 +1152,7 @@ int main(void) {
     OT_RUN(test_skinned_copy);
     OT_RUN(test_generator_arguments);
     OT_RUN(test_allocator);
+    OT_RUN(test_zero_desc_is_threejs_default);
+    OT_RUN(test_desc_fields);
     return ot_finish();
 }

@@ -4,7 +4,9 @@
  * transforms, kinds, morph weights; meshes and their names, every vertex array and index bit
  * for bit; materials, their names and values; skins (joints, inverse bind matrices,
  * skeleton, names, the raw and the normalized influences); cameras as the file had them;
- * clips (names, targets, interpolation, times and values bit for bit); primitives other
+ * clips (names, targets, interpolation, times and values bit for bit); textures (names,
+ * samplers, images: the file bytes bit for bit, decoded pixels, mime types); TEXCOORD_1,
+ * TANGENT and COLOR_0 (component type and size too); primitives other
  * than triangles (mode, positions, indices). Also: a clip without
  * tracks, .bin names that need percent-encoding, a clip whose target is outside the loaded
  * scene. The written files and their sources are listed in
@@ -196,6 +198,16 @@ static void compare_mesh(const char *what, uint32_t i, const oroya_gltf_model *a
                          (!x->weights2 || (!memcmp(x->joints2, y->joints2, v4 * 2) &&
                                            same_floats(x->weights2, y->weights2, v4))),
                      "%s: node %u primitive %u JOINTS_1/WEIGHTS_1 (as in the file)", what, i, p);
+        size_t v = v4 / 4;
+        OT_CHECK_MSG(same_floats(x->texcoords1, y->texcoords1, v * 2) &&
+                         same_floats(x->tangents, y->tangents, v * 4),
+                     "%s: node %u primitive %u TEXCOORD_1/TANGENT", what, i, p);
+        OT_CHECK_MSG(x->color_components == y->color_components &&
+                         x->color_component_type == y->color_component_type &&
+                         same_floats(x->colors, y->colors, v * x->color_components),
+                     "%s: node %u primitive %u COLOR_0 (%u x %d vs %u x %d)", what, i, p,
+                     x->color_components, (int)x->color_component_type, y->color_components,
+                     (int)y->color_component_type);
     }
 }
 
@@ -270,12 +282,45 @@ static void compare_nodes(const char *what, const oroya_gltf_model *a, const oro
 static void compare_models(const char *what, const oroya_gltf_model *a,
                            const oroya_gltf_model *b) {
     compare_nodes(what, a, b);
+    OT_CHECK_MSG(!strcmp(a->scene_name, b->scene_name), "%s: scene '%s' vs '%s'", what,
+                 a->scene_name, b->scene_name);
     OT_EQ_INT(b->material_count, a->material_count);
     for (uint32_t i = 0; i < a->material_count && i < b->material_count; i++) {
         const oroya_gltf_model_material *x = &a->materials[i], *y = &b->materials[i];
         OT_CHECK_MSG(!strcmp(x->name, y->name), "%s: material %u '%s' vs '%s'", what, i, x->name,
                      y->name);
         OT_CHECK(same_material(&x->material, &y->material));
+        OT_CHECK_MSG(x->base_color_texture == y->base_color_texture &&
+                         x->base_color_texcoord == y->base_color_texcoord &&
+                         x->base_color_image == y->base_color_image,
+                     "%s: material %u base color texture %u vs %u", what, i,
+                     x->base_color_texture, y->base_color_texture);
+    }
+    /* Textures, their samplers and images: the image files bit for bit, and the pixels. */
+    OT_EQ_INT(b->texture_count, a->texture_count);
+    for (uint32_t i = 0; i < a->texture_count && i < b->texture_count; i++) {
+        const oroya_gltf_model_texture *x = &a->textures[i], *y = &b->textures[i];
+        OT_CHECK_MSG(!strcmp(x->name, y->name) && x->image == y->image &&
+                         x->sampler == y->sampler && !strcmp(x->sampler_name, y->sampler_name) &&
+                         x->mag_filter == y->mag_filter && x->min_filter == y->min_filter &&
+                         x->wrap_s == y->wrap_s && x->wrap_t == y->wrap_t,
+                     "%s: texture %u (image %u vs %u, filters %u/%u vs %u/%u)", what, i, x->image,
+                     y->image, x->mag_filter, x->min_filter, y->mag_filter, y->min_filter);
+    }
+    OT_EQ_INT(b->image_count, a->image_count);
+    for (uint32_t i = 0; i < a->image_count && i < b->image_count; i++) {
+        const oroya_gltf_image_data *x = &a->images[i], *y = &b->images[i];
+        OT_CHECK_MSG(!strcmp(x->name, y->name) && !strcmp(x->mime_type, y->mime_type) &&
+                         x->encoded && y->encoded && x->encoded_size == y->encoded_size &&
+                         !memcmp(x->encoded, y->encoded, (size_t)x->encoded_size),
+                     "%s: image %u ('%s', %s, %llu vs %llu bytes)", what, i, x->name,
+                     x->mime_type, (unsigned long long)x->encoded_size,
+                     (unsigned long long)y->encoded_size);
+        OT_CHECK_MSG(x->width == y->width && x->height == y->height &&
+                         (x->pixels == NULL) == (y->pixels == NULL) &&
+                         (!x->pixels || !memcmp(x->pixels, y->pixels,
+                                                (size_t)x->width * x->height * 4)),
+                     "%s: image %u pixels", what, i);
     }
     OT_EQ_INT(b->skin_count, a->skin_count);
     OT_EQ_INT(b->skinned_mesh_count, a->skinned_mesh_count);
@@ -327,7 +372,7 @@ static int counter;
 
 static void round_trip(const char *path, void *user) {
     (void)user;
-    oroya_gltf_import_desc skip = {.skip_images = true};
+    oroya_gltf_import_desc skip = {.skip_images = false}; /* images are compared too */
     oroya_gltf_model *a = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
@@ -384,6 +429,17 @@ static void test_odd_model(void) {
     OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_again.gltf", &err), OROYA_OK);
     OT_EQ_INT(oroya_gltf_load(OUT "/odd_again.gltf", NULL, &b, &err), OROYA_OK);
     if (b) {
+        OT_CHECK(!strcmp(a->scene_name, "Main") && !strcmp(b->scene_name, "Main"));
+        /* The attributes were there to compare: TEXCOORD_1, TANGENT, three kinds of COLOR_0. */
+        const oroya_gltf_model_primitive *tri = &a->primitives[a->mesh_first_geometry[0]];
+        const oroya_gltf_model_primitive *plain = &a->primitives[a->mesh_first_geometry[2]];
+        OT_CHECK(tri->texcoords1 && tri->texcoords1[2] == 0.75f && tri->tangents &&
+                 tri->tangents[11] == -1.0f);
+        OT_CHECK(tri->colors && tri->color_components == 3 &&
+                 tri->color_component_type == OROYA_GLTF_UNSIGNED_BYTE &&
+                 tri->colors[6] == (float)(17.0 / 255.0));
+        OT_CHECK(plain->colors && plain->color_components == 4 &&
+                 plain->color_component_type == OROYA_GLTF_UNSIGNED_SHORT);
         /* The node of the other scene comes back outside every scene, still animated. */
         OT_EQ_INT(b->node_count, a->node_count);
         OT_CHECK(b->node_count == 12 && b->nodes[11].id == 0 &&
@@ -508,6 +564,56 @@ static void test_uri_escapes(void) {
     oroya_gltf_model_free(a);
 }
 
+static oroya_result parse_validate(const char *json) {
+    oroya_gltf_data *g = NULL;
+    oroya_error err = {0};
+    oroya_result r = oroya_gltf_parse(NULL, json, strlen(json), &g, &err);
+    if (r == OROYA_OK) {
+        r = oroya_gltf_load_buffers(g, &err);
+    }
+    if (r == OROYA_OK) {
+        r = oroya_gltf_validate(g, &err);
+    }
+    oroya_gltf_free(g);
+    return r;
+}
+
+/* A texture's sampler: filters and wraps kept through a round trip (an image in a buffer view
+ * without mimeType, TEXCOORD_1 as the base color set, a texture without source); values
+ * glTF does not allow and out-of-range indices refused at validate. */
+static void test_texture_samplers(void) {
+    round_trip(OROYA_SOURCE_DIR
+               "/tests/fuzz/regressions/gltf_json/textured-colour-tangent-texcoord1.gltf",
+               NULL);
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/fuzz/regressions/gltf_json/"
+                                               "textured-colour-tangent-texcoord1.gltf",
+                              NULL, &m, &err),
+              OROYA_OK);
+    if (m) {
+        OT_CHECK(m->texture_count == 2 && m->textures[0].sampler && m->textures[0].image == 0 &&
+                 m->textures[0].mag_filter == 9729 && m->textures[0].min_filter == 9987 &&
+                 m->textures[0].wrap_s == 33071 && m->textures[0].wrap_t == 33648 &&
+                 m->textures[1].image == OROYA_GLTF_NONE);
+        OT_CHECK(!strcmp(m->images[0].mime_type, "image/png") && m->images[0].width == 2 &&
+                 !strcmp(m->images[0].name, "px"));
+        OT_CHECK(m->materials[0].base_color_texture == 0 &&
+                 m->materials[0].base_color_texcoord == 1);
+    }
+    oroya_gltf_model_free(m);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"magFilter\":9987}]}"),
+              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"wrapT\":1}]}"),
+              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"minFilter\":9984,"
+                             "\"magFilter\":9728,\"wrapS\":10497}]}"),
+              OROYA_OK);
+    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"textures\":[{\"sampler\":1}],"
+                             "\"samplers\":[{}]}"),
+              OROYA_ERR_OUT_OF_RANGE);
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -519,6 +625,7 @@ int main(void) {
     }
     OT_RUN(test_sample_models);
     OT_RUN(test_odd_model);
+    OT_RUN(test_texture_samplers);
     OT_RUN(test_changed_scene);
     OT_RUN(test_empty_clip);
     OT_RUN(test_uri_escapes);

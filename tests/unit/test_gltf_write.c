@@ -136,6 +136,46 @@ static void test_round_trip(void) {
     OT_EQ_INT(ot_each_gltf(ASSETS, round_trip, &counter), 31); /* every .gltf/.glb file in tests/assets */
 }
 
+/* Writes `clip` of `scene` to OUT/<file> and loads the file again (NULL, reported, on
+ * failure). */
+static oroya_gltf_model *write_and_load(const oroya_scene *scene, const oroya_clip *clip,
+                                        const char *path) {
+    oroya_error err = {0};
+    const oroya_clip *clips[] = {clip};
+    oroya_gltf_write_desc wd = {.clips = clips, .clip_count = 1};
+    OT_CHECK_MSG(oroya_gltf_write(scene, &wd, path, &err) == OROYA_OK, "%s", err.message);
+    oroya_gltf_model *b = NULL;
+    oroya_gltf_import_desc skip = {.skip_images = true};
+    OT_CHECK_MSG(oroya_gltf_load(path, &skip, &b, &err) == OROYA_OK, "%s", err.message);
+    return b;
+}
+
+/* Copies the text file `from` to `to` with the first `find` after the first `after` replaced
+ * by `with` (as long), and loads it: returns the result, the message in err. */
+static oroya_result load_edited(const char *from, const char *to, const char *after,
+                                const char *find, const char *with, oroya_error *err) {
+    FILE *f = fopen(from, "rb");
+    static char text[16384];
+    memset(text, 0, sizeof text);
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    char *at = strstr(text, after);
+    at = at ? strstr(at, find) : NULL;
+    OT_CHECK(at != NULL && len > 0 && strlen(find) == strlen(with));
+    if (!at)
+        return OROYA_OK;
+    memcpy(at, with, strlen(with));
+    f = fopen(to, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    oroya_gltf_model *b = NULL;
+    oroya_gltf_import_desc skip = {.skip_images = true};
+    oroya_result r = oroya_gltf_load(to, &skip, &b, err);
+    oroya_gltf_model_free(b);
+    return r;
+}
+
 /* Clip markers go to the animation's extras.markers and come back (names, times exactly,
  * order); a marker time outside the clip in a file is refused with the animation's path. */
 static void test_markers_round_trip(void) {
@@ -154,14 +194,7 @@ static void test_markers_round_trip(void) {
     OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
     oroya_marker marks[] = {{0.9, "footR"}, {0.3, "footL"}, {0.1, "héllo \"x\""}};
     OT_CHECK(oroya_clip_set_markers(clip, marks, 3, &err) == OROYA_OK);
-    const oroya_clip *clips[] = {clip};
-    oroya_gltf_write_desc wd = {.clips = clips, .clip_count = 1};
-    OT_CHECK_MSG(oroya_gltf_write(scene, &wd, OUT "/markers.gltf", &err) == OROYA_OK, "%s",
-                 err.message);
-    oroya_gltf_model *b = NULL;
-    oroya_gltf_import_desc skip = {.skip_images = true};
-    OT_CHECK_MSG(oroya_gltf_load(OUT "/markers.gltf", &skip, &b, &err) == OROYA_OK, "%s",
-                 err.message);
+    oroya_gltf_model *b = write_and_load(scene, clip, OUT "/markers.gltf");
     if (b) {
         OT_EQ_INT(b->clip_count, 1);
         const oroya_clip *c = b->clips[0];
@@ -173,23 +206,86 @@ static void test_markers_round_trip(void) {
     }
     oroya_gltf_model_free(b);
     /* The same file with a marker past the clip's end. */
-    FILE *f = fopen(OUT "/markers.gltf", "rb");
-    char text[8192] = {0};
-    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    char *at = strstr(text, "0.9");
-    OT_CHECK(at != NULL && len > 0);
-    if (at) {
-        memcpy(at, "7.9", 3);
-        f = fopen(OUT "/markers_bad.gltf", "wb");
-        fwrite(text, 1, len, f);
-        fclose(f);
-        OT_EQ_INT(oroya_gltf_load(OUT "/markers_bad.gltf", &skip, &b, &err),
-                  OROYA_ERR_INVALID_DATA);
-        OT_CHECK_MSG(strstr(err.message, "animations[0]") && strstr(err.message, "footR"),
-                     "%s", err.message);
+    OT_EQ_INT(load_edited(OUT "/markers.gltf", OUT "/markers_bad.gltf", "markers", "0.9", "7.9",
+                          &err),
+              OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "animations[0]") && strstr(err.message, "footR"), "%s",
+                 err.message);
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
+/* Curves go to the animation's extras.curves and come back as CURVE tracks (names,
+ * interpolation, times and values exactly), after the channels, which keep their sampler
+ * numbering; typed tracks are refused by name; a bad curve in a file names the animation and
+ * the curve. */
+static void test_curves_round_trip(void) {
+    oroya_error err = {0};
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node n;
+    OT_CHECK(oroya_scene_add_node(scene, "hips", (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
+             OROYA_OK);
+    static const float times[] = {0, 0.3f, 1.2f}, values[] = {0, 0, 0, 0, 1, 0, 0, 0, 1.2f};
+    static const float ct[] = {0, 0.6f}, cv[] = {0.1f, 0.7f};
+    static const float st[] = {0.25f}, sv[] = {1};
+    static const float cubic[] = {0, 0.1f, 2, -1, 0.9f, 0};
+    oroya_track tracks[] = {
+        {.target = "footstep", .property = OROYA_PROPERTY_CURVE,
+         .interpolation = OROYA_INTERP_LINEAR, .components = 1, .key_count = 2, .times = ct,
+         .values = cv},
+        {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 3, .times = times,
+         .values = values},
+        {.target = "ik_weight", .property = OROYA_PROPERTY_CURVE,
+         .interpolation = OROYA_INTERP_STEP, .components = 1, .key_count = 1, .times = st,
+         .values = sv},
+        {.target = "hips", .property = OROYA_PROPERTY_SCALE, .interpolation = OROYA_INTERP_STEP,
+         .components = 3, .key_count = 3, .times = times, .values = values},
+        {.target = "lean", .property = OROYA_PROPERTY_CURVE,
+         .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 1, .key_count = 2,
+         .times = ct, .values = cubic}};
+    oroya_clip *clip = NULL;
+    oroya_clip_desc cd = {.name = "walk", .tracks = tracks, .track_count = 5};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    oroya_gltf_model *b = write_and_load(scene, clip, OUT "/curves.gltf");
+    static const uint32_t order[] = {1, 3, 0, 2, 4}; /* channels first, then the curves */
+    if (b) {
+        OT_EQ_INT(b->clip_count, 1);
+        const oroya_clip *c = b->clips[0];
+        OT_EQ_INT(c->track_count, 5);
+        for (uint32_t i = 0; i < 5 && i < c->track_count; i++) {
+            const oroya_track *want = &clip->tracks[order[i]], *got = &c->tracks[i];
+            OT_CHECK(!strcmp(got->target, want->target));
+            OT_EQ_INT(got->property, want->property);
+            OT_EQ_INT(got->interpolation, want->interpolation);
+            OT_EQ_INT(got->key_count, want->key_count);
+            OT_CHECK(!memcmp(got->times, want->times, want->key_count * sizeof(float)));
+            OT_CHECK(!memcmp(got->values, want->values,
+                             oroya_track_value_count(want) * sizeof(float)));
+        }
     }
+    oroya_gltf_model_free(b);
+    /* The same file with a curve key time past the float range. */
+    OT_CHECK(load_edited(OUT "/curves.gltf", OUT "/curves_bad.gltf", "\"ik_weight\"", "0.25",
+                         "9e99", &err) != OROYA_OK);
+    OT_CHECK_MSG(strstr(err.message, "animations[0]") &&
+                     strstr(err.message, "(target \"ik_weight\", curve): key 0"),
+                 "%s", err.message);
+    /* A typed track has no glTF form. */
+    oroya_clip_destroy(clip);
+    static const float one[] = {1};
+    oroya_track vis = {.target = "hips", .property = OROYA_PROPERTY_VISIBLE,
+                       .interpolation = OROYA_INTERP_STEP, .components = 1, .key_count = 1,
+                       .times = st, .values = one};
+    cd = (oroya_clip_desc){.name = "blink", .tracks = &vis, .track_count = 1};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    const oroya_clip *clips[] = {clip};
+    oroya_gltf_write_desc wd = {.clips = clips, .clip_count = 1};
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/typed.gltf", &err), OROYA_ERR_UNSUPPORTED);
+    OT_CHECK_MSG(strstr(err.message, "clips[0].tracks[0] (target \"hips\"): visible tracks") !=
+                     NULL,
+                 "%s", err.message);
     oroya_clip_destroy(clip);
     oroya_scene_destroy(scene);
 }
@@ -236,5 +332,6 @@ int main(void) {
     OT_RUN(test_round_trip);
     OT_RUN(test_errors);
     OT_RUN(test_markers_round_trip);
+    OT_RUN(test_curves_round_trip);
     return ot_finish();
 }

@@ -131,7 +131,7 @@ static void test_null_and_bad_arguments(void) {
     OT_CHECK(oroya_action_set_loop(a, (oroya_loop_mode)7, 1) == OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(oroya_mixer_set_time_scale(m, NAN) == OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(oroya_action_cross_fade_to(a, NULL, 1, false) == OROYA_ERR_INVALID_ARGUMENT);
-    OT_CHECK(oroya_make_clip_additive(NULL, 0, NULL, 30) == OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(oroya_clip_make_additive(NULL, 0, NULL, 30) == OROYA_ERR_INVALID_ARGUMENT);
     /* NULL actions are ignored by the void calls and read as defaults. */
     oroya_action_play(NULL);
     oroya_action_stop(NULL);
@@ -596,7 +596,7 @@ static void test_make_clip_additive(void) {
     oroya_clip *c = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tr, .track_count = 2}, &c, NULL) ==
              OROYA_OK);
-    OT_CHECK(oroya_make_clip_additive(c, 0, NULL, 30) == OROYA_OK);
+    OT_CHECK(oroya_clip_make_additive(c, 0, NULL, 30) == OROYA_OK);
     OT_CHECK(c->blend_mode == OROYA_BLEND_ADDITIVE);
     const float *p = c->tracks[0].values;
     OT_NEAR(p[0], 0, 0);
@@ -683,7 +683,7 @@ static void test_make_clip_additive(void) {
     oroya_clip *cc = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = ct, .track_count = 2}, &cc, NULL) ==
              OROYA_OK);
-    OT_CHECK(oroya_make_clip_additive(cc, 0, rc, 30) == OROYA_OK);
+    OT_CHECK(oroya_clip_make_additive(cc, 0, rc, 30) == OROYA_OK);
     double cref[4] = {0, 0, -ref[2], ref[3]};
     const float *v = cc->tracks[0].values;
     for (int k = 0; k < 6; k++) { /* in, value, out of two keys: all left-multiplied */

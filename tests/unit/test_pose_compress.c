@@ -431,6 +431,56 @@ static void test_widths_and_allocs(void) {
     proc_free(&p);
 }
 
+/* The benchmark's walk at 0.1 mm stores its hips, spine and leg blocks in 40- or 48-bit words
+ * (a component straddles the low and high rows): both kernel widths agree bit for bit on it,
+ * with the float walk as a second layer, over two loops (the bound itself is checked in
+ * test_bench_character). */
+static void test_wide_words(void) {
+    bench_character bc;
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
+    const oroya_pose_skeleton *skel = bc.pose_skeleton;
+    oroya_pose_compress cp = {.tolerance = 1e-4f};
+    oroya_pose_clip *pc = NULL, *run = NULL;
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel,
+                                                            .clip = bench_character_clip(&bc, "walk"),
+                                                            .compress = &cp},
+                                    &pc, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel,
+                                                            .clip = bench_character_clip(&bc, "run"),
+                                                            .compress = &cp},
+                                    &run, &err) == OROYA_OK);
+    int wide = 0, straddles = 0;
+    for (uint32_t bc3 = 0; pc && bc3 < skel->block_count * 3; bc3++) {
+        const oroya__pose_qblock *q = &pc->qblocks[bc3];
+        if (q->kind == OROYA__Q_P40 || q->kind == OROYA__Q_P48) {
+            wide++;
+            straddles += q->bits[0] + q->bits[1] < 32 && q->bits[0] + q->bits[1] + q->bits[2] > 32;
+        }
+    }
+    OT_CHECK_MSG(wide > 0 && straddles > 0, "%d wide blocks, %d straddling", wide, straddles);
+    oroya_pose_character *c4 = NULL, *c8 = NULL;
+    oroya_pose_character_desc cd = {.skeleton = skel, .max_layers = 2};
+    OT_CHECK(oroya_pose_character_create(&cd, &c4, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&cd, &c8, &err) == OROYA_OK);
+    bool same = true;
+    for (int f = 0; f < 160 && c4 && c8; f++) {
+        const float t = fmodf((float)f / 60.0f, oroya_pose_clip_duration(pc));
+        const float tr = fmodf((float)f / 60.0f, oroya_pose_clip_duration(run));
+        oroya_pose_layer layers[2] = {{pc, t, 0.6f}, {run, tr, 0.4f}};
+        oroya__pose_run_update(c4, layers, 2, 1);
+        oroya__pose_run_update(c8, layers, 2, 0);
+        same = same && !memcmp(oroya_pose_character_locals(c4), oroya_pose_character_locals(c8),
+                               skel->block_count * sizeof(oroya_soa_transform));
+    }
+    OT_CHECK(same);
+    oroya_pose_character_destroy(c4);
+    oroya_pose_character_destroy(c8);
+    oroya_pose_clip_destroy(pc);
+    oroya_pose_clip_destroy(run);
+    bench_character_free(&bc);
+}
+
 static void test_bad_tolerance(void) {
     proc p;
     proc_make(&p);
@@ -564,6 +614,7 @@ int main(void) {
     OT_RUN(test_bench_character);
     OT_RUN(test_procedural_bound);
     OT_RUN(test_widths_and_allocs);
+    OT_RUN(test_wide_words);
     OT_RUN(test_bad_tolerance);
     OT_RUN(test_export_round_trip);
     return ot_finish();

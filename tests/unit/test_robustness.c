@@ -727,7 +727,7 @@ static void test_zero_weight_sums(void) {
 
     float w[8];
     memcpy(w, weights, sizeof w);
-    oroya_skin_weights_normalize(w, NULL, 2);
+    oroya_skin_normalize_weight_arrays(w, NULL, 2);
     OT_CHECK(w[0] == 0.5f && w[1] == 0.5f && w[4] == 1.0f && w[5] == 0.0f);
 
     static const float pos[6] = {1, 2, 3, 4, 5, 6};
@@ -882,7 +882,9 @@ static uint64_t sample_workload(bool check) {
     for (int interp = 0; interp < OROYA_INTERP_COUNT_; interp++) {
         for (int prop = 0; prop < OROYA_PROPERTY_COUNT_; prop++) {
             if (interp == OROYA_INTERP_STERP && prop != OROYA_PROPERTY_ROTATION) continue;
-            uint32_t comps = prop == OROYA_PROPERTY_ROTATION ? 4 : 3;
+            if (prop == OROYA_PROPERTY_VISIBLE) continue; /* 0/1 values, STEP only */
+            uint32_t comps = oroya_property_components((oroya_property)prop);
+            comps = comps ? comps : 3; /* weights: any count */
             oroya_track tr = make_track("n", (oroya_property)prop, (oroya_interpolation)interp,
                                         comps, NK, times, vals);
             oroya_error err = {0};

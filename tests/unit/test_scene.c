@@ -925,7 +925,7 @@ static void test_meshes(void) {
     oroya_scene *s;
     oroya_node a, b, c;
     oroya_geometry *sphere;
-    OT_EQ_INT(oroya_geometry_create_sphere(1, 8, 6, NULL, &sphere, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.width_segments = 8, .height_segments = 6}, &sphere, NULL), OROYA_OK);
     OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
     oroya_scene_add_node(s, "a", (oroya_node){0}, OROYA_NODE_MESH, &a);
     oroya_scene_add_node(s, "b", (oroya_node){0}, OROYA_NODE_MESH, &b);

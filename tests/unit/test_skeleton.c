@@ -397,8 +397,13 @@ static void test_tutorial_cylinder(void) {
     static uint16_t j[CYL_VERTS * 4];
     /* three.js CylinderGeometry(0.35, 0.35, 4, 16, 24, true), translated to stand on y = 0. */
     oroya_geometry *geo = NULL;
-    OT_EQ_INT(oroya_geometry_create_cylinder(0.35f, 0.35f, height, CYL_RADIAL, CYL_HEIGHT_SEGS,
-                                             true, NULL, &geo, NULL),
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.35f,
+                                                             .radius_bottom = 0.35f,
+                                                             .height = height,
+                                                             .radial_segments = CYL_RADIAL,
+                                                             .height_segments = CYL_HEIGHT_SEGS,
+                                                             .open_ended = true},
+                                      &geo, NULL),
               OROYA_OK);
     if (!geo) return;
     OT_EQ_INT(oroya_geometry_translate(geo, 0, height / 2, 0), OROYA_OK);

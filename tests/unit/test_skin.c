@@ -484,28 +484,28 @@ static void test_normalize_weights(void) {
     /* Hand values from three.js's rule: divide by the sum of absolute values; zero sum ->
      * (1, 0, 0, 0). */
     float w[20] = {1, 1, 0, 0,  0, 0, 0, 0,  2, -2, 0, 0,  0.2f, 0.3f, 0.1f, 0.4f,  3, 0, 0, 1};
-    oroya_skin_weights_normalize(w, NULL, 5);
+    oroya_skin_normalize_weight_arrays(w, NULL, 5);
     const float expect[20] = {0.5f, 0.5f, 0, 0,  1, 0, 0, 0,  0.5f, -0.5f, 0, 0,
                               0.2f, 0.3f, 0.1f, 0.4f,  0.75f, 0, 0, 0.25f};
     for (int i = 0; i < 20; i++) OT_NEAR(w[i], expect[i], 1e-7);
     /* NaN stays NaN, so the bind-time check still sees it. */
     float wn[4] = {NAN, 1, 0, 0};
-    oroya_skin_weights_normalize(wn, NULL, 1);
+    oroya_skin_normalize_weight_arrays(wn, NULL, 1);
     OT_CHECK(isnan(wn[0]));
     /* Denormal weights: the double sum keeps a finite scale (three.js computes in double). */
     float wd[4] = {1e-45f, 1e-45f, 0, 0};
-    oroya_skin_weights_normalize(wd, NULL, 1);
+    oroya_skin_normalize_weight_arrays(wd, NULL, 1);
     OT_NEAR(wd[0], 0.5, 1e-7);
     OT_NEAR(wd[1], 0.5, 1e-7);
     /* Eight influences are normalized together. */
     float a[4] = {1, 1, 0, 0}, b[4] = {1, 1, 0, 0};
-    oroya_skin_weights_normalize(a, b, 1);
+    oroya_skin_normalize_weight_arrays(a, b, 1);
     OT_NEAR(a[0], 0.25, 0);
     OT_NEAR(b[1], 0.25, 0);
     float za[4] = {0, 0, 0, 0}, zb[4] = {0, 0, 0, 0};
-    oroya_skin_weights_normalize(za, zb, 1);
+    oroya_skin_normalize_weight_arrays(za, zb, 1);
     OT_CHECK(za[0] == 1 && za[1] == 0 && zb[0] == 0);
-    oroya_skin_weights_normalize(NULL, NULL, 3); /* no-op, no crash */
+    oroya_skin_normalize_weight_arrays(NULL, NULL, 3); /* no-op, no crash */
 }
 
 /* ---- the double inverse used for bind matrices ------------------------------------------ */

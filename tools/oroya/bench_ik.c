@@ -1,8 +1,9 @@
 /* The IK figures of `oroya bench` (see cmd_bench.c for the conventions):
  *   ik_two_bone_ns         one two-bone solve (oroya_ik_solve_run) on the humanoid's left leg;
  *   ik_aim_chain_ns        one aim-chain solve over neck, neck1 and head (shares 0.3/0.3/0.4);
- *   mixer_char_frame_ik_us one character frame, walk 0.6 + run 0.4 on the pose kernel, with
- *                          two foot IKs and a head look-at set on the character;
+ *   mixer_char_frame_ik_us one frame of the rig-backed mixer (walk 0.6 + run 0.4, as
+ *                          mixer_char_frame_us, bone matrices included) with two foot IKs and
+ *                          a head look-at (oroya_mixer_set_ik);
  *   mixer_char_frame_ik_ratio that frame over the same frame without IK (target <= 1.25).
  * Times are the thread's CPU time, medians of `runs`. */
 #define _POSIX_C_SOURCE 200809L
@@ -13,7 +14,9 @@
 
 #include "cli.h"
 #include "oroya/ik.h"
+#include "oroya/mixer.h"
 #include "oroya/pose.h"
+#include "oroya/rig.h"
 
 static double ik_cpu_s(void) {
     struct timespec ts;
@@ -31,11 +34,6 @@ static double ik_median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static float ik_wrap(float t, float d) {
-    float r = t - d * (float)(int)(t / d);
-    return r < 0 ? r + d : r;
-}
-
 /* The joint's local axis that points along world `dir` in the current model matrix. */
 static oroya_vec3 local_axis(const oroya_mat4 *m, oroya_vec3 dir) {
     oroya_mat4 inv;
@@ -45,75 +43,56 @@ static oroya_vec3 local_axis(const oroya_mat4 *m, oroya_vec3 dir) {
 
 static oroya_vec3 model_pos(const oroya_mat4 *m) { return (oroya_vec3){m->m[12], m->m[13], m->m[14]}; }
 
-/* Frames of walk + run, with or without the IKs (kept apart so callgrind can compare them:
- * --toggle-collect=ik_frames_plain / ik_frames_with_ik). */
-__attribute__((noinline)) static double ik_frames(oroya_pose_character *c,
-                                                  const oroya_pose_clip *walk,
-                                                  const oroya_pose_clip *run, oroya_ik *iks,
-                                                  int frames) {
+/* Frames of the mixer's walk + run, with or without the IKs (kept apart so callgrind can
+ * compare them: --toggle-collect=ik_frames_plain / ik_frames_with_ik). */
+__attribute__((noinline)) static double ik_frames(oroya_mixer *m, oroya_ik *iks, int frames) {
+    volatile float sink = 0;
     double t0 = ik_cpu_s();
     for (int f = 0; f < frames; f++) {
-        const float t = (float)f * (1.0f / 60.0f);
-        oroya_pose_layer layers[2] = {
-            {walk, ik_wrap(t, oroya_pose_clip_duration(walk)), 0.6f},
-            {run, ik_wrap(t, oroya_pose_clip_duration(run)), 0.4f}};
         if (iks) {
             /* The head follows a point moving on a circle in front of the character. */
-            iks[2].target.x = 0.5f * (float)__builtin_sinf(t);
+            iks[2].target.x = 0.5f * (float)__builtin_sinf((float)f * (1.0f / 60.0f));
         }
-        oroya_pose_character_update(c, layers, 2, NULL);
+        oroya_mixer_update(m, 1.0 / 60);
+        sink += oroya_mixer_bone_matrices(m, NULL)[5].m[12];
     }
+    (void)sink;
     return (ik_cpu_s() - t0) * 1e6 / frames;
 }
 
-__attribute__((noinline)) static double ik_frames_plain(oroya_pose_character *c,
-                                                        const oroya_pose_clip *walk,
-                                                        const oroya_pose_clip *run, int frames) {
-    return ik_frames(c, walk, run, NULL, frames);
+__attribute__((noinline)) static double ik_frames_plain(oroya_mixer *m, int frames) {
+    return ik_frames(m, NULL, frames);
 }
 
-__attribute__((noinline)) static double ik_frames_with_ik(oroya_pose_character *c,
-                                                          const oroya_pose_clip *walk,
-                                                          const oroya_pose_clip *run,
-                                                          oroya_ik *iks, int frames) {
-    return ik_frames(c, walk, run, iks, frames);
+__attribute__((noinline)) static double ik_frames_with_ik(oroya_mixer *m, oroya_ik *iks,
+                                                          int frames) {
+    return ik_frames(m, iks, frames);
 }
 
-int oroya_bench_ik(const oroya_pose_skeleton *skel, const oroya_pose_clip *walk,
-                   const oroya_pose_clip *run, const oroya_allocator *allocator, int runs,
-                   int frames) {
-    const char *need[8] = {"upper_leg_L", "lower_leg_L", "foot_L", "upper_leg_R",
-                           "lower_leg_R", "foot_R",      "neck",   "head"};
-    uint32_t j[8];
-    for (int i = 0; i < 8; i++) {
-        j[i] = oroya_pose_skeleton_find(skel, need[i]);
-        if (j[i] == UINT32_MAX) {
-            fprintf(stderr, "oroya bench: ik: no joint named %s\n", need[i]);
-            return 1;
+/* The rig's kernel joint named `name`, or UINT32_MAX. */
+static uint32_t kernel_joint(const oroya_rig *rig, const oroya_scene *scene, const char *name) {
+    for (uint32_t k = 0; k < oroya_rig_kernel_joint_count(rig); k++) {
+        const char *n = oroya_scene_node_name(scene, oroya_rig_kernel_node(rig, k));
+        if (n && !strcmp(n, name)) {
+            return k;
         }
     }
-    const uint32_t neck1 = oroya_pose_skeleton_find(skel, "neck1");
-    oroya_pose_character *c = NULL;
-    oroya_error err = {0};
-    if (oroya_pose_character_create(
-            &(oroya_pose_character_desc){.skeleton = skel, .allocator = *allocator}, &c, &err)) {
-        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
-        return 1;
-    }
-    /* Targets from the first frame: feet planted 5 cm in front of where they are, the head
-     * looking 2 m ahead. */
-    ik_frames_plain(c, walk, run, 1);
-    const oroya_mat4 *m = oroya_pose_character_models(c);
-    oroya_ik iks[3] = {
-        {.type = OROYA_IK_TWO_BONE, .name = "footL", .joints = {j[0], j[1], j[2]},
-         .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f},
-        {.type = OROYA_IK_TWO_BONE, .name = "footR", .joints = {j[3], j[4], j[5]},
-         .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f},
-        {.type = OROYA_IK_AIM, .name = "head", .joints = {j[6], neck1, j[7]}, .joint_count = 3,
-         .shares = {0.3f, 0.3f, 0.4f}, .up = {0, 1, 0}, .weight = 1},
-    };
+    return UINT32_MAX;
+}
+
+/* Two feet planted 5 cm in front of (2 cm above) where they are and the head looking 2 m
+ * ahead, from the models m; j: the 8 joints of `need` below, neck1 or UINT32_MAX. */
+static void ik_setup(oroya_ik *iks, const uint32_t *j, uint32_t neck1, const oroya_mat4 *m) {
+    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "footL", .joints = {j[0], j[1], j[2]},
+                        .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f};
+    iks[1] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "footR", .joints = {j[3], j[4], j[5]},
+                        .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f};
+    iks[2] = (oroya_ik){.type = OROYA_IK_AIM, .name = "head", .joints = {j[6], neck1, j[7]},
+                        .joint_count = 3, .shares = {0.3f, 0.3f, 0.4f}, .up = {0, 1, 0},
+                        .weight = 1};
     for (int k = 0; k < 2; k++) {
-        iks[k].target = oroya_vec3_add(model_pos(&m[iks[k].joints[2]]), (oroya_vec3){0, 0.02f, 0.05f});
+        iks[k].target =
+            oroya_vec3_add(model_pos(&m[iks[k].joints[2]]), (oroya_vec3){0, 0.02f, 0.05f});
     }
     iks[2].forward = local_axis(&m[j[7]], (oroya_vec3){0, 0, 1});
     iks[2].up_axis = local_axis(&m[j[7]], (oroya_vec3){0, 1, 0});
@@ -123,18 +102,104 @@ int oroya_bench_ik(const oroya_pose_skeleton *skel, const oroya_pose_clip *walk,
         iks[2].joint_count = 2;
         iks[2].shares[1] = 0.7f;
     }
-    if (oroya_pose_character_set_ik(c, iks, 3, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
-        oroya_pose_character_destroy(c);
-        return 1;
+}
+
+static const char *const ik_need[8] = {"upper_leg_L", "lower_leg_L", "foot_L", "upper_leg_R",
+                                       "lower_leg_R", "foot_R",      "neck",   "head"};
+
+/* mixer_char_frame_ik_us and _ratio on a rig-backed mixer of the character mc. */
+static int ik_mixer_frames(const oroya_bench_mixer_character *mc,
+                           const oroya_allocator *allocator, int runs, int frames) {
+    oroya_error err = {0};
+    oroya_rig *rig = NULL;
+    oroya_mixer *m = NULL;
+    int status = 1;
+    const oroya_clip *clips[2] = {mc->walk, mc->run};
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = mc->scene, .joints = mc->joints,
+                                           .joint_count = mc->joint_count,
+                                           .inverse_bind = mc->inverse_bind, .clips = clips,
+                                           .clip_count = 2, .name = "skins[0]",
+                                           .allocator = *allocator},
+                         &rig, &err) != OROYA_OK ||
+        oroya_mixer_create(mc->scene, &(oroya_mixer_desc){.rig = rig, .allocator = *allocator},
+                           &m) != OROYA_OK) {
+        fprintf(stderr, "oroya bench: ik: cannot set up the mixer: %s\n", err.message);
+        goto done;
+    }
+    oroya_action *a = NULL, *b = NULL;
+    if (oroya_mixer_play(m, mc->walk, &a) != OROYA_OK ||
+        oroya_mixer_play(m, mc->run, &b) != OROYA_OK) {
+        fprintf(stderr, "oroya bench: ik: cannot play walk and run\n");
+        goto done;
+    }
+    oroya_action_set_effective_weight(a, 0.6);
+    oroya_action_set_effective_weight(b, 0.4);
+    uint32_t j[8];
+    for (int i = 0; i < 8; i++) {
+        j[i] = kernel_joint(rig, mc->scene, ik_need[i]);
+        if (j[i] == UINT32_MAX) {
+            fprintf(stderr, "oroya bench: ik: no joint named %s in the rig\n", ik_need[i]);
+            goto done;
+        }
+    }
+    ik_frames_plain(m, frames / 10 + 1);
+    oroya_ik iks[3];
+    ik_setup(iks, j, kernel_joint(rig, mc->scene, "neck1"), oroya_mixer_model_matrices(m, NULL));
+    if (oroya_mixer_set_ik(m, iks, 3, &err) != OROYA_OK || !oroya_mixer_kernel_active(m)) {
+        fprintf(stderr, "oroya bench: ik: %s\n", err.message[0] ? err.message
+                                                                : "the mixer is off the kernel");
+        goto done;
     }
     double v[64], w[64];
+    for (int r = 0; r < runs && r < 64; r++) {
+        oroya_mixer_set_ik(m, NULL, 0, NULL);
+        v[r] = ik_frames_plain(m, frames);
+        oroya_mixer_set_ik(m, iks, 3, NULL);
+        w[r] = ik_frames_with_ik(m, iks, frames);
+    }
+    const int n = runs < 64 ? runs : 64;
+    const double base = ik_median(v, n), with = ik_median(w, n);
+    printf("mixer_char_frame_ik_us %.3f us\n", with);
+    printf("mixer_char_frame_ik_ratio %.3f x\n", base > 0 ? with / base : 0);
+    status = 0;
+done:
+    oroya_mixer_destroy(m);
+    oroya_rig_destroy(rig);
+    return status;
+}
+
+int oroya_bench_ik(const oroya_bench_mixer_character *mc, const oroya_pose_skeleton *skel,
+                   const oroya_pose_clip *walk, const oroya_pose_clip *run,
+                   const oroya_allocator *allocator, int runs, int frames) {
+    uint32_t j[8];
+    for (int i = 0; i < 8; i++) {
+        j[i] = oroya_pose_skeleton_find(skel, ik_need[i]);
+        if (j[i] == UINT32_MAX) {
+            fprintf(stderr, "oroya bench: ik: no joint named %s\n", ik_need[i]);
+            return 1;
+        }
+    }
+    oroya_pose_character *c = NULL;
+    oroya_error err = {0};
+    if (oroya_pose_character_create(
+            &(oroya_pose_character_desc){.skeleton = skel, .allocator = *allocator}, &c, &err)) {
+        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
+        return 1;
+    }
+    /* The solves on the pose of the walk + run frame at t = 0. */
+    oroya_pose_layer layers[2] = {{walk, 0, 0.6f}, {run, 0, 0.4f}};
+    oroya_pose_character_update(c, layers, 2, NULL);
+    const oroya_mat4 *m = oroya_pose_character_models(c);
+    oroya_ik iks[3];
+    ik_setup(iks, j, oroya_pose_skeleton_find(skel, "neck1"), m);
     if (runs > 64) {
         runs = 64;
     }
+    double v[64], w[64];
     /* One solve at a time on the matrices of the current frame; the target moves a little
      * each time so nothing is hoisted. */
-    oroya_mat4 leg[3] = {m[j[0]], m[j[1]], m[j[2]]}, head[3] = {m[j[6]], m[iks[2].joints[1]], m[j[7]]};
+    oroya_mat4 leg[3] = {m[j[0]], m[j[1]], m[j[2]]};
+    oroya_mat4 head[3] = {m[j[6]], m[iks[2].joints[1]], m[j[7]]};
     const oroya_soa_transform *loc = oroya_pose_character_locals(c);
     oroya_quat lq[3], hq[3], out[3];
     for (int k = 0; k < 3; k++) {
@@ -163,22 +228,6 @@ int oroya_bench_ik(const oroya_pose_skeleton *skel, const oroya_pose_clip *walk,
     }
     printf("ik_two_bone_ns %.1f ns\n", ik_median(v, runs));
     printf("ik_aim_chain_ns %.1f ns\n", ik_median(w, runs));
-    oroya_pose_character *plain = NULL;
-    if (oroya_pose_character_create(
-            &(oroya_pose_character_desc){.skeleton = skel, .allocator = *allocator}, &plain,
-            &err)) {
-        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
-        oroya_pose_character_destroy(c);
-        return 1;
-    }
-    for (int r = 0; r < runs; r++) {
-        v[r] = ik_frames_plain(plain, walk, run, frames);
-        w[r] = ik_frames_with_ik(c, walk, run, iks, frames);
-    }
-    double base = ik_median(v, runs), with = ik_median(w, runs);
-    printf("mixer_char_frame_ik_us %.3f us\n", with);
-    printf("mixer_char_frame_ik_ratio %.3f x\n", base > 0 ? with / base : 0);
-    oroya_pose_character_destroy(plain);
     oroya_pose_character_destroy(c);
-    return 0;
+    return ik_mixer_frames(mc, allocator, runs, frames);
 }

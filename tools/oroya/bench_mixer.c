@@ -72,7 +72,7 @@ int oroya_bench_mixer(const oroya_bench_mixer_character *ch, const oroya_allocat
     /* The additive wave is a copy made relative to its first frame (makeClipAdditive), before
      * the rig builds its runtime clips. */
     if (!crowd || oroya_clip_clone(wave_src, &wave, &err) != OROYA_OK ||
-        oroya_make_clip_additive(wave, 0, NULL, 30) != OROYA_OK) {
+        oroya_clip_make_additive(wave, 0, NULL, 30) != OROYA_OK) {
         fprintf(stderr, "oroya bench: wave: %s\n", err.message);
         goto done;
     }

@@ -10,7 +10,7 @@
  *   sweep_triad_gb_s                   the machine's memory bandwidth as STREAM's triad
  *                                      measures it: a[i] = b[i] + s * c[i] over three arrays
  *                                      of 64 MiB, 24 bytes per element (two reads, one write)
- *   sweep_skin_v<N>_mverts_s, _gb_s,   oroya_pose_skin_run on the first N vertices (10k .. 2M)
+ *   sweep_skin_v<N>_mverts_s, _gb_s,   oroya_skin_job_run on the first N vertices (10k .. 2M)
  *   _triad_frac                        of a 2M-vertex body: vertices per second, the bytes
  *                                      that moves counted as STREAM does (72 per vertex:
  *                                      48 read, 24 written), and that rate over the triad's
@@ -26,6 +26,7 @@
 
 #include "bench_character.h"
 #include "bench_common.h"
+#include "oroya/skin.h"
 #include "oroya/pose.h"
 
 #define SKIN_BYTES_PER_VERTEX 72.0 /* positions, normals, joints, weights in; positions,
@@ -289,12 +290,12 @@ static int sweep_skinning(sweep *s) {
     oroya_pose_character_update(ch, l, 2, NULL);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         const uint32_t n = sizes[k].vertices < total ? sizes[k].vertices : total;
-        oroya_pose_skin_job job = {
+        oroya_skin_job job = {
             .count = n, .positions = body.positions, .normals = body.normals,
             .joints = body.joints, .weights = body.weights,
-            .palette_count = BENCH_CHARACTER_JOINTS, .palette = oroya_pose_character_bones(ch),
+            .palette_count = BENCH_CHARACTER_JOINTS, .palette = oroya_pose_character_bones(ch)->m,
             .out_positions = out_pos, .out_normals = out_nor};
-        if (oroya_pose_skin_run(&job, &err) != OROYA_OK) { /* also the warm-up */
+        if (oroya_skin_job_run(&job, &err) != OROYA_OK) { /* also the warm-up */
             fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
             goto done;
         }
@@ -305,7 +306,7 @@ static int sweep_skinning(sweep *s) {
             const long a0 = s->counter.allocs;
             const double t0 = cpu_s();
             for (long it = 0; it < iters; it++) {
-                oroya_pose_skin_run(&job, NULL);
+                oroya_skin_job_run(&job, NULL);
             }
             v[r] = (double)n * (double)iters / (cpu_s() - t0) / 1e6;
             s->frame_allocs += s->counter.allocs - a0;

@@ -34,9 +34,9 @@ int oroya_bench_mixer(const oroya_bench_mixer_character *c, const oroya_allocato
 /* The IK figures of `oroya bench` (tools/oroya/bench_ik.c); 0 on success. */
 struct oroya_pose_skeleton;
 struct oroya_pose_clip;
-int oroya_bench_ik(const struct oroya_pose_skeleton *skel, const struct oroya_pose_clip *walk,
-                   const struct oroya_pose_clip *run, const oroya_allocator *allocator, int runs,
-                   int frames);
+int oroya_bench_ik(const oroya_bench_mixer_character *mc, const struct oroya_pose_skeleton *skel,
+                   const struct oroya_pose_clip *walk, const struct oroya_pose_clip *run,
+                   const oroya_allocator *allocator, int runs, int frames);
 /* The joint-mask figures (tools/oroya/bench_features.c), the same way, for the same character. */
 int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_allocator *allocator,
                          const long *alloc_count, int runs, int char_frames, long *frame_allocs,

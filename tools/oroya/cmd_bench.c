@@ -342,7 +342,8 @@ int oroya_cmd_bench(int argc, char **argv) {
     for (int r = 0; r < runs; r++) {
         v[r] = char_frame(s, s->walk, false, char_frames);
     }
-    printf("char_frame_us %.3f us\n", median(v, runs));
+    const double char_frame_float_us = median(v, runs);
+    printf("char_frame_us %.3f us\n", char_frame_float_us);
     for (int r = 0; r < runs; r++) {
         v[r] = char_frame(s, s->walk, true, char_frames);
     }
@@ -372,8 +373,8 @@ int oroya_cmd_bench(int argc, char **argv) {
         oroya_pose_clip_destroy(packed[i]);
     }
     printf("char_frame_compressed_us %.3f us\n", median(v, runs));
-    if (oroya_bench_ik(s->skeleton, s->walk, s->run, &s->allocator, runs, char_frames / 4 + 1))
-        goto done;
+    printf("char_frame_compressed_ratio %.3f x\n",
+           char_frame_float_us > 0 ? median(v, runs) / char_frame_float_us : 0.0);
 
     crowd_frame(s, NULL, 1);
     for (int r = 0; r < runs; r++) {
@@ -409,6 +410,10 @@ int oroya_cmd_bench(int argc, char **argv) {
         }
         if (oroya_bench_features(&mc, &s->allocator, &s->counter.allocs, runs, char_frames,
                                  &s->frame_allocs, &s->frames) != 0) {
+            goto done;
+        }
+        if (oroya_bench_ik(&mc, s->skeleton, s->walk, s->run, &s->allocator, runs,
+                           char_frames / 4 + 1) != 0) {
             goto done;
         }
     }
@@ -473,13 +478,13 @@ int oroya_cmd_bench(int argc, char **argv) {
     if (!out_pos || !out_nor) {
         goto done;
     }
-    oroya_pose_skin_job job = {
+    oroya_skin_job job = {
         .count = vc, .positions = crowd_asset.positions, .normals = crowd_asset.normals,
         .joints = crowd_asset.joints, .weights = crowd_asset.weights,
         .palette_count = oroya_pose_skeleton_joint_count(s->skeleton),
-        .palette = oroya_pose_character_bones(s->chars[0]), .out_positions = out_pos,
+        .palette = oroya_pose_character_bones(s->chars[0])->m, .out_positions = out_pos,
         .out_normals = out_nor};
-    if (oroya_pose_skin_run(&job, &err) != OROYA_OK) {
+    if (oroya_skin_job_run(&job, &err) != OROYA_OK) {
         fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
         goto done;
     }
@@ -487,7 +492,7 @@ int oroya_cmd_bench(int argc, char **argv) {
         const long a0 = s->counter.allocs;
         double t0 = cpu_s();
         for (int k = 0; k < skin_iters; k++) {
-            oroya_pose_skin_run(&job, NULL);
+            oroya_skin_job_run(&job, NULL);
         }
         double t1 = cpu_s();
         s->frame_allocs += s->counter.allocs - a0;

@@ -269,7 +269,7 @@ int oroya_cmd_export(int argc, char **argv) {
                 break;
             }
             /* In place on the clip the file gave us: it is the one written. */
-            oroya_result r = oroya_make_clip_additive(list->clips[k], frame, list->clips[ref], 30.0);
+            oroya_result r = oroya_clip_make_additive(list->clips[k], frame, list->clips[ref], 30.0);
             if (r != OROYA_OK) {
                 fprintf(stderr, "oroya export: --make-additive %s: %s\n", ops[o][1], oroya_result_string(r));
                 rc = 1;

@@ -19,7 +19,7 @@ static const char *usage_text =
     "usage: oroya render [FILE] [--clip NAME]... [--time T | --fps F --duration D]\n"
     "                    [--size WxH] [--camera auto|NODE] [--yaw DEG] [--pitch DEG]\n"
     "                    [--distance D] [--orbit] [--no-ground] [--msaa N] [--skeleton]\n"
-    "                    [--ik] -o OUT.png|.gif|.mp4\n"
+    "                    [--ik] [--allow-outside] -o OUT.png|.gif|.mp4\n"
     "\n"
     "Renders FILE (glTF 2.0), or the built-in demo scene when FILE is left out, offscreen\n"
     "(EGL, no window system needed).\n"
@@ -47,6 +47,9 @@ static const char *usage_text =
     "  --skeleton      draw the bones (ribbons) and joints (discs) over the meshes\n"
     "  --ik            without FILE: the inverse kinematics demo (a planted foot, a head\n"
     "                  following a ball) instead of the tutorials' demo\n"
+    "  --allow-outside the file's buffers and images may lie outside its folder (by\n"
+    "                  default \"../x.bin\", absolute paths and links that lead out are\n"
+    "                  refused)\n"
     "  -o OUT          output file; .png, .gif or .mp4 (MP4 needs ffmpeg on PATH)\n"
     "With no FILE and no -o: writes out/demo.gif and the poster frame out/demo.png.\n";
 
@@ -58,6 +61,7 @@ typedef struct options {
     uint32_t clip_count, width, height, msaa;
     double time, fps, duration, yaw, pitch, distance;
     bool has_time, has_fps, has_duration, skeleton, orbit, no_ground, has_view_angles, ik;
+    bool allow_outside;
 } options;
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -160,6 +164,8 @@ static int parse_args(int argc, char **argv, options *o) {
             o->ik = true;
         } else if (!strcmp(a, "--skeleton")) {
             o->skeleton = true;
+        } else if (!strcmp(a, "--allow-outside")) {
+            o->allow_outside = true;
         } else if (a[0] == '-' && a[1]) {
             return usage_error("unknown option '%s'", a);
         } else if (!o->file) {
@@ -316,7 +322,7 @@ static int render_main(const options *o_in) {
     }
     world w;
     if (o.file && o.ik) return usage_error("%s", "--ik shows the built-in IK demo; it takes no FILE");
-    if (o.file ? gltf_world_create("render", o.file, &w) : o.ik ? ik_world_create(&w) : demo_world_create(&w)) return 1;
+    if (o.file ? gltf_world_create("render", o.file, o.allow_outside, &w) : o.ik ? ik_world_create(&w) : demo_world_create(&w)) return 1;
     int rc = choose_clips(&w, &o);
     oroya_mat4 view, proj;
     oroya_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};

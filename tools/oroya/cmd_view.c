@@ -18,11 +18,13 @@
 #define MAX_PRESSES 64
 
 static const char *usage_text =
-    "usage: oroya view [FILE] [--clip NAME] [--size WxH] [--skeleton]\n"
+    "usage: oroya view [FILE] [--clip NAME] [--size WxH] [--skeleton] [--allow-outside]\n"
     "                  [--frames N] [--press KEY@FRAME]... [--screenshot OUT.png]\n"
     "\n"
     "Opens FILE (glTF 2.0), or the built-in demo, in a window. --clip NAME starts with that\n"
-    "clip (its name or animation_<index>, as oroya info lists them).\n"
+    "clip (its name or animation_<index>, as oroya info lists them). --allow-outside lets\n"
+    "the file's buffers and images lie outside its folder (by default \"../x.bin\",\n"
+    "absolute paths and links that lead out are refused).\n"
     "  mouse drag / arrows  orbit        scroll / PageUp PageDown  zoom\n"
     "  space  play / pause               n  next clip (then all clips)\n"
     "  1-9    play only that clip        a  all clips\n"
@@ -152,7 +154,7 @@ typedef struct press { int key; uint32_t frame; } press;
 int oroya_cmd_view(int argc, char **argv) {
     const char *file = NULL, *clip = NULL, *screenshot = NULL;
     uint32_t width = 960, height = 540, frames = 0, press_count = 0;
-    bool skeleton = false;
+    bool skeleton = false, allow_outside = false;
     press presses[MAX_PRESSES];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -206,6 +208,8 @@ int oroya_cmd_view(int argc, char **argv) {
             screenshot = argv[++i];
         } else if (!strcmp(a, "--skeleton")) {
             skeleton = true;
+        } else if (!strcmp(a, "--allow-outside")) {
+            allow_outside = true;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "oroya view: unknown option '%s'\n(see 'oroya view --help')\n", a);
             return 2;
@@ -218,7 +222,7 @@ int oroya_cmd_view(int argc, char **argv) {
     }
 
     world w;
-    if (file ? gltf_world_create("view", file, &w) : demo_world_create(&w)) return 1;
+    if (file ? gltf_world_create("view", file, allow_outside, &w) : demo_world_create(&w)) return 1;
     view_state s = {.w = &w, .playing = true, .skeleton = skeleton, .speed = 1.0, .solo = -1};
     if (file && w.clip_count) s.solo = 0;
     if (clip) {

@@ -8,13 +8,14 @@
 
 static void free_model(world *w) { oroya_gltf_model_free(w->user); }
 
-int gltf_world_create(const char *cmd, const char *path, world *w) {
+int gltf_world_create(const char *cmd, const char *path, bool allow_outside, world *w) {
     memset(w, 0, sizeof *w);
     w->fade_to = -1;
     w->sequence_playing = -1;
     w->cmd = cmd;
     oroya_gltf_model *model = NULL;
-    if (cli_gltf_load(cmd, path, NULL, &model)) return 1;
+    oroya_gltf_import_desc desc = {.allow_outside_base_dir = allow_outside};
+    if (cli_gltf_load(cmd, path, &desc, &model)) return 1;
     w->name = path;
     w->user = model;
     w->model = model;

@@ -73,7 +73,7 @@ static oroya_node add(world *w, const char *name, oroya_node parent, oroya_node_
 
 static oroya_geometry *box(world *w, float x, float y, float z, float dy, int *failed) {
     oroya_geometry *g = NULL;
-    if (*failed || oroya_geometry_create_box(x, y, z, 1, 1, 1, NULL, &g, NULL) != OROYA_OK) {
+    if (*failed || oroya_geometry_box(&(oroya_box_desc){.width = x, .height = y, .depth = z}, &g, NULL) != OROYA_OK) {
         *failed = 1;
         return NULL;
     }
@@ -133,9 +133,9 @@ int ik_world_create(world *w) {
     oroya_geometry *g_neck = box(w, 0.08f, 0.15f, 0.08f, 0.075f, &failed);
     oroya_geometry *g_nose = box(w, 0.06f, 0.06f, 0.12f, 0, &failed);
     oroya_geometry *g_head = NULL, *g_ball = NULL, *g_marker = NULL;
-    if (!failed && (oroya_geometry_create_sphere(0.14f, 24, 16, NULL, &g_head, NULL) ||
-                    oroya_geometry_create_sphere(0.08f, 16, 12, NULL, &g_ball, NULL) ||
-                    oroya_geometry_create_cylinder(0.12f, 0.12f, 0.01f, 24, 1, false, NULL, &g_marker, NULL))) {
+    if (!failed && (oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.14f, .width_segments = 24}, &g_head, NULL) ||
+                    oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.08f, .width_segments = 16, .height_segments = 12}, &g_ball, NULL) ||
+                    oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.12f, .radius_bottom = 0.12f, .height = 0.01f, .radial_segments = 24}, &g_marker, NULL))) {
         failed = 1;
     }
     w->geometries[w->geometry_count++] = g_head;

@@ -161,7 +161,7 @@ static void build_cylinder(builder *b, demo_state *st) {
     (void)st;
     world *w = b->w;
     oroya_geometry *g = NULL;
-    g = keep(b, oroya_geometry_create_cylinder(0.35f, 0.35f, 4.0f, 16, 24, true, NULL, &g, &b->err), &g, "cylinder");
+    g = keep(b, oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.35f, .radius_bottom = 0.35f, .height = 4.0f, .radial_segments = 16, .height_segments = 24, .open_ended = true}, &g, &b->err), &g, "cylinder");
     if (!g) return;
     ok(b, oroya_geometry_translate(g, 0, 2.0f, 0), "cylinder");   /* base at y = 0, as the bones */
     /* Weights: each vertex between the two bones around it (the tutorial's loop). */
@@ -260,8 +260,8 @@ static void build_rods(builder *b) {
         keys[k * 4 + 3] = seq[k].w;
     }
     oroya_geometry *rod = NULL, *fin = NULL;
-    rod = keep(b, oroya_geometry_create_box(2.2f, 0.16f, 0.16f, 1, 1, 1, NULL, &rod, &b->err), &rod, "rod");
-    fin = keep(b, oroya_geometry_create_box(0.7f, 0.3f, 0.05f, 1, 1, 1, NULL, &fin, &b->err), &fin, "fin");
+    rod = keep(b, oroya_geometry_box(&(oroya_box_desc){.width = 2.2f, .height = 0.16f, .depth = 0.16f}, &rod, &b->err), &rod, "rod");
+    fin = keep(b, oroya_geometry_box(&(oroya_box_desc){.width = 0.7f, .height = 0.3f, .depth = 0.05f}, &fin, &b->err), &fin, "fin");
     if (!rod || !fin) return;
     ok(b, oroya_geometry_translate(rod, 1.1f, 0, 0), "rod");   /* pivot at one end, along +x */
     ok(b, oroya_geometry_translate(fin, 1.7f, 0.23f, 0), "fin");
@@ -300,11 +300,11 @@ int demo_world_create(world *w) {
         return 1;
     }
     oroya_geometry *ground = NULL, *big = NULL, *small = NULL, *disc = NULL;
-    ground = keep(&b, oroya_geometry_create_box(30, 0.05f, 16, 1, 1, 1, NULL, &ground, &b.err), &ground, "ground");
-    big = keep(&b, oroya_geometry_create_sphere(0.5f, 32, 32, NULL, &big, &b.err), &big, "ball");
-    small = keep(&b, oroya_geometry_create_sphere(0.3f, 16, 16, NULL, &small, &b.err), &small, "small ball");
+    ground = keep(&b, oroya_geometry_box(&(oroya_box_desc){.width = 30, .height = 0.05f, .depth = 16}, &ground, &b.err), &ground, "ground");
+    big = keep(&b, oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.5f, .height_segments = 32}, &big, &b.err), &big, "ball");
+    small = keep(&b, oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.3f, .width_segments = 16}, &small, &b.err), &small, "small ball");
     /* A flat closed cylinder: its top cap is the shadow disc. */
-    disc = keep(&b, oroya_geometry_create_cylinder(1, 1, 0.001f, 32, 1, false, NULL, &disc, &b.err), &disc, "disc");
+    disc = keep(&b, oroya_geometry_cylinder(&(oroya_cylinder_desc){.height = 0.001f}, &disc, &b.err), &disc, "disc");
     if (big) ok(&b, oroya_geometry_translate(big, 0, 0.5f, 0), "ball");
 
     oroya_node g = node(&b, "ground", (oroya_node){0}, OROYA_NODE_MESH, (oroya_vec3){0, GROUND_Y - 0.025f, 0});

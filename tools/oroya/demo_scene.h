@@ -85,8 +85,10 @@ int demo_world_create(world *out);
 int ik_world_create(world *out);
 
 /* A world from a glTF 2.0 file (demo_gltf.c): its default scene and clips; the first clip
- * plays. 0 on success; on failure prints the importer's message (naming the glTF path). */
-int gltf_world_create(const char *cmd, const char *path, world *out);
+ * plays. allow_outside: the file's buffers and images may lie outside its folder
+ * (oroya_gltf_import_desc.allow_outside_base_dir). 0 on success; on failure prints the
+ * importer's message (naming the glTF path). */
+int gltf_world_create(const char *cmd, const char *path, bool allow_outside, world *out);
 
 /* The longest duration among the enabled clips (0 when none plays); for a sequence, the sum
  * of its clips' durations. */

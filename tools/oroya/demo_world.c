@@ -314,9 +314,9 @@ int world_add_stage(world *w, oroya_vec3 lo, oroya_vec3 hi) {
     oroya_error err = {0};
     oroya_geometry *ground = NULL, *disc = NULL;
     float thick = extent * 0.01f, size = extent * 12.0f;
-    if (oroya_geometry_create_box(size, thick, size, 1, 1, 1, NULL, &ground, &err) != OROYA_OK) goto fail;
+    if (oroya_geometry_box(&(oroya_box_desc){.width = size, .height = thick, .depth = size}, &ground, &err) != OROYA_OK) goto fail;
     w->geometries[w->geometry_count++] = ground;
-    if (oroya_geometry_create_cylinder(1, 1, 0.001f, 32, 1, false, NULL, &disc, &err) != OROYA_OK) goto fail;
+    if (oroya_geometry_cylinder(&(oroya_cylinder_desc){.height = 0.001f}, &disc, &err) != OROYA_OK) goto fail;
     w->geometries[w->geometry_count++] = disc;
     oroya_material *gm = &w->materials[w->material_count++];
     *gm = oroya_material_default();

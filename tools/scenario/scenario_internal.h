@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "oroya/clip.h"
+#include "oroya/geometry.h"
 #include "oroya/gltf.h"
 #include "oroya/ik.h"
 #include "oroya/mixer.h"
@@ -151,7 +152,12 @@ typedef enum rec_kind {
     R_SKIN_VERTICES,
     R_GLTF_BONES,
     R_ROOT_DELTA, /* oroya's extension: rootMotion.delta / rootMotion.total */
-    R_ROOT_TOTAL
+    R_ROOT_TOTAL,
+    R_CURVE,     /* curve:<name> (slot: the mixer's curve index) */
+    R_INTENSITY, /* typed properties: <node>.intensity / .fov / .color / .visible */
+    R_FOV,
+    R_COLOR,
+    R_VISIBLE
 } rec_kind;
 
 typedef enum action_field {
@@ -229,7 +235,11 @@ typedef struct play {
     oroya_allocator watch;      /* forwards to user_alloc and notes failures; p->alloc */
     oroya_ik *iks;              /* "oroya": {"ik": [...]}, applied after each update */
     oroya_joint_limit *ik_limits; /* OROYA_IK_MAX_CHAIN per IK */
+    oroya_ik *kiks;             /* the same on the rig's kernel joints (oroya_mixer_set_ik),
+                                 * or NULL: the IKs run on the scene (oroya_ik_scene_apply) */
     int ik_count;
+    oroya_geometry *mesh_geometry; /* shared by the "mesh" nodes */
+    oroya_material *materials;     /* one per scenario node (used by "mesh" nodes) */
 } play;
 
 /* The script's schedule (scenario_ops.c). */
@@ -312,6 +322,8 @@ int sc_setup_skins(play *p);
 int sc_update_skins(play *p);
 int sc_find_skin(const play *p, const char *name);
 int sc_setup_clips(play *p);
+int sc_check_scenario_curves(play *p);
+void sc_sync_mixer_ik(play *p);
 int sc_make_additive(play *p, int clip, const cJSON *obj, const char *path);
 int sc_setup_actions(play *p);
 int sc_action_of(play *p, int slot, const char *path);

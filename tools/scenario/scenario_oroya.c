@@ -184,6 +184,52 @@ static int setup_one_ik(play *p, const cJSON *o, const char *path, int index) {
     return ik_fields(p, o, path, ik);
 }
 
+/* The IKs' current fields (setIk changes them) on the kernel joints of the mixer's rig. */
+void sc_sync_mixer_ik(play *p) {
+    for (int i = 0; i < p->ik_count; i++) {
+        uint32_t joints[OROYA_IK_MAX_CHAIN];
+        memcpy(joints, p->kiks[i].joints, sizeof joints);
+        p->kiks[i] = p->iks[i];
+        memcpy(p->kiks[i].joints, joints, sizeof joints);
+    }
+}
+
+/* With a rig (the whole scene), the IKs run inside the mixer's kernel pass, so its bone
+ * matrices and the joints it writes back carry them. */
+static int setup_mixer_ik(play *p) {
+    const oroya_rig *rig = oroya_mixer_rig(p->mixer);
+    if (!rig || !p->ik_count) {
+        return 0;
+    }
+    p->kiks = sc_calloc(p, (size_t)p->ik_count, sizeof *p->kiks);
+    if (!p->kiks) {
+        return sc_fail(p, "out of memory");
+    }
+    const uint32_t kernel = oroya_rig_kernel_joint_count(rig);
+    for (int i = 0; i < p->ik_count; i++) {
+        p->kiks[i] = p->iks[i];
+        const uint32_t n = p->iks[i].joint_count ? p->iks[i].joint_count : 3;
+        for (uint32_t k = 0; k < n && k < OROYA_IK_MAX_CHAIN; k++) {
+            uint32_t found = UINT32_MAX;
+            for (uint32_t j = 0; j < kernel && found == UINT32_MAX; j++) {
+                if (oroya_scene_node_index(p->scene, oroya_rig_kernel_node(rig, j)) ==
+                    p->iks[i].joints[k]) {
+                    found = j;
+                }
+            }
+            if (found == UINT32_MAX) {
+                return sc_fail(p, "oroya.ik[%d].joints[%u]: not a joint of the rig", i, k);
+            }
+            p->kiks[i].joints[k] = found;
+        }
+    }
+    oroya_error err = {0};
+    if (oroya_mixer_set_ik(p->mixer, p->kiks, (uint32_t)p->ik_count, &err) != OROYA_OK) {
+        return sc_fail(p, "oroya.ik: %s", err.message);
+    }
+    return 0;
+}
+
 static int setup_ik(play *p, const cJSON *list) {
     if (!list)
         return 0;
@@ -206,7 +252,7 @@ static int setup_ik(play *p, const cJSON *list) {
     if (oroya_ik_scene_validate(p->scene, p->iks, (uint32_t)n, &err) != OROYA_OK)
         return sc_fail(p, "oroya.ik: %s", err.message);
     p->ik_count = n;
-    return 0;
+    return setup_mixer_ik(p);
 }
 
 int sc_parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {

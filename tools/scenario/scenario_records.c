@@ -84,6 +84,38 @@ static int skin_record(play *p, int i, const char *key, const char *target, cons
     return 0;
 }
 
+/* The record keys of typed properties: <node>.intensity (a light), .fov (a camera), .color (a
+ * mesh's colour, three's .material.color), .visible. Returns 0 and sets *kind for one of them,
+ * -1 after failing for a node without the component, 1 for any other field. */
+static int typed_record_kind(play *p, int i, const char *key, const char *field, oroya_node node,
+                             rec_kind *kind) {
+    oroya_light l;
+    oroya_camera c;
+    if (!strcmp(field, "visible")) {
+        *kind = R_VISIBLE;
+        return 0;
+    }
+    if (!strcmp(field, "intensity")) {
+        if (oroya_scene_get_light(p->scene, node, &l) != OROYA_OK)
+            return sc_fail(p, "record[%d]: key '%s': the node has no light", i, key);
+        *kind = R_INTENSITY;
+        return 0;
+    }
+    if (!strcmp(field, "fov")) {
+        if (oroya_scene_get_camera(p->scene, node, &c) != OROYA_OK)
+            return sc_fail(p, "record[%d]: key '%s': the node has no camera", i, key);
+        *kind = R_FOV;
+        return 0;
+    }
+    if (!strcmp(field, "color")) {
+        if (oroya_scene_get_mesh(p->scene, node, NULL, NULL) != OROYA_OK)
+            return sc_fail(p, "record[%d]: key '%s': the node has no mesh", i, key);
+        *kind = R_COLOR;
+        return 0;
+    }
+    return 1;
+}
+
 /* "<node>.<field>": a scenario node or a glTF node; "weights" of a glTF node with morph
  * targets. */
 static int node_record(play *p, int i, const char *key, const char *target, const char *field,
@@ -96,8 +128,13 @@ static int node_record(play *p, int i, const char *key, const char *target, cons
         rec->kind = (rec_kind)kind;
         return 0;
     }
-    if (strcmp(field, "weights"))
+    if (strcmp(field, "weights")) {
+        int typed = typed_record_kind(p, i, key, field, p->nodes[rec->node].node, &rec->kind);
+        if (typed <= 0) {
+            return typed;
+        }
         return sc_fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key, field);
+    }
     uint32_t count = 0;
     if (!p->nodes[rec->node].gltf ||
         !oroya_scene_weights(p->scene, p->nodes[rec->node].node, &count) || count == 0)
@@ -108,6 +145,20 @@ static int node_record(play *p, int i, const char *key, const char *target, cons
 
 /* Record key i: a mixer key, a root motion key, or <target>.<field>. */
 static int record_of(play *p, int i, const char *key, play_record *rec) {
+    if (!strncmp(key, "curve:", 6)) {
+        /* The index is resolved once here; 0 until an action drives the curve. */
+        uint32_t index = 0;
+        if (!sc_is_name(key + 6)) {
+            return sc_fail(p, "record[%d]: key '%s': expected curve:<name> with a name of "
+                           "[A-Za-z0-9_-]+", i, key);
+        }
+        if (oroya_mixer_curve_index(p->mixer, key + 6, &index) != OROYA_OK) {
+            return sc_fail(p, "out of memory");
+        }
+        rec->kind = R_CURVE;
+        rec->slot = (int)index;
+        return 0;
+    }
     if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
         if (!p->root_motion)
             return sc_fail(p, "record[%d]: key '%s' needs \"oroya\": {\"rootMotion\"}", i, key);
@@ -170,6 +221,32 @@ static void put_bool(play_buf *b, bool v) {
     play_buf_put(b, v ? "true" : "false");
 }
 
+/* A typed property's value: a number, [r, g, b] or a boolean. */
+static void record_typed(play *p, rec_kind kind, oroya_node node, play_buf *b) {
+    oroya_light l = {0};
+    oroya_camera c = {0};
+    float rgba[4] = {0, 0, 0, 0};
+    bool visible = false;
+    switch (kind) {
+    case R_INTENSITY:
+        oroya_scene_get_light(p->scene, node, &l);
+        play_buf_number(b, (double)l.intensity);
+        return;
+    case R_FOV:
+        oroya_scene_get_camera(p->scene, node, &c);
+        play_buf_number(b, (double)c.fov_y);
+        return;
+    case R_COLOR:
+        oroya_scene_get_mesh_color(p->scene, node, rgba);
+        put_floats(b, rgba, 3);
+        return;
+    default:
+        oroya_scene_get_visible(p->scene, node, &visible);
+        put_bool(b, visible);
+        return;
+    }
+}
+
 void sc_record_value(play *p, const play_record *r, play_buf *b) {
     switch (r->kind) {
     case R_ROOT_DELTA:
@@ -181,6 +258,9 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
         put_floats(b, v, 7);
         return;
     }
+    case R_CURVE:
+        play_buf_number(b, oroya_mixer_curve_value(p->mixer, (uint32_t)r->slot));
+        return;
     case R_MIXER_TIME:
         play_buf_number(b, oroya_mixer_time(p->mixer));
         return;
@@ -319,6 +399,12 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
     case R_MATRIX_WORLD:
         oroya_scene_get_world(p->scene, node, &m);
         put_floats(b, m.m, 16);
+        return;
+    case R_INTENSITY:
+    case R_FOV:
+    case R_COLOR:
+    case R_VISIBLE:
+        record_typed(p, r->kind, node, b);
         return;
     default:
         play_buf_put(b, "null");

@@ -32,6 +32,9 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
     p->event_count = 0;
     if (sc_run_due_ops(p, q, i, *clock))
         return -1;
+    if (p->kiks) {
+        sc_sync_mixer_ik(p);
+    }
     if (oroya_mixer_update(p->mixer, dt) != OROYA_OK)
         return sc_fail(p,
                        "steps[%zu]: dt %g rejected: a NaN, infinite or negative dt is an error in "
@@ -39,7 +42,7 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
                        i, dt);
     *clock += dt;
     oroya_scene_update_world(p->scene);
-    if (p->ik_count)
+    if (p->ik_count && !p->kiks)
         oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, NULL);
     char where[48];
     snprintf(where, sizeof where, "steps[%zu]", i);
@@ -85,7 +88,8 @@ static int run(play *p, play_buf *out) {
         return -1;
     if (sc_setup_skins(p))
         return -1;
-    if (sc_setup_clips(p) || sc_setup_oroya_markers(p) || sc_setup_actions(p))
+    if (sc_setup_clips(p) || sc_check_scenario_curves(p) || sc_setup_oroya_markers(p) ||
+        sc_setup_actions(p))
         return -1;
     oroya_mixer_desc md = {
         .max_actions = 4096,
@@ -188,6 +192,8 @@ static void cleanup(play *p) {
         oroya_gltf_model_free(p->model);
     else
         oroya_scene_destroy(p->scene);
+    oroya_geometry_destroy(p->mesh_geometry); /* after the scene that borrowed it */
+    sc_free(p, p->materials);
     for (int i = 0; i < p->node_count; i++)
         if (p->nodes[i].gltf)
             sc_free(p, (void *)p->nodes[i].name);
@@ -202,6 +208,7 @@ static void cleanup(play *p) {
     sc_free(p, p->dts);
     sc_free(p, p->events);
     sc_free(p, p->iks);
+    sc_free(p, p->kiks);
     sc_free(p, p->ik_limits);
     sc_free(p, p->masks);
     sc_free(p, (void *)p->mask_names);

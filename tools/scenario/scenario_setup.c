@@ -7,13 +7,87 @@
 
 #include "scenario_internal.h"
 
+/* A node's animatable components (the targets of typed tracks): "type": "light" (a point
+ * light, "intensity", default 1), "camera" (a perspective camera, "fov" in degrees, default
+ * 50), "mesh" (a mesh whose material has "color" [r, g, b], linear, default white); and
+ * "visible" (default true) on any node. */
+static int setup_node_components(play *p, const cJSON *nd, const char *path, int index,
+                                 const char *type) {
+    oroya_node node = p->nodes[index].node;
+    char sub[96];
+    const cJSON *vis = cJSON_GetObjectItemCaseSensitive(nd, "visible");
+    if (vis) {
+        if (!cJSON_IsBool(vis)) {
+            return sc_fail(p, "%s.visible: expected true or false", path);
+        }
+        oroya_scene_set_visible(p->scene, node, cJSON_IsTrue(vis));
+    }
+    const bool light = type && !strcmp(type, "light"), camera = type && !strcmp(type, "camera");
+    const bool mesh = type && !strcmp(type, "mesh");
+    static const char *const fields[3] = {"intensity", "fov", "color"};
+    const bool allowed[3] = {light, camera, mesh};
+    for (int f = 0; f < 3; f++) {
+        if (!allowed[f] && cJSON_GetObjectItemCaseSensitive(nd, fields[f])) {
+            return sc_fail(p, "%s.%s: only a node of type \"%s\" has it", path, fields[f],
+                           f == 0 ? "light" : f == 1 ? "camera" : "mesh");
+        }
+    }
+    if (light) {
+        oroya_light l = oroya_light_make(OROYA_LIGHT_POINT);
+        double v = 1;
+        snprintf(sub, sizeof sub, "%s.intensity", path);
+        if (sc_get_number_opt(p, nd, "intensity", path, &v)) {
+            return -1;
+        }
+        l.intensity = (float)v;
+        if (oroya_scene_set_light(p->scene, node, &l) != OROYA_OK) {
+            return sc_fail(p, "%s: expected a finite intensity of 0 or more", sub);
+        }
+    } else if (camera) {
+        double v = 50; /* three's PerspectiveCamera default */
+        snprintf(sub, sizeof sub, "%s.fov", path);
+        if (sc_get_number_opt(p, nd, "fov", path, &v)) {
+            return -1;
+        }
+        oroya_camera c = oroya_camera_perspective((float)v, 1, 0.1f, 2000);
+        if (oroya_scene_set_camera(p->scene, node, &c) != OROYA_OK) {
+            return sc_fail(p, "%s: expected a field of view in (0, 180) degrees", sub);
+        }
+    } else if (mesh) {
+        if (!p->mesh_geometry &&
+            oroya_geometry_box(&(oroya_box_desc){.allocator = p->alloc ? *p->alloc
+                                                                        : (oroya_allocator){0}},
+                               &p->mesh_geometry, NULL) != OROYA_OK) {
+            return sc_fail(p, "out of memory");
+        }
+        oroya_material *mat = &p->materials[index];
+        *mat = oroya_material_default();
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(nd, "color");
+        if (c) {
+            double v[3];
+            snprintf(sub, sizeof sub, "%s.color", path);
+            if (sc_get_vec(p, c, 3, sub, v)) {
+                return -1;
+            }
+            mat->base_color[0] = (float)v[0];
+            mat->base_color[1] = (float)v[1];
+            mat->base_color[2] = (float)v[2];
+        }
+        if (oroya_scene_set_mesh(p->scene, node, p->mesh_geometry, mat) != OROYA_OK) {
+            return sc_fail(p, "%s: the scene refused the mesh", path);
+        }
+    }
+    return 0;
+}
+
 int sc_setup_nodes(play *p) {
     int n = 0;
     const cJSON *nodes = sc_top_array(p, "nodes", "an array", &n);
     if (!nodes)
         return n;
     p->nodes = sc_calloc(p, (size_t)n + 1, sizeof *p->nodes);
-    if (!p->nodes)
+    p->materials = sc_calloc(p, (size_t)n + 1, sizeof *p->materials);
+    if (!p->nodes || !p->materials)
         return sc_fail(p, "out of memory");
     p->node_cap = n + 1;
     char path[64];
@@ -25,6 +99,10 @@ int sc_setup_nodes(play *p) {
             return -1;
         if (sc_find_scenario_node(p, name) >= 0)
             return sc_fail(p, "%s.name: duplicate node '%s'", path, name);
+        if (!strcmp(name, "oroya_curves")) {
+            return sc_fail(p, "%s.name: 'oroya_curves' is reserved (the curves' holder, "
+                           "docs/scenario.md \"Curves\")", path);
+        }
         oroya_node taken;
         if (p->model && oroya_gltf_model_find_node(p->model, name, &taken, NULL) == OROYA_OK)
             return sc_fail(p, "%s.name: '%s' is taken by a glTF node", path, name);
@@ -40,7 +118,7 @@ int sc_setup_nodes(play *p) {
                 kind = OROYA_NODE_BONE;
             else if (!strcmp(type, "skinnedMesh"))
                 kind = OROYA_NODE_SKINNED_MESH;
-            else
+            else if (strcmp(type, "light") && strcmp(type, "camera") && strcmp(type, "mesh"))
                 return sc_fail(p, "%s.type: unknown type '%s'", path, type);
         }
         double pos[3] = {0, 0, 0}, rot[4] = {0, 0, 0, 1}, scale[3] = {1, 1, 1};
@@ -58,6 +136,8 @@ int sc_setup_nodes(play *p) {
         p->nodes[p->node_count++] = (play_node){name, node, kind, false};
         if (!sc_node_hash_add(p, p->node_count - 1))
             return sc_fail(p, "out of memory");
+        if (setup_node_components(p, nd, path, p->node_count - 1, type))
+            return -1;
     }
     /* Parents are linked after every node exists, in file order, as the oracle does. */
     nd = nodes->child;
@@ -294,13 +374,60 @@ static int property_of(const char *s, oroya_property *out, const char **path_nam
     } else if (!strcmp(s, "scale")) {
         *out = OROYA_PROPERTY_SCALE;
         *path_name = "scale";
+    } else if (!strcmp(s, "intensity")) {
+        *out = OROYA_PROPERTY_INTENSITY;
+        *path_name = "intensity";
+    } else if (!strcmp(s, "fov")) {
+        *out = OROYA_PROPERTY_FOV;
+        *path_name = "fov";
+    } else if (!strcmp(s, "color") || !strcmp(s, "material.color")) {
+        *out = OROYA_PROPERTY_COLOR;
+        *path_name = "material.color";
+    } else if (!strcmp(s, "visible")) {
+        *out = OROYA_PROPERTY_VISIBLE;
+        *path_name = "visible";
     } else {
         return -1;
     }
     return 0;
 }
 
-static float *float_array(play *p, const cJSON *arr, const char *path, int *count) {
+/* The scenario's interpolation names: step (= discrete), linear, cubicspline, smooth. */
+static bool interpolation_named(const char *s, oroya_interpolation *out) {
+    if (!strcmp(s, "step") || !strcmp(s, "discrete"))
+        *out = OROYA_INTERP_STEP;
+    else if (!strcmp(s, "linear"))
+        *out = OROYA_INTERP_LINEAR;
+    else if (!strcmp(s, "cubicspline"))
+        *out = OROYA_INTERP_CUBICSPLINE;
+    else if (!strcmp(s, "smooth"))
+        *out = OROYA_INTERP_SMOOTH;
+    else
+        return false;
+    return true;
+}
+
+/* A typed track needs its component on the node: a light, a camera or a mesh. */
+static int typed_track_target_check(play *p, const char *path, const char *node,
+                                    oroya_property prop) {
+    const int i = sc_find_scenario_node(p, node);
+    const oroya_node n = p->nodes[i].node;
+    oroya_light l;
+    oroya_camera c;
+    if (prop == OROYA_PROPERTY_INTENSITY && oroya_scene_get_light(p->scene, n, &l) != OROYA_OK)
+        return sc_fail(p, "%s.property: intensity needs a node of type \"light\" ('%s' is not)",
+                    path, node);
+    if (prop == OROYA_PROPERTY_FOV && oroya_scene_get_camera(p->scene, n, &c) != OROYA_OK)
+        return sc_fail(p, "%s.property: fov needs a node of type \"camera\" ('%s' is not)", path,
+                    node);
+    if (prop == OROYA_PROPERTY_COLOR && oroya_scene_get_mesh(p->scene, n, NULL, NULL) != OROYA_OK)
+        return sc_fail(p, "%s.property: color needs a node of type \"mesh\" ('%s' is not)", path,
+                    node);
+    return 0;
+}
+
+static float *float_array_of(play *p, const cJSON *arr, const char *path, int *count,
+                             bool booleans) {
     if (!cJSON_IsArray(arr)) {
         sc_fail(p, "%s: expected an array of numbers", path);
         return NULL;
@@ -313,15 +440,123 @@ static float *float_array(play *p, const cJSON *arr, const char *path, int *coun
     }
     int i = 0;
     for (const cJSON *x = arr->child; x; x = x->next, i++) {
+        if (booleans && cJSON_IsBool(x)) {
+            f[i] = cJSON_IsTrue(x) ? 1.0f : 0.0f;
+            continue;
+        }
         if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
             sc_free(p, f);
-            sc_fail(p, "%s[%d]: expected a finite number", path, i);
+            sc_fail(p, "%s[%d]: expected a finite number%s", path, i,
+                    booleans ? " or a boolean" : "");
             return NULL;
         }
         f[i] = (float)x->valuedouble; /* three stores keys in Float32Arrays */
     }
     *count = n;
     return f;
+}
+
+static float *float_array(play *p, const cJSON *arr, const char *path, int *count) {
+    return float_array_of(p, arr, path, count, false);
+}
+
+/* ---- "oroya": {"curves": {...}} ------------------------------------------------------------ */
+
+/* The track name the reference runner gives a curve (a number property of a holder object
+ * with original value 0, docs/scenario.md "Curves"): `oroya_curves.<name>`. */
+#define CURVE_HOLDER "oroya_curves"
+
+/* oroya.curves.<clip>, or NULL. Errors (the shape of the key, unknown or glTF clips) are
+ * reported by check_scenario_curves once the clips exist. */
+static const cJSON *oroya_curves_key(const play *p) {
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(p->root, "oroya");
+    return cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "curves") : NULL;
+}
+
+static const cJSON *scenario_curves_of(const play *p, const char *clip) {
+    const cJSON *all = oroya_curves_key(p);
+    const cJSON *list = cJSON_IsObject(all) ? cJSON_GetObjectItemCaseSensitive(all, clip) : NULL;
+    return cJSON_IsArray(list) ? list : NULL;
+}
+
+/* Every clip named in oroya.curves is a scenario clip, and every entry a list. */
+int sc_check_scenario_curves(play *p) {
+    const cJSON *all = oroya_curves_key(p);
+    if (!all)
+        return 0;
+    if (!cJSON_IsObject(all))
+        return sc_fail(p, "oroya.curves: expected an object of clip names");
+    const cJSON *list;
+    cJSON_ArrayForEach(list, all) {
+        if (sc_find_scenario_clip(p, list->string) < 0)
+            return sc_fail(p, "oroya.curves.%s: %s", list->string,
+                        sc_find_clip(p, list->string) >= 0 ? "curves go on scenario clips, not glTF "
+                                                          "animations"
+                                                        : "unknown clip");
+        if (!cJSON_IsArray(list))
+            return sc_fail(p, "oroya.curves.%s: expected an array of {\"name\", \"interpolation\", "
+                        "\"times\", \"values\"}", list->string);
+    }
+    return 0;
+}
+
+/* Builds clip `clip`'s CURVE tracks from `list` into tr[0..n) (times and values allocated,
+ * freed by the caller with the other tracks) and their track names. */
+static int scenario_curve_tracks(play *p, const char *clip, const cJSON *list, oroya_track *tr,
+                                 const char **names, float *max_time) {
+    int i = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, list) {
+        char path[400], sub[440];
+        snprintf(path, sizeof path, "oroya.curves.%s[%d]", clip, i);
+        if (!cJSON_IsObject(c))
+            return sc_fail(p, "%s: expected an object", path);
+        const char *name = sc_get_string(c, "name");
+        if (!sc_is_name(name))
+            return sc_fail(p, "%s.name: expected a curve name of [A-Za-z0-9_-]+", path);
+        for (int k = 0; k < i; k++)
+            if (!strcmp(tr[k].target, name))
+                return sc_fail(p, "%s.name: curve '%s' is already on clip '%s'", path, name, clip);
+        oroya_interpolation in = OROYA_INTERP_LINEAR;
+        const cJSON *iv = cJSON_GetObjectItemCaseSensitive(c, "interpolation");
+        if (iv && !cJSON_IsNull(iv) &&
+            !interpolation_named(cJSON_IsString(iv) ? iv->valuestring : "", &in)) {
+            return sc_fail(p, "%s.interpolation: expected step, linear, smooth or cubicspline", path);
+        }
+        int nt = 0, nv = 0;
+        snprintf(sub, sizeof sub, "%s.times", path);
+        float *times = float_array(p, cJSON_GetObjectItemCaseSensitive(c, "times"), sub, &nt);
+        if (!times)
+            return -1;
+        snprintf(sub, sizeof sub, "%s.values", path);
+        float *values = float_array(p, cJSON_GetObjectItemCaseSensitive(c, "values"), sub, &nv);
+        tr[i] = (oroya_track){.target = name,
+                              .property = OROYA_PROPERTY_CURVE,
+                              .interpolation = in,
+                              .components = 1,
+                              .key_count = (uint32_t)nt,
+                              .times = times,
+                              .values = values};
+        if (!values)
+            return -1;
+        int per_key = in == OROYA_INTERP_CUBICSPLINE ? 3 : 1;
+        if (nt == 0 || nv != nt * per_key)
+            return sc_fail(p, "%s.values: expected %d number%s per key (%d keys), got %d", path,
+                        per_key, per_key == 1 ? "" : "s", nt, nv);
+        oroya_error err = {0};
+        if (oroya_track_validate(&tr[i], (uint32_t)i, &err) != OROYA_OK)
+            return sc_fail(p, "%s: curve '%s': %s", path, name, err.message);
+        if (times[nt - 1] > *max_time)
+            *max_time = times[nt - 1];
+        size_t len = strlen(CURVE_HOLDER) + strlen(name) + 2;
+        char *track_name = sc_malloc(p, len);
+        if (!track_name)
+            return sc_fail(p, "out of memory");
+        snprintf(track_name, len, "%s.%s", CURVE_HOLDER, name);
+        names[i] = track_name;
+        i++;
+    }
+    return 0;
 }
 
 int sc_make_additive(play *p, int clip, const cJSON *obj, const char *path) {
@@ -341,7 +576,7 @@ int sc_make_additive(play *p, int clip, const cJSON *obj, const char *path) {
                 return sc_fail(p, "%s.referenceClip: unknown clip '%s'", path, rc->valuestring);
         }
     }
-    oroya_result r = oroya_make_clip_additive(p->clips[clip].clip, frame, p->clips[ref].clip, fps);
+    oroya_result r = oroya_clip_make_additive(p->clips[clip].clip, frame, p->clips[ref].clip, fps);
     if (r != OROYA_OK)
         return sc_fail(p, "%s: makeClipAdditive failed (%s)", path, oroya_result_string(r));
     return 0;
@@ -382,8 +617,10 @@ int sc_setup_clips(play *p) {
         if (tracks && !cJSON_IsNull(tracks) && !cJSON_IsArray(tracks))
             return sc_fail(p, "%s.tracks: expected an array", path);
         int tn = tracks ? cJSON_GetArraySize(tracks) : 0;
-        oroya_track *tr = sc_calloc(p, (size_t)tn + 1, sizeof *tr);
-        const char **names = sc_calloc(p, (size_t)tn + 1, sizeof *names);
+        const cJSON *curves = scenario_curves_of(p, name);
+        const int cn = curves ? cJSON_GetArraySize(curves) : 0;
+        oroya_track *tr = sc_calloc(p, (size_t)tn + (size_t)cn + 1, sizeof *tr);
+        const char **names = sc_calloc(p, (size_t)tn + (size_t)cn + 1, sizeof *names);
         p->clips[p->clip_count] = (play_clip){name, NULL, 0, names, false};
         p->clip_count++;
         if (!tr || !names) {
@@ -407,35 +644,37 @@ int sc_setup_clips(play *p) {
             const char *prop_name = NULL;
             oroya_property prop;
             if (property_of(sc_get_string(t, "property"), &prop, &prop_name)) {
-                rc = sc_fail(
-                    p, "%s.property: expected position, translation, rotation, quaternion or scale",
-                    sub);
+                rc = sc_fail(p,
+                             "%s.property: expected position, translation, rotation, quaternion, "
+                             "scale, intensity, fov, color (material.color) or visible",
+                             sub);
+                break;
+            }
+            if (typed_track_target_check(p, sub, node, prop)) {
+                rc = -1;
                 break;
             }
             const char *interp = sc_get_string(t, "interpolation");
             const cJSON *iv = cJSON_GetObjectItemCaseSensitive(t, "interpolation");
-            oroya_interpolation in = OROYA_INTERP_LINEAR;
+            /* Booleans step (three's BooleanKeyframeTrack default and only mode). */
+            oroya_interpolation in =
+                prop == OROYA_PROPERTY_VISIBLE ? OROYA_INTERP_STEP : OROYA_INTERP_LINEAR;
             if (iv && !cJSON_IsNull(iv)) {
                 if (!interp) {
                     rc = sc_fail(p, "%s.interpolation: expected a string", sub);
                     break;
                 }
-                if (!strcmp(interp, "step") || !strcmp(interp, "discrete"))
-                    in = OROYA_INTERP_STEP;
-                else if (!strcmp(interp, "linear"))
-                    in = OROYA_INTERP_LINEAR;
-                else if (!strcmp(interp, "cubicspline"))
-                    in = OROYA_INTERP_CUBICSPLINE;
-                else if (!strcmp(interp, "smooth"))
+                if (interpolation_named(interp, &in)) {
                     /* three has no smooth quaternion interpolant and falls back to linear. */
-                    in =
-                        prop == OROYA_PROPERTY_ROTATION ? OROYA_INTERP_LINEAR : OROYA_INTERP_SMOOTH;
-                else {
+                    if (in == OROYA_INTERP_SMOOTH && prop == OROYA_PROPERTY_ROTATION) {
+                        in = OROYA_INTERP_LINEAR;
+                    }
+                } else {
                     rc = sc_fail(p, "%s.interpolation: unknown interpolation '%s'", sub, interp);
                     break;
                 }
             }
-            uint32_t comps = prop == OROYA_PROPERTY_ROTATION ? 4 : 3;
+            uint32_t comps = oroya_property_components(prop);
             char sub2[200];
             snprintf(sub2, sizeof sub2, "%s.times", sub);
             int nt = 0, nv = 0;
@@ -445,8 +684,8 @@ int sc_setup_clips(play *p) {
                 break;
             }
             snprintf(sub2, sizeof sub2, "%s.values", sub);
-            float *values =
-                float_array(p, cJSON_GetObjectItemCaseSensitive(t, "values"), sub2, &nv);
+            float *values = float_array_of(p, cJSON_GetObjectItemCaseSensitive(t, "values"), sub2,
+                                           &nv, prop == OROYA_PROPERTY_VISIBLE);
             if (!values) {
                 sc_free(p, times);
                 rc = -1;
@@ -480,6 +719,10 @@ int sc_setup_clips(play *p) {
             }
             snprintf(tn2, len, "%s.%s", node, prop_name);
             names[ti] = tn2;
+        }
+        if (!rc && cn) {
+            rc = scenario_curve_tracks(p, name, curves, tr + tn, names + tn, &max_time);
+            tn += cn;
         }
         if (!rc) {
             /* three keeps the JSON duration as a double; without one (or negative) it takes

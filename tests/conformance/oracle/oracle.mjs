@@ -46,7 +46,18 @@ const PROPS = {
 	rotation: { path: 'quaternion', Track: THREE.QuaternionKeyframeTrack, size: 4 },
 	quaternion: { path: 'quaternion', Track: THREE.QuaternionKeyframeTrack, size: 4 },
 	scale: { path: 'scale', Track: THREE.VectorKeyframeTrack, size: 3 },
+	// typed tracks on a node's components (docs/scenario.md "Typed tracks")
+	intensity: { path: 'intensity', Track: THREE.NumberKeyframeTrack, size: 1 },
+	fov: { path: 'fov', Track: THREE.NumberKeyframeTrack, size: 1 },
+	color: { path: 'material.color', Track: THREE.ColorKeyframeTrack, size: 3 },
+	'material.color': { path: 'material.color', Track: THREE.ColorKeyframeTrack, size: 3 },
+	visible: { path: 'visible', Track: THREE.BooleanKeyframeTrack, size: 1, bool: true },
 };
+
+// oroya's curves ("oroya": {"curves": ...}, docs/scenario.md "Curves"): three has none, so
+// each curve is a NumberKeyframeTrack on a number property (original value 0) of this
+// holder object under the root; three's own PropertyMixer then blends it.
+const CURVE_HOLDER = 'oroya_curves';
 
 const LOOP = { once: THREE.LoopOnce, repeat: THREE.LoopRepeat, pingpong: THREE.LoopPingPong };
 const BLEND = { normal: THREE.NormalAnimationBlendMode, additive: THREE.AdditiveAnimationBlendMode };
@@ -84,15 +95,24 @@ async function runScenarioInner(sc, opts, cubic) {
 	root.name = '__oracle_root__';
 	const nodes = new Map();
 	for (const n of sc.nodes || []) {
-		if (!NAME_RE.test(n.name || '') || n.name === '__oracle_root__') fail(`node name ${JSON.stringify(n.name)} must match ${NAME_RE}`);
+		if (!NAME_RE.test(n.name || '') || n.name === '__oracle_root__' || n.name === CURVE_HOLDER) fail(`node name ${JSON.stringify(n.name)} must match ${NAME_RE}`);
 		if (nodes.has(n.name)) fail(`duplicate node ${n.name}`);
 		let o;
 		switch (n.type || 'object') {
 			case 'object': o = new THREE.Object3D(); break;
 			case 'bone': o = new THREE.Bone(); break;
 			case 'skinnedMesh': o = new THREE.SkinnedMesh(new THREE.BufferGeometry()); break;
+			case 'light': o = new THREE.PointLight(0xffffff, n.intensity ?? 1); break;
+			case 'camera': o = new THREE.PerspectiveCamera(n.fov ?? 50, 1, 0.1, 2000); break;
+			case 'mesh': {
+				const mat = new THREE.MeshBasicMaterial();
+				if (n.color) mat.color.setRGB(...vecN(n.color, 3, `${n.name}.color`)); // linear, as given
+				o = new THREE.Mesh(new THREE.BufferGeometry(), mat);
+				break;
+			}
 			default: fail(`node ${n.name}: unknown type ${n.type}`);
 		}
+		if (n.visible !== undefined) o.visible = n.visible;
 		o.name = n.name;
 		if (n.position) o.position.fromArray(vecN(n.position, 3, `${n.name}.position`));
 		const q = n.rotation || n.quaternion;
@@ -160,6 +180,9 @@ async function runScenarioInner(sc, opts, cubic) {
 
 	// ------------------------------------------------------------------ clips
 	const clips = new Map();
+	const curveHolder = new THREE.Object3D();
+	curveHolder.name = CURVE_HOLDER;
+	if (sc.oroya && sc.oroya.curves) root.add(curveHolder);
 	for (const c of sc.clips || []) {
 		if (!NAME_RE.test(c.name || '')) fail(`clip name ${JSON.stringify(c.name)}`);
 		if (G && G.clip(c.name)) fail(`clip ${c.name}: name is taken by a glTF animation`);
@@ -168,7 +191,7 @@ async function runScenarioInner(sc, opts, cubic) {
 			if (!nodes.has(t.node)) fail(`${what}: unknown node ${t.node}`);
 			const prop = PROPS[t.property];
 			if (!prop) fail(`${what}: unknown property ${t.property}`);
-			const interp = t.interpolation || 'linear';
+			const interp = t.interpolation || (prop.bool ? 'step' : 'linear');
 			const isCubic = interp === 'cubicspline';
 			if (!isCubic && !(interp in INTERP)) fail(`${what}: unknown interpolation ${interp}`);
 			const perKey = prop.size * (isCubic ? 3 : 1);
@@ -176,7 +199,9 @@ async function runScenarioInner(sc, opts, cubic) {
 				fail(`${what}: values must hold ${perKey} numbers per key`);
 			const name = `${t.node}.${prop.path}`;
 			let track;
-			if (isCubic) {
+			if (prop.bool) {
+				track = new prop.Track(name, t.times, t.values.map((v) => !!v), INTERP[interp]);
+			} else if (isCubic) {
 				// as GLTFLoader: INTERPOLATION.CUBICSPLINE === undefined -> default interpolation, then override
 				track = new prop.Track(name, t.times, t.values, undefined);
 				track.createInterpolant = cubic.factory;
@@ -185,6 +210,20 @@ async function runScenarioInner(sc, opts, cubic) {
 			}
 			return track;
 		});
+		for (const cv of (sc.oroya && sc.oroya.curves && sc.oroya.curves[c.name]) || []) {
+			const interp = cv.interpolation || 'linear';
+			const name = `${CURVE_HOLDER}.${cv.name}`;
+			if (!NAME_RE.test(cv.name || '')) fail(`clip ${c.name}: curve name ${JSON.stringify(cv.name)}`);
+			curveHolder[cv.name] = 0;
+			if (interp === 'cubicspline') {
+				const track = new THREE.NumberKeyframeTrack(name, cv.times, cv.values, undefined);
+				track.createInterpolant = cubic.factory;
+				tracks.push(track);
+			} else {
+				if (!(interp in INTERP)) fail(`clip ${c.name} curve ${cv.name}: unknown interpolation ${interp}`);
+				tracks.push(new THREE.NumberKeyframeTrack(name, cv.times, cv.values, INTERP[interp]));
+			}
+		}
 		const duration = c.duration === undefined || c.duration === null ? -1 : num(c.duration, `clip ${c.name} duration`);
 		const mode = BLEND[c.blendMode || 'normal'];
 		if (mode === undefined) fail(`clip ${c.name}: unknown blendMode ${c.blendMode}`);
@@ -321,6 +360,10 @@ async function runScenarioInner(sc, opts, cubic) {
 		if (key === 'mixer.stats')
 			return () => ({ actions: mixer.stats.actions.inUse, bindings: mixer.stats.bindings.inUse,
 				controlInterpolants: mixer.stats.controlInterpolants.inUse });
+		if (key.startsWith('curve:')) {
+			const name = key.slice(6);
+			return () => curveHolder[name] ?? 0;
+		}
 		const dot = key.lastIndexOf('.');
 		if (dot < 0) fail(`record key ${key}: expected <target>.<field>`);
 		const target = key.slice(0, dot), field = key.slice(dot + 1);
@@ -382,6 +425,10 @@ async function runScenarioInner(sc, opts, cubic) {
 			scale: () => o.scale.toArray(),
 			matrix: () => o.matrix.toArray(),
 			matrixWorld: () => o.matrixWorld.toArray(),
+			intensity: o.isLight ? () => o.intensity : undefined,
+			fov: o.isPerspectiveCamera ? () => o.fov : undefined,
+			color: o.material && o.material.color ? () => o.material.color.toArray() : undefined,
+			visible: () => o.visible,
 		}[field];
 		if (!f) fail(`record key ${key}: unknown node field`);
 		return f;

@@ -4,30 +4,53 @@ models lack: named meshes, materials, skins and cameras; duplicate and missing n
 a material used only by a lines primitive; a mesh of a triangle and a lines
 primitive; a line strip mesh; eight skin influences that normalizing would change; skin.skeleton; a perspective
 camera without aspect ratio and zfar; an orthographic camera; a primitive without material;
-a second scene whose node a clip animates; an animation name of 200 characters.
+a second scene whose node a clip animates; an animation name of 200 characters; TEXCOORD_1,
+TANGENT and COLOR_0 (VEC3 normalized bytes with a byteStride of 4, VEC4 normalized shorts,
+VEC3 floats).
 Run from this folder: python3 make_odd.py (the output is committed; CC0)."""
 import base64, json, struct
 
 blob = bytearray()
 views, accessors = [], []
 
-def add(fmt, values, ctype, atype, count, target=None, minmax=None):
+def add(fmt, values, ctype, atype, count, target=None, minmax=None, normalized=False,
+        stride=None):
     while len(blob) % 4:
         blob.append(0)
     off = len(blob)
-    blob.extend(struct.pack('<' + fmt * len(values), *values))
+    if stride:  # each element padded to `stride` bytes
+        per = len(values) // count
+        for i in range(count):
+            e = struct.pack('<' + fmt * per, *values[i * per:(i + 1) * per])
+            blob.extend(e + bytes(stride - len(e)))
+    else:
+        blob.extend(struct.pack('<' + fmt * len(values), *values))
     v = {"buffer": 0, "byteOffset": off, "byteLength": len(blob) - off}
+    if stride:
+        v["byteStride"] = stride
     if target:
         v["target"] = target
     views.append(v)
     a = {"bufferView": len(views) - 1, "componentType": ctype, "count": count, "type": atype}
     if minmax:
         a["min"], a["max"] = minmax
+    if normalized:
+        a["normalized"] = True
     accessors.append(a)
     return len(accessors) - 1
 
 tri = [0, 0, 0, 1, 0, 0, 0, 1, 0]
 pos = add('f', tri, 5126, "VEC3", 3, 34962, ([0, 0, 0], [1, 1, 0]))
+# Attributes the geometry has no place for (kept by import in model->primitives).
+tnrm = add('f', [0, 0, 1] * 3, 5126, "VEC3", 3, 34962)
+tuv0 = add('f', [0, 0, 1, 0, 0, 1], 5126, "VEC2", 3, 34962)
+tuv1 = add('f', [0.25, 0.25, 0.75, 0.25, 0.25, 0.75], 5126, "VEC2", 3, 34962)
+ttan = add('f', [1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, -1], 5126, "VEC4", 3, 34962)
+tcol = add('B', [255, 0, 0, 0, 255, 0, 17, 34, 51], 5121, "VEC3", 3, 34962, normalized=True,
+           stride=4)
+pcol = add('H', [65535, 0, 0, 65535, 1, 2, 3, 4, 30000, 40000, 50000, 60000], 5123, "VEC4", 3,
+           34962, normalized=True)
+wcol = add('f', [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], 5126, "VEC3", 3, 34962)
 quad = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]
 qpos = add('f', quad, 5126, "VEC3", 4, 34962, ([0, 0, 0], [1, 1, 0]))
 qidx = add('H', [0, 1, 2, 0, 2, 3], 5123, "SCALAR", 6, 34963)
@@ -69,13 +92,15 @@ gltf = {
         {"name": "wide", "skin": 1, "mesh": 5},                 # eight influences
     ],
     "meshes": [
-        {"name": "Triangle", "primitives": [{"attributes": {"POSITION": pos}, "material": 0}]},
+        {"name": "Triangle", "primitives": [{"attributes": {
+            "POSITION": pos, "NORMAL": tnrm, "TEXCOORD_0": tuv0, "TEXCOORD_1": tuv1,
+            "TANGENT": ttan, "COLOR_0": tcol}, "material": 0}]},
         {"name": "SkinnedQuad", "primitives": [{"attributes": {
             "POSITION": qpos, "JOINTS_0": joints, "WEIGHTS_0": weights},
             "indices": qidx, "material": 1}]},
-        {"name": "Plain", "primitives": [{"attributes": {"POSITION": pos}}]},
+        {"name": "Plain", "primitives": [{"attributes": {"POSITION": pos, "COLOR_0": pcol}}]},
         {"name": "Mixed", "primitives": [
-            {"attributes": {"POSITION": pos}, "material": 0},
+            {"attributes": {"POSITION": pos, "COLOR_0": wcol}, "material": 0},
             {"attributes": {"POSITION": lpos}, "indices": lidx, "mode": 1, "material": 2}]},
         {"name": "Strip", "primitives": [{"attributes": {"POSITION": lpos}, "mode": 3}]},
         {"name": "EightQuad", "primitives": [{"attributes": {

@@ -1,0 +1,134 @@
+/* The deprecated names still link and behave as their replacements, for one release (the
+ * list is in docs/api.md, "Naming"). This program alone is compiled with
+ * -Wno-deprecated-declarations (tests/CMakeLists.txt). Each alias is called and its result
+ * compared with the new function's on the same input. */
+#include <math.h>
+#include <string.h>
+
+#include "oroya/oroya.h"
+#include "geometry_compare.h"
+#include "oroya_test.h"
+
+static void check_same(oroya_result ra, oroya_geometry *a, oroya_result rb, oroya_geometry *b,
+                       const char *what) {
+    OT_CHECK_MSG(ra == OROYA_OK && rb == OROYA_OK && same_geometry(a, b), "%s differs", what);
+    oroya_geometry_destroy(a);
+    oroya_geometry_destroy(b);
+}
+
+static void test_geometry_positional(void) {
+    oroya_geometry *a = NULL, *b = NULL;
+    oroya_result ra, rb;
+    ra = oroya_geometry_create_box(2, 3, 4, 2, 3, 4, NULL, &a, NULL);
+    rb = oroya_geometry_box(&(oroya_box_desc){.width = 2,
+                                              .height = 3,
+                                              .depth = 4,
+                                              .width_segments = 2,
+                                              .height_segments = 3,
+                                              .depth_segments = 4},
+                            &b, NULL);
+    check_same(ra, a, rb, b, "box");
+    ra = oroya_geometry_create_sphere(0.5f, 7, 5, NULL, &a, NULL);
+    rb = oroya_geometry_sphere(
+        &(oroya_sphere_desc){.radius = 0.5f, .width_segments = 7, .height_segments = 5}, &b, NULL);
+    check_same(ra, a, rb, b, "sphere");
+    ra = oroya_geometry_create_cylinder(1, 0.25f, 1.5f, 5, 2, true, NULL, &a, NULL);
+    rb = oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 1,
+                                                        .radius_bottom = 0.25f,
+                                                        .height = 1.5f,
+                                                        .radial_segments = 5,
+                                                        .height_segments = 2,
+                                                        .open_ended = true},
+                                 &b, NULL);
+    check_same(ra, a, rb, b, "cylinder");
+    /* A zero radius in the positional form is a pointed end. */
+    ra = oroya_geometry_create_cylinder(0, 1, 2, 8, 3, false, NULL, &a, NULL);
+    rb = oroya_geometry_cone(
+        &(oroya_cone_desc){.radius = 1, .height = 2, .radial_segments = 8, .height_segments = 3},
+        &b, NULL);
+    check_same(ra, a, rb, b, "cylinder as cone");
+    ra = oroya_geometry_create_cylinder(1, 0, 1, 16, 4, false, NULL, &a, NULL);
+    rb = oroya_geometry_cylinder(
+        &(oroya_cylinder_desc){.radial_segments = 16, .height_segments = 4, .pointed_bottom = true},
+        &b, NULL);
+    check_same(ra, a, rb, b, "cylinder pointed bottom");
+    ra = oroya_geometry_create_plane(4, 2, 3, 5, NULL, &a, NULL);
+    rb = oroya_geometry_plane(
+        &(oroya_plane_desc){.width = 4, .height = 2, .width_segments = 3, .height_segments = 5}, &b,
+        NULL);
+    check_same(ra, a, rb, b, "plane");
+
+    /* In the positional form zero is a value, not a default: zero segments and a zero
+     * cylinder height are refused, a zero sphere segment count is clamped as in three.js. */
+    oroya_geometry *g = (oroya_geometry *)&g;
+    OT_EQ_INT(oroya_geometry_create_box(1, 1, 1, 0, 1, 1, NULL, &g, NULL),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(g == NULL);
+    OT_EQ_INT(oroya_geometry_create_cylinder(1, 1, 0, 8, 1, false, NULL, &g, NULL),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_create_cylinder(1, 1, 1, 0, 1, false, NULL, &g, NULL),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_create_cylinder(1, 1, 1, 8, 0, false, NULL, &g, NULL),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_create_plane(1, 1, 1, 0, NULL, &g, NULL), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_geometry_create_sphere(1, 0, 0, NULL, &g, NULL), OROYA_OK);
+    OT_EQ_INT(g->vertex_count, 12);
+    oroya_geometry_destroy(g);
+    /* A flat box (zero depth) is a value here. */
+    OT_EQ_INT(oroya_geometry_create_box(1, 1, 0, 1, 1, 1, NULL, &g, NULL), OROYA_OK);
+    OT_CHECK(g->bounds_min.z == 0 && g->bounds_max.z == 0);
+    oroya_geometry_destroy(g);
+}
+
+static oroya_clip *two_track_clip(void) {
+    static const float times[3] = {0, 0.5f, 1};
+    static const float pos[9] = {1, 2, 3, 4, 5, 6, -1, 0, 2};
+    static const float rot[12] = {0, 0, 0, 1, 0, 0.6f, 0, 0.8f, 0.6f, 0, 0, 0.8f};
+    oroya_track tr[2] = {{.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 3,
+                          .times = times, .values = pos},
+                         {.target = "a", .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 3,
+                          .times = times, .values = rot}};
+    oroya_clip *c = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tr, .track_count = 2}, &c, NULL) ==
+             OROYA_OK);
+    return c;
+}
+
+static void test_make_clip_additive(void) {
+    oroya_clip *a = two_track_clip(), *b = two_track_clip();
+    if (!a || !b) {
+        oroya_clip_destroy(a), oroya_clip_destroy(b);
+        return;
+    }
+    OT_EQ_INT(oroya_make_clip_additive(a, 15, NULL, 30), OROYA_OK);
+    OT_EQ_INT(oroya_clip_make_additive(b, 15, NULL, 30), OROYA_OK);
+    OT_CHECK(a->blend_mode == OROYA_BLEND_ADDITIVE && b->blend_mode == OROYA_BLEND_ADDITIVE);
+    /* Relative to the keys at 0.5 s: that key is the identity afterwards in both. */
+    OT_NEAR(a->tracks[0].values[3], 0, 0);
+    for (uint32_t t = 0; t < 2; t++) {
+        const uint32_t n = a->tracks[t].key_count * a->tracks[t].components;
+        OT_CHECK(memcmp(a->tracks[t].values, b->tracks[t].values, n * sizeof(float)) == 0);
+    }
+    OT_EQ_INT(oroya_make_clip_additive(NULL, 0, NULL, 30), OROYA_ERR_INVALID_ARGUMENT);
+    oroya_clip_destroy(a);
+    oroya_clip_destroy(b);
+}
+
+static void test_skin_weights_normalize(void) {
+    float a[8] = {1, 1, 2, 0, 0, 0, 0, 0}, b[8];
+    memcpy(b, a, sizeof a);
+    oroya_skin_weights_normalize(a, NULL, 2);
+    oroya_skin_normalize_weight_arrays(b, NULL, 2);
+    OT_CHECK(memcmp(a, b, sizeof a) == 0);
+    OT_NEAR(a[0], 0.25, 1e-7);
+    OT_NEAR(a[4], 1, 0); /* a zero sum becomes (1, 0, 0, 0) */
+}
+
+int main(void) {
+    OT_RUN(test_geometry_positional);
+    OT_RUN(test_make_clip_additive);
+    OT_RUN(test_skin_weights_normalize);
+    return ot_finish();
+}
