@@ -155,11 +155,14 @@ oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya
     return OROYA_OK;
 }
 
+#if HAVE_AVX2_DISPATCH
 /* Whether positions get an offset: the bind matrix inverse's translation of a skin job. The
- * SIMD loops are instantiated with and without the add, so jobs without one pay nothing. */
+ * AVX2 and AVX-512 loops are instantiated with and without the add, so jobs without one pay
+ * nothing. */
 static inline bool has_offset(const oroya__skin_kernel_job *job) {
     return job->offset[0] != 0.0f || job->offset[1] != 0.0f || job->offset[2] != 0.0f;
 }
+#endif
 
 /* ---- SSE2 ----------------------------------------------------------------------------------- */
 
