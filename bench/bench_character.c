@@ -96,13 +96,13 @@ static long iround(double x) { return (long)nearbyint(x); } /* ties to even */
 
 typedef struct jspec {
     char name[32];
-    int parent;                 /* index in the same array, -1 for the root */
-    v3 head, tail;              /* world rest position; the point its +Y aims at */
+    int parent;    /* index in the same array, -1 for the root */
+    v3 head, tail; /* world rest position; the point its +Y aims at */
     bool has_geo, deform;
-    v3 ga, gb;                  /* capsule axis, world rest space */
-    double gr;                  /* capsule radius */
-    int phase_index;            /* the index the motion's phase is drawn from */
-    int chain_segment;          /* -1: humanoid joint; else its place in a hanging chain */
+    v3 ga, gb;         /* capsule axis, world rest space */
+    double gr;         /* capsule radius */
+    int phase_index;   /* the index the motion's phase is drawn from */
+    int chain_segment; /* -1: humanoid joint; else its place in a hanging chain */
     /* computed */
     q4 wrot_design, rest_r, wrot;
     v3 rest_t, wpos;
@@ -115,8 +115,8 @@ typedef struct specs {
     int n, cap;
 } specs;
 
-static int add(specs *s, const char *name, int parent, v3 head, v3 tail, const v3 *geo,
-               double r, bool deform) {
+static int add(specs *s, const char *name, int parent, v3 head, v3 tail, const v3 *geo, double r,
+               bool deform) {
     jspec *j = &s->j[s->n];
     memset(j, 0, sizeof *j);
     snprintf(j->name, sizeof j->name, "%s", name);
@@ -176,7 +176,7 @@ static void humanoid67(specs *s) {
     for (int e = 0; e < 2; e++) {
         const double m = e == 0 ? 1.0 : -1.0;
         const char *sd = e == 0 ? "L" : "R";
-#define X(x, y, z) V(m * (x), (y), (z))
+#define X(x, y, z) V(m *(x), (y), (z))
         snprintf(nm, sizeof nm, "shoulder_%s", sd);
         int sh = add(s, nm, spine3, X(0.03, 1.45, 0.0), X(0.175, 1.455, -0.015),
                      G(X(0.06, 1.45, -0.005), X(0.15, 1.455, -0.015)), 0.055, true);
@@ -202,8 +202,7 @@ static void humanoid67(specs *s) {
                 v3 q = vadd(p, vscale(d, fi->len[k]));
                 snprintf(nm, sizeof nm, "%s%d_%s", fi->name, k + 1, sd);
                 parent = add(s, nm, parent, X(p.x, p.y, p.z), X(q.x, q.y, q.z),
-                             G(X(p.x, p.y, p.z), X(q.x, q.y, q.z)), fi->r * (1.0 - 0.08 * k),
-                             true);
+                             G(X(p.x, p.y, p.z), X(q.x, q.y, q.z)), fi->r * (1.0 - 0.08 * k), true);
                 p = q;
             }
         }
@@ -238,20 +237,73 @@ static void humanoid67(specs *s) {
 }
 
 /* The order joints are kept in when there are fewer than 67 (each after its parent). */
-static const char *const keep_order[BENCH_CHARACTER_JOINTS] = {
-    "hips", "spine", "spine1", "spine2", "spine3", "neck", "neck1", "head",
-    "upper_leg_L", "upper_leg_R", "lower_leg_L", "lower_leg_R", "foot_L", "foot_R",
-    "shoulder_L", "shoulder_R", "upper_arm_L", "upper_arm_R", "lower_arm_L", "lower_arm_R",
-    "hand_L", "hand_R", "toe_L", "toe_R", "jaw",
-    "upper_arm_twist_L", "upper_arm_twist_R", "lower_arm_twist_L", "lower_arm_twist_R",
-    "upper_leg_twist_L", "upper_leg_twist_R", "eye_L", "eye_R", "head_end", "toe_end_L",
-    "toe_end_R", "prop_R",
-    "thumb1_L", "thumb1_R", "index1_L", "index1_R", "middle1_L", "middle1_R", "ring1_L",
-    "ring1_R", "pinky1_L", "pinky1_R",
-    "thumb2_L", "thumb2_R", "index2_L", "index2_R", "middle2_L", "middle2_R", "ring2_L",
-    "ring2_R", "pinky2_L", "pinky2_R",
-    "thumb3_L", "thumb3_R", "index3_L", "index3_R", "middle3_L", "middle3_R", "ring3_L",
-    "ring3_R", "pinky3_L", "pinky3_R"};
+static const char *const keep_order[BENCH_CHARACTER_JOINTS] = {"hips",
+                                                               "spine",
+                                                               "spine1",
+                                                               "spine2",
+                                                               "spine3",
+                                                               "neck",
+                                                               "neck1",
+                                                               "head",
+                                                               "upper_leg_L",
+                                                               "upper_leg_R",
+                                                               "lower_leg_L",
+                                                               "lower_leg_R",
+                                                               "foot_L",
+                                                               "foot_R",
+                                                               "shoulder_L",
+                                                               "shoulder_R",
+                                                               "upper_arm_L",
+                                                               "upper_arm_R",
+                                                               "lower_arm_L",
+                                                               "lower_arm_R",
+                                                               "hand_L",
+                                                               "hand_R",
+                                                               "toe_L",
+                                                               "toe_R",
+                                                               "jaw",
+                                                               "upper_arm_twist_L",
+                                                               "upper_arm_twist_R",
+                                                               "lower_arm_twist_L",
+                                                               "lower_arm_twist_R",
+                                                               "upper_leg_twist_L",
+                                                               "upper_leg_twist_R",
+                                                               "eye_L",
+                                                               "eye_R",
+                                                               "head_end",
+                                                               "toe_end_L",
+                                                               "toe_end_R",
+                                                               "prop_R",
+                                                               "thumb1_L",
+                                                               "thumb1_R",
+                                                               "index1_L",
+                                                               "index1_R",
+                                                               "middle1_L",
+                                                               "middle1_R",
+                                                               "ring1_L",
+                                                               "ring1_R",
+                                                               "pinky1_L",
+                                                               "pinky1_R",
+                                                               "thumb2_L",
+                                                               "thumb2_R",
+                                                               "index2_L",
+                                                               "index2_R",
+                                                               "middle2_L",
+                                                               "middle2_R",
+                                                               "ring2_L",
+                                                               "ring2_R",
+                                                               "pinky2_L",
+                                                               "pinky2_R",
+                                                               "thumb3_L",
+                                                               "thumb3_R",
+                                                               "index3_L",
+                                                               "index3_R",
+                                                               "middle3_L",
+                                                               "middle3_R",
+                                                               "ring3_L",
+                                                               "ring3_R",
+                                                               "pinky3_L",
+                                                               "pinky3_R"};
 
 static int find_spec(const specs *s, const char *name) {
     for (int i = 0; i < s->n; i++) {
@@ -349,9 +401,10 @@ static void build_skeleton(specs *s) {
             j->wpos = vadd(p->wpos, qrotate(p->wrot, j->rest_t));
         }
         const double x = j->wrot.x, y = j->wrot.y, z = j->wrot.z, w = j->wrot.w;
-        const double R[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                                {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                                {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+        const double R[3][3] = {
+            {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
         const double t[3] = {j->wpos.x, j->wpos.y, j->wpos.z};
         double Rt[3][3], it[3];
         for (int r = 0; r < 3; r++) {
@@ -430,8 +483,8 @@ static bool motion(int clip, const jspec *j, double p, v3 *out) {
     }
     const double side = ends_with(name, "_L") ? 1.0 : ends_with(name, "_R") ? -1.0 : 0.0;
     const double k = run ? 1.6 : 1.0;
-    const double leg = p + (side > 0 ? 0.0 : PI);  /* left leg leads */
-    const double arm = p + (side > 0 ? PI : 0.0);  /* arms oppose the legs */
+    const double leg = p + (side > 0 ? 0.0 : PI); /* left leg leads */
+    const double arm = p + (side > 0 ? PI : 0.0); /* arms oppose the legs */
     char base[32];
     snprintf(base, sizeof base, "%s", name);
     if (side != 0) {
@@ -439,8 +492,8 @@ static bool motion(int clip, const jspec *j, double p, v3 *out) {
     }
     const size_t bl = strlen(base);
     if (!strcmp(base, "hips")) {
-        *out = V(0.03 * k * sin(2 * p) + (run ? 0.08 : 0.0), 0.08 * k * sin(p),
-                 0.04 * sin(p + 0.5));
+        *out =
+            V(0.03 * k * sin(2 * p) + (run ? 0.08 : 0.0), 0.08 * k * sin(p), 0.04 * sin(p + 0.5));
     } else if (!strcmp(base, "spine") || !strcmp(base, "spine1") || !strcmp(base, "spine2") ||
                !strcmp(base, "spine3")) {
         const int n = base[bl - 1] >= '0' && base[bl - 1] <= '9' ? base[bl - 1] - '0' : 0;
@@ -479,8 +532,8 @@ static bool motion(int clip, const jspec *j, double p, v3 *out) {
     } else if (is_finger(base)) {
         const int seg = base[bl - 1] - '0';
         const double curl = (run ? 0.35 : 0.2) + 0.08 * seg + 0.1 * sin(arm + 0.3 * seg + ph);
-        *out = !strncmp(base, "thumb", 5) ? V(0.0, side * 0.5 * curl, 0.0)
-                                          : V(0.0, 0.0, -side * curl);
+        *out =
+            !strncmp(base, "thumb", 5) ? V(0.0, side * 0.5 * curl, 0.0) : V(0.0, 0.0, -side * curl);
     } else {
         /* head_end, toe_end_*, prop_R: a tiny motion so every joint has a live track. */
         *out = V(0.01 * sin(p + ph), 0.01 * sin(2 * p + ph), 0.0);
@@ -516,9 +569,9 @@ static void hips_translation_keys(const jspec *hips, int clip, uint32_t n, float
     const bool run = clip == CLIP_RUN;
     for (uint32_t k = 0; k + 1 < n; k++) {
         const double p = 2.0 * PI * k / (n - 1);
-        v3 off = V((run ? 0.015 : 0.025) * sin(p),
-                   (run ? -0.03 : 0.0) + (run ? 0.045 : 0.02) * cos(2 * p),
-                   0.01 * sin(2 * p + 0.5));
+        v3 off =
+            V((run ? 0.015 : 0.025) * sin(p),
+              (run ? -0.03 : 0.0) + (run ? 0.045 : 0.02) * cos(2 * p), 0.01 * sin(2 * p + 0.5));
         v3 t = vadd(hips->rest_t, off);
         out[k * 3 + 0] = (float)t.x;
         out[k * 3 + 1] = (float)t.y;
@@ -591,7 +644,7 @@ static double seg_dist2(v3 p, const seg *s) {
 typedef struct skin_ctx {
     const specs *s;
     seg *segs;
-    int *cand;           /* per joint: candidates at cand + cand_first[j], cand_count[j] */
+    int *cand; /* per joint: candidates at cand + cand_first[j], cand_count[j] */
     int *cand_first, *cand_count;
 } skin_ctx;
 
@@ -602,8 +655,7 @@ static bool pair_less(double da, int ka, double db, int kb) {
 
 /* The 4 nearest deforming bones among the owner's candidates (the owner itself always among
  * them), weights ~ 1/d^4 quantized to k/65536 (every k >= 1, sum exactly 65536). */
-static void vertex_weights(const skin_ctx *sc, v3 p, int owner, uint16_t *joints,
-                           float *weights) {
+static void vertex_weights(const skin_ctx *sc, v3 p, int owner, uint16_t *joints, float *weights) {
     double bd[5];
     int bk[5], m = 0;
     const int *c = sc->cand + sc->cand_first[owner];
@@ -714,7 +766,7 @@ static void build_capsule(const skin_ctx *sc, int owner, double edge, mesh_out *
     m->vertex_count = v;
     const uint32_t bottom = base, top = base + 1 + (uint32_t)(cc.rings * cc.radial);
     const uint32_t R = (uint32_t)cc.radial;
-#define RING(ri, s) (base + 1 + (uint32_t)(ri) * R + ((uint32_t)(s) % R))
+#define RING(ri, s) (base + 1 + (uint32_t)(ri)*R + ((uint32_t)(s) % R))
     uint32_t *t = m->indices + (size_t)m->triangle_count * 3;
     for (uint32_t s = 0; s < R; s++) { /* bottom fan, counter-clockwise seen from outside */
         *t++ = bottom, *t++ = RING(0, s + 1), *t++ = RING(0, s);
@@ -804,8 +856,7 @@ const oroya_clip *bench_character_clip(const bench_character *c, const char *nam
     return NULL;
 }
 
-static oroya_result make_clips(bench_character *c, priv *pv, const specs *s,
-                               oroya_error *err) {
+static oroya_result make_clips(bench_character *c, priv *pv, const specs *s, oroya_error *err) {
     static const struct {
         const char *name;
         double duration;
@@ -834,7 +885,9 @@ static oroya_result make_clips(bench_character *c, priv *pv, const specs *s,
             tracks[tc++] = (oroya_track){.target = c->names[0],
                                          .property = OROYA_PROPERTY_TRANSLATION,
                                          .interpolation = OROYA_INTERP_LINEAR,
-                                         .components = 3, .key_count = n, .times = times,
+                                         .components = 3,
+                                         .key_count = n,
+                                         .times = times,
                                          .values = vp};
             vp += 3 * n;
         }
@@ -844,9 +897,13 @@ static oroya_result make_clips(bench_character *c, priv *pv, const specs *s,
                 continue;
             }
             rotation_keys(&s->j[i], table[ci].motion, n, keys);
-            oroya_track t = {.target = c->names[i], .property = OROYA_PROPERTY_ROTATION,
-                             .interpolation = OROYA_INTERP_LINEAR, .components = 4,
-                             .key_count = n, .times = times, .values = vp};
+            oroya_track t = {.target = c->names[i],
+                             .property = OROYA_PROPERTY_ROTATION,
+                             .interpolation = OROYA_INTERP_LINEAR,
+                             .components = 4,
+                             .key_count = n,
+                             .times = times,
+                             .values = vp};
             if (table[ci].cubic) {
                 /* Central differences over the loop (the last key repeats the first). */
                 const uint32_t m = n - 1;
@@ -854,8 +911,8 @@ static oroya_result make_clips(bench_character *c, priv *pv, const specs *s,
                 for (uint32_t k = 0; k < n; k++) {
                     const uint32_t kk = k % m, a = (kk + m - 1) % m, b = (kk + 1) % m;
                     for (uint32_t q = 0; q < 4; q++) {
-                        float tan = (float)(((double)keys[b * 4 + q] - keys[a * 4 + q]) /
-                                            (2.0 * dt));
+                        float tan =
+                            (float)(((double)keys[b * 4 + q] - keys[a * 4 + q]) / (2.0 * dt));
                         vp[k * 12 + q] = tan;
                         vp[k * 12 + 4 + q] = keys[k * 4 + q];
                         vp[k * 12 + 8 + q] = tan;
@@ -876,11 +933,13 @@ static oroya_result make_clips(bench_character *c, priv *pv, const specs *s,
             tracks[tc++] = (oroya_track){.target = c->names[last],
                                          .property = OROYA_PROPERTY_ROTATION,
                                          .interpolation = OROYA_INTERP_LINEAR,
-                                         .components = 4, .key_count = n, .times = times,
+                                         .components = 4,
+                                         .key_count = n,
+                                         .times = times,
                                          .values = vp};
         }
-        oroya_clip_desc cd = {.name = table[ci].name, .tracks = tracks, .track_count = tc,
-                              .allocator = pv->a};
+        oroya_clip_desc cd = {
+            .name = table[ci].name, .tracks = tracks, .track_count = tc, .allocator = pv->a};
         oroya_result r = oroya_clip_create(&cd, &c->clips[ci], err);
         if (r != OROYA_OK) {
             return r;
@@ -1065,19 +1124,21 @@ oroya_result bench_character_create(const bench_character_desc *desc, bench_char
     out->inverse_bind = ibm;
     out->names = names;
     out->nodes = nodes;
-    r = oroya_pose_skeleton_create(
-        &(oroya_pose_skeleton_desc){.joint_count = (uint32_t)n, .parents = parents,
-                                    .rest = rest, .inverse_bind = ibm, .names = names,
-                                    .allocator = d.allocator},
-        &out->pose_skeleton, err);
+    r = oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = (uint32_t)n,
+                                                               .parents = parents,
+                                                               .rest = rest,
+                                                               .inverse_bind = ibm,
+                                                               .names = names,
+                                                               .allocator = d.allocator},
+                                   &out->pose_skeleton, err);
     if (r != OROYA_OK) {
         goto done;
     }
 
     /* The scene: joints as bones, then the body. */
-    r = oroya_scene_create(&(oroya_scene_desc){.capacity_hint = (uint32_t)n + 1,
-                                               .allocator = d.allocator},
-                           &out->scene);
+    r = oroya_scene_create(
+        &(oroya_scene_desc){.capacity_hint = (uint32_t)n + 1, .allocator = d.allocator},
+        &out->scene);
     if (r != OROYA_OK) {
         fail(err, r, "cannot create the scene");
         goto done;
@@ -1100,7 +1161,8 @@ oroya_result bench_character_create(const bench_character_desc *desc, bench_char
         goto done;
     }
     r = oroya_skeleton_create(out->scene,
-                              &(oroya_skeleton_desc){.bones = nodes, .bone_count = (uint32_t)n,
+                              &(oroya_skeleton_desc){.bones = nodes,
+                                                     .bone_count = (uint32_t)n,
                                                      .bone_inverses = ibm,
                                                      .allocator = d.allocator},
                               &out->skeleton, err);
@@ -1142,7 +1204,8 @@ oroya_result bench_character_create(const bench_character_desc *desc, bench_char
         r = oroya_skin_create(&(oroya_skin_desc){.mesh = nodes[n],
                                                  .vertex_count = m.vertex_count,
                                                  .positions = m.positions,
-                                                 .normals = m.normals, .joints = m.joints,
+                                                 .normals = m.normals,
+                                                 .joints = m.joints,
                                                  .weights = m.weights,
                                                  .allocator = d.allocator},
                               &out->skin, err);

@@ -51,42 +51,42 @@
 extern "C" {
 #endif
 
-#define BENCH_CHARACTER_JOINTS 67          /* the default skeleton */
+#define BENCH_CHARACTER_JOINTS 67 /* the default skeleton */
 #define BENCH_CHARACTER_MAX_JOINTS OROYA_POSE_MAX_JOINTS
 #define BENCH_CHARACTER_MAX_VERTICES 8000000u
-#define BENCH_CHARACTER_CLIPS 4            /* walk, run, wave, walk_cubic */
+#define BENCH_CHARACTER_CLIPS 4 /* walk, run, wave, walk_cubic */
 
 typedef struct bench_character_desc {
-    uint32_t joint_count;                  /* 1 .. BENCH_CHARACTER_MAX_JOINTS; 0 = 67 */
-    uint32_t vertex_count;                 /* target vertex count of the body (the result is
+    uint32_t joint_count;      /* 1 .. BENCH_CHARACTER_MAX_JOINTS; 0 = 67 */
+    uint32_t vertex_count;     /* target vertex count of the body (the result is
                                               the nearest the capsule tessellation allows);
                                               0 = no body (no geometry, no skin) */
-    bool streams_only;                     /* true: the body's vertex streams only, without a
+    bool streams_only;         /* true: the body's vertex streams only, without a
                                               geometry or skin in the scene (for large
                                               skinning runs: one copy of the data) */
-    oroya_allocator allocator;             /* zero = malloc/free; used for everything */
+    oroya_allocator allocator; /* zero = malloc/free; used for everything */
 } bench_character_desc;
 
 typedef struct bench_character {
     uint32_t joint_count;
     /* Pose-layer inputs, joint_count each (oroya_pose_skeleton_desc). */
-    const uint32_t *parents;               /* UINT32_MAX for the root */
-    const oroya_transform *rest;           /* local rest TRS (scale 1) */
+    const uint32_t *parents;     /* UINT32_MAX for the root */
+    const oroya_transform *rest; /* local rest TRS (scale 1) */
     const oroya_mat4 *inverse_bind;
     const char *const *names;
-    oroya_pose_skeleton *pose_skeleton;    /* built from the arrays above */
+    oroya_pose_skeleton *pose_skeleton; /* built from the arrays above */
     /* What the glTF importer gives. */
     oroya_scene *scene;
-    const oroya_node *nodes;               /* joint_count + 1: the joints, then "body" */
-    oroya_skeleton *skeleton;              /* bones = the joints, inverses = inverse_bind */
+    const oroya_node *nodes;                  /* joint_count + 1: the joints, then "body" */
+    oroya_skeleton *skeleton;                 /* bones = the joints, inverses = inverse_bind */
     oroya_clip *clips[BENCH_CHARACTER_CLIPS]; /* walk, run, wave, walk_cubic */
-    oroya_geometry *geometry;              /* NULL without a body or with streams_only */
-    oroya_skin *skin;                      /* the same; bound to `skeleton` */
+    oroya_geometry *geometry;                 /* NULL without a body or with streams_only */
+    oroya_skin *skin;                         /* the same; bound to `skeleton` */
     /* The body's vertex streams (the skin's copies, or the character's own with
      * streams_only; NULL without a body). */
     uint32_t vertex_count;
     const float *positions, *normals, *weights; /* 3, 3 and 4 per vertex */
-    const uint16_t *joints;                /* 4 per vertex */
+    const uint16_t *joints;                     /* 4 per vertex */
     uint32_t triangle_count;
     /* private */
     void *priv_;

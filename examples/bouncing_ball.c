@@ -11,10 +11,10 @@
 static const float times[5] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f};
 /* Per key: in-tangent (x, y, z), value, out-tangent. Only y moves. */
 static const float values[5 * 9] = {
-    0, 0, 0, /**/ 0, 0, 0, /**/ 0, 8, 0,  /* key 0: (in 0, value 0, out 8) */
-    0, 0, 0, /**/ 0, 4, 0, /**/ 0, 0, 0,  /* key 1: (0, 4, 0) */
+    0, 0,  0, /**/ 0, 0, 0, /**/ 0, 8, 0, /* key 0: (in 0, value 0, out 8) */
+    0, 0,  0, /**/ 0, 4, 0, /**/ 0, 0, 0, /* key 1: (0, 4, 0) */
     0, -8, 0, /**/ 0, 0, 0, /**/ 0, 5, 0, /* key 2: (-8, 0, 5) */
-    0, 0, 0, /**/ 0, 2, 0, /**/ 0, 0, 0,  /* key 3: (0, 2, 0) */
+    0, 0,  0, /**/ 0, 2, 0, /**/ 0, 0, 0, /* key 3: (0, 2, 0) */
     0, -3, 0, /**/ 0, 0, 0, /**/ 0, 0, 0, /* key 4: (-3, 0, 0) */
 };
 
@@ -43,7 +43,8 @@ int main(void) {
         float y = p[1];
         int col = (int)(y * 12.0f + 0.5f);
         printf("  %4.2f  %6.3f  |", (double)t, (double)y);
-        for (int c = 0; c < col; c++) putchar(' ');
+        for (int c = 0; c < col; c++)
+            putchar(' ');
         printf("o\n");
     }
     oroya_clip_destroy(clip);

@@ -18,7 +18,7 @@
 typedef struct rig {
     oroya_scene *scene;
     oroya_node hips;
-    oroya_rig *kernel;  /* the scene's joints for the pose kernel (oroya/rig.h) */
+    oroya_rig *kernel; /* the scene's joints for the pose kernel (oroya/rig.h) */
     oroya_mixer *mixer;
     oroya_action *walk, *run;
 } rig;

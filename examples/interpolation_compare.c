@@ -10,7 +10,7 @@ static const float times[3] = {0, 1, 2};
 static const float linear[9] = {0, 0, 0, 0, 3, 0, 0, 0, 0};
 /* in, value, out per key; tangents per second: leave the ground at 5 units/s, flat at the top. */
 static const float cubic[27] = {
-    0, 0, 0, 0, 0, 0, 0, 5, 0,  0, 0, 0, 0, 3, 0, 0, 0, 0,  0, -5, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, 0,
 };
 
 int main(void) {
@@ -29,13 +29,18 @@ int main(void) {
         return 1;
     }
     for (int i = 0; i < 3 && !status; i++) {
-        const oroya_track track = {.target = names[i], .property = OROYA_PROPERTY_TRANSLATION,
-                                   .interpolation = modes[i], .components = 3, .key_count = 3,
-                                   .times = times, .values = i == 2 ? cubic : linear};
+        const oroya_track track = {.target = names[i],
+                                   .property = OROYA_PROPERTY_TRANSLATION,
+                                   .interpolation = modes[i],
+                                   .components = 3,
+                                   .key_count = 3,
+                                   .times = times,
+                                   .values = i == 2 ? cubic : linear};
         oroya_action *action = NULL;
         if (oroya_scene_add_node(scene, names[i], (oroya_node){0}, OROYA_NODE_MESH, &balls[i]) ||
-            oroya_clip_create(&(oroya_clip_desc){.name = names[i], .tracks = &track,
-                                                 .track_count = 1}, &clips[i], &err) ||
+            oroya_clip_create(
+                &(oroya_clip_desc){.name = names[i], .tracks = &track, .track_count = 1}, &clips[i],
+                &err) ||
             oroya_mixer_play(mixer, clips[i], &action)) {
             fprintf(stderr, "interpolation_compare: %s: %s\n", names[i], err.message);
             status = 1;
@@ -56,6 +61,7 @@ int main(void) {
     }
     oroya_mixer_destroy(mixer);
     oroya_scene_destroy(scene);
-    for (int i = 0; i < 3; i++) oroya_clip_destroy(clips[i]);
+    for (int i = 0; i < 3; i++)
+        oroya_clip_destroy(clips[i]);
     return status;
 }

@@ -13,7 +13,8 @@
 #endif
 
 int main(int argc, char **argv) {
-    const char *path = argc > 1 ? argv[1] : OROYA_SOURCE_DIR "/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb";
+    const char *path =
+        argc > 1 ? argv[1] : OROYA_SOURCE_DIR "/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb";
     oroya_error err = {0};
     oroya_gltf_model *model = NULL;
     oroya_rig *rig = NULL;
@@ -40,13 +41,12 @@ int main(int argc, char **argv) {
         oroya_mixer_play(mixer, model->clips[0], NULL);
     }
     for (int frame = 0; frame < 5; frame++) {
-        oroya_mixer_update(mixer, 1.0 / 30.0);  /* sample, blend, bone matrices: no allocation */
+        oroya_mixer_update(mixer, 1.0 / 30.0); /* sample, blend, bone matrices: no allocation */
         uint32_t count = 0;
         const oroya_mat4 *bones = oroya_mixer_bone_matrices(mixer, &count); /* skin order */
         if (count > 0) {
-            printf("t=%.3f  bone 0 translation (%.4f, %.4f, %.4f) of %u\n",
-                   oroya_mixer_time(mixer), (double)bones[0].m[12], (double)bones[0].m[13],
-                   (double)bones[0].m[14], count);
+            printf("t=%.3f  bone 0 translation (%.4f, %.4f, %.4f) of %u\n", oroya_mixer_time(mixer),
+                   (double)bones[0].m[12], (double)bones[0].m[13], (double)bones[0].m[14], count);
         } else {
             printf("t=%.3f  (no nodes)\n", oroya_mixer_time(mixer));
         }

@@ -29,11 +29,13 @@ static int fail(const char *what, const oroya_error *err) {
 int main(void) {
     oroya_error err = {0};
     oroya_geometry *geometry = NULL;
-    if (oroya_geometry_cylinder(
-            &(oroya_cylinder_desc){.radius_top = 0.35f, .radius_bottom = 0.35f, .height = HEIGHT,
-                                   .radial_segments = 16, .height_segments = SEGMENTS,
-                                   .open_ended = true},
-            &geometry, &err) != OROYA_OK) {
+    if (oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.35f,
+                                                       .radius_bottom = 0.35f,
+                                                       .height = HEIGHT,
+                                                       .radial_segments = 16,
+                                                       .height_segments = SEGMENTS,
+                                                       .open_ended = true},
+                                &geometry, &err) != OROYA_OK) {
         return fail("cylinder", &err);
     }
     oroya_geometry_translate(geometry, 0.0f, HEIGHT / 2.0f, 0.0f); /* base at y = 0 */
@@ -44,7 +46,8 @@ int main(void) {
     uint16_t *joints = calloc((size_t)n * 4, sizeof(uint16_t));
     float *weights = calloc((size_t)n * 4, sizeof(float));
     float *skinned = calloc((size_t)n * 3, sizeof(float));
-    if (!joints || !weights || !skinned) return 1;
+    if (!joints || !weights || !skinned)
+        return 1;
     for (uint32_t i = 0; i < n; i++) {
         float t = geometry->positions[i * 3 + 1] / step;
         float lower = fminf(floorf(t), BONES - 2);
@@ -56,14 +59,14 @@ int main(void) {
 
     /* The scene: the mesh node, the bone chain hanging from it. */
     oroya_scene *scene = NULL;
-    if (oroya_scene_create(NULL, &scene) != OROYA_OK) return 1;
+    if (oroya_scene_create(NULL, &scene) != OROYA_OK)
+        return 1;
     oroya_node mesh, bones[BONES];
     oroya_scene_add_node(scene, "cylinder", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, &mesh);
     for (int i = 0; i < BONES; i++) {
         char name[16];
         snprintf(name, sizeof name, "bone%d", i);
-        oroya_scene_add_node(scene, name, i == 0 ? mesh : bones[i - 1], OROYA_NODE_BONE,
-                             &bones[i]);
+        oroya_scene_add_node(scene, name, i == 0 ? mesh : bones[i - 1], OROYA_NODE_BONE, &bones[i]);
         oroya_transform t = oroya_transform_identity();
         t.translation.y = i == 0 ? 0.0f : step; /* local, relative to the parent */
         oroya_scene_set_transform(scene, bones[i], &t);
@@ -77,14 +80,17 @@ int main(void) {
         return fail("skeleton", &err);
     }
     oroya_skin *skin = NULL;
-    if (oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = n,
+    if (oroya_skin_create(&(oroya_skin_desc){.mesh = mesh,
+                                             .vertex_count = n,
                                              .positions = geometry->positions,
-                                             .normals = geometry->normals, .joints = joints,
+                                             .normals = geometry->normals,
+                                             .joints = joints,
                                              .weights = weights},
                           &skin, &err) != OROYA_OK) {
         return fail("skin", &err);
     }
-    if (oroya_skin_bind(skin, scene, skeleton, NULL, &err) != OROYA_OK) return fail("bind", &err);
+    if (oroya_skin_bind(skin, scene, skeleton, NULL, &err) != OROYA_OK)
+        return fail("bind", &err);
     if (oroya_skeleton_validate(skeleton, scene, &err) != OROYA_OK) {
         fprintf(stderr, "warning: %s\n", err.message);
     }

@@ -122,8 +122,8 @@ OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
     oroya_gltf_model *g = m->model;
     /* Skin 0's joints go through the pose kernel; other nodes (and other skins' joints, and
      * clips the kernel cannot play) through the mixer's property path. */
-    oroya_result r = g->skin_count > 0 ? oroya_rig_create_gltf(g, 0, NULL, &m->rig, &ow_err)
-                                       : OROYA_OK;
+    oroya_result r =
+        g->skin_count > 0 ? oroya_rig_create_gltf(g, 0, NULL, &m->rig, &ow_err) : OROYA_OK;
     if (r != OROYA_OK) {
         ow_fail("oroya_rig_create_gltf", r);
         ow_model_free(m);
@@ -181,25 +181,29 @@ static oroya_action *action(const ow_model *m, uint32_t i) {
 /* Action controls, three.js's AnimationAction by clip index. They return an oroya_result. */
 OW_API int ow_play(ow_model *m, uint32_t i) {
     oroya_action *a = action(m, i);
-    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_play(a);
     return OROYA_OK;
 }
 OW_API int ow_stop(ow_model *m, uint32_t i) {
     oroya_action *a = action(m, i);
-    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_stop(a);
     return OROYA_OK;
 }
 OW_API int ow_reset(ow_model *m, uint32_t i) {
     oroya_action *a = action(m, i);
-    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_reset(a);
     return OROYA_OK;
 }
 OW_API int ow_set_weight(ow_model *m, uint32_t i, double w) {
     oroya_action *a = action(m, i);
-    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_set_enabled(a, true);
     return (int)oroya_action_set_effective_weight(a, w);
 }
@@ -209,7 +213,8 @@ OW_API double ow_weight(const ow_model *m, uint32_t i) {
 }
 OW_API int ow_set_action_time_scale(ow_model *m, uint32_t i, double s) {
     oroya_action *a = action(m, i);
-    if (!a) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a)
+        return OROYA_ERR_INVALID_ARGUMENT;
     return (int)oroya_action_set_effective_time_scale(a, s);
 }
 OW_API double ow_action_time(const ow_model *m, uint32_t i) {
@@ -224,7 +229,8 @@ OW_API int ow_action_running(const ow_model *m, uint32_t i) {
  * and time scale 1, then to.cross_fade_from(from, duration, warp). */
 OW_API int ow_cross_fade(ow_model *m, uint32_t from, uint32_t to, double duration, int warp) {
     oroya_action *a = action(m, from), *b = action(m, to);
-    if (!a || !b) return OROYA_ERR_INVALID_ARGUMENT;
+    if (!a || !b)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_set_enabled(b, true);
     oroya_action_set_effective_time_scale(b, 1.0);
     oroya_action_set_effective_weight(b, 1.0);
@@ -246,12 +252,14 @@ static oroya_result pose_model(ow_model *m) {
     for (uint32_t s = 0; s < g->skin_count; s++) {
         if (g->skeletons[s]) {
             oroya_result r = oroya_skeleton_update(g->skeletons[s], g->scene, &ow_err);
-            if (res == OROYA_OK) res = r;
+            if (res == OROYA_OK)
+                res = r;
         }
     }
     for (uint32_t s = 0; s < g->skinned_mesh_count; s++) {
         oroya_result r = oroya_skin_update(g->skinned_meshes[s], g->scene, &ow_err);
-        if (res == OROYA_OK) res = r;
+        if (res == OROYA_OK)
+            res = r;
     }
     return res;
 }
@@ -265,7 +273,8 @@ OW_API int ow_update(ow_model *m, double dt) {
         return (int)r;
     }
     r = pose_model(m);
-    if (r != OROYA_OK) ow_fail("skeleton", r);
+    if (r != OROYA_OK)
+        ow_fail("skeleton", r);
     return (int)r;
 }
 
@@ -305,7 +314,8 @@ OW_API uint32_t ow_node_weights(ow_model *m, uint32_t i, float *out, uint32_t ca
     float *w = i < m->model->node_count && m->model->nodes[i].id
                    ? oroya_scene_weights(m->model->scene, m->model->nodes[i], &n)
                    : NULL;
-    if (!w) return 0;
+    if (!w)
+        return 0;
     memcpy(out, w, (n < capacity ? n : capacity) * sizeof *w);
     return n;
 }
@@ -333,7 +343,8 @@ OW_API uint32_t ow_draw_count(const ow_model *m) { return m->draw_count; }
 OW_API const uint32_t *ow_draw(ow_model *m, uint32_t i) {
     uint32_t *o = m->info;
     memset(o, 0, sizeof m->info);
-    if (i >= m->draw_count) return o;
+    if (i >= m->draw_count)
+        return o;
     const ow_draw_item *d = &m->draws[i];
     const oroya_geometry *g = d->geometry;
     oroya_scene *scene = m->model->scene;
@@ -412,8 +423,10 @@ typedef struct ow_crowd {
 } ow_crowd;
 
 OW_API void ow_crowd_free(ow_crowd *c) {
-    if (!c) return;
-    for (uint32_t i = 0; c->mixers && i < c->count; i++) oroya_mixer_destroy(c->mixers[i]);
+    if (!c)
+        return;
+    for (uint32_t i = 0; c->mixers && i < c->count; i++)
+        oroya_mixer_destroy(c->mixers[i]);
     free(c->mixers);
     oroya_rig_destroy(c->rig);
     oroya_gltf_model_free(c->model);
@@ -442,21 +455,31 @@ OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t c
     }
     oroya_result r = oroya_rig_create_gltf(g, 0, NULL, &c->rig, &ow_err);
     /* The race measures the kernel path: a clip it cannot play is an error here. */
-    if (r == OROYA_OK) r = oroya_rig_clip_status(c->rig, a, &ow_err);
-    if (r == OROYA_OK) r = oroya_rig_clip_status(c->rig, b, &ow_err);
+    if (r == OROYA_OK)
+        r = oroya_rig_clip_status(c->rig, a, &ow_err);
+    if (r == OROYA_OK)
+        r = oroya_rig_clip_status(c->rig, b, &ow_err);
     c->mixers = calloc(count + 1, sizeof *c->mixers);
-    if (r == OROYA_OK && !c->mixers) r = OROYA_ERR_OUT_OF_MEMORY;
+    if (r == OROYA_OK && !c->mixers)
+        r = OROYA_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < count && r == OROYA_OK; i++) {
         oroya_mixer_desc md = {.max_actions = 4, .rig = c->rig};
         r = oroya_mixer_create(NULL, &md, &c->mixers[i]);
-        if (r == OROYA_OK) c->count = i + 1;
+        if (r == OROYA_OK)
+            c->count = i + 1;
         oroya_action *aa = NULL, *ab = NULL;
-        if (r == OROYA_OK) r = oroya_mixer_play(c->mixers[i], a, &aa);
-        if (r == OROYA_OK) r = oroya_mixer_play(c->mixers[i], b, &ab);
-        if (r == OROYA_OK) r = oroya_action_set_weight(aa, wa);
-        if (r == OROYA_OK) r = oroya_action_set_weight(ab, wb);
-        if (r == OROYA_OK) r = oroya_action_set_time(aa, (double)i * offset);
-        if (r == OROYA_OK) r = oroya_action_set_time(ab, (double)i * offset);
+        if (r == OROYA_OK)
+            r = oroya_mixer_play(c->mixers[i], a, &aa);
+        if (r == OROYA_OK)
+            r = oroya_mixer_play(c->mixers[i], b, &ab);
+        if (r == OROYA_OK)
+            r = oroya_action_set_weight(aa, wa);
+        if (r == OROYA_OK)
+            r = oroya_action_set_weight(ab, wb);
+        if (r == OROYA_OK)
+            r = oroya_action_set_time(aa, (double)i * offset);
+        if (r == OROYA_OK)
+            r = oroya_action_set_time(ab, (double)i * offset);
     }
     if (r != OROYA_OK) {
         ow_fail("crowd", r);
@@ -469,7 +492,8 @@ OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t c
 /* One frame of every character (oroya_mixer_update_batch). Returns an oroya_result. */
 OW_API int ow_crowd_update(ow_crowd *c, double dt) {
     oroya_result r = oroya_mixer_update_batch(c->mixers, c->count, dt, NULL, &ow_err);
-    if (r != OROYA_OK) ow_fail("oroya_mixer_update_batch", r);
+    if (r != OROYA_OK)
+        ow_fail("oroya_mixer_update_batch", r);
     return (int)r;
 }
 
@@ -483,7 +507,8 @@ OW_API const float *ow_crowd_bones(const ow_crowd *c, uint32_t i) {
 /* Whether every character's last update went through the pose kernel (1) or not (0). */
 OW_API int ow_crowd_kernel_active(const ow_crowd *c) {
     for (uint32_t i = 0; i < c->count; i++) {
-        if (!oroya_mixer_kernel_active(c->mixers[i])) return 0;
+        if (!oroya_mixer_kernel_active(c->mixers[i]))
+            return 0;
     }
     return 1;
 }
@@ -499,7 +524,8 @@ OW_API int ow_crowd_profile(ow_crowd *c, uint32_t frames, double dt, double *out
     out[0] = out[1] = out[2] = 0.0;
     for (uint32_t f = 0; f < frames; f++) {
         double t0 = emscripten_get_now();
-        if (ow_crowd_update(c, dt) != OROYA_OK) return 1;
+        if (ow_crowd_update(c, dt) != OROYA_OK)
+            return 1;
         out[0] += emscripten_get_now() - t0;
     }
     return 0;
@@ -513,7 +539,7 @@ OW_API int ow_crowd_profile(ow_crowd *c, uint32_t frames, double dt, double *out
 
 typedef struct ow_pose_crowd {
     oroya_gltf_model *model;
-    oroya_rig *rig;                     /* skin 0: the skeleton and the runtime clips */
+    oroya_rig *rig; /* skin 0: the skeleton and the runtime clips */
     const oroya_pose_skeleton *skeleton;
     const oroya_pose_clip *clips[2];
     float weights[2];
@@ -525,8 +551,10 @@ typedef struct ow_pose_crowd {
 } ow_pose_crowd;
 
 OW_API void ow_pose_crowd_free(ow_pose_crowd *c) {
-    if (!c) return;
-    for (uint32_t i = 0; c->chars && i < c->count; i++) oroya_pose_character_destroy(c->chars[i]);
+    if (!c)
+        return;
+    for (uint32_t i = 0; c->chars && i < c->count; i++)
+        oroya_pose_character_destroy(c->chars[i]);
     oroya_rig_destroy(c->rig);
     oroya_gltf_model_free(c->model);
     free(c->chars);
@@ -561,7 +589,8 @@ OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, 
         r = oroya_rig_clip_status(c->rig, src[k], &ow_err);
         c->clips[k] = oroya_rig_clip(c->rig, src[k]);
     }
-    if (r == OROYA_OK) c->skeleton = oroya_rig_skeleton(c->rig);
+    if (r == OROYA_OK)
+        c->skeleton = oroya_rig_skeleton(c->rig);
     c->chars = calloc(count + 1, sizeof *c->chars);
     c->layers = calloc(2 * (size_t)count + 2, sizeof *c->layers);
     c->updates = calloc(count + 1, sizeof *c->updates);
@@ -591,11 +620,13 @@ OW_API int ow_pose_crowd_update(ow_pose_crowd *c, double dt) {
         for (int k = 0; k < 2; k++) {
             double d = (double)oroya_pose_clip_duration(c->clips[k]);
             double t = d > 0.0 ? fmod(c->times[i], d) : 0.0;
-            c->layers[2 * i + (uint32_t)k] = (oroya_pose_layer){c->clips[k], (float)t, c->weights[k]};
+            c->layers[2 * i + (uint32_t)k] =
+                (oroya_pose_layer){c->clips[k], (float)t, c->weights[k]};
         }
     }
     oroya_result r = oroya_pose_update_batch(c->updates, c->count, NULL, &ow_err);
-    if (r != OROYA_OK) ow_fail("oroya_pose_update_batch", r);
+    if (r != OROYA_OK)
+        ow_fail("oroya_pose_update_batch", r);
     return (int)r;
 }
 
@@ -608,17 +639,21 @@ OW_API const float *ow_pose_crowd_bones(const ow_pose_crowd *c, uint32_t i) {
  * SIMD128 and portable builds against each other; the pages skin on the GPU. -1 on error. */
 OW_API double ow_pose_crowd_skin_bench(ow_pose_crowd *c, uint32_t iterations) {
     const oroya_skin *s = c->model->skinned_mesh_count ? c->model->skinned_meshes[0] : NULL;
-    if (!s || !c->count) return -1.0;
+    if (!s || !c->count)
+        return -1.0;
     float *p = malloc((size_t)s->vertex_count * 3 * sizeof *p);
     float *n = malloc((size_t)s->vertex_count * 3 * sizeof *n);
     double ms = -1.0;
     if (p && n) {
-        oroya_skin_job job = {.count = s->vertex_count, .positions = s->positions,
-                                   .normals = s->normals, .joints = s->joints,
-                                   .weights = s->weights,
-                                   .palette_count = oroya_rig_joint_count(c->rig),
-                                   .palette = oroya_pose_character_bones(c->chars[0])->m,
-                                   .out_positions = p, .out_normals = s->normals ? n : NULL};
+        oroya_skin_job job = {.count = s->vertex_count,
+                              .positions = s->positions,
+                              .normals = s->normals,
+                              .joints = s->joints,
+                              .weights = s->weights,
+                              .palette_count = oroya_rig_joint_count(c->rig),
+                              .palette = oroya_pose_character_bones(c->chars[0])->m,
+                              .out_positions = p,
+                              .out_normals = s->normals ? n : NULL};
         double t0 = emscripten_get_now();
         oroya_result r = OROYA_OK;
         for (uint32_t i = 0; i < iterations && r == OROYA_OK; i++) {

@@ -51,25 +51,25 @@ OROYA_API_BEGIN
 
 typedef enum oroya_result {
     OROYA_OK = 0,
-    OROYA_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad count, bad enum, non-finite parameter */
-    OROYA_ERR_OUT_OF_MEMORY,      /* the allocator returned NULL */
-    OROYA_ERR_IO,                 /* a file could not be opened, read or written */
-    OROYA_ERR_PARSE,              /* malformed text or container (JSON, GLB, base64) */
-    OROYA_ERR_INVALID_DATA,       /* well-formed input that breaks a rule of its format */
-    OROYA_ERR_OUT_OF_RANGE,       /* an index or offset outside what it refers to */
-    OROYA_ERR_NOT_FOUND,          /* a name or file that does not exist */
-    OROYA_ERR_STALE_HANDLE,       /* a handle whose object was removed */
-    OROYA_ERR_CYCLE,              /* a parent/child change or file graph that loops */
-    OROYA_ERR_LIMIT,              /* a documented maximum was exceeded */
-    OROYA_ERR_UNSUPPORTED,        /* valid input that oroya does not handle (yet) */
-    OROYA_ERR_NO_KEYS,            /* a track without keys */
-    OROYA_ERR_BAD_TIMES,          /* key times not finite or not strictly increasing */
-    OROYA_ERR_VALUE_COUNT,        /* values do not match keys x components */
-    OROYA_ERR_UNKNOWN_PROPERTY,   /* a track property oroya does not know */
-    OROYA_ERR_NON_FINITE,         /* NaN or infinity where a finite number is required */
-    OROYA_ERR_BACKEND,            /* the graphics backend (EGL/OpenGL) failed */
-    OROYA_ERR_ACCESS,             /* a file outside the folder it may be read from */
-    OROYA_ERR_BUSY,               /* a call the object cannot take now (from its callback) */
+    OROYA_ERR_INVALID_ARGUMENT, /* NULL pointer, bad count, bad enum, non-finite parameter */
+    OROYA_ERR_OUT_OF_MEMORY,    /* the allocator returned NULL */
+    OROYA_ERR_IO,               /* a file could not be opened, read or written */
+    OROYA_ERR_PARSE,            /* malformed text or container (JSON, GLB, base64) */
+    OROYA_ERR_INVALID_DATA,     /* well-formed input that breaks a rule of its format */
+    OROYA_ERR_OUT_OF_RANGE,     /* an index or offset outside what it refers to */
+    OROYA_ERR_NOT_FOUND,        /* a name or file that does not exist */
+    OROYA_ERR_STALE_HANDLE,     /* a handle whose object was removed */
+    OROYA_ERR_CYCLE,            /* a parent/child change or file graph that loops */
+    OROYA_ERR_LIMIT,            /* a documented maximum was exceeded */
+    OROYA_ERR_UNSUPPORTED,      /* valid input that oroya does not handle (yet) */
+    OROYA_ERR_NO_KEYS,          /* a track without keys */
+    OROYA_ERR_BAD_TIMES,        /* key times not finite or not strictly increasing */
+    OROYA_ERR_VALUE_COUNT,      /* values do not match keys x components */
+    OROYA_ERR_UNKNOWN_PROPERTY, /* a track property oroya does not know */
+    OROYA_ERR_NON_FINITE,       /* NaN or infinity where a finite number is required */
+    OROYA_ERR_BACKEND,          /* the graphics backend (EGL/OpenGL) failed */
+    OROYA_ERR_ACCESS,           /* a file outside the folder it may be read from */
+    OROYA_ERR_BUSY,             /* a call the object cannot take now (from its callback) */
     OROYA_RESULT_COUNT_
 } oroya_result;
 

@@ -47,11 +47,11 @@ typedef struct oroya_marker {
 } oroya_marker;
 
 typedef struct oroya_clip {
-    const char *name;            /* never NULL ("" when unnamed) */
-    float duration;              /* seconds, finite, >= 0 */
+    const char *name; /* never NULL ("" when unnamed) */
+    float duration;   /* seconds, finite, >= 0 */
     oroya_blend_mode blend_mode;
     uint32_t track_count;
-    oroya_track *tracks;         /* track_count tracks; targets and key arrays owned by the clip */
+    oroya_track *tracks; /* track_count tracks; targets and key arrays owned by the clip */
     /* Rotation keys oroya_clip_create normalized (see OROYA_CLIP_UNIT_TOLERANCE), and where
      * the first one is (UINT32_MAX, UINT32_MAX when none). A clone keeps these; a subclip
      * starts at 0 (its keys are already unit); optimize leaves them as they were. */
@@ -139,8 +139,7 @@ oroya_result oroya_clip_clone(const oroya_clip *clip, oroya_clip **out, oroya_er
  * OUT_OF_MEMORY, or a track error when the shift in float merged two key times (only
  * possible with times far larger than the subclip's start). */
 oroya_result oroya_clip_subclip(const oroya_clip *clip, const char *name, double start_frame,
-                                double end_frame, double fps, oroya_clip **out,
-                                oroya_error *err);
+                                double end_frame, double fps, oroya_clip **out, oroya_error *err);
 
 /* Removes, in place, the keys that the remaining keys reproduce within `tolerance` (absolute,
  * per component; rotations compared up to sign). Like three.js KeyframeTrack.optimize, the

@@ -70,7 +70,7 @@ OROYA_API_BEGIN
 #define OROYA_GLTF_NONE UINT32_MAX
 
 /* Limits. A file beyond one of these fails with OROYA_ERR_LIMIT. */
-#define OROYA_GLTF_MAX_FILE_SIZE ((uint64_t)1 << 31)    /* .gltf, .glb or .bin, bytes */
+#define OROYA_GLTF_MAX_FILE_SIZE ((uint64_t)1 << 31) /* .gltf, .glb or .bin, bytes */
 /* An accessor without a bufferView is all zeros (plus sparse values): no bytes back its
  * count, so its decoded size is capped. */
 #define OROYA_GLTF_MAX_UNBACKED_BYTES ((uint64_t)1 << 26)
@@ -87,32 +87,45 @@ typedef enum oroya_gltf_component_type {
 
 typedef enum oroya_gltf_type {
     OROYA_GLTF_TYPE_NONE = 0,
-    OROYA_GLTF_SCALAR, OROYA_GLTF_VEC2, OROYA_GLTF_VEC3, OROYA_GLTF_VEC4,
-    OROYA_GLTF_MAT2, OROYA_GLTF_MAT3, OROYA_GLTF_MAT4
+    OROYA_GLTF_SCALAR,
+    OROYA_GLTF_VEC2,
+    OROYA_GLTF_VEC3,
+    OROYA_GLTF_VEC4,
+    OROYA_GLTF_MAT2,
+    OROYA_GLTF_MAT3,
+    OROYA_GLTF_MAT4
 } oroya_gltf_type;
 
 typedef enum oroya_gltf_path {
-    OROYA_GLTF_PATH_UNKNOWN = 0,      /* e.g. an extension's path; loaders skip the channel */
-    OROYA_GLTF_PATH_TRANSLATION, OROYA_GLTF_PATH_ROTATION, OROYA_GLTF_PATH_SCALE,
+    OROYA_GLTF_PATH_UNKNOWN = 0, /* e.g. an extension's path; loaders skip the channel */
+    OROYA_GLTF_PATH_TRANSLATION,
+    OROYA_GLTF_PATH_ROTATION,
+    OROYA_GLTF_PATH_SCALE,
     OROYA_GLTF_PATH_WEIGHTS
 } oroya_gltf_path;
 
 typedef enum oroya_gltf_interpolation {
-    OROYA_GLTF_LINEAR = 0, OROYA_GLTF_STEP, OROYA_GLTF_CUBICSPLINE
+    OROYA_GLTF_LINEAR = 0,
+    OROYA_GLTF_STEP,
+    OROYA_GLTF_CUBICSPLINE
 } oroya_gltf_interpolation;
 
 typedef enum oroya_gltf_attribute_kind {
-    OROYA_GLTF_ATTR_OTHER = 0,        /* custom ("_FOO") or unknown: not validated, kept */
-    OROYA_GLTF_ATTR_POSITION, OROYA_GLTF_ATTR_NORMAL, OROYA_GLTF_ATTR_TANGENT,
-    OROYA_GLTF_ATTR_TEXCOORD, OROYA_GLTF_ATTR_COLOR, OROYA_GLTF_ATTR_JOINTS,
+    OROYA_GLTF_ATTR_OTHER = 0, /* custom ("_FOO") or unknown: not validated, kept */
+    OROYA_GLTF_ATTR_POSITION,
+    OROYA_GLTF_ATTR_NORMAL,
+    OROYA_GLTF_ATTR_TANGENT,
+    OROYA_GLTF_ATTR_TEXCOORD,
+    OROYA_GLTF_ATTR_COLOR,
+    OROYA_GLTF_ATTR_JOINTS,
     OROYA_GLTF_ATTR_WEIGHTS
 } oroya_gltf_attribute_kind;
 
 typedef struct oroya_gltf_buffer {
-    char *name;                       /* NULL when absent */
-    char *uri;                        /* NULL: the GLB BIN chunk */
-    uint64_t byte_length;             /* as declared */
-    const uint8_t *data;              /* byte_length bytes after load_buffers, else NULL */
+    char *name;           /* NULL when absent */
+    char *uri;            /* NULL: the GLB BIN chunk */
+    uint64_t byte_length; /* as declared */
+    const uint8_t *data;  /* byte_length bytes after load_buffers, else NULL */
 } oroya_gltf_buffer;
 
 typedef struct oroya_gltf_buffer_view {
@@ -120,11 +133,11 @@ typedef struct oroya_gltf_buffer_view {
     uint32_t buffer;
     uint64_t byte_offset;
     uint64_t byte_length;
-    uint32_t byte_stride;             /* 0 = tightly packed */
+    uint32_t byte_stride; /* 0 = tightly packed */
 } oroya_gltf_buffer_view;
 
 typedef struct oroya_gltf_sparse {
-    uint32_t count;                   /* 0 = not sparse */
+    uint32_t count; /* 0 = not sparse */
     uint32_t indices_buffer_view;
     uint64_t indices_byte_offset;
     oroya_gltf_component_type indices_component_type;
@@ -134,19 +147,19 @@ typedef struct oroya_gltf_sparse {
 
 typedef struct oroya_gltf_accessor {
     char *name;
-    uint32_t buffer_view;             /* OROYA_GLTF_NONE: all zeros (then sparse) */
+    uint32_t buffer_view; /* OROYA_GLTF_NONE: all zeros (then sparse) */
     uint64_t byte_offset;
     oroya_gltf_component_type component_type;
     bool normalized;
-    uint32_t count;                   /* elements */
+    uint32_t count; /* elements */
     oroya_gltf_type type;
     oroya_gltf_sparse sparse;
 } oroya_gltf_accessor;
 
 typedef struct oroya_gltf_attribute {
-    char *name;                       /* "POSITION", "TEXCOORD_0", "_CUSTOM" */
+    char *name; /* "POSITION", "TEXCOORD_0", "_CUSTOM" */
     oroya_gltf_attribute_kind kind;
-    uint32_t set;                     /* the _n of TEXCOORD_n etc., 0 otherwise */
+    uint32_t set; /* the _n of TEXCOORD_n etc., 0 otherwise */
     uint32_t accessor;
 } oroya_gltf_attribute;
 
@@ -158,9 +171,9 @@ typedef struct oroya_gltf_morph_target {
 typedef struct oroya_gltf_primitive {
     uint32_t attribute_count;
     oroya_gltf_attribute *attributes;
-    uint32_t indices;                 /* accessor or OROYA_GLTF_NONE */
-    uint32_t material;                /* OROYA_GLTF_NONE: default material */
-    uint32_t mode;                    /* 4 = triangles (default) */
+    uint32_t indices;  /* accessor or OROYA_GLTF_NONE */
+    uint32_t material; /* OROYA_GLTF_NONE: default material */
+    uint32_t mode;     /* 4 = triangles (default) */
     uint32_t target_count;
     oroya_gltf_morph_target *targets;
 } oroya_gltf_primitive;
@@ -169,7 +182,7 @@ typedef struct oroya_gltf_mesh {
     char *name;
     uint32_t primitive_count;
     oroya_gltf_primitive *primitives;
-    uint32_t weight_count;            /* default morph weights */
+    uint32_t weight_count; /* default morph weights */
     float *weights;
 } oroya_gltf_mesh;
 
@@ -177,11 +190,11 @@ typedef struct oroya_gltf_node {
     char *name;
     uint32_t child_count;
     uint32_t *children;
-    uint32_t mesh, skin, camera;      /* OROYA_GLTF_NONE when absent */
+    uint32_t mesh, skin, camera; /* OROYA_GLTF_NONE when absent */
     bool has_matrix;
-    float matrix[16];                 /* column-major; identity when absent */
-    float translation[3];             /* defaults 0,0,0 / 0,0,0,1 / 1,1,1 */
-    float rotation[4];                /* x, y, z, w */
+    float matrix[16];     /* column-major; identity when absent */
+    float translation[3]; /* defaults 0,0,0 / 0,0,0,1 / 1,1,1 */
+    float rotation[4];    /* x, y, z, w */
     float scale[3];
     uint32_t weight_count;
     float *weights;
@@ -191,18 +204,18 @@ typedef struct oroya_gltf_skin {
     char *name;
     uint32_t joint_count;
     uint32_t *joints;
-    uint32_t inverse_bind_matrices;   /* accessor or OROYA_GLTF_NONE (identity) */
-    uint32_t skeleton;                /* node or OROYA_GLTF_NONE */
+    uint32_t inverse_bind_matrices; /* accessor or OROYA_GLTF_NONE (identity) */
+    uint32_t skeleton;              /* node or OROYA_GLTF_NONE */
 } oroya_gltf_skin;
 
-typedef struct oroya_gltf_sampler {   /* animation sampler */
-    uint32_t input, output;           /* accessors */
+typedef struct oroya_gltf_sampler { /* animation sampler */
+    uint32_t input, output;         /* accessors */
     oroya_gltf_interpolation interpolation;
 } oroya_gltf_sampler;
 
 typedef struct oroya_gltf_channel {
-    uint32_t sampler;                 /* index into the animation's samplers */
-    uint32_t node;                    /* OROYA_GLTF_NONE: ignored (an extension targets it) */
+    uint32_t sampler; /* index into the animation's samplers */
+    uint32_t node;    /* OROYA_GLTF_NONE: ignored (an extension targets it) */
     oroya_gltf_path path;
 } oroya_gltf_channel;
 
@@ -233,15 +246,15 @@ typedef struct oroya_gltf_scene {
 typedef struct oroya_gltf_camera {
     char *name;
     bool orthographic;
-    float yfov, aspect_ratio;         /* perspective; aspect 0 = unset */
-    float xmag, ymag;                 /* orthographic */
-    float znear, zfar;                /* zfar 0 = infinite (perspective only) */
+    float yfov, aspect_ratio; /* perspective; aspect 0 = unset */
+    float xmag, ymag;         /* orthographic */
+    float znear, zfar;        /* zfar 0 = infinite (perspective only) */
 } oroya_gltf_camera;
 
 typedef struct oroya_gltf_material {
     char *name;
-    float base_color_factor[4];       /* default 1,1,1,1 */
-    uint32_t base_color_texture;      /* texture or OROYA_GLTF_NONE */
+    float base_color_factor[4];  /* default 1,1,1,1 */
+    uint32_t base_color_texture; /* texture or OROYA_GLTF_NONE */
     uint32_t base_color_texcoord;
     float metallic_factor, roughness_factor;
     bool double_sided;
@@ -249,8 +262,8 @@ typedef struct oroya_gltf_material {
 
 typedef struct oroya_gltf_texture {
     char *name;
-    uint32_t source;                  /* image or OROYA_GLTF_NONE */
-    uint32_t sampler;                 /* texture sampler or OROYA_GLTF_NONE */
+    uint32_t source;  /* image or OROYA_GLTF_NONE */
+    uint32_t sampler; /* texture sampler or OROYA_GLTF_NONE */
 } oroya_gltf_texture;
 
 /* A texture sampler (glTF `samplers`): filters 0 when unset (9728 NEAREST, 9729 LINEAR,
@@ -264,28 +277,41 @@ typedef struct oroya_gltf_texture_sampler {
 
 typedef struct oroya_gltf_image {
     char *name;
-    char *uri;                        /* NULL when in a buffer view */
+    char *uri; /* NULL when in a buffer view */
     char *mime_type;
-    uint32_t buffer_view;             /* OROYA_GLTF_NONE when uri is used */
+    uint32_t buffer_view; /* OROYA_GLTF_NONE when uri is used */
 } oroya_gltf_image;
 
 typedef struct oroya_gltf_data {
     bool is_glb;
-    bool uses_mesh_quantization;      /* KHR_mesh_quantization in extensionsUsed */
-    uint32_t scene;                   /* default scene or OROYA_GLTF_NONE */
-    uint32_t buffer_count;         oroya_gltf_buffer *buffers;
-    uint32_t buffer_view_count;    oroya_gltf_buffer_view *buffer_views;
-    uint32_t accessor_count;       oroya_gltf_accessor *accessors;
-    uint32_t mesh_count;           oroya_gltf_mesh *meshes;
-    uint32_t node_count;           oroya_gltf_node *nodes;
-    uint32_t skin_count;           oroya_gltf_skin *skins;
-    uint32_t animation_count;      oroya_gltf_animation *animations;
-    uint32_t scene_count;          oroya_gltf_scene *scenes;
-    uint32_t camera_count;         oroya_gltf_camera *cameras;
-    uint32_t material_count;       oroya_gltf_material *materials;
-    uint32_t texture_count;        oroya_gltf_texture *textures;
-    uint32_t image_count;          oroya_gltf_image *images;
-    uint32_t texture_sampler_count; oroya_gltf_texture_sampler *texture_samplers;
+    bool uses_mesh_quantization; /* KHR_mesh_quantization in extensionsUsed */
+    uint32_t scene;              /* default scene or OROYA_GLTF_NONE */
+    uint32_t buffer_count;
+    oroya_gltf_buffer *buffers;
+    uint32_t buffer_view_count;
+    oroya_gltf_buffer_view *buffer_views;
+    uint32_t accessor_count;
+    oroya_gltf_accessor *accessors;
+    uint32_t mesh_count;
+    oroya_gltf_mesh *meshes;
+    uint32_t node_count;
+    oroya_gltf_node *nodes;
+    uint32_t skin_count;
+    oroya_gltf_skin *skins;
+    uint32_t animation_count;
+    oroya_gltf_animation *animations;
+    uint32_t scene_count;
+    oroya_gltf_scene *scenes;
+    uint32_t camera_count;
+    oroya_gltf_camera *cameras;
+    uint32_t material_count;
+    oroya_gltf_material *materials;
+    uint32_t texture_count;
+    oroya_gltf_texture *textures;
+    uint32_t image_count;
+    oroya_gltf_image *images;
+    uint32_t texture_sampler_count;
+    oroya_gltf_texture_sampler *texture_samplers;
     uint32_t extension_required_count;
     char **extensions_required;
     uint32_t extension_used_count;
@@ -312,7 +338,7 @@ typedef oroya_result (*oroya_gltf_read_fn)(void *user, const char *uri, const ch
                                            uint64_t *size, oroya_error *err);
 
 typedef struct oroya_gltf_desc {
-    oroya_allocator allocator;        /* zero = malloc/free */
+    oroya_allocator allocator; /* zero = malloc/free */
     /* Directory that external URIs are relative to when parsing from memory. NULL: external
      * URIs fail in load_buffers (OROYA_ERR_NOT_FOUND). parse_file uses the file's folder. */
     const char *base_dir;
@@ -394,9 +420,7 @@ oroya_result oroya_gltf_accessor_unpack_floats(const oroya_gltf_data *data, uint
  * normalization. Errors as above, plus OROYA_ERR_INVALID_DATA for a FLOAT or signed
  * accessor. Never allocates. */
 oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint32_t accessor,
-                                              uint32_t *out, size_t out_count,
-                                              oroya_error *err);
-
+                                              uint32_t *out, size_t out_count, oroya_error *err);
 
 /* ==== Import: glTF data -> oroya objects ====================================================
  *
@@ -438,12 +462,12 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
  */
 
 typedef struct oroya_gltf_image_data {
-    uint32_t width, height;           /* 0 when not decoded (skip_images, or unused) */
-    uint8_t *pixels;                  /* width * height * 4 bytes, RGBA8, top row first */
-    const char *name;                 /* glTF name, "" when absent */
-    const char *mime_type;            /* the file's mimeType, else "image/png" or "image/jpeg"
+    uint32_t width, height; /* 0 when not decoded (skip_images, or unused) */
+    uint8_t *pixels;        /* width * height * 4 bytes, RGBA8, top row first */
+    const char *name;       /* glTF name, "" when absent */
+    const char *mime_type;  /* the file's mimeType, else "image/png" or "image/jpeg"
                                          from the bytes, else "" */
-    const uint8_t *encoded;           /* the image file's bytes as the file holds them (every
+    const uint8_t *encoded; /* the image file's bytes as the file holds them (every
                                          image, used or not), for export; NULL with
                                          skip_images */
     uint64_t encoded_size;
@@ -451,41 +475,41 @@ typedef struct oroya_gltf_image_data {
 
 /* A glTF texture: its image and its sampler, as the file has them. */
 typedef struct oroya_gltf_model_texture {
-    const char *name;                 /* glTF name, "" when absent */
-    uint32_t image;                   /* index into images, or OROYA_GLTF_NONE */
-    bool sampler;                     /* the texture names a sampler; else the fields below
+    const char *name;                /* glTF name, "" when absent */
+    uint32_t image;                  /* index into images, or OROYA_GLTF_NONE */
+    bool sampler;                    /* the texture names a sampler; else the fields below
                                          are glTF's defaults (filters 0 = unset, REPEAT) */
-    const char *sampler_name;         /* "" when absent */
-    uint32_t mag_filter, min_filter;  /* as oroya_gltf_texture_sampler */
+    const char *sampler_name;        /* "" when absent */
+    uint32_t mag_filter, min_filter; /* as oroya_gltf_texture_sampler */
     uint32_t wrap_s, wrap_t;
 } oroya_gltf_model_texture;
 
 typedef struct oroya_gltf_model_material {
-    const char *name;                 /* glTF name, "" when absent */
-    oroya_material material;          /* base color factor, metallic, roughness, sides */
-    uint32_t base_color_image;        /* index into images, or OROYA_GLTF_NONE */
-    uint32_t base_color_texcoord;     /* TEXCOORD set; only 0 has uvs in the geometry */
-    uint32_t base_color_texture;      /* index into textures, or OROYA_GLTF_NONE */
+    const char *name;             /* glTF name, "" when absent */
+    oroya_material material;      /* base color factor, metallic, roughness, sides */
+    uint32_t base_color_image;    /* index into images, or OROYA_GLTF_NONE */
+    uint32_t base_color_texcoord; /* TEXCOORD set; only 0 has uvs in the geometry */
+    uint32_t base_color_texture;  /* index into textures, or OROYA_GLTF_NONE */
 } oroya_gltf_model_material;
 
 typedef struct oroya_gltf_model_skin {
-    const char *name;                 /* glTF name, "" when absent */
+    const char *name; /* glTF name, "" when absent */
     uint32_t joint_count;
-    oroya_node *joints;               /* joint nodes in `joints` order ({0}: not in the scene) */
-    uint32_t *joint_gltf_nodes;       /* the same joints as glTF node indices */
-    oroya_mat4 *inverse_bind_matrices;/* one per joint; identity when the file has none */
-    oroya_node skeleton;              /* {0} when absent */
+    oroya_node *joints;                /* joint nodes in `joints` order ({0}: not in the scene) */
+    uint32_t *joint_gltf_nodes;        /* the same joints as glTF node indices */
+    oroya_mat4 *inverse_bind_matrices; /* one per joint; identity when the file has none */
+    oroya_node skeleton;               /* {0} when absent */
 } oroya_gltf_model_skin;
 
 /* A glTF camera as the file holds it; the scene's oroya_camera is what import built from it
  * (GLTFLoader's defaults: aspect 1 when unset, zfar 2e6 when infinite, znear 1 when 0). */
 typedef struct oroya_gltf_model_camera {
-    const char *name;                 /* glTF name, "" when absent */
+    const char *name; /* glTF name, "" when absent */
     bool orthographic;
-    float yfov, aspect_ratio;         /* perspective, radians; aspect_ratio 0 = unset */
-    float xmag, ymag;                 /* orthographic */
-    float znear, zfar;                /* zfar 0 = unset (infinite; perspective only) */
-    oroya_camera camera;              /* what import attached to the nodes using it */
+    float yfov, aspect_ratio; /* perspective, radians; aspect_ratio 0 = unset */
+    float xmag, ymag;         /* orthographic */
+    float znear, zfar;        /* zfar 0 = unset (infinite; perspective only) */
+    oroya_camera camera;      /* what import attached to the nodes using it */
 } oroya_gltf_model_camera;
 
 /* What import keeps of a primitive beyond its geometry, for export to write it back: for one
@@ -493,19 +517,19 @@ typedef struct oroya_gltf_model_camera {
  * its mode, POSITION and indices; for a skinned triangle primitive, its second set of
  * influences as the file had them (the skin's copy is normalized). Zero when absent. */
 typedef struct oroya_gltf_model_primitive {
-    uint32_t mode;                    /* glTF mode: 0 points, 1 lines, 2 loop, 3 strip, 5, 6 */
+    uint32_t mode; /* glTF mode: 0 points, 1 lines, 2 loop, 3 strip, 5, 6 */
     uint32_t vertex_count;
-    float *positions;                 /* vertex_count * 3, NULL when not kept */
+    float *positions; /* vertex_count * 3, NULL when not kept */
     uint32_t index_count;
-    uint32_t *indices;                /* NULL when the primitive has none */
-    uint16_t *joints2;                /* JOINTS_1, vertex_count * 4, or NULL */
-    float *weights2;                  /* WEIGHTS_1, vertex_count * 4, or NULL */
+    uint32_t *indices; /* NULL when the primitive has none */
+    uint16_t *joints2; /* JOINTS_1, vertex_count * 4, or NULL */
+    float *weights2;   /* WEIGHTS_1, vertex_count * 4, or NULL */
     /* Of a triangle primitive, attributes the geometry has no place for, decoded as
      * oroya_gltf_accessor_unpack_floats does (normalized integers scaled), for export: */
-    float *texcoords1;                /* TEXCOORD_1, geometry vertex count * 2, or NULL */
-    float *tangents;                  /* TANGENT, vertex count * 4 (xyz, w = handedness) */
-    float *colors;                    /* COLOR_0, vertex count * color_components, or NULL */
-    uint32_t color_components;        /* 3 (VEC3) or 4 (VEC4) */
+    float *texcoords1;         /* TEXCOORD_1, geometry vertex count * 2, or NULL */
+    float *tangents;           /* TANGENT, vertex count * 4 (xyz, w = handedness) */
+    float *colors;             /* COLOR_0, vertex count * color_components, or NULL */
+    uint32_t color_components; /* 3 (VEC3) or 4 (VEC4) */
     oroya_gltf_component_type color_component_type; /* FLOAT, or normalized UNSIGNED_BYTE
                                          or UNSIGNED_SHORT: export writes it back so */
 } oroya_gltf_model_primitive;
@@ -524,35 +548,35 @@ typedef struct oroya_gltf_model {
     oroya_clip **clips;               /* per glTF animation, in file order */
     uint32_t skin_count;
     oroya_gltf_model_skin *skins;
-    oroya_skeleton **skeletons;       /* per glTF skin; NULL when a joint is not in the scene */
+    oroya_skeleton **skeletons; /* per glTF skin; NULL when a joint is not in the scene */
     uint32_t skinned_mesh_count;
-    oroya_skin **skinned_meshes;      /* one per skinned primitive, bound to its skeleton */
-    uint32_t mesh_count;              /* = glTF mesh count */
-    uint32_t *mesh_first_geometry;    /* per mesh: index of its primitive 0 in geometries */
-    const char **mesh_names;          /* per mesh: glTF name, "" when absent */
-    uint32_t geometry_count;          /* one per primitive of every mesh, in mesh order */
-    oroya_geometry **geometries;      /* NULL for primitives that are not triangle lists */
-    uint32_t *geometry_material;      /* per geometry: index into materials or OROYA_GLTF_NONE */
+    oroya_skin **skinned_meshes;   /* one per skinned primitive, bound to its skeleton */
+    uint32_t mesh_count;           /* = glTF mesh count */
+    uint32_t *mesh_first_geometry; /* per mesh: index of its primitive 0 in geometries */
+    const char **mesh_names;       /* per mesh: glTF name, "" when absent */
+    uint32_t geometry_count;       /* one per primitive of every mesh, in mesh order */
+    oroya_geometry **geometries;   /* NULL for primitives that are not triangle lists */
+    uint32_t *geometry_material;   /* per geometry: index into materials or OROYA_GLTF_NONE */
     oroya_gltf_model_primitive *primitives; /* per geometry slot: what import keeps beyond
                                          the geometry (see oroya_gltf_model_primitive) */
     uint32_t material_count;
     oroya_gltf_model_material *materials;
     uint32_t image_count;
     oroya_gltf_image_data *images;
-    uint32_t camera_count;            /* = glTF camera count */
+    uint32_t camera_count; /* = glTF camera count */
     oroya_gltf_model_camera *cameras;
-    uint32_t texture_count;           /* = glTF texture count */
+    uint32_t texture_count; /* = glTF texture count */
     oroya_gltf_model_texture *textures;
-    const char *scene_name;           /* the loaded glTF scene's name, "" when absent */
+    const char *scene_name; /* the loaded glTF scene's name, "" when absent */
     /* + private bookkeeping */
 } oroya_gltf_model;
 
 typedef struct oroya_gltf_import_desc {
-    oroya_allocator allocator;        /* zero = malloc/free; used for everything the model owns */
-    bool skip_images;                 /* true: read and decode no image (images stay 0 x 0,
+    oroya_allocator allocator;    /* zero = malloc/free; used for everything the model owns */
+    bool skip_images;             /* true: read and decode no image (images stay 0 x 0,
                                          encoded NULL; export then writes none) */
-    bool allow_outside_base_dir;      /* oroya_gltf_load only: as in oroya_gltf_desc */
-    oroya_gltf_read_fn read_file;     /* oroya_gltf_load only: as in oroya_gltf_desc (import
+    bool allow_outside_base_dir;  /* oroya_gltf_load only: as in oroya_gltf_desc */
+    oroya_gltf_read_fn read_file; /* oroya_gltf_load only: as in oroya_gltf_desc (import
                                          reads image URIs with the data's reader) */
     void *read_user;
 } oroya_gltf_import_desc;
@@ -619,11 +643,11 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
  * validator with no errors. Linear in the scene and clip sizes (plus a sort of the names).
  */
 typedef struct oroya_gltf_write_desc {
-    bool binary;                      /* true: one .glb; false: .gltf plus a .bin beside it
+    bool binary;                    /* true: one .glb; false: .gltf plus a .bin beside it
                                          (FILE.gltf -> FILE.bin, its URI percent-encoded) */
-    const oroya_clip *const *clips;   /* clip_count clips to write as animations, or NULL */
+    const oroya_clip *const *clips; /* clip_count clips to write as animations, or NULL */
     uint32_t clip_count;
-    oroya_allocator allocator;        /* zero = malloc/free (the JSON tree uses malloc) */
+    oroya_allocator allocator; /* zero = malloc/free (the JSON tree uses malloc) */
     /* The model `scene` was imported as (model->scene == scene), or NULL. With it, what the
      * scene does not hold comes back as the file had it: node names (duplicates and unnamed
      * nodes too), mesh, material, skin and camera names, skin.skeleton, unused materials and
@@ -632,7 +656,7 @@ typedef struct oroya_gltf_write_desc {
      * that a clip animates (written with their name and transform, outside every scene).
      * What was changed in the scene since import is written as the scene has it. */
     const oroya_gltf_model *model;
-    bool snorm16_rotations;           /* rotation outputs of LINEAR and STEP tracks as
+    bool snorm16_rotations; /* rotation outputs of LINEAR and STEP tracks as
                                          normalized signed shorts (glTF 2.0 allows them for
                                          animation outputs): each value becomes
                                          round(v * 32767) / 32767, so keys already on that

@@ -74,49 +74,49 @@ typedef enum oroya_ik_type {
 /* One IK. Fields a type does not use are ignored. */
 typedef struct oroya_ik {
     oroya_ik_type type;
-    const char *name;       /* optional; names the IK in messages */
+    const char *name;                    /* optional; names the IK in messages */
     uint32_t joints[OROYA_IK_MAX_CHAIN]; /* joint indices (dense node indices on the scene
                                           * path); each an ancestor (not necessarily the
                                           * parent) of the next; not read by the solve job */
-    uint32_t joint_count;   /* TWO_BONE: 3 (0 means 3); AIM: 1..OROYA_IK_MAX_CHAIN (0 means 1) */
-    oroya_vec3 target;      /* world position the end (TWO_BONE) or the aim ray (AIM) reaches */
-    float weight;           /* [0, 1]; 0 leaves the pose bit for bit; values outside are clamped */
+    uint32_t joint_count; /* TWO_BONE: 3 (0 means 3); AIM: 1..OROYA_IK_MAX_CHAIN (0 means 1) */
+    oroya_vec3 target;    /* world position the end (TWO_BONE) or the aim ray (AIM) reaches */
+    float weight;         /* [0, 1]; 0 leaves the pose bit for bit; values outside are clamped */
     const oroya_joint_limit *limits; /* NULL, or joint_count limits, chain order, applied to
                                       * the rotations IK wrote (FREE entries limit nothing) */
 
     /* ---- TWO_BONE ---- */
-    oroya_vec3 pole;        /* world direction the middle joint points toward; required */
-    oroya_vec3 mid_axis;    /* the middle joint's hinge, its local space: the knee bends by a
+    oroya_vec3 pole;            /* world direction the middle joint points toward; required */
+    oroya_vec3 mid_axis;        /* the middle joint's hinge, its local space: the knee bends by a
                              * positive rotation about it (right-hand rule). Zero (default): the
                              * bend of the incoming pose (normal of root, middle, end), or, when
                              * the incoming chain is straight, the normal of the pole plane */
-    float soft;             /* [0, 1): 0 = off (default). Otherwise the end starts to lag behind
+    float soft;                 /* [0, 1): 0 = off (default). Otherwise the end starts to lag behind
                              * the target when the target is farther than (1 - soft) x the
                              * chain length and reaches full extension only at infinity, so the
                              * knee does not pop straight */
-    bool has_target_rotation; /* default false: the end joint keeps its local rotation */
+    bool has_target_rotation;   /* default false: the end joint keeps its local rotation */
     oroya_quat target_rotation; /* world rotation of the end joint (normalized here) */
 
     /* ---- AIM ---- */
     float shares[OROYA_IK_MAX_CHAIN]; /* joint_count shares of the turn, >= 0, adding up to 1
                                        * (within 1e-4); all zero with one joint means {1} */
-    oroya_vec3 forward;     /* last joint's local axis that points at the target; required */
-    oroya_vec3 offset;      /* last joint's local space: where the aim ray starts (the eyes);
+    oroya_vec3 forward; /* last joint's local axis that points at the target; required */
+    oroya_vec3 offset;  /* last joint's local space: where the aim ray starts (the eyes);
                              * default 0 (the joint itself) */
-    oroya_vec3 up;          /* world up; zero (default): no up constraint (shortest turn) */
-    oroya_vec3 up_axis;     /* last joint's local axis kept toward `up`; zero: (0, 1, 0); must
+    oroya_vec3 up;      /* world up; zero (default): no up constraint (shortest turn) */
+    oroya_vec3 up_axis; /* last joint's local axis kept toward `up`; zero: (0, 1, 0); must
                              * not be parallel to forward */
 } oroya_ik;
 
 /* ---- the solver: one IK on the matrices of its chain ----------------------------------- */
 
 typedef struct oroya_ik_solve_job {
-    const oroya_ik *ik;            /* required; ik->joints is not read */
-    const oroya_mat4 *world;       /* joint_count world matrices of the chain, in chain order */
-    const oroya_quat *rotations;   /* joint_count local rotations of the same joints */
-    oroya_quat *out;               /* joint_count local rotations out (may alias rotations):
+    const oroya_ik *ik;          /* required; ik->joints is not read */
+    const oroya_mat4 *world;     /* joint_count world matrices of the chain, in chain order */
+    const oroya_quat *rotations; /* joint_count local rotations of the same joints */
+    oroya_quat *out;             /* joint_count local rotations out (may alias rotations):
                                     * unit length; a joint IK does not move keeps its input */
-    bool *reached;                 /* optional: true when the target was reached (TWO_BONE:
+    bool *reached;               /* optional: true when the target was reached (TWO_BONE:
                                     * within reach, soft limit not engaged, weight 1; AIM: the
                                     * last joint aimed with weight 1 and no limit in the way) */
 } oroya_ik_solve_job;
@@ -148,8 +148,8 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
  * indices are dense node indices in range, each chain a parent chain, and each IK passes
  * oroya_ik_solve_validate on the current world matrices. Messages name the nodes. Re-check
  * (and re-resolve indices) when oroya_scene_layout_version changes. Never allocates. */
-oroya_result oroya_ik_scene_validate(const oroya_scene *scene, const oroya_ik *iks,
-                                     uint32_t count, oroya_error *err);
+oroya_result oroya_ik_scene_validate(const oroya_scene *scene, const oroya_ik *iks, uint32_t count,
+                                     oroya_error *err);
 
 /* Applies iks[0..count) in order to the scene: reads the chain's world matrices (call it after
  * oroya_mixer_update and oroya_scene_update_world), writes the chain's local rotations into

@@ -24,18 +24,24 @@ extern "C" {
 #endif
 OROYA_API_BEGIN
 
-typedef struct { float x, y, z; } oroya_vec3;
-typedef struct { float x, y, z, w; } oroya_quat;
-typedef struct { float m[16]; } oroya_mat4;
+typedef struct {
+    float x, y, z;
+} oroya_vec3;
+typedef struct {
+    float x, y, z, w;
+} oroya_quat;
+typedef struct {
+    float m[16];
+} oroya_mat4;
 
 /* ---- vec3 ---------------------------------------------------------------------------- */
 oroya_vec3 oroya_vec3_add(oroya_vec3 a, oroya_vec3 b);
 oroya_vec3 oroya_vec3_sub(oroya_vec3 a, oroya_vec3 b);
 oroya_vec3 oroya_vec3_scale(oroya_vec3 a, float s);
-oroya_vec3 oroya_vec3_mul(oroya_vec3 a, oroya_vec3 b);          /* component-wise */
-float      oroya_vec3_dot(oroya_vec3 a, oroya_vec3 b);
+oroya_vec3 oroya_vec3_mul(oroya_vec3 a, oroya_vec3 b); /* component-wise */
+float oroya_vec3_dot(oroya_vec3 a, oroya_vec3 b);
 oroya_vec3 oroya_vec3_cross(oroya_vec3 a, oroya_vec3 b);
-float      oroya_vec3_length(oroya_vec3 a);
+float oroya_vec3_length(oroya_vec3 a);
 /* Unit vector along a; the zero vector stays zero (never NaN). */
 oroya_vec3 oroya_vec3_normalize(oroya_vec3 a);
 /* a + (b - a) * t. */
@@ -46,8 +52,8 @@ oroya_quat oroya_quat_identity(void);
 /* Hamilton product: rotating by the result is rotating by b, then by a. */
 oroya_quat oroya_quat_mul(oroya_quat a, oroya_quat b);
 oroya_quat oroya_quat_conjugate(oroya_quat q);
-float      oroya_quat_dot(oroya_quat a, oroya_quat b);
-float      oroya_quat_length(oroya_quat q);
+float oroya_quat_dot(oroya_quat a, oroya_quat b);
+float oroya_quat_length(oroya_quat q);
 /* Unit quaternion along q; a zero quaternion gives the identity (never NaN). */
 oroya_quat oroya_quat_normalize(oroya_quat q);
 /* Rotation of `angle` radians about `axis`. The axis is normalized here; a zero axis
@@ -94,7 +100,7 @@ oroya_vec3 oroya_mat4_transform_direction(oroya_mat4 m, oroya_vec3 d);
  * The tangents m0 and m1 are already scaled to the interval (glTF tracks store tangents per
  * second and multiply them by the key interval first; oroya's tracks do that for you).
  * oroya_cubic_spline(0.5, 0, 5, 10, -2) == 5.875. */
-float      oroya_cubic_spline(float t, float p0, float m0, float p1, float m1);
+float oroya_cubic_spline(float t, float p0, float m0, float p1, float m1);
 /* The same per component. oroya_hermite(0.5, {0,0,0}, {0,10,0}, {5,0,0}, {0,-5,0}) is
  * (2.5, 1.875, 0). */
 oroya_vec3 oroya_hermite(float t, oroya_vec3 p0, oroya_vec3 m0, oroya_vec3 p1, oroya_vec3 m1);

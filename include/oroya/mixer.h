@@ -101,8 +101,8 @@ typedef enum oroya_event_type {
 typedef struct oroya_event {
     oroya_event_type type;
     oroya_action *action;
-    int32_t direction;  /* FINISHED: +1 forwards, -1 backwards; LOOP: 0 */
-    int64_t loop_delta; /* LOOP: floor(time / duration), signed; FINISHED: 0 */
+    int32_t direction;          /* FINISHED: +1 forwards, -1 backwards; LOOP: 0 */
+    int64_t loop_delta;         /* LOOP: floor(time / duration), signed; FINISHED: 0 */
     const oroya_marker *marker; /* MARKER: the clip's marker (its time and name); else NULL */
 } oroya_event;
 
@@ -141,9 +141,9 @@ typedef enum oroya_rotation_blend {
 } oroya_rotation_blend;
 
 typedef struct oroya_mixer_desc {
-    uint32_t max_actions;  /* actions alive at once; 0 = 64; at most OROYA_MAX_ACTIONS */
-    uint32_t max_bindings; /* distinct (node, property) targets; 0 = 256; <= OROYA_MAX_BINDINGS */
-    uint32_t max_events;   /* events kept per update for oroya_mixer_events; 0 = 64 */
+    uint32_t max_actions;    /* actions alive at once; 0 = 64; at most OROYA_MAX_ACTIONS */
+    uint32_t max_bindings;   /* distinct (node, property) targets; 0 = 256; <= OROYA_MAX_BINDINGS */
+    uint32_t max_events;     /* events kept per update for oroya_mixer_events; 0 = 64 */
     oroya_event_fn on_event; /* optional callback, NULL = none */
     void *user;              /* passed to on_event */
     oroya_allocator allocator;
@@ -221,8 +221,8 @@ oroya_result oroya_mixer_update(oroya_mixer *mixer, double dt);
  * errors as oroya_mixer_update (checked before anything changes). */
 oroya_result oroya_mixer_set_time(oroya_mixer *mixer, double time);
 
-double oroya_mixer_time(const oroya_mixer *mixer);            /* seconds; 0 for NULL */
-double oroya_mixer_time_scale(const oroya_mixer *mixer);      /* 1 by default; 0 for NULL */
+double oroya_mixer_time(const oroya_mixer *mixer);       /* seconds; 0 for NULL */
+double oroya_mixer_time_scale(const oroya_mixer *mixer); /* 1 by default; 0 for NULL */
 /* Any finite value (0 pauses everything, negative plays backwards). INVALID_ARGUMENT else. */
 oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
 
@@ -262,8 +262,7 @@ oroya_result oroya_mixer_uncache_action(oroya_mixer *mixer, oroya_action *action
 /* Events raised by the last update (or set_time), in dispatch order. At most max_events
  * are kept; *dropped (may be NULL) counts the rest (the callback still saw them). The
  * pointer is valid until the next update. */
-const oroya_event *oroya_mixer_events(const oroya_mixer *mixer, uint32_t *count,
-                                      uint32_t *dropped);
+const oroya_event *oroya_mixer_events(const oroya_mixer *mixer, uint32_t *count, uint32_t *dropped);
 
 /* Replaces the event callback (NULL = none). */
 void oroya_mixer_set_event_callback(oroya_mixer *mixer, oroya_event_fn fn, void *user);
@@ -337,7 +336,7 @@ oroya_mixer *oroya_action_mixer(const oroya_action *action);
 /* ---- actions: timing -------------------------------------------------------------------- */
 
 double oroya_action_time(const oroya_action *action);
-oroya_result oroya_action_set_time(oroya_action *action, double time);   /* finite */
+oroya_result oroya_action_set_time(oroya_action *action, double time); /* finite */
 double oroya_action_time_scale(const oroya_action *action);
 /* Sets time_scale directly (three's `action.timeScale = s`); a warp keeps running. */
 oroya_result oroya_action_set_time_scale(oroya_action *action, double time_scale);
@@ -357,8 +356,8 @@ oroya_result oroya_action_halt(oroya_action *action, double duration);
  * Values are stored as float, as three does. INVALID_ARGUMENT for non-finite values, a
  * ratio beyond the float range (warp(a, 1e300, -1e300, d) would make the time NaN), a
  * negative duration, or when time_scale is 0 (the ratio is undefined). */
-oroya_result oroya_action_warp(oroya_action *action, double start_time_scale,
-                               double end_time_scale, double duration);
+oroya_result oroya_action_warp(oroya_action *action, double start_time_scale, double end_time_scale,
+                               double duration);
 void oroya_action_stop_warping(oroya_action *action);
 bool oroya_action_is_warping(const oroya_action *action);
 bool oroya_action_paused(const oroya_action *action);
@@ -370,8 +369,7 @@ oroya_result oroya_action_start_at(oroya_action *action, double mixer_time);
 
 /* Loop mode and repetitions (INFINITY = forever, the default; ignored by ONCE). Repetitions
  * must not be NaN or negative. */
-oroya_result oroya_action_set_loop(oroya_action *action, oroya_loop_mode mode,
-                                   double repetitions);
+oroya_result oroya_action_set_loop(oroya_action *action, oroya_loop_mode mode, double repetitions);
 oroya_loop_mode oroya_action_loop(const oroya_action *action);
 double oroya_action_repetitions(const oroya_action *action);
 /* three's _loopCount: -1 before the first update, then completed loops. */
@@ -409,11 +407,11 @@ bool oroya_action_is_fading(const oroya_action *action);
  * earlier time_scale when the warp ends. Does not play either action. INVALID_ARGUMENT for
  * NULL, actions of different mixers, a non-finite or negative duration, and with warp a
  * time_scale or clip duration of 0 on either action. */
-oroya_result oroya_action_cross_fade_from(oroya_action *action, oroya_action *from,
-                                          double duration, bool warp);
+oroya_result oroya_action_cross_fade_from(oroya_action *action, oroya_action *from, double duration,
+                                          bool warp);
 /* `to` fades in, this fades out: to.cross_fade_from(this). */
-oroya_result oroya_action_cross_fade_to(oroya_action *action, oroya_action *to,
-                                        double duration, bool warp);
+oroya_result oroya_action_cross_fade_to(oroya_action *action, oroya_action *to, double duration,
+                                        bool warp);
 
 oroya_blend_mode oroya_action_blend_mode(const oroya_action *action);
 /* Changes how the action blends from the next update on (three's `action.blendMode = m`). */
@@ -441,11 +439,11 @@ typedef struct oroya_mask_entry {
 } oroya_mask_entry;
 
 typedef struct oroya_mask_desc {
-    const char *name;               /* for messages; copied; NULL = "" */
-    const char *const *include;     /* node names weighted 1 */
+    const char *name;           /* for messages; copied; NULL = "" */
+    const char *const *include; /* node names weighted 1 */
     uint32_t include_count;
-    bool descendants;               /* include and exclude also cover each node's descendants */
-    const char *const *exclude;     /* node names weighted 0 (after include) */
+    bool descendants;           /* include and exclude also cover each node's descendants */
+    const char *const *exclude; /* node names weighted 0 (after include) */
     uint32_t exclude_count;
     const oroya_mask_entry *weights; /* then these nodes (alone) get these weights */
     uint32_t weight_count;

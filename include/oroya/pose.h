@@ -80,19 +80,19 @@ typedef struct oroya_soa_transform {
 typedef struct oroya_pose_skeleton oroya_pose_skeleton;
 
 typedef struct oroya_pose_skeleton_desc {
-    uint32_t joint_count;               /* 1 .. OROYA_POSE_MAX_JOINTS */
-    const uint32_t *parents;            /* joint_count parent indices, UINT32_MAX for a root;
+    uint32_t joint_count;           /* 1 .. OROYA_POSE_MAX_JOINTS */
+    const uint32_t *parents;        /* joint_count parent indices, UINT32_MAX for a root;
                                            parents[i] < i (parents before children); required */
-    const oroya_transform *rest;        /* joint_count local rest transforms; NULL = identity */
-    const oroya_mat4 *inverse_bind;     /* joint_count inverse bind matrices; NULL = identity */
-    const char *const *names;           /* joint_count names (copied) that clip tracks target;
+    const oroya_transform *rest;    /* joint_count local rest transforms; NULL = identity */
+    const oroya_mat4 *inverse_bind; /* joint_count inverse bind matrices; NULL = identity */
+    const char *const *names;       /* joint_count names (copied) that clip tracks target;
                                            NULL = tracks bind by desc.track_joints only */
-    const uint32_t *bone_slots;         /* joint_count: the index of each joint's bone matrix
+    const uint32_t *bone_slots;     /* joint_count: the index of each joint's bone matrix
                                            in oroya_pose_character_bones (a permutation of
                                            0 .. joint_count - 1, e.g. a skin's joint order when
                                            the joints here are sorted parents first); NULL =
                                            the joint's own index */
-    oroya_allocator allocator;          /* zero = malloc/free */
+    oroya_allocator allocator;      /* zero = malloc/free */
 } oroya_pose_skeleton_desc;
 
 /* Validates and copies the desc into one allocation. Errors: INVALID_ARGUMENT (NULL desc,
@@ -101,7 +101,7 @@ typedef struct oroya_pose_skeleton_desc {
  * inverse bind matrix not finite, bone_slots not a permutation), OUT_OF_MEMORY. */
 oroya_result oroya_pose_skeleton_create(const oroya_pose_skeleton_desc *desc,
                                         oroya_pose_skeleton **out, oroya_error *err);
-void oroya_pose_skeleton_destroy(oroya_pose_skeleton *skeleton); /* NULL ok */
+void oroya_pose_skeleton_destroy(oroya_pose_skeleton *skeleton);               /* NULL ok */
 uint32_t oroya_pose_skeleton_joint_count(const oroya_pose_skeleton *skeleton); /* 0 for NULL */
 /* The joint named `name`, or UINT32_MAX (no names, NULL, not found). Not for per-frame use. */
 uint32_t oroya_pose_skeleton_find(const oroya_pose_skeleton *skeleton, const char *name);
@@ -147,22 +147,22 @@ typedef struct oroya_pose_clip_desc {
  * (more than OROYA_POSE_MAX_KEYS keys), OUT_OF_MEMORY. */
 oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                     oroya_error *err);
-void oroya_pose_clip_destroy(oroya_pose_clip *clip); /* NULL ok */
-float oroya_pose_clip_duration(const oroya_pose_clip *clip);        /* 0 for NULL */
-bool oroya_pose_clip_additive(const oroya_pose_clip *clip);         /* false for NULL */
+void oroya_pose_clip_destroy(oroya_pose_clip *clip);         /* NULL ok */
+float oroya_pose_clip_duration(const oroya_pose_clip *clip); /* 0 for NULL */
+bool oroya_pose_clip_additive(const oroya_pose_clip *clip);  /* false for NULL */
 uint32_t oroya_pose_clip_ignored_tracks(const oroya_pose_clip *clip);
 
 /* What a runtime clip costs and how far it is from its source. */
 typedef struct oroya_pose_clip_info {
-    size_t bytes;            /* the clip's memory (one allocation) */
-    bool compressed;         /* keys reduced and quantized (false: float storage) */
-    float tolerance;         /* asked for (0 without compression, or with per-joint
+    size_t bytes;          /* the clip's memory (one allocation) */
+    bool compressed;       /* keys reduced and quantized (false: float storage) */
+    float tolerance;       /* asked for (0 without compression, or with per-joint
                                 tolerances) */
-    float max_error;         /* compressed: measured largest model-space distance between
+    float max_error;       /* compressed: measured largest model-space distance between
                                 this clip's and the float clip's joints and virtual vertices
                                 (scene units); 0 for float storage */
-    float max_joint_error;   /* the same for joint positions alone */
-    uint32_t keys;           /* compressed: keys stored, summed over SoA blocks of 4 joints
+    float max_joint_error; /* the same for joint positions alone */
+    uint32_t keys;         /* compressed: keys stored, summed over SoA blocks of 4 joints
                                 and channels; float storage: 0 */
 } oroya_pose_clip_info;
 /* Fills *out (zeros for NULL clip). */
@@ -192,9 +192,9 @@ typedef struct oroya_pose_character_desc {
 /* One layer of a frame. A layer slot keeps its key cursors between frames while it plays the
  * same clip; a new clip in a slot starts from fresh cursors. */
 typedef struct oroya_pose_layer {
-    const oroya_pose_clip *clip;  /* NULL: the slot is skipped */
-    float time;                   /* clip-local seconds; outside the keys: the end values */
-    float weight;                 /* <= 0 (or NaN): skipped; normal layers are mixed as
+    const oroya_pose_clip *clip; /* NULL: the slot is skipped */
+    float time;                  /* clip-local seconds; outside the keys: the end values */
+    float weight;                /* <= 0 (or NaN): skipped; normal layers are mixed as
                                      three.js does, additive ones scaled by it */
 } oroya_pose_layer;
 
@@ -226,9 +226,8 @@ const oroya_mat4 *oroya_pose_character_bones(const oroya_pose_character *charact
  * inverse_bind[i] (slot: the skeleton's bone_slots). locals hold (joint_count + 3) / 4 blocks; models and bones joint_count
  * matrices. Errors: INVALID_ARGUMENT (NULL skeleton, locals or models). Never allocates. */
 oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
-                                       const oroya_soa_transform *locals,
-                                       const oroya_mat4 *root, oroya_mat4 *models,
-                                       oroya_mat4 *bones);
+                                       const oroya_soa_transform *locals, const oroya_mat4 *root,
+                                       oroya_mat4 *models, oroya_mat4 *bones);
 
 /* ---- batches and threads ------------------------------------------------------------------ */
 
@@ -238,7 +237,7 @@ typedef void (*oroya_range_fn)(void *ctx, uint32_t begin, uint32_t end);
  * it is done. Engines plug their own job system in here. */
 typedef void (*oroya_parallel_for_fn)(void *user, uint32_t count, oroya_range_fn fn, void *ctx);
 typedef struct oroya_scheduler {
-    oroya_parallel_for_fn parallel_for;  /* NULL: everything on the calling thread */
+    oroya_parallel_for_fn parallel_for; /* NULL: everything on the calling thread */
     void *user;
 } oroya_scheduler;
 
@@ -260,14 +259,14 @@ oroya_result oroya_pose_update_batch(const oroya_pose_update *updates, uint32_t 
  *   oroya_scheduler s = {oroya_thread_pool_parallel_for, pool}; */
 typedef struct oroya_thread_pool oroya_thread_pool;
 typedef struct oroya_thread_pool_desc {
-    uint32_t thread_count;       /* threads working on a batch, the caller included; 0 = 2;
+    uint32_t thread_count;     /* threads working on a batch, the caller included; 0 = 2;
                                     at most 64 */
-    oroya_allocator allocator;   /* zero = malloc/free */
+    oroya_allocator allocator; /* zero = malloc/free */
 } oroya_thread_pool_desc;
 /* Starts thread_count - 1 workers. Errors: INVALID_ARGUMENT, LIMIT, OUT_OF_MEMORY, BACKEND
  * (pthread_create failed). */
-oroya_result oroya_thread_pool_create(const oroya_thread_pool_desc *desc,
-                                      oroya_thread_pool **out, oroya_error *err);
+oroya_result oroya_thread_pool_create(const oroya_thread_pool_desc *desc, oroya_thread_pool **out,
+                                      oroya_error *err);
 void oroya_thread_pool_destroy(oroya_thread_pool *pool); /* joins the workers; NULL ok */
 /* An oroya_parallel_for_fn: `user` is the pool. Splits [0, count) in chunks that the caller
  * and the workers take in turn; returns when all are done. One batch at a time per pool.
@@ -287,15 +286,15 @@ void oroya_thread_pool_parallel_for(void *user, uint32_t count, oroya_range_fn f
  * Weights are used as given. Matrices are affine (bottom row taken as 0 0 0 1). To split a
  * mesh over threads, offset every per-vertex pointer by the same first vertex. */
 typedef struct oroya_pose_skin_job {
-    uint32_t count;              /* vertices */
-    const float *positions;      /* 3 * count; required */
-    const float *normals;        /* 3 * count; optional, with out_normals */
-    const uint16_t *joints;      /* 4 * count palette indices; required */
-    const float *weights;        /* 4 * count; required */
-    uint32_t palette_count;      /* 1 .. OROYA_SKIN_MAX_PALETTE (32767) */
-    const oroya_mat4 *palette;   /* palette_count bone matrices; required */
-    float *out_positions;        /* 3 * count; required; must not overlap the inputs */
-    float *out_normals;          /* 3 * count; with normals; zero normals stay zero */
+    uint32_t count;            /* vertices */
+    const float *positions;    /* 3 * count; required */
+    const float *normals;      /* 3 * count; optional, with out_normals */
+    const uint16_t *joints;    /* 4 * count palette indices; required */
+    const float *weights;      /* 4 * count; required */
+    uint32_t palette_count;    /* 1 .. OROYA_SKIN_MAX_PALETTE (32767) */
+    const oroya_mat4 *palette; /* palette_count bone matrices; required */
+    float *out_positions;      /* 3 * count; required; must not overlap the inputs */
+    float *out_normals;        /* 3 * count; with normals; zero normals stay zero */
 } oroya_pose_skin_job;
 
 /* DEPRECATED: a thin wrapper over the kernel of oroya_skin_job_run (the same loops, so the

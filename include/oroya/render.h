@@ -61,16 +61,20 @@ OROYA_API_BEGIN
 #define OROYA_RENDER_MAX_MORPH_TARGETS 64 /* morph targets per mesh */
 #define OROYA_RENDER_MAX_SIZE 8192        /* width and height limit */
 
-typedef struct oroya_renderer oroya_renderer;  /* opaque */
-typedef struct oroya_render_mesh { uint32_t id; } oroya_render_mesh; /* id 0 = none */
-typedef struct oroya_render_texture { uint32_t id; } oroya_render_texture; /* id 0 = none */
+typedef struct oroya_renderer oroya_renderer; /* opaque */
+typedef struct oroya_render_mesh {
+    uint32_t id;
+} oroya_render_mesh; /* id 0 = none */
+typedef struct oroya_render_texture {
+    uint32_t id;
+} oroya_render_texture; /* id 0 = none */
 
 typedef struct oroya_renderer_desc {
-    uint32_t width;            /* framebuffer width in pixels; 0 = 256; at most OROYA_RENDER_MAX_SIZE */
-    uint32_t height;           /* framebuffer height in pixels; 0 = 256 */
-    uint32_t msaa_samples;     /* 0 or 1 = no multisampling; else clamped to what the GPU offers */
-    uint32_t max_meshes;       /* mesh slots; 0 = 256; at most 65535 */
-    uint32_t max_textures;     /* texture slots; 0 = 64; at most 65535 */
+    uint32_t width;        /* framebuffer width in pixels; 0 = 256; at most OROYA_RENDER_MAX_SIZE */
+    uint32_t height;       /* framebuffer height in pixels; 0 = 256 */
+    uint32_t msaa_samples; /* 0 or 1 = no multisampling; else clamped to what the GPU offers */
+    uint32_t max_meshes;   /* mesh slots; 0 = 256; at most 65535 */
+    uint32_t max_textures; /* texture slots; 0 = 64; at most 65535 */
     bool use_current_context;  /* draw with the caller's current GLES 3 context, no EGL setup */
     oroya_allocator allocator; /* zero = malloc/free */
 } oroya_renderer_desc;
@@ -147,29 +151,29 @@ typedef enum oroya_render_light_type {
 
 typedef struct oroya_render_light {
     oroya_render_light_type type;
-    float color[3];            /* linear RGB */
-    float intensity;           /* multiplies color */
-    oroya_vec3 direction;      /* DIRECTIONAL: the direction the light travels (world space) */
-    oroya_vec3 position;       /* POINT: world position */
-    float range;               /* POINT: 0 = no falloff limit; else light fades to 0 at range */
+    float color[3];       /* linear RGB */
+    float intensity;      /* multiplies color */
+    oroya_vec3 direction; /* DIRECTIONAL: the direction the light travels (world space) */
+    oroya_vec3 position;  /* POINT: world position */
+    float range;          /* POINT: 0 = no falloff limit; else light fades to 0 at range */
 } oroya_render_light;
 
 typedef struct oroya_render_view {
-    oroya_mat4 view;           /* world -> camera (the camera's inverse world matrix) */
-    oroya_mat4 projection;     /* camera -> clip, OpenGL convention (z in -1..1) */
-    float background[4];       /* linear RGB + alpha clear color, 0..1 (sRGB-encoded like the shading) */
+    oroya_mat4 view;       /* world -> camera (the camera's inverse world matrix) */
+    oroya_mat4 projection; /* camera -> clip, OpenGL convention (z in -1..1) */
+    float background[4]; /* linear RGB + alpha clear color, 0..1 (sRGB-encoded like the shading) */
     const oroya_render_light *lights; /* light_count entries; ambient lights add up */
-    uint32_t light_count;      /* at most OROYA_RENDER_MAX_LIGHTS non-ambient ones */
+    uint32_t light_count;             /* at most OROYA_RENDER_MAX_LIGHTS non-ambient ones */
 } oroya_render_view;
 
 typedef struct oroya_render_material {
-    float base_color[4];       /* linear RGB + alpha, 0..1, as glTF's baseColorFactor and three.js
+    float base_color[4]; /* linear RGB + alpha, 0..1, as glTF's baseColorFactor and three.js
                                   colors; alpha < 1 blends */
-    float metallic;            /* 0..1 */
-    float roughness;           /* 0..1; 0 = sharp highlight */
-    float grid_spacing;        /* > 0: darker grid lines every grid_spacing world units on x and z */
-    bool unlit;                /* base color as is, no lighting (overlays, lines) */
-    bool double_sided;         /* false: back faces are culled (three.js FrontSide); true: both
+    float metallic;      /* 0..1 */
+    float roughness;     /* 0..1; 0 = sharp highlight */
+    float grid_spacing;  /* > 0: darker grid lines every grid_spacing world units on x and z */
+    bool unlit;          /* base color as is, no lighting (overlays, lines) */
+    bool double_sided;   /* false: back faces are culled (three.js FrontSide); true: both
                                   sides drawn, back faces lit with the flipped normal */
     oroya_render_texture base_color_texture; /* {0}: none; else multiplies base_color, sampled
                                   at the mesh's uvs (meshes without uvs sample (0, 0)) */
@@ -181,19 +185,19 @@ oroya_render_material oroya_render_material_default(void);
 typedef struct oroya_render_draw_desc {
     oroya_render_mesh mesh;
     oroya_render_material material;
-    oroya_mat4 model;              /* mesh -> world; a zeroed matrix counts as identity */
+    oroya_mat4 model; /* mesh -> world; a zeroed matrix counts as identity */
     /* Skinning (mesh created with skin_indices): bone_count matrices, column-major, each
      * bone.world * bone_inverse (the skeleton's bone_matrices, i.e. the bone texture data in
      * its first 16 * bone_count floats). v' = bind_matrix_inverse * sum(w * bone) * bind_matrix * v,
      * then `model` (the skinned mesh's world matrix), as three.js does. */
     const float *bone_matrices;
     uint32_t bone_count;
-    oroya_mat4 bind_matrix;        /* zeroed = identity */
-    oroya_mat4 bind_matrix_inverse;/* zeroed = identity */
-    const float *morph_weights;    /* morph_weight_count weights; NULL = all 0 */
-    uint32_t morph_weight_count;   /* at most the mesh's morph_target_count */
-    bool lines;                    /* draw the index list as GL_LINES (pairs), no depth test */
-    bool on_top;                   /* triangles drawn without the depth test, over everything
+    oroya_mat4 bind_matrix;         /* zeroed = identity */
+    oroya_mat4 bind_matrix_inverse; /* zeroed = identity */
+    const float *morph_weights;     /* morph_weight_count weights; NULL = all 0 */
+    uint32_t morph_weight_count;    /* at most the mesh's morph_target_count */
+    bool lines;                     /* draw the index list as GL_LINES (pairs), no depth test */
+    bool on_top;                    /* triangles drawn without the depth test, over everything
                                       drawn before (overlays such as a skeleton) */
 } oroya_render_draw_desc;
 
@@ -212,14 +216,14 @@ oroya_result oroya_render_read_pixels(oroya_renderer *renderer, uint8_t *out, si
                                       oroya_error *err);
 /* Copies the last finished frame to the current context's default framebuffer (a window),
  * scaled to dst_width x dst_height. Only meaningful with use_current_context. */
-oroya_result oroya_render_present(oroya_renderer *renderer, uint32_t dst_width,
-                                  uint32_t dst_height, oroya_error *err);
+oroya_result oroya_render_present(oroya_renderer *renderer, uint32_t dst_width, uint32_t dst_height,
+                                  oroya_error *err);
 
 /* Perspective projection, fov_y in degrees (as three.js cameras), OpenGL clip space. */
 oroya_mat4 oroya_render_perspective(float fov_y_degrees, float aspect, float near, float far);
 /* Orthographic projection of the box left..right, bottom..top, -near..-far. */
-oroya_mat4 oroya_render_orthographic(float left, float right, float bottom, float top,
-                                     float near, float far);
+oroya_mat4 oroya_render_orthographic(float left, float right, float bottom, float top, float near,
+                                     float far);
 /* View matrix of a camera at eye looking at target with the given up vector. */
 oroya_mat4 oroya_render_look_at(oroya_vec3 eye, oroya_vec3 target, oroya_vec3 up);
 
@@ -242,8 +246,7 @@ typedef struct oroya_image_desc {
  * INVALID_ARGUMENT (NULL path, desc or pixels; a size outside 1..65535; an allocator with
  * only one of alloc and free), OUT_OF_MEMORY, IO (names the path). On error no file is left
  * at path. */
-oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc,
-                                  oroya_error *err);
+oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc, oroya_error *err);
 
 /* Writes desc's frames as a GIF that loops forever, delay_cs per frame. One 256-color
  * palette is built by median cut over all frames, so colors do not flicker between frames;
@@ -251,8 +254,7 @@ oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc
  * set. Its working memory (about 1.6 MiB plus one index frame) comes from desc->allocator;
  * giflib itself takes no allocator, so its own small blocks (the file state, the color map,
  * the LZW coder) come from the C library's malloc. Errors as oroya_image_save_png. */
-oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc,
-                                  oroya_error *err);
+oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc, oroya_error *err);
 
 /* oroya_image_save_png with the pixels given directly and malloc/free. */
 oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t height,
@@ -261,8 +263,8 @@ oroya_result oroya_image_write_png(const char *path, uint32_t width, uint32_t he
 /* oroya_image_save_gif with the fields given directly and malloc/free; frame_count 0 is
  * INVALID_ARGUMENT here. */
 oroya_result oroya_image_write_gif(const char *path, uint32_t width, uint32_t height,
-                                   uint32_t frame_count, const uint8_t *frames,
-                                   uint32_t delay_cs, bool dither, oroya_error *err);
+                                   uint32_t frame_count, const uint8_t *frames, uint32_t delay_cs,
+                                   bool dither, oroya_error *err);
 
 /* MP4 through ffmpeg (libx264, yuv420p): begin opens a pipe to an `ffmpeg` found on PATH and
  * fails with OROYA_ERR_UNSUPPORTED and a message saying ffmpeg is missing when there is none.

@@ -47,16 +47,16 @@ OROYA_API_BEGIN
 typedef struct oroya_rig oroya_rig;
 
 typedef struct oroya_rig_desc {
-    const oroya_scene *scene;         /* required */
-    const oroya_node *joints;         /* joint_count nodes in palette order; NULL with
+    const oroya_scene *scene; /* required */
+    const oroya_node *joints; /* joint_count nodes in palette order; NULL with
                                          joint_count 0: every node of the scene */
     uint32_t joint_count;
-    const oroya_mat4 *inverse_bind;   /* joint_count, palette order; NULL = identity */
-    const oroya_clip *const *clips;   /* clip_count clips to build runtime clips for */
+    const oroya_mat4 *inverse_bind; /* joint_count, palette order; NULL = identity */
+    const oroya_clip *const *clips; /* clip_count clips to build runtime clips for */
     uint32_t clip_count;
-    const char *name;                 /* names the rig in messages ("skin 0 (Armature)");
+    const char *name;          /* names the rig in messages ("skin 0 (Armature)");
                                          NULL = "rig" */
-    oroya_allocator allocator;        /* zero = malloc/free */
+    oroya_allocator allocator; /* zero = malloc/free */
 } oroya_rig_desc;
 
 /* Builds the rig. A clip the kernel cannot play (see oroya_rig_clip_status) is not an error:
@@ -93,8 +93,7 @@ const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *cl
  * STERP rotation track (sampled with the twist-axis spline, which the kernel does not have),
  * two tracks on one joint channel. Tracks on other nodes, names missing from the rig and
  * morph weights are fine (the property path plays them). Load-time only. */
-oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip,
-                                   oroya_error *err);
+oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip, oroya_error *err);
 
 OROYA_API_END
 #ifdef __cplusplus

@@ -53,7 +53,9 @@ typedef struct oroya_scene oroya_scene; /* opaque */
 /* A node handle. id 0 means "none", which as a parent means the top level (the implicit
  * root). Handles are values: copy them freely. The low OROYA_SCENE_SLOT_BITS bits hold the
  * slot, the high bits a generation that changes when the slot is reused. */
-typedef struct oroya_node { uint32_t id; } oroya_node;
+typedef struct oroya_node {
+    uint32_t id;
+} oroya_node;
 
 #define OROYA_SCENE_SLOT_BITS 20
 /* The most nodes a scene holds at once; adding more returns OROYA_ERR_LIMIT. */
@@ -152,8 +154,7 @@ const char *oroya_scene_node_name(const oroya_scene *scene, oroya_node node);
 oroya_result oroya_scene_set_name(oroya_scene *scene, oroya_node node, const char *name);
 
 /* The kind the node was created with. */
-oroya_result oroya_scene_node_kind(const oroya_scene *scene, oroya_node node,
-                                   oroya_node_kind *out);
+oroya_result oroya_scene_node_kind(const oroya_scene *scene, oroya_node node, oroya_node_kind *out);
 
 /* The parent handle, {0} for a top-level node. */
 oroya_result oroya_scene_get_parent(const oroya_scene *scene, oroya_node node, oroya_node *out);
@@ -264,15 +265,13 @@ oroya_result oroya_scene_set_mesh(oroya_scene *scene, oroya_node node,
 /* The attached geometry and material (either out may be NULL). NOT_FOUND when the node has
  * no mesh; the material is never NULL when a mesh is attached. */
 oroya_result oroya_scene_get_mesh(const oroya_scene *scene, oroya_node node,
-                                  const oroya_geometry **geometry,
-                                  const oroya_material **material);
+                                  const oroya_geometry **geometry, const oroya_material **material);
 /* Per-mesh color override: this node draws with `rgba` instead of the material's base
  * color, leaving the shared material alone. rgba NULL clears the override. Errors:
  * INVALID_ARGUMENT, STALE_HANDLE, NOT_FOUND (no mesh), NON_FINITE. */
 oroya_result oroya_scene_set_mesh_color(oroya_scene *scene, oroya_node node, const float *rgba);
 /* The color the node draws with: the override when set, else the material's base color. */
-oroya_result oroya_scene_get_mesh_color(const oroya_scene *scene, oroya_node node,
-                                        float out[4]);
+oroya_result oroya_scene_get_mesh_color(const oroya_scene *scene, oroya_node node, float out[4]);
 
 /* Skinning slot, filled by the skin module: an opaque pointer the scene stores for the node
  * and never dereferences or frees. NULL detaches. The skin module documents its type. */
@@ -291,9 +290,9 @@ typedef struct oroya_camera {
     float fov_y;  /* perspective: vertical field of view in DEGREES, as three.js; (0, 180) */
     float aspect; /* perspective: width / height, > 0 */
     float left, right, top, bottom; /* orthographic: frustum planes at the near plane */
-    float znear;  /* > 0 for perspective; != zfar */
+    float znear;                    /* > 0 for perspective; != zfar */
     float zfar;
-    float zoom;   /* three.js zoom; > 0. 1 for no zoom */
+    float zoom; /* three.js zoom; > 0. 1 for no zoom */
 } oroya_camera;
 
 /* three.js PerspectiveCamera(fov_y, aspect, znear, zfar) with zoom 1. */

@@ -60,26 +60,26 @@ extern "C" {
 OROYA_API_BEGIN
 
 typedef struct oroya_skeleton_desc {
-    const oroya_node *bones;          /* bone_count handles, joint order; required if count > 0 */
-    uint32_t bone_count;              /* may be 0 */
-    const oroya_mat4 *bone_inverses;  /* bone_count; NULL: the inverses of the bones' current
+    const oroya_node *bones;         /* bone_count handles, joint order; required if count > 0 */
+    uint32_t bone_count;             /* may be 0 */
+    const oroya_mat4 *bone_inverses; /* bone_count; NULL: the inverses of the bones' current
                                          world matrices (calculate_inverses) */
-    oroya_allocator allocator;        /* zero: malloc/free */
+    oroya_allocator allocator;       /* zero: malloc/free */
 } oroya_skeleton_desc;
 
 typedef struct oroya_skeleton {
     uint32_t bone_count;
-    const oroya_node *bones;          /* bone_count */
-    const char *const *bone_names;    /* bone_count, the names at creation ("" when unnamed) */
-    const oroya_mat4 *bone_inverses;  /* bone_count */
-    const float *bone_matrices;       /* texture_side^2 * 4 floats: 16 per bone, then zeros */
-    uint32_t texture_side;            /* oroya_bone_texture_side(bone_count) */
+    const oroya_node *bones;         /* bone_count */
+    const char *const *bone_names;   /* bone_count, the names at creation ("" when unnamed) */
+    const oroya_mat4 *bone_inverses; /* bone_count */
+    const float *bone_matrices;      /* texture_side^2 * 4 floats: 16 per bone, then zeros */
+    uint32_t texture_side;           /* oroya_bone_texture_side(bone_count) */
     /* private */
     oroya_mat4 *inverses_;
     float *matrices_;
-    uint32_t *dense_;                 /* cached dense index per bone */
-    const oroya_scene *scene_;        /* the scene dense_ was resolved against */
-    uint32_t layout_version_;         /* ... and its layout version then; 0 = never */
+    uint32_t *dense_;          /* cached dense index per bone */
+    const oroya_scene *scene_; /* the scene dense_ was resolved against */
+    uint32_t layout_version_;  /* ... and its layout version then; 0 = never */
     oroya_allocator allocator_;
 } oroya_skeleton;
 
@@ -100,8 +100,8 @@ void oroya_skeleton_destroy(oroya_skeleton *skeleton);
 /* three.js Skeleton.calculateInverses: bone_inverses[i] = inverse(world of bones[i]) as of
  * the scene's last update_world (computed in double). Fails with STALE_HANDLE, naming the
  * first unreachable bone, and changes nothing if any bone is unreachable. Never allocates. */
-oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton,
-                                               const oroya_scene *scene, oroya_error *err);
+oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton, const oroya_scene *scene,
+                                               oroya_error *err);
 
 /* three.js Skeleton.update: bone_matrices[i] = world(bones[i]) x bone_inverses[i], formed
  * in double from the scene's world matrices (as of its last update_world) and rounded to
@@ -126,9 +126,8 @@ oroya_result oroya_skeleton_pose(const oroya_skeleton *skeleton, oroya_scene *sc
 
 /* Indices (into bones) of the unreachable bones, in order: writes at most `capacity` of them
  * to out and returns how many there are (out NULL: a size query). Never allocates. */
-uint32_t oroya_skeleton_unreachable_bones(const oroya_skeleton *skeleton,
-                                          const oroya_scene *scene, uint32_t *out,
-                                          uint32_t capacity);
+uint32_t oroya_skeleton_unreachable_bones(const oroya_skeleton *skeleton, const oroya_scene *scene,
+                                          uint32_t *out, uint32_t capacity);
 
 /* OROYA_OK when every bone is reachable; otherwise STALE_HANDLE with a message that names
  * the unreachable bones by their creation-time names ("bones[3] 'forearm_L' is not in the

@@ -64,23 +64,23 @@ OROYA_API_BEGIN
  * threads, offset every per-vertex pointer by the same first vertex and share the rest.
  * Matrices are column-major float[16]; their bottom row is taken to be (0, 0, 0, 1). */
 typedef struct oroya_skin_job {
-    uint32_t count;                  /* vertices in every per-vertex span */
-    const float *positions;          /* 3 * count, mesh-space rest positions; required */
-    const float *normals;            /* 3 * count rest normals; optional, with out_normals */
-    const uint16_t *joints;          /* 4 * count palette indices; required */
-    const float *weights;            /* 4 * count; required; a weight of exactly 0 is skipped */
-    const uint16_t *joints2;         /* 4 * count, influences 5-8; optional, with weights2 */
-    const float *weights2;           /* 4 * count; optional, with joints2 */
-    uint32_t palette_count;          /* matrices in palette, 0 .. OROYA_SKIN_MAX_PALETTE */
-    const float *palette;            /* 16 * palette_count: bone_world x bone_inverse per bone,
+    uint32_t count;                   /* vertices in every per-vertex span */
+    const float *positions;           /* 3 * count, mesh-space rest positions; required */
+    const float *normals;             /* 3 * count rest normals; optional, with out_normals */
+    const uint16_t *joints;           /* 4 * count palette indices; required */
+    const float *weights;             /* 4 * count; required; a weight of exactly 0 is skipped */
+    const uint16_t *joints2;          /* 4 * count, influences 5-8; optional, with weights2 */
+    const float *weights2;            /* 4 * count; optional, with joints2 */
+    uint32_t palette_count;           /* matrices in palette, 0 .. OROYA_SKIN_MAX_PALETTE */
+    const float *palette;             /* 16 * palette_count: bone_world x bone_inverse per bone,
                                         e.g. oroya_mixer_bone_matrices(...)[0].m or a
                                         skeleton's bone_matrices; 64-byte aligned is fastest */
-    const float *bind_matrix;        /* 16; NULL = identity */
-    const float *bind_matrix_inverse;/* 16; NULL = identity */
-    float *scratch;                  /* 16 * palette_count floats, or NULL: see OROYA_MAX_JOINTS */
-    float *out_positions;            /* 3 * count; required; may be `positions` (in place) */
-    float *out_normals;              /* 3 * count, unit (zero stays zero); may be `normals` */
-    float *out_bounds;               /* 6 floats: min xyz, max xyz of out_positions; optional */
+    const float *bind_matrix;         /* 16; NULL = identity */
+    const float *bind_matrix_inverse; /* 16; NULL = identity */
+    float *scratch;                   /* 16 * palette_count floats, or NULL: see OROYA_MAX_JOINTS */
+    float *out_positions;             /* 3 * count; required; may be `positions` (in place) */
+    float *out_normals;               /* 3 * count, unit (zero stays zero); may be `normals` */
+    float *out_bounds;                /* 6 floats: min xyz, max xyz of out_positions; optional */
 } oroya_skin_job;
 
 /* Checks a job completely, O(count + palette_count). Errors (the message names the vertex
@@ -148,15 +148,15 @@ typedef enum oroya_bind_mode { OROYA_BIND_ATTACHED = 0, OROYA_BIND_DETACHED } or
  * oroya_geometry's (positions, normals, joints, weights), so a geometry's arrays can be
  * passed as they are. */
 typedef struct oroya_skin_desc {
-    oroya_node mesh;               /* the skinned mesh node; required */
-    uint32_t vertex_count;         /* > 0 */
-    const float *positions;        /* 3 * vertex_count mesh-space rest positions; required */
-    const float *normals;          /* 3 * vertex_count; optional */
-    const uint16_t *joints;        /* 4 * vertex_count skeleton bone indices; required */
-    const float *weights;          /* 4 * vertex_count; required */
-    const uint16_t *joints2;       /* 4 * vertex_count, influences 5-8; optional */
-    const float *weights2;         /* with joints2 */
-    oroya_allocator allocator;     /* zero: malloc/free */
+    oroya_node mesh;           /* the skinned mesh node; required */
+    uint32_t vertex_count;     /* > 0 */
+    const float *positions;    /* 3 * vertex_count mesh-space rest positions; required */
+    const float *normals;      /* 3 * vertex_count; optional */
+    const uint16_t *joints;    /* 4 * vertex_count skeleton bone indices; required */
+    const float *weights;      /* 4 * vertex_count; required */
+    const uint16_t *joints2;   /* 4 * vertex_count, influences 5-8; optional */
+    const float *weights2;     /* with joints2 */
+    oroya_allocator allocator; /* zero: malloc/free */
 } oroya_skin_desc;
 
 /* A skinned mesh (three.js SkinnedMesh without the rendering part). Transparent and
@@ -164,20 +164,20 @@ typedef struct oroya_skin_desc {
 typedef struct oroya_skin {
     oroya_node mesh;
     uint32_t vertex_count;
-    const float *positions;        /* 3 * vertex_count */
-    const float *normals;          /* 3 * vertex_count or NULL */
-    const uint16_t *joints;        /* 4 * vertex_count */
-    const float *weights;          /* 4 * vertex_count (oroya_skin_normalize_weights edits) */
-    const uint16_t *joints2;       /* or NULL */
-    const float *weights2;         /* or NULL */
-    const oroya_skeleton *skeleton;/* NULL until bound; not owned */
-    oroya_bind_mode bind_mode;     /* OROYA_BIND_ATTACHED by default */
-    oroya_mat4 bind_matrix;        /* the mesh's world matrix at bind (or the one given) */
-    oroya_mat4 bind_matrix_inverse;/* see oroya_bind_mode */
+    const float *positions;         /* 3 * vertex_count */
+    const float *normals;           /* 3 * vertex_count or NULL */
+    const uint16_t *joints;         /* 4 * vertex_count */
+    const float *weights;           /* 4 * vertex_count (oroya_skin_normalize_weights edits) */
+    const uint16_t *joints2;        /* or NULL */
+    const float *weights2;          /* or NULL */
+    const oroya_skeleton *skeleton; /* NULL until bound; not owned */
+    oroya_bind_mode bind_mode;      /* OROYA_BIND_ATTACHED by default */
+    oroya_mat4 bind_matrix;         /* the mesh's world matrix at bind (or the one given) */
+    oroya_mat4 bind_matrix_inverse; /* see oroya_bind_mode */
     /* private */
     float *weights_;
     float *weights2_;
-    float *scratch_;               /* 16 * scratch_count_ floats for the skinning job */
+    float *scratch_; /* 16 * scratch_count_ floats for the skinning job */
     uint32_t scratch_count_;
     oroya_allocator allocator_;
 } oroya_skin;

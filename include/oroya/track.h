@@ -95,18 +95,18 @@ typedef enum oroya_ending {
 #define OROYA_TRACK_MAX_KEYS ((uint32_t)((1u << 28) - 1u))
 
 typedef struct oroya_track {
-    const char *target;                /* node name; not NULL ("" is allowed) */
+    const char *target; /* node name; not NULL ("" is allowed) */
     oroya_property property;
     oroya_interpolation interpolation;
-    uint32_t components;               /* 3 (translation, scale), 4 (rotation xyzw), N (weights) */
-    uint32_t key_count;                /* 1 .. OROYA_TRACK_MAX_KEYS */
-    const float *times;                /* key_count, seconds, finite, strictly increasing */
-    const float *values;               /* key_count * components; CUBICSPLINE: * 3, glTF order in,value,out */
-    oroya_vec3 twist_axis;             /* STERP only: the twist axis in the node's local frame
+    uint32_t components;   /* 3 (translation, scale), 4 (rotation xyzw), N (weights) */
+    uint32_t key_count;    /* 1 .. OROYA_TRACK_MAX_KEYS */
+    const float *times;    /* key_count, seconds, finite, strictly increasing */
+    const float *values;   /* key_count * components; CUBICSPLINE: * 3, glTF order in,value,out */
+    oroya_vec3 twist_axis; /* STERP only: the twist axis in the node's local frame
                                           (usually the bone's long axis), finite. Zero: the
                                           mixer uses the bound node's long axis (direction to
                                           its first child); sampled alone, it is slerp. */
-    uint32_t value_count;              /* optional: floats in `values` as the source declared
+    uint32_t value_count;  /* optional: floats in `values` as the source declared
                                           them (e.g. a glTF accessor); 0 = not declared. When
                                           nonzero, validation checks it against the layout. */
 } oroya_track;
@@ -158,8 +158,7 @@ void oroya_track_sample_f64(const oroya_track *track, double t, uint32_t *cursor
  *   OROYA_ERR_NON_FINITE        a value (or tangent) that is NaN or infinite, or a STERP
  *                               twist axis that is not finite and nonzero.
  * The first problem found is reported. Never allocates. */
-oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index,
-                                  oroya_error *err);
+oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index, oroya_error *err);
 
 /* Floats per key in `values`: components, times 3 for CUBICSPLINE. 0 for NULL. */
 uint32_t oroya_track_key_stride(const oroya_track *track);

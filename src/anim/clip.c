@@ -20,9 +20,7 @@ static size_t align_up(size_t n, size_t a) {
     return n > SIZE_MAX - (a - 1) ? SIZE_MAX : (n + a - 1) & ~(a - 1);
 }
 
-static size_t add_size(size_t a, size_t b) {
-    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
-}
+static size_t add_size(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
 static float auto_duration(const oroya_track *tracks, uint32_t count) {
     /* AnimationClip.resetDuration: starts from 0, so a clip of negative-time keys lasts 0. */
@@ -134,8 +132,8 @@ static oroya_result check_rotation_keys(const char *name, const oroya_track *tra
                 return oroya__fail(err, OROYA_ERR_NON_FINITE,
                                    "clip \"%s\": track %u (\"%s\" rotation) key %u: quaternion "
                                    "(%g, %g, %g, %g) is not finite",
-                                   name, i, t->target, k, (double)q[0], (double)q[1],
-                                   (double)q[2], (double)q[3]);
+                                   name, i, t->target, k, (double)q[0], (double)q[1], (double)q[2],
+                                   (double)q[3]);
             }
             if (len == 0.0) {
                 return oroya__fail(err, OROYA_ERR_INVALID_DATA,
@@ -252,8 +250,8 @@ oroya_result oroya_clip_set_markers(oroya_clip *clip, const oroya_marker *marker
         mem = oroya__alloc(&block->allocator, size, CLIP_ALIGN);
         if (!mem) {
             return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
-                               "clip \"%s\": cannot allocate %zu bytes for %u markers",
-                               clip->name, size, count);
+                               "clip \"%s\": cannot allocate %zu bytes for %u markers", clip->name,
+                               size, count);
         }
         oroya_marker *dst = (oroya_marker *)(void *)mem;
         char *names = (char *)(mem + (size_t)count * sizeof(oroya_marker));
@@ -285,10 +283,9 @@ oroya_result oroya_clip_validate(const oroya_clip *clip, oroya_error *err) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "clip: name is NULL");
     }
     if (!isfinite(clip->duration) || clip->duration < 0.0f) {
-        return oroya__fail(err, isfinite(clip->duration) ? OROYA_ERR_INVALID_DATA
-                                                         : OROYA_ERR_NON_FINITE,
-                           "clip \"%s\": duration %g is not finite and >= 0", clip->name,
-                           (double)clip->duration);
+        return oroya__fail(
+            err, isfinite(clip->duration) ? OROYA_ERR_INVALID_DATA : OROYA_ERR_NON_FINITE,
+            "clip \"%s\": duration %g is not finite and >= 0", clip->name, (double)clip->duration);
     }
     if ((unsigned)clip->blend_mode > (unsigned)OROYA_BLEND_ADDITIVE) {
         return oroya__fail(err, OROYA_ERR_INVALID_DATA, "clip \"%s\": unknown blend mode %d",
@@ -351,8 +348,7 @@ oroya_result oroya_clip_clone(const oroya_clip *clip, oroya_clip **out, oroya_er
 /* ---- subclip --------------------------------------------------------------------------- */
 
 oroya_result oroya_clip_subclip(const oroya_clip *clip, const char *name, double start_frame,
-                                double end_frame, double fps, oroya_clip **out,
-                                oroya_error *err) {
+                                double end_frame, double fps, oroya_clip **out, oroya_error *err) {
     if (out) {
         *out = NULL;
     }
@@ -447,9 +443,9 @@ oroya_result oroya_clip_subclip(const oroya_clip *clip, const char *name, double
 
 typedef struct {
     float times[2];
-    float *values;   /* 2 * stride */
-    float *reduced;  /* components */
-    float *orig;     /* components */
+    float *values;  /* 2 * stride */
+    float *reduced; /* components */
+    float *orig;    /* components */
 } opt_scratch;
 
 /* Compared as the float samples users get, so that with tolerance 0 a key between two equal
@@ -457,8 +453,8 @@ typedef struct {
 static bool close_enough(const oroya_track *tr, const float *a, const float *b, double tol) {
     double sign = 1.0;
     if (tr->property == OROYA_PROPERTY_ROTATION && tr->components == 4) {
-        double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] +
-                   (double)a[3] * b[3];
+        double d =
+            (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
         sign = d < 0.0 ? -1.0 : 1.0;
     }
     for (uint32_t i = 0; i < tr->components; i++) {
@@ -471,8 +467,7 @@ static bool close_enough(const oroya_track *tr, const float *a, const float *b, 
 
 /* Whether the interval from key a straight to key b reproduces every key strictly between
  * them, and the original curve at 1/4, 1/2 and 3/4 of each original interval. */
-static bool reproduces(const oroya_track *tr, uint32_t a, uint32_t b, double tol,
-                       opt_scratch *s) {
+static bool reproduces(const oroya_track *tr, uint32_t a, uint32_t b, double tol, opt_scratch *s) {
     const uint32_t stride = oroya_track_key_stride(tr);
     oroya_track reduced = *tr;
     reduced.key_count = 2;
@@ -504,11 +499,10 @@ static bool reproduces(const oroya_track *tr, uint32_t a, uint32_t b, double tol
     return true;
 }
 
-static uint32_t optimize_track(oroya_track *tr, double tol, unsigned char *keep,
-                               opt_scratch *s) {
+static uint32_t optimize_track(oroya_track *tr, double tol, unsigned char *keep, opt_scratch *s) {
     const uint32_t n = tr->key_count;
-    if (n <= 2 || (tr->interpolation == OROYA_INTERP_SMOOTH &&
-                   tr->property != OROYA_PROPERTY_ROTATION)) {
+    if (n <= 2 ||
+        (tr->interpolation == OROYA_INTERP_SMOOTH && tr->property != OROYA_PROPERTY_ROTATION)) {
         return n;
     }
     keep[0] = 1;
@@ -546,8 +540,8 @@ oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error 
     }
     if (!(tolerance >= 0.0f) || !isfinite(tolerance)) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "clip \"%s\": optimize tolerance %g must be finite and >= 0",
-                           clip->name, (double)tolerance);
+                           "clip \"%s\": optimize tolerance %g must be finite and >= 0", clip->name,
+                           (double)tolerance);
     }
     uint32_t max_keys = 0, max_stride = 0;
     for (uint32_t i = 0; i < clip->track_count; i++) {
@@ -562,14 +556,14 @@ oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error 
     /* One block: the keep flags, then two key values and two samples. */
     size_t flags = align_up(max_keys, 16);
     size_t vals = align_up(oroya__mul_size(2u * (size_t)max_stride, sizeof(float)), 16);
-    size_t size = add_size(add_size(flags, vals),
-                           oroya__mul_size(2u * (size_t)max_stride, sizeof(float)));
+    size_t size =
+        add_size(add_size(flags, vals), oroya__mul_size(2u * (size_t)max_stride, sizeof(float)));
     const oroya_allocator *alloc = clip_allocator(clip);
     unsigned char *mem = oroya__alloc(alloc, size, 16);
     if (!mem) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
-                           "clip \"%s\": cannot allocate %zu bytes of optimize scratch",
-                           clip->name, size);
+                           "clip \"%s\": cannot allocate %zu bytes of optimize scratch", clip->name,
+                           size);
     }
     opt_scratch s;
     s.values = (float *)(void *)(mem + flags);

@@ -31,8 +31,12 @@
 #define HOT static inline
 #endif
 
-typedef struct { double x, y, z; } dv3;
-typedef struct { double x, y, z, w; } dq;
+typedef struct {
+    double x, y, z;
+} dv3;
+typedef struct {
+    double x, y, z, w;
+} dq;
 
 HOT dv3 v3(double x, double y, double z) { return (dv3){x, y, z}; }
 HOT dv3 of_vec3(oroya_vec3 v) { return v3(v.x, v.y, v.z); }
@@ -120,9 +124,7 @@ static dq qpow(dq q, double t) {
 }
 /* The signed angle turning the direction of a into that of b about the unit axis n (a and b
  * perpendicular to n). */
-HOT double signed_angle(dv3 a, dv3 b, dv3 n) {
-    return atan2(vdot(n, vcross(a, b)), vdot(a, b));
-}
+HOT double signed_angle(dv3 a, dv3 b, dv3 n) { return atan2(vdot(n, vcross(a, b)), vdot(a, b)); }
 
 /* A world matrix as pivot and rotation: the rotation of the normalized columns (Shepperd's
  * method on the largest diagonal term). Scale is dropped, shear ignored. */
@@ -248,8 +250,8 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
         }
         oroya_quat q = job->rotations[i];
         if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: joints[%u]: rotation not finite",
-                               at, i);
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: joints[%u]: rotation not finite", at,
+                               i);
         }
     }
     if (ik->limits) {
@@ -279,8 +281,8 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
                                finite3(ik->pole) ? "mid_axis" : "pole");
         }
         if (!isfinite(ik->soft) || ik->soft < 0 || ik->soft >= 1) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.soft: %g, expected [0, 1)",
-                               at, (double)ik->soft);
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.soft: %g, expected [0, 1)", at,
+                               (double)ik->soft);
         }
         if (ik->has_target_rotation) {
             dq q = of_quat(ik->target_rotation);
@@ -311,8 +313,10 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
     /* AIM */
     if (!finite3(ik->forward) || !finite3(ik->offset) || !finite3(ik->up) ||
         !finite3(ik->up_axis)) {
-        return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: forward, offset, up and up_axis "
-                                                      "must be finite", at);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "%s: forward, offset, up and up_axis "
+                           "must be finite",
+                           at);
     }
     dv3 fw = of_vec3(ik->forward);
     if (vlen(fw) < 1e-6) {
@@ -322,20 +326,19 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
     aim_shares(ik, n, shares);
     for (uint32_t i = 0; i < n; i++) {
         if (!isfinite(shares[i]) || shares[i] < 0) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "%s.shares[%u]: %g, expected >= 0", at, i, shares[i]);
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.shares[%u]: %g, expected >= 0",
+                               at, i, shares[i]);
         }
         sum += shares[i];
     }
     if (fabs(sum - 1) > 1e-4) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "%s.shares: add up to %g, expected 1", at, sum);
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.shares: add up to %g, expected 1",
+                           at, sum);
     }
     dv3 ua = vlen(of_vec3(ik->up_axis)) > 0 ? of_vec3(ik->up_axis) : v3(0, 1, 0);
     dv3 up = of_vec3(ik->up);
     if (vlen(up) > 0 && vlen(vcross(vnorm(ua), vnorm(fw))) < 1e-3) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.up_axis: parallel to forward",
-                           at);
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.up_axis: parallel to forward", at);
     }
     dv3 d = vsub(t, f[n - 1].p);
     double dist = vlen(d);
@@ -679,8 +682,8 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
         if (w < 1 && (ik->type == OROYA_IK_AIM || i == 2)) {
             o = oroya_quat_slerp(to_quat(l[i]), o, w);
         }
-        if (ik->limits && (ik->limits[i].swing != OROYA_SWING_FREE ||
-                           ik->limits[i].has_twist_limit)) {
+        if (ik->limits &&
+            (ik->limits[i].swing != OROYA_SWING_FREE || ik->limits[i].has_twist_limit)) {
             oroya_quat c;
             if (oroya_joint_limit_clamp(&ik->limits[i], o, &c) == OROYA_OK) {
                 o = c;
@@ -735,7 +738,8 @@ static oroya_result check_chain(const oroya_ik *ik, uint32_t index, const uint32
             joint_label(name_of, ctx, k - 1, want, b, sizeof b);
             return oroya__fail(err, OROYA_ERR_INVALID_DATA,
                                "%s: %s is not a descendant of %s: the joints must be a parent "
-                               "chain", at, a, b);
+                               "chain",
+                               at, a, b);
         }
     }
     return OROYA_OK;
@@ -801,8 +805,8 @@ static void scene_rotations(oroya_scene *scene, const oroya_ik *ik, oroya_quat *
     }
 }
 
-oroya_result oroya_ik_scene_validate(const oroya_scene *scene, const oroya_ik *iks,
-                                     uint32_t count, oroya_error *err) {
+oroya_result oroya_ik_scene_validate(const oroya_scene *scene, const oroya_ik *iks, uint32_t count,
+                                     oroya_error *err) {
     if (!scene || (count && !iks)) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_ik_scene_validate: scene and iks are required");
@@ -905,7 +909,7 @@ static oroya_quat soa_rotation(const oroya_soa_transform *locals, uint32_t j) {
 static uint32_t chain_path(const oroya_pose_skeleton *s, const oroya_ik *ik, uint32_t n,
                            uint32_t *path) {
     uint32_t rev[IK_PATH_MAX], len = 0;
-    for (uint32_t j = ik->joints[n - 1]; ; j = s->parents[j]) {
+    for (uint32_t j = ik->joints[n - 1];; j = s->parents[j]) {
         if (j >= s->joint_count || len == IK_PATH_MAX) {
             return 0;
         }
@@ -955,8 +959,8 @@ oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *s,
                 q[k] = soa_rotation(locals, iks[i].joints[k]);
             }
         }
-        oroya_result r = validate_on(&iks[i], i, s->parents, s->joint_count, models, q,
-                                     skeleton_name, s, err);
+        oroya_result r =
+            validate_on(&iks[i], i, s->parents, s->joint_count, models, q, skeleton_name, s, err);
         if (r != OROYA_OK) {
             return r;
         }
@@ -989,8 +993,7 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik
  * ltm_pair's compose, then ltm_joint's products in the same order), so a joint gives the same
  * bits whichever computes it. Writes the model to m (4 columns) and, when bone is not NULL,
  * bone = m * inverse_bind. */
-HOT void ltm_one(const oroya__ik_pose *c, uint32_t j, const float *p, v4 m[4],
-                 float *bone) {
+HOT void ltm_one(const oroya__ik_pose *c, uint32_t j, const float *p, v4 m[4], float *bone) {
     const oroya_soa_transform *b = &c->locals[j / 4];
     const uint32_t i = j % 4;
     const float x = b->qx[i], y = b->qy[i], z = b->qz[i], w = b->qw[i];
@@ -998,10 +1001,9 @@ HOT void ltm_one(const oroya__ik_pose *c, uint32_t j, const float *p, v4 m[4],
     const float xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
     const float wx = w * x2, wy = w * y2, wz = w * z2;
     const float sx = b->sx[i], sy = b->sy[i], sz = b->sz[i];
-    const float l[12] = {(1.0f - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx,
-                         (xy - wz) * sy, (1.0f - (xx + zz)) * sy, (yz + wx) * sy,
-                         (xz + wy) * sz, (yz - wx) * sz, (1.0f - (xx + yy)) * sz,
-                         b->tx[i], b->ty[i], b->tz[i]};
+    const float l[12] = {(1.0f - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx, (xy - wz) * sy,
+                         (1.0f - (xx + zz)) * sy, (yz + wx) * sy, (xz + wy) * sz, (yz - wx) * sz,
+                         (1.0f - (xx + yy)) * sz, b->tx[i],       b->ty[i],       b->tz[i]};
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     const float *pm = p ? p : identity;
     const v4 p0 = v4_loadu(pm), p1 = v4_loadu(pm + 4), p2 = v4_loadu(pm + 8);
@@ -1013,8 +1015,7 @@ HOT void ltm_one(const oroya__ik_pose *c, uint32_t j, const float *p, v4 m[4],
     m[2] = v4_add(v4_mul(p0, v4_set1(l[6])),
                   v4_add(v4_mul(p1, v4_set1(l[7])), v4_mul(p2, v4_set1(l[8]))));
     m[3] = v4_add(v4_mul(p0, v4_set1(l[9])),
-                  v4_add(v4_mul(p1, v4_set1(l[10])),
-                         v4_add(v4_mul(p2, v4_set1(l[11])), p3)));
+                  v4_add(v4_mul(p1, v4_set1(l[10])), v4_add(v4_mul(p2, v4_set1(l[11])), p3)));
     if (!bone) {
         return;
     }

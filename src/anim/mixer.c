@@ -109,12 +109,12 @@ struct oroya_action {
     uint16_t *pose_cursors;
     oroya__pose_interval *pose_intervals;
     bool kernel_ok;
-    uint32_t *property_tracks;     /* the tracks not on a joint, for the kernel path */
+    uint32_t *property_tracks; /* the tracks not on a joint, for the kernel path */
     uint32_t property_track_count;
     int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
-    double rm_wraps;               /* this update: signed repeat wraps (see update_time) */
-    const oroya_mask *mask;        /* joint mask, or NULL */
-    float *mask_weights;           /* track_count: the mask's weight of each track's node */
+    double rm_wraps;                     /* this update: signed repeat wraps (see update_time) */
+    const oroya_mask *mask;              /* joint mask, or NULL */
+    float *mask_weights;                 /* track_count: the mask's weight of each track's node */
 };
 
 typedef struct curve_slot {
@@ -127,9 +127,9 @@ struct oroya_mask {
     oroya_mask *next; /* the mixer's list */
     const char *name;
     uint32_t node_count;
-    oroya_node *nodes;  /* the scene's nodes when the mask was made, dense order */
-    float *weights;     /* node_count */
-    float *kweights;    /* kblocks * 4: per kernel joint, 0 on the padding; NULL without rig */
+    oroya_node *nodes; /* the scene's nodes when the mask was made, dense order */
+    float *weights;    /* node_count */
+    float *kweights;   /* kblocks * 4: per kernel joint, 0 on the padding; NULL without rig */
 };
 
 struct oroya_mixer {
@@ -167,39 +167,39 @@ struct oroya_mixer {
 
     /* The pose kernel path: see "pose kernel path" below. */
     const oroya_rig *rig;
-    oroya_scene *own_scene;        /* a mixer created with a rig and no scene */
-    bool reference;                /* the property path only (a test oracle) */
-    bool kernel_mode;              /* the path the last update took */
-    bool kernel_pending;           /* kernel results not yet written to the scene */
+    oroya_scene *own_scene; /* a mixer created with a rig and no scene */
+    bool reference;         /* the property path only (a test oracle) */
+    bool kernel_mode;       /* the path the last update took */
+    bool kernel_pending;    /* kernel results not yet written to the scene */
     uint32_t kjoints, kblocks, kpalette;
-    oroya_soa_transform *korig;    /* kblocks: the original value of every joint channel */
-    oroya_soa_transform *klocals;  /* kblocks: the blended pose (also last frame's, compared) */
-    oroya_mat4 *kmodels, *kbones;  /* kjoints; bones in palette order, then the ancestors */
-    uint16_t *kchanged;            /* kblocks: lanes changed since the last write-back */
-    uint16_t *kinuse;              /* kblocks: lanes with a scheduled binding */
-    uint16_t *klimited;            /* kblocks: rotation lanes with a joint limit */
-    float *ktwist;                 /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
-    oroya_soa_transform *kheld;    /* kblocks: values written from outside on animated lanes */
-    oroya_soa_transform *kpose;    /* kblocks: klocals with the held lanes (bone matrices) */
-    uint16_t *kheldbits;           /* kblocks: the lanes kheld holds */
+    oroya_soa_transform *korig;   /* kblocks: the original value of every joint channel */
+    oroya_soa_transform *klocals; /* kblocks: the blended pose (also last frame's, compared) */
+    oroya_mat4 *kmodels, *kbones; /* kjoints; bones in palette order, then the ancestors */
+    uint16_t *kchanged;           /* kblocks: lanes changed since the last write-back */
+    uint16_t *kinuse;             /* kblocks: lanes with a scheduled binding */
+    uint16_t *klimited;           /* kblocks: rotation lanes with a joint limit */
+    float *ktwist;                /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
+    oroya_soa_transform *kheld;   /* kblocks: values written from outside on animated lanes */
+    oroya_soa_transform *kpose;   /* kblocks: klocals with the held lanes (bone matrices) */
+    uint16_t *kheldbits;          /* kblocks: the lanes kheld holds */
     bool kany_held;
-    uint16_t *kik;                 /* kblocks: rotation lanes an IK has written (kept) */
-    const oroya_ik *iks;           /* oroya_mixer_set_ik: borrowed, or NULL */
+    uint16_t *kik;       /* kblocks: rotation lanes an IK has written (kept) */
+    const oroya_ik *iks; /* oroya_mixer_set_ik: borrowed, or NULL */
     uint32_t ik_count;
     bool ik_in_pass;
-    uint32_t *kdense;              /* kjoints: the joint's dense index in the scene */
-    oroya__pose_mix_layer *klayers;/* max_actions */
-    void *kscratch;                /* max_actions layers for oroya__pose_mix */
+    uint32_t *kdense;               /* kjoints: the joint's dense index in the scene */
+    oroya__pose_mix_layer *klayers; /* max_actions */
+    void *kscratch;                 /* max_actions layers for oroya__pose_mix */
     uint32_t klayer_count;
-    uint32_t kepoch;               /* the scene's epoch when korig was last refreshed */
-    bool kinuse_moved;             /* kinuse changed since then */
+    uint32_t kepoch;                   /* the scene's epoch when korig was last refreshed */
+    bool kinuse_moved;                 /* kinuse changed since then */
     uint32_t active_property_bindings; /* scheduled bindings the property path writes */
     oroya__scene_hook hook;
     oroya_mask *masks; /* oroya_mixer_create_mask, freed with the mixer */
     /* Root motion (oroya_mixer_set_root_motion). */
     oroya_root_extract rm_mode;
     oroya_node rm_node;
-    oroya_transform rm_home;       /* the extracted components' in-place values */
+    oroya_transform rm_home;                   /* the extracted components' in-place values */
     double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
     oroya_root_motion rm_delta, rm_total;
     uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
@@ -223,9 +223,7 @@ static void multiply_flat(double *dst, const double *a, const double *b) {
 
 /* ---- PropertyMixer ----------------------------------------------------------------------- */
 
-static double *region(binding *b, uint32_t r) {
-    return b->buffer + (size_t)r * b->size;
-}
+static double *region(binding *b, uint32_t r) { return b->buffer + (size_t)r * b->size; }
 
 /* _select, three's mix function for booleans (and strings), additive too: src wins at
  * t >= 0.5. */
@@ -327,9 +325,7 @@ static float *lane(oroya_soa_transform *blocks, uint32_t j, uint32_t ch, uint32_
     return (float *)&blocks[j / 4] + (first_row[ch] + e) * 4 + j % 4;
 }
 
-static uint16_t lane_bit(uint32_t j, uint32_t ch) {
-    return (uint16_t)(1u << (ch * 4 + j % 4));
-}
+static uint16_t lane_bit(uint32_t j, uint32_t ch) { return (uint16_t)(1u << (ch * 4 + j % 4)); }
 
 /* The typed properties (a node's light, camera, mesh colour, visibility) and curves. A node
  * without the component reads as 0 (three's binding would find no property) and takes no
@@ -360,8 +356,7 @@ static void component_get_value(oroya_mixer *m, binding *b, double *dst) {
             dst[0] = visible ? 1 : 0;
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -398,8 +393,7 @@ static void component_set_value(oroya_mixer *m, binding *b, const double *src) {
         /* A boolean: JavaScript's truthiness of the selected value. */
         oroya_scene_set_visible(m->scene, b->node, src[0] != 0);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -410,7 +404,8 @@ static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
     for (uint32_t i = 0; i < b->size; i++)
         dst[i] = 0;
     if (b->dense == NO_INDEX && b->joint != NO_INDEX) {
-        oroya_soa_transform *rest = (oroya_soa_transform *)oroya_pose_skeleton_rest(m->rig->skeleton);
+        oroya_soa_transform *rest =
+            (oroya_soa_transform *)oroya_pose_skeleton_rest(m->rig->skeleton);
         for (uint32_t i = 0; i < b->size; i++)
             dst[i] = *lane(rest, b->joint, b->channel, i);
         return;
@@ -442,11 +437,8 @@ static void binding_get_value(oroya_mixer *m, binding *b, double *dst) {
         dst[0] = t->rotation.x, dst[1] = t->rotation.y, dst[2] = t->rotation.z;
         dst[3] = t->rotation.w;
         break;
-    case OROYA_PROPERTY_SCALE:
-        dst[0] = t->scale.x, dst[1] = t->scale.y, dst[2] = t->scale.z;
-        break;
-    default:
-        break;
+    case OROYA_PROPERTY_SCALE: dst[0] = t->scale.x, dst[1] = t->scale.y, dst[2] = t->scale.z; break;
+    default: break;
     }
 }
 
@@ -480,8 +472,7 @@ static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
     case OROYA_PROPERTY_SCALE:
         t->scale = (oroya_vec3){(float)src[0], (float)src[1], (float)src[2]};
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -777,9 +768,10 @@ static void kernel_root_hold(oroya_mixer *m) {
     const uint32_t j = m->rm_joint;
     if (j == NO_INDEX)
         return;
-    oroya_vec3 t = {*lane(m->klocals, j, 0, 0), *lane(m->klocals, j, 0, 1), *lane(m->klocals, j, 0, 2)};
-    oroya_quat q = {*lane(m->klocals, j, 1, 0), *lane(m->klocals, j, 1, 1), *lane(m->klocals, j, 1, 2),
-                    *lane(m->klocals, j, 1, 3)};
+    oroya_vec3 t = {*lane(m->klocals, j, 0, 0), *lane(m->klocals, j, 0, 1),
+                    *lane(m->klocals, j, 0, 2)};
+    oroya_quat q = {*lane(m->klocals, j, 1, 0), *lane(m->klocals, j, 1, 1),
+                    *lane(m->klocals, j, 1, 2), *lane(m->klocals, j, 1, 3)};
     root_motion_hold(m, &t, &q);
     *lane(m->klocals, j, 0, 0) = t.x, *lane(m->klocals, j, 0, 1) = t.y;
     *lane(m->klocals, j, 0, 2) = t.z;
@@ -797,7 +789,7 @@ static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *chan
         oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
         return;
     }
-    const oroya__ik_pose p = {m->rig->skeleton, pose,        m->kmodels,     m->kbones,
+    const oroya__ik_pose p = {m->rig->skeleton, pose,        m->kmodels,    m->kbones,
                               m->iks,           m->ik_count, m->ik_in_pass, changed};
     oroya__pose_ltm_ik(&p);
     if (pose == m->klocals)
@@ -849,10 +841,9 @@ static void property_bones(oroya_mixer *m) {
         for (uint32_t bits = written[b]; bits; bits &= bits - 1) {
             const uint32_t j = b * 4 + (uint32_t)__builtin_ctz(bits) % 4, d = m->kdense[j];
             if (d != NO_INDEX)
-                out[d].rotation = (oroya_quat){*lane(m->klocals, j, 1, 0),
-                                               *lane(m->klocals, j, 1, 1),
-                                               *lane(m->klocals, j, 1, 2),
-                                               *lane(m->klocals, j, 1, 3)};
+                out[d].rotation =
+                    (oroya_quat){*lane(m->klocals, j, 1, 0), *lane(m->klocals, j, 1, 1),
+                                 *lane(m->klocals, j, 1, 2), *lane(m->klocals, j, 1, 3)};
         }
     }
 }
@@ -1239,9 +1230,7 @@ static int64_t add_loops(int64_t count, double loop_delta) {
     return count > INT64_MAX - n ? INT64_MAX : count + n;
 }
 
-static bool odd(int64_t n) {
-    return (n & 1) != 0;
-} /* two's complement: -1 is odd, as in JS */
+static bool odd(int64_t n) { return (n & 1) != 0; } /* two's complement: -1 is odd, as in JS */
 
 static double update_time(oroya_action *a, double delta) {
     oroya_mixer *m = a->mixer;
@@ -1305,8 +1294,14 @@ static double update_time(oroya_action *a, double delta) {
         return 0;
     }
 
-    marker_pass mp = {.t0 = t0, .end = time, .d = duration, .c0 = loop_count, .last = 0,
-                      .dir = delta > 0 ? 1 : -1, .start = start, .ping_pong = ping_pong};
+    marker_pass mp = {.t0 = t0,
+                      .end = time,
+                      .d = duration,
+                      .c0 = loop_count,
+                      .last = 0,
+                      .dir = delta > 0 ? 1 : -1,
+                      .start = start,
+                      .ping_pong = ping_pong};
     if (time >= duration || time < 0) {
         double loop_delta = floor(time / duration);
         time -= duration * loop_delta;
@@ -1398,9 +1393,7 @@ static double rm_yaw_of(const double *q) {
 
 #define RM_PI 3.14159265358979323846
 
-static double rm_wrap_pi(double x) {
-    return x - 2 * RM_PI * floor((x + RM_PI) / (2 * RM_PI));
-}
+static double rm_wrap_pi(double x) { return x - 2 * RM_PI * floor((x + RM_PI) / (2 * RM_PI)); }
 
 /* The rotation vector (axis x angle) of conj(p) * q. */
 static void rm_rotvec(const double *p, const double *q, double *rv) {
@@ -1434,8 +1427,7 @@ static void root_motion_add(oroya_action *a, double from, double to, double weig
         for (int i = 0; i < 3; i++)
             m->rm_t[i] += weight * (p1[i] - p0[i] + w * (s1[i] - s0[i]));
     }
-    if (a->rm_rotation >= 0 &&
-        (m->rm_mode == OROYA_ROOT_XZ_YAW || m->rm_mode == OROYA_ROOT_FULL)) {
+    if (a->rm_rotation >= 0 && (m->rm_mode == OROYA_ROOT_XZ_YAW || m->rm_mode == OROYA_ROOT_FULL)) {
         double q0[4], q1[4], r0[4] = {0, 0, 0, 1}, r1[4] = {0, 0, 0, 1};
         rm_sample(a, a->rm_rotation, from, q0);
         rm_sample(a, a->rm_rotation, to, q1);
@@ -1498,8 +1490,8 @@ static void root_motion_hold(const oroya_mixer *m, oroya_vec3 *t, oroya_quat *q)
     case OROYA_ROOT_XZ_YAW: {
         t->x = h->translation.x, t->z = h->translation.z;
         /* q = home's yaw * (q without its yaw) */
-        double qq[4] = {q->x, q->y, q->z, q->w}, hq[4] = {h->rotation.x, h->rotation.y,
-                                                           h->rotation.z, h->rotation.w};
+        double qq[4] = {q->x, q->y, q->z, q->w},
+               hq[4] = {h->rotation.x, h->rotation.y, h->rotation.z, h->rotation.w};
         double a = rm_yaw_of(hq) - rm_yaw_of(qq);
         oroya_quat turn = {0, (float)sin(a / 2), 0, (float)cos(a / 2)};
         *q = oroya_quat_normalize(oroya_quat_mul(turn, *q));
@@ -1529,8 +1521,8 @@ static void action_update(oroya_action *a, double time, double delta, double dir
     delta *= update_time_scale(a, time);
     /* Root motion: the clip time before the update (ping-pong's odd rounds run backwards). */
     const bool ping = a->loop == OROYA_LOOP_PINGPONG;
-    const double rm_from = ping && a->loop_count >= 0 && odd(a->loop_count) ? a->duration - a->time
-                                                                            : a->time;
+    const double rm_from =
+        ping && a->loop_count >= 0 && odd(a->loop_count) ? a->duration - a->time : a->time;
     a->rm_wraps = 0;
     double clip_time = update_time(a, delta);
     double weight = update_weight(a, time);
@@ -1890,20 +1882,15 @@ static oroya_action *lookup_action(const oroya_mixer *m, const oroya_clip *clip)
 static bool valid_track_shape(const oroya_track *t) {
     switch (t->property) {
     case OROYA_PROPERTY_TRANSLATION:
-    case OROYA_PROPERTY_SCALE:
-        return t->components == 3;
-    case OROYA_PROPERTY_ROTATION:
-        return t->components == 4;
-    case OROYA_PROPERTY_WEIGHTS:
-        return t->components > 0;
+    case OROYA_PROPERTY_SCALE: return t->components == 3;
+    case OROYA_PROPERTY_ROTATION: return t->components == 4;
+    case OROYA_PROPERTY_WEIGHTS: return t->components > 0;
     case OROYA_PROPERTY_INTENSITY:
     case OROYA_PROPERTY_FOV:
     case OROYA_PROPERTY_COLOR:
     case OROYA_PROPERTY_VISIBLE:
-    case OROYA_PROPERTY_CURVE:
-        return t->components == oroya_property_components(t->property);
-    default:
-        return false;
+    case OROYA_PROPERTY_CURVE: return t->components == oroya_property_components(t->property);
+    default: return false;
     }
 }
 
@@ -2024,9 +2011,7 @@ static void apply_joint_limits(oroya_mixer *m) {
     }
 }
 
-static bool valid_dt(double dt) {
-    return isfinite(dt) && dt >= 0;
-}
+static bool valid_dt(double dt) { return isfinite(dt) && dt >= 0; }
 
 /* The action logic of an update (times, loops, fades, warps, events), the property path's
  * sampling and writes, and the kernel's layer list. dt was checked. Returns true when an
@@ -2197,13 +2182,9 @@ const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *m, uint32_t *cou
     return m && m->rig ? m->kmodels : NULL;
 }
 
-const oroya_rig *oroya_mixer_rig(const oroya_mixer *m) {
-    return m ? m->rig : NULL;
-}
+const oroya_rig *oroya_mixer_rig(const oroya_mixer *m) { return m ? m->rig : NULL; }
 
-bool oroya_mixer_kernel_active(const oroya_mixer *m) {
-    return m && m->rig && m->kernel_mode;
-}
+bool oroya_mixer_kernel_active(const oroya_mixer *m) { return m && m->rig && m->kernel_mode; }
 
 void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
     if (m)
@@ -2226,12 +2207,8 @@ oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
     return r;
 }
 
-double oroya_mixer_time(const oroya_mixer *m) {
-    return m ? m->time : 0;
-}
-double oroya_mixer_time_scale(const oroya_mixer *m) {
-    return m ? m->time_scale : 0;
-}
+double oroya_mixer_time(const oroya_mixer *m) { return m ? m->time : 0; }
+double oroya_mixer_time_scale(const oroya_mixer *m) { return m ? m->time_scale : 0; }
 
 oroya_result oroya_mixer_set_time_scale(oroya_mixer *m, double time_scale) {
     if (!m || !isfinite(time_scale))
@@ -2356,20 +2333,12 @@ bool oroya_action_is_running(const oroya_action *a) {
            is_active_action(a);
 }
 
-bool oroya_action_is_scheduled(const oroya_action *a) {
-    return a && is_active_action(a);
-}
+bool oroya_action_is_scheduled(const oroya_action *a) { return a && is_active_action(a); }
 
-const oroya_clip *oroya_action_clip(const oroya_action *a) {
-    return a ? a->clip : NULL;
-}
-oroya_mixer *oroya_action_mixer(const oroya_action *a) {
-    return a ? a->mixer : NULL;
-}
+const oroya_clip *oroya_action_clip(const oroya_action *a) { return a ? a->clip : NULL; }
+oroya_mixer *oroya_action_mixer(const oroya_action *a) { return a ? a->mixer : NULL; }
 
-double oroya_action_time(const oroya_action *a) {
-    return a ? a->time : 0;
-}
+double oroya_action_time(const oroya_action *a) { return a ? a->time : 0; }
 
 oroya_result oroya_action_set_time(oroya_action *a, double time) {
     if (!a || !isfinite(time))
@@ -2378,9 +2347,7 @@ oroya_result oroya_action_set_time(oroya_action *a, double time) {
     return OROYA_OK;
 }
 
-double oroya_action_time_scale(const oroya_action *a) {
-    return a ? a->time_scale : 0;
-}
+double oroya_action_time_scale(const oroya_action *a) { return a ? a->time_scale : 0; }
 
 oroya_result oroya_action_set_time_scale(oroya_action *a, double time_scale) {
     if (!a || !isfinite(time_scale))
@@ -2448,12 +2415,8 @@ oroya_result oroya_action_halt(oroya_action *a, double duration) {
     return oroya_action_warp(a, a->effective_time_scale, 0, duration);
 }
 
-bool oroya_action_is_warping(const oroya_action *a) {
-    return a && a->warping;
-}
-bool oroya_action_paused(const oroya_action *a) {
-    return a && a->paused;
-}
+bool oroya_action_is_warping(const oroya_action *a) { return a && a->warping; }
+bool oroya_action_paused(const oroya_action *a) { return a && a->paused; }
 
 void oroya_action_set_paused(oroya_action *a, bool paused) {
     if (a)
@@ -2478,24 +2441,16 @@ oroya_result oroya_action_set_loop(oroya_action *a, oroya_loop_mode mode, double
     return OROYA_OK;
 }
 
-oroya_loop_mode oroya_action_loop(const oroya_action *a) {
-    return a ? a->loop : OROYA_LOOP_REPEAT;
-}
-double oroya_action_repetitions(const oroya_action *a) {
-    return a ? a->repetitions : 0;
-}
-int64_t oroya_action_loop_count(const oroya_action *a) {
-    return a ? a->loop_count : -1;
-}
+oroya_loop_mode oroya_action_loop(const oroya_action *a) { return a ? a->loop : OROYA_LOOP_REPEAT; }
+double oroya_action_repetitions(const oroya_action *a) { return a ? a->repetitions : 0; }
+int64_t oroya_action_loop_count(const oroya_action *a) { return a ? a->loop_count : -1; }
 
 void oroya_action_set_clamp_when_finished(oroya_action *a, bool clamp) {
     if (a)
         a->clamp_when_finished = clamp;
 }
 
-bool oroya_action_clamp_when_finished(const oroya_action *a) {
-    return a && a->clamp_when_finished;
-}
+bool oroya_action_clamp_when_finished(const oroya_action *a) { return a && a->clamp_when_finished; }
 
 void oroya_action_set_zero_slope(oroya_action *a, bool at_start, bool at_end) {
     if (!a)
@@ -2504,22 +2459,14 @@ void oroya_action_set_zero_slope(oroya_action *a, bool at_start, bool at_end) {
     a->zero_slope_at_end = at_end;
 }
 
-bool oroya_action_zero_slope_at_start(const oroya_action *a) {
-    return a && a->zero_slope_at_start;
-}
-bool oroya_action_zero_slope_at_end(const oroya_action *a) {
-    return a && a->zero_slope_at_end;
-}
+bool oroya_action_zero_slope_at_start(const oroya_action *a) { return a && a->zero_slope_at_start; }
+bool oroya_action_zero_slope_at_end(const oroya_action *a) { return a && a->zero_slope_at_end; }
 
-double oroya_action_weight(const oroya_action *a) {
-    return a ? a->weight : 0;
-}
+double oroya_action_weight(const oroya_action *a) { return a ? a->weight : 0; }
 
 /* Finite and within OROYA_MAX_WEIGHT: an additive action of weight 1e300 would otherwise
  * write inf into the scene. */
-static bool valid_weight(double weight) {
-    return fabs(weight) <= OROYA_MAX_WEIGHT;
-}
+static bool valid_weight(double weight) { return fabs(weight) <= OROYA_MAX_WEIGHT; }
 
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
     if (!a || !valid_weight(weight))
@@ -2528,18 +2475,14 @@ oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
     return OROYA_OK;
 }
 
-bool oroya_action_enabled(const oroya_action *a) {
-    return a && a->enabled;
-}
+bool oroya_action_enabled(const oroya_action *a) { return a && a->enabled; }
 
 void oroya_action_set_enabled(oroya_action *a, bool enabled) {
     if (a)
         a->enabled = enabled;
 }
 
-double oroya_action_effective_weight(const oroya_action *a) {
-    return a ? a->effective_weight : 0;
-}
+double oroya_action_effective_weight(const oroya_action *a) { return a ? a->effective_weight : 0; }
 
 oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
     if (!a || !valid_weight(weight))
@@ -2564,9 +2507,7 @@ oroya_result oroya_action_fade_out(oroya_action *a, double duration) {
     return OROYA_OK;
 }
 
-bool oroya_action_is_fading(const oroya_action *a) {
-    return a && a->fading;
-}
+bool oroya_action_is_fading(const oroya_action *a) { return a && a->fading; }
 
 oroya_result oroya_action_cross_fade_from(oroya_action *a, oroya_action *from, double duration,
                                           bool warp) {
@@ -2758,8 +2699,8 @@ oroya_result oroya_mixer_get_joint_limit(const oroya_mixer *m, oroya_node node,
 /* Marks `names` (and with descendants their subtrees, parents coming first in dense order)
  * in flags[]. */
 static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char *const *names,
-                              uint32_t count, bool descendants, unsigned char *flags,
-                              uint32_t n, oroya_error *err) {
+                              uint32_t count, bool descendants, unsigned char *flags, uint32_t n,
+                              oroya_error *err) {
     for (uint32_t i = 0; i < count; i++) {
         oroya_node node;
         if (!names[i] || oroya_scene_find_node(m->scene, names[i], &node) != OROYA_OK)
@@ -2779,8 +2720,8 @@ static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char 
     return OROYA_OK;
 }
 
-oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc,
-                                     oroya_mask **out, oroya_error *err) {
+oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
+                                     oroya_error *err) {
     if (out)
         *out = NULL;
     if (!m || !desc || !out || (desc->include_count && !desc->include) ||
@@ -2812,8 +2753,8 @@ oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc
     k->name = (const char *)(mem + at);
     k->mixer = m;
     k->node_count = n;
-    oroya_result r = mask_mark(m, name, desc->include, desc->include_count, desc->descendants,
-                               inc, n, err);
+    oroya_result r =
+        mask_mark(m, name, desc->include, desc->include_count, desc->descendants, inc, n, err);
     if (r == OROYA_OK)
         r = mask_mark(m, name, desc->exclude, desc->exclude_count, desc->descendants, exc, n, err);
     for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
@@ -2829,8 +2770,8 @@ oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc
                             w->joint ? w->joint : "(null)");
         } else if (!(w->weight >= 0 && w->weight <= 1)) {
             r = oroya__fail(err, OROYA_ERR_INVALID_DATA,
-                            "mask \"%s\": joint \"%s\": weight %g is not in [0, 1]", name,
-                            w->joint, w->weight);
+                            "mask \"%s\": joint \"%s\": weight %g is not in [0, 1]", name, w->joint,
+                            w->weight);
         } else {
             uint32_t d = oroya_scene_node_index(m->scene, node);
             if (d < n)
@@ -2862,9 +2803,7 @@ double oroya_mask_weight(const oroya_mask *k, oroya_node node) {
     return 0;
 }
 
-const char *oroya_mask_name(const oroya_mask *k) {
-    return k ? k->name : "";
-}
+const char *oroya_mask_name(const oroya_mask *k) { return k ? k->name : ""; }
 
 oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
     if (!a || (k && k->mixer != a->mixer))
@@ -2882,17 +2821,15 @@ oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
     return OROYA_OK;
 }
 
-const oroya_mask *oroya_action_mask(const oroya_action *a) {
-    return a ? a->mask : NULL;
-}
+const oroya_mask *oroya_action_mask(const oroya_action *a) { return a ? a->mask : NULL; }
 
 /* ---- root motion API ------------------------------------------------------------------------ */
 
 oroya_result oroya_mixer_set_root_motion(oroya_mixer *m, oroya_node root, oroya_root_extract mode,
                                          oroya_error *err) {
     if (!m || (unsigned)mode > (unsigned)OROYA_ROOT_FULL)
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_mixer_set_root_motion: %s", m ? "unknown extract mode" : "mixer is NULL");
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_mixer_set_root_motion: %s",
+                           m ? "unknown extract mode" : "mixer is NULL");
     oroya_transform home;
     if (mode != OROYA_ROOT_NONE && oroya_scene_get_transform(m->scene, root, &home) != OROYA_OK)
         return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
@@ -2957,9 +2894,7 @@ double oroya_mixer_curve_value(const oroya_mixer *m, uint32_t index) {
     return m && index < m->curve_count ? m->curves[index].value : 0;
 }
 
-uint32_t oroya_mixer_curve_count(const oroya_mixer *m) {
-    return m ? m->curve_count : 0;
-}
+uint32_t oroya_mixer_curve_count(const oroya_mixer *m) { return m ? m->curve_count : 0; }
 
 const char *oroya_mixer_curve_name(const oroya_mixer *m, uint32_t index) {
     return m && index < m->curve_count ? m->curves[index].name : NULL;

@@ -98,8 +98,8 @@ oroya_result oroya_pose_skeleton_create(const oroya_pose_skeleton_desc *desc,
     }
     uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 16);
     if (!mem) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
-                           "oroya_pose_skeleton_create: %zu bytes", size);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_skeleton_create: %zu bytes",
+                           size);
     }
     oroya_pose_skeleton *s = (oroya_pose_skeleton *)(mem + o_self);
     s->allocator = desc->allocator;
@@ -211,8 +211,8 @@ static void rest_value(const oroya_pose_skeleton *s, uint32_t joint, int ch, flo
  * (referenceQuat.normalize().conjugate(), then multiplyQuaternionsFlat), also applied to
  * cubic tangents: the Hermite curve is linear in them. */
 static void quat_delta(const float r[4], float *q) {
-    const double len = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] +
-                            (double)r[3] * r[3]);
+    const double len =
+        sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] + (double)r[3] * r[3]);
     /* Quaternion.normalize: a zero quaternion becomes the identity. */
     const double f = len > 0 ? 1 / len : 0;
     const double cx = -r[0] * f, cy = -r[1] * f, cz = -r[2] * f, cw = len > 0 ? r[3] * f : 1;
@@ -329,10 +329,9 @@ static void cubic_key(const oroya_track *tr, uint32_t k, uint32_t comps, bool ad
  * rows of 4 lanes, already SoA (3 * comps rows, in-tangent, value, out-tangent, when a lane
  * is cubic): sampling reads them as aligned vectors and needs no transpose. The others store, per lane, records [time, value] (LINEAR, STEP) or
  * [time, in, value, out] (CUBIC), and the constant lanes a 2-record constant on group 0. */
-static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
-                        const oroya_pose_skeleton *skel, const uint32_t *map, uint32_t b, int ch,
-                        bool additive, const float **group_src, uint32_t *group_cnt,
-                        size_t *used) {
+static void build_block(oroya_pose_clip *c, const oroya_clip *clip, const oroya_pose_skeleton *skel,
+                        const uint32_t *map, uint32_t b, int ch, bool additive,
+                        const float **group_src, uint32_t *group_cnt, size_t *used) {
     oroya__pose_lanes *lanes = &c->lanes[b * 3 + (uint32_t)ch];
     const uint32_t base = (b * 3 + (uint32_t)ch) * 4;
     const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
@@ -380,12 +379,12 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
         for (uint32_t l = 0; l < 4; l++) {
             lanes->offset[l] = (uint32_t)*used;
             const uint32_t ti = map[base + l];
-            c->channels[base + l] = (oroya__pose_channel){
-                (uint32_t)*used, (uint16_t)g,
-                (uint8_t)(lanes->cubic[l]  ? OROYA__KIND_CUBIC
-                          : lanes->step[l] ? OROYA__KIND_STEP
-                                           : OROYA__KIND_LINEAR),
-                0};
+            c->channels[base + l] =
+                (oroya__pose_channel){(uint32_t)*used, (uint16_t)g,
+                                      (uint8_t)(lanes->cubic[l]  ? OROYA__KIND_CUBIC
+                                                : lanes->step[l] ? OROYA__KIND_STEP
+                                                                 : OROYA__KIND_LINEAR),
+                                      0};
             for (uint32_t k = 0; k < count; k++) {
                 float v[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
                 if (ti == UINT32_MAX) {
@@ -426,7 +425,7 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip,
         const uint32_t stride = 1 + (cubic ? 3 * comps : comps);
         pc->group = (uint16_t)group_for(c, group_src, group_cnt, tr, used);
         pc->offset = (uint32_t)*used;
-        pc->kind = cubic ? OROYA__KIND_CUBIC
+        pc->kind = cubic                                    ? OROYA__KIND_CUBIC
                    : tr->interpolation == OROYA_INTERP_STEP ? OROYA__KIND_STEP
                                                             : OROYA__KIND_LINEAR;
         pc->stride = (uint8_t)stride;
@@ -492,8 +491,8 @@ static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroy
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *tr = &clip->tracks[i];
         const int ch = channel_of(tr->property);
-        uint32_t joint = desc->track_joints ? desc->track_joints[i]
-                                            : oroya_pose_skeleton_find(skel, tr->target);
+        uint32_t joint =
+            desc->track_joints ? desc->track_joints[i] : oroya_pose_skeleton_find(skel, tr->target);
         if (desc->track_joints && joint != UINT32_MAX && joint >= joints) {
             return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                                "tracks[%u]: track_joints names joint %u of %u", i, joint, joints);
@@ -525,8 +524,8 @@ static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroy
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *tr = &clip->tracks[i];
         const int ch = channel_of(tr->property);
-        uint32_t joint = desc->track_joints ? desc->track_joints[i]
-                                            : oroya_pose_skeleton_find(skel, tr->target);
+        uint32_t joint =
+            desc->track_joints ? desc->track_joints[i] : oroya_pose_skeleton_find(skel, tr->target);
         if (ch < 0 || joint == UINT32_MAX) {
             continue;
         }
@@ -577,8 +576,7 @@ static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroy
     uint8_t *mem = size == SIZE_MAX ? NULL : oroya__calloc(&desc->allocator, 1, size, 16);
     if (!mem) {
         oroya__free(&desc->allocator, map);
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: %zu bytes",
-                           size);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: %zu bytes", size);
     }
     oroya_pose_clip *c = (oroya_pose_clip *)(mem + o_self);
     c->allocator = desc->allocator;
@@ -665,8 +663,8 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
     size_t o_iv = take(&size, (size_t)layers * (channels + 1), sizeof(oroya__pose_interval));
     uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 64);
     if (!mem) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
-                           "oroya_pose_character_create: %zu bytes", size);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_character_create: %zu bytes",
+                           size);
     }
     oroya_pose_character *c = (oroya_pose_character *)(mem + o_self);
     c->allocator = desc->allocator;
@@ -708,9 +706,8 @@ const oroya_mat4 *oroya_pose_character_bones(const oroya_pose_character *c) {
 #include "internal/pose_kernel.h"
 
 oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
-                                       const oroya_soa_transform *locals,
-                                       const oroya_mat4 *root, oroya_mat4 *models,
-                                       oroya_mat4 *bones) {
+                                       const oroya_soa_transform *locals, const oroya_mat4 *root,
+                                       oroya_mat4 *models, oroya_mat4 *bones) {
     if (!skeleton || !locals || !models) {
         return OROYA_ERR_INVALID_ARGUMENT;
     }
@@ -730,8 +727,8 @@ static oroya_result check_update(const oroya_pose_character *c, const oroya_pose
     }
     if (layer_count > c->max_layers) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "updates[%u]: %u layers, the character has %u slots", index,
-                           layer_count, c->max_layers);
+                           "updates[%u]: %u layers, the character has %u slots", index, layer_count,
+                           c->max_layers);
     }
     if (layer_count && !layers) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "updates[%u]: layers is NULL", index);

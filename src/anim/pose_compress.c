@@ -57,17 +57,17 @@ typedef struct pc_ctx {
     const oroya_clip *clip;
     bool additive;
     uint32_t joints, blocks;
-    uint32_t *map;      /* blocks * 12, index (block * 3 + ch) * 4 + lane: track or UINT32_MAX */
-    uint32_t *slot;     /* the same index: row of vals, or UINT32_MAX */
-    uint8_t *drop;      /* per row of vals: the rotation component rebuilt (pc_swizzle) */
-    uint32_t n;         /* grid times */
-    float *times;       /* n */
-    float *vals;        /* slots * n * 4: runtime values (deltas for additive clips), unit
+    uint32_t *map;  /* blocks * 12, index (block * 3 + ch) * 4 + lane: track or UINT32_MAX */
+    uint32_t *slot; /* the same index: row of vals, or UINT32_MAX */
+    uint8_t *drop;  /* per row of vals: the rotation component rebuilt (pc_swizzle) */
+    uint32_t n;     /* grid times */
+    float *times;   /* n */
+    float *vals;    /* slots * n * 4: runtime values (deltas for additive clips), unit
                            rotations with w >= 0 */
-    double *reach;      /* joints */
-    double *budget;     /* joints: a channel's model-space distance budget at f = 1 */
-    double *jtol;       /* joints: the tolerance of the joint's points */
-    double vd;          /* virtual vertex distance */
+    double *reach;  /* joints */
+    double *budget; /* joints: a channel's model-space distance budget at f = 1 */
+    double *jtol;   /* joints: the tolerance of the joint's points */
+    double vd;      /* virtual vertex distance */
 } pc_ctx;
 
 static uint32_t comps_of(int ch) { return ch == OROYA__CH_R ? 4 : 3; }
@@ -186,8 +186,8 @@ static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *u
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *tr = &clip->tracks[i];
         const int ch = oroya__pose_channel_of(tr->property);
-        const uint32_t joint = desc->track_joints ? desc->track_joints[i]
-                                                  : oroya_pose_skeleton_find(skel, tr->target);
+        const uint32_t joint =
+            desc->track_joints ? desc->track_joints[i] : oroya_pose_skeleton_find(skel, tr->target);
         if (ch < 0 || joint == UINT32_MAX) {
             continue;
         }
@@ -252,8 +252,10 @@ static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *u
     const size_t vbytes = oroya__mul_size(oroya__mul_size(slots ? slots : 1, n), 4 * sizeof(float));
     x->vals = vbytes == SIZE_MAX ? NULL : oroya__alloc(x->alloc, vbytes, 16);
     if (!x->vals) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: %zu bytes of "
-                           "samples", vbytes);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
+                           "oroya_pose_clip_create: %zu bytes of "
+                           "samples",
+                           vbytes);
     }
     for (size_t i = 0; i < channels; i++) {
         if (x->map[i] == UINT32_MAX) {
@@ -351,21 +353,21 @@ static oroya_result pc_budgets(pc_ctx *x, const oroya_pose_compress *cp, oroya_e
 /* What the encoder chose for one (block, channel). */
 typedef struct pc_block {
     uint8_t kind, animated;
-    uint32_t count;          /* keys (grid indices in keep) */
-    uint32_t *keep;          /* n entries of scratch */
-    uint8_t bits[3];         /* quantized kinds: bits of x, y and z */
+    uint32_t count;  /* keys (grid indices in keep) */
+    uint32_t *keep;  /* n entries of scratch */
+    uint8_t bits[3]; /* quantized kinds: bits of x, y and z */
     float mn[3][4], st[3][4];
-    float cst[4][4];         /* CONST: the value per lane, [lane][comp] */
-    size_t floats;           /* qdata size, a multiple of 4 */
+    float cst[4][4]; /* CONST: the value per lane, [lane][comp] */
+    size_t floats;   /* qdata size, a multiple of 4 */
     uint32_t group;
-    double gain;             /* this block's budget factor, times the clip's */
+    double gain; /* this block's budget factor, times the clip's */
 } pc_block;
 
 /* Scratch of the encoder: per lane, n decoded values and the keep flags. */
 typedef struct pc_scratch {
-    float *dec;              /* 4 lanes * n * 4 */
-    uint8_t *flag;           /* n */
-    uint32_t *stack;         /* 2 * n */
+    float *dec;      /* 4 lanes * n * 4 */
+    uint8_t *flag;   /* n */
+    uint32_t *stack; /* 2 * n */
 } pc_scratch;
 
 /* Error of value a against the source value b, in channel units (an angle for rotations). */
@@ -504,9 +506,13 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
 }
 
 static size_t pc_key_bytes(uint8_t kind) {
-    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16
-           : kind == OROYA__Q_P24 ? 12 : kind == OROYA__Q_P40 ? 20 : kind == OROYA__Q_P48 ? 24
-           : 8;
+    return kind == OROYA__Q_16    ? 24
+           : kind == OROYA__Q_8   ? 12
+           : kind == OROYA__Q_P32 ? 16
+           : kind == OROYA__Q_P24 ? 12
+           : kind == OROYA__Q_P40 ? 20
+           : kind == OROYA__Q_P48 ? 24
+                                  : 8;
 }
 
 static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
@@ -529,8 +535,8 @@ static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
  * lane needs for the tolerance to first order (a component error d moves a rotation by about
  * 2 sqrt(3) d at most, a vector by sqrt(3) d), the word's remaining bits then go round-robin
  * to the components that vary. False when the word is too small. F32: zeros. */
-static bool pc_bits(uint8_t kind, int ch, float lo[4][3], float hi[4][3],
-                    uint8_t animated, const double tol[4], uint8_t bits[3]) {
+static bool pc_bits(uint8_t kind, int ch, float lo[4][3], float hi[4][3], uint8_t animated,
+                    const double tol[4], uint8_t bits[3]) {
     if (kind == OROYA__Q_F32 || kind == OROYA__Q_8 || kind == OROYA__Q_16) {
         const uint8_t b = kind == OROYA__Q_8 ? 8 : kind == OROYA__Q_16 ? 16 : 0;
         bits[0] = bits[1] = bits[2] = b;
@@ -582,8 +588,7 @@ static bool pc_bits(uint8_t kind, int ch, float lo[4][3], float hi[4][3],
 }
 
 /* Chooses the storage of (block b, channel ch) at budget factor f. */
-static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *pb,
-                      pc_scratch *s) {
+static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *pb, pc_scratch *s) {
     const uint32_t n = x->n, comps = comps_of(ch);
     pb->animated = 0;
     double tol[4] = {0, 0, 0, 0};
@@ -749,13 +754,13 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     const size_t o_times = take16(&size, times * sizeof(float));
     const size_t o_data = take16(&size, data * sizeof(float));
     if (times > UINT32_MAX || data > UINT32_MAX) {
-        return oroya__fail(err, OROYA_ERR_LIMIT, "oroya_pose_clip_create: compressed clip too "
+        return oroya__fail(err, OROYA_ERR_LIMIT,
+                           "oroya_pose_clip_create: compressed clip too "
                            "large");
     }
     uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 16);
     if (!mem) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: %zu bytes",
-                           size);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: %zu bytes", size);
     }
     oroya_pose_clip *c = (oroya_pose_clip *)(mem + o_self);
     c->allocator = desc->allocator;
@@ -791,7 +796,8 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                                       pb->kind,
                                       pb->animated,
                                       {pb->bits[0], pb->bits[1], pb->bits[2]},
-                                      (uint8_t)(pb->kind == OROYA__Q_NONE || pb->kind == OROYA__Q_CONST ||
+                                      (uint8_t)(pb->kind == OROYA__Q_NONE ||
+                                                        pb->kind == OROYA__Q_CONST ||
                                                         pb->kind == OROYA__Q_F32
                                                     ? 0
                                                     : pc_key_bytes(pb->kind)),
@@ -878,8 +884,8 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
 /* ---- the model-space measure ------------------------------------------------------------------ */
 
 typedef struct pc_error {
-    double ratio;        /* the largest error / joint tolerance */
-    double max, joint;   /* largest error of any point, of joint positions alone */
+    double ratio;      /* the largest error / joint tolerance */
+    double max, joint; /* largest error of any point, of joint positions alone */
 } pc_error;
 
 /* Samples `c` through the kernel and the source clip in double, at 120 Hz over [0, duration]
@@ -890,8 +896,7 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, pc_err
     memset(out, 0, sizeof *out);
     oroya_pose_character *chr = NULL;
     oroya_result res = oroya_pose_character_create(
-        &(oroya_pose_character_desc){.skeleton = x->skel, .max_layers = 1,
-                                     .allocator = *x->alloc},
+        &(oroya_pose_character_desc){.skeleton = x->skel, .max_layers = 1, .allocator = *x->alloc},
         &chr, err);
     if (res != OROYA_OK) {
         return res;
@@ -909,7 +914,7 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, pc_err
     const uint32_t regular = (uint32_t)fmin(floor(dur * PC_MEASURE_RATE), 1e8) + 1;
     const uint32_t total = regular + 1 + x->n;
     for (uint32_t i = 0; i < total; i++) {
-        const float t = i < regular  ? (float)(i / PC_MEASURE_RATE)
+        const float t = i < regular    ? (float)(i / PC_MEASURE_RATE)
                         : i == regular ? (float)dur
                                        : x->times[i - regular - 1];
         const oroya_pose_layer layer = {c, t, 1.0f};
@@ -928,8 +933,8 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, pc_err
                     oroya_track_sample_f64(&x->clip->tracks[ti], t, &cursors[ti], NULL, v[ch]);
                 }
             }
-            const double len = sqrt(v[1][0] * v[1][0] + v[1][1] * v[1][1] + v[1][2] * v[1][2] +
-                                    v[1][3] * v[1][3]);
+            const double len =
+                sqrt(v[1][0] * v[1][0] + v[1][1] * v[1][1] + v[1][2] * v[1][2] + v[1][3] * v[1][3]);
             for (int e = 0; e < 4; e++) {
                 v[1][e] = len > 0 ? v[1][e] / len : e == 3;
             }
@@ -975,8 +980,8 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, pc_err
 /* Builds and measures the clip at factor f (*met: it meets the bound); when it does with
  * fewer bytes than *best, it replaces it (*kept). */
 static oroya_result pc_try(const pc_ctx *x, const oroya_pose_clip_desc *desc, double f,
-                           pc_block *pbs, pc_scratch *s, oroya_pose_clip **best,
-                           pc_error *best_e, bool *met, bool *kept, oroya_error *err) {
+                           pc_block *pbs, pc_scratch *s, oroya_pose_clip **best, pc_error *best_e,
+                           bool *met, bool *kept, oroya_error *err) {
     oroya_pose_clip *c = NULL;
     pc_error e;
     *met = *kept = false;
@@ -1010,8 +1015,8 @@ static oroya_result check_compress(const oroya_pose_compress *cp, uint32_t joint
         const float t = cp->joint_tolerance[j];
         if (!(t > 0 && t <= max)) {
             return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "compress.joint_tolerance[%u]: %g is not in (0, %g] scene units",
-                               j, (double)t, (double)max);
+                               "compress.joint_tolerance[%u]: %g is not in (0, %g] scene units", j,
+                               (double)t, (double)max);
         }
     }
     if (!(cp->vertex_distance >= 0 && cp->vertex_distance <= max)) {
@@ -1056,8 +1061,8 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
     if (res == OROYA_OK && usable) {
         const size_t nbc = (size_t)x.blocks * 3, n = x.n;
         pbs = oroya__calloc(&desc->allocator, nbc, sizeof(pc_block), 16);
-        uint32_t *keep = oroya__alloc(&desc->allocator,
-                                      oroya__mul_size(nbc + 1, n * sizeof(uint32_t)), 16);
+        uint32_t *keep =
+            oroya__alloc(&desc->allocator, oroya__mul_size(nbc + 1, n * sizeof(uint32_t)), 16);
         s.dec = oroya__alloc(&desc->allocator, 16 * n * sizeof(float), 16);
         s.flag = oroya__alloc(&desc->allocator, n, 16);
         s.stack = oroya__alloc(&desc->allocator, 4 * n * sizeof(uint32_t) + 16, 16);
@@ -1251,7 +1256,9 @@ static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, 
             i = key[e * 4 + lane];
         } else {
             const uint64_t w = oroya__pose_qword(q->kind, key, lane);
-            const uint32_t shift = e == 0 ? 0u : e == 1 ? q->bits[0] : (uint32_t)q->bits[0] + q->bits[1];
+            const uint32_t shift = e == 0   ? 0u
+                                   : e == 1 ? q->bits[0]
+                                            : (uint32_t)q->bits[0] + q->bits[1];
             i = q->bits[e] ? (uint32_t)(w >> shift) & ((1u << q->bits[e]) - 1u) : 0u;
         }
         v[e] = d[e * 4 + lane] + (float)i * d[12 + e * 4 + lane];
@@ -1310,8 +1317,7 @@ static void pc_snorm16(float v[4]) {
 
 /* The tracks of `src` with the keys of the runtime clip c (see oroya_pose_clip_reduce). */
 static oroya_result pc_reduced_clip(const pc_ctx *x, const oroya_pose_clip *c, bool snorm16,
-                                    const oroya_allocator *a, oroya_clip **out,
-                                    oroya_error *err) {
+                                    const oroya_allocator *a, oroya_clip **out, oroya_error *err) {
     const oroya_clip *src = x->clip;
     size_t floats = 0;
     for (uint32_t i = 0; i < src->track_count; i++) {
@@ -1375,9 +1381,12 @@ static oroya_result pc_reduced_clip(const pc_ctx *x, const oroya_pose_clip *c, b
         t->value_count = 0;
         p = values + (size_t)count * oroya_track_key_stride(t);
     }
-    oroya_clip_desc cd = {.name = src->name, .duration = src->duration,
-                          .blend_mode = src->blend_mode, .tracks = tracks,
-                          .track_count = src->track_count, .allocator = *a};
+    oroya_clip_desc cd = {.name = src->name,
+                          .duration = src->duration,
+                          .blend_mode = src->blend_mode,
+                          .tracks = tracks,
+                          .track_count = src->track_count,
+                          .allocator = *a};
     oroya_result res = oroya_clip_create(&cd, out, err);
     oroya__free(a, tracks);
     oroya__free(a, buf);

@@ -19,9 +19,9 @@ struct oroya_thread_pool {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     pthread_cond_t done;
-    uint64_t generation;  /* bumped for each batch, under lock */
+    uint64_t generation; /* bumped for each batch, under lock */
     bool quit;
-    uint32_t busy;        /* workers still inside the current batch, under lock */
+    uint32_t busy; /* workers still inside the current batch, under lock */
     /* The current batch. */
     oroya_range_fn fn;
     void *ctx;
@@ -64,8 +64,8 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-oroya_result oroya_thread_pool_create(const oroya_thread_pool_desc *desc,
-                                      oroya_thread_pool **out, oroya_error *err) {
+oroya_result oroya_thread_pool_create(const oroya_thread_pool_desc *desc, oroya_thread_pool **out,
+                                      oroya_error *err) {
     if (out) {
         *out = NULL;
     }

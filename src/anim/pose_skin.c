@@ -33,8 +33,7 @@ static oroya_result check_job(const oroya_pose_skin_job *job, oroya_error *err) 
     if (job->count == 0) {
         return OROYA_OK;
     }
-    if (!job->positions || !job->joints || !job->weights || !job->palette ||
-        !job->out_positions) {
+    if (!job->positions || !job->joints || !job->weights || !job->palette || !job->out_positions) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_pose_skin_run: positions, joints, weights, palette and "
                            "out_positions are required");
@@ -171,8 +170,7 @@ static inline bool has_offset(const oroya__skin_kernel_job *job) {
  * write one float into the next vertex (rewritten by the next iteration), so the caller
  * passes false for the last vertex. The job's spans are copied to locals first: stores
  * through the outputs could otherwise alias the job and force reloads every vertex. */
-static void skin_sse2(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
-                      bool wide) {
+static void skin_sse2(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end, bool wide) {
     const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
@@ -193,9 +191,9 @@ static void skin_sse2(const oroya__skin_kernel_job *job, uint32_t begin, uint32_
         }
         const float *ps = positions + (size_t)v * 3;
         c3 = _mm_add_ps(c3, off);
-        __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ps[0])),
-                                         _mm_mul_ps(c1, _mm_set1_ps(ps[1]))),
-                              _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(ps[2])), c3));
+        __m128 r = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ps[0])), _mm_mul_ps(c1, _mm_set1_ps(ps[1]))),
+            _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(ps[2])), c3));
         float *op = out_p + (size_t)v * 3;
         if (wide) {
             _mm_storeu_ps(op, r);
@@ -206,9 +204,9 @@ static void skin_sse2(const oroya__skin_kernel_job *job, uint32_t begin, uint32_
         }
         if (normals) {
             const float *ns = normals + (size_t)v * 3;
-            __m128 n = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ns[0])),
-                                             _mm_mul_ps(c1, _mm_set1_ps(ns[1]))),
-                                  _mm_mul_ps(c2, _mm_set1_ps(ns[2])));
+            __m128 n = _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ns[0])), _mm_mul_ps(c1, _mm_set1_ps(ns[1]))),
+                _mm_mul_ps(c2, _mm_set1_ps(ns[2])));
             /* The w lane of n is 0 for affine palettes; mask it so any bottom row works. */
             n = _mm_and_ps(n, mask3);
             __m128 d = _mm_mul_ps(n, n);
@@ -248,14 +246,14 @@ blend_avx2(const float *pal, const float *weights, const uint16_t *joints, size_
     const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
     const __m256 w2 = _mm256_broadcast_ss(wv + 2), w3 = _mm256_broadcast_ss(wv + 3);
     /* Two short chains per column pair instead of one long one. */
-    const __m256 a01 = _mm256_fmadd_ps(_mm256_loadu_ps(p1), w1,
-                                       _mm256_mul_ps(_mm256_loadu_ps(p0), w0));
-    const __m256 b01 = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8), w1,
-                                       _mm256_mul_ps(_mm256_loadu_ps(p0 + 8), w0));
-    const __m256 a23 = _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3,
-                                       _mm256_mul_ps(_mm256_loadu_ps(p2), w2));
-    const __m256 b23 = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3,
-                                       _mm256_mul_ps(_mm256_loadu_ps(p2 + 8), w2));
+    const __m256 a01 =
+        _mm256_fmadd_ps(_mm256_loadu_ps(p1), w1, _mm256_mul_ps(_mm256_loadu_ps(p0), w0));
+    const __m256 b01 =
+        _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8), w1, _mm256_mul_ps(_mm256_loadu_ps(p0 + 8), w0));
+    const __m256 a23 =
+        _mm256_fmadd_ps(_mm256_loadu_ps(p3), w3, _mm256_mul_ps(_mm256_loadu_ps(p2), w2));
+    const __m256 b23 =
+        _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8), w3, _mm256_mul_ps(_mm256_loadu_ps(p2 + 8), w2));
     *a = _mm256_add_ps(a01, a23);
     *b = _mm256_add_ps(b01, b23);
 }
@@ -266,9 +264,9 @@ blend_avx2(const float *pal, const float *weights, const uint16_t *joints, size_
  * spread by in-lane permutes: a position is three multiply-adds per two vertices, with no
  * horizontal sums. Writes the positions and returns the unnormalized normals (w lanes 0). */
 __attribute__((target("avx2,fma"), always_inline)) static inline __m256
-skin_pair_avx2(const float *pal, const float *positions, const float *normals,
-               const float *weights, const uint16_t *joints, float *out_p, size_t v,
-               bool with_normals, bool with_offset, __m256 off) {
+skin_pair_avx2(const float *pal, const float *positions, const float *normals, const float *weights,
+               const uint16_t *joints, float *out_p, size_t v, bool with_normals, bool with_offset,
+               __m256 off) {
     __m256 a0, b0, a1, b1;
     blend_avx2(pal, weights, joints, v, &a0, &b0);
     blend_avx2(pal, weights, joints, v + 1, &a1, &b1);
@@ -310,8 +308,8 @@ __attribute__((target("avx2,fma"), always_inline)) static inline __m256 length2_
  * (about 4.5 and 2.5 cycles each on Zen 5, at any width). The division stays a division, as
  * in the other kernels, rather than a multiply by a shared reciprocal. */
 __attribute__((target("avx2,fma"), always_inline)) static inline uint32_t
-skin_avx2_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
-               bool with_normals, bool with_offset) {
+skin_avx2_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end, bool with_normals,
+               bool with_offset) {
     const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
@@ -330,10 +328,10 @@ skin_avx2_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
                 _mm256_sqrt_ps(_mm256_blend_ps(length2_avx2(n01), length2_avx2(n23), 0xAA));
             const __m256 l01 = _mm256_permute_ps(len, 0x00), l23 = _mm256_permute_ps(len, 0x55);
             const __m256 zero = _mm256_setzero_ps();
-            const __m256 m01 = _mm256_and_ps(_mm256_div_ps(n01, l01),
-                                             _mm256_cmp_ps(l01, zero, _CMP_GT_OQ));
-            const __m256 m23 = _mm256_and_ps(_mm256_div_ps(n23, l23),
-                                             _mm256_cmp_ps(l23, zero, _CMP_GT_OQ));
+            const __m256 m01 =
+                _mm256_and_ps(_mm256_div_ps(n01, l01), _mm256_cmp_ps(l01, zero, _CMP_GT_OQ));
+            const __m256 m23 =
+                _mm256_and_ps(_mm256_div_ps(n23, l23), _mm256_cmp_ps(l23, zero, _CMP_GT_OQ));
             float *on = out_n + (size_t)v * 3;
             _mm_storeu_ps(on, _mm256_castps256_ps128(m01));
             _mm_storeu_ps(on + 3, _mm256_extractf128_ps(m01, 1));
@@ -396,8 +394,8 @@ finish_normals_avx512(float *out, __mmask16 mask, __m512 n, __m512 len) {
  * division. Loads and stores are masked to the group's 12 floats, so nothing outside the
  * arrays is touched and, unlike the AVX2 loop, this one may run up to the last vertex. */
 __attribute__((target("avx512f"), always_inline)) static inline uint32_t
-skin_avx512_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end,
-                 bool with_normals, bool with_offset) {
+skin_avx512_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end, bool with_normals,
+                 bool with_offset) {
     const float *pal = job->palette;
     const float *positions = job->positions, *normals = job->normals, *weights = job->weights;
     const uint16_t *joints = job->joints;
@@ -408,8 +406,8 @@ skin_avx512_body(const oroya__skin_kernel_job *job, uint32_t begin, uint32_t end
     const __m512i sz = _mm512_add_epi32(sx, _mm512_set1_epi32(2));
     const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
     const __mmask16 xyz4 = 0x0FFF, no_w = 0x7777;
-    const __m512 off = _mm512_broadcast_f32x4(
-        _mm_setr_ps(job->offset[0], job->offset[1], job->offset[2], 0.0f));
+    const __m512 off =
+        _mm512_broadcast_f32x4(_mm_setr_ps(job->offset[0], job->offset[1], job->offset[2], 0.0f));
     /* The previous group's unnormalized normals and lengths; mask 0 before the first. */
     __m512 prev_n = _mm512_setzero_ps(), prev_len = _mm512_set1_ps(1);
     size_t prev_o = 0;

@@ -126,8 +126,7 @@ static uint32_t *clip_joints(const oroya_rig *rig, const oroya_clip *clip, oroya
     return tj;
 }
 
-oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip,
-                                   oroya_error *err) {
+oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip, oroya_error *err) {
     if (!rig || !clip || (clip->track_count && !clip->tracks)) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_rig_clip_status: NULL");
     }
@@ -204,8 +203,8 @@ oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya
     }
     if (r == OROYA_OK && n > OROYA_POSE_MAX_JOINTS) {
         r = oroya__fail(err, OROYA_ERR_LIMIT,
-                        "%s: %u joints with their ancestors, the kernel holds at most %u",
-                        rig_name, n, (unsigned)OROYA_POSE_MAX_JOINTS);
+                        "%s: %u joints with their ancestors, the kernel holds at most %u", rig_name,
+                        n, (unsigned)OROYA_POSE_MAX_JOINTS);
     }
     oroya_rig *rig = NULL;
     if (r == OROYA_OK) {
@@ -260,14 +259,19 @@ oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya
             if (slot_at[d] != UINT32_MAX) {
                 slots[k] = slot_at[d];
                 rig->palette_joint[slot_at[d]] = k;
-                ibm[k] = desc->inverse_bind ? desc->inverse_bind[slot_at[d]] : oroya_mat4_identity();
+                ibm[k] =
+                    desc->inverse_bind ? desc->inverse_bind[slot_at[d]] : oroya_mat4_identity();
             } else {
                 slots[k] = extra++; /* an ancestor: its bone matrix goes past the palette */
                 ibm[k] = oroya_mat4_identity();
             }
         }
-        oroya_pose_skeleton_desc sd = {.joint_count = n, .parents = parents, .rest = rest,
-                                       .inverse_bind = ibm, .names = names, .bone_slots = slots,
+        oroya_pose_skeleton_desc sd = {.joint_count = n,
+                                       .parents = parents,
+                                       .rest = rest,
+                                       .inverse_bind = ibm,
+                                       .names = names,
+                                       .bone_slots = slots,
                                        .allocator = *a};
         oroya_error e = {0};
         r = oroya_pose_skeleton_create(&sd, &rig->skeleton, &e);

@@ -15,17 +15,21 @@ uint32_t oroya_bone_texture_side(uint32_t bone_count) {
     /* The same double expression as three.js, so the sizes agree bit for bit. */
     double size = sqrt((double)bone_count * 4.0);
     size = ceil(size / 4.0) * 4.0;
-    if (size < 4.0) size = 4.0;
+    if (size < 4.0)
+        size = 4.0;
     return (uint32_t)size;
 }
 
 size_t oroya_bone_texture_fill(const float *bone_matrices, uint32_t bone_count, float *out) {
     size_t side = oroya_bone_texture_side(bone_count);
     size_t total = side * side * 4;
-    if (!out) return total;
+    if (!out)
+        return total;
     size_t used = (size_t)bone_count * 16;
-    if (used > 0 && !bone_matrices) return 0;
-    if (used > 0) memcpy(out, bone_matrices, used * sizeof(float));
+    if (used > 0 && !bone_matrices)
+        return 0;
+    if (used > 0)
+        memcpy(out, bone_matrices, used * sizeof(float));
     memset(out + used, 0, (total - used) * sizeof(float));
     return total;
 }
@@ -67,7 +71,8 @@ static void write_identity(float *m) {
 /* Re-resolves the cached dense indices when the scene or its layout moved. */
 static void resolve(oroya_skeleton *sk, const oroya_scene *scene) {
     uint32_t version = oroya_scene_layout_version(scene);
-    if (sk->scene_ == scene && sk->layout_version_ == version && version != 0) return;
+    if (sk->scene_ == scene && sk->layout_version_ == version && version != 0)
+        return;
     for (uint32_t i = 0; i < sk->bone_count; i++) {
         sk->dense_[i] = oroya_scene_node_index(scene, sk->bones[i]);
     }
@@ -90,7 +95,8 @@ static oroya__dmat4 inverse_of_world(const oroya_mat4 *world) {
 
 oroya_result oroya_skeleton_create(const oroya_scene *scene, const oroya_skeleton_desc *desc,
                                    oroya_skeleton **out, oroya_error *err) {
-    if (out) *out = NULL;
+    if (out)
+        *out = NULL;
     if (!scene || !desc || !out) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "skeleton: scene, desc and out are required");
@@ -104,8 +110,8 @@ oroya_result oroya_skeleton_create(const oroya_scene *scene, const oroya_skeleto
     for (uint32_t i = 0; i < n; i++) {
         if (!oroya_scene_node_valid(scene, desc->bones[i])) {
             return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
-                               "skeleton: bones[%u] (handle %u) is not a live node of the scene",
-                               i, desc->bones[i].id);
+                               "skeleton: bones[%u] (handle %u) is not a live node of the scene", i,
+                               desc->bones[i].id);
         }
         name_bytes += strlen(oroya_scene_node_name(scene, desc->bones[i])) + 1;
         if (desc->bone_inverses) {
@@ -168,13 +174,14 @@ oroya_result oroya_skeleton_create(const oroya_scene *scene, const oroya_skeleto
 }
 
 void oroya_skeleton_destroy(oroya_skeleton *skeleton) {
-    if (!skeleton) return;
+    if (!skeleton)
+        return;
     oroya_allocator a = skeleton->allocator_;
     oroya__free(&a, skeleton);
 }
 
-oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton,
-                                               const oroya_scene *scene, oroya_error *err) {
+oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton, const oroya_scene *scene,
+                                               oroya_error *err) {
     if (!skeleton || !scene) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "skeleton calculate_inverses: skeleton and scene are required");
@@ -215,12 +222,14 @@ oroya_result oroya_skeleton_update(oroya_skeleton *skeleton, const oroya_scene *
         }
         if (d == OROYA_SCENE_NO_INDEX) {
             write_identity(out);
-            if (first_stale == UINT32_MAX) first_stale = i;
+            if (first_stale == UINT32_MAX)
+                first_stale = i;
             continue;
         }
         oroya__bone_matrix(world[d].m, skeleton->inverses_[i].m, out);
     }
-    if (first_stale != UINT32_MAX) return stale_bone(skeleton, first_stale, err, "skeleton update");
+    if (first_stale != UINT32_MAX)
+        return stale_bone(skeleton, first_stale, err, "skeleton update");
     return OROYA_OK;
 }
 
@@ -235,7 +244,8 @@ oroya_result oroya_skeleton_pose(const oroya_skeleton *skeleton, oroya_scene *sc
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
         oroya_node bone = skeleton->bones[i];
         if (!oroya_scene_node_valid(scene, bone)) {
-            if (first_stale == UINT32_MAX) first_stale = i;
+            if (first_stale == UINT32_MAX)
+                first_stale = i;
             continue;
         }
         oroya__dmat4 bind_inv = oroya__dmat4_from_floats(skeleton->inverses_[i].m), bind_world;
@@ -251,7 +261,8 @@ oroya_result oroya_skeleton_pose(const oroya_skeleton *skeleton, oroya_scene *sc
             oroya__dmat4 parent_world;
             uint32_t slot = UINT32_MAX;
             for (uint32_t j = 0; j < skeleton->bone_count; j++) {
-                if (skeleton->bones[j].id == parent.id) slot = j;
+                if (skeleton->bones[j].id == parent.id)
+                    slot = j;
             }
             if (slot != UINT32_MAX) {
                 oroya__dmat4 pinv = oroya__dmat4_from_floats(skeleton->inverses_[slot].m);
@@ -270,22 +281,27 @@ oroya_result oroya_skeleton_pose(const oroya_skeleton *skeleton, oroya_scene *sc
         oroya_mat4_decompose(m, &t.translation, &t.rotation, &t.scale);
         oroya_result r = oroya_scene_set_transform(scene, bone, &t);
         if (r != OROYA_OK) {
-            return oroya__fail(err, r, "skeleton pose: bones[%u] '%s': the bind pose is not "
-                               "a finite transform", i, skeleton->bone_names[i]);
+            return oroya__fail(err, r,
+                               "skeleton pose: bones[%u] '%s': the bind pose is not "
+                               "a finite transform",
+                               i, skeleton->bone_names[i]);
         }
     }
-    if (first_stale != UINT32_MAX) return stale_bone(skeleton, first_stale, err, "skeleton pose");
+    if (first_stale != UINT32_MAX)
+        return stale_bone(skeleton, first_stale, err, "skeleton pose");
     return OROYA_OK;
 }
 
-uint32_t oroya_skeleton_unreachable_bones(const oroya_skeleton *skeleton,
-                                          const oroya_scene *scene, uint32_t *out,
-                                          uint32_t capacity) {
-    if (!skeleton) return 0;
+uint32_t oroya_skeleton_unreachable_bones(const oroya_skeleton *skeleton, const oroya_scene *scene,
+                                          uint32_t *out, uint32_t capacity) {
+    if (!skeleton)
+        return 0;
     uint32_t count = 0;
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
-        if (scene && oroya_scene_node_valid(scene, skeleton->bones[i])) continue;
-        if (out && count < capacity) out[count] = i;
+        if (scene && oroya_scene_node_valid(scene, skeleton->bones[i]))
+            continue;
+        if (out && count < capacity)
+            out[count] = i;
         count++;
     }
     return count;
@@ -301,14 +317,18 @@ oroya_result oroya_skeleton_validate(const oroya_skeleton *skeleton, const oroya
     char names[OROYA_ERROR_MESSAGE_MAX / 2] = "";
     size_t used = 0;
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
-        if (oroya_scene_node_valid(scene, skeleton->bones[i])) continue;
-        if (first == UINT32_MAX) first = i;
+        if (oroya_scene_node_valid(scene, skeleton->bones[i]))
+            continue;
+        if (first == UINT32_MAX)
+            first = i;
         count++;
         const char *name = skeleton->bone_names[i][0] ? skeleton->bone_names[i] : "(unnamed)";
         int w = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", name);
-        if (w > 0) used = (size_t)w + used < sizeof names ? used + (size_t)w : sizeof names - 1;
+        if (w > 0)
+            used = (size_t)w + used < sizeof names ? used + (size_t)w : sizeof names - 1;
     }
-    if (count == 0) return OROYA_OK;
+    if (count == 0)
+        return OROYA_OK;
     return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
                        "skeleton: bones[%u] '%s' is not in the scene (removed?); %u unreachable "
                        "bone%s: %s",

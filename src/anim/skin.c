@@ -38,9 +38,8 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
                 if (!isfinite(w[k])) {
                     r = OROYA_ERR_NON_FINITE;
                     if (first == OROYA_OK) {
-                        snprintf(message, sizeof message,
-                                 "vertex %u: weight %u is %s", v, influence,
-                                 isnan(w[k]) ? "NaN" : "infinite");
+                        snprintf(message, sizeof message, "vertex %u: weight %u is %s", v,
+                                 influence, isnan(w[k]) ? "NaN" : "infinite");
                     }
                     break;
                 }
@@ -74,11 +73,13 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
             }
         }
         if (r != OROYA_OK) {
-            if (first == OROYA_OK) first = r;
+            if (first == OROYA_OK)
+                first = r;
             bad_vertices++;
         }
     }
-    if (first == OROYA_OK) return OROYA_OK;
+    if (first == OROYA_OK)
+        return OROYA_OK;
     if (bad_vertices > 1) {
         return oroya__fail(err, first, "skin influences: %s (and %u more bad vertices)", message,
                            bad_vertices - 1);
@@ -87,27 +88,33 @@ oroya_result oroya_skin_check_influences(const uint16_t *joints, const float *we
 }
 
 void oroya_skin_normalize_weight_arrays(float *weights, float *weights2, uint32_t count) {
-    if (!weights) return;
+    if (!weights)
+        return;
     for (uint32_t v = 0; v < count; v++) {
         float *a = weights + (size_t)v * 4;
         float *b = weights2 ? weights2 + (size_t)v * 4 : NULL;
         /* three.js works in doubles: 1 / manhattanLength, then multiplies. In float a sum of
          * denormals would give an infinite scale where three.js's does not. */
         double sum = 0.0;
-        for (int k = 0; k < 4; k++) sum += fabs((double)a[k]);
+        for (int k = 0; k < 4; k++)
+            sum += fabs((double)a[k]);
         if (b) {
-            for (int k = 0; k < 4; k++) sum += fabs((double)b[k]);
+            for (int k = 0; k < 4; k++)
+                sum += fabs((double)b[k]);
         }
         double scale = 1.0 / sum;
         if (isinf(scale)) {
             a[0] = 1.0f;
             a[1] = a[2] = a[3] = 0.0f;
-            if (b) b[0] = b[1] = b[2] = b[3] = 0.0f;
+            if (b)
+                b[0] = b[1] = b[2] = b[3] = 0.0f;
             continue;
         }
-        for (int k = 0; k < 4; k++) a[k] = (float)((double)a[k] * scale);
+        for (int k = 0; k < 4; k++)
+            a[k] = (float)((double)a[k] * scale);
         if (b) {
-            for (int k = 0; k < 4; k++) b[k] = (float)((double)b[k] * scale);
+            for (int k = 0; k < 4; k++)
+                b[k] = (float)((double)b[k] * scale);
         }
     }
 }
@@ -116,7 +123,8 @@ void oroya_skin_normalize_weight_arrays(float *weights, float *weights2, uint32_
 
 static bool all_finite(const float *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(p[i])) return false;
+        if (!isfinite(p[i]))
+            return false;
     }
     return true;
 }
@@ -127,7 +135,8 @@ static bool needs_precombine(const oroya_skin_job *job) {
 
 /* The checks that cost O(1) (plus O(palette) for nothing): run does these every time. */
 static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err) {
-    if (!job) return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: job is NULL");
+    if (!job)
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: job is NULL");
     if (job->count > 0) {
         if (!job->positions) {
             return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: positions is NULL");
@@ -137,8 +146,7 @@ static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err)
                                "skin job: joints and weights are required");
         }
         if (!job->out_positions) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "skin job: out_positions is NULL");
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin job: out_positions is NULL");
         }
     }
     if ((job->normals == NULL) != (job->out_normals == NULL)) {
@@ -151,8 +159,7 @@ static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err)
     }
     if (job->palette_count > 0 && !job->palette) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "skin job: palette is NULL but palette_count is %u",
-                           job->palette_count);
+                           "skin job: palette is NULL but palette_count is %u", job->palette_count);
     }
     if (job->palette_count > OROYA_SKIN_MAX_PALETTE) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
@@ -170,7 +177,8 @@ static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err)
 
 oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err) {
     oroya_result r = check_job_shape(job, err);
-    if (r != OROYA_OK) return r;
+    if (r != OROYA_OK)
+        return r;
     if (job->palette_count > 0 && !all_finite(job->palette, (size_t)job->palette_count * 16)) {
         return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin job: the palette is not finite");
     }
@@ -248,7 +256,8 @@ static void positions_bounds(const float *p, uint32_t count, float *out) {
 
 oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
     oroya_result r = check_job_shape(job, err);
-    if (r != OROYA_OK) return r;
+    if (r != OROYA_OK)
+        return r;
 
     const float *palette = job->palette;
     _Alignas(64) float stack_palette[OROYA_MAX_JOINTS * 16];
@@ -260,17 +269,19 @@ oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
          * carries its translation t: taking t out of every matrix and adding it once to each
          * vertex keeps three.js's CPU result for weights that do not sum to 1. */
         float *combined = job->scratch ? job->scratch : stack_palette;
-        oroya__dmat4 bind = job->bind_matrix ? oroya__dmat4_from_floats(job->bind_matrix)
-                                             : oroya__dmat4_identity();
+        oroya__dmat4 bind =
+            job->bind_matrix ? oroya__dmat4_from_floats(job->bind_matrix) : oroya__dmat4_identity();
         oroya__dmat4 bind_inv = job->bind_matrix_inverse
                                     ? oroya__dmat4_from_floats(job->bind_matrix_inverse)
                                     : oroya__dmat4_identity();
-        for (int c = 0; c < 3; c++) offset[c] = (float)bind_inv.m[12 + c];
+        for (int c = 0; c < 3; c++)
+            offset[c] = (float)bind_inv.m[12 + c];
         for (uint32_t b = 0; b < job->palette_count; b++) {
             oroya__dmat4 bone = oroya__dmat4_from_floats(job->palette + (size_t)b * 16);
             oroya__dmat4 tmp = oroya__dmat4_mul(&bone, &bind);
             tmp = oroya__dmat4_mul(&bind_inv, &tmp);
-            for (int c = 0; c < 3; c++) tmp.m[12 + c] -= bind_inv.m[12 + c];
+            for (int c = 0; c < 3; c++)
+                tmp.m[12 + c] -= bind_inv.m[12 + c];
             oroya__dmat4_to_floats(&tmp, combined + (size_t)b * 16);
         }
         palette = combined;
@@ -293,14 +304,16 @@ oroya_result oroya_skin_job_run(const oroya_skin_job *job, oroya_error *err) {
     /* The SIMD loops multiply every influence, zero weights too, and store 4 floats at a
      * time: they run when that gives the same result (4 influences, every joint in range, a
      * finite palette) and the outputs are not the inputs; the general loop takes the rest. */
-    bool fast = job->count > 0 && !job->joints2 && job->out_positions != job->positions &&
-                (!job->normals || job->out_normals != job->normals) &&
-                oroya__skin_joints_in_range(job->joints, (size_t)job->count * 4,
-                                            job->palette_count) &&
-                palette_finite(palette, job->palette_count);
+    bool fast =
+        job->count > 0 && !job->joints2 && job->out_positions != job->positions &&
+        (!job->normals || job->out_normals != job->normals) &&
+        oroya__skin_joints_in_range(job->joints, (size_t)job->count * 4, job->palette_count) &&
+        palette_finite(palette, job->palette_count);
     uint32_t bad = oroya__skin_kernel_run(&k, 0, fast);
-    if (job->out_bounds) positions_bounds(job->out_positions, job->count, job->out_bounds);
-    if (bad != UINT32_MAX) return report_bad_joint(job, bad, err);
+    if (job->out_bounds)
+        positions_bounds(job->out_positions, job->count, job->out_bounds);
+    if (bad != UINT32_MAX)
+        return report_bad_joint(job, bad, err);
     return OROYA_OK;
 }
 
@@ -322,7 +335,8 @@ static size_t skin_layout_add(size_t *total, size_t size) {
 }
 
 oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, oroya_error *err) {
-    if (out) *out = NULL;
+    if (out)
+        *out = NULL;
     if (!desc || !out) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin: desc and out are required");
     }
@@ -395,7 +409,8 @@ oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, or
 }
 
 void oroya_skin_destroy(oroya_skin *skin) {
-    if (!skin) return;
+    if (!skin)
+        return;
     oroya_allocator a = skin->allocator_;
     oroya__free(&a, skin->scratch_);
     oroya__free(&a, skin);
@@ -406,7 +421,8 @@ void oroya_skin_weights_normalize(float *weights, float *weights2, uint32_t coun
 }
 
 void oroya_skin_normalize_weights(oroya_skin *skin) {
-    if (!skin) return;
+    if (!skin)
+        return;
     oroya_skin_normalize_weight_arrays(skin->weights_, skin->weights2_, skin->vertex_count);
 }
 
@@ -424,10 +440,11 @@ oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleto
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "skin bind: skin, scene and skeleton are required");
     }
-    oroya_result r = oroya_skin_check_influences(skin->joints, skin->weights, skin->joints2,
-                                                 skin->weights2, skin->vertex_count,
-                                                 skeleton->bone_count, err);
-    if (r != OROYA_OK) return r;
+    oroya_result r =
+        oroya_skin_check_influences(skin->joints, skin->weights, skin->joints2, skin->weights2,
+                                    skin->vertex_count, skeleton->bone_count, err);
+    if (r != OROYA_OK)
+        return r;
     if (!bind_matrix && !oroya_scene_node_valid(scene, skin->mesh)) {
         return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
                            "skin bind: the mesh node (handle %u) is not a live node of the scene",
@@ -437,7 +454,8 @@ oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleto
         return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin bind: bind_matrix is not finite");
     }
     uint32_t unreachable = oroya_skeleton_unreachable_bones(skeleton, scene, NULL, 0);
-    if (unreachable > 0) return oroya_skeleton_validate(skeleton, scene, err);
+    if (unreachable > 0)
+        return oroya_skeleton_validate(skeleton, scene, err);
     /* Reserve the job's scratch before changing anything, so a failure leaves the skin as
      * it was. */
     float *scratch = skin->scratch_;
@@ -456,7 +474,8 @@ oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleto
     if (bind_matrix) {
         bind = *bind_matrix;
         if (!invert_to(&bind, &bind_inv)) {
-            if (scratch != skin->scratch_) oroya__free(&skin->allocator_, scratch);
+            if (scratch != skin->scratch_)
+                oroya__free(&skin->allocator_, scratch);
             return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                                "skin bind: bind_matrix is singular");
         }
@@ -466,7 +485,8 @@ oroya_result oroya_skin_bind(oroya_skin *skin, oroya_scene *scene, oroya_skeleto
          * without a bind matrix, as in three.js. */
         r = oroya_skeleton_calculate_inverses(skeleton, scene, err);
         if (r != OROYA_OK) {
-            if (scratch != skin->scratch_) oroya__free(&skin->allocator_, scratch);
+            if (scratch != skin->scratch_)
+                oroya__free(&skin->allocator_, scratch);
             return r;
         }
         oroya_scene_get_world(scene, skin->mesh, &bind);
@@ -493,7 +513,8 @@ oroya_result oroya_skin_set_bind_mode(oroya_skin *skin, oroya_bind_mode mode) {
 
 oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya_error *err) {
     if (!skin || !scene) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "skin update: skin and scene are required");
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "skin update: skin and scene are required");
     }
     if (skin->bind_mode == OROYA_BIND_DETACHED) {
         invert_to(&skin->bind_matrix, &skin->bind_matrix_inverse);

@@ -93,22 +93,20 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
     }
     if ((unsigned)track->property >= (unsigned)OROYA_PROPERTY_COUNT_) {
         return oroya__fail(err, OROYA_ERR_UNKNOWN_PROPERTY,
-                           "tracks[%u] (target \"%s\"): unknown property %d", track_index,
-                           target, (int)track->property);
+                           "tracks[%u] (target \"%s\"): unknown property %d", track_index, target,
+                           (int)track->property);
     }
     if ((unsigned)track->interpolation >= (unsigned)OROYA_INTERP_COUNT_) {
         return oroya__fail(err, OROYA_ERR_INVALID_DATA,
-                           "tracks[%u] (target \"%s\", %s): unknown interpolation %d",
-                           track_index, target, prop, (int)track->interpolation);
+                           "tracks[%u] (target \"%s\", %s): unknown interpolation %d", track_index,
+                           target, prop, (int)track->interpolation);
     }
-    if (track->interpolation == OROYA_INTERP_STERP &&
-        track->property != OROYA_PROPERTY_ROTATION) {
+    if (track->interpolation == OROYA_INTERP_STERP && track->property != OROYA_PROPERTY_ROTATION) {
         return oroya__fail(err, OROYA_ERR_INVALID_DATA,
                            "tracks[%u] (target \"%s\", %s): sterp applies to rotation tracks only",
                            track_index, target, prop);
     }
-    if (track->property == OROYA_PROPERTY_VISIBLE &&
-        track->interpolation != OROYA_INTERP_STEP) {
+    if (track->property == OROYA_PROPERTY_VISIBLE && track->interpolation != OROYA_INTERP_STEP) {
         /* three.js's BooleanKeyframeTrack has InterpolateDiscrete only. */
         return oroya__fail(err, OROYA_ERR_INVALID_DATA,
                            "tracks[%u] (target \"%s\", %s): a visibility track steps: its "
@@ -144,18 +142,17 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
                            (unsigned)key_stride64(track));
     }
     if (track->value_count != 0 && track->value_count != expected) {
-        return oroya__fail(err, OROYA_ERR_VALUE_COUNT,
-                           "tracks[%u] (target \"%s\", %s): %u values, expected %u keys x %u "
-                           "components%s = %u",
-                           track_index, target, prop, track->value_count, track->key_count,
-                           track->components,
-                           track->interpolation == OROYA_INTERP_CUBICSPLINE ? " x 3" : "",
-                           (unsigned)expected);
+        return oroya__fail(
+            err, OROYA_ERR_VALUE_COUNT,
+            "tracks[%u] (target \"%s\", %s): %u values, expected %u keys x %u "
+            "components%s = %u",
+            track_index, target, prop, track->value_count, track->key_count, track->components,
+            track->interpolation == OROYA_INTERP_CUBICSPLINE ? " x 3" : "", (unsigned)expected);
     }
     if (!track->times || !track->values) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "tracks[%u] (target \"%s\", %s): %s is NULL", track_index, target,
-                           prop, track->times ? "values" : "times");
+                           "tracks[%u] (target \"%s\", %s): %s is NULL", track_index, target, prop,
+                           track->times ? "values" : "times");
     }
     for (uint32_t k = 0; k < track->key_count; k++) {
         float tk = track->times[k];
@@ -207,9 +204,9 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
             const float *k0 = track->values + (size_t)(k - 1) * stride;
             const float *k1 = track->values + (size_t)k * stride;
             for (uint32_t i = 0; i < c; i++) {
-                double bound = fmax(fabs((double)k0[c + i]), fabs((double)k1[c + i])) +
-                               4.0 / 27.0 *
-                                   (fabs((double)k0[2 * c + i] * gap) + fabs((double)k1[i] * gap));
+                double bound =
+                    fmax(fabs((double)k0[c + i]), fabs((double)k1[c + i])) +
+                    4.0 / 27.0 * (fabs((double)k0[2 * c + i] * gap) + fabs((double)k1[i] * gap));
                 if (!(bound <= (double)FLT_MAX)) {
                     return oroya__fail(err, OROYA_ERR_NON_FINITE,
                                        "tracks[%u] (target \"%s\", %s): keys %u-%u: component %u: "
@@ -250,7 +247,7 @@ oroya__seek oroya__track_seek(const float *pp, uint32_t n, double t, uint32_t *i
      * and has_t1 stand for "is defined". Indices are signed, as in JS. */
     int64_t i1 = *io_index > n ? (int64_t)n : (int64_t)*io_index;
     int64_t nn = (int64_t)n;
-    bool has_t1 = i1 < nn, has_t0 = i1 > 0;
+    bool has_t1 = i1<nn, has_t0 = i1> 0;
     double t1 = has_t1 ? (double)pp[i1] : 0.0;
     double t0 = has_t0 ? (double)pp[i1 - 1] : 0.0;
     int64_t right;
@@ -554,8 +551,8 @@ static void sample_cubicspline(const oroya_track *track, uint32_t i1, double t, 
 static void sample_any(const oroya_track *track, double t, uint32_t *cursor,
                        const oroya_sample_options *options, sink out) {
     const uint32_t c = track->components;
-    const uint32_t n = track->key_count > OROYA_TRACK_MAX_KEYS ? OROYA_TRACK_MAX_KEYS
-                                                               : track->key_count;
+    const uint32_t n =
+        track->key_count > OROYA_TRACK_MAX_KEYS ? OROYA_TRACK_MAX_KEYS : track->key_count;
     if (n == 0 || !track->times || !track->values) {
         for (uint32_t i = 0; i < c; i++) {
             put(out, i, 0.0);
@@ -571,8 +568,8 @@ static void sample_any(const oroya_track *track, double t, uint32_t *cursor,
     if (where == OROYA__SEEK_BEFORE || where == OROYA__SEEK_AFTER) {
         /* copySampleValue_: the stored value, untouched (cubic-spline rotations included). */
         const uint32_t k = where == OROYA__SEEK_BEFORE ? 0 : n - 1;
-        const float *v = track->values + (size_t)k * c *
-                                             (interp == OROYA_INTERP_CUBICSPLINE ? 3u : 1u) +
+        const float *v = track->values +
+                         (size_t)k * c * (interp == OROYA_INTERP_CUBICSPLINE ? 3u : 1u) +
                          (interp == OROYA_INTERP_CUBICSPLINE ? c : 0u);
         for (uint32_t i = 0; i < c; i++) {
             put(out, i, v[i]);
@@ -587,12 +584,8 @@ static void sample_any(const oroya_track *track, double t, uint32_t *cursor,
             }
             break;
         }
-        case OROYA_INTERP_CUBICSPLINE:
-            sample_cubicspline(track, i1, t, out);
-            break;
-        case OROYA_INTERP_STERP:
-            sample_sterp(track, i1, t, out);
-            break;
+        case OROYA_INTERP_CUBICSPLINE: sample_cubicspline(track, i1, t, out); break;
+        case OROYA_INTERP_STERP: sample_sterp(track, i1, t, out); break;
         case OROYA_INTERP_SMOOTH: {
             oroya_ending es = options ? options->ending_start : OROYA_ENDING_ZERO_CURVATURE;
             oroya_ending ee = options ? options->ending_end : OROYA_ENDING_ZERO_CURVATURE;

@@ -103,9 +103,7 @@ void *oroya_allocator_calloc(const oroya_allocator *a, size_t count, size_t size
     return oroya__calloc(a, count, size, align);
 }
 
-void oroya_allocator_free(const oroya_allocator *a, void *ptr) {
-    oroya__free(a, ptr);
-}
+void oroya_allocator_free(const oroya_allocator *a, void *ptr) { oroya__free(a, ptr); }
 
 oroya_result oroya_error_set(oroya_error *err, oroya_result result, const char *fmt, ...) {
     if (err) {

@@ -22,17 +22,13 @@ oroya_vec3 oroya_vec3_mul(oroya_vec3 a, oroya_vec3 b) {
     return (oroya_vec3){a.x * b.x, a.y * b.y, a.z * b.z};
 }
 
-float oroya_vec3_dot(oroya_vec3 a, oroya_vec3 b) {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
+float oroya_vec3_dot(oroya_vec3 a, oroya_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 oroya_vec3 oroya_vec3_cross(oroya_vec3 a, oroya_vec3 b) {
     return (oroya_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
-float oroya_vec3_length(oroya_vec3 a) {
-    return sqrtf(oroya_vec3_dot(a, a));
-}
+float oroya_vec3_length(oroya_vec3 a) { return sqrtf(oroya_vec3_dot(a, a)); }
 
 oroya_vec3 oroya_vec3_normalize(oroya_vec3 a) {
     float len = oroya_vec3_length(a);
@@ -48,9 +44,7 @@ oroya_vec3 oroya_vec3_lerp(oroya_vec3 a, oroya_vec3 b, float t) {
 
 /* ---- quat ---------------------------------------------------------------------------- */
 
-oroya_quat oroya_quat_identity(void) {
-    return (oroya_quat){0.0f, 0.0f, 0.0f, 1.0f};
-}
+oroya_quat oroya_quat_identity(void) { return (oroya_quat){0.0f, 0.0f, 0.0f, 1.0f}; }
 
 oroya_quat oroya_quat_mul(oroya_quat a, oroya_quat b) {
     return (oroya_quat){
@@ -61,22 +55,18 @@ oroya_quat oroya_quat_mul(oroya_quat a, oroya_quat b) {
     };
 }
 
-oroya_quat oroya_quat_conjugate(oroya_quat q) {
-    return (oroya_quat){-q.x, -q.y, -q.z, q.w};
-}
+oroya_quat oroya_quat_conjugate(oroya_quat q) { return (oroya_quat){-q.x, -q.y, -q.z, q.w}; }
 
 float oroya_quat_dot(oroya_quat a, oroya_quat b) {
     return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
 }
 
-float oroya_quat_length(oroya_quat q) {
-    return sqrtf(oroya_quat_dot(q, q));
-}
+float oroya_quat_length(oroya_quat q) { return sqrtf(oroya_quat_dot(q, q)); }
 
 oroya_quat oroya_quat_normalize(oroya_quat q) {
     /* Accumulate in double: keys near unit length lose bits when squared in float. */
-    double len = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z +
-                      (double)q.w * q.w);
+    double len =
+        sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
     if (!(len > 0.0) || !isfinite(len)) {
         return oroya_quat_identity();
     }
@@ -148,8 +138,9 @@ oroya_mat4 oroya_mat4_mul(oroya_mat4 a, oroya_mat4 b) {
     oroya_mat4 r;
     for (int c = 0; c < 4; c++) {
         for (int row = 0; row < 4; row++) {
-            r.m[c * 4 + row] = a.m[0 * 4 + row] * b.m[c * 4 + 0] + a.m[1 * 4 + row] * b.m[c * 4 + 1] +
-                               a.m[2 * 4 + row] * b.m[c * 4 + 2] + a.m[3 * 4 + row] * b.m[c * 4 + 3];
+            r.m[c * 4 + row] =
+                a.m[0 * 4 + row] * b.m[c * 4 + 0] + a.m[1 * 4 + row] * b.m[c * 4 + 1] +
+                a.m[2 * 4 + row] * b.m[c * 4 + 2] + a.m[3 * 4 + row] * b.m[c * 4 + 3];
         }
     }
     return r;
@@ -267,8 +258,8 @@ void oroya_mat4_decompose(oroya_mat4 m, oroya_vec3 *translation, oroya_quat *rot
                 r[c * 3 + row] = a[c * 4 + row] * inv[c];
             }
         }
-        *rotation = (sx == 0.0 || sy == 0.0 || sz == 0.0) ? oroya_quat_identity()
-                                                          : quat_from_rotation(r);
+        *rotation =
+            (sx == 0.0 || sy == 0.0 || sz == 0.0) ? oroya_quat_identity() : quat_from_rotation(r);
     }
     if (scale) {
         *scale = (oroya_vec3){(float)sx, (float)sy, (float)sz};

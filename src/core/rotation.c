@@ -23,17 +23,13 @@ typedef struct {
  * position). */
 #define MIN_AXIS_LENGTH 1e-6
 
-static dquat dq_from(oroya_quat q) {
-    return (dquat){q.x, q.y, q.z, q.w};
-}
+static dquat dq_from(oroya_quat q) { return (dquat){q.x, q.y, q.z, q.w}; }
 
 static oroya_quat dq_to(dquat q) {
     return (oroya_quat){(float)q.x, (float)q.y, (float)q.z, (float)q.w};
 }
 
-static dquat dq_identity(void) {
-    return (dquat){0.0, 0.0, 0.0, 1.0};
-}
+static dquat dq_identity(void) { return (dquat){0.0, 0.0, 0.0, 1.0}; }
 
 static dquat dq_mul(dquat a, dquat b) {
     return (dquat){
@@ -44,17 +40,11 @@ static dquat dq_mul(dquat a, dquat b) {
     };
 }
 
-static dquat dq_conj(dquat q) {
-    return (dquat){-q.x, -q.y, -q.z, q.w};
-}
+static dquat dq_conj(dquat q) { return (dquat){-q.x, -q.y, -q.z, q.w}; }
 
-static double dq_norm2(dquat q) {
-    return q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-}
+static double dq_norm2(dquat q) { return q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w; }
 
-static dquat dq_scale(dquat q, double s) {
-    return (dquat){q.x * s, q.y * s, q.z * s, q.w * s};
-}
+static dquat dq_scale(dquat q, double s) { return (dquat){q.x * s, q.y * s, q.z * s, q.w * s}; }
 
 /* Unit quaternion along q; the zero quaternion gives the identity. A non-finite q comes back
  * as it is, so NaN propagates instead of turning into a plausible identity. */

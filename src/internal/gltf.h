@@ -6,12 +6,12 @@
 #include "oroya/gltf.h"
 
 /* Returns the result of `expr` from the calling function unless it is OROYA_OK. */
-#define TRY(expr)                     \
-    do {                              \
-        oroya_result r_ = (expr);     \
-        if (r_ != OROYA_OK) {         \
-            return r_;                \
-        }                             \
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        oroya_result r_ = (expr);                                                                  \
+        if (r_ != OROYA_OK) {                                                                      \
+            return r_;                                                                             \
+        }                                                                                          \
     } while (0)
 
 /* Every allocation the data owns is a block in one list, so oroya_gltf_free is one walk
@@ -19,21 +19,21 @@
 typedef struct oroya__gltf_block {
     struct oroya__gltf_block *next;
     size_t size;
-    void *adopted;                    /* memory from a user reader, freed with the block */
+    void *adopted; /* memory from a user reader, freed with the block */
 } oroya__gltf_block;
 
 typedef struct oroya__gltf {
-    oroya_gltf_data pub;              /* first, so the public pointer is this struct */
+    oroya_gltf_data pub; /* first, so the public pointer is this struct */
     oroya_allocator allocator;
     oroya__gltf_block *blocks;
-    char *base_dir;                   /* NULL: external URIs refused */
-    bool allow_outside_base_dir;      /* the desc's option: URIs may leave base_dir */
-    oroya_gltf_read_fn read_file;     /* the desc's reader of external URIs, or NULL */
+    char *base_dir;               /* NULL: external URIs refused */
+    bool allow_outside_base_dir;  /* the desc's option: URIs may leave base_dir */
+    oroya_gltf_read_fn read_file; /* the desc's reader of external URIs, or NULL */
     void *read_user;
-    const uint8_t *bin;               /* GLB BIN chunk (owned copy), NULL if none */
+    const uint8_t *bin; /* GLB BIN chunk (owned copy), NULL if none */
     uint64_t bin_size;
     bool buffers_loaded;
-    bool validated;                   /* set by a successful oroya_gltf_validate */
+    bool validated; /* set by a successful oroya_gltf_validate */
 } oroya__gltf;
 
 /* A list of zeroed blocks freed together: count * size bytes, NULL on overflow or failure. */
@@ -47,9 +47,8 @@ void oroya__arena_release(const oroya_allocator *a, oroya__gltf_block **list);
 /* The bytes of a buffer or image URI (base64 data: URI, or a file relative to the data's
  * base directory), allocated into `list`. `path` names the JSON place for errors. */
 oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a,
-                                  oroya__gltf_block **list, const char *uri,
-                                  const uint8_t **out, uint64_t *out_size, oroya_error *err,
-                                  const char *path);
+                                  oroya__gltf_block **list, const char *uri, const uint8_t **out,
+                                  uint64_t *out_size, oroya_error *err, const char *path);
 
 /* Allocation owned by g, zeroed. NULL when out of memory or size overflowed. */
 void *oroya__gltf_alloc(oroya__gltf *g, size_t count, size_t size);
@@ -84,7 +83,6 @@ uint32_t oroya__gltf_component_size(oroya_gltf_component_type ct);
 void oroya__gltf_read_floats_at(const oroya_gltf_data *d, uint32_t accessor, uint32_t index,
                                 float *out);
 /* Sparse index k of a sparse block whose ranges were checked. */
-uint32_t oroya__gltf_sparse_index(const oroya_gltf_data *d, const oroya_gltf_sparse *s,
-                                  uint32_t k);
+uint32_t oroya__gltf_sparse_index(const oroya_gltf_data *d, const oroya_gltf_sparse *s, uint32_t k);
 
 #endif

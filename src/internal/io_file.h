@@ -28,8 +28,8 @@ oroya_result oroya__file_open(const char *path, const char *inside, uint64_t max
 
 /* Reads the whole file (f->size bytes) into buf and closes it. OROYA_ERR_IO when the file
  * gives fewer bytes (it shrank) or fails. */
-oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err,
-                                  const char *where, const char *shown);
+oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err, const char *where,
+                                  const char *shown);
 
 void oroya__file_close(oroya__file *f);
 

@@ -15,13 +15,13 @@ enum { OROYA__KIND_LINEAR = 0, OROYA__KIND_STEP = 1, OROYA__KIND_CUBIC = 2 };
 struct oroya_pose_skeleton {
     oroya_allocator allocator;
     uint32_t joint_count;
-    uint32_t block_count;          /* (joint_count + 3) / 4 */
-    uint32_t *parents;             /* joint_count, UINT32_MAX = root */
-    oroya_soa_transform *rest;     /* block_count, padding lanes identity */
-    oroya_mat4 *inverse_bind;      /* joint_count */
-    char **names;                  /* joint_count, or NULL */
-    uint32_t *bone_slots;          /* joint_count: where each joint's bone matrix goes */
-    bool bone_slots_identity;      /* bone_slots[j] == j for every joint */
+    uint32_t block_count;      /* (joint_count + 3) / 4 */
+    uint32_t *parents;         /* joint_count, UINT32_MAX = root */
+    oroya_soa_transform *rest; /* block_count, padding lanes identity */
+    oroya_mat4 *inverse_bind;  /* joint_count */
+    char **names;              /* joint_count, or NULL */
+    uint32_t *bone_slots;      /* joint_count: where each joint's bone matrix goes */
+    bool bone_slots_identity;  /* bone_slots[j] == j for every joint */
 };
 
 /* One joint channel of a runtime clip. In a uniform (block, channel) (see
@@ -39,8 +39,8 @@ typedef struct oroya__pose_channel {
  * time group: a frame finds the interval and its interpolation factor once per group, not
  * once per channel. */
 typedef struct oroya__pose_group {
-    uint32_t offset;   /* count key times at keys + offset */
-    uint32_t count;    /* >= 2 */
+    uint32_t offset; /* count key times at keys + offset */
+    uint32_t count;  /* >= 2 */
 } oroya__pose_group;
 
 /* A group's interval at the current frame: records k and k + 1, the LINEAR/CUBIC factor a,
@@ -71,18 +71,18 @@ struct oroya_pose_clip {
     float duration;
     bool additive;
     uint32_t ignored_tracks;
-    uint32_t channel_count;             /* block_count * 12: index (block * 3 + ch) * 4 + lane */
+    uint32_t channel_count; /* block_count * 12: index (block * 3 + ch) * 4 + lane */
     oroya__pose_channel *channels;
-    uint32_t group_count;               /* <= channel_count + 1; group 0 = the constants */
+    uint32_t group_count; /* <= channel_count + 1; group 0 = the constants */
     oroya__pose_group *groups;
-    oroya__pose_lanes *lanes;           /* block_count * 3; NULL in a compressed clip */
-    float *keys;                        /* compressed clips: the group times only */
+    oroya__pose_lanes *lanes; /* block_count * 3; NULL in a compressed clip */
+    float *keys;              /* compressed clips: the group times only */
     /* Compressed clips (src/anim/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
     const struct oroya__pose_qblock *qblocks; /* block_count * 3 */
-    const float *qdata;                 /* key data of the qblocks, 16-byte aligned rows */
-    size_t bytes;                       /* the clip's allocation */
-    float tolerance;                    /* asked for at create; 0 for float storage */
-    float max_error, max_joint_error;   /* measured at create (oroya_pose_clip_info) */
+    const float *qdata;                       /* key data of the qblocks, 16-byte aligned rows */
+    size_t bytes;                             /* the clip's allocation */
+    float tolerance;                          /* asked for at create; 0 for float storage */
+    float max_error, max_joint_error;         /* measured at create (oroya_pose_clip_info) */
 };
 
 /* ---- compressed clips (src/anim/pose_compress.c, sampled in internal/pose_kernel_q.h) ---------- */
@@ -175,7 +175,7 @@ struct oroya_pose_character {
     oroya_mat4 *bones;                  /* joint_count */
     const struct oroya_ik *ik;          /* oroya_pose_character_set_ik: borrowed, or NULL */
     uint32_t ik_count;
-    bool ik_in_pass;                    /* the IKs run inside local-to-model (below) */
+    bool ik_in_pass; /* the IKs run inside local-to-model (below) */
 };
 
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
@@ -190,12 +190,12 @@ typedef struct oroya__pose_mix_layer {
     const oroya_pose_clip *clip;
     uint16_t *cursors;
     oroya__pose_interval *intervals;
-    float time, weight;  /* time: the largest float <= time_exact; weight > 0 */
-    double time_exact;   /* the interpolation factors come from this one */
-    bool additive;       /* blended as an additive layer (the clip's keys are the deltas) */
-    const float *mask;   /* joint mask: a weight factor per joint (block_count * 4 floats, 0 on
+    float time, weight; /* time: the largest float <= time_exact; weight > 0 */
+    double time_exact;  /* the interpolation factors come from this one */
+    bool additive;      /* blended as an additive layer (the clip's keys are the deltas) */
+    const float *mask;  /* joint mask: a weight factor per joint (block_count * 4 floats, 0 on
                             the padding), or NULL for 1 everywhere */
-    const float *twist;  /* STERP blending (normal layers): per block the x, y and z rows of each
+    const float *twist; /* STERP blending (normal layers): per block the x, y and z rows of each
                             joint's twist axis (block_count * 12 floats, zero = no axis: slerp),
                             or NULL for slerp blending */
 } oroya__pose_mix_layer;
@@ -216,12 +216,12 @@ size_t oroya__pose_mix_scratch_size(void);
  * character's or the rig-backed mixer's. Joints are skeleton joints, "world" is model space. */
 typedef struct oroya__ik_pose {
     const oroya_pose_skeleton *skeleton;
-    oroya_soa_transform *locals;        /* block_count */
-    oroya_mat4 *models, *bones;         /* joint_count */
-    const struct oroya_ik *ik;          /* count IKs, checked by oroya__ik_pose_validate */
+    oroya_soa_transform *locals; /* block_count */
+    oroya_mat4 *models, *bones;  /* joint_count */
+    const struct oroya_ik *ik;   /* count IKs, checked by oroya__ik_pose_validate */
     uint32_t count;
-    bool in_pass;                       /* oroya__ik_pose_in_pass: run inside local-to-model */
-    uint16_t *changed;                  /* NULL, or per block: or'ed with the rotation bits
+    bool in_pass;      /* oroya__ik_pose_in_pass: run inside local-to-model */
+    uint16_t *changed; /* NULL, or per block: or'ed with the rotation bits
                                          * (bit 4 + lane) of the joints IK wrote */
 } oroya__ik_pose;
 
@@ -229,8 +229,7 @@ typedef struct oroya__ik_pose {
  * oroya_ik_solve_validate on the models, messages naming the joints). Never allocates. */
 oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *skeleton,
                                      const oroya_soa_transform *locals, const oroya_mat4 *models,
-                                     const struct oroya_ik *iks, uint32_t count,
-                                     oroya_error *err);
+                                     const struct oroya_ik *iks, uint32_t count, oroya_error *err);
 /* Whether a (validated) list may run inside local-to-model, which takes the IKs in the order
  * of their first joints: the same result as list order. */
 bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *skeleton, const struct oroya_ik *iks,
@@ -257,7 +256,7 @@ void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *lay
 
 /* The AVX2 kernel (src/anim/pose_avx2.c): two SoA blocks per step in 256-bit registers, for CPUs
  * that have AVX2 (the caller checks). Bit-identical to the baseline kernel. */
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__SSE2__) && \
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__SSE2__) &&       \
     !defined(OROYA_POSE_NO_SIMD)
 #define OROYA__POSE_AVX2 1
 void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer *layers,
@@ -279,17 +278,17 @@ void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p);
  * bottom row taken as 0 0 0 1. */
 typedef struct oroya__skin_kernel_job {
     uint32_t count;
-    const float *positions;       /* 3 * count */
-    const float *normals;         /* 3 * count or NULL (then out_normals NULL) */
-    const uint16_t *joints;       /* 4 * count */
-    const float *weights;         /* 4 * count */
-    const uint16_t *joints2;      /* 4 * count or NULL */
-    const float *weights2;        /* with joints2 */
+    const float *positions;  /* 3 * count */
+    const float *normals;    /* 3 * count or NULL (then out_normals NULL) */
+    const uint16_t *joints;  /* 4 * count */
+    const float *weights;    /* 4 * count */
+    const uint16_t *joints2; /* 4 * count or NULL */
+    const float *weights2;   /* with joints2 */
     uint32_t palette_count;
-    const float *palette;         /* 16 * palette_count floats */
-    float *out_positions;         /* 3 * count; may equal positions (general mode only) */
-    float *out_normals;           /* 3 * count; may equal normals (general mode only) */
-    float offset[3];              /* added to every position */
+    const float *palette; /* 16 * palette_count floats */
+    float *out_positions; /* 3 * count; may equal positions (general mode only) */
+    float *out_normals;   /* 3 * count; may equal normals (general mode only) */
+    float offset[3];      /* added to every position */
 } oroya__skin_kernel_job;
 
 /* True when every one of the n joint indices is below palette_count (an SSE2 pass). */

@@ -162,12 +162,13 @@ static OROYA__INLINE q4 q4_mul(q4 a, q4 b) {
  * 4e-8; for u in [0, 2] and cos(theta) >= cos(pi/4) (the half angle below), 7 terms leave
  * 2e-8. Both are below float's resolution of the weights. Rows of 4 equal floats, so each
  * constant is one load (SSE2) or one broadcast (AVX2). */
-#define SERIES_ROW(c) {(c), (c), (c), (c)}
+#define SERIES_ROW(c)                                                                              \
+    { (c), (c), (c), (c) }
 static _Alignas(16) const float series_c[8][4] = {
-    SERIES_ROW(0.0f), SERIES_ROW(1.0f / 3), SERIES_ROW(1.0f / 10), SERIES_ROW(1.0f / 21),
+    SERIES_ROW(0.0f),      SERIES_ROW(1.0f / 3),  SERIES_ROW(1.0f / 10), SERIES_ROW(1.0f / 21),
     SERIES_ROW(1.0f / 36), SERIES_ROW(1.0f / 55), SERIES_ROW(1.0f / 78), SERIES_ROW(1.0f / 105)};
 static _Alignas(16) const float series_i2[8][4] = {
-    SERIES_ROW(0.0f), SERIES_ROW(1.0f), SERIES_ROW(4.0f), SERIES_ROW(9.0f),
+    SERIES_ROW(0.0f),  SERIES_ROW(1.0f),  SERIES_ROW(4.0f),  SERIES_ROW(9.0f),
     SERIES_ROW(16.0f), SERIES_ROW(25.0f), SERIES_ROW(36.0f), SERIES_ROW(49.0f)};
 #undef SERIES_ROW
 static OROYA__INLINE void sin_ratio2(vf us, vf ut, vf z, int terms, vf *out_s, vf *out_t) {
@@ -924,12 +925,18 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
     vf wx = vf_mul(q.w, x2), wy = vf_mul(q.w, y2), wz = vf_mul(q.w, z2);
     vf sx = vf_load2(B->sx, B2->sx), sy = vf_load2(B->sy, B2->sy), sz = vf_load2(B->sz, B2->sz);
     _Alignas(32) float lc[12][OROYA__PK_WIDTH];
-    const vf l[12] = {vf_mul(vf_sub(one, vf_add(yy, zz)), sx), vf_mul(vf_add(xy, wz), sx),
-                      vf_mul(vf_sub(xz, wy), sx),                vf_mul(vf_sub(xy, wz), sy),
-                      vf_mul(vf_sub(one, vf_add(xx, zz)), sy), vf_mul(vf_add(yz, wx), sy),
-                      vf_mul(vf_add(xz, wy), sz),                vf_mul(vf_sub(yz, wx), sz),
-                      vf_mul(vf_sub(one, vf_add(xx, yy)), sz), vf_load2(B->tx, B2->tx),
-                      vf_load2(B->ty, B2->ty),                   vf_load2(B->tz, B2->tz)};
+    const vf l[12] = {vf_mul(vf_sub(one, vf_add(yy, zz)), sx),
+                      vf_mul(vf_add(xy, wz), sx),
+                      vf_mul(vf_sub(xz, wy), sx),
+                      vf_mul(vf_sub(xy, wz), sy),
+                      vf_mul(vf_sub(one, vf_add(xx, zz)), sy),
+                      vf_mul(vf_add(yz, wx), sy),
+                      vf_mul(vf_add(xz, wy), sz),
+                      vf_mul(vf_sub(yz, wx), sz),
+                      vf_mul(vf_sub(one, vf_add(xx, yy)), sz),
+                      vf_load2(B->tx, B2->tx),
+                      vf_load2(B->ty, B2->ty),
+                      vf_load2(B->tz, B2->tz)};
     memcpy(lc, l, sizeof lc);
     /* b2 is b + 1 or b itself, so the pair's joints are b * 4 onwards, lane = joint - b * 4. */
     const uint32_t first = b * 4, n = skel->joint_count;
@@ -1003,8 +1010,8 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         for (uint32_t i = 0; i < normal_count; i++) {
             /* STERP is the mixer's (exact) only: the pose layer's copy drops its code. */
             const float *tw = exact ? normal[i].twist : NULL;
-            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
-                         normal[i].mask, tw, pad_bits, exact);
+            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, normal[i].mask,
+                         tw, pad_bits, exact);
             twist = tw ? tw : twist;
         }
         blend_finish(&st, &rest[b], &rest[b2], twist, b, b2, pad_bits, exact);
@@ -1030,8 +1037,8 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
             const int cs = pk_changed(o->sx, o2 ? o2->sx : NULL, sv, 3);
             changed[b] |= (uint16_t)((ct & 0xF) | (cq & 0xF) << 4 | (cs & 0xF) << 8);
             if (o2) {
-                changed[b2] |= (uint16_t)((ct >> 4 & 0xF) | (cq >> 4 & 0xF) << 4 |
-                                          (cs >> 4 & 0xF) << 8);
+                changed[b2] |=
+                    (uint16_t)((ct >> 4 & 0xF) | (cq >> 4 & 0xF) << 4 | (cs >> 4 & 0xF) << 8);
             }
         }
 #define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
@@ -1050,9 +1057,8 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
 }
 
 /* Model and bone matrices of every joint from `locals`, parents first. */
-static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel,
-                                 const oroya_soa_transform *locals, const oroya_mat4 *root,
-                                 oroya_mat4 *models, oroya_mat4 *bones) {
+static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
+                                 const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
     const uint32_t blocks = skel->block_count;
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
@@ -1145,8 +1151,8 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         if (ly->clip && ly->weight > 0) {
             oroya__pose_interval *iv = c->intervals + i * per_slot;
             seek_groups(ly->clip, c->cursors + i * per_slot, ly->time, iv);
-            active_layer *a = ly->clip->additive ? &additive[additive_count++]
-                                                 : &normal[normal_count++];
+            active_layer *a =
+                ly->clip->additive ? &additive[additive_count++] : &normal[normal_count++];
             a->clip = ly->clip;
             a->iv = iv;
             a->weight = ly->weight;
@@ -1159,7 +1165,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
     }
-    const oroya__ik_pose p = {skel,  c->locals,       c->models,      c->bones,
+    const oroya__ik_pose p = {skel,  c->locals,   c->models,     c->bones,
                               c->ik, c->ik_count, c->ik_in_pass, NULL};
     pk_ltm_ik(&p);
 }

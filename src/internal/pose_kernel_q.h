@@ -10,10 +10,11 @@
 
 /* Lane masks of the 16 animated-lane patterns. */
 #define PKQ_M(b) ((b) ? UINT32_MAX : 0u)
-#define PKQ_ROW(n) {PKQ_M((n) & 1), PKQ_M((n) & 2), PKQ_M((n) & 4), PKQ_M((n) & 8)}
+#define PKQ_ROW(n)                                                                                 \
+    { PKQ_M((n)&1), PKQ_M((n)&2), PKQ_M((n)&4), PKQ_M((n)&8) }
 static _Alignas(16) const uint32_t pkq_lane_masks[16][4] = {
-    PKQ_ROW(0),  PKQ_ROW(1),  PKQ_ROW(2),  PKQ_ROW(3),  PKQ_ROW(4),  PKQ_ROW(5),
-    PKQ_ROW(6),  PKQ_ROW(7),  PKQ_ROW(8),  PKQ_ROW(9),  PKQ_ROW(10), PKQ_ROW(11),
+    PKQ_ROW(0),  PKQ_ROW(1),  PKQ_ROW(2),  PKQ_ROW(3), PKQ_ROW(4),  PKQ_ROW(5),
+    PKQ_ROW(6),  PKQ_ROW(7),  PKQ_ROW(8),  PKQ_ROW(9), PKQ_ROW(10), PKQ_ROW(11),
     PKQ_ROW(12), PKQ_ROW(13), PKQ_ROW(14), PKQ_ROW(15)};
 #undef PKQ_ROW
 #undef PKQ_M
@@ -79,8 +80,7 @@ static OROYA__INLINE __m128i pkq_words_hi(uint8_t kind, const uint8_t *key) {
 
 /* The component at bits [shift, shift + bits) of 4 words of up to 64 bits given as their low
  * and high 32-bit halves (a shift count of 32 or more gives 0 in SSE2). */
-static OROYA__INLINE __m128i pkq_wide_comp(__m128i lo, __m128i hi, uint32_t shift,
-                                           uint32_t bits) {
+static OROYA__INLINE __m128i pkq_wide_comp(__m128i lo, __m128i hi, uint32_t shift, uint32_t bits) {
     const __m128i part = shift <= 32 ? _mm_sll_epi32(hi, _mm_cvtsi32_si128((int)(32 - shift)))
                                      : _mm_srl_epi32(hi, _mm_cvtsi32_si128((int)(shift - 32)));
     const __m128i v = _mm_or_si128(_mm_srl_epi32(lo, _mm_cvtsi32_si128((int)shift)), part);
@@ -91,12 +91,12 @@ static OROYA__INLINE __m128i pkq_wide_comp(__m128i lo, __m128i hi, uint32_t shif
 /* Component e of one key of a quantized block, 4 lanes, as floats (the integers). */
 static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *key, uint32_t e) {
     switch (qb->kind) {
-    case OROYA__Q_16:
-        return pkq_u16(key + e * 8);
-    case OROYA__Q_8:
-        return pkq_u8(key + e * 4);
+    case OROYA__Q_16: return pkq_u16(key + e * 8);
+    case OROYA__Q_8: return pkq_u8(key + e * 4);
     default: { /* P16 to P48: a word per lane */
-        const uint32_t shift = e == 0 ? 0u : e == 1 ? qb->bits[0] : (uint32_t)qb->bits[0] + qb->bits[1];
+        const uint32_t shift = e == 0   ? 0u
+                               : e == 1 ? qb->bits[0]
+                                        : (uint32_t)qb->bits[0] + qb->bits[1];
         const uint32_t mask = (1u << qb->bits[e]) - 1u;
 #if defined(OROYA__V4_SSE2)
         if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
@@ -111,8 +111,7 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 #else
         v4 r;
         for (uint32_t l = 0; l < 4; l++) {
-            r.f[l] = mask ? (float)(uint32_t)((oroya__pose_qword(qb->kind, key, l) >> shift) &
-                                              mask)
+            r.f[l] = mask ? (float)(uint32_t)((oroya__pose_qword(qb->kind, key, l) >> shift) & mask)
                           : 0.0f;
         }
         return r;
@@ -182,13 +181,15 @@ static OROYA__INLINE void pkq_ints3x2(const oroya__pose_qblock *qb, const uint8_
 #endif
 
 static OROYA__INLINE size_t pkq_key_bytes(uint8_t kind) {
-    return kind == OROYA__Q_16 ? 24 : kind == OROYA__Q_8 ? 12 : kind == OROYA__Q_P32 ? 16
-           : kind == OROYA__Q_P24 ? 12 : kind == OROYA__Q_P40 ? 20 : kind == OROYA__Q_P48 ? 24
-           : 8;
+    return kind == OROYA__Q_16    ? 24
+           : kind == OROYA__Q_8   ? 12
+           : kind == OROYA__Q_P32 ? 16
+           : kind == OROYA__Q_P24 ? 12
+           : kind == OROYA__Q_P40 ? 20
+           : kind == OROYA__Q_P48 ? 24
+                                  : 8;
 }
-static OROYA__INLINE bool pkq_quantized(uint8_t kind) {
-    return kind >= OROYA__Q_16;
-}
+static OROYA__INLINE bool pkq_quantized(uint8_t kind) { return kind >= OROYA__Q_16; }
 
 /* w of a unit quaternion with w >= 0 from x, y and z. */
 static OROYA__INLINE v4 pkq_w(v4 x, v4 y, v4 z) {
@@ -198,13 +199,13 @@ static OROYA__INLINE v4 pkq_w(v4 x, v4 y, v4 z) {
 
 /* Puts a rotation decoded as (c0, c1, c2, c3) back in x, y, z, w order where a lane dropped
  * another component than w (masks m[k]: the lanes that dropped component k). */
-#define PKQ_UNSWIZZLE(name, T, sel)                                                           \
-    static OROYA__INLINE void name(T v[4], const T m[4]) {                                    \
-        const T c0 = v[0], c1 = v[1], c2 = v[2], c3 = v[3];                                   \
-        v[0] = sel(m[0], c3, c0);                                                             \
-        v[1] = sel(m[0], c0, sel(m[1], c3, c1));                                              \
-        v[2] = sel(m[2], c3, sel(m[3], c2, c1));                                              \
-        v[3] = sel(m[3], c3, c2);                                                             \
+#define PKQ_UNSWIZZLE(name, T, sel)                                                                \
+    static OROYA__INLINE void name(T v[4], const T m[4]) {                                         \
+        const T c0 = v[0], c1 = v[1], c2 = v[2], c3 = v[3];                                        \
+        v[0] = sel(m[0], c3, c0);                                                                  \
+        v[1] = sel(m[0], c0, sel(m[1], c3, c1));                                                   \
+        v[2] = sel(m[2], c3, sel(m[3], c2, c1));                                                   \
+        v[3] = sel(m[3], c3, c2);                                                                  \
     }
 PKQ_UNSWIZZLE(pkq_unswizzle4, v4, v4_select)
 #if OROYA__PK_WIDTH == 8
@@ -283,15 +284,15 @@ static OROYA__INLINE bool pkq_channel_any(const oroya_pose_clip *clip, uint32_t 
     return clip->qblocks[b * 3 + (uint32_t)ch].animated ||
            (PK_BLOCKS == 2 && clip->qblocks[b2 * 3 + (uint32_t)ch].animated);
 }
-static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b,
-                                             uint32_t b2, int ch) {
+static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                             int ch) {
     return vf_masks(pkq_lane_masks[clip->qblocks[b * 3 + (uint32_t)ch].animated & 15],
                     pkq_lane_masks[clip->qblocks[b2 * 3 + (uint32_t)ch].animated & 15]);
 }
 
 /* Between two decoded keys: slerp for rotations, lerp otherwise. */
-static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4], vf a,
-                                          vf out[4], bool exact) {
+static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4], vf a, vf out[4],
+                                          bool exact) {
     if (ch == OROYA__CH_R) {
         q4 q0 = {v0[0], v0[1], v0[2], v0[3]}, q1 = {v1[0], v1[1], v1[2], v1[3]};
         q4 q = q4_slerp(&q0, &q1, a, exact);
@@ -331,10 +332,10 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
         const vf mn = vf_load2(da + e * 4, db + e * 4);
         const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
 #if OROYA__PK_WIDTH == 8
-        const vf q0 = _mm256_cvtepi32_ps(
-            _mm256_inserti128_si256(_mm256_castsi128_si256(ia0[e]), ib0[e], 1));
-        const vf q1 = _mm256_cvtepi32_ps(
-            _mm256_inserti128_si256(_mm256_castsi128_si256(ia1[e]), ib1[e], 1));
+        const vf q0 =
+            _mm256_cvtepi32_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ia0[e]), ib0[e], 1));
+        const vf q1 =
+            _mm256_cvtepi32_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ia1[e]), ib1[e], 1));
 #else
         const vf q0 = _mm_cvtepi32_ps(ia0[e]), q1 = _mm_cvtepi32_ps(ia1[e]);
 #endif
@@ -382,9 +383,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
 }
 
 /* sample_channel for a compressed clip: every block is linear (slerp for rotations). */
-static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b,
-                                             uint32_t b2, int ch,
-                                             const oroya__pose_interval *iv, vf out[4],
+static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                             int ch, const oroya__pose_interval *iv, vf out[4],
                                              bool exact) {
     const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
     const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];

@@ -49,54 +49,69 @@ typedef struct v4 {
     float f[4];
 } v4;
 
-static inline v4 v4_set1(float a) { v4 r = {{a, a, a, a}}; return r; }
+static inline v4 v4_set1(float a) {
+    v4 r = {{a, a, a, a}};
+    return r;
+}
 static inline v4 v4_zero(void) { return v4_set1(0.0f); }
-static inline v4 v4_load(const float *p) { v4 r; memcpy(r.f, p, sizeof r.f); return r; }
+static inline v4 v4_load(const float *p) {
+    v4 r;
+    memcpy(r.f, p, sizeof r.f);
+    return r;
+}
 static inline v4 v4_loadu(const float *p) { return v4_load(p); }
 static inline void v4_store(float *p, v4 a) { memcpy(p, a.f, sizeof a.f); }
 static inline void v4_storeu(float *p, v4 a) { v4_store(p, a); }
-#define OROYA__V4_OP(name, expr)                                                             \
-    static inline v4 name(v4 a, v4 b) {                                                      \
-        v4 r;                                                                                \
-        for (int i = 0; i < 4; i++) {                                                        \
-            float x = a.f[i], y = b.f[i];                                                    \
-            r.f[i] = (expr);                                                                 \
-        }                                                                                    \
-        return r;                                                                            \
+#define OROYA__V4_OP(name, expr)                                                                   \
+    static inline v4 name(v4 a, v4 b) {                                                            \
+        v4 r;                                                                                      \
+        for (int i = 0; i < 4; i++) {                                                              \
+            float x = a.f[i], y = b.f[i];                                                          \
+            r.f[i] = (expr);                                                                       \
+        }                                                                                          \
+        return r;                                                                                  \
     }
 OROYA__V4_OP(v4_add, x + y)
 OROYA__V4_OP(v4_sub, x - y)
-OROYA__V4_OP(v4_mul, x * y)
+OROYA__V4_OP(v4_mul, x *y)
 OROYA__V4_OP(v4_div, x / y)
 OROYA__V4_OP(v4_min, x < y ? x : y)
 OROYA__V4_OP(v4_max, x > y ? x : y)
 #undef OROYA__V4_OP
-static inline float v4__bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static inline uint32_t v4__ubits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-#define OROYA__V4_CMP(name, expr)                                                            \
-    static inline v4 name(v4 a, v4 b) {                                                      \
-        v4 r;                                                                                \
-        for (int i = 0; i < 4; i++) {                                                        \
-            float x = a.f[i], y = b.f[i];                                                    \
-            r.f[i] = v4__bits((expr) ? 0xffffffffu : 0u);                                    \
-        }                                                                                    \
-        return r;                                                                            \
+static inline float v4__bits(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint32_t v4__ubits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+#define OROYA__V4_CMP(name, expr)                                                                  \
+    static inline v4 name(v4 a, v4 b) {                                                            \
+        v4 r;                                                                                      \
+        for (int i = 0; i < 4; i++) {                                                              \
+            float x = a.f[i], y = b.f[i];                                                          \
+            r.f[i] = v4__bits((expr) ? 0xffffffffu : 0u);                                          \
+        }                                                                                          \
+        return r;                                                                                  \
     }
 OROYA__V4_CMP(v4_lt, x < y)
 OROYA__V4_CMP(v4_ge, x >= y)
 OROYA__V4_CMP(v4_gt, x > y)
 OROYA__V4_CMP(v4_eq, x == y)
 #undef OROYA__V4_CMP
-#define OROYA__V4_BIT(name, expr)                                                            \
-    static inline v4 name(v4 a, v4 b) {                                                      \
-        v4 r;                                                                                \
-        for (int i = 0; i < 4; i++) {                                                        \
-            uint32_t x = v4__ubits(a.f[i]), y = v4__ubits(b.f[i]);                           \
-            r.f[i] = v4__bits(expr);                                                         \
-        }                                                                                    \
-        return r;                                                                            \
+#define OROYA__V4_BIT(name, expr)                                                                  \
+    static inline v4 name(v4 a, v4 b) {                                                            \
+        v4 r;                                                                                      \
+        for (int i = 0; i < 4; i++) {                                                              \
+            uint32_t x = v4__ubits(a.f[i]), y = v4__ubits(b.f[i]);                                 \
+            r.f[i] = v4__bits(expr);                                                               \
+        }                                                                                          \
+        return r;                                                                                  \
     }
-OROYA__V4_BIT(v4_and, x & y)
+OROYA__V4_BIT(v4_and, x &y)
 OROYA__V4_BIT(v4_or, x | y)
 OROYA__V4_BIT(v4_xor, x ^ y)
 #undef OROYA__V4_BIT

@@ -6,12 +6,12 @@
 
 struct oroya_rig {
     oroya_allocator allocator;
-    const oroya_scene *scene;     /* compared with a mixer's scene only, never read after create */
+    const oroya_scene *scene; /* compared with a mixer's scene only, never read after create */
     oroya_pose_skeleton *skeleton;
-    uint32_t joint_count;         /* kernel joints */
+    uint32_t joint_count; /* kernel joints */
     uint32_t palette_count;
-    oroya_node *nodes;            /* joint_count, kernel order */
-    uint32_t *palette_joint;      /* palette_count: the kernel joint of each palette entry */
+    oroya_node *nodes;       /* joint_count, kernel order */
+    uint32_t *palette_joint; /* palette_count: the kernel joint of each palette entry */
     char name[96];
     uint32_t clip_count;
     const oroya_clip **clips;     /* clip_count (borrowed addresses, for lookups) */

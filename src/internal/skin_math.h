@@ -13,11 +13,14 @@
 #include <math.h>
 #include <stdbool.h>
 
-typedef struct { double m[16]; } oroya__dmat4;
+typedef struct {
+    double m[16];
+} oroya__dmat4;
 
 static inline oroya__dmat4 oroya__dmat4_from_floats(const float *m) {
     oroya__dmat4 r;
-    for (int i = 0; i < 16; i++) r.m[i] = (double)m[i];
+    for (int i = 0; i < 16; i++)
+        r.m[i] = (double)m[i];
     return r;
 }
 
@@ -32,17 +35,17 @@ static inline oroya__dmat4 oroya__dmat4_mul(const oroya__dmat4 *a, const oroya__
     oroya__dmat4 r;
     for (int c = 0; c < 4; c++) {
         for (int row = 0; row < 4; row++) {
-            r.m[c * 4 + row] = a->m[0 * 4 + row] * b->m[c * 4 + 0] +
-                               a->m[1 * 4 + row] * b->m[c * 4 + 1] +
-                               a->m[2 * 4 + row] * b->m[c * 4 + 2] +
-                               a->m[3 * 4 + row] * b->m[c * 4 + 3];
+            r.m[c * 4 + row] =
+                a->m[0 * 4 + row] * b->m[c * 4 + 0] + a->m[1 * 4 + row] * b->m[c * 4 + 1] +
+                a->m[2 * 4 + row] * b->m[c * 4 + 2] + a->m[3 * 4 + row] * b->m[c * 4 + 3];
         }
     }
     return r;
 }
 
 static inline void oroya__dmat4_to_floats(const oroya__dmat4 *a, float *out) {
-    for (int i = 0; i < 16; i++) out[i] = (float)a->m[i];
+    for (int i = 0; i < 16; i++)
+        out[i] = (float)a->m[i];
 }
 
 /* General inverse by the Laplace expansion over 2x2 minors of the column pairs. A zero or

@@ -27,8 +27,10 @@ uint32_t oroya__gltf_component_size(oroya_gltf_component_type ct) {
 static void column_layout(oroya_gltf_component_type ct, oroya_gltf_type type, uint32_t *rows,
                           uint32_t *cols, uint32_t *col_stride) {
     uint32_t cs = oroya__gltf_component_size(ct);
-    uint32_t r = type == OROYA_GLTF_MAT2 ? 2 : type == OROYA_GLTF_MAT3 ? 3
-               : type == OROYA_GLTF_MAT4 ? 4 : oroya_gltf_type_components(type);
+    uint32_t r = type == OROYA_GLTF_MAT2   ? 2
+                 : type == OROYA_GLTF_MAT3 ? 3
+                 : type == OROYA_GLTF_MAT4 ? 4
+                                           : oroya_gltf_type_components(type);
     uint32_t c = type >= OROYA_GLTF_MAT2 ? r : 1;
     uint32_t stride = r * cs;
     if (c > 1) {
@@ -120,7 +122,7 @@ static void element_uints(const uint8_t *src, const oroya_gltf_accessor *a, uint
  * independent per-byte decoder on every accessor of every sample model). When elements are
  * tightly packed, the whole accessor is one run of count * n components, which the compiler
  * vectorizes; a FLOAT or UNSIGNED_INT run on a little-endian host is a plain copy. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) &&                                 \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define OROYA__GLTF_HOST_LE 1
 #else
@@ -212,9 +214,7 @@ static void dense_floats(const uint8_t *base, size_t stride, const oroya_gltf_ac
                 memcpy(&o[k], &bits, sizeof bits);
             }
             break;
-        default:
-            memset(o, 0, len * sizeof *o);
-            break;
+        default: memset(o, 0, len * sizeof *o); break;
         }
     }
 }
@@ -246,9 +246,7 @@ static void dense_uints(const uint8_t *base, size_t stride, const oroya_gltf_acc
                 o[k] = u32le(p + 4 * k);
             }
             break;
-        default:
-            memset(o, 0, len * sizeof *o);
-            break;
+        default: memset(o, 0, len * sizeof *o); break;
         }
     }
 }
@@ -294,7 +292,8 @@ void oroya__gltf_read_floats_at(const oroya_gltf_data *d, uint32_t accessor, uin
             if (v == index) {
                 size_t es = oroya__gltf_element_size(a->component_type, a->type);
                 element_floats(view_data(d, s->values_buffer_view, s->values_byte_offset) +
-                                   (size_t)mid * es, a, out);
+                                   (size_t)mid * es,
+                               a, out);
                 return;
             }
             if (v < index) {
@@ -381,8 +380,7 @@ oroya_result oroya_gltf_accessor_unpack_floats(const oroya_gltf_data *data, uint
 }
 
 oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint32_t accessor,
-                                              uint32_t *out, size_t out_count,
-                                              oroya_error *err) {
+                                              uint32_t *out, size_t out_count, oroya_error *err) {
     oroya_result r = check_args(data, accessor, out, out_count, err);
     if (r) {
         return r;
@@ -392,8 +390,8 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
         a->component_type != OROYA_GLTF_UNSIGNED_SHORT &&
         a->component_type != OROYA_GLTF_UNSIGNED_INT) {
         return oroya__fail(err, OROYA_ERR_INVALID_DATA,
-                           "accessors[%u]: component type %u is not an unsigned integer",
-                           accessor, (unsigned)a->component_type);
+                           "accessors[%u]: component type %u is not an unsigned integer", accessor,
+                           (unsigned)a->component_type);
     }
     uint32_t n = oroya_gltf_type_components(a->type);
     size_t stride;

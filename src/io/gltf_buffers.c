@@ -7,11 +7,16 @@
 #include "internal/io_file.h"
 
 static int b64_value(unsigned char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
     return -1;
 }
 
@@ -68,8 +73,8 @@ oroya_result oroya__data_uri_split(const char *uri, const char **payload, size_t
     /* The media type may carry parameters; ";base64" must be the last one. */
     size_t head = (size_t)(comma - uri);
     if (head < 12 || memcmp(comma - 7, ";base64", 7) != 0) {
-        return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
-                           "%s: only base64 data: URIs are supported", path);
+        return oroya__fail(err, OROYA_ERR_UNSUPPORTED, "%s: only base64 data: URIs are supported",
+                           path);
     }
     *payload = comma + 1;
     *payload_len = strlen(comma + 1);
@@ -105,9 +110,12 @@ oroya_result oroya__data_uri_decode(oroya__gltf *g, const char *uri, const uint8
 }
 
 static int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -118,19 +126,21 @@ static oroya_result resolve_path(const oroya__gltf *g, const char *uri, char *ou
     if (!g->base_dir && !g->read_file) {
         return oroya__fail(err, OROYA_ERR_NOT_FOUND,
                            "%s: external file \"%.200s\" but no base directory (parsed from "
-                           "memory)", path, uri);
+                           "memory)",
+                           path, uri);
     }
     /* A scheme ("http:", "file:") names no file here. */
     const char *colon = strchr(uri, ':'), *slash = strchr(uri, '/');
     if (colon && (!slash || colon < slash)) {
-        return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
-                           "%s: URI \"%.200s\" is not a relative path", path, uri);
+        return oroya__fail(err, OROYA_ERR_UNSUPPORTED, "%s: URI \"%.200s\" is not a relative path",
+                           path, uri);
     }
     bool absolute = uri[0] == '/' || uri[0] == '\\';
     if (absolute && !g->allow_outside_base_dir && !g->read_file) {
         return oroya__fail(err, OROYA_ERR_ACCESS,
                            "%s: URI \"%.200s\" is an absolute path, outside the model's folder; "
-                           "allow_outside_base_dir permits it", path, uri);
+                           "allow_outside_base_dir permits it",
+                           path, uri);
     }
     size_t n = absolute || !g->base_dir ? 0 : strlen(g->base_dir);
     if (n >= cap) {
@@ -216,7 +226,8 @@ static oroya_result read_user_file(const oroya__gltf *g, const oroya_allocator *
         oroya__free(a, bytes);
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "%s: \"%.200s\": the read_file callback gave %llu bytes, over the "
-                           "limit of %llu", path, uri, (unsigned long long)size,
+                           "limit of %llu",
+                           path, uri, (unsigned long long)size,
                            (unsigned long long)OROYA_GLTF_MAX_FILE_SIZE);
     }
     if (!bytes && size) {
@@ -233,9 +244,8 @@ static oroya_result read_user_file(const oroya__gltf *g, const oroya_allocator *
 }
 
 oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a,
-                                  oroya__gltf_block **list, const char *uri,
-                                  const uint8_t **out, uint64_t *out_size, oroya_error *err,
-                                  const char *path) {
+                                  oroya__gltf_block **list, const char *uri, const uint8_t **out,
+                                  uint64_t *out_size, oroya_error *err, const char *path) {
     if (!strncmp(uri, "data:", 5)) {
         size_t n = 0;
         oroya_result r = data_uri_decode(a, list, uri, out, &n, err, path);

@@ -76,11 +76,11 @@ static void *stbi_realloc_(void *p, size_t old_size, size_t new_size) {
 #define PATH_MAX_ 160
 
 typedef struct model_impl {
-    oroya_gltf_model pub;             /* first: the public pointer is this struct */
+    oroya_gltf_model pub; /* first: the public pointer is this struct */
     oroya_allocator allocator;
-    oroya__gltf_block *blocks;        /* arrays and names the model owns */
-    oroya_material default_material;  /* GLTFLoader's default: white, metallic 1, rough 1 */
-    struct name_ref *by_name;         /* node_names sorted, for find_node in O(log n) */
+    oroya__gltf_block *blocks;       /* arrays and names the model owns */
+    oroya_material default_material; /* GLTFLoader's default: white, metallic 1, rough 1 */
+    struct name_ref *by_name;        /* node_names sorted, for find_node in O(log n) */
 } model_impl;
 
 typedef struct importer {
@@ -88,8 +88,8 @@ typedef struct importer {
     const oroya_gltf_import_desc *desc;
     model_impl *m;
     oroya_error *err;
-    oroya__gltf_block *temp;          /* scratch released after each step */
-    uint64_t budget, decoded;         /* bytes import may decode, and decoded so far */
+    oroya__gltf_block *temp;  /* scratch released after each step */
+    uint64_t budget, decoded; /* bytes import may decode, and decoded so far */
 } importer;
 
 /* A small file can name one accessor from thousands of primitives or channels, or hold a
@@ -106,7 +106,8 @@ static oroya_result spend(importer *im, uint64_t bytes, const char *path) {
     if (im->decoded > im->budget) {
         return oroya__fail(im->err, OROYA_ERR_LIMIT,
                            "%s: import would decode more than %llu bytes, the limit for a file "
-                           "of this size", path, (unsigned long long)im->budget);
+                           "of this size",
+                           path, (unsigned long long)im->budget);
     }
     return OROYA_OK;
 }
@@ -119,9 +120,7 @@ static void *temp_alloc(importer *im, size_t count, size_t size) {
     return oroya__arena_alloc(&im->m->allocator, &im->temp, count ? count : 1, size);
 }
 
-static void temp_release(importer *im) {
-    oroya__arena_release(&im->m->allocator, &im->temp);
-}
+static void temp_release(importer *im) { oroya__arena_release(&im->m->allocator, &im->temp); }
 
 static oroya_result oom(importer *im, const char *path) {
     return oroya__fail(im->err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
@@ -349,8 +348,7 @@ static oroya_result keep_primitive(importer *im, uint32_t mesh, uint32_t prim, u
 }
 
 /* An accessor decoded to floats into model memory (counted against the budget). */
-static oroya_result keep_floats(importer *im, uint32_t accessor, const char *path,
-                                float **out) {
+static oroya_result keep_floats(importer *im, uint32_t accessor, const char *path, float **out) {
     size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
     TRY(spend(im, (uint64_t)n * sizeof(float), path));
     *out = (float *)model_alloc(im, n, sizeof(float));
@@ -448,8 +446,8 @@ static oroya_result build_geometry(importer *im, uint32_t mesh, uint32_t prim,
         }
         for (uint32_t t = 0; t < p->target_count; t++) {
             const oroya_gltf_morph_target *mt = &p->targets[t];
-            any_normal |= find_attr(mt->attributes, mt->attribute_count, OROYA_GLTF_ATTR_NORMAL,
-                                    0) != NULL;
+            any_normal |=
+                find_attr(mt->attributes, mt->attribute_count, OROYA_GLTF_ATTR_NORMAL, 0) != NULL;
             const oroya_gltf_attribute *tp =
                 find_attr(mt->attributes, mt->attribute_count, OROYA_GLTF_ATTR_POSITION, 0);
             if (tp) {
@@ -495,8 +493,8 @@ static oroya_result build_geometries(importer *im) {
     m->geometries = (oroya_geometry **)model_alloc(im, total, sizeof(oroya_geometry *));
     m->geometry_material = (uint32_t *)model_alloc(im, total, sizeof(uint32_t));
     m->mesh_names = (const char **)model_alloc(im, d->mesh_count, sizeof(char *));
-    m->primitives = (oroya_gltf_model_primitive *)model_alloc(
-        im, total, sizeof(oroya_gltf_model_primitive));
+    m->primitives =
+        (oroya_gltf_model_primitive *)model_alloc(im, total, sizeof(oroya_gltf_model_primitive));
     if (!m->mesh_first_geometry || !m->geometries || !m->geometry_material || !m->mesh_names ||
         !m->primitives) {
         return oom(im, "meshes");
@@ -599,13 +597,13 @@ static oroya_result keep_image(importer *im, uint32_t i) {
         bytes = im->d->buffers[v->buffer].data + v->byte_offset;
         size = v->byte_length;
     } else {
-        TRY(oroya__gltf_load_uri((const oroya__gltf *)im->d, &im->m->allocator, &im->temp,
-                                 img->uri, &bytes, &size, im->err, path));
+        TRY(oroya__gltf_load_uri((const oroya__gltf *)im->d, &im->m->allocator, &im->temp, img->uri,
+                                 &bytes, &size, im->err, path));
         im->budget += (uint64_t)size * IMPORT_BYTES_PER_FILE_BYTE;
     }
-    oroya_result r = size > SIZE_MAX / 2 ? oroya__fail(im->err, OROYA_ERR_LIMIT,
-                                                       "%s: image too large", path)
-                                         : spend(im, size, path);
+    oroya_result r = size > SIZE_MAX / 2
+                         ? oroya__fail(im->err, OROYA_ERR_LIMIT, "%s: image too large", path)
+                         : spend(im, size, path);
     uint8_t *copy = r == OROYA_OK ? (uint8_t *)model_alloc(im, (size_t)size, 1) : NULL;
     if (r == OROYA_OK && !copy) {
         r = oom(im, path);
@@ -685,8 +683,8 @@ static oroya_result build_materials(importer *im) {
     m->materials = (oroya_gltf_model_material *)model_alloc(im, d->material_count,
                                                             sizeof(oroya_gltf_model_material));
     m->image_count = d->image_count;
-    m->images = (oroya_gltf_image_data *)model_alloc(im, d->image_count,
-                                                     sizeof(oroya_gltf_image_data));
+    m->images =
+        (oroya_gltf_image_data *)model_alloc(im, d->image_count, sizeof(oroya_gltf_image_data));
     m->texture_count = d->texture_count;
     m->textures = (oroya_gltf_model_texture *)model_alloc(im, d->texture_count,
                                                           sizeof(oroya_gltf_model_texture));
@@ -768,8 +766,7 @@ static oroya_result build_cameras(importer *im) {
          * zfar || 2e6); OrthographicCamera(-xmag, xmag, ymag, -ymag, znear, zfar). */
         o->camera =
             c->orthographic
-                ? oroya_camera_orthographic(-c->xmag, c->xmag, c->ymag, -c->ymag, c->znear,
-                                            c->zfar)
+                ? oroya_camera_orthographic(-c->xmag, c->xmag, c->ymag, -c->ymag, c->znear, c->zfar)
                 : oroya_camera_perspective((float)((double)c->yfov * (180.0 / 3.141592653589793)),
                                            c->aspect_ratio != 0.0f ? c->aspect_ratio : 1.0f,
                                            c->znear != 0.0f ? c->znear : 1.0f,
@@ -807,7 +804,8 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
     if (r) {
         return oroya__fail(im->err, r,
                            "%s: transform rejected by the scene (%s: a component, or the "
-                           "matrix they make, is not finite)", path, oroya_result_string(r));
+                           "matrix they make, is not finite)",
+                           path, oroya_result_string(r));
     }
     m->node_cameras[i] = n->camera;
     m->node_meshes[i] = n->mesh;
@@ -929,15 +927,15 @@ static oroya_result build_nodes(importer *im) {
         while (top) {
             uint32_t i = stack[--top];
             const oroya_gltf_node *node = &d->nodes[i];
-            oroya_node_kind kind = skinned[i]            ? OROYA_NODE_SKINNED_MESH
-                                 : is_joint[i]           ? OROYA_NODE_BONE
-                                 : node->mesh != OROYA_GLTF_NONE ? OROYA_NODE_MESH
-                                 : node->camera != OROYA_GLTF_NONE ? OROYA_NODE_CAMERA
-                                                                   : OROYA_NODE_OBJECT;
+            oroya_node_kind kind = skinned[i]                        ? OROYA_NODE_SKINNED_MESH
+                                   : is_joint[i]                     ? OROYA_NODE_BONE
+                                   : node->mesh != OROYA_GLTF_NONE   ? OROYA_NODE_MESH
+                                   : node->camera != OROYA_GLTF_NONE ? OROYA_NODE_CAMERA
+                                                                     : OROYA_NODE_OBJECT;
             oroya_node p = parent[i] == OROYA_GLTF_NONE || i == roots[r] ? (oroya_node){0}
                                                                          : m->nodes[parent[i]];
-            oroya_result res = oroya_scene_add_node(m->scene, m->node_names[i], p, kind,
-                                                    &m->nodes[i]);
+            oroya_result res =
+                oroya_scene_add_node(m->scene, m->node_names[i], p, kind, &m->nodes[i]);
             if (res) {
                 return oroya__fail(im->err, res, "nodes[%u]: cannot add to the scene (%s)", i,
                                    oroya_result_string(res));
@@ -958,8 +956,8 @@ static oroya_result build_skins(importer *im) {
     const oroya_gltf_data *d = im->d;
     oroya_gltf_model *m = &im->m->pub;
     m->skin_count = d->skin_count;
-    m->skins = (oroya_gltf_model_skin *)model_alloc(im, d->skin_count,
-                                                    sizeof(oroya_gltf_model_skin));
+    m->skins =
+        (oroya_gltf_model_skin *)model_alloc(im, d->skin_count, sizeof(oroya_gltf_model_skin));
     if (!m->skins) {
         return oom(im, "skins");
     }
@@ -1023,7 +1021,7 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
         default: t->property = OROYA_PROPERTY_WEIGHTS; break;
         }
         t->interpolation = s->interpolation == OROYA_GLTF_STEP     ? OROYA_INTERP_STEP
-                         : s->interpolation == OROYA_GLTF_LINEAR   ? OROYA_INTERP_LINEAR
+                           : s->interpolation == OROYA_GLTF_LINEAR ? OROYA_INTERP_LINEAR
                                                                    : OROYA_INTERP_CUBICSPLINE;
         t->components = ch->path == OROYA_GLTF_PATH_WEIGHTS
                             ? d->meshes[d->nodes[ch->node].mesh].primitives[0].target_count
@@ -1156,8 +1154,7 @@ static oroya_result build_skinned_meshes(importer *im) {
             /* Every node that shows a skinned mesh gets its own oroya_skin with a copy of
              * the vertex data (positions, normals, two sets of joints and weights), so many
              * nodes sharing one mesh multiply it: it counts against the budget. */
-            uint64_t skin_bytes = (uint64_t)g->vertex_count *
-                                      (g->normals ? 2u * 12u : 12u) +
+            uint64_t skin_bytes = (uint64_t)g->vertex_count * (g->normals ? 2u * 12u : 12u) +
                                   (uint64_t)g->vertex_count * 2u * (8u + 16u) + 1024u;
             TRY(spend(im, skin_bytes, path));
             sd.mesh = target;
@@ -1274,8 +1271,8 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     m->node_meshes = (uint32_t *)model_alloc(&im, data->node_count, sizeof(uint32_t));
     m->node_transforms =
         (oroya_transform *)model_alloc(&im, data->node_count, sizeof(oroya_transform));
-    if (!m->nodes || !m->node_names || !m->node_file_names || !m->node_cameras ||
-        !m->node_meshes || !m->node_transforms) {
+    if (!m->nodes || !m->node_names || !m->node_file_names || !m->node_cameras || !m->node_meshes ||
+        !m->node_transforms) {
         r = oom(&im, "nodes");
     }
     if (r == OROYA_OK) {
@@ -1287,15 +1284,24 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
             r = oroya__fail(err, r, "scene: cannot create (%s)", oroya_result_string(r));
         }
     }
-    if (r == OROYA_OK) r = make_node_names(&im);
-    if (r == OROYA_OK) temp_release(&im);
-    if (r == OROYA_OK) r = build_materials(&im);
-    if (r == OROYA_OK) r = build_cameras(&im);
-    if (r == OROYA_OK) r = build_geometries(&im);
-    if (r == OROYA_OK) r = build_nodes(&im);
-    if (r == OROYA_OK) r = build_skins(&im);
-    if (r == OROYA_OK) r = build_skinned_meshes(&im);
-    if (r == OROYA_OK) r = build_clips(&im);
+    if (r == OROYA_OK)
+        r = make_node_names(&im);
+    if (r == OROYA_OK)
+        temp_release(&im);
+    if (r == OROYA_OK)
+        r = build_materials(&im);
+    if (r == OROYA_OK)
+        r = build_cameras(&im);
+    if (r == OROYA_OK)
+        r = build_geometries(&im);
+    if (r == OROYA_OK)
+        r = build_nodes(&im);
+    if (r == OROYA_OK)
+        r = build_skins(&im);
+    if (r == OROYA_OK)
+        r = build_skinned_meshes(&im);
+    if (r == OROYA_OK)
+        r = build_clips(&im);
     temp_release(&im);
     if (r != OROYA_OK) {
         oroya_gltf_model_free(m);
@@ -1382,8 +1388,7 @@ oroya_clip *oroya_gltf_model_find_clip(const oroya_gltf_model *model, const char
         return model->clips[v];
     }
     for (uint32_t i = 0; i < model->clip_count; i++) {
-        if (!strcmp(model->clips[i]->name, name) &&
-            !is_prefixed_number(name, "animation_", NULL)) {
+        if (!strcmp(model->clips[i]->name, name) && !is_prefixed_number(name, "animation_", NULL)) {
             return model->clips[i];
         }
     }

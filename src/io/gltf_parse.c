@@ -55,9 +55,8 @@ static oroya_result read_u64(parser *p, const cJSON *obj, const char *key, const
     double d = cJSON_IsNumber(v) ? v->valuedouble : -1.0;
     /* 2^53 is where doubles stop holding every integer; no real offset comes near it. */
     if (!(d >= 0.0 && d <= 9007199254740992.0 && d == floor(d)) || (uint64_t)d > max) {
-        return oroya__fail(p->err, OROYA_ERR_PARSE,
-                           "%s.%s: expected an integer in [0, %llu]", path, key,
-                           (unsigned long long)max);
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected an integer in [0, %llu]", path,
+                           key, (unsigned long long)max);
     }
     *out = (uint64_t)d;
     return OROYA_OK;
@@ -87,8 +86,7 @@ static oroya_result read_float(parser *p, const cJSON *obj, const char *key, con
         return OROYA_OK;
     }
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || fabs(v->valuedouble) > 3.4e38) {
-        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected a finite number", path,
-                           key);
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected a finite number", path, key);
     }
     *out = (float)v->valuedouble;
     return OROYA_OK;
@@ -156,15 +154,15 @@ static oroya_result read_floats_fixed(parser *p, const cJSON *obj, const char *k
         return r;
     }
     if (count != n) {
-        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected %u numbers, got %u", path,
-                           key, n, count);
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected %u numbers, got %u", path, key,
+                           n, count);
     }
     uint32_t i = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
         if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.4e38) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s[%u]: expected a finite number",
-                               path, key, i);
+            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s[%u]: expected a finite number", path,
+                               key, i);
         }
         out[i++] = (float)it->valuedouble;
     }
@@ -246,7 +244,7 @@ static oroya_result read_objects(parser *p, const cJSON *root, const char *key, 
 }
 
 static oroya_result read_object(parser *p, const cJSON *obj, const char *key, const char *path,
-                                 bool required, const cJSON **out) {
+                                bool required, const cJSON **out) {
     const cJSON *v = field(obj, key);
     *out = NULL;
     if (!v) {
@@ -287,8 +285,8 @@ static oroya_result read_buffer_view(parser *p, const cJSON *o, const char *path
 }
 
 static oroya_gltf_type parse_type(const char *s) {
-    static const char *const names[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4",
-                                        "MAT2", "MAT3", "MAT4"};
+    static const char *const names[] = {"",     "SCALAR", "VEC2", "VEC3",
+                                        "VEC4", "MAT2",   "MAT3", "MAT4"};
     for (int t = 1; t < 8; t++) {
         if (!strcmp(s, names[t])) {
             return (oroya_gltf_type)t;
@@ -328,8 +326,8 @@ static oroya_result read_accessor(parser *p, const cJSON *o, const char *path, v
     if (!t) {
         return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.type: required", path);
     }
-    a->type = cJSON_IsString(t) && t->valuestring ? parse_type(t->valuestring)
-                                                  : OROYA_GLTF_TYPE_NONE;
+    a->type =
+        cJSON_IsString(t) && t->valuestring ? parse_type(t->valuestring) : OROYA_GLTF_TYPE_NONE;
     if (a->type == OROYA_GLTF_TYPE_NONE) {
         return oroya__fail(p->err, OROYA_ERR_PARSE,
                            "%s.type: expected SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4", path);
@@ -364,11 +362,17 @@ static oroya_result read_accessor(parser *p, const cJSON *o, const char *path, v
 }
 
 static oroya_gltf_attribute_kind attribute_kind(const char *name, uint32_t *set) {
-    static const struct { const char *prefix; oroya_gltf_attribute_kind kind; bool has_set; }
-    kinds[] = {
-        {"POSITION", OROYA_GLTF_ATTR_POSITION, false}, {"NORMAL", OROYA_GLTF_ATTR_NORMAL, false},
-        {"TANGENT", OROYA_GLTF_ATTR_TANGENT, false},   {"TEXCOORD_", OROYA_GLTF_ATTR_TEXCOORD, true},
-        {"COLOR_", OROYA_GLTF_ATTR_COLOR, true},       {"JOINTS_", OROYA_GLTF_ATTR_JOINTS, true},
+    static const struct {
+        const char *prefix;
+        oroya_gltf_attribute_kind kind;
+        bool has_set;
+    } kinds[] = {
+        {"POSITION", OROYA_GLTF_ATTR_POSITION, false},
+        {"NORMAL", OROYA_GLTF_ATTR_NORMAL, false},
+        {"TANGENT", OROYA_GLTF_ATTR_TANGENT, false},
+        {"TEXCOORD_", OROYA_GLTF_ATTR_TEXCOORD, true},
+        {"COLOR_", OROYA_GLTF_ATTR_COLOR, true},
+        {"JOINTS_", OROYA_GLTF_ATTR_JOINTS, true},
         {"WEIGHTS_", OROYA_GLTF_ATTR_WEIGHTS, true},
     };
     *set = 0;
@@ -455,14 +459,13 @@ static oroya_result read_primitive(parser *p, const cJSON *o, const char *path, 
     TRY(read_index(p, o, "material", path, &pr->material));
     TRY(read_u32(p, o, "mode", path, false, 4, &pr->mode));
     if (pr->mode > 6) {
-        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.mode: %u is not in [0, 6]", path,
-                           pr->mode);
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.mode: %u is not in [0, 6]", path, pr->mode);
     }
     const cJSON *targets;
     TRY(read_array(p, o, "targets", path, &targets, &pr->target_count));
     if (pr->target_count) {
-        pr->targets = (oroya_gltf_morph_target *)oroya__gltf_alloc(
-            p->g, pr->target_count, sizeof(oroya_gltf_morph_target));
+        pr->targets = (oroya_gltf_morph_target *)oroya__gltf_alloc(p->g, pr->target_count,
+                                                                   sizeof(oroya_gltf_morph_target));
         if (!pr->targets) {
             return oom(p, path);
         }
@@ -478,8 +481,7 @@ static oroya_result read_primitive(parser *p, const cJSON *o, const char *path, 
     return OROYA_OK;
 }
 
-static oroya_result read_mesh(parser *p, const cJSON *o, const char *path, void *out,
-                              uint32_t i) {
+static oroya_result read_mesh(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {
     (void)i;
     oroya_gltf_mesh *m = (oroya_gltf_mesh *)out;
     TRY(read_string(p, o, "name", path, &m->name));
@@ -487,8 +489,7 @@ static oroya_result read_mesh(parser *p, const cJSON *o, const char *path, void 
     const cJSON *prims;
     TRY(read_array(p, o, "primitives", path, &prims, &m->primitive_count));
     if (!prims || m->primitive_count == 0) {
-        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.primitives: required, at least one",
-                           path);
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.primitives: required, at least one", path);
     }
     m->primitives = (oroya_gltf_primitive *)oroya__gltf_alloc(p->g, m->primitive_count,
                                                               sizeof(oroya_gltf_primitive));
@@ -509,8 +510,7 @@ static oroya_result read_mesh(parser *p, const cJSON *o, const char *path, void 
     return OROYA_OK;
 }
 
-static oroya_result read_node(parser *p, const cJSON *o, const char *path, void *out,
-                              uint32_t i) {
+static oroya_result read_node(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {
     (void)i;
     oroya_gltf_node *n = (oroya_gltf_node *)out;
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
@@ -530,8 +530,7 @@ static oroya_result read_node(parser *p, const cJSON *o, const char *path, void 
     return OROYA_OK;
 }
 
-static oroya_result read_skin(parser *p, const cJSON *o, const char *path, void *out,
-                              uint32_t i) {
+static oroya_result read_skin(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {
     (void)i;
     oroya_gltf_skin *s = (oroya_gltf_skin *)out;
     TRY(read_string(p, o, "name", path, &s->name));
@@ -584,9 +583,9 @@ static oroya_result read_channel(parser *p, const cJSON *o, const char *path, vo
     }
     const char *s = path_v->valuestring;
     c->path = !strcmp(s, "translation") ? OROYA_GLTF_PATH_TRANSLATION
-            : !strcmp(s, "rotation")    ? OROYA_GLTF_PATH_ROTATION
-            : !strcmp(s, "scale")       ? OROYA_GLTF_PATH_SCALE
-            : !strcmp(s, "weights")     ? OROYA_GLTF_PATH_WEIGHTS
+              : !strcmp(s, "rotation")  ? OROYA_GLTF_PATH_ROTATION
+              : !strcmp(s, "scale")     ? OROYA_GLTF_PATH_SCALE
+              : !strcmp(s, "weights")   ? OROYA_GLTF_PATH_WEIGHTS
                                         : OROYA_GLTF_PATH_UNKNOWN;
     return OROYA_OK;
 }
@@ -650,8 +649,7 @@ static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
                                  oroya_gltf_animation *a) {
     char sub[PATH_MAX_];
     const cJSON *arr;
-    TRY(extras_array(p, o, path, "markers", sizeof(oroya_marker), sub, &arr,
-                     (void **)&a->markers));
+    TRY(extras_array(p, o, path, "markers", sizeof(oroya_marker), sub, &arr, (void **)&a->markers));
     if (!arr) {
         return OROYA_OK;
     }
@@ -694,8 +692,8 @@ static oroya_result curve_floats(parser *p, const cJSON *obj, const char *key, c
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
         if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s[%u]: expected a finite number",
-                               path, key, i);
+            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s[%u]: expected a finite number", path,
+                               key, i);
         }
         (*out)[i++] = (float)it->valuedouble;
     }
@@ -709,8 +707,7 @@ static oroya_result read_curves(parser *p, const cJSON *o, const char *path,
                                 oroya_gltf_animation *a) {
     char sub[PATH_MAX_];
     const cJSON *arr;
-    TRY(extras_array(p, o, path, "curves", sizeof(oroya_track), sub, &arr,
-                     (void **)&a->curves));
+    TRY(extras_array(p, o, path, "curves", sizeof(oroya_track), sub, &arr, (void **)&a->curves));
     if (!arr) {
         return OROYA_OK;
     }
@@ -777,8 +774,7 @@ static oroya_result read_animation(parser *p, const cJSON *o, const char *path, 
     return OROYA_OK;
 }
 
-static oroya_result read_scene(parser *p, const cJSON *o, const char *path, void *out,
-                               uint32_t i) {
+static oroya_result read_scene(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {
     (void)i;
     oroya_gltf_scene *s = (oroya_gltf_scene *)out;
     TRY(read_string(p, o, "name", path, &s->name));
@@ -857,8 +853,8 @@ static oroya_result read_texture(parser *p, const cJSON *o, const char *path, vo
     return OROYA_OK;
 }
 
-static oroya_result read_texture_sampler(parser *p, const cJSON *o, const char *path,
-                                         void *out, uint32_t i) {
+static oroya_result read_texture_sampler(parser *p, const cJSON *o, const char *path, void *out,
+                                         uint32_t i) {
     (void)i;
     oroya_gltf_texture_sampler *s = (oroya_gltf_texture_sampler *)out;
     TRY(read_string(p, o, "name", path, &s->name));
@@ -869,8 +865,7 @@ static oroya_result read_texture_sampler(parser *p, const cJSON *o, const char *
     return OROYA_OK;
 }
 
-static oroya_result read_image(parser *p, const cJSON *o, const char *path, void *out,
-                               uint32_t i) {
+static oroya_result read_image(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {
     (void)i;
     oroya_gltf_image *im = (oroya_gltf_image *)out;
     TRY(read_string(p, o, "name", path, &im->name));
@@ -931,7 +926,7 @@ static oroya_result read_root(parser *p, const cJSON *root) {
         }
     }
     TRY(read_index(p, root, "scene", "(root)", &d->scene));
-#define OBJECTS(key, fn, arr, count) \
+#define OBJECTS(key, fn, arr, count)                                                               \
     TRY(read_objects(p, root, key, sizeof(*d->arr), fn, (void **)&d->arr, &d->count))
     OBJECTS("buffers", read_buffer, buffers, buffer_count);
     OBJECTS("bufferViews", read_buffer_view, buffer_views, buffer_view_count);
@@ -979,15 +974,14 @@ static oroya_result parse_json(parser *p, const char *json, size_t size) {
     if (!oroya__json_text_check(json, size, &size, &bad, &why)) {
         size_t line, col;
         line_col(json, bad, &line, &col);
-        return oroya__fail(p->err, OROYA_ERR_PARSE,
-                           "(json): %s at byte %zu (line %zu, column %zu)", why, bad, line, col);
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "(json): %s at byte %zu (line %zu, column %zu)",
+                           why, bad, line, col);
     }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, false);
     /* Only whitespace may follow the value (RFC 8259); cJSON stops at the value's end. */
     if (root && end) {
-        while (end < json + size &&
-               (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) {
+        while (end < json + size && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) {
             end++;
         }
         if (end != json + size) {
@@ -1027,8 +1021,7 @@ static oroya_result parse_glb(parser *p, const uint8_t *data, size_t size) {
     }
     uint32_t version = le32(data + 4), length = le32(data + 8);
     if (version != 2) {
-        return oroya__fail(p->err, OROYA_ERR_UNSUPPORTED, "(glb): version %u, expected 2",
-                           version);
+        return oroya__fail(p->err, OROYA_ERR_UNSUPPORTED, "(glb): version %u, expected 2", version);
     }
     if (length > size || length < 20) {
         return oroya__fail(p->err, OROYA_ERR_PARSE,
@@ -1047,8 +1040,8 @@ static oroya_result parse_glb(parser *p, const uint8_t *data, size_t size) {
         pos += 8;
         if (clen > length - pos) {
             return oroya__fail(p->err, OROYA_ERR_PARSE,
-                               "(glb): chunk %u declares %u bytes, only %zu remain", chunk,
-                               clen, (size_t)length - pos);
+                               "(glb): chunk %u declares %u bytes, only %zu remain", chunk, clen,
+                               (size_t)length - pos);
         }
         if (chunk == 0 && ctype != GLB_CHUNK_JSON) {
             return oroya__fail(p->err, OROYA_ERR_PARSE,

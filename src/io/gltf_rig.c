@@ -16,7 +16,8 @@ oroya_result oroya_rig_create_gltf(const oroya_gltf_model *model, uint32_t skin,
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_rig_create_gltf: model and out are required");
     }
-    oroya_rig_desc d = {.scene = model->scene, .clips = (const oroya_clip *const *)model->clips,
+    oroya_rig_desc d = {.scene = model->scene,
+                        .clips = (const oroya_clip *const *)model->clips,
                         .clip_count = model->clip_count};
     if (allocator) {
         d.allocator = *allocator;

@@ -26,8 +26,16 @@ static oroya_result range(checker *c, const char *path, const char *what, uint32
 /* ---- component type rules (3.7.2.1 attributes, 3.11 animations, KHR_mesh_quantization) --- */
 
 enum {
-    F = 1 << 0, B = 1 << 1, BN = 1 << 2, UB = 1 << 3, UBN = 1 << 4,
-    S = 1 << 5, SN = 1 << 6, US = 1 << 7, USN = 1 << 8, UI = 1 << 9
+    F = 1 << 0,
+    B = 1 << 1,
+    BN = 1 << 2,
+    UB = 1 << 3,
+    UBN = 1 << 4,
+    S = 1 << 5,
+    SN = 1 << 6,
+    US = 1 << 7,
+    USN = 1 << 8,
+    UI = 1 << 9
 };
 
 static unsigned combo(const oroya_gltf_accessor *a) {
@@ -64,9 +72,9 @@ static const char *type_name(oroya_gltf_type t) {
 }
 
 typedef struct rule {
-    const char *what;        /* "POSITION", "rotation output" */
-    unsigned allowed;        /* combos */
-    unsigned quantized;      /* extra combos with KHR_mesh_quantization */
+    const char *what;            /* "POSITION", "rotation output" */
+    unsigned allowed;            /* combos */
+    unsigned quantized;          /* extra combos with KHR_mesh_quantization */
     oroya_gltf_type type, type2; /* type2: an alternative (COLOR VEC3/VEC4), or NONE */
 } rule;
 
@@ -81,8 +89,8 @@ static oroya_result check_rule(checker *c, const char *path, uint32_t accessor, 
     if (a->type != r->type && a->type != r->type2) {
         return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
                            "%s: accessor %u has type %s, %s needs %s%s%s", path, accessor,
-                           type_name(a->type), r->what, type_name(r->type),
-                           r->type2 ? " or " : "", r->type2 ? type_name(r->type2) : "");
+                           type_name(a->type), r->what, type_name(r->type), r->type2 ? " or " : "",
+                           r->type2 ? type_name(r->type2) : "");
     }
     return OROYA_OK;
 }
@@ -101,12 +109,12 @@ static const rule *attribute_rule(oroya_gltf_attribute_kind kind, bool target) {
     static const rule weights = {"WEIGHTS_n", F | UBN | USN, 0, OROYA_GLTF_VEC4,
                                  OROYA_GLTF_TYPE_NONE};
     /* Morph targets hold displacements (3.7.2.2): TANGENT loses its w there. */
-    static const rule t_position = {"a morph target POSITION", F, B | BN | S | SN,
-                                    OROYA_GLTF_VEC3, OROYA_GLTF_TYPE_NONE};
+    static const rule t_position = {"a morph target POSITION", F, B | BN | S | SN, OROYA_GLTF_VEC3,
+                                    OROYA_GLTF_TYPE_NONE};
     static const rule t_normal = {"a morph target NORMAL", F, B | BN | S | SN, OROYA_GLTF_VEC3,
                                   OROYA_GLTF_TYPE_NONE};
-    static const rule t_tangent = {"a morph target TANGENT", F, B | BN | S | SN,
-                                   OROYA_GLTF_VEC3, OROYA_GLTF_TYPE_NONE};
+    static const rule t_tangent = {"a morph target TANGENT", F, B | BN | S | SN, OROYA_GLTF_VEC3,
+                                   OROYA_GLTF_TYPE_NONE};
     switch (kind) {
     case OROYA_GLTF_ATTR_POSITION: return target ? &t_position : &position;
     case OROYA_GLTF_ATTR_NORMAL: return target ? &t_normal : &normal;
@@ -154,7 +162,8 @@ static oroya_result check_span(checker *c, const char *path, uint32_t accessor, 
     if (offset > v->byte_length || size > v->byte_length - offset) {
         return oroya__fail(c->err, OROYA_ERR_OUT_OF_RANGE,
                            "%s: accessor %u needs bytes [%llu, %llu) of bufferView %u, which has "
-                           "%llu", path, accessor, (unsigned long long)offset,
+                           "%llu",
+                           path, accessor, (unsigned long long)offset,
                            (unsigned long long)(offset + size), view,
                            (unsigned long long)v->byte_length);
     }
@@ -167,8 +176,8 @@ static oroya_result check_accessor(checker *c, uint32_t i) {
     oroya__gltf_path(path, sizeof path, "accessors[%u]", i);
     uint32_t cs = oroya__gltf_component_size(a->component_type);
     uint64_t es = oroya__gltf_element_size(a->component_type, a->type);
-    if (a->normalized && (a->component_type == OROYA_GLTF_FLOAT ||
-                          a->component_type == OROYA_GLTF_UNSIGNED_INT)) {
+    if (a->normalized &&
+        (a->component_type == OROYA_GLTF_FLOAT || a->component_type == OROYA_GLTF_UNSIGNED_INT)) {
         return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
                            "%s.normalized: not allowed for FLOAT or UNSIGNED_INT", path);
     }
@@ -176,22 +185,21 @@ static oroya_result check_accessor(checker *c, uint32_t i) {
         return oroya__fail(c->err, OROYA_ERR_INVALID_DATA, "%s.count: must be at least 1", path);
     }
     if (a->buffer_view != OROYA_GLTF_NONE) {
-        TRY(range(c, path, ".bufferView", a->buffer_view, c->d->buffer_view_count,
-                  "bufferViews"));
+        TRY(range(c, path, ".bufferView", a->buffer_view, c->d->buffer_view_count, "bufferViews"));
         const oroya_gltf_buffer_view *v = &c->d->buffer_views[a->buffer_view];
         uint64_t stride = v->byte_stride ? v->byte_stride : es;
         if (v->byte_stride && v->byte_stride < es) {
             return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
                                "%s: bufferView %u byteStride %u is smaller than the %llu-byte "
-                               "element", path, a->buffer_view, v->byte_stride,
-                               (unsigned long long)es);
+                               "element",
+                               path, a->buffer_view, v->byte_stride, (unsigned long long)es);
         }
         /* 3.6.2.4: offsets and strides keep components aligned. */
         if ((a->byte_offset + v->byte_offset) % cs) {
             return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
                                "%s.byteOffset: %llu (+ bufferView offset %llu) is not a multiple "
-                               "of the component size %u", path,
-                               (unsigned long long)a->byte_offset,
+                               "of the component size %u",
+                               path, (unsigned long long)a->byte_offset,
                                (unsigned long long)v->byte_offset, cs);
         }
         /* count < 2^32 and stride <= 252, so the product fits easily in 64 bits. */
@@ -260,7 +268,8 @@ static oroya_result check_attributes(checker *c, const char *path,
         } else if (count != *vertex_count) {
             return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
                                "%s: accessor %u has %u elements, expected %u (the other "
-                               "attributes' count)", sub, at->accessor, count, *vertex_count);
+                               "attributes' count)",
+                               sub, at->accessor, count, *vertex_count);
         }
     }
     return OROYA_OK;
@@ -295,8 +304,8 @@ static oroya_result check_mesh(checker *c, uint32_t i) {
         targets = pr->target_count;
         for (uint32_t t = 0; t < pr->target_count; t++) {
             oroya__gltf_path(sub, sizeof sub, "%s.targets[%u]", path, t);
-            TRY(check_attributes(c, sub, pr->targets[t].attributes,
-                                 pr->targets[t].attribute_count, true, &vertices));
+            TRY(check_attributes(c, sub, pr->targets[t].attributes, pr->targets[t].attribute_count,
+                                 true, &vertices));
         }
     }
     if (m->weight_count && m->weight_count != targets) {
@@ -329,8 +338,7 @@ static oroya_result check_nodes(checker *c, uint32_t *parent, uint32_t *mark) {
             uint32_t ch = n->children[k];
             TRY(range(c, sub, "", ch, d->node_count, "nodes"));
             if (ch == i) {
-                return oroya__fail(c->err, OROYA_ERR_CYCLE, "%s: node %u is its own child", sub,
-                                   i);
+                return oroya__fail(c->err, OROYA_ERR_CYCLE, "%s: node %u is its own child", sub, i);
             }
             if (parent[ch] != OROYA_GLTF_NONE) {
                 return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
@@ -489,8 +497,8 @@ static oroya_result check_channel(checker *c, uint32_t a, uint32_t k) {
     static const rule wt = {"a weights output", F | BN | UBN | SN | USN, B | UB | S | US,
                             OROYA_GLTF_SCALAR, OROYA_GLTF_TYPE_NONE};
     const rule *r = ch->path == OROYA_GLTF_PATH_TRANSLATION ? &tr
-                  : ch->path == OROYA_GLTF_PATH_ROTATION    ? &rot
-                  : ch->path == OROYA_GLTF_PATH_SCALE       ? &sc
+                    : ch->path == OROYA_GLTF_PATH_ROTATION  ? &rot
+                    : ch->path == OROYA_GLTF_PATH_SCALE     ? &sc
                                                             : &wt;
     if (ch->path == OROYA_GLTF_PATH_WEIGHTS) {
         per_key = node->mesh == OROYA_GLTF_NONE ? 0 : mesh_targets(c->d, node->mesh);
@@ -508,8 +516,8 @@ static oroya_result check_channel(checker *c, uint32_t a, uint32_t k) {
     uint32_t have = c->d->accessors[sm->output].count;
     if (have != expected) {
         return oroya__fail(c->err, OROYA_ERR_VALUE_COUNT,
-                           "%s: accessor %u has %u elements, expected %llu", sub, sm->output,
-                           have, (unsigned long long)expected);
+                           "%s: accessor %u has %u elements, expected %llu", sub, sm->output, have,
+                           (unsigned long long)expected);
     }
     return OROYA_OK;
 }
@@ -552,8 +560,8 @@ static oroya_result check_all(checker *c, uint32_t *scratch) {
     for (uint32_t i = 0; i < d->material_count; i++) {
         if (d->materials[i].base_color_texture != OROYA_GLTF_NONE) {
             char path[PATH_MAX_];
-            snprintf(path, sizeof path,
-                     "materials[%u].pbrMetallicRoughness.baseColorTexture.index", i);
+            snprintf(path, sizeof path, "materials[%u].pbrMetallicRoughness.baseColorTexture.index",
+                     i);
             TRY(range(c, path, "", d->materials[i].base_color_texture, d->texture_count,
                       "textures"));
         }
@@ -578,11 +586,9 @@ static oroya_result check_all(checker *c, uint32_t *scratch) {
                           : s->min_filter && (s->min_filter < 9728 || s->min_filter > 9987 ||
                                               (s->min_filter > 9729 && s->min_filter < 9984))
                               ? "minFilter"
-                          : s->wrap_s != 10497 && s->wrap_s != 33071 && s->wrap_s != 33648
-                              ? "wrapS"
-                          : s->wrap_t != 10497 && s->wrap_t != 33071 && s->wrap_t != 33648
-                              ? "wrapT"
-                              : NULL;
+                          : s->wrap_s != 10497 && s->wrap_s != 33071 && s->wrap_s != 33648 ? "wrapS"
+                          : s->wrap_t != 10497 && s->wrap_t != 33071 && s->wrap_t != 33648 ? "wrapT"
+                                                                                           : NULL;
         if (bad) {
             return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
                                "samplers[%u].%s: not a value glTF allows", i, bad);
@@ -616,9 +622,8 @@ oroya_result oroya_gltf_validate(const oroya_gltf_data *data, oroya_error *err) 
     /* Scratch for the node graph check: parents and walk stamps, 8 bytes per node. */
     uint32_t *scratch = NULL;
     if (data->node_count) {
-        scratch = (uint32_t *)oroya__alloc(&g->allocator,
-                                           oroya__mul_size(data->node_count, 2 * sizeof(uint32_t)),
-                                           16);
+        scratch = (uint32_t *)oroya__alloc(
+            &g->allocator, oroya__mul_size(data->node_count, 2 * sizeof(uint32_t)), 16);
         if (!scratch) {
             return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "nodes: out of memory");
         }

@@ -12,15 +12,15 @@
 /* Open addressing over keys of up to three pointers (a geometry, a material and a skin for
  * a shared mesh; one pointer for the rest), so interning stays linear in the scene size. */
 typedef struct key_map {
-    const void **keys;                /* 3 per slot */
-    uint32_t *values;                 /* OROYA_GLTF_NONE: empty slot */
-    uint32_t mask;                    /* capacity - 1 */
+    const void **keys; /* 3 per slot */
+    uint32_t *values;  /* OROYA_GLTF_NONE: empty slot */
+    uint32_t mask;     /* capacity - 1 */
 } key_map;
 
 typedef struct writer {
     const oroya_scene *scene;
     const oroya_gltf_write_desc *desc;
-    const oroya_gltf_model *model;    /* desc->model, or NULL */
+    const oroya_gltf_model *model; /* desc->model, or NULL */
     oroya_allocator a;
     oroya_error *err;
     uint8_t *bin;
@@ -29,15 +29,15 @@ typedef struct writer {
     bool oom;
     uint32_t view_count, accessor_count, gltf_node_count;
     uint32_t node_count;
-    uint32_t *gidx;                   /* glTF node index per dense index, NONE when folded */
-    uint32_t *prim_parent;            /* dense parent of a folded primitive node, else NONE */
-    cJSON **node_json;                /* per dense index */
-    uint32_t *src;                    /* per dense index: the model's glTF node, or NONE */
-    uint32_t *geometry_mesh;          /* per model geometry: its glTF mesh */
-    uint32_t *extra_gidx;             /* per model node outside the scene: its written node */
-    uint32_t *model_mesh;             /* per dense index: a model mesh with a primitive that
+    uint32_t *gidx;          /* glTF node index per dense index, NONE when folded */
+    uint32_t *prim_parent;   /* dense parent of a folded primitive node, else NONE */
+    cJSON **node_json;       /* per dense index */
+    uint32_t *src;           /* per dense index: the model's glTF node, or NONE */
+    uint32_t *geometry_mesh; /* per model geometry: its glTF mesh */
+    uint32_t *extra_gidx;    /* per model node outside the scene: its written node */
+    uint32_t *model_mesh;    /* per dense index: a model mesh with a primitive that
                                          has no geometry (lines...), written from the model */
-    key_map geometries;               /* model geometry -> index in model->geometries */
+    key_map geometries;      /* model geometry -> index in model->geometries */
 } writer;
 
 static oroya_result oom(writer *w) {
@@ -182,8 +182,7 @@ static uint32_t map_get(const key_map *m, const void *a, const void *b, const vo
 }
 
 /* The value of the key; a new key gets `value` and the call returns OROYA_GLTF_NONE. */
-static uint32_t map_put(key_map *m, const void *a, const void *b, const void *c,
-                        uint32_t value) {
+static uint32_t map_put(key_map *m, const void *a, const void *b, const void *c, uint32_t value) {
     uint32_t i = map_slot(m, a, b, c);
     if (m->values[i] != OROYA_GLTF_NONE) {
         return m->values[i];
@@ -202,8 +201,8 @@ static uint32_t map_put(key_map *m, const void *a, const void *b, const void *c,
 #define TARGET_ELEMENT_ARRAY_BUFFER 34963
 
 static uint32_t write_accessor(writer *w, const void *data, uint32_t count, uint32_t comp_size,
-                               oroya_gltf_component_type ct, const char *type,
-                               uint32_t components, bool min_max, int target) {
+                               oroya_gltf_component_type ct, const char *type, uint32_t components,
+                               bool min_max, int target) {
     size_t bytes = (size_t)count * components * comp_size;
     size_t off = blob_append(w, data, bytes);
     cJSON *view = cJSON_CreateObject();
@@ -278,7 +277,6 @@ static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint3
     return write_accessor(w, v, count, 4, OROYA_GLTF_FLOAT, types[comps], comps, min_max,
                           TARGET_ARRAY_BUFFER);
 }
-
 
 static uint32_t model_geometry(const writer *w, const oroya_geometry *g);
 
@@ -362,8 +360,8 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
      * skin normalized its copy), unless the skin uses other joints; then the skin's. */
     const uint16_t *joints = g->joints;
     const float *weights = g->weights;
-    if (skin && !(joints && weights &&
-                  memcmp(joints, skin->joints, (size_t)n * 4 * sizeof *joints) == 0)) {
+    if (skin &&
+        !(joints && weights && memcmp(joints, skin->joints, (size_t)n * 4 * sizeof *joints) == 0)) {
         joints = skin->joints;
         weights = skin->weights;
     }
@@ -408,8 +406,7 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
             size_t o = (size_t)t * n * 3;
             add_number(w, tg, "POSITION", vertex_accessor(w, g->morph_positions + o, n, 3, true));
             if (g->morph_normals && g->normals) {
-                add_number(w, tg, "NORMAL",
-                           vertex_accessor(w, g->morph_normals + o, n, 3, false));
+                add_number(w, tg, "NORMAL", vertex_accessor(w, g->morph_normals + o, n, 3, false));
             }
             cJSON_AddItemToArray(targets, tg);
         }
@@ -455,8 +452,7 @@ static void write_trs(writer *w, cJSON *node, const oroya_transform *tr) {
     if (tr->translation.x != 0 || tr->translation.y != 0 || tr->translation.z != 0) {
         cJSON_AddItemToObject(node, "translation", float_array(w, &tr->translation.x, 3));
     }
-    if (tr->rotation.x != 0 || tr->rotation.y != 0 || tr->rotation.z != 0 ||
-        tr->rotation.w != 1) {
+    if (tr->rotation.x != 0 || tr->rotation.y != 0 || tr->rotation.z != 0 || tr->rotation.w != 1) {
         float q[4] = {tr->rotation.x, tr->rotation.y, tr->rotation.z, tr->rotation.w};
         cJSON_AddItemToObject(node, "rotation", float_array(w, q, 4));
     }
@@ -488,9 +484,9 @@ static uint32_t extra_node(writer *w, uint32_t gltf) {
 }
 
 typedef struct target_index {
-    name_entry *scene;                /* scene nodes with a name */
+    name_entry *scene; /* scene nodes with a name */
     uint32_t scene_count;
-    name_entry *outside;              /* model nodes outside the scene (their scene names) */
+    name_entry *outside; /* model nodes outside the scene (their scene names) */
     uint32_t outside_count;
 } target_index;
 
@@ -593,13 +589,13 @@ static oroya_result write_clips(writer *w) {
                                    : OROYA_GLTF_NONE;
             if (dense == OROYA_GLTF_NONE && outside == OROYA_GLTF_NONE) {
                 r = oroya__fail(w->err, OROYA_ERR_NOT_FOUND,
-                                "clips[%u].tracks[%u]: target '%s' is not a node of the scene",
-                                c, t, tr->target);
+                                "clips[%u].tracks[%u]: target '%s' is not a node of the scene", c,
+                                t, tr->target);
                 break;
             }
             const char *interp = tr->interpolation == OROYA_INTERP_STEP          ? "STEP"
-                               : tr->interpolation == OROYA_INTERP_LINEAR        ? "LINEAR"
-                               : tr->interpolation == OROYA_INTERP_CUBICSPLINE   ? "CUBICSPLINE"
+                                 : tr->interpolation == OROYA_INTERP_LINEAR      ? "LINEAR"
+                                 : tr->interpolation == OROYA_INTERP_CUBICSPLINE ? "CUBICSPLINE"
                                                                                  : NULL;
             if (!interp) {
                 r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
@@ -616,22 +612,22 @@ static oroya_result write_clips(writer *w) {
             if (dense != OROYA_GLTF_NONE && w->gidx[dense] == OROYA_GLTF_NONE) {
                 r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
                                 "clips[%u].tracks[%u]: target is a primitive node folded into "
-                                "its parent's mesh", c, t);
+                                "its parent's mesh",
+                                c, t);
                 break;
             }
             uint32_t node = dense != OROYA_GLTF_NONE ? w->gidx[dense] : extra_node(w, outside);
             uint32_t stride = oroya_track_key_stride(tr);
             uint32_t in = floats_accessor(w, tr->times, tr->key_count, 1, true);
             /* Weights outputs are SCALAR: key_count * targets (* 3) elements. */
-            const bool shorts = d->snorm16_rotations &&
-                                tr->property == OROYA_PROPERTY_ROTATION &&
+            const bool shorts = d->snorm16_rotations && tr->property == OROYA_PROPERTY_ROTATION &&
                                 tr->interpolation != OROYA_INTERP_CUBICSPLINE;
-            uint32_t out = shorts ? snorm16_accessor(w, tr->values, tr->key_count)
-                           : tr->property == OROYA_PROPERTY_WEIGHTS
-                               ? floats_accessor(w, tr->values, tr->key_count * stride, 1, false)
-                               : floats_accessor(w, tr->values,
-                                                 tr->key_count * (stride / tr->components),
-                                                 tr->components, false);
+            uint32_t out =
+                shorts ? snorm16_accessor(w, tr->values, tr->key_count)
+                : tr->property == OROYA_PROPERTY_WEIGHTS
+                    ? floats_accessor(w, tr->values, tr->key_count * stride, 1, false)
+                    : floats_accessor(w, tr->values, tr->key_count * (stride / tr->components),
+                                      tr->components, false);
             cJSON *s = cJSON_CreateObject();
             cJSON *ch = cJSON_CreateObject();
             cJSON *target = ch ? cJSON_AddObjectToObject(ch, "target") : NULL;
@@ -660,13 +656,13 @@ static oroya_result write_clips(writer *w) {
 }
 
 typedef struct scene_tables {
-    key_map meshes;                   /* (geometry, material, skin) of single-primitive meshes */
-    uint32_t mesh_count;              /* meshes written so far (all kinds) */
+    key_map meshes;      /* (geometry, material, skin) of single-primitive meshes */
+    uint32_t mesh_count; /* meshes written so far (all kinds) */
     key_map materials;
     uint32_t material_count;
     key_map skeletons;
     uint32_t skeleton_count;
-    key_map cameras;                  /* model cameras written as the file had them */
+    key_map cameras; /* model cameras written as the file had them */
     uint32_t camera_count;
     cJSON *mesh_array, *material_array, *skin_array, *camera_array;
 } scene_tables;
@@ -677,8 +673,7 @@ static int32_t write_material(writer *w, scene_tables *t, const oroya_material *
     if (mi != OROYA_GLTF_NONE) {
         return (int32_t)mi;
     }
-    t->material_array = t->material_array ? t->material_array
-                                          : add_array(w, w->root, "materials");
+    t->material_array = t->material_array ? t->material_array : add_array(w, w->root, "materials");
     cJSON *m = cJSON_CreateObject();
     cJSON *pbr = m ? cJSON_AddObjectToObject(m, "pbrMetallicRoughness") : NULL;
     if (!m || !pbr || !t->material_array) {
@@ -754,8 +749,7 @@ static bool is_primitive_node(const oroya_scene *scene, uint32_t dense) {
 /* The skin of skeleton `sk`, written once. name and root (a dense index or NONE) come from
  * the model when the skeleton is one of its skins'. `where` names the place for errors. */
 static oroya_result write_skin(writer *w, scene_tables *t, const oroya_skeleton *sk,
-                               const char *name, uint32_t root, const char *where,
-                               uint32_t *out) {
+                               const char *name, uint32_t root, const char *where, uint32_t *out) {
     *out = map_put(&t->skeletons, sk, NULL, NULL, t->skeleton_count);
     if (*out != OROYA_GLTF_NONE) {
         return OROYA_OK;
@@ -820,8 +814,8 @@ static cJSON *add_mesh(writer *w, scene_tables *t, const char *name) {
 static oroya_result mesh_node_tail(writer *w, scene_tables *t, uint32_t i, cJSON *node,
                                    const oroya_geometry *g0, const oroya_skin *skin) {
     uint32_t wc = 0;
-    const float *wts = oroya_scene_weights((oroya_scene *)w->scene,
-                                           oroya_scene_node_at(w->scene, i), &wc);
+    const float *wts =
+        oroya_scene_weights((oroya_scene *)w->scene, oroya_scene_node_at(w->scene, i), &wc);
     if (wts && wc && g0 && wc == g0->morph_target_count) {
         cJSON_AddItemToObject(node, "weights", float_array(w, wts, wc));
     }
@@ -846,8 +840,7 @@ static void write_kept_primitive(writer *w, cJSON *prims, const oroya_gltf_model
         w->oom = true;
         return;
     }
-    add_number(w, attrs, "POSITION",
-               vertex_accessor(w, kp->positions, kp->vertex_count, 3, true));
+    add_number(w, attrs, "POSITION", vertex_accessor(w, kp->positions, kp->vertex_count, 3, true));
     if (kp->indices) {
         add_number(w, prim, "indices",
                    write_accessor(w, kp->indices, kp->index_count, 4, OROYA_GLTF_UNSIGNED_INT,
@@ -1001,8 +994,7 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
 
 static oroya_result write_camera(writer *w, scene_tables *t, uint32_t dense, cJSON *node) {
     oroya_camera cam;
-    if (oroya_scene_get_camera(w->scene, oroya_scene_node_at(w->scene, dense), &cam) !=
-        OROYA_OK) {
+    if (oroya_scene_get_camera(w->scene, oroya_scene_node_at(w->scene, dense), &cam) != OROYA_OK) {
         return OROYA_OK;
     }
     /* A camera import made and nobody changed is written as the file had it: its name,
@@ -1083,8 +1075,8 @@ static oroya_result model_sources(writer *w) {
         }
     }
     for (uint32_t mesh = 0; mesh < m->mesh_count; mesh++) {
-        uint32_t end = mesh + 1 < m->mesh_count ? m->mesh_first_geometry[mesh + 1]
-                                                : m->geometry_count;
+        uint32_t end =
+            mesh + 1 < m->mesh_count ? m->mesh_first_geometry[mesh + 1] : m->geometry_count;
         for (uint32_t k = m->mesh_first_geometry[mesh]; k < end; k++) {
             w->geometry_mesh[k] = mesh;
             if (m->geometries[k]) {
@@ -1114,7 +1106,7 @@ static oroya_result model_tables(writer *w, scene_tables *t) {
         snprintf(where, sizeof where, "skins[%u]", s);
         uint32_t si;
         TRY(write_skin(w, t, m->skeletons[s], m->skins[s].name,
-                         root == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : root, where, &si));
+                       root == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : root, where, &si));
     }
     return w->oom ? oom(w) : OROYA_OK;
 }
@@ -1180,10 +1172,14 @@ static oroya_result write_textures(writer *w) {
                 w->oom = true;
             } else {
                 add_name(w, s, t->sampler_name);
-                if (t->mag_filter) add_number(w, s, "magFilter", t->mag_filter);
-                if (t->min_filter) add_number(w, s, "minFilter", t->min_filter);
-                if (t->wrap_s != 10497) add_number(w, s, "wrapS", t->wrap_s);
-                if (t->wrap_t != 10497) add_number(w, s, "wrapT", t->wrap_t);
+                if (t->mag_filter)
+                    add_number(w, s, "magFilter", t->mag_filter);
+                if (t->min_filter)
+                    add_number(w, s, "minFilter", t->min_filter);
+                if (t->wrap_s != 10497)
+                    add_number(w, s, "wrapS", t->wrap_s);
+                if (t->wrap_t != 10497)
+                    add_number(w, s, "wrapT", t->wrap_t);
                 cJSON_AddItemToArray(samplers, s);
                 add_number(w, tex, "sampler", sampler_count++);
             }
@@ -1249,8 +1245,9 @@ static oroya_result write_scene(writer *w) {
             continue;
         }
         /* Fold only a run of at least two leading primitive children. */
-        bool run = (i > 0 && w->prim_parent[i - 1] == p) ||
-                   (i == p + 1 && i + 1 < n && parents[i + 1] == p && is_primitive_node(scene, i + 1));
+        bool run =
+            (i > 0 && w->prim_parent[i - 1] == p) ||
+            (i == p + 1 && i + 1 < n && parents[i + 1] == p && is_primitive_node(scene, i + 1));
         if (run) {
             w->prim_parent[i] = p;
             w->gidx[i] = OROYA_GLTF_NONE;
@@ -1358,14 +1355,16 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     w.views = w.root ? cJSON_CreateArray() : NULL;
     w.accessors = w.root ? cJSON_CreateArray() : NULL;
     oroya_result r = OROYA_OK;
-    if (!asset || !w.views || !w.accessors ||
-        !cJSON_AddStringToObject(asset, "version", "2.0") ||
+    if (!asset || !w.views || !w.accessors || !cJSON_AddStringToObject(asset, "version", "2.0") ||
         !cJSON_AddStringToObject(asset, "generator", "oroya " OROYA_VERSION_STRING)) {
         r = oom(&w);
     }
-    if (r == OROYA_OK) r = write_scene(&w);
-    if (r == OROYA_OK) r = write_clips(&w);
-    if (r == OROYA_OK) r = write_textures(&w);
+    if (r == OROYA_OK)
+        r = write_scene(&w);
+    if (r == OROYA_OK)
+        r = write_clips(&w);
+    if (r == OROYA_OK)
+        r = write_textures(&w);
     char *json = NULL;
     char bin_name[512] = "", bin_uri[512 * 3] = "";
     if (r == OROYA_OK) {

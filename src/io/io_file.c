@@ -28,8 +28,8 @@ static oroya_result check_inside(int fd, const char *path, const char *inside, o
                                  const char *where, const char *shown) {
     char *base = realpath(inside[0] ? inside : ".", NULL);
     if (!base) {
-        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot resolve the folder \"%.300s\": %s",
-                           where, inside, strerror(errno));
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot resolve the folder \"%.300s\": %s", where,
+                           inside, strerror(errno));
     }
     char *real = realpath(path, NULL);
     oroya_result r = OROYA_OK;
@@ -37,10 +37,9 @@ static oroya_result check_inside(int fd, const char *path, const char *inside, o
     size_t n = strlen(base);
     if (!real || fstat(fd, &a) != 0 || stat(real, &b) != 0 || a.st_dev != b.st_dev ||
         a.st_ino != b.st_ino) {
-        r = oroya__fail(err, OROYA_ERR_ACCESS, "%s: \"%.300s\" changed while it was opened",
-                        where, shown);
-    } else if (!(strncmp(real, base, n) == 0 &&
-                 (real[n] == '/' || (n == 1 && base[0] == '/')))) {
+        r = oroya__fail(err, OROYA_ERR_ACCESS, "%s: \"%.300s\" changed while it was opened", where,
+                        shown);
+    } else if (!(strncmp(real, base, n) == 0 && (real[n] == '/' || (n == 1 && base[0] == '/')))) {
         r = oroya__fail(err, OROYA_ERR_ACCESS,
                         "%s: \"%.300s\" leads outside the model's folder (resolves to \"%.100s\"); "
                         "allow_outside_base_dir permits it",
@@ -72,8 +71,8 @@ oroya_result oroya__file_open(const char *path, const char *inside, uint64_t max
         close(fd);
         return oroya__fail(err, OROYA_ERR_IO, "%s: \"%.300s\" is not a regular file (%s)", where,
                            shown,
-                           S_ISDIR(st.st_mode)    ? "a directory"
-                           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                           S_ISDIR(st.st_mode)                          ? "a directory"
+                           : S_ISFIFO(st.st_mode)                       ? "a FIFO"
                            : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
                                                                         : "not a file");
     }
@@ -86,17 +85,18 @@ oroya_result oroya__file_open(const char *path, const char *inside, uint64_t max
     }
     if (st.st_size < 0 || (uint64_t)st.st_size > max_size) {
         close(fd);
-        return oroya__fail(err, OROYA_ERR_LIMIT, "%s: \"%.300s\" has %lld bytes, over the limit "
-                           "of %llu", where, shown, (long long)st.st_size,
-                           (unsigned long long)max_size);
+        return oroya__fail(err, OROYA_ERR_LIMIT,
+                           "%s: \"%.300s\" has %lld bytes, over the limit "
+                           "of %llu",
+                           where, shown, (long long)st.st_size, (unsigned long long)max_size);
     }
     out->fd = fd;
     out->size = (uint64_t)st.st_size;
     return OROYA_OK;
 }
 
-oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err,
-                                  const char *where, const char *shown) {
+oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err, const char *where,
+                                  const char *shown) {
     uint8_t *p = (uint8_t *)buf;
     uint64_t done = 0;
     oroya_result r = OROYA_OK;
@@ -111,8 +111,7 @@ oroya_result oroya__file_read_all(oroya__file *f, void *buf, oroya_error *err,
                                       shown, strerror(errno))
                         : oroya__fail(err, OROYA_ERR_IO,
                                       "%s: short read of \"%.300s\" (%llu of %llu bytes)", where,
-                                      shown, (unsigned long long)done,
-                                      (unsigned long long)f->size);
+                                      shown, (unsigned long long)done, (unsigned long long)f->size);
             break;
         }
         done += (uint64_t)got;
@@ -145,12 +144,16 @@ size_t oroya__utf8_sequence(const unsigned char *s, size_t n) {
         len = 2;
     } else if (c >= 0xE0 && c <= 0xEF) {
         len = 3;
-        if (c == 0xE0) lo = 0xA0;       /* overlong */
-        if (c == 0xED) hi = 0x9F;       /* surrogates */
+        if (c == 0xE0)
+            lo = 0xA0; /* overlong */
+        if (c == 0xED)
+            hi = 0x9F; /* surrogates */
     } else if (c >= 0xF0 && c <= 0xF4) {
         len = 4;
-        if (c == 0xF0) lo = 0x90;       /* overlong */
-        if (c == 0xF4) hi = 0x8F;       /* past U+10FFFF */
+        if (c == 0xF0)
+            lo = 0x90; /* overlong */
+        if (c == 0xF4)
+            hi = 0x8F; /* past U+10FFFF */
     } else {
         return 0;
     }

@@ -28,17 +28,39 @@ typedef struct mesh_slot {
 } mesh_slot;
 
 enum {
-    U_MODEL, U_VIEW_PROJ, U_NORMAL_MATRIX, U_SKINNED, U_BONES, U_BIND, U_BIND_INV,
-    U_MORPH_COUNT, U_MORPH_WEIGHTS, U_MORPHS, U_VERTEX_COUNT, U_MORPH_NORMALS,
-    U_BASE_COLOR, U_METALLIC, U_ROUGHNESS, U_GRID, U_UNLIT, U_CAMERA_POS, U_LIGHT_COUNT,
-    U_LIGHT_VEC, U_LIGHT_COLOR, U_AMBIENT, U_SKIN8, U_BASE_TEX, U_HAS_TEX, U_COUNT_
+    U_MODEL,
+    U_VIEW_PROJ,
+    U_NORMAL_MATRIX,
+    U_SKINNED,
+    U_BONES,
+    U_BIND,
+    U_BIND_INV,
+    U_MORPH_COUNT,
+    U_MORPH_WEIGHTS,
+    U_MORPHS,
+    U_VERTEX_COUNT,
+    U_MORPH_NORMALS,
+    U_BASE_COLOR,
+    U_METALLIC,
+    U_ROUGHNESS,
+    U_GRID,
+    U_UNLIT,
+    U_CAMERA_POS,
+    U_LIGHT_COUNT,
+    U_LIGHT_VEC,
+    U_LIGHT_COLOR,
+    U_AMBIENT,
+    U_SKIN8,
+    U_BASE_TEX,
+    U_HAS_TEX,
+    U_COUNT_
 };
 static const char *const uniform_names[U_COUNT_] = {
-    "u_model", "u_view_proj", "u_normal_matrix", "u_skinned", "u_bones", "u_bind", "u_bind_inv",
-    "u_morph_count", "u_morph_weights", "u_morphs", "u_vertex_count", "u_morph_normals",
-    "u_base_color", "u_metallic", "u_roughness", "u_grid", "u_unlit", "u_camera_pos",
-    "u_light_count", "u_light_vec", "u_light_color", "u_ambient", "u_skin8", "u_base_tex",
-    "u_has_tex",
+    "u_model",        "u_view_proj",     "u_normal_matrix", "u_skinned",       "u_bones",
+    "u_bind",         "u_bind_inv",      "u_morph_count",   "u_morph_weights", "u_morphs",
+    "u_vertex_count", "u_morph_normals", "u_base_color",    "u_metallic",      "u_roughness",
+    "u_grid",         "u_unlit",         "u_camera_pos",    "u_light_count",   "u_light_vec",
+    "u_light_color",  "u_ambient",       "u_skin8",         "u_base_tex",      "u_has_tex",
 };
 
 typedef struct texture_slot {
@@ -54,8 +76,8 @@ struct oroya_renderer {
     bool own_context, in_frame, has_frame;
     uint32_t width, height, samples, max_meshes;
     GLint max_texture_size;
-    GLuint fbo, color_rb, depth_rb;       /* the render target, multisampled when samples > 1 */
-    GLuint resolve_fbo, resolve_rb;       /* single-sampled copy when samples > 1 */
+    GLuint fbo, color_rb, depth_rb; /* the render target, multisampled when samples > 1 */
+    GLuint resolve_fbo, resolve_rb; /* single-sampled copy when samples > 1 */
     GLuint program, empty_texture, bone_texture;
     uint32_t bone_texture_side;
     GLint uniforms[U_COUNT_];
@@ -84,7 +106,8 @@ static bool finite_array(const float *v, size_t n, size_t *bad) {
 
 static bool mat_is_zero(const oroya_mat4 *m) {
     for (int i = 0; i < 16; i++) {
-        if (m->m[i] != 0.0f) return false;
+        if (m->m[i] != 0.0f)
+            return false;
     }
     return true;
 }
@@ -107,15 +130,16 @@ static const char *gl_error_name(GLenum e) {
 static oroya_result check_gl(oroya_error *err, const char *where) {
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
-        while (glGetError() != GL_NO_ERROR) {
-        }
-        return oroya_error_set(err, OROYA_ERR_BACKEND, "%s: %s (0x%04x)", where, gl_error_name(e), e);
+        while (glGetError() != GL_NO_ERROR) {}
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "%s: %s (0x%04x)", where, gl_error_name(e),
+                               e);
     }
     return OROYA_OK;
 }
 
 static bool make_current(oroya_renderer *r) {
-    if (!r->own_context || eglGetCurrentContext() == r->context) return true;
+    if (!r->own_context || eglGetCurrentContext() == r->context)
+        return true;
     return eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->context) == EGL_TRUE;
 }
 
@@ -127,8 +151,10 @@ static EGLDisplay open_display(void) {
     const char *ext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     EGLint major, minor;
     if (get_platform_display && ext && strstr(ext, "EGL_MESA_platform_surfaceless")) {
-        EGLDisplay d = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-        if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) return d;
+        EGLDisplay d =
+            get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+        if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor))
+            return d;
     }
     PFNEGLQUERYDEVICESEXTPROC query_devices =
         (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
@@ -137,28 +163,33 @@ static EGLDisplay open_display(void) {
         EGLint count = 0;
         if (query_devices(4, devices, &count) && count > 0) {
             EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[0], NULL);
-            if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) return d;
+            if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor))
+                return d;
         }
     }
     EGLDisplay d = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) return d;
+    if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor))
+        return d;
     return EGL_NO_DISPLAY;
 }
 
 static oroya_result create_context(oroya_renderer *r, oroya_error *err) {
     r->display = open_display();
     if (r->display == EGL_NO_DISPLAY) {
-        return oroya_error_set(err, OROYA_ERR_BACKEND,
-                           "EGL: no display (tried the surfaceless, device and default platforms)");
+        return oroya_error_set(
+            err, OROYA_ERR_BACKEND,
+            "EGL: no display (tried the surfaceless, device and default platforms)");
     }
     atomic_fetch_add(&egl_users, 1);
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {
-        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglBindAPI(GLES) failed (0x%x)", eglGetError());
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglBindAPI(GLES) failed (0x%x)",
+                               eglGetError());
     }
     const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE};
     EGLConfig config = NULL;
     EGLint count = 0;
-    if (!eglChooseConfig(r->display, config_attribs, &config, 1, &count)) count = 0;
+    if (!eglChooseConfig(r->display, config_attribs, &config, 1, &count))
+        count = 0;
     const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0,
                                       EGL_NONE};
     /* Without a config, EGL_KHR_no_config_context lets the context exist anyway: we only
@@ -166,12 +197,13 @@ static oroya_result create_context(oroya_renderer *r, oroya_error *err) {
     r->context = eglCreateContext(r->display, count > 0 ? config : (EGLConfig)0, EGL_NO_CONTEXT,
                                   context_attribs);
     if (r->context == EGL_NO_CONTEXT) {
-        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: cannot create a GLES 3.0 context (0x%x)",
-                           eglGetError());
+        return oroya_error_set(err, OROYA_ERR_BACKEND,
+                               "EGL: cannot create a GLES 3.0 context (0x%x)", eglGetError());
     }
     if (!eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->context)) {
         return oroya_error_set(err, OROYA_ERR_BACKEND,
-                           "EGL: eglMakeCurrent without a surface failed (0x%x)", eglGetError());
+                               "EGL: eglMakeCurrent without a surface failed (0x%x)",
+                               eglGetError());
     }
     return OROYA_OK;
 }
@@ -186,7 +218,7 @@ static GLuint compile(GLenum type, const char *source, oroya_error *err, oroya_r
         char log[400] = {0};
         glGetShaderInfoLog(s, (GLsizei)sizeof log - 1, NULL, log);
         *res = oroya_error_set(err, OROYA_ERR_BACKEND, "GL: %s shader does not compile: %s",
-                           type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
+                               type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
         glDeleteShader(s);
         return 0;
     }
@@ -196,7 +228,8 @@ static GLuint compile(GLenum type, const char *source, oroya_error *err, oroya_r
 static oroya_result create_program(oroya_renderer *r, oroya_error *err) {
     oroya_result res = OROYA_OK;
     GLuint vs = compile(GL_VERTEX_SHADER, oroya__render_vertex_shader, err, &res);
-    if (!vs) return res;
+    if (!vs)
+        return res;
     GLuint fs = compile(GL_FRAGMENT_SHADER, oroya__render_fragment_shader, err, &res);
     if (!fs) {
         glDeleteShader(vs);
@@ -248,8 +281,9 @@ static oroya_result create_targets(oroya_renderer *r, oroya_error *err) {
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->depth_rb);
     GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE) {
-        return oroya_error_set(err, OROYA_ERR_BACKEND, "GL: framebuffer %ux%u (%u samples) incomplete (0x%x)",
-                           r->width, r->height, r->samples, status);
+        return oroya_error_set(err, OROYA_ERR_BACKEND,
+                               "GL: framebuffer %ux%u (%u samples) incomplete (0x%x)", r->width,
+                               r->height, r->samples, status);
     }
     if (s > 1) {
         glGenFramebuffers(1, &r->resolve_fbo);
@@ -257,10 +291,12 @@ static oroya_result create_targets(oroya_renderer *r, oroya_error *err) {
         glBindRenderbuffer(GL_RENDERBUFFER, r->resolve_rb);
         glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
         glBindFramebuffer(GL_FRAMEBUFFER, r->resolve_fbo);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->resolve_rb);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                  r->resolve_rb);
         status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
         if (status != GL_FRAMEBUFFER_COMPLETE) {
-            return oroya_error_set(err, OROYA_ERR_BACKEND, "GL: resolve framebuffer incomplete (0x%x)", status);
+            return oroya_error_set(err, OROYA_ERR_BACKEND,
+                                   "GL: resolve framebuffer incomplete (0x%x)", status);
         }
     }
     return check_gl(err, "GL: framebuffer setup");
@@ -280,25 +316,33 @@ static GLuint make_float_texture(GLsizei w, GLsizei h, const float *data) {
 
 oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_renderer **out,
                                    oroya_error *err) {
-    if (!out) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_create: out is NULL");
+    if (!out)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_renderer_create: out is NULL");
     *out = NULL;
     oroya_renderer_desc d = desc ? *desc : (oroya_renderer_desc){0};
-    if (!d.width) d.width = 256;
-    if (!d.height) d.height = 256;
-    if (!d.max_meshes) d.max_meshes = 256;
-    if (!d.max_textures) d.max_textures = 64;
+    if (!d.width)
+        d.width = 256;
+    if (!d.height)
+        d.height = 256;
+    if (!d.max_meshes)
+        d.max_meshes = 256;
+    if (!d.max_textures)
+        d.max_textures = 64;
     if (d.width > OROYA_RENDER_MAX_SIZE || d.height > OROYA_RENDER_MAX_SIZE) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_renderer_create: size %ux%u over the limit %u", d.width, d.height,
-                           OROYA_RENDER_MAX_SIZE);
+                               "oroya_renderer_create: size %ux%u over the limit %u", d.width,
+                               d.height, OROYA_RENDER_MAX_SIZE);
     }
     if (d.max_meshes > 65535 || d.max_textures > 65535) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_renderer_create: max_meshes %u or max_textures %u over 65535",
-                           d.max_meshes, d.max_textures);
+                               "oroya_renderer_create: max_meshes %u or max_textures %u over 65535",
+                               d.max_meshes, d.max_textures);
     }
     oroya_renderer *r = oroya_allocator_calloc(&d.allocator, 1, sizeof *r, 16);
-    if (!r) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
+    if (!r)
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "oroya_renderer_create: out of memory");
     r->allocator = d.allocator;
     r->width = d.width;
     r->height = d.height;
@@ -312,29 +356,32 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
         oroya_allocator_free(&d.allocator, r->meshes);
         oroya_allocator_free(&d.allocator, r->textures);
         oroya_allocator_free(&d.allocator, r);
-        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_renderer_create: out of memory");
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                               "oroya_renderer_create: out of memory");
     }
     oroya_result res = OROYA_OK;
     if (!d.use_current_context) {
         r->own_context = true;
         res = create_context(r, err);
     } else if (!glGetString(GL_VERSION)) {
-        res = oroya_error_set(err, OROYA_ERR_BACKEND,
-                          "oroya_renderer_create: use_current_context but no GL context is current");
+        res = oroya_error_set(
+            err, OROYA_ERR_BACKEND,
+            "oroya_renderer_create: use_current_context but no GL context is current");
     }
     if (res == OROYA_OK) {
-        while (glGetError() != GL_NO_ERROR) {
-        }
+        while (glGetError() != GL_NO_ERROR) {}
         snprintf(r->backend, sizeof r->backend, "%s | %s", (const char *)glGetString(GL_VERSION),
                  (const char *)glGetString(GL_RENDERER));
         GLint max_samples = 0;
         glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
         glGetIntegerv(GL_MAX_TEXTURE_SIZE, &r->max_texture_size);
         r->samples = d.msaa_samples > 1 ? d.msaa_samples : 1;
-        if (r->samples > (uint32_t)max_samples) r->samples = max_samples > 1 ? (uint32_t)max_samples : 1;
+        if (r->samples > (uint32_t)max_samples)
+            r->samples = max_samples > 1 ? (uint32_t)max_samples : 1;
         res = create_program(r, err);
     }
-    if (res == OROYA_OK) res = create_targets(r, err);
+    if (res == OROYA_OK)
+        res = create_targets(r, err);
     if (res == OROYA_OK) {
         static const float zero[4] = {0, 0, 0, 0};
         r->empty_texture = make_float_texture(1, 1, zero);
@@ -351,27 +398,35 @@ oroya_result oroya_renderer_create(const oroya_renderer_desc *desc, oroya_render
 static void free_mesh_gl(mesh_slot *m) {
     glDeleteVertexArrays(1, &m->vao);
     glDeleteBuffers(8, m->buffers);
-    if (m->morph_texture) glDeleteTextures(1, &m->morph_texture);
+    if (m->morph_texture)
+        glDeleteTextures(1, &m->morph_texture);
 }
 
 void oroya_renderer_destroy(oroya_renderer *r) {
-    if (!r) return;
+    if (!r)
+        return;
     bool have_gl = r->own_context ? r->context != EGL_NO_CONTEXT && make_current(r) : true;
     if (have_gl && (r->program || r->fbo)) {
         for (uint32_t i = 0; i < r->max_meshes; i++) {
-            if (r->meshes[i].live) free_mesh_gl(&r->meshes[i]);
+            if (r->meshes[i].live)
+                free_mesh_gl(&r->meshes[i]);
         }
         for (uint32_t i = 0; i < r->max_textures; i++) {
-            if (r->textures[i].live) glDeleteTextures(1, &r->textures[i].texture);
+            if (r->textures[i].live)
+                glDeleteTextures(1, &r->textures[i].texture);
         }
         delete_targets(r);
-        if (r->empty_texture) glDeleteTextures(1, &r->empty_texture);
-        if (r->bone_texture) glDeleteTextures(1, &r->bone_texture);
-        if (r->program) glDeleteProgram(r->program);
+        if (r->empty_texture)
+            glDeleteTextures(1, &r->empty_texture);
+        if (r->bone_texture)
+            glDeleteTextures(1, &r->bone_texture);
+        if (r->program)
+            glDeleteProgram(r->program);
     }
     if (r->own_context && r->display != EGL_NO_DISPLAY) {
         eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-        if (r->context != EGL_NO_CONTEXT) eglDestroyContext(r->display, r->context);
+        if (r->context != EGL_NO_CONTEXT)
+            eglDestroyContext(r->display, r->context);
         if (atomic_fetch_sub(&egl_users, 1) == 1) {
             eglTerminate(r->display);
             eglReleaseThread();
@@ -385,15 +440,21 @@ void oroya_renderer_destroy(oroya_renderer *r) {
 
 oroya_result oroya_renderer_resize(oroya_renderer *r, uint32_t width, uint32_t height,
                                    oroya_error *err) {
-    if (!r) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_resize: renderer is NULL");
+    if (!r)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_renderer_resize: renderer is NULL");
     if (!width || !height || width > OROYA_RENDER_MAX_SIZE || height > OROYA_RENDER_MAX_SIZE) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_renderer_resize: size %ux%u outside 1..%u", width, height,
-                           OROYA_RENDER_MAX_SIZE);
+                               "oroya_renderer_resize: size %ux%u outside 1..%u", width, height,
+                               OROYA_RENDER_MAX_SIZE);
     }
-    if (r->in_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_renderer_resize: inside a frame");
-    if (width == r->width && height == r->height) return OROYA_OK;
-    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (r->in_frame)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_renderer_resize: inside a frame");
+    if (width == r->width && height == r->height)
+        return OROYA_OK;
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     delete_targets(r);
     r->width = width;
     r->height = height;
@@ -401,8 +462,10 @@ oroya_result oroya_renderer_resize(oroya_renderer *r, uint32_t width, uint32_t h
 }
 
 void oroya_renderer_size(const oroya_renderer *r, uint32_t *width, uint32_t *height) {
-    if (width) *width = r ? r->width : 0;
-    if (height) *height = r ? r->height : 0;
+    if (width)
+        *width = r ? r->width : 0;
+    if (height)
+        *height = r ? r->height : 0;
 }
 
 const char *oroya_renderer_backend_string(const oroya_renderer *r) { return r ? r->backend : ""; }
@@ -411,7 +474,8 @@ const char *oroya_renderer_backend_string(const oroya_renderer *r) { return r ? 
 
 static mesh_slot *lookup(const oroya_renderer *r, oroya_render_mesh mesh) {
     uint32_t slot = mesh.id & 0xffffu, gen = mesh.id >> 16;
-    if (!r || slot == 0 || slot > r->max_meshes) return NULL;
+    if (!r || slot == 0 || slot > r->max_meshes)
+        return NULL;
     mesh_slot *m = &r->meshes[slot - 1];
     return m->live && m->generation == gen ? m : NULL;
 }
@@ -426,7 +490,8 @@ static void smooth_normals(const float *p, uint32_t vertex_count, const uint32_t
                            uint32_t index_count, float *out) {
     memset(out, 0, (size_t)vertex_count * 3 * sizeof(float));
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
-        uint32_t i0 = idx ? idx[t] : t, i1 = idx ? idx[t + 1] : t + 1, i2 = idx ? idx[t + 2] : t + 2;
+        uint32_t i0 = idx ? idx[t] : t, i1 = idx ? idx[t + 1] : t + 1,
+                 i2 = idx ? idx[t + 2] : t + 2;
         oroya_vec3 a = {p[i0 * 3], p[i0 * 3 + 1], p[i0 * 3 + 2]};
         oroya_vec3 b = {p[i1 * 3], p[i1 * 3 + 1], p[i1 * 3 + 2]};
         oroya_vec3 c = {p[i2 * 3], p[i2 * 3 + 1], p[i2 * 3 + 2]};
@@ -439,7 +504,8 @@ static void smooth_normals(const float *p, uint32_t vertex_count, const uint32_t
         }
     }
     for (uint32_t v = 0; v < vertex_count; v++) {
-        oroya_vec3 n = oroya_vec3_normalize((oroya_vec3){out[v * 3], out[v * 3 + 1], out[v * 3 + 2]});
+        oroya_vec3 n =
+            oroya_vec3_normalize((oroya_vec3){out[v * 3], out[v * 3 + 1], out[v * 3 + 2]});
         out[v * 3] = n.x;
         out[v * 3 + 1] = n.y;
         out[v * 3 + 2] = n.z;
@@ -450,96 +516,107 @@ static oroya_result validate_mesh(const oroya_renderer *r, const oroya_render_me
                                   uint32_t index_count, oroya_error *err) {
     const char *f = "oroya_render_mesh_create";
     if (!d->positions || d->vertex_count == 0) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: positions missing or vertex_count 0", f);
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "%s: positions missing or vertex_count 0", f);
     }
     if (d->vertex_count > (1u << 24)) {
-        return oroya_error_set(err, OROYA_ERR_LIMIT, "%s: vertex_count %u over 2^24", f, d->vertex_count);
+        return oroya_error_set(err, OROYA_ERR_LIMIT, "%s: vertex_count %u over 2^24", f,
+                               d->vertex_count);
     }
     if (index_count == 0 || index_count % 3 != 0) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "%s: index_count %u is not a positive multiple of 3", f, index_count);
+                               "%s: index_count %u is not a positive multiple of 3", f,
+                               index_count);
     }
     if (!d->indices && index_count > d->vertex_count) {
         return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
-                           "%s: index_count %u without indices exceeds vertex_count %u", f,
-                           index_count, d->vertex_count);
+                               "%s: index_count %u without indices exceeds vertex_count %u", f,
+                               index_count, d->vertex_count);
     }
     size_t bad = 0, n3 = (size_t)d->vertex_count * 3;
     if (!finite_array(d->positions, n3, &bad)) {
-        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "%s: positions[%zu] (vertex %zu) is not finite",
-                           f, bad, bad / 3);
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                               "%s: positions[%zu] (vertex %zu) is not finite", f, bad, bad / 3);
     }
     if (d->uvs && !finite_array(d->uvs, (size_t)d->vertex_count * 2, &bad)) {
-        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "%s: uvs[%zu] (vertex %zu) is not finite", f,
-                           bad, bad / 2);
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "%s: uvs[%zu] (vertex %zu) is not finite",
+                               f, bad, bad / 2);
     }
     if (d->normals && !finite_array(d->normals, n3, &bad)) {
-        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "%s: normals[%zu] (vertex %zu) is not finite",
-                           f, bad, bad / 3);
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                               "%s: normals[%zu] (vertex %zu) is not finite", f, bad, bad / 3);
     }
     if (d->indices) {
         for (uint32_t i = 0; i < index_count; i++) {
             if (d->indices[i] >= d->vertex_count) {
                 return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
-                                   "%s: indices[%u] = %u, but vertex_count is %u", f, i,
-                                   d->indices[i], d->vertex_count);
+                                       "%s: indices[%u] = %u, but vertex_count is %u", f, i,
+                                       d->indices[i], d->vertex_count);
             }
         }
     }
     if (d->skin_indices && !d->skin_weights) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: skin_indices without skin_weights", f);
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "%s: skin_indices without skin_weights", f);
     }
     if (d->skin_weights) {
         if (!d->skin_indices) {
-            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "%s: skin_weights without skin_indices", f);
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "%s: skin_weights without skin_indices", f);
         }
         for (size_t i = 0; i < (size_t)d->vertex_count * 4; i++) {
             if (!isfinite(d->skin_weights[i]) || d->skin_weights[i] < 0.0f) {
-                return oroya_error_set(err, OROYA_ERR_INVALID_DATA,
-                                   "%s: skin_weights[%zu] (vertex %zu) = %g is negative or not finite",
-                                   f, i, i / 4, (double)d->skin_weights[i]);
+                return oroya_error_set(
+                    err, OROYA_ERR_INVALID_DATA,
+                    "%s: skin_weights[%zu] (vertex %zu) = %g is negative or not finite", f, i,
+                    i / 4, (double)d->skin_weights[i]);
             }
         }
     }
-    if ((d->skin_indices2 != NULL) != (d->skin_weights2 != NULL) || (d->skin_indices2 && !d->skin_indices)) {
+    if ((d->skin_indices2 != NULL) != (d->skin_weights2 != NULL) ||
+        (d->skin_indices2 && !d->skin_indices)) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "%s: skin_indices2 and skin_weights2 go together, with skin_indices", f);
+                               "%s: skin_indices2 and skin_weights2 go together, with skin_indices",
+                               f);
     }
     if (d->skin_weights2) {
         for (size_t i = 0; i < (size_t)d->vertex_count * 4; i++) {
             if (!isfinite(d->skin_weights2[i]) || d->skin_weights2[i] < 0.0f) {
-                return oroya_error_set(err, OROYA_ERR_INVALID_DATA,
-                                   "%s: skin_weights2[%zu] (vertex %zu) = %g is negative or not finite",
-                                   f, i, i / 4, (double)d->skin_weights2[i]);
+                return oroya_error_set(
+                    err, OROYA_ERR_INVALID_DATA,
+                    "%s: skin_weights2[%zu] (vertex %zu) = %g is negative or not finite", f, i,
+                    i / 4, (double)d->skin_weights2[i]);
             }
         }
     }
     if (d->morph_target_count > OROYA_RENDER_MAX_MORPH_TARGETS) {
         return oroya_error_set(err, OROYA_ERR_LIMIT, "%s: %u morph targets, at most %u", f,
-                           d->morph_target_count, OROYA_RENDER_MAX_MORPH_TARGETS);
+                               d->morph_target_count, OROYA_RENDER_MAX_MORPH_TARGETS);
     }
     if (d->morph_target_count) {
         if (!d->morph_positions) {
             return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "%s: morph_target_count %u without morph_positions", f, d->morph_target_count);
+                                   "%s: morph_target_count %u without morph_positions", f,
+                                   d->morph_target_count);
         }
         size_t n = n3 * d->morph_target_count;
         if (!finite_array(d->morph_positions, n, &bad)) {
-            return oroya_error_set(err, OROYA_ERR_NON_FINITE,
-                               "%s: morph_positions[%zu] (target %zu, vertex %zu) is not finite", f,
-                               bad, bad / n3, (bad % n3) / 3);
+            return oroya_error_set(
+                err, OROYA_ERR_NON_FINITE,
+                "%s: morph_positions[%zu] (target %zu, vertex %zu) is not finite", f, bad, bad / n3,
+                (bad % n3) / 3);
         }
         if (d->morph_normals && !finite_array(d->morph_normals, n, &bad)) {
             return oroya_error_set(err, OROYA_ERR_NON_FINITE,
-                               "%s: morph_normals[%zu] (target %zu, vertex %zu) is not finite", f,
-                               bad, bad / n3, (bad % n3) / 3);
+                                   "%s: morph_normals[%zu] (target %zu, vertex %zu) is not finite",
+                                   f, bad, bad / n3, (bad % n3) / 3);
         }
         uint64_t texels = (uint64_t)d->vertex_count * d->morph_target_count * 2;
         uint64_t rows = (texels + MORPH_TEXTURE_WIDTH - 1) / MORPH_TEXTURE_WIDTH;
         if (rows > (uint64_t)r->max_texture_size) {
             return oroya_error_set(err, OROYA_ERR_LIMIT,
-                               "%s: %u morph targets x %u vertices do not fit a %d-row texture", f,
-                               d->morph_target_count, d->vertex_count, r->max_texture_size);
+                                   "%s: %u morph targets x %u vertices do not fit a %d-row texture",
+                                   f, d->morph_target_count, d->vertex_count, r->max_texture_size);
         }
     }
     return OROYA_OK;
@@ -555,22 +632,27 @@ static GLuint upload_buffer(GLenum target, const void *data, size_t size) {
 
 oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh_desc *d,
                                       oroya_render_mesh *out, oroya_error *err) {
-    if (out) out->id = 0;
+    if (out)
+        out->id = 0;
     if (!r || !d || !out) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_render_mesh_create: renderer, desc or out is NULL");
+                               "oroya_render_mesh_create: renderer, desc or out is NULL");
     }
     uint32_t index_count = d->index_count;
-    if (!d->indices && index_count == 0) index_count = d->vertex_count;
+    if (!d->indices && index_count == 0)
+        index_count = d->vertex_count;
     oroya_result res = validate_mesh(r, d, index_count, err);
-    if (res != OROYA_OK) return res;
+    if (res != OROYA_OK)
+        return res;
     uint32_t slot = 0;
-    while (slot < r->max_meshes && r->meshes[slot].live) slot++;
+    while (slot < r->max_meshes && r->meshes[slot].live)
+        slot++;
     if (slot == r->max_meshes) {
-        return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_mesh_create: all %u mesh slots in use",
-                           r->max_meshes);
+        return oroya_error_set(err, OROYA_ERR_LIMIT,
+                               "oroya_render_mesh_create: all %u mesh slots in use", r->max_meshes);
     }
-    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
 
     size_t n3 = (size_t)d->vertex_count * 3;
     float *normals = NULL;
@@ -578,26 +660,32 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     float *morph = NULL;
     if (!d->normals) {
         normals = oroya_allocator_alloc(&r->allocator, n3 * sizeof(float), 16);
-        if (!normals) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
+        if (!normals)
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                                   "oroya_render_mesh_create: out of memory");
         smooth_normals(d->positions, d->vertex_count, d->indices, index_count, normals);
     }
     if (!d->indices) {
         indices = oroya_allocator_alloc(&r->allocator, (size_t)index_count * sizeof(uint32_t), 16);
         if (!indices) {
             oroya_allocator_free(&r->allocator, normals);
-            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                                   "oroya_render_mesh_create: out of memory");
         }
-        for (uint32_t i = 0; i < index_count; i++) indices[i] = i;
+        for (uint32_t i = 0; i < index_count; i++)
+            indices[i] = i;
     }
     uint32_t morph_rows = 0;
     if (d->morph_target_count) {
         size_t texels = (size_t)d->vertex_count * d->morph_target_count * 2;
         morph_rows = (uint32_t)((texels + MORPH_TEXTURE_WIDTH - 1) / MORPH_TEXTURE_WIDTH);
-        morph = oroya_allocator_calloc(&r->allocator, (size_t)morph_rows * MORPH_TEXTURE_WIDTH * 4, sizeof(float), 16);
+        morph = oroya_allocator_calloc(&r->allocator, (size_t)morph_rows * MORPH_TEXTURE_WIDTH * 4,
+                                       sizeof(float), 16);
         if (!morph) {
             oroya_allocator_free(&r->allocator, normals);
             oroya_allocator_free(&r->allocator, indices);
-            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_mesh_create: out of memory");
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                                   "oroya_render_mesh_create: out of memory");
         }
         /* Texel (t * vertex_count + v) * 2 is target t's position delta of vertex v, the next
          * one its normal delta; the vertex shader indexes them with gl_VertexID. */
@@ -605,7 +693,8 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
             for (size_t v = 0; v < d->vertex_count; v++) {
                 size_t k = (t * d->vertex_count + v) * 2, src = t * n3 + v * 3;
                 memcpy(&morph[k * 4], &d->morph_positions[src], 3 * sizeof(float));
-                if (d->morph_normals) memcpy(&morph[(k + 1) * 4], &d->morph_normals[src], 3 * sizeof(float));
+                if (d->morph_normals)
+                    memcpy(&morph[(k + 1) * 4], &d->morph_normals[src], 3 * sizeof(float));
             }
         }
     }
@@ -642,7 +731,8 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     m->buffers[0] = upload_buffer(GL_ARRAY_BUFFER, d->positions, n3 * sizeof(float));
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, 0);
     glEnableVertexAttribArray(0);
-    m->buffers[1] = upload_buffer(GL_ARRAY_BUFFER, d->normals ? d->normals : normals, n3 * sizeof(float));
+    m->buffers[1] =
+        upload_buffer(GL_ARRAY_BUFFER, d->normals ? d->normals : normals, n3 * sizeof(float));
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, 0);
     glEnableVertexAttribArray(1);
     if (m->skinned) {
@@ -667,7 +757,8 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
         }
     }
     if (d->uvs) {
-        m->buffers[7] = upload_buffer(GL_ARRAY_BUFFER, d->uvs, (size_t)d->vertex_count * 2 * sizeof(float));
+        m->buffers[7] =
+            upload_buffer(GL_ARRAY_BUFFER, d->uvs, (size_t)d->vertex_count * 2 * sizeof(float));
         glVertexAttribPointer(6, 2, GL_FLOAT, GL_FALSE, 0, 0);
         glEnableVertexAttribArray(6);
     }
@@ -675,7 +766,8 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
                                   (size_t)index_count * sizeof(uint32_t));
     glBindVertexArray(0);
     if (morph) {
-        m->morph_texture = make_float_texture((GLsizei)MORPH_TEXTURE_WIDTH, (GLsizei)morph_rows, morph);
+        m->morph_texture =
+            make_float_texture((GLsizei)MORPH_TEXTURE_WIDTH, (GLsizei)morph_rows, morph);
     }
     oroya_allocator_free(&r->allocator, normals);
     oroya_allocator_free(&r->allocator, indices);
@@ -691,29 +783,33 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     return OROYA_OK;
 }
 
-oroya_result oroya_render_mesh_update(oroya_renderer *r, oroya_render_mesh mesh, const float *positions,
-                                      const float *normals, uint32_t vertex_count, oroya_error *err) {
+oroya_result oroya_render_mesh_update(oroya_renderer *r, oroya_render_mesh mesh,
+                                      const float *positions, const float *normals,
+                                      uint32_t vertex_count, oroya_error *err) {
     if (!r || !positions) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_mesh_update: renderer or positions is NULL");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_mesh_update: renderer or positions is NULL");
     }
     mesh_slot *m = lookup(r, mesh);
     if (!m) {
         return oroya_error_set(err, mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_render_mesh_update: mesh handle 0x%08x is %s", mesh.id,
-                           mesh.id ? "stale" : "zero");
+                               "oroya_render_mesh_update: mesh handle 0x%08x is %s", mesh.id,
+                               mesh.id ? "stale" : "zero");
     }
     if (vertex_count != m->vertex_count) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_render_mesh_update: vertex_count %u, the mesh has %u", vertex_count,
-                           m->vertex_count);
+                               "oroya_render_mesh_update: vertex_count %u, the mesh has %u",
+                               vertex_count, m->vertex_count);
     }
     size_t bad = 0, n3 = (size_t)vertex_count * 3;
     if (!finite_array(positions, n3, &bad) || (normals && !finite_array(normals, n3, &bad))) {
         return oroya_error_set(err, OROYA_ERR_NON_FINITE,
-                           "oroya_render_mesh_update: %s[%zu] (vertex %zu) is not finite",
-                           finite_array(positions, n3, &bad) ? "normals" : "positions", bad, bad / 3);
+                               "oroya_render_mesh_update: %s[%zu] (vertex %zu) is not finite",
+                               finite_array(positions, n3, &bad) ? "normals" : "positions", bad,
+                               bad / 3);
     }
-    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     glBindBuffer(GL_ARRAY_BUFFER, m->buffers[0]);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n3 * sizeof(float)), positions);
     if (normals) {
@@ -726,7 +822,8 @@ oroya_result oroya_render_mesh_update(oroya_renderer *r, oroya_render_mesh mesh,
 
 void oroya_render_mesh_destroy(oroya_renderer *r, oroya_render_mesh mesh) {
     mesh_slot *m = lookup(r, mesh);
-    if (!m || !make_current(r)) return;
+    if (!m || !make_current(r))
+        return;
     free_mesh_gl(m);
     uint16_t next = (uint16_t)(m->generation + 1);
     memset(m, 0, sizeof *m);
@@ -737,7 +834,8 @@ void oroya_render_mesh_destroy(oroya_renderer *r, oroya_render_mesh mesh) {
 
 static texture_slot *texture_lookup(const oroya_renderer *r, oroya_render_texture t) {
     uint32_t slot = t.id & 0xffffu, gen = t.id >> 16;
-    if (!r || slot == 0 || slot > r->max_textures) return NULL;
+    if (!r || slot == 0 || slot > r->max_textures)
+        return NULL;
     texture_slot *s = &r->textures[slot - 1];
     return s->live && s->generation == gen ? s : NULL;
 }
@@ -745,22 +843,28 @@ static texture_slot *texture_lookup(const oroya_renderer *r, oroya_render_textur
 oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint32_t height,
                                          const uint8_t *rgba, oroya_render_texture *out,
                                          oroya_error *err) {
-    if (out) out->id = 0;
+    if (out)
+        out->id = 0;
     if (!r || !rgba || !out) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_texture_create: NULL argument");
-    }
-    if (!width || !height || width > (uint32_t)r->max_texture_size || height > (uint32_t)r->max_texture_size) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_render_texture_create: size %ux%u outside 1..%d", width, height,
-                           r->max_texture_size);
+                               "oroya_render_texture_create: NULL argument");
+    }
+    if (!width || !height || width > (uint32_t)r->max_texture_size ||
+        height > (uint32_t)r->max_texture_size) {
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_texture_create: size %ux%u outside 1..%d", width,
+                               height, r->max_texture_size);
     }
     uint32_t slot = 0;
-    while (slot < r->max_textures && r->textures[slot].live) slot++;
+    while (slot < r->max_textures && r->textures[slot].live)
+        slot++;
     if (slot == r->max_textures) {
-        return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_texture_create: all %u texture slots in use",
-                           r->max_textures);
+        return oroya_error_set(err, OROYA_ERR_LIMIT,
+                               "oroya_render_texture_create: all %u texture slots in use",
+                               r->max_textures);
     }
-    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     texture_slot *s = &r->textures[slot];
     glGenTextures(1, &s->texture);
     glBindTexture(GL_TEXTURE_2D, s->texture);
@@ -779,7 +883,8 @@ oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint
         s->texture = 0;
         return res;
     }
-    if (!s->generation) s->generation = 1;
+    if (!s->generation)
+        s->generation = 1;
     s->live = true;
     out->id = ((uint32_t)s->generation << 16) | (slot + 1);
     return OROYA_OK;
@@ -787,7 +892,8 @@ oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint
 
 void oroya_render_texture_destroy(oroya_renderer *r, oroya_render_texture t) {
     texture_slot *s = texture_lookup(r, t);
-    if (!s || !make_current(r)) return;
+    if (!s || !make_current(r))
+        return;
     glDeleteTextures(1, &s->texture);
     uint16_t next = (uint16_t)(s->generation + 1);
     memset(s, 0, sizeof *s);
@@ -800,47 +906,59 @@ oroya_render_material oroya_render_material_default(void) {
     return (oroya_render_material){.base_color = {1, 1, 1, 1}, .metallic = 0.0f, .roughness = 0.5f};
 }
 
-oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view, oroya_error *err) {
-    if (!r || !view) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: renderer or view is NULL");
+oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view,
+                                oroya_error *err) {
+    if (!r || !view)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_begin: renderer or view is NULL");
     if (view->light_count && !view->lights) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: light_count %u but lights is NULL",
-                           view->light_count);
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_begin: light_count %u but lights is NULL",
+                               view->light_count);
     }
     size_t bad = 0;
     if (!finite_array(view->view.m, 16, &bad) || !finite_array(view->projection.m, 16, &bad)) {
-        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: a camera matrix is not finite");
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                               "oroya_render_begin: a camera matrix is not finite");
     }
     oroya_mat4 inv_view;
     if (!oroya_mat4_invert(view->view, &inv_view)) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: view matrix is singular");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_begin: view matrix is singular");
     }
     float vec[OROYA_RENDER_MAX_LIGHTS * 4] = {0}, col[OROYA_RENDER_MAX_LIGHTS * 4] = {0};
     float ambient[3] = {0, 0, 0};
     int count = 0;
     for (uint32_t i = 0; i < view->light_count; i++) {
         const oroya_render_light *l = &view->lights[i];
-        float c[3] = {l->color[0] * l->intensity, l->color[1] * l->intensity, l->color[2] * l->intensity};
+        float c[3] = {l->color[0] * l->intensity, l->color[1] * l->intensity,
+                      l->color[2] * l->intensity};
         if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2])) {
-            return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: lights[%u] color is not finite", i);
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                                   "oroya_render_begin: lights[%u] color is not finite", i);
         }
         if (l->type == OROYA_RENDER_LIGHT_AMBIENT) {
-            for (int k = 0; k < 3; k++) ambient[k] += c[k];
+            for (int k = 0; k < 3; k++)
+                ambient[k] += c[k];
             continue;
         }
         if (l->type != OROYA_RENDER_LIGHT_DIRECTIONAL && l->type != OROYA_RENDER_LIGHT_POINT) {
-            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: lights[%u] has type %d",
-                               i, (int)l->type);
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "oroya_render_begin: lights[%u] has type %d", i, (int)l->type);
         }
         if (count == OROYA_RENDER_MAX_LIGHTS) {
-            return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_begin: more than %d non-ambient lights",
-                               OROYA_RENDER_MAX_LIGHTS);
+            return oroya_error_set(err, OROYA_ERR_LIMIT,
+                                   "oroya_render_begin: more than %d non-ambient lights",
+                                   OROYA_RENDER_MAX_LIGHTS);
         }
         oroya_vec3 p = l->type == OROYA_RENDER_LIGHT_DIRECTIONAL ? l->direction : l->position;
         if (l->type == OROYA_RENDER_LIGHT_DIRECTIONAL && oroya_vec3_length(p) == 0.0f) {
-            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_begin: lights[%u] direction is zero", i);
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "oroya_render_begin: lights[%u] direction is zero", i);
         }
         if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z) || !isfinite(l->range)) {
-            return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_begin: lights[%u] is not finite", i);
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                                   "oroya_render_begin: lights[%u] is not finite", i);
         }
         vec[count * 4] = p.x;
         vec[count * 4 + 1] = p.y;
@@ -850,7 +968,8 @@ oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view
         col[count * 4 + 3] = l->type == OROYA_RENDER_LIGHT_POINT ? l->range : 0.0f;
         count++;
     }
-    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     oroya_mat4 vp = oroya_mat4_mul(view->projection, view->view);
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     glViewport(0, 0, (GLsizei)r->width, (GLsizei)r->height);
@@ -881,13 +1000,18 @@ static oroya_result upload_bones(oroya_renderer *r, const float *bones, uint32_t
                                  oroya_error *err) {
     uint32_t side = oroya_bone_texture_side(bone_count);
     if (side > (uint32_t)r->max_texture_size) {
-        return oroya_error_set(err, OROYA_ERR_LIMIT, "oroya_render_draw: %u bones need a %ux%u texture, GPU max %d",
-                           bone_count, side, side, r->max_texture_size);
+        return oroya_error_set(err, OROYA_ERR_LIMIT,
+                               "oroya_render_draw: %u bones need a %ux%u texture, GPU max %d",
+                               bone_count, side, side, r->max_texture_size);
     }
     if (side != r->bone_texture_side) {
-        float *zero = oroya_allocator_calloc(&r->allocator, (size_t)side * side * 4, sizeof(float), 16);
-        if (!zero) return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_render_draw: out of memory");
-        if (r->bone_texture) glDeleteTextures(1, &r->bone_texture);
+        float *zero =
+            oroya_allocator_calloc(&r->allocator, (size_t)side * side * 4, sizeof(float), 16);
+        if (!zero)
+            return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY,
+                                   "oroya_render_draw: out of memory");
+        if (r->bone_texture)
+            glDeleteTextures(1, &r->bone_texture);
         r->bone_texture = make_float_texture((GLsizei)side, (GLsizei)side, zero);
         r->bone_texture_side = side;
         oroya_allocator_free(&r->allocator, zero);
@@ -895,7 +1019,8 @@ static oroya_result upload_bones(oroya_renderer *r, const float *bones, uint32_t
     glBindTexture(GL_TEXTURE_2D, r->bone_texture);
     uint32_t texels = bone_count * 4, full_rows = texels / side, rest = texels % side;
     if (full_rows) {
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)side, (GLsizei)full_rows, GL_RGBA, GL_FLOAT, bones);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)side, (GLsizei)full_rows, GL_RGBA,
+                        GL_FLOAT, bones);
     }
     if (rest) {
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, (GLint)full_rows, (GLsizei)rest, 1, GL_RGBA, GL_FLOAT,
@@ -904,14 +1029,20 @@ static oroya_result upload_bones(oroya_renderer *r, const float *bones, uint32_t
     return OROYA_OK;
 }
 
-oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *d, oroya_error *err) {
-    if (!r || !d) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: renderer or draw is NULL");
-    if (!r->in_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: called outside begin/end");
+oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *d,
+                               oroya_error *err) {
+    if (!r || !d)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_draw: renderer or draw is NULL");
+    if (!r->in_frame)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_draw: called outside begin/end");
     mesh_slot *m = lookup(r, d->mesh);
     if (!m) {
-        return oroya_error_set(err, d->mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_render_draw: mesh handle 0x%08x is %s", d->mesh.id,
-                           d->mesh.id ? "stale" : "zero");
+        return oroya_error_set(err,
+                               d->mesh.id ? OROYA_ERR_STALE_HANDLE : OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_draw: mesh handle 0x%08x is %s", d->mesh.id,
+                               d->mesh.id ? "stale" : "zero");
     }
     oroya_mat4 model = mat_or_identity(&d->model);
     oroya_mat4 bind = mat_or_identity(&d->bind_matrix);
@@ -919,45 +1050,52 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     size_t bad = 0;
     if (!finite_array(model.m, 16, &bad) || !finite_array(bind.m, 16, &bad) ||
         !finite_array(bind_inv.m, 16, &bad)) {
-        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: model or bind matrix is not finite");
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                               "oroya_render_draw: model or bind matrix is not finite");
     }
     const oroya_render_material *mat = &d->material;
     if (!finite_array(mat->base_color, 4, &bad) || !isfinite(mat->metallic) ||
         !isfinite(mat->roughness) || !isfinite(mat->grid_spacing)) {
-        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: material is not finite");
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                               "oroya_render_draw: material is not finite");
     }
     if (d->morph_weight_count > m->morph_target_count) {
         return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
-                           "oroya_render_draw: %u morph weights for a mesh with %u targets",
-                           d->morph_weight_count, m->morph_target_count);
+                               "oroya_render_draw: %u morph weights for a mesh with %u targets",
+                               d->morph_weight_count, m->morph_target_count);
     }
     if (d->morph_weight_count && !d->morph_weights) {
-        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_draw: morph_weights is NULL");
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_draw: morph_weights is NULL");
     }
     if (d->morph_weights && !finite_array(d->morph_weights, d->morph_weight_count, &bad)) {
-        return oroya_error_set(err, OROYA_ERR_NON_FINITE, "oroya_render_draw: morph_weights[%zu] is not finite", bad);
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                               "oroya_render_draw: morph_weights[%zu] is not finite", bad);
     }
     if (m->skinned) {
         if (!d->bone_matrices || d->bone_count == 0) {
             return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "oroya_render_draw: skinned mesh drawn without bone matrices");
+                                   "oroya_render_draw: skinned mesh drawn without bone matrices");
         }
         if (m->max_skin_index >= d->bone_count) {
-            return oroya_error_set(err, OROYA_ERR_OUT_OF_RANGE,
-                               "oroya_render_draw: vertex %u uses bone %u, but %u bone matrices were given",
-                               m->max_skin_index_vertex, m->max_skin_index, d->bone_count);
+            return oroya_error_set(
+                err, OROYA_ERR_OUT_OF_RANGE,
+                "oroya_render_draw: vertex %u uses bone %u, but %u bone matrices were given",
+                m->max_skin_index_vertex, m->max_skin_index, d->bone_count);
         }
         if (!finite_array(d->bone_matrices, (size_t)d->bone_count * 16, &bad)) {
             return oroya_error_set(err, OROYA_ERR_NON_FINITE,
-                               "oroya_render_draw: bone_matrices[%zu] (bone %zu) is not finite", bad, bad / 16);
+                                   "oroya_render_draw: bone_matrices[%zu] (bone %zu) is not finite",
+                                   bad, bad / 16);
         }
     }
     const texture_slot *tex = NULL;
     if (mat->base_color_texture.id) {
         tex = texture_lookup(r, mat->base_color_texture);
         if (!tex) {
-            return oroya_error_set(err, OROYA_ERR_STALE_HANDLE, "oroya_render_draw: texture handle 0x%08x is stale",
-                               mat->base_color_texture.id);
+            return oroya_error_set(err, OROYA_ERR_STALE_HANDLE,
+                                   "oroya_render_draw: texture handle 0x%08x is stale",
+                                   mat->base_color_texture.id);
         }
     }
     oroya_mat4 model_inv;
@@ -967,12 +1105,14 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     }
     float normal_matrix[9];
     for (int c = 0; c < 3; c++) {
-        for (int rr = 0; rr < 3; rr++) normal_matrix[c * 3 + rr] = model_inv.m[rr * 4 + c];
+        for (int rr = 0; rr < 3; rr++)
+            normal_matrix[c * 3 + rr] = model_inv.m[rr * 4 + c];
     }
     glActiveTexture(GL_TEXTURE0);
     if (m->skinned) {
         oroya_result res = upload_bones(r, d->bone_matrices, d->bone_count, err);
-        if (res != OROYA_OK) return res;
+        if (res != OROYA_OK)
+            return res;
     } else {
         glBindTexture(GL_TEXTURE_2D, r->empty_texture);
     }
@@ -990,7 +1130,8 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     glUniformMatrix4fv(r->uniforms[U_BIND_INV], 1, GL_FALSE, bind_inv.m);
     glUniform1i(r->uniforms[U_MORPH_COUNT], (GLint)d->morph_weight_count);
     if (d->morph_weight_count) {
-        glUniform1fv(r->uniforms[U_MORPH_WEIGHTS], (GLsizei)d->morph_weight_count, d->morph_weights);
+        glUniform1fv(r->uniforms[U_MORPH_WEIGHTS], (GLsizei)d->morph_weight_count,
+                     d->morph_weights);
     }
     glUniform1i(r->uniforms[U_VERTEX_COUNT], (GLint)m->vertex_count);
     glUniform1i(r->uniforms[U_MORPH_NORMALS], m->morph_normals ? 1 : 0);
@@ -999,7 +1140,8 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     glUniform1f(r->uniforms[U_ROUGHNESS], mat->roughness);
     glUniform1f(r->uniforms[U_GRID], mat->grid_spacing);
     glUniform1i(r->uniforms[U_UNLIT], mat->unlit || d->lines ? 1 : 0);
-    if (d->lines || d->on_top) glDisable(GL_DEPTH_TEST);
+    if (d->lines || d->on_top)
+        glDisable(GL_DEPTH_TEST);
     if (!mat->double_sided && !d->lines) {
         glEnable(GL_CULL_FACE);
         glCullFace(GL_BACK);
@@ -1021,8 +1163,11 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
 }
 
 oroya_result oroya_render_end(oroya_renderer *r, oroya_error *err) {
-    if (!r) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_end: renderer is NULL");
-    if (!r->in_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_end: no frame begun");
+    if (!r)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_end: renderer is NULL");
+    if (!r->in_frame)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_end: no frame begun");
     r->in_frame = false;
     if (r->resolve_fbo) {
         GLint w = (GLint)r->width, h = (GLint)r->height;
@@ -1034,21 +1179,28 @@ oroya_result oroya_render_end(oroya_renderer *r, oroya_error *err) {
     return check_gl(err, "oroya_render_end");
 }
 
-oroya_result oroya_render_read_pixels(oroya_renderer *r, uint8_t *out, size_t out_size, oroya_error *err) {
-    if (!r || !out) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_read_pixels: renderer or out is NULL");
+oroya_result oroya_render_read_pixels(oroya_renderer *r, uint8_t *out, size_t out_size,
+                                      oroya_error *err) {
+    if (!r || !out)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_read_pixels: renderer or out is NULL");
     size_t row = (size_t)r->width * 4, need = row * r->height;
     if (out_size < need) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_render_read_pixels: out_size %zu, need %zu (%ux%u RGBA8)", out_size,
-                           need, r->width, r->height);
+                               "oroya_render_read_pixels: out_size %zu, need %zu (%ux%u RGBA8)",
+                               out_size, need, r->width, r->height);
     }
-    if (!r->has_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_read_pixels: no finished frame");
-    if (!make_current(r)) return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    if (!r->has_frame)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_read_pixels: no finished frame");
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
     glBindFramebuffer(GL_READ_FRAMEBUFFER, r->resolve_fbo ? r->resolve_fbo : r->fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, (GLsizei)r->width, (GLsizei)r->height, GL_RGBA, GL_UNSIGNED_BYTE, out);
     oroya_result res = check_gl(err, "oroya_render_read_pixels");
-    if (res != OROYA_OK) return res;
+    if (res != OROYA_OK)
+        return res;
     /* GL's origin is the bottom-left corner; images store the top row first. */
     for (uint32_t y = 0; y < r->height / 2; y++) {
         uint8_t *a = out + (size_t)y * row, *b = out + (size_t)(r->height - 1 - y) * row;
@@ -1063,8 +1215,12 @@ oroya_result oroya_render_read_pixels(oroya_renderer *r, uint8_t *out, size_t ou
 
 oroya_result oroya_render_present(oroya_renderer *r, uint32_t dst_width, uint32_t dst_height,
                                   oroya_error *err) {
-    if (!r) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_present: renderer is NULL");
-    if (!r->has_frame) return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_render_present: no finished frame");
+    if (!r)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_present: renderer is NULL");
+    if (!r->has_frame)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_present: no finished frame");
     glBindFramebuffer(GL_READ_FRAMEBUFFER, r->resolve_fbo ? r->resolve_fbo : r->fbo);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     glBlitFramebuffer(0, 0, (GLint)r->width, (GLint)r->height, 0, 0, (GLint)dst_width,
@@ -1101,18 +1257,26 @@ oroya_mat4 oroya_render_orthographic(float left, float right, float bottom, floa
 
 oroya_mat4 oroya_render_look_at(oroya_vec3 eye, oroya_vec3 target, oroya_vec3 up) {
     oroya_vec3 z = oroya_vec3_normalize(oroya_vec3_sub(eye, target));
-    if (oroya_vec3_length(z) == 0.0f) z = (oroya_vec3){0, 0, 1};
+    if (oroya_vec3_length(z) == 0.0f)
+        z = (oroya_vec3){0, 0, 1};
     oroya_vec3 x = oroya_vec3_normalize(oroya_vec3_cross(up, z));
     if (oroya_vec3_length(x) == 0.0f) {
         /* up parallel to the view direction: pick another up, as three.js lookAt does. */
         x = oroya_vec3_normalize(oroya_vec3_cross((oroya_vec3){0, 0, 1}, z));
-        if (oroya_vec3_length(x) == 0.0f) x = (oroya_vec3){1, 0, 0};
+        if (oroya_vec3_length(x) == 0.0f)
+            x = (oroya_vec3){1, 0, 0};
     }
     oroya_vec3 y = oroya_vec3_cross(z, x);
     oroya_mat4 m = oroya_mat4_identity();
-    m.m[0] = x.x; m.m[4] = x.y; m.m[8] = x.z;
-    m.m[1] = y.x; m.m[5] = y.y; m.m[9] = y.z;
-    m.m[2] = z.x; m.m[6] = z.y; m.m[10] = z.z;
+    m.m[0] = x.x;
+    m.m[4] = x.y;
+    m.m[8] = x.z;
+    m.m[1] = y.x;
+    m.m[5] = y.y;
+    m.m[9] = y.z;
+    m.m[2] = z.x;
+    m.m[6] = z.y;
+    m.m[10] = z.z;
     m.m[12] = -oroya_vec3_dot(x, eye);
     m.m[13] = -oroya_vec3_dot(y, eye);
     m.m[14] = -oroya_vec3_dot(z, eye);

@@ -59,10 +59,10 @@ struct oroya_scene {
     uint8_t *kind;
     uint8_t *visible;
     uint8_t *world_visible;
-    uint32_t *scratch; /* index remapping for remove and set_parent; never per-frame */
-    oroya__scene_hook *hooks; /* writers with lazily written results (the mixer) */
-    bool pending;             /* a hook has results to write */
-    uint32_t epoch;           /* moves when transforms may have been written from outside */
+    uint32_t *scratch;         /* index remapping for remove and set_parent; never per-frame */
+    oroya__scene_hook *hooks;  /* writers with lazily written results (the mixer) */
+    bool pending;              /* a hook has results to write */
+    uint32_t epoch;            /* moves when transforms may have been written from outside */
     uint32_t non_finite_count; /* nodes update_world found non-finite, and the first */
     uint32_t first_non_finite;
 };
@@ -110,15 +110,15 @@ oroya_material oroya_material_default(void) { return default_material; }
 /* ---- storage ---------------------------------------------------------------------------- */
 
 /* The dense arrays, listed once so growth, compaction and moves cannot forget one. */
-#define DENSE_FIELDS(X)                                                                      \
-    X(transforms, oroya_transform, 16)                                                       \
-    X(local, oroya_mat4, 16)                                                                 \
-    X(world, oroya_mat4, 16)                                                                 \
-    X(parent, uint32_t, 4)                                                                   \
-    X(slot_of, uint32_t, 4)                                                                  \
-    X(kind, uint8_t, 1)                                                                      \
-    X(visible, uint8_t, 1)                                                                   \
-    X(world_visible, uint8_t, 1)                                                             \
+#define DENSE_FIELDS(X)                                                                            \
+    X(transforms, oroya_transform, 16)                                                             \
+    X(local, oroya_mat4, 16)                                                                       \
+    X(world, oroya_mat4, 16)                                                                       \
+    X(parent, uint32_t, 4)                                                                         \
+    X(slot_of, uint32_t, 4)                                                                        \
+    X(kind, uint8_t, 1)                                                                            \
+    X(visible, uint8_t, 1)                                                                         \
+    X(world_visible, uint8_t, 1)                                                                   \
     X(scratch, uint32_t, 4)
 
 static oroya_result grow_dense(oroya_scene *s, uint32_t needed) {
@@ -136,8 +136,8 @@ static oroya_result grow_dense(oroya_scene *s, uint32_t needed) {
     } n;
     memset(&n, 0, sizeof n);
     bool ok = true;
-#define X(name, type, align)                                                                 \
-    n.name = (type *)oroya__alloc(&s->allocator, oroya__mul_size(cap, sizeof(type)), align); \
+#define X(name, type, align)                                                                       \
+    n.name = (type *)oroya__alloc(&s->allocator, oroya__mul_size(cap, sizeof(type)), align);       \
     ok = ok && n.name != NULL;
     DENSE_FIELDS(X)
 #undef X
@@ -147,11 +147,11 @@ static oroya_result grow_dense(oroya_scene *s, uint32_t needed) {
 #undef X
         return OROYA_ERR_OUT_OF_MEMORY;
     }
-#define X(name, type, align)                                                                 \
-    if (s->count) {                                                                          \
-        memcpy(n.name, s->name, (size_t)s->count * sizeof(type));                            \
-    }                                                                                        \
-    oroya__free(&s->allocator, s->name);                                                     \
+#define X(name, type, align)                                                                       \
+    if (s->count) {                                                                                \
+        memcpy(n.name, s->name, (size_t)s->count * sizeof(type));                                  \
+    }                                                                                              \
+    oroya__free(&s->allocator, s->name);                                                           \
     s->name = n.name;
     DENSE_FIELDS(X)
 #undef X
@@ -578,10 +578,9 @@ static inline bool matrix_finite(const float *m) {
 }
 
 static bool transform_finite(const oroya_transform *t) {
-    const float v[10] = {t->translation.x, t->translation.y, t->translation.z,
-                         t->rotation.x,    t->rotation.y,    t->rotation.z,
-                         t->rotation.w,    t->scale.x,       t->scale.y,
-                         t->scale.z};
+    const float v[10] = {t->translation.x, t->translation.y, t->translation.z, t->rotation.x,
+                         t->rotation.y,    t->rotation.z,    t->rotation.w,    t->scale.x,
+                         t->scale.y,       t->scale.z};
     for (int k = 0; k < 10; k++) {
         if (!isfinite(v[k])) {
             return false;
@@ -826,9 +825,7 @@ static void compose_into(const oroya_transform *t, float *r) {
     r[15] = 1.0f;
 }
 
-void oroya_scene_update_world(oroya_scene *scene) {
-    oroya__scene_update_world_from(scene, 0);
-}
+void oroya_scene_update_world(oroya_scene *scene) { oroya__scene_update_world_from(scene, 0); }
 
 void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first) {
     oroya__scene_flush(scene);
@@ -1077,8 +1074,7 @@ oroya_result oroya_scene_set_mesh_color(oroya_scene *scene, oroya_node node, con
     return OROYA_OK;
 }
 
-oroya_result oroya_scene_get_mesh_color(const oroya_scene *scene, oroya_node node,
-                                        float out[4]) {
+oroya_result oroya_scene_get_mesh_color(const oroya_scene *scene, oroya_node node, float out[4]) {
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -1137,8 +1133,8 @@ oroya_camera oroya_camera_orthographic(float left, float right, float top, float
 }
 
 static oroya_result camera_check(const oroya_camera *c) {
-    const float v[9] = {c->fov_y, c->aspect, c->left, c->right, c->top,
-                        c->bottom, c->znear, c->zfar, c->zoom};
+    const float v[9] = {c->fov_y,  c->aspect, c->left, c->right, c->top,
+                        c->bottom, c->znear,  c->zfar, c->zoom};
     if (!all_finite(v, 9)) {
         return OROYA_ERR_NON_FINITE;
     }
@@ -1227,8 +1223,7 @@ oroya_result oroya_scene_set_camera(oroya_scene *scene, oroya_node node,
     return OROYA_OK;
 }
 
-oroya_result oroya_scene_get_camera(const oroya_scene *scene, oroya_node node,
-                                    oroya_camera *out) {
+oroya_result oroya_scene_get_camera(const oroya_scene *scene, oroya_node node, oroya_camera *out) {
     uint32_t si;
     if (!out) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -1276,7 +1271,7 @@ oroya_result oroya_scene_set_light(oroya_scene *scene, oroya_node node, const or
         return r;
     }
     if (light) {
-        const float v[6] = {light->color[0], light->color[1], light->color[2],
+        const float v[6] = {light->color[0],  light->color[1], light->color[2],
                             light->intensity, light->distance, light->decay};
         if (!all_finite(v, 6)) {
             return OROYA_ERR_NON_FINITE;

@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The same URI as buffer 0 of a file, JSON-escaped as \u00XX where needed. */
     char *json = (char *)malloc(len * 6 + 256);
     if (json) {
-        size_t o = (size_t)sprintf(json, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"uri\":\"");
+        size_t o =
+            (size_t)sprintf(json, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"uri\":\"");
         for (size_t i = 0; i < len; i++) {
             unsigned char c = (unsigned char)uri[i];
             if (c < 0x20 || c == '"' || c == '\\' || c >= 0x7f) {

@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* true when the scenario asks for more steps than the fuzzer should spend time on. */
 static int too_long(const uint8_t *data, size_t size) {
     cJSON *root = cJSON_ParseWithLength((const char *)data, size);
-    if (!root) return 0;
+    if (!root)
+        return 0;
     int skip = 0;
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
     if (cJSON_IsArray(steps)) {
@@ -32,7 +33,8 @@ static int too_long(const uint8_t *data, size_t size) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (size > (1u << 20) || too_long(data, size)) return 0;
+    if (size > (1u << 20) || too_long(data, size))
+        return 0;
     const char *dir = getenv("OROYA_FUZZ_GLTF_DIR");
     oroya_scenario_desc desc = {.base_dir = dir ? dir : "."};
     char *out = NULL;
@@ -40,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     oroya_error err = {0};
     oroya_result r = oroya_scenario_run((const char *)data, size, &desc, &out, &len, &err);
     /* Success gives text, failure a message and no text; anything else is a bug. */
-    if (r == OROYA_OK ? !out || len == 0 : out != NULL || !err.message[0]) abort();
+    if (r == OROYA_OK ? !out || len == 0 : out != NULL || !err.message[0])
+        abort();
     oroya_scenario_free_output(&desc, out);
     return 0;
 }

@@ -16,59 +16,59 @@ static int ot_passed_;
 static int ot_failed_;
 static const char *ot_current_ = "";
 
-#define OT_CHECK(cond)                                                                       \
-    do {                                                                                     \
-        if (cond) {                                                                          \
-            ot_passed_++;                                                                    \
-        } else {                                                                             \
-            ot_failed_++;                                                                    \
-            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, ot_current_, \
-                    #cond);                                                                  \
-        }                                                                                    \
+#define OT_CHECK(cond)                                                                             \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            ot_passed_++;                                                                          \
+        } else {                                                                                   \
+            ot_failed_++;                                                                          \
+            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, ot_current_,      \
+                    #cond);                                                                        \
+        }                                                                                          \
     } while (0)
 
-#define OT_CHECK_MSG(cond, ...)                                                              \
-    do {                                                                                     \
-        if (cond) {                                                                          \
-            ot_passed_++;                                                                    \
-        } else {                                                                             \
-            ot_failed_++;                                                                    \
-            fprintf(stderr, "%s:%d: %s: check failed: %s: ", __FILE__, __LINE__, ot_current_, \
-                    #cond);                                                                  \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fputc('\n', stderr);                                                             \
-        }                                                                                    \
+#define OT_CHECK_MSG(cond, ...)                                                                    \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            ot_passed_++;                                                                          \
+        } else {                                                                                   \
+            ot_failed_++;                                                                          \
+            fprintf(stderr, "%s:%d: %s: check failed: %s: ", __FILE__, __LINE__, ot_current_,      \
+                    #cond);                                                                        \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
     } while (0)
 
 /* |a - b| <= tol, and neither is NaN. */
-#define OT_NEAR(a, b, tol)                                                                   \
-    do {                                                                                     \
-        double ot_a_ = (double)(a), ot_b_ = (double)(b);                                     \
-        if (fabs(ot_a_ - ot_b_) <= (double)(tol)) {                                          \
-            ot_passed_++;                                                                    \
-        } else {                                                                             \
-            ot_failed_++;                                                                    \
-            fprintf(stderr, "%s:%d: %s: %s = %.9g, expected %s = %.9g (tol %g)\n", __FILE__, \
-                    __LINE__, ot_current_, #a, ot_a_, #b, ot_b_, (double)(tol));             \
-        }                                                                                    \
+#define OT_NEAR(a, b, tol)                                                                         \
+    do {                                                                                           \
+        double ot_a_ = (double)(a), ot_b_ = (double)(b);                                           \
+        if (fabs(ot_a_ - ot_b_) <= (double)(tol)) {                                                \
+            ot_passed_++;                                                                          \
+        } else {                                                                                   \
+            ot_failed_++;                                                                          \
+            fprintf(stderr, "%s:%d: %s: %s = %.9g, expected %s = %.9g (tol %g)\n", __FILE__,       \
+                    __LINE__, ot_current_, #a, ot_a_, #b, ot_b_, (double)(tol));                   \
+        }                                                                                          \
     } while (0)
 
-#define OT_EQ_INT(a, b)                                                                      \
-    do {                                                                                     \
-        long long ot_a_ = (long long)(a), ot_b_ = (long long)(b);                            \
-        if (ot_a_ == ot_b_) {                                                                \
-            ot_passed_++;                                                                    \
-        } else {                                                                             \
-            ot_failed_++;                                                                    \
-            fprintf(stderr, "%s:%d: %s: %s = %lld, expected %s = %lld\n", __FILE__, __LINE__, \
-                    ot_current_, #a, ot_a_, #b, ot_b_);                                      \
-        }                                                                                    \
+#define OT_EQ_INT(a, b)                                                                            \
+    do {                                                                                           \
+        long long ot_a_ = (long long)(a), ot_b_ = (long long)(b);                                  \
+        if (ot_a_ == ot_b_) {                                                                      \
+            ot_passed_++;                                                                          \
+        } else {                                                                                   \
+            ot_failed_++;                                                                          \
+            fprintf(stderr, "%s:%d: %s: %s = %lld, expected %s = %lld\n", __FILE__, __LINE__,      \
+                    ot_current_, #a, ot_a_, #b, ot_b_);                                            \
+        }                                                                                          \
     } while (0)
 
-#define OT_RUN(fn)                                                                           \
-    do {                                                                                     \
-        ot_current_ = #fn;                                                                   \
-        fn();                                                                                \
+#define OT_RUN(fn)                                                                                 \
+    do {                                                                                           \
+        ot_current_ = #fn;                                                                         \
+        fn();                                                                                      \
     } while (0)
 
 static inline int ot_finish(void) {

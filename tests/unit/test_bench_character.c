@@ -34,28 +34,42 @@ static void world_rest(const bench_character *c, oroya_mat4 *world) {
     for (uint32_t j = 0; j < c->joint_count; j++) {
         oroya_mat4 local =
             oroya_mat4_compose(c->rest[j].translation, c->rest[j].rotation, c->rest[j].scale);
-        world[j] = c->parents[j] == UINT32_MAX ? local : oroya_mat4_mul(world[c->parents[j]], local);
+        world[j] =
+            c->parents[j] == UINT32_MAX ? local : oroya_mat4_mul(world[c->parents[j]], local);
     }
 }
 
 static void test_default_structure(void) {
     bench_character c;
     oroya_error err = {0};
-    OT_CHECK_MSG(bench_character_create(&(bench_character_desc){.vertex_count = 10000}, &c,
-                                        &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK_MSG(bench_character_create(&(bench_character_desc){.vertex_count = 10000}, &c, &err) ==
+                     OROYA_OK,
+                 "%s", err.message);
     if (!c.scene) {
         return;
     }
     OT_EQ_INT(c.joint_count, 67);
     /* Names and hierarchy of the data set (docs/performance.md). */
-    static const char *const chain[][2] = {
-        {"spine", "hips"}, {"spine3", "spine2"}, {"neck", "spine3"}, {"head", "neck1"},
-        {"head_end", "head"}, {"jaw", "head"}, {"eye_L", "head"}, {"shoulder_R", "spine3"},
-        {"upper_arm_twist_R", "upper_arm_R"}, {"lower_arm_R", "upper_arm_R"},
-        {"lower_arm_twist_L", "lower_arm_L"}, {"hand_L", "lower_arm_L"},
-        {"thumb1_L", "hand_L"}, {"pinky3_R", "pinky2_R"}, {"prop_R", "hand_R"},
-        {"upper_leg_L", "hips"}, {"upper_leg_twist_R", "upper_leg_R"},
-        {"lower_leg_R", "upper_leg_R"}, {"foot_L", "lower_leg_L"}, {"toe_end_R", "toe_R"}};
+    static const char *const chain[][2] = {{"spine", "hips"},
+                                           {"spine3", "spine2"},
+                                           {"neck", "spine3"},
+                                           {"head", "neck1"},
+                                           {"head_end", "head"},
+                                           {"jaw", "head"},
+                                           {"eye_L", "head"},
+                                           {"shoulder_R", "spine3"},
+                                           {"upper_arm_twist_R", "upper_arm_R"},
+                                           {"lower_arm_R", "upper_arm_R"},
+                                           {"lower_arm_twist_L", "lower_arm_L"},
+                                           {"hand_L", "lower_arm_L"},
+                                           {"thumb1_L", "hand_L"},
+                                           {"pinky3_R", "pinky2_R"},
+                                           {"prop_R", "hand_R"},
+                                           {"upper_leg_L", "hips"},
+                                           {"upper_leg_twist_R", "upper_leg_R"},
+                                           {"lower_leg_R", "upper_leg_R"},
+                                           {"foot_L", "lower_leg_L"},
+                                           {"toe_end_R", "toe_R"}};
     for (size_t i = 0; i < sizeof chain / sizeof chain[0]; i++) {
         uint32_t j = find_joint(&c, chain[i][0]), p = find_joint(&c, chain[i][1]);
         OT_CHECK_MSG(j != UINT32_MAX && p != UINT32_MAX && c.parents[j] == p, "%s -> %s",
@@ -121,8 +135,8 @@ static void test_default_structure(void) {
             for (uint32_t k = 0; k < tr->key_count; k++) {
                 OT_CHECK(tr->times[k] == (float)(k / 30.0));
             }
-            const uint32_t stride = tr->components *
-                                    (tr->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
+            const uint32_t stride =
+                tr->components * (tr->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
             /* Looping: the last key is the first, bit for bit. */
             OT_CHECK(!memcmp(tr->values, tr->values + (tr->key_count - 1) * stride,
                              stride * sizeof(float)));
@@ -135,7 +149,7 @@ static void test_default_structure(void) {
         }
     }
     const oroya_clip *wave = bench_character_clip(&c, "wave");
-    static const char *const arm[6] = {"shoulder_R", "upper_arm_R", "upper_arm_twist_R",
+    static const char *const arm[6] = {"shoulder_R",  "upper_arm_R",       "upper_arm_twist_R",
                                        "lower_arm_R", "lower_arm_twist_R", "hand_R"};
     for (int i = 0; wave && i < 6; i++) {
         OT_CHECK_MSG(!strcmp(wave->tracks[i].target, arm[i]), "wave track %d: %s", i,
@@ -175,9 +189,10 @@ static void test_walk_matches_three(void) {
     }
     oroya_pose_clip *pc = NULL;
     oroya_pose_character *ch = NULL;
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = c.pose_skeleton,
-                                                            .clip = bench_character_clip(&c, "walk")},
-                                    &pc, &err) == OROYA_OK);
+    OT_CHECK(
+        oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = c.pose_skeleton,
+                                                       .clip = bench_character_clip(&c, "walk")},
+                               &pc, &err) == OROYA_OK);
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = c.pose_skeleton},
                                          &ch, &err) == OROYA_OK);
     if (pc && ch) {
@@ -215,9 +230,9 @@ static void test_joint_and_vertex_counts(void) {
         oroya_error err = {0};
         /* Each capsule has at least 20 vertices; 4096 joints go without a body. */
         const uint32_t target = joints[i] >= 4096 ? 0 : joints[i] >= 100 ? 40 * joints[i] : 3000;
-        OT_CHECK_MSG(bench_character_create(&(bench_character_desc){.joint_count = joints[i],
-                                                                    .vertex_count = target},
-                                            &c, &err) == OROYA_OK,
+        OT_CHECK_MSG(bench_character_create(
+                         &(bench_character_desc){.joint_count = joints[i], .vertex_count = target},
+                         &c, &err) == OROYA_OK,
                      "%u joints: %s", joints[i], err.message);
         if (!c.scene) {
             continue;
@@ -231,13 +246,14 @@ static void test_joint_and_vertex_counts(void) {
                 twice += strcmp(c.names[j], c.names[k]) == 0;
             }
         }
-        OT_CHECK_MSG(order == 0 && twice == 0, "%u joints: %d parents after children, %d names twice",
-                     joints[i], order, twice);
+        OT_CHECK_MSG(order == 0 && twice == 0,
+                     "%u joints: %d parents after children, %d names twice", joints[i], order,
+                     twice);
         for (int k = 0; k < BENCH_CHARACTER_CLIPS; k++) {
             oroya_pose_clip *pc = NULL;
-            OT_CHECK_MSG(oroya_pose_clip_create(&(oroya_pose_clip_desc){
-                                                    .skeleton = c.pose_skeleton,
-                                                    .clip = c.clips[k], .additive = k == 2},
+            OT_CHECK_MSG(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = c.pose_skeleton,
+                                                                        .clip = c.clips[k],
+                                                                        .additive = k == 2},
                                                 &pc, &err) == OROYA_OK,
                          "%u joints, clip %d: %s", joints[i], k, err.message);
             OT_CHECK(c.clips[k]->track_count > 0);
@@ -248,8 +264,8 @@ static void test_joint_and_vertex_counts(void) {
         }
         /* Walk animates every joint (plus the hips translation). */
         OT_EQ_INT(c.clips[0]->track_count, joints[i] + 1);
-        OT_CHECK_MSG(fabs((double)c.vertex_count - target) <= 0.1 * target, "%u joints: %u vertices",
-                     joints[i], c.vertex_count);
+        OT_CHECK_MSG(fabs((double)c.vertex_count - target) <= 0.1 * target,
+                     "%u joints: %u vertices", joints[i], c.vertex_count);
         OT_CHECK(target ? c.skin != NULL : c.skin == NULL && c.geometry == NULL);
         int bad = 0;
         for (uint32_t v = 0; v < c.vertex_count; v++) {
@@ -274,12 +290,12 @@ static void test_joint_and_vertex_counts(void) {
     OT_EQ_INT(bench_character_create(NULL, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
     /* Deterministic. */
     bench_character a, b;
-    OT_CHECK(bench_character_create(&(bench_character_desc){.joint_count = 100,
-                                                            .vertex_count = 2000},
-                                    &a, &err) == OROYA_OK);
-    OT_CHECK(bench_character_create(&(bench_character_desc){.joint_count = 100,
-                                                            .vertex_count = 2000},
-                                    &b, &err) == OROYA_OK);
+    OT_CHECK(
+        bench_character_create(&(bench_character_desc){.joint_count = 100, .vertex_count = 2000},
+                               &a, &err) == OROYA_OK);
+    OT_CHECK(
+        bench_character_create(&(bench_character_desc){.joint_count = 100, .vertex_count = 2000},
+                               &b, &err) == OROYA_OK);
     if (a.scene && b.scene) {
         OT_EQ_INT(a.vertex_count, b.vertex_count);
         OT_CHECK(!memcmp(a.positions, b.positions, a.vertex_count * 3 * sizeof(float)));
@@ -293,8 +309,8 @@ static void test_joint_and_vertex_counts(void) {
 /* A glTF model loaded from a file must equal the character bit for bit. */
 static void compare_with_model(const bench_character *c, const oroya_gltf_model *m,
                                const char *path) {
-    OT_CHECK_MSG(m->skin_count == 1 && m->skins[0].joint_count == c->joint_count,
-                 "%s: skin joints", path);
+    OT_CHECK_MSG(m->skin_count == 1 && m->skins[0].joint_count == c->joint_count, "%s: skin joints",
+                 path);
     if (m->skin_count != 1 || m->skins[0].joint_count != c->joint_count) {
         return;
     }
@@ -339,10 +355,14 @@ static void compare_with_model(const bench_character *c, const oroya_gltf_model 
         OT_EQ_INT(s->vertex_count, c->vertex_count);
         if (s->vertex_count == c->vertex_count) {
             const size_t n = c->vertex_count;
-            OT_CHECK_MSG(!memcmp(s->positions, c->positions, n * 3 * sizeof(float)), "%s: positions", path);
-            OT_CHECK_MSG(!memcmp(s->normals, c->normals, n * 3 * sizeof(float)), "%s: normals", path);
-            OT_CHECK_MSG(!memcmp(s->joints, c->joints, n * 4 * sizeof(uint16_t)), "%s: joints", path);
-            OT_CHECK_MSG(!memcmp(s->weights, c->weights, n * 4 * sizeof(float)), "%s: weights", path);
+            OT_CHECK_MSG(!memcmp(s->positions, c->positions, n * 3 * sizeof(float)),
+                         "%s: positions", path);
+            OT_CHECK_MSG(!memcmp(s->normals, c->normals, n * 3 * sizeof(float)), "%s: normals",
+                         path);
+            OT_CHECK_MSG(!memcmp(s->joints, c->joints, n * 4 * sizeof(uint16_t)), "%s: joints",
+                         path);
+            OT_CHECK_MSG(!memcmp(s->weights, c->weights, n * 4 * sizeof(float)), "%s: weights",
+                         path);
         }
     }
 }
@@ -363,7 +383,8 @@ static void test_export_round_trip(void) {
     }
     const char *path = OUT "/humanoid67_3k.glb";
     OT_CHECK_MSG(oroya_gltf_write(c.scene,
-                                  &(oroya_gltf_write_desc){.binary = true, .clips = clips,
+                                  &(oroya_gltf_write_desc){.binary = true,
+                                                           .clips = clips,
                                                            .clip_count = BENCH_CHARACTER_CLIPS},
                                   path, &err) == OROYA_OK,
                  "%s", err.message);
@@ -400,7 +421,8 @@ static void test_allocation_failures(void) {
         bench_character c;
         oroya_error err = {0};
         oroya_result r = bench_character_create(
-            &(bench_character_desc){.joint_count = 20, .vertex_count = 500,
+            &(bench_character_desc){.joint_count = 20,
+                                    .vertex_count = 500,
                                     .allocator = {count_alloc, count_free, &cnt}},
             &c, &err);
         if (r == OROYA_OK) {
@@ -439,10 +461,11 @@ static void test_extra_assets(void) {
             bench_character c;
             oroya_error err = {0};
             oroya_gltf_model *m = NULL;
-            OT_CHECK(bench_character_create(&(bench_character_desc){.vertex_count = sets[i].vertices},
-                                            &c, &err) == OROYA_OK);
-            OT_CHECK_MSG(oroya_gltf_load(path, &(oroya_gltf_import_desc){.skip_images = true},
-                                         &m, &err) == OROYA_OK,
+            OT_CHECK(
+                bench_character_create(&(bench_character_desc){.vertex_count = sets[i].vertices},
+                                       &c, &err) == OROYA_OK);
+            OT_CHECK_MSG(oroya_gltf_load(path, &(oroya_gltf_import_desc){.skip_images = true}, &m,
+                                         &err) == OROYA_OK,
                          "%s", err.message);
             if (m && c.scene) {
                 compare_with_model(&c, m, path);

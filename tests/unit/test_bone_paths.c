@@ -29,14 +29,13 @@ static void check_model(const char *path) {
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(path, NULL, &model, &err) == OROYA_OK, "%s: %s", path,
                  err.message);
-    if (!model) return;
+    if (!model)
+        return;
     OT_CHECK(model->skin_count > 0 && model->clip_count > 0 && model->skeletons[0]);
     oroya_rig *rig = NULL;
-    OT_CHECK_MSG(oroya_rig_create_gltf(model, 0, NULL, &rig, &err) == OROYA_OK, "%s",
-                 err.message);
+    OT_CHECK_MSG(oroya_rig_create_gltf(model, 0, NULL, &rig, &err) == OROYA_OK, "%s", err.message);
     oroya_mixer *mixer = NULL;
-    OT_CHECK(oroya_mixer_create(model->scene, &(oroya_mixer_desc){.rig = rig}, &mixer) ==
-             OROYA_OK);
+    OT_CHECK(oroya_mixer_create(model->scene, &(oroya_mixer_desc){.rig = rig}, &mixer) == OROYA_OK);
     OT_CHECK(oroya_mixer_play(mixer, model->clips[0], NULL) == OROYA_OK);
     const uint32_t n = model->skins[0].joint_count;
     float *gl = malloc(sizeof(float) * 16 * n);
@@ -60,8 +59,8 @@ static void check_model(const char *path) {
             }
         }
     }
-    OT_CHECK_MSG(worst <= 1e-6, "%s: mixer bone matrices differ from skeleton_update by %g",
-                 path, worst);
+    OT_CHECK_MSG(worst <= 1e-6, "%s: mixer bone matrices differ from skeleton_update by %g", path,
+                 worst);
     printf("%s: mixer vs skeleton_update, worst relative difference %.3g\n", path, worst);
     free(gl);
     oroya_mixer_destroy(mixer);
@@ -84,13 +83,12 @@ static void test_exact_pose_same_bits(void) {
     oroya_scene *scene = NULL;
     OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
     oroya_node bones[N], parent = {0}; /* every bone top-level */
-    const float steps[5][3] = {{0.5f, 1, 0}, {0, 0.25f, 0.125f}, {0.75f, 0.5f, 0},
-                               {0, 1.5f, -0.25f}, {0.125f, 0, 2}};
+    const float steps[5][3] = {
+        {0.5f, 1, 0}, {0, 0.25f, 0.125f}, {0.75f, 0.5f, 0}, {0, 1.5f, -0.25f}, {0.125f, 0, 2}};
     char name[8];
     for (int b = 0; b < N; b++) {
         snprintf(name, sizeof name, "b%d", b);
-        OT_CHECK(oroya_scene_add_node(scene, name, parent, OROYA_NODE_BONE, &bones[b]) ==
-                 OROYA_OK);
+        OT_CHECK(oroya_scene_add_node(scene, name, parent, OROYA_NODE_BONE, &bones[b]) == OROYA_OK);
         oroya_transform t = oroya_transform_identity();
         t.translation = (oroya_vec3){steps[b % 5][0], steps[b % 5][1], steps[b % 5][2]};
         const float f = (float)b;
@@ -103,19 +101,20 @@ static void test_exact_pose_same_bits(void) {
         const float f = (float)b;
         oroya_quat q = oroya_quat_normalize(
             (oroya_quat){0.3f * f - 0.5f, 0.7f - 0.11f * f, sinf(f) * 0.9f, 1});
-        ibm[b] = oroya_mat4_compose((oroya_vec3){0.37f * f - 3.1f, -1.3f * cosf(f), 0.91f + f},
-                                    q, (oroya_vec3){1.1f, 0.9f + 0.01f * f, 1.3f});
+        ibm[b] = oroya_mat4_compose((oroya_vec3){0.37f * f - 3.1f, -1.3f * cosf(f), 0.91f + f}, q,
+                                    (oroya_vec3){1.1f, 0.9f + 0.01f * f, 1.3f});
     }
     oroya_error err = {0};
     oroya_skeleton *sk = NULL;
-    OT_CHECK(oroya_skeleton_create(scene,
-                                   &(oroya_skeleton_desc){.bones = bones, .bone_count = N,
-                                                          .bone_inverses = ibm},
-                                   &sk, &err) == OROYA_OK);
+    OT_CHECK(oroya_skeleton_create(
+                 scene,
+                 &(oroya_skeleton_desc){.bones = bones, .bone_count = N, .bone_inverses = ibm}, &sk,
+                 &err) == OROYA_OK);
     oroya_rig *rig = NULL;
-    OT_CHECK_MSG(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .joints = bones,
-                                                    .joint_count = N, .inverse_bind = ibm},
-                                  &rig, &err) == OROYA_OK,
+    OT_CHECK_MSG(oroya_rig_create(
+                     &(oroya_rig_desc){
+                         .scene = scene, .joints = bones, .joint_count = N, .inverse_bind = ibm},
+                     &rig, &err) == OROYA_OK,
                  "%s", err.message);
     oroya_mixer *mixer = NULL;
     OT_CHECK(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &mixer) == OROYA_OK);
@@ -133,13 +132,13 @@ static void test_exact_pose_same_bits(void) {
          * kernel's may round a turned joint's matrix differently). */
         uint32_t d = oroya_scene_node_index(scene, bones[b]);
         uint32_t k = oroya_rig_kernel_joint(rig, b);
-        if (memcmp(world[d].m, mm[k].m, sizeof(float) * 16) != 0) continue;
+        if (memcmp(world[d].m, mm[k].m, sizeof(float) * 16) != 0)
+            continue;
         same_world++;
         OT_CHECK_MSG(memcmp(mb[b].m, sk->bone_matrices + b * 16, sizeof(float) * 16) == 0,
                      "bone %u: mixer and skeleton_update bone matrices differ", b);
     }
-    OT_CHECK_MSG(same_world >= 8, "only %u of %d bones have the same world matrix", same_world,
-                 N);
+    OT_CHECK_MSG(same_world >= 8, "only %u of %d bones have the same world matrix", same_world, N);
     oroya_mixer_destroy(mixer);
     oroya_rig_destroy(rig);
     oroya_skeleton_destroy(sk);
@@ -152,37 +151,38 @@ static void naive_vertex(const float *v, const uint16_t *j, const float *w, cons
                          const float *bind, const float *bind_inv, double out[3]) {
     double base[4], t[3] = {0, 0, 0};
     for (int r = 0; r < 4; r++) {
-        base[r] = bind[r] * (double)v[0] + bind[4 + r] * (double)v[1] +
-                  bind[8 + r] * (double)v[2] + bind[12 + r];
+        base[r] = bind[r] * (double)v[0] + bind[4 + r] * (double)v[1] + bind[8 + r] * (double)v[2] +
+                  bind[12 + r];
     }
     for (int k = 0; k < 4; k++) {
-        if (w[k] == 0) continue;
+        if (w[k] == 0)
+            continue;
         const float *m = pal + 16 * j[k];
         for (int r = 0; r < 3; r++) {
             double e = 0;
-            for (int c = 0; c < 4; c++) e += m[c * 4 + r] * base[c];
+            for (int c = 0; c < 4; c++)
+                e += m[c * 4 + r] * base[c];
             t[r] += e * w[k];
         }
     }
     for (int r = 0; r < 3; r++) {
-        out[r] = bind_inv[r] * t[0] + bind_inv[4 + r] * t[1] + bind_inv[8 + r] * t[2] +
-                 bind_inv[12 + r];
+        out[r] =
+            bind_inv[r] * t[0] + bind_inv[4 + r] * t[1] + bind_inv[8 + r] * t[2] + bind_inv[12 + r];
     }
 }
 
 static void test_skin_jobs_agree(void) {
     oroya_gltf_model *model = NULL;
     oroya_error err = {0};
-    OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR
-                             "/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb",
+    OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb",
                              NULL, &model, &err) == OROYA_OK);
-    if (!model) return;
+    if (!model)
+        return;
     OT_CHECK(model->skinned_mesh_count > 0);
     oroya_rig *rig = NULL;
     OT_CHECK(oroya_rig_create_gltf(model, 0, NULL, &rig, &err) == OROYA_OK);
     oroya_mixer *mixer = NULL;
-    OT_CHECK(oroya_mixer_create(model->scene, &(oroya_mixer_desc){.rig = rig}, &mixer) ==
-             OROYA_OK);
+    OT_CHECK(oroya_mixer_create(model->scene, &(oroya_mixer_desc){.rig = rig}, &mixer) == OROYA_OK);
     OT_CHECK(oroya_mixer_play(mixer, model->clips[0], NULL) == OROYA_OK);
     OT_EQ_INT(oroya_mixer_update(mixer, 0.7), OROYA_OK);
     uint32_t count = 0;
@@ -191,13 +191,20 @@ static void test_skin_jobs_agree(void) {
     const uint32_t nv = s->vertex_count;
     float *a = malloc(sizeof(float) * 3 * nv), *an = malloc(sizeof(float) * 3 * nv);
     float *b = malloc(sizeof(float) * 3 * nv), *bn = malloc(sizeof(float) * 3 * nv);
-    oroya_skin_job job = {.count = nv, .positions = s->positions, .normals = s->normals,
-                          .joints = s->joints, .weights = s->weights, .palette_count = count,
-                          .palette = pal[0].m, .out_positions = a, .out_normals = an};
-    if (!s->normals) job.out_normals = NULL;
+    oroya_skin_job job = {.count = nv,
+                          .positions = s->positions,
+                          .normals = s->normals,
+                          .joints = s->joints,
+                          .weights = s->weights,
+                          .palette_count = count,
+                          .palette = pal[0].m,
+                          .out_positions = a,
+                          .out_normals = an};
+    if (!s->normals)
+        job.out_normals = NULL;
     OT_CHECK_MSG(oroya_skin_job_run(&job, &err) == OROYA_OK, "%s", err.message);
-    oroya_pose_skin_job pj = {nv, s->positions, s->normals, s->joints, s->weights, count, pal,
-                              b, s->normals ? bn : NULL};
+    oroya_pose_skin_job pj = {
+        nv, s->positions, s->normals, s->joints, s->weights, count, pal, b, s->normals ? bn : NULL};
     OT_CHECK_MSG(oroya_pose_skin_run(&pj, &err) == OROYA_OK, "%s", err.message);
     OT_CHECK_MSG(memcmp(a, b, sizeof(float) * 3 * nv) == 0,
                  "skin job and pose skin job positions differ");

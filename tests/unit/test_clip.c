@@ -52,12 +52,19 @@ static void test_create_copies_and_owns(void) {
     }
     strcpy(target, "hips");
     strcpy(name, "walk");
-    oroya_track tr = {.target = target, .property = OROYA_PROPERTY_TRANSLATION,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 3,
-                      .times = times, .values = values};
+    oroya_track tr = {.target = target,
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 3,
+                      .key_count = 3,
+                      .times = times,
+                      .values = values};
     counting c = {0};
-    oroya_clip_desc desc = {.name = name, .blend_mode = OROYA_BLEND_ADDITIVE, .tracks = &tr,
-                            .track_count = 1, .allocator = counting_allocator(&c)};
+    oroya_clip_desc desc = {.name = name,
+                            .blend_mode = OROYA_BLEND_ADDITIVE,
+                            .tracks = &tr,
+                            .track_count = 1,
+                            .allocator = counting_allocator(&c)};
     oroya_clip *clip = NULL;
     oroya_error err = {0};
     OT_EQ_INT(oroya_clip_create(&desc, &clip, &err), OROYA_OK);
@@ -122,9 +129,13 @@ static void test_create_errors(void) {
     static const float times[2] = {0, 1};
     static const float values[6] = {0, 0, 0, 1, 1, 1};
     static const float bad_times[2] = {1, 1};
-    const oroya_track good = {.target = "a", .property = OROYA_PROPERTY_SCALE,
-                              .interpolation = OROYA_INTERP_STEP, .components = 3,
-                              .key_count = 2, .times = times, .values = values};
+    const oroya_track good = {.target = "a",
+                              .property = OROYA_PROPERTY_SCALE,
+                              .interpolation = OROYA_INTERP_STEP,
+                              .components = 3,
+                              .key_count = 2,
+                              .times = times,
+                              .values = values};
     oroya_track tracks[3] = {good, good, good};
     tracks[2].times = bad_times;
     tracks[2].target = "arm";
@@ -197,9 +208,13 @@ static void test_create_errors(void) {
 static void test_allocation_failures(void) {
     static const float times[3] = {0, 1, 2};
     static const float values[9] = {0, 0, 0, 1, 1, 1, 1, 1, 1};
-    oroya_track tr = {.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 3,
-                      .times = times, .values = values};
+    oroya_track tr = {.target = "a",
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 3,
+                      .key_count = 3,
+                      .times = times,
+                      .values = values};
     counting c = {.fail_at = 1};
     oroya_clip_desc desc = {.tracks = &tr, .track_count = 1, .allocator = counting_allocator(&c)};
     oroya_clip *clip = NULL;
@@ -219,8 +234,7 @@ static void test_allocation_failures(void) {
     OT_CHECK(other == NULL);
     for (int k = 1; k <= 2; k++) {
         c.fail_at = c.allocs + k;
-        OT_EQ_INT(oroya_clip_subclip(clip, "s", 0, 100, 30, &other, &err),
-                  OROYA_ERR_OUT_OF_MEMORY);
+        OT_EQ_INT(oroya_clip_subclip(clip, "s", 0, 100, 30, &other, &err), OROYA_ERR_OUT_OF_MEMORY);
         OT_CHECK(other == NULL);
     }
     c.fail_at = c.allocs + 1;
@@ -252,19 +266,38 @@ typedef struct {
 } subclip_case;
 
 static const subclip_case subclip_cases[] = {
-    {15, 45, 30, 0.7999999523162842f, 3,
-     {{'a', 2, {0, 0.5f}, {1, 2}}, {'b', 1, {0.3999999761581421f}, {6}},
+    {15,
+     45,
+     30,
+     0.7999999523162842f,
+     3,
+     {{'a', 2, {0, 0.5f}, {1, 2}},
+      {'b', 1, {0.3999999761581421f}, {6}},
       {'c', 1, {0.7999999523162842f}, {4, 5, 6}}}},
-    {3, 39, 30, 1.1999999284744263f, 3,
+    {3,
+     39,
+     30,
+     1.1999999284744263f,
+     3,
      {{'a', 2, {0.4000000059604645f, 0.8999999761581421f}, {1, 2}},
       {'b', 2, {0.10000000149011612f, 0.7999999523162842f}, {5, 6}},
       {'c', 2, {0, 1.1999999284744263f}, {1, 2, 3, 4, 5, 6}}}},
     {70, 80, 30, 0, 0, {{0}}},
-    {0.6, 1.3, 1, 0.3999999761581421f, 3,
-     {{'a', 1, {0.10000002384185791f}, {2}}, {'b', 1, {0}, {6}},
+    {0.6,
+     1.3,
+     1,
+     0.3999999761581421f,
+     3,
+     {{'a', 1, {0.10000002384185791f}, {2}},
+      {'b', 1, {0}, {6}},
       {'c', 1, {0.3999999761581421f}, {4, 5, 6}}}},
-    {6, 40, 24, 1, 3,
-     {{'a', 3, {0, 0.5f, 1}, {1, 2, 3}}, {'b', 1, {0.3999999761581421f}, {6}},
+    {6,
+     40,
+     24,
+     1,
+     3,
+     {{'a', 3, {0, 0.5f, 1}, {1, 2, 3}},
+      {'b', 1, {0.3999999761581421f}, {6}},
       {'c', 1, {0.7999999523162842f}, {4, 5, 6}}}},
 };
 
@@ -273,16 +306,30 @@ static void test_subclip(void) {
     static const float tb[3] = {0.2f, 0.9f, 1.7f}, vb[3] = {5, 6, 7};
     static const float tc[2] = {0.1f, 1.3f}, vc[6] = {1, 2, 3, 4, 5, 6};
     const oroya_track tracks[3] = {
-        {.target = "a", .property = OROYA_PROPERTY_WEIGHTS, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 1, .key_count = 5, .times = ta, .values = va},
-        {.target = "b", .property = OROYA_PROPERTY_WEIGHTS, .interpolation = OROYA_INTERP_STEP,
-         .components = 1, .key_count = 3, .times = tb, .values = vb},
-        {.target = "c", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2, .times = tc,
+        {.target = "a",
+         .property = OROYA_PROPERTY_WEIGHTS,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 1,
+         .key_count = 5,
+         .times = ta,
+         .values = va},
+        {.target = "b",
+         .property = OROYA_PROPERTY_WEIGHTS,
+         .interpolation = OROYA_INTERP_STEP,
+         .components = 1,
+         .key_count = 3,
+         .times = tb,
+         .values = vb},
+        {.target = "c",
+         .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 3,
+         .key_count = 2,
+         .times = tc,
          .values = vc},
     };
-    oroya_clip_desc desc = {.name = "src", .blend_mode = OROYA_BLEND_ADDITIVE, .tracks = tracks,
-                            .track_count = 3};
+    oroya_clip_desc desc = {
+        .name = "src", .blend_mode = OROYA_BLEND_ADDITIVE, .tracks = tracks, .track_count = 3};
     oroya_clip *src = NULL;
     oroya_error err = {0};
     OT_EQ_INT(oroya_clip_create(&desc, &src, &err), OROYA_OK);
@@ -310,8 +357,9 @@ static void test_subclip(void) {
             }
             OT_EQ_INT(tr->interpolation, tracks[tr->target[0] - 'a'].interpolation);
             for (int k = 0; k < sc->tracks[t].keys; k++) {
-                OT_CHECK_MSG(tr->times[k] == sc->tracks[t].times[k], "case %zu track %c key %d: %.9g",
-                             i, sc->tracks[t].target, k, (double)tr->times[k]);
+                OT_CHECK_MSG(tr->times[k] == sc->tracks[t].times[k],
+                             "case %zu track %c key %d: %.9g", i, sc->tracks[t].target, k,
+                             (double)tr->times[k]);
             }
             for (uint32_t v = 0; v < oroya_track_value_count(tr); v++) {
                 OT_CHECK(tr->values[v] == sc->tracks[t].values[v]);
@@ -333,9 +381,13 @@ static void test_subclip(void) {
     for (int i = 0; i < 27; i++) {
         v3[i] = (float)i;
     }
-    oroya_track cubic = {.target = "q", .property = OROYA_PROPERTY_TRANSLATION,
-                         .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 3,
-                         .key_count = 3, .times = t3, .values = v3};
+    oroya_track cubic = {.target = "q",
+                         .property = OROYA_PROPERTY_TRANSLATION,
+                         .interpolation = OROYA_INTERP_CUBICSPLINE,
+                         .components = 3,
+                         .key_count = 3,
+                         .times = t3,
+                         .values = v3};
     oroya_clip_desc cd = {.tracks = &cubic, .track_count = 1};
     oroya_clip *cc = NULL;
     OT_EQ_INT(oroya_clip_create(&cd, &cc, &err), OROYA_OK);
@@ -402,9 +454,13 @@ static void test_optimize_three_example(void) {
     for (int i = 0; i < 14; i++) {
         times[i] = (float)i;
     }
-    oroya_track tr = {.target = "w", .property = OROYA_PROPERTY_WEIGHTS,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 1, .key_count = 14,
-                      .times = times, .values = values};
+    oroya_track tr = {.target = "w",
+                      .property = OROYA_PROPERTY_WEIGHTS,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 1,
+                      .key_count = 14,
+                      .times = times,
+                      .values = values};
     oroya_clip *clip = one_track_clip(&tr);
     if (!clip) {
         return;
@@ -450,9 +506,13 @@ static void test_optimize_tolerance(void) {
     /* LINEAR, collinear keys 0..3 then a corner: keys 1 and 2 go, 3 stays. */
     static const float times[5] = {0, 1, 2, 3, 4};
     static const float values[5] = {0, 1, 2, 3, 10};
-    oroya_track tr = {.target = "w", .property = OROYA_PROPERTY_WEIGHTS,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 1, .key_count = 5,
-                      .times = times, .values = values};
+    oroya_track tr = {.target = "w",
+                      .property = OROYA_PROPERTY_WEIGHTS,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 1,
+                      .key_count = 5,
+                      .times = times,
+                      .values = values};
     oroya_clip *clip = one_track_clip(&tr);
     oroya_error err = {0};
     if (clip) {
@@ -472,9 +532,13 @@ static void test_optimize_tolerance(void) {
         nv[k * 3 + 1] = ot_randf(-0.02f, 0.02f);
         nv[k * 3 + 2] = 5.0f + (k > 120 ? 1.0f : 0.0f);
     }
-    oroya_track noisy = {.target = "n", .property = OROYA_PROPERTY_TRANSLATION,
-                         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = N,
-                         .times = nt, .values = nv};
+    oroya_track noisy = {.target = "n",
+                         .property = OROYA_PROPERTY_TRANSLATION,
+                         .interpolation = OROYA_INTERP_LINEAR,
+                         .components = 3,
+                         .key_count = N,
+                         .times = nt,
+                         .values = nv};
     clip = one_track_clip(&noisy);
     if (clip) {
         OT_EQ_INT(oroya_clip_optimize(clip, 0.05f, &err), OROYA_OK);
@@ -489,9 +553,13 @@ static void test_optimize_tolerance(void) {
      * redundant; moving its value makes it necessary. */
     static const float ct[3] = {0, 1, 2};
     static float cv[9] = {0, 0, 0, 3, 1, 3, 12, 8, 12};
-    oroya_track cubic = {.target = "c", .property = OROYA_PROPERTY_WEIGHTS,
-                         .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 1,
-                         .key_count = 3, .times = ct, .values = cv};
+    oroya_track cubic = {.target = "c",
+                         .property = OROYA_PROPERTY_WEIGHTS,
+                         .interpolation = OROYA_INTERP_CUBICSPLINE,
+                         .components = 1,
+                         .key_count = 3,
+                         .times = ct,
+                         .values = cv};
     clip = one_track_clip(&cubic);
     if (clip) {
         OT_EQ_INT(oroya_clip_optimize(clip, 1e-5f, &err), OROYA_OK);
@@ -518,9 +586,13 @@ static void test_optimize_tolerance(void) {
         qv[k * 4 + 2] = sign * (float)sin(half);
         qv[k * 4 + 3] = sign * (float)cos(half);
     }
-    oroya_track rot = {.target = "r", .property = OROYA_PROPERTY_ROTATION,
-                       .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 5,
-                       .times = qt, .values = qv};
+    oroya_track rot = {.target = "r",
+                       .property = OROYA_PROPERTY_ROTATION,
+                       .interpolation = OROYA_INTERP_LINEAR,
+                       .components = 4,
+                       .key_count = 5,
+                       .times = qt,
+                       .values = qv};
     clip = one_track_clip(&rot);
     if (clip) {
         OT_EQ_INT(oroya_clip_optimize(clip, 1e-5f, &err), OROYA_OK);
@@ -541,9 +613,14 @@ static void test_optimize_tolerance(void) {
         const oroya_quat q = oroya_quat_sterp(k0, k4, (oroya_vec3){0, 1, 0}, (float)k / 4.0f);
         sv[k * 4 + 0] = q.x, sv[k * 4 + 1] = q.y, sv[k * 4 + 2] = q.z, sv[k * 4 + 3] = q.w;
     }
-    oroya_track sterp = {.target = "s", .property = OROYA_PROPERTY_ROTATION,
-                         .interpolation = OROYA_INTERP_STERP, .components = 4, .key_count = 5,
-                         .times = st, .values = sv, .twist_axis = {0, 1, 0}};
+    oroya_track sterp = {.target = "s",
+                         .property = OROYA_PROPERTY_ROTATION,
+                         .interpolation = OROYA_INTERP_STERP,
+                         .components = 4,
+                         .key_count = 5,
+                         .times = st,
+                         .values = sv,
+                         .twist_axis = {0, 1, 0}};
     clip = one_track_clip(&sterp);
     if (clip) {
         OT_EQ_INT(oroya_clip_optimize(clip, 1e-5f, &err), OROYA_OK);
@@ -575,44 +652,68 @@ static void test_optimize_tolerance(void) {
 static void unit_reference(const float *q, float *out) {
     double x = q[0], y = q[1], z = q[2], w = q[3];
     double n = sqrt(x * x + y * y + z * z + w * w);
-    for (int c = 0; c < 4; c++) out[c] = (float)((double)q[c] / n);
+    for (int c = 0; c < 4; c++)
+        out[c] = (float)((double)q[c] / n);
 }
 
 static void test_normalize_rotation_keys(void) {
     static const float times[4] = {0, 1, 2, 3};
     static const float pos[12] = {0, 0, 5, 1, 2, 3, 9, 9, 9, 0, 0, 0};
-    float lin[16] = {0, 0, 0, 1,  0, 0, 0, 2,  1, 2, 3, 4,  0, 0, 0, 1.0011f};
+    float lin[16] = {0, 0, 0, 1, 0, 0, 0, 2, 1, 2, 3, 4, 0, 0, 0, 1.0011f};
     /* A golden's key (12 digits) and SimpleSkin's 3-decimal key (|q| - 1 = 2.3e-4): below
      * the tolerance, kept bit for bit as three.js uses them. */
     float step[8] = {0.382683432365f, 0, 0, 0.923879532511f, 0, 0, 0.383f, 0.924f};
     /* Cubic: in-tangent, vertex, out-tangent per key; tangents far from unit stay. */
-    float cub[24] = {5, 5, 5, 5,  0, 3, 0, 4,  0, 0, 0, 0,
-                     0, 0, 0, 0,  0, 0, 0, 1,  7, 0, 0, 7};
+    float cub[24] = {5, 5, 5, 5, 0, 3, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 7, 0, 0, 7};
     float weights[8] = {0, 0, 0, 2, 0, 3, 0, 0}; /* a 4-target weights track: not rotation */
     float lin_in[16], step_in[8], cub_in[24];
     memcpy(lin_in, lin, sizeof lin);
     memcpy(step_in, step, sizeof step);
     memcpy(cub_in, cub, sizeof cub);
     oroya_track tr[5] = {
-        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 4, .times = times,
+        {.target = "a",
+         .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 3,
+         .key_count = 4,
+         .times = times,
          .values = pos},
-        {.target = "b", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 4, .times = times, .values = lin},
-        {.target = "c", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_STEP,
-         .components = 4, .key_count = 2, .times = times, .values = step},
-        {.target = "d", .property = OROYA_PROPERTY_ROTATION,
-         .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 4, .key_count = 2,
-         .times = times, .values = cub},
-        {.target = "e", .property = OROYA_PROPERTY_WEIGHTS, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 2, .times = times, .values = weights},
+        {.target = "b",
+         .property = OROYA_PROPERTY_ROTATION,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4,
+         .key_count = 4,
+         .times = times,
+         .values = lin},
+        {.target = "c",
+         .property = OROYA_PROPERTY_ROTATION,
+         .interpolation = OROYA_INTERP_STEP,
+         .components = 4,
+         .key_count = 2,
+         .times = times,
+         .values = step},
+        {.target = "d",
+         .property = OROYA_PROPERTY_ROTATION,
+         .interpolation = OROYA_INTERP_CUBICSPLINE,
+         .components = 4,
+         .key_count = 2,
+         .times = times,
+         .values = cub},
+        {.target = "e",
+         .property = OROYA_PROPERTY_WEIGHTS,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4,
+         .key_count = 2,
+         .times = times,
+         .values = weights},
     };
     oroya_clip *clip = NULL;
     oroya_error err = {0};
     OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "n", .tracks = tr, .track_count = 5},
                                 &clip, &err),
               OROYA_OK);
-    if (!clip) return;
+    if (!clip)
+        return;
     /* The caller's arrays are not touched. */
     OT_CHECK(memcmp(lin, lin_in, sizeof lin) == 0 && memcmp(step, step_in, sizeof step) == 0 &&
              memcmp(cub, cub_in, sizeof cub) == 0);
@@ -626,7 +727,8 @@ static void test_normalize_rotation_keys(void) {
     for (int k = 1; k < 4; k++) {
         float want[4];
         unit_reference(lin + 4 * k, want);
-        for (int c = 0; c < 4; c++) OT_NEAR(b[4 * k + c], want[c], 1e-7);
+        for (int c = 0; c < 4; c++)
+            OT_NEAR(b[4 * k + c], want[c], 1e-7);
     }
     OT_CHECK(b[7] == 1.0f && b[15] == 1.0f); /* x / x */
     OT_NEAR(b[8], 1.0 / sqrt(30.0), 1e-7);
@@ -658,9 +760,9 @@ static void test_normalize_rotation_keys(void) {
     oroya_clip_destroy(clip);
 
     /* Unit keys only: nothing reported. */
-    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &tr[2], .track_count = 1}, &clip,
-                                &err),
-              OROYA_OK);
+    OT_EQ_INT(
+        oroya_clip_create(&(oroya_clip_desc){.tracks = &tr[2], .track_count = 1}, &clip, &err),
+        OROYA_OK);
     if (clip) {
         OT_EQ_INT(clip->normalized_key_count, 0);
         OT_EQ_INT(clip->first_normalized_track, UINT32_MAX);
@@ -677,16 +779,20 @@ static void test_zero_quaternion_key(void) {
         float keys[36] = {0};
         bool cubic = interp == OROYA_INTERP_CUBICSPLINE;
         int stride = cubic ? 12 : 4, at = cubic ? 4 : 0;
-        keys[at + 3] = 1.0f;          /* key 0 unit, key 1 length 2, key 2 zero */
+        keys[at + 3] = 1.0f; /* key 0 unit, key 1 length 2, key 2 zero */
         keys[stride + at + 1] = 2.0f;
-        if (cubic) keys[2 * stride] = 1.0f; /* a tangent is not a rotation: ignored */
-        oroya_track t = {.target = "spine", .property = OROYA_PROPERTY_ROTATION,
-                         .interpolation = (oroya_interpolation)interp, .components = 4,
-                         .key_count = 3, .times = times, .values = keys,
+        if (cubic)
+            keys[2 * stride] = 1.0f; /* a tangent is not a rotation: ignored */
+        oroya_track t = {.target = "spine",
+                         .property = OROYA_PROPERTY_ROTATION,
+                         .interpolation = (oroya_interpolation)interp,
+                         .components = 4,
+                         .key_count = 3,
+                         .times = times,
+                         .values = keys,
                          .twist_axis = {0, 1, 0}};
         memset(&err, 0, sizeof err);
-        OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "z", .tracks = &t,
-                                                        .track_count = 1},
+        OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "z", .tracks = &t, .track_count = 1},
                                     &clip, &err),
                   OROYA_ERR_INVALID_DATA);
         OT_CHECK(clip == NULL);
@@ -696,12 +802,17 @@ static void test_zero_quaternion_key(void) {
     }
     /* A zero tangent next to a unit vertex is fine. */
     float cub[12] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
-    oroya_track t = {.target = "spine", .property = OROYA_PROPERTY_ROTATION,
-                     .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 4, .key_count = 1,
-                     .times = times, .values = cub};
+    oroya_track t = {.target = "spine",
+                     .property = OROYA_PROPERTY_ROTATION,
+                     .interpolation = OROYA_INTERP_CUBICSPLINE,
+                     .components = 4,
+                     .key_count = 1,
+                     .times = times,
+                     .values = cub};
     OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, &err),
               OROYA_OK);
-    if (clip) OT_EQ_INT(clip->normalized_key_count, 0);
+    if (clip)
+        OT_EQ_INT(clip->normalized_key_count, 0);
     oroya_clip_destroy(clip);
 }
 

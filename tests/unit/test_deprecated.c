@@ -84,12 +84,20 @@ static oroya_clip *two_track_clip(void) {
     static const float times[3] = {0, 0.5f, 1};
     static const float pos[9] = {1, 2, 3, 4, 5, 6, -1, 0, 2};
     static const float rot[12] = {0, 0, 0, 1, 0, 0.6f, 0, 0.8f, 0.6f, 0, 0, 0.8f};
-    oroya_track tr[2] = {{.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
-                          .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 3,
-                          .times = times, .values = pos},
-                         {.target = "a", .property = OROYA_PROPERTY_ROTATION,
-                          .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 3,
-                          .times = times, .values = rot}};
+    oroya_track tr[2] = {{.target = "a",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = 3,
+                          .times = times,
+                          .values = pos},
+                         {.target = "a",
+                          .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 4,
+                          .key_count = 3,
+                          .times = times,
+                          .values = rot}};
     oroya_clip *c = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tr, .track_count = 2}, &c, NULL) ==
              OROYA_OK);

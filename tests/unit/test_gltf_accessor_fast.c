@@ -24,8 +24,10 @@ static uint32_t ref_comp_size(uint32_t ct) {
 static uint32_t ref_rows(oroya_gltf_type t) {
     switch (t) {
     case OROYA_GLTF_SCALAR: return 1;
-    case OROYA_GLTF_VEC2: case OROYA_GLTF_MAT2: return 2;
-    case OROYA_GLTF_VEC3: case OROYA_GLTF_MAT3: return 3;
+    case OROYA_GLTF_VEC2:
+    case OROYA_GLTF_MAT2: return 2;
+    case OROYA_GLTF_VEC3:
+    case OROYA_GLTF_MAT3: return 3;
     default: return 4;
     }
 }
@@ -118,9 +120,10 @@ static void ref_decode(const oroya_gltf_data *d, uint32_t ai, bool as_uint, floa
         const oroya_gltf_buffer_view *vv = &d->buffer_views[s->values_buffer_view];
         uint32_t ics = ref_comp_size(s->indices_component_type);
         uint32_t idx = (uint32_t)ref_uint(d->buffers[iv->buffer].data + iv->byte_offset +
-                                              s->indices_byte_offset + (size_t)j * ics, ics);
-        const uint8_t *e = d->buffers[vv->buffer].data + vv->byte_offset +
-                           s->values_byte_offset + (size_t)j * es;
+                                              s->indices_byte_offset + (size_t)j * ics,
+                                          ics);
+        const uint8_t *e =
+            d->buffers[vv->buffer].data + vv->byte_offset + s->values_byte_offset + (size_t)j * es;
         for (uint32_t k = 0; k < n && idx < a->count; k++) {
             const uint8_t *p = ref_component(d, a, e, k);
             if (as_uint) {
@@ -161,8 +164,7 @@ static void check_data(const oroya_gltf_data *d, const char *name) {
             OT_CHECK_MSG(r != OROYA_OK || memcmp(ugot, uwant, nf * sizeof(uint32_t)) == 0,
                          "%s accessors[%u]: uints differ", name, ai);
         } else {
-            OT_CHECK_MSG(r == OROYA_ERR_INVALID_DATA, "%s accessors[%u]: signed as uint", name,
-                         ai);
+            OT_CHECK_MSG(r == OROYA_ERR_INVALID_DATA, "%s accessors[%u]: signed as uint", name, ai);
         }
         accessors_checked++;
         free(got), free(want), free(ugot), free(uwant);
@@ -240,9 +242,8 @@ static void test_synthetic_shapes(void) {
     b64(bytes, BUF, enc);
     static const unsigned cts[] = {5120, 5121, 5122, 5123, 5125, 5126};
     static const char *types[] = {"SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4"};
-    static const oroya_gltf_type tenum[] = {OROYA_GLTF_SCALAR, OROYA_GLTF_VEC2,
-                                            OROYA_GLTF_VEC3,   OROYA_GLTF_VEC4,
-                                            OROYA_GLTF_MAT2,   OROYA_GLTF_MAT3,
+    static const oroya_gltf_type tenum[] = {OROYA_GLTF_SCALAR, OROYA_GLTF_VEC2, OROYA_GLTF_VEC3,
+                                            OROYA_GLTF_VEC4,   OROYA_GLTF_MAT2, OROYA_GLTF_MAT3,
                                             OROYA_GLTF_MAT4};
     char views[1 << 16], accs[1 << 17];
     size_t vl = 0, al = 0;

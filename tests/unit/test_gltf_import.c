@@ -48,9 +48,12 @@ static oroya_result import_json(const char *json, oroya_gltf_model **out, oroya_
     oroya_gltf_data *d = NULL;
     *out = NULL;
     oroya_result r = oroya_gltf_parse(NULL, json, strlen(json), &d, err);
-    if (r == OROYA_OK) r = oroya_gltf_load_buffers(d, err);
-    if (r == OROYA_OK) r = oroya_gltf_validate(d, err);
-    if (r == OROYA_OK) r = oroya_gltf_import(d, NULL, out, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_load_buffers(d, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(d, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_import(d, NULL, out, err);
     oroya_gltf_free(d);
     return r;
 }
@@ -84,7 +87,8 @@ static int import_tree(const char *dir) {
             continue;
         }
         size_t n = strlen(path);
-        if (!(n > 5 && !strcmp(path + n - 5, ".gltf")) && !(n > 4 && !strcmp(path + n - 4, ".glb"))) {
+        if (!(n > 5 && !strcmp(path + n - 5, ".gltf")) &&
+            !(n > 4 && !strcmp(path + n - 4, ".glb"))) {
             continue;
         }
         files++;
@@ -95,7 +99,8 @@ static int import_tree(const char *dir) {
         /* Every referenced base color image was decoded. */
         for (uint32_t i = 0; m && i < m->material_count; i++) {
             uint32_t img = m->materials[i].base_color_image;
-            OT_CHECK_MSG(img == OROYA_GLTF_NONE || m->images[img].pixels, "%s: image %u", path, img);
+            OT_CHECK_MSG(img == OROYA_GLTF_NONE || m->images[img].pixels, "%s: image %u", path,
+                         img);
         }
         oroya_gltf_model_free(m);
     }
@@ -111,7 +116,8 @@ static void test_simple_skin(void) {
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(ASSETS "/SimpleSkin/glTF/SimpleSkin.gltf", NULL, &m, &err) ==
-                     OROYA_OK, "%s", err.message);
+                     OROYA_OK,
+                 "%s", err.message);
     if (!m) {
         return;
     }
@@ -128,8 +134,8 @@ static void test_simple_skin(void) {
     OT_CHECK(oroya_scene_get_mesh(m->scene, m->nodes[0], &g, NULL) == OROYA_OK);
     OT_CHECK(g && g->vertex_count == 10 && g->index_count == 24 && g->joints && g->weights);
     if (g && g->joints) {
-        OT_EQ_INT(g->joints[2 * 4 + 1], 1);      /* vertex 2: joints (0, 1, 0, 0) */
-        OT_CHECK(g->weights[2 * 4] == 0.75f);     /* weights (0.75, 0.25, 0, 0) */
+        OT_EQ_INT(g->joints[2 * 4 + 1], 1);   /* vertex 2: joints (0, 1, 0, 0) */
+        OT_CHECK(g->weights[2 * 4] == 0.75f); /* weights (0.75, 0.25, 0, 0) */
     }
     /* Skin: joints nodes 1 and 2; at rest the bone matrices are the identity (joint world
      * translation (0, 1, 0) times the inverse bind translation (0, -1, 0)). */
@@ -187,7 +193,8 @@ static void test_interpolation_names_and_image(void) {
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(ASSETS "/InterpolationTest/glTF-Binary/InterpolationTest.glb",
-                                 NULL, &m, &err) == OROYA_OK, "%s", err.message);
+                                 NULL, &m, &err) == OROYA_OK,
+                 "%s", err.message);
     if (!m) {
         return;
     }
@@ -208,7 +215,7 @@ static void test_interpolation_names_and_image(void) {
     for (uint32_t i = 0; i < 9; i++) {
         const oroya_clip *c = m->clips[i];
         oroya_interpolation want = !strncmp(c->name, "Step", 4)     ? OROYA_INTERP_STEP
-                                 : !strncmp(c->name, "Linear", 6)   ? OROYA_INTERP_LINEAR
+                                   : !strncmp(c->name, "Linear", 6) ? OROYA_INTERP_LINEAR
                                                                     : OROYA_INTERP_CUBICSPLINE;
         OT_EQ_INT(c->tracks[0].interpolation, want);
     }
@@ -232,8 +239,8 @@ static void test_interpolation_names_and_image(void) {
 
     /* skip_images leaves images undecoded. */
     oroya_gltf_import_desc desc = {.skip_images = true};
-    OT_CHECK(oroya_gltf_load(ASSETS "/InterpolationTest/glTF-Binary/InterpolationTest.glb",
-                             &desc, &m, &err) == OROYA_OK);
+    OT_CHECK(oroya_gltf_load(ASSETS "/InterpolationTest/glTF-Binary/InterpolationTest.glb", &desc,
+                             &m, &err) == OROYA_OK);
     if (m) {
         OT_CHECK(m->image_count == 1 && m->images[0].pixels == NULL && m->images[0].width == 0);
         oroya_gltf_model_free(m);
@@ -244,7 +251,8 @@ static void test_quantized_clip(void) {
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(ASSETS "/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",
-                                 NULL, &m, &err) == OROYA_OK, "%s", err.message);
+                                 NULL, &m, &err) == OROYA_OK,
+                 "%s", err.message);
     if (!m) {
         return;
     }
@@ -282,11 +290,11 @@ static char *triangle_uri(void) {
 }
 
 #define HEAD "{\"asset\":{\"version\":\"2.0\"},"
-#define TRI_BUFFERS                                                                          \
-    "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":48}],"                                       \
-    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"      \
-    "\"byteLength\":12}],"                                                                    \
-    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"  \
+#define TRI_BUFFERS                                                                                \
+    "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":48}],"                                            \
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"           \
+    "\"byteLength\":12}],"                                                                         \
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"      \
     "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"}],"
 
 static void test_names(void) {
@@ -294,13 +302,13 @@ static void test_names(void) {
      * node_<i>; clip names fall back to animation_<i> when duplicate or animation_<j>. */
     const char *json =
         HEAD "\"nodes\":[{\"name\":\"A\"},{\"name\":\"A\"},{\"name\":\"\"},{\"name\":\"node_7\"},"
-        "{\"name\":\"action:x\"},{\"name\":\"skin:1\"},{\"name\":\"B\"},{}],"
-        "\"scenes\":[{\"nodes\":[0,1,2,3,4,5,6,7]}],"
-        "\"animations\":[{\"name\":\"Walk\",\"channels\":[],\"samplers\":[]},"
-        "{\"name\":\"Walk\",\"channels\":[],\"samplers\":[]},"
-        "{\"name\":\"animation_5\",\"channels\":[],\"samplers\":[]},"
-        "{\"name\":\"animation_3\",\"channels\":[],\"samplers\":[]},"
-        "{\"name\":\"Run\",\"channels\":[],\"samplers\":[]},{}]}";
+             "{\"name\":\"action:x\"},{\"name\":\"skin:1\"},{\"name\":\"B\"},{}],"
+             "\"scenes\":[{\"nodes\":[0,1,2,3,4,5,6,7]}],"
+             "\"animations\":[{\"name\":\"Walk\",\"channels\":[],\"samplers\":[]},"
+             "{\"name\":\"Walk\",\"channels\":[],\"samplers\":[]},"
+             "{\"name\":\"animation_5\",\"channels\":[],\"samplers\":[]},"
+             "{\"name\":\"animation_3\",\"channels\":[],\"samplers\":[]},"
+             "{\"name\":\"Run\",\"channels\":[],\"samplers\":[]},{}]}";
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(import_json(json, &m, &err) == OROYA_OK, "%s", err.message);
@@ -337,18 +345,18 @@ static void test_structure(void) {
      * primitives and 1 morph target, mesh weights [0.25], node weights absent. Node 2 has a
      * camera (yfov 1 rad, no aspect, no zfar) and is only in scene 1; scene 0 is default. */
     char *uri = triangle_uri();
-    char *json = fmt(
-        HEAD TRI_BUFFERS
-        "\"meshes\":[{\"weights\":[0.25],\"primitives\":["
-        "{\"attributes\":{\"POSITION\":0},\"targets\":[{\"POSITION\":0}]},"
-        "{\"attributes\":{\"POSITION\":0},\"targets\":[{\"POSITION\":0}],\"material\":0},"
-        "{\"attributes\":{\"POSITION\":0},\"mode\":1,\"targets\":[{\"POSITION\":0}]}]}],"
-        "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,0.5]}}],"
-        "\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":1,\"znear\":0.1}}],"
-        "\"nodes\":[{\"matrix\":[0,2,0,0, -2,0,0,0, 0,0,2,0, 1,2,3,1],\"children\":[1]},"
-        "{\"mesh\":0,\"name\":\"M\"},{\"camera\":0}],"
-        "\"scene\":0,\"scenes\":[{\"nodes\":[0]},{\"nodes\":[2]}]}",
-        uri);
+    char *json =
+        fmt(HEAD TRI_BUFFERS
+            "\"meshes\":[{\"weights\":[0.25],\"primitives\":["
+            "{\"attributes\":{\"POSITION\":0},\"targets\":[{\"POSITION\":0}]},"
+            "{\"attributes\":{\"POSITION\":0},\"targets\":[{\"POSITION\":0}],\"material\":0},"
+            "{\"attributes\":{\"POSITION\":0},\"mode\":1,\"targets\":[{\"POSITION\":0}]}]}],"
+            "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,0.5]}}],"
+            "\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":1,\"znear\":0.1}}],"
+            "\"nodes\":[{\"matrix\":[0,2,0,0, -2,0,0,0, 0,0,2,0, 1,2,3,1],\"children\":[1]},"
+            "{\"mesh\":0,\"name\":\"M\"},{\"camera\":0}],"
+            "\"scene\":0,\"scenes\":[{\"nodes\":[0]},{\"nodes\":[2]}]}",
+            uri);
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(import_json(json, &m, &err) == OROYA_OK, "%s", err.message);
@@ -398,11 +406,11 @@ static void test_structure(void) {
     oroya_gltf_model_free(m);
 
     /* Scene 1 as default: the camera node, with GLTFLoader's defaults. */
-    json = fmt(HEAD TRI_BUFFERS
-               "\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":1,"
-               "\"znear\":0.1}}],\"nodes\":[{},{\"camera\":0}],"
-               "\"scene\":1,\"scenes\":[{\"nodes\":[0]},{\"nodes\":[1]}]}",
-               uri);
+    json =
+        fmt(HEAD TRI_BUFFERS "\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":1,"
+                             "\"znear\":0.1}}],\"nodes\":[{},{\"camera\":0}],"
+                             "\"scene\":1,\"scenes\":[{\"nodes\":[0]},{\"nodes\":[1]}]}",
+            uri);
     OT_CHECK_MSG(import_json(json, &m, &err) == OROYA_OK, "%s", err.message);
     free(json);
     if (m) {
@@ -489,15 +497,16 @@ static void test_errors(void) {
     free(uri);
     /* A vertex index past the vertex count (the float 1.0 read as UNSIGNED_INT). */
     uri = triangle_uri();
-    json = fmt(HEAD
-               "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":48}],"
-               "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
-               "\"byteLength\":12}],"
-               "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
-               "{\"bufferView\":1,\"componentType\":5125,\"count\":3,\"type\":\"SCALAR\"}],"
-               "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
-               "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}",
-               uri);
+    json = fmt(
+        HEAD
+        "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":48}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+        "\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5125,\"count\":3,\"type\":\"SCALAR\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+        "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}",
+        uri);
     OT_EQ_INT(import_json(json, &m, &err), OROYA_ERR_OUT_OF_RANGE);
     OT_CHECK_MSG(strstr(err.message, "meshes[0].primitives[0]: ") == err.message, "%s",
                  err.message);
@@ -506,20 +515,25 @@ static void test_errors(void) {
     free(b64);
     /* A JPEG whose Huffman table declares 16 x 255 codes (stb_image would write past its
      * 257-entry table) is refused before decoding; a PNG that is not one fails cleanly. */
-    static const uint8_t bad_jpeg[] = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x13, 0x00,
-                                       0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-                                       0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-                                       0xFF, 0xD9};
+    static const uint8_t bad_jpeg[] = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x13, 0x00, 0xFF, 0xFF,
+                                       0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                       0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xD9};
     static const uint8_t bad_png[] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0};
-    const struct { const uint8_t *bytes; size_t n; const char *what; } images[] = {
-        {bad_jpeg, sizeof bad_jpeg, "images[0]: cannot decode the image (corrupt JPEG Huffman table)"},
+    const struct {
+        const uint8_t *bytes;
+        size_t n;
+        const char *what;
+    } images[] = {
+        {bad_jpeg, sizeof bad_jpeg,
+         "images[0]: cannot decode the image (corrupt JPEG Huffman table)"},
         {bad_png, sizeof bad_png, "images[0]: cannot decode the image ("},
     };
     for (int i = 0; i < 2; i++) {
         char *img64 = base64(images[i].bytes, images[i].n);
         json = fmt(HEAD "\"images\":[{\"uri\":\"data:image/jpeg;base64,%s\"}],"
-                   "\"textures\":[{\"source\":0}],\"materials\":[{\"pbrMetallicRoughness\":"
-                   "{\"baseColorTexture\":{\"index\":0}}}]}", img64);
+                        "\"textures\":[{\"source\":0}],\"materials\":[{\"pbrMetallicRoughness\":"
+                        "{\"baseColorTexture\":{\"index\":0}}}]}",
+                   img64);
         OT_EQ_INT(import_json(json, &m, &err), OROYA_ERR_PARSE);
         OT_CHECK_MSG(strstr(err.message, images[i].what) == err.message, "%s", err.message);
         free(json);
@@ -529,10 +543,10 @@ static void test_errors(void) {
      * file of a few hundred bytes: over the budget, refused before allocating. */
     const char *bomb =
         HEAD "\"accessors\":[{\"componentType\":5126,\"count\":999999,\"type\":\"VEC3\"}],"
-        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}},"
-        "{\"attributes\":{\"POSITION\":0}},{\"attributes\":{\"POSITION\":0}},"
-        "{\"attributes\":{\"POSITION\":0}},{\"attributes\":{\"POSITION\":0}},"
-        "{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]}";
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}},"
+             "{\"attributes\":{\"POSITION\":0}},{\"attributes\":{\"POSITION\":0}},"
+             "{\"attributes\":{\"POSITION\":0}},{\"attributes\":{\"POSITION\":0}},"
+             "{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]}";
     OT_EQ_INT(import_json(bomb, &m, &err), OROYA_ERR_LIMIT);
     OT_CHECK_MSG(strstr(err.message, "meshes[0].primitives[5]: import would decode more than"),
                  "%s", err.message);

@@ -20,26 +20,26 @@ static const uint8_t PNG_2X1[] = {
 /* Key times {0, 1} and translations {(0,0,0), (1,2,3)}. */
 static const float ANIM_BIN[8] = {0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 2.0f, 3.0f};
 
-#define MODEL_JSON                                                                            \
-    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"              \
-    "\"nodes\":[{\"name\":\"box\"}],"                                                         \
-    "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":32}],"                                       \
-    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"                                       \
-    "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"                                     \
-    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"," \
-    "\"min\":[0],\"max\":[1]},"                                                               \
-    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"               \
-    "\"animations\":[{\"name\":\"move\",\"samplers\":[{\"input\":0,\"output\":1}],"           \
-    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}],"      \
-    "\"images\":[{\"uri\":\"%s\"}],\"textures\":[{\"source\":0}],"                            \
+#define MODEL_JSON                                                                                 \
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"                   \
+    "\"nodes\":[{\"name\":\"box\"}],"                                                              \
+    "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":32}],"                                            \
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"                                            \
+    "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"                                          \
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","     \
+    "\"min\":[0],\"max\":[1]},"                                                                    \
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"                    \
+    "\"animations\":[{\"name\":\"move\",\"samplers\":[{\"input\":0,\"output\":1}],"                \
+    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}],"           \
+    "\"images\":[{\"uri\":\"%s\"}],\"textures\":[{\"source\":0}],"                                 \
     "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}]}"
 
 /* What the reader saw, and what it is to do. */
 typedef struct reader {
     int calls;
-    int refuse;                       /* 1: refuse every URI */
-    int overclaim;                    /* 1: say the file is one byte over max_size */
-    int undersize;                    /* 1: say the file has 4 bytes */
+    int refuse;    /* 1: refuse every URI */
+    int overclaim; /* 1: say the file is one byte over max_size */
+    int undersize; /* 1: say the file has 4 bytes */
     char last_uri[256], last_path[256], last_base[256];
     uint64_t last_max;
 } reader;
@@ -203,8 +203,8 @@ static void test_refusing_reader(void) {
 
 static oroya_result refuse_silently(void *user, const char *uri, const char *path,
                                     const char *base_dir, uint64_t max_size,
-                                    const oroya_allocator *allocator, void **bytes,
-                                    uint64_t *size, oroya_error *err) {
+                                    const oroya_allocator *allocator, void **bytes, uint64_t *size,
+                                    oroya_error *err) {
     (void)user, (void)uri, (void)path, (void)base_dir, (void)max_size, (void)allocator;
     (void)bytes, (void)size, (void)err;
     return (oroya_result)1000; /* not a result code: taken as an I/O error */
@@ -240,8 +240,8 @@ static void test_reader_over_budget(void) {
     rd = (reader){.undersize = 1};
     OT_CHECK(oroya_gltf_parse(&desc, json, strlen(json), &g, &err) == OROYA_OK);
     OT_EQ_INT(oroya_gltf_load_buffers(g, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "buffers[0]: byteLength is 32 but the data has 4 bytes"),
-                 "%s", err.message);
+    OT_CHECK_MSG(strstr(err.message, "buffers[0]: byteLength is 32 but the data has 4 bytes"), "%s",
+                 err.message);
     oroya_gltf_free(g);
     OT_EQ_INT(live_blocks, 0);
 }

@@ -148,8 +148,7 @@ static void compare_skin(const char *what, uint32_t i, const oroya_skin *a, cons
 static void compare_camera(const char *what, uint32_t i, const oroya_gltf_model *a, uint32_t ga,
                            const oroya_gltf_model *b, uint32_t gb) {
     uint32_t ca = a->node_cameras[ga], cb = b->node_cameras[gb];
-    OT_CHECK_MSG((ca == OROYA_GLTF_NONE) == (cb == OROYA_GLTF_NONE), "%s: node %u camera", what,
-                 i);
+    OT_CHECK_MSG((ca == OROYA_GLTF_NONE) == (cb == OROYA_GLTF_NONE), "%s: node %u camera", what, i);
     if (ca == OROYA_GLTF_NONE || cb == OROYA_GLTF_NONE) {
         return;
     }
@@ -169,8 +168,8 @@ static void compare_camera(const char *what, uint32_t i, const oroya_gltf_model 
 static void compare_mesh(const char *what, uint32_t i, const oroya_gltf_model *a, uint32_t ga,
                          const oroya_gltf_model *b, uint32_t gb) {
     uint32_t ma = a->node_meshes[ga], mb = b->node_meshes[gb];
-    OT_CHECK_MSG((ma == OROYA_GLTF_NONE) == (mb == OROYA_GLTF_NONE), "%s: node %u glTF mesh",
-                 what, i);
+    OT_CHECK_MSG((ma == OROYA_GLTF_NONE) == (mb == OROYA_GLTF_NONE), "%s: node %u glTF mesh", what,
+                 i);
     if (ma == OROYA_GLTF_NONE || mb == OROYA_GLTF_NONE) {
         return;
     }
@@ -179,20 +178,19 @@ static void compare_mesh(const char *what, uint32_t i, const oroya_gltf_model *a
     uint32_t fa = a->mesh_first_geometry[ma], fb = b->mesh_first_geometry[mb];
     uint32_t ea = ma + 1 < a->mesh_count ? a->mesh_first_geometry[ma + 1] : a->geometry_count;
     uint32_t eb = mb + 1 < b->mesh_count ? b->mesh_first_geometry[mb + 1] : b->geometry_count;
-    OT_CHECK_MSG(ea - fa == eb - fb, "%s: node %u: %u vs %u primitives", what, i, ea - fa,
-                 eb - fb);
+    OT_CHECK_MSG(ea - fa == eb - fb, "%s: node %u: %u vs %u primitives", what, i, ea - fa, eb - fb);
     for (uint32_t p = 0; p < ea - fa && p < eb - fb; p++) {
         const oroya_gltf_model_primitive *x = &a->primitives[fa + p], *y = &b->primitives[fb + p];
         OT_CHECK((a->geometries[fa + p] == NULL) == (b->geometries[fb + p] == NULL));
         OT_CHECK_MSG(a->geometry_material[fa + p] == b->geometry_material[fb + p],
                      "%s: node %u primitive %u material", what, i, p);
-        OT_CHECK_MSG(x->mode == y->mode && x->vertex_count == y->vertex_count &&
-                         x->index_count == y->index_count &&
-                         same_floats(x->positions, y->positions, (size_t)x->vertex_count * 3) &&
-                         (x->indices == NULL) == (y->indices == NULL) &&
-                         (!x->indices ||
-                          !memcmp(x->indices, y->indices, x->index_count * sizeof(uint32_t))),
-                     "%s: node %u primitive %u (mode %u vs %u)", what, i, p, x->mode, y->mode);
+        OT_CHECK_MSG(
+            x->mode == y->mode && x->vertex_count == y->vertex_count &&
+                x->index_count == y->index_count &&
+                same_floats(x->positions, y->positions, (size_t)x->vertex_count * 3) &&
+                (x->indices == NULL) == (y->indices == NULL) &&
+                (!x->indices || !memcmp(x->indices, y->indices, x->index_count * sizeof(uint32_t))),
+            "%s: node %u primitive %u (mode %u vs %u)", what, i, p, x->mode, y->mode);
         size_t v4 = a->geometries[fa + p] ? (size_t)a->geometries[fa + p]->vertex_count * 4 : 0;
         OT_CHECK_MSG((x->weights2 == NULL) == (y->weights2 == NULL) &&
                          (!x->weights2 || (!memcmp(x->joints2, y->joints2, v4 * 2) &&
@@ -235,8 +233,8 @@ static void compare_nodes(const char *what, const oroya_gltf_model *a, const oro
         const char *nb = oroya_scene_node_name(b->scene, hb);
         OT_CHECK_MSG(same_name(na, nb), "%s: node %u '%s' vs '%s'", what, i, na, nb);
         uint32_t ga = gltf_node_at(a, i), gb = gltf_node_at(b, i);
-        OT_CHECK_MSG((ga == OROYA_GLTF_NONE) == (gb == OROYA_GLTF_NONE), "%s: node %u origin",
-                     what, i);
+        OT_CHECK_MSG((ga == OROYA_GLTF_NONE) == (gb == OROYA_GLTF_NONE), "%s: node %u origin", what,
+                     i);
         if (ga != OROYA_GLTF_NONE && gb != OROYA_GLTF_NONE) {
             OT_CHECK_MSG(!strcmp(a->node_file_names[ga], b->node_file_names[gb]),
                          "%s: node %u file name '%s' vs '%s'", what, i, a->node_file_names[ga],
@@ -279,8 +277,7 @@ static void compare_nodes(const char *what, const oroya_gltf_model *a, const oro
     }
 }
 
-static void compare_models(const char *what, const oroya_gltf_model *a,
-                           const oroya_gltf_model *b) {
+static void compare_models(const char *what, const oroya_gltf_model *a, const oroya_gltf_model *b) {
     compare_nodes(what, a, b);
     OT_CHECK_MSG(!strcmp(a->scene_name, b->scene_name), "%s: scene '%s' vs '%s'", what,
                  a->scene_name, b->scene_name);
@@ -293,8 +290,8 @@ static void compare_models(const char *what, const oroya_gltf_model *a,
         OT_CHECK_MSG(x->base_color_texture == y->base_color_texture &&
                          x->base_color_texcoord == y->base_color_texcoord &&
                          x->base_color_image == y->base_color_image,
-                     "%s: material %u base color texture %u vs %u", what, i,
-                     x->base_color_texture, y->base_color_texture);
+                     "%s: material %u base color texture %u vs %u", what, i, x->base_color_texture,
+                     y->base_color_texture);
     }
     /* Textures, their samplers and images: the image files bit for bit, and the pixels. */
     OT_EQ_INT(b->texture_count, a->texture_count);
@@ -313,14 +310,13 @@ static void compare_models(const char *what, const oroya_gltf_model *a,
         OT_CHECK_MSG(!strcmp(x->name, y->name) && !strcmp(x->mime_type, y->mime_type) &&
                          x->encoded && y->encoded && x->encoded_size == y->encoded_size &&
                          !memcmp(x->encoded, y->encoded, (size_t)x->encoded_size),
-                     "%s: image %u ('%s', %s, %llu vs %llu bytes)", what, i, x->name,
-                     x->mime_type, (unsigned long long)x->encoded_size,
-                     (unsigned long long)y->encoded_size);
-        OT_CHECK_MSG(x->width == y->width && x->height == y->height &&
-                         (x->pixels == NULL) == (y->pixels == NULL) &&
-                         (!x->pixels || !memcmp(x->pixels, y->pixels,
-                                                (size_t)x->width * x->height * 4)),
-                     "%s: image %u pixels", what, i);
+                     "%s: image %u ('%s', %s, %llu vs %llu bytes)", what, i, x->name, x->mime_type,
+                     (unsigned long long)x->encoded_size, (unsigned long long)y->encoded_size);
+        OT_CHECK_MSG(
+            x->width == y->width && x->height == y->height &&
+                (x->pixels == NULL) == (y->pixels == NULL) &&
+                (!x->pixels || !memcmp(x->pixels, y->pixels, (size_t)x->width * x->height * 4)),
+            "%s: image %u pixels", what, i);
     }
     OT_EQ_INT(b->skin_count, a->skin_count);
     OT_EQ_INT(b->skinned_mesh_count, a->skinned_mesh_count);
@@ -349,8 +345,8 @@ static void compare_models(const char *what, const oroya_gltf_model *a,
         OT_EQ_INT(y->track_count, x->track_count);
         for (uint32_t t = 0; t < x->track_count && t < y->track_count; t++) {
             const oroya_track *p = &x->tracks[t], *q = &y->tracks[t];
-            OT_CHECK_MSG(same_name(p->target, q->target), "%s: track %u target %s vs %s", what,
-                         t, p->target, q->target);
+            OT_CHECK_MSG(same_name(p->target, q->target), "%s: track %u target %s vs %s", what, t,
+                         p->target, q->target);
             oroya_node np, nq;
             bool in_a = oroya_scene_find_node(a->scene, p->target, &np) == OROYA_OK;
             bool in_b = oroya_scene_find_node(b->scene, q->target, &nq) == OROYA_OK;
@@ -375,16 +371,15 @@ static void round_trip(const char *path, void *user) {
     oroya_gltf_import_desc skip = {.skip_images = false}; /* images are compared too */
     oroya_gltf_model *a = NULL;
     oroya_error err = {0};
-    OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
-                 err.message);
+    OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path, err.message);
     if (!a) {
         return;
     }
     const char *base = strrchr(path, '/') + 1;
     for (int binary = 0; binary < 2; binary++) {
         char out[1200];
-        snprintf(out, sizeof out, OUT "/%03d_%.*s.%s", counter++,
-                 (int)(strchr(base, '.') - base), base, binary ? "glb" : "gltf");
+        snprintf(out, sizeof out, OUT "/%03d_%.*s.%s", counter++, (int)(strchr(base, '.') - base),
+                 base, binary ? "glb" : "gltf");
         oroya_gltf_write_desc wd = {.binary = binary != 0,
                                     .clips = (const oroya_clip *const *)a->clips,
                                     .clip_count = a->clip_count,
@@ -393,8 +388,7 @@ static void round_trip(const char *path, void *user) {
                      err.message);
         fprintf(manifest, "%s\t%s\n", out, path);
         oroya_gltf_model *b = NULL;
-        OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out,
-                     err.message);
+        OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out, err.message);
         if (b) {
             compare_models(out, a, b);
         }
@@ -424,8 +418,8 @@ static void test_odd_model(void) {
     OT_CHECK(a->clip_count == 1 && !strcmp(a->clips[0]->name, name));
     OT_CHECK(oroya_gltf_model_find_clip(a, name) == a->clips[0]);
     OT_CHECK(a->cameras[0].aspect_ratio == 0.0f && a->cameras[0].zfar == 0.0f);
-    oroya_gltf_write_desc wd = {.clips = (const oroya_clip *const *)a->clips,
-                                .clip_count = a->clip_count, .model = a};
+    oroya_gltf_write_desc wd = {
+        .clips = (const oroya_clip *const *)a->clips, .clip_count = a->clip_count, .model = a};
     OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_again.gltf", &err), OROYA_OK);
     OT_EQ_INT(oroya_gltf_load(OUT "/odd_again.gltf", NULL, &b, &err), OROYA_OK);
     if (b) {
@@ -444,16 +438,16 @@ static void test_odd_model(void) {
         OT_EQ_INT(b->node_count, a->node_count);
         OT_CHECK(b->node_count == 12 && b->nodes[11].id == 0 &&
                  !strcmp(b->node_file_names[11], "Elsewhere"));
-        OT_CHECK(b->node_count == 12 && !memcmp(&b->node_transforms[11], &a->node_transforms[7],
-                                                sizeof(oroya_transform)));
+        OT_CHECK(b->node_count == 12 &&
+                 !memcmp(&b->node_transforms[11], &a->node_transforms[7], sizeof(oroya_transform)));
         OT_CHECK(a->node_transforms[7].translation.z == -3.0f);
         /* The mesh of a triangle and a lines primitive is one node again, with one child
          * node per primitive, as import made it the first time. */
         oroya_node wire;
         OT_CHECK(oroya_scene_find_node(b->scene, "wire", &wire) == OROYA_OK &&
                  oroya_scene_child_count(b->scene, wire) == 2);
-        OT_CHECK(b->clips[0]->track_count == 2 && !strcmp(b->clips[0]->tracks[0].target,
-                                                          "Elsewhere"));
+        OT_CHECK(b->clips[0]->track_count == 2 &&
+                 !strcmp(b->clips[0]->tracks[0].target, "Elsewhere"));
         OT_CHECK(b->skins[0].skeleton.id != 0);
     }
     /* Without the model the scene alone is written: the track's target is unknown. */
@@ -483,8 +477,8 @@ static void test_changed_scene(void) {
     OT_CHECK(oroya_scene_set_name(a->scene, top, "renamed") == OROYA_OK);
     oroya_camera cam = oroya_camera_perspective(50.0f, 2.0f, 0.5f, 100.0f);
     OT_CHECK(oroya_scene_set_camera(a->scene, eye, &cam) == OROYA_OK);
-    oroya_gltf_write_desc wd = {.clips = (const oroya_clip *const *)a->clips,
-                                .clip_count = a->clip_count, .model = a};
+    oroya_gltf_write_desc wd = {
+        .clips = (const oroya_clip *const *)a->clips, .clip_count = a->clip_count, .model = a};
     OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_changed.gltf", &err), OROYA_OK);
     fprintf(manifest, "%s\t-\n", OUT "/odd_changed.gltf");
     OT_EQ_INT(oroya_gltf_load(OUT "/odd_changed.gltf", NULL, &b, &err), OROYA_OK);
@@ -514,8 +508,7 @@ static void test_empty_clip(void) {
     oroya_error err = {0};
     OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
     oroya_node n;
-    OT_CHECK(oroya_scene_add_node(scene, "n", (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
-             OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(scene, "n", (oroya_node){0}, OROYA_NODE_OBJECT, &n) == OROYA_OK);
     oroya_clip *clip = NULL;
     oroya_clip_desc cd = {.name = "empty"};
     OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
@@ -543,7 +536,8 @@ static void test_uri_escapes(void) {
     oroya_gltf_model *a = NULL;
     oroya_error err = {0};
     OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/assets/BoxAnimated/glTF-Binary/"
-                             "BoxAnimated.glb", NULL, &a, &err) == OROYA_OK);
+                                              "BoxAnimated.glb",
+                             NULL, &a, &err) == OROYA_OK);
     if (!a) {
         return;
     }
@@ -556,8 +550,7 @@ static void test_uri_escapes(void) {
                      err.message);
         fprintf(manifest, "%s\t-\n", out);
         oroya_gltf_model *b = NULL;
-        OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s: %s", out,
-                     err.message);
+        OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s: %s", out, err.message);
         OT_CHECK(b && oroya_scene_node_count(b->scene) == oroya_scene_node_count(a->scene));
         oroya_gltf_model_free(b);
     }
@@ -602,8 +595,9 @@ static void test_texture_samplers(void) {
                  m->materials[0].base_color_texcoord == 1);
     }
     oroya_gltf_model_free(m);
-    OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"magFilter\":9987}]}"),
-              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(
+        parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"magFilter\":9987}]}"),
+        OROYA_ERR_INVALID_DATA);
     OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"wrapT\":1}]}"),
               OROYA_ERR_INVALID_DATA);
     OT_EQ_INT(parse_validate("{\"asset\":{\"version\":\"2.0\"},\"samplers\":[{\"minFilter\":9984,"

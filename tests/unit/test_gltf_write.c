@@ -33,11 +33,10 @@ static bool fallback_name(const char *s) {
 static uint32_t target_index(const oroya_scene *scene, const char *name) {
     oroya_node n;
     return oroya_scene_find_node(scene, name, &n) == OROYA_OK ? oroya_scene_node_index(scene, n)
-                                                             : UINT32_MAX;
+                                                              : UINT32_MAX;
 }
 
-static void compare_models(const char *what, const oroya_gltf_model *a,
-                           const oroya_gltf_model *b) {
+static void compare_models(const char *what, const oroya_gltf_model *a, const oroya_gltf_model *b) {
     /* Nodes: a's scene and b's scene have the same dense order, since export writes nodes
      * in dense order and import builds them depth first, as they were. */
     uint32_t n = oroya_scene_node_count(a->scene);
@@ -59,8 +58,8 @@ static void compare_models(const char *what, const oroya_gltf_model *a,
         uint32_t wa = 0, wb = 0;
         const float *pa = oroya_scene_weights(a->scene, ha, &wa);
         const float *pb = oroya_scene_weights(b->scene, hb, &wb);
-        OT_CHECK_MSG(wa == wb && (!wa || memcmp(pa, pb, wa * 4u) == 0), "%s: node %u weights",
-                     what, i);
+        OT_CHECK_MSG(wa == wb && (!wa || memcmp(pa, pb, wa * 4u) == 0), "%s: node %u weights", what,
+                     i);
         OT_CHECK_MSG((ga == NULL) == (gb == NULL), "%s: node %u mesh", what, i);
         if (ga && gb) {
             OT_CHECK(ga->vertex_count == gb->vertex_count && ga->index_count == gb->index_count);
@@ -105,8 +104,7 @@ static void round_trip(const char *path, void *user) {
     oroya_gltf_import_desc skip = {.skip_images = true};
     oroya_gltf_model *a = NULL;
     oroya_error err = {0};
-    OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path,
-                 err.message);
+    OT_CHECK_MSG(oroya_gltf_load(path, &skip, &a, &err) == OROYA_OK, "%s: %s", path, err.message);
     if (!a) {
         return;
     }
@@ -121,8 +119,7 @@ static void round_trip(const char *path, void *user) {
         OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s: %s", out,
                      err.message);
         oroya_gltf_model *b = NULL;
-        OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out,
-                     err.message);
+        OT_CHECK_MSG(oroya_gltf_load(out, &skip, &b, &err) == OROYA_OK, "%s: %s", out, err.message);
         if (b) {
             compare_models(out, a, b);
         }
@@ -133,7 +130,8 @@ static void round_trip(const char *path, void *user) {
 
 static void test_round_trip(void) {
     int counter = 0;
-    OT_EQ_INT(ot_each_gltf(ASSETS, round_trip, &counter), 31); /* every .gltf/.glb file in tests/assets */
+    OT_EQ_INT(ot_each_gltf(ASSETS, round_trip, &counter),
+              31); /* every .gltf/.glb file in tests/assets */
 }
 
 /* Writes `clip` of `scene` to OUT/<file> and loads the file again (NULL, reported, on
@@ -186,9 +184,13 @@ static void test_markers_round_trip(void) {
     OT_CHECK(oroya_scene_add_node(scene, "hips", (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
              OROYA_OK);
     static const float times[] = {0, 1.2f}, values[] = {0, 0, 0, 0, 0, 1.2f};
-    oroya_track track = {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
-                         .interpolation = OROYA_INTERP_LINEAR, .components = 3,
-                         .key_count = 2, .times = times, .values = values};
+    oroya_track track = {.target = "hips",
+                         .property = OROYA_PROPERTY_TRANSLATION,
+                         .interpolation = OROYA_INTERP_LINEAR,
+                         .components = 3,
+                         .key_count = 2,
+                         .times = times,
+                         .values = values};
     oroya_clip *clip = NULL;
     oroya_clip_desc cd = {.name = "walk", .tracks = &track, .track_count = 1};
     OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
@@ -206,9 +208,9 @@ static void test_markers_round_trip(void) {
     }
     oroya_gltf_model_free(b);
     /* The same file with a marker past the clip's end. */
-    OT_EQ_INT(load_edited(OUT "/markers.gltf", OUT "/markers_bad.gltf", "markers", "0.9", "7.9",
-                          &err),
-              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(
+        load_edited(OUT "/markers.gltf", OUT "/markers_bad.gltf", "markers", "0.9", "7.9", &err),
+        OROYA_ERR_INVALID_DATA);
     OT_CHECK_MSG(strstr(err.message, "animations[0]") && strstr(err.message, "footR"), "%s",
                  err.message);
     oroya_clip_destroy(clip);
@@ -230,21 +232,41 @@ static void test_curves_round_trip(void) {
     static const float ct[] = {0, 0.6f}, cv[] = {0.1f, 0.7f};
     static const float st[] = {0.25f}, sv[] = {1};
     static const float cubic[] = {0, 0.1f, 2, -1, 0.9f, 0};
-    oroya_track tracks[] = {
-        {.target = "footstep", .property = OROYA_PROPERTY_CURVE,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 1, .key_count = 2, .times = ct,
-         .values = cv},
-        {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 3, .times = times,
-         .values = values},
-        {.target = "ik_weight", .property = OROYA_PROPERTY_CURVE,
-         .interpolation = OROYA_INTERP_STEP, .components = 1, .key_count = 1, .times = st,
-         .values = sv},
-        {.target = "hips", .property = OROYA_PROPERTY_SCALE, .interpolation = OROYA_INTERP_STEP,
-         .components = 3, .key_count = 3, .times = times, .values = values},
-        {.target = "lean", .property = OROYA_PROPERTY_CURVE,
-         .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 1, .key_count = 2,
-         .times = ct, .values = cubic}};
+    oroya_track tracks[] = {{.target = "footstep",
+                             .property = OROYA_PROPERTY_CURVE,
+                             .interpolation = OROYA_INTERP_LINEAR,
+                             .components = 1,
+                             .key_count = 2,
+                             .times = ct,
+                             .values = cv},
+                            {.target = "hips",
+                             .property = OROYA_PROPERTY_TRANSLATION,
+                             .interpolation = OROYA_INTERP_LINEAR,
+                             .components = 3,
+                             .key_count = 3,
+                             .times = times,
+                             .values = values},
+                            {.target = "ik_weight",
+                             .property = OROYA_PROPERTY_CURVE,
+                             .interpolation = OROYA_INTERP_STEP,
+                             .components = 1,
+                             .key_count = 1,
+                             .times = st,
+                             .values = sv},
+                            {.target = "hips",
+                             .property = OROYA_PROPERTY_SCALE,
+                             .interpolation = OROYA_INTERP_STEP,
+                             .components = 3,
+                             .key_count = 3,
+                             .times = times,
+                             .values = values},
+                            {.target = "lean",
+                             .property = OROYA_PROPERTY_CURVE,
+                             .interpolation = OROYA_INTERP_CUBICSPLINE,
+                             .components = 1,
+                             .key_count = 2,
+                             .times = ct,
+                             .values = cubic}};
     oroya_clip *clip = NULL;
     oroya_clip_desc cd = {.name = "walk", .tracks = tracks, .track_count = 5};
     OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
@@ -261,8 +283,8 @@ static void test_curves_round_trip(void) {
             OT_EQ_INT(got->interpolation, want->interpolation);
             OT_EQ_INT(got->key_count, want->key_count);
             OT_CHECK(!memcmp(got->times, want->times, want->key_count * sizeof(float)));
-            OT_CHECK(!memcmp(got->values, want->values,
-                             oroya_track_value_count(want) * sizeof(float)));
+            OT_CHECK(
+                !memcmp(got->values, want->values, oroya_track_value_count(want) * sizeof(float)));
         }
     }
     oroya_gltf_model_free(b);
@@ -275,9 +297,13 @@ static void test_curves_round_trip(void) {
     /* A typed track has no glTF form. */
     oroya_clip_destroy(clip);
     static const float one[] = {1};
-    oroya_track vis = {.target = "hips", .property = OROYA_PROPERTY_VISIBLE,
-                       .interpolation = OROYA_INTERP_STEP, .components = 1, .key_count = 1,
-                       .times = st, .values = one};
+    oroya_track vis = {.target = "hips",
+                       .property = OROYA_PROPERTY_VISIBLE,
+                       .interpolation = OROYA_INTERP_STEP,
+                       .components = 1,
+                       .key_count = 1,
+                       .times = st,
+                       .values = one};
     cd = (oroya_clip_desc){.name = "blink", .tracks = &vis, .track_count = 1};
     OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
     const oroya_clip *clips[] = {clip};
@@ -300,9 +326,13 @@ static void test_errors(void) {
     OT_EQ_INT(oroya_gltf_write(scene, NULL, OUT "/empty.gltf", &err), OROYA_OK);
     /* A clip whose target is not in the scene, and a SMOOTH track. */
     static const float times[] = {0, 1}, values[] = {0, 0, 0, 1, 1, 1};
-    oroya_track track = {.target = "ghost", .property = OROYA_PROPERTY_TRANSLATION,
-                         .interpolation = OROYA_INTERP_LINEAR, .components = 3,
-                         .key_count = 2, .times = times, .values = values};
+    oroya_track track = {.target = "ghost",
+                         .property = OROYA_PROPERTY_TRANSLATION,
+                         .interpolation = OROYA_INTERP_LINEAR,
+                         .components = 3,
+                         .key_count = 2,
+                         .times = times,
+                         .values = values};
     oroya_clip *clip = NULL;
     oroya_clip_desc cd = {.name = "c", .tracks = &track, .track_count = 1};
     OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);

@@ -101,8 +101,8 @@ static oroya_ik two_bone_toward(const chain *c, float dist_ratio, oroya_vec3 *di
     if (dir_out)
         *dir_out = dir;
     return (oroya_ik){.type = OROYA_IK_TWO_BONE,
-                      .target = oroya_vec3_add(a, oroya_vec3_scale(dir, dist_ratio *
-                                                                          chain_length(c))),
+                      .target =
+                          oroya_vec3_add(a, oroya_vec3_scale(dir, dist_ratio * chain_length(c))),
                       .pole = pole,
                       .weight = 1};
 }
@@ -219,9 +219,9 @@ static void test_weight(void) {
              * weighted target, on the line from the end to the target, is close to the first joint, where the chain must swing round fast). */
             oroya_vec3 aim0 = oroya_vec3_lerp(pos(&c, 2), ik.target, ik.weight - 0.05f);
             oroya_vec3 aim1 = oroya_vec3_lerp(pos(&c, 2), ik.target, ik.weight);
-            float near_root =
-                fminf(oroya_vec3_length(oroya_vec3_sub(aim0, pos(&c, 0))),
-                      oroya_vec3_length(oroya_vec3_sub(aim1, pos(&c, 0)))) / len;
+            float near_root = fminf(oroya_vec3_length(oroya_vec3_sub(aim0, pos(&c, 0))),
+                                    oroya_vec3_length(oroya_vec3_sub(aim1, pos(&c, 0)))) /
+                              len;
             for (uint32_t j = 1; k == 1 && near_root > 0.3f && j < 3; j++) {
                 float jump = oroya_vec3_length(oroya_vec3_sub(pos(&w, j), pos(&prev, j)));
                 if (jump > 0.25f * len && bad++ < 5)
@@ -306,8 +306,8 @@ static int walk_path(const chain *start, oroya_ik ik, oroya_vec3 from, oroya_vec
                 oroya_mat4_decompose(c.world[j], NULL, &q1, NULL);
                 double turn = 2 * acos(fmin(1, fabs((double)oroya_quat_dot(q0, q1))));
                 if (turn > limit / len * 4 && bad++ < 3)
-                    OT_CHECK_MSG(0, "step %d: joint %u turns %g rad for a target step of %g", s,
-                                 j, turn, (double)step);
+                    OT_CHECK_MSG(0, "step %d: joint %u turns %g rad for a target step of %g", s, j,
+                                 turn, (double)step);
             }
         }
         if (check_pole) {
@@ -320,8 +320,7 @@ static int walk_path(const chain *start, oroya_ik ik, oroya_vec3 from, oroya_vec
                 oroya_vec3 bs = oroya_vec3_sub(ab, oroya_vec3_scale(n, oroya_vec3_dot(ab, n)));
                 oroya_vec3 ps =
                     oroya_vec3_sub(ik.pole, oroya_vec3_scale(n, oroya_vec3_dot(ik.pole, n)));
-                if (oroya_vec3_length(bs) > 1e-3f * len && oroya_vec3_dot(bs, ps) <= 0 &&
-                    bad++ < 3)
+                if (oroya_vec3_length(bs) > 1e-3f * len && oroya_vec3_dot(bs, ps) <= 0 && bad++ < 3)
                     OT_CHECK_MSG(0, "step %d: the middle joint flipped away from the pole", s);
             }
         }
@@ -467,8 +466,10 @@ static void test_aim(void) {
         oroya_vec3 fw = world_dir(&c, n - 1, ik.forward);
         double err = dangle(fw, oroya_vec3_sub(ik.target, eye));
         if ((err > 1e-5 || !reached) && bad_aim++ < 5)
-            OT_CHECK_MSG(0, "it %d (%u joints, offset %d): forward off the target by %g rad, "
-                            "reached %d", it, n, with_offset, err, reached);
+            OT_CHECK_MSG(0,
+                         "it %d (%u joints, offset %d): forward off the target by %g rad, "
+                         "reached %d",
+                         it, n, with_offset, err, reached);
         if (!with_offset) {
             oroya_vec3 up_w = world_dir(&c, n - 1, ik.up_axis);
             oroya_vec3 normal = oroya_vec3_normalize(oroya_vec3_cross(fw, ik.up));
@@ -522,8 +523,12 @@ static void test_aim_limits(void) {
         limits[1] = (oroya_joint_limit){0};
         if (it & 1)
             limits[1] = rand_limit();
-        oroya_ik ik = {.type = OROYA_IK_AIM, .joint_count = 2, .shares = {0.5f, 0.5f},
-                       .forward = {0, 0, 1}, .weight = 1, .limits = limits};
+        oroya_ik ik = {.type = OROYA_IK_AIM,
+                       .joint_count = 2,
+                       .shares = {0.5f, 0.5f},
+                       .forward = {0, 0, 1},
+                       .weight = 1,
+                       .limits = limits};
         ik.target = oroya_vec3_add(pos(&c, 1), oroya_vec3_scale(rand_dir(), 3));
         bool reached = false;
         OT_CHECK(solve(&c, &ik, &reached) == OROYA_OK);
@@ -535,8 +540,8 @@ static void test_aim_limits(void) {
         }
         if (!(it & 1)) {
             /* The free head makes up for the neck. */
-            double err = dangle(world_dir(&c, 1, ik.forward),
-                                oroya_vec3_sub(ik.target, pos(&c, 1)));
+            double err =
+                dangle(world_dir(&c, 1, ik.forward), oroya_vec3_sub(ik.target, pos(&c, 1)));
             if (err > 1e-5 && bad++ < 5)
                 OT_CHECK_MSG(0, "it %d: free head off by %g rad", it, err);
         }
@@ -554,8 +559,11 @@ static void test_validation_table(void) {
     for (int i = 0; i < 3; i++)
         c.r[i] = oroya_quat_identity();
     chain_update(&c);
-    const oroya_ik good = {.type = OROYA_IK_TWO_BONE, .name = "footL",
-                           .target = {0, 0.3f, 0.2f}, .pole = {0, 0, 1}, .weight = 1};
+    const oroya_ik good = {.type = OROYA_IK_TWO_BONE,
+                           .name = "footL",
+                           .target = {0, 0.3f, 0.2f},
+                           .pole = {0, 0, 1},
+                           .weight = 1};
     oroya_quat out[3];
     oroya_error err = {0};
     oroya_ik_solve_job job = {&good, c.world, c.r, out, NULL};
@@ -576,18 +584,40 @@ static void test_validation_table(void) {
         {"weight above 1", good, 0, OROYA_ERR_INVALID_ARGUMENT, "weight"},
         {"soft 1", good, 0, OROYA_ERR_INVALID_ARGUMENT, "soft"},
         {"bad type", good, 0, OROYA_ERR_INVALID_ARGUMENT, "type"},
-        {"aim: zero forward", {.type = OROYA_IK_AIM, .target = {0, 0, 5}, .weight = 1}, 0,
-         OROYA_ERR_INVALID_ARGUMENT, "forward: zero"},
-        {"aim: shares", {.type = OROYA_IK_AIM, .joint_count = 2, .shares = {0.5f, 0.4f},
-                         .forward = {0, 0, 1}, .target = {0, 0, 5}, .weight = 1},
-         0, OROYA_ERR_INVALID_ARGUMENT, "shares: add up to"},
-        {"aim: up parallel", {.type = OROYA_IK_AIM, .forward = {0, 0, 1}, .up = {0, 1, 0},
-                              .target = {0, 9, 0}, .weight = 1},
-         0, OROYA_ERR_INVALID_DATA, "up: parallel"},
+        {"aim: zero forward",
+         {.type = OROYA_IK_AIM, .target = {0, 0, 5}, .weight = 1},
+         0,
+         OROYA_ERR_INVALID_ARGUMENT,
+         "forward: zero"},
+        {"aim: shares",
+         {.type = OROYA_IK_AIM,
+          .joint_count = 2,
+          .shares = {0.5f, 0.4f},
+          .forward = {0, 0, 1},
+          .target = {0, 0, 5},
+          .weight = 1},
+         0,
+         OROYA_ERR_INVALID_ARGUMENT,
+         "shares: add up to"},
+        {"aim: up parallel",
+         {.type = OROYA_IK_AIM,
+          .forward = {0, 0, 1},
+          .up = {0, 1, 0},
+          .target = {0, 9, 0},
+          .weight = 1},
+         0,
+         OROYA_ERR_INVALID_DATA,
+         "up: parallel"},
         {"aim: up_axis parallel to forward",
-         {.type = OROYA_IK_AIM, .forward = {0, 0, 1}, .up = {0, 1, 0}, .up_axis = {0, 0, 2},
-          .target = {0, 0, 5}, .weight = 1},
-         0, OROYA_ERR_INVALID_ARGUMENT, "up_axis: parallel"},
+         {.type = OROYA_IK_AIM,
+          .forward = {0, 0, 1},
+          .up = {0, 1, 0},
+          .up_axis = {0, 0, 2},
+          .target = {0, 0, 5},
+          .weight = 1},
+         0,
+         OROYA_ERR_INVALID_ARGUMENT,
+         "up_axis: parallel"},
     };
     cases[0].ik.target.x = NAN;
     cases[1].ik.pole = (oroya_vec3){0, 0, 0};
@@ -634,9 +664,9 @@ static const char *const rig_names[RIG_JOINTS] = {"hips", "thigh", "shin", "foot
                                                   "toe",  "spine", "neck", "head"};
 
 static void rig_rest(oroya_transform *rest) {
-    const oroya_vec3 t[RIG_JOINTS] = {{0.1f, 1, 0.2f}, {0.1f, -0.05f, 0}, {0, -0.45f, 0.02f},
+    const oroya_vec3 t[RIG_JOINTS] = {{0.1f, 1, 0.2f},     {0.1f, -0.05f, 0},  {0, -0.45f, 0.02f},
                                       {0, -0.42f, -0.03f}, {0, -0.05f, 0.12f}, {0, 0.2f, 0},
-                                      {0, 0.35f, 0.02f}, {0, 0.12f, 0.01f}};
+                                      {0, 0.35f, 0.02f},   {0, 0.12f, 0.01f}};
     for (int i = 0; i < RIG_JOINTS; i++) {
         rest[i] = oroya_transform_identity();
         rest[i].translation = t[i];
@@ -646,25 +676,39 @@ static void rig_rest(oroya_transform *rest) {
 }
 
 static void rig_iks(oroya_ik *iks, const oroya_joint_limit *neck_limit) {
-    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "footL", .joints = {1, 2, 3},
-                        .target = {0.25f, 0.45f, 0.45f}, .pole = {0, 0, 1}, .weight = 1,
+    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                        .name = "footL",
+                        .joints = {1, 2, 3},
+                        .target = {0.25f, 0.45f, 0.45f},
+                        .pole = {0, 0, 1},
+                        .weight = 1,
                         .has_target_rotation = true,
                         .target_rotation = {0, 0.2588190f, 0, 0.9659258f}};
     static oroya_joint_limit limits[2];
     limits[0] = *neck_limit;
     limits[1] = (oroya_joint_limit){0};
-    iks[1] = (oroya_ik){.type = OROYA_IK_AIM, .name = "head", .joints = {6, 7}, .joint_count = 2,
-                        .shares = {0.4f, 0.6f}, .forward = {0, 0, 1}, .up = {0, 1, 0},
-                        .offset = {0, 0.05f, 0.08f}, .target = {2, 2.5f, 3}, .weight = 0.8f,
+    iks[1] = (oroya_ik){.type = OROYA_IK_AIM,
+                        .name = "head",
+                        .joints = {6, 7},
+                        .joint_count = 2,
+                        .shares = {0.4f, 0.6f},
+                        .forward = {0, 0, 1},
+                        .up = {0, 1, 0},
+                        .offset = {0, 0.05f, 0.08f},
+                        .target = {2, 2.5f, 3},
+                        .weight = 0.8f,
                         .limits = limits};
 }
 
 static void test_scene_and_kernel_agree(void) {
     oroya_transform rest[RIG_JOINTS];
     rig_rest(rest);
-    oroya_joint_limit neck = {.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE,
-                              .swing_max = {0.3f}, .has_twist_limit = true,
-                              .twist_min = -0.2f, .twist_max = 0.2f};
+    oroya_joint_limit neck = {.twist_axis = {0, 1, 0},
+                              .swing = OROYA_SWING_CONE,
+                              .swing_max = {0.3f},
+                              .has_twist_limit = true,
+                              .twist_min = -0.2f,
+                              .twist_max = 0.2f};
     oroya_ik iks[2];
     rig_iks(iks, &neck);
     oroya_error err = {0};
@@ -697,8 +741,9 @@ static void test_scene_and_kernel_agree(void) {
     oroya_pose_skeleton *skel = NULL;
     oroya_pose_character *ch = NULL;
     OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = RIG_JOINTS,
-                                            .parents = rig_parents, .rest = rest,
-                                            .names = rig_names},
+                                                                    .parents = rig_parents,
+                                                                    .rest = rest,
+                                                                    .names = rig_names},
                                         &skel, &err) == OROYA_OK);
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
                                          &err) == OROYA_OK);
@@ -716,8 +761,7 @@ static void test_scene_and_kernel_agree(void) {
     /* The batch call runs the IKs too, with the same result. */
     oroya_mat4 single[RIG_JOINTS];
     memcpy(single, models, sizeof single);
-    OT_CHECK(oroya_pose_update_batch(&(oroya_pose_update){ch, NULL, 0}, 1, NULL, &err) ==
-             OROYA_OK);
+    OT_CHECK(oroya_pose_update_batch(&(oroya_pose_update){ch, NULL, 0}, 1, NULL, &err) == OROYA_OK);
     OT_CHECK(memcmp(single, models, sizeof single) == 0);
     /* Without IKs the kernel gives the rest pose again. */
     OT_CHECK(oroya_pose_character_set_ik(ch, NULL, 0, &err) == OROYA_OK);
@@ -764,7 +808,6 @@ static void test_scene_and_kernel_agree(void) {
     oroya_scene_destroy(scene);
 }
 
-
 /* The largest difference between the scene path and the kernel path for one rig and IK list:
  * both start from the rest pose. */
 static double paths_differ(const uint32_t *parents, const oroya_transform *rest, uint32_t n,
@@ -788,14 +831,13 @@ static double paths_differ(const uint32_t *parents, const oroya_transform *rest,
     const oroya_mat4 *sw = oroya_scene_world_matrices(scene);
     oroya_pose_skeleton *skel = NULL;
     oroya_pose_character *ch = NULL;
-    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = n,
-                                            .parents = parents, .rest = rest,
-                                            .names = name_of},
-                                        &skel, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){
+                     .joint_count = n, .parents = parents, .rest = rest, .names = name_of},
+                 &skel, &err) == OROYA_OK);
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
                                          &err) == OROYA_OK);
-    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, count, &err) == OROYA_OK, "%s",
-                 err.message);
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, count, &err) == OROYA_OK, "%s", err.message);
     OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
     const oroya_mat4 *models = oroya_pose_character_models(ch);
     const oroya_mat4 *bones = oroya_pose_character_bones(ch);
@@ -834,14 +876,29 @@ static void test_kernel_chains_across_blocks(void) {
         rest[i].translation = i ? (oroya_vec3){0.02f, -0.2f, 0.01f} : (oroya_vec3){0, 3, 0};
         rest[i].rotation = rand_quat(0.2f);
     }
-    oroya_ik leg = {.type = OROYA_IK_TWO_BONE, .name = "leg", .joints = {5, 9, 12},
-                    .target = {0.3f, 1.8f, 0.4f}, .pole = {0, 0, 1}, .weight = 1};
-    oroya_ik aim = {.type = OROYA_IK_AIM, .name = "branch", .joints = {15, 17, 19},
-                    .joint_count = 3, .shares = {0.3f, 0.3f, 0.4f}, .forward = {1, 0, 0},
-                    .up = {0, 1, 0}, .target = {2, 1, 1}, .weight = 1};
+    oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                    .name = "leg",
+                    .joints = {5, 9, 12},
+                    .target = {0.3f, 1.8f, 0.4f},
+                    .pole = {0, 0, 1},
+                    .weight = 1};
+    oroya_ik aim = {.type = OROYA_IK_AIM,
+                    .name = "branch",
+                    .joints = {15, 17, 19},
+                    .joint_count = 3,
+                    .shares = {0.3f, 0.3f, 0.4f},
+                    .forward = {1, 0, 0},
+                    .up = {0, 1, 0},
+                    .target = {2, 1, 1},
+                    .weight = 1};
     /* The whole leg from the top: listed after the leg, it moves the leg's chain. */
-    oroya_ik top = {.type = OROYA_IK_AIM, .name = "top", .joints = {2, 4}, .joint_count = 2,
-                    .shares = {0.5f, 0.5f}, .forward = {0, -1, 0}, .target = {-1, 1, 0},
+    oroya_ik top = {.type = OROYA_IK_AIM,
+                    .name = "top",
+                    .joints = {2, 4},
+                    .joint_count = 2,
+                    .shares = {0.5f, 0.5f},
+                    .forward = {0, -1, 0},
+                    .target = {-1, 1, 0},
                     .weight = 0.7f};
     oroya_ik list1[2] = {leg, aim};
     double d = paths_differ(parents, rest, N, list1, 2);

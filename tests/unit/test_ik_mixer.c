@@ -17,9 +17,8 @@
 static const uint32_t parents[J] = {UINT32_MAX, 0, 1, 2, 3, 0, 5, 6};
 static const char *const names[J] = {"hips", "thigh", "shin", "foot",
                                      "toe",  "spine", "neck", "head"};
-static const oroya_vec3 offsets[J] = {{0.1f, 1, 0.2f},     {0.1f, -0.05f, 0},
-                                      {0, -0.45f, 0.02f},  {0, -0.42f, -0.03f},
-                                      {0, -0.05f, 0.12f},  {0, 0.2f, 0},
+static const oroya_vec3 offsets[J] = {{0.1f, 1, 0.2f},     {0.1f, -0.05f, 0},  {0, -0.45f, 0.02f},
+                                      {0, -0.42f, -0.03f}, {0, -0.05f, 0.12f}, {0, 0.2f, 0},
                                       {0, 0.35f, 0.02f},   {0, 0.12f, 0.01f}};
 
 static oroya_scene *make_scene(void) {
@@ -46,18 +45,26 @@ static oroya_clip *make_clip(void) {
     static const float hips[6] = {0.1f, 1, 0.2f, 0.1f, 1.08f, 0.5f};
     static float rot[5][8];
     static const char *const targets[5] = {"thigh", "shin", "foot", "neck", "head"};
-    oroya_track tr[6] = {{.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
-                          .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2,
-                          .times = times, .values = hips}};
+    oroya_track tr[6] = {{.target = "hips",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = 2,
+                          .times = times,
+                          .values = hips}};
     for (int k = 0; k < 5; k++) {
         const float a = 0.1f + 0.05f * (float)k, b = -0.2f + 0.1f * (float)k;
         const oroya_quat q0 = oroya_quat_normalize((oroya_quat){a, 0.02f, 0, 1});
         const oroya_quat q1 = oroya_quat_normalize((oroya_quat){b, -0.1f, 0.05f, 1});
         const float v[8] = {q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w};
         memcpy(rot[k], v, sizeof v);
-        tr[1 + k] = (oroya_track){.target = targets[k], .property = OROYA_PROPERTY_ROTATION,
-                                  .interpolation = OROYA_INTERP_LINEAR, .components = 4,
-                                  .key_count = 2, .times = times, .values = rot[k]};
+        tr[1 + k] = (oroya_track){.target = targets[k],
+                                  .property = OROYA_PROPERTY_ROTATION,
+                                  .interpolation = OROYA_INTERP_LINEAR,
+                                  .components = 4,
+                                  .key_count = 2,
+                                  .times = times,
+                                  .values = rot[k]};
     }
     oroya_clip *clip = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "sway", .tracks = tr, .track_count = 6},
@@ -68,16 +75,30 @@ static oroya_clip *make_clip(void) {
 /* A two-bone leg with an end rotation and a limited aim chain at weight 0.8 (joints are dense
  * node indices here). */
 static void make_iks(oroya_ik *iks) {
-    static oroya_joint_limit limits[2] = {
-        {.twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {0.3f},
-         .has_twist_limit = true, .twist_min = -0.2f, .twist_max = 0.2f}};
-    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "footL", .joints = {1, 2, 3},
-                        .target = {0.25f, 0.45f, 0.45f}, .pole = {0, 0, 1}, .weight = 1,
+    static oroya_joint_limit limits[2] = {{.twist_axis = {0, 1, 0},
+                                           .swing = OROYA_SWING_CONE,
+                                           .swing_max = {0.3f},
+                                           .has_twist_limit = true,
+                                           .twist_min = -0.2f,
+                                           .twist_max = 0.2f}};
+    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                        .name = "footL",
+                        .joints = {1, 2, 3},
+                        .target = {0.25f, 0.45f, 0.45f},
+                        .pole = {0, 0, 1},
+                        .weight = 1,
                         .has_target_rotation = true,
                         .target_rotation = {0, 0.2588190f, 0, 0.9659258f}};
-    iks[1] = (oroya_ik){.type = OROYA_IK_AIM, .name = "head", .joints = {6, 7}, .joint_count = 2,
-                        .shares = {0.4f, 0.6f}, .forward = {0, 0, 1}, .up = {0, 1, 0},
-                        .offset = {0, 0.05f, 0.08f}, .target = {2, 2.5f, 3}, .weight = 0.8f,
+    iks[1] = (oroya_ik){.type = OROYA_IK_AIM,
+                        .name = "head",
+                        .joints = {6, 7},
+                        .joint_count = 2,
+                        .shares = {0.4f, 0.6f},
+                        .forward = {0, 0, 1},
+                        .up = {0, 1, 0},
+                        .offset = {0, 0.05f, 0.08f},
+                        .target = {2, 2.5f, 3},
+                        .weight = 0.8f,
                         .limits = limits};
 }
 
@@ -119,15 +140,14 @@ static void test_mixer_ik_matches_scene_path(void) {
     /* The rig-backed mixer, one updated alone and one through the batch call. */
     oroya_scene *scene = make_scene(), *scene_b = make_scene();
     oroya_rig *rig = NULL, *rig_b = NULL;
-    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .clips =
-                                                    (const oroya_clip *const[]){clip},
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene,
+                                                .clips = (const oroya_clip *const[]){clip},
                                                 .clip_count = 1},
                               &rig, NULL) == OROYA_OK);
     OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene_b}, &rig_b, NULL) == OROYA_OK);
     oroya_mixer *mixer = NULL, *mixer_b = NULL;
     OT_CHECK(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &mixer) == OROYA_OK);
-    OT_CHECK(oroya_mixer_create(scene_b, &(oroya_mixer_desc){.rig = rig_b}, &mixer_b) ==
-             OROYA_OK);
+    OT_CHECK(oroya_mixer_create(scene_b, &(oroya_mixer_desc){.rig = rig_b}, &mixer_b) == OROYA_OK);
     OT_CHECK(oroya_mixer_play(mixer, clip, NULL) == OROYA_OK);
     OT_CHECK(oroya_mixer_play(mixer_b, clip, NULL) == OROYA_OK);
 

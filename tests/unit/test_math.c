@@ -98,7 +98,8 @@ static void test_slerp_against_cglm_well_conditioned(void) {
     int compared = 0;
     for (int i = 0; i < 2000; i++) {
         oroya_quat a = random_unit_quat(), b = random_unit_quat();
-        if (oroya_quat_dot(a, b) < 0.1f) continue;
+        if (oroya_quat_dot(a, b) < 0.1f)
+            continue;
         float t = ot_randf(0, 1);
         versor ca = {a.x, a.y, a.z, a.w}, cb = {b.x, b.y, b.z, b.w}, cr;
         glm_quat_slerp(ca, cb, t, cr);
@@ -137,7 +138,8 @@ static void test_slerp_edge_cases(void) {
     }
     /* Shortest arc: 0 -> 350 degrees about z through -10 degrees, not +170. */
     oroya_quat q0 = oroya_quat_identity();
-    oroya_quat q1 = oroya_quat_from_axis_angle((oroya_vec3){0, 0, 1}, 350.0f * 3.14159265f / 180.0f);
+    oroya_quat q1 =
+        oroya_quat_from_axis_angle((oroya_vec3){0, 0, 1}, 350.0f * 3.14159265f / 180.0f);
     oroya_quat half = oroya_quat_slerp(q0, q1, 0.5f);
     OT_NEAR(quat_angle_between(half, oroya_quat_from_axis_angle((oroya_vec3){0, 0, 1},
                                                                 -5.0f * 3.14159265f / 180.0f)),
@@ -146,10 +148,9 @@ static void test_slerp_edge_cases(void) {
      * adds up to the shortest angle between them). */
     for (int i = 0; i < N_RANDOM; i++) {
         oroya_quat p = random_unit_quat();
-        oroya_quat q = oroya_quat_normalize((oroya_quat){-p.x + ot_randf(-1e-3f, 1e-3f),
-                                                         -p.y + ot_randf(-1e-3f, 1e-3f),
-                                                         -p.z + ot_randf(-1e-3f, 1e-3f),
-                                                         -p.w + ot_randf(-1e-3f, 1e-3f)});
+        oroya_quat q = oroya_quat_normalize(
+            (oroya_quat){-p.x + ot_randf(-1e-3f, 1e-3f), -p.y + ot_randf(-1e-3f, 1e-3f),
+                         -p.z + ot_randf(-1e-3f, 1e-3f), -p.w + ot_randf(-1e-3f, 1e-3f)});
         float t = ot_randf(0, 1);
         oroya_quat s = oroya_quat_slerp(p, q, t);
         OT_NEAR(oroya_quat_length(s), 1.0, 1e-5);
@@ -165,13 +166,15 @@ static void test_slerp_edge_cases(void) {
 static oroya_mat4 from_cglm(mat4 c) {
     oroya_mat4 r;
     for (int col = 0; col < 4; col++)
-        for (int row = 0; row < 4; row++) r.m[col * 4 + row] = c[col][row];
+        for (int row = 0; row < 4; row++)
+            r.m[col * 4 + row] = c[col][row];
     return r;
 }
 
 static void to_cglm(oroya_mat4 m, mat4 c) {
     for (int col = 0; col < 4; col++)
-        for (int row = 0; row < 4; row++) c[col][row] = m.m[col * 4 + row];
+        for (int row = 0; row < 4; row++)
+            c[col][row] = m.m[col * 4 + row];
 }
 
 static void test_mat4_against_cglm(void) {
@@ -185,23 +188,27 @@ static void test_mat4_against_cglm(void) {
         glm_scale_make(cs, (vec3){s.x, s.y, s.z});
         glm_mat4_mulN((mat4 *[]){&ct, &cr, &cs}, 3, cm);
         oroya_mat4 expect = from_cglm(cm);
-        for (int k = 0; k < 16; k++) OT_NEAR(m.m[k], expect.m[k], 1e-5);
+        for (int k = 0; k < 16; k++)
+            OT_NEAR(m.m[k], expect.m[k], 1e-5);
 
-        oroya_mat4 b = oroya_mat4_compose(random_vec3(-3, 3), random_unit_quat(), random_vec3(0.5f, 2));
+        oroya_mat4 b =
+            oroya_mat4_compose(random_vec3(-3, 3), random_unit_quat(), random_vec3(0.5f, 2));
         mat4 ca, cb, cab;
         to_cglm(m, ca);
         to_cglm(b, cb);
         glm_mat4_mul(ca, cb, cab);
         oroya_mat4 ab = oroya_mat4_mul(m, b);
         oroya_mat4 eab = from_cglm(cab);
-        for (int k = 0; k < 16; k++) OT_NEAR(ab.m[k], eab.m[k], 1e-4);
+        for (int k = 0; k < 16; k++)
+            OT_NEAR(ab.m[k], eab.m[k], 1e-4);
 
         mat4 cinv;
         glm_mat4_inv_precise(ca, cinv);
         oroya_mat4 inv;
         OT_CHECK(oroya_mat4_invert(m, &inv));
         oroya_mat4 einv = from_cglm(cinv);
-        for (int k = 0; k < 16; k++) OT_NEAR(inv.m[k], einv.m[k], 1e-4 * (1.0 + fabs(einv.m[k])));
+        for (int k = 0; k < 16; k++)
+            OT_NEAR(inv.m[k], einv.m[k], 1e-4 * (1.0 + fabs(einv.m[k])));
         OT_NEAR(oroya_mat4_determinant(m), glm_mat4_det(ca), 1e-3 * (1.0 + fabs(glm_mat4_det(ca))));
 
         oroya_vec3 p = random_vec3(-5, 5);
@@ -221,7 +228,8 @@ static void test_mat4_against_cglm(void) {
         mat4 ctr;
         glm_mat4_transpose_to(ca, ctr);
         oroya_mat4 tr = oroya_mat4_transpose(m), etr = from_cglm(ctr);
-        for (int k = 0; k < 16; k++) OT_CHECK(tr.m[k] == etr.m[k]);
+        for (int k = 0; k < 16; k++)
+            OT_CHECK(tr.m[k] == etr.m[k]);
     }
 }
 
@@ -231,7 +239,8 @@ static void test_property_decompose_compose(void) {
         oroya_vec3 t = random_vec3(-100, 100);
         oroya_quat q = random_unit_quat();
         oroya_vec3 s = random_vec3(0.05f, 5);
-        if (i % 4 == 0) s.x = -s.x; /* a mirrored matrix: decompose puts the sign on x */
+        if (i % 4 == 0)
+            s.x = -s.x; /* a mirrored matrix: decompose puts the sign on x */
         oroya_mat4 m = oroya_mat4_compose(t, q, s);
         oroya_vec3 t2, s2;
         oroya_quat q2;
@@ -240,12 +249,17 @@ static void test_property_decompose_compose(void) {
          * (q, s): compare the recomposed matrix, and (t, s, q) when the scale is positive. */
         oroya_mat4 m2 = oroya_mat4_compose(t2, q2, s2);
         for (int k = 0; k < 16; k++) {
-            if (fabs(m2.m[k] - m.m[k]) > 1e-4 * (1.0 + fabs(m.m[k]))) bad++;
+            if (fabs(m2.m[k] - m.m[k]) > 1e-4 * (1.0 + fabs(m.m[k])))
+                bad++;
         }
-        if (t2.x != t.x || t2.y != t.y || t2.z != t.z) bad++;
-        if (fabsf(s2.x - s.x) > 1e-4f || fabsf(s2.y - s.y) > 1e-4f || fabsf(s2.z - s.z) > 1e-4f) bad++;
-        if (quat_angle_between(q, q2) > 1e-3f) bad++;
-        if (fabsf(oroya_quat_length(q2) - 1.0f) > 1e-5f) bad++;
+        if (t2.x != t.x || t2.y != t.y || t2.z != t.z)
+            bad++;
+        if (fabsf(s2.x - s.x) > 1e-4f || fabsf(s2.y - s.y) > 1e-4f || fabsf(s2.z - s.z) > 1e-4f)
+            bad++;
+        if (quat_angle_between(q, q2) > 1e-3f)
+            bad++;
+        if (fabsf(oroya_quat_length(q2) - 1.0f) > 1e-5f)
+            bad++;
     }
     OT_EQ_INT(bad, 0);
 }
@@ -253,8 +267,8 @@ static void test_property_decompose_compose(void) {
 static void test_property_inverse(void) {
     int bad = 0, bad_affine = 0;
     for (int i = 0; i < N_RANDOM; i++) {
-        oroya_mat4 m = oroya_mat4_compose(random_vec3(-10, 10), random_unit_quat(),
-                                          random_vec3(0.25f, 4));
+        oroya_mat4 m =
+            oroya_mat4_compose(random_vec3(-10, 10), random_unit_quat(), random_vec3(0.25f, 4));
         oroya_mat4 inv, inva;
         if (!oroya_mat4_invert(m, &inv) || !oroya_mat4_invert_affine(m, &inva)) {
             bad++;
@@ -269,8 +283,10 @@ static void test_property_inverse(void) {
                     sa += (double)inva.m[k * 4 + r] * m.m[c * 4 + k];
                 }
                 double e = (c == r) ? 1.0 : 0.0;
-                if (fabs(s - e) > 1e-5) bad++;
-                if (fabs(sa - e) > 1e-5) bad_affine++;
+                if (fabs(s - e) > 1e-5)
+                    bad++;
+                if (fabs(sa - e) > 1e-5)
+                    bad_affine++;
             }
         }
     }
@@ -281,15 +297,16 @@ static void test_property_inverse(void) {
     oroya_mat4 gi;
     OT_CHECK(oroya_mat4_invert(g, &gi));
     oroya_mat4 gp = oroya_mat4_mul(g, gi);
-    for (int k = 0; k < 16; k++) OT_NEAR(gp.m[k], (k % 5 == 0) ? 1.0 : 0.0, 1e-5);
+    for (int k = 0; k < 16; k++)
+        OT_NEAR(gp.m[k], (k % 5 == 0) ? 1.0 : 0.0, 1e-5);
     /* Singular matrices are reported, never NaN. */
     oroya_mat4 z = {{0}};
     oroya_mat4 zi;
     OT_CHECK(!oroya_mat4_invert(z, &zi));
     OT_CHECK(zi.m[0] == 0.0f);
-    OT_CHECK(!oroya_mat4_invert_affine(oroya_mat4_compose((oroya_vec3){1, 2, 3},
-                                                          oroya_quat_identity(),
-                                                          (oroya_vec3){1, 0, 1}), &zi));
+    OT_CHECK(!oroya_mat4_invert_affine(
+        oroya_mat4_compose((oroya_vec3){1, 2, 3}, oroya_quat_identity(), (oroya_vec3){1, 0, 1}),
+        &zi));
 }
 
 static void test_degenerate_inputs(void) {
@@ -299,8 +316,9 @@ static void test_degenerate_inputs(void) {
     OT_CHECK(a.w == 1.0f);
     oroya_quat r;
     oroya_vec3 s;
-    oroya_mat4_decompose(oroya_mat4_compose((oroya_vec3){0, 0, 0}, oroya_quat_identity(),
-                                            (oroya_vec3){0, 1, 1}), NULL, &r, &s);
+    oroya_mat4_decompose(
+        oroya_mat4_compose((oroya_vec3){0, 0, 0}, oroya_quat_identity(), (oroya_vec3){0, 1, 1}),
+        NULL, &r, &s);
     OT_CHECK(isfinite(r.x) && isfinite(r.w));
     OT_CHECK(s.x == 0.0f);
 }

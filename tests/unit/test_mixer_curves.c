@@ -50,8 +50,13 @@ static oroya_clip *make_clip(const char *name, const oroya_track *tracks, uint32
 
 static oroya_track curve(const char *name, oroya_interpolation in, const float *times,
                          const float *values, uint32_t keys) {
-    return (oroya_track){.target = name, .property = OROYA_PROPERTY_CURVE, .interpolation = in,
-                         .components = 1, .key_count = keys, .times = times, .values = values};
+    return (oroya_track){.target = name,
+                         .property = OROYA_PROPERTY_CURVE,
+                         .interpolation = in,
+                         .components = 1,
+                         .key_count = keys,
+                         .times = times,
+                         .values = values};
 }
 
 /* The blend sequence of curves, with or without a rig (the kernel path). */
@@ -63,13 +68,16 @@ static void run_curve_blend(bool with_rig) {
              OROYA_OK);
     /* A node named like the curve: a curve never binds to a node. */
     oroya_node decoy;
-    OT_CHECK(oroya_scene_add_node(scene, "footstep", (oroya_node){0}, OROYA_NODE_OBJECT,
-                                  &decoy) == OROYA_OK);
-    oroya_track walk_tracks[2] = {
-        curve("footstep", OROYA_INTERP_LINEAR, t01, v01, 2),
-        {.target = "hip", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2, .times = t01,
-         .values = hip_v}};
+    OT_CHECK(oroya_scene_add_node(scene, "footstep", (oroya_node){0}, OROYA_NODE_OBJECT, &decoy) ==
+             OROYA_OK);
+    oroya_track walk_tracks[2] = {curve("footstep", OROYA_INTERP_LINEAR, t01, v01, 2),
+                                  {.target = "hip",
+                                   .property = OROYA_PROPERTY_TRANSLATION,
+                                   .interpolation = OROYA_INTERP_LINEAR,
+                                   .components = 3,
+                                   .key_count = 2,
+                                   .times = t01,
+                                   .values = hip_v}};
     oroya_track pose_track = curve("footstep", OROYA_INTERP_STEP, t0, v_half, 1);
     oroya_track bump_track = curve("footstep", OROYA_INTERP_STEP, t0, v_bump, 1);
     oroya_clip *walk = make_clip("walk", walk_tracks, 2);
@@ -82,10 +90,9 @@ static void run_curve_blend(bool with_rig) {
         OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene}, &rig, &err) == OROYA_OK);
     counter c = {0};
     oroya_mixer *m = NULL;
-    OT_CHECK(oroya_mixer_create(scene,
-                                &(oroya_mixer_desc){.rig = rig,
-                                                    .allocator = {count_alloc, count_free, &c}},
-                                &m) == OROYA_OK);
+    OT_CHECK(oroya_mixer_create(
+                 scene, &(oroya_mixer_desc){.rig = rig, .allocator = {count_alloc, count_free, &c}},
+                 &m) == OROYA_OK);
     /* Resolved at load time, before any action names the curve. */
     uint32_t footstep = 99, other = 99;
     OT_CHECK(oroya_mixer_find_curve(m, "footstep", &footstep) == OROYA_ERR_NOT_FOUND);
@@ -100,10 +107,10 @@ static void run_curve_blend(bool with_rig) {
     oroya_action *aw = NULL, *ap = NULL, *ab = NULL;
     OT_CHECK(oroya_mixer_clip_action(m, walk, &aw) == OROYA_OK);
     OT_CHECK(oroya_mixer_clip_action(m, pose, &ap) == OROYA_OK);
-    OT_CHECK(oroya_mixer_clip_action_ex(m, bump,
-                                        &(oroya_action_desc){.has_blend_mode = true,
-                                                             .blend_mode = OROYA_BLEND_ADDITIVE},
-                                        &ab) == OROYA_OK);
+    OT_CHECK(oroya_mixer_clip_action_ex(
+                 m, bump,
+                 &(oroya_action_desc){.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE},
+                 &ab) == OROYA_OK);
     uint32_t again = 99;
     OT_CHECK(oroya_mixer_find_curve(m, "footstep", &again) == OROYA_OK);
     OT_EQ_INT(again, footstep);
@@ -204,9 +211,13 @@ static void test_validation_messages(void) {
     OT_CHECK_MSG(strstr(err.message, "expected 1"), "%s", err.message);
 
     static const float bools[] = {1, 0.5f, 0};
-    oroya_track v = {.target = "flag", .property = OROYA_PROPERTY_VISIBLE,
-                     .interpolation = OROYA_INTERP_STEP, .components = 1, .key_count = 3,
-                     .times = times, .values = bools};
+    oroya_track v = {.target = "flag",
+                     .property = OROYA_PROPERTY_VISIBLE,
+                     .interpolation = OROYA_INTERP_STEP,
+                     .components = 1,
+                     .key_count = 3,
+                     .times = times,
+                     .values = bools};
     OT_CHECK(oroya_track_validate(&v, 1, &err) == OROYA_ERR_INVALID_DATA);
     OT_CHECK_MSG(strstr(err.message, "flag") && strstr(err.message, "key 1") &&
                      strstr(err.message, "visible"),
@@ -219,9 +230,13 @@ static void test_validation_messages(void) {
     OT_CHECK_MSG(strstr(err.message, "step"), "%s", err.message);
 
     static const float rgb[] = {0, 0, 0, 1, 1, 1};
-    oroya_track col = {.target = "box", .property = OROYA_PROPERTY_COLOR,
-                       .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2,
-                       .times = times, .values = rgb};
+    oroya_track col = {.target = "box",
+                       .property = OROYA_PROPERTY_COLOR,
+                       .interpolation = OROYA_INTERP_LINEAR,
+                       .components = 3,
+                       .key_count = 2,
+                       .times = times,
+                       .values = rgb};
     OT_CHECK(oroya_track_validate(&col, 0, &err) == OROYA_OK);
     col.components = 4;
     col.key_count = 1;
@@ -242,14 +257,14 @@ typedef struct {
 static void typed_setup(typed_scene *s) {
     memset(s, 0, sizeof *s);
     OT_CHECK(oroya_scene_create(NULL, &s->scene) == OROYA_OK);
-    OT_CHECK(oroya_scene_add_node(s->scene, "lamp", (oroya_node){0}, OROYA_NODE_OBJECT,
-                                  &s->lamp) == OROYA_OK);
-    OT_CHECK(oroya_scene_add_node(s->scene, "cam", (oroya_node){0}, OROYA_NODE_OBJECT,
-                                  &s->cam) == OROYA_OK);
-    OT_CHECK(oroya_scene_add_node(s->scene, "box", (oroya_node){0}, OROYA_NODE_OBJECT,
-                                  &s->box) == OROYA_OK);
-    OT_CHECK(oroya_scene_add_node(s->scene, "flag", (oroya_node){0}, OROYA_NODE_OBJECT,
-                                  &s->flag) == OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(s->scene, "lamp", (oroya_node){0}, OROYA_NODE_OBJECT, &s->lamp) ==
+             OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(s->scene, "cam", (oroya_node){0}, OROYA_NODE_OBJECT, &s->cam) ==
+             OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(s->scene, "box", (oroya_node){0}, OROYA_NODE_OBJECT, &s->box) ==
+             OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(s->scene, "flag", (oroya_node){0}, OROYA_NODE_OBJECT, &s->flag) ==
+             OROYA_OK);
     oroya_light l = oroya_light_make(OROYA_LIGHT_POINT);
     l.intensity = 2;
     OT_CHECK(oroya_scene_set_light(s->scene, s->lamp, &l) == OROYA_OK);
@@ -275,16 +290,34 @@ static void test_typed_tracks(void) {
     static const float fov[] = {30, 90};
     static const float rgb[] = {1, 0, 0, 0, 0, 1};
     static const float hidden[] = {0};
-    const oroya_track tracks[] = {
-        {.target = "lamp", .property = OROYA_PROPERTY_INTENSITY,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 1, .key_count = 2, .times = times,
-         .values = intensity},
-        {.target = "cam", .property = OROYA_PROPERTY_FOV, .interpolation = OROYA_INTERP_STEP,
-         .components = 1, .key_count = 2, .times = times, .values = fov},
-        {.target = "box", .property = OROYA_PROPERTY_COLOR, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 3, .key_count = 2, .times = times, .values = rgb},
-        {.target = "flag", .property = OROYA_PROPERTY_VISIBLE, .interpolation = OROYA_INTERP_STEP,
-         .components = 1, .key_count = 1, .times = times, .values = hidden}};
+    const oroya_track tracks[] = {{.target = "lamp",
+                                   .property = OROYA_PROPERTY_INTENSITY,
+                                   .interpolation = OROYA_INTERP_LINEAR,
+                                   .components = 1,
+                                   .key_count = 2,
+                                   .times = times,
+                                   .values = intensity},
+                                  {.target = "cam",
+                                   .property = OROYA_PROPERTY_FOV,
+                                   .interpolation = OROYA_INTERP_STEP,
+                                   .components = 1,
+                                   .key_count = 2,
+                                   .times = times,
+                                   .values = fov},
+                                  {.target = "box",
+                                   .property = OROYA_PROPERTY_COLOR,
+                                   .interpolation = OROYA_INTERP_LINEAR,
+                                   .components = 3,
+                                   .key_count = 2,
+                                   .times = times,
+                                   .values = rgb},
+                                  {.target = "flag",
+                                   .property = OROYA_PROPERTY_VISIBLE,
+                                   .interpolation = OROYA_INTERP_STEP,
+                                   .components = 1,
+                                   .key_count = 1,
+                                   .times = times,
+                                   .values = hidden}};
     oroya_clip *clip = make_clip("show", tracks, 4);
     oroya_mixer *m = NULL;
     OT_CHECK(oroya_mixer_create(s.scene, NULL, &m) == OROYA_OK);
@@ -350,12 +383,20 @@ static void test_visible_select_order(void) {
     typed_setup(&s);
     static const float t0v[] = {0};
     static const float off[] = {0}, on[] = {1};
-    const oroya_track hide = {.target = "flag", .property = OROYA_PROPERTY_VISIBLE,
-                              .interpolation = OROYA_INTERP_STEP, .components = 1,
-                              .key_count = 1, .times = t0v, .values = off};
-    const oroya_track show = {.target = "flag", .property = OROYA_PROPERTY_VISIBLE,
-                              .interpolation = OROYA_INTERP_STEP, .components = 1,
-                              .key_count = 1, .times = t0v, .values = on};
+    const oroya_track hide = {.target = "flag",
+                              .property = OROYA_PROPERTY_VISIBLE,
+                              .interpolation = OROYA_INTERP_STEP,
+                              .components = 1,
+                              .key_count = 1,
+                              .times = t0v,
+                              .values = off};
+    const oroya_track show = {.target = "flag",
+                              .property = OROYA_PROPERTY_VISIBLE,
+                              .interpolation = OROYA_INTERP_STEP,
+                              .components = 1,
+                              .key_count = 1,
+                              .times = t0v,
+                              .values = on};
     oroya_clip *ch = make_clip("hide", &hide, 1);
     oroya_clip *cs = make_clip("show", &show, 1);
     oroya_mixer *m = NULL;

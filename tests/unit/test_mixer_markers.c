@@ -55,9 +55,13 @@ static void setup(fixture *f, const char *which) {
     OT_CHECK(oroya_scene_add_node(f->scene, "n", (oroya_node){0}, OROYA_NODE_BONE, &n) == OROYA_OK);
     static const float times[] = {0, 0.25f, 1};
     static const float values[] = {0, 0, 0, 1, 0, 0, 4, 0, 0};
-    oroya_track t = {.target = "n", .property = OROYA_PROPERTY_TRANSLATION,
-                     .interpolation = OROYA_INTERP_LINEAR, .times = times, .values = values,
-                     .key_count = 3, .components = 3};
+    oroya_track t = {.target = "n",
+                     .property = OROYA_PROPERTY_TRANSLATION,
+                     .interpolation = OROYA_INTERP_LINEAR,
+                     .times = times,
+                     .values = values,
+                     .key_count = 3,
+                     .components = 3};
     oroya_clip_desc cd = {.name = "walk", .duration = 1, .tracks = &t, .track_count = 1};
     OT_CHECK(oroya_clip_create(&cd, &f->clip, NULL) == OROYA_OK);
     oroya_marker all[4] = {{1.0, "e"}, {0.75, "b"}, {0.25, "a"}, {0.0, "s"}}; /* unsorted */
@@ -86,11 +90,11 @@ static const char *step(fixture *f, double dt) {
     return f->rec.log;
 }
 
-#define EXPECT(f, dt, want)                                                                  \
-    do {                                                                                     \
-        const char *got_ = step(f, dt);                                                      \
-        OT_CHECK_MSG(!strcmp(got_, want), "dt %g: got \"%s\", want \"%s\"", (double)(dt),  \
-                     got_, want);                                                            \
+#define EXPECT(f, dt, want)                                                                        \
+    do {                                                                                           \
+        const char *got_ = step(f, dt);                                                            \
+        OT_CHECK_MSG(!strcmp(got_, want), "dt %g: got \"%s\", want \"%s\"", (double)(dt), got_,    \
+                     want);                                                                        \
     } while (0)
 
 static void test_sorted_and_checked(void) {
@@ -121,10 +125,10 @@ static void test_sorted_and_checked(void) {
 static void test_repeat_forward(void) {
     fixture f;
     setup(&f, "sabe");
-    EXPECT(&f, 0.25, "s a ");         /* [0, 0.25]: the start is covered once */
-    EXPECT(&f, 0.25, "");             /* (0.25, 0.5]: a marker on the previous time: no */
+    EXPECT(&f, 0.25, "s a "); /* [0, 0.25]: the start is covered once */
+    EXPECT(&f, 0.25, "");     /* (0.25, 0.5]: a marker on the previous time: no */
     EXPECT(&f, 0.25, "b ");
-    EXPECT(&f, 0.25, "e LOOP s ");    /* the end, the wrap, then the start of the next loop */
+    EXPECT(&f, 0.25, "e LOOP s "); /* the end, the wrap, then the start of the next loop */
     EXPECT(&f, 0.25, "a ");
     EXPECT(&f, 2.5, "b e LOOP s a b e s a b "); /* (0.25, 2.75]: several loops in one dt */
     teardown(&f);
@@ -134,10 +138,10 @@ static void test_repeat_backward(void) {
     fixture f;
     setup(&f, "ab");
     oroya_action_set_time_scale(f.action, -1);
-    EXPECT(&f, 0.5, "LOOP b ");       /* 0 -> wraps to 0.5: [0.5, 1] */
-    EXPECT(&f, 0.5, "a ");            /* [0, 0.5) */
+    EXPECT(&f, 0.5, "LOOP b "); /* 0 -> wraps to 0.5: [0.5, 1] */
+    EXPECT(&f, 0.5, "a ");      /* [0, 0.5) */
     EXPECT(&f, 0.5, "LOOP b ");
-    EXPECT(&f, 2.0, "a LOOP b a b ");       /* one LOOP event for both wraps */
+    EXPECT(&f, 2.0, "a LOOP b a b "); /* one LOOP event for both wraps */
     teardown(&f);
 }
 
@@ -146,9 +150,9 @@ static void test_ping_pong(void) {
     setup(&f, "sae");
     OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_PINGPONG, INFINITY) == OROYA_OK);
     EXPECT(&f, 0.5, "s a ");
-    EXPECT(&f, 0.5, "e LOOP ");       /* the turn touches the end once */
-    EXPECT(&f, 0.5, "");              /* clip time 1 -> 0.5 */
-    EXPECT(&f, 0.5, "a s LOOP ");     /* back down through 0.25 to the start: once */
+    EXPECT(&f, 0.5, "e LOOP ");   /* the turn touches the end once */
+    EXPECT(&f, 0.5, "");          /* clip time 1 -> 0.5 */
+    EXPECT(&f, 0.5, "a s LOOP "); /* back down through 0.25 to the start: once */
     EXPECT(&f, 0.5, "a ");
     EXPECT(&f, 2.0, "e LOOP a s a ");
     teardown(&f);
@@ -161,7 +165,7 @@ static void test_once_and_finishes(void) {
     oroya_action_set_clamp_when_finished(f.action, true);
     EXPECT(&f, 0.6, "a ");
     EXPECT(&f, 0.6, "e FIN ");
-    EXPECT(&f, 0.6, "");              /* never after a clamped finish */
+    EXPECT(&f, 0.6, ""); /* never after a clamped finish */
     EXPECT(&f, 5.0, "");
     teardown(&f);
 
@@ -169,7 +173,7 @@ static void test_once_and_finishes(void) {
     OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_REPEAT, 2) == OROYA_OK);
     EXPECT(&f, 0.75, "a b ");
     EXPECT(&f, 0.75, "LOOP a ");
-    EXPECT(&f, 0.75, "b FIN ");       /* 1.5 -> 2.25 clamps at 2: b at 1.75 only */
+    EXPECT(&f, 0.75, "b FIN "); /* 1.5 -> 2.25 clamps at 2: b at 1.75 only */
     EXPECT(&f, 0.75, "");
     teardown(&f);
 
@@ -191,7 +195,7 @@ static void test_set_time_and_restart(void) {
     EXPECT(&f, 0.3, "b ");
     oroya_action_stop(f.action);
     oroya_action_play(f.action);
-    EXPECT(&f, 0.3, "s a ");          /* play after stop: the start is covered again */
+    EXPECT(&f, 0.3, "s a "); /* play after stop: the start is covered again */
     teardown(&f);
 }
 

@@ -49,8 +49,8 @@ static void world_make(world *w, bool rig) {
     OT_CHECK(oroya_scene_create(NULL, &w->scene) == OROYA_OK);
     for (int i = 0; i < NJ; i++) {
         oroya_node parent = PARENT[i] < 0 ? (oroya_node){0} : w->nodes[PARENT[i]];
-        OT_CHECK(oroya_scene_add_node(w->scene, JOINTS[i], parent, OROYA_NODE_BONE,
-                                      &w->nodes[i]) == OROYA_OK);
+        OT_CHECK(oroya_scene_add_node(w->scene, JOINTS[i], parent, OROYA_NODE_BONE, &w->nodes[i]) ==
+                 OROYA_OK);
         oroya_transform t;
         oroya_scene_get_transform(w->scene, w->nodes[i], &t);
         t.translation = (oroya_vec3){0.1f * (float)i, 1.0f, 0.05f * (float)i};
@@ -59,8 +59,8 @@ static void world_make(world *w, bool rig) {
     oroya_mixer_desc md = {.allocator = {count_alloc, count_free, NULL}};
     if (rig) {
         oroya_error err = {0};
-        OT_CHECK_MSG(oroya_rig_create(&(oroya_rig_desc){.scene = w->scene, .name = "test"},
-                                      &w->rig, &err) == OROYA_OK,
+        OT_CHECK_MSG(oroya_rig_create(&(oroya_rig_desc){.scene = w->scene, .name = "test"}, &w->rig,
+                                      &err) == OROYA_OK,
                      "%s", err.message);
         md.rig = w->rig;
     }
@@ -97,14 +97,25 @@ static oroya_clip *make_clip(const char *name, double phase, const bool *which, 
             p[1] = (float)(1.0 + 0.1 * k * phase);
             p[2] = (float)(-0.3 * phase + 0.02 * j);
         }
-        tracks[n++] = (oroya_track){.target = JOINTS[j], .property = OROYA_PROPERTY_ROTATION,
-                                    .interpolation = OROYA_INTERP_LINEAR, .times = times,
-                                    .values = rv[j][slot], .key_count = 3, .components = 4};
-        tracks[n++] = (oroya_track){.target = JOINTS[j], .property = OROYA_PROPERTY_TRANSLATION,
-                                    .interpolation = OROYA_INTERP_LINEAR, .times = times,
-                                    .values = tv[j][slot], .key_count = 3, .components = 3};
+        tracks[n++] = (oroya_track){.target = JOINTS[j],
+                                    .property = OROYA_PROPERTY_ROTATION,
+                                    .interpolation = OROYA_INTERP_LINEAR,
+                                    .times = times,
+                                    .values = rv[j][slot],
+                                    .key_count = 3,
+                                    .components = 4};
+        tracks[n++] = (oroya_track){.target = JOINTS[j],
+                                    .property = OROYA_PROPERTY_TRANSLATION,
+                                    .interpolation = OROYA_INTERP_LINEAR,
+                                    .times = times,
+                                    .values = tv[j][slot],
+                                    .key_count = 3,
+                                    .components = 3};
     }
-    oroya_clip_desc cd = {.name = name, .duration = 1, .tracks = tracks, .track_count = n,
+    oroya_clip_desc cd = {.name = name,
+                          .duration = 1,
+                          .tracks = tracks,
+                          .track_count = n,
                           .blend_mode = additive ? OROYA_BLEND_ADDITIVE : OROYA_BLEND_NORMAL};
     oroya_clip *clip = NULL;
     OT_CHECK(oroya_clip_create(&cd, &clip, NULL) == OROYA_OK);
@@ -117,8 +128,13 @@ static void test_build(void) {
     oroya_mask *k = NULL;
     const char *inc[] = {"spine"}, *exc[] = {"neck"};
     oroya_mask_entry weights[] = {{"armL", 0.5}};
-    oroya_mask_desc d = {.name = "upper", .include = inc, .include_count = 1, .descendants = true,
-                         .exclude = exc, .exclude_count = 1, .weights = weights,
+    oroya_mask_desc d = {.name = "upper",
+                         .include = inc,
+                         .include_count = 1,
+                         .descendants = true,
+                         .exclude = exc,
+                         .exclude_count = 1,
+                         .weights = weights,
                          .weight_count = 1};
     oroya_error err = {0};
     OT_CHECK(oroya_mixer_create_mask(w.mixer, &d, &k, &err) == OROYA_OK);
@@ -186,10 +202,11 @@ static void run_equivalence(bool rig, bool reference, double wave_weight, double
     oroya__mixer_set_reference(b.mixer, reference);
     const char *inc[] = {"spine"};
     oroya_mask *upper = NULL;
-    OT_CHECK(oroya_mixer_create_mask(a.mixer,
-                                     &(oroya_mask_desc){.name = "upper", .include = inc,
-                                                        .include_count = 1, .descendants = true},
-                                     &upper, NULL) == OROYA_OK);
+    OT_CHECK(oroya_mixer_create_mask(
+                 a.mixer,
+                 &(oroya_mask_desc){
+                     .name = "upper", .include = inc, .include_count = 1, .descendants = true},
+                 &upper, NULL) == OROYA_OK);
     oroya_action *wa, *xa, *wb, *xb;
     OT_CHECK(oroya_mixer_play(a.mixer, walk, &wa) == OROYA_OK);
     OT_CHECK(oroya_mixer_play(a.mixer, wave, &xa) == OROYA_OK);
@@ -214,8 +231,8 @@ static void run_equivalence(bool rig, bool reference, double wave_weight, double
             for (int c = 0; c < 7; c++)
                 worst = fmax(worst, fabs((double)pa[j][c] - (double)pb[j][c]));
     }
-    OT_CHECK_MSG(worst <= tol, "rig %d reference %d weight %g: max difference %g", rig,
-                 reference, wave_weight, worst);
+    OT_CHECK_MSG(worst <= tol, "rig %d reference %d weight %g: max difference %g", rig, reference,
+                 wave_weight, worst);
     /* The mask matters: the legs differ from an unmasked wave. */
     oroya_action_set_mask(xa, NULL);
     OT_CHECK(oroya_mixer_update(a.mixer, 0.01) == OROYA_OK);
@@ -251,10 +268,10 @@ static void test_fractional_weights(void) {
         for (int j = 0; j < NJ; j++)
             entries[j] = (oroya_mask_entry){JOINTS[j], mask_w[j]};
         oroya_mask *k = NULL;
-        OT_CHECK(oroya_mixer_create_mask(w.mixer,
-                                         &(oroya_mask_desc){.name = "f", .weights = entries,
-                                                            .weight_count = NJ},
-                                         &k, NULL) == OROYA_OK);
+        OT_CHECK(oroya_mixer_create_mask(
+                     w.mixer,
+                     &(oroya_mask_desc){.name = "f", .weights = entries, .weight_count = NJ}, &k,
+                     NULL) == OROYA_OK);
         static float times[1] = {0};
         static float va[NJ][3], vb[NJ][3], vc[NJ][3];
         oroya_track ta[NJ], tb[NJ], tc[NJ];
@@ -264,18 +281,28 @@ static void test_fractional_weights(void) {
                 vb[j][c] = (float)(-1.5 * j + 0.25 * c);
                 vc[j][c] = (float)(0.125 * (c + 1));
             }
-            ta[j] = (oroya_track){.target = JOINTS[j], .property = OROYA_PROPERTY_TRANSLATION,
-                                  .interpolation = OROYA_INTERP_STEP, .times = times,
-                                  .values = va[j], .key_count = 1, .components = 3};
+            ta[j] = (oroya_track){.target = JOINTS[j],
+                                  .property = OROYA_PROPERTY_TRANSLATION,
+                                  .interpolation = OROYA_INTERP_STEP,
+                                  .times = times,
+                                  .values = va[j],
+                                  .key_count = 1,
+                                  .components = 3};
             tb[j] = ta[j], tb[j].values = vb[j];
             tc[j] = ta[j], tc[j].values = vc[j];
         }
         oroya_clip *ca, *cb, *cc;
-        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "a", .duration = 1, .tracks = ta,
-                                                      .track_count = NJ}, &ca, NULL) == OROYA_OK);
-        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "b", .duration = 1, .tracks = tb,
-                                                      .track_count = NJ}, &cb, NULL) == OROYA_OK);
-        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "c", .duration = 1, .tracks = tc,
+        OT_CHECK(
+            oroya_clip_create(
+                &(oroya_clip_desc){.name = "a", .duration = 1, .tracks = ta, .track_count = NJ},
+                &ca, NULL) == OROYA_OK);
+        OT_CHECK(
+            oroya_clip_create(
+                &(oroya_clip_desc){.name = "b", .duration = 1, .tracks = tb, .track_count = NJ},
+                &cb, NULL) == OROYA_OK);
+        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "c",
+                                                      .duration = 1,
+                                                      .tracks = tc,
                                                       .track_count = NJ,
                                                       .blend_mode = OROYA_BLEND_ADDITIVE},
                                    &cc, NULL) == OROYA_OK);

@@ -26,16 +26,24 @@ static oroya_clip *stride_clip(const char *name, float dur, float stride) {
     float times[3] = {0, dur / 2, dur};
     float pos[9] = {0, 1, 0, 0.1f, 1.05f, stride / 2, 0, 1, stride};
     float lq[12] = {0, 0, 0, 1, 0.2588190f, 0, 0, 0.9659258f, 0, 0, 0, 1};
-    oroya_track tr[2] = {
-        {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .times = times, .values = pos, .key_count = 3,
-         .components = 3},
-        {.target = "leg", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .times = times, .values = lq, .key_count = 3, .components = 4}};
+    oroya_track tr[2] = {{.target = "hips",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .times = times,
+                          .values = pos,
+                          .key_count = 3,
+                          .components = 3},
+                         {.target = "leg",
+                          .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .times = times,
+                          .values = lq,
+                          .key_count = 3,
+                          .components = 4}};
     oroya_clip *c = NULL;
-    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = name, .duration = dur, .tracks = tr,
-                                                  .track_count = 2},
-                               &c, NULL) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(
+                 &(oroya_clip_desc){.name = name, .duration = dur, .tracks = tr, .track_count = 2},
+                 &c, NULL) == OROYA_OK);
     return c;
 }
 
@@ -162,7 +170,8 @@ static double key_z(const oroya_clip *c, double t) {
         if (t <= t1 || k + 2 == tr->key_count) {
             double f = (t - t0) / (t1 - t0);
             f = f < 0 ? 0 : f > 1 ? 1 : f;
-            return tr->values[k * 3 + 2] + (tr->values[(k + 1) * 3 + 2] - tr->values[k * 3 + 2]) * f;
+            return tr->values[k * 3 + 2] +
+                   (tr->values[(k + 1) * 3 + 2] - tr->values[k * 3 + 2]) * f;
         }
     }
     return 0;

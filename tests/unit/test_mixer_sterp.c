@@ -46,12 +46,8 @@ static dvec drotate(dquat q, dvec v) {
     return (dvec){r.x, r.y, r.z};
 }
 
-static double dot3(dvec a, dvec b) {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-static double len3(dvec a) {
-    return sqrt(dot3(a, a));
-}
+static double dot3(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static double len3(dvec a) { return sqrt(dot3(a, a)); }
 static double angle_between(dvec a, dvec b) {
     double c = dot3(a, b) / (len3(a) * len3(b));
     return acos(c > 1 ? 1 : c < -1 ? -1 : c);
@@ -72,9 +68,7 @@ static double quat_distance(oroya_quat q, dquat r) {
     return sqrt(dp < dm ? dp : dm);
 }
 
-static bool same_bits(oroya_quat a, oroya_quat b) {
-    return memcmp(&a, &b, sizeof a) == 0;
-}
+static bool same_bits(oroya_quat a, oroya_quat b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 /* three.js 0.187 Quaternion.slerpFlat, transcribed from src/math/Quaternion.js (the spec the
  * default mixer must match bit for bit). */
@@ -447,11 +441,13 @@ static void test_sterp_track_default_axis(void) {
                          .values = values};
     oroya_clip *clip = NULL;
     oroya_error cerr = {0};
-    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "sterp", .duration = 1,
-                                                   .tracks = &track, .track_count = 1},
-                                &clip, &cerr),
-              OROYA_OK);
-    if (!clip) return;
+    OT_EQ_INT(
+        oroya_clip_create(
+            &(oroya_clip_desc){.name = "sterp", .duration = 1, .tracks = &track, .track_count = 1},
+            &clip, &cerr),
+        OROYA_OK);
+    if (!clip)
+        return;
     rig r = make_rig(rod_tip);
     oroya_mixer *m = NULL;
     oroya_mixer_create(r.scene, NULL, &m); /* the mixer's blend stays slerp */

@@ -99,10 +99,10 @@ typedef struct ref_pose {
 static ref_pose ref_joint(const oroya_transform *rest, uint32_t joint, ref_layer *layers,
                           uint32_t layer_count) {
     ref_pose out;
-    const double rv[3][4] = {{rest->translation.x, rest->translation.y, rest->translation.z, 0},
-                             {rest->rotation.x, rest->rotation.y, rest->rotation.z,
-                              rest->rotation.w},
-                             {rest->scale.x, rest->scale.y, rest->scale.z, 0}};
+    const double rv[3][4] = {
+        {rest->translation.x, rest->translation.y, rest->translation.z, 0},
+        {rest->rotation.x, rest->rotation.y, rest->rotation.z, rest->rotation.w},
+        {rest->scale.x, rest->scale.y, rest->scale.z, 0}};
     for (int ch = 0; ch < 3; ch++) {
         double acc[4] = {0, 0, 0, 0}, wsum = 0;
         for (uint32_t i = 0; i < layer_count; i++) {
@@ -183,10 +183,22 @@ static void ref_compose(const ref_pose *p, double m[16]) {
     double x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
     double xx = q.x * x2, xy = q.x * y2, xz = q.x * z2, yy = q.y * y2, yz = q.y * z2;
     double zz = q.z * z2, wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
-    double r[16] = {(1 - (yy + zz)) * p->s[0], (xy + wz) * p->s[0], (xz - wy) * p->s[0], 0,
-                    (xy - wz) * p->s[1], (1 - (xx + zz)) * p->s[1], (yz + wx) * p->s[1], 0,
-                    (xz + wy) * p->s[2], (yz - wx) * p->s[2], (1 - (xx + yy)) * p->s[2], 0,
-                    p->t[0], p->t[1], p->t[2], 1};
+    double r[16] = {(1 - (yy + zz)) * p->s[0],
+                    (xy + wz) * p->s[0],
+                    (xz - wy) * p->s[0],
+                    0,
+                    (xy - wz) * p->s[1],
+                    (1 - (xx + zz)) * p->s[1],
+                    (yz + wx) * p->s[1],
+                    0,
+                    (xz + wy) * p->s[2],
+                    (yz - wx) * p->s[2],
+                    (1 - (xx + yy)) * p->s[2],
+                    0,
+                    p->t[0],
+                    p->t[1],
+                    p->t[2],
+                    1};
     memcpy(m, r, sizeof r);
 }
 
@@ -232,11 +244,11 @@ static void make_rig(rig *r) {
         }
         r->rest[j].translation = (oroya_vec3){ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)};
         r->rest[j].rotation = rand_quat();
-        r->rest[j].scale = (oroya_vec3){ot_randf(0.8f, 1.2f), ot_randf(0.8f, 1.2f),
-                                        ot_randf(0.8f, 1.2f)};
-        r->ibm[j] = oroya_mat4_compose(
-            (oroya_vec3){ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)}, rand_quat(),
-            (oroya_vec3){1, 1, 1});
+        r->rest[j].scale =
+            (oroya_vec3){ot_randf(0.8f, 1.2f), ot_randf(0.8f, 1.2f), ot_randf(0.8f, 1.2f)};
+        r->ibm[j] =
+            oroya_mat4_compose((oroya_vec3){ot_randf(-1, 1), ot_randf(-1, 1), ot_randf(-1, 1)},
+                               rand_quat(), (oroya_vec3){1, 1, 1});
         snprintf(r->names[j], sizeof r->names[j], "j%u", j);
         r->name_ptrs[j] = r->names[j];
     }
@@ -270,7 +282,7 @@ static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot, bool shar
             oroya_track *t = &rc->tracks[i];
             memset(t, 0, sizeof *t);
             t->target = r->name_ptrs[j];
-            t->property = ch == 0 ? OROYA_PROPERTY_TRANSLATION
+            t->property = ch == 0   ? OROYA_PROPERTY_TRANSLATION
                           : ch == 1 ? OROYA_PROPERTY_ROTATION
                                     : OROYA_PROPERTY_SCALE;
             t->components = ch == 1 ? 4 : 3;
@@ -291,7 +303,8 @@ static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot, bool shar
                 }
             }
             float time = ot_randf(-0.2f, 0.3f);
-            const uint32_t per = t->components * (t->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
+            const uint32_t per =
+                t->components * (t->interpolation == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
             oroya_quat prev = rand_quat();
             for (uint32_t k = 0; k < t->key_count; k++) {
                 rc->times[i][k] = shared ? shared_times[k] : time;
@@ -304,10 +317,9 @@ static oroya_clip *make_clip(rclip *rc, const rig *r, bool smooth_rot, bool shar
                         /* Mostly close to the previous key, sometimes anywhere. */
                         oroya_quat q = rand_quat();
                         if (ot_randf(0, 1) < 0.7f) {
-                            q = oroya_quat_normalize((oroya_quat){prev.x + 0.1f * q.x,
-                                                                  prev.y + 0.1f * q.y,
-                                                                  prev.z + 0.1f * q.z,
-                                                                  prev.w + 0.1f * q.w});
+                            q = oroya_quat_normalize(
+                                (oroya_quat){prev.x + 0.1f * q.x, prev.y + 0.1f * q.y,
+                                             prev.z + 0.1f * q.z, prev.w + 0.1f * q.w});
                         }
                         prev = q;
                         p[0] = q.x, p[1] = q.y, p[2] = q.z, p[3] = q.w;
@@ -370,9 +382,9 @@ static void compare_frames(const rig *r, oroya_pose_skeleton *skel, const oroya_
                            const float *times, uint32_t frame_count, const float *weights) {
     oroya_pose_character *c = NULL;
     oroya_error err = {0};
-    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel,
-                                                                      .max_layers = 4},
-                                         &c, &err) == OROYA_OK);
+    OT_CHECK(
+        oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel, .max_layers = 4},
+                                    &c, &err) == OROYA_OK);
     uint32_t maps[4][RJ * 3];
     uint32_t cursors[4][RJ * 3];
     memset(cursors, 0, sizeof cursors);
@@ -383,9 +395,9 @@ static void compare_frames(const rig *r, oroya_pose_skeleton *skel, const oroya_
     }
     /* A twin on the baseline kernel: it must give the same bits as the best one. */
     oroya_pose_character *twin = NULL;
-    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel,
-                                                                      .max_layers = 4},
-                                         &twin, &err) == OROYA_OK);
+    OT_CHECK(
+        oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel, .max_layers = 4},
+                                    &twin, &err) == OROYA_OK);
     uint32_t kernel_mismatches = 0;
     double worst_local = 0, worst_model = 0, worst_bone = 0;
     for (uint32_t f = 0; f < frame_count; f++) {
@@ -477,11 +489,12 @@ static void test_random_against_reference(void) {
         make_rig(&r);
         oroya_error err = {0};
         oroya_pose_skeleton *skel = NULL;
-        OT_CHECK(oroya_pose_skeleton_create(
-                     &(oroya_pose_skeleton_desc){.joint_count = RJ, .parents = r.parents,
-                                                 .rest = r.rest, .inverse_bind = r.ibm,
-                                                 .names = r.name_ptrs},
-                     &skel, &err) == OROYA_OK);
+        OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = RJ,
+                                                                        .parents = r.parents,
+                                                                        .rest = r.rest,
+                                                                        .inverse_bind = r.ibm,
+                                                                        .names = r.name_ptrs},
+                                            &skel, &err) == OROYA_OK);
         static rclip rc[3];
         const oroya_clip *clips[3];
         oroya_pose_clip *pclips[3] = {NULL, NULL, NULL};
@@ -539,10 +552,10 @@ static void test_rest_pose(void) {
     make_rig(&r);
     oroya_pose_skeleton *skel = NULL;
     oroya_pose_character *c = NULL;
-    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = RJ,
-                                                                    .parents = r.parents,
-                                                                    .rest = r.rest},
-                                        &skel, NULL) == OROYA_OK);
+    OT_CHECK(
+        oroya_pose_skeleton_create(
+            &(oroya_pose_skeleton_desc){.joint_count = RJ, .parents = r.parents, .rest = r.rest},
+            &skel, NULL) == OROYA_OK);
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
                                          NULL) == OROYA_OK);
     OT_CHECK(oroya_pose_character_update(c, NULL, 0, NULL) == OROYA_OK);
@@ -554,8 +567,8 @@ static void test_rest_pose(void) {
     oroya_mat4 world[RJ];
     double worst = 0;
     for (uint32_t j = 0; j < RJ; j++) {
-        oroya_mat4 l = oroya_mat4_compose(r.rest[j].translation, r.rest[j].rotation,
-                                          r.rest[j].scale);
+        oroya_mat4 l =
+            oroya_mat4_compose(r.rest[j].translation, r.rest[j].rotation, r.rest[j].scale);
         world[j] = r.parents[j] == UINT32_MAX ? l : oroya_mat4_mul(world[r.parents[j]], l);
         for (int e = 0; e < 16; e++) {
             worst = fmax(worst, fabs(m[j].m[e] - world[j].m[e]));
@@ -573,9 +586,9 @@ static void test_rest_pose(void) {
     oroya_soa_transform locals[(RJ + 3) / 4];
     oroya_mat4 models[RJ];
     memcpy(locals, rest, sizeof locals);
-    const oroya_mat4 root = oroya_mat4_compose((oroya_vec3){1, -2, 3},
-                                               oroya_quat_normalize((oroya_quat){0.1f, 0.7f, 0, 0.7f}),
-                                               (oroya_vec3){2, 2, 2});
+    const oroya_mat4 root = oroya_mat4_compose(
+        (oroya_vec3){1, -2, 3}, oroya_quat_normalize((oroya_quat){0.1f, 0.7f, 0, 0.7f}),
+        (oroya_vec3){2, 2, 2});
     OT_EQ_INT(oroya_pose_local_to_model(skel, locals, &root, models, NULL), OROYA_OK);
     double worst_root = 0;
     for (uint32_t j = 0; j < RJ; j++) {
@@ -592,27 +605,34 @@ static void test_rest_pose(void) {
 /* Exact key values at key times (bit for bit for LINEAR/STEP, as oroya_track_sample). */
 static void test_key_times_exact(void) {
     static const float times[] = {0, 0.5f, 1};
-    static const float rot[] = {0, 0, 0, 1, 0, 0.38268343f, 0, 0.92387953f, 0, 0.70710677f, 0,
-                                0.70710677f};
+    static const float rot[] = {0, 0,           0, 1,           0, 0.38268343f,
+                                0, 0.92387953f, 0, 0.70710677f, 0, 0.70710677f};
     static const float tr[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     uint32_t parents[1] = {UINT32_MAX};
     const char *names[1] = {"a"};
-    oroya_track tracks[2] = {
-        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 3, .times = times, .values = rot},
-        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_STEP, .components = 3, .key_count = 3, .times = times,
-         .values = tr}};
+    oroya_track tracks[2] = {{.target = "a",
+                              .property = OROYA_PROPERTY_ROTATION,
+                              .interpolation = OROYA_INTERP_LINEAR,
+                              .components = 4,
+                              .key_count = 3,
+                              .times = times,
+                              .values = rot},
+                             {.target = "a",
+                              .property = OROYA_PROPERTY_TRANSLATION,
+                              .interpolation = OROYA_INTERP_STEP,
+                              .components = 3,
+                              .key_count = 3,
+                              .times = times,
+                              .values = tr}};
     oroya_clip *clip = NULL;
     oroya_pose_skeleton *skel = NULL;
     oroya_pose_clip *pc = NULL;
     oroya_pose_character *c = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tracks, .track_count = 2}, &clip,
                                NULL) == OROYA_OK);
-    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 1,
-                                                                    .parents = parents,
-                                                                    .names = names},
-                                        &skel, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
+                 &skel, NULL) == OROYA_OK);
     OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip}, &pc,
                                     NULL) == OROYA_OK);
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
@@ -715,8 +735,7 @@ static void test_zero_allocations_per_frame(void) {
         return;
     }
     oroya_thread_pool *pool = NULL;
-    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2,
-                                                                .allocator = a},
+    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2, .allocator = a},
                                       &pool, NULL) == OROYA_OK);
     const long before = cnt.allocs;
     OT_CHECK(before > 0); /* everything above went through the counting allocator */
@@ -753,9 +772,9 @@ static void test_deterministic_across_threads(void) {
     }
     oroya_thread_pool *pools[3] = {NULL, NULL, NULL};
     for (int i = 0; i < 3; i++) {
-        OT_CHECK(oroya_thread_pool_create(
-                     &(oroya_thread_pool_desc){.thread_count = (uint32_t)(i + 1)}, &pools[i],
-                     NULL) == OROYA_OK);
+        OT_CHECK(
+            oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = (uint32_t)(i + 1)},
+                                     &pools[i], NULL) == OROYA_OK);
     }
     bool same = true;
     for (int f = 0; f < 120; f++) {
@@ -804,8 +823,7 @@ static void test_kernels_bit_identical(void) {
             oroya__pose_run_update(x.chars[i], x.layers[i], 3, 0);
             oroya__pose_run_update(y.chars[i], y.layers[i], 3, 1);
             same = same && !memcmp(oroya_pose_character_bones(x.chars[i]),
-                                   oroya_pose_character_bones(y.chars[i]),
-                                   67 * sizeof(oroya_mat4));
+                                   oroya_pose_character_bones(y.chars[i]), 67 * sizeof(oroya_mat4));
             same = same && !memcmp(oroya_pose_character_locals(x.chars[i]),
                                    oroya_pose_character_locals(y.chars[i]),
                                    17 * sizeof(oroya_soa_transform));
@@ -824,19 +842,26 @@ static void test_kernels_signed_zero(void) {
     uint32_t parents[8] = {UINT32_MAX, 0, 1, 2, 3, 4, 5, 6};
     const char *names[8] = {"a", "b", "c", "d", "e", "f", "g", "h"};
     oroya_pose_skeleton *skel = NULL;
-    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 8,
-                                                                    .parents = parents,
-                                                                    .names = names},
-                                        &skel, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = 8, .parents = parents, .names = names},
+                 &skel, NULL) == OROYA_OK);
     static const float times[2] = {0, 1};
     static const float negz[6] = {-0.0f, 0, 0, -0.0f, 0, 0};
     static const float one[6] = {1, 0, 0, 1, 0, 0};
-    oroya_track t1 = {.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2,
-                      .times = times, .values = negz};
-    oroya_track t2 = {.target = "e", .property = OROYA_PROPERTY_TRANSLATION,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2,
-                      .times = times, .values = one};
+    oroya_track t1 = {.target = "a",
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 3,
+                      .key_count = 2,
+                      .times = times,
+                      .values = negz};
+    oroya_track t2 = {.target = "e",
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 3,
+                      .key_count = 2,
+                      .times = times,
+                      .values = one};
     oroya_clip *c1 = NULL, *c2 = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t1, .track_count = 1}, &c1, NULL) ==
              OROYA_OK);
@@ -845,11 +870,12 @@ static void test_kernels_signed_zero(void) {
     for (int additive = 0; additive < 2 && c1 && c2; additive++) {
         oroya_pose_clip *p1 = NULL, *p2 = NULL;
         oroya_pose_character *x = NULL, *y = NULL;
-        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = c1},
-                                        &p1, NULL) == OROYA_OK);
-        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = c2,
-                                                                .additive = additive != 0},
-                                        &p2, NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = c1}, &p1,
+                                        NULL) == OROYA_OK);
+        OT_CHECK(
+            oroya_pose_clip_create(
+                &(oroya_pose_clip_desc){.skeleton = skel, .clip = c2, .additive = additive != 0},
+                &p2, NULL) == OROYA_OK);
         OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &x,
                                              NULL) == OROYA_OK);
         OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &y,
@@ -888,26 +914,29 @@ static void test_additive_weight_above_one(void) {
     uint32_t parents[1] = {UINT32_MAX};
     const char *names[1] = {"a"};
     oroya_pose_skeleton *skel = NULL;
-    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 1,
-                                                                    .parents = parents,
-                                                                    .names = names},
-                                        &skel, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
+                 &skel, NULL) == OROYA_OK);
     double worst = 0; /* error / bound */
     for (int deg = 20; deg <= 170; deg += 30) {
         const double half = deg * 3.14159265358979323846 / 360;
         const float times[1] = {0};
         const float key[4] = {(float)sin(half), 0, 0, (float)cos(half)};
-        oroya_track t = {.target = "a", .property = OROYA_PROPERTY_ROTATION,
-                         .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 1,
-                         .times = times, .values = key};
+        oroya_track t = {.target = "a",
+                         .property = OROYA_PROPERTY_ROTATION,
+                         .interpolation = OROYA_INTERP_LINEAR,
+                         .components = 4,
+                         .key_count = 1,
+                         .times = times,
+                         .values = key};
         oroya_clip *clip = NULL;
         oroya_pose_clip *pc = NULL;
         oroya_pose_character *c = NULL;
         OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip,
                                    NULL) == OROYA_OK);
-        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip,
-                                                                .additive = true},
-                                        &pc, NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_clip_create(
+                     &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .additive = true}, &pc,
+                     NULL) == OROYA_OK);
         OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
                                              NULL) == OROYA_OK);
         for (float w = 2; w <= 16 && pc && c; w *= 2) {
@@ -943,24 +972,27 @@ static void test_additive_unnormalized_rest(void) {
     const oroya_quat q1 = oroya_quat_normalize((oroya_quat){-0.1f, 0.6f, 0.2f, 0.7f});
     const oroya_transform rest = {{0, 0, 0}, {2 * q0.x, 2 * q0.y, 2 * q0.z, 2 * q0.w}, {1, 1, 1}};
     oroya_pose_skeleton *skel = NULL;
-    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 1,
-                                                                    .parents = parents,
-                                                                    .rest = &rest,
-                                                                    .names = names},
-                                        &skel, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){
+                     .joint_count = 1, .parents = parents, .rest = &rest, .names = names},
+                 &skel, NULL) == OROYA_OK);
     const float times[1] = {0};
     const float key[4] = {q1.x, q1.y, q1.z, q1.w};
-    oroya_track t = {.target = "a", .property = OROYA_PROPERTY_ROTATION,
-                     .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 1,
-                     .times = times, .values = key};
+    oroya_track t = {.target = "a",
+                     .property = OROYA_PROPERTY_ROTATION,
+                     .interpolation = OROYA_INTERP_LINEAR,
+                     .components = 4,
+                     .key_count = 1,
+                     .times = times,
+                     .values = key};
     oroya_clip *clip = NULL;
     oroya_pose_clip *pc = NULL;
     oroya_pose_character *c = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, NULL) ==
              OROYA_OK);
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip,
-                                                            .additive = true},
-                                    &pc, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(
+                 &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .additive = true}, &pc,
+                 NULL) == OROYA_OK);
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
                                          NULL) == OROYA_OK);
     if (pc && c) {
@@ -1002,35 +1034,33 @@ static void test_validity(void) {
     uint32_t bad_parents[3] = {UINT32_MAX, 2, 1};
     const char *names[3] = {"a", "b", "c"};
     OT_EQ_INT(oroya_pose_skeleton_create(NULL, &skel, &err), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 3}, &skel,
-                                         &err),
-              OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.parents = parents}, &skel,
-                                         &err),
-              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(
+        oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 3}, &skel, &err),
+        OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(
+        oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.parents = parents}, &skel, &err),
+        OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_pose_skeleton_create(
                   &(oroya_pose_skeleton_desc){.joint_count = OROYA_POSE_MAX_JOINTS + 1,
                                               .parents = parents},
                   &skel, &err),
               OROYA_ERR_LIMIT);
-    OT_EQ_INT(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 3,
-                                                                     .parents = bad_parents},
-                                         &skel, &err),
-              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(
+        oroya_pose_skeleton_create(
+            &(oroya_pose_skeleton_desc){.joint_count = 3, .parents = bad_parents}, &skel, &err),
+        OROYA_ERR_INVALID_DATA);
     OT_CHECK(strstr(err.message, "joints[1]") != NULL);
     oroya_transform rest[3] = {{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}},
                                {{NAN, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}},
                                {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
-    OT_EQ_INT(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 3,
-                                                                     .parents = parents,
-                                                                     .rest = rest},
-                                         &skel, &err),
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = 3, .parents = parents, .rest = rest},
+                  &skel, &err),
               OROYA_ERR_NON_FINITE);
     OT_CHECK(skel == NULL);
-    OT_EQ_INT(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 3,
-                                                                     .parents = parents,
-                                                                     .names = names},
-                                         &skel, &err),
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = 3, .parents = parents, .names = names},
+                  &skel, &err),
               OROYA_OK);
     OT_EQ_INT(oroya_pose_skeleton_find(skel, "c"), 2);
     OT_EQ_INT(oroya_pose_skeleton_find(skel, "zz"), UINT32_MAX);
@@ -1038,13 +1068,27 @@ static void test_validity(void) {
     /* Clips. */
     static const float times[] = {0, 1};
     static const float v3[] = {0, 0, 0, 1, 1, 1};
-    oroya_track tr[3] = {
-        {.target = "b", .property = OROYA_PROPERTY_TRANSLATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 3, .key_count = 2, .times = times, .values = v3},
-        {.target = "b", .property = OROYA_PROPERTY_TRANSLATION, .interpolation = OROYA_INTERP_STEP,
-         .components = 3, .key_count = 2, .times = times, .values = v3},
-        {.target = "nobody", .property = OROYA_PROPERTY_SCALE, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 3, .key_count = 2, .times = times, .values = v3}};
+    oroya_track tr[3] = {{.target = "b",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = 2,
+                          .times = times,
+                          .values = v3},
+                         {.target = "b",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_STEP,
+                          .components = 3,
+                          .key_count = 2,
+                          .times = times,
+                          .values = v3},
+                         {.target = "nobody",
+                          .property = OROYA_PROPERTY_SCALE,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = 2,
+                          .times = times,
+                          .values = v3}};
     oroya_clip *dup = NULL, *smooth = NULL, *ok = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tr, .track_count = 2}, &dup, NULL) ==
              OROYA_OK);
@@ -1059,33 +1103,31 @@ static void test_validity(void) {
     OT_EQ_INT(oroya_pose_clip_create(NULL, &pc, &err), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel}, &pc, &err),
               OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = dup}, &pc,
-                                     &err),
-              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(
+        oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = dup}, &pc, &err),
+        OROYA_ERR_INVALID_DATA);
     OT_CHECK(strstr(err.message, "tracks[1]") != NULL);
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = smooth},
-                                     &pc, &err),
+    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = smooth}, &pc,
+                                     &err),
               OROYA_ERR_UNSUPPORTED);
     const uint32_t tj_bad[2] = {1, 5};
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = ok,
-                                                             .track_joints = tj_bad},
-                                     &pc, &err),
+    OT_EQ_INT(oroya_pose_clip_create(
+                  &(oroya_pose_clip_desc){.skeleton = skel, .clip = ok, .track_joints = tj_bad},
+                  &pc, &err),
               OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = ok}, &pc,
-                                     &err),
-              OROYA_OK);
+    OT_EQ_INT(
+        oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = ok}, &pc, &err),
+        OROYA_OK);
     OT_EQ_INT(oroya_pose_clip_ignored_tracks(pc), 1);
 
     /* Characters and updates. */
     oroya_pose_character *c = NULL;
     OT_EQ_INT(oroya_pose_character_create(NULL, &c, &err), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel,
-                                                                       .max_layers = 99},
-                                          &c, &err),
+    OT_EQ_INT(oroya_pose_character_create(
+                  &(oroya_pose_character_desc){.skeleton = skel, .max_layers = 99}, &c, &err),
               OROYA_ERR_LIMIT);
-    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel,
-                                                                       .max_layers = 2},
-                                          &c, &err),
+    OT_EQ_INT(oroya_pose_character_create(
+                  &(oroya_pose_character_desc){.skeleton = skel, .max_layers = 2}, &c, &err),
               OROYA_OK);
     oroya_pose_layer l3[3] = {{pc, 0, 1}, {pc, 0, 1}, {pc, 0, 1}};
     OT_EQ_INT(oroya_pose_character_update(NULL, l3, 1, &err), OROYA_ERR_INVALID_ARGUMENT);
@@ -1105,10 +1147,9 @@ static void test_validity(void) {
     /* A clip of another skeleton. */
     oroya_pose_skeleton *skel2 = NULL;
     oroya_pose_clip *pc2 = NULL;
-    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = 3,
-                                                                    .parents = parents,
-                                                                    .names = names},
-                                        &skel2, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = 3, .parents = parents, .names = names},
+                 &skel2, NULL) == OROYA_OK);
     OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel2, .clip = ok}, &pc2,
                                     NULL) == OROYA_OK);
     oroya_pose_layer other = {pc2, 0, 1};

@@ -111,8 +111,8 @@ static bool rig_from_model(const oroya_gltf_model *m, rig *r) {
         }
     }
     oroya_error err = {0};
-    oroya_pose_skeleton_desc d = {.joint_count = n, .parents = r->parents, .rest = r->rest,
-                                  .names = r->names};
+    oroya_pose_skeleton_desc d = {
+        .joint_count = n, .parents = r->parents, .rest = r->rest, .names = r->names};
     return oroya_pose_skeleton_create(&d, &r->skel, &err) == OROYA_OK;
 }
 
@@ -219,8 +219,8 @@ static size_t check_clip(const rig *r, const oroya_clip *clip, bool additive, fl
     /* Within the tolerance, plus the float kernel's own rounding (1e-6 relative). */
     double fj = 0;
     const double fe = measure(r, clip, fc, additive, &fj);
-    OT_CHECK_MSG(e <= tol + fe, "%s: error %g, tolerance %g (float clip: %g)", what, e,
-                 (double)tol, fe);
+    OT_CHECK_MSG(e <= tol + fe, "%s: error %g, tolerance %g (float clip: %g)", what, e, (double)tol,
+                 fe);
     OT_CHECK_MSG(joint <= tol, "%s: joint error %g, tolerance %g", what, joint, (double)tol);
     OT_CHECK_MSG(info.max_error <= tol, "%s: reported %g", what, (double)info.max_error);
     OT_CHECK_MSG(info.bytes <= finfo.bytes || !info.compressed, "%s: %zu bytes, float %zu", what,
@@ -275,8 +275,11 @@ static void test_bench_character(void) {
     bench_character bc;
     oroya_error err = {0};
     OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
-    rig r = {.skel = bc.pose_skeleton, .n = bc.joint_count, .parents = (uint32_t *)bc.parents,
-             .rest = (oroya_transform *)bc.rest, .names = (const char **)bc.names};
+    rig r = {.skel = bc.pose_skeleton,
+             .n = bc.joint_count,
+             .parents = (uint32_t *)bc.parents,
+             .rest = (oroya_transform *)bc.rest,
+             .names = (const char **)bc.names};
     static const char *names[4] = {"walk", "run", "wave", "walk_cubic"};
     for (int i = 0; i < 4; i++) {
         char what[64];
@@ -311,8 +314,8 @@ static void proc_make(proc *p) {
         r->rest[j] = (oroya_transform){{0, j ? 0.1f : 1.0f, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     }
     oroya_error err = {0};
-    oroya_pose_skeleton_desc d = {.joint_count = PJ, .parents = r->parents, .rest = r->rest,
-                                  .names = r->names};
+    oroya_pose_skeleton_desc d = {
+        .joint_count = PJ, .parents = r->parents, .rest = r->rest, .names = r->names};
     OT_CHECK(oroya_pose_skeleton_create(&d, &r->skel, &err) == OROYA_OK);
     static float times[PK], rot[PJ][PK * 4], pos[PK * 3];
     oroya_track tracks[PJ + 1];
@@ -335,13 +338,21 @@ static void proc_make(proc *p) {
             }
             rot[j][k * 4 + 3] = (float)cos(a / 2);
         }
-        tracks[j] = (oroya_track){.target = p->names[j], .property = OROYA_PROPERTY_ROTATION,
-                                  .interpolation = OROYA_INTERP_LINEAR, .components = 4,
-                                  .key_count = PK, .times = times, .values = rot[j]};
+        tracks[j] = (oroya_track){.target = p->names[j],
+                                  .property = OROYA_PROPERTY_ROTATION,
+                                  .interpolation = OROYA_INTERP_LINEAR,
+                                  .components = 4,
+                                  .key_count = PK,
+                                  .times = times,
+                                  .values = rot[j]};
     }
-    tracks[PJ] = (oroya_track){.target = p->names[0], .property = OROYA_PROPERTY_TRANSLATION,
-                               .interpolation = OROYA_INTERP_LINEAR, .components = 3,
-                               .key_count = PK, .times = times, .values = pos};
+    tracks[PJ] = (oroya_track){.target = p->names[0],
+                               .property = OROYA_PROPERTY_TRANSLATION,
+                               .interpolation = OROYA_INTERP_LINEAR,
+                               .components = 3,
+                               .key_count = PK,
+                               .times = times,
+                               .values = pos};
     oroya_clip_desc cd = {.name = "proc", .tracks = tracks, .track_count = PJ + 1};
     OT_CHECK(oroya_clip_create(&cd, &p->clip, &err) == OROYA_OK);
 }
@@ -373,9 +384,9 @@ static void test_procedural_bound(void) {
     oroya_pose_compress cp = {.joint_tolerance = jt, .vertex_distance = (float)VD};
     oroya_pose_clip *pc = NULL;
     oroya_error err = {0};
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip,
-                                                            .compress = &cp},
-                                    &pc, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(
+                 &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip, .compress = &cp},
+                 &pc, &err) == OROYA_OK);
     double joint = 0;
     measure(&p.r, p.clip, pc, false, &joint);
     OT_CHECK(joint <= 1e-3);
@@ -393,11 +404,14 @@ static void test_widths_and_allocs(void) {
     oroya_pose_compress cp = {.tolerance = 1e-4f};
     oroya_pose_clip *pc = NULL, *add = NULL;
     oroya_error err = {0};
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip,
-                                                            .compress = &cp, .allocator = a},
-                                    &pc, &err) == OROYA_OK);
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip,
-                                                            .compress = &cp, .additive = true,
+    OT_CHECK(oroya_pose_clip_create(
+                 &(oroya_pose_clip_desc){
+                     .skeleton = p.r.skel, .clip = p.clip, .compress = &cp, .allocator = a},
+                 &pc, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel,
+                                                            .clip = p.clip,
+                                                            .compress = &cp,
+                                                            .additive = true,
                                                             .allocator = a},
                                     &add, &err) == OROYA_OK);
     oroya_pose_clip_info info;
@@ -442,14 +456,14 @@ static void test_wide_words(void) {
     const oroya_pose_skeleton *skel = bc.pose_skeleton;
     oroya_pose_compress cp = {.tolerance = 1e-4f};
     oroya_pose_clip *pc = NULL, *run = NULL;
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel,
-                                                            .clip = bench_character_clip(&bc, "walk"),
-                                                            .compress = &cp},
-                                    &pc, &err) == OROYA_OK);
-    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel,
-                                                            .clip = bench_character_clip(&bc, "run"),
-                                                            .compress = &cp},
-                                    &run, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(
+                 &(oroya_pose_clip_desc){
+                     .skeleton = skel, .clip = bench_character_clip(&bc, "walk"), .compress = &cp},
+                 &pc, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(
+                 &(oroya_pose_clip_desc){
+                     .skeleton = skel, .clip = bench_character_clip(&bc, "run"), .compress = &cp},
+                 &run, &err) == OROYA_OK);
     int wide = 0, straddles = 0;
     for (uint32_t bc3 = 0; pc && bc3 < skel->block_count * 3; bc3++) {
         const oroya__pose_qblock *q = &pc->qblocks[bc3];
@@ -503,22 +517,22 @@ static void test_bad_tolerance(void) {
     oroya_pose_compress cp = {.joint_tolerance = jt};
     oroya_pose_clip *pc = NULL;
     oroya_error err = {0};
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel,
-                                                             .clip = p.clip, .compress = &cp},
-                                     &pc, &err),
+    OT_EQ_INT(oroya_pose_clip_create(
+                  &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip, .compress = &cp},
+                  &pc, &err),
               OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK_MSG(strstr(err.message, "joint_tolerance[7]") != NULL, "%s", err.message);
     oroya_pose_compress vd = {.tolerance = 1e-3f, .vertex_distance = -1};
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel,
-                                                             .clip = p.clip, .compress = &vd},
-                                     &pc, &err),
+    OT_EQ_INT(oroya_pose_clip_create(
+                  &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip, .compress = &vd},
+                  &pc, &err),
               OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK_MSG(strstr(err.message, "vertex_distance") != NULL, "%s", err.message);
     /* A bound below what float sampling reaches is refused, not silently broken. */
     oroya_pose_compress tiny = {.tolerance = 1e-12f};
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = p.r.skel,
-                                                             .clip = p.clip, .compress = &tiny},
-                                     &pc, &err),
+    OT_EQ_INT(oroya_pose_clip_create(
+                  &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip, .compress = &tiny},
+                  &pc, &err),
               OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(pc == NULL);
     proc_free(&p);
@@ -541,14 +555,16 @@ static void round_trip(const char *file, float tol) {
     for (uint32_t c = 0; c < m->clip_count; c++) {
         float e = -1;
         oroya_result res = oroya_pose_clip_reduce(
-            &(oroya_pose_clip_desc){.skeleton = r.skel, .clip = m->clips[c], .compress = &cp},
-            true, &reduced[c], &e, &err);
+            &(oroya_pose_clip_desc){.skeleton = r.skel, .clip = m->clips[c], .compress = &cp}, true,
+            &reduced[c], &e, &err);
         OT_CHECK_MSG(res == OROYA_OK, "%s clip %u: %s", file, c, err.message);
         OT_CHECK(e >= 0 && e <= tol);
     }
     const char *path = "test_pose_compress_round_trip.glb";
-    oroya_gltf_write_desc wd = {.binary = true, .clips = (const oroya_clip *const *)reduced,
-                                .clip_count = m->clip_count, .snorm16_rotations = true};
+    oroya_gltf_write_desc wd = {.binary = true,
+                                .clips = (const oroya_clip *const *)reduced,
+                                .clip_count = m->clip_count,
+                                .snorm16_rotations = true};
     OT_CHECK_MSG(oroya_gltf_write(m->scene, &wd, path, &err) == OROYA_OK, "%s", err.message);
     /* Rotation outputs are normalized shorts in the file. */
     oroya_gltf_data *d = NULL;
@@ -573,9 +589,9 @@ static void round_trip(const char *file, float tol) {
         rig r2;
         OT_CHECK(rig_from_model(m2, &r2));
         oroya_pose_clip *pc = NULL;
-        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = r2.skel,
-                                                                .clip = m2->clips[c]},
-                                        &pc, &err) == OROYA_OK);
+        OT_CHECK(oroya_pose_clip_create(
+                     &(oroya_pose_clip_desc){.skeleton = r2.skel, .clip = m2->clips[c]}, &pc,
+                     &err) == OROYA_OK);
         double joint = 0;
         /* The original clip, posed here, against the file's clip through the kernel. */
         const double e = measure(&r2, m->clips[c], pc, false, &joint);

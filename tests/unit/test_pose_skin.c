@@ -66,9 +66,7 @@ static void make_data_nj(int nj) {
     nor[5 * 3] = nor[5 * 3 + 1] = nor[5 * 3 + 2] = 0;
 }
 
-static void make_data(void) {
-    make_data_nj(NJ);
-}
+static void make_data(void) { make_data_nj(NJ); }
 
 /* One kernel against the reference on vertices [first, first + count), with the outputs
  * `shift` floats off their buffers' alignment, the palette `palette` (palette_count matrices)
@@ -80,9 +78,9 @@ static void compare_case(int kernel, uint32_t first, uint32_t count, uint32_t sh
     }
     float *op = buf_p + GUARD + shift, *on = buf_n + GUARD + shift;
     const float *nin = normals ? nor + first * 3 : NULL;
-    oroya_pose_skin_job ref = {count,         pos + first * 3, nin,       jnt + first * 4,
-                               wts + first * 4, palette_count,  palette,   out_ref_p,
-                               normals ? out_ref_n : NULL};
+    oroya_pose_skin_job ref = {count,           pos + first * 3, nin,
+                               jnt + first * 4, wts + first * 4, palette_count,
+                               palette,         out_ref_p,       normals ? out_ref_n : NULL};
     oroya_pose_skin_job job = ref;
     job.out_positions = op;
     job.out_normals = normals ? on : NULL;
@@ -97,11 +95,11 @@ static void compare_case(int kernel, uint32_t first, uint32_t count, uint32_t sh
         }
     }
     OT_CHECK_MSG(worst_p <= 1e-6,
-                 "kernel %d first %u count %u shift %u palette %u: positions differ by %g",
-                 kernel, first, count, shift, palette_count, worst_p);
+                 "kernel %d first %u count %u shift %u palette %u: positions differ by %g", kernel,
+                 first, count, shift, palette_count, worst_p);
     OT_CHECK_MSG(worst_n <= 1e-6,
-                 "kernel %d first %u count %u shift %u palette %u: normals differ by %g",
-                 kernel, first, count, shift, palette_count, worst_n);
+                 "kernel %d first %u count %u shift %u palette %u: normals differ by %g", kernel,
+                 first, count, shift, palette_count, worst_n);
     int outside = 0;
     for (size_t i = 0; i < sizeof buf_p / sizeof buf_p[0]; i++) {
         const bool mine = i >= GUARD + shift && i < GUARD + shift + (size_t)count * 3;
@@ -194,9 +192,15 @@ static void test_palettes(void) {
 static void test_against_skin_job(void) {
     make_data();
     static float sp[NV * 3], sn[NV * 3];
-    oroya_skin_job sj = {.count = NV, .positions = pos, .normals = nor, .joints = jnt,
-                         .weights = wts, .palette_count = NJ, .palette = pal[0].m,
-                         .out_positions = sp, .out_normals = sn};
+    oroya_skin_job sj = {.count = NV,
+                         .positions = pos,
+                         .normals = nor,
+                         .joints = jnt,
+                         .weights = wts,
+                         .palette_count = NJ,
+                         .palette = pal[0].m,
+                         .out_positions = sp,
+                         .out_normals = sn};
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_skin_job_run(&sj, &err) == OROYA_OK, "%s", err.message);
     oroya_pose_skin_job job = {NV, pos, nor, jnt, wts, NJ, pal, out_p, out_n};
@@ -213,8 +217,8 @@ static void test_against_skin_job(void) {
 /* By hand: two bones, a translation and a 90-degree turn about z, weights 0.25 / 0.75. */
 static void test_hand_case(void) {
     oroya_mat4 p[2];
-    p[0] = oroya_mat4_compose((oroya_vec3){1, 2, 3}, (oroya_quat){0, 0, 0, 1},
-                              (oroya_vec3){1, 1, 1});
+    p[0] =
+        oroya_mat4_compose((oroya_vec3){1, 2, 3}, (oroya_quat){0, 0, 0, 1}, (oroya_vec3){1, 1, 1});
     p[1] = oroya_mat4_compose((oroya_vec3){0, 0, 0}, (oroya_quat){0, 0, 0.70710678f, 0.70710678f},
                               (oroya_vec3){1, 1, 1});
     float vp[6] = {1, 0, 0, 1, 0, 0}, vn[6] = {1, 0, 0, 1, 0, 0};

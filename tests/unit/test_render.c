@@ -38,8 +38,8 @@ static oroya_renderer *renderer;
 static float linear_to_srgb(float c) { return powf(c < 0 ? 0 : c > 1 ? 1 : c, 1.0f / 2.2f); }
 
 typedef struct diff_stats {
-    double mean;          /* mean absolute channel difference */
-    uint32_t over;        /* pixels with a channel difference > threshold */
+    double mean;   /* mean absolute channel difference */
+    uint32_t over; /* pixels with a channel difference > threshold */
     int max;
 } diff_stats;
 
@@ -51,24 +51,29 @@ static diff_stats compare(const uint8_t *a, const uint8_t *b, size_t pixels, int
         for (int c = 0; c < 4; c++) {
             int d = abs((int)a[i * 4 + (size_t)c] - (int)b[i * 4 + (size_t)c]);
             total += d;
-            if (d > worst) worst = d;
+            if (d > worst)
+                worst = d;
         }
-        if (worst > threshold) s.over++;
-        if (worst > s.max) s.max = worst;
+        if (worst > threshold)
+            s.over++;
+        if (worst > s.max)
+            s.max = worst;
     }
     s.mean = total / (double)(pixels * 4);
     return s;
 }
 
-static const uint8_t *pixel(const uint8_t *img, int x, int y) { return img + ((size_t)y * W + (size_t)x) * 4; }
+static const uint8_t *pixel(const uint8_t *img, int x, int y) {
+    return img + ((size_t)y * W + (size_t)x) * 4;
+}
 
 /* A unit cube centered at the origin, 24 vertices with face normals. Each face has tangents
  * u, v with u x v = n, and its corners go counter-clockwise seen from outside. */
 static void make_cube(float *pos, float *nrm, uint32_t *idx) {
     static const float faces[6][3][3] = {
-        {{1, 0, 0}, {0, 0, -1}, {0, 1, 0}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
-        {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
-        {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},   {{0, 0, -1}, {-1, 0, 0}, {0, 1, 0}},
+        {{1, 0, 0}, {0, 0, -1}, {0, 1, 0}}, {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+        {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}}, {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
+        {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {-1, 0, 0}, {0, 1, 0}},
     };
     static const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
     for (int f = 0; f < 6; f++) {
@@ -86,8 +91,8 @@ static void make_cube(float *pos, float *nrm, uint32_t *idx) {
     }
 }
 
-static oroya_render_view default_view(oroya_vec3 eye, oroya_vec3 target, const oroya_render_light *lights,
-                                      uint32_t light_count) {
+static oroya_render_view default_view(oroya_vec3 eye, oroya_vec3 target,
+                                      const oroya_render_light *lights, uint32_t light_count) {
     oroya_render_view v = {0};
     v.view = oroya_render_look_at(eye, target, (oroya_vec3){0, 1, 0});
     v.projection = oroya_render_perspective(45.0f, 1.0f, 0.1f, 100.0f);
@@ -104,10 +109,12 @@ static bool render_one(const oroya_render_view *view, const oroya_render_draw_de
                        uint8_t *out) {
     oroya_error err = {0};
     bool ok = oroya_render_begin(renderer, view, &err) == OROYA_OK;
-    for (int i = 0; ok && i < n; i++) ok = oroya_render_draw(renderer, &draws[i], &err) == OROYA_OK;
+    for (int i = 0; ok && i < n; i++)
+        ok = oroya_render_draw(renderer, &draws[i], &err) == OROYA_OK;
     ok = ok && oroya_render_end(renderer, &err) == OROYA_OK;
     ok = ok && oroya_render_read_pixels(renderer, out, (size_t)W * H * 4, &err) == OROYA_OK;
-    if (!ok) fprintf(stderr, "render failed: %s\n", err.message);
+    if (!ok)
+        fprintf(stderr, "render failed: %s\n", err.message);
     return ok;
 }
 
@@ -125,20 +132,30 @@ static void test_lit_quad_by_hand(void) {
     static const uint32_t idx[] = {0, 1, 2, 0, 2, 3};
     oroya_error err = {0};
     oroya_render_mesh quad;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
-              .normals = nrm, .vertex_count = 4, .indices = idx, .index_count = 6}, &quad, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 4,
+                                                                 .indices = idx,
+                                                                 .index_count = 6},
+                                       &quad, &err),
+              OROYA_OK);
     oroya_render_light lights[2] = {
-        {.type = OROYA_RENDER_LIGHT_DIRECTIONAL, .color = {1, 1, 1}, .intensity = 0.8f,
+        {.type = OROYA_RENDER_LIGHT_DIRECTIONAL,
+         .color = {1, 1, 1},
+         .intensity = 0.8f,
          .direction = {-sinf(PI_F / 3), 0, -cosf(PI_F / 3)}},
         {.type = OROYA_RENDER_LIGHT_AMBIENT, .color = {1, 1, 1}, .intensity = 0.2f},
     };
     oroya_render_view view = {0};
-    view.view = oroya_render_look_at((oroya_vec3){0, 0, 5}, (oroya_vec3){0, 0, 0}, (oroya_vec3){0, 1, 0});
+    view.view =
+        oroya_render_look_at((oroya_vec3){0, 0, 5}, (oroya_vec3){0, 0, 0}, (oroya_vec3){0, 1, 0});
     view.projection = oroya_render_orthographic(-1, 1, -1, 1, 0.1f, 10);
     view.background[3] = 1.0f;
     view.lights = lights;
     view.light_count = 2;
-    oroya_render_draw_desc draw = {.mesh = quad, .material = {.base_color = {0.6f, 0.4f, 0.2f, 1}, .roughness = 1.0f}};
+    oroya_render_draw_desc draw = {
+        .mesh = quad, .material = {.base_color = {0.6f, 0.4f, 0.2f, 1}, .roughness = 1.0f}};
     uint8_t *img = malloc((size_t)W * H * 4);
     OT_CHECK(render_one(&view, &draw, 1, img));
     float base[3] = {0.6f, 0.4f, 0.2f};
@@ -157,7 +174,8 @@ static void test_lit_quad_by_hand(void) {
     OT_EQ_INT(pixel(img, 64, 31)[0], 0);
     OT_EQ_INT(pixel(img, 64, 96)[0], 0);
     /* Orientation: a quad moved up (+y) appears in the top rows of the image (top row first). */
-    draw.model = oroya_mat4_compose((oroya_vec3){0, 0.6f, 0}, oroya_quat_identity(), (oroya_vec3){1, 1, 1});
+    draw.model =
+        oroya_mat4_compose((oroya_vec3){0, 0.6f, 0}, oroya_quat_identity(), (oroya_vec3){1, 1, 1});
     OT_CHECK(render_one(&view, &draw, 1, img));
     OT_CHECK(pixel(img, 64, 20)[0] > 50);
     OT_EQ_INT(pixel(img, 64, 110)[0], 0);
@@ -170,7 +188,8 @@ static void test_lit_quad_by_hand(void) {
     /* Back faces are culled unless the material is double-sided: seen from behind (the quad
      * turned half a turn about y), the single-sided quad vanishes. */
     draw.material.unlit = false;
-    draw.model = oroya_mat4_compose((oroya_vec3){0, 0, 0}, oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, PI_F),
+    draw.model = oroya_mat4_compose((oroya_vec3){0, 0, 0},
+                                    oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, PI_F),
                                     (oroya_vec3){1, 1, 1});
     OT_CHECK(render_one(&view, &draw, 1, img));
     OT_EQ_INT(pixel(img, 64, 64)[0], 0);
@@ -187,16 +206,23 @@ static void test_lit_quad_by_hand(void) {
     free(img);
 }
 
-static void cube_scene(oroya_render_mesh cube, oroya_render_view *view, oroya_render_draw_desc *draw,
-                       oroya_render_light *lights) {
-    lights[0] = (oroya_render_light){.type = OROYA_RENDER_LIGHT_DIRECTIONAL, .color = {1, 0.95f, 0.9f},
-                                     .intensity = 1.0f, .direction = {-0.4f, -1.0f, -0.6f}};
-    lights[1] = (oroya_render_light){.type = OROYA_RENDER_LIGHT_POINT, .color = {0.3f, 0.5f, 1.0f},
-                                     .intensity = 6.0f, .position = {-2, 1, 2}, .range = 10};
-    lights[2] = (oroya_render_light){.type = OROYA_RENDER_LIGHT_AMBIENT, .color = {1, 1, 1}, .intensity = 0.15f};
+static void cube_scene(oroya_render_mesh cube, oroya_render_view *view,
+                       oroya_render_draw_desc *draw, oroya_render_light *lights) {
+    lights[0] = (oroya_render_light){.type = OROYA_RENDER_LIGHT_DIRECTIONAL,
+                                     .color = {1, 0.95f, 0.9f},
+                                     .intensity = 1.0f,
+                                     .direction = {-0.4f, -1.0f, -0.6f}};
+    lights[1] = (oroya_render_light){.type = OROYA_RENDER_LIGHT_POINT,
+                                     .color = {0.3f, 0.5f, 1.0f},
+                                     .intensity = 6.0f,
+                                     .position = {-2, 1, 2},
+                                     .range = 10};
+    lights[2] = (oroya_render_light){
+        .type = OROYA_RENDER_LIGHT_AMBIENT, .color = {1, 1, 1}, .intensity = 0.15f};
     *view = default_view((oroya_vec3){2.2f, 1.8f, 3.0f}, (oroya_vec3){0, 0, 0}, lights, 3);
-    *draw = (oroya_render_draw_desc){.mesh = cube, .material = {.base_color = {0.9f, 0.35f, 0.2f, 1},
-                                     .metallic = 0.0f, .roughness = 0.35f}};
+    *draw = (oroya_render_draw_desc){
+        .mesh = cube,
+        .material = {.base_color = {0.9f, 0.35f, 0.2f, 1}, .metallic = 0.0f, .roughness = 0.35f}};
     draw->model = oroya_mat4_compose((oroya_vec3){0, 0, 0},
                                      oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, 0.4f),
                                      (oroya_vec3){1, 1, 1});
@@ -208,8 +234,14 @@ static void test_cube_golden(void) {
     make_cube(pos, nrm, idx);
     oroya_error err = {0};
     oroya_render_mesh cube;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
-              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36}, &cube, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 24,
+                                                                 .indices = idx,
+                                                                 .index_count = 36},
+                                       &cube, &err),
+              OROYA_OK);
     oroya_render_view view;
     oroya_render_draw_desc draw;
     oroya_render_light lights[3];
@@ -227,8 +259,8 @@ static void test_cube_golden(void) {
         OT_EQ_INT(gw, W);
         OT_EQ_INT(gh, H);
         diff_stats s = compare(img, ref, (size_t)W * H, 6);
-        OT_CHECK_MSG(s.over <= W * H / 200 && s.mean < 1.0, "golden: %u pixels off by > 6, mean %.3f, max %d",
-                     s.over, s.mean, s.max);
+        OT_CHECK_MSG(s.over <= W * H / 200 && s.mean < 1.0,
+                     "golden: %u pixels off by > 6, mean %.3f, max %d", s.over, s.mean, s.max);
         stbi_image_free(ref);
     }
     /* The cube is lit from above: its top face is brighter than the face toward +x. */
@@ -260,7 +292,8 @@ static void make_cylinder(float *pos, float *nrm, uint32_t *idx, uint16_t *joint
             nrm[v * 3 + 2] = c;
             float t = pos[v * 3 + 1] / 1.0f;
             int lower = (int)floorf(t);
-            if (lower > BONES - 2) lower = BONES - 2;
+            if (lower > BONES - 2)
+                lower = BONES - 2;
             float w = t - (float)lower;
             joints[v * 4] = (uint16_t)lower;
             joints[v * 4 + 1] = (uint16_t)(lower + 1);
@@ -276,7 +309,8 @@ static void make_cylinder(float *pos, float *nrm, uint32_t *idx, uint16_t *joint
     int k = 0;
     for (int x = 0; x < CYL_RADIAL; x++) {
         for (int y = 0; y < CYL_HEIGHT; y++) {
-            uint32_t a = (uint32_t)(y * (CYL_RADIAL + 1) + x), b = (uint32_t)((y + 1) * (CYL_RADIAL + 1) + x);
+            uint32_t a = (uint32_t)(y * (CYL_RADIAL + 1) + x),
+                     b = (uint32_t)((y + 1) * (CYL_RADIAL + 1) + x);
             uint32_t c = b + 1, d = a + 1;
             uint32_t tri[6] = {a, b, d, b, c, d};
             memcpy(&idx[k], tri, sizeof tri);
@@ -292,9 +326,10 @@ static void cylinder_bones(float t, oroya_mat4 mesh_world, float *out) {
     for (int i = 0; i < BONES; i++) {
         float angle = i == 0 ? 0.0f : sinf(t * 1.5f + (float)i * 0.6f) * 0.35f;
         oroya_vec3 tr = {0, i == 0 ? 0.0f : 1.0f, 0};
-        oroya_mat4 local = oroya_mat4_compose(tr, oroya_quat_from_axis_angle((oroya_vec3){0, 0, 1}, angle),
-                                              (oroya_vec3){1, 1, 1});
-        oroya_mat4 local_rest = oroya_mat4_compose(tr, oroya_quat_identity(), (oroya_vec3){1, 1, 1});
+        oroya_mat4 local = oroya_mat4_compose(
+            tr, oroya_quat_from_axis_angle((oroya_vec3){0, 0, 1}, angle), (oroya_vec3){1, 1, 1});
+        oroya_mat4 local_rest =
+            oroya_mat4_compose(tr, oroya_quat_identity(), (oroya_vec3){1, 1, 1});
         world = oroya_mat4_mul(world, local);
         rest = oroya_mat4_mul(rest, local_rest);
         oroya_mat4 inv;
@@ -305,27 +340,30 @@ static void cylinder_bones(float t, oroya_mat4 mesh_world, float *out) {
 }
 
 /* v' = bind_inv * sum(w_i * B_i) * bind * v, written out with plain loops. */
-static void cpu_skin(const float *pos, const float *nrm, const uint16_t *joints, const float *weights,
-                     const float *bones, const oroya_mat4 *bind, const oroya_mat4 *bind_inv,
-                     float *out_pos, float *out_nrm) {
+static void cpu_skin(const float *pos, const float *nrm, const uint16_t *joints,
+                     const float *weights, const float *bones, const oroya_mat4 *bind,
+                     const oroya_mat4 *bind_inv, float *out_pos, float *out_nrm) {
     for (int v = 0; v < CYL_VERTS; v++) {
         float s[16] = {0};
         for (int k = 0; k < 4; k++) {
             float w = weights[v * 4 + k];
-            for (int e = 0; e < 16; e++) s[e] += w * bones[joints[v * 4 + k] * 16 + e];
+            for (int e = 0; e < 16; e++)
+                s[e] += w * bones[joints[v * 4 + k] * 16 + e];
         }
         float t1[16], t2[16];
         for (int c = 0; c < 4; c++) {
             for (int r = 0; r < 4; r++) {
                 float a = 0;
-                for (int k = 0; k < 4; k++) a += s[k * 4 + r] * bind->m[c * 4 + k];
+                for (int k = 0; k < 4; k++)
+                    a += s[k * 4 + r] * bind->m[c * 4 + k];
                 t1[c * 4 + r] = a;
             }
         }
         for (int c = 0; c < 4; c++) {
             for (int r = 0; r < 4; r++) {
                 float a = 0;
-                for (int k = 0; k < 4; k++) a += bind_inv->m[k * 4 + r] * t1[c * 4 + k];
+                for (int k = 0; k < 4; k++)
+                    a += bind_inv->m[k * 4 + r] * t1[c * 4 + k];
                 t2[c * 4 + r] = a;
             }
         }
@@ -339,7 +377,8 @@ static void cpu_skin(const float *pos, const float *nrm, const uint16_t *joints,
             len += n[r] * n[r];
         }
         len = sqrtf(len);
-        for (int r = 0; r < 3; r++) out_nrm[v * 3 + r] = n[r] / len;
+        for (int r = 0; r < 3; r++)
+            out_nrm[v * 3 + r] = n[r] / len;
     }
 }
 
@@ -351,34 +390,59 @@ static void test_gpu_skinning_matches_cpu(void) {
     make_cylinder(pos, nrm, idx, joints, weights);
     oroya_error err = {0};
     oroya_render_mesh skinned, rest, cpu;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
-              .normals = nrm, .vertex_count = CYL_VERTS, .indices = idx, .index_count = CYL_INDICES,
-              .skin_indices = joints, .skin_weights = weights}, &skinned, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
-              .normals = nrm, .vertex_count = CYL_VERTS, .indices = idx, .index_count = CYL_INDICES},
-              &rest, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = CYL_VERTS,
+                                                                 .indices = idx,
+                                                                 .index_count = CYL_INDICES,
+                                                                 .skin_indices = joints,
+                                                                 .skin_weights = weights},
+                                       &skinned, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = CYL_VERTS,
+                                                                 .indices = idx,
+                                                                 .index_count = CYL_INDICES},
+                                       &rest, &err),
+              OROYA_OK);
     /* A mesh placed off the origin and turned, so the bind matrices are not the identity. */
-    oroya_mat4 mesh_world = oroya_mat4_compose((oroya_vec3){0.4f, -0.3f, 0},
-                                               oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, 0.3f),
-                                               (oroya_vec3){1, 1, 1});
+    oroya_mat4 mesh_world = oroya_mat4_compose(
+        (oroya_vec3){0.4f, -0.3f, 0}, oroya_quat_from_axis_angle((oroya_vec3){0, 1, 0}, 0.3f),
+        (oroya_vec3){1, 1, 1});
     oroya_mat4 bind_inv;
     oroya_mat4_invert(mesh_world, &bind_inv);
     float bones[BONES * 16];
     cylinder_bones(1.3f, mesh_world, bones);
     cpu_skin(pos, nrm, joints, weights, bones, &mesh_world, &bind_inv, skinned_pos, skinned_nrm);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = skinned_pos,
-              .normals = skinned_nrm, .vertex_count = CYL_VERTS, .indices = idx, .index_count = CYL_INDICES},
-              &cpu, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = skinned_pos,
+                                                                 .normals = skinned_nrm,
+                                                                 .vertex_count = CYL_VERTS,
+                                                                 .indices = idx,
+                                                                 .index_count = CYL_INDICES},
+                                       &cpu, &err),
+              OROYA_OK);
     oroya_render_light lights[2] = {
-        {.type = OROYA_RENDER_LIGHT_DIRECTIONAL, .color = {1, 1, 1}, .intensity = 1, .direction = {-0.3f, -0.5f, -1}},
+        {.type = OROYA_RENDER_LIGHT_DIRECTIONAL,
+         .color = {1, 1, 1},
+         .intensity = 1,
+         .direction = {-0.3f, -0.5f, -1}},
         {.type = OROYA_RENDER_LIGHT_AMBIENT, .color = {1, 1, 1}, .intensity = 0.2f}};
     oroya_render_view view = default_view((oroya_vec3){0, 2, 8}, (oroya_vec3){0, 2, 0}, lights, 2);
-    oroya_render_material mat = {.base_color = {0.3f, 0.6f, 0.9f, 1}, .roughness = 0.6f, .metallic = 0.1f};
+    oroya_render_material mat = {
+        .base_color = {0.3f, 0.6f, 0.9f, 1}, .roughness = 0.6f, .metallic = 0.1f};
     uint8_t *gpu_img = malloc((size_t)W * H * 4), *cpu_img = malloc((size_t)W * H * 4);
     uint8_t *rest_img = malloc((size_t)W * H * 4);
-    oroya_render_draw_desc d = {.mesh = skinned, .material = mat, .model = mesh_world,
-                                .bone_matrices = bones, .bone_count = BONES,
-                                .bind_matrix = mesh_world, .bind_matrix_inverse = bind_inv};
+    oroya_render_draw_desc d = {.mesh = skinned,
+                                .material = mat,
+                                .model = mesh_world,
+                                .bone_matrices = bones,
+                                .bone_count = BONES,
+                                .bind_matrix = mesh_world,
+                                .bind_matrix_inverse = bind_inv};
     OT_CHECK(render_one(&view, &d, 1, gpu_img));
     oroya_render_draw_desc dc = {.mesh = cpu, .material = mat, .model = mesh_world};
     OT_CHECK(render_one(&view, &dc, 1, cpu_img));
@@ -391,8 +455,8 @@ static void test_gpu_skinning_matches_cpu(void) {
     }
     diff_stats s = compare(gpu_img, cpu_img, (size_t)W * H, 4);
     printf("GPU vs CPU skinning: %u pixels off by > 4, mean %.4f, max %d\n", s.over, s.mean, s.max);
-    OT_CHECK_MSG(s.over <= 8 && s.mean < 0.2, "GPU vs CPU skinning: %u pixels off by > 4, mean %.3f",
-                 s.over, s.mean);
+    OT_CHECK_MSG(s.over <= 8 && s.mean < 0.2,
+                 "GPU vs CPU skinning: %u pixels off by > 4, mean %.3f", s.over, s.mean);
     /* The pose really bends the cylinder: the rest pose looks different. */
     diff_stats r = compare(gpu_img, rest_img, (size_t)W * H, 4);
     OT_CHECK_MSG(r.over > 200, "skinned and rest renders should differ (%u pixels)", r.over);
@@ -435,8 +499,8 @@ static void test_gpu_skinning_many_bones(void) {
     }
     static float bones[N * 16];
     for (int b = 0; b < N; b++) {
-        oroya_mat4 m = oroya_mat4_compose((oroya_vec3){(float)b * 0.01f, 0, 0}, oroya_quat_identity(),
-                                          (oroya_vec3){1, 1, 1});
+        oroya_mat4 m = oroya_mat4_compose((oroya_vec3){(float)b * 0.01f, 0, 0},
+                                          oroya_quat_identity(), (oroya_vec3){1, 1, 1});
         memcpy(bones + b * 16, m.m, sizeof m.m);
     }
     for (int v = 0; v < 24; v++) {
@@ -446,18 +510,41 @@ static void test_gpu_skinning_many_bones(void) {
     }
     oroya_error err = {0};
     oroya_render_mesh sk, plain;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
-              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36,
-              .skin_indices = joints, .skin_weights = weights}, &sk, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = moved,
-              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36}, &plain, &err), OROYA_OK);
-    oroya_render_light lights[1] = {{.type = OROYA_RENDER_LIGHT_DIRECTIONAL, .color = {1, 1, 1},
-                                     .intensity = 1, .direction = {-0.3f, -0.6f, -1}}};
-    oroya_render_view view = default_view((oroya_vec3){0.5f, 1.5f, 4}, (oroya_vec3){0.5f, 0, 0}, lights, 1);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 24,
+                                                                 .indices = idx,
+                                                                 .index_count = 36,
+                                                                 .skin_indices = joints,
+                                                                 .skin_weights = weights},
+                                       &sk, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = moved,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 24,
+                                                                 .indices = idx,
+                                                                 .index_count = 36},
+                                       &plain, &err),
+              OROYA_OK);
+    oroya_render_light lights[1] = {{.type = OROYA_RENDER_LIGHT_DIRECTIONAL,
+                                     .color = {1, 1, 1},
+                                     .intensity = 1,
+                                     .direction = {-0.3f, -0.6f, -1}}};
+    oroya_render_view view =
+        default_view((oroya_vec3){0.5f, 1.5f, 4}, (oroya_vec3){0.5f, 0, 0}, lights, 1);
     uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
-    OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = sk, .material = oroya_render_material_default(),
-             .bone_matrices = bones, .bone_count = N}, 1, a));
-    OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = plain, .material = oroya_render_material_default()}, 1, b));
+    OT_CHECK(render_one(&view,
+                        &(oroya_render_draw_desc){.mesh = sk,
+                                                  .material = oroya_render_material_default(),
+                                                  .bone_matrices = bones,
+                                                  .bone_count = N},
+                        1, a));
+    OT_CHECK(render_one(
+        &view,
+        &(oroya_render_draw_desc){.mesh = plain, .material = oroya_render_material_default()}, 1,
+        b));
     diff_stats s = compare(a, b, (size_t)W * H, 4);
     OT_CHECK_MSG(s.over <= 4, "70-bone GPU skinning vs moved cube: %u pixels off", s.over);
     /* Eight influences: half on bone 10 (+0.10 x) in the first set, half on bone 69 (+0.69 x)
@@ -472,23 +559,56 @@ static void test_gpu_skinning_many_bones(void) {
         moved[v * 3] = pos[v * 3] + 0.395f;
     }
     oroya_render_mesh sk8, plain8;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
-              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36,
-              .skin_indices = joints, .skin_weights = weights, .skin_indices2 = joints2,
-              .skin_weights2 = weights2}, &sk8, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = moved,
-              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36}, &plain8, &err), OROYA_OK);
-    OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = sk8, .material = oroya_render_material_default(),
-             .bone_matrices = bones, .bone_count = N}, 1, a));
-    OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = plain8, .material = oroya_render_material_default()}, 1, b));
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 24,
+                                                                 .indices = idx,
+                                                                 .index_count = 36,
+                                                                 .skin_indices = joints,
+                                                                 .skin_weights = weights,
+                                                                 .skin_indices2 = joints2,
+                                                                 .skin_weights2 = weights2},
+                                       &sk8, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = moved,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 24,
+                                                                 .indices = idx,
+                                                                 .index_count = 36},
+                                       &plain8, &err),
+              OROYA_OK);
+    OT_CHECK(render_one(&view,
+                        &(oroya_render_draw_desc){.mesh = sk8,
+                                                  .material = oroya_render_material_default(),
+                                                  .bone_matrices = bones,
+                                                  .bone_count = N},
+                        1, a));
+    OT_CHECK(render_one(
+        &view,
+        &(oroya_render_draw_desc){.mesh = plain8, .material = oroya_render_material_default()}, 1,
+        b));
     s = compare(a, b, (size_t)W * H, 4);
     OT_CHECK_MSG(s.over <= 4, "8-influence GPU skinning vs moved cube: %u pixels off", s.over);
     /* The second set's indices are range-checked too (bone 69 with 11 bones). */
     OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = sk8, .bone_matrices = bones,
-              .bone_count = 70, .material = oroya_render_material_default()}, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = sk8, .bone_matrices = bones,
-              .bone_count = 11, .material = oroya_render_material_default()}, &err), OROYA_ERR_OUT_OF_RANGE);
+    OT_EQ_INT(
+        oroya_render_draw(renderer,
+                          &(oroya_render_draw_desc){.mesh = sk8,
+                                                    .bone_matrices = bones,
+                                                    .bone_count = 70,
+                                                    .material = oroya_render_material_default()},
+                          &err),
+        OROYA_OK);
+    OT_EQ_INT(
+        oroya_render_draw(renderer,
+                          &(oroya_render_draw_desc){.mesh = sk8,
+                                                    .bone_matrices = bones,
+                                                    .bone_count = 11,
+                                                    .material = oroya_render_material_default()},
+                          &err),
+        OROYA_ERR_OUT_OF_RANGE);
     OT_EQ_INT(oroya_render_end(renderer, &err), OROYA_OK);
     oroya_render_mesh_destroy(renderer, sk8);
     oroya_render_mesh_destroy(renderer, plain8);
@@ -506,26 +626,50 @@ static void test_gpu_morph_matches_cpu(void) {
     make_cube(pos, nrm, idx);
     float deltas[2 * 72] = {0};
     for (int v = 0; v < 24; v++) {
-        if (pos[v * 3 + 1] > 0) deltas[v * 3 + 1] = 0.8f;
+        if (pos[v * 3 + 1] > 0)
+            deltas[v * 3 + 1] = 0.8f;
         deltas[72 + v * 3] = 0.5f * pos[v * 3 + 1];
     }
     float w[2] = {0.75f, -0.6f};
-    for (int i = 0; i < 72; i++) blended[i] = pos[i] + w[0] * deltas[i] + w[1] * deltas[72 + i];
+    for (int i = 0; i < 72; i++)
+        blended[i] = pos[i] + w[0] * deltas[i] + w[1] * deltas[72 + i];
     oroya_error err = {0};
     oroya_render_mesh morph, plain;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos,
-              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36,
-              .morph_target_count = 2, .morph_positions = deltas}, &morph, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = blended,
-              .normals = nrm, .vertex_count = 24, .indices = idx, .index_count = 36}, &plain, &err), OROYA_OK);
-    oroya_render_light lights[1] = {{.type = OROYA_RENDER_LIGHT_DIRECTIONAL, .color = {1, 1, 1},
-                                     .intensity = 1, .direction = {-0.3f, -0.6f, -1}}};
-    oroya_render_view view = default_view((oroya_vec3){1.5f, 1.5f, 4}, (oroya_vec3){0, 0.3f, 0}, lights, 1);
-    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4), *c = malloc((size_t)W * H * 4);
-    oroya_render_draw_desc dm = {.mesh = morph, .material = oroya_render_material_default(),
-                                 .morph_weights = w, .morph_weight_count = 2};
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 24,
+                                                                 .indices = idx,
+                                                                 .index_count = 36,
+                                                                 .morph_target_count = 2,
+                                                                 .morph_positions = deltas},
+                                       &morph, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = blended,
+                                                                 .normals = nrm,
+                                                                 .vertex_count = 24,
+                                                                 .indices = idx,
+                                                                 .index_count = 36},
+                                       &plain, &err),
+              OROYA_OK);
+    oroya_render_light lights[1] = {{.type = OROYA_RENDER_LIGHT_DIRECTIONAL,
+                                     .color = {1, 1, 1},
+                                     .intensity = 1,
+                                     .direction = {-0.3f, -0.6f, -1}}};
+    oroya_render_view view =
+        default_view((oroya_vec3){1.5f, 1.5f, 4}, (oroya_vec3){0, 0.3f, 0}, lights, 1);
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4),
+            *c = malloc((size_t)W * H * 4);
+    oroya_render_draw_desc dm = {.mesh = morph,
+                                 .material = oroya_render_material_default(),
+                                 .morph_weights = w,
+                                 .morph_weight_count = 2};
     OT_CHECK(render_one(&view, &dm, 1, a));
-    OT_CHECK(render_one(&view, &(oroya_render_draw_desc){.mesh = plain, .material = oroya_render_material_default()}, 1, b));
+    OT_CHECK(render_one(
+        &view,
+        &(oroya_render_draw_desc){.mesh = plain, .material = oroya_render_material_default()}, 1,
+        b));
     diff_stats s = compare(a, b, (size_t)W * H, 4);
     OT_CHECK_MSG(s.over <= 4, "GPU vs CPU morph: %u pixels off", s.over);
     dm.morph_weight_count = 0;
@@ -546,9 +690,11 @@ static void test_gpu_morph_matches_cpu(void) {
 static void test_msaa(void) {
     oroya_error err = {0};
     oroya_renderer *ms = NULL;
-    OT_EQ_INT(oroya_renderer_create(&(oroya_renderer_desc){.width = W, .height = H, .msaa_samples = 4},
-                                    &ms, &err), OROYA_OK);
-    if (!ms) return;
+    OT_EQ_INT(oroya_renderer_create(
+                  &(oroya_renderer_desc){.width = W, .height = H, .msaa_samples = 4}, &ms, &err),
+              OROYA_OK);
+    if (!ms)
+        return;
     static const float pos[] = {-0.8f, -0.7f, 0, 0.7f, -0.8f, 0, 0.1f, 0.8f, 0};
     oroya_render_view view = {0};
     view.view = oroya_mat4_identity();
@@ -560,14 +706,19 @@ static void test_msaa(void) {
     uint8_t *img = malloc((size_t)W * H * 4);
     for (int k = 0; k < 2; k++) {
         oroya_render_mesh tri;
-        OT_EQ_INT(oroya_render_mesh_create(rs[k], &(oroya_render_mesh_desc){.positions = pos,
-                  .vertex_count = 3}, &tri, &err), OROYA_OK);
+        OT_EQ_INT(
+            oroya_render_mesh_create(
+                rs[k], &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3}, &tri, &err),
+            OROYA_OK);
         OT_EQ_INT(oroya_render_begin(rs[k], &view, &err), OROYA_OK);
-        OT_EQ_INT(oroya_render_draw(rs[k], &(oroya_render_draw_desc){.mesh = tri, .material = white}, &err), OROYA_OK);
+        OT_EQ_INT(oroya_render_draw(
+                      rs[k], &(oroya_render_draw_desc){.mesh = tri, .material = white}, &err),
+                  OROYA_OK);
         OT_EQ_INT(oroya_render_end(rs[k], &err), OROYA_OK);
         OT_EQ_INT(oroya_render_read_pixels(rs[k], img, (size_t)W * H * 4, &err), OROYA_OK);
         for (size_t i = 0; i < (size_t)W * H; i++) {
-            if (img[i * 4] != 0 && img[i * 4] != 255) mixed[k]++;
+            if (img[i * 4] != 0 && img[i * 4] != 255)
+                mixed[k]++;
         }
         oroya_render_mesh_destroy(rs[k], tri);
     }
@@ -581,32 +732,44 @@ static void test_msaa(void) {
  * shows its texel, top row of the image at the top (glTF uv (0, 0) is the top-left corner).
  * Expected by hand: the texel is sRGB-decoded by the exact sRGB curve (GL_SRGB8_ALPHA8),
  * multiplied by the base color, then encoded with the renderer's 2.2 gamma. */
-static float srgb_decode(float c) { return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f); }
+static float srgb_decode(float c) {
+    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
 
 static void test_texture(void) {
     static const float pos[] = {-1, 1, 0, 1, 1, 0, 1, -1, 0, -1, -1, 0};
     static const float nrm[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
     static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 1};
     static const uint32_t idx[] = {0, 3, 2, 0, 2, 1};
-    static const uint8_t texels[16] = {255, 0, 0, 255, 0, 200, 0, 255, 0, 0, 128, 255, 64, 64, 64, 255};
+    static const uint8_t texels[16] = {255, 0, 0,   255, 0,  200, 0,  255,
+                                       0,   0, 128, 255, 64, 64,  64, 255};
     /* 4x4 texels in 2x2 blocks, so that bilinear filtering near a quadrant's center only mixes
      * texels of one color. */
     uint8_t image[4 * 4 * 4];
     for (int y = 0; y < 4; y++) {
-        for (int x = 0; x < 4; x++) memcpy(&image[(y * 4 + x) * 4], &texels[((y / 2) * 2 + x / 2) * 4], 4);
+        for (int x = 0; x < 4; x++)
+            memcpy(&image[(y * 4 + x) * 4], &texels[((y / 2) * 2 + x / 2) * 4], 4);
     }
     oroya_error err = {0};
     oroya_render_mesh quad;
     oroya_render_texture tex;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .normals = nrm,
-              .uvs = uv, .vertex_count = 4, .indices = idx, .index_count = 6}, &quad, &err), OROYA_OK);
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = nrm,
+                                                                 .uvs = uv,
+                                                                 .vertex_count = 4,
+                                                                 .indices = idx,
+                                                                 .index_count = 6},
+                                       &quad, &err),
+              OROYA_OK);
     OT_EQ_INT(oroya_render_texture_create(renderer, 4, 4, image, &tex, &err), OROYA_OK);
     oroya_render_view view = {0};
     view.view = oroya_mat4_identity();
     view.projection = oroya_mat4_identity();
     view.background[3] = 1;
-    oroya_render_draw_desc d = {.mesh = quad, .material = {.base_color = {1, 1, 0.5f, 1}, .unlit = true,
-                                                           .base_color_texture = tex}};
+    oroya_render_draw_desc d = {
+        .mesh = quad,
+        .material = {.base_color = {1, 1, 0.5f, 1}, .unlit = true, .base_color_texture = tex}};
     uint8_t *img = malloc((size_t)W * H * 4);
     OT_CHECK(render_one(&view, &d, 1, img));
     const int at[4][2] = {{32, 32}, {96, 32}, {32, 96}, {96, 96}}; /* x, y: texel order */
@@ -622,8 +785,10 @@ static void test_texture(void) {
     OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_OK);
     OT_EQ_INT(oroya_render_draw(renderer, &d, &err), OROYA_ERR_STALE_HANDLE);
     OT_EQ_INT(oroya_render_end(renderer, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_texture_create(renderer, 0, 2, texels, &tex, &err), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_render_texture_create(renderer, 2, 2, NULL, &tex, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_texture_create(renderer, 0, 2, texels, &tex, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_texture_create(renderer, 2, 2, NULL, &tex, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
     oroya_render_mesh_destroy(renderer, quad);
     free(img);
 }
@@ -635,57 +800,84 @@ static void test_errors(void) {
     oroya_render_mesh m;
     OT_EQ_INT(oroya_renderer_create(NULL, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
     oroya_renderer *r2 = NULL;
-    OT_EQ_INT(oroya_renderer_create(&(oroya_renderer_desc){.width = 100000}, &r2, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_renderer_create(&(oroya_renderer_desc){.width = 100000}, &r2, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(r2 == NULL);
     OT_EQ_INT(oroya_render_mesh_create(NULL, NULL, &m, &err), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3,
-              .indices = bad_idx, .index_count = 3}, &m, &err), OROYA_ERR_OUT_OF_RANGE);
+    OT_EQ_INT(oroya_render_mesh_create(
+                  renderer,
+                  &(oroya_render_mesh_desc){
+                      .positions = pos, .vertex_count = 3, .indices = bad_idx, .index_count = 3},
+                  &m, &err),
+              OROYA_ERR_OUT_OF_RANGE);
     OT_CHECK(strstr(err.message, "indices[2] = 3") != NULL);
     OT_EQ_INT(m.id, 0);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3,
-              .indices = bad_idx, .index_count = 2}, &m, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_mesh_create(
+                  renderer,
+                  &(oroya_render_mesh_desc){
+                      .positions = pos, .vertex_count = 3, .indices = bad_idx, .index_count = 2},
+                  &m, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
     pos[4] = INFINITY;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3},
-              &m, &err), OROYA_ERR_NON_FINITE);
+    OT_EQ_INT(
+        oroya_render_mesh_create(
+            renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3}, &m, &err),
+        OROYA_ERR_NON_FINITE);
     OT_CHECK(strstr(err.message, "vertex 1") != NULL);
     pos[4] = 0;
     uint16_t j[12] = {0};
     float w[12] = {1, 0, 0, 0, -1, 0, 0, 0, 1, 0, 0, 0};
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3,
-              .skin_indices = j, .skin_weights = w}, &m, &err), OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(oroya_render_mesh_create(
+                  renderer,
+                  &(oroya_render_mesh_desc){
+                      .positions = pos, .vertex_count = 3, .skin_indices = j, .skin_weights = w},
+                  &m, &err),
+              OROYA_ERR_INVALID_DATA);
     OT_CHECK(strstr(err.message, "vertex 1") != NULL);
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3,
-              .skin_indices = j}, &m, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_mesh_create(
+                  renderer,
+                  &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3, .skin_indices = j},
+                  &m, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
 
     /* Stale handles: a destroyed mesh is refused, and a new mesh in the same slot gets a new
      * generation, so the old handle stays stale. */
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3},
-              &m, &err), OROYA_OK);
+    OT_EQ_INT(
+        oroya_render_mesh_create(
+            renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3}, &m, &err),
+        OROYA_OK);
     OT_CHECK(oroya_render_mesh_valid(renderer, m));
     oroya_render_mesh_destroy(renderer, m);
     OT_CHECK(!oroya_render_mesh_valid(renderer, m));
     oroya_render_mesh m2;
-    OT_EQ_INT(oroya_render_mesh_create(renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3},
-              &m2, &err), OROYA_OK);
+    OT_EQ_INT(
+        oroya_render_mesh_create(
+            renderer, &(oroya_render_mesh_desc){.positions = pos, .vertex_count = 3}, &m2, &err),
+        OROYA_OK);
     OT_CHECK(m2.id != m.id && (m2.id & 0xffff) == (m.id & 0xffff));
     OT_CHECK(!oroya_render_mesh_valid(renderer, m));
     oroya_render_mesh_destroy(renderer, m); /* stale: ignored */
     OT_CHECK(oroya_render_mesh_valid(renderer, m2));
 
     oroya_render_view view = default_view((oroya_vec3){0, 0, 3}, (oroya_vec3){0, 0, 0}, NULL, 0);
-    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = m2}, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = m2}, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_OK);
-    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = m}, &err), OROYA_ERR_STALE_HANDLE);
-    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = {0}}, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = m}, &err),
+              OROYA_ERR_STALE_HANDLE);
+    OT_EQ_INT(oroya_render_draw(renderer, &(oroya_render_draw_desc){.mesh = {0}}, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
     oroya_render_draw_desc nan_model = {.mesh = m2};
     nan_model.model.m[0] = NAN;
     OT_EQ_INT(oroya_render_draw(renderer, &nan_model, &err), OROYA_ERR_NON_FINITE);
-    OT_EQ_INT(oroya_renderer_resize(renderer, 64, 64, &err), OROYA_ERR_INVALID_ARGUMENT); /* inside a frame */
+    OT_EQ_INT(oroya_renderer_resize(renderer, 64, 64, &err),
+              OROYA_ERR_INVALID_ARGUMENT); /* inside a frame */
     OT_EQ_INT(oroya_render_end(renderer, &err), OROYA_OK);
     OT_EQ_INT(oroya_render_end(renderer, &err), OROYA_ERR_INVALID_ARGUMENT);
     oroya_render_light nine[9];
     for (int i = 0; i < 9; i++) {
-        nine[i] = (oroya_render_light){.type = OROYA_RENDER_LIGHT_POINT, .color = {1, 1, 1}, .intensity = 1};
+        nine[i] = (oroya_render_light){
+            .type = OROYA_RENDER_LIGHT_POINT, .color = {1, 1, 1}, .intensity = 1};
     }
     view.lights = nine;
     view.light_count = 9;
@@ -694,7 +886,8 @@ static void test_errors(void) {
     nine[0].type = (oroya_render_light_type)42;
     OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_ERR_INVALID_ARGUMENT);
     uint8_t small[16];
-    OT_EQ_INT(oroya_render_read_pixels(renderer, small, sizeof small, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_read_pixels(renderer, small, sizeof small, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(strstr(err.message, "need") != NULL);
     oroya_render_mesh_destroy(renderer, m2);
 
@@ -717,7 +910,8 @@ static void test_errors(void) {
 
 static void test_png_roundtrip(void) {
     uint8_t img[6 * 4 * 4];
-    for (int i = 0; i < 6 * 4 * 4; i++) img[i] = (uint8_t)(i * 7 + 3);
+    for (int i = 0; i < 6 * 4 * 4; i++)
+        img[i] = (uint8_t)(i * 7 + 3);
     const char *path = OROYA_BINARY_DIR "/test_render_roundtrip.png";
     oroya_error err = {0};
     OT_EQ_INT(oroya_image_write_png(path, 6, 4, img, &err), OROYA_OK);
@@ -762,7 +956,8 @@ static void test_gif(void) {
     int e = 0;
     GifFileType *gif = DGifOpenFileName(path, &e);
     OT_CHECK(gif != NULL);
-    if (!gif) return;
+    if (!gif)
+        return;
     OT_EQ_INT(DGifSlurp(gif), GIF_OK);
     OT_EQ_INT(gif->ImageCount, FRAMES);
     OT_EQ_INT(gif->SWidth, GW);
@@ -791,7 +986,8 @@ static void test_gif(void) {
             GifColorType c = map->Colors[im->RasterBits[i]];
             const uint8_t *p = &frames[((size_t)f * GW * GH + (size_t)i) * 4];
             int d = abs(c.Red - p[0]) + abs(c.Green - p[1]) + abs(c.Blue - p[2]);
-            if (d > worst) worst = d;
+            if (d > worst)
+                worst = d;
         }
         if (f < 3) {
             OT_EQ_INT(worst, 0);
@@ -800,8 +996,10 @@ static void test_gif(void) {
         }
     }
     DGifCloseFile(gif, &e);
-    OT_EQ_INT(oroya_image_write_gif(path, GW, GH, 0, frames, 5, false, &err), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_image_write_gif("/nonexistent-dir/x.gif", GW, GH, 1, frames, 5, true, &err), OROYA_ERR_IO);
+    OT_EQ_INT(oroya_image_write_gif(path, GW, GH, 0, frames, 5, false, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_image_write_gif("/nonexistent-dir/x.gif", GW, GH, 1, frames, 5, true, &err),
+              OROYA_ERR_IO);
 }
 
 static void test_video_without_ffmpeg(void) {
@@ -813,7 +1011,8 @@ static void test_video_without_ffmpeg(void) {
         printf("ffmpeg on PATH: the missing-ffmpeg message is not exercised here\n");
         return;
     }
-    OT_EQ_INT(oroya_video_begin(OROYA_BINARY_DIR "/x.mp4", 32, 20, 25, &w, &err), OROYA_ERR_UNSUPPORTED);
+    OT_EQ_INT(oroya_video_begin(OROYA_BINARY_DIR "/x.mp4", 32, 20, 25, &w, &err),
+              OROYA_ERR_UNSUPPORTED);
     OT_CHECK(strstr(err.message, "ffmpeg") != NULL);
     OT_CHECK(w == NULL);
 }
@@ -823,7 +1022,8 @@ int main(void) {
     OT_RUN(test_gif);
     OT_RUN(test_video_without_ffmpeg);
     oroya_error err = {0};
-    if (oroya_renderer_create(&(oroya_renderer_desc){.width = W, .height = H}, &renderer, &err) != OROYA_OK) {
+    if (oroya_renderer_create(&(oroya_renderer_desc){.width = W, .height = H}, &renderer, &err) !=
+        OROYA_OK) {
         fprintf(stderr, "no GL context: %s\n", err.message);
         OT_CHECK(false);
         return ot_finish();
@@ -838,7 +1038,8 @@ int main(void) {
     OT_RUN(test_texture);
     OT_RUN(test_errors);
     if (__lsan_do_recoverable_leak_check) {
-        OT_CHECK_MSG(__lsan_do_recoverable_leak_check() == 0, "LeakSanitizer found leaks (see above)");
+        OT_CHECK_MSG(__lsan_do_recoverable_leak_check() == 0,
+                     "LeakSanitizer found leaks (see above)");
     }
     oroya_renderer_destroy(renderer);
     int rc = ot_finish();

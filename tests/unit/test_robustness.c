@@ -30,9 +30,10 @@ static oroya_result path_scene(const oroya_allocator *a, void *ctx, oroya_error 
     (void)ctx;
     (void)err;
     oroya_scene *s = NULL;
-    oroya_result r = oroya_scene_create(&(oroya_scene_desc){.capacity_hint = 2, .allocator = *a},
-                                        &s);
-    if (r) return r;
+    oroya_result r =
+        oroya_scene_create(&(oroya_scene_desc){.capacity_hint = 2, .allocator = *a}, &s);
+    if (r)
+        return r;
     oroya_node nodes[40] = {{0}};
     for (uint32_t i = 0; i < 40 && r == OROYA_OK; i++) {
         char name[16];
@@ -40,19 +41,27 @@ static oroya_result path_scene(const oroya_allocator *a, void *ctx, oroya_error 
         oroya_node parent = i == 0 ? (oroya_node){0} : nodes[(i - 1) / 3];
         r = oroya_scene_add_node(s, i % 5 == 4 ? NULL : name, parent, OROYA_NODE_BONE, &nodes[i]);
     }
-    if (r == OROYA_OK) r = oroya_scene_set_weight_count(s, nodes[3], 8);
-    if (r == OROYA_OK) r = oroya_scene_set_weight_count(s, nodes[3], 64);
-    if (r == OROYA_OK) r = oroya_scene_set_weight_count(s, nodes[3], 2);
-    if (r == OROYA_OK) r = oroya_scene_set_weight_count(s, nodes[7], 4);
-    if (r == OROYA_OK) r = oroya_scene_set_name(s, nodes[2], "a much longer name than before");
+    if (r == OROYA_OK)
+        r = oroya_scene_set_weight_count(s, nodes[3], 8);
+    if (r == OROYA_OK)
+        r = oroya_scene_set_weight_count(s, nodes[3], 64);
+    if (r == OROYA_OK)
+        r = oroya_scene_set_weight_count(s, nodes[3], 2);
+    if (r == OROYA_OK)
+        r = oroya_scene_set_weight_count(s, nodes[7], 4);
+    if (r == OROYA_OK)
+        r = oroya_scene_set_name(s, nodes[2], "a much longer name than before");
     /* nodes[1] moves under the last node: its subtree goes to the end of the dense arrays. */
-    if (r == OROYA_OK) r = oroya_scene_set_parent(s, nodes[1], nodes[39]);
-    if (r == OROYA_OK) r = oroya_scene_remove_node(s, nodes[2]);
+    if (r == OROYA_OK)
+        r = oroya_scene_set_parent(s, nodes[1], nodes[39]);
+    if (r == OROYA_OK)
+        r = oroya_scene_remove_node(s, nodes[2]);
     if (r == OROYA_OK) {
         oroya_scene_update_world(s);
         uint32_t n = 0;
         float *w = oroya_scene_weights(s, nodes[3], &n);
-        if (!w || n != 2 || w[0] != 0.0f || w[1] != 0.0f) r = OROYA_ERR_INVALID_DATA;
+        if (!w || n != 2 || w[0] != 0.0f || w[1] != 0.0f)
+            r = OROYA_ERR_INVALID_DATA;
     }
     oroya_scene_destroy(s);
     return r;
@@ -71,11 +80,11 @@ static void test_fault_scene_unchanged(void) {
     for (long n = 1; n < 400; n++) {
         rb_reset(&h, 0);
         oroya_scene *s = NULL;
-        OT_EQ_INT(oroya_scene_create(&(oroya_scene_desc){.capacity_hint = 1,
-                                                         .allocator = rb_allocator(&h)},
-                                     &s),
+        OT_EQ_INT(oroya_scene_create(
+                      &(oroya_scene_desc){.capacity_hint = 1, .allocator = rb_allocator(&h)}, &s),
                   OROYA_OK);
-        if (!s) return;
+        if (!s)
+            return;
         h.fail_at = h.calls + n;
         uint32_t count = 0, version = 0;
         oroya_result r = OROYA_OK;
@@ -104,7 +113,8 @@ static void test_fault_scene_unchanged(void) {
         }
         oroya_scene_destroy(s);
         OT_EQ_INT(h.live, 0);
-        if (!refused) break;
+        if (!refused)
+            break;
     }
 }
 
@@ -112,8 +122,9 @@ static void test_fault_scene_unchanged(void) {
 
 static const float k_times[5] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f};
 static const float k_trans[15] = {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 3, 1, 0};
-static const float k_rot[20] = {0, 0, 0, 1, 0, 0.3826834f, 0, 0.9238795f, 0, 0.7071068f, 0,
-                                0.7071068f, 0, 0.9238795f, 0, 0.3826834f, 0, 1, 0, 0};
+static const float k_rot[20] = {0, 0,          0, 1,          0, 0.3826834f, 0, 0.9238795f,
+                                0, 0.7071068f, 0, 0.7071068f, 0, 0.9238795f, 0, 0.3826834f,
+                                0, 1,          0, 0};
 static const float k_cubic[45] = {0};
 static const float k_weights[10] = {0, 1, 0.25f, 0.75f, 0.5f, 0.5f, 0.75f, 0.25f, 1, 0};
 
@@ -146,10 +157,14 @@ static oroya_result path_clip(const oroya_allocator *a, void *ctx, oroya_error *
     oroya_result r = oroya_clip_create(
         &(oroya_clip_desc){.name = "walk", .tracks = tracks, .track_count = 5, .allocator = *a},
         &clip, err);
-    if (r == OROYA_OK) r = oroya_clip_clone(clip, &clone, err);
-    if (r == OROYA_OK) r = oroya_clip_subclip(clone, "part", 15, 45, 30, &sub, err);
-    if (r == OROYA_OK) r = oroya_clip_optimize(clone, 0.0f, err);
-    if (r == OROYA_OK) r = oroya_clip_validate(clone, err);
+    if (r == OROYA_OK)
+        r = oroya_clip_clone(clip, &clone, err);
+    if (r == OROYA_OK)
+        r = oroya_clip_subclip(clone, "part", 15, 45, 30, &sub, err);
+    if (r == OROYA_OK)
+        r = oroya_clip_optimize(clone, 0.0f, err);
+    if (r == OROYA_OK)
+        r = oroya_clip_validate(clone, err);
     if (r == OROYA_OK && (sub->track_count != 5 || sub->tracks[0].key_count != 2)) {
         r = oroya__fail(err, OROYA_ERR_INVALID_DATA, "subclip kept the wrong keys");
     }
@@ -168,7 +183,7 @@ static void test_fault_clip(void) {
 /* ---- fault injection: skeletons and skins ----------------------------------------------- */
 
 typedef struct skin_ctx {
-    uint32_t bones;     /* > OROYA_MAX_JOINTS makes bind allocate the job scratch */
+    uint32_t bones; /* > OROYA_MAX_JOINTS makes bind allocate the job scratch */
 } skin_ctx;
 
 /* A chain of bones in a scene made with the plain allocator (the scene path is covered
@@ -176,7 +191,8 @@ typedef struct skin_ctx {
 static oroya_result path_skin(const oroya_allocator *a, void *ctx, oroya_error *err) {
     const skin_ctx *c = (const skin_ctx *)ctx;
     oroya_scene *s = NULL;
-    if (oroya_scene_create(NULL, &s)) return OROYA_ERR_INVALID_DATA; /* not under test */
+    if (oroya_scene_create(NULL, &s))
+        return OROYA_ERR_INVALID_DATA; /* not under test */
     oroya_node *bones = (oroya_node *)calloc(c->bones, sizeof *bones);
     oroya_node mesh = {0};
     oroya_scene_add_node(s, "mesh", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, &mesh);
@@ -210,21 +226,27 @@ static oroya_result path_skin(const oroya_allocator *a, void *ctx, oroya_error *
         s, &(oroya_skeleton_desc){.bones = bones, .bone_count = c->bones, .allocator = *a}, &sk,
         err);
     if (r == OROYA_OK) {
-        r = oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = NV,
-                                                 .positions = pos, .normals = nrm,
-                                                 .joints = joints, .weights = weights,
+        r = oroya_skin_create(&(oroya_skin_desc){.mesh = mesh,
+                                                 .vertex_count = NV,
+                                                 .positions = pos,
+                                                 .normals = nrm,
+                                                 .joints = joints,
+                                                 .weights = weights,
                                                  .allocator = *a},
                               &skin, err);
     }
-    if (r == OROYA_OK) r = oroya_skin_bind(skin, s, sk, NULL, err);
-    if (r == OROYA_OK) r = oroya_skeleton_update(sk, s, err);
-    if (r == OROYA_OK) r = oroya_skin_update(skin, s, err);
-    if (r == OROYA_OK) r = oroya_skin_compute(skin, out, nrm, bounds, err);
+    if (r == OROYA_OK)
+        r = oroya_skin_bind(skin, s, sk, NULL, err);
+    if (r == OROYA_OK)
+        r = oroya_skeleton_update(sk, s, err);
+    if (r == OROYA_OK)
+        r = oroya_skin_update(skin, s, err);
+    if (r == OROYA_OK)
+        r = oroya_skin_compute(skin, out, nrm, bounds, err);
     /* The bind pose skins to the rest positions. */
     for (uint32_t i = 0; r == OROYA_OK && i < NV * 3; i++) {
         if (fabsf(out[i] - pos[i]) > 1e-5f) {
-            r = oroya__fail(err, OROYA_ERR_INVALID_DATA, "vertex %u moved in the bind pose",
-                            i / 3);
+            r = oroya__fail(err, OROYA_ERR_INVALID_DATA, "vertex %u moved in the bind pose", i / 3);
         }
     }
     oroya_skin_destroy(skin);
@@ -251,8 +273,10 @@ static oroya_result path_gltf_file(const oroya_allocator *a, void *ctx, oroya_er
     const char *file = (const char *)ctx;
     oroya_gltf_data *g = NULL;
     oroya_result r = oroya_gltf_parse_file(&(oroya_gltf_desc){.allocator = *a}, file, &g, err);
-    if (r == OROYA_OK) r = oroya_gltf_load_buffers(g, err);
-    if (r == OROYA_OK) r = oroya_gltf_validate(g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_load_buffers(g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(g, err);
     for (uint32_t i = 0; r == OROYA_OK && i < g->accessor_count; i++) {
         size_t n = oroya_gltf_accessor_float_count(g, i);
         float *v = (float *)a->alloc(n * sizeof(float), 16, a->user);
@@ -280,15 +304,18 @@ static oroya_result path_gltf_memory(const oroya_allocator *a, void *ctx, oroya_
     oroya_gltf_data *g = NULL;
     oroya_result r = oroya_gltf_parse(&(oroya_gltf_desc){.allocator = *a, .base_dir = m->dir},
                                       m->bytes, m->size, &g, err);
-    if (r == OROYA_OK) r = oroya_gltf_load_buffers(g, err);
-    if (r == OROYA_OK) r = oroya_gltf_validate(g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_load_buffers(g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(g, err);
     oroya_gltf_free(g);
     return r;
 }
 
 static unsigned char *read_bytes(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -306,14 +333,14 @@ static const char *const k_models[] = {
     /* Small files only: the loop parses a model once per allocation, and must stay fast
      * under valgrind. CesiumMan.glb (480 KiB) is loaded by the determinism test. */
     ASSETS "RiggedSimple/glTF-Binary/RiggedSimple.glb",
-    ASSETS "RiggedFigure/glTF/RiggedFigure.gltf",                   /* external .bin */
-    ASSETS "AnimatedTriangle/glTF/AnimatedTriangle.gltf",           /* two .bin files */
-    ASSETS "BoxAnimated/glTF-Embedded/BoxAnimated.gltf",            /* data: URI */
-    ASSETS "InterpolationTest/glTF-Binary/InterpolationTest.glb",   /* 9 animations */
-    ASSETS "SimpleMorph/glTF-Embedded/SimpleMorph.gltf",            /* morph targets */
-    ASSETS "AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf", /* unorm8 output */
+    ASSETS "RiggedFigure/glTF/RiggedFigure.gltf",                          /* external .bin */
+    ASSETS "AnimatedTriangle/glTF/AnimatedTriangle.gltf",                  /* two .bin files */
+    ASSETS "BoxAnimated/glTF-Embedded/BoxAnimated.gltf",                   /* data: URI */
+    ASSETS "InterpolationTest/glTF-Binary/InterpolationTest.glb",          /* 9 animations */
+    ASSETS "SimpleMorph/glTF-Embedded/SimpleMorph.gltf",                   /* morph targets */
+    ASSETS "AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf",      /* unorm8 output */
     ASSETS "SimpleSparseAccessor/glTF-Embedded/SimpleSparseAccessor.gltf", /* sparse */
-    ASSETS "CesiumMilkTruck/glTF/CesiumMilkTruck.gltf",             /* images, textures */
+    ASSETS "CesiumMilkTruck/glTF/CesiumMilkTruck.gltf",                    /* images, textures */
 };
 
 static void test_fault_gltf(void) {
@@ -324,8 +351,8 @@ static void test_fault_gltf(void) {
         printf("  %s: %ld allocations, each failed in turn\n", name, n);
     }
     /* base_dir with its trailing '/': see test_robustness_bugs.c for the one without. */
-    mem_ctx m = {ASSETS "RiggedSimple/glTF/RiggedSimple.gltf",
-                 ASSETS "RiggedSimple/glTF/", NULL, 0};
+    mem_ctx m = {ASSETS "RiggedSimple/glTF/RiggedSimple.gltf", ASSETS "RiggedSimple/glTF/", NULL,
+                 0};
     m.bytes = read_bytes(m.file, &m.size);
     OT_CHECK(m.bytes != NULL);
     if (m.bytes) {
@@ -340,15 +367,16 @@ static void test_fault_gltf(void) {
 
 /* Parses `json` from memory with the counting heap and runs load_buffers and validate.
  * Returns the first failure; *heap holds what was allocated. */
-static oroya_result load_counted(const void *bytes, size_t size, rb_heap *heap,
-                                 oroya_error *err) {
+static oroya_result load_counted(const void *bytes, size_t size, rb_heap *heap, oroya_error *err) {
     rb_reset(heap, 0);
     oroya_gltf_data *g = NULL;
-    oroya_result r = oroya_gltf_parse(
-        &(oroya_gltf_desc){.allocator = rb_allocator(heap), .base_dir = ASSETS}, bytes,
-        size, &g, err);
-    if (r == OROYA_OK) r = oroya_gltf_load_buffers(g, err);
-    if (r == OROYA_OK) r = oroya_gltf_validate(g, err);
+    oroya_result r =
+        oroya_gltf_parse(&(oroya_gltf_desc){.allocator = rb_allocator(heap), .base_dir = ASSETS},
+                         bytes, size, &g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_load_buffers(g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(g, err);
     oroya_gltf_free(g);
     OT_EQ_INT(heap->live, 0);
     return r;
@@ -376,8 +404,8 @@ static void test_huge_declared_counts(void) {
          "\"count\":4294967294,\"type\":\"MAT4\"}]}",
          OROYA_ERR_LIMIT},
         {"buffer byteLength 2^31 backed by 12 bytes",
-         "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":2147483648,\"uri\":\""
-         B64_12 "\"}]}",
+         "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":2147483648,\"uri\":"
+         "\"" B64_12 "\"}]}",
          OROYA_ERR_INVALID_DATA},
         {"buffer byteLength 2^53 backed by 12 bytes",
          "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":9007199254740992,"
@@ -426,11 +454,13 @@ static void test_huge_declared_counts(void) {
         oroya_result r = load_counted(cases[i].json, size, &h, &err);
         /* The code is what the glTF header lists for the case; any error would be safe, but a
          * different one means the check that fires is not the one documented. */
-        OT_CHECK_MSG(r == cases[i].expect, "%s: got %s (%s)", cases[i].what,
-                     oroya_result_string(r), err.message);
+        OT_CHECK_MSG(r == cases[i].expect, "%s: got %s (%s)", cases[i].what, oroya_result_string(r),
+                     err.message);
         OT_CHECK_MSG(r == OROYA_OK || err.message[0] != '\0', "%s: no message", cases[i].what);
-        OT_CHECK_MSG(h.peak_bytes <= backed_bound(size), "%s: %zu bytes allocated for a %zu-byte "
-                     "file", cases[i].what, h.peak_bytes, size);
+        OT_CHECK_MSG(h.peak_bytes <= backed_bound(size),
+                     "%s: %zu bytes allocated for a %zu-byte "
+                     "file",
+                     cases[i].what, h.peak_bytes, size);
         printf("  %-60s %-14s peak %7zu bytes for %4zu bytes of JSON\n", cases[i].what,
                oroya_result_string(r), h.peak_bytes, size);
     }
@@ -483,8 +513,8 @@ static void test_huge_glb_chunks(void) {
         put32(bad + (cases[i].offset ? cases[i].offset : 20 + jlen), cases[i].value);
         memset(&err, 0, sizeof err);
         oroya_result r = load_counted(bad, size, &h, &err);
-        OT_CHECK_MSG(r == cases[i].expect, "%s: got %s (%s)", cases[i].what,
-                     oroya_result_string(r), err.message);
+        OT_CHECK_MSG(r == cases[i].expect, "%s: got %s (%s)", cases[i].what, oroya_result_string(r),
+                     err.message);
         OT_CHECK_MSG(h.peak_bytes <= backed_bound(size), "%s: %zu bytes for a %zu-byte file",
                      cases[i].what, h.peak_bytes, size);
         printf("  glb %-40s %-14s peak %zu bytes\n", cases[i].what, oroya_result_string(r),
@@ -493,10 +523,12 @@ static void test_huge_glb_chunks(void) {
     /* The buffer declares 2^31 bytes; the BIN chunk holds 8. */
     {
         char big[128];
-        snprintf(big, sizeof big, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":"
-                                  "2147483647}]}");
+        snprintf(big, sizeof big,
+                 "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":"
+                 "2147483647}]}");
         size_t bl = strlen(big);
-        while (bl % 4) big[bl++] = ' ';
+        while (bl % 4)
+            big[bl++] = ' ';
         unsigned char g2[256];
         size_t s2 = 12 + 8 + bl + 8 + 8;
         memcpy(g2, glb, 12);
@@ -519,13 +551,21 @@ static void test_huge_glb_chunks(void) {
 static void test_bad_uris(void) {
     static const struct {
         const char *uri;
-    } cases[] = {{""}, {"."}, {"CesiumMan"}, {"missing.bin"}, {"a%00b.bin"}, {"%zz"},
-                 {"/etc/passwd"}, {"file:///etc/passwd"}, {"http://example.com/x.bin"}};
+    } cases[] = {{""},
+                 {"."},
+                 {"CesiumMan"},
+                 {"missing.bin"},
+                 {"a%00b.bin"},
+                 {"%zz"},
+                 {"/etc/passwd"},
+                 {"file:///etc/passwd"},
+                 {"http://example.com/x.bin"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char json[512];
-        snprintf(json, sizeof json,
-                 "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"%s\"}]}",
-                 cases[i].uri);
+        snprintf(
+            json, sizeof json,
+            "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"%s\"}]}",
+            cases[i].uri);
         rb_heap h;
         oroya_error err = {0};
         oroya_result r = load_counted(json, strlen(json), &h, &err);
@@ -537,9 +577,11 @@ static void test_bad_uris(void) {
     /* 5000 characters of path. */
     size_t n = 6000;
     char *json = (char *)malloc(n + 200);
-    int at = snprintf(json, 200, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,"
-                                 "\"uri\":\"");
-    for (size_t i = 0; i < 5000; i++) json[at++] = i % 2 ? '/' : 'a';
+    int at = snprintf(json, 200,
+                      "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,"
+                      "\"uri\":\"");
+    for (size_t i = 0; i < 5000; i++)
+        json[at++] = i % 2 ? '/' : 'a';
     strcpy(json + at, "x.bin\"}]}");
     rb_heap h;
     oroya_error err = {0};
@@ -557,8 +599,8 @@ static bool has(const char *hay, const char *needle) { return strstr(hay, needle
 static void test_nan_keys(void) {
     static float times[4] = {0, 1, 2, 3};
     static float vals[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
-    oroya_track t = make_track("hips", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_LINEAR, 3, 4,
-                               times, vals);
+    oroya_track t =
+        make_track("hips", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_LINEAR, 3, 4, times, vals);
     oroya_clip *clip = (oroya_clip *)(uintptr_t)1;
     oroya_error err = {0};
 
@@ -567,7 +609,8 @@ static void test_nan_keys(void) {
               OROYA_ERR_BAD_TIMES);
     OT_CHECK(clip == NULL);
     OT_CHECK_MSG(has(err.message, "tracks[0]") && has(err.message, "hips") &&
-                     has(err.message, "key 2"), "%s", err.message);
+                     has(err.message, "key 2"),
+                 "%s", err.message);
     times[2] = 2;
 
     vals[10] = INFINITY;
@@ -580,13 +623,12 @@ static void test_nan_keys(void) {
     /* A NaN out-tangent of a cubic-spline key. */
     static float cubic[4 * 9];
     cubic[9 * 1 + 7] = NAN;
-    oroya_track c = make_track("arm", OROYA_PROPERTY_SCALE, OROYA_INTERP_CUBICSPLINE, 3, 4,
-                               times, cubic);
+    oroya_track c =
+        make_track("arm", OROYA_PROPERTY_SCALE, OROYA_INTERP_CUBICSPLINE, 3, 4, times, cubic);
     memset(&err, 0, sizeof err);
     OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &c, .track_count = 1}, &clip, &err),
               OROYA_ERR_NON_FINITE);
-    OT_CHECK_MSG(has(err.message, "key 1") && has(err.message, "out-tangent"), "%s",
-                 err.message);
+    OT_CHECK_MSG(has(err.message, "key 1") && has(err.message, "out-tangent"), "%s", err.message);
     cubic[9 * 1 + 7] = 0;
 
     /* Edited in place to NaN after creation: validate finds it. */
@@ -598,7 +640,8 @@ static void test_nan_keys(void) {
     memset(&err, 0, sizeof err);
     OT_EQ_INT(oroya_clip_validate(clip, &err), OROYA_ERR_NON_FINITE);
     OT_CHECK_MSG(has(err.message, "tracks[1]") && has(err.message, "arm") &&
-                     has(err.message, "key 2"), "%s", err.message);
+                     has(err.message, "key 2"),
+                 "%s", err.message);
     OT_CHECK(oroya_clip_track_values(clip, 2) == NULL);
     oroya_clip_destroy(clip);
 
@@ -629,12 +672,13 @@ static void test_zero_length_clips(void) {
     for (int interp = 0; interp < OROYA_INTERP_COUNT_; interp++) {
         float cubic[12] = {0, 0, 0, 0, 0, 0.6f, 0, 0.8f, 0, 0, 0, 0};
         const float *vals = interp == OROYA_INTERP_CUBICSPLINE ? cubic : q;
-        oroya_track one = make_track("n", OROYA_PROPERTY_ROTATION, (oroya_interpolation)interp, 4,
-                                     1, t0, vals);
-        OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &one, .track_count = 1}, &clip,
-                                    &err),
-                  OROYA_OK);
-        if (!clip) continue;
+        oroya_track one =
+            make_track("n", OROYA_PROPERTY_ROTATION, (oroya_interpolation)interp, 4, 1, t0, vals);
+        OT_EQ_INT(
+            oroya_clip_create(&(oroya_clip_desc){.tracks = &one, .track_count = 1}, &clip, &err),
+            OROYA_OK);
+        if (!clip)
+            continue;
         OT_CHECK(clip->duration == 0.0f);
         const double ts[] = {-1.0, 0.0, 1e-30, 5.0, NAN, INFINITY, -INFINITY, 1e300};
         for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
@@ -655,14 +699,14 @@ static void test_zero_length_clips(void) {
     oroya_clip_destroy(clip);
     /* A track with no keys is refused, never sampled from nothing. */
     oroya_track none = make_track("n", OROYA_PROPERTY_ROTATION, OROYA_INTERP_LINEAR, 4, 0, t0, q);
-    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &none, .track_count = 1}, &clip,
-                                &err),
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &none, .track_count = 1}, &clip, &err),
               OROYA_ERR_NO_KEYS);
 }
 
 static bool all_finite(const float *v, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
-        if (!isfinite(v[i])) return false;
+        if (!isfinite(v[i]))
+            return false;
     }
     return true;
 }
@@ -674,27 +718,31 @@ static bool all_finite(const float *v, uint32_t n) {
  * double), are reported, and no interpolation gives NaN between them. */
 static void test_non_unit_quaternions(void) {
     static const float times[3] = {0, 1, 2};
-    static const float keys[12] = {0, 0, 0, 2, 0, 0.3f, 0, 0.1f, 0.5f, 0, 0, 0}; /* |q| 2, 0.32, 0.5 */
+    static const float keys[12] = {0, 0,    0,    2, 0, 0.3f,
+                                   0, 0.1f, 0.5f, 0, 0, 0}; /* |q| 2, 0.32, 0.5 */
     float cubic[36] = {0};
-    for (int k = 0; k < 3; k++) memcpy(cubic + 12 * k + 4, keys + 4 * k, 4 * sizeof(float));
+    for (int k = 0; k < 3; k++)
+        memcpy(cubic + 12 * k + 4, keys + 4 * k, 4 * sizeof(float));
     oroya_error err = {0};
     for (int interp = 0; interp < OROYA_INTERP_COUNT_; interp++) {
         const float *vals = interp == OROYA_INTERP_CUBICSPLINE ? cubic : keys;
-        oroya_track t = make_track("n", OROYA_PROPERTY_ROTATION, (oroya_interpolation)interp, 4,
-                                   3, times, vals);
+        oroya_track t = make_track("n", OROYA_PROPERTY_ROTATION, (oroya_interpolation)interp, 4, 3,
+                                   times, vals);
         oroya_clip *clip = NULL;
-        OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip,
-                                    &err),
-                  OROYA_OK);
-        if (!clip) continue;
+        OT_EQ_INT(
+            oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, &err),
+            OROYA_OK);
+        if (!clip)
+            continue;
         OT_EQ_INT(clip->normalized_key_count, 3);
         for (int k = 0; k < 3; k++) {
             const float *q = keys + 4 * k;
-            const float *got = clip->tracks[0].values + (interp == OROYA_INTERP_CUBICSPLINE
-                                                            ? 12 * k + 4 : 4 * k);
+            const float *got =
+                clip->tracks[0].values + (interp == OROYA_INTERP_CUBICSPLINE ? 12 * k + 4 : 4 * k);
             double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
                             (double)q[3] * q[3]);
-            for (int c = 0; c < 4; c++) OT_NEAR(got[c], q[c] / n, 1e-7);
+            for (int c = 0; c < 4; c++)
+                OT_NEAR(got[c], q[c] / n, 1e-7);
         }
         uint32_t cursor = 0;
         for (int i = 0; i <= 40; i++) {
@@ -734,15 +782,22 @@ static void test_zero_weight_sums(void) {
     float palette[32];
     for (int b = 0; b < 2; b++) {
         memset(palette + 16 * b, 0, 16 * sizeof(float));
-        for (int d = 0; d < 4; d++) palette[16 * b + 5 * d] = 1.0f;
+        for (int d = 0; d < 4; d++)
+            palette[16 * b + 5 * d] = 1.0f;
         palette[16 * b + 12] = (float)(b + 1); /* translate x by 1 or 2 */
     }
     float bind_inv[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 7, 8, 9, 1};
     float bind[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -7, -8, -9, 1};
     float out[6] = {0};
-    oroya_skin_job job = {.count = 2, .positions = pos, .joints = joints, .weights = weights,
-                          .palette_count = 2, .palette = palette, .bind_matrix = bind,
-                          .bind_matrix_inverse = bind_inv, .out_positions = out};
+    oroya_skin_job job = {.count = 2,
+                          .positions = pos,
+                          .joints = joints,
+                          .weights = weights,
+                          .palette_count = 2,
+                          .palette = palette,
+                          .bind_matrix = bind,
+                          .bind_matrix_inverse = bind_inv,
+                          .out_positions = out};
     OT_EQ_INT(oroya_skin_job_run(&job, &err), OROYA_OK);
     /* vertex 0: half of each bone: (1 + 1.5, 2, 3); vertex 1: no influence, bind inverse's
      * translation (three.js: vertex = 0, then applyMatrix4(bindMatrixInverse)). */
@@ -764,7 +819,8 @@ static void test_joint_limits(void) {
     float *scratch = (float *)malloc(sizeof(float) * 16 * NB);
     for (int b = 0; b < NB; b++) {
         memset(palette + 16 * b, 0, 16 * sizeof(float));
-        for (int d = 0; d < 4; d++) palette[16 * b + 5 * d] = 1.0f;
+        for (int d = 0; d < 4; d++)
+            palette[16 * b + 5 * d] = 1.0f;
         palette[16 * b + 13] = (float)b; /* translate y by b */
     }
     static const float pos[NV * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -773,9 +829,15 @@ static void test_joint_limits(void) {
     static const float ident[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float out[NV * 3], out2[NV * 3], out3[NV * 3];
     oroya_error err = {0};
-    oroya_skin_job job = {.count = NV, .positions = pos, .joints = joints, .weights = weights,
-                          .palette_count = NB, .palette = palette, .bind_matrix = ident,
-                          .bind_matrix_inverse = ident, .out_positions = out};
+    oroya_skin_job job = {.count = NV,
+                          .positions = pos,
+                          .joints = joints,
+                          .weights = weights,
+                          .palette_count = NB,
+                          .palette = palette,
+                          .bind_matrix = ident,
+                          .bind_matrix_inverse = ident,
+                          .out_positions = out};
     OT_EQ_INT(oroya_skin_job_validate(&job, &err), OROYA_ERR_LIMIT);
     OT_EQ_INT(oroya_skin_job_run(&job, &err), OROYA_ERR_LIMIT);
     OT_CHECK_MSG(has(err.message, "256"), "%s", err.message);
@@ -820,8 +882,7 @@ static void test_scene_bad_input(void) {
     rb_reset(&h, 0);
     h.max_request = (size_t)1 << 30;
     oroya_scene *s = NULL;
-    OT_EQ_INT(oroya_scene_create(&(oroya_scene_desc){.allocator = rb_allocator(&h)}, &s),
-              OROYA_OK);
+    OT_EQ_INT(oroya_scene_create(&(oroya_scene_desc){.allocator = rb_allocator(&h)}, &s), OROYA_OK);
     oroya_node n = {0};
     OT_EQ_INT(oroya_scene_add_node(s, "n", (oroya_node){0}, OROYA_NODE_BONE, &n), OROYA_OK);
     oroya_transform t = oroya_transform_identity();
@@ -840,8 +901,7 @@ static void test_scene_bad_input(void) {
     uint32_t wc = 0;
     const float *w = oroya_scene_weights(s, n, &wc);
     OT_CHECK(w && wc == 3 && w[2] == 0.5f);
-    OT_EQ_INT(oroya_scene_add_node(s, "x", (oroya_node){0xFFFFFFFFu}, OROYA_NODE_BONE, &n) != 0,
-              1);
+    OT_EQ_INT(oroya_scene_add_node(s, "x", (oroya_node){0xFFFFFFFFu}, OROYA_NODE_BONE, &n) != 0, 1);
     OT_EQ_INT(oroya_scene_add_node(s, "x", (oroya_node){0}, (oroya_node_kind)99, &n),
               OROYA_ERR_INVALID_ARGUMENT);
     oroya_scene_destroy(s);
@@ -877,12 +937,15 @@ static uint64_t sample_workload(bool check) {
         t += det_rand(0.01f, 0.3f);
         times[k] = t;
     }
-    for (int i = 0; i < NK * 12; i++) vals[i] = det_rand(-1.0f, 1.0f);
+    for (int i = 0; i < NK * 12; i++)
+        vals[i] = det_rand(-1.0f, 1.0f);
     uint64_t h = 1469598103934665603ull;
     for (int interp = 0; interp < OROYA_INTERP_COUNT_; interp++) {
         for (int prop = 0; prop < OROYA_PROPERTY_COUNT_; prop++) {
-            if (interp == OROYA_INTERP_STERP && prop != OROYA_PROPERTY_ROTATION) continue;
-            if (prop == OROYA_PROPERTY_VISIBLE) continue; /* 0/1 values, STEP only */
+            if (interp == OROYA_INTERP_STERP && prop != OROYA_PROPERTY_ROTATION)
+                continue;
+            if (prop == OROYA_PROPERTY_VISIBLE)
+                continue; /* 0/1 values, STEP only */
             uint32_t comps = oroya_property_components((oroya_property)prop);
             comps = comps ? comps : 3; /* weights: any count */
             oroya_track tr = make_track("n", (oroya_property)prop, (oroya_interpolation)interp,
@@ -898,7 +961,8 @@ static uint64_t sample_workload(bool check) {
                 oroya_track_sample(&tr, time, &cursor, &opt, ref[i]);
             }
             h = fnv(h, ref, sizeof ref);
-            if (!check) continue;
+            if (!check)
+                continue;
             int mismatches = 0;
             /* backward */
             cursor = 0;
@@ -917,8 +981,8 @@ static uint64_t sample_workload(bool check) {
                 mismatches += memcmp(got, ref[i], comps * sizeof(float)) != 0;
             }
             /* Garbage cursors ("any cursor value is safe"): the same numbers, no stray read. */
-            static const uint32_t junk[] = {UINT32_MAX, 0xF0000000u, 0x0FFFFFFFu, NK, NK - 1,
-                                            NK + 1, 0x80000025u, 12345u};
+            static const uint32_t junk[] = {UINT32_MAX, 0xF0000000u, 0x0FFFFFFFu, NK,
+                                            NK - 1,     NK + 1,      0x80000025u, 12345u};
             for (size_t c = 0; c < sizeof junk / sizeof junk[0]; c++) {
                 for (int i = 0; i < NT; i += 37) {
                     double time = -0.5 + (double)i * (double)(t + 1.0f) / NT;
@@ -959,16 +1023,25 @@ static uint64_t skin_workload(bool check) {
         w2[i] = i % 3 ? 0.0f : det_rand(0.0f, 0.5f);
     }
     for (int b = 0; b < NB; b++) {
-        for (int e = 0; e < 16; e++) palette[b * 16 + e] = det_rand(-1.0f, 1.0f);
+        for (int e = 0; e < 16; e++)
+            palette[b * 16 + e] = det_rand(-1.0f, 1.0f);
         palette[b * 16 + 3] = palette[b * 16 + 7] = palette[b * 16 + 11] = 0.0f;
         palette[b * 16 + 15] = 1.0f;
     }
     static const float bind[16] = {1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0.5f, 0, 2, 1};
     static const float bind_inv[16] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, -0.5f, 2, 0, 1};
-    oroya_skin_job whole = {.count = NV, .positions = pos, .normals = nrm, .joints = j,
-                            .weights = w, .joints2 = j2, .weights2 = w2, .palette_count = NB,
-                            .palette = palette, .bind_matrix = bind,
-                            .bind_matrix_inverse = bind_inv, .out_positions = out,
+    oroya_skin_job whole = {.count = NV,
+                            .positions = pos,
+                            .normals = nrm,
+                            .joints = j,
+                            .weights = w,
+                            .joints2 = j2,
+                            .weights2 = w2,
+                            .palette_count = NB,
+                            .palette = palette,
+                            .bind_matrix = bind,
+                            .bind_matrix_inverse = bind_inv,
+                            .out_positions = out,
                             .out_normals = outn};
     float bounds[6];
     whole.out_bounds = bounds;
@@ -977,7 +1050,8 @@ static uint64_t skin_workload(bool check) {
     uint64_t h = fnv(1469598103934665603ull, out, sizeof out);
     h = fnv(h, outn, sizeof outn);
     h = fnv(h, bounds, sizeof bounds);
-    if (!check) return h;
+    if (!check)
+        return h;
     static const uint32_t chunks[] = {1, 7, 64, 333, NV};
     for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
         memset(o2, 0xFF, sizeof o2);
@@ -1018,8 +1092,7 @@ static uint64_t gltf_workload(void) {
     uint64_t h = 1469598103934665603ull;
     oroya_gltf_data *g = NULL;
     oroya_error err = {0};
-    if (oroya_gltf_parse_file(NULL, ASSETS "CesiumMan/glTF-Binary/CesiumMan.glb", &g,
-                              &err) ||
+    if (oroya_gltf_parse_file(NULL, ASSETS "CesiumMan/glTF-Binary/CesiumMan.glb", &g, &err) ||
         oroya_gltf_validate(g, &err)) {
         OT_CHECK_MSG(0, "CesiumMan: %s", err.message);
         oroya_gltf_free(g);
@@ -1038,15 +1111,20 @@ static uint64_t gltf_workload(void) {
     /* Parents before children: add a node once its parent is added (the graph validated as
      * a forest, so node_count passes are enough). */
     uint32_t *parent = (uint32_t *)malloc(g->node_count * sizeof *parent);
-    for (uint32_t i = 0; i < g->node_count; i++) parent[i] = OROYA_GLTF_NONE;
     for (uint32_t i = 0; i < g->node_count; i++)
-        for (uint32_t c = 0; c < g->nodes[i].child_count; c++) parent[g->nodes[i].children[c]] = i;
+        parent[i] = OROYA_GLTF_NONE;
+    for (uint32_t i = 0; i < g->node_count; i++)
+        for (uint32_t c = 0; c < g->nodes[i].child_count; c++)
+            parent[g->nodes[i].children[c]] = i;
     for (uint32_t pass = 0; pass < g->node_count; pass++) {
         for (uint32_t i = 0; i < g->node_count; i++) {
-            if (handles[i].id) continue;
-            if (parent[i] != OROYA_GLTF_NONE && !handles[parent[i]].id) continue;
+            if (handles[i].id)
+                continue;
+            if (parent[i] != OROYA_GLTF_NONE && !handles[parent[i]].id)
+                continue;
             oroya_scene_add_node(s, g->nodes[i].name,
-                                 parent[i] == OROYA_GLTF_NONE ? (oroya_node){0} : handles[parent[i]],
+                                 parent[i] == OROYA_GLTF_NONE ? (oroya_node){0}
+                                                              : handles[parent[i]],
                                  OROYA_NODE_BONE, &handles[i]);
             oroya_transform t;
             memcpy(&t.translation, g->nodes[i].translation, sizeof t.translation);
@@ -1058,14 +1136,16 @@ static uint64_t gltf_workload(void) {
     oroya_scene_update_world(s);
     const oroya_gltf_skin *gs = &g->skins[0];
     oroya_node *bones = (oroya_node *)calloc(gs->joint_count, sizeof *bones);
-    for (uint32_t b = 0; b < gs->joint_count; b++) bones[b] = handles[gs->joints[b]];
+    for (uint32_t b = 0; b < gs->joint_count; b++)
+        bones[b] = handles[gs->joints[b]];
     oroya_mat4 *ibm = (oroya_mat4 *)malloc(gs->joint_count * sizeof *ibm);
     oroya_gltf_accessor_unpack_floats(g, gs->inverse_bind_matrices, (float *)ibm,
                                       (size_t)gs->joint_count * 16, &err);
     oroya_skeleton *sk = NULL;
-    OT_EQ_INT(oroya_skeleton_create(s, &(oroya_skeleton_desc){.bones = bones,
-                                                              .bone_count = gs->joint_count,
-                                                              .bone_inverses = ibm},
+    OT_EQ_INT(oroya_skeleton_create(s,
+                                    &(oroya_skeleton_desc){.bones = bones,
+                                                           .bone_count = gs->joint_count,
+                                                           .bone_inverses = ibm},
                                     &sk, &err),
               OROYA_OK);
     /* Pose: every channel of animation 0 sampled at 0.7 s. */
@@ -1080,16 +1160,19 @@ static uint64_t gltf_workload(void) {
         oroya_gltf_accessor_unpack_floats(g, sp->output, vv, nv, &err);
         uint32_t comps = ch->path == OROYA_GLTF_PATH_ROTATION ? 4 : 3;
         oroya_property prop = ch->path == OROYA_GLTF_PATH_ROTATION ? OROYA_PROPERTY_ROTATION
-                              : ch->path == OROYA_GLTF_PATH_SCALE ? OROYA_PROPERTY_SCALE
+                              : ch->path == OROYA_GLTF_PATH_SCALE  ? OROYA_PROPERTY_SCALE
                                                                    : OROYA_PROPERTY_TRANSLATION;
         oroya_track tr = make_track("", prop, OROYA_INTERP_LINEAR, comps, (uint32_t)nt, tt, vv);
         float v[4];
         oroya_track_sample(&tr, 0.7, NULL, NULL, v);
         oroya_transform t;
         oroya_scene_get_transform(s, handles[ch->node], &t);
-        if (prop == OROYA_PROPERTY_ROTATION) memcpy(&t.rotation, v, 16);
-        else if (prop == OROYA_PROPERTY_SCALE) memcpy(&t.scale, v, 12);
-        else memcpy(&t.translation, v, 12);
+        if (prop == OROYA_PROPERTY_ROTATION)
+            memcpy(&t.rotation, v, 16);
+        else if (prop == OROYA_PROPERTY_SCALE)
+            memcpy(&t.scale, v, 12);
+        else
+            memcpy(&t.translation, v, 12);
         oroya_scene_set_transform(s, handles[ch->node], &t);
         free(tt);
         free(vv);
@@ -1129,17 +1212,21 @@ static void test_determinism(void) {
         junk[i] = malloc((size_t)(i * 97 + 13));
         memset(junk[i], i * 37 + 1, (size_t)(i * 97 + 13));
     }
-    for (int i = 0; i < 64; i += 2) free(junk[i]);
+    for (int i = 0; i < 64; i += 2)
+        free(junk[i]);
     uint64_t second = determinism_hash();
-    for (int i = 1; i < 64; i += 2) free(junk[i]);
+    for (int i = 1; i < 64; i += 2)
+        free(junk[i]);
     OT_CHECK_MSG(first == second, "%016llx vs %016llx", (unsigned long long)first,
                  (unsigned long long)second);
-    if (!self_path) return;
+    if (!self_path)
+        return;
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "'%s' --determinism-hash", self_path);
     FILE *p = popen(cmd, "r");
     OT_CHECK(p != NULL);
-    if (!p) return;
+    if (!p)
+        return;
     unsigned long long other = 0;
     OT_CHECK(fscanf(p, "%llx", &other) == 1);
     pclose(p);

@@ -17,14 +17,12 @@
  * base_dir ending in '/' works; oroya_gltf_parse_file always passes one, so only
  * oroya_gltf_parse callers see it. */
 static void test_bug_base_dir_without_trailing_slash(void) {
-    static const char json[] =
-        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,"
-        "\"uri\":\"RiggedSimple0.bin\"}]}";
+    static const char json[] = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,"
+                               "\"uri\":\"RiggedSimple0.bin\"}]}";
     oroya_gltf_data *g = NULL;
     oroya_error err = {0};
-    oroya_result r = oroya_gltf_parse(
-        &(oroya_gltf_desc){.base_dir = ASSETS "RiggedSimple/glTF"}, json, strlen(json), &g,
-        &err);
+    oroya_result r = oroya_gltf_parse(&(oroya_gltf_desc){.base_dir = ASSETS "RiggedSimple/glTF"},
+                                      json, strlen(json), &g, &err);
     OT_EQ_INT(r, OROYA_OK);
     if (r == OROYA_OK) {
         r = oroya_gltf_load_buffers(g, &err);
@@ -75,7 +73,8 @@ static void test_bug_mixer_time_overflow(void) {
         double mt = oroya_mixer_time(m), at = oroya_action_time(a);
         OT_CHECK_MSG((r1 != OROYA_OK || r2 != OROYA_OK) || (isfinite(mt) && isfinite(at)),
                      "KNOWN BUG mixer time overflow (%s): accepted, mixer time %g, action time "
-                     "%g", how == 0 ? "dt 1e10 x time scale 1e300" : "1e308 + 1e308", mt, at);
+                     "%g",
+                     how == 0 ? "dt 1e10 x time scale 1e300" : "1e308 + 1e308", mt, at);
         oroya_mixer_destroy(m);
     }
     oroya_scene_destroy(scene);

@@ -24,16 +24,16 @@
 #include "oroya_test.h"
 
 typedef struct rb_heap {
-    long fail_at;          /* 1-based index of the allocation to refuse; 0 = none */
-    long calls;            /* allocation requests, refused ones included */
+    long fail_at; /* 1-based index of the allocation to refuse; 0 = none */
+    long calls;   /* allocation requests, refused ones included */
     long refused;
-    long live;             /* blocks not yet freed */
+    long live; /* blocks not yet freed */
     size_t live_bytes;
-    size_t peak_bytes;     /* largest live_bytes seen */
-    size_t largest;        /* largest single request */
-    size_t total_bytes;    /* sum of all granted requests */
-    long bad_frees;        /* frees of pointers this heap did not hand out */
-    size_t max_request;    /* requests above this are refused; 0 = no cap */
+    size_t peak_bytes;  /* largest live_bytes seen */
+    size_t largest;     /* largest single request */
+    size_t total_bytes; /* sum of all granted requests */
+    long bad_frees;     /* frees of pointers this heap did not hand out */
+    size_t max_request; /* requests above this are refused; 0 = no cap */
 } rb_heap;
 
 #define RB_MAGIC 0x6f726f7961ull /* "oroya" */
@@ -109,8 +109,7 @@ typedef oroya_result (*rb_path_fn)(const oroya_allocator *a, void *ctx, oroya_er
 
 /* Runs the fault-injection loop; returns the allocations of the clean run (-1 if the loop
  * never finished). with_message: the path's calls fill an oroya_error (scene calls do not). */
-static inline long rb_fail_each(const char *name, rb_path_fn path, void *ctx,
-                                bool with_message) {
+static inline long rb_fail_each(const char *name, rb_path_fn path, void *ctx, bool with_message) {
     rb_heap h;
     const long cap = 200000;
     for (long n = 1; n <= cap; n++) {
@@ -118,20 +117,22 @@ static inline long rb_fail_each(const char *name, rb_path_fn path, void *ctx,
         oroya_allocator a = rb_allocator(&h);
         oroya_error err = {0};
         oroya_result r = path(&a, ctx, &err);
-        OT_CHECK_MSG(h.live == 0 && h.live_bytes == 0, "%s: fail #%ld: %ld blocks (%zu bytes) "
-                     "leaked", name, n, h.live, h.live_bytes);
+        OT_CHECK_MSG(h.live == 0 && h.live_bytes == 0,
+                     "%s: fail #%ld: %ld blocks (%zu bytes) "
+                     "leaked",
+                     name, n, h.live, h.live_bytes);
         OT_CHECK_MSG(h.bad_frees == 0, "%s: fail #%ld: %ld bad frees", name, n, h.bad_frees);
         if (h.calls < n) {
             OT_CHECK_MSG(r == OROYA_OK, "%s: clean run returned %s: %s", name,
                          oroya_result_string(r), err.message);
             return h.calls;
         }
-        OT_CHECK_MSG(r == OROYA_ERR_OUT_OF_MEMORY, "%s: allocation #%ld refused, got %s (%s)",
-                     name, n, oroya_result_string(r), err.message);
+        OT_CHECK_MSG(r == OROYA_ERR_OUT_OF_MEMORY, "%s: allocation #%ld refused, got %s (%s)", name,
+                     n, oroya_result_string(r), err.message);
         if (r == OROYA_ERR_OUT_OF_MEMORY && with_message) {
             OT_CHECK_MSG(err.result == OROYA_ERR_OUT_OF_MEMORY && err.message[0] != '\0',
-                         "%s: allocation #%ld refused: err not filled (result %d, \"%s\")",
-                         name, n, (int)err.result, err.message);
+                         "%s: allocation #%ld refused: err not filled (result %d, \"%s\")", name, n,
+                         (int)err.result, err.message);
         }
     }
     OT_CHECK_MSG(0, "%s: more than %ld allocations", name, cap);
@@ -139,11 +140,11 @@ static inline long rb_fail_each(const char *name, rb_path_fn path, void *ctx,
 }
 
 /* OT_RUN that also prints the CPU time each test took (tests must stay fast under ASan). */
-#define RB_RUN(fn)                                                                           \
-    do {                                                                                     \
-        clock_t rb_c0_ = clock();                                                            \
-        OT_RUN(fn);                                                                          \
-        printf("%-32s %.2f s CPU\n", #fn, (double)(clock() - rb_c0_) / CLOCKS_PER_SEC);       \
+#define RB_RUN(fn)                                                                                 \
+    do {                                                                                           \
+        clock_t rb_c0_ = clock();                                                                  \
+        OT_RUN(fn);                                                                                \
+        printf("%-32s %.2f s CPU\n", #fn, (double)(clock() - rb_c0_) / CLOCKS_PER_SEC);            \
     } while (0)
 
 #endif

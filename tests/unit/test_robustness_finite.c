@@ -39,8 +39,17 @@ static oroya_clip *line_clip(const char *name, float duration) {
 /* ---- mixer calls from the event callback ---------------------------------------------------- */
 
 typedef enum reentry_op {
-    OP_UNCACHE_CLIP, OP_UNCACHE_ACTION, OP_STOP_ALL, OP_STOP, OP_UPDATE, OP_SET_TIME,
-    OP_PLAY_OTHER, OP_CLIP_ACTION, OP_RESET, OP_DESTROY, OP_COUNT
+    OP_UNCACHE_CLIP,
+    OP_UNCACHE_ACTION,
+    OP_STOP_ALL,
+    OP_STOP,
+    OP_UPDATE,
+    OP_SET_TIME,
+    OP_PLAY_OTHER,
+    OP_CLIP_ACTION,
+    OP_RESET,
+    OP_DESTROY,
+    OP_COUNT
 } reentry_op;
 
 typedef struct reentry {
@@ -98,8 +107,7 @@ static void test_callback_reentry(void) {
                          oroya_result_string(r.result));
             OT_EQ_INT(oroya_mixer_active_action_count(r.mixer), 2);
         } else {
-            OT_CHECK_MSG(r.result == OROYA_OK, "op %d: got %s", op,
-                         oroya_result_string(r.result));
+            OT_CHECK_MSG(r.result == OROYA_OK, "op %d: got %s", op, oroya_result_string(r.result));
         }
         if (op != OP_DESTROY) {
             /* Outside the callback the same calls work. */
@@ -169,7 +177,7 @@ static void test_world_overflow_guarded(void) {
     oroya_scene_get_world(s, c, &wc);
     OT_CHECK(mat_finite(&wa) && mat_finite(&wb) && mat_finite(&wc));
     OT_CHECK(memcmp(&wb, &wa, sizeof wa) == 0); /* b sits at a's origin */
-    OT_NEAR(wc.m[12], 1e30, 1e24);               /* c is b's child: 1 * 1e30 */
+    OT_NEAR(wc.m[12], 1e30, 1e24);              /* c is b's child: 1 * 1e30 */
     oroya_node first;
     OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 1);
     OT_EQ_INT(first.id, b.id);
@@ -220,7 +228,8 @@ static void test_cubic_overflow_refused(void) {
     oroya_error err = {0};
     OT_EQ_INT(oroya_clip_create(&d, &c, &err), OROYA_ERR_NON_FINITE);
     OT_CHECK_MSG(strstr(err.message, "tracks[0]") && strstr(err.message, "keys 0-1") &&
-                     strstr(err.message, "float range"), "%s", err.message);
+                     strstr(err.message, "float range"),
+                 "%s", err.message);
     OT_CHECK(c == NULL);
     values[2] = 1e30f; /* 1e33 over the gap, times 4/27: well inside */
     OT_EQ_INT(oroya_clip_create(&d, &c, &err), OROYA_OK);

@@ -15,8 +15,8 @@ typedef struct image_case {
     oroya_gltf_data *data;
 } image_case;
 
-static oroya_result import_with(const oroya_gltf_data *g, const oroya_allocator *a, bool skip_images,
-                                size_t *pixel_bytes, oroya_error *err) {
+static oroya_result import_with(const oroya_gltf_data *g, const oroya_allocator *a,
+                                bool skip_images, size_t *pixel_bytes, oroya_error *err) {
     oroya_gltf_model *m = (oroya_gltf_model *)(uintptr_t)1;
     oroya_result r = oroya_gltf_import(
         g, &(oroya_gltf_import_desc){.allocator = *a, .skip_images = skip_images}, &m, err);
@@ -32,7 +32,8 @@ static oroya_result import_with(const oroya_gltf_data *g, const oroya_allocator 
     for (uint32_t i = 0; i < m->image_count; i++) {
         bytes += (size_t)m->images[i].width * m->images[i].height * 4u;
     }
-    if (pixel_bytes) *pixel_bytes = bytes;
+    if (pixel_bytes)
+        *pixel_bytes = bytes;
     oroya_gltf_model_free(m);
     return r;
 }
@@ -48,7 +49,8 @@ static void test_image_allocations(void) {
         image_case *c = &cases[i];
         const char *name = strrchr(c->path, '/') + 1;
         oroya_error err = {0};
-        if (oroya_gltf_parse_file(NULL, c->path, &c->data, &err) || oroya_gltf_validate(c->data, &err)) {
+        if (oroya_gltf_parse_file(NULL, c->path, &c->data, &err) ||
+            oroya_gltf_validate(c->data, &err)) {
             OT_CHECK_MSG(0, "%s: %s", name, err.message);
             oroya_gltf_free(c->data);
             continue;
@@ -61,15 +63,17 @@ static void test_image_allocations(void) {
         rb_reset(&without, 0);
         oroya_allocator aw = rb_allocator(&with), ao = rb_allocator(&without);
         size_t pixels = 0;
-        OT_CHECK_MSG(import_with(c->data, &aw, false, &pixels, &err) == OROYA_OK, "%s: %s", name, err.message);
-        OT_CHECK_MSG(import_with(c->data, &ao, true, NULL, &err) == OROYA_OK, "%s: %s", name, err.message);
+        OT_CHECK_MSG(import_with(c->data, &aw, false, &pixels, &err) == OROYA_OK, "%s: %s", name,
+                     err.message);
+        OT_CHECK_MSG(import_with(c->data, &ao, true, NULL, &err) == OROYA_OK, "%s: %s", name,
+                     err.message);
         OT_CHECK(pixels > 0);
         OT_CHECK_MSG(with.total_bytes - without.total_bytes >= 2 * pixels,
                      "%s: images add %zu bytes through the allocator for %zu decoded bytes", name,
                      with.total_bytes - without.total_bytes, pixels);
         printf("  %s: %zu pixel bytes; the import with images takes %zu more bytes, %ld more "
-               "allocations\n", name, pixels, with.total_bytes - without.total_bytes,
-               with.calls - without.calls);
+               "allocations\n",
+               name, pixels, with.total_bytes - without.total_bytes, with.calls - without.calls);
 
         long n = rb_fail_each(name, path_import_images, c, true);
         OT_CHECK(n > with.calls - without.calls);

@@ -19,13 +19,15 @@ static oroya_result path_import(const oroya_allocator *a, void *ctx, oroya_error
     oroya_gltf_model *m = (oroya_gltf_model *)(uintptr_t)1;
     oroya_result r = oroya_gltf_import(g, &(oroya_gltf_import_desc){.allocator = *a}, &m, err);
     if (r != OROYA_OK) {
-        if (m != NULL) r = oroya__fail(err, OROYA_ERR_INVALID_DATA, "*out not NULL on error");
+        if (m != NULL)
+            r = oroya__fail(err, OROYA_ERR_INVALID_DATA, "*out not NULL on error");
         return r;
     }
     oroya_scene_update_world(m->scene);
     float bones[64 * 16];
     for (uint32_t s = 0; s < m->skin_count; s++) {
-        if (m->skins[s].joint_count <= 64) oroya_gltf_model_bone_matrices(m, s, bones);
+        if (m->skins[s].joint_count <= 64)
+            oroya_gltf_model_bone_matrices(m, s, bones);
     }
     oroya_gltf_model_free(m);
     return r;
@@ -33,8 +35,8 @@ static oroya_result path_import(const oroya_allocator *a, void *ctx, oroya_error
 
 static oroya_result path_load(const oroya_allocator *a, void *ctx, oroya_error *err) {
     oroya_gltf_model *m = NULL;
-    oroya_result r = oroya_gltf_load((const char *)ctx,
-                                     &(oroya_gltf_import_desc){.allocator = *a}, &m, err);
+    oroya_result r =
+        oroya_gltf_load((const char *)ctx, &(oroya_gltf_import_desc){.allocator = *a}, &m, err);
     oroya_gltf_model_free(m);
     return r;
 }
@@ -90,18 +92,20 @@ static void test_unbacked_accessor(void) {
     oroya_allocator a = rb_allocator(&h);
     oroya_gltf_data *g = NULL;
     oroya_error err = {0};
-    oroya_result r = oroya_gltf_parse(&(oroya_gltf_desc){.allocator = a}, json, strlen(json), &g,
-                                      &err);
-    if (r == OROYA_OK) r = oroya_gltf_load_buffers(g, &err);
-    if (r == OROYA_OK) r = oroya_gltf_validate(g, &err);
+    oroya_result r =
+        oroya_gltf_parse(&(oroya_gltf_desc){.allocator = a}, json, strlen(json), &g, &err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_load_buffers(g, &err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(g, &err);
     OT_CHECK_MSG(r == OROYA_OK, "%s", err.message);
     oroya_gltf_model *m = NULL;
     if (r == OROYA_OK) {
-        r = oroya_gltf_import(g, &(oroya_gltf_import_desc){.allocator = a, .skip_images = true},
-                              &m, &err);
+        r = oroya_gltf_import(g, &(oroya_gltf_import_desc){.allocator = a, .skip_images = true}, &m,
+                              &err);
         printf("  unbacked POSITION accessor of %u bytes: import %s, peak %zu bytes for %zu "
-               "bytes of JSON\n", vertices * 12u, oroya_result_string(r), h.peak_bytes,
-               strlen(json));
+               "bytes of JSON\n",
+               vertices * 12u, oroya_result_string(r), h.peak_bytes, strlen(json));
         OT_CHECK(h.peak_bytes <= 3u * vertices * 12u + 64u * 1024u);
     }
     oroya_gltf_model_free(m);
@@ -145,9 +149,12 @@ static oroya_result import_rotation_keys(const float q[8], oroya_gltf_model **ou
     oroya_gltf_data *g = NULL;
     *out = NULL;
     oroya_result r = oroya_gltf_parse(NULL, json, strlen(json), &g, err);
-    if (r == OROYA_OK) r = oroya_gltf_load_buffers(g, err);
-    if (r == OROYA_OK) r = oroya_gltf_validate(g, err);
-    if (r == OROYA_OK) r = oroya_gltf_import(g, NULL, out, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_load_buffers(g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(g, err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_import(g, NULL, out, err);
     oroya_gltf_free(g);
     return r;
 }
@@ -173,7 +180,8 @@ static void test_bad_rotation_keys(void) {
     const float odd[8] = {0, 0, 0, 2, 0, 3, 0, 4}; /* lengths 2 and 5 */
     memset(&err, 0, sizeof err);
     OT_EQ_INT(import_rotation_keys(odd, &m, &err), OROYA_OK);
-    if (!m) return;
+    if (!m)
+        return;
     OT_EQ_INT(m->clip_count, 1);
     OT_EQ_INT(m->clips[0]->normalized_key_count, 2);
     OT_EQ_INT(m->clips[0]->first_normalized_track, 0);

@@ -17,8 +17,8 @@ static const float k_pos[9] = {0, 0, 0, 1, 2, 3, 2, 0, 0};
 static const float k_rot[12] = {0, 0, 0, 1, 0, 0.7071068f, 0, 0.7071068f, 0, 1, 0, 0};
 static const float k_w[6] = {0, 1, 1, 0, 0.5f, 0.5f};
 
-static oroya_track track(const char *target, oroya_property p, uint32_t comps,
-                         const float *values, uint32_t keys) {
+static oroya_track track(const char *target, oroya_property p, uint32_t comps, const float *values,
+                         uint32_t keys) {
     oroya_track t;
     memset(&t, 0, sizeof t);
     t.target = target;
@@ -78,16 +78,17 @@ static oroya_result path_mixer(const oroya_allocator *a, void *ctx, oroya_error 
     (void)err;
     rig *r = (rig *)ctx;
     oroya_mixer *m = NULL;
-    oroya_result res = oroya_mixer_create(
-        r->scene, &(oroya_mixer_desc){.max_actions = 8, .allocator = *a}, &m);
+    oroya_result res =
+        oroya_mixer_create(r->scene, &(oroya_mixer_desc){.max_actions = 8, .allocator = *a}, &m);
     oroya_action *walk = NULL, *wave = NULL, *add = NULL, *twin = NULL;
-    if (res == OROYA_OK) res = oroya_mixer_clip_action(m, r->walk, &walk);
-    if (res == OROYA_OK) res = oroya_mixer_play(m, r->wave, &wave);
+    if (res == OROYA_OK)
+        res = oroya_mixer_clip_action(m, r->walk, &walk);
+    if (res == OROYA_OK)
+        res = oroya_mixer_play(m, r->wave, &wave);
     if (res == OROYA_OK) {
         res = oroya_mixer_clip_action_ex(
             m, r->wave,
-            &(oroya_action_desc){.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE},
-            &add);
+            &(oroya_action_desc){.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE}, &add);
     }
     if (res == OROYA_OK) {
         res = oroya_mixer_clip_action_ex(m, r->walk, &(oroya_action_desc){.independent = true},
@@ -99,9 +100,12 @@ static oroya_result path_mixer(const oroya_allocator *a, void *ctx, oroya_error 
         oroya_action_cross_fade_to(walk, twin, 0.3, true);
         res = oroya_mixer_update(m, 0.25);
     }
-    if (res == OROYA_OK) res = oroya_mixer_uncache_clip(m, r->wave);
-    if (res == OROYA_OK) res = oroya_mixer_clip_action(m, r->wave, &wave); /* again */
-    if (res == OROYA_OK) res = oroya_mixer_update(m, 0.25);
+    if (res == OROYA_OK)
+        res = oroya_mixer_uncache_clip(m, r->wave);
+    if (res == OROYA_OK)
+        res = oroya_mixer_clip_action(m, r->wave, &wave); /* again */
+    if (res == OROYA_OK)
+        res = oroya_mixer_update(m, 0.25);
     oroya_mixer_destroy(m);
     return res;
 }
@@ -124,9 +128,9 @@ static void test_fault_mixer_recovers(void) {
         rb_heap h;
         rb_reset(&h, 0);
         oroya_mixer *m = NULL;
-        OT_EQ_INT(oroya_mixer_create(r.scene, &(oroya_mixer_desc){.allocator = rb_allocator(&h)},
-                                     &m),
-                  OROYA_OK);
+        OT_EQ_INT(
+            oroya_mixer_create(r.scene, &(oroya_mixer_desc){.allocator = rb_allocator(&h)}, &m),
+            OROYA_OK);
         h.fail_at = h.calls + n;
         oroya_action *a = NULL;
         oroya_mixer_stats before = oroya_mixer_get_stats(m);
@@ -151,7 +155,8 @@ static void test_fault_mixer_recovers(void) {
         t = oroya_transform_identity();
         t.translation = (oroya_vec3){5, 6, 7};
         oroya_scene_set_transform(r.scene, r.hips, &t);
-        if (!refused) break;
+        if (!refused)
+            break;
     }
     rig_free(&r);
 }
@@ -233,7 +238,8 @@ static void test_time_scale_zero(void) {
     OT_EQ_INT(oroya_mixer_update(m, 0.25), OROYA_OK);
     OT_EQ_INT(oroya_mixer_set_time_scale(m, 0.0), OROYA_OK);
     snapshot s0 = snap(m, walk, &r);
-    for (int i = 0; i < 10; i++) OT_EQ_INT(oroya_mixer_update(m, 0.1), OROYA_OK);
+    for (int i = 0; i < 10; i++)
+        OT_EQ_INT(oroya_mixer_update(m, 0.1), OROYA_OK);
     snapshot s1 = snap(m, walk, &r);
     OT_CHECK(s1.action_time == s0.action_time && s1.mixer_time == s0.mixer_time);
     OT_CHECK(memcmp(&s1.hips, &s0.hips, sizeof s0.hips) == 0);
@@ -246,7 +252,8 @@ static void test_time_scale_zero(void) {
     OT_EQ_INT(oroya_action_set_time_scale(walk, 0.0), OROYA_OK);
     OT_CHECK(!oroya_action_is_running(walk));
     double t0 = oroya_action_time(walk);
-    for (int i = 0; i < 10; i++) OT_EQ_INT(oroya_mixer_update(m, 0.1), OROYA_OK);
+    for (int i = 0; i < 10; i++)
+        OT_EQ_INT(oroya_mixer_update(m, 0.1), OROYA_OK);
     OT_CHECK(oroya_action_time(walk) == t0);
     oroya_transform t;
     oroya_scene_get_transform(r.scene, r.hips, &t);
@@ -272,7 +279,8 @@ static void test_zero_weights(void) {
     oroya_mixer_play(m, r.still, &still);
     OT_EQ_INT(oroya_action_set_effective_weight(walk, 0.0), OROYA_OK);
     OT_EQ_INT(oroya_action_set_effective_weight(still, 0.0), OROYA_OK);
-    for (int i = 0; i < 5; i++) OT_EQ_INT(oroya_mixer_update(m, 0.1), OROYA_OK);
+    for (int i = 0; i < 5; i++)
+        OT_EQ_INT(oroya_mixer_update(m, 0.1), OROYA_OK);
     oroya_transform t;
     oroya_scene_get_transform(r.scene, r.hips, &t);
     OT_CHECK_MSG(t.translation.x == 5.0f && t.translation.y == 6.0f && t.translation.z == 7.0f,
@@ -309,7 +317,8 @@ static void test_zero_length_clip(void) {
             OT_EQ_INT(oroya_action_set_loop(a, (oroya_loop_mode)mode, 3), OROYA_OK);
             OT_EQ_INT(oroya_action_set_time_scale(a, dir), OROYA_OK);
             oroya_action_set_clamp_when_finished(a, true);
-            for (int i = 0; i < 20; i++) OT_EQ_INT(oroya_mixer_update(m, 0.37), OROYA_OK);
+            for (int i = 0; i < 20; i++)
+                OT_EQ_INT(oroya_mixer_update(m, 0.37), OROYA_OK);
             oroya_transform t;
             oroya_scene_get_transform(r.scene, r.hips, &t);
             OT_CHECK_MSG(t.translation.x == 1.0f && t.translation.y == 2.0f &&
@@ -357,9 +366,9 @@ static void test_action_limit(void) {
     rig r;
     rig_make(&r);
     oroya_mixer *m = NULL;
-    OT_EQ_INT(oroya_mixer_create(r.scene, &(oroya_mixer_desc){.max_actions = OROYA_MAX_ACTIONS + 1},
-                                 &m),
-              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(
+        oroya_mixer_create(r.scene, &(oroya_mixer_desc){.max_actions = OROYA_MAX_ACTIONS + 1}, &m),
+        OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(m == NULL);
     OT_EQ_INT(oroya_mixer_create(r.scene,
                                  &(oroya_mixer_desc){.max_bindings = OROYA_MAX_BINDINGS + 1}, &m),
@@ -393,7 +402,8 @@ static void test_action_limit(void) {
 /* One scripted session; returns a fingerprint of every transform after every update. */
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
     return h;
 }
 

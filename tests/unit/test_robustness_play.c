@@ -22,7 +22,8 @@ static void cjson_free(void *p) { rb_free(p, &json_heap); }
 
 static char *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -32,7 +33,8 @@ static char *slurp(const char *path, size_t *len) {
         buf = NULL;
     }
     fclose(f);
-    if (buf) buf[n] = '\0';
+    if (buf)
+        buf[n] = '\0';
     *len = (size_t)n;
     return buf;
 }
@@ -67,8 +69,8 @@ static bool clean_after(const char *name, const char *which, long n, oroya_resul
     OT_CHECK_MSG(play_heap.live == 0 && json_heap.live == 0,
                  "%s: %s allocation #%ld refused: %ld + %ld blocks leaked", name, which, n,
                  play_heap.live, json_heap.live);
-    OT_CHECK_MSG(play_heap.bad_frees == 0 && json_heap.bad_frees == 0, "%s: #%ld: bad frees",
-                 name, n);
+    OT_CHECK_MSG(play_heap.bad_frees == 0 && json_heap.bad_frees == 0, "%s: #%ld: bad frees", name,
+                 n);
     OT_CHECK_MSG(r == want, "%s: %s allocation #%ld refused: %s (%s)", name, which, n,
                  oroya_result_string(r), err->message);
     OT_CHECK_MSG(err->message[0] != '\0', "%s: #%ld: no message", name, n);
@@ -80,14 +82,16 @@ static void fail_each(const char *path) {
     snprintf(sf.dir, sizeof sf.dir, "%.*s", (int)(strrchr(path, '/') - path), path);
     sf.text = slurp(path, &sf.len);
     OT_CHECK_MSG(sf.text != NULL, "%s: cannot read", path);
-    if (!sf.text) return;
+    if (!sf.text)
+        return;
     oroya_error err;
     OT_EQ_INT(run_play(&sf, 0, 0, &err), OROYA_OK);
     const long own = play_heap.calls, json = json_heap.calls;
     OT_CHECK(own > 10 && json > 10);
     for (long n = 1; n <= own; n++) {
         oroya_result r = run_play(&sf, n, 0, &err);
-        if (!clean_after(sf.name, "runner", n, r, OROYA_ERR_OUT_OF_MEMORY, &err)) break;
+        if (!clean_after(sf.name, "runner", n, r, OROYA_ERR_OUT_OF_MEMORY, &err))
+            break;
     }
     /* cJSON reports its failed allocation as a syntax error: PARSE for the scenario's
      * JSON, INVALID_DATA ("gltf: ...") when it was the glTF file's (which uses cJSON too). */
@@ -114,7 +118,8 @@ static void test_fault_play(void) {
         OROYA_SOURCE_DIR "/tests/fuzz/scenario_seeds/g_skeleton.json",
         OROYA_SOURCE_DIR "/tests/conformance/gltf/simple_skin.json", /* a glTF scenario */
     };
-    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) fail_each(scenarios[i]);
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+        fail_each(scenarios[i]);
 }
 
 /* Warnings reach the callback; non-unit keys come out normalized (issue 11); {dt, count}
@@ -129,7 +134,8 @@ static void on_warning(const char *message, void *user) {
 
 static void test_run_api(void) {
     static const char fixed[] =
-        "{\"nodes\":[{\"name\":\"a\"}],\"clips\":[{\"name\":\"c\",\"duration\":2,\"tracks\":[{\"node\":"
+        "{\"nodes\":[{\"name\":\"a\"}],\"clips\":[{\"name\":\"c\",\"duration\":2,\"tracks\":[{"
+        "\"node\":"
         "\"a\",\"property\":\"quaternion\",\"interpolation\":\"step\",\"times\":[0,1],"
         "\"values\":[0,0,0,2,0,3,0,4]}]}],\"actions\":[{\"name\":\"x\",\"clip\":\"c\"}],"
         "\"script\":[{\"at\":0,\"do\":\"play\",\"action\":\"x\"}],"
@@ -165,8 +171,7 @@ static void test_run_api(void) {
     OT_CHECK(a == NULL && strstr(err.message, "top level"));
     OT_EQ_INT(oroya_scenario_run("{", 1, &desc, &a, &la, &err), OROYA_ERR_PARSE);
     static const char huge[] = "{\"steps\":{\"fps\":60,\"count\":1e9}}";
-    OT_EQ_INT(oroya_scenario_run(huge, strlen(huge), &desc, &a, &la, &err),
-              OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(oroya_scenario_run(huge, strlen(huge), &desc, &a, &la, &err), OROYA_ERR_INVALID_DATA);
     OT_CHECK_MSG(strstr(err.message, "steps.count") != NULL, "%s", err.message);
 }
 

@@ -38,10 +38,12 @@ static void make_data(void) {
             oroya_quat q = oroya_quat_normalize(
                 (oroya_quat){frand(-1, 1), frand(-1, 1), frand(-1, 1), frand(0.5f, 1)});
             memcpy(&rot_keys[j][k * 4], &q, sizeof q);
-            for (int c = 0; c < 3; c++) pos_keys[j][k * 3 + c] = frand(-0.5f, 0.5f);
+            for (int c = 0; c < 3; c++)
+                pos_keys[j][k * 3 + c] = frand(-0.5f, 0.5f);
         }
     }
-    for (int k = 0; k < NK; k++) times[k] = 0.125f * (float)k;
+    for (int k = 0; k < NK; k++)
+        times[k] = 0.125f * (float)k;
     for (uint32_t j = 0; j < NJ; j++) {
         oroya_track *r = &tracks[2 * j], *p = &tracks[2 * j + 1];
         memset(r, 0, sizeof *r);
@@ -69,8 +71,7 @@ static oroya_result path_pose(const oroya_allocator *a, void *ctx, oroya_error *
     oroya_pose_character *ch = NULL;
     oroya_thread_pool *pool = NULL;
     oroya_result r = oroya_clip_create(
-        &(oroya_clip_desc){.tracks = tracks, .track_count = 2 * NJ, .allocator = *a}, &clip,
-        err);
+        &(oroya_clip_desc){.tracks = tracks, .track_count = 2 * NJ, .allocator = *a}, &clip, err);
     if (r == OROYA_OK) {
         r = oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = NJ,
                                                                    .parents = parents,
@@ -84,17 +85,17 @@ static oroya_result path_pose(const oroya_allocator *a, void *ctx, oroya_error *
             &(oroya_pose_clip_desc){.skeleton = sk, .clip = clip, .allocator = *a}, &pc, err);
     }
     if (r == OROYA_OK) {
-        r = oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = sk, .clip = clip,
-                                                           .additive = true, .allocator = *a},
-                                   &add, err);
+        r = oroya_pose_clip_create(
+            &(oroya_pose_clip_desc){
+                .skeleton = sk, .clip = clip, .additive = true, .allocator = *a},
+            &add, err);
     }
     if (r == OROYA_OK) {
         r = oroya_pose_character_create(
             &(oroya_pose_character_desc){.skeleton = sk, .allocator = *a}, &ch, err);
     }
     if (r == OROYA_OK) {
-        r = oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2,
-                                                               .allocator = *a},
+        r = oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2, .allocator = *a},
                                      &pool, err);
     }
     if (r == OROYA_OK) {
@@ -124,18 +125,19 @@ static void test_pose_limits(void) {
     oroya_error err = {0};
     oroya_pose_skeleton *sk = NULL;
     static uint32_t many[OROYA_POSE_MAX_JOINTS + 1];
-    for (uint32_t j = 0; j <= OROYA_POSE_MAX_JOINTS; j++) many[j] = j ? j - 1 : UINT32_MAX;
-    OT_EQ_INT(oroya_pose_skeleton_create(
-                  &(oroya_pose_skeleton_desc){.joint_count = OROYA_POSE_MAX_JOINTS + 1,
-                                              .parents = many},
-                  &sk, &err),
-              OROYA_ERR_LIMIT);
+    for (uint32_t j = 0; j <= OROYA_POSE_MAX_JOINTS; j++)
+        many[j] = j ? j - 1 : UINT32_MAX;
+    OT_EQ_INT(
+        oroya_pose_skeleton_create(
+            &(oroya_pose_skeleton_desc){.joint_count = OROYA_POSE_MAX_JOINTS + 1, .parents = many},
+            &sk, &err),
+        OROYA_ERR_LIMIT);
     OT_CHECK(sk == NULL);
-    OT_EQ_INT(oroya_pose_skeleton_create(
-                  &(oroya_pose_skeleton_desc){.joint_count = OROYA_POSE_MAX_JOINTS,
-                                              .parents = many},
-                  &sk, &err),
-              OROYA_OK);
+    OT_EQ_INT(
+        oroya_pose_skeleton_create(
+            &(oroya_pose_skeleton_desc){.joint_count = OROYA_POSE_MAX_JOINTS, .parents = many}, &sk,
+            &err),
+        OROYA_OK);
     oroya_pose_skeleton_destroy(sk);
     /* A parent after its child. */
     uint32_t bad[3] = {UINT32_MAX, 2, 0};
@@ -143,27 +145,25 @@ static void test_pose_limits(void) {
                   &(oroya_pose_skeleton_desc){.joint_count = 3, .parents = bad}, &sk, &err),
               OROYA_ERR_INVALID_DATA);
 
-    OT_EQ_INT(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = NJ,
-                                                                     .parents = parents,
-                                                                     .rest = rest,
-                                                                     .names = names},
-                                         &sk, &err),
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){
+                      .joint_count = NJ, .parents = parents, .rest = rest, .names = names},
+                  &sk, &err),
               OROYA_OK);
     oroya_pose_character *ch = NULL;
-    OT_CHECK(oroya_pose_character_create(
-                 &(oroya_pose_character_desc){.skeleton = sk,
-                                              .max_layers = OROYA_POSE_MAX_LAYERS + 1},
-                 &ch, &err) != OROYA_OK);
+    OT_CHECK(
+        oroya_pose_character_create(
+            &(oroya_pose_character_desc){.skeleton = sk, .max_layers = OROYA_POSE_MAX_LAYERS + 1},
+            &ch, &err) != OROYA_OK);
     OT_CHECK(ch == NULL);
-    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = sk}, &ch,
-                                          &err),
+    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = sk}, &ch, &err),
               OROYA_OK);
     oroya_clip *clip = NULL;
     oroya_pose_clip *pc = NULL;
     oroya_clip_create(&(oroya_clip_desc){.tracks = tracks, .track_count = 2 * NJ}, &clip, &err);
-    OT_EQ_INT(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = sk, .clip = clip}, &pc,
-                                     &err),
-              OROYA_OK);
+    OT_EQ_INT(
+        oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = sk, .clip = clip}, &pc, &err),
+        OROYA_OK);
 
     /* A good frame, then bad times: refused, outputs unchanged. */
     oroya_pose_layer good = {pc, 0.4f, 1.0f};
@@ -188,15 +188,20 @@ static void test_pose_limits(void) {
     const oroya_mat4 *m = oroya_pose_character_models(ch);
     bool finite = true;
     for (int j = 0; j < NJ; j++)
-        for (int e = 0; e < 16; e++) finite = finite && isfinite(m[j].m[e]);
+        for (int e = 0; e < 16; e++)
+            finite = finite && isfinite(m[j].m[e]);
     OT_CHECK(finite);
 
     /* Skinning: palette size limit, joints past the palette leave the outputs untouched. */
     float pos[6] = {0, 0, 0, 1, 1, 1}, out[6] = {7, 7, 7, 7, 7, 7};
     uint16_t joints[8] = {0, 0, 0, 0, NJ, 0, 0, 0};
     float weights[8] = {1, 0, 0, 0, 1, 0, 0, 0};
-    oroya_pose_skin_job job = {.count = 2, .positions = pos, .joints = joints, .weights = weights,
-                               .palette_count = NJ, .palette = oroya_pose_character_bones(ch),
+    oroya_pose_skin_job job = {.count = 2,
+                               .positions = pos,
+                               .joints = joints,
+                               .weights = weights,
+                               .palette_count = NJ,
+                               .palette = oroya_pose_character_bones(ch),
                                .out_positions = out};
     OT_EQ_INT(oroya_pose_skin_run(&job, &err), OROYA_ERR_OUT_OF_RANGE);
     OT_CHECK_MSG(strstr(err.message, "vertex 1") != NULL, "%s", err.message);
@@ -217,7 +222,8 @@ static void test_pose_limits(void) {
 /* A scheduler that runs the range in chunks of 3, last chunk first. */
 static void odd_parallel_for(void *user, uint32_t count, oroya_range_fn fn, void *ctx) {
     (void)user;
-    if (count == 0) return;
+    if (count == 0)
+        return;
     uint32_t last = (count - 1) / 3 * 3;
     for (uint32_t b = last + 3; b >= 3; b -= 3) {
         uint32_t begin = b - 3, end = begin + 3 < count ? begin + 3 : count;
@@ -247,16 +253,17 @@ static void run_crowd(oroya_pose_character **chars, const oroya_pose_clip *pc,
             OT_EQ_INT(oroya_pose_update_batch(ups, NC, s, &err), OROYA_OK);
         }
     }
-    for (int c = 0; c < NC; c++) memcpy(out + c * NJ, oroya_pose_character_bones(chars[c]),
-                                        NJ * sizeof(oroya_mat4));
+    for (int c = 0; c < NC; c++)
+        memcpy(out + c * NJ, oroya_pose_character_bones(chars[c]), NJ * sizeof(oroya_mat4));
 }
 
 static void test_pose_determinism(void) {
     oroya_error err = {0};
     oroya_pose_skeleton *sk = NULL;
-    oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = NJ, .parents = parents,
-                                                           .rest = rest, .names = names},
-                               &sk, &err);
+    oroya_pose_skeleton_create(
+        &(oroya_pose_skeleton_desc){
+            .joint_count = NJ, .parents = parents, .rest = rest, .names = names},
+        &sk, &err);
     oroya_clip *clip = NULL;
     oroya_clip_create(&(oroya_clip_desc){.tracks = tracks, .track_count = 2 * NJ}, &clip, &err);
     oroya_pose_clip *pc = NULL, *add = NULL;
@@ -275,12 +282,14 @@ static void test_pose_determinism(void) {
         const char *what = "one by one";
         if (config >= 2 && config <= 5) {
             uint32_t threads = (uint32_t)config - 1; /* 1, 2, 3, 4 */
-            OT_EQ_INT(oroya_thread_pool_create(
-                          &(oroya_thread_pool_desc){.thread_count = threads}, &pool, &err),
+            OT_EQ_INT(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = threads},
+                                               &pool, &err),
                       OROYA_OK);
             s = (oroya_scheduler){oroya_thread_pool_parallel_for, pool};
-            what = threads == 1 ? "pool of 1" : threads == 2 ? "pool of 2"
-                   : threads == 3 ? "pool of 3" : "pool of 4";
+            what = threads == 1   ? "pool of 1"
+                   : threads == 2 ? "pool of 2"
+                   : threads == 3 ? "pool of 3"
+                                  : "pool of 4";
         } else if (config == 1) {
             what = "batch, this thread";
         } else if (config == 6) {
@@ -290,11 +299,14 @@ static void test_pose_determinism(void) {
         run_crowd(chars, pc, add, config == 1 ? NULL : &s, 30, config == 0,
                   config == 0 ? ref : got);
         if (config > 0) {
-            OT_CHECK_MSG(memcmp(ref, got, sizeof ref) == 0, "%s: bone matrices differ from one "
-                         "by one", what);
+            OT_CHECK_MSG(memcmp(ref, got, sizeof ref) == 0,
+                         "%s: bone matrices differ from one "
+                         "by one",
+                         what);
         }
         oroya_thread_pool_destroy(pool);
-        for (int c = 0; c < NC; c++) oroya_pose_character_destroy(chars[c]);
+        for (int c = 0; c < NC; c++)
+            oroya_pose_character_destroy(chars[c]);
     }
     oroya_pose_clip_destroy(add);
     oroya_pose_clip_destroy(pc);

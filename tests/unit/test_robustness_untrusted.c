@@ -40,9 +40,7 @@ static void write_file(const char *path, const void *data, size_t n) {
     }
 }
 
-static void write_text(const char *path, const char *text) {
-    write_file(path, text, strlen(text));
-}
+static void write_text(const char *path, const char *text) { write_file(path, text, strlen(text)); }
 
 /* parse_file + validate with `desc`; *out is NULL on failure. */
 static oroya_result load(const oroya_gltf_desc *desc, const char *path, oroya_gltf_data **out,
@@ -73,9 +71,9 @@ static oroya_result load_json(const char *json, size_t n, oroya_error *err) {
 
 #define HEAD "{\"asset\":{\"version\":\"2.0\"},"
 /* Two key times {0, 1} in a data: URI ("AAAAAAAAgD8=" is 0.0f, 1.0f little-endian). */
-#define TIMES_BUF                                                                           \
-    "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8=\","          \
-    "\"byteLength\":8}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"                 \
+#define TIMES_BUF                                                                                  \
+    "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8=\","                 \
+    "\"byteLength\":8}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"                        \
     "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],"
 
 /* ---- every index is checked ------------------------------------------------------------- */
@@ -83,22 +81,24 @@ static oroya_result load_json(const char *json, size_t n, oroya_error *err) {
 /* A channel with a path oroya does not animate ("pointer", from KHR_animation_pointer) is
  * ignored, but its node index is still checked: readers such as `oroya info` name it. */
 static void test_unknown_path_node_checked(void) {
-    const char *json = HEAD TIMES_BUF "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":0,"
+    const char *json =
+        HEAD TIMES_BUF "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":0,"
                        "\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":1000000,"
                        "\"path\":\"pointer\"}}]}]}";
     oroya_error err = {0};
     oroya_result r = load_json(json, strlen(json), &err);
     OT_CHECK_MSG(r == OROYA_ERR_OUT_OF_RANGE, "got %s (%s)", oroya_result_string(r), err.message);
     OT_CHECK_MSG(strstr(err.message, "animations[0].channels[0].target.node: index 1000000") !=
-                     NULL, "%s", err.message);
+                     NULL,
+                 "%s", err.message);
     /* The same channel on node 0 is fine (and ignored). */
-    const char *ok = HEAD TIMES_BUF "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":0,"
-                     "\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
-                     "\"path\":\"pointer\"}}]}]}";
+    const char *ok =
+        HEAD TIMES_BUF "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":0,"
+                       "\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+                       "\"path\":\"pointer\"}}]}]}";
     r = load_json(ok, strlen(ok), &err);
     OT_CHECK_MSG(r == OROYA_OK, "got %s (%s)", oroya_result_string(r), err.message);
 }
-
 
 /* ---- files stay in their folder ---------------------------------------------------------- */
 
@@ -123,23 +123,27 @@ static void test_uris_stay_in_folder(void) {
     unlink(TMP "/model/linkdir");
     OT_CHECK(symlink("../outside", TMP "/model/linkdir") == 0);
     char *abs_uri = fmt("%s", abs_secret);
-    const char *refused[] = {"../outside/secret.bin", "%2e%2e/outside/secret.bin",
-                             "%2E%2E%2Foutside%2Fsecret.bin", "sub/../../outside/secret.bin",
-                             "link.bin", "linkdir/secret.bin", abs_uri};
+    const char *refused[] = {"../outside/secret.bin",
+                             "%2e%2e/outside/secret.bin",
+                             "%2E%2E%2Foutside%2Fsecret.bin",
+                             "sub/../../outside/secret.bin",
+                             "link.bin",
+                             "linkdir/secret.bin",
+                             abs_uri};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         char *path = model_with_uri(refused[i]);
         oroya_gltf_data *g = NULL;
         oroya_error err = {0};
         oroya_result r = load(NULL, path, &g, &err);
-        OT_CHECK_MSG(r == OROYA_ERR_ACCESS, "%s: got %s (%s)", refused[i],
-                     oroya_result_string(r), err.message);
+        OT_CHECK_MSG(r == OROYA_ERR_ACCESS, "%s: got %s (%s)", refused[i], oroya_result_string(r),
+                     err.message);
         OT_CHECK_MSG(strstr(err.message, "buffers[0]") && strstr(err.message, refused[i]),
                      "%s: message \"%s\"", refused[i], err.message);
         OT_CHECK(g == NULL);
         /* The application may allow it. */
         r = load(&(oroya_gltf_desc){.allow_outside_base_dir = true}, path, &g, &err);
-        OT_CHECK_MSG(r == OROYA_OK, "%s allowed: got %s (%s)", refused[i],
-                     oroya_result_string(r), err.message);
+        OT_CHECK_MSG(r == OROYA_OK, "%s allowed: got %s (%s)", refused[i], oroya_result_string(r),
+                     err.message);
         OT_CHECK(g && g->buffers[0].data && !memcmp(g->buffers[0].data, "12345678", 8));
         oroya_gltf_free(g);
         free(path);
@@ -161,8 +165,9 @@ static void test_uris_stay_in_folder(void) {
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
     OT_EQ_INT(oroya_gltf_load(path, NULL, &m, &err), OROYA_ERR_ACCESS);
-    OT_EQ_INT(oroya_gltf_load(path, &(oroya_gltf_import_desc){.allow_outside_base_dir = true}, &m,
-                              &err), OROYA_OK);
+    OT_EQ_INT(
+        oroya_gltf_load(path, &(oroya_gltf_import_desc){.allow_outside_base_dir = true}, &m, &err),
+        OROYA_OK);
     oroya_gltf_model_free(m);
     free(path);
     free(abs_uri);
@@ -213,11 +218,12 @@ static void test_missing_files_consistent(void) {
     oroya_error err = {0};
     OT_EQ_INT(oroya_gltf_parse_file(NULL, TMP "/no_such.gltf", &g, &err), OROYA_ERR_NOT_FOUND);
     OT_CHECK_MSG(strstr(err.message, "no_such.gltf") &&
-                     strstr(err.message, "No such file or directory"), "%s", err.message);
+                     strstr(err.message, "No such file or directory"),
+                 "%s", err.message);
     char *path = model_with_uri("no_such.bin");
     OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_ERR_NOT_FOUND);
-    OT_CHECK_MSG(strstr(err.message, "buffers[0]: cannot open \"no_such.bin\": No such file"),
-                 "%s", err.message);
+    OT_CHECK_MSG(strstr(err.message, "buffers[0]: cannot open \"no_such.bin\": No such file"), "%s",
+                 err.message);
     free(path);
     if (geteuid() != 0) { /* root reads anything */
         write_text(TMP "/model/locked.bin", "12345678");
@@ -277,8 +283,8 @@ static void check_bounded(const char *name, const text *json) {
     oroya_allocator a = {capped_alloc, rb_free, &h};
     oroya_error err = {0};
     oroya_gltf_data *g = NULL;
-    oroya_result r = oroya_gltf_parse(&(oroya_gltf_desc){.allocator = a}, json->s, json->n, &g,
-                                      &err);
+    oroya_result r =
+        oroya_gltf_parse(&(oroya_gltf_desc){.allocator = a}, json->s, json->n, &g, &err);
     if (r == OROYA_OK) {
         r = oroya_gltf_load_buffers(g, &err);
     }
@@ -294,8 +300,8 @@ static void check_bounded(const char *name, const text *json) {
     printf("  %s: %zu-byte file, import %s, peak %zu bytes (%.1f x the file; bound %zu)\n", name,
            json->n, oroya_result_string(r), h.peak_bytes, (double)h.peak_bytes / (double)json->n,
            bound);
-    OT_CHECK_MSG(r == OROYA_OK || r == OROYA_ERR_LIMIT, "%s: %s (%s)", name,
-                 oroya_result_string(r), err.message);
+    OT_CHECK_MSG(r == OROYA_OK || r == OROYA_ERR_LIMIT, "%s: %s (%s)", name, oroya_result_string(r),
+                 err.message);
     if (r == OROYA_ERR_LIMIT) {
         OT_CHECK_MSG(strstr(err.message, "nodes[") != NULL, "%s: %s", name, err.message);
     }
@@ -310,10 +316,11 @@ static void check_bounded(const char *name, const text *json) {
 static void test_morph_weights_bounded(void) {
     text t = {0};
     put(&t, HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
-              "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\",\"byteLength\":36}],"
-              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{"
-              "\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]}],"
-              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"targets\":[");
+                 "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\",\"byteLength\":36}],"
+                 "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{"
+                 "\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,"
+                 "0,0],\"max\":[0,0,0]}],"
+                 "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"targets\":[");
     const int targets = 2000, nodes = 20000;
     for (int i = 0; i < targets; i++) {
         put(&t, "%s{\"POSITION\":0}", i ? "," : "");
@@ -352,18 +359,18 @@ static void test_skin_copies_bounded(void) {
     }
     b64[o] = '\0';
     text t = {0};
-    put(&t, HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,%s\","
-              "\"byteLength\":%zu}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u},"
-              "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u},"
-              "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u}],"
-              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,"
-              "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]},"
-              "{\"bufferView\":1,\"componentType\":5121,\"count\":%u,\"type\":\"VEC4\"},"
-              "{\"bufferView\":2,\"componentType\":5126,\"count\":%u,\"type\":\"VEC4\"}],"
-              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
-              "\"WEIGHTS_0\":2}}]}],\"skins\":[{\"joints\":[0]}],\"nodes\":[{}",
-        b64, bytes, verts * 12, verts * 12, verts * 4, verts * 16, verts * 16, verts, verts,
-        verts);
+    put(&t,
+        HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,%s\","
+             "\"byteLength\":%zu}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u},"
+             "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u},"
+             "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%u}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,"
+             "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]},"
+             "{\"bufferView\":1,\"componentType\":5121,\"count\":%u,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":%u,\"type\":\"VEC4\"}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
+             "\"WEIGHTS_0\":2}}]}],\"skins\":[{\"joints\":[0]}],\"nodes\":[{}",
+        b64, bytes, verts * 12, verts * 12, verts * 4, verts * 16, verts * 16, verts, verts, verts);
     for (int i = 0; i < 4000; i++) {
         put(&t, ",{\"mesh\":0,\"skin\":0}");
     }
@@ -378,11 +385,12 @@ static void test_skin_copies_bounded(void) {
  * (a million scene nodes from a 70 KB file). */
 static void test_primitive_nodes_bounded(void) {
     text t = {0};
-    put(&t, HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
-              "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\",\"byteLength\":36}],"
-              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{"
-              "\"bufferView\":0,\"componentType\":5126,\"count\":3,"
-              "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]}],\"meshes\":[{\"primitives\":[");
+    put(&t,
+        HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
+             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\",\"byteLength\":36}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],\"accessors\":[{"
+             "\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+             "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,0,0]}],\"meshes\":[{\"primitives\":[");
     for (int i = 0; i < 1000; i++) {
         put(&t, "%s{\"attributes\":{\"POSITION\":0}}", i ? "," : "");
     }
@@ -403,8 +411,8 @@ static void expect_json_error(const char *name, const char *json, size_t n, oroy
     oroya_result r = load_json(json, n, &err);
     OT_CHECK_MSG(r == want, "%s: got %s (%s), expected %s", name, oroya_result_string(r),
                  err.message, oroya_result_string(want));
-    OT_CHECK_MSG(strstr(err.message, message) != NULL, "%s: \"%s\" lacks \"%s\"", name,
-                 err.message, message);
+    OT_CHECK_MSG(strstr(err.message, message) != NULL, "%s: \"%s\" lacks \"%s\"", name, err.message,
+                 message);
 }
 
 /* A raw NUL inside a string cut the name there; one between tokens was taken for
@@ -427,11 +435,11 @@ static void test_json_nul_and_utf8(void) {
     expect_json_error("UTF-8 surrogate", surrogate, sizeof surrogate - 1, OROYA_ERR_PARSE,
                       "invalid UTF-8");
     static const char cut[] = HEAD "\"nodes\":[{\"name\":\"\xe2\x82\"}]}";
-    expect_json_error("cut UTF-8 sequence", cut, sizeof cut - 1, OROYA_ERR_PARSE,
-                      "invalid UTF-8");
+    expect_json_error("cut UTF-8 sequence", cut, sizeof cut - 1, OROYA_ERR_PARSE, "invalid UTF-8");
     /* Good UTF-8 (2, 3 and 4 bytes) and trailing NUL padding load. */
-    static const char good[] = HEAD "\"nodes\":[{\"name\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}]}"
-                                    "\0\0\0";
+    static const char good[] =
+        HEAD "\"nodes\":[{\"name\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}]}"
+             "\0\0\0";
     oroya_error err = {0};
     OT_EQ_INT(load_json(good, sizeof good - 1, &err), OROYA_OK);
 }

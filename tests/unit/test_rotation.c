@@ -26,37 +26,23 @@ typedef struct {
 
 /* ---- independent double-precision helpers ----------------------------------------------- */
 
-static rq rq_of(oroya_quat q) {
-    return (rq){q.x, q.y, q.z, q.w};
-}
+static rq rq_of(oroya_quat q) { return (rq){q.x, q.y, q.z, q.w}; }
 
-static rv3 rv_of(oroya_vec3 v) {
-    return (rv3){v.x, v.y, v.z};
-}
+static rv3 rv_of(oroya_vec3 v) { return (rv3){v.x, v.y, v.z}; }
 
-static double rv_dot(rv3 a, rv3 b) {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
+static double rv_dot(rv3 a, rv3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 static rv3 rv_cross(rv3 a, rv3 b) {
     return (rv3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
-static double rv_len(rv3 a) {
-    return sqrt(rv_dot(a, a));
-}
+static double rv_len(rv3 a) { return sqrt(rv_dot(a, a)); }
 
-static rv3 rv_scale(rv3 a, double s) {
-    return (rv3){a.x * s, a.y * s, a.z * s};
-}
+static rv3 rv_scale(rv3 a, double s) { return (rv3){a.x * s, a.y * s, a.z * s}; }
 
-static rv3 rv_sub(rv3 a, rv3 b) {
-    return (rv3){a.x - b.x, a.y - b.y, a.z - b.z};
-}
+static rv3 rv_sub(rv3 a, rv3 b) { return (rv3){a.x - b.x, a.y - b.y, a.z - b.z}; }
 
-static rv3 rv_unit(rv3 a) {
-    return rv_scale(a, 1.0 / rv_len(a));
-}
+static rv3 rv_unit(rv3 a) { return rv_scale(a, 1.0 / rv_len(a)); }
 
 static rq rq_mul(rq a, rq b) {
     return (rq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
@@ -65,13 +51,9 @@ static rq rq_mul(rq a, rq b) {
                 a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
 }
 
-static rq rq_conj(rq q) {
-    return (rq){-q.x, -q.y, -q.z, q.w};
-}
+static rq rq_conj(rq q) { return (rq){-q.x, -q.y, -q.z, q.w}; }
 
-static double rq_len(rq q) {
-    return sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-}
+static double rq_len(rq q) { return sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w); }
 
 static rq rq_axis_angle(rv3 axis, double angle) {
     rv3 n = rv_unit(axis);
@@ -94,9 +76,7 @@ static rv3 rq_rotate(rq q, rv3 v) {
 }
 
 /* Angle between two directions, well conditioned everywhere. */
-static double angle_between(rv3 a, rv3 b) {
-    return atan2(rv_len(rv_cross(a, b)), rv_dot(a, b));
-}
+static double angle_between(rv3 a, rv3 b) { return atan2(rv_len(rv_cross(a, b)), rv_dot(a, b)); }
 
 /* Largest component difference between a and b or -b (q and -q are one rotation). */
 static double quat_diff_up_to_sign(rq a, rq b) {
@@ -520,13 +500,9 @@ static rq compose_limit_pose(rq ref, frame3 f, double psi, double theta, double 
     return rq_mul(ref, rq_mul(sw, rq_axis_angle(f.n, phi)));
 }
 
-static double circ(double a, double b) {
-    return fabs(wrap(a - b));
-}
+static double circ(double a, double b) { return fabs(wrap(a - b)); }
 
-static bool same_bits(oroya_quat a, oroya_quat b) {
-    return memcmp(&a, &b, sizeof a) == 0;
-}
+static bool same_bits(oroya_quat a, oroya_quat b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 /* Cone + twist range: the expected result is built from clamped parameters, and the output
  * is measured again with the reference split. */

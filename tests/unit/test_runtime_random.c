@@ -92,9 +92,8 @@ static void make_spec(spec *s) {
     for (uint32_t i = 0; i < s->node_count; i++) {
         s->parent[i] = i == 0 || rndn(8) == 0 ? UINT32_MAX : rndn(i);
         oroya_quat q = rand_quat();
-        s->rest[i] = (oroya_transform){{(float)(rndf() - 0.5), (float)rndf(), (float)(rndf() - 0.5)},
-                                       q,
-                                       {1, 1, 1}};
+        s->rest[i] = (oroya_transform){
+            {(float)(rndf() - 0.5), (float)rndf(), (float)(rndf() - 0.5)}, q, {1, 1, 1}};
         if (rndn(5) == 0) {
             s->rest[i].scale = (oroya_vec3){(float)(0.5 + rndf()), 1, (float)(0.5 + rndf())};
         }
@@ -153,8 +152,9 @@ static void make_spec(spec *s) {
                                 memcpy(v, v - comps, comps * sizeof(float));
                                 continue;
                             }
-                            const float f = (value_part ? 1.0f : 0.3f) *
-                                            (nonunit && rndn(3) == 0 ? (float)(1 - rndf() * 0.0009) : 1.0f);
+                            const float f =
+                                (value_part ? 1.0f : 0.3f) *
+                                (nonunit && rndn(3) == 0 ? (float)(1 - rndf() * 0.0009) : 1.0f);
                             v[0] = q.x * f, v[1] = q.y * f, v[2] = q.z * f, v[3] = q.w * f;
                         } else {
                             for (uint32_t e = 0; e < 3; e++) {
@@ -165,21 +165,31 @@ static void make_spec(spec *s) {
                     }
                 }
                 snprintf(names[n], sizeof names[n], "n%u", node);
-                tracks[n] = (oroya_track){.target = names[n], .property = prop,
-                                          .interpolation = interp, .components = comps,
-                                          .key_count = keys, .times = times, .values = values};
+                tracks[n] = (oroya_track){.target = names[n],
+                                          .property = prop,
+                                          .interpolation = interp,
+                                          .components = comps,
+                                          .key_count = keys,
+                                          .times = times,
+                                          .values = values};
                 bufs[n++] = buf;
             }
         }
         if (rndn(2) == 0) {
             /* A target no node has: sampled, written nowhere. */
             static const float times[2] = {0, 1}, values[6] = {0, 0, 0, 1, 1, 1};
-            tracks[n] = (oroya_track){.target = "missing", .property = OROYA_PROPERTY_TRANSLATION,
-                                      .interpolation = OROYA_INTERP_LINEAR, .components = 3,
-                                      .key_count = 2, .times = times, .values = values};
+            tracks[n] = (oroya_track){.target = "missing",
+                                      .property = OROYA_PROPERTY_TRANSLATION,
+                                      .interpolation = OROYA_INTERP_LINEAR,
+                                      .components = 3,
+                                      .key_count = 2,
+                                      .times = times,
+                                      .values = values};
             bufs[n++] = NULL;
         }
-        oroya_clip_desc d = {.name = "c", .tracks = tracks, .track_count = n,
+        oroya_clip_desc d = {.name = "c",
+                             .tracks = tracks,
+                             .track_count = n,
                              .duration = rndn(3) == 0 ? (float)(0.2 + rndf()) : 0};
         oroya_error err = {0};
         OT_CHECK_MSG(oroya_clip_create(&d, &s->clips[c], &err) == OROYA_OK, "%s", err.message);
@@ -214,7 +224,8 @@ static bool make_world(const spec *s, world *w, bool reference, int which) {
     }
     (void)which;
     oroya_error err = {0};
-    if (oroya_rig_create(&(oroya_rig_desc){.scene = w->scene, .joints = joints,
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = w->scene,
+                                           .joints = joints,
                                            .joint_count = s->joint_count,
                                            .clips = (const oroya_clip *const *)s->clips,
                                            .clip_count = s->clip_count},
@@ -272,48 +283,24 @@ static void random_op(world *w[2], uint32_t clip_count, uint32_t node_count) {
         oroya_action *a = w[s]->actions[i], *b = w[s]->actions[j];
         switch (op) {
         case 0:
-        case 1:
-            oroya_action_play(a);
-            break;
-        case 2:
-            oroya_action_stop(a);
-            break;
-        case 3:
-            oroya_action_fade_in(a, d);
-            break;
-        case 4:
-            oroya_action_fade_out(a, d);
-            break;
+        case 1: oroya_action_play(a); break;
+        case 2: oroya_action_stop(a); break;
+        case 3: oroya_action_fade_in(a, d); break;
+        case 4: oroya_action_fade_out(a, d); break;
         case 5:
             if (i != j) {
                 oroya_action_play(b);
                 oroya_action_cross_fade_to(a, b, d, x < 0.5);
             }
             break;
-        case 6:
-            oroya_action_set_effective_weight(a, x * 1.5);
-            break;
-        case 7:
-            oroya_action_set_weight(a, x);
-            break;
-        case 8:
-            oroya_action_set_time_scale(a, (x - 0.3) * 3);
-            break;
-        case 9:
-            oroya_action_set_loop(a, (oroya_loop_mode)k, reps);
-            break;
-        case 10:
-            oroya_action_set_clamp_when_finished(a, x < 0.5);
-            break;
-        case 11:
-            oroya_action_reset(a);
-            break;
-        case 12:
-            oroya_action_set_time(a, x * 2);
-            break;
-        case 13:
-            oroya_action_set_paused(a, x < 0.3);
-            break;
+        case 6: oroya_action_set_effective_weight(a, x * 1.5); break;
+        case 7: oroya_action_set_weight(a, x); break;
+        case 8: oroya_action_set_time_scale(a, (x - 0.3) * 3); break;
+        case 9: oroya_action_set_loop(a, (oroya_loop_mode)k, reps); break;
+        case 10: oroya_action_set_clamp_when_finished(a, x < 0.5); break;
+        case 11: oroya_action_reset(a); break;
+        case 12: oroya_action_set_time(a, x * 2); break;
+        case 13: oroya_action_set_paused(a, x < 0.3); break;
         case 14:
             if (x < 0.2) {
                 oroya_mixer_set_time(w[s]->mixer, x * 3);
@@ -474,12 +461,13 @@ static void test_random_runs(void) {
                 oroya_transform ta, tb;
                 oroya_scene_get_transform(wk.scene, wk.nodes[node], &ta);
                 oroya_scene_get_transform(wr.scene, wr.nodes[node], &tb);
-                printf("frame %d n%d t %g %g %g / %g %g %g q %g %g %g %g / %g %g %g %g s %g %g %g / %g %g %g\n", f, node,
-                       ta.translation.x, ta.translation.y, ta.translation.z, tb.translation.x,
-                       tb.translation.y, tb.translation.z, ta.rotation.x, ta.rotation.y,
-                       ta.rotation.z, ta.rotation.w, tb.rotation.x, tb.rotation.y, tb.rotation.z,
-                       tb.rotation.w, ta.scale.x, ta.scale.y, ta.scale.z, tb.scale.x, tb.scale.y,
-                       tb.scale.z);
+                printf("frame %d n%d t %g %g %g / %g %g %g q %g %g %g %g / %g %g %g %g s %g %g %g "
+                       "/ %g %g %g\n",
+                       f, node, ta.translation.x, ta.translation.y, ta.translation.z,
+                       tb.translation.x, tb.translation.y, tb.translation.z, ta.rotation.x,
+                       ta.rotation.y, ta.rotation.z, ta.rotation.w, tb.rotation.x, tb.rotation.y,
+                       tb.rotation.z, tb.rotation.w, ta.scale.x, ta.scale.y, ta.scale.z, tb.scale.x,
+                       tb.scale.y, tb.scale.z);
             }
             if (verbose) {
                 printf("frame %d dt %g kernel %d\n", f, dt, oroya_mixer_kernel_active(wk.mixer));
@@ -558,9 +546,10 @@ static void test_palette_order(void) {
     ibm[0].m[12] = 5;
     oroya_rig *rig = NULL;
     oroya_error err = {0};
-    OT_CHECK_MSG(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .joints = joints,
-                                                    .joint_count = 2, .inverse_bind = ibm},
-                                  &rig, &err) == OROYA_OK,
+    OT_CHECK_MSG(oroya_rig_create(
+                     &(oroya_rig_desc){
+                         .scene = scene, .joints = joints, .joint_count = 2, .inverse_bind = ibm},
+                     &rig, &err) == OROYA_OK,
                  "%s", err.message);
     OT_EQ_INT(oroya_rig_joint_count(rig), 2);
     OT_EQ_INT(oroya_rig_kernel_joint_count(rig), 3);
@@ -582,9 +571,10 @@ static void test_palette_order(void) {
     /* A node listed twice is an error that names it. */
     oroya_node twice[2] = {b, b};
     oroya_rig *bad = NULL;
-    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .joints = twice, .joint_count = 2,
-                                                .name = "skins[3]"},
-                              &bad, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK(oroya_rig_create(
+                 &(oroya_rig_desc){
+                     .scene = scene, .joints = twice, .joint_count = 2, .name = "skins[3]"},
+                 &bad, &err) == OROYA_ERR_INVALID_DATA);
     OT_CHECK(bad == NULL);
     OT_CHECK(strstr(err.message, "\"b\"") != NULL && strstr(err.message, "skins[3]") != NULL);
     oroya_mixer_destroy(m);
@@ -603,19 +593,28 @@ static void test_fallbacks(void) {
     oroya_scene_add_node(scene, "arm", root, OROYA_NODE_OBJECT, &arm);
     const float times[2] = {0, 1};
     const float rot[8] = {0, 0, 0, 1, 0, 0.6f, 0, 0.8f}, pos[6] = {0, 0, 0, 1, 2, 3};
-    oroya_track tracks[2] = {
-        {.target = "arm", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_STERP,
-         .components = 4, .key_count = 2, .times = times, .values = rot},
-        {.target = "root", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_SMOOTH, .components = 3, .key_count = 2, .times = times,
-         .values = pos}};
+    oroya_track tracks[2] = {{.target = "arm",
+                              .property = OROYA_PROPERTY_ROTATION,
+                              .interpolation = OROYA_INTERP_STERP,
+                              .components = 4,
+                              .key_count = 2,
+                              .times = times,
+                              .values = rot},
+                             {.target = "root",
+                              .property = OROYA_PROPERTY_TRANSLATION,
+                              .interpolation = OROYA_INTERP_SMOOTH,
+                              .components = 3,
+                              .key_count = 2,
+                              .times = times,
+                              .values = pos}};
     oroya_clip *sterp = NULL, *smooth = NULL;
     oroya_error err = {0};
-    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "sterp", .tracks = tracks, .track_count = 1},
-                               &sterp, &err) == OROYA_OK);
-    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "smooth", .tracks = tracks + 1,
-                                                  .track_count = 1},
-                               &smooth, &err) == OROYA_OK);
+    OT_CHECK(
+        oroya_clip_create(&(oroya_clip_desc){.name = "sterp", .tracks = tracks, .track_count = 1},
+                          &sterp, &err) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(
+                 &(oroya_clip_desc){.name = "smooth", .tracks = tracks + 1, .track_count = 1},
+                 &smooth, &err) == OROYA_OK);
     oroya_rig *rig = NULL;
     OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .name = "skins[0]"}, &rig, &err) ==
              OROYA_OK);
@@ -669,8 +668,8 @@ static void test_fallbacks(void) {
  * mixer's palette and the other skin's bones from the scene's world matrices equal the
  * property path's (the reference) within 1e-5. */
 enum { SK_NODES = 8 };
-static const char *const sk_names[SK_NODES] = {"hips", "spine", "head", "arm", "hand",
-                                               "body", "prop", "prop_tip"};
+static const char *const sk_names[SK_NODES] = {"hips", "spine", "head", "arm",
+                                               "hand", "body",  "prop", "prop_tip"};
 static const uint32_t sk_parent[SK_NODES] = {UINT32_MAX, 0, 1, 1, 3, 0, UINT32_MAX, 6};
 /* Skin A: a child before its parent. Skin B: shares arm and hand, and its joints are two
  * trees (prop, the ancestor of prop_tip, is no joint). */
@@ -680,7 +679,8 @@ static oroya_scene *sk_scene(oroya_node nodes[SK_NODES]) {
     oroya_scene *scene = NULL;
     OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
     for (uint32_t i = 0; i < SK_NODES; i++) {
-        const oroya_node parent = sk_parent[i] == UINT32_MAX ? (oroya_node){0} : nodes[sk_parent[i]];
+        const oroya_node parent =
+            sk_parent[i] == UINT32_MAX ? (oroya_node){0} : nodes[sk_parent[i]];
         OT_CHECK(oroya_scene_add_node(scene, sk_names[i], parent, OROYA_NODE_OBJECT, &nodes[i]) ==
                  OROYA_OK);
         const oroya_transform t = {{0.1f * (float)i, 1, 0}, {0, 0, 0, 1}, {1, 1, 1}};
@@ -698,9 +698,12 @@ static oroya_rig *sk_rig(oroya_scene *scene, const oroya_node *nodes, const uint
     }
     oroya_rig *rig = NULL;
     oroya_error err = {0};
-    OT_CHECK_MSG(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .joints = joints,
-                                                    .joint_count = n, .inverse_bind = ibm,
-                                                    .clips = &clip, .clip_count = 1,
+    OT_CHECK_MSG(oroya_rig_create(&(oroya_rig_desc){.scene = scene,
+                                                    .joints = joints,
+                                                    .joint_count = n,
+                                                    .inverse_bind = ibm,
+                                                    .clips = &clip,
+                                                    .clip_count = 1,
                                                     .name = name},
                                   &rig, &err) == OROYA_OK,
                  "%s", err.message);
@@ -722,26 +725,36 @@ static void test_shared_skins(void) {
                 pos[i][k * 3 + e] = (float)(rndf() - 0.5);
             }
         }
-        tracks[2 * i] = (oroya_track){.target = sk_names[i], .property = OROYA_PROPERTY_ROTATION,
-                                      .interpolation = OROYA_INTERP_LINEAR, .components = 4,
-                                      .key_count = KEYS, .times = times, .values = rot[i]};
-        tracks[2 * i + 1] = (oroya_track){.target = sk_names[i],
-                                          .property = OROYA_PROPERTY_TRANSLATION,
-                                          .interpolation = i % 2 ? OROYA_INTERP_CUBICSPLINE
-                                                                 : OROYA_INTERP_LINEAR,
-                                          .components = 3,
-                                          .key_count = i % 2 ? 1 : KEYS, .times = times,
-                                          .values = pos[i]};
+        tracks[2 * i] = (oroya_track){.target = sk_names[i],
+                                      .property = OROYA_PROPERTY_ROTATION,
+                                      .interpolation = OROYA_INTERP_LINEAR,
+                                      .components = 4,
+                                      .key_count = KEYS,
+                                      .times = times,
+                                      .values = rot[i]};
+        tracks[2 * i + 1] =
+            (oroya_track){.target = sk_names[i],
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = i % 2 ? OROYA_INTERP_CUBICSPLINE : OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = i % 2 ? 1 : KEYS,
+                          .times = times,
+                          .values = pos[i]};
     }
-    tracks[2 * SK_NODES] = (oroya_track){.target = "ghost", .property = OROYA_PROPERTY_SCALE,
-                                         .interpolation = OROYA_INTERP_LINEAR, .components = 3,
-                                         .key_count = 1, .times = times, .values = pos[0]};
+    tracks[2 * SK_NODES] = (oroya_track){.target = "ghost",
+                                         .property = OROYA_PROPERTY_SCALE,
+                                         .interpolation = OROYA_INTERP_LINEAR,
+                                         .components = 3,
+                                         .key_count = 1,
+                                         .times = times,
+                                         .values = pos[0]};
     oroya_clip *clip = NULL;
     oroya_error err = {0};
-    OT_CHECK_MSG(oroya_clip_create(&(oroya_clip_desc){.name = "both", .tracks = tracks,
-                                                      .track_count = 2 * SK_NODES + 1},
-                                   &clip, &err) == OROYA_OK,
-                 "%s", err.message);
+    OT_CHECK_MSG(
+        oroya_clip_create(
+            &(oroya_clip_desc){.name = "both", .tracks = tracks, .track_count = 2 * SK_NODES + 1},
+            &clip, &err) == OROYA_OK,
+        "%s", err.message);
     oroya_mat4 ibm_a[4], ibm_b[3];
     for (uint32_t i = 0; i < 4; i++) {
         ibm_a[i] = oroya_mat4_identity();
@@ -834,17 +847,26 @@ static void test_outside_write_bones(void) {
     /* A constant rotation on a (STEP, one value) and a moving translation on b. */
     const float times[2] = {0, 1}, rot[8] = {0, 0.6f, 0, 0.8f, 0, 0.6f, 0, 0.8f};
     const float pos[6] = {0, 1, 0, 1, 1, 0};
-    const oroya_track tracks[2] = {
-        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_STEP,
-         .components = 4, .key_count = 2, .times = times, .values = rot},
-        {.target = "b", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2, .times = times,
-         .values = pos}};
+    const oroya_track tracks[2] = {{.target = "a",
+                                    .property = OROYA_PROPERTY_ROTATION,
+                                    .interpolation = OROYA_INTERP_STEP,
+                                    .components = 4,
+                                    .key_count = 2,
+                                    .times = times,
+                                    .values = rot},
+                                   {.target = "b",
+                                    .property = OROYA_PROPERTY_TRANSLATION,
+                                    .interpolation = OROYA_INTERP_LINEAR,
+                                    .components = 3,
+                                    .key_count = 2,
+                                    .times = times,
+                                    .values = pos}};
     oroya_clip *clip = NULL;
     OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "c", .tracks = tracks, .track_count = 2},
                                &clip, NULL) == OROYA_OK);
     oroya_rig *rig = NULL;
-    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .clips = (const oroya_clip *const *)&clip,
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene,
+                                                .clips = (const oroya_clip *const *)&clip,
                                                 .clip_count = 1},
                               &rig, NULL) == OROYA_OK);
     oroya_mixer *m = NULL;

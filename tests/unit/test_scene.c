@@ -262,8 +262,8 @@ static void test_random_tree_world(void) {
         /* About one node in fifty starts a new top-level tree; the rest attach to a random
          * earlier node, which makes trees of depth ~20 and a few long chains. */
         int parent = k == 0 || ot_randf(0, 1) < 0.02f ? -1
-                     : ot_randf(0, 1) < 0.3f           ? k - 1
-                                                       : random_alive(m);
+                     : ot_randf(0, 1) < 0.3f          ? k - 1
+                                                      : random_alive(m);
         model_add(m, s, parent);
     }
     OT_EQ_INT(oroya_scene_node_count(s), N_NODES);
@@ -346,7 +346,8 @@ static void test_attach(void) {
     oroya_node n[200];
     OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
     for (int k = 0; k < 200; k++) {
-        oroya_node p = k == 0 || ot_randf(0, 1) < 0.05f ? (oroya_node){0} : n[(int)ot_randf(0, (float)k)];
+        oroya_node p =
+            k == 0 || ot_randf(0, 1) < 0.05f ? (oroya_node){0} : n[(int)ot_randf(0, (float)k)];
         OT_EQ_INT(oroya_scene_add_node(s, NULL, p, OROYA_NODE_OBJECT, &n[k]), OROYA_OK);
         oroya_transform t = random_transform();
         float u = ot_randf(0.8f, 1.25f);
@@ -468,7 +469,8 @@ static void test_stale_handles(void) {
         OT_EQ_INT(oroya_scene_node_index(s, h[k]), OROYA_SCENE_NO_INDEX);
         OT_EQ_INT(oroya_scene_child_count(s, h[k]), 0);
         OT_CHECK(strcmp(oroya_scene_node_name(s, h[k]), "") == 0);
-        OT_EQ_INT(oroya_scene_add_node(s, "c", h[k], OROYA_NODE_OBJECT, &n), OROYA_ERR_STALE_HANDLE);
+        OT_EQ_INT(oroya_scene_add_node(s, "c", h[k], OROYA_NODE_OBJECT, &n),
+                  OROYA_ERR_STALE_HANDLE);
         OT_EQ_INT(n.id, 0);
     }
     /* Slots are reused, but an old handle never aliases the new node, even after many
@@ -769,20 +771,20 @@ static void test_allocation(void) {
     OT_EQ_INT(c.allocs - c.failed, c.frees);
 }
 
-
 /* Projection matrices from three.js 0.187 (cd /work/oracle-copy; node):
  *   new THREE.PerspectiveCamera(50, 1.5, 0.1, 100).projectionMatrix.elements
  *   PerspectiveCamera(75, 16 / 9, 0.5, 2000) with zoom = 2, updateProjectionMatrix()
  *   new THREE.OrthographicCamera(-2, 3, 1.5, -0.5, 0.1, 50), then the same with zoom = 2. */
-static const double persp_50_15[16] = {1.4296712803397058, 0, 0, 0, 0, 2.1445069205095586, 0, 0,
-                                       0, 0, -1.002002002002002, -1, 0, 0, -0.20020020020020018, 0};
-static const double persp_75_zoom2[16] = {1.4661285444463563, 0, 0, 0, 0, 2.6064507456824115,
-                                          0, 0, 0, 0, -1.0005001250312577, -1,
-                                          0, 0, -1.000250062515629, 0};
-static const double ortho[16] = {0.4, 0, 0, 0, 0, 1, 0, 0, 0, 0, -0.04008016032064128, 0,
-                                 -0.2, -0.5, -1.0040080160320641, 1};
-static const double ortho_zoom2[16] = {0.8, 0, 0, 0, 0, 2, 0, 0, 0, 0, -0.04008016032064128, 0,
-                                       -0.4, -1, -1.0040080160320641, 1};
+static const double persp_50_15[16] = {
+    1.4296712803397058,   0, 0, 0, 0, 2.1445069205095586, 0, 0, 0, 0, -1.002002002002002, -1, 0, 0,
+    -0.20020020020020018, 0};
+static const double persp_75_zoom2[16] = {
+    1.4661285444463563, 0, 0, 0, 0, 2.6064507456824115, 0, 0, 0, 0, -1.0005001250312577, -1, 0, 0,
+    -1.000250062515629, 0};
+static const double ortho[16] = {
+    0.4, 0, 0, 0, 0, 1, 0, 0, 0, 0, -0.04008016032064128, 0, -0.2, -0.5, -1.0040080160320641, 1};
+static const double ortho_zoom2[16] = {
+    0.8, 0, 0, 0, 0, 2, 0, 0, 0, 0, -0.04008016032064128, 0, -0.4, -1, -1.0040080160320641, 1};
 
 static void check_matrix(const oroya_mat4 *m, const double want[16], const char *what) {
     int bad = 0;
@@ -825,8 +827,15 @@ static void test_cameras(void) {
         {oroya_camera_orthographic(-1, 1, 1, 1, 0.1f, 10), OROYA_ERR_INVALID_ARGUMENT},
         {oroya_camera_orthographic(-1, 1, 1, -1, 5, 5), OROYA_ERR_INVALID_ARGUMENT},
         {{.type = OROYA_CAMERA_PERSPECTIVE}, OROYA_ERR_INVALID_ARGUMENT}, /* zeroed: zoom 0 */
-        {{.type = (oroya_camera_type)7, .left = -1, .right = 1, .top = 1, .bottom = -1,
-          .znear = 1, .zfar = 2, .zoom = 1}, OROYA_ERR_INVALID_ARGUMENT},
+        {{.type = (oroya_camera_type)7,
+          .left = -1,
+          .right = 1,
+          .top = 1,
+          .bottom = -1,
+          .znear = 1,
+          .zfar = 2,
+          .zoom = 1},
+         OROYA_ERR_INVALID_ARGUMENT},
     };
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
         OT_CHECK_MSG(oroya_camera_projection(&table[k].c, &m) == table[k].want, "row %zu", k);
@@ -925,7 +934,9 @@ static void test_meshes(void) {
     oroya_scene *s;
     oroya_node a, b, c;
     oroya_geometry *sphere;
-    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.width_segments = 8, .height_segments = 6}, &sphere, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_geometry_sphere(&(oroya_sphere_desc){.width_segments = 8, .height_segments = 6},
+                                    &sphere, NULL),
+              OROYA_OK);
     OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
     oroya_scene_add_node(s, "a", (oroya_node){0}, OROYA_NODE_MESH, &a);
     oroya_scene_add_node(s, "b", (oroya_node){0}, OROYA_NODE_MESH, &b);

@@ -16,7 +16,8 @@
 
 static char *read_text(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -25,21 +26,24 @@ static char *read_text(const char *path) {
         free(s);
         s = NULL;
     }
-    if (s) s[n] = 0;
+    if (s)
+        s[n] = 0;
     fclose(f);
     return s;
 }
 
 static cJSON *load_json(const char *path) {
     char *text = read_text(path);
-    if (!text) return NULL;
+    if (!text)
+        return NULL;
     cJSON *j = cJSON_Parse(text);
     free(text);
     return j;
 }
 
 static void json_floats(const cJSON *arr, float *out, int n) {
-    for (int i = 0; i < n; i++) out[i] = (float)cJSON_GetArrayItem(arr, i)->valuedouble;
+    for (int i = 0; i < n; i++)
+        out[i] = (float)cJSON_GetArrayItem(arr, i)->valuedouble;
 }
 
 static oroya_node add(oroya_scene *s, const char *name, oroya_node parent, oroya_node_kind kind,
@@ -67,7 +71,8 @@ static void test_g_skeleton_matches_three(void) {
     cJSON *sc = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.json");
     cJSON *ex = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.expected.json");
     OT_CHECK(sc && ex);
-    if (!sc || !ex) return;
+    if (!sc || !ex)
+        return;
 
     /* Nodes in file order, parented as listed (the oracle's setup, step 1). */
     oroya_scene *scene = NULL;
@@ -87,8 +92,8 @@ static void test_g_skeleton_matches_three(void) {
         if (cJSON_IsString(parent)) {
             OT_EQ_INT(oroya_scene_find_node(scene, parent->valuestring, &p), OROYA_OK);
         }
-        OT_EQ_INT(oroya_scene_add_node(scene, cJSON_GetObjectItem(n, "name")->valuestring, p,
-                                       kind, &handles[i]),
+        OT_EQ_INT(oroya_scene_add_node(scene, cJSON_GetObjectItem(n, "name")->valuestring, p, kind,
+                                       &handles[i]),
                   OROYA_OK);
         oroya_transform t;
         json_floats(cJSON_GetObjectItem(n, "position"), &t.translation.x, 3);
@@ -104,9 +109,9 @@ static void test_g_skeleton_matches_three(void) {
     OT_EQ_INT(cJSON_GetArraySize(bone_names), G_BONES);
     oroya_node bones[G_BONES];
     for (int i = 0; i < G_BONES; i++) {
-        OT_EQ_INT(oroya_scene_find_node(scene, cJSON_GetArrayItem(bone_names, i)->valuestring,
-                                        &bones[i]),
-                  OROYA_OK);
+        OT_EQ_INT(
+            oroya_scene_find_node(scene, cJSON_GetArrayItem(bone_names, i)->valuestring, &bones[i]),
+            OROYA_OK);
     }
     oroya_node mesh;
     OT_EQ_INT(oroya_scene_find_node(scene, cJSON_GetObjectItem(s, "mesh")->valuestring, &mesh),
@@ -119,17 +124,20 @@ static void test_g_skeleton_matches_three(void) {
     json_floats(cJSON_GetObjectItem(s, "vertices"), pos, 3 * nv);
     json_floats(cJSON_GetObjectItem(s, "skinWeight"), w, 4 * nv);
     json_floats(cJSON_GetObjectItem(s, "skinIndex"), jf, 4 * nv);
-    for (int i = 0; i < 4 * nv; i++) j[i] = (uint16_t)jf[i];
+    for (int i = 0; i < 4 * nv; i++)
+        j[i] = (uint16_t)jf[i];
 
     oroya_error err = {0};
     oroya_skeleton *sk = NULL;
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones,
-                                                                  .bone_count = G_BONES},
-                                    &sk, &err),
+    OT_EQ_INT(oroya_skeleton_create(
+                  scene, &(oroya_skeleton_desc){.bones = bones, .bone_count = G_BONES}, &sk, &err),
               OROYA_OK);
     oroya_skin *skin = NULL;
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = (uint32_t)nv,
-                                                   .positions = pos, .joints = j, .weights = w},
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh,
+                                                   .vertex_count = (uint32_t)nv,
+                                                   .positions = pos,
+                                                   .joints = j,
+                                                   .weights = w},
                                 &skin, &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_OK);
@@ -137,8 +145,8 @@ static void test_g_skeleton_matches_three(void) {
     OT_NEAR(skin->bind_matrix_inverse.m[12], -2.0, 0);
 
     /* The clip: one linear rotation track per bone. */
-    const cJSON *tracks = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "clips"), 0),
-                                              "tracks");
+    const cJSON *tracks =
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "clips"), 0), "tracks");
     float times[G_BONES][G_TRACK_KEYS], values[G_BONES][G_TRACK_KEYS * 4];
     oroya_node targets[G_BONES];
     oroya_track track[G_BONES];
@@ -148,12 +156,15 @@ static void test_g_skeleton_matches_three(void) {
         OT_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(t, "times")), G_TRACK_KEYS);
         json_floats(cJSON_GetObjectItem(t, "times"), times[i], G_TRACK_KEYS);
         json_floats(cJSON_GetObjectItem(t, "values"), values[i], 4 * G_TRACK_KEYS);
-        OT_EQ_INT(oroya_scene_find_node(scene, cJSON_GetObjectItem(t, "node")->valuestring,
-                                        &targets[i]),
-                  OROYA_OK);
-        track[i] = (oroya_track){.target = "", .property = OROYA_PROPERTY_ROTATION,
-                                 .interpolation = OROYA_INTERP_LINEAR, .components = 4,
-                                 .key_count = G_TRACK_KEYS, .times = times[i],
+        OT_EQ_INT(
+            oroya_scene_find_node(scene, cJSON_GetObjectItem(t, "node")->valuestring, &targets[i]),
+            OROYA_OK);
+        track[i] = (oroya_track){.target = "",
+                                 .property = OROYA_PROPERTY_ROTATION,
+                                 .interpolation = OROYA_INTERP_LINEAR,
+                                 .components = 4,
+                                 .key_count = G_TRACK_KEYS,
+                                 .times = times[i],
                                  .values = values[i]};
         OT_EQ_INT(oroya_track_validate(&track[i], (uint32_t)i, NULL), OROYA_OK);
     }
@@ -170,7 +181,8 @@ static void test_g_skeleton_matches_three(void) {
     const double dt = 1.0 / 30.0, duration = 2.0;
     for (int f = 0; f < 60; f++) {
         action_time += dt;
-        if (action_time >= duration) action_time -= duration;
+        if (action_time >= duration)
+            action_time -= duration;
         for (int i = 0; i < G_BONES; i++) {
             oroya_quat q;
             oroya_track_sample(&track[i], action_time, &cursor[i], NULL, &q.x);
@@ -239,10 +251,22 @@ static void test_g_skeleton_matches_three(void) {
  * translation. At step 3 both mesh nodes are moved (setNode position), which only the
  * attached skin follows. Clip: linear r1 and q1 rotations, q0 position, over 1 s; steps of
  * 1/10 s; recorded skin:<name>.vertices at frames 2 and 5. */
-static const double det_frame2[12] = {1.2417387937852147, 0.5765097554511494, -0.31277303670171885, 0.6878117910438006, 0.9435098166152085, -0.10843318811612397, 0.9699154094888822, 1.6422726266882188, 0.017369346430053584, 0.6934710353965603, 2.148702584597213, -0.34264066548372574};
-static const double att_frame2[12] = {0.6099999862909318, -0.15858745064003438, -0.7269936853865597, -0.3800000691413885, 0.7866830974604881, 0.253705141777987, 0.2350000202655792, 0.8344711414712709, 0.04078258833450432, 0.43750000111758713, 1.0636658296290582, -0.500864106765792};
-static const double det_frame5[12] = {3.289217997913107, 0.22734346628360047, -0.3401851679858667, 2.696750074087891, 0.46632569872602314, -0.11359370823772241, 2.84805539422625, 1.246146873665405, 0.0877252590453863, 2.4385998409930747, 1.7094338961309419, -0.1954907127861918};
-static const double att_frame5[12] = {0.30000001370906837, -0.06154372061501051, 0.0779349185807266, -1.4305115261237231e-08, 0.8878974971080726, -0.2763356060958512, 0.2699999928474427, 0.8324470164615827, 0.23202883052710593, 0.3000000011175871, 1.1177796000799267, 0.1410446114538217};
+static const double det_frame2[12] = {1.2417387937852147, 0.5765097554511494, -0.31277303670171885,
+                                      0.6878117910438006, 0.9435098166152085, -0.10843318811612397,
+                                      0.9699154094888822, 1.6422726266882188, 0.017369346430053584,
+                                      0.6934710353965603, 2.148702584597213,  -0.34264066548372574};
+static const double att_frame2[12] = {
+    0.6099999862909318,  -0.15858745064003438, -0.7269936853865597, -0.3800000691413885,
+    0.7866830974604881,  0.253705141777987,    0.2350000202655792,  0.8344711414712709,
+    0.04078258833450432, 0.43750000111758713,  1.0636658296290582,  -0.500864106765792};
+static const double det_frame5[12] = {3.289217997913107,  0.22734346628360047, -0.3401851679858667,
+                                      2.696750074087891,  0.46632569872602314, -0.11359370823772241,
+                                      2.84805539422625,   1.246146873665405,   0.0877252590453863,
+                                      2.4385998409930747, 1.7094338961309419,  -0.1954907127861918};
+static const double att_frame5[12] = {
+    0.30000001370906837, -0.06154372061501051, 0.0779349185807266, -1.4305115261237231e-08,
+    0.8878974971080726,  -0.2763356060958512,  0.2699999928474427, 0.8324470164615827,
+    0.23202883052710593, 0.3000000011175871,   1.1177796000799267, 0.1410446114538217};
 
 static void test_bind_options_match_three(void) {
     const float s15 = 0.25881904510252074f, c15 = 0.9659258262890683f;
@@ -278,20 +302,25 @@ static void test_bind_options_match_three(void) {
     oroya_error err = {0};
     oroya_skeleton *det_sk = NULL, *att_sk = NULL;
     oroya_skin *det = NULL, *att = NULL;
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = m, .vertex_count = 4,
-                                                   .positions = verts, .joints = joints,
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = m,
+                                                   .vertex_count = 4,
+                                                   .positions = verts,
+                                                   .joints = joints,
                                                    .weights = det_w},
                                 &det, &err),
               OROYA_OK);
     oroya_skin_normalize_weights(det);
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = r, .bone_count = 2,
-                                                                  .bone_inverses = inverses},
-                                    &det_sk, &err),
+    OT_EQ_INT(oroya_skeleton_create(
+                  scene,
+                  &(oroya_skeleton_desc){.bones = r, .bone_count = 2, .bone_inverses = inverses},
+                  &det_sk, &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(det, scene, det_sk, &bind, &err), OROYA_OK);
     OT_EQ_INT(oroya_skin_set_bind_mode(det, OROYA_BIND_DETACHED), OROYA_OK);
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = n, .vertex_count = 4,
-                                                   .positions = verts, .joints = joints,
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = n,
+                                                   .vertex_count = 4,
+                                                   .positions = verts,
+                                                   .joints = joints,
                                                    .weights = att_w},
                                 &att, &err),
               OROYA_OK);
@@ -305,12 +334,26 @@ static void test_bind_options_match_three(void) {
     const float q1_rot[8] = {0, 0, 0, 1, 0.5f, 0, 0, 0.8660254037844386f};
     const float q0_pos[6] = {0, 0, 0, 0.5f, 0.2f, 0};
     const oroya_track tracks[3] = {
-        {.target = "r1", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 2, .times = times, .values = r1_rot},
-        {.target = "q1", .property = OROYA_PROPERTY_ROTATION, .interpolation = OROYA_INTERP_LINEAR,
-         .components = 4, .key_count = 2, .times = times, .values = q1_rot},
-        {.target = "q0", .property = OROYA_PROPERTY_TRANSLATION,
-         .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 2, .times = times,
+        {.target = "r1",
+         .property = OROYA_PROPERTY_ROTATION,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4,
+         .key_count = 2,
+         .times = times,
+         .values = r1_rot},
+        {.target = "q1",
+         .property = OROYA_PROPERTY_ROTATION,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 4,
+         .key_count = 2,
+         .times = times,
+         .values = q1_rot},
+        {.target = "q0",
+         .property = OROYA_PROPERTY_TRANSLATION,
+         .interpolation = OROYA_INTERP_LINEAR,
+         .components = 3,
+         .key_count = 2,
+         .times = times,
          .values = q0_pos},
     };
     double clock = 0;
@@ -340,13 +383,16 @@ static void test_bind_options_match_three(void) {
         OT_EQ_INT(oroya_skeleton_update(att_sk, scene, &err), OROYA_OK);
         OT_EQ_INT(oroya_skin_update(det, scene, &err), OROYA_OK);
         OT_EQ_INT(oroya_skin_update(att, scene, &err), OROYA_OK);
-        if (step != 2 && step != 5) continue;
+        if (step != 2 && step != 5)
+            continue;
         const double *e_det = step == 2 ? det_frame2 : det_frame5;
         const double *e_att = step == 2 ? att_frame2 : att_frame5;
         OT_EQ_INT(oroya_skin_compute(det, out, NULL, NULL, &err), OROYA_OK);
-        for (int i = 0; i < 12; i++) OT_NEAR(out[i], e_det[i], 1e-5);
+        for (int i = 0; i < 12; i++)
+            OT_NEAR(out[i], e_det[i], 1e-5);
         OT_EQ_INT(oroya_skin_compute(att, out, NULL, NULL, &err), OROYA_OK);
-        for (int i = 0; i < 12; i++) OT_NEAR(out[i], e_att[i], 1e-5);
+        for (int i = 0; i < 12; i++)
+            OT_NEAR(out[i], e_att[i], 1e-5);
     }
     oroya_skin_destroy(det);
     oroya_skin_destroy(att);
@@ -405,7 +451,8 @@ static void test_tutorial_cylinder(void) {
                                                              .open_ended = true},
                                       &geo, NULL),
               OROYA_OK);
-    if (!geo) return;
+    if (!geo)
+        return;
     OT_EQ_INT(oroya_geometry_translate(geo, 0, height / 2, 0), OROYA_OK);
     OT_EQ_INT(geo->vertex_count, CYL_VERTS);
     const float *pos = geo->positions;
@@ -424,13 +471,16 @@ static void test_tutorial_cylinder(void) {
     oroya_error err = {0};
     oroya_skeleton *sk = NULL;
     oroya_scene_update_world(scene);
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones,
-                                                                  .bone_count = CYL_BONES},
+    OT_EQ_INT(oroya_skeleton_create(scene,
+                                    &(oroya_skeleton_desc){.bones = bones, .bone_count = CYL_BONES},
                                     &sk, &err),
               OROYA_OK);
     oroya_skin *skin = NULL;
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = CYL_VERTS,
-                                                   .positions = pos, .joints = j, .weights = w},
+    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh,
+                                                   .vertex_count = CYL_VERTS,
+                                                   .positions = pos,
+                                                   .joints = j,
+                                                   .weights = w},
                                 &skin, &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_OK);
@@ -507,9 +557,10 @@ static void test_bind_modes(void) {
     uint16_t j[4] = {0};
     float w[4] = {1, 0, 0, 0};
     oroya_skin *skin = NULL;
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 1,
-                                                   .positions = p, .joints = j, .weights = w},
-                                &skin, &err),
+    OT_EQ_INT(oroya_skin_create(
+                  &(oroya_skin_desc){
+                      .mesh = mesh, .vertex_count = 1, .positions = p, .joints = j, .weights = w},
+                  &skin, &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_OK);
     OT_EQ_INT(skin->bind_mode, OROYA_BIND_ATTACHED);
@@ -561,16 +612,17 @@ static void test_bind_errors_name_the_vertex(void) {
     oroya_scene_update_world(scene);
     oroya_skeleton *sk = NULL;
     oroya_error err = {0};
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 2},
-                                    &sk, &err),
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 2}, &sk,
+                                    &err),
               OROYA_OK);
     float p[9] = {0};
     uint16_t j[12] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0};
     float w[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0};
     oroya_skin *skin = NULL;
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
-                                                   .positions = p, .joints = j, .weights = w},
-                                &skin, &err),
+    OT_EQ_INT(oroya_skin_create(
+                  &(oroya_skin_desc){
+                      .mesh = mesh, .vertex_count = 3, .positions = p, .joints = j, .weights = w},
+                  &skin, &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_OUT_OF_RANGE);
     OT_CHECK_MSG(strstr(err.message, "vertex 2") != NULL, "%s", err.message);
@@ -581,13 +633,14 @@ static void test_bind_errors_name_the_vertex(void) {
 
     float wz[12] = {0.5f, 0.5f, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
     uint16_t jok[12] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0};
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
-                                                   .positions = p, .joints = jok, .weights = wz},
-                                &skin, &err),
-              OROYA_OK);
+    OT_EQ_INT(
+        oroya_skin_create(
+            &(oroya_skin_desc){
+                .mesh = mesh, .vertex_count = 3, .positions = p, .joints = jok, .weights = wz},
+            &skin, &err),
+        OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "vertex 1: all weights are zero") != NULL, "%s",
-                 err.message);
+    OT_CHECK_MSG(strstr(err.message, "vertex 1: all weights are zero") != NULL, "%s", err.message);
     /* three.js's normalizeSkinWeights turns an all-zero vertex into (1, 0, 0, 0). */
     oroya_skin_normalize_weights(skin);
     OT_EQ_INT(skin->weights[4], 1);
@@ -595,39 +648,42 @@ static void test_bind_errors_name_the_vertex(void) {
     oroya_skin_destroy(skin);
 
     float wneg[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1.5f, -0.5f, 0, 0};
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
-                                                   .positions = p, .joints = jok,
-                                                   .weights = wneg},
-                                &skin, &err),
-              OROYA_OK);
+    OT_EQ_INT(
+        oroya_skin_create(
+            &(oroya_skin_desc){
+                .mesh = mesh, .vertex_count = 3, .positions = p, .joints = jok, .weights = wneg},
+            &skin, &err),
+        OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "vertex 2: weight 1 is negative") != NULL, "%s",
-                 err.message);
+    OT_CHECK_MSG(strstr(err.message, "vertex 2: weight 1 is negative") != NULL, "%s", err.message);
     oroya_skin_destroy(skin);
 
     float wnan[12] = {0.5f, 0.5f, 0, 0, NAN, 0, 0, 0, 1, 0, 0, 0};
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
-                                                   .positions = p, .joints = jok,
-                                                   .weights = wnan},
-                                &skin, &err),
-              OROYA_OK);
+    OT_EQ_INT(
+        oroya_skin_create(
+            &(oroya_skin_desc){
+                .mesh = mesh, .vertex_count = 3, .positions = p, .joints = jok, .weights = wnan},
+            &skin, &err),
+        OROYA_OK);
     OT_EQ_INT(oroya_skin_bind(skin, scene, sk, NULL, &err), OROYA_ERR_NON_FINITE);
     OT_CHECK_MSG(strstr(err.message, "vertex 1: weight 0 is NaN") != NULL, "%s", err.message);
     oroya_skin_destroy(skin);
 
     /* Create-time structure checks. */
     OT_EQ_INT(oroya_skin_create(NULL, &skin, &err), OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
-                                                   .positions = p, .joints = jok},
-                                &skin, &err),
-              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(
+        oroya_skin_create(
+            &(oroya_skin_desc){.mesh = mesh, .vertex_count = 3, .positions = p, .joints = jok},
+            &skin, &err),
+        OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(skin == NULL);
     float pnan[9] = {0, 0, 0, 0, INFINITY, 0, 0, 0, 0};
-    OT_EQ_INT(oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = 3,
-                                                   .positions = pnan, .joints = jok,
-                                                   .weights = w},
-                                &skin, &err),
-              OROYA_ERR_NON_FINITE);
+    OT_EQ_INT(
+        oroya_skin_create(
+            &(oroya_skin_desc){
+                .mesh = mesh, .vertex_count = 3, .positions = pnan, .joints = jok, .weights = w},
+            &skin, &err),
+        OROYA_ERR_NON_FINITE);
     OT_CHECK_MSG(strstr(err.message, "vertex 1") != NULL, "%s", err.message);
     OT_EQ_INT(oroya_skin_bind(NULL, scene, sk, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
     oroya_skeleton_destroy(sk);
@@ -648,8 +704,8 @@ static void test_unreachable_bones_are_named(void) {
     oroya_scene_update_world(scene);
     oroya_skeleton *sk = NULL;
     oroya_error err = {0};
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 4},
-                                    &sk, &err),
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 4}, &sk,
+                                    &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skeleton_validate(sk, scene, &err), OROYA_OK);
     OT_EQ_INT(oroya_skeleton_unreachable_bones(sk, scene, NULL, 0), 0);
@@ -676,8 +732,7 @@ static void test_unreachable_bones_are_named(void) {
     OT_EQ_INT(oroya_skeleton_unreachable_bones(sk, scene, idx, 4), 2);
     OT_EQ_INT(idx[1], 3);
     OT_EQ_INT(oroya_skeleton_validate(sk, scene, &err), OROYA_ERR_STALE_HANDLE);
-    OT_CHECK_MSG(strstr(err.message, "2 unreachable bones: neck, head") != NULL, "%s",
-                 err.message);
+    OT_CHECK_MSG(strstr(err.message, "2 unreachable bones: neck, head") != NULL, "%s", err.message);
     OT_EQ_INT(oroya_skeleton_calculate_inverses(sk, scene, &err), OROYA_ERR_STALE_HANDLE);
     OT_EQ_INT(oroya_skeleton_pose(sk, scene, &err), OROYA_ERR_STALE_HANDLE);
     /* Creating a skeleton from a stale handle fails up front. */
@@ -702,7 +757,8 @@ static void check_against_scene(const oroya_skeleton *sk, const oroya_scene *sce
         for (int c = 0; c < 4; c++) {
             for (int r = 0; r < 4; r++) {
                 double e = 0;
-                for (int k = 0; k < 4; k++) e += (double)w.m[k * 4 + r] * inv[c * 4 + k];
+                for (int k = 0; k < 4; k++)
+                    e += (double)w.m[k * 4 + r] * inv[c * 4 + k];
                 OT_NEAR(sk->bone_matrices[i * 16 + (uint32_t)(c * 4 + r)], e, 1e-6);
             }
         }
@@ -723,8 +779,7 @@ static void test_update_follows_layout_changes(void) {
     oroya_node bones[2] = {b1, b0}; /* any order */
     oroya_skeleton *sk = NULL;
     oroya_error err = {0};
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones,
-                                                                  .bone_count = 2},
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = bones, .bone_count = 2},
                                     &sk, &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
@@ -774,9 +829,10 @@ static void test_given_inverses(void) {
     inv.m[12] = 5;
     oroya_skeleton *sk = NULL;
     oroya_error err = {0};
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = &b, .bone_count = 1,
-                                                                  .bone_inverses = &inv},
-                                    &sk, &err),
+    OT_EQ_INT(oroya_skeleton_create(
+                  scene,
+                  &(oroya_skeleton_desc){.bones = &b, .bone_count = 1, .bone_inverses = &inv}, &sk,
+                  &err),
               OROYA_OK);
     OT_EQ_INT(oroya_skeleton_update(sk, scene, &err), OROYA_OK);
     OT_NEAR(sk->bone_matrices[12], 5.0, 0); /* world (0,3,0) x inverse (5,0,0) */
@@ -787,9 +843,10 @@ static void test_given_inverses(void) {
     oroya_skeleton_destroy(sk);
 
     inv.m[0] = NAN;
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = &b, .bone_count = 1,
-                                                                  .bone_inverses = &inv},
-                                    &sk, &err),
+    OT_EQ_INT(oroya_skeleton_create(
+                  scene,
+                  &(oroya_skeleton_desc){.bones = &b, .bone_count = 1, .bone_inverses = &inv}, &sk,
+                  &err),
               OROYA_ERR_NON_FINITE);
     OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bone_count = 1}, &sk, &err),
               OROYA_ERR_INVALID_ARGUMENT);
@@ -823,8 +880,8 @@ static void test_pose_as_three(void) {
     oroya_scene_update_world(scene);
     oroya_skeleton *sk = NULL;
     oroya_error err = {0};
-    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 3},
-                                    &sk, &err),
+    OT_EQ_INT(oroya_skeleton_create(scene, &(oroya_skeleton_desc){.bones = b, .bone_count = 3}, &sk,
+                                    &err),
               OROYA_OK);
     set_rotation(scene, b[1], (oroya_quat){0.1f, 0.2f, 0.3f, 0.92736185f});
     oroya_transform t;
@@ -876,20 +933,24 @@ static void test_bone_texture_side(void) {
 static void test_bone_texture_fill(void) {
     enum { BONES = 5 };
     float m[BONES * 16];
-    for (int i = 0; i < BONES * 16; i++) m[i] = (float)(i + 1);
+    for (int i = 0; i < BONES * 16; i++)
+        m[i] = (float)(i + 1);
     size_t need = oroya_bone_texture_fill(m, BONES, NULL);
     OT_EQ_INT(need, 8 * 8 * 4);
     float *tex = malloc(need * sizeof(float));
-    for (size_t i = 0; i < need; i++) tex[i] = -1.0f;
+    for (size_t i = 0; i < need; i++)
+        tex[i] = -1.0f;
     OT_EQ_INT(oroya_bone_texture_fill(m, BONES, tex), need);
     /* Texel (x, y) of the 8 x 8 texture is floats 4 * (y * 8 + x) .. + 3: bone b, column c sits
      * at texel 4b + c. Bone 2, column 3 is texel 11 = (3, 1); its G channel is m[2*16+3*4+1]. */
     OT_EQ_INT(tex[4 * (1 * 8 + 3) + 1], m[2 * 16 + 3 * 4 + 1]);
     int same = 1;
-    for (int i = 0; i < BONES * 16; i++) same &= tex[i] == m[i];
+    for (int i = 0; i < BONES * 16; i++)
+        same &= tex[i] == m[i];
     OT_CHECK(same);
     int zeros = 1;
-    for (size_t i = BONES * 16; i < need; i++) zeros &= tex[i] == 0.0f;
+    for (size_t i = BONES * 16; i < need; i++)
+        zeros &= tex[i] == 0.0f;
     OT_CHECK(zeros);
     /* No bones: a 4 x 4 texture of zeros. */
     OT_EQ_INT(oroya_bone_texture_fill(NULL, 0, tex), 64);
@@ -908,17 +969,21 @@ static int alloc_live;
 
 static void *test_alloc(size_t size, size_t align, void *user) {
     (void)user;
-    if (alloc_budget == 0) return NULL;
-    if (alloc_budget > 0) alloc_budget--;
+    if (alloc_budget == 0)
+        return NULL;
+    if (alloc_budget > 0)
+        alloc_budget--;
     size_t rounded = (size + align - 1) / align * align;
     void *p = aligned_alloc(align < sizeof(void *) ? sizeof(void *) : align, rounded);
-    if (p) alloc_live++;
+    if (p)
+        alloc_live++;
     return p;
 }
 
 static void test_free(void *p, void *user) {
     (void)user;
-    if (p) alloc_live--;
+    if (p)
+        alloc_live--;
     free(p);
 }
 
@@ -959,15 +1024,20 @@ static void test_allocation_failures_and_big_skeleton(void) {
             scene, &(oroya_skeleton_desc){.bones = bones, .bone_count = NB, .allocator = a}, &sk,
             &err);
         if (r == OROYA_OK) {
-            r = oroya_skin_create(&(oroya_skin_desc){.mesh = mesh, .vertex_count = NV,
-                                                     .positions = pos, .joints = j, .weights = w,
+            r = oroya_skin_create(&(oroya_skin_desc){.mesh = mesh,
+                                                     .vertex_count = NV,
+                                                     .positions = pos,
+                                                     .joints = j,
+                                                     .weights = w,
                                                      .allocator = a},
                                   &skin, &err);
         }
-        if (r == OROYA_OK) r = oroya_skin_bind(skin, scene, sk, NULL, &err);
+        if (r == OROYA_OK)
+            r = oroya_skin_bind(skin, scene, sk, NULL, &err);
         if (r != OROYA_OK) {
             OT_EQ_INT(r, OROYA_ERR_OUT_OF_MEMORY);
-            if (skin) OT_CHECK(skin->skeleton == NULL);
+            if (skin)
+                OT_CHECK(skin->skeleton == NULL);
         } else {
             succeeded_at = budget;
         }
@@ -1007,10 +1077,10 @@ static void test_allocation_failures_and_big_skeleton(void) {
 static void add_gltf_node(oroya_scene *scene, const oroya_gltf_data *g, uint32_t index,
                           oroya_node parent, oroya_node *handles, const bool *is_joint) {
     const oroya_gltf_node *gn = &g->nodes[index];
-    oroya_node_kind kind = is_joint[index]                    ? OROYA_NODE_BONE
-                           : gn->skin != OROYA_GLTF_NONE      ? OROYA_NODE_SKINNED_MESH
-                           : gn->mesh != OROYA_GLTF_NONE      ? OROYA_NODE_MESH
-                                                              : OROYA_NODE_OBJECT;
+    oroya_node_kind kind = is_joint[index]               ? OROYA_NODE_BONE
+                           : gn->skin != OROYA_GLTF_NONE ? OROYA_NODE_SKINNED_MESH
+                           : gn->mesh != OROYA_GLTF_NONE ? OROYA_NODE_MESH
+                                                         : OROYA_NODE_OBJECT;
     OT_EQ_INT(oroya_scene_add_node(scene, gn->name, parent, kind, &handles[index]), OROYA_OK);
     oroya_transform t;
     if (gn->has_matrix) {
@@ -1033,7 +1103,8 @@ static float *unpack(const oroya_gltf_data *g, uint32_t accessor, size_t *count)
     size_t n = oroya_gltf_accessor_float_count(g, accessor);
     float *out = malloc((n > 0 ? n : 1) * sizeof(float));
     OT_EQ_INT(oroya_gltf_accessor_unpack_floats(g, accessor, out, n, NULL), OROYA_OK);
-    if (count) *count = n;
+    if (count)
+        *count = n;
     return out;
 }
 
@@ -1051,13 +1122,15 @@ static void check_gltf_skin_scenario(const char *scenario_name) {
              scenario_name);
     cJSON *ex = load_json(path);
     OT_CHECK_MSG(sc && ex, "%s: scenario or expected file missing", scenario_name);
-    if (!sc || !ex) return;
+    if (!sc || !ex)
+        return;
     snprintf(path, sizeof path, "%s/tests/conformance/gltf/%s", OROYA_SOURCE_DIR,
              cJSON_GetObjectItem(sc, "gltf")->valuestring);
     oroya_gltf_data *g = NULL;
     oroya_error err = {0};
     OT_EQ_INT(oroya_gltf_parse_file(NULL, path, &g, &err), OROYA_OK);
-    if (g) OT_EQ_INT(oroya_gltf_validate(g, &err), OROYA_OK);
+    if (g)
+        OT_EQ_INT(oroya_gltf_validate(g, &err), OROYA_OK);
     if (!g || err.result != OROYA_OK) {
         fprintf(stderr, "%s: %s\n", scenario_name, err.message);
         oroya_gltf_free(g);
@@ -1068,7 +1141,8 @@ static void check_gltf_skin_scenario(const char *scenario_name) {
     const oroya_gltf_skin *gs = &g->skins[0];
     bool *is_joint = calloc(g->node_count, sizeof(bool));
     oroya_node *handles = calloc(g->node_count, sizeof(oroya_node));
-    for (uint32_t i = 0; i < gs->joint_count; i++) is_joint[gs->joints[i]] = true;
+    for (uint32_t i = 0; i < gs->joint_count; i++)
+        is_joint[gs->joints[i]] = true;
 
     oroya_scene *scene = NULL;
     OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
@@ -1080,7 +1154,8 @@ static void check_gltf_skin_scenario(const char *scenario_name) {
     oroya_scene_update_world(scene);
 
     oroya_node *bones = malloc(gs->joint_count * sizeof(oroya_node));
-    for (uint32_t i = 0; i < gs->joint_count; i++) bones[i] = handles[gs->joints[i]];
+    for (uint32_t i = 0; i < gs->joint_count; i++)
+        bones[i] = handles[gs->joints[i]];
     oroya_mat4 *ibm = NULL;
     float *ibm_floats = NULL;
     if (gs->inverse_bind_matrices != OROYA_GLTF_NONE) {
@@ -1116,13 +1191,17 @@ static void check_gltf_skin_scenario(const char *scenario_name) {
                               : ch->path == OROYA_GLTF_PATH_ROTATION  ? OROYA_PROPERTY_ROTATION
                                                                       : OROYA_PROPERTY_SCALE;
         OT_CHECK(ch->path != OROYA_GLTF_PATH_WEIGHTS && ch->path != OROYA_GLTF_PATH_UNKNOWN);
-        tracks[c] = (oroya_track){
-            .target = "", .property = prop,
-            .interpolation = sm->interpolation == OROYA_GLTF_STEP          ? OROYA_INTERP_STEP
-                             : sm->interpolation == OROYA_GLTF_CUBICSPLINE ? OROYA_INTERP_CUBICSPLINE
-                                                                           : OROYA_INTERP_LINEAR,
-            .components = prop == OROYA_PROPERTY_ROTATION ? 4u : 3u,
-            .key_count = (uint32_t)keys, .times = buffers[2 * c], .values = buffers[2 * c + 1]};
+        tracks[c] =
+            (oroya_track){.target = "",
+                          .property = prop,
+                          .interpolation = sm->interpolation == OROYA_GLTF_STEP ? OROYA_INTERP_STEP
+                                           : sm->interpolation == OROYA_GLTF_CUBICSPLINE
+                                               ? OROYA_INTERP_CUBICSPLINE
+                                               : OROYA_INTERP_LINEAR,
+                          .components = prop == OROYA_PROPERTY_ROTATION ? 4u : 3u,
+                          .key_count = (uint32_t)keys,
+                          .times = buffers[2 * c],
+                          .values = buffers[2 * c + 1]};
         OT_EQ_INT(oroya_track_validate(&tracks[c], c, &err), OROYA_OK);
         targets[c] = handles[ch->node];
         duration = fmax(duration, tracks[c].times[keys - 1]);
@@ -1137,7 +1216,8 @@ static void check_gltf_skin_scenario(const char *scenario_name) {
     oroya_transform *tr = NULL;
     for (int f = 0; f < count; f++) {
         time += dt;
-        if (time >= duration) time -= duration * floor(time / duration);
+        if (time >= duration)
+            time -= duration * floor(time / duration);
         tr = oroya_scene_transforms(scene);
         for (uint32_t c = 0; c < nt; c++) {
             oroya_transform *t = &tr[oroya_scene_node_index(scene, targets[c])];
@@ -1162,7 +1242,8 @@ static void check_gltf_skin_scenario(const char *scenario_name) {
     printf("%s: %u joints, %d frames, skin:0.boneMatrices worst |diff| %.3g\n", scenario_name,
            gs->joint_count, count, worst);
 
-    for (uint32_t c = 0; c < 2 * nt; c++) free(buffers[c]);
+    for (uint32_t c = 0; c < 2 * nt; c++)
+        free(buffers[c]);
     free(buffers);
     free(cursors);
     free(targets);

@@ -16,7 +16,8 @@
 
 static char *read_text(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -25,14 +26,16 @@ static char *read_text(const char *path) {
         free(s);
         s = NULL;
     }
-    if (s) s[n] = 0;
+    if (s)
+        s[n] = 0;
     fclose(f);
     return s;
 }
 
 static cJSON *load_json(const char *path) {
     char *text = read_text(path);
-    if (!text) return NULL;
+    if (!text)
+        return NULL;
     cJSON *j = cJSON_Parse(text);
     free(text);
     return j;
@@ -71,7 +74,8 @@ static void random_affine(float *m) {
                    2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
                    2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
     for (int c = 0; c < 3; c++) {
-        for (int row = 0; row < 3; row++) m[c * 4 + row] = (float)(r[c * 3 + row] * s[c]);
+        for (int row = 0; row < 3; row++)
+            m[c * 4 + row] = (float)(r[c * 3 + row] * s[c]);
         m[c * 4 + 3] = 0;
     }
     m[12] = ot_randf(-3, 3);
@@ -92,11 +96,13 @@ static void naive_skin(const float *v, const uint16_t *j, const float *w, int in
                   bind[2 * 4 + r] * (double)v[2] + bind[3 * 4 + r];
     }
     for (int k = 0; k < influences; k++) {
-        if (w[k] == 0) continue;
+        if (w[k] == 0)
+            continue;
         const float *m = palette + 16 * j[k];
         for (int r = 0; r < 3; r++) {
             double e = 0;
-            for (int c = 0; c < 4; c++) e += m[c * 4 + r] * base[c];
+            for (int c = 0; c < 4; c++)
+                e += m[c * 4 + r] * base[c];
             t[r] += e * w[k];
         }
     }
@@ -116,7 +122,8 @@ static void test_job_matches_three_g_skeleton(void) {
     cJSON *sc = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.json");
     cJSON *ex = load_json(OROYA_SOURCE_DIR "/tests/conformance/g_skeleton.expected.json");
     OT_CHECK(sc != NULL && ex != NULL);
-    if (!sc || !ex) return;
+    if (!sc || !ex)
+        return;
     const cJSON *skin = cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "skins"), 0);
     const cJSON *mesh_node = cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "nodes"), 0);
     OT_CHECK(strcmp(cJSON_GetObjectItem(mesh_node, "name")->valuestring, "cyl") == 0);
@@ -129,7 +136,8 @@ static void test_job_matches_three_g_skeleton(void) {
     OT_EQ_INT(count, 72);
     OT_EQ_INT(nj, 4 * (int)count);
     uint16_t *joints = malloc(sizeof(uint16_t) * (size_t)nj);
-    for (int i = 0; i < nj; i++) joints[i] = (uint16_t)jf[i];
+    for (int i = 0; i < nj; i++)
+        joints[i] = (uint16_t)jf[i];
     float bind[16], bind_inv[16];
     mat_translation(bind, mesh_pos[0], mesh_pos[1], mesh_pos[2]);
     mat_translation(bind_inv, -mesh_pos[0], -mesh_pos[1], -mesh_pos[2]);
@@ -150,9 +158,16 @@ static void test_job_matches_three_g_skeleton(void) {
         OT_EQ_INT(nexp, nv3);
         float bounds[6];
         oroya_skin_job job = {
-            .count = count, .positions = positions, .joints = joints, .weights = weights,
-            .palette_count = 5, .palette = palette, .bind_matrix = bind,
-            .bind_matrix_inverse = bind_inv, .out_positions = out, .out_bounds = bounds,
+            .count = count,
+            .positions = positions,
+            .joints = joints,
+            .weights = weights,
+            .palette_count = 5,
+            .palette = palette,
+            .bind_matrix = bind,
+            .bind_matrix_inverse = bind_inv,
+            .out_positions = out,
+            .out_bounds = bounds,
         };
         oroya_error err = {0};
         OT_EQ_INT(oroya_skin_job_validate(&job, &err), OROYA_OK);
@@ -162,7 +177,8 @@ static void test_job_matches_three_g_skeleton(void) {
         const cJSON *e;
         cJSON_ArrayForEach(e, expv) {
             double d = fabs((double)out[i] - e->valuedouble);
-            if (d > worst) worst = d;
+            if (d > worst)
+                worst = d;
             OT_CHECK_MSG(d <= 1e-5, "frame %d value %d: %.9g vs three %.9g",
                          cJSON_GetObjectItem(frame, "step")->valueint, i, (double)out[i],
                          e->valuedouble);
@@ -197,7 +213,8 @@ static void test_job_matches_three_g_skeleton(void) {
 static void test_job_matches_naive_reference(void) {
     enum { BONES = 7, VERTS = 300 };
     float palette[BONES * 16], bind[16], bind_inv[16];
-    for (int b = 0; b < BONES; b++) random_affine(palette + 16 * b);
+    for (int b = 0; b < BONES; b++)
+        random_affine(palette + 16 * b);
     random_affine(bind);
     oroya__dmat4 db = oroya__dmat4_from_floats(bind), dbi;
     OT_CHECK(oroya__dmat4_invert(&db, &dbi));
@@ -221,9 +238,17 @@ static void test_job_matches_naive_reference(void) {
     }
     /* Four influences, with the bind matrices. */
     oroya_skin_job job = {
-        .count = VERTS, .positions = pos, .normals = nrm, .joints = j, .weights = w,
-        .palette_count = BONES, .palette = palette, .bind_matrix = bind,
-        .bind_matrix_inverse = bind_inv, .out_positions = out, .out_normals = out_n,
+        .count = VERTS,
+        .positions = pos,
+        .normals = nrm,
+        .joints = j,
+        .weights = w,
+        .palette_count = BONES,
+        .palette = palette,
+        .bind_matrix = bind,
+        .bind_matrix_inverse = bind_inv,
+        .out_positions = out,
+        .out_normals = out_n,
     };
     oroya_error err = {0};
     OT_EQ_INT(oroya_skin_job_validate(&job, &err), OROYA_OK);
@@ -245,10 +270,12 @@ static void test_job_matches_naive_reference(void) {
         naive_skin(zero, j + v * 4, w + v * 4, 4, palette, bind, bind_inv, o0);
         for (int a = 0; a < 3; a++) {
             naive_skin(unit[a], j + v * 4, w + v * 4, 4, palette, bind, bind_inv, cols[a]);
-            for (int c = 0; c < 3; c++) n[c] += (cols[a][c] - o0[c]) * nrm[v * 3 + a];
+            for (int c = 0; c < 3; c++)
+                n[c] += (cols[a][c] - o0[c]) * nrm[v * 3 + a];
         }
         double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        for (int c = 0; c < 3; c++) OT_NEAR(out_n[v * 3 + c], n[c] / len, 1e-4);
+        for (int c = 0; c < 3; c++)
+            OT_NEAR(out_n[v * 3 + c], n[c] / len, 1e-4);
     }
     OT_CHECK_MSG(worst < 2e-6, "worst relative error %g", worst);
 
@@ -279,14 +306,20 @@ static void test_job_matches_naive_reference(void) {
     float inplace[VERTS * 3];
     memcpy(inplace, pos, sizeof pos);
     oroya_skin_job plain = {
-        .count = VERTS, .positions = inplace, .joints = j, .weights = w,
-        .palette_count = BONES, .palette = palette, .out_positions = inplace,
+        .count = VERTS,
+        .positions = inplace,
+        .joints = j,
+        .weights = w,
+        .palette_count = BONES,
+        .palette = palette,
+        .out_positions = inplace,
     };
     OT_EQ_INT(oroya_skin_job_run(&plain, &err), OROYA_OK);
     for (int v = 0; v < VERTS; v += 7) {
         double ref[3];
         naive_skin(pos + v * 3, j + v * 4, w + v * 4, 4, palette, ident, ident, ref);
-        for (int c = 0; c < 3; c++) OT_NEAR(inplace[v * 3 + c], ref[c], 1e-5 * (1 + fabs(ref[c])));
+        for (int c = 0; c < 3; c++)
+            OT_NEAR(inplace[v * 3 + c], ref[c], 1e-5 * (1 + fabs(ref[c])));
     }
 
     /* Caller scratch gives the same result as the stack buffer. */
@@ -312,9 +345,16 @@ static void test_job_hand_values(void) {
     float p[3] = {1, 0, 0}, n[3] = {1, 0, 0}, o[3], on[3], bounds[6];
     uint16_t j[4] = {0, 1, 0, 0};
     float w[4] = {0.25f, 0.75f, 0, 0};
-    oroya_skin_job job = {.count = 1, .positions = p, .normals = n, .joints = j, .weights = w,
-                          .palette_count = 2, .palette = palette, .out_positions = o,
-                          .out_normals = on, .out_bounds = bounds};
+    oroya_skin_job job = {.count = 1,
+                          .positions = p,
+                          .normals = n,
+                          .joints = j,
+                          .weights = w,
+                          .palette_count = 2,
+                          .palette = palette,
+                          .out_positions = o,
+                          .out_normals = on,
+                          .out_bounds = bounds};
     OT_EQ_INT(oroya_skin_job_run(&job, NULL), OROYA_OK);
     OT_NEAR(o[0], 1.0, 1e-7);
     OT_NEAR(o[1], 1.5, 1e-7);
@@ -344,7 +384,8 @@ static void test_job_hand_values(void) {
     n[0] = 1;
     float poisoned[32];
     memcpy(poisoned, palette, sizeof poisoned);
-    for (int e = 0; e < 16; e++) poisoned[e] = NAN;
+    for (int e = 0; e < 16; e++)
+        poisoned[e] = NAN;
     float w_skip[4] = {0, 1, 0, 0};
     job.palette = poisoned;
     job.weights = w_skip;
@@ -367,8 +408,13 @@ static void test_job_validity_table(void) {
     mat_translation(palette + 16, 1, 0, 0);
     uint16_t j[8] = {0, 1, 0, 0, 1, 0, 0, 0};
     float w[8] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0};
-    const oroya_skin_job good = {.count = 2, .positions = p, .joints = j, .weights = w,
-                                 .palette_count = 2, .palette = palette, .out_positions = o};
+    const oroya_skin_job good = {.count = 2,
+                                 .positions = p,
+                                 .joints = j,
+                                 .weights = w,
+                                 .palette_count = 2,
+                                 .palette = palette,
+                                 .out_positions = o};
     oroya_error err = {0};
     OT_EQ_INT(oroya_skin_job_validate(&good, &err), OROYA_OK);
     OT_EQ_INT(oroya_skin_job_run(&good, &err), OROYA_OK);
@@ -384,10 +430,14 @@ static void test_job_validity_table(void) {
         {"no positions", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "positions"},
         {"no joints", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "joints"},
         {"no weights", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "weights"},
-        {"no output", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "out_positions"},
-        {"normals unpaired", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "normals"},
-        {"out_normals unpaired", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "normals"},
-        {"joints2 unpaired", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "joints2"},
+        {"no output", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT,
+         "out_positions"},
+        {"normals unpaired", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT,
+         "normals"},
+        {"out_normals unpaired", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT,
+         "normals"},
+        {"joints2 unpaired", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT,
+         "joints2"},
         {"no palette", good, OROYA_ERR_INVALID_ARGUMENT, OROYA_ERR_INVALID_ARGUMENT, "palette"},
         {"joint out of range", good, OROYA_ERR_OUT_OF_RANGE, OROYA_ERR_OUT_OF_RANGE, "vertex 1"},
         {"palette too big for the stack", good, OROYA_ERR_LIMIT, OROYA_ERR_LIMIT, "scratch"},
@@ -418,11 +468,12 @@ static void test_job_validity_table(void) {
         oroya_error e1 = {0}, e2 = {0};
         oroya_result rv = oroya_skin_job_validate(&rows[i].job, &e1);
         OT_CHECK_MSG(rv == rows[i].validate, "%s: validate gave %d", rows[i].what, (int)rv);
-        OT_CHECK_MSG(strstr(e1.message, rows[i].needle) != NULL, "%s: message '%s'",
-                     rows[i].what, e1.message);
+        OT_CHECK_MSG(strstr(e1.message, rows[i].needle) != NULL, "%s: message '%s'", rows[i].what,
+                     e1.message);
         oroya_result rr = oroya_skin_job_run(&rows[i].job, &e2);
         OT_CHECK_MSG(rr == rows[i].run, "%s: run gave %d", rows[i].what, (int)rr);
-        if (rows[i].run != OROYA_OK) OT_CHECK(e2.result == rows[i].run);
+        if (rows[i].run != OROYA_OK)
+            OT_CHECK(e2.result == rows[i].run);
     }
     /* An out-of-range joint with weight 0 is never read (three.js skips zero weights). */
     uint16_t j_zero[8] = {0, 1, 0, 0, 0, 9, 0, 0};
@@ -449,13 +500,11 @@ static void test_check_influences(void) {
 
     float wz[12] = {0.5f, 0.5f, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
     OT_EQ_INT(oroya_skin_check_influences(j, wz, NULL, NULL, 3, 3, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "vertex 1: all weights are zero") != NULL, "%s",
-                 err.message);
+    OT_CHECK_MSG(strstr(err.message, "vertex 1: all weights are zero") != NULL, "%s", err.message);
 
     float wn[12] = {0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, -0.25f, 0};
     OT_EQ_INT(oroya_skin_check_influences(j, wn, NULL, NULL, 3, 3, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "vertex 2: weight 2 is negative") != NULL, "%s",
-                 err.message);
+    OT_CHECK_MSG(strstr(err.message, "vertex 2: weight 2 is negative") != NULL, "%s", err.message);
 
     float wnan[12] = {0.5f, NAN, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, INFINITY};
     OT_EQ_INT(oroya_skin_check_influences(j, wnan, NULL, NULL, 3, 3, &err), OROYA_ERR_NON_FINITE);
@@ -472,8 +521,7 @@ static void test_check_influences(void) {
     /* A vertex whose only weight is in the second set is not all-zero. */
     float w1z[12] = {0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 0, 0, 0, 0};
     OT_EQ_INT(oroya_skin_check_influences(j, w1z, j2, w2, 3, 8, &err), OROYA_OK);
-    OT_EQ_INT(oroya_skin_check_influences(j, w, j2, NULL, 3, 3, &err),
-              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_skin_check_influences(j, w, j2, NULL, 3, 3, &err), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_skin_check_influences(NULL, w, NULL, NULL, 3, 3, &err),
               OROYA_ERR_INVALID_ARGUMENT);
 }
@@ -483,11 +531,12 @@ static void test_check_influences(void) {
 static void test_normalize_weights(void) {
     /* Hand values from three.js's rule: divide by the sum of absolute values; zero sum ->
      * (1, 0, 0, 0). */
-    float w[20] = {1, 1, 0, 0,  0, 0, 0, 0,  2, -2, 0, 0,  0.2f, 0.3f, 0.1f, 0.4f,  3, 0, 0, 1};
+    float w[20] = {1, 1, 0, 0, 0, 0, 0, 0, 2, -2, 0, 0, 0.2f, 0.3f, 0.1f, 0.4f, 3, 0, 0, 1};
     oroya_skin_normalize_weight_arrays(w, NULL, 5);
-    const float expect[20] = {0.5f, 0.5f, 0, 0,  1, 0, 0, 0,  0.5f, -0.5f, 0, 0,
-                              0.2f, 0.3f, 0.1f, 0.4f,  0.75f, 0, 0, 0.25f};
-    for (int i = 0; i < 20; i++) OT_NEAR(w[i], expect[i], 1e-7);
+    const float expect[20] = {0.5f, 0.5f, 0,    0,    1,    0,    0,     0, 0.5f, -0.5f,
+                              0,    0,    0.2f, 0.3f, 0.1f, 0.4f, 0.75f, 0, 0,    0.25f};
+    for (int i = 0; i < 20; i++)
+        OT_NEAR(w[i], expect[i], 1e-7);
     /* NaN stays NaN, so the bind-time check still sees it. */
     float wn[4] = {NAN, 1, 0, 0};
     oroya_skin_normalize_weight_arrays(wn, NULL, 1);
@@ -522,7 +571,8 @@ static void test_double_inverse(void) {
         oroya__dmat4 a = oroya__dmat4_from_floats(m), inv;
         OT_CHECK(oroya__dmat4_invert(&a, &inv));
         oroya__dmat4 p = oroya__dmat4_mul(&a, &inv);
-        for (int e = 0; e < 16; e++) OT_NEAR(p.m[e], (e % 5 == 0) ? 1.0 : 0.0, 1e-12);
+        for (int e = 0; e < 16; e++)
+            OT_NEAR(p.m[e], (e % 5 == 0) ? 1.0 : 0.0, 1e-12);
     }
     oroya__dmat4 z = {{0}}, zi;
     OT_CHECK(!oroya__dmat4_invert(&z, &zi));

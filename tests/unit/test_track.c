@@ -137,14 +137,22 @@ static void test_single_key(void) {
                                           OROYA_INTERP_CUBICSPLINE, OROYA_INTERP_SMOOTH};
     const double times[5] = {-1.0, 0.0, 0.5, 0.5000001, 10.0};
     for (int m = 0; m < 4; m++) {
-        oroya_track tr = {.target = "a", .property = OROYA_PROPERTY_TRANSLATION,
-                          .interpolation = modes[m], .components = 3, .key_count = 1,
-                          .times = t1, .values = modes[m] == OROYA_INTERP_CUBICSPLINE ? v9 : v3};
+        oroya_track tr = {.target = "a",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = modes[m],
+                          .components = 3,
+                          .key_count = 1,
+                          .times = t1,
+                          .values = modes[m] == OROYA_INTERP_CUBICSPLINE ? v9 : v3};
         OT_EQ_INT(oroya_track_validate(&tr, 0, NULL), OROYA_OK);
-        oroya_track rot = {.target = "a", .property = OROYA_PROPERTY_ROTATION,
-                           .interpolation = modes[m] == OROYA_INTERP_CUBICSPLINE
-                                                ? OROYA_INTERP_LINEAR : modes[m],
-                           .components = 4, .key_count = 1, .times = t1, .values = q};
+        oroya_track rot = {
+            .target = "a",
+            .property = OROYA_PROPERTY_ROTATION,
+            .interpolation = modes[m] == OROYA_INTERP_CUBICSPLINE ? OROYA_INTERP_LINEAR : modes[m],
+            .components = 4,
+            .key_count = 1,
+            .times = t1,
+            .values = q};
         uint32_t cursor = 0;
         for (int i = 0; i < 5; i++) {
             float p[4] = {0};
@@ -161,9 +169,13 @@ static void test_single_key(void) {
 static void test_step_at_accumulated_time(void) {
     static const float times[3] = {0.0f, 0.5f, 1.0f};
     static const float values[3] = {0, 4, 8};
-    oroya_track step = {.target = "w", .property = OROYA_PROPERTY_WEIGHTS,
-                        .interpolation = OROYA_INTERP_STEP, .components = 1, .key_count = 3,
-                        .times = times, .values = values};
+    oroya_track step = {.target = "w",
+                        .property = OROYA_PROPERTY_WEIGHTS,
+                        .interpolation = OROYA_INTERP_STEP,
+                        .components = 1,
+                        .key_count = 3,
+                        .times = times,
+                        .values = values};
     double t = 0.0;
     for (int i = 0; i < 30; i++) {
         t += 1.0 / 60.0;
@@ -181,9 +193,13 @@ static void test_step_at_accumulated_time(void) {
     /* The key time is float: 0.1f is above 0.1 as a double, so 0.1 is still before it. */
     static const float times2[2] = {0.0f, 0.1f};
     static const float values2[2] = {1, 2};
-    oroya_track step2 = {.target = "w", .property = OROYA_PROPERTY_WEIGHTS,
-                         .interpolation = OROYA_INTERP_STEP, .components = 1, .key_count = 2,
-                         .times = times2, .values = values2};
+    oroya_track step2 = {.target = "w",
+                         .property = OROYA_PROPERTY_WEIGHTS,
+                         .interpolation = OROYA_INTERP_STEP,
+                         .components = 1,
+                         .key_count = 2,
+                         .times = times2,
+                         .values = values2};
     OT_CHECK((double)0.1f > 0.1);
     oroya_track_sample(&step2, 0.1, NULL, NULL, &v);
     OT_CHECK(v == 1.0f);
@@ -205,9 +221,13 @@ static void test_slerp_shortest_arc(void) {
     /* Key 1 is 90 degrees about z, stored with the negative sign (w < 0). */
     const float keys[8] = {0, 0, 0, 1, 0, 0, (float)-sin(h), (float)-cos(h)};
     static const float times[2] = {0, 1};
-    oroya_track tr = {.target = "q", .property = OROYA_PROPERTY_ROTATION,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 4, .key_count = 2,
-                      .times = times, .values = keys};
+    oroya_track tr = {.target = "q",
+                      .property = OROYA_PROPERTY_ROTATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 4,
+                      .key_count = 2,
+                      .times = times,
+                      .values = keys};
     float q[4];
     oroya_track_sample(&tr, 0.5, NULL, NULL, q);
     /* The short way: 45 degrees about +z, in key 0's hemisphere; the long way would be
@@ -233,19 +253,24 @@ static void test_slerp_shortest_arc(void) {
     tr.values = opposite;
     oroya_track_sample(&tr, 0.5, NULL, NULL, q);
     OT_CHECK(isfinite(q[3]));
-    OT_NEAR(sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                 (double)q[3] * q[3]), 1.0, 1e-6);
+    OT_NEAR(
+        sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]),
+        1.0, 1e-6);
 }
 
 static void test_cubicspline_rotation_normalized(void) {
     static const float times[3] = {0, 1, 2};
     /* Arbitrary tangents that take the Hermite curve well off the unit sphere. */
-    static const float v[36] = {9, 9, 9, 9, 0, 0, 0, 1, 1, 2, 0, 0,
-                                0, 3, 1, 0, 0.7071068f, 0, 0, 0.7071068f, 1, 0, 2, 1,
-                                -2, 0, 1, 0, 0, 0, 1, 0, 9, 9, 9, 9};
-    oroya_track tr = {.target = "q", .property = OROYA_PROPERTY_ROTATION,
-                      .interpolation = OROYA_INTERP_CUBICSPLINE, .components = 4,
-                      .key_count = 3, .times = times, .values = v};
+    static const float v[36] = {9,  9, 9, 9, 0,          0, 0, 1,          1, 2, 0, 0,
+                                0,  3, 1, 0, 0.7071068f, 0, 0, 0.7071068f, 1, 0, 2, 1,
+                                -2, 0, 1, 0, 0,          0, 1, 0,          9, 9, 9, 9};
+    oroya_track tr = {.target = "q",
+                      .property = OROYA_PROPERTY_ROTATION,
+                      .interpolation = OROYA_INTERP_CUBICSPLINE,
+                      .components = 4,
+                      .key_count = 3,
+                      .times = times,
+                      .values = v};
     OT_EQ_INT(oroya_track_validate(&tr, 0, NULL), OROYA_OK);
     uint32_t cursor = 0;
     for (int i = 1; i < 40; i++) {
@@ -294,9 +319,13 @@ static double smooth_ref(double tp, double vp, double t0, double v0, double t1, 
 static void test_smooth_endings(void) {
     static const float times[4] = {0.0f, 0.4f, 0.7f, 1.5f};
     static const float values[4] = {0, 2, 3, 4};
-    oroya_track tr = {.target = "s", .property = OROYA_PROPERTY_WEIGHTS,
-                      .interpolation = OROYA_INTERP_SMOOTH, .components = 1, .key_count = 4,
-                      .times = times, .values = values};
+    oroya_track tr = {.target = "s",
+                      .property = OROYA_PROPERTY_WEIGHTS,
+                      .interpolation = OROYA_INTERP_SMOOTH,
+                      .components = 1,
+                      .key_count = 4,
+                      .times = times,
+                      .values = values};
     const double T[4] = {times[0], times[1], times[2], times[3]};
     double v;
     /* Interior interval: neighbours are real keys whatever the endings. */
@@ -330,9 +359,13 @@ static void test_smooth_endings(void) {
      * inside the same interval keeps the old ones until the interval changes. */
     static const float t2[2] = {0.0f, 1.0f};
     static const float v2[2] = {0.0f, 1.0f};
-    oroya_track two = {.target = "s", .property = OROYA_PROPERTY_WEIGHTS,
-                       .interpolation = OROYA_INTERP_SMOOTH, .components = 1, .key_count = 2,
-                       .times = t2, .values = v2};
+    oroya_track two = {.target = "s",
+                       .property = OROYA_PROPERTY_WEIGHTS,
+                       .interpolation = OROYA_INTERP_SMOOTH,
+                       .components = 1,
+                       .key_count = 2,
+                       .times = t2,
+                       .values = v2};
     double a, b, c;
     uint32_t cursor = 0;
     oroya_track_sample_f64(&two, 0.25, &cursor, &zs, &a);
@@ -341,8 +374,8 @@ static void test_smooth_endings(void) {
     OT_CHECK(b == c);
     oroya_track_sample_f64(&two, 0.3, NULL, &wa, &c);
     OT_CHECK(b != c);
-    oroya_track_sample_f64(&two, 2.0, &cursor, &wa, &a);  /* leaves the interval */
-    oroya_track_sample_f64(&two, 0.3, &cursor, &wa, &b);  /* re-enters: wrap around now */
+    oroya_track_sample_f64(&two, 2.0, &cursor, &wa, &a); /* leaves the interval */
+    oroya_track_sample_f64(&two, 0.3, &cursor, &wa, &b); /* re-enters: wrap around now */
     OT_CHECK(b == c);
 }
 
@@ -373,9 +406,13 @@ static void test_cursor_matches_scratch(void) {
     };
     const float end = times[N - 1];
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        oroya_track tr = {.target = "x", .property = cases[c].prop,
-                          .interpolation = cases[c].interp, .components = cases[c].comps,
-                          .key_count = N, .times = times, .values = values};
+        oroya_track tr = {.target = "x",
+                          .property = cases[c].prop,
+                          .interpolation = cases[c].interp,
+                          .components = cases[c].comps,
+                          .key_count = N,
+                          .times = times,
+                          .values = values};
         OT_EQ_INT(oroya_track_validate(&tr, (uint32_t)c, NULL), OROYA_OK);
         const oroya_sample_options opt = {OROYA_ENDING_ZERO_SLOPE, OROYA_ENDING_WRAP_AROUND};
         uint32_t cursor = 0;
@@ -402,9 +439,13 @@ static void test_cursor_matches_scratch(void) {
         OT_EQ_INT(mismatches, 0);
     }
     /* Any cursor value is safe. */
-    oroya_track tr = {.target = "x", .property = OROYA_PROPERTY_TRANSLATION,
-                      .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = N,
-                      .times = times, .values = values};
+    oroya_track tr = {.target = "x",
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 3,
+                      .key_count = N,
+                      .times = times,
+                      .values = values};
     float a[3], b[3];
     uint32_t wild = 0xFFFFFFFFu;
     oroya_track_sample(&tr, 1.0, &wild, NULL, a);
@@ -417,9 +458,13 @@ static void test_cursor_matches_scratch(void) {
 static void test_validate(void) {
     static const float times[3] = {0, 1, 2};
     static const float values[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
-    const oroya_track good = {.target = "hips", .property = OROYA_PROPERTY_TRANSLATION,
-                              .interpolation = OROYA_INTERP_LINEAR, .components = 3,
-                              .key_count = 3, .times = times, .values = values};
+    const oroya_track good = {.target = "hips",
+                              .property = OROYA_PROPERTY_TRANSLATION,
+                              .interpolation = OROYA_INTERP_LINEAR,
+                              .components = 3,
+                              .key_count = 3,
+                              .times = times,
+                              .values = values};
     oroya_error err = {0};
     OT_EQ_INT(oroya_track_validate(&good, 0, &err), OROYA_OK);
     OT_EQ_INT(oroya_track_validate(NULL, 0, &err), OROYA_ERR_INVALID_ARGUMENT);
@@ -608,18 +653,18 @@ static void run_scenario(const char *name) {
         float *times = json_floats(cJSON_GetObjectItem(jt, "times"), &nt);
         float *values = json_floats(cJSON_GetObjectItem(jt, "values"), &nv);
         bool rot = strcmp(prop, "rotation") == 0 || strcmp(prop, "quaternion") == 0;
-        oroya_track tr = {
-            .target = cJSON_GetObjectItem(jt, "node")->valuestring,
-            .property = rot ? OROYA_PROPERTY_ROTATION : OROYA_PROPERTY_TRANSLATION,
-            .interpolation = strcmp(interp, "step") == 0       ? OROYA_INTERP_STEP
-                             : strcmp(interp, "linear") == 0   ? OROYA_INTERP_LINEAR
-                             : strcmp(interp, "smooth") == 0   ? OROYA_INTERP_SMOOTH
-                                                               : OROYA_INTERP_CUBICSPLINE,
-            .components = rot ? 4 : 3,
-            .key_count = nt,
-            .times = times,
-            .values = values,
-            .value_count = nv};
+        oroya_track tr = {.target = cJSON_GetObjectItem(jt, "node")->valuestring,
+                          .property = rot ? OROYA_PROPERTY_ROTATION : OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = strcmp(interp, "step") == 0     ? OROYA_INTERP_STEP
+                                           : strcmp(interp, "linear") == 0 ? OROYA_INTERP_LINEAR
+                                           : strcmp(interp, "smooth") == 0
+                                               ? OROYA_INTERP_SMOOTH
+                                               : OROYA_INTERP_CUBICSPLINE,
+                          .components = rot ? 4 : 3,
+                          .key_count = nt,
+                          .times = times,
+                          .values = values,
+                          .value_count = nv};
         const cJSON *dur = cJSON_GetObjectItem(jc, "duration");
         oroya_clip_desc desc = {.name = cJSON_GetObjectItem(jc, "name")->valuestring,
                                 .duration = cJSON_IsNumber(dur) ? (float)dur->valuedouble : 0.0f,
@@ -705,7 +750,6 @@ static void run_scenario(const char *name) {
 static void test_conformance_a_bounce(void) { run_scenario("a_bounce"); }
 static void test_conformance_a_bounce_exact_dt(void) { run_scenario("a_bounce_exact_dt"); }
 static void test_conformance_h_quaternion(void) { run_scenario("h_quaternion"); }
-
 
 /* ---- SMOOTH under the loop modes: f_loops_smooth ------------------------------------------ */
 
@@ -805,9 +849,14 @@ static void test_conformance_f_loops_smooth(void) {
     uint32_t nt, nv;
     float *times = json_floats(cJSON_GetObjectItem(jt, "times"), &nt);
     float *values = json_floats(cJSON_GetObjectItem(jt, "values"), &nv);
-    const oroya_track tr = {.target = "s", .property = OROYA_PROPERTY_TRANSLATION,
-                            .interpolation = OROYA_INTERP_SMOOTH, .components = 3,
-                            .key_count = nt, .times = times, .values = values, .value_count = nv};
+    const oroya_track tr = {.target = "s",
+                            .property = OROYA_PROPERTY_TRANSLATION,
+                            .interpolation = OROYA_INTERP_SMOOTH,
+                            .components = 3,
+                            .key_count = nt,
+                            .times = times,
+                            .values = values,
+                            .value_count = nv};
     OT_EQ_INT(oroya_track_validate(&tr, 0, NULL), OROYA_OK);
     const double duration = 1.5;
     mirror_action acts[4] = {
@@ -858,15 +907,18 @@ static void test_conformance_f_loops_smooth(void) {
 static void test_two_key_smooth_oracle(void) {
     static const float times[2] = {0, 1};
     static const float values[6] = {0, 0, 0, 1, 2, 3};
-    const oroya_track tr = {.target = "s2", .property = OROYA_PROPERTY_TRANSLATION,
-                            .interpolation = OROYA_INTERP_SMOOTH, .components = 3,
-                            .key_count = 2, .times = times, .values = values};
+    const oroya_track tr = {.target = "s2",
+                            .property = OROYA_PROPERTY_TRANSLATION,
+                            .interpolation = OROYA_INTERP_SMOOTH,
+                            .components = 3,
+                            .key_count = 2,
+                            .times = times,
+                            .values = values};
     static const struct {
         int step;
         double x;
-    } want[] = {{0, 0.0006875000000000002},   {29, 0.4374999999999999},
-                {60, 0.0006875000000001087},  {61, 0.002722222222222438},
-                {89, 0.43750000000000183},    {120, 0.0006875000000002378},
+    } want[] = {{0, 0.0006875000000000002}, {29, 0.4374999999999999},  {60, 0.0006875000000001087},
+                {61, 0.002722222222222438}, {89, 0.43750000000000183}, {120, 0.0006875000000002378},
                 {149, 0.437500000000004}};
     mirror_action act = {.loop = LOOP_REPEAT, .repetitions = INFINITY, .loop_count = -1};
     size_t w = 0;
@@ -898,32 +950,43 @@ static void test_sterp(void) {
      * 40 degrees after a twist of 60: the y axis lands on (0, cos40, sin40), a great circle
      * path, and the twist about y is 60 degrees. */
     const double d40 = 40.0 * 3.14159265358979323846 / 180.0, d60 = d40 * 1.5;
-    const float keys[8] = {0, 0, 0, 1,
-                           (float)(sin(d40) * cos(d60)), (float)(cos(d40) * sin(d60)),
-                           (float)(sin(d40) * sin(d60)), (float)(cos(d40) * cos(d60))};
+    const float keys[8] = {0,
+                           0,
+                           0,
+                           1,
+                           (float)(sin(d40) * cos(d60)),
+                           (float)(cos(d40) * sin(d60)),
+                           (float)(sin(d40) * sin(d60)),
+                           (float)(cos(d40) * cos(d60))};
     static const float times[2] = {0, 2};
-    oroya_track tr = {.target = "arm", .property = OROYA_PROPERTY_ROTATION,
-                      .interpolation = OROYA_INTERP_STERP, .components = 4, .key_count = 2,
-                      .times = times, .values = keys, .twist_axis = {0, 1, 0}};
+    oroya_track tr = {.target = "arm",
+                      .property = OROYA_PROPERTY_ROTATION,
+                      .interpolation = OROYA_INTERP_STERP,
+                      .components = 4,
+                      .key_count = 2,
+                      .times = times,
+                      .values = keys,
+                      .twist_axis = {0, 1, 0}};
     OT_EQ_INT(oroya_track_validate(&tr, 0, NULL), OROYA_OK);
     float q[4];
     uint32_t cursor = 0;
     oroya_track_sample(&tr, 1.0, &cursor, NULL, q);
-    const oroya_vec3 y = oroya_quat_rotate((oroya_quat){q[0], q[1], q[2], q[3]},
-                                           (oroya_vec3){0, 1, 0});
+    const oroya_vec3 y =
+        oroya_quat_rotate((oroya_quat){q[0], q[1], q[2], q[3]}, (oroya_vec3){0, 1, 0});
     OT_NEAR(y.x, 0.0, 1e-6);
     OT_NEAR(y.y, cos(d40), 1e-6);
     OT_NEAR(y.z, sin(d40), 1e-6);
     OT_NEAR(2.0 * atan2((double)q[1], (double)q[3]), d60, 1e-5);
-    OT_NEAR(sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                 (double)q[3] * q[3]), 1.0, 1e-6);
+    OT_NEAR(
+        sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]),
+        1.0, 1e-6);
     /* Slerp takes another path: its y axis is off that great circle point. */
     oroya_track lin = tr;
     lin.interpolation = OROYA_INTERP_LINEAR;
     float s[4];
     oroya_track_sample(&lin, 1.0, NULL, NULL, s);
-    const oroya_vec3 ys = oroya_quat_rotate((oroya_quat){s[0], s[1], s[2], s[3]},
-                                            (oroya_vec3){0, 1, 0});
+    const oroya_vec3 ys =
+        oroya_quat_rotate((oroya_quat){s[0], s[1], s[2], s[3]}, (oroya_vec3){0, 1, 0});
     OT_CHECK(fabs(ys.x) > 1e-2);
     /* The same at a quarter: 20 degrees of swing, 30 of twist. */
     oroya_track_sample(&tr, 0.5, &cursor, NULL, q);
@@ -987,9 +1050,14 @@ static void test_random_tracks_are_safe(void) {
             const float r = ot_randf(0.0f, 1.0f);
             values[i] = r > 0.998f ? INFINITY : ot_randf(-3.0f, 3.0f);
         }
-        oroya_track tr = {.target = "r", .property = prop, .interpolation = interp,
-                          .components = comps, .key_count = keys, .times = times,
-                          .values = values, .twist_axis = {0, 1, 0}};
+        oroya_track tr = {.target = "r",
+                          .property = prop,
+                          .interpolation = interp,
+                          .components = comps,
+                          .key_count = keys,
+                          .times = times,
+                          .values = values,
+                          .twist_axis = {0, 1, 0}};
         const bool ok = oroya_track_validate(&tr, (uint32_t)iter, NULL) == OROYA_OK;
         ok ? accepted++ : rejected++;
         uint32_t cursor = (uint32_t)iter * 2654435761u;
@@ -1060,12 +1128,13 @@ static void run_interpolation_test(const char *scenario) {
     OT_EQ_INT(oroya_gltf_accessor_unpack_floats(g, smp->output, outv, nout, &err), OROYA_OK);
     const bool rot = ch->path == OROYA_GLTF_PATH_ROTATION;
     oroya_track tr = {.target = g->nodes[ch->node].name,
-                      .property = rot ? OROYA_PROPERTY_ROTATION
+                      .property = rot                                 ? OROYA_PROPERTY_ROTATION
                                   : ch->path == OROYA_GLTF_PATH_SCALE ? OROYA_PROPERTY_SCALE
                                                                       : OROYA_PROPERTY_TRANSLATION,
-                      .interpolation = smp->interpolation == OROYA_GLTF_STEP     ? OROYA_INTERP_STEP
-                                       : smp->interpolation == OROYA_GLTF_LINEAR ? OROYA_INTERP_LINEAR
-                                                                   : OROYA_INTERP_CUBICSPLINE,
+                      .interpolation = smp->interpolation == OROYA_GLTF_STEP ? OROYA_INTERP_STEP
+                                       : smp->interpolation == OROYA_GLTF_LINEAR
+                                           ? OROYA_INTERP_LINEAR
+                                           : OROYA_INTERP_CUBICSPLINE,
                       .components = rot ? 4 : 3,
                       .key_count = (uint32_t)nin,
                       .times = in,
@@ -1074,7 +1143,9 @@ static void run_interpolation_test(const char *scenario) {
     OT_EQ_INT(oroya_track_validate(&tr, 0, &err), OROYA_OK);
     char key[256], time_key[256];
     snprintf(key, sizeof key, "%s.%s", tr.target,
-             rot ? "quaternion" : tr.property == OROYA_PROPERTY_SCALE ? "scale" : "position");
+             rot                                   ? "quaternion"
+             : tr.property == OROYA_PROPERTY_SCALE ? "scale"
+                                                   : "position");
     snprintf(time_key, sizeof time_key, "action:%s.time", clip_name);
     uint32_t cursor = 0;
     int compared = 0, bad = 0;
@@ -1115,12 +1186,15 @@ done:
 }
 
 static void test_conformance_interpolation_test(void) {
-    static const char *const names[9] = {
-        "interpolation_step_translation",        "interpolation_step_rotation",
-        "interpolation_step_scale",              "interpolation_linear_translation",
-        "interpolation_linear_rotation",         "interpolation_linear_scale",
-        "interpolation_cubicspline_translation", "interpolation_cubicspline_rotation",
-        "interpolation_cubicspline_scale"};
+    static const char *const names[9] = {"interpolation_step_translation",
+                                         "interpolation_step_rotation",
+                                         "interpolation_step_scale",
+                                         "interpolation_linear_translation",
+                                         "interpolation_linear_rotation",
+                                         "interpolation_linear_scale",
+                                         "interpolation_cubicspline_translation",
+                                         "interpolation_cubicspline_rotation",
+                                         "interpolation_cubicspline_scale"};
     for (int i = 0; i < 9; i++) {
         run_interpolation_test(names[i]);
     }

@@ -24,8 +24,8 @@ int oroya_bench_compress(const oroya_pose_skeleton *skel, const oroya_clip *cons
     }
     for (int i = 0; i < 3; i++) {
         oroya_error err = {0};
-        oroya_pose_clip_desc d = {.skeleton = skel, .clip = clips[i], .additive = i == 2,
-                                  .allocator = allocator};
+        oroya_pose_clip_desc d = {
+            .skeleton = skel, .clip = clips[i], .additive = i == 2, .allocator = allocator};
         oroya_pose_clip *flt = NULL;
         if (oroya_pose_clip_create(&d, &flt, &err) != OROYA_OK) {
             fprintf(stderr, "oroya bench: %s: %s\n", names[i], err.message);

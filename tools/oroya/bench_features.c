@@ -30,8 +30,8 @@ static int features_cmp(const void *a, const void *b) {
 }
 
 /* walk 1 + run 0.5 + wave 0.5, with masks on run and wave when given. */
-static int features_play(oroya_mixer *m, const oroya_clip *const clips[3],
-                         const oroya_mask *legs, const oroya_mask *arms) {
+static int features_play(oroya_mixer *m, const oroya_clip *const clips[3], const oroya_mask *legs,
+                         const oroya_mask *arms) {
     oroya_action *a[3];
     static const double weights[3] = {1, 0.5, 0.5};
     for (int i = 0; i < 3; i++) {
@@ -79,10 +79,13 @@ int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_alloc
     oroya_rig *rig = NULL;
     oroya_mixer *plain = NULL, *masked = NULL;
     int status = -1;
-    if (oroya_rig_create(&(oroya_rig_desc){.scene = c->scene, .joints = c->joints,
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = c->scene,
+                                           .joints = c->joints,
                                            .joint_count = c->joint_count,
                                            .inverse_bind = c->inverse_bind,
-                                           .clips = clips, .clip_count = 3, .name = "skins[0]",
+                                           .clips = clips,
+                                           .clip_count = 3,
+                                           .name = "skins[0]",
                                            .allocator = *allocator},
                          &rig, &err) != OROYA_OK) {
         fprintf(stderr, "oroya bench: rig: %s\n", err.message);
@@ -94,14 +97,16 @@ int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_alloc
     oroya_mask *legs = NULL, *arms = NULL;
     if (oroya_mixer_create(c->scene, &md, &plain) != OROYA_OK ||
         oroya_mixer_create(c->scene, &md, &masked) != OROYA_OK ||
-        oroya_mixer_create_mask(masked,
-                                &(oroya_mask_desc){.name = "legs", .include = legs_names,
-                                                   .include_count = 2, .descendants = true},
-                                &legs, &err) != OROYA_OK ||
-        oroya_mixer_create_mask(masked,
-                                &(oroya_mask_desc){.name = "arms", .include = arms_names,
-                                                   .include_count = 2, .descendants = true},
-                                &arms, &err) != OROYA_OK ||
+        oroya_mixer_create_mask(
+            masked,
+            &(oroya_mask_desc){
+                .name = "legs", .include = legs_names, .include_count = 2, .descendants = true},
+            &legs, &err) != OROYA_OK ||
+        oroya_mixer_create_mask(
+            masked,
+            &(oroya_mask_desc){
+                .name = "arms", .include = arms_names, .include_count = 2, .descendants = true},
+            &arms, &err) != OROYA_OK ||
         features_play(plain, clips, NULL, NULL) != 0 ||
         features_play(masked, clips, legs, arms) != 0 || !oroya_mixer_kernel_active(plain) ||
         !oroya_mixer_kernel_active(masked)) {

@@ -41,7 +41,9 @@ static oroya_vec3 local_axis(const oroya_mat4 *m, oroya_vec3 dir) {
     return oroya_vec3_normalize(oroya_mat4_transform_direction(inv, dir));
 }
 
-static oroya_vec3 model_pos(const oroya_mat4 *m) { return (oroya_vec3){m->m[12], m->m[13], m->m[14]}; }
+static oroya_vec3 model_pos(const oroya_mat4 *m) {
+    return (oroya_vec3){m->m[12], m->m[13], m->m[14]};
+}
 
 /* Frames of the mixer's walk + run, with or without the IKs (kept apart so callgrind can
  * compare them: --toggle-collect=ik_frames_plain / ik_frames_with_ik). */
@@ -83,12 +85,24 @@ static uint32_t kernel_joint(const oroya_rig *rig, const oroya_scene *scene, con
 /* Two feet planted 5 cm in front of (2 cm above) where they are and the head looking 2 m
  * ahead, from the models m; j: the 8 joints of `need` below, neck1 or UINT32_MAX. */
 static void ik_setup(oroya_ik *iks, const uint32_t *j, uint32_t neck1, const oroya_mat4 *m) {
-    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "footL", .joints = {j[0], j[1], j[2]},
-                        .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f};
-    iks[1] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "footR", .joints = {j[3], j[4], j[5]},
-                        .pole = {0, 0, 1}, .weight = 1, .soft = 0.05f};
-    iks[2] = (oroya_ik){.type = OROYA_IK_AIM, .name = "head", .joints = {j[6], neck1, j[7]},
-                        .joint_count = 3, .shares = {0.3f, 0.3f, 0.4f}, .up = {0, 1, 0},
+    iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                        .name = "footL",
+                        .joints = {j[0], j[1], j[2]},
+                        .pole = {0, 0, 1},
+                        .weight = 1,
+                        .soft = 0.05f};
+    iks[1] = (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                        .name = "footR",
+                        .joints = {j[3], j[4], j[5]},
+                        .pole = {0, 0, 1},
+                        .weight = 1,
+                        .soft = 0.05f};
+    iks[2] = (oroya_ik){.type = OROYA_IK_AIM,
+                        .name = "head",
+                        .joints = {j[6], neck1, j[7]},
+                        .joint_count = 3,
+                        .shares = {0.3f, 0.3f, 0.4f},
+                        .up = {0, 1, 0},
                         .weight = 1};
     for (int k = 0; k < 2; k++) {
         iks[k].target =
@@ -108,17 +122,20 @@ static const char *const ik_need[8] = {"upper_leg_L", "lower_leg_L", "foot_L", "
                                        "lower_leg_R", "foot_R",      "neck",   "head"};
 
 /* mixer_char_frame_ik_us and _ratio on a rig-backed mixer of the character mc. */
-static int ik_mixer_frames(const oroya_bench_mixer_character *mc,
-                           const oroya_allocator *allocator, int runs, int frames) {
+static int ik_mixer_frames(const oroya_bench_mixer_character *mc, const oroya_allocator *allocator,
+                           int runs, int frames) {
     oroya_error err = {0};
     oroya_rig *rig = NULL;
     oroya_mixer *m = NULL;
     int status = 1;
     const oroya_clip *clips[2] = {mc->walk, mc->run};
-    if (oroya_rig_create(&(oroya_rig_desc){.scene = mc->scene, .joints = mc->joints,
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = mc->scene,
+                                           .joints = mc->joints,
                                            .joint_count = mc->joint_count,
-                                           .inverse_bind = mc->inverse_bind, .clips = clips,
-                                           .clip_count = 2, .name = "skins[0]",
+                                           .inverse_bind = mc->inverse_bind,
+                                           .clips = clips,
+                                           .clip_count = 2,
+                                           .name = "skins[0]",
                                            .allocator = *allocator},
                          &rig, &err) != OROYA_OK ||
         oroya_mixer_create(mc->scene, &(oroya_mixer_desc){.rig = rig, .allocator = *allocator},
@@ -146,8 +163,8 @@ static int ik_mixer_frames(const oroya_bench_mixer_character *mc,
     oroya_ik iks[3];
     ik_setup(iks, j, kernel_joint(rig, mc->scene, "neck1"), oroya_mixer_model_matrices(m, NULL));
     if (oroya_mixer_set_ik(m, iks, 3, &err) != OROYA_OK || !oroya_mixer_kernel_active(m)) {
-        fprintf(stderr, "oroya bench: ik: %s\n", err.message[0] ? err.message
-                                                                : "the mixer is off the kernel");
+        fprintf(stderr, "oroya bench: ik: %s\n",
+                err.message[0] ? err.message : "the mixer is off the kernel");
         goto done;
     }
     double v[64], w[64];

@@ -67,9 +67,9 @@ static char *play_scenario(uint32_t n, size_t *len) {
     }
     size_t k = (size_t)snprintf(s, cap, "{\"name\":\"bench\",\"nodes\":[");
     for (uint32_t i = 0; i < n; i++) {
-        k += i ? (size_t)snprintf(s + k, cap - k, ",{\"name\":\"n%u\",\"parent\":\"n%u\"}", i,
-                                  i - 1)
-               : (size_t)snprintf(s + k, cap - k, "{\"name\":\"n0\"}");
+        k +=
+            i ? (size_t)snprintf(s + k, cap - k, ",{\"name\":\"n%u\",\"parent\":\"n%u\"}", i, i - 1)
+              : (size_t)snprintf(s + k, cap - k, "{\"name\":\"n0\"}");
     }
     const uint32_t steps = 10;
     k += (size_t)snprintf(s + k, cap - k, "],\"script\":[");

@@ -77,10 +77,13 @@ int oroya_bench_mixer(const oroya_bench_mixer_character *ch, const oroya_allocat
         goto done;
     }
     const oroya_clip *clips[3] = {walk, run, wave};
-    if (oroya_rig_create(&(oroya_rig_desc){.scene = ch->scene, .joints = ch->joints,
+    if (oroya_rig_create(&(oroya_rig_desc){.scene = ch->scene,
+                                           .joints = ch->joints,
                                            .joint_count = ch->joint_count,
                                            .inverse_bind = ch->inverse_bind,
-                                           .clips = clips, .clip_count = 3, .name = "skins[0]",
+                                           .clips = clips,
+                                           .clip_count = 3,
+                                           .name = "skins[0]",
                                            .allocator = *allocator},
                          &rig, &err) != OROYA_OK) {
         fprintf(stderr, "oroya bench: rig: %s\n", err.message);

@@ -29,7 +29,8 @@
 #include "oroya/skin.h"
 #include "oroya/pose.h"
 
-#define SKIN_BYTES_PER_VERTEX 72.0 /* positions, normals, joints, weights in; positions,
+#define SKIN_BYTES_PER_VERTEX                                                                      \
+    72.0 /* positions, normals, joints, weights in; positions,
                                       normals out */
 
 typedef struct sweep {
@@ -54,9 +55,9 @@ static void actor_free(actor *a) {
 static int actor_make(sweep *s, uint32_t joints, actor *a) {
     memset(a, 0, sizeof *a);
     oroya_error err = {0};
-    if (bench_character_create(&(bench_character_desc){.joint_count = joints,
-                                                       .allocator = s->allocator},
-                               &a->c, &err) != OROYA_OK ||
+    if (bench_character_create(
+            &(bench_character_desc){.joint_count = joints, .allocator = s->allocator}, &a->c,
+            &err) != OROYA_OK ||
         oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = a->c.pose_skeleton,
                                                        .clip = bench_character_clip(&a->c, "walk"),
                                                        .allocator = s->allocator},
@@ -144,7 +145,7 @@ static int sweep_crowds(sweep *s) {
     oroya_error err = {0};
     oroya_thread_pool *pool = NULL;
     oroya_pose_character **chars = calloc(MAX_CROWD, sizeof *chars);
-    oroya_pose_layer (*layers)[2] = calloc(MAX_CROWD, sizeof *layers);
+    oroya_pose_layer(*layers)[2] = calloc(MAX_CROWD, sizeof *layers);
     oroya_pose_update *updates = calloc(MAX_CROWD, sizeof *updates);
     if (!chars || !layers || !updates) {
         fprintf(stderr, "oroya bench: out of memory\n");
@@ -159,9 +160,9 @@ static int sweep_crowds(sweep *s) {
         }
         updates[i] = (oroya_pose_update){chars[i], layers[i], 2};
     }
-    if (oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2,
-                                                           .allocator = s->allocator},
-                                 &pool, &err) != OROYA_OK) {
+    if (oroya_thread_pool_create(
+            &(oroya_thread_pool_desc){.thread_count = 2, .allocator = s->allocator}, &pool, &err) !=
+        OROYA_OK) {
         fprintf(stderr, "oroya bench: %s\n", err.message);
         goto done;
     }
@@ -248,7 +249,7 @@ static int sweep_skinning(sweep *s) {
     static const struct {
         const char *tag;
         uint32_t vertices;
-    } sizes[] = {{"10k", 10000},   {"30k", 30000}, {"100k", 100000},
+    } sizes[] = {{"10k", 10000},   {"30k", 30000},  {"100k", 100000},
                  {"300k", 300000}, {"1m", 1000000}, {"2m", 2000000}};
     const double triad = triad_gb_s(s, s->quick ? (size_t)1 << 20 : (size_t)1 << 23);
     if (triad <= 0) {
@@ -268,9 +269,9 @@ static int sweep_skinning(sweep *s) {
     int status = 1;
     oroya_pose_character *ch = NULL;
     float *out_pos = NULL, *out_nor = NULL;
-    if (bench_character_create(&(bench_character_desc){.vertex_count = 2010000,
-                                                       .streams_only = true},
-                               &body, &err) != OROYA_OK) {
+    if (bench_character_create(
+            &(bench_character_desc){.vertex_count = 2010000, .streams_only = true}, &body, &err) !=
+        OROYA_OK) {
         fprintf(stderr, "oroya bench: body: %s\n", err.message);
         actor_free(&a);
         return 1;
@@ -279,10 +280,11 @@ static int sweep_skinning(sweep *s) {
     out_pos = malloc((size_t)total * 3 * sizeof(float));
     out_nor = malloc((size_t)total * 3 * sizeof(float));
     if (!out_pos || !out_nor ||
-        oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = a.c.pose_skeleton,
-                                                                 .allocator = s->allocator},
-                                    &ch, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: skinning: %s\n", out_pos && out_nor ? err.message : "out of memory");
+        oroya_pose_character_create(
+            &(oroya_pose_character_desc){.skeleton = a.c.pose_skeleton, .allocator = s->allocator},
+            &ch, &err) != OROYA_OK) {
+        fprintf(stderr, "oroya bench: skinning: %s\n",
+                out_pos && out_nor ? err.message : "out of memory");
         goto done;
     }
     oroya_pose_layer l[2];
@@ -290,11 +292,15 @@ static int sweep_skinning(sweep *s) {
     oroya_pose_character_update(ch, l, 2, NULL);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         const uint32_t n = sizes[k].vertices < total ? sizes[k].vertices : total;
-        oroya_skin_job job = {
-            .count = n, .positions = body.positions, .normals = body.normals,
-            .joints = body.joints, .weights = body.weights,
-            .palette_count = BENCH_CHARACTER_JOINTS, .palette = oroya_pose_character_bones(ch)->m,
-            .out_positions = out_pos, .out_normals = out_nor};
+        oroya_skin_job job = {.count = n,
+                              .positions = body.positions,
+                              .normals = body.normals,
+                              .joints = body.joints,
+                              .weights = body.weights,
+                              .palette_count = BENCH_CHARACTER_JOINTS,
+                              .palette = oroya_pose_character_bones(ch)->m,
+                              .out_positions = out_pos,
+                              .out_normals = out_nor};
         if (oroya_skin_job_run(&job, &err) != OROYA_OK) { /* also the warm-up */
             fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
             goto done;

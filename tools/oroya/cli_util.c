@@ -25,7 +25,8 @@ int cli_check_readable(const char *cmd, const char *path) {
 }
 
 int cli_check_regular_file(const char *cmd, const char *path) {
-    if (cli_check_readable(cmd, path)) return 1;
+    if (cli_check_readable(cmd, path))
+        return 1;
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         fprintf(stderr, "oroya %s: %s: not a regular file\n", cmd, path);
@@ -39,14 +40,16 @@ void cli_report(const char *cmd, const char *path, const oroya_error *err) {
     /* The result's name too ("access refused"), when the message is more than that. */
     const char *kind = err->message[0] ? oroya_result_string(err->result) : NULL;
     fprintf(stderr, "oroya %s: ", cmd);
-    if (!strstr(msg, path)) fprintf(stderr, "%s: ", path);
+    if (!strstr(msg, path))
+        fprintf(stderr, "%s: ", path);
     fprintf(stderr, kind ? "%s (%s)\n" : "%s\n", msg, kind);
 }
 
 int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
                   oroya_gltf_model **out) {
     *out = NULL;
-    if (cli_check_readable(cmd, path)) return 1;
+    if (cli_check_readable(cmd, path))
+        return 1;
     oroya_error err = {0};
     if (oroya_gltf_load(path, desc, out, &err) != OROYA_OK) {
         cli_report(cmd, path, &err);
@@ -58,10 +61,12 @@ int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_des
 /* i when name is "animation_<i>" (decimal, no leading zeros), else -1. */
 static int64_t numbered(const char *name, const char *prefix) {
     size_t n = strlen(prefix);
-    if (strncmp(name, prefix, n) || !name[n] || (name[n] == '0' && name[n + 1])) return -1;
+    if (strncmp(name, prefix, n) || !name[n] || (name[n] == '0' && name[n + 1]))
+        return -1;
     int64_t v = 0;
     for (const char *c = name + n; *c; c++) {
-        if (*c < '0' || *c > '9' || v > 100000000) return -1;
+        if (*c < '0' || *c > '9' || v > 100000000)
+            return -1;
         v = v * 10 + (*c - '0');
     }
     return v;
@@ -69,21 +74,27 @@ static int64_t numbered(const char *name, const char *prefix) {
 
 int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count, const char *name) {
     for (uint32_t i = 0; i < count; i++) {
-        if (!strcmp(clips[i]->name, name)) return (int32_t)i;
+        if (!strcmp(clips[i]->name, name))
+            return (int32_t)i;
     }
     int64_t k = numbered(name, "animation_");
-    if (k >= 0 && k < (int64_t)count) return (int32_t)k;
+    if (k >= 0 && k < (int64_t)count)
+        return (int32_t)k;
     fprintf(stderr, "oroya %s: no clip named '%s'; clips:", cmd, name);
-    if (!count) fprintf(stderr, " (none)");
-    for (uint32_t i = 0; i < count; i++) fprintf(stderr, " %s", clips[i]->name);
+    if (!count)
+        fprintf(stderr, " (none)");
+    for (uint32_t i = 0; i < count; i++)
+        fprintf(stderr, " %s", clips[i]->name);
     fputc('\n', stderr);
     return -1;
 }
 
 int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_model *model,
                   const char *name, oroya_node *out) {
-    if (oroya_scene_find_node(scene, name, out) == OROYA_OK) return 0;
-    if (model && oroya_gltf_model_find_node(model, name, out, NULL) == OROYA_OK) return 0;
+    if (oroya_scene_find_node(scene, name, out) == OROYA_OK)
+        return 0;
+    if (model && oroya_gltf_model_find_node(model, name, out, NULL) == OROYA_OK)
+        return 0;
     fprintf(stderr, "oroya %s: no node named '%s' (oroya info lists them)\n", cmd, name);
     return 1;
 }
@@ -92,8 +103,9 @@ int cli_parse_tolerance(const char *cmd, const char *text, float *out) {
     char *end = NULL;
     const double v = strtod(text, &end);
     if (!text[0] || !end || *end || !(v > 0 && v <= OROYA_POSE_MAX_TOLERANCE)) {
-        fprintf(stderr, "oroya %s: --compress %s: the tolerance must be a number in (0, %g] "
-                        "(scene units)\n",
+        fprintf(stderr,
+                "oroya %s: --compress %s: the tolerance must be a number in (0, %g] "
+                "(scene units)\n",
                 cmd, text, (double)OROYA_POSE_MAX_TOLERANCE);
         return 2;
     }

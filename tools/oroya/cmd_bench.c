@@ -93,8 +93,8 @@ static const oroya_clip *bench_asset_clip(const bench_asset *as, const char *nam
 typedef struct bench_state {
     bench_counter counter;
     oroya_allocator allocator;
-    bench_asset human;             /* HUMANOID.glb, or */
-    bench_character generated;     /* the built-in character */
+    bench_asset human;         /* HUMANOID.glb, or */
+    bench_character generated; /* the built-in character */
     const oroya_pose_skeleton *skeleton;
     oroya_pose_clip *walk, *run, *wave, *walk_cubic;
     oroya_pose_character **chars;
@@ -182,11 +182,11 @@ static int write_character_glb(const char *path, uint32_t vertices, oroya_error 
     for (int i = 0; i < BENCH_CHARACTER_CLIPS; i++) {
         clips[i] = c.clips[i];
     }
-    oroya_result r = oroya_gltf_write(
-        c.scene,
-        &(oroya_gltf_write_desc){.binary = true, .clips = clips,
-                                 .clip_count = BENCH_CHARACTER_CLIPS},
-        path, err);
+    oroya_result r =
+        oroya_gltf_write(c.scene,
+                         &(oroya_gltf_write_desc){
+                             .binary = true, .clips = clips, .clip_count = BENCH_CHARACTER_CLIPS},
+                         path, err);
     bench_character_free(&c);
     return r == OROYA_OK ? 0 : -1;
 }
@@ -306,8 +306,8 @@ int oroya_cmd_bench(int argc, char **argv) {
                     human_path, names[i]);
             goto done;
         }
-        oroya_pose_clip_desc d = {.skeleton = s->skeleton, .clip = c, .additive = i == 2,
-                                  .allocator = s->allocator};
+        oroya_pose_clip_desc d = {
+            .skeleton = s->skeleton, .clip = c, .additive = i == 2, .allocator = s->allocator};
         if (oroya_pose_clip_create(&d, slots[i], &err) != OROYA_OK) {
             fprintf(stderr, "oroya bench: %s: %s\n", names[i], err.message);
             goto done;
@@ -321,17 +321,17 @@ int oroya_cmd_bench(int argc, char **argv) {
         goto done;
     }
     for (uint32_t i = 0; i < CROWD; i++) {
-        oroya_pose_character_desc d = {.skeleton = s->skeleton, .max_layers = 3,
-                                       .allocator = s->allocator};
+        oroya_pose_character_desc d = {
+            .skeleton = s->skeleton, .max_layers = 3, .allocator = s->allocator};
         if (oroya_pose_character_create(&d, &s->chars[i], &err) != OROYA_OK) {
             fprintf(stderr, "oroya bench: %s\n", err.message);
             goto done;
         }
         s->updates[i] = (oroya_pose_update){s->chars[i], s->layers[i], 2};
     }
-    if (oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2,
-                                                           .allocator = s->allocator},
-                                 &pool, &err) != OROYA_OK) {
+    if (oroya_thread_pool_create(
+            &(oroya_thread_pool_desc){.thread_count = 2, .allocator = s->allocator}, &pool, &err) !=
+        OROYA_OK) {
         fprintf(stderr, "oroya bench: %s\n", err.message);
         goto done;
     }
@@ -393,15 +393,17 @@ int oroya_cmd_bench(int argc, char **argv) {
         oroya_bench_mixer_character mc = {0};
         if (human_path) {
             const oroya_gltf_model *m = s->human.model;
-            mc = (oroya_bench_mixer_character){
-                m->scene, m->skins[0].joints, m->skins[0].joint_count,
-                m->skins[0].inverse_bind_matrices, bench_asset_clip(&s->human, "walk"),
-                bench_asset_clip(&s->human, "run"), bench_asset_clip(&s->human, "wave")};
+            mc = (oroya_bench_mixer_character){m->scene,
+                                               m->skins[0].joints,
+                                               m->skins[0].joint_count,
+                                               m->skins[0].inverse_bind_matrices,
+                                               bench_asset_clip(&s->human, "walk"),
+                                               bench_asset_clip(&s->human, "run"),
+                                               bench_asset_clip(&s->human, "wave")};
         } else {
             const bench_character *g = &s->generated;
-            mc = (oroya_bench_mixer_character){g->scene,       g->nodes,
-                                               g->joint_count, g->inverse_bind,
-                                               g->clips[0],    g->clips[1],
+            mc = (oroya_bench_mixer_character){g->scene,        g->nodes,    g->joint_count,
+                                               g->inverse_bind, g->clips[0], g->clips[1],
                                                g->clips[2]};
         }
         if (oroya_bench_mixer(&mc, &s->allocator, &s->counter.allocs, pool, runs, char_frames,
@@ -478,12 +480,15 @@ int oroya_cmd_bench(int argc, char **argv) {
     if (!out_pos || !out_nor) {
         goto done;
     }
-    oroya_skin_job job = {
-        .count = vc, .positions = crowd_asset.positions, .normals = crowd_asset.normals,
-        .joints = crowd_asset.joints, .weights = crowd_asset.weights,
-        .palette_count = oroya_pose_skeleton_joint_count(s->skeleton),
-        .palette = oroya_pose_character_bones(s->chars[0])->m, .out_positions = out_pos,
-        .out_normals = out_nor};
+    oroya_skin_job job = {.count = vc,
+                          .positions = crowd_asset.positions,
+                          .normals = crowd_asset.normals,
+                          .joints = crowd_asset.joints,
+                          .weights = crowd_asset.weights,
+                          .palette_count = oroya_pose_skeleton_joint_count(s->skeleton),
+                          .palette = oroya_pose_character_bones(s->chars[0])->m,
+                          .out_positions = out_pos,
+                          .out_normals = out_nor};
     if (oroya_skin_job_run(&job, &err) != OROYA_OK) {
         fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
         goto done;

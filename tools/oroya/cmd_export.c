@@ -17,31 +17,31 @@
 #define EXPORT_MAX_CLIPS 1024
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: oroya export IN OUT.gltf|OUT.glb [--subclip NAME:START:END:FPS[=NEW]]...\n"
-            "                    [--make-additive NAME[:FRAME[:REF]]]... [--drop NAME]...\n"
-            "                    [--compress TOL]\n\n"
-            "Reads IN (glTF 2.0) and writes its scene and clips to OUT through oroya's exporter:\n"
-            ".glb as one file, .gltf with a .bin beside it (OUT.gltf -> OUT.bin). Clip names are\n"
-            "their glTF names or animation_<index> (oroya info lists them).\n"
-            "  --subclip NAME:START:END:FPS[=NEW]\n"
-            "                  adds a clip cut from clip NAME: the keys of frames START <= f < END\n"
-            "                  at FPS frames per second (three.js AnimationUtils.subclip), shifted\n"
-            "                  to start at 0; named NEW, default NAME_START_END\n"
-            "  --make-additive NAME[:FRAME[:REF]]\n"
-            "                  makes clip NAME relative to frame FRAME (at 30 fps, default 0) of\n"
-            "                  clip REF (default NAME itself), as three.js makeClipAdditive; glTF\n"
-            "                  has no blend mode, so the file holds the differences and a player\n"
-            "                  must know to add them\n"
-            "  --drop NAME     leaves clip NAME out of OUT\n"
-            "  --compress TOL  reduces the keys of every clip that animates the joints of the\n"
-            "                  file's first skin so that joint positions and virtual vertices\n"
-            "                  (0.1 from each joint) stay within TOL scene units of the source, in\n"
-            "                  model space, and writes rotations as normalized shorts; other\n"
-            "                  clips (and every clip of a file without a skin) are written\n"
-            "                  unchanged, and rotations then stay float; applied after the others\n"
-            "Options apply in the order given (a subclip can then be made additive or dropped).\n"
-            "Not written (the exporter's limits): images and textures, lights.\n");
+    fprintf(
+        f, "usage: oroya export IN OUT.gltf|OUT.glb [--subclip NAME:START:END:FPS[=NEW]]...\n"
+           "                    [--make-additive NAME[:FRAME[:REF]]]... [--drop NAME]...\n"
+           "                    [--compress TOL]\n\n"
+           "Reads IN (glTF 2.0) and writes its scene and clips to OUT through oroya's exporter:\n"
+           ".glb as one file, .gltf with a .bin beside it (OUT.gltf -> OUT.bin). Clip names are\n"
+           "their glTF names or animation_<index> (oroya info lists them).\n"
+           "  --subclip NAME:START:END:FPS[=NEW]\n"
+           "                  adds a clip cut from clip NAME: the keys of frames START <= f < END\n"
+           "                  at FPS frames per second (three.js AnimationUtils.subclip), shifted\n"
+           "                  to start at 0; named NEW, default NAME_START_END\n"
+           "  --make-additive NAME[:FRAME[:REF]]\n"
+           "                  makes clip NAME relative to frame FRAME (at 30 fps, default 0) of\n"
+           "                  clip REF (default NAME itself), as three.js makeClipAdditive; glTF\n"
+           "                  has no blend mode, so the file holds the differences and a player\n"
+           "                  must know to add them\n"
+           "  --drop NAME     leaves clip NAME out of OUT\n"
+           "  --compress TOL  reduces the keys of every clip that animates the joints of the\n"
+           "                  file's first skin so that joint positions and virtual vertices\n"
+           "                  (0.1 from each joint) stay within TOL scene units of the source, in\n"
+           "                  model space, and writes rotations as normalized shorts; other\n"
+           "                  clips (and every clip of a file without a skin) are written\n"
+           "                  unchanged, and rotations then stay float; applied after the others\n"
+           "Options apply in the order given (a subclip can then be made additive or dropped).\n"
+           "Not written (the exporter's limits): images and textures, lights.\n");
 }
 
 /* "A:B:C" fields into parts (at most max); returns their count. The text is modified. */
@@ -51,7 +51,8 @@ static uint32_t split(char *text, char **parts, uint32_t max) {
     while (n < max) {
         parts[n++] = p;
         char *c = strchr(p, ':');
-        if (!c) break;
+        if (!c)
+            break;
         *c = '\0';
         p = c + 1;
     }
@@ -61,7 +62,8 @@ static uint32_t split(char *text, char **parts, uint32_t max) {
 static bool number(const char *s, double *out) {
     char *end = NULL;
     double v = strtod(s, &end);
-    if (!s[0] || *end || !isfinite(v)) return false;
+    if (!s[0] || *end || !isfinite(v))
+        return false;
     *out = v;
     return true;
 }
@@ -72,16 +74,17 @@ typedef struct clip_list {
     uint32_t count;
 } clip_list;
 
-
 static uint32_t key_count(const oroya_clip *c) {
     uint32_t n = 0;
-    for (uint32_t t = 0; t < c->track_count; t++) n += c->tracks[t].key_count;
+    for (uint32_t t = 0; t < c->track_count; t++)
+        n += c->tracks[t].key_count;
     return n;
 }
 
 static bool has_rotations(const oroya_clip *c) {
     for (uint32_t t = 0; t < c->track_count; t++) {
-        if (c->tracks[t].property == OROYA_PROPERTY_ROTATION) return true;
+        if (c->tracks[t].property == OROYA_PROPERTY_ROTATION)
+            return true;
     }
     return false;
 }
@@ -94,7 +97,8 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
     oroya_rig *rig = NULL;
     oroya_error err = {0};
     if (!m->skin_count) {
-        fprintf(stderr, "oroya export: --compress: the file has no skin; clips written unchanged\n");
+        fprintf(stderr,
+                "oroya export: --compress: the file has no skin; clips written unchanged\n");
     } else if (oroya_rig_create_gltf(m, 0, NULL, &rig, &err) != OROYA_OK) {
         fprintf(stderr, "oroya export: --compress: %s\n", err.message);
         return 1;
@@ -106,38 +110,48 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
         oroya_pose_clip_desc d = {.skeleton = oroya_rig_skeleton(rig), .clip = c, .compress = &cp};
         oroya_pose_clip *pc = NULL;
         bool bound = false;
-        if (rig && oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = d.skeleton, .clip = c},
-                                          &pc, &err) == OROYA_OK) {
+        if (rig &&
+            oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = d.skeleton, .clip = c}, &pc,
+                                   &err) == OROYA_OK) {
             bound = oroya_pose_clip_ignored_tracks(pc) < c->track_count;
             oroya_pose_clip_destroy(pc);
         }
         if (!bound) {
             if (rig && err.message[0]) {
-                fprintf(stderr, "oroya export: --compress: clip '%s' cannot be compressed (%s); written unchanged\n",
+                fprintf(stderr,
+                        "oroya export: --compress: clip '%s' cannot be compressed (%s); written "
+                        "unchanged\n",
                         c->name, err.message);
             } else if (rig) {
-                fprintf(stderr, "oroya export: --compress: clip '%s' animates no joint of skin 0; written unchanged\n",
+                fprintf(stderr,
+                        "oroya export: --compress: clip '%s' animates no joint of skin 0; written "
+                        "unchanged\n",
                         c->name);
             }
-            if (has_rotations(c)) *snorm16 = false;
+            if (has_rotations(c))
+                *snorm16 = false;
             err.message[0] = '\0';
             continue;
         }
         oroya_clip *r = NULL;
         float e = 0;
         if (oroya_pose_clip_reduce(&d, true, &r, &e, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya export: --compress %g: clip '%s': %s\n", (double)tol, c->name, err.message);
+            fprintf(stderr, "oroya export: --compress %g: clip '%s': %s\n", (double)tol, c->name,
+                    err.message);
             rc = 1;
             break;
         }
-        fprintf(stderr, "clip '%s': %u keys -> %u, max error %.3g (tolerance %g)\n", c->name, key_count(c),
-                key_count(r), (double)e, (double)tol);
-        if (list->owned[i]) oroya_clip_destroy(c);
+        fprintf(stderr, "clip '%s': %u keys -> %u, max error %.3g (tolerance %g)\n", c->name,
+                key_count(c), key_count(r), (double)e, (double)tol);
+        if (list->owned[i])
+            oroya_clip_destroy(c);
         list->clips[i] = r;
         list->owned[i] = true;
     }
     if (!rc && !*snorm16) {
-        fprintf(stderr, "oroya export: --compress: rotations stay float (a clip written unchanged has some)\n");
+        fprintf(
+            stderr,
+            "oroya export: --compress: rotations stay float (a clip written unchanged has some)\n");
     }
     oroya_rig_destroy(rig);
     return rc;
@@ -153,7 +167,8 @@ int oroya_cmd_export(int argc, char **argv) {
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--subclip") || !strcmp(a, "--make-additive") || !strcmp(a, "--drop")) {
+        } else if (!strcmp(a, "--subclip") || !strcmp(a, "--make-additive") ||
+                   !strcmp(a, "--drop")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n", a);
                 return 2;
@@ -169,7 +184,8 @@ int oroya_cmd_export(int argc, char **argv) {
                 fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n", a);
                 return 2;
             }
-            if (cli_parse_tolerance("export", argv[++i], &tol)) return 2;
+            if (cli_parse_tolerance("export", argv[++i], &tol))
+                return 2;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "oroya export: unknown option '%s'\n(see 'oroya export --help')\n", a);
             return 2;
@@ -178,7 +194,8 @@ int oroya_cmd_export(int argc, char **argv) {
         } else if (!out) {
             out = a;
         } else {
-            fprintf(stderr, "oroya export: more than two files ('%s')\n(see 'oroya export --help')\n", a);
+            fprintf(stderr,
+                    "oroya export: more than two files ('%s')\n(see 'oroya export --help')\n", a);
             return 2;
         }
     }
@@ -195,13 +212,17 @@ int oroya_cmd_export(int argc, char **argv) {
     oroya_gltf_model *m = NULL;
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
-    if (cli_gltf_load("export", in, &desc, &m)) return 1;
+    if (cli_gltf_load("export", in, &desc, &m))
+        return 1;
     clip_list *list = calloc(1, sizeof *list);
     int rc = list ? 0 : 1;
-    if (!list) fprintf(stderr, "oroya export: out of memory\n");
-    for (uint32_t i = 0; list && i < m->clip_count && i < EXPORT_MAX_CLIPS; i++) list->clips[list->count++] = m->clips[i];
+    if (!list)
+        fprintf(stderr, "oroya export: out of memory\n");
+    for (uint32_t i = 0; list && i < m->clip_count && i < EXPORT_MAX_CLIPS; i++)
+        list->clips[list->count++] = m->clips[i];
     if (list && m->clip_count > EXPORT_MAX_CLIPS) {
-        fprintf(stderr, "oroya export: %s has %u clips; at most %d are written\n", in, m->clip_count, EXPORT_MAX_CLIPS);
+        fprintf(stderr, "oroya export: %s has %u clips; at most %d are written\n", in,
+                m->clip_count, EXPORT_MAX_CLIPS);
         rc = 1;
     }
     for (uint32_t o = 0; !rc && o < op_count; o++) {
@@ -214,12 +235,15 @@ int oroya_cmd_export(int argc, char **argv) {
         strcpy(text, ops[o][1]);
         if (!strcmp(ops[o][0], "--subclip")) {
             char *new_name = strchr(text, '=');
-            if (new_name) *new_name++ = '\0';
+            if (new_name)
+                *new_name++ = '\0';
             char *f[5];
             double start = 0, end = 0, fps = 0;
-            if (split(text, f, 5) != 4 || !number(f[1], &start) || !number(f[2], &end) || !number(f[3], &fps) ||
-                fps <= 0 || end <= start) {
-                fprintf(stderr, "oroya export: --subclip '%s' is not NAME:START:END:FPS with START < END and FPS > 0\n",
+            if (split(text, f, 5) != 4 || !number(f[1], &start) || !number(f[2], &end) ||
+                !number(f[3], &fps) || fps <= 0 || end <= start) {
+                fprintf(stderr,
+                        "oroya export: --subclip '%s' is not NAME:START:END:FPS with START < END "
+                        "and FPS > 0\n",
                         ops[o][1]);
                 rc = 2;
                 break;
@@ -230,8 +254,10 @@ int oroya_cmd_export(int argc, char **argv) {
                 break;
             }
             char name[600];
-            if (new_name && new_name[0]) snprintf(name, sizeof name, "%s", new_name);
-            else snprintf(name, sizeof name, "%s_%s_%s", list->clips[k]->name, f[1], f[2]);
+            if (new_name && new_name[0])
+                snprintf(name, sizeof name, "%s", new_name);
+            else
+                snprintf(name, sizeof name, "%s_%s_%s", list->clips[k]->name, f[1], f[2]);
             if (list->count == EXPORT_MAX_CLIPS) {
                 fprintf(stderr, "oroya export: more than %d clips\n", EXPORT_MAX_CLIPS);
                 rc = 1;
@@ -245,7 +271,9 @@ int oroya_cmd_export(int argc, char **argv) {
                 break;
             }
             if (!sub->track_count) {
-                fprintf(stderr, "oroya export: --subclip %s: no key of clip '%s' lies in frames %g..%g at %g fps\n",
+                fprintf(stderr,
+                        "oroya export: --subclip %s: no key of clip '%s' lies in frames %g..%g at "
+                        "%g fps\n",
                         ops[o][1], list->clips[k]->name, start, end, fps);
                 oroya_clip_destroy(sub);
                 rc = 1;
@@ -258,7 +286,8 @@ int oroya_cmd_export(int argc, char **argv) {
             uint32_t n = split(text, f, 4);
             double frame = 0;
             if (n > 3 || (n >= 2 && !number(f[1], &frame))) {
-                fprintf(stderr, "oroya export: --make-additive '%s' is not NAME[:FRAME[:REF]]\n", ops[o][1]);
+                fprintf(stderr, "oroya export: --make-additive '%s' is not NAME[:FRAME[:REF]]\n",
+                        ops[o][1]);
                 rc = 2;
                 break;
             }
@@ -269,9 +298,11 @@ int oroya_cmd_export(int argc, char **argv) {
                 break;
             }
             /* In place on the clip the file gave us: it is the one written. */
-            oroya_result r = oroya_clip_make_additive(list->clips[k], frame, list->clips[ref], 30.0);
+            oroya_result r =
+                oroya_clip_make_additive(list->clips[k], frame, list->clips[ref], 30.0);
             if (r != OROYA_OK) {
-                fprintf(stderr, "oroya export: --make-additive %s: %s\n", ops[o][1], oroya_result_string(r));
+                fprintf(stderr, "oroya export: --make-additive %s: %s\n", ops[o][1],
+                        oroya_result_string(r));
                 rc = 1;
                 break;
             }
@@ -281,31 +312,39 @@ int oroya_cmd_export(int argc, char **argv) {
                 rc = 1;
                 break;
             }
-            if (list->owned[k]) oroya_clip_destroy(list->clips[k]);
-            memmove(&list->clips[k], &list->clips[k + 1], (list->count - (uint32_t)k - 1) * sizeof list->clips[0]);
-            memmove(&list->owned[k], &list->owned[k + 1], (list->count - (uint32_t)k - 1) * sizeof list->owned[0]);
+            if (list->owned[k])
+                oroya_clip_destroy(list->clips[k]);
+            memmove(&list->clips[k], &list->clips[k + 1],
+                    (list->count - (uint32_t)k - 1) * sizeof list->clips[0]);
+            memmove(&list->owned[k], &list->owned[k + 1],
+                    (list->count - (uint32_t)k - 1) * sizeof list->owned[0]);
             list->count--;
         }
     }
     bool snorm16 = false;
-    if (!rc && tol > 0) rc = compress_clips(m, list, tol, &snorm16);
+    if (!rc && tol > 0)
+        rc = compress_clips(m, list, tol, &snorm16);
     if (!rc) {
         oroya_error err = {0};
         /* .model: what the scene does not hold (names, cameras as the file had them, skin.skeleton,
          * line primitives, nodes outside the scene that a clip animates) comes back as read. */
-        oroya_gltf_write_desc wd = {.binary = binary, .clips = (const oroya_clip *const *)list->clips,
-                                    .clip_count = list->count, .snorm16_rotations = snorm16,
+        oroya_gltf_write_desc wd = {.binary = binary,
+                                    .clips = (const oroya_clip *const *)list->clips,
+                                    .clip_count = list->count,
+                                    .snorm16_rotations = snorm16,
                                     .model = m};
         if (oroya_gltf_write(m->scene, &wd, out, &err) != OROYA_OK) {
             cli_report("export", out, &err);
             rc = 1;
         } else {
-            fprintf(stderr, "wrote %s (%u clip%s)%s\n", out, list->count, list->count == 1 ? "" : "s",
+            fprintf(stderr, "wrote %s (%u clip%s)%s\n", out, list->count,
+                    list->count == 1 ? "" : "s",
                     m->image_count ? "; images and textures are not written" : "");
         }
     }
     for (uint32_t i = 0; list && i < list->count; i++) {
-        if (list->owned[i]) oroya_clip_destroy(list->clips[i]);
+        if (list->owned[i])
+            oroya_clip_destroy(list->clips[i]);
     }
     free(list);
     oroya_gltf_model_free(m);

@@ -11,11 +11,10 @@
 #include "oroya/gltf.h"
 #include "oroya/pose.h"
 
-static const char *const path_names[] = {"unknown", "translation", "rotation", "scale",
-                                         "weights"};
+static const char *const path_names[] = {"unknown", "translation", "rotation", "scale", "weights"};
 static const char *const interp_names[] = {"LINEAR", "STEP", "CUBICSPLINE"};
-static const char *const kind_names[] = {"object", "bone", "mesh", "skinned mesh", "camera",
-                                         "light"};
+static const char *const kind_names[] = {"object",       "bone",   "mesh",
+                                         "skinned mesh", "camera", "light"};
 
 static void usage(FILE *f) {
     fprintf(f, "usage: oroya info FILE [--json] [--allow-outside] [--compress TOL]\n\n"
@@ -61,8 +60,8 @@ static clip_cost *clip_costs(const oroya_gltf_model *m, float tol) {
                 names[j] = m->node_names[i];
             }
         }
-        oroya_pose_skeleton_desc sd = {.joint_count = n, .parents = parents, .rest = rest,
-                                       .names = names};
+        oroya_pose_skeleton_desc sd = {
+            .joint_count = n, .parents = parents, .rest = rest, .names = names};
         if (oroya_pose_skeleton_create(&sd, &skel, &err) != OROYA_OK) {
             skel = NULL;
         }
@@ -72,7 +71,8 @@ static clip_cost *clip_costs(const oroya_gltf_model *m, float tol) {
         if (!skel) {
             snprintf(c->error, sizeof c->error, "%s",
                      n > OROYA_POSE_MAX_JOINTS ? "too many nodes for a pose skeleton"
-                                               : err.message[0] ? err.message : "no scene");
+                     : err.message[0]          ? err.message
+                                               : "no scene");
             continue;
         }
         oroya_pose_compress cp = {.tolerance = tol};
@@ -114,8 +114,7 @@ static uint32_t *gltf_parents(const oroya_gltf_data *d) {
     return p;
 }
 
-static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint32_t i,
-                       int depth) {
+static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint32_t i, int depth) {
     const oroya_gltf_node *n = &d->nodes[i];
     oroya_node_kind kind = OROYA_NODE_OBJECT;
     oroya_scene_node_kind(m->scene, m->nodes[i], &kind);
@@ -145,10 +144,9 @@ static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint
 static void print_text(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
                        const uint32_t *parents, const clip_cost *costs, float tol) {
     printf("%s: glTF 2.0%s, %u node%s, %u mesh%s, %u skin%s, %u clip%s\n", file,
-           d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s",
-           d->mesh_count, d->mesh_count == 1 ? "" : "es", d->skin_count,
-           d->skin_count == 1 ? "" : "s", d->animation_count,
-           d->animation_count == 1 ? "" : "s");
+           d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s", d->mesh_count,
+           d->mesh_count == 1 ? "" : "es", d->skin_count, d->skin_count == 1 ? "" : "s",
+           d->animation_count, d->animation_count == 1 ? "" : "s");
     printf("nodes:\n");
     for (uint32_t i = 0; i < d->node_count; i++) {
         if (parents[i] == OROYA_GLTF_NONE) {
@@ -216,9 +214,8 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
             const oroya_pose_clip_info *in = &costs[a].info;
             printf("    runtime: %zu bytes float; %zu bytes %s at %g, max error %.3g (joints "
                    "%.3g)\n",
-                   costs[a].float_bytes, in->bytes,
-                   in->compressed ? "compressed" : "kept in float", (double)tol,
-                   (double)in->max_error, (double)in->max_joint_error);
+                   costs[a].float_bytes, in->bytes, in->compressed ? "compressed" : "kept in float",
+                   (double)tol, (double)in->max_error, (double)in->max_joint_error);
         } else if (costs) {
             printf("    runtime: not built: %s\n", costs[a].error);
         }
@@ -274,9 +271,12 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
         for (uint32_t k = 0; k < n->child_count; k++) {
             cJSON_AddItemToArray(ch, cJSON_CreateNumber(n->children[k]));
         }
-        if (n->mesh != OROYA_GLTF_NONE) cJSON_AddNumberToObject(o, "mesh", n->mesh);
-        if (n->skin != OROYA_GLTF_NONE) cJSON_AddNumberToObject(o, "skin", n->skin);
-        if (n->camera != OROYA_GLTF_NONE) cJSON_AddNumberToObject(o, "camera", n->camera);
+        if (n->mesh != OROYA_GLTF_NONE)
+            cJSON_AddNumberToObject(o, "mesh", n->mesh);
+        if (n->skin != OROYA_GLTF_NONE)
+            cJSON_AddNumberToObject(o, "skin", n->skin);
+        if (n->camera != OROYA_GLTF_NONE)
+            cJSON_AddNumberToObject(o, "camera", n->camera);
         cJSON_AddItemToArray(nodes, o);
     }
     cJSON *meshes = cJSON_AddArrayToObject(root, "meshes");
@@ -402,8 +402,10 @@ int oroya_cmd_info(int argc, char **argv) {
     }
     oroya_result r = oroya_gltf_parse_file(
         &(oroya_gltf_desc){.allow_outside_base_dir = allow_outside}, file, &d, &err);
-    if (r == OROYA_OK) r = oroya_gltf_validate(d, &err);
-    if (r == OROYA_OK) r = oroya_gltf_import(d, &desc, &m, &err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(d, &err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_import(d, &desc, &m, &err);
     int rc = 1;
     uint32_t *parents = r == OROYA_OK ? gltf_parents(d) : NULL;
     if (r != OROYA_OK) {

@@ -46,18 +46,17 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: oroya play [--base DIR] [--allow-outside] SCENARIO.json\n\n"
-            "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
-            "models) through oroya's mixer and prints the result on stdout, one frame per\n"
-            "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
-            "same as three.js's reference runner, so results compare number by number.\n"
-            "'-' reads the scenario from stdin; a \"gltf\" path is relative to the scenario's\n"
-            "folder, or to --base DIR (default: the working directory for stdin).\n"
-            "--allow-outside lets the model's buffers lie outside the model's folder\n"
-            "(refused by default).\n"
-            "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
-            "2 usage.\n");
+    fprintf(f, "usage: oroya play [--base DIR] [--allow-outside] SCENARIO.json\n\n"
+               "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
+               "models) through oroya's mixer and prints the result on stdout, one frame per\n"
+               "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
+               "same as three.js's reference runner, so results compare number by number.\n"
+               "'-' reads the scenario from stdin; a \"gltf\" path is relative to the scenario's\n"
+               "folder, or to --base DIR (default: the working directory for stdin).\n"
+               "--allow-outside lets the model's buffers lie outside the model's folder\n"
+               "(refused by default).\n"
+               "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
+               "2 usage.\n");
 }
 
 static void print_warning(const char *message, void *user) {
@@ -105,9 +104,10 @@ int oroya_cmd_play(int argc, char **argv) {
         fprintf(stderr, "oroya play: %s: %s\n", file, strerror(errno ? errno : EIO));
         return 1;
     }
-    oroya_scenario_desc desc = {
-        .base_dir = base, .on_warning = print_warning, .user = (void *)(uintptr_t)file,
-        .allow_outside_base_dir = allow_outside};
+    oroya_scenario_desc desc = {.base_dir = base,
+                                .on_warning = print_warning,
+                                .user = (void *)(uintptr_t)file,
+                                .allow_outside_base_dir = allow_outside};
     char *out = NULL;
     size_t out_len = 0;
     oroya_error err = {0};

@@ -50,14 +50,14 @@ static const char *usage_text =
     "  -o OUT          .svg or .png\n";
 
 typedef struct channel_sel {
-    int property;      /* oroya_property, -1 none */
-    int component;     /* -1: every component that changes; -2: rotation angle */
+    int property;  /* oroya_property, -1 none */
+    int component; /* -1: every component that changes; -2: rotation angle */
 } channel_sel;
 
 typedef struct series {
     const oroya_clip *clip;
     const oroya_track *track;
-    int component;     /* >= 0 a component; -2 the rotation angle */
+    int component; /* >= 0 a component; -2 the rotation angle */
     char label[200];
 } series;
 
@@ -65,7 +65,7 @@ typedef struct plot_input {
     oroya_clip *clips[PLOT_MAX_CLIPS];
     bool owned[PLOT_MAX_CLIPS];
     uint32_t count;
-    oroya_gltf_model *model;   /* a glTF file's, or a scenario's "gltf" */
+    oroya_gltf_model *model; /* a glTF file's, or a scenario's "gltf" */
     world demo;
     bool has_demo;
     float *arrays[PLOT_MAX_CLIPS * 64];
@@ -75,11 +75,14 @@ typedef struct plot_input {
 
 static void input_free(plot_input *in) {
     for (uint32_t i = 0; i < in->count; i++) {
-        if (in->owned[i]) oroya_clip_destroy(in->clips[i]);
+        if (in->owned[i])
+            oroya_clip_destroy(in->clips[i]);
     }
-    for (uint32_t i = 0; i < in->array_count; i++) free(in->arrays[i]);
+    for (uint32_t i = 0; i < in->array_count; i++)
+        free(in->arrays[i]);
     oroya_gltf_model_free(in->model);
-    if (in->has_demo) world_free(&in->demo);
+    if (in->has_demo)
+        world_free(&in->demo);
     cJSON_Delete(in->json);
 }
 
@@ -92,11 +95,14 @@ static int usage_error(const char *fmt, const char *arg) {
 
 static bool ends_with(const char *s, const char *tail) {
     size_t n = strlen(s), k = strlen(tail);
-    if (n < k) return false;
+    if (n < k)
+        return false;
     for (size_t i = 0; i < k; i++) {
         char c = s[n - k + i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != tail[i]) return false;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != tail[i])
+            return false;
     }
     return true;
 }
@@ -105,21 +111,29 @@ static int parse_channel(const char *s, channel_sel *out) {
     char prop[32];
     const char *dot = strchr(s, '.');
     size_t n = dot ? (size_t)(dot - s) : strlen(s);
-    if (n >= sizeof prop) return 1;
+    if (n >= sizeof prop)
+        return 1;
     memcpy(prop, s, n);
     prop[n] = 0;
-    if (!strcmp(prop, "translation") || !strcmp(prop, "position")) out->property = OROYA_PROPERTY_TRANSLATION;
-    else if (!strcmp(prop, "rotation") || !strcmp(prop, "quaternion")) out->property = OROYA_PROPERTY_ROTATION;
-    else if (!strcmp(prop, "scale")) out->property = OROYA_PROPERTY_SCALE;
-    else if (!strcmp(prop, "weights")) out->property = OROYA_PROPERTY_WEIGHTS;
-    else return 1;
+    if (!strcmp(prop, "translation") || !strcmp(prop, "position"))
+        out->property = OROYA_PROPERTY_TRANSLATION;
+    else if (!strcmp(prop, "rotation") || !strcmp(prop, "quaternion"))
+        out->property = OROYA_PROPERTY_ROTATION;
+    else if (!strcmp(prop, "scale"))
+        out->property = OROYA_PROPERTY_SCALE;
+    else if (!strcmp(prop, "weights"))
+        out->property = OROYA_PROPERTY_WEIGHTS;
+    else
+        return 1;
     out->component = -1;
-    if (!dot) return 0;
+    if (!dot)
+        return 0;
     const char *c = dot + 1;
     if (out->property == OROYA_PROPERTY_WEIGHTS) {
         char *end = NULL;
         long v = strtol(c, &end, 10);
-        if (!c[0] || *end || v < 0 || v > 65535) return 1;
+        if (!c[0] || *end || v < 0 || v > 65535)
+            return 1;
         out->component = (int)v;
         return 0;
     }
@@ -143,7 +157,8 @@ static int parse_channel(const char *s, channel_sel *out) {
 static int add_clip(plot_input *in, oroya_clip *c, bool owned) {
     if (in->count == PLOT_MAX_CLIPS) {
         fprintf(stderr, "oroya plot: more than %d clips\n", PLOT_MAX_CLIPS);
-        if (owned) oroya_clip_destroy(c);
+        if (owned)
+            oroya_clip_destroy(c);
         return 1;
     }
     in->owned[in->count] = owned;
@@ -188,9 +203,11 @@ static const char *string_of(const cJSON *o, const char *key) {
 /* The clips of a scenario (FORMAT: "clips": [{name, tracks: [{node, property,
  * interpolation, times, values}]}]) and of its "gltf" model. */
 static int load_scenario(plot_input *in, const char *path) {
-    if (cli_check_regular_file("plot", path)) return 1;
+    if (cli_check_regular_file("plot", path))
+        return 1;
     FILE *f = fopen(path, "rb");
-    if (!f) return cli_check_readable("plot", path);
+    if (!f)
+        return cli_check_readable("plot", path);
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -213,12 +230,16 @@ static int load_scenario(plot_input *in, const char *path) {
     if (gltf) {
         char full[4096];
         const char *slash = strrchr(path, '/');
-        if (gltf[0] == '/' || !slash) snprintf(full, sizeof full, "%s", gltf);
-        else snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, gltf);
+        if (gltf[0] == '/' || !slash)
+            snprintf(full, sizeof full, "%s", gltf);
+        else
+            snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, gltf);
         oroya_gltf_import_desc d = {.skip_images = true};
-        if (cli_gltf_load("plot", full, &d, &in->model)) return 1;
+        if (cli_gltf_load("plot", full, &d, &in->model))
+            return 1;
         for (uint32_t i = 0; i < in->model->clip_count; i++) {
-            if (add_clip(in, in->model->clips[i], false)) return 1;
+            if (add_clip(in, in->model->clips[i], false))
+                return 1;
         }
     }
     const cJSON *clips = cJSON_GetObjectItemCaseSensitive(in->json, "clips");
@@ -229,7 +250,8 @@ static int load_scenario(plot_input *in, const char *path) {
         const cJSON *tracks = cJSON_GetObjectItemCaseSensitive(c, "tracks");
         int tn = cJSON_GetArraySize(tracks), ti = 0;
         oroya_track *tr = calloc((size_t)tn + 1, sizeof *tr);
-        if (!tr) return 1;
+        if (!tr)
+            return 1;
         const cJSON *t;
         int rc = 0;
         cJSON_ArrayForEach(t, tracks) {
@@ -239,16 +261,24 @@ static int load_scenario(plot_input *in, const char *path) {
             const char *interp = string_of(t, "interpolation");
             if (!node || !prop || parse_channel(prop, &sel) || sel.component != -1 ||
                 sel.property == OROYA_PROPERTY_WEIGHTS) {
-                fprintf(stderr, "oroya plot: %s: needs \"node\" and a \"property\" (position, quaternion, scale)\n", where);
+                fprintf(stderr,
+                        "oroya plot: %s: needs \"node\" and a \"property\" (position, quaternion, "
+                        "scale)\n",
+                        where);
                 rc = 1;
                 break;
             }
             oroya_interpolation ip = OROYA_INTERP_LINEAR;
-            if (interp && (!strcmp(interp, "step") || !strcmp(interp, "discrete"))) ip = OROYA_INTERP_STEP;
-            else if (interp && !strcmp(interp, "cubicspline")) ip = OROYA_INTERP_CUBICSPLINE;
-            else if (interp && !strcmp(interp, "smooth")) ip = sel.property == OROYA_PROPERTY_ROTATION ? OROYA_INTERP_LINEAR : OROYA_INTERP_SMOOTH;
+            if (interp && (!strcmp(interp, "step") || !strcmp(interp, "discrete")))
+                ip = OROYA_INTERP_STEP;
+            else if (interp && !strcmp(interp, "cubicspline"))
+                ip = OROYA_INTERP_CUBICSPLINE;
+            else if (interp && !strcmp(interp, "smooth"))
+                ip = sel.property == OROYA_PROPERTY_ROTATION ? OROYA_INTERP_LINEAR
+                                                             : OROYA_INTERP_SMOOTH;
             else if (interp && strcmp(interp, "linear")) {
-                fprintf(stderr, "oroya plot: %s.interpolation: unknown interpolation '%s'\n", where, interp);
+                fprintf(stderr, "oroya plot: %s.interpolation: unknown interpolation '%s'\n", where,
+                        interp);
                 rc = 1;
                 break;
             }
@@ -257,26 +287,35 @@ static int load_scenario(plot_input *in, const char *path) {
             snprintf(sub, sizeof sub, "%s.times", where);
             float *times = numbers(in, cJSON_GetObjectItemCaseSensitive(t, "times"), sub, &nt);
             snprintf(sub, sizeof sub, "%s.values", where);
-            float *values = times ? numbers(in, cJSON_GetObjectItemCaseSensitive(t, "values"), sub, &nv) : NULL;
+            float *values =
+                times ? numbers(in, cJSON_GetObjectItemCaseSensitive(t, "values"), sub, &nv) : NULL;
             if (!values) {
                 rc = 1;
                 break;
             }
             uint32_t comps = sel.property == OROYA_PROPERTY_ROTATION ? 4 : 3;
-            tr[ti++] = (oroya_track){.target = node, .property = (oroya_property)sel.property, .interpolation = ip,
-                                     .components = comps, .key_count = nt, .times = times, .values = values,
+            tr[ti++] = (oroya_track){.target = node,
+                                     .property = (oroya_property)sel.property,
+                                     .interpolation = ip,
+                                     .components = comps,
+                                     .key_count = nt,
+                                     .times = times,
+                                     .values = values,
                                      .value_count = nv};
         }
         oroya_clip *clip = NULL;
         oroya_error err = {0};
         const char *name = string_of(c, "name");
-        if (!rc && oroya_clip_create(&(oroya_clip_desc){.name = name ? name : "", .tracks = tr,
-                                                        .track_count = (uint32_t)ti}, &clip, &err) != OROYA_OK) {
+        if (!rc && oroya_clip_create(&(oroya_clip_desc){.name = name ? name : "",
+                                                        .tracks = tr,
+                                                        .track_count = (uint32_t)ti},
+                                     &clip, &err) != OROYA_OK) {
             fprintf(stderr, "oroya plot: %s: clips[%d]: %s\n", path, ci, err.message);
             rc = 1;
         }
         free(tr);
-        if (rc || add_clip(in, clip, true)) return 1;
+        if (rc || add_clip(in, clip, true))
+            return 1;
         ci++;
     }
     if (!in->count) {
@@ -288,18 +327,23 @@ static int load_scenario(plot_input *in, const char *path) {
 
 static int load_input(plot_input *in, const char *file) {
     if (!file) {
-        if (demo_world_create(&in->demo)) return 1;
+        if (demo_world_create(&in->demo))
+            return 1;
         in->has_demo = true;
         for (uint32_t i = 0; i < in->demo.clip_count; i++) {
-            if (add_clip(in, in->demo.clips[i], false)) return 1;
+            if (add_clip(in, in->demo.clips[i], false))
+                return 1;
         }
         return 0;
     }
-    if (ends_with(file, ".json")) return load_scenario(in, file);
+    if (ends_with(file, ".json"))
+        return load_scenario(in, file);
     oroya_gltf_import_desc d = {.skip_images = true};
-    if (cli_gltf_load("plot", file, &d, &in->model)) return 1;
+    if (cli_gltf_load("plot", file, &d, &in->model))
+        return 1;
     for (uint32_t i = 0; i < in->model->clip_count; i++) {
-        if (add_clip(in, in->model->clips[i], false)) return 1;
+        if (add_clip(in, in->model->clips[i], false))
+            return 1;
     }
     return 0;
 }
@@ -329,17 +373,20 @@ static double pick(const series *s, const float *v) {
 /* Key k's value (for cubic splines the spline vertex, between the tangents). */
 static const float *key_value(const oroya_track *t, uint32_t k) {
     uint32_t c = t->components;
-    return t->interpolation == OROYA_INTERP_CUBICSPLINE ? t->values + (size_t)k * 3 * c + c : t->values + (size_t)k * c;
+    return t->interpolation == OROYA_INTERP_CUBICSPLINE ? t->values + (size_t)k * 3 * c + c
+                                                        : t->values + (size_t)k * c;
 }
 
 static bool component_changes(const oroya_track *t, int comp) {
     for (uint32_t k = 1; k < t->key_count; k++) {
-        if (key_value(t, k)[comp] != key_value(t, 0)[comp]) return true;
+        if (key_value(t, k)[comp] != key_value(t, 0)[comp])
+            return true;
     }
     if (t->interpolation == OROYA_INTERP_CUBICSPLINE) {
         for (uint32_t k = 0; k < t->key_count; k++) {
             const float *v = t->values + (size_t)k * 3 * t->components;
-            if (v[comp] != 0.0f || v[2 * t->components + (uint32_t)comp] != 0.0f) return true;
+            if (v[comp] != 0.0f || v[2 * t->components + (uint32_t)comp] != 0.0f)
+                return true;
         }
     }
     return false;
@@ -355,15 +402,19 @@ static int cmp_double(const void *a, const void *b) {
 static double *sample_times(const oroya_track *t, double t0, double t1, uint32_t *count) {
     size_t cap = PLOT_SAMPLES + 1 + 2 * (size_t)t->key_count;
     double *ts = malloc(cap * sizeof *ts);
-    if (!ts) return NULL;
+    if (!ts)
+        return NULL;
     size_t n = 0;
-    for (uint32_t i = 0; i <= PLOT_SAMPLES; i++) ts[n++] = t0 + (t1 - t0) * i / PLOT_SAMPLES;
+    for (uint32_t i = 0; i <= PLOT_SAMPLES; i++)
+        ts[n++] = t0 + (t1 - t0) * i / PLOT_SAMPLES;
     double eps = (t1 - t0) * 1e-6;
     for (uint32_t k = 0; k < t->key_count; k++) {
         double kt = t->times[k];
-        if (kt < t0 || kt > t1) continue;
+        if (kt < t0 || kt > t1)
+            continue;
         ts[n++] = kt;
-        if (t->interpolation == OROYA_INTERP_STEP && kt - eps >= t0) ts[n++] = kt - eps;
+        if (t->interpolation == OROYA_INTERP_STEP && kt - eps >= t0)
+            ts[n++] = kt - eps;
     }
     qsort(ts, n, sizeof *ts, cmp_double);
     *count = (uint32_t)n;
@@ -384,19 +435,25 @@ static double nice_step(double range, int target) {
 
 static void tick_label(char *buf, size_t n, double v, double step) {
     int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-    if (decimals > 6) decimals = 6;
-    if (fabs(v) < step * 1e-6) v = 0;
+    if (decimals > 6)
+        decimals = 6;
+    if (fabs(v) < step * 1e-6)
+        v = 0;
     snprintf(buf, n, "%.*f", decimals, v);
 }
 
 typedef struct frame {
-    double x0, y0, x1, y1;     /* plot area in device units */
-    double t0, t1, v0, v1;     /* data range */
+    double x0, y0, x1, y1; /* plot area in device units */
+    double t0, t1, v0, v1; /* data range */
 } frame;
 
 /* Data map inside the frame with an 8-pixel inset, so dots on the ends show whole. */
-static double fx(const frame *f, double t) { return f->x0 + 8 + (t - f->t0) / (f->t1 - f->t0) * (f->x1 - f->x0 - 16); }
-static double fy(const frame *f, double v) { return f->y1 - (v - f->v0) / (f->v1 - f->v0) * (f->y1 - f->y0); }
+static double fx(const frame *f, double t) {
+    return f->x0 + 8 + (t - f->t0) / (f->t1 - f->t0) * (f->x1 - f->x0 - 16);
+}
+static double fy(const frame *f, double v) {
+    return f->y1 - (v - f->v0) / (f->v1 - f->v0) * (f->y1 - f->y0);
+}
 
 /* A series sampled: n points (t[i], y[i]), both from one allocation. */
 typedef struct curve {
@@ -411,7 +468,8 @@ static int sample_curve(const series *s, double t0, double t1, curve *out) {
     double *all = out->t ? realloc(out->t, 2 * (size_t)out->n * sizeof *all) : NULL;
     if (!all || !v) {
         free(all ? all : out->t);
-        if (v != buf) free(v);
+        if (v != buf)
+            free(v);
         out->t = NULL;
         return 1;
     }
@@ -422,16 +480,18 @@ static int sample_curve(const series *s, double t0, double t1, curve *out) {
         oroya_track_sample(s->track, out->t[k], &cursor, NULL, v);
         out->y[k] = pick(s, v);
     }
-    if (v != buf) free(v);
+    if (v != buf)
+        free(v);
     return 0;
 }
 
-static int draw(cairo_t *cr, double width, double height, const series *s, uint32_t ns, double t0, double t1,
-                const char *title, const char *y_label) {
+static int draw(cairo_t *cr, double width, double height, const series *s, uint32_t ns, double t0,
+                double t1, const char *title, const char *y_label) {
     curve cv[PLOT_MAX_SERIES];
     for (uint32_t i = 0; i < ns; i++) {
         if (sample_curve(&s[i], t0, t1, &cv[i])) {
-            for (uint32_t k = 0; k < i; k++) free(cv[k].t);
+            for (uint32_t k = 0; k < i; k++)
+                free(cv[k].t);
             return 1;
         }
     }
@@ -439,11 +499,14 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
     double lo = INFINITY, hi = -INFINITY;
     for (uint32_t i = 0; i < ns; i++) {
         for (uint32_t k = 0; k < cv[i].n; k++) {
-            if (isfinite(cv[i].y[k])) lo = fmin(lo, cv[i].y[k]), hi = fmax(hi, cv[i].y[k]);
+            if (isfinite(cv[i].y[k]))
+                lo = fmin(lo, cv[i].y[k]), hi = fmax(hi, cv[i].y[k]);
         }
     }
-    if (!(lo <= hi)) lo = 0, hi = 1;
-    if (hi - lo < 1e-9 * fmax(1.0, fabs(hi))) lo -= 1, hi += 1;
+    if (!(lo <= hi))
+        lo = 0, hi = 1;
+    if (hi - lo < 1e-9 * fmax(1.0, fabs(hi)))
+        lo -= 1, hi += 1;
     double pad = (hi - lo) * 0.08;
     lo -= pad, hi += pad;
     double vstep = nice_step(hi - lo, 6), tstep = nice_step(t1 - t0, 8);
@@ -454,20 +517,35 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
     /* The legend goes under the chart, its entries flowing into rows. */
     cairo_set_font_size(cr, 12);
     cairo_text_extents_t ext;
-    double legend_x[PLOT_MAX_SERIES], legend_row[PLOT_MAX_SERIES], cx = 0, row = 0, avail = width - 74 - 24;
+    double legend_x[PLOT_MAX_SERIES], legend_row[PLOT_MAX_SERIES], cx = 0, row = 0,
+                                                                   avail = width - 74 - 24;
     for (uint32_t i = 0; i < ns; i++) {
         cairo_text_extents(cr, s[i].label, &ext);
         double w = ext.x_advance + 44;
-        if (cx > 0 && cx + w > avail) cx = 0, row++;
+        if (cx > 0 && cx + w > avail)
+            cx = 0, row++;
         legend_x[i] = cx;
         legend_row[i] = row;
         cx += w + 10;
     }
     double legend_h = 18.0 * (row + 1) + 6;
-    frame f = {.x0 = 74, .y0 = 44, .x1 = width - 24, .y1 = height - 56 - legend_h, .t0 = t0, .t1 = t1,
-               .v0 = lo, .v1 = hi};
-    if (f.x1 - f.x0 < 40 || f.y1 - f.y0 < 40) f = (frame){.x0 = 4, .y0 = 4, .x1 = width - 4, .y1 = height - 4,
-                                                          .t0 = t0, .t1 = t1, .v0 = lo, .v1 = hi};
+    frame f = {.x0 = 74,
+               .y0 = 44,
+               .x1 = width - 24,
+               .y1 = height - 56 - legend_h,
+               .t0 = t0,
+               .t1 = t1,
+               .v0 = lo,
+               .v1 = hi};
+    if (f.x1 - f.x0 < 40 || f.y1 - f.y0 < 40)
+        f = (frame){.x0 = 4,
+                    .y0 = 4,
+                    .x1 = width - 4,
+                    .y1 = height - 4,
+                    .t0 = t0,
+                    .t1 = t1,
+                    .v0 = lo,
+                    .v1 = hi};
     /* Grid and ticks. */
     char label[64];
     cairo_set_line_width(cr, 1);
@@ -525,9 +603,12 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
         cairo_set_source_rgb(cr, c[0], c[1], c[2]);
         cairo_set_line_width(cr, 2.2);
         for (uint32_t k = 0; k < cv[i].n; k++) {
-            if (!isfinite(cv[i].y[k])) continue;
-            if (k) cairo_line_to(cr, fx(&f, cv[i].t[k]), fy(&f, cv[i].y[k]));
-            else cairo_move_to(cr, fx(&f, cv[i].t[k]), fy(&f, cv[i].y[k]));
+            if (!isfinite(cv[i].y[k]))
+                continue;
+            if (k)
+                cairo_line_to(cr, fx(&f, cv[i].t[k]), fy(&f, cv[i].y[k]));
+            else
+                cairo_move_to(cr, fx(&f, cv[i].t[k]), fy(&f, cv[i].y[k]));
         }
         cairo_stroke(cr);
         free(cv[i].t);
@@ -538,10 +619,12 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
         const oroya_track *t = s[i].track;
         /* Dots shrink where keys crowd (under 12 pixels apart). */
         double gap = INFINITY;
-        for (uint32_t k = 1; k < t->key_count; k++) gap = fmin(gap, fx(&f, t->times[k]) - fx(&f, t->times[k - 1]));
+        for (uint32_t k = 1; k < t->key_count; k++)
+            gap = fmin(gap, fx(&f, t->times[k]) - fx(&f, t->times[k - 1]));
         double radius = fmax(2.0, fmin(4.0, gap / 3.0));
         for (uint32_t k = 0; k < t->key_count; k++) {
-            if (t->times[k] < t0 || t->times[k] > t1) continue;
+            if (t->times[k] < t0 || t->times[k] > t1)
+                continue;
             double y = pick(&s[i], key_value(t, k));
             cairo_arc(cr, fx(&f, t->times[k]), fy(&f, y), radius, 0, 2 * PI_D);
             cairo_set_source_rgb(cr, c[0], c[1], c[2]);
@@ -575,7 +658,8 @@ static int draw(cairo_t *cr, double width, double height, const series *s, uint3
 static bool parse_number(const char *s, double *out) {
     char *end = NULL;
     double v = strtod(s, &end);
-    if (!s[0] || *end || !isfinite(v)) return false;
+    if (!s[0] || *end || !isfinite(v))
+        return false;
     *out = v;
     return true;
 }
@@ -591,37 +675,46 @@ int oroya_cmd_plot(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes = !strcmp(a, "--clip") || !strcmp(a, "--node") || !strcmp(a, "--channel") || !strcmp(a, "--from") ||
-                     !strcmp(a, "--to") || !strcmp(a, "--size") || !strcmp(a, "--title") || !strcmp(a, "-o") ||
-                     !strcmp(a, "--output");
-        if (takes && !v) return usage_error("%s needs a value", a);
-        if (takes) i++;
+        bool takes = !strcmp(a, "--clip") || !strcmp(a, "--node") || !strcmp(a, "--channel") ||
+                     !strcmp(a, "--from") || !strcmp(a, "--to") || !strcmp(a, "--size") ||
+                     !strcmp(a, "--title") || !strcmp(a, "-o") || !strcmp(a, "--output");
+        if (takes && !v)
+            return usage_error("%s needs a value", a);
+        if (takes)
+            i++;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
             return 0;
         } else if (!strcmp(a, "--clip")) {
-            if (clip_count == PLOT_MAX_CLIPS) return usage_error("%s", "too many --clip options");
+            if (clip_count == PLOT_MAX_CLIPS)
+                return usage_error("%s", "too many --clip options");
             clip_names[clip_count++] = v;
         } else if (!strcmp(a, "--node")) {
-            if (node_count == PLOT_MAX_SERIES) return usage_error("%s", "too many --node options");
+            if (node_count == PLOT_MAX_SERIES)
+                return usage_error("%s", "too many --node options");
             node_names[node_count++] = v;
         } else if (!strcmp(a, "--channel")) {
-            if (channel_count == PLOT_MAX_CHANNELS) return usage_error("%s", "too many --channel options");
+            if (channel_count == PLOT_MAX_CHANNELS)
+                return usage_error("%s", "too many --channel options");
             if (parse_channel(v, &channels[channel_count])) {
-                return usage_error("--channel '%s' is not translation|rotation|scale|weights[.COMPONENT]", v);
+                return usage_error(
+                    "--channel '%s' is not translation|rotation|scale|weights[.COMPONENT]", v);
             }
             channel_count++;
         } else if (!strcmp(a, "--from")) {
-            if (!parse_number(v, &from)) return usage_error("--from '%s' is not a time", v);
+            if (!parse_number(v, &from))
+                return usage_error("--from '%s' is not a time", v);
             has_from = true;
         } else if (!strcmp(a, "--to")) {
-            if (!parse_number(v, &to)) return usage_error("--to '%s' is not a time", v);
+            if (!parse_number(v, &to))
+                return usage_error("--to '%s' is not a time", v);
             has_to = true;
         } else if (!strcmp(a, "--size")) {
             char tail = 0;
-            if (sscanf(v, "%ux%u%c", &width, &height, &tail) != 2 || width < 160 || height < 120 || width > 8192 ||
-                height > 8192) {
-                return usage_error("--size '%s' is not WxH with 160 <= W <= 8192, 120 <= H <= 8192", v);
+            if (sscanf(v, "%ux%u%c", &width, &height, &tail) != 2 || width < 160 || height < 120 ||
+                width > 8192 || height > 8192) {
+                return usage_error("--size '%s' is not WxH with 160 <= W <= 8192, 120 <= H <= 8192",
+                                   v);
             }
         } else if (!strcmp(a, "--title")) {
             title = v;
@@ -635,24 +728,31 @@ int oroya_cmd_plot(int argc, char **argv) {
             return usage_error("more than one input file ('%s')", a);
         }
     }
-    if (!out) return usage_error("%s", "-o OUT.svg|.png is required");
+    if (!out)
+        return usage_error("%s", "-o OUT.svg|.png is required");
     bool svg = ends_with(out, ".svg");
-    if (!svg && !ends_with(out, ".png")) return usage_error("output '%s' must end in .svg or .png", out);
-    if (has_from && has_to && !(from < to)) return usage_error("%s", "--from must be before --to");
+    if (!svg && !ends_with(out, ".png"))
+        return usage_error("output '%s' must end in .svg or .png", out);
+    if (has_from && has_to && !(from < to))
+        return usage_error("%s", "--from must be before --to");
 
     plot_input *in = calloc(1, sizeof *in);
-    if (!in) return 1;
+    if (!in)
+        return 1;
     int rc = load_input(in, file);
     /* Clips. */
     const oroya_clip *clips[PLOT_MAX_CLIPS];
     uint32_t nc = 0;
     for (uint32_t i = 0; !rc && i < clip_count; i++) {
         int32_t k = cli_find_clip("plot", in->clips, in->count, clip_names[i]);
-        if (k < 0) rc = 1;
-        else clips[nc++] = in->clips[k];
+        if (k < 0)
+            rc = 1;
+        else
+            clips[nc++] = in->clips[k];
     }
     if (!rc && !clip_count) {
-        for (uint32_t i = 0; i < in->count; i++) clips[nc++] = in->clips[i];
+        for (uint32_t i = 0; i < in->count; i++)
+            clips[nc++] = in->clips[i];
     }
     if (!rc && !nc) {
         fprintf(stderr, "oroya plot: %s has no clips\n", file ? file : "the demo");
@@ -665,8 +765,10 @@ int oroya_cmd_plot(int argc, char **argv) {
         oroya_node n;
         nodes[i] = node_names[i];
         if (scene) {
-            if (cli_find_node("plot", scene, in->model, node_names[i], &n)) rc = 1;
-            else nodes[i] = oroya_scene_node_name(scene, n);
+            if (cli_find_node("plot", scene, in->model, node_names[i], &n))
+                rc = 1;
+            else
+                nodes[i] = oroya_scene_node_name(scene, n);
         }
     }
     /* Series: every (clip, track, component) that the selection takes. */
@@ -676,17 +778,23 @@ int oroya_cmd_plot(int argc, char **argv) {
         for (uint32_t t = 0; t < clips[c]->track_count; t++) {
             const oroya_track *tr = &clips[c]->tracks[t];
             bool node_ok = !node_count;
-            for (uint32_t k = 0; k < node_count; k++) node_ok = node_ok || !strcmp(tr->target, nodes[k]);
-            if (!node_ok) continue;
+            for (uint32_t k = 0; k < node_count; k++)
+                node_ok = node_ok || !strcmp(tr->target, nodes[k]);
+            if (!node_ok)
+                continue;
             for (uint32_t ch = 0; ch < (channel_count ? channel_count : 1); ch++) {
-                channel_sel sel = channel_count ? channels[ch] : (channel_sel){.property = (int)tr->property, .component = -1};
-                if (sel.property != (int)tr->property) continue;
+                channel_sel sel =
+                    channel_count ? channels[ch]
+                                  : (channel_sel){.property = (int)tr->property, .component = -1};
+                if (sel.property != (int)tr->property)
+                    continue;
                 int comps[256], n = 0;
                 if (sel.component == -1 && tr->property == OROYA_PROPERTY_ROTATION) {
                     comps[n++] = -2;
                 } else if (sel.component == -1) {
                     for (uint32_t k = 0; k < tr->components && n < 256; k++) {
-                        if (component_changes(tr, (int)k)) comps[n++] = (int)k;
+                        if (component_changes(tr, (int)k))
+                            comps[n++] = (int)k;
                     }
                 } else if (sel.component == -2 || sel.component < (int)tr->components) {
                     comps[n++] = sel.component;
@@ -701,36 +809,46 @@ int oroya_cmd_plot(int argc, char **argv) {
                     o->track = tr;
                     o->component = comps[k];
                     char comp[16];
-                    if (comps[k] == -2) snprintf(comp, sizeof comp, ".angle");
-                    else if (tr->property == OROYA_PROPERTY_WEIGHTS) snprintf(comp, sizeof comp, ".%d", comps[k]);
-                    else snprintf(comp, sizeof comp, ".%c", "xyzw"[comps[k]]);
-                    snprintf(o->label, sizeof o->label, "%s%s%s %s%s (%s)", nc > 1 ? clips[c]->name : "",
-                             nc > 1 ? ": " : "", tr->target, property_name(tr->property), comp,
-                             interp_name(tr->interpolation));
+                    if (comps[k] == -2)
+                        snprintf(comp, sizeof comp, ".angle");
+                    else if (tr->property == OROYA_PROPERTY_WEIGHTS)
+                        snprintf(comp, sizeof comp, ".%d", comps[k]);
+                    else
+                        snprintf(comp, sizeof comp, ".%c", "xyzw"[comps[k]]);
+                    snprintf(o->label, sizeof o->label, "%s%s%s %s%s (%s)",
+                             nc > 1 ? clips[c]->name : "", nc > 1 ? ": " : "", tr->target,
+                             property_name(tr->property), comp, interp_name(tr->interpolation));
                 }
             }
         }
     }
     if (!rc && !ns) {
-        fprintf(stderr, "oroya plot: nothing to draw: no track of the chosen clips matches the --node and --channel choices\n");
+        fprintf(stderr, "oroya plot: nothing to draw: no track of the chosen clips matches the "
+                        "--node and --channel choices\n");
         rc = 1;
     }
     if (!rc && skipped) {
-        fprintf(stderr, "oroya plot: note: %u more curves left out (at most %d on one chart); choose with --node or --channel\n",
+        fprintf(stderr,
+                "oroya plot: note: %u more curves left out (at most %d on one chart); choose with "
+                "--node or --channel\n",
                 skipped, PLOT_MAX_SERIES);
     }
     if (!rc) {
         double t0 = has_from ? from : 0.0, t1 = 0.0;
-        for (uint32_t c = 0; c < nc; c++) t1 = fmax(t1, (double)clips[c]->duration);
-        if (has_to) t1 = to;
-        if (!(t1 > t0)) t1 = t0 + 1.0;
+        for (uint32_t c = 0; c < nc; c++)
+            t1 = fmax(t1, (double)clips[c]->duration);
+        if (has_to)
+            t1 = to;
+        if (!(t1 > t0))
+            t1 = t0 + 1.0;
         char default_title[300] = "";
         if (!title) {
             size_t len = 0;
             for (uint32_t c = 0; c < nc && len + 4 < sizeof default_title; c++) {
-                len += (size_t)snprintf(default_title + len, sizeof default_title - len, "%s%s", c ? ", " : "",
-                                        clips[c]->name);
-                if (len >= sizeof default_title) len = sizeof default_title - 1;
+                len += (size_t)snprintf(default_title + len, sizeof default_title - len, "%s%s",
+                                        c ? ", " : "", clips[c]->name);
+                if (len >= sizeof default_title)
+                    len = sizeof default_title - 1;
             }
             title = default_title;
         }
@@ -739,10 +857,14 @@ int oroya_cmd_plot(int argc, char **argv) {
             all_angles = all_angles && s[i].component == -2;
             same = same && s[i].track->property == s[0].track->property;
         }
-        static const char *labels[] = {"translation", "quaternion component", "scale", "morph weight"};
-        const char *y_label = all_angles ? "angle (degrees)" : same ? labels[s[0].track->property] : "value";
-        cairo_surface_t *surf = svg ? cairo_svg_surface_create(out, width, height)
-                                    : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height);
+        static const char *labels[] = {"translation", "quaternion component", "scale",
+                                       "morph weight"};
+        const char *y_label = all_angles ? "angle (degrees)"
+                              : same     ? labels[s[0].track->property]
+                                         : "value";
+        cairo_surface_t *surf =
+            svg ? cairo_svg_surface_create(out, width, height)
+                : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height);
         cairo_t *cr = cairo_create(surf);
         if (draw(cr, width, height, s, ns, t0, t1, title, y_label)) {
             fprintf(stderr, "oroya plot: out of memory\n");
@@ -750,9 +872,11 @@ int oroya_cmd_plot(int argc, char **argv) {
         }
         cairo_destroy(cr);
         cairo_status_t st = CAIRO_STATUS_SUCCESS;
-        if (!rc && !svg) st = cairo_surface_write_to_png(surf, out);
+        if (!rc && !svg)
+            st = cairo_surface_write_to_png(surf, out);
         cairo_surface_finish(surf);
-        if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(surf);
+        if (st == CAIRO_STATUS_SUCCESS)
+            st = cairo_surface_status(surf);
         cairo_surface_destroy(surf);
         if (!rc && st != CAIRO_STATUS_SUCCESS) {
             fprintf(stderr, "oroya plot: cannot write '%s': %s\n", out, cairo_status_to_string(st));

@@ -75,7 +75,8 @@ static bool parse_number(const char *s, double *out) {
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v)) return false;
+    if (errno || end == s || *end || !isfinite(v))
+        return false;
     *out = v;
     return true;
 }
@@ -92,18 +93,21 @@ static int parse_args(int argc, char **argv, options *o) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = !strcmp(a, "--clip") || !strcmp(a, "--time") || !strcmp(a, "--fps") ||
                      !strcmp(a, "--duration") || !strcmp(a, "--size") || !strcmp(a, "--camera") ||
-                     !strcmp(a, "--msaa") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--yaw") ||
-                     !strcmp(a, "--pitch") || !strcmp(a, "--distance");
-        if (takes && !v) return usage_error("%s needs a value", a);
+                     !strcmp(a, "--msaa") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
+                     !strcmp(a, "--yaw") || !strcmp(a, "--pitch") || !strcmp(a, "--distance");
+        if (takes && !v)
+            return usage_error("%s needs a value", a);
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
             return -1;
         } else if (!strcmp(a, "--clip")) {
-            if (o->clip_count == WORLD_MAX_CLIPS) return usage_error("too many --clip options (at most %s)", "8");
+            if (o->clip_count == WORLD_MAX_CLIPS)
+                return usage_error("too many --clip options (at most %s)", "8");
             o->clips[o->clip_count++] = v;
             i++;
         } else if (!strcmp(a, "--time")) {
-            if (!parse_number(v, &o->time) || o->time < 0) return usage_error("--time '%s' is not a time >= 0", v);
+            if (!parse_number(v, &o->time) || o->time < 0)
+                return usage_error("--time '%s' is not a time >= 0", v);
             o->has_time = true;
             i++;
         } else if (!strcmp(a, "--fps")) {
@@ -121,7 +125,8 @@ static int parse_args(int argc, char **argv, options *o) {
         } else if (!strcmp(a, "--size")) {
             unsigned w = 0, h = 0;
             char tail = 0;
-            if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 4096 || h > 4096) {
+            if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 4096 ||
+                h > 4096) {
                 return usage_error("--size '%s' is not WxH with 16 <= W, H <= 4096", v);
             }
             o->width = w;
@@ -141,7 +146,8 @@ static int parse_args(int argc, char **argv, options *o) {
             o->out = v;
             i++;
         } else if (!strcmp(a, "--yaw")) {
-            if (!parse_number(v, &o->yaw) || fabs(o->yaw) > 3600) return usage_error("--yaw '%s' is not a number of degrees", v);
+            if (!parse_number(v, &o->yaw) || fabs(o->yaw) > 3600)
+                return usage_error("--yaw '%s' is not a number of degrees", v);
             o->has_view_angles = true;
             i++;
         } else if (!strcmp(a, "--pitch")) {
@@ -178,9 +184,11 @@ static int parse_args(int argc, char **argv, options *o) {
         return usage_error("%s", "--time renders one frame; it cannot go with --fps or --duration");
     }
     if ((o->has_view_angles || o->orbit) && strcmp(o->camera, "auto")) {
-        return usage_error("%s", "--yaw, --pitch, --distance and --orbit move the auto camera; they cannot go with --camera NODE");
+        return usage_error("%s", "--yaw, --pitch, --distance and --orbit move the auto camera; "
+                                 "they cannot go with --camera NODE");
     }
-    if (o->orbit && o->has_time) return usage_error("%s", "--orbit turns over an animation; it cannot go with --time");
+    if (o->orbit && o->has_time)
+        return usage_error("%s", "--orbit turns over an animation; it cannot go with --time");
     return 0;
 }
 
@@ -192,11 +200,14 @@ static const char *extension(const char *path) {
 
 static bool ext_is(const char *path, const char *ext) {
     const char *e = extension(path);
-    if (strlen(e) != strlen(ext)) return false;
+    if (strlen(e) != strlen(ext))
+        return false;
     for (size_t i = 0; e[i]; i++) {
         char c = e[i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != ext[i]) return false;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != ext[i])
+            return false;
     }
     return true;
 }
@@ -206,18 +217,22 @@ static bool ext_is(const char *path, const char *ext) {
 static void progress(uint32_t done, uint32_t total) {
     enum { BAR = 30 };
     bool tty = isatty(2);
-    if (!tty && done != total && (uint64_t)done * 4 / total == (uint64_t)(done - 1) * 4 / total) return;
+    if (!tty && done != total && (uint64_t)done * 4 / total == (uint64_t)(done - 1) * 4 / total)
+        return;
     char bar[BAR + 1];
     uint32_t filled = (uint32_t)((uint64_t)done * BAR / total);
-    for (uint32_t i = 0; i < BAR; i++) bar[i] = i < filled ? '#' : '-';
+    for (uint32_t i = 0; i < BAR; i++)
+        bar[i] = i < filled ? '#' : '-';
     bar[BAR] = 0;
     fprintf(stderr, "%srendering [%s] %u/%u frames", tty ? "\r" : "", bar, done, total);
-    if (done == total || !tty) fputc('\n', stderr);
+    if (done == total || !tty)
+        fputc('\n', stderr);
     fflush(stderr);
 }
 
 static int fail(const char *what, const oroya_error *err) {
-    fprintf(stderr, "oroya render: %s: %s\n", what, err->message[0] ? err->message : oroya_result_string(err->result));
+    fprintf(stderr, "oroya render: %s: %s\n", what,
+            err->message[0] ? err->message : oroya_result_string(err->result));
     return 1;
 }
 
@@ -225,7 +240,8 @@ static int fail(const char *what, const oroya_error *err) {
 static bool share_a_node(const oroya_clip *a, const oroya_clip *b) {
     for (uint32_t i = 0; i < a->track_count; i++) {
         for (uint32_t k = 0; k < b->track_count; k++) {
-            if (!strcmp(a->tracks[i].target, b->tracks[k].target)) return true;
+            if (!strcmp(a->tracks[i].target, b->tracks[k].target))
+                return true;
         }
     }
     return false;
@@ -238,17 +254,20 @@ static int choose_clips(world *w, const options *o) {
     uint32_t order[WORLD_MAX_CLIPS], n = 0;
     for (uint32_t i = 0; i < o->clip_count; i++) {
         int32_t k = cli_find_clip("render", w->clips, w->clip_count, o->clips[i]);
-        if (k < 0) return 1;
+        if (k < 0)
+            return 1;
         order[n++] = (uint32_t)k;
     }
     bool chosen = n > 0;
     if (!n) {
-        for (uint32_t i = 0; i < w->clip_count; i++) order[n++] = i;
+        for (uint32_t i = 0; i < w->clip_count; i++)
+            order[n++] = i;
     }
     bool together = true;
     for (uint32_t i = 0; i < n && together; i++) {
         for (uint32_t k = i + 1; k < n && together; k++) {
-            together = order[i] != order[k] && !share_a_node(w->clips[order[i]], w->clips[order[k]]);
+            together =
+                order[i] != order[k] && !share_a_node(w->clips[order[i]], w->clips[order[k]]);
         }
     }
     if (!together) {
@@ -256,7 +275,8 @@ static int choose_clips(world *w, const options *o) {
         return 0;
     }
     uint32_t mask = 0;
-    for (uint32_t i = 0; i < n; i++) mask |= 1u << order[i];
+    for (uint32_t i = 0; i < n; i++)
+        mask |= 1u << order[i];
     world_set_clips(w, mask);
     /* The demo keeps its own length (two loops of the ball clips) unless --clip chooses. */
     if (chosen || o->file) {
@@ -276,22 +296,25 @@ static void auto_camera(const options *o, oroya_vec3 lo, oroya_vec3 hi, double y
             oroya_mat4 v, p;
             oroya_vec3 from = world_camera_direction((float)(o->yaw + 10.0 * k), (float)o->pitch);
             float d = world_frame_bounds(lo, hi, from, 40.0f, aspect, 0.0f, &v, &p);
-            if (d > distance) distance = d;
+            if (d > distance)
+                distance = d;
         }
     }
-    world_frame_bounds(lo, hi, world_camera_direction((float)yaw, (float)o->pitch), 40.0f, aspect, distance,
-                       view, proj);
+    world_frame_bounds(lo, hi, world_camera_direction((float)yaw, (float)o->pitch), 40.0f, aspect,
+                       distance, view, proj);
 }
 
 static int ensure_dir(const char *dir) {
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+        return 0;
     fprintf(stderr, "oroya render: cannot create directory '%s': %s\n", dir, strerror(errno));
     return 1;
 }
 
 static int write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *px) {
     oroya_error err = {0};
-    if (oroya_image_write_png(path, w, h, px, &err) != OROYA_OK) return fail("writing the PNG", &err);
+    if (oroya_image_write_png(path, w, h, px, &err) != OROYA_OK)
+        return fail("writing the PNG", &err);
     fprintf(stderr, "wrote %s (%ux%u)\n", path, w, h);
     return 0;
 }
@@ -300,15 +323,21 @@ static int render_main(const options *o_in) {
     options o = *o_in;
     bool demo_defaults = !o.file && !o.out;
     if (demo_defaults) {
-        if (ensure_dir("out")) return 1;
+        if (ensure_dir("out"))
+            return 1;
         o.out = "out/demo.gif";
     }
-    if (!o.out) return usage_error("%s", "-o OUT.png|.gif|.mp4 is required with a FILE");
+    if (!o.out)
+        return usage_error("%s", "-o OUT.png|.gif|.mp4 is required with a FILE");
     out_kind kind;
-    if (ext_is(o.out, ".png")) kind = OUT_PNG;
-    else if (ext_is(o.out, ".gif")) kind = OUT_GIF;
-    else if (ext_is(o.out, ".mp4")) kind = OUT_MP4;
-    else return usage_error("output '%s' must end in .png, .gif or .mp4", o.out);
+    if (ext_is(o.out, ".png"))
+        kind = OUT_PNG;
+    else if (ext_is(o.out, ".gif"))
+        kind = OUT_GIF;
+    else if (ext_is(o.out, ".mp4"))
+        kind = OUT_MP4;
+    else
+        return usage_error("output '%s' must end in .png, .gif or .mp4", o.out);
     if (kind == OUT_PNG && (o.has_fps || o.has_duration)) {
         return usage_error("%s", "a PNG holds one frame: use --time T, or write .gif or .mp4");
     }
@@ -321,8 +350,12 @@ static int render_main(const options *o_in) {
         return 1;
     }
     world w;
-    if (o.file && o.ik) return usage_error("%s", "--ik shows the built-in IK demo; it takes no FILE");
-    if (o.file ? gltf_world_create("render", o.file, o.allow_outside, &w) : o.ik ? ik_world_create(&w) : demo_world_create(&w)) return 1;
+    if (o.file && o.ik)
+        return usage_error("%s", "--ik shows the built-in IK demo; it takes no FILE");
+    if (o.file ? gltf_world_create("render", o.file, o.allow_outside, &w)
+        : o.ik ? ik_world_create(&w)
+               : demo_world_create(&w))
+        return 1;
     int rc = choose_clips(&w, &o);
     oroya_mat4 view, proj;
     oroya_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
@@ -332,9 +365,12 @@ static int render_main(const options *o_in) {
         /* What moves, over the whole animation (every clip of a sequence). */
         world_animated_bounds(&w, 90, &lo, &hi);
     }
-    if (!rc && o.file && !o.no_ground) rc = world_add_stage(&w, lo, hi);
-    if (!rc && auto_cam) auto_camera(&o, lo, hi, o.yaw, aspect, &view, &proj);
-    if (!rc && !auto_cam) rc = world_node_camera(&w, o.camera, aspect, &view, &proj);
+    if (!rc && o.file && !o.no_ground)
+        rc = world_add_stage(&w, lo, hi);
+    if (!rc && auto_cam)
+        auto_camera(&o, lo, hi, o.yaw, aspect, &view, &proj);
+    if (!rc && !auto_cam)
+        rc = world_node_camera(&w, o.camera, aspect, &view, &proj);
     if (rc) {
         world_free(&w);
         return rc;
@@ -345,23 +381,30 @@ static int render_main(const options *o_in) {
     if (kind != OUT_PNG && !o.has_time && !(duration <= 600.0)) {
         /* The clip's own length, unchecked like --duration: 1e30 s made llround overflow
          * and a 1-frame file. */
-        fprintf(stderr, "oroya render: the animation lasts %g s, more than the 600 s a GIF or "
-                        "MP4 may take; pass --duration D (at most 600)\n", duration);
+        fprintf(stderr,
+                "oroya render: the animation lasts %g s, more than the 600 s a GIF or "
+                "MP4 may take; pass --duration D (at most 600)\n",
+                duration);
         world_free(&w);
         return 1;
     }
     if (kind != OUT_PNG && !o.has_time) {
         frames = (uint32_t)llround(duration * fps);
-        if (frames < 1) frames = 1;
+        if (frames < 1)
+            frames = 1;
     }
     if (kind == OUT_GIF && frames > 1 && fps > 50.0) {
-        fprintf(stderr, "oroya render: note: GIF frame delays are in 1/100 s and viewers clamp "
-                        "delays under 2/100 s; %g fps will play slower\n", fps);
+        fprintf(stderr,
+                "oroya render: note: GIF frame delays are in 1/100 s and viewers clamp "
+                "delays under 2/100 s; %g fps will play slower\n",
+                fps);
     }
     size_t frame_bytes = (size_t)o.width * o.height * 4;
     size_t keep = kind == OUT_GIF ? frames : 1;
     if ((double)frame_bytes * (double)keep > 2e9) {
-        fprintf(stderr, "oroya render: %u frames of %ux%u need more than 2 GB; lower --size, --fps or --duration\n",
+        fprintf(stderr,
+                "oroya render: %u frames of %ux%u need more than 2 GB; lower --size, --fps or "
+                "--duration\n",
                 frames, o.width, o.height);
         world_free(&w);
         return 2;
@@ -376,12 +419,16 @@ static int render_main(const options *o_in) {
         fprintf(stderr, "oroya render: out of memory for %u frames\n", frames);
         rc = 1;
     }
-    if (!rc && oroya_renderer_create(&(oroya_renderer_desc){.width = o.width, .height = o.height,
-                                                            .msaa_samples = o.msaa}, &r, &err) != OROYA_OK) {
+    if (!rc &&
+        oroya_renderer_create(
+            &(oroya_renderer_desc){.width = o.width, .height = o.height, .msaa_samples = o.msaa},
+            &r, &err) != OROYA_OK) {
         rc = fail("cannot start the renderer", &err);
     }
-    if (!rc && world_upload(&w, r, &gpu, &err) != OROYA_OK) rc = fail("uploading meshes", &err);
-    if (!rc && kind == OUT_MP4 && oroya_video_begin(o.out, o.width, o.height, (float)fps, &video, &err) != OROYA_OK) {
+    if (!rc && world_upload(&w, r, &gpu, &err) != OROYA_OK)
+        rc = fail("uploading meshes", &err);
+    if (!rc && kind == OUT_MP4 &&
+        oroya_video_begin(o.out, o.width, o.height, (float)fps, &video, &err) != OROYA_OK) {
         rc = fail("starting ffmpeg", &err);
     }
     double t0 = o.has_time ? o.time : (kind == OUT_PNG ? (o.file ? 0.0 : w.poster_time) : 0.0);
@@ -389,31 +436,42 @@ static int render_main(const options *o_in) {
         double t = t0 + (double)f / fps;
         uint8_t *dst = pixels + (kind == OUT_GIF ? frame_bytes * f : 0);
         world_pose(&w, t);
-        if (o.orbit) auto_camera(&o, lo, hi, o.yaw + 360.0 * (double)f / (double)frames, aspect, &view, &proj);
+        if (o.orbit)
+            auto_camera(&o, lo, hi, o.yaw + 360.0 * (double)f / (double)frames, aspect, &view,
+                        &proj);
         if (world_render(&w, r, &gpu, &view, &proj, o.skeleton, &err) != OROYA_OK ||
             oroya_render_read_pixels(r, dst, frame_bytes, &err) != OROYA_OK) {
             rc = fail("rendering", &err);
             break;
         }
-        if (video && oroya_video_add_frame(video, dst, &err) != OROYA_OK) rc = fail("writing the MP4", &err);
-        if (frames > 1) progress(f + 1, frames);
+        if (video && oroya_video_add_frame(video, dst, &err) != OROYA_OK)
+            rc = fail("writing the MP4", &err);
+        if (frames > 1)
+            progress(f + 1, frames);
     }
     if (video) {
-        if (oroya_video_finish(video, &err) != OROYA_OK && !rc) rc = fail("writing the MP4", &err);
-        if (!rc) fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", o.out, frames, o.width, o.height, fps);
+        if (oroya_video_finish(video, &err) != OROYA_OK && !rc)
+            rc = fail("writing the MP4", &err);
+        if (!rc)
+            fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", o.out, frames, o.width,
+                    o.height, fps);
     }
-    if (!rc && kind == OUT_PNG) rc = write_png(o.out, o.width, o.height, pixels);
+    if (!rc && kind == OUT_PNG)
+        rc = write_png(o.out, o.width, o.height, pixels);
     if (!rc && kind == OUT_GIF) {
         uint32_t delay = (uint32_t)lround(100.0 / fps);
-        if (oroya_image_write_gif(o.out, o.width, o.height, frames, pixels, delay ? delay : 1, true, &err) != OROYA_OK) {
+        if (oroya_image_write_gif(o.out, o.width, o.height, frames, pixels, delay ? delay : 1, true,
+                                  &err) != OROYA_OK) {
             rc = fail("writing the GIF", &err);
         } else {
-            fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", o.out, frames, o.width, o.height, fps);
+            fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", o.out, frames, o.width,
+                    o.height, fps);
         }
     }
     if (!rc && demo_defaults) {
         world_pose(&w, w.poster_time);
-        if (o.orbit) auto_camera(&o, lo, hi, o.yaw, aspect, &view, &proj);
+        if (o.orbit)
+            auto_camera(&o, lo, hi, o.yaw, aspect, &view, &proj);
         if (world_render(&w, r, &gpu, &view, &proj, o.skeleton, &err) != OROYA_OK ||
             oroya_render_read_pixels(r, pixels, frame_bytes, &err) != OROYA_OK) {
             rc = fail("rendering the poster", &err);
@@ -433,8 +491,10 @@ static int render_main(const options *o_in) {
 int oroya_cmd_render(int argc, char **argv) {
     options o;
     int rc = parse_args(argc, argv, &o);
-    if (rc == -1) return 0;
-    if (rc) return rc;
+    if (rc == -1)
+        return 0;
+    if (rc)
+        return rc;
     return render_main(&o);
 }
 
@@ -443,7 +503,8 @@ int oroya_cmd_render(int argc, char **argv) {
 int oroya_cmd_render(int argc, char **argv) {
     (void)argc;
     (void)argv;
-    fprintf(stderr, "oroya render: this oroya was built without the renderer (OROYA_BUILD_RENDER=OFF)\n");
+    fprintf(stderr,
+            "oroya render: this oroya was built without the renderer (OROYA_BUILD_RENDER=OFF)\n");
     return 1;
 }
 

@@ -11,20 +11,20 @@
 #include "oroya/gltf.h"
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: oroya sample FILE --clip NAME (--time T | --fps F --frames N | --times T,T,..)\n"
-            "                    [--world] [--allow-outside]\n\n"
-            "Samples clip NAME (its glTF name, or animation_<index>) at clip time T seconds,\n"
-            "at i / F for i = 0 .. N-1, or at each listed time, without looping (before the\n"
-            "first key the first value holds, after the last key the last). Prints JSON, one\n"
-            "frame per line:\n"
-            "  {\"file\", \"clip\", \"duration\", \"frames\": [{\"time\", \"nodes\": {NAME:\n"
-            "   {\"translation\", \"rotation\", \"scale\", \"weights\"?, \"world\"?}}, \"skins\":\n"
-            "   {\"skin:J\": [16 floats per joint: jointWorld x inverseBindMatrix]}}]}\n"
-            "Matrices are column-major. --world adds each node's world matrix.\n"
-            "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n"
-            "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
-            "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
+    fprintf(
+        f, "usage: oroya sample FILE --clip NAME (--time T | --fps F --frames N | --times T,T,..)\n"
+           "                    [--world] [--allow-outside]\n\n"
+           "Samples clip NAME (its glTF name, or animation_<index>) at clip time T seconds,\n"
+           "at i / F for i = 0 .. N-1, or at each listed time, without looping (before the\n"
+           "first key the first value holds, after the last key the last). Prints JSON, one\n"
+           "frame per line:\n"
+           "  {\"file\", \"clip\", \"duration\", \"frames\": [{\"time\", \"nodes\": {NAME:\n"
+           "   {\"translation\", \"rotation\", \"scale\", \"weights\"?, \"world\"?}}, \"skins\":\n"
+           "   {\"skin:J\": [16 floats per joint: jointWorld x inverseBindMatrix]}}]}\n"
+           "Matrices are column-major. --world adds each node's world matrix.\n"
+           "Node names: the glTF name when unique, else node_<index> (oroya info lists them).\n"
+           "--allow-outside lets the file's buffers and images lie outside its folder (by\n"
+           "default \"../x.bin\", absolute paths and links that lead out are refused).\n");
 }
 
 static bool parse_number(const char *s, double *out) {
@@ -282,16 +282,18 @@ int oroya_cmd_sample(int argc, char **argv) {
         oroya_node bad_node;
         if (bad >= 0) {
             const oroya_track *tr = &clip->tracks[bad];
-            fprintf(stderr, "oroya sample: %s: clip '%s' at time %.9g: track %lld (%s) gives a "
-                            "value that is not finite\n",
+            fprintf(stderr,
+                    "oroya sample: %s: clip '%s' at time %.9g: track %lld (%s) gives a "
+                    "value that is not finite\n",
                     file, clip->name, t, (long long)bad, tr->target ? tr->target : "?");
             rc = 1;
             break;
         }
         if (world && oroya_scene_non_finite_count(m->scene, &bad_node)) {
             const char *name = oroya_scene_node_name(m->scene, bad_node);
-            fprintf(stderr, "oroya sample: %s: clip '%s' at time %.9g: the world matrix of node "
-                            "'%s' is not finite (an overflow along its parents)\n",
+            fprintf(stderr,
+                    "oroya sample: %s: clip '%s' at time %.9g: the world matrix of node "
+                    "'%s' is not finite (an overflow along its parents)\n",
                     file, clip->name, t, name ? name : "?");
             rc = 1;
             break;

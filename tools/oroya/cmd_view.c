@@ -40,7 +40,7 @@ typedef struct view_state {
     world *w;
     bool playing, skeleton, quit;
     double time, speed;
-    int32_t solo;               /* -1: every clip */
+    int32_t solo; /* -1: every clip */
     float yaw, pitch, distance, base_distance;
     oroya_vec3 target;
     double last_x, last_y;
@@ -57,9 +57,11 @@ static void print_state(const view_state *s) {
 
 static void solo_clip(view_state *s, int32_t c) {
     world *w = s->w;
-    if (c >= (int32_t)w->clip_count) return;
+    if (c >= (int32_t)w->clip_count)
+        return;
     s->solo = c;
-    world_set_clips(w, c < 0 ? (w->clip_count >= 32 ? 0xffffffffu : (1u << w->clip_count) - 1u) : 1u << c);
+    world_set_clips(w, c < 0 ? (w->clip_count >= 32 ? 0xffffffffu : (1u << w->clip_count) - 1u)
+                             : 1u << c);
 }
 
 static void reset_camera(view_state *s) {
@@ -74,13 +76,15 @@ static void handle_key(view_state *s, int key) {
     switch (key) {
     case GLFW_KEY_SPACE: s->playing = !s->playing; break;
     case GLFW_KEY_N:
-        if (w->clip_count) solo_clip(s, s->solo + 1 < (int32_t)w->clip_count ? s->solo + 1 : -1);
+        if (w->clip_count)
+            solo_clip(s, s->solo + 1 < (int32_t)w->clip_count ? s->solo + 1 : -1);
         break;
     case GLFW_KEY_A: solo_clip(s, -1); break;
     case GLFW_KEY_X:
         if (w->clip_count > 1) {
             uint32_t from = s->solo < 0 ? 0 : (uint32_t)s->solo, to = (from + 1) % w->clip_count;
-            if (world_start_fade(w, from, to, 0.5) == 0) s->solo = (int32_t)to;
+            if (world_start_fade(w, from, to, 0.5) == 0)
+                s->solo = (int32_t)to;
         }
         break;
     case GLFW_KEY_K: s->skeleton = !s->skeleton; break;
@@ -98,8 +102,10 @@ static void handle_key(view_state *s, int key) {
     case GLFW_KEY_Q:
     case GLFW_KEY_ESCAPE: s->quit = true; break;
     default:
-        if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) solo_clip(s, key - GLFW_KEY_1);
-        else return;
+        if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9)
+            solo_clip(s, key - GLFW_KEY_1);
+        else
+            return;
     }
     print_state(s);
 }
@@ -107,7 +113,8 @@ static void handle_key(view_state *s, int key) {
 static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods) {
     (void)scancode;
     (void)mods;
-    if (action == GLFW_PRESS || action == GLFW_REPEAT) handle_key(glfwGetWindowUserPointer(win), key);
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
+        handle_key(glfwGetWindowUserPointer(win), key);
 }
 
 static void on_button(GLFWwindow *win, int button, int action, int mods) {
@@ -121,7 +128,8 @@ static void on_button(GLFWwindow *win, int button, int action, int mods) {
 
 static void on_cursor(GLFWwindow *win, double x, double y) {
     view_state *s = glfwGetWindowUserPointer(win);
-    if (!s->dragging) return;
+    if (!s->dragging)
+        return;
     s->yaw -= (float)(x - s->last_x) * 0.01f;
     s->pitch = fmaxf(-1.5f, fminf(1.5f, s->pitch + (float)(y - s->last_y) * 0.01f));
     s->last_x = x;
@@ -134,22 +142,31 @@ static void on_scroll(GLFWwindow *win, double dx, double dy) {
     s->distance *= powf(0.9f, (float)dy);
 }
 
-static const struct { const char *name; int key; } key_names[] = {
-    {"space", GLFW_KEY_SPACE}, {"n", GLFW_KEY_N}, {"a", GLFW_KEY_A}, {"x", GLFW_KEY_X},
-    {"k", GLFW_KEY_K}, {"r", GLFW_KEY_R}, {"plus", GLFW_KEY_EQUAL}, {"minus", GLFW_KEY_MINUS},
-    {"left", GLFW_KEY_LEFT}, {"right", GLFW_KEY_RIGHT}, {"up", GLFW_KEY_UP}, {"down", GLFW_KEY_DOWN},
+static const struct {
+    const char *name;
+    int key;
+} key_names[] = {
+    {"space", GLFW_KEY_SPACE}, {"n", GLFW_KEY_N},         {"a", GLFW_KEY_A},
+    {"x", GLFW_KEY_X},         {"k", GLFW_KEY_K},         {"r", GLFW_KEY_R},
+    {"plus", GLFW_KEY_EQUAL},  {"minus", GLFW_KEY_MINUS}, {"left", GLFW_KEY_LEFT},
+    {"right", GLFW_KEY_RIGHT}, {"up", GLFW_KEY_UP},       {"down", GLFW_KEY_DOWN},
     {"q", GLFW_KEY_Q},
 };
 
 static int parse_key(const char *name) {
-    if (name[0] >= '1' && name[0] <= '9' && !name[1]) return GLFW_KEY_1 + (name[0] - '1');
+    if (name[0] >= '1' && name[0] <= '9' && !name[1])
+        return GLFW_KEY_1 + (name[0] - '1');
     for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++) {
-        if (!strcmp(key_names[i].name, name)) return key_names[i].key;
+        if (!strcmp(key_names[i].name, name))
+            return key_names[i].key;
     }
     return -1;
 }
 
-typedef struct press { int key; uint32_t frame; } press;
+typedef struct press {
+    int key;
+    uint32_t frame;
+} press;
 
 int oroya_cmd_view(int argc, char **argv) {
     const char *file = NULL, *clip = NULL, *screenshot = NULL;
@@ -172,7 +189,8 @@ int oroya_cmd_view(int argc, char **argv) {
         } else if (!strcmp(a, "--size")) {
             unsigned w = 0, h = 0;
             char tail = 0;
-            if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 4096 || h > 4096) {
+            if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 4096 ||
+                h > 4096) {
                 fprintf(stderr, "oroya view: --size '%s' is not WxH with 16 <= W, H <= 4096\n", v);
                 return 2;
             }
@@ -199,7 +217,8 @@ int oroya_cmd_view(int argc, char **argv) {
                 key = parse_key(name);
             }
             if (key < 0 || sscanf(sep + 1, "%u", &at) != 1 || press_count == MAX_PRESSES) {
-                fprintf(stderr, "oroya view: --press '%s' is not KEY@FRAME (see --help for the keys)\n", v);
+                fprintf(stderr,
+                        "oroya view: --press '%s' is not KEY@FRAME (see --help for the keys)\n", v);
                 return 2;
             }
             presses[press_count++] = (press){key, at};
@@ -222,9 +241,11 @@ int oroya_cmd_view(int argc, char **argv) {
     }
 
     world w;
-    if (file ? gltf_world_create("view", file, allow_outside, &w) : demo_world_create(&w)) return 1;
+    if (file ? gltf_world_create("view", file, allow_outside, &w) : demo_world_create(&w))
+        return 1;
     view_state s = {.w = &w, .playing = true, .skeleton = skeleton, .speed = 1.0, .solo = -1};
-    if (file && w.clip_count) s.solo = 0;
+    if (file && w.clip_count)
+        s.solo = 0;
     if (clip) {
         int32_t k = cli_find_clip("view", w.clips, w.clip_count, clip);
         if (k < 0) {
@@ -238,11 +259,13 @@ int oroya_cmd_view(int argc, char **argv) {
     s.target = oroya_vec3_scale(oroya_vec3_add(lo, hi), 0.5f);
     {
         oroya_mat4 v, p;
-        world_frame_bounds(lo, hi, (oroya_vec3){0, 0.32f, 1}, 40.0f, (float)width / (float)height, 0.0f, &v, &p);
+        world_frame_bounds(lo, hi, (oroya_vec3){0, 0.32f, 1}, 40.0f, (float)width / (float)height,
+                           0.0f, &v, &p);
         /* The framing camera's distance: the translation of the view matrix along its z axis. */
         oroya_mat4 inv;
         oroya_mat4_invert(v, &inv);
-        s.base_distance = oroya_vec3_length(oroya_vec3_sub((oroya_vec3){inv.m[12], inv.m[13], inv.m[14]}, s.target));
+        s.base_distance = oroya_vec3_length(
+            oroya_vec3_sub((oroya_vec3){inv.m[12], inv.m[13], inv.m[14]}, s.target));
     }
     reset_camera(&s);
     world_pose(&w, 0.0);
@@ -250,8 +273,10 @@ int oroya_cmd_view(int argc, char **argv) {
     if (!glfwInit()) {
         const char *desc = NULL;
         glfwGetError(&desc);
-        fprintf(stderr, "oroya view: cannot open a window (%s); it needs a display: set DISPLAY, or "
-                        "run under xvfb-run, or use 'oroya render' for files\n", desc ? desc : "GLFW init failed");
+        fprintf(stderr,
+                "oroya view: cannot open a window (%s); it needs a display: set DISPLAY, or "
+                "run under xvfb-run, or use 'oroya render' for files\n",
+                desc ? desc : "GLFW init failed");
         world_free(&w);
         return 1;
     }
@@ -266,7 +291,8 @@ int oroya_cmd_view(int argc, char **argv) {
     if (!win) {
         const char *desc = NULL;
         glfwGetError(&desc);
-        fprintf(stderr, "oroya view: cannot create a GLES 3.0 window: %s\n", desc ? desc : "unknown");
+        fprintf(stderr, "oroya view: cannot create a GLES 3.0 window: %s\n",
+                desc ? desc : "unknown");
         glfwTerminate();
         world_free(&w);
         return 1;
@@ -286,8 +312,10 @@ int oroya_cmd_view(int argc, char **argv) {
     memset(&gpu, 0, sizeof gpu);
     int fbw = 0, fbh = 0;
     glfwGetFramebufferSize(win, &fbw, &fbh);
-    if (oroya_renderer_create(&(oroya_renderer_desc){.width = (uint32_t)fbw, .height = (uint32_t)fbh,
-                                                     .msaa_samples = 4, .use_current_context = true},
+    if (oroya_renderer_create(&(oroya_renderer_desc){.width = (uint32_t)fbw,
+                                                     .height = (uint32_t)fbh,
+                                                     .msaa_samples = 4,
+                                                     .use_current_context = true},
                               &r, &err) != OROYA_OK ||
         world_upload(&w, r, &gpu, &err) != OROYA_OK) {
         fprintf(stderr, "oroya view: %s\n", err.message);
@@ -298,7 +326,8 @@ int oroya_cmd_view(int argc, char **argv) {
     while (!rc && !glfwWindowShouldClose(win) && !s.quit && (!frames || s.frame < frames)) {
         glfwPollEvents();
         for (uint32_t i = 0; i < press_count; i++) {
-            if (presses[i].frame == s.frame) handle_key(&s, presses[i].key);
+            if (presses[i].frame == s.frame)
+                handle_key(&s, presses[i].key);
         }
         double now = glfwGetTime();
         double dt = frames ? 1.0 / 30.0 : now - last;
@@ -306,7 +335,8 @@ int oroya_cmd_view(int argc, char **argv) {
         double step = s.playing ? dt * s.speed : 0.0;
         s.time += step;
         glfwGetFramebufferSize(win, &fbw, &fbh);
-        if (fbw > 0 && fbh > 0 && oroya_renderer_resize(r, (uint32_t)fbw, (uint32_t)fbh, &err) != OROYA_OK) {
+        if (fbw > 0 && fbh > 0 &&
+            oroya_renderer_resize(r, (uint32_t)fbw, (uint32_t)fbh, &err) != OROYA_OK) {
             fprintf(stderr, "oroya view: %s\n", err.message);
             rc = 1;
             break;
@@ -316,7 +346,8 @@ int oroya_cmd_view(int argc, char **argv) {
         oroya_vec3 eye = oroya_vec3_add(s.target, oroya_vec3_scale(dir, s.distance));
         oroya_mat4 view = oroya_render_look_at(eye, s.target, (oroya_vec3){0, 1, 0});
         float aspect = fbh > 0 ? (float)fbw / (float)fbh : 1.0f;
-        oroya_mat4 proj = oroya_render_perspective(40.0f, aspect, s.distance * 0.01f, s.distance * 10.0f + 10.0f);
+        oroya_mat4 proj =
+            oroya_render_perspective(40.0f, aspect, s.distance * 0.01f, s.distance * 10.0f + 10.0f);
         if (world_render(&w, r, &gpu, &view, &proj, s.skeleton, &err) != OROYA_OK ||
             oroya_render_present(r, (uint32_t)fbw, (uint32_t)fbh, &err) != OROYA_OK) {
             fprintf(stderr, "oroya view: %s\n", err.message);
@@ -340,7 +371,8 @@ int oroya_cmd_view(int argc, char **argv) {
                         q[k] = t;
                     }
                 }
-                if (oroya_image_write_png(screenshot, (uint32_t)fbw, (uint32_t)fbh, shot, &err) != OROYA_OK) {
+                if (oroya_image_write_png(screenshot, (uint32_t)fbw, (uint32_t)fbh, shot, &err) !=
+                    OROYA_OK) {
                     fprintf(stderr, "oroya view: %s\n", err.message);
                     rc = 1;
                 }
@@ -350,12 +382,13 @@ int oroya_cmd_view(int argc, char **argv) {
         if (!frames) {
             char t[320];
             snprintf(t, sizeof t, "%s | %s | %s | x%g | t=%.2f", title,
-                     s.solo < 0 ? "all clips" : w.clips[s.solo]->name, s.playing ? "playing" : "paused",
-                     s.speed, s.time);
+                     s.solo < 0 ? "all clips" : w.clips[s.solo]->name,
+                     s.playing ? "playing" : "paused", s.speed, s.time);
             glfwSetWindowTitle(win, t);
         }
     }
-    if (!rc && frames) print_state(&s);
+    if (!rc && frames)
+        print_state(&s);
     free(shot);
     if (r) {
         world_release(r, &gpu);

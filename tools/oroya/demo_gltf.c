@@ -15,7 +15,8 @@ int gltf_world_create(const char *cmd, const char *path, bool allow_outside, wor
     w->cmd = cmd;
     oroya_gltf_model *model = NULL;
     oroya_gltf_import_desc desc = {.allow_outside_base_dir = allow_outside};
-    if (cli_gltf_load(cmd, path, &desc, &model)) return 1;
+    if (cli_gltf_load(cmd, path, &desc, &model))
+        return 1;
     w->name = path;
     w->user = model;
     w->model = model;
@@ -23,18 +24,21 @@ int gltf_world_create(const char *cmd, const char *path, bool allow_outside, wor
     w->scene = model->scene;
     w->clip_count = model->clip_count < WORLD_MAX_CLIPS ? model->clip_count : WORLD_MAX_CLIPS;
     if (model->clip_count > WORLD_MAX_CLIPS) {
-        fprintf(stderr, "oroya %s: warning: %s has %u clips; only the first %d can be played\n", cmd, path,
-                model->clip_count, WORLD_MAX_CLIPS);
+        fprintf(stderr, "oroya %s: warning: %s has %u clips; only the first %d can be played\n",
+                cmd, path, model->clip_count, WORLD_MAX_CLIPS);
     }
-    for (uint32_t i = 0; i < w->clip_count; i++) w->clips[i] = model->clips[i];
+    for (uint32_t i = 0; i < w->clip_count; i++)
+        w->clips[i] = model->clips[i];
     for (uint32_t i = 0; i < model->skin_count && w->skeleton_count < WORLD_MAX_OWNED; i++) {
-        if (model->skeletons[i]) w->skeletons[w->skeleton_count++] = model->skeletons[i];
+        if (model->skeletons[i])
+            w->skeletons[w->skeleton_count++] = model->skeletons[i];
     }
     for (uint32_t i = 0; i < model->skinned_mesh_count && w->skin_count < WORLD_MAX_OWNED; i++) {
         w->skins[w->skin_count++] = model->skinned_meshes[i];
     }
     if (model->skin_count > WORLD_MAX_OWNED || model->skinned_mesh_count > WORLD_MAX_OWNED) {
-        fprintf(stderr, "oroya %s: warning: %s has more than %d skins; the rest stay in the rest pose\n",
+        fprintf(stderr,
+                "oroya %s: warning: %s has more than %d skins; the rest stay in the rest pose\n",
                 cmd, path, WORLD_MAX_OWNED);
     }
     /* Base color textures (TEXCOORD_0 only: the importer reads no other set). */
@@ -45,9 +49,12 @@ int gltf_world_create(const char *cmd, const char *path, bool allow_outside, wor
             continue;
         }
         const oroya_gltf_image_data *img = &model->images[m->base_color_image];
-        if (!img->pixels || !img->width || !img->height) continue;
-        w->textures[w->texture_count++] = (world_texture){.material = &m->material, .width = img->width,
-                                                          .height = img->height, .pixels = img->pixels};
+        if (!img->pixels || !img->width || !img->height)
+            continue;
+        w->textures[w->texture_count++] = (world_texture){.material = &m->material,
+                                                          .width = img->width,
+                                                          .height = img->height,
+                                                          .pixels = img->pixels};
     }
     /* As three.js viewers do, the first clip plays unless the caller chooses (oroya render
      * plays every clip, one after the other: world_set_sequence). */

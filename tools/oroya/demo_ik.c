@@ -31,10 +31,10 @@ static void apply_ik(world *w) {
      * camera). The foot's marker slides back and forth under the hip; the ball swings from
      * side to side in front of the face. */
     const oroya_vec3 f = FACING, side = {f.z, 0, -f.x};
-    oroya_vec3 foot = oroya_vec3_add(
-        (oroya_vec3){0.06f, IK_GROUND + 0.06f, -0.17f},
-        oroya_vec3_add(oroya_vec3_scale(f, 0.12f + 0.28f * sinf(1.3f * t)),
-                       oroya_vec3_scale(side, 0.08f * cosf(0.9f * t))));
+    oroya_vec3 foot =
+        oroya_vec3_add((oroya_vec3){0.06f, IK_GROUND + 0.06f, -0.17f},
+                       oroya_vec3_add(oroya_vec3_scale(f, 0.12f + 0.28f * sinf(1.3f * t)),
+                                      oroya_vec3_scale(side, 0.08f * cosf(0.9f * t))));
     oroya_vec3 ball = oroya_vec3_add(
         (oroya_vec3){0, 1.45f + 0.35f * sinf(2.3f * t), 0},
         oroya_vec3_add(oroya_vec3_scale(f, 0.9f), oroya_vec3_scale(side, 0.9f * sinf(1.1f * t))));
@@ -73,7 +73,8 @@ static oroya_node add(world *w, const char *name, oroya_node parent, oroya_node_
 
 static oroya_geometry *box(world *w, float x, float y, float z, float dy, int *failed) {
     oroya_geometry *g = NULL;
-    if (*failed || oroya_geometry_box(&(oroya_box_desc){.width = x, .height = y, .depth = z}, &g, NULL) != OROYA_OK) {
+    if (*failed || oroya_geometry_box(&(oroya_box_desc){.width = x, .height = y, .depth = z}, &g,
+                                      NULL) != OROYA_OK) {
         *failed = 1;
         return NULL;
     }
@@ -104,7 +105,8 @@ int ik_world_create(world *w) {
     w->name = "oroya ik demo";
     int failed = oroya_scene_create(NULL, &w->scene) != OROYA_OK;
     const oroya_node top = {0};
-    oroya_node ground = add(w, "ground", top, OROYA_NODE_MESH, (oroya_vec3){0, IK_GROUND - 0.025f, 0}, &failed);
+    oroya_node ground =
+        add(w, "ground", top, OROYA_NODE_MESH, (oroya_vec3){0, IK_GROUND - 0.025f, 0}, &failed);
     oroya_node hip = add(w, "hip", top, OROYA_NODE_BONE, (oroya_vec3){0, 0.85f, 0}, &failed);
     if (!failed) {
         oroya_transform t = oroya_transform_identity();
@@ -113,17 +115,26 @@ int ik_world_create(world *w) {
         oroya_scene_set_transform(w->scene, hip, &t);
     }
     d->joints[0] = add(w, "thigh", hip, OROYA_NODE_BONE, (oroya_vec3){0.18f, 0, 0}, &failed);
-    d->joints[1] = add(w, "shin", d->joints[0], OROYA_NODE_BONE, (oroya_vec3){0, -0.45f, 0.03f}, &failed);
-    d->joints[2] = add(w, "foot", d->joints[1], OROYA_NODE_BONE, (oroya_vec3){0, -0.45f, -0.03f}, &failed);
+    d->joints[1] =
+        add(w, "shin", d->joints[0], OROYA_NODE_BONE, (oroya_vec3){0, -0.45f, 0.03f}, &failed);
+    d->joints[2] =
+        add(w, "foot", d->joints[1], OROYA_NODE_BONE, (oroya_vec3){0, -0.45f, -0.03f}, &failed);
     d->joints[3] = add(w, "neck", hip, OROYA_NODE_BONE, (oroya_vec3){0, 0.55f, 0}, &failed);
-    d->joints[4] = add(w, "head", d->joints[3], OROYA_NODE_BONE, (oroya_vec3){0, 0.15f, 0}, &failed);
+    d->joints[4] =
+        add(w, "head", d->joints[3], OROYA_NODE_BONE, (oroya_vec3){0, 0.15f, 0}, &failed);
     oroya_node body = add(w, "body", hip, OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
-    oroya_node thigh_m = add(w, "thigh-mesh", d->joints[0], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
-    oroya_node shin_m = add(w, "shin-mesh", d->joints[1], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
-    oroya_node foot_m = add(w, "foot-mesh", d->joints[2], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0.06f}, &failed);
-    oroya_node neck_m = add(w, "neck-mesh", d->joints[3], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
-    oroya_node head_m = add(w, "head-mesh", d->joints[4], OROYA_NODE_MESH, (oroya_vec3){0, 0.12f, 0}, &failed);
-    oroya_node nose = add(w, "nose", d->joints[4], OROYA_NODE_MESH, (oroya_vec3){0, 0.12f, 0.15f}, &failed);
+    oroya_node thigh_m =
+        add(w, "thigh-mesh", d->joints[0], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
+    oroya_node shin_m =
+        add(w, "shin-mesh", d->joints[1], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
+    oroya_node foot_m =
+        add(w, "foot-mesh", d->joints[2], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0.06f}, &failed);
+    oroya_node neck_m =
+        add(w, "neck-mesh", d->joints[3], OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
+    oroya_node head_m =
+        add(w, "head-mesh", d->joints[4], OROYA_NODE_MESH, (oroya_vec3){0, 0.12f, 0}, &failed);
+    oroya_node nose =
+        add(w, "nose", d->joints[4], OROYA_NODE_MESH, (oroya_vec3){0, 0.12f, 0.15f}, &failed);
     d->marker = add(w, "marker", top, OROYA_NODE_MESH, (oroya_vec3){0, 0, 0}, &failed);
     d->ball = add(w, "ball", top, OROYA_NODE_MESH, (oroya_vec3){0, 1.5f, 1}, &failed);
     oroya_geometry *g_ground = box(w, 6, 0.05f, 4, 0, &failed);
@@ -133,9 +144,17 @@ int ik_world_create(world *w) {
     oroya_geometry *g_neck = box(w, 0.08f, 0.15f, 0.08f, 0.075f, &failed);
     oroya_geometry *g_nose = box(w, 0.06f, 0.06f, 0.12f, 0, &failed);
     oroya_geometry *g_head = NULL, *g_ball = NULL, *g_marker = NULL;
-    if (!failed && (oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.14f, .width_segments = 24}, &g_head, NULL) ||
-                    oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.08f, .width_segments = 16, .height_segments = 12}, &g_ball, NULL) ||
-                    oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.12f, .radius_bottom = 0.12f, .height = 0.01f, .radial_segments = 24}, &g_marker, NULL))) {
+    if (!failed &&
+        (oroya_geometry_sphere(&(oroya_sphere_desc){.radius = 0.14f, .width_segments = 24}, &g_head,
+                               NULL) ||
+         oroya_geometry_sphere(
+             &(oroya_sphere_desc){.radius = 0.08f, .width_segments = 16, .height_segments = 12},
+             &g_ball, NULL) ||
+         oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 0.12f,
+                                                        .radius_bottom = 0.12f,
+                                                        .height = 0.01f,
+                                                        .radial_segments = 24},
+                                 &g_marker, NULL))) {
         failed = 1;
     }
     w->geometries[w->geometry_count++] = g_head;
@@ -153,36 +172,52 @@ int ik_world_create(world *w) {
         oroya_scene_set_mesh(w->scene, nose, g_nose, paint(w, 0.9f, 0.3f, 0.2f));
         oroya_scene_set_mesh(w->scene, d->marker, g_marker, paint(w, 1.0f, 0.8f, 0.1f));
         oroya_scene_set_mesh(w->scene, d->ball, g_ball, paint(w, 1.0f, 0.3f, 0.6f));
-        w->hints[w->hint_count++] = (world_hint){.node = ground, .grid_spacing = 0.5f, .backdrop = true};
+        w->hints[w->hint_count++] =
+            (world_hint){.node = ground, .grid_spacing = 0.5f, .backdrop = true};
     }
     /* The hip sways and bobs, so the leg has to bend and stretch to keep the foot down. */
     static const float times[5] = {0, 1, 2, 3, 4};
-    static const float hip_keys[15] = {0, 0.85f, 0, 0.08f, 0.72f, 0.05f, 0, 0.86f, 0.1f,
-                                       -0.08f, 0.75f, 0.05f, 0, 0.85f, 0};
-    oroya_track sway = {.target = "hip", .property = OROYA_PROPERTY_TRANSLATION,
-                        .interpolation = OROYA_INTERP_LINEAR, .components = 3, .key_count = 5,
-                        .times = times, .values = hip_keys};
+    static const float hip_keys[15] = {0,    0.85f,  0,     0.08f, 0.72f, 0.05f, 0, 0.86f,
+                                       0.1f, -0.08f, 0.75f, 0.05f, 0,     0.85f, 0};
+    oroya_track sway = {.target = "hip",
+                        .property = OROYA_PROPERTY_TRANSLATION,
+                        .interpolation = OROYA_INTERP_LINEAR,
+                        .components = 3,
+                        .key_count = 5,
+                        .times = times,
+                        .values = hip_keys};
     oroya_clip *c = NULL;
-    if (!failed && oroya_clip_create(&(oroya_clip_desc){.name = "sway", .tracks = &sway, .track_count = 1},
-                                     &c, NULL) == OROYA_OK) {
+    if (!failed &&
+        oroya_clip_create(&(oroya_clip_desc){.name = "sway", .tracks = &sway, .track_count = 1}, &c,
+                          NULL) == OROYA_OK) {
         w->clips[w->clip_count++] = c;
     } else {
         failed = 1;
     }
-    d->iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE, .name = "foot", .joint_count = 3,
-                           .pole = FACING, .weight = 1, .soft = 0.03f,
+    d->iks[0] = (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                           .name = "foot",
+                           .joint_count = 3,
+                           .pole = FACING,
+                           .weight = 1,
+                           .soft = 0.03f,
                            .has_target_rotation = true, /* the foot flat, facing forward */
                            .target_rotation = {0, 0.5735764f, 0, 0.8191520f}};
-    d->iks[1] = (oroya_ik){.type = OROYA_IK_AIM, .name = "look", .joint_count = 2,
-                           .shares = {0.4f, 0.6f}, .forward = {0, 0, 1}, .offset = {0, 0.12f, 0},
-                           .up = {0, 1, 0}, .weight = 1};
+    d->iks[1] = (oroya_ik){.type = OROYA_IK_AIM,
+                           .name = "look",
+                           .joint_count = 2,
+                           .shares = {0.4f, 0.6f},
+                           .forward = {0, 0, 1},
+                           .offset = {0, 0.12f, 0},
+                           .up = {0, 1, 0},
+                           .weight = 1};
     w->after_pose = apply_ik;
     static const float warm[3] = {1, 0.96f, 0.9f};
     oroya_node sun = add(w, "sun", top, OROYA_NODE_LIGHT, (oroya_vec3){0, 0, 0}, &failed);
     oroya_node amb = add(w, "ambient", top, OROYA_NODE_LIGHT, (oroya_vec3){0, 0, 0}, &failed);
     if (!failed) {
         oroya_transform t = oroya_transform_identity();
-        t.rotation = oroya_quat_from_axis_angle(oroya_vec3_normalize((oroya_vec3){-1, 0.4f, 0}), 1.0f);
+        t.rotation =
+            oroya_quat_from_axis_angle(oroya_vec3_normalize((oroya_vec3){-1, 0.4f, 0}), 1.0f);
         oroya_scene_set_transform(w->scene, sun, &t);
         oroya_light l = oroya_light_make(OROYA_LIGHT_DIRECTIONAL);
         l.intensity = 3.0f;

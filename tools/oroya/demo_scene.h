@@ -18,8 +18,8 @@
 /* Render-only properties of a node that the scene's material does not carry. */
 typedef struct world_hint {
     oroya_node node;
-    float grid_spacing;        /* > 0: grid lines on the ground */
-    bool backdrop;             /* left out of the framed bounds (ground, shadows) */
+    float grid_spacing; /* > 0: grid lines on the ground */
+    bool backdrop;      /* left out of the framed bounds (ground, shadows) */
     bool unlit;
 } world_hint;
 
@@ -27,7 +27,7 @@ typedef struct world_hint {
 typedef struct world_texture {
     const oroya_material *material;
     uint32_t width, height;
-    const uint8_t *pixels;         /* RGBA8, top row first, sRGB-encoded */
+    const uint8_t *pixels; /* RGBA8, top row first, sRGB-encoded */
 } world_texture;
 
 typedef struct world world;
@@ -36,14 +36,14 @@ struct world {
     oroya_scene *scene;
     oroya_clip *clips[WORLD_MAX_CLIPS];
     uint32_t clip_count;
-    uint32_t clip_enabled;             /* bit i: clips[i] plays */
+    uint32_t clip_enabled; /* bit i: clips[i] plays */
     oroya_skeleton *skeletons[WORLD_MAX_OWNED];
     uint32_t skeleton_count;
     oroya_skin *skins[WORLD_MAX_OWNED];
     uint32_t skin_count;
-    double duration;                   /* seconds of a full render (longest clip by default) */
-    double poster_time;                /* the PNG poster frame's time */
-    float background[4];               /* linear RGB + alpha */
+    double duration;     /* seconds of a full render (longest clip by default) */
+    double poster_time;  /* the PNG poster frame's time */
+    float background[4]; /* linear RGB + alpha */
     world_hint hints[WORLD_MAX_HINTS];
     uint32_t hint_count;
     world_texture textures[WORLD_MAX_OWNED];
@@ -56,23 +56,23 @@ struct world {
     uint32_t geometry_count;
     oroya_material materials[WORLD_MAX_OWNED];
     uint32_t material_count;
-    bool owns_objects;                 /* world_free destroys scene, clips, skins, skeletons */
+    bool owns_objects; /* world_free destroys scene, clips, skins, skeletons */
     /* Playback through the mixer (three.js semantics): one action per clip. */
     oroya_mixer *mixer;
     oroya_action *actions[WORLD_MAX_CLIPS];
-    int32_t fade_to;                   /* the clip a cross-fade fades in, -1: none */
+    int32_t fade_to; /* the clip a cross-fade fades in, -1: none */
     /* Clips played one after the other (render of a glTF file): sequence[0..sequence_count)
      * are clip indices; world_pose(t) plays the one whose span holds t, from its start.
      * sequence_count 0: the enabled clips play together. */
     uint32_t sequence[WORLD_MAX_CLIPS];
     uint32_t sequence_count;
-    int32_t sequence_playing;          /* the clip of the sequence playing now, -1: none yet */
-    oroya_node stage_shadow[2];        /* world_add_stage's contact shadow discs */
+    int32_t sequence_playing;   /* the clip of the sequence playing now, -1: none yet */
+    oroya_node stage_shadow[2]; /* world_add_stage's contact shadow discs */
     float stage_ground_y, stage_radius;
-    const char *cmd;                   /* the subcommand, for messages ("render") */
-    const oroya_gltf_model *model;     /* the glTF model of a file's world, NULL for the demo */
+    const char *cmd;               /* the subcommand, for messages ("render") */
+    const oroya_gltf_model *model; /* the glTF model of a file's world, NULL for the demo */
     void *user;
-    void (*free_user)(world *w);       /* called by world_free after the owned objects */
+    void (*free_user)(world *w); /* called by world_free after the owned objects */
 };
 
 /* Builds the built-in demo (the tutorials' bouncing ball with squash and stretch, the
@@ -150,7 +150,7 @@ typedef struct world_gpu {
     world_gpu_mesh meshes[WORLD_MAX_MESHES];
     uint32_t mesh_count;
     oroya_render_texture textures[WORLD_MAX_OWNED]; /* one per world texture */
-    oroya_render_mesh bones, joints, joint_rims; /* skeleton overlay: ribbons, joint discs */
+    oroya_render_mesh bones, joints, joint_rims;    /* skeleton overlay: ribbons, joint discs */
 } world_gpu;
 
 oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oroya_error *err);

@@ -12,9 +12,11 @@ static const struct {
 } commands[] = {
     {"play", oroya_cmd_play, "run a scenario (three.js oracle format) and print the result"},
     {"info", oroya_cmd_info, "print a glTF file's nodes, meshes, skins and clips"},
-    {"sample", oroya_cmd_sample, "sample a clip of a glTF file and print local TRS and bone matrices as JSON"},
+    {"sample", oroya_cmd_sample,
+     "sample a clip of a glTF file and print local TRS and bone matrices as JSON"},
     {"render", oroya_cmd_render, "render a glTF file or the built-in demo to PNG, GIF or MP4"},
-    {"export", oroya_cmd_export, "write a glTF file again through oroya's exporter, with clip utilities"},
+    {"export", oroya_cmd_export,
+     "write a glTF file again through oroya's exporter, with clip utilities"},
     {"plot", oroya_cmd_plot, "draw animation curves to SVG or PNG"},
     {"view", oroya_cmd_view, "open a glTF file in an interactive window"},
     {"bench", oroya_cmd_bench, "run the speed benchmarks"},

@@ -102,7 +102,6 @@ typedef enum op_kind {
     OP_COUNT
 } op_kind;
 
-
 typedef enum set_field {
     F_WEIGHT,
     F_TIME_SCALE,
@@ -117,7 +116,6 @@ typedef enum set_field {
     F_BLEND_MODE,
     F_COUNT
 } set_field;
-
 
 typedef struct play_op {
     const cJSON *json; /* the script entry (run_op reads it again) */
@@ -177,7 +175,6 @@ typedef enum action_field {
     A_COUNT
 } action_field;
 
-
 typedef struct play_record {
     const char *key;
     rec_kind kind;
@@ -207,7 +204,7 @@ typedef struct play {
     oroya_rig *rig; /* every node of the scene: joint tracks play through the pose kernel */
     play_node *nodes;
     int node_count, node_cap;
-    int *node_hash;  /* open addressing over nodes by name: index + 1, 0 = empty */
+    int *node_hash; /* open addressing over nodes by name: index + 1, 0 = empty */
     int node_hash_cap;
     play_skin *skins;
     int skin_count;
@@ -219,7 +216,7 @@ typedef struct play {
     int op_count;
     play_record *records;
     int record_count;
-    double *dts;     /* an explicit list of dt, or NULL: every step is fixed_dt */
+    double *dts; /* an explicit list of dt, or NULL: every step is fixed_dt */
     double fixed_dt;
     size_t dt_count;
     play_event *events;
@@ -230,12 +227,12 @@ typedef struct play {
     bool root_motion; /* "oroya": {"rootMotion"} */
     size_t event_count, event_cap;
     bool events_failed;
-    bool out_of_memory; /* an allocation failed (the error is then OUT_OF_MEMORY) */
-    oroya_allocator user_alloc; /* the desc's */
-    oroya_allocator watch;      /* forwards to user_alloc and notes failures; p->alloc */
-    oroya_ik *iks;              /* "oroya": {"ik": [...]}, applied after each update */
+    bool out_of_memory;           /* an allocation failed (the error is then OUT_OF_MEMORY) */
+    oroya_allocator user_alloc;   /* the desc's */
+    oroya_allocator watch;        /* forwards to user_alloc and notes failures; p->alloc */
+    oroya_ik *iks;                /* "oroya": {"ik": [...]}, applied after each update */
     oroya_joint_limit *ik_limits; /* OROYA_IK_MAX_CHAIN per IK */
-    oroya_ik *kiks;             /* the same on the rig's kernel joints (oroya_mixer_set_ik),
+    oroya_ik *kiks;               /* the same on the rig's kernel joints (oroya_mixer_set_ik),
                                  * or NULL: the IKs run on the scene (oroya_ik_scene_apply) */
     int ik_count;
     oroya_geometry *mesh_geometry; /* shared by the "mesh" nodes */
@@ -295,8 +292,7 @@ void sc_warn_normalized(const play *p, const char *where, const oroya_clip *clip
 bool sc_is_name(const char *s);
 const char *sc_entry_name(play *p, const cJSON *o, const char *path);
 int sc_get_number(play *p, const cJSON *obj, const char *key, const char *path, double *out);
-int sc_get_number_opt(play *p, const cJSON *obj, const char *key, const char *path,
-                      double *out);
+int sc_get_number_opt(play *p, const cJSON *obj, const char *key, const char *path, double *out);
 int sc_get_vec(play *p, const cJSON *v, int n, const char *path, double *out);
 int sc_get_vec_member(play *p, const cJSON *obj, const char *key, int n, const char *path,
                       double *out);

@@ -7,9 +7,7 @@
 
 #include "scenario_internal.h"
 
-void *sc_malloc(const play *p, size_t n) {
-    return oroya_allocator_alloc(p->alloc, n ? n : 1, 16);
-}
+void *sc_malloc(const play *p, size_t n) { return oroya_allocator_alloc(p->alloc, n ? n : 1, 16); }
 
 void *sc_calloc(const play *p, size_t count, size_t size) {
     if (size && count > SIZE_MAX / size)
@@ -55,11 +53,10 @@ int sc_check_world(play *p, const char *where) {
         return 0;
     const char *name = oroya_scene_node_name(p->scene, bad);
     return sc_fail(p,
-                "%s: the world matrix of node '%s' is not finite (a transform too large for "
-                "float, or an overflow along its parents)",
-                where, name ? name : "?");
+                   "%s: the world matrix of node '%s' is not finite (a transform too large for "
+                   "float, or an overflow along its parents)",
+                   where, name ? name : "?");
 }
-
 
 /* Issue 11: non-unit rotation keys are normalized on load; say so once per clip. */
 void sc_warn_normalized(const play *p, const char *where, const oroya_clip *clip) {
@@ -72,8 +69,8 @@ void sc_warn_normalized(const play *p, const char *where, const oroya_clip *clip
              "%s: clip \"%s\": %u non-unit rotation key%s normalized (first: track %u \"%s\" "
              "key %u)",
              where, clip->name, clip->normalized_key_count,
-            clip->normalized_key_count == 1 ? "" : "s", clip->first_normalized_track,
-            clip->tracks[clip->first_normalized_track].target, clip->first_normalized_key);
+             clip->normalized_key_count == 1 ? "" : "s", clip->first_normalized_track,
+             clip->tracks[clip->first_normalized_track].target, clip->first_normalized_key);
     p->desc->on_warning(msg, p->desc->user);
 }
 
@@ -115,8 +112,7 @@ int sc_get_number(play *p, const cJSON *obj, const char *key, const char *path, 
 }
 
 /* Optional number: absent or null leaves *out. */
-int sc_get_number_opt(play *p, const cJSON *obj, const char *key, const char *path,
-                          double *out) {
+int sc_get_number_opt(play *p, const cJSON *obj, const char *key, const char *path, double *out) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!v || cJSON_IsNull(v))
         return 0;
@@ -187,7 +183,8 @@ int sc_get_vec_member(play *p, const cJSON *obj, const char *key, int n, const c
  * each one present is read into its array and flagged. */
 int sc_get_trs(play *p, const cJSON *obj, const char *path, double pos[3], double rot[4],
                double scale[3], bool *has_pos, bool *has_rot, bool *has_scale) {
-    const char *qkey = cJSON_GetObjectItemCaseSensitive(obj, "rotation") ? "rotation" : "quaternion";
+    const char *qkey =
+        cJSON_GetObjectItemCaseSensitive(obj, "rotation") ? "rotation" : "quaternion";
     int a = sc_get_vec_member(p, obj, "position", 3, path, pos);
     int b = a < 0 ? -1 : sc_get_vec_member(p, obj, qkey, 4, path, rot);
     int c = b < 0 ? -1 : sc_get_vec_member(p, obj, "scale", 3, path, scale);
@@ -334,4 +331,3 @@ int sc_find_action(play *p, const char *name) {
     p->actions[p->action_count] = (play_action){.name = p->clips[clip].name, .clip = clip};
     return p->action_count++;
 }
-

@@ -150,8 +150,7 @@ static int parse_set(play *p, const cJSON *o, const char *path, play_op *op) {
     switch ((set_field)op->field) {
     case F_WEIGHT:
     case F_TIME_SCALE:
-    case F_TIME:
-        return sc_get_number(p, o, "value", path, &op->n[0]);
+    case F_TIME: return sc_get_number(p, o, "value", path, &op->n[0]);
     case F_ENABLED:
     case F_PAUSED:
     case F_CLAMP:
@@ -161,8 +160,7 @@ static int parse_set(play *p, const cJSON *o, const char *path, play_op *op) {
             return sc_fail(p, "%s: expected a boolean", sub);
         op->flag = cJSON_IsTrue(v);
         return 0;
-    case F_REPETITIONS:
-        return repetitions_of(p, v, sub, &op->n[0]);
+    case F_REPETITIONS: return repetitions_of(p, v, sub, &op->n[0]);
     case F_LOOP:
         op->mode = loop_mode_of(v);
         if (op->mode < 0)
@@ -173,8 +171,7 @@ static int parse_set(play *p, const cJSON *o, const char *path, play_op *op) {
         if (op->mode < 0)
             return sc_fail(p, "%s: expected \"normal\" or \"additive\"", sub);
         return 0;
-    default:
-        return sc_fail(p, "%s.field: unsupported", path);
+    default: return sc_fail(p, "%s.field: unsupported", path);
     }
 }
 
@@ -316,21 +313,13 @@ static int run_set(play *p, const op_call *c) {
     oroya_action *a = c->a;
     const play_op *op = c->op;
     switch ((set_field)op->field) {
-    case F_WEIGHT:
-        return sc_mixer_call(p, oroya_action_set_weight(a, op->n[0]), c->path, c->what);
+    case F_WEIGHT: return sc_mixer_call(p, oroya_action_set_weight(a, op->n[0]), c->path, c->what);
     case F_TIME_SCALE:
         return sc_mixer_call(p, oroya_action_set_time_scale(a, op->n[0]), c->path, c->what);
-    case F_TIME:
-        return sc_mixer_call(p, oroya_action_set_time(a, op->n[0]), c->path, c->what);
-    case F_ENABLED:
-        oroya_action_set_enabled(a, op->flag);
-        return 0;
-    case F_PAUSED:
-        oroya_action_set_paused(a, op->flag);
-        return 0;
-    case F_CLAMP:
-        oroya_action_set_clamp_when_finished(a, op->flag);
-        return 0;
+    case F_TIME: return sc_mixer_call(p, oroya_action_set_time(a, op->n[0]), c->path, c->what);
+    case F_ENABLED: oroya_action_set_enabled(a, op->flag); return 0;
+    case F_PAUSED: oroya_action_set_paused(a, op->flag); return 0;
+    case F_CLAMP: oroya_action_set_clamp_when_finished(a, op->flag); return 0;
     case F_ZERO_SLOPE_START:
         oroya_action_set_zero_slope(a, op->flag, oroya_action_zero_slope_at_end(a));
         return 0;
@@ -344,11 +333,8 @@ static int run_set(play *p, const op_call *c) {
         return sc_mixer_call(
             p, oroya_action_set_loop(a, (oroya_loop_mode)op->mode, oroya_action_repetitions(a)),
             c->path, c->what);
-    case F_BLEND_MODE:
-        oroya_action_set_blend_mode(a, (oroya_blend_mode)op->mode);
-        return 0;
-    default:
-        return sc_fail(p, "%s: unsupported field", c->path);
+    case F_BLEND_MODE: oroya_action_set_blend_mode(a, (oroya_blend_mode)op->mode); return 0;
+    default: return sc_fail(p, "%s: unsupported field", c->path);
     }
 }
 
@@ -418,9 +404,7 @@ static const op_def op_defs[OP_COUNT] = {
     [OP_SET_MASK] = {"setMask", NULL, sc_parse_set_mask, sc_run_set_mask},
 };
 
-static const op_def *op_def_of(op_kind kind) {
-    return &op_defs[kind];
-}
+static const op_def *op_def_of(op_kind kind) { return &op_defs[kind]; }
 
 /* ---- the script ----------------------------------------------------------------------------- */
 
@@ -498,7 +482,6 @@ static int run_op(play *p, int index) {
  * step are two queues whose due ops are a prefix, so each step looks only at what it runs:
  * O(ops log ops) for the whole run instead of O(steps x ops). */
 
-
 static int compare_op_keys(const void *a, const void *b) {
     const op_key *x = a, *y = b;
     if (x->key != y->key)
@@ -510,7 +493,6 @@ static int compare_ints(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
 }
-
 
 void sc_op_queue_free(play *p, op_queue *q) {
     sc_free(p, q->by_time);

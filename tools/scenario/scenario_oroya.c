@@ -145,7 +145,7 @@ static int setup_one_ik(play *p, const cJSON *o, const char *path, int index) {
     int n = cJSON_IsArray(joints) ? cJSON_GetArraySize(joints) : -1;
     if (ik->type == OROYA_IK_TWO_BONE ? n != 3 : (n < 1 || n > OROYA_IK_MAX_CHAIN))
         return sc_fail(p, "%s.joints: expected %s node names", path,
-                    ik->type == OROYA_IK_TWO_BONE ? "3" : "1 to 8");
+                       ik->type == OROYA_IK_TWO_BONE ? "3" : "1 to 8");
     ik->joint_count = (uint32_t)n;
     for (int k = 0; k < n; k++) {
         const cJSON *j = cJSON_GetArrayItem(joints, k);
@@ -263,7 +263,7 @@ int sc_parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {
             *out = i;
     if (*out < 0)
         return sc_fail(p, "%s.name: no IK named '%s' in \"oroya\": {\"ik\"}", path,
-                    name ? name : "(missing)");
+                       name ? name : "(missing)");
     oroya_ik copy = p->iks[*out];
     return ik_fields(p, o, path, &copy);
 }
@@ -327,7 +327,6 @@ int sc_setup_oroya_extension(play *p) {
     }
     return 0;
 }
-
 
 /* "oroya": {"markers": {"<clip>": [{"time": seconds, "name": string}, ...], ...}}: the
  * clip's markers (oroya_clip_set_markers), set before actions clone their clips. */
@@ -476,7 +475,6 @@ int sc_setup_oroya_masks(play *p) {
     return 0;
 }
 
-
 /* {"do": "setMask", "action": A, "mask": "<name in oroya.masks>" | null} (oroya's extension). */
 int sc_parse_set_mask(play *p, const cJSON *o, const char *path, play_op *op) {
     if (sc_op_action(p, o, "action", path, &op->action))
@@ -520,8 +518,9 @@ int sc_setup_oroya_root_motion(play *p) {
         if (!strcmp(e, modes[i]))
             mode = i;
     if (mode < 0)
-        return sc_fail(p, "oroya.rootMotion.extract: unknown extract mode '%s' (xz, xz_yaw, y or full)",
-                    e ? e : "(missing)");
+        return sc_fail(
+            p, "oroya.rootMotion.extract: unknown extract mode '%s' (xz, xz_yaw, y or full)",
+            e ? e : "(missing)");
     oroya_error err = {0};
     if (oroya_mixer_set_root_motion(p->mixer, p->nodes[n].node, (oroya_root_extract)(mode + 1),
                                     &err) != OROYA_OK)

@@ -23,8 +23,8 @@ static const key_kind mixer_keys[] = {{"mixer.time", R_MIXER_TIME},
                                       {"mixer.stats", R_STATS}};
 
 static const key_kind node_fields[] = {
-    {"position", R_POSITION}, {"translation", R_POSITION}, {"quaternion", R_QUATERNION},
-    {"rotation", R_QUATERNION}, {"scale", R_SCALE}, {"matrix", R_MATRIX},
+    {"position", R_POSITION},       {"translation", R_POSITION}, {"quaternion", R_QUATERNION},
+    {"rotation", R_QUATERNION},     {"scale", R_SCALE},          {"matrix", R_MATRIX},
     {"matrixWorld", R_MATRIX_WORLD}};
 
 /* The kind of `name` in table[0..n), -1 when it is not there. */
@@ -67,8 +67,8 @@ static int skin_record(play *p, int i, const char *key, const char *target, cons
             return sc_fail(p, "record[%d]: key '%s': glTF skins record boneMatrices only", i, key);
         rec->kind = R_GLTF_BONES;
         rec->skin = (int)atol(digits);
-        rec->scratch = sc_calloc(p, (size_t)p->model->skins[rec->skin].joint_count * 16 + 1,
-                                 sizeof(float));
+        rec->scratch =
+            sc_calloc(p, (size_t)p->model->skins[rec->skin].joint_count * 16 + 1, sizeof(float));
         if (!rec->scratch)
             return sc_fail(p, "out of memory");
         return 0;
@@ -149,8 +149,10 @@ static int record_of(play *p, int i, const char *key, play_record *rec) {
         /* The index is resolved once here; 0 until an action drives the curve. */
         uint32_t index = 0;
         if (!sc_is_name(key + 6)) {
-            return sc_fail(p, "record[%d]: key '%s': expected curve:<name> with a name of "
-                           "[A-Za-z0-9_-]+", i, key);
+            return sc_fail(p,
+                           "record[%d]: key '%s': expected curve:<name> with a name of "
+                           "[A-Za-z0-9_-]+",
+                           i, key);
         }
         if (oroya_mixer_curve_index(p->mixer, key + 6, &index) != OROYA_OK) {
             return sc_fail(p, "out of memory");
@@ -217,9 +219,7 @@ static void put_floats(play_buf *b, const float *v, int n) {
     play_buf_put(b, "]");
 }
 
-static void put_bool(play_buf *b, bool v) {
-    play_buf_put(b, v ? "true" : "false");
-}
+static void put_bool(play_buf *b, bool v) { play_buf_put(b, v ? "true" : "false"); }
 
 /* A typed property's value: a number, [r, g, b] or a boolean. */
 static void record_typed(play *p, rec_kind kind, oroya_node node, play_buf *b) {
@@ -258,15 +258,9 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
         put_floats(b, v, 7);
         return;
     }
-    case R_CURVE:
-        play_buf_number(b, oroya_mixer_curve_value(p->mixer, (uint32_t)r->slot));
-        return;
-    case R_MIXER_TIME:
-        play_buf_number(b, oroya_mixer_time(p->mixer));
-        return;
-    case R_MIXER_TIME_SCALE:
-        play_buf_number(b, oroya_mixer_time_scale(p->mixer));
-        return;
+    case R_CURVE: play_buf_number(b, oroya_mixer_curve_value(p->mixer, (uint32_t)r->slot)); return;
+    case R_MIXER_TIME: play_buf_number(b, oroya_mixer_time(p->mixer)); return;
+    case R_MIXER_TIME_SCALE: play_buf_number(b, oroya_mixer_time_scale(p->mixer)); return;
     case R_ACTIVE_ACTIONS: {
         play_buf_put(b, "[");
         uint32_t n = oroya_mixer_active_action_count(p->mixer);
@@ -297,48 +291,22 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
             return;
         }
         switch (r->field) {
-        case A_EFFECTIVE_WEIGHT:
-            play_buf_number(b, oroya_action_effective_weight(a));
-            return;
-        case A_WEIGHT:
-            play_buf_number(b, oroya_action_weight(a));
-            return;
-        case A_TIME:
-            play_buf_number(b, oroya_action_time(a));
-            return;
+        case A_EFFECTIVE_WEIGHT: play_buf_number(b, oroya_action_effective_weight(a)); return;
+        case A_WEIGHT: play_buf_number(b, oroya_action_weight(a)); return;
+        case A_TIME: play_buf_number(b, oroya_action_time(a)); return;
         case A_EFFECTIVE_TIME_SCALE:
             play_buf_number(b, oroya_action_effective_time_scale(a));
             return;
-        case A_TIME_SCALE:
-            play_buf_number(b, oroya_action_time_scale(a));
-            return;
-        case A_ENABLED:
-            put_bool(b, oroya_action_enabled(a));
-            return;
-        case A_PAUSED:
-            put_bool(b, oroya_action_paused(a));
-            return;
-        case A_RUNNING:
-            put_bool(b, oroya_action_is_running(a));
-            return;
-        case A_SCHEDULED:
-            put_bool(b, oroya_action_is_scheduled(a));
-            return;
-        case A_LOOP_COUNT:
-            play_buf_number(b, (double)oroya_action_loop_count(a));
-            return;
-        case A_REPETITIONS:
-            play_buf_number(b, oroya_action_repetitions(a));
-            return;
-        case A_FADING:
-            put_bool(b, oroya_action_is_fading(a));
-            return;
-        case A_WARPING:
-            put_bool(b, oroya_action_is_warping(a));
-            return;
-        default:
-            play_buf_put(b, "null");
-            return;
+        case A_TIME_SCALE: play_buf_number(b, oroya_action_time_scale(a)); return;
+        case A_ENABLED: put_bool(b, oroya_action_enabled(a)); return;
+        case A_PAUSED: put_bool(b, oroya_action_paused(a)); return;
+        case A_RUNNING: put_bool(b, oroya_action_is_running(a)); return;
+        case A_SCHEDULED: put_bool(b, oroya_action_is_scheduled(a)); return;
+        case A_LOOP_COUNT: play_buf_number(b, (double)oroya_action_loop_count(a)); return;
+        case A_REPETITIONS: play_buf_number(b, oroya_action_repetitions(a)); return;
+        case A_FADING: put_bool(b, oroya_action_is_fading(a)); return;
+        case A_WARPING: put_bool(b, oroya_action_is_warping(a)); return;
+        default: play_buf_put(b, "null"); return;
         }
     }
     case R_GLTF_BONES: {
@@ -373,8 +341,7 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
         put_floats(b, ps->vertices, (int)(3 * ps->skin->vertex_count));
         return;
     }
-    default:
-        break;
+    default: break;
     }
     oroya_node node = p->nodes[r->node].node;
     oroya_transform t = {0};
@@ -403,12 +370,8 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
     case R_INTENSITY:
     case R_FOV:
     case R_COLOR:
-    case R_VISIBLE:
-        record_typed(p, r->kind, node, b);
-        return;
-    default:
-        play_buf_put(b, "null");
-        return;
+    case R_VISIBLE: record_typed(p, r->kind, node, b); return;
+    default: play_buf_put(b, "null"); return;
     }
 }
 
@@ -424,8 +387,8 @@ void sc_on_event(const oroya_event *e, void *user) {
         p->events = ev;
         p->event_cap = cap;
     }
-    p->events[p->event_count++] = (play_event){e->type, e->action, e->direction, e->loop_delta,
-                                                e->marker};
+    p->events[p->event_count++] =
+        (play_event){e->type, e->action, e->direction, e->loop_delta, e->marker};
 }
 
 void sc_put_clips(play *p, play_buf *b) {

@@ -70,18 +70,18 @@ static int run(play *p, play_buf *out) {
         else
             snprintf(path, len, "%s/%s", base, rel);
         oroya_error err = {0};
-        oroya_result r =
-            oroya_gltf_load(path,
-                            &(oroya_gltf_import_desc){.allocator = *p->alloc,
-                                                      .skip_images = true,
-                                                      .allow_outside_base_dir =
-                                                          p->desc->allow_outside_base_dir},
-                            &p->model, &err);
+        oroya_result r = oroya_gltf_load(
+            path,
+            &(oroya_gltf_import_desc){.allocator = *p->alloc,
+                                      .skip_images = true,
+                                      .allow_outside_base_dir = p->desc->allow_outside_base_dir},
+            &p->model, &err);
         sc_free(p, path);
         if (r != OROYA_OK)
             return sc_fail(p, "gltf: %s", err.message[0] ? err.message : oroya_result_string(r));
         p->scene = p->model->scene;
-    } else if (oroya_scene_create(&(oroya_scene_desc){.allocator = *p->alloc}, &p->scene) != OROYA_OK) {
+    } else if (oroya_scene_create(&(oroya_scene_desc){.allocator = *p->alloc}, &p->scene) !=
+               OROYA_OK) {
         return sc_fail(p, "cannot create the scene");
     }
     if (sc_setup_nodes(p))
@@ -91,12 +91,11 @@ static int run(play *p, play_buf *out) {
     if (sc_setup_clips(p) || sc_check_scenario_curves(p) || sc_setup_oroya_markers(p) ||
         sc_setup_actions(p))
         return -1;
-    oroya_mixer_desc md = {
-        .max_actions = 4096,
-        .max_bindings = 16384,
-        .on_event = sc_on_event,
-        .user = p,
-        .allocator = *p->alloc};
+    oroya_mixer_desc md = {.max_actions = 4096,
+                           .max_bindings = 16384,
+                           .on_event = sc_on_event,
+                           .user = p,
+                           .allocator = *p->alloc};
     /* The whole scene as the rig (runtime clips are built per action, after the setup's
      * makeClipAdditive). A scene the kernel cannot hold (more than OROYA_POSE_MAX_JOINTS
      * nodes) plays through the property path alone, with the same results. */
@@ -223,7 +222,10 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
         *out_len = 0;
     if (!json || !desc || !out || !out_len)
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_scenario_run: %s is NULL",
-                               !json ? "json" : !desc ? "desc" : !out ? "out" : "out_len");
+                               !json   ? "json"
+                               : !desc ? "desc"
+                               : !out  ? "out"
+                                       : "out_len");
     play p = {.desc = desc, .user_alloc = desc->allocator};
     p.watch = (oroya_allocator){watch_alloc, watch_free, &p};
     p.alloc = &p.watch;

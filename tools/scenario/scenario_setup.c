@@ -29,7 +29,9 @@ static int setup_node_components(play *p, const cJSON *nd, const char *path, int
     for (int f = 0; f < 3; f++) {
         if (!allowed[f] && cJSON_GetObjectItemCaseSensitive(nd, fields[f])) {
             return sc_fail(p, "%s.%s: only a node of type \"%s\" has it", path, fields[f],
-                           f == 0 ? "light" : f == 1 ? "camera" : "mesh");
+                           f == 0   ? "light"
+                           : f == 1 ? "camera"
+                                    : "mesh");
         }
     }
     if (light) {
@@ -55,9 +57,9 @@ static int setup_node_components(play *p, const cJSON *nd, const char *path, int
         }
     } else if (mesh) {
         if (!p->mesh_geometry &&
-            oroya_geometry_box(&(oroya_box_desc){.allocator = p->alloc ? *p->alloc
-                                                                        : (oroya_allocator){0}},
-                               &p->mesh_geometry, NULL) != OROYA_OK) {
+            oroya_geometry_box(
+                &(oroya_box_desc){.allocator = p->alloc ? *p->alloc : (oroya_allocator){0}},
+                &p->mesh_geometry, NULL) != OROYA_OK) {
             return sc_fail(p, "out of memory");
         }
         oroya_material *mat = &p->materials[index];
@@ -100,8 +102,10 @@ int sc_setup_nodes(play *p) {
         if (sc_find_scenario_node(p, name) >= 0)
             return sc_fail(p, "%s.name: duplicate node '%s'", path, name);
         if (!strcmp(name, "oroya_curves")) {
-            return sc_fail(p, "%s.name: 'oroya_curves' is reserved (the curves' holder, "
-                           "docs/scenario.md \"Curves\")", path);
+            return sc_fail(p,
+                           "%s.name: 'oroya_curves' is reserved (the curves' holder, "
+                           "docs/scenario.md \"Curves\")",
+                           path);
         }
         oroya_node taken;
         if (p->model && oroya_gltf_model_find_node(p->model, name, &taken, NULL) == OROYA_OK)
@@ -131,8 +135,10 @@ int sc_setup_nodes(play *p) {
         oroya_node node;
         if (oroya_scene_add_node(p->scene, name, (oroya_node){0}, kind, &node) != OROYA_OK ||
             oroya_scene_set_transform(p->scene, node, &t) != OROYA_OK)
-            return sc_fail(p, "%s: the scene refused the node (a component, or the matrix they "
-                        "make, is not finite)", path);
+            return sc_fail(p,
+                           "%s: the scene refused the node (a component, or the matrix they "
+                           "make, is not finite)",
+                           path);
         p->nodes[p->node_count++] = (play_node){name, node, kind, false};
         if (!sc_node_hash_add(p, p->node_count - 1))
             return sc_fail(p, "out of memory");
@@ -153,7 +159,7 @@ int sc_setup_nodes(play *p) {
         oroya_result r = oroya_scene_set_parent(p->scene, p->nodes[i].node, p->nodes[parent].node);
         if (r != OROYA_OK)
             return sc_fail(p, "nodes[%d].parent: cannot parent to '%s' (%s)", i, pv->valuestring,
-                        oroya_result_string(r));
+                           oroya_result_string(r));
     }
     oroya_scene_update_world(p->scene);
     return sc_check_world(p, "nodes");
@@ -243,8 +249,8 @@ static int setup_skin(play *p, const cJSON *s, const char *path, play_skin *ps) 
         goto done;
     int nv = nv3 / 3;
     if (nv3 % 3 || nv == 0 || ni != nv * 4 || nw != nv * 4) {
-        rc = sc_fail(p, "%s: vertices/skinIndex/skinWeight sizes disagree (%d, %d, %d numbers)", path,
-                  nv3, ni, nw);
+        rc = sc_fail(p, "%s: vertices/skinIndex/skinWeight sizes disagree (%d, %d, %d numbers)",
+                     path, nv3, ni, nw);
         goto done;
     }
     pos = sc_malloc(p, (size_t)nv3 * sizeof *pos);
@@ -293,11 +299,10 @@ static int setup_skin(play *p, const cJSON *s, const char *path, play_skin *ps) 
         }
     }
     oroya_scene_update_world(p->scene);
-    oroya_skeleton_desc kd = {
-        .bones = bn,
-        .bone_count = (uint32_t)nb,
-        .bone_inverses = has_inv ? inv : NULL,
-        .allocator = *p->alloc};
+    oroya_skeleton_desc kd = {.bones = bn,
+                              .bone_count = (uint32_t)nb,
+                              .bone_inverses = has_inv ? inv : NULL,
+                              .allocator = *p->alloc};
     if (oroya_skeleton_create(p->scene, &kd, &ps->skeleton, &err) != OROYA_OK) {
         rc = sc_fail(p, "%s: %s", path, err.message);
         goto done;
@@ -416,13 +421,13 @@ static int typed_track_target_check(play *p, const char *path, const char *node,
     oroya_camera c;
     if (prop == OROYA_PROPERTY_INTENSITY && oroya_scene_get_light(p->scene, n, &l) != OROYA_OK)
         return sc_fail(p, "%s.property: intensity needs a node of type \"light\" ('%s' is not)",
-                    path, node);
+                       path, node);
     if (prop == OROYA_PROPERTY_FOV && oroya_scene_get_camera(p->scene, n, &c) != OROYA_OK)
         return sc_fail(p, "%s.property: fov needs a node of type \"camera\" ('%s' is not)", path,
-                    node);
+                       node);
     if (prop == OROYA_PROPERTY_COLOR && oroya_scene_get_mesh(p->scene, n, NULL, NULL) != OROYA_OK)
         return sc_fail(p, "%s.property: color needs a node of type \"mesh\" ('%s' is not)", path,
-                    node);
+                       node);
     return 0;
 }
 
@@ -490,12 +495,15 @@ int sc_check_scenario_curves(play *p) {
     cJSON_ArrayForEach(list, all) {
         if (sc_find_scenario_clip(p, list->string) < 0)
             return sc_fail(p, "oroya.curves.%s: %s", list->string,
-                        sc_find_clip(p, list->string) >= 0 ? "curves go on scenario clips, not glTF "
-                                                          "animations"
-                                                        : "unknown clip");
+                           sc_find_clip(p, list->string) >= 0
+                               ? "curves go on scenario clips, not glTF "
+                                 "animations"
+                               : "unknown clip");
         if (!cJSON_IsArray(list))
-            return sc_fail(p, "oroya.curves.%s: expected an array of {\"name\", \"interpolation\", "
-                        "\"times\", \"values\"}", list->string);
+            return sc_fail(p,
+                           "oroya.curves.%s: expected an array of {\"name\", \"interpolation\", "
+                           "\"times\", \"values\"}",
+                           list->string);
     }
     return 0;
 }
@@ -521,7 +529,8 @@ static int scenario_curve_tracks(play *p, const char *clip, const cJSON *list, o
         const cJSON *iv = cJSON_GetObjectItemCaseSensitive(c, "interpolation");
         if (iv && !cJSON_IsNull(iv) &&
             !interpolation_named(cJSON_IsString(iv) ? iv->valuestring : "", &in)) {
-            return sc_fail(p, "%s.interpolation: expected step, linear, smooth or cubicspline", path);
+            return sc_fail(p, "%s.interpolation: expected step, linear, smooth or cubicspline",
+                           path);
         }
         int nt = 0, nv = 0;
         snprintf(sub, sizeof sub, "%s.times", path);
@@ -542,7 +551,7 @@ static int scenario_curve_tracks(play *p, const char *clip, const cJSON *list, o
         int per_key = in == OROYA_INTERP_CUBICSPLINE ? 3 : 1;
         if (nt == 0 || nv != nt * per_key)
             return sc_fail(p, "%s.values: expected %d number%s per key (%d keys), got %d", path,
-                        per_key, per_key == 1 ? "" : "s", nt, nv);
+                           per_key, per_key == 1 ? "" : "s", nt, nv);
         oroya_error err = {0};
         if (oroya_track_validate(&tr[i], (uint32_t)i, &err) != OROYA_OK)
             return sc_fail(p, "%s: curve '%s': %s", path, name, err.message);
@@ -701,7 +710,7 @@ int sc_setup_clips(play *p) {
             long per_key = (long)comps * (in == OROYA_INTERP_CUBICSPLINE ? 3 : 1);
             if (nt == 0 || (long)nv != (long)nt * per_key) {
                 rc = sc_fail(p, "%s.values: expected %ld numbers per key (%d keys), got %d", sub,
-                          per_key, nt, nv);
+                             per_key, nt, nv);
                 break;
             }
             oroya_error err = {0};
@@ -834,11 +843,11 @@ int sc_action_of(play *p, int slot, const char *path) {
     oroya_result r = oroya_mixer_clip_action_ex(p->mixer, clip, &desc, &a);
     if (r != OROYA_OK)
         return sc_fail(p, "%s: cannot create action '%s' (%s)", path, pa->name,
-                    oroya_result_string(r));
+                       oroya_result_string(r));
     for (int i = 0; i < p->action_count; i++)
         if (i != slot && p->actions[i].action == a)
             return sc_fail(p, "%s: actions %s and %s resolve to the same action", path,
-                        p->actions[i].name, pa->name);
+                           p->actions[i].name, pa->name);
     pa->action = a;
     return 0;
 }
@@ -849,7 +858,6 @@ const char *sc_action_name(const play *p, const oroya_action *a) {
             return p->actions[i].name;
     return NULL;
 }
-
 
 int sc_setup_steps(play *p) {
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(p->root, "steps");
@@ -868,8 +876,8 @@ int sc_setup_steps(play *p) {
         return 0;
     }
     if (!cJSON_IsObject(s))
-        return sc_fail(p,
-                    "steps: required ({\"fps\", \"count\"}, {\"dt\", \"count\"} or a list of dt)");
+        return sc_fail(
+            p, "steps: required ({\"fps\", \"count\"}, {\"dt\", \"count\"} or a list of dt)");
     double dt = 0, count = 0;
     if (cJSON_GetObjectItemCaseSensitive(s, "fps")) {
         double fps = 0;
@@ -883,9 +891,8 @@ int sc_setup_steps(play *p) {
         return -1;
     if (count < 0 || count != floor(count) || count > OROYA_SCENARIO_MAX_STEPS)
         return sc_fail(p, "steps.count: expected a whole number of steps, at most %.0f",
-                    OROYA_SCENARIO_MAX_STEPS);
+                       OROYA_SCENARIO_MAX_STEPS);
     p->dt_count = (size_t)count;
     p->fixed_dt = dt; /* computed per step: a 40-byte file may ask for 1e6 steps */
     return 0;
 }
-

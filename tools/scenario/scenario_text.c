@@ -39,36 +39,20 @@ void play_buf_putn(play_buf *b, const char *s, size_t n) {
     b->data[b->len] = '\0';
 }
 
-void play_buf_put(play_buf *b, const char *s) {
-    play_buf_putn(b, s, strlen(s));
-}
+void play_buf_put(play_buf *b, const char *s) { play_buf_putn(b, s, strlen(s)); }
 
 void play_buf_string(play_buf *b, const char *s) {
     play_buf_put(b, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         char esc[8];
         switch (*p) {
-        case '"':
-            play_buf_put(b, "\\\"");
-            break;
-        case '\\':
-            play_buf_put(b, "\\\\");
-            break;
-        case '\b':
-            play_buf_put(b, "\\b");
-            break;
-        case '\f':
-            play_buf_put(b, "\\f");
-            break;
-        case '\n':
-            play_buf_put(b, "\\n");
-            break;
-        case '\r':
-            play_buf_put(b, "\\r");
-            break;
-        case '\t':
-            play_buf_put(b, "\\t");
-            break;
+        case '"': play_buf_put(b, "\\\""); break;
+        case '\\': play_buf_put(b, "\\\\"); break;
+        case '\b': play_buf_put(b, "\\b"); break;
+        case '\f': play_buf_put(b, "\\f"); break;
+        case '\n': play_buf_put(b, "\\n"); break;
+        case '\r': play_buf_put(b, "\\r"); break;
+        case '\t': play_buf_put(b, "\\t"); break;
         default:
             if (*p < 0x20) {
                 snprintf(esc, sizeof esc, "\\u%04x", *p);
@@ -150,4 +134,3 @@ void play_buf_number(play_buf *b, double v) {
     char tmp[40];
     play_buf_put(b, play_format_number(v, tmp));
 }
-
