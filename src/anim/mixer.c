@@ -111,6 +111,11 @@ struct oroya_action {
     bool kernel_ok;
     uint32_t *property_tracks; /* the tracks not on a joint, for the kernel path */
     uint32_t property_track_count;
+    /* Tracks on joints that the kernel has no sampler for (oroya__rig_track_outside): sampled
+     * here with the property path's sampler, handed to the kernel per lane in `ext`. */
+    uint32_t *ext_tracks;
+    uint32_t ext_track_count;
+    oroya__pose_ext *ext;                /* kblocks, or NULL when there are none */
     int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
     double rm_wraps;                     /* this update: signed repeat wraps (see update_time) */
     const oroya_mask *mask;              /* joint mask, or NULL */
@@ -1502,6 +1507,21 @@ static void root_motion_hold(const oroya_mixer *m, oroya_vec3 *t, oroya_quat *q)
     }
 }
 
+/* Track j of the action at clip time t, into doubles, as three's interpolants write into the
+ * Float64Array binding buffer. */
+static void sample_track(oroya_action *a, uint32_t j, const binding *b, double t, double *out) {
+    const oroya_track *track = &a->clip->tracks[j];
+    if (track->interpolation == OROYA_INTERP_STERP && track->twist_axis.x == 0 &&
+        track->twist_axis.y == 0 && track->twist_axis.z == 0) {
+        /* A STERP track without an axis takes the node's (the bone's long axis). */
+        oroya_track with_axis = *track;
+        with_axis.twist_axis = b->twist_axis;
+        oroya_track_sample_f64(&with_axis, t, &a->cursors[j], &a->endings, out);
+        return;
+    }
+    oroya_track_sample_f64(track, t, &a->cursors[j], &a->endings, out);
+}
+
 static void action_update(oroya_action *a, double time, double delta, double direction,
                           uint32_t accu_index) {
     oroya_mixer *m = a->mixer;
@@ -1531,7 +1551,6 @@ static void action_update(oroya_action *a, double time, double delta, double dir
     if (m->rm_mode != OROYA_ROOT_NONE && !m->jumping && delta != 0 &&
         (a->rm_translation >= 0 || a->rm_rotation >= 0))
         root_motion_add(a, rm_from, clip_time, weight);
-    const oroya_track *tracks = a->clip->tracks;
     bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
     oroya_rotation_blend blend =
         a->rotation_blend != OROYA_ROTATION_BLEND_DEFAULT ? a->rotation_blend : m->rotation_blend;
@@ -1547,12 +1566,22 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->additive = additive;
         ly->mask = a->mask ? a->mask->kweights : NULL;
         ly->twist = blend == OROYA_ROTATION_BLEND_STERP ? m->ktwist : NULL;
+        ly->ext = a->ext;
+        for (uint32_t i = 0; i != a->ext_track_count; ++i) {
+            const uint32_t j = a->ext_tracks[i];
+            const binding *b = a->bindings[j];
+            double v[4];
+            sample_track(a, j, b, clip_time, v);
+            oroya__pose_ext *e = &a->ext[b->joint / 4];
+            const uint32_t row = b->channel == 0 ? 0 : b->channel == 1 ? 3 : 7;
+            for (uint32_t c = 0; c != b->size; ++c)
+                e->rows[row + c][b->joint % 4] = (float)v[c];
+        }
     }
     const uint32_t count = kernel ? a->property_track_count : a->track_count;
     for (uint32_t i = 0; i != count; ++i) {
         const uint32_t j = kernel ? a->property_tracks[i] : i;
         binding *b = a->bindings[j];
-        const oroya_track *t = &tracks[j];
         double w = weight;
         if (a->mask) {
             /* weight x mask[joint]; a channel masked out takes no part (as weight 0 would). */
@@ -1560,16 +1589,7 @@ static void action_update(oroya_action *a, double time, double delta, double dir
             if (!(w > 0))
                 continue;
         }
-        if (t->interpolation == OROYA_INTERP_STERP && t->twist_axis.x == 0 &&
-            t->twist_axis.y == 0 && t->twist_axis.z == 0) {
-            /* A STERP track without an axis takes the node's (the bone's long axis). */
-            oroya_track with_axis = *t;
-            with_axis.twist_axis = b->twist_axis;
-            oroya_track_sample_f64(&with_axis, clip_time, &a->cursors[j], &a->endings, b->buffer);
-        } else {
-            /* Doubles, as three's interpolants write into the Float64Array binding buffer. */
-            oroya_track_sample_f64(t, clip_time, &a->cursors[j], &a->endings, b->buffer);
-        }
+        sample_track(a, j, b, clip_time, b->buffer);
         if (additive)
             binding_accumulate_additive(b, w);
         else
@@ -1702,6 +1722,8 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
     oroya__free(&m->allocator, a->pose_cursors);
     oroya__free(&m->allocator, a->pose_intervals);
     oroya__free(&m->allocator, a->property_tracks);
+    oroya__free(&m->allocator, a->ext_tracks);
+    oroya__free(&m->allocator, a->ext);
     oroya__free(&m->allocator, a->mask_weights);
     oroya__free(&m->allocator, a->bindings);
     oroya__free(&m->allocator, a->cursors);
@@ -1844,6 +1866,25 @@ static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
     for (uint32_t i = 0; i < n; i++)
         if (a->bindings[i]->joint == NO_INDEX)
             a->property_tracks[a->property_track_count++] = i;
+    if (a->pose && a->kernel_ok) {
+        for (uint32_t i = 0; i < n; i++)
+            a->ext_track_count +=
+                a->bindings[i]->joint != NO_INDEX && oroya__rig_track_outside(&clip->tracks[i]);
+    }
+    if (a->ext_track_count) {
+        a->ext_tracks = oroya__calloc(&m->allocator, a->ext_track_count, sizeof(uint32_t), 16);
+        a->ext = oroya__calloc(&m->allocator, m->kblocks, sizeof(oroya__pose_ext), 16);
+        if (!a->ext_tracks || !a->ext)
+            return OROYA_ERR_OUT_OF_MEMORY;
+        uint32_t e = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const binding *b = a->bindings[i];
+            if (b->joint == NO_INDEX || !oroya__rig_track_outside(&clip->tracks[i]))
+                continue;
+            a->ext_tracks[e++] = i;
+            a->ext[b->joint / 4].mask[b->channel][b->joint % 4] = UINT32_MAX;
+        }
+    }
     if (a->pose) {
         const uint32_t g = a->pose->group_count;
         a->pose_cursors = oroya__calloc(&m->allocator, g, sizeof(uint16_t), 16);

@@ -183,6 +183,15 @@ struct oroya_pose_character {
 oroya_result oroya__pose_clip_create_raw(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                          oroya_error *err);
 
+/* Per block of a layer: values the mixer sampled itself (tracks the kernel has no sampler for:
+ * STERP rotations, SMOOTH translations and scales, more keys than a runtime clip holds; their
+ * runtime clip holds a stand-in with the same lane animated) and the lanes they replace, per
+ * channel (all-ones words). The kernel takes them in place of its own sample on those lanes. */
+typedef struct oroya__pose_ext {
+    uint32_t mask[3][4];            /* [channel][lane] */
+    _Alignas(16) float rows[10][4]; /* tx ty tz qx qy qz qw sx sy sz, SoA as a block */
+} oroya__pose_ext;
+
 /* One layer of oroya__pose_mix: the mixer keeps the cursors and intervals per action (the
  * clip's group_count of each), so any number of layers can blend and a layer keeps its
  * cursors whatever its position. */
@@ -198,6 +207,7 @@ typedef struct oroya__pose_mix_layer {
     const float *twist; /* STERP blending (normal layers): per block the x, y and z rows of each
                             joint's twist axis (block_count * 12 floats, zero = no axis: slerp),
                             or NULL for slerp blending */
+    const oroya__pose_ext *ext; /* block_count entries, or NULL: no lane sampled outside */
 } oroya__pose_mix_layer;
 
 /* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder
