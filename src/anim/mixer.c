@@ -180,7 +180,9 @@ struct oroya_mixer {
     oroya_soa_transform *korig;   /* kblocks: the original value of every joint channel */
     oroya_soa_transform *klocals; /* kblocks: the blended pose (also last frame's, compared) */
     oroya_mat4 *kmodels, *kbones; /* kjoints; bones in palette order, then the ancestors */
-    uint16_t *kchanged;           /* kblocks: lanes changed since the last write-back */
+    uint16_t *kchanged;           /* kblocks: lanes to write at the next write-back whatever
+                                     their value (held, limited, IK, root motion) */
+    oroya_soa_transform *ksnap;   /* kblocks: klocals at the last write-back (compared then) */
     uint16_t *kinuse;             /* kblocks: lanes with a scheduled binding */
     uint16_t *klimited;           /* kblocks: rotation lanes with a joint limit */
     float *ktwist;                /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
@@ -598,6 +600,12 @@ static void kernel_write_back(void *ctx) {
     if (!m->kernel_pending)
         return;
     m->kernel_pending = false;
+    /* The lanes whose value moved since the last write-back. Between two write-backs nothing
+     * else writes the scene (a write goes through this first), so the scene still holds the
+     * last written value of every lane that is not held: three's per-update "write when the
+     * result differs" comes to the same scene, and the comparison runs once per write-back
+     * instead of once per update. Held lanes are compared per update (kernel_run). */
+    oroya__pose_diff_copy(m->klocals, m->ksnap, m->kblocks, m->kchanged);
     oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t b = 0; b < m->kblocks; b++) {
         uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b] | m->kik[b]);
@@ -676,7 +684,10 @@ static void switch_path(oroya_mixer *m, bool kernel) {
             }
         }
     } else {
+        /* The property path's last pose (property_bones) is what the kernel's results are
+         * compared with. */
         memset(m->kchanged, 0, m->kblocks * sizeof *m->kchanged);
+        memcpy(m->ksnap, m->klocals, m->kblocks * sizeof *m->ksnap);
     }
     m->kernel_mode = kernel;
 }
@@ -702,8 +713,9 @@ static void kernel_prepare(oroya_mixer *m) {
         for (uint32_t ch = 0; ch < 3; ch++) {
             const uint32_t comps = ch == 1 ? 4u : 3u;
             if (!(used & (1u << (ch * 4)))) {
+                /* The scene's value is also what the next write-back compares with. */
                 for (uint32_t e = 0; e < comps; e++)
-                    *lane(m->korig, k, ch, e) = src[ch][e];
+                    *lane(m->korig, k, ch, e) = *lane(m->ksnap, k, ch, e) = src[ch][e];
                 continue;
             }
             /* An animated lane written from outside: three keeps such a value in the scene
@@ -809,9 +821,31 @@ static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *chan
     }
 }
 
+/* A held lane is released (and written) when the mixer's value for it changes from one update
+ * to the next, as three writes over an outside value then: the held lanes' last values, kept
+ * in kpose before the blend, against the new ones. */
+static void kernel_held_changes(oroya_mixer *m) {
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = m->kheldbits[b]; bits; bits &= bits - 1) {
+            const uint32_t bit = (uint32_t)__builtin_ctz(bits);
+            const uint32_t ch = bit / 4, j = b * 4 + bit % 4;
+            bool same = true;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                same = same && *lane(m->kpose, j, ch, e) == *lane(m->klocals, j, ch, e);
+            if (!same)
+                m->kchanged[b] |= (uint16_t)(1u << bit);
+        }
+    }
+}
+
 static void kernel_run(oroya_mixer *m) {
+    const bool held = m->kany_held;
+    if (held)
+        memcpy(m->kpose, m->klocals, m->kblocks * sizeof *m->kpose);
     oroya__pose_mix(m->rig->skeleton, m->klayers, m->klayer_count, m->korig, m->klocals,
-                    m->kchanged, m->kscratch);
+                    m->kscratch);
+    if (held)
+        kernel_held_changes(m);
     if (m->rm_mode != OROYA_ROOT_NONE)
         kernel_root_hold(m);
     if (m->limit_count)
@@ -1621,8 +1655,10 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     m->kheld = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     m->kpose = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     m->kheldbits = oroya__calloc(al, m->kblocks, sizeof(uint16_t), 16);
+    m->ksnap = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     if (!m->korig || !m->klocals || !m->kmodels || !m->kbones || !m->kchanged || !m->kdense ||
-        !m->klayers || !m->kscratch || !m->ktwist || !m->kheld || !m->kpose || !m->kheldbits)
+        !m->klayers || !m->kscratch || !m->ktwist || !m->kheld || !m->kpose || !m->kheldbits ||
+        !m->ksnap)
         return OROYA_ERR_OUT_OF_MEMORY;
     m->kinuse = m->kchanged + m->kblocks;
     m->klimited = m->kinuse + m->kblocks;
@@ -1634,6 +1670,7 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     m->kepoch = oroya__scene_epoch(m->scene) - 1u; /* the first update reads the scene */
     /* Until the first update: the scene's pose (or the rest pose without a scene). */
     property_bones(m);
+    memcpy(m->ksnap, m->klocals, m->kblocks * sizeof *m->ksnap);
     m->hook = (oroya__scene_hook){kernel_write_back, m, NULL};
     oroya__scene_add_hook(m->scene, &m->hook);
     return OROYA_OK;
@@ -1656,6 +1693,7 @@ static void kernel_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->kheld);
     oroya__free(&m->allocator, m->kpose);
     oroya__free(&m->allocator, m->kheldbits);
+    oroya__free(&m->allocator, m->ksnap);
 }
 
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,

@@ -994,28 +994,15 @@ typedef struct active_layer {
     const oroya__pose_ext *ext; /* lanes the mixer sampled (see oroya__pose_mix_layer), or NULL */
 } active_layer;
 
-/* The lanes of one channel whose stored value differs from v (bit per lane): the comparison
- * three.js's PropertyMixer.apply makes before it writes a property (NaN counts as changed, 0
- * and -0 as equal). */
-static OROYA__INLINE int pk_changed(const float *lo, const float *hi, const vf *v, int comps) {
-    vf same = vf_eq(vf_load2(lo, hi ? hi : lo), v[0]);
-    for (int e = 1; e < comps; e++) {
-        same = vf_and(same, vf_eq(vf_load2(lo + e * 4, hi ? hi + e * 4 : lo + e * 4), v[e]));
-    }
-    return ~vf_movemask(same) & VF_ALL;
-}
-
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
  * accumulate), then `rest` where their weights sum below 1 (three's original values), then the
- * additive layers. The layers' intervals are already sought. When `changed` is not NULL, the
- * lanes whose stored value changed are or'ed into it: per block, bit ch * 4 + lane. */
+ * additive layers. The layers' intervals are already sought. `exact`: the mixer's blend. */
 static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active_layer *normal,
                                    uint32_t normal_count, const active_layer *additive,
                                    uint32_t additive_count, const oroya_soa_transform *rest,
-                                   oroya_soa_transform *locals, uint16_t *changed) {
-    /* The mixer's blend (change detection on) is the one that follows slerpFlat's exact
-     * cases; a constant per call site, so each caller gets its own inlined copy. */
-    const bool exact = changed != NULL;
+                                   oroya_soa_transform *locals, bool exact) {
+    /* The mixer's blend is the one that follows slerpFlat's exact cases; a constant per call
+     * site, so each caller gets its own inlined copy. */
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
@@ -1035,14 +1022,26 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         for (uint32_t i = 0; i < normal_count; i++) {
             /* STERP is the mixer's (exact) only: the pose layer's copy drops its code. */
             const float *tw = exact ? normal[i].twist : NULL;
-            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, normal[i].mask,
-                         tw, exact ? normal[i].ext : NULL, pad_bits, exact);
+            /* Layers with lanes sampled outside get their own inlined copy, so the others
+             * pay nothing for them. */
+            if (exact && normal[i].ext) {
+                blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
+                             normal[i].mask, tw, normal[i].ext, pad_bits, exact);
+            } else {
+                blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
+                             normal[i].mask, tw, NULL, pad_bits, exact);
+            }
             twist = tw ? tw : twist;
         }
         blend_finish(&st, &rest[b], &rest[b2], twist, b, b2, pad_bits, exact);
         for (uint32_t i = 0; i < additive_count; i++) {
-            blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
-                           additive[i].mask, exact ? additive[i].ext : NULL, exact);
+            if (exact && additive[i].ext) {
+                blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
+                               additive[i].mask, additive[i].ext, exact);
+            } else {
+                blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
+                               additive[i].mask, NULL, exact);
+            }
         }
         if (exact && vf_movemask(st.adds)) {
             const q4 to = q4_mul(st.q, st.qadd);
@@ -1053,19 +1052,6 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         }
         oroya_soa_transform *o = &locals[b];
         oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
-        if (changed) {
-            const vf tv[3] = {st.t.x, st.t.y, st.t.z};
-            const vf qv[4] = {st.q.x, st.q.y, st.q.z, st.q.w};
-            const vf sv[3] = {st.s.x, st.s.y, st.s.z};
-            const int ct = pk_changed(o->tx, o2 ? o2->tx : NULL, tv, 3);
-            const int cq = pk_changed(o->qx, o2 ? o2->qx : NULL, qv, 4);
-            const int cs = pk_changed(o->sx, o2 ? o2->sx : NULL, sv, 3);
-            changed[b] |= (uint16_t)((ct & 0xF) | (cq & 0xF) << 4 | (cs & 0xF) << 8);
-            if (o2) {
-                changed[b2] |=
-                    (uint16_t)((ct >> 4 & 0xF) | (cq >> 4 & 0xF) << 4 | (cs >> 4 & 0xF) << 8);
-            }
-        }
 #define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
         PK_STORE(tx, st.t.x);
         PK_STORE(ty, st.t.y);
@@ -1134,7 +1120,7 @@ static void refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_in
 static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
                                  const oroya__pose_mix_layer *layers, uint32_t count,
                                  const oroya_soa_transform *rest, oroya_soa_transform *locals,
-                                 uint16_t *changed, active_layer *scratch) {
+                                 active_layer *scratch) {
     uint32_t normal_count = 0, additive_count = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (!layers[i].additive) {
@@ -1155,7 +1141,7 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
         a->twist = ly->additive ? NULL : ly->twist;
         a->ext = ly->ext;
     }
-    pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, changed);
+    pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, true);
 }
 
 /* Samples and blends the layers into the locals, then model and bone matrices (parents come
@@ -1187,7 +1173,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
             a->ext = NULL;
         }
     }
-    pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, NULL);
+    pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, false);
     if (!c->ik_count) {
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
