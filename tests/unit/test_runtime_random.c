@@ -456,9 +456,14 @@ static void test_random_runs(void) {
             sterp_frames += uses_sterp(&wk, s.clip_count);
             int node = -1;
             const long renormalized_before = renormalized_frames;
-            const double d = max_diff_frame(&wk, &wr, s.node_count, s.clip_count, &node);
-            /* A joint renormalized on one side only has bones apart by as much (1e-3). */
-            const bool compare_bones = renormalized_frames == renormalized_before;
+            /* Odd seeds read the scenes every third frame only: the kernel's lazy write-back
+             * then covers several updates at once. */
+            const bool read_scene = seed % 2 == 0 || f % 3 == 0;
+            const double d =
+                read_scene ? max_diff_frame(&wk, &wr, s.node_count, s.clip_count, &node) : 0;
+            /* A joint renormalized on one side only has bones apart by as much (1e-3); frames
+             * that do not read the scene cannot tell, so their bones are not compared. */
+            const bool compare_bones = read_scene && renormalized_frames == renormalized_before;
             if (d > worst) {
                 worst = d;
             }
