@@ -334,6 +334,12 @@ static size_t skin_layout_add(size_t *total, size_t size) {
     return at;
 }
 
+/* Copies `size` bytes of src to offset `at` of the skin's block and returns where they went. */
+static void *copy_to(unsigned char *mem, size_t at, const void *src, size_t size) {
+    memcpy(mem + at, src, size);
+    return mem + at;
+}
+
 oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, oroya_error *err) {
     if (out)
         *out = NULL;
@@ -382,27 +388,15 @@ oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, or
     skin->bind_mode = OROYA_BIND_ATTACHED;
     skin->bind_matrix = oroya_mat4_identity();
     skin->bind_matrix_inverse = oroya_mat4_identity();
-    float *pos = (float *)(mem + off_pos);
-    memcpy(pos, desc->positions, v3);
-    skin->positions = pos;
+    skin->positions = copy_to(mem, off_pos, desc->positions, v3);
     if (desc->normals) {
-        float *nrm = (float *)(mem + off_nrm);
-        memcpy(nrm, desc->normals, v3);
-        skin->normals = nrm;
+        skin->normals = copy_to(mem, off_nrm, desc->normals, v3);
     }
-    uint16_t *j = (uint16_t *)(mem + off_j);
-    memcpy(j, desc->joints, v4j);
-    skin->joints = j;
-    skin->weights_ = (float *)(mem + off_w);
-    memcpy(skin->weights_, desc->weights, v4f);
-    skin->weights = skin->weights_;
+    skin->joints = copy_to(mem, off_j, desc->joints, v4j);
+    skin->weights = skin->weights_ = copy_to(mem, off_w, desc->weights, v4f);
     if (two) {
-        uint16_t *j2 = (uint16_t *)(mem + off_j2);
-        memcpy(j2, desc->joints2, v4j);
-        skin->joints2 = j2;
-        skin->weights2_ = (float *)(mem + off_w2);
-        memcpy(skin->weights2_, desc->weights2, v4f);
-        skin->weights2 = skin->weights2_;
+        skin->joints2 = copy_to(mem, off_j2, desc->joints2, v4j);
+        skin->weights2 = skin->weights2_ = copy_to(mem, off_w2, desc->weights2, v4f);
     }
     *out = skin;
     return OROYA_OK;
