@@ -863,6 +863,51 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
     return OROYA_OK;
 }
 
+/* The file's scene list and node children, kept for export (nodes only another scene
+ * holds have no scene node). One block for all children: at most one parent per node. */
+static oroya_result build_scene_list(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    uint32_t n = d->node_count, total = 0;
+    m->scene_count = d->scene_count;
+    m->scene_index =
+        d->scene_count ? (d->scene != OROYA_GLTF_NONE ? d->scene : 0) : OROYA_GLTF_NONE;
+    m->scenes =
+        (oroya_gltf_model_scene *)model_alloc(im, d->scene_count, sizeof(oroya_gltf_model_scene));
+    m->node_child_counts = (uint32_t *)model_alloc(im, n, sizeof(uint32_t));
+    m->node_children = (const uint32_t **)model_alloc(im, n, sizeof(uint32_t *));
+    for (uint32_t i = 0; i < n; i++) {
+        total += d->nodes[i].child_count;
+    }
+    uint32_t *children = (uint32_t *)model_alloc(im, total, sizeof(uint32_t));
+    if (!m->scenes || !m->node_child_counts || !m->node_children || !children) {
+        return oom(im, "nodes");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const oroya_gltf_node *node = &d->nodes[i];
+        if (node->child_count) {
+            memcpy(children, node->children, node->child_count * sizeof(uint32_t));
+        }
+        m->node_child_counts[i] = node->child_count;
+        m->node_children[i] = children;
+        children += node->child_count;
+    }
+    for (uint32_t s = 0; s < d->scene_count; s++) {
+        const oroya_gltf_scene *gs = &d->scenes[s];
+        uint32_t *roots = (uint32_t *)model_alloc(im, gs->node_count, sizeof(uint32_t));
+        const char *name = model_strdup(im, gs->name ? gs->name : "");
+        if (!roots || !name) {
+            return oom(im, "scenes");
+        }
+        if (gs->node_count) {
+            memcpy(roots, gs->nodes, gs->node_count * sizeof(uint32_t));
+        }
+        m->scenes[s] = (oroya_gltf_model_scene){name, gs->node_count, roots};
+    }
+    m->scene_name = m->scene_index != OROYA_GLTF_NONE ? m->scenes[m->scene_index].name : "";
+    return OROYA_OK;
+}
+
 static oroya_result build_nodes(importer *im) {
     const oroya_gltf_data *d = im->d;
     oroya_gltf_model *m = &im->m->pub;
@@ -893,16 +938,9 @@ static oroya_result build_nodes(importer *im) {
     const uint32_t *roots = NULL;
     uint32_t root_count = 0;
     uint32_t *all_roots = NULL;
-    im->m->pub.scene_name = "";
     if (scene < d->scene_count) {
         roots = d->scenes[scene].nodes;
         root_count = d->scenes[scene].node_count;
-        if (d->scenes[scene].name) {
-            im->m->pub.scene_name = model_strdup(im, d->scenes[scene].name);
-            if (!im->m->pub.scene_name) {
-                return oom(im, "scenes");
-            }
-        }
     } else {
         all_roots = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
         if (!all_roots) {
@@ -1294,6 +1332,8 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
         r = build_cameras(&im);
     if (r == OROYA_OK)
         r = build_geometries(&im);
+    if (r == OROYA_OK)
+        r = build_scene_list(&im);
     if (r == OROYA_OK)
         r = build_nodes(&im);
     if (r == OROYA_OK)
