@@ -1333,9 +1333,9 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     if (r == OROYA_OK)
         r = build_geometries(&im);
     if (r == OROYA_OK)
-        r = build_scene_list(&im);
-    if (r == OROYA_OK)
         r = build_nodes(&im);
+    if (r == OROYA_OK)
+        r = build_scene_list(&im);
     if (r == OROYA_OK)
         r = build_skins(&im);
     if (r == OROYA_OK)

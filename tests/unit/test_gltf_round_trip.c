@@ -550,6 +550,50 @@ static void test_extra_scenes(void) {
     }
     oroya_gltf_model_free(b);
     oroya_gltf_model_free(a);
+    /* A chain of 50 000 nodes that only the other scene holds: written with an explicit stack
+     * (no recursion), every link kept. */
+    enum { CHAIN = 50000 };
+    size_t cap = (size_t)CHAIN * 40 + 256, len = 0;
+    char *json = malloc(cap);
+    OT_CHECK(json != NULL);
+    if (!json) {
+        return;
+    }
+    len +=
+        (size_t)snprintf(json + len, cap - len,
+                         "{\"asset\":{\"version\":\"2.0\"},\"scene\":1,\"scenes\":[{\"nodes\":[1]},"
+                         "{\"nodes\":[0]}],\"nodes\":[{\"name\":\"stage\"}");
+    for (uint32_t i = 1; i <= CHAIN; i++) {
+        len += (size_t)(i < CHAIN ? snprintf(json + len, cap - len, ",{\"children\":[%u]}", i + 1)
+                                  : snprintf(json + len, cap - len, ",{\"name\":\"end\"}"));
+    }
+    len += (size_t)snprintf(json + len, cap - len, "]}");
+    FILE *f = fopen(OUT "/chain.gltf", "wb");
+    OT_CHECK(f && fwrite(json, 1, len, f) == len);
+    if (f) {
+        fclose(f);
+    }
+    free(json);
+    a = b = NULL;
+    OT_EQ_INT(oroya_gltf_load(OUT "/chain.gltf", NULL, &a, &err), OROYA_OK);
+    if (a) {
+        wd = (oroya_gltf_write_desc){.model = a};
+        OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/chain_again.gltf", &err), OROYA_OK);
+        OT_EQ_INT(oroya_gltf_load(OUT "/chain_again.gltf", NULL, &b, &err), OROYA_OK);
+    }
+    if (b) {
+        OT_EQ_INT(b->node_count, CHAIN + 1);
+        OT_CHECK(b->scene_count == 2 && b->scenes[0].node_count == 1);
+        uint32_t g = b->scene_count == 2 ? b->scenes[0].nodes[0] : 0, depth = 1;
+        while (b->node_child_counts[g] == 1) {
+            g = b->node_children[g][0];
+            depth++;
+        }
+        OT_EQ_INT(depth, CHAIN);
+        OT_CHECK(!strcmp(b->node_file_names[g], "end"));
+    }
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
 }
 
 /* What was changed in the scene after import is written as the scene has it, not as the
