@@ -341,13 +341,24 @@ static void write_extra_attributes(writer *w, cJSON *attrs, const oroya_geometry
     add_number(w, attrs, "COLOR_0", acc);
 }
 
-static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
-                            const oroya_skin *skin, int32_t material) {
+/* A new primitive object with its "attributes" object (*attrs), or NULL when out of memory
+ * (w->oom set). */
+static cJSON *new_primitive(writer *w, cJSON **attrs) {
     cJSON *prim = cJSON_CreateObject();
-    cJSON *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
-    if (!prim || !attrs) {
+    *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
+    if (!*attrs) {
         cJSON_Delete(prim);
         w->oom = true;
+        return NULL;
+    }
+    return prim;
+}
+
+static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
+                            const oroya_skin *skin, int32_t material) {
+    cJSON *attrs;
+    cJSON *prim = new_primitive(w, &attrs);
+    if (!prim) {
         return;
     }
     uint32_t n = g->vertex_count;
@@ -424,30 +435,9 @@ static void add_name(writer *w, cJSON *obj, const char *name) {
 
 /* ---- track targets: names to nodes in O(log n) ------------------------------------------ */
 
-typedef struct name_entry {
-    const char *name;
-    uint32_t index;
-} name_entry;
-
-static int compare_entries(const void *a, const void *b) {
-    const name_entry *x = (const name_entry *)a, *y = (const name_entry *)b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
-}
-
-/* The lowest index with that name (the first in dense order, as oroya_scene_find_node). */
-static uint32_t find_entry(const name_entry *e, uint32_t n, const char *name) {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (strcmp(e[mid].name, name) < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo < n && !strcmp(e[lo].name, name) ? e[lo].index : OROYA_GLTF_NONE;
-}
+/* Names sorted with their indices (oroya__name_index): a lookup gives the lowest index with
+ * that name, the first in dense order, as oroya_scene_find_node does. */
+typedef oroya__name_index name_entry;
 
 /* translation, rotation, scale, each only when it is not the default. */
 static void write_trs(writer *w, cJSON *node, const oroya_transform *tr) {
@@ -556,8 +546,8 @@ static oroya_result build_targets(writer *w, target_index *ti) {
             ti->outside[ti->outside_count++] = (name_entry){w->model->node_names[i], i};
         }
     }
-    qsort(ti->scene, ti->scene_count, sizeof(name_entry), compare_entries);
-    qsort(ti->outside, ti->outside_count, sizeof(name_entry), compare_entries);
+    qsort(ti->scene, ti->scene_count, sizeof(name_entry), oroya__name_index_compare);
+    qsort(ti->outside, ti->outside_count, sizeof(name_entry), oroya__name_index_compare);
     return OROYA_OK;
 }
 
@@ -629,10 +619,11 @@ static oroya_result write_clips(writer *w) {
                                 c, t, tr->target, oroya_property_name(tr->property));
                 break;
             }
-            uint32_t dense = find_entry(ti.scene, ti.scene_count, tr->target);
-            uint32_t outside = dense == OROYA_GLTF_NONE
-                                   ? find_entry(ti.outside, ti.outside_count, tr->target)
-                                   : OROYA_GLTF_NONE;
+            uint32_t dense = oroya__name_index_find(ti.scene, ti.scene_count, tr->target);
+            uint32_t outside =
+                dense == OROYA_GLTF_NONE
+                    ? oroya__name_index_find(ti.outside, ti.outside_count, tr->target)
+                    : OROYA_GLTF_NONE;
             if (dense == OROYA_GLTF_NONE && outside == OROYA_GLTF_NONE) {
                 r = oroya__fail(w->err, OROYA_ERR_NOT_FOUND,
                                 "clips[%u].tracks[%u]: target '%s' is not a node of the scene", c,
@@ -879,11 +870,9 @@ static oroya_result mesh_node_tail(writer *w, scene_tables *t, uint32_t i, cJSON
  * POSITION and indices as the file had them. */
 static void write_kept_primitive(writer *w, cJSON *prims, const oroya_gltf_model_primitive *kp,
                                  uint32_t material) {
-    cJSON *prim = cJSON_CreateObject();
-    cJSON *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
-    if (!prim || !attrs) {
-        cJSON_Delete(prim);
-        w->oom = true;
+    cJSON *attrs;
+    cJSON *prim = new_primitive(w, &attrs);
+    if (!prim) {
         return;
     }
     add_number(w, attrs, "POSITION", vertex_accessor(w, kp->positions, kp->vertex_count, 3, true));
