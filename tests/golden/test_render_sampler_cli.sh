@@ -12,11 +12,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # Mesa's lea
 BUILD=$(cd "$1" && pwd)
 SRC=$(cd "$2" && pwd)
 OROYA="$BUILD/oroya"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$SRC/tests/cli/lib.sh"
 
 model() { # model OUT TEXCOORD WRAP_S
     python3 - "$@" <<'PY'
@@ -84,8 +80,4 @@ check uv1_clamp 1 33071 red
 check uv1_repeat 1 10497 blue
 check uv0_clamp 0 33071 blue
 
-if [ "$fails" -ne 0 ]; then
-    echo "$fails failure(s)" >&2
-    exit 1
-fi
-echo "ok: texCoord and wrap modes honoured"
+finish "texCoord and wrap mode"

@@ -736,11 +736,29 @@ static float srgb_decode(float c) {
     return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
 }
 
-static void test_texture(void) {
+/* A quad that fills an orthographic identity view, with these uvs (top-left, top-right,
+ * bottom-right, bottom-left); the view with a black background. */
+static bool textured_quad(const float uv[8], oroya_render_mesh *out, oroya_render_view *view) {
     static const float pos[] = {-1, 1, 0, 1, 1, 0, 1, -1, 0, -1, -1, 0};
     static const float nrm[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
-    static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 1};
     static const uint32_t idx[] = {0, 3, 2, 0, 2, 1};
+    oroya_error err = {0};
+    *view = (oroya_render_view){0};
+    view->view = oroya_mat4_identity();
+    view->projection = oroya_mat4_identity();
+    view->background[3] = 1;
+    return oroya_render_mesh_create(renderer,
+                                    &(oroya_render_mesh_desc){.positions = pos,
+                                                              .normals = nrm,
+                                                              .uvs = uv,
+                                                              .vertex_count = 4,
+                                                              .indices = idx,
+                                                              .index_count = 6},
+                                    out, &err) == OROYA_OK;
+}
+
+static void test_texture(void) {
+    static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 1};
     static const uint8_t texels[16] = {255, 0, 0,   255, 0,  200, 0,  255,
                                        0,   0, 128, 255, 64, 64,  64, 255};
     /* 4x4 texels in 2x2 blocks, so that bilinear filtering near a quadrant's center only mixes
@@ -753,20 +771,9 @@ static void test_texture(void) {
     oroya_error err = {0};
     oroya_render_mesh quad;
     oroya_render_texture tex;
-    OT_EQ_INT(oroya_render_mesh_create(renderer,
-                                       &(oroya_render_mesh_desc){.positions = pos,
-                                                                 .normals = nrm,
-                                                                 .uvs = uv,
-                                                                 .vertex_count = 4,
-                                                                 .indices = idx,
-                                                                 .index_count = 6},
-                                       &quad, &err),
-              OROYA_OK);
+    oroya_render_view view;
+    OT_CHECK(textured_quad(uv, &quad, &view));
     OT_EQ_INT(oroya_render_texture_create(renderer, 4, 4, image, &tex, &err), OROYA_OK);
-    oroya_render_view view = {0};
-    view.view = oroya_mat4_identity();
-    view.projection = oroya_mat4_identity();
-    view.background[3] = 1;
     oroya_render_draw_desc d = {
         .mesh = quad,
         .material = {.base_color = {1, 1, 0.5f, 1}, .unlit = true, .base_color_texture = tex}};
@@ -799,28 +806,14 @@ static void test_texture(void) {
  * rules: REPEAT takes the fraction, CLAMP_TO_EDGE the edge texel, MIRRORED_REPEAT mirrors
  * every other period; NEAREST takes the texel under u, LINEAR mixes the two. */
 static void test_texture_sampler(void) {
-    static const float pos[] = {-1, 1, 0, 1, 1, 0, 1, -1, 0, -1, -1, 0};
-    static const float nrm[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
     static const float uv[] = {-0.5f, 0, 2.5f, 0, 2.5f, 1, -0.5f, 1};
-    static const uint32_t idx[] = {0, 3, 2, 0, 2, 1};
     static const uint8_t texels[8] = {255, 0, 0, 255, 0, 0, 255, 255};
     oroya_error err = {0};
     oroya_render_mesh quad;
     oroya_render_texture tex;
-    OT_EQ_INT(oroya_render_mesh_create(renderer,
-                                       &(oroya_render_mesh_desc){.positions = pos,
-                                                                 .normals = nrm,
-                                                                 .uvs = uv,
-                                                                 .vertex_count = 4,
-                                                                 .indices = idx,
-                                                                 .index_count = 6},
-                                       &quad, &err),
-              OROYA_OK);
+    oroya_render_view view;
+    OT_CHECK(textured_quad(uv, &quad, &view));
     OT_EQ_INT(oroya_render_texture_create(renderer, 2, 1, texels, &tex, &err), OROYA_OK);
-    oroya_render_view view = {0};
-    view.view = oroya_mat4_identity();
-    view.projection = oroya_mat4_identity();
-    view.background[3] = 1;
     oroya_render_draw_desc d = {
         .mesh = quad,
         .material = {.base_color = {1, 1, 1, 1}, .unlit = true, .base_color_texture = tex}};
