@@ -887,6 +887,49 @@ oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint
     return OROYA_OK;
 }
 
+oroya_result oroya_render_texture_set_sampler(oroya_renderer *r, oroya_render_texture t,
+                                              const oroya_render_sampler *sampler,
+                                              oroya_error *err) {
+    if (!r || !sampler)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_texture_set_sampler: NULL argument");
+    /* glTF's values are OpenGL's enums (glTF 2.0 section 5.26). */
+    GLint mag = sampler->mag_filter ? (GLint)sampler->mag_filter : GL_LINEAR;
+    GLint min = sampler->min_filter ? (GLint)sampler->min_filter : GL_LINEAR_MIPMAP_LINEAR;
+    GLint wrap[2] = {sampler->wrap_s ? (GLint)sampler->wrap_s : GL_REPEAT,
+                     sampler->wrap_t ? (GLint)sampler->wrap_t : GL_REPEAT};
+    if (mag != GL_NEAREST && mag != GL_LINEAR)
+        return oroya_error_set(
+            err, OROYA_ERR_INVALID_ARGUMENT,
+            "oroya_render_texture_set_sampler: mag_filter %u is not 9728 or 9729",
+            sampler->mag_filter);
+    if (min != GL_NEAREST && min != GL_LINEAR &&
+        (min < GL_NEAREST_MIPMAP_NEAREST || min > GL_LINEAR_MIPMAP_LINEAR))
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_texture_set_sampler: min_filter %u is not 9728, "
+                               "9729 or 9984..9987",
+                               sampler->min_filter);
+    for (int i = 0; i < 2; i++) {
+        if (wrap[i] != GL_REPEAT && wrap[i] != GL_CLAMP_TO_EDGE && wrap[i] != GL_MIRRORED_REPEAT)
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "oroya_render_texture_set_sampler: %s %u is not 10497, 33071 "
+                                   "or 33648",
+                                   i ? "wrap_t" : "wrap_s", i ? sampler->wrap_t : sampler->wrap_s);
+    }
+    texture_slot *s = texture_lookup(r, t);
+    if (!s)
+        return oroya_error_set(err, OROYA_ERR_STALE_HANDLE,
+                               "oroya_render_texture_set_sampler: texture %u is not live", t.id);
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    glBindTexture(GL_TEXTURE_2D, s->texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap[0]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap[1]);
+    return check_gl(err, "oroya_render_texture_set_sampler");
+}
+
 void oroya_render_texture_destroy(oroya_renderer *r, oroya_render_texture t) {
     texture_slot *s = texture_lookup(r, t);
     if (!s || !make_current(r))
