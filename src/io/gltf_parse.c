@@ -144,15 +144,18 @@ static oroya_result read_string(parser *p, const cJSON *obj, const char *key, co
     return *out ? OROYA_OK : oom(p, path);
 }
 
-/* obj.key as an object (NULL when absent and not required); sub receives its path,
- * "<path>.<key>", for the reads of its members. */
+/* obj.key as an object (NULL when absent and not required); when it is there, sub receives
+ * its path, "<path>.<key>", for the reads of its members. */
 static oroya_result read_object(parser *p, const cJSON *obj, const char *key, const char *path,
                                 bool required, const cJSON **out, char sub[PATH_MAX_]) {
     const cJSON *v = field(obj, key);
     *out = NULL;
+    if (!v && !required) {
+        return OROYA_OK;
+    }
     oroya__gltf_path(sub, PATH_MAX_, "%s.%s", path, key);
     if (!v) {
-        return required ? oroya__fail(p->err, OROYA_ERR_PARSE, "%s: required", sub) : OROYA_OK;
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: required", sub);
     }
     if (!cJSON_IsObject(v)) {
         return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", sub);
@@ -305,11 +308,17 @@ static oroya_result read_elements(parser *p, const cJSON *obj, const char *key, 
                                   uint32_t *count) {
     const cJSON *arr;
     TRY(read_list(p, obj, key, path, elem_size, &arr, out, count));
+    char nested[PATH_MAX_];
+    const char *prefix = key;
+    if (arr && path[0]) {
+        oroya__gltf_path(nested, sizeof nested, "%s.%s", path, key);
+        prefix = nested;
+    }
     uint32_t i = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
         char at[PATH_MAX_];
-        oroya__gltf_path(at, sizeof at, "%s%s%s[%u]", path, path[0] ? "." : "", key, i);
+        oroya__gltf_path(at, sizeof at, "%s[%u]", prefix, i);
         if (objects && !cJSON_IsObject(it)) {
             return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", at);
         }
