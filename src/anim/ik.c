@@ -533,8 +533,8 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
 
 /* ---- aim ------------------------------------------------------------------------------- */
 
-static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *world, frame *f,
-                             const dq *l, dq *ik_out, bool *moved, bool *reached) {
+static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, frame *f, const dq *l,
+                             dq *ik_out, bool *moved, bool *reached) {
     const dv3 t = of_vec3(ik->target);
     if (!vfinite(t) || !vfinite(of_vec3(ik->offset)) || !vfinite(of_vec3(ik->forward)) ||
         !vfinite(of_vec3(ik->up)) || !vfinite(of_vec3(ik->up_axis))) {
@@ -552,8 +552,8 @@ static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *w
     aim_shares(ik, n, shares);
     /* The aim ray and the up axis in world space, moved along as each joint turns. */
     const frame *last = &f[n - 1];
-    /* The offset is in the last joint's local space, scale included: through the matrix. */
-    const float *m = world[n - 1].m;
+    /* The offset is in the last joint's local space, scale included: through its world
+     * matrix m. */
     const dv3 off = of_vec3(ik->offset);
     dv3 eye = v3(m[0] * off.x + m[4] * off.y + m[8] * off.z + m[12],
                  m[1] * off.x + m[5] * off.y + m[9] * off.z + m[13],
@@ -640,35 +640,20 @@ static oroya_quat unit_or_identity(oroya_quat q) {
     return to_quat(qnorm(d));
 }
 
-oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err) {
-    oroya_result r = check_cheap(job, 0, err);
-    if (r != OROYA_OK) {
-        return r;
-    }
-    const oroya_ik *ik = job->ik;
-    const uint32_t n = chain_count(ik);
-    bool reached = false;
+/* The solve of one IK of n joints on its frames f (pivots and world rotations, chain order;
+ * changed), the input rotations rin and the last joint's world matrix last_m (the eye
+ * offset): writes out (may alias rin). why: a fallback found by the caller, or NULL. */
+static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const float *last_m, frame *f,
+                                 const oroya_quat *rin, oroya_quat *out, bool *reached_out,
+                                 const char *why, oroya_error *err) {
     const float w = ik->weight;
-    if (!(w > 0)) {
-        /* Weight 0 (or NaN): the pose as it was, bit for bit. */
-        if (job->out != job->rotations) {
-            memmove(job->out, job->rotations, n * sizeof *job->out);
-        }
-        if (job->reached) {
-            *job->reached = false;
-        }
-        return OROYA_OK;
-    }
-    frame f[OROYA_IK_MAX_CHAIN];
+    bool reached = false;
     dq l[OROYA_IK_MAX_CHAIN], ik_out[OROYA_IK_MAX_CHAIN];
     bool moved[OROYA_IK_MAX_CHAIN] = {false};
-    const char *why = NULL;
     for (uint32_t i = 0; i < n && !why; i++) {
-        if (!frame_of(&job->world[i], &f[i])) {
-            why = "world matrix not finite or singular";
-        }
-        l[i] = of_quat(job->rotations[i]);
-        if (!isfinite(qdot(l[i], l[i])) || qdot(l[i], l[i]) < 1e-24) {
+        l[i] = of_quat(rin[i]);
+        const double l2 = qdot(l[i], l[i]);
+        if (!isfinite(l2) || l2 < 1e-24) {
             why = "local rotation zero or not finite";
         }
         l[i] = qnorm(l[i]);
@@ -681,7 +666,7 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
                 why = solve_two_bone(ik, w, &twist, f, l, ik_out, moved, &reached);
             }
         } else {
-            why = solve_aim(ik, n, job->world, f, l, ik_out, moved, &reached);
+            why = solve_aim(ik, n, last_m, f, l, ik_out, moved, &reached);
         }
     }
     for (uint32_t i = 0; !why && i < n; i++) {
@@ -691,17 +676,17 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
     }
     if (why) {
         for (uint32_t i = 0; i < n; i++) {
-            job->out[i] = unit_or_identity(job->rotations[i]);
+            out[i] = unit_or_identity(rin[i]);
         }
-        if (job->reached) {
-            *job->reached = false;
+        if (reached_out) {
+            *reached_out = false;
         }
         return oroya__fail(err, OROYA_ERR_INVALID_DATA, "%s: %s; pose left unchanged",
                            ik->name && ik->name[0] ? ik->name : "ik", why);
     }
     for (uint32_t i = 0; i < n; i++) {
         if (!moved[i]) {
-            job->out[i] = job->rotations[i];
+            out[i] = rin[i];
             continue;
         }
         dq q = ik_out[i];
@@ -720,12 +705,44 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
                 o = c;
             }
         }
-        job->out[i] = o;
+        out[i] = o;
     }
-    if (job->reached) {
-        *job->reached = reached && w >= 1;
+    if (reached_out) {
+        *reached_out = reached && w >= 1;
     }
     return OROYA_OK;
+}
+
+/* Weight 0 (or NaN): the pose as it was, bit for bit. */
+static void copy_unchanged(const oroya_ik_solve_job *job, uint32_t n) {
+    if (job->out != job->rotations) {
+        memmove(job->out, job->rotations, n * sizeof *job->out);
+    }
+    if (job->reached) {
+        *job->reached = false;
+    }
+}
+
+oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err) {
+    oroya_result r = check_cheap(job, 0, err);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const oroya_ik *ik = job->ik;
+    const uint32_t n = chain_count(ik);
+    if (!(ik->weight > 0)) {
+        copy_unchanged(job, n);
+        return OROYA_OK;
+    }
+    frame f[OROYA_IK_MAX_CHAIN];
+    const char *why = NULL;
+    for (uint32_t i = 0; i < n && !why; i++) {
+        if (!frame_of(&job->world[i], &f[i])) {
+            why = "world matrix not finite or singular";
+        }
+    }
+    return solve_frames(ik, n, job->world[n - 1].m, f, job->rotations, job->out, job->reached, why,
+                        err);
 }
 
 /* ---- chains and hooks ------------------------------------------------------------------- */
@@ -1083,34 +1100,80 @@ static uint32_t character_chain(const oroya__ik_pose *c, const oroya_ik *ik) {
     return ok ? n : 0;
 }
 
-/* Solves one IK on world matrices w of its chain and writes the rotations into the SoA
- * locals. False on a fallback (the pose left as it was). */
-static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
-                            const oroya_mat4 *w) {
-    oroya_quat q[OROYA_IK_MAX_CHAIN];
-    for (uint32_t k = 0; k < n; k++) {
-        q[k] = soa_rotation(c->locals, ik->joints[k]);
-    }
-    if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
-        return false;
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        oroya_soa_transform *b = &c->locals[ik->joints[k] / 4];
-        const uint32_t lane = ik->joints[k] % 4;
-        b->qx[lane] = q[k].x, b->qy[lane] = q[k].y, b->qz[lane] = q[k].z, b->qw[lane] = q[k].w;
+/* Writes an IK's rotations into the SoA locals (and marks them changed). */
+static void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                            const oroya_quat *q) {
+    for (uint32_t i = 0; i < n; i++) {
+        oroya_soa_transform *b = &c->locals[ik->joints[i] / 4];
+        const uint32_t lane = ik->joints[i] % 4;
+        b->qx[lane] = q[i].x, b->qy[lane] = q[i].y, b->qz[lane] = q[i].z, b->qw[lane] = q[i].w;
         if (c->changed) {
-            c->changed[ik->joints[k] / 4] |= (uint16_t)(1u << (4 + lane));
+            c->changed[ik->joints[i] / 4] |= (uint16_t)(1u << (4 + lane));
         }
     }
+}
+
+/* Solves one IK whose chain's joints have the model matrices w (chain order) and writes the
+ * rotations into the SoA locals. The chain's world rotations come from its first joint's
+ * parent (one matrix to rotation, `parent`: its model matrix, NULL for the identity) and the
+ * local rotations along the path (path[0..len): the first joint down to the end), so no other
+ * matrix is decomposed. False on a fallback (the pose left as it was). */
+static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                            const oroya_mat4 *w, const oroya_mat4 *parent, const uint32_t *path,
+                            uint32_t len) {
+    oroya_quat q[OROYA_IK_MAX_CHAIN];
+    frame f[OROYA_IK_MAX_CHAIN];
+    frame pf = {v3(0, 0, 0), qid()};
+    if (parent && !frame_of(parent, &pf)) {
+        return false;
+    }
+    dq qa = pf.q;
+    uint32_t k = 0;
+    for (uint32_t e = 0; e < len && k < n; e++) {
+        const uint32_t j = path[e];
+        const oroya_quat lq = soa_rotation(c->locals, j);
+        qa = qmul(qa, of_quat(lq));
+        if (j == ik->joints[k]) {
+            /* The product of unit rotations, normalized once per chain joint (the locals are
+             * float). */
+            qa = qnorm(qa);
+            const float *m = w[k].m;
+            f[k].p = v3(m[12], m[13], m[14]);
+            f[k].q = qa;
+            q[k] = lq;
+            if (!vfinite(f[k].p) || !isfinite(qdot(qa, qa))) {
+                return false;
+            }
+            k++;
+        }
+    }
+    if (k != n || solve_frames(ik, n, w[n - 1].m, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+        return false;
+    }
+    write_rotations(c, ik, n, q);
     return true;
 }
 
-void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end) {
+uint64_t oroya__ik_steps(const oroya__ik_pose *c, uint32_t step) {
+    uint64_t steps = 0;
+    for (uint32_t i = 0; i < c->count; i++) {
+        steps |= 1ull << (c->ik[i].joints[0] / step % 64);
+    }
+    return steps;
+}
+
+void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end, bool before) {
     const oroya_pose_skeleton *s = c->skeleton;
     for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
         const uint32_t root = ik->joints[0];
         if (root < first || root >= end) {
+            continue;
+        }
+        /* Before the step when the first joint's parent is done (the step then computes the
+         * chain once, already corrected), else after it. */
+        const uint32_t par = s->parents[root];
+        if ((par == UINT32_MAX || par < first) != before) {
             continue;
         }
         const uint32_t n = character_chain(c, ik);
@@ -1119,15 +1182,17 @@ void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end)
         if (!len) {
             continue;
         }
-        /* The chain's world matrices: joints up to `end` are done; past it, the path's
-         * matrices from the blended locals, as the pass will compute them. */
+        /* The chain's model matrices: joints below `done` are computed; from it on, the
+         * path's matrices from the blended locals, as the pass will compute them. */
+        const uint32_t done = before ? first : end;
         oroya_mat4 w[OROYA_IK_MAX_CHAIN], scratch;
         v4 m[4];
-        const float *prev = c->models[root].m;
+        const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
+        const float *prev = pm ? pm->m : NULL;
         uint32_t k = 0;
         for (uint32_t e = 0; e < len; e++) {
             const uint32_t j = path[e];
-            if (j < end) {
+            if (j < done) {
                 prev = c->models[j].m;
             } else {
                 ltm_one(c, j, prev, m, NULL);
@@ -1142,7 +1207,7 @@ void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end)
                 k++;
             }
         }
-        if (k != n || !character_solve(c, ik, n, w)) {
+        if (k != n || !character_solve(c, ik, n, w, pm, path, len) || before) {
             continue;
         }
         /* The subtree's joints in [root, end) again (parents come first). */
@@ -1171,12 +1236,30 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
         if (!n) {
             continue;
         }
-        oroya_mat4 w[OROYA_IK_MAX_CHAIN];
-        for (uint32_t k = 0; k < n; k++) {
-            w[k] = c->models[ik->joints[k]];
-        }
-        if (!character_solve(c, ik, n, w)) {
-            continue;
+        uint32_t path[IK_PATH_MAX];
+        const uint32_t len = chain_path(s, ik, n, path);
+        if (!len) {
+            /* A path longer than IK_PATH_MAX: the solver on the chain's matrices. */
+            oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+            oroya_quat q[OROYA_IK_MAX_CHAIN];
+            for (uint32_t k = 0; k < n; k++) {
+                w[k] = c->models[ik->joints[k]];
+                q[k] = soa_rotation(c->locals, ik->joints[k]);
+            }
+            if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
+                continue;
+            }
+            write_rotations(c, ik, n, q);
+        } else {
+            oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+            for (uint32_t k = 0; k < n; k++) {
+                w[k] = c->models[ik->joints[k]];
+            }
+            const uint32_t par = s->parents[ik->joints[0]];
+            if (!character_solve(c, ik, n, w, par == UINT32_MAX ? NULL : &c->models[par], path,
+                                 len)) {
+                continue;
+            }
         }
         const uint32_t root = ik->joints[0];
         in[root] = 1;
