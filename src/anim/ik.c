@@ -84,30 +84,35 @@ HOT dq qaxis(dv3 n, double angle) {
 /* The shortest rotation taking the direction of a to that of b; identity when either is zero,
  * a half turn about some perpendicular axis when they are opposite. */
 HOT dq qfrom_to(dv3 a, dv3 b) {
-    double la = vlen(a), lb = vlen(b);
-    if (la <= 0 || lb <= 0) {
+    /* |a||b| from one square root; |(a x b, w)|^2 = 2 |a||b| w. */
+    const double ab = sqrt(vdot(a, a) * vdot(b, b));
+    if (!(ab > 0)) {
         return qid();
     }
-    dv3 c = vcross(a, b);
-    double w = la * lb + vdot(a, b);
-    if (w <= 1e-12 * la * lb) {
+    const double w = ab + vdot(a, b);
+    if (w <= 1e-12 * ab) {
         /* Opposite: any perpendicular axis does it. */
+        const double la = vlen(a);
         dv3 ax = fabs(a.x) < 0.6 * la ? vcross(a, v3(1, 0, 0)) : vcross(a, v3(0, 1, 0));
         ax = vnorm(ax);
         return (dq){ax.x, ax.y, ax.z, 0};
     }
-    return qnorm((dq){c.x, c.y, c.z, w});
+    const dv3 c = vcross(a, b);
+    const double k = 1 / sqrt(2 * ab * w);
+    return (dq){c.x * k, c.y * k, c.z * k, w * k};
 }
 /* The rotation about the unit axis n taking the direction of a to that of b (both
  * perpendicular to n), without trigonometry: normalize(a x b, |a||b| + a.b), a half turn
  * about n when they are opposite. */
 HOT dq qabout(dv3 a, dv3 b, dv3 n) {
-    const double w = vlen(a) * vlen(b) + vdot(a, b);
-    if (w <= 1e-12 * (vdot(a, a) + vdot(b, b))) {
+    const double aa = vdot(a, a), bb = vdot(b, b), ab = sqrt(aa * bb);
+    const double w = ab + vdot(a, b);
+    if (w <= 1e-12 * (aa + bb)) {
         return (dq){n.x, n.y, n.z, 0};
     }
     const dv3 c = vcross(a, b);
-    return qnorm((dq){c.x, c.y, c.z, w});
+    const double k = 1 / sqrt(2 * ab * w);
+    return (dq){c.x * k, c.y * k, c.z * k, w * k};
 }
 
 /* slerp(identity, q, t) for a unit q, on the shorter arc, without trigonometric calls. With
@@ -192,9 +197,12 @@ static bool frame_of(const oroya_mat4 *m, frame *out) {
     return true;
 }
 
-/* l' = l * conj(Q) * D * Q (see the top of the file). */
+/* l' = l * conj(Q) * D * Q (see the top of the file). For unit Q and D = (v, w),
+ * conj(Q) * D * Q is (v turned by conj(Q), w): one vector rotation and one product, and the
+ * result is unit when l and D are. */
 HOT dq local_after(dq l, dq world, dq d) {
-    return qnorm(qmul(qmul(l, qconj(world)), qmul(d, world)));
+    const dv3 v = qrot(qconj(world), v3(d.x, d.y, d.z));
+    return qmul(l, (dq){v.x, v.y, v.z, d.w});
 }
 
 /* ---- checks --------------------------------------------------------------------------- */
@@ -612,7 +620,7 @@ static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, fra
         ik_out[i] = li;
         for (uint32_t k = i + 1; k < n; k++) {
             f[k].p = vadd(piv, qrot(applied, vsub(f[k].p, piv)));
-            f[k].q = qnorm(qmul(applied, f[k].q));
+            f[k].q = qmul(applied, f[k].q); /* unit times unit */
         }
         eye = vadd(piv, qrot(applied, vsub(eye, piv)));
         fwd = qrot(applied, fwd);
