@@ -409,14 +409,16 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
     if (!vfinite(t) || !vfinite(pole)) {
         return "target or pole not finite";
     }
-    if (!(vlen(vsub(t, a)) > 1e-6 * chain)) {
+    const dv3 ta = vsub(t, a);
+    const double tdist = vlen(ta);
+    if (!(tdist > 1e-6 * chain)) {
         return "target at the first joint";
     }
     /* A weight below 1 solves for the point that fraction of the way from the end to the
      * target (so the end moves on a straight line toward it, monotonically) and turns that
      * fraction of the pole's twist: at weight 0+ the pose is the incoming one. */
-    const dv3 d = w < 1 ? vsub(vadd(c, vscale(vsub(t, c), w)), a) : vsub(t, a);
-    const double dist = vlen(d);
+    const dv3 d = w < 1 ? vsub(vadd(c, vscale(vsub(t, c), w)), a) : ta;
+    const double dist = w < 1 ? vlen(d) : tdist;
     if (!(dist > 1e-6 * chain)) {
         return "weighted target at the first joint";
     }
@@ -429,9 +431,10 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
         h = vnorm(qrot(f[1].q, mid_axis));
     } else {
         dv3 cr = vcross(u, v);
+        const double lcr = vlen(cr);
         /* Below a sine of 1e-4 the bend plane of the incoming pose is noise. */
-        if (vlen(cr) > 1e-4 * l1 * l2) {
-            h = vnorm(cr);
+        if (lcr > 1e-4 * l1 * l2) {
+            h = vscale(cr, 1 / lcr);
         } else {
             cr = vcross(u, pole);
             if (vlen(cr) <= 1e-6 * l1 * vlen(pole)) {
@@ -493,8 +496,9 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
     const dq swing = qfrom_to(e1, d);
     dq root = swing;
     const dv3 pp = vperp(pole, n);
-    if (vlen(pp) > 1e-6 * vlen(pole)) {
-        const dv3 pn = vnorm(pp);
+    const double lpp = vlen(pp);
+    if (lpp > 1e-6 * vlen(pole)) {
+        const dv3 pn = vscale(pp, 1 / lpp);
         /* The hinge decides the side when it is perpendicular to both bones (the default):
          * it is well defined even with the chain straight, where the middle joint's own
          * position says nothing. A given hinge that is not perpendicular uses the middle
@@ -503,15 +507,17 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
         const dv3 hp = vperp(qrot(swing, h), n);
         const bool perpendicular = fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2;
         dv3 from = v3(0, 0, 0), to = v3(0, 0, 0);
-        if ((!perpendicular && vlen(bp) > 1e-3 * l1) || vlen(hp) < 1e-6) {
-            if (vlen(bp) > 1e-9 * l1) {
-                from = bp, to = pn;
+        const double lbp = vlen(bp), lhp = vlen(hp);
+        double lfrom = 0;
+        if ((!perpendicular && lbp > 1e-3 * l1) || lhp < 1e-6) {
+            if (lbp > 1e-9 * l1) {
+                from = bp, to = pn, lfrom = lbp;
             }
         } else {
             /* The middle joint sits on the side n x h of the line. */
-            from = hp, to = vcross(pn, n);
+            from = hp, to = vcross(pn, n), lfrom = lhp;
         }
-        if (vlen(from) > 0) {
+        if (lfrom > 0) {
             /* With a weight below 1 the twist is that fraction of the full solve's (kept in
              * *twist): the angle found here would jump from pi to -pi where the knee passes
              * opposite the pole. At weight 1 the angle itself is not needed. */
@@ -622,14 +628,19 @@ static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, fra
             f[k].p = vadd(piv, qrot(applied, vsub(f[k].p, piv)));
             f[k].q = qmul(applied, f[k].q); /* unit times unit */
         }
+        if (i + 1 == n && !reached) {
+            break; /* the ray after the last turn only tells whether it reached */
+        }
         eye = vadd(piv, qrot(applied, vsub(eye, piv)));
         fwd = qrot(applied, fwd);
         upw = qrot(applied, upw);
     }
-    const dv3 to = vsub(t, eye);
-    /* Within 1e-5 rad: |fwd x to| < tan(1e-5) (fwd . to), tan(1e-5) = 1e-5 to 17 digits. */
-    *reached = !limited && vlen(to) > 0 && vdot(fwd, to) > 0 &&
-               vlen(vcross(fwd, to)) < 1e-5 * vdot(fwd, to);
+    if (reached) {
+        const dv3 to = vsub(t, eye);
+        /* Within 1e-5 rad: |fwd x to| < tan(1e-5) (fwd . to), tan(1e-5) = 1e-5 to 17 digits. */
+        *reached = !limited && vlen(to) > 0 && vdot(fwd, to) > 0 &&
+                   vlen(vcross(fwd, to)) < 1e-5 * vdot(fwd, to);
+    }
     return NULL;
 }
 
@@ -674,7 +685,7 @@ static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const float *la
                 why = solve_two_bone(ik, w, &twist, f, l, ik_out, moved, &reached);
             }
         } else {
-            why = solve_aim(ik, n, last_m, f, l, ik_out, moved, &reached);
+            why = solve_aim(ik, n, last_m, f, l, ik_out, moved, reached_out ? &reached : NULL);
         }
     }
     for (uint32_t i = 0; !why && i < n; i++) {
