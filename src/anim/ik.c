@@ -32,6 +32,13 @@
 #define HOT static inline
 #endif
 
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__ELF__) &&        \
+    !defined(__SANITIZE_ADDRESS__) && !defined(OROYA_IK_NO_CLONES)
+#define IK_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define IK_CLONES
+#endif
+
 typedef struct {
     double x, y, z;
 } dv3;
@@ -396,8 +403,9 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
 
 /* Writes the full-weight rotations of the three joints to ik_out (moved[i] says which it
  * wrote). Returns NULL, or why it fell back. */
-static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, const frame *f,
-                                  const dq *l, dq *ik_out, bool *moved, bool *reached) {
+IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist,
+                                            const frame *f, const dq *l, dq *ik_out, bool *moved,
+                                            bool *reached) {
     const dv3 a = f[0].p, b = f[1].p, c = f[2].p;
     const dv3 u = vsub(b, a), v = vsub(c, b);
     const double l1 = vlen(u), l2 = vlen(v), chain = l1 + l2;
@@ -662,9 +670,9 @@ static oroya_quat unit_or_identity(oroya_quat q) {
 /* The solve of one IK of n joints on its frames f (pivots and world rotations, chain order;
  * changed), the input rotations rin and the last joint's world matrix last_m (the eye
  * offset): writes out (may alias rin). why: a fallback found by the caller, or NULL. */
-static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const float *last_m, frame *f,
-                                 const oroya_quat *rin, oroya_quat *out, bool *reached_out,
-                                 const char *why, oroya_error *err) {
+IK_CLONES static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const float *last_m,
+                                           frame *f, const oroya_quat *rin, oroya_quat *out,
+                                           bool *reached_out, const char *why, oroya_error *err) {
     const float w = ik->weight;
     bool reached = false;
     dq l[OROYA_IK_MAX_CHAIN], ik_out[OROYA_IK_MAX_CHAIN];
@@ -1137,9 +1145,9 @@ static void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_
  * parent (one matrix to rotation, `parent`: its model matrix, NULL for the identity) and the
  * local rotations along the path (path[0..len): the first joint down to the end), so no other
  * matrix is decomposed. False on a fallback (the pose left as it was). */
-static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
-                            const oroya_mat4 *w, const oroya_mat4 *parent, const uint32_t *path,
-                            uint32_t len) {
+IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                                      const oroya_mat4 *w, const oroya_mat4 *parent,
+                                      const uint32_t *path, uint32_t len) {
     oroya_quat q[OROYA_IK_MAX_CHAIN];
     frame f[OROYA_IK_MAX_CHAIN];
     frame pf = {v3(0, 0, 0), qid()};
@@ -1181,7 +1189,8 @@ uint64_t oroya__ik_steps(const oroya__ik_pose *c, uint32_t step) {
     return steps;
 }
 
-void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end, bool before) {
+IK_CLONES void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end,
+                                    bool before) {
     const oroya_pose_skeleton *s = c->skeleton;
     for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
