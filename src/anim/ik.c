@@ -1,9 +1,10 @@
 /* Inverse kinematics: two-bone and aim chains in closed form. See include/oroya/ik.h for the
  * contract and docs/ik.md for the math.
  *
- * Everything is computed in double: a solve is a few dozen products and one or two square
- * roots and inverse trigonometric calls, so double costs nothing measurable, and it keeps the
- * aim within 1e-5 rad and the reach within 1e-4 of the chain on poses far from the origin.
+ * Everything is computed in double: a solve is some hundred products and a few square roots
+ * (no trigonometric call at weight 1; scalar double costs the instructions float would), and
+ * it keeps the aim within 1e-5 rad and the reach within 1e-4 of the chain on poses far from
+ * the origin. The hot functions are also built for AVX2 (IK_CLONES below).
  *
  * Frames. A joint's world rotation is Q = Qparent * l, with l its local rotation. A world
  * rotation D about the joint's pivot turns it into D * Q, which is the local rotation
@@ -34,6 +35,10 @@
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__ELF__) &&        \
     !defined(__SANITIZE_ADDRESS__) && !defined(OROYA_IK_NO_CLONES)
+/* The solver and the kernel hooks again for AVX2, picked at load time: VEX's three-operand
+ * form saves the register copies scalar SSE2 code is full of (about 7 % of the IK's
+ * instructions). No FMA (not part of the avx2 target), and GCC does not reorder floating
+ * point, so both give the same bits. */
 #define IK_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define IK_CLONES
@@ -176,7 +181,7 @@ typedef struct frame {
     dq q;
 } frame;
 
-static bool frame_of(const oroya_mat4 *m, frame *out) {
+IK_CLONES static bool frame_of(const oroya_mat4 *m, frame *out) {
     const float *a = m->m;
     dv3 c0 = v3(a[0], a[1], a[2]), c1 = v3(a[4], a[5], a[6]), c2 = v3(a[8], a[9], a[10]);
     double l0 = vlen(c0), l1 = vlen(c1), l2 = vlen(c2);
@@ -555,8 +560,9 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
 
 /* ---- aim ------------------------------------------------------------------------------- */
 
-static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, frame *f, const dq *l,
-                             dq *ik_out, bool *moved, bool *reached) {
+/* reached may be NULL (not asked for: the ray is not followed past the last turn). */
+IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, frame *f,
+                                       const dq *l, dq *ik_out, bool *moved, bool *reached) {
     const dv3 t = of_vec3(ik->target);
     if (!vfinite(t) || !vfinite(of_vec3(ik->offset)) || !vfinite(of_vec3(ik->forward)) ||
         !vfinite(of_vec3(ik->up)) || !vfinite(of_vec3(ik->up_axis))) {
