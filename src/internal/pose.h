@@ -254,11 +254,17 @@ bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *skeleton, const struct or
  * bone matrices of their subtrees. Used when in_pass is false. */
 void oroya__ik_run_after(const oroya__ik_pose *p);
 
-/* With in_pass, local-to-model calls this once the model and bone matrices of joints
- * [first, end) are done: each IK whose first joint is in the range solves (in list order),
- * writes its chain's local rotations, and recomputes the matrices of its subtree's joints in
- * the range; the joints after the range then take the new rotations as they come. */
-void oroya__ik_run_joints(const oroya__ik_pose *p, uint32_t first, uint32_t end);
+/* With in_pass, local-to-model calls this twice for each step of joints [first, end) that
+ * holds an IK's first joint: before the step (`before`), for the IKs whose first joint's
+ * parent is done (they solve on the chain's matrices from the blended locals and write its
+ * local rotations, so the step computes the chain once, already corrected), then once the
+ * step's model and bone matrices are done, for the others (they solve, write, and recompute
+ * the matrices of their subtree's joints in the step). In list order within each call; the
+ * joints after the step take the new rotations as they come. */
+void oroya__ik_run_joints(const oroya__ik_pose *p, uint32_t first, uint32_t end, bool before);
+/* The steps of `step` joints that hold an IK's first joint: bit (first joint / step) % 64 (a
+ * false positive only costs the calls above). */
+uint64_t oroya__ik_steps(const oroya__ik_pose *p, uint32_t step);
 
 /* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
  * when p->in_pass, else after it. */

@@ -1088,10 +1088,18 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
         return;
     }
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    const uint64_t steps = oroya__ik_steps(p, 4u * PK_BLOCKS);
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
+        const bool any = steps >> (b / PK_BLOCKS % 64) & 1;
+        if (any) {
+            oroya__ik_run_joints(p, first, end, true);
+        }
         ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
-        oroya__ik_run_joints(p, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
+        if (any) {
+            oroya__ik_run_joints(p, first, end, false);
+        }
     }
 }
 
