@@ -1926,7 +1926,8 @@ static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
     if (a->pose) {
         const uint32_t g = a->pose->group_count;
         a->pose_cursors = oroya__calloc(&m->allocator, g, sizeof(uint16_t), 16);
-        a->pose_intervals = oroya__calloc(&m->allocator, g, sizeof(oroya__pose_interval), 16);
+        a->pose_intervals = oroya__calloc(&m->allocator, oroya__pose_clip_state_intervals(a->pose),
+                                          sizeof(oroya__pose_interval), 16);
         if (!a->pose_cursors || !a->pose_intervals)
             r = OROYA_ERR_OUT_OF_MEMORY;
     }
