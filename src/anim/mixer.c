@@ -195,7 +195,7 @@ struct oroya_mixer {
     bool kinuse_moved;                 /* kinuse changed since then */
     uint32_t active_property_bindings; /* scheduled bindings the property path writes */
     oroya__scene_hook hook;
-    oroya_mask *masks; /* oroya_mixer_create_mask, freed with the mixer */
+    oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
     /* Root motion (oroya_mixer_set_root_motion). */
     oroya_root_extract rm_mode;
     oroya_node rm_node;
@@ -1874,8 +1874,8 @@ static bool valid_track_shape(const oroya_track *t) {
     }
 }
 
-oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
-                                        const oroya_action_desc *desc, oroya_action **out) {
+oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
+                                 const oroya_action_desc *desc, oroya_action **out) {
     if (!out)
         return OROYA_ERR_INVALID_ARGUMENT;
     *out = NULL;
@@ -1959,7 +1959,12 @@ oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
 }
 
 oroya_result oroya_mixer_clip_action(oroya_mixer *m, const oroya_clip *clip, oroya_action **out) {
-    return oroya_mixer_clip_action_ex(m, clip, NULL, out);
+    return oroya_action_create(m, clip, NULL, out);
+}
+
+oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
+                                        const oroya_action_desc *desc, oroya_action **out) {
+    return oroya_action_create(m, clip, desc, out);
 }
 
 oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_action **out) {
@@ -2684,14 +2689,13 @@ static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char 
     return OROYA_OK;
 }
 
-oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
-                                     oroya_error *err) {
+oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
+                               oroya_error *err) {
     if (out)
         *out = NULL;
     if (!m || !desc || !out || (desc->include_count && !desc->include) ||
         (desc->exclude_count && !desc->exclude) || (desc->weight_count && !desc->weights))
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_mixer_create_mask: NULL argument");
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_mask_create: NULL argument");
     const char *name = desc->name ? desc->name : "";
     const uint32_t n = oroya_scene_node_count(m->scene);
     const size_t kcount = m->rig ? (size_t)m->kblocks * 4 : 0;
@@ -2752,6 +2756,11 @@ oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc
     m->masks = k;
     *out = k;
     return OROYA_OK;
+}
+
+oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
+                                     oroya_error *err) {
+    return oroya_mask_create(m, desc, out, err);
 }
 
 double oroya_mask_weight(const oroya_mask *k, oroya_node node) {
