@@ -1195,10 +1195,10 @@ uint64_t oroya__ik_steps(const oroya__ik_pose *c, uint32_t step) {
     return steps;
 }
 
-/* The body of oroya__ik_run_joints: static, since a cloned function gets a resolver that an
- * extern one would export from the shared library. */
-IK_CLONES static void run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end,
-                                 bool before) {
+/* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
+ * global function whatever its visibility. */
+static IK_CLONES void ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end,
+                                    bool before) {
     const oroya_pose_skeleton *s = c->skeleton;
     for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
@@ -1260,7 +1260,7 @@ IK_CLONES static void run_joints(const oroya__ik_pose *c, uint32_t first, uint32
 }
 
 void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end, bool before) {
-    run_joints(c, first, end, before);
+    ik_run_joints(c, first, end, before);
 }
 
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,

@@ -183,6 +183,15 @@ struct oroya_pose_character {
 oroya_result oroya__pose_clip_create_raw(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                          oroya_error *err);
 
+/* Per block of a layer: values the mixer sampled itself (tracks the kernel has no sampler for:
+ * STERP rotations, SMOOTH translations and scales, more keys than a runtime clip holds; their
+ * runtime clip holds a stand-in with the same lane animated) and the lanes they replace, per
+ * channel (all-ones words). The kernel takes them in place of its own sample on those lanes. */
+typedef struct oroya__pose_ext {
+    uint32_t mask[3][4];            /* [channel][lane] */
+    _Alignas(16) float rows[10][4]; /* tx ty tz qx qy qz qw sx sy sz, SoA as a block */
+} oroya__pose_ext;
+
 /* One layer of oroya__pose_mix: the mixer keeps the cursors and intervals per action (the
  * clip's group_count of each), so any number of layers can blend and a layer keeps its
  * cursors whatever its position. */
@@ -198,16 +207,22 @@ typedef struct oroya__pose_mix_layer {
     const float *twist; /* STERP blending (normal layers): per block the x, y and z rows of each
                             joint's twist axis (block_count * 12 floats, zero = no axis: slerp),
                             or NULL for slerp blending */
+    const oroya__pose_ext *ext; /* block_count entries, or NULL: no lane sampled outside */
 } oroya__pose_mix_layer;
 
 /* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder
- * from `rest` (per lane: the original values), adds the additive ones, and stores `locals`,
- * or'ing the lanes that changed into `changed` (per block, bit ch * 4 + lane; NULL = no
- * detection). `scratch` holds `count` entries. Then oroya__pose_ltm for model and bone
- * matrices. Same kernels as oroya_pose_character_update (the best the CPU has). */
+ * from `rest` (per lane: the original values), adds the additive ones, and stores `locals`.
+ * `scratch` holds `count` entries. Then oroya__pose_ltm for model and bone matrices. Same
+ * kernels as oroya_pose_character_update (the best the CPU has). */
 void oroya__pose_mix(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
                      uint32_t count, const oroya_soa_transform *rest, oroya_soa_transform *locals,
-                     uint16_t *changed, void *scratch);
+                     void *scratch);
+/* The mixer's lazy write-back: or's into `changed` the lanes of `blocks` blocks whose value in
+ * `cur` differs from `snap` (per block, bit ch * 4 + lane; the comparison three.js's
+ * PropertyMixer.apply makes: NaN counts as changed, 0 and -0 as equal), then copies cur into
+ * snap. */
+void oroya__pose_diff_copy(const oroya_soa_transform *cur, oroya_soa_transform *snap,
+                           uint32_t blocks, uint16_t *changed);
 void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
@@ -269,7 +284,7 @@ void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer
                                  uint32_t layer_count);
 void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
                           uint32_t count, const oroya_soa_transform *rest,
-                          oroya_soa_transform *locals, uint16_t *changed, void *scratch);
+                          oroya_soa_transform *locals, void *scratch);
 void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                           const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p);
