@@ -87,9 +87,9 @@ static void on_event(const oroya_event *e, void *user) {
         s->seen_lost++;
         return;
     }
-    s->seen[s->seen_count++] = (seen_event){(int)e->type, (int)e->direction,
-                                            action_index(s, e->action), (long long)e->loop_delta,
-                                            e->marker};
+    s->seen[s->seen_count++] =
+        (seen_event){(int)e->type, (int)e->direction, action_index(s, e->action),
+                     (long long)e->loop_delta, e->marker};
 }
 
 /* Mixer i's starting state, the same for both halves: walk and run (weights, loop modes),
@@ -102,11 +102,11 @@ static void setup(mixer_slot *s, int i, const oroya_clip *const clips[4]) {
     oroya_action_set_effective_weight(a[1], 0.4);
     oroya_action_set_loop(a[1], i % 2 ? OROYA_LOOP_PINGPONG : OROYA_LOOP_REPEAT, 2 + i % 3);
     if (i % 3 == 0) {
-        OT_CHECK(oroya_mixer_clip_action_ex(
-                     s->mixer, clips[2],
-                     &(oroya_action_desc){.has_blend_mode = true,
-                                          .blend_mode = OROYA_BLEND_ADDITIVE},
-                     &a[2]) == OROYA_OK);
+        OT_CHECK(
+            oroya_mixer_clip_action_ex(
+                s->mixer, clips[2],
+                &(oroya_action_desc){.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE},
+                &a[2]) == OROYA_OK);
         oroya_action_play(a[2]);
     }
     if (i % 4 == 1)
@@ -219,8 +219,8 @@ static void test_batch_matches_single(void) {
             const oroya_rig *r = rig;
             if (i >= FREE_MIXERS) {
                 bench_character *c = &own[h][i - FREE_MIXERS];
-                OT_CHECK(bench_character_create(&(bench_character_desc){.allocator = counting},
-                                                c, &err) == OROYA_OK);
+                OT_CHECK(bench_character_create(&(bench_character_desc){.allocator = counting}, c,
+                                                &err) == OROYA_OK);
                 OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = c->scene,
                                                             .joints = c->nodes,
                                                             .joint_count = c->joint_count,
@@ -232,26 +232,25 @@ static void test_batch_matches_single(void) {
                 scene = c->scene;
                 r = own_rig[h][i - FREE_MIXERS];
             }
-            OT_CHECK(oroya_mixer_create(scene,
-                                        &(oroya_mixer_desc){.rig = r,
-                                                            .allocator = counting,
-                                                            .on_event = on_event,
-                                                            .user = s},
-                                        &s->mixer) == OROYA_OK);
+            OT_CHECK(oroya_mixer_create(
+                         scene,
+                         &(oroya_mixer_desc){
+                             .rig = r, .allocator = counting, .on_event = on_event, .user = s},
+                         &s->mixer) == OROYA_OK);
             setup(s, i, clips);
         }
     }
     oroya_thread_pool *pool = NULL;
-    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2,
-                                                                .allocator = counting},
-                                      &pool, &err) == OROYA_OK);
+    OT_CHECK(oroya_thread_pool_create(
+                 &(oroya_thread_pool_desc){.thread_count = 2, .allocator = counting}, &pool,
+                 &err) == OROYA_OK);
     const oroya_scheduler scheduler = {oroya_thread_pool_parallel_for, pool};
     oroya_mixer *batch[MIXERS];
     for (int i = 0; i < MIXERS; i++)
         batch[i] = slots[1][i].mixer;
 
-    long bone_diffs = 0, scene_diffs = 0, event_diffs = 0, not_kernel = 0, events = 0,
-         markers = 0, loops = 0, finished = 0;
+    long bone_diffs = 0, scene_diffs = 0, event_diffs = 0, not_kernel = 0, events = 0, markers = 0,
+         loops = 0, finished = 0;
     long allocs_in_frames = 0;
     for (int f = 0; f < FRAMES; f++) {
         const double dt = (double)(f % 7) * 0.006; /* 0 now and then */
@@ -370,9 +369,8 @@ static oroya_clip *limit_clip(void) {
     for (int j = 0; j < 4; j++) { /* a, b, c, d: big swings and twists, inside and out */
         for (int k = 0; k < 4; k++) {
             const float s = (float)(j + 1) * 0.4f, t = (float)k;
-            const oroya_quat q = oroya_quat_normalize(
-                (oroya_quat){s * sinf(t + 0.3f), 0.8f * cosf(1.7f * t + (float)j),
-                             s * cosf(2.1f * t), 1});
+            const oroya_quat q = oroya_quat_normalize((oroya_quat){
+                s * sinf(t + 0.3f), 0.8f * cosf(1.7f * t + (float)j), s * cosf(2.1f * t), 1});
             rot[j][4 * k] = q.x, rot[j][4 * k + 1] = q.y, rot[j][4 * k + 2] = q.z,
                        rot[j][4 * k + 3] = q.w;
         }

@@ -28,6 +28,7 @@
 #define OROYA_SCENARIO_TOOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "oroya/base.h"
 
@@ -42,6 +43,12 @@ extern "C" {
  * steps: about 30 s and 80 MB. */
 #define OROYA_SCENARIO_MAX_STEPS 1000000.0
 
+/* Which path the steps' mixer updates took (oroya_mixer_kernel_active after each). */
+typedef struct oroya_scenario_stats {
+    uint64_t updates;        /* mixer updates of the steps */
+    uint64_t kernel_updates; /* of those, the ones that went through the pose kernel */
+} oroya_scenario_stats;
+
 typedef struct oroya_scenario_desc {
     const char *base_dir;      /* a relative "gltf" path is resolved from here; NULL = "." */
     oroya_allocator allocator; /* zero = malloc/free; see the top of this header for cJSON */
@@ -52,6 +59,8 @@ typedef struct oroya_scenario_desc {
     /* The "gltf" model's buffers may lie outside the model's folder (oroya_gltf_desc's
      * allow_outside_base_dir); false: refused with an error naming the URI. */
     bool allow_outside_base_dir;
+    /* NULL, or filled on success. */
+    oroya_scenario_stats *stats;
 } oroya_scenario_desc;
 
 /* Runs the scenario in json[0..len) (need not be NUL-terminated). On success *out is the
