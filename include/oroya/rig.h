@@ -64,7 +64,10 @@ typedef struct oroya_rig_desc {
  * rig): INVALID_ARGUMENT (NULL desc, scene or out, joints NULL with a count), STALE_HANDLE (a
  * joint that is not a node of the scene), INVALID_DATA (a node listed twice), LIMIT (more
  * than OROYA_POSE_MAX_JOINTS joints with their ancestors), NON_FINITE (a rest transform or
- * inverse bind matrix), OUT_OF_MEMORY. Allocates. */
+ * inverse bind matrix), OUT_OF_MEMORY. Allocates.
+ * On LIMIT, create the mixer without a rig: it plays the same clips on its property path,
+ * with the same results (slower), and the bones come from the skin's oroya_skeleton
+ * (oroya_scene_update_world, then oroya_skeleton_update); examples/play_gltf.c does it. */
 oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya_error *err);
 
 /* oroya_rig_create_gltf (declared in oroya/gltf.h, the I/O layer) builds the rig of a loaded
@@ -91,7 +94,7 @@ const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *cl
 /* Whether the kernel can play `clip` on this rig: OROYA_OK, or OROYA_ERR_UNSUPPORTED with the
  * reason in err (the track, its joint and the rig): a SMOOTH translation or scale track, a
  * STERP rotation track (sampled with the twist-axis spline, which the kernel does not have),
- * two tracks on one joint channel. Tracks on other nodes, names missing from the rig and
+ * two tracks on one joint channel, a track with more than OROYA_POSE_MAX_KEYS keys. Tracks on other nodes, names missing from the rig and
  * morph weights are fine (the property path plays them). Load-time only. */
 oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip, oroya_error *err);
 
