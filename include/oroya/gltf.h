@@ -534,6 +534,13 @@ typedef struct oroya_gltf_model_primitive {
                                          or UNSIGNED_SHORT: export writes it back so */
 } oroya_gltf_model_primitive;
 
+/* A glTF scene as the file lists it (import loads one of them into model->scene). */
+typedef struct oroya_gltf_model_scene {
+    const char *name;      /* glTF name, "" when absent */
+    uint32_t node_count;   /* its root nodes */
+    const uint32_t *nodes; /* glTF node indices, in file order */
+} oroya_gltf_model_scene;
+
 typedef struct oroya_gltf_model {
     oroya_scene *scene;               /* owned; destroyed by oroya_gltf_model_free */
     uint32_t node_count;              /* = glTF node count */
@@ -568,6 +575,13 @@ typedef struct oroya_gltf_model {
     uint32_t texture_count; /* = glTF texture count */
     oroya_gltf_model_texture *textures;
     const char *scene_name; /* the loaded glTF scene's name, "" when absent */
+    uint32_t scene_count;   /* = glTF scene count; export writes every one back */
+    oroya_gltf_model_scene *scenes;
+    uint32_t scene_index;           /* the scene loaded into `scene`; OROYA_GLTF_NONE for a file
+                                         without scenes (every root node was loaded) */
+    uint32_t *node_child_counts;    /* per glTF node: its children in the file */
+    const uint32_t **node_children; /* per glTF node: their glTF indices, in file order
+                                         (also for nodes outside the loaded scene) */
     /* + private bookkeeping */
 } oroya_gltf_model;
 
@@ -652,8 +666,9 @@ typedef struct oroya_gltf_write_desc {
      * scene does not hold comes back as the file had it: node names (duplicates and unnamed
      * nodes too), mesh, material, skin and camera names, skin.skeleton, unused materials and
      * skins, a camera's unset aspect ratio and infinite zfar, primitives without a material,
-     * points/lines/strip primitives (model->primitives), and nodes outside the loaded scene
-     * that a clip animates (written with their name and transform, outside every scene).
+     * points/lines/strip primitives (model->primitives), every scene of model->scenes with
+     * the nodes only other scenes hold, and nodes outside the loaded scene that a clip
+     * animates (written with their name, transform and subtree; no mesh, camera or skin).
      * What was changed in the scene since import is written as the scene has it. */
     const oroya_gltf_model *model;
     bool snorm16_rotations; /* rotation outputs of LINEAR and STEP tracks as

@@ -133,7 +133,8 @@ bool oroya_render_mesh_valid(const oroya_renderer *renderer, oroya_render_mesh m
 /* ---- textures -------------------------------------------------------------------------- */
 /* Uploads a base color image: width x height RGBA8, top row first, sRGB-encoded color (as
  * PNG and JPEG images and glTF baseColorTexture are) with linear alpha; sampled as sRGB so
- * lighting sees linear values, with mipmaps and repeat wrapping. Errors: INVALID_ARGUMENT (NULL,
+ * lighting sees linear values, with mipmaps, trilinear filtering and repeat wrapping (glTF's
+ * defaults; oroya_render_texture_set_sampler changes them). Errors: INVALID_ARGUMENT (NULL,
  * size 0 or over the GPU's limit), LIMIT (all texture slots used), BACKEND. */
 oroya_result oroya_render_texture_create(oroya_renderer *renderer, uint32_t width, uint32_t height,
                                          const uint8_t *rgba, oroya_render_texture *out,
@@ -141,6 +142,24 @@ oroya_result oroya_render_texture_create(oroya_renderer *renderer, uint32_t widt
 /* Frees the texture; its handle becomes stale. Stale or zero handles are ignored. Drawing with
  * a stale texture handle is an error (OROYA_ERR_STALE_HANDLE). */
 void oroya_render_texture_destroy(oroya_renderer *renderer, oroya_render_texture texture);
+
+/* How a texture is sampled, with glTF's sampler values (which are OpenGL's enums); 0 = glTF's
+ * default. A new texture samples with the defaults. */
+typedef struct oroya_render_sampler {
+    uint32_t mag_filter;     /* 9728 NEAREST, 9729 LINEAR; 0 = LINEAR */
+    uint32_t min_filter;     /* 9728, 9729, 9984..9987 (NEAREST/LINEAR_MIPMAP_NEAREST/LINEAR);
+                            0 = LINEAR_MIPMAP_LINEAR */
+    uint32_t wrap_s, wrap_t; /* 10497 REPEAT, 33071 CLAMP_TO_EDGE, 33648 MIRRORED_REPEAT;
+                                0 = REPEAT */
+} oroya_render_sampler;
+
+/* Sets the texture's filters and wrap modes (glTF 2.0 section 5.26). Errors: INVALID_ARGUMENT
+ * (NULL renderer or sampler, a value glTF does not allow, naming the field), STALE_HANDLE (a
+ * texture that is not live), BACKEND. The texture is unchanged on error. */
+oroya_result oroya_render_texture_set_sampler(oroya_renderer *renderer,
+                                              oroya_render_texture texture,
+                                              const oroya_render_sampler *sampler,
+                                              oroya_error *err);
 
 /* ---- frames ---------------------------------------------------------------------------- */
 typedef enum oroya_render_light_type {

@@ -163,9 +163,43 @@ static inline bool has_offset(const oroya__skin_kernel_job *job) {
 }
 #endif
 
+/* ---- the blend, shared by the SSE2 and the general loop --------------------------------------- */
+
+/* Adds w times the palette matrix at p (four columns) to the blended matrix c0..c3. */
+static inline void blend_add(const float *p, v4 w, v4 *c0, v4 *c1, v4 *c2, v4 *c3) {
+    *c0 = v4_add(*c0, v4_mul(v4_loadu(p), w));
+    *c1 = v4_add(*c1, v4_mul(v4_loadu(p + 4), w));
+    *c2 = v4_add(*c2, v4_mul(v4_loadu(p + 8), w));
+    *c3 = v4_add(*c3, v4_mul(v4_loadu(p + 12), w));
+}
+
+/* The blended matrix times the point p (p[0..2], w = 1). */
+static inline v4 blend_point(v4 c0, v4 c1, v4 c2, v4 c3, const float *p) {
+    return v4_add(v4_add(v4_mul(c0, v4_set1(p[0])), v4_mul(c1, v4_set1(p[1]))),
+                  v4_add(v4_mul(c2, v4_set1(p[2])), c3));
+}
+
+/* The blended matrix's linear part times the direction n (n[0..2]). */
+static inline v4 blend_direction(v4 c0, v4 c1, v4 c2, const float *n) {
+    return v4_add(v4_add(v4_mul(c0, v4_set1(n[0])), v4_mul(c1, v4_set1(n[1]))),
+                  v4_mul(c2, v4_set1(n[2])));
+}
+
 /* ---- SSE2 ----------------------------------------------------------------------------------- */
 
 #if HAVE_SSE2
+/* Stores the xyz of v at out: 4 floats at once when `wide` (the fourth lands in the next
+ * vertex, which is written later), else exactly 3. */
+static inline void store3_sse2(float *out, __m128 v, bool wide) {
+    if (wide) {
+        _mm_storeu_ps(out, v);
+    } else {
+        float tmp[4];
+        _mm_storeu_ps(tmp, v);
+        memcpy(out, tmp, 3 * sizeof(float));
+    }
+}
+
 /* Skins vertices [begin, end) whose joints were checked. `wide` allows 4-float stores, which
  * write one float into the next vertex (rewritten by the next iteration), so the caller
  * passes false for the last vertex. The job's spans are copied to locals first: stores
@@ -182,31 +216,13 @@ static void skin_sse2(const oroya__skin_kernel_job *job, uint32_t begin, uint32_
         const float *wv = weights + (size_t)v * 4;
         __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
         for (int k = 0; k < 4; k++) {
-            const float *p = pal + (size_t)jv[k] * 16;
-            const __m128 w = _mm_set1_ps(wv[k]);
-            c0 = _mm_add_ps(c0, _mm_mul_ps(_mm_loadu_ps(p), w));
-            c1 = _mm_add_ps(c1, _mm_mul_ps(_mm_loadu_ps(p + 4), w));
-            c2 = _mm_add_ps(c2, _mm_mul_ps(_mm_loadu_ps(p + 8), w));
-            c3 = _mm_add_ps(c3, _mm_mul_ps(_mm_loadu_ps(p + 12), w));
+            blend_add(pal + (size_t)jv[k] * 16, _mm_set1_ps(wv[k]), &c0, &c1, &c2, &c3);
         }
-        const float *ps = positions + (size_t)v * 3;
         c3 = _mm_add_ps(c3, off);
-        __m128 r = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ps[0])), _mm_mul_ps(c1, _mm_set1_ps(ps[1]))),
-            _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(ps[2])), c3));
-        float *op = out_p + (size_t)v * 3;
-        if (wide) {
-            _mm_storeu_ps(op, r);
-        } else {
-            float tmp[4];
-            _mm_storeu_ps(tmp, r);
-            memcpy(op, tmp, 3 * sizeof(float));
-        }
+        store3_sse2(out_p + (size_t)v * 3, blend_point(c0, c1, c2, c3, positions + (size_t)v * 3),
+                    wide);
         if (normals) {
-            const float *ns = normals + (size_t)v * 3;
-            __m128 n = _mm_add_ps(
-                _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(ns[0])), _mm_mul_ps(c1, _mm_set1_ps(ns[1]))),
-                _mm_mul_ps(c2, _mm_set1_ps(ns[2])));
+            __m128 n = blend_direction(c0, c1, c2, normals + (size_t)v * 3);
             /* The w lane of n is 0 for affine palettes; mask it so any bottom row works. */
             n = _mm_and_ps(n, mask3);
             __m128 d = _mm_mul_ps(n, n);
@@ -215,14 +231,7 @@ static void skin_sse2(const oroya__skin_kernel_job *job, uint32_t begin, uint32_
             __m128 len = _mm_sqrt_ps(d);
             __m128 nz = _mm_cmpgt_ps(len, _mm_setzero_ps());
             n = _mm_and_ps(_mm_div_ps(n, len), nz);
-            float *on = out_n + (size_t)v * 3;
-            if (wide) {
-                _mm_storeu_ps(on, n);
-            } else {
-                float tmp[4];
-                _mm_storeu_ps(tmp, n);
-                memcpy(on, tmp, 3 * sizeof(float));
-            }
+            store3_sse2(out_n + (size_t)v * 3, n, wide);
         }
     }
 }
@@ -514,27 +523,16 @@ static uint32_t skin_general(const oroya__skin_kernel_job *job, uint32_t begin, 
                     first_bad = first_bad == UINT32_MAX ? v : first_bad;
                     continue;
                 }
-                const float *p = pal + (size_t)jv[k] * 16;
-                const v4 w = v4_set1(wv[k]);
-                c0 = v4_add(c0, v4_mul(v4_loadu(p), w));
-                c1 = v4_add(c1, v4_mul(v4_loadu(p + 4), w));
-                c2 = v4_add(c2, v4_mul(v4_loadu(p + 8), w));
-                c3 = v4_add(c3, v4_mul(v4_loadu(p + 12), w));
+                blend_add(pal + (size_t)jv[k] * 16, v4_set1(wv[k]), &c0, &c1, &c2, &c3);
             }
         }
-        const float *ps = job->positions + (size_t)v * 3;
-        const float x = ps[0], y = ps[1], z = ps[2];
         c3 = v4_add(c3, off);
-        const v4 r = v4_add(v4_add(v4_mul(c0, v4_set1(x)), v4_mul(c1, v4_set1(y))),
-                            v4_add(v4_mul(c2, v4_set1(z)), c3));
+        /* The position is read whole before the output is written: they may be one array. */
         float tmp[4];
-        v4_storeu(tmp, r);
+        v4_storeu(tmp, blend_point(c0, c1, c2, c3, job->positions + (size_t)v * 3));
         memcpy(job->out_positions + (size_t)v * 3, tmp, 3 * sizeof(float));
         if (job->normals) {
-            const float *ns = job->normals + (size_t)v * 3;
-            const v4 n = v4_add(v4_add(v4_mul(c0, v4_set1(ns[0])), v4_mul(c1, v4_set1(ns[1]))),
-                                v4_mul(c2, v4_set1(ns[2])));
-            v4_storeu(tmp, n);
+            v4_storeu(tmp, blend_direction(c0, c1, c2, job->normals + (size_t)v * 3));
             const float len = sqrtf(tmp[0] * tmp[0] + tmp[1] * tmp[1] + tmp[2] * tmp[2]);
             float *on = job->out_normals + (size_t)v * 3;
             for (int e = 0; e < 3; e++) {

@@ -129,6 +129,23 @@ static bool all_finite(const float *p, size_t n) {
     return true;
 }
 
+/* The first vertex whose position or normal (normals may be NULL) is not finite, reported as
+ * "<what>: vertex v: ... is not finite". */
+static oroya_result check_vertices_finite(const float *positions, const float *normals,
+                                          uint32_t count, const char *what, oroya_error *err) {
+    for (uint32_t v = 0; v < count; v++) {
+        if (!all_finite(positions + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: vertex %u: position is not finite",
+                               what, v);
+        }
+        if (normals && !all_finite(normals + (size_t)v * 3, 3)) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE, "%s: vertex %u: normal is not finite",
+                               what, v);
+        }
+    }
+    return OROYA_OK;
+}
+
 static bool needs_precombine(const oroya_skin_job *job) {
     return job->bind_matrix != NULL || job->bind_matrix_inverse != NULL;
 }
@@ -175,6 +192,23 @@ static oroya_result check_job_shape(const oroya_skin_job *job, oroya_error *err)
     return OROYA_OK;
 }
 
+/* Whether influence set s (0: joints/weights, 1: joints2/weights2) of vertex v names joints
+ * below palette_count wherever its weight is not zero; reports the first that does not. */
+static oroya_result check_influence_set(const oroya_skin_job *job, uint32_t s, uint32_t v,
+                                        oroya_error *err) {
+    const uint16_t *j = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
+    const float *w = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
+    for (uint32_t k = 0; k < 4; k++) {
+        if (w[k] != 0.0f && j[k] >= job->palette_count) {
+            return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
+                               "skin job: vertex %u: influence %u names joint %u, but the "
+                               "palette has %u",
+                               v, s * 4 + k, (unsigned)j[k], job->palette_count);
+        }
+    }
+    return OROYA_OK;
+}
+
 oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err) {
     oroya_result r = check_job_shape(job, err);
     if (r != OROYA_OK)
@@ -189,29 +223,14 @@ oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err
         return oroya__fail(err, OROYA_ERR_NON_FINITE,
                            "skin job: bind_matrix_inverse is not finite");
     }
-    for (uint32_t v = 0; v < job->count; v++) {
-        if (!all_finite(job->positions + (size_t)v * 3, 3)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE,
-                               "skin job: vertex %u: position is not finite", v);
-        }
-        if (job->normals && !all_finite(job->normals + (size_t)v * 3, 3)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE,
-                               "skin job: vertex %u: normal is not finite", v);
-        }
-    }
+    r = check_vertices_finite(job->positions, job->normals, job->count, "skin job", err);
+    if (r != OROYA_OK)
+        return r;
     for (uint32_t s = 0; s < (job->joints2 ? 2u : 1u); s++) {
-        const uint16_t *joints = s == 0 ? job->joints : job->joints2;
-        const float *weights = s == 0 ? job->weights : job->weights2;
         for (uint32_t v = 0; v < job->count; v++) {
-            for (uint32_t k = 0; k < 4; k++) {
-                size_t i = (size_t)v * 4 + k;
-                if (weights[i] != 0.0f && joints[i] >= job->palette_count) {
-                    return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
-                                       "skin job: vertex %u: influence %u names joint %u, but "
-                                       "the palette has %u",
-                                       v, s * 4 + k, (unsigned)joints[i], job->palette_count);
-                }
-            }
+            r = check_influence_set(job, s, v, err);
+            if (r != OROYA_OK)
+                return r;
         }
     }
     return OROYA_OK;
@@ -225,16 +244,9 @@ static bool palette_finite(const float *palette, uint32_t count) {
  * weight (the vertex is known to have one). */
 static oroya_result report_bad_joint(const oroya_skin_job *job, uint32_t v, oroya_error *err) {
     for (uint32_t s = 0; s < (job->joints2 ? 2u : 1u); s++) {
-        const uint16_t *j = (s == 0 ? job->joints : job->joints2) + (size_t)v * 4;
-        const float *w = (s == 0 ? job->weights : job->weights2) + (size_t)v * 4;
-        for (uint32_t k = 0; k < 4; k++) {
-            if (w[k] != 0.0f && j[k] >= job->palette_count) {
-                return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE,
-                                   "skin job: vertex %u: influence %u names joint %u, but the "
-                                   "palette has %u",
-                                   v, s * 4 + k, (unsigned)j[k], job->palette_count);
-            }
-        }
+        oroya_result r = check_influence_set(job, s, v, err);
+        if (r != OROYA_OK)
+            return r;
     }
     return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE, "skin job: vertex %u: joint out of range", v);
 }
@@ -334,6 +346,12 @@ static size_t skin_layout_add(size_t *total, size_t size) {
     return at;
 }
 
+/* Copies `size` bytes of src to offset `at` of the skin's block and returns where they went. */
+static void *copy_to(unsigned char *mem, size_t at, const void *src, size_t size) {
+    memcpy(mem + at, src, size);
+    return mem + at;
+}
+
 oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, oroya_error *err) {
     if (out)
         *out = NULL;
@@ -349,16 +367,9 @@ oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, or
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "skin: joints2 and weights2 must be given together");
     }
-    for (uint32_t v = 0; v < n; v++) {
-        if (!all_finite(desc->positions + (size_t)v * 3, 3)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin: vertex %u: position is not finite",
-                               v);
-        }
-        if (desc->normals && !all_finite(desc->normals + (size_t)v * 3, 3)) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE, "skin: vertex %u: normal is not finite",
-                               v);
-        }
-    }
+    oroya_result r = check_vertices_finite(desc->positions, desc->normals, n, "skin", err);
+    if (r != OROYA_OK)
+        return r;
     size_t v3 = oroya__mul_size(n, 3 * sizeof(float));
     size_t v4f = oroya__mul_size(n, 4 * sizeof(float));
     size_t v4j = oroya__mul_size(n, 4 * sizeof(uint16_t));
@@ -382,27 +393,15 @@ oroya_result oroya_skin_create(const oroya_skin_desc *desc, oroya_skin **out, or
     skin->bind_mode = OROYA_BIND_ATTACHED;
     skin->bind_matrix = oroya_mat4_identity();
     skin->bind_matrix_inverse = oroya_mat4_identity();
-    float *pos = (float *)(mem + off_pos);
-    memcpy(pos, desc->positions, v3);
-    skin->positions = pos;
+    skin->positions = copy_to(mem, off_pos, desc->positions, v3);
     if (desc->normals) {
-        float *nrm = (float *)(mem + off_nrm);
-        memcpy(nrm, desc->normals, v3);
-        skin->normals = nrm;
+        skin->normals = copy_to(mem, off_nrm, desc->normals, v3);
     }
-    uint16_t *j = (uint16_t *)(mem + off_j);
-    memcpy(j, desc->joints, v4j);
-    skin->joints = j;
-    skin->weights_ = (float *)(mem + off_w);
-    memcpy(skin->weights_, desc->weights, v4f);
-    skin->weights = skin->weights_;
+    skin->joints = copy_to(mem, off_j, desc->joints, v4j);
+    skin->weights = skin->weights_ = copy_to(mem, off_w, desc->weights, v4f);
     if (two) {
-        uint16_t *j2 = (uint16_t *)(mem + off_j2);
-        memcpy(j2, desc->joints2, v4j);
-        skin->joints2 = j2;
-        skin->weights2_ = (float *)(mem + off_w2);
-        memcpy(skin->weights2_, desc->weights2, v4f);
-        skin->weights2 = skin->weights2_;
+        skin->joints2 = copy_to(mem, off_j2, desc->joints2, v4j);
+        skin->weights2 = skin->weights2_ = copy_to(mem, off_w2, desc->weights2, v4f);
     }
     *out = skin;
     return OROYA_OK;

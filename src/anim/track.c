@@ -439,50 +439,42 @@ static void sample_sterp(const oroya_track *track, uint32_t i1, double t, sink o
     put(out, 3, q.w);
 }
 
+/* The key a cubic's tangent uses beyond one end of the track's interval [i1 - 1, i1], at its
+ * start or its end, and that key's time (CubicInterpolant.intervalChanged_): the ending
+ * decides. Returns the key's index. */
+static int64_t ending_key(const oroya_track *track, uint32_t i1, bool start, oroya_ending ending,
+                          double *time) {
+    const float *pp = track->times;
+    const int64_t n = track->key_count;
+    const double edge = pp[start ? i1 - 1 : i1], other = pp[start ? i1 : i1 - 1];
+    switch (ending) {
+    case OROYA_ENDING_ZERO_SLOPE: *time = 2 * edge - other; return i1;
+    case OROYA_ENDING_WRAP_AROUND: {
+        /* The spacing of the two keys at the track's other end. */
+        const int64_t key = start ? n - 2 : 1, neighbour = start ? n - 1 : 0;
+        *time = edge + (double)pp[key] - (double)pp[neighbour];
+        return key;
+    }
+    default: *time = other; return start ? i1 : (int64_t)i1 - 1;
+    }
+}
+
 /* CubicInterpolant.intervalChanged_ + interpolate_ (three.js 0.187). */
 static void sample_smooth(const oroya_track *track, uint32_t i1, double t, oroya_ending es,
                           oroya_ending ee, sink out) {
     const float *pp = track->times;
     const float *values = track->values;
-    const int64_t n = track->key_count;
     const uint32_t stride = track->components;
     const double t0 = pp[i1 - 1], t1 = pp[i1];
     int64_t i_prev = (int64_t)i1 - 2, i_next = (int64_t)i1 + 1;
     double t_prev = 0.0, t_next = 0.0;
-
     if (i_prev < 0) {
-        switch (es) {
-        case OROYA_ENDING_ZERO_SLOPE:
-            i_prev = i1;
-            t_prev = 2 * t0 - t1;
-            break;
-        case OROYA_ENDING_WRAP_AROUND:
-            i_prev = n - 2;
-            t_prev = t0 + (double)pp[i_prev] - (double)pp[i_prev + 1];
-            break;
-        default:
-            i_prev = i1;
-            t_prev = t1;
-            break;
-        }
+        i_prev = ending_key(track, i1, true, es, &t_prev);
     } else {
         t_prev = pp[i_prev];
     }
-    if (i_next >= n) {
-        switch (ee) {
-        case OROYA_ENDING_ZERO_SLOPE:
-            i_next = i1;
-            t_next = 2 * t1 - t0;
-            break;
-        case OROYA_ENDING_WRAP_AROUND:
-            i_next = 1;
-            t_next = t1 + (double)pp[1] - (double)pp[0];
-            break;
-        default:
-            i_next = (int64_t)i1 - 1;
-            t_next = t0;
-            break;
-        }
+    if (i_next >= (int64_t)track->key_count) {
+        i_next = ending_key(track, i1, false, ee, &t_next);
     } else {
         t_next = pp[i_next];
     }

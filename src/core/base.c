@@ -36,21 +36,6 @@ const char *oroya_result_string(oroya_result result) {
     return result_strings[result];
 }
 
-static void error_setv(oroya_error *err, oroya_result result, const char *fmt, va_list ap) {
-    err->result = result;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-}
-
-oroya_result oroya__fail(oroya_error *err, oroya_result result, const char *fmt, ...) {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        error_setv(err, result, fmt, ap);
-        va_end(ap);
-    }
-    return result;
-}
-
 size_t oroya__mul_size(size_t count, size_t size) {
     if (size != 0 && count > SIZE_MAX / size) {
         return SIZE_MAX;
@@ -108,8 +93,9 @@ void oroya_allocator_free(const oroya_allocator *a, void *ptr) { oroya__free(a, 
 oroya_result oroya_error_set(oroya_error *err, oroya_result result, const char *fmt, ...) {
     if (err) {
         va_list ap;
+        err->result = result;
         va_start(ap, fmt);
-        error_setv(err, result, fmt, ap);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
     }
     return result;

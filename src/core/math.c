@@ -181,21 +181,27 @@ oroya_mat4 oroya_mat4_compose(oroya_vec3 t, oroya_quat q, oroya_vec3 s) {
     return r;
 }
 
+/* The determinant of a, in double, from its twelve 2x2 minors b (of rows 0-1 and of rows 2-3,
+ * each pair of columns, in three.js Matrix4.invert's order), which the inverse reuses. */
+static double determinant_minors(const float *a, double b[12]) {
+    b[0] = (double)a[0] * a[5] - (double)a[1] * a[4];
+    b[1] = (double)a[0] * a[6] - (double)a[2] * a[4];
+    b[2] = (double)a[0] * a[7] - (double)a[3] * a[4];
+    b[3] = (double)a[1] * a[6] - (double)a[2] * a[5];
+    b[4] = (double)a[1] * a[7] - (double)a[3] * a[5];
+    b[5] = (double)a[2] * a[7] - (double)a[3] * a[6];
+    b[6] = (double)a[8] * a[13] - (double)a[9] * a[12];
+    b[7] = (double)a[8] * a[14] - (double)a[10] * a[12];
+    b[8] = (double)a[8] * a[15] - (double)a[11] * a[12];
+    b[9] = (double)a[9] * a[14] - (double)a[10] * a[13];
+    b[10] = (double)a[9] * a[15] - (double)a[11] * a[13];
+    b[11] = (double)a[10] * a[15] - (double)a[11] * a[14];
+    return b[0] * b[11] - b[1] * b[10] + b[2] * b[9] + b[3] * b[8] - b[4] * b[7] + b[5] * b[6];
+}
+
 float oroya_mat4_determinant(oroya_mat4 m) {
-    const float *a = m.m;
-    double b00 = (double)a[0] * a[5] - (double)a[1] * a[4];
-    double b01 = (double)a[0] * a[6] - (double)a[2] * a[4];
-    double b02 = (double)a[0] * a[7] - (double)a[3] * a[4];
-    double b03 = (double)a[1] * a[6] - (double)a[2] * a[5];
-    double b04 = (double)a[1] * a[7] - (double)a[3] * a[5];
-    double b05 = (double)a[2] * a[7] - (double)a[3] * a[6];
-    double b06 = (double)a[8] * a[13] - (double)a[9] * a[12];
-    double b07 = (double)a[8] * a[14] - (double)a[10] * a[12];
-    double b08 = (double)a[8] * a[15] - (double)a[11] * a[12];
-    double b09 = (double)a[9] * a[14] - (double)a[10] * a[13];
-    double b10 = (double)a[9] * a[15] - (double)a[11] * a[13];
-    double b11 = (double)a[10] * a[15] - (double)a[11] * a[14];
-    return (float)(b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06);
+    double b[12];
+    return (float)determinant_minors(m.m, b);
 }
 
 /* Rotation from the upper 3x3 of a matrix whose columns are unit length (Shepperd's method,
@@ -275,34 +281,29 @@ bool oroya_mat4_invert(oroya_mat4 m, oroya_mat4 *out) {
     double a10 = a[4], a11 = a[5], a12 = a[6], a13 = a[7];
     double a20 = a[8], a21 = a[9], a22 = a[10], a23 = a[11];
     double a30 = a[12], a31 = a[13], a32 = a[14], a33 = a[15];
-    double b00 = a00 * a11 - a01 * a10, b01 = a00 * a12 - a02 * a10;
-    double b02 = a00 * a13 - a03 * a10, b03 = a01 * a12 - a02 * a11;
-    double b04 = a01 * a13 - a03 * a11, b05 = a02 * a13 - a03 * a12;
-    double b06 = a20 * a31 - a21 * a30, b07 = a20 * a32 - a22 * a30;
-    double b08 = a20 * a33 - a23 * a30, b09 = a21 * a32 - a22 * a31;
-    double b10 = a21 * a33 - a23 * a31, b11 = a22 * a33 - a23 * a32;
-    double det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
+    double b[12];
+    double det = determinant_minors(a, b);
     if (!isfinite(det) || fabs(det) < 1e-30) {
         memset(out, 0, sizeof *out);
         return false;
     }
     double id = 1.0 / det;
-    inv[0] = (a11 * b11 - a12 * b10 + a13 * b09) * id;
-    inv[1] = (a02 * b10 - a01 * b11 - a03 * b09) * id;
-    inv[2] = (a31 * b05 - a32 * b04 + a33 * b03) * id;
-    inv[3] = (a22 * b04 - a21 * b05 - a23 * b03) * id;
-    inv[4] = (a12 * b08 - a10 * b11 - a13 * b07) * id;
-    inv[5] = (a00 * b11 - a02 * b08 + a03 * b07) * id;
-    inv[6] = (a32 * b02 - a30 * b05 - a33 * b01) * id;
-    inv[7] = (a20 * b05 - a22 * b02 + a23 * b01) * id;
-    inv[8] = (a10 * b10 - a11 * b08 + a13 * b06) * id;
-    inv[9] = (a01 * b08 - a00 * b10 - a03 * b06) * id;
-    inv[10] = (a30 * b04 - a31 * b02 + a33 * b00) * id;
-    inv[11] = (a21 * b02 - a20 * b04 - a23 * b00) * id;
-    inv[12] = (a11 * b07 - a10 * b09 - a12 * b06) * id;
-    inv[13] = (a00 * b09 - a01 * b07 + a02 * b06) * id;
-    inv[14] = (a31 * b01 - a30 * b03 - a32 * b00) * id;
-    inv[15] = (a20 * b03 - a21 * b01 + a22 * b00) * id;
+    inv[0] = (a11 * b[11] - a12 * b[10] + a13 * b[9]) * id;
+    inv[1] = (a02 * b[10] - a01 * b[11] - a03 * b[9]) * id;
+    inv[2] = (a31 * b[5] - a32 * b[4] + a33 * b[3]) * id;
+    inv[3] = (a22 * b[4] - a21 * b[5] - a23 * b[3]) * id;
+    inv[4] = (a12 * b[8] - a10 * b[11] - a13 * b[7]) * id;
+    inv[5] = (a00 * b[11] - a02 * b[8] + a03 * b[7]) * id;
+    inv[6] = (a32 * b[2] - a30 * b[5] - a33 * b[1]) * id;
+    inv[7] = (a20 * b[5] - a22 * b[2] + a23 * b[1]) * id;
+    inv[8] = (a10 * b[10] - a11 * b[8] + a13 * b[6]) * id;
+    inv[9] = (a01 * b[8] - a00 * b[10] - a03 * b[6]) * id;
+    inv[10] = (a30 * b[4] - a31 * b[2] + a33 * b[0]) * id;
+    inv[11] = (a21 * b[2] - a20 * b[4] - a23 * b[0]) * id;
+    inv[12] = (a11 * b[7] - a10 * b[9] - a12 * b[6]) * id;
+    inv[13] = (a00 * b[9] - a01 * b[7] + a02 * b[6]) * id;
+    inv[14] = (a31 * b[1] - a30 * b[3] - a32 * b[0]) * id;
+    inv[15] = (a20 * b[3] - a21 * b[1] + a22 * b[0]) * id;
     for (int i = 0; i < 16; i++) {
         out->m[i] = (float)inv[i];
     }

@@ -11,9 +11,10 @@
 #endif
 
 /* Sets err (when not NULL) to `result` and the formatted message; returns `result`, so
- * error paths read `return oroya__fail(err, OROYA_ERR_X, "path: what");`. */
-oroya_result oroya__fail(oroya_error *err, oroya_result result, const char *fmt, ...)
-    OROYA__PRINTF(3, 4);
+ * error paths read `return oroya__fail(err, OROYA_ERR_X, "path: what");`. The library's
+ * short name for the public oroya_error_set (oroya/base.h): one function, since a variadic
+ * function cannot forward its arguments to another. */
+#define oroya__fail oroya_error_set
 
 /* Allocation through an optional user allocator (NULL or zeroed: malloc/free). */
 void *oroya__alloc(const oroya_allocator *a, size_t size, size_t align);

@@ -54,6 +54,17 @@ oroya_result oroya__gltf_load_uri(const oroya__gltf *g, const oroya_allocator *a
 void *oroya__gltf_alloc(oroya__gltf *g, size_t count, size_t size);
 char *oroya__gltf_strdup(oroya__gltf *g, const char *s, size_t len);
 
+/* A name and an index, sorted by name then index (qsort with oroya__name_index_compare), so
+ * that the importer and the writer look names up in O(log n). */
+typedef struct oroya__name_index {
+    const char *name;
+    uint32_t index;
+} oroya__name_index;
+int oroya__name_index_compare(const void *a, const void *b);
+/* The index of the first entry named `name` (the lowest index), or OROYA_GLTF_NONE. e may be
+ * NULL when n is 0. */
+uint32_t oroya__name_index_find(const oroya__name_index *e, uint32_t n, const char *name);
+
 /* snprintf for JSON paths. Paths are at most a few dozen bytes; a longer one is cut, never
  * overflowed. (A function, so the compiler does not flag every possible cut.) */
 void oroya__gltf_path(char *out, size_t cap, const char *fmt, ...) OROYA__PRINTF(3, 4);

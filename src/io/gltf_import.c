@@ -80,7 +80,7 @@ typedef struct model_impl {
     oroya_allocator allocator;
     oroya__gltf_block *blocks;       /* arrays and names the model owns */
     oroya_material default_material; /* GLTFLoader's default: white, metallic 1, rough 1 */
-    struct name_ref *by_name;        /* node_names sorted, for find_node in O(log n) */
+    oroya__name_index *by_name;      /* node_names sorted, for find_node in O(log n) */
 } model_impl;
 
 typedef struct importer {
@@ -137,36 +137,38 @@ static oroya_result prefixed(importer *im, oroya_result r, const char *path) {
     return r;
 }
 
-/* Decoded accessor as floats in scratch memory. */
-static oroya_result temp_floats(importer *im, uint32_t accessor, const char *path, float **out,
-                                size_t *count) {
+/* A decoded accessor in scratch memory: floats, or (uints) unsigned integers; both are 4
+ * bytes a value. */
+static oroya_result temp_decode(importer *im, uint32_t accessor, const char *path, bool uints,
+                                void **out, size_t *count) {
     size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
-    TRY(spend(im, (uint64_t)n * sizeof(float), path));
-    float *f = (float *)temp_alloc(im, n, sizeof(float));
-    if (!f) {
+    TRY(spend(im, (uint64_t)n * 4u, path));
+    void *v = temp_alloc(im, n, 4);
+    if (!v) {
         return oom(im, path);
     }
-    TRY(oroya_gltf_accessor_unpack_floats(im->d, accessor, f, n, im->err));
-    *out = f;
+    TRY(uints ? oroya_gltf_accessor_unpack_uints(im->d, accessor, (uint32_t *)v, n, im->err)
+              : oroya_gltf_accessor_unpack_floats(im->d, accessor, (float *)v, n, im->err));
+    *out = v;
     if (count) {
         *count = n;
     }
     return OROYA_OK;
 }
 
+static oroya_result temp_floats(importer *im, uint32_t accessor, const char *path, float **out,
+                                size_t *count) {
+    void *v = NULL;
+    TRY(temp_decode(im, accessor, path, false, &v, count));
+    *out = (float *)v;
+    return OROYA_OK;
+}
+
 static oroya_result temp_uints(importer *im, uint32_t accessor, const char *path, uint32_t **out,
                                size_t *count) {
-    size_t n = oroya_gltf_accessor_float_count(im->d, accessor);
-    TRY(spend(im, (uint64_t)n * sizeof(uint32_t), path));
-    uint32_t *u = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
-    if (!u) {
-        return oom(im, path);
-    }
-    TRY(oroya_gltf_accessor_unpack_uints(im->d, accessor, u, n, im->err));
-    *out = u;
-    if (count) {
-        *count = n;
-    }
+    void *v = NULL;
+    TRY(temp_decode(im, accessor, path, true, &v, count));
+    *out = (uint32_t *)v;
     return OROYA_OK;
 }
 
@@ -194,20 +196,28 @@ static bool is_prefixed_number(const char *s, const char *prefix, uint32_t *valu
     return true;
 }
 
-typedef struct name_ref {
-    const char *name;
-    uint32_t index;
-} name_ref;
-
-static int compare_names(const void *a, const void *b) {
-    const name_ref *x = (const name_ref *)a, *y = (const name_ref *)b;
+int oroya__name_index_compare(const void *a, const void *b) {
+    const oroya__name_index *x = (const oroya__name_index *)a, *y = (const oroya__name_index *)b;
     int c = strcmp(x->name, y->name);
     return c ? c : (x->index < y->index ? -1 : x->index > y->index);
 }
 
+uint32_t oroya__name_index_find(const oroya__name_index *e, uint32_t n, const char *name) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(e[mid].name, name) < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < n && !strcmp(e[lo].name, name) ? e[lo].index : OROYA_GLTF_NONE;
+}
+
 /* unique[i] = names[i] is non-empty and appears once. Sorting keeps this O(n log n). */
 static oroya_result mark_unique(importer *im, const char *const *names, uint32_t n, bool *unique) {
-    name_ref *refs = (name_ref *)temp_alloc(im, n, sizeof(name_ref));
+    oroya__name_index *refs = (oroya__name_index *)temp_alloc(im, n, sizeof(oroya__name_index));
     if (!refs) {
         return oom(im, "names");
     }
@@ -220,7 +230,7 @@ static oroya_result mark_unique(importer *im, const char *const *names, uint32_t
             k++;
         }
     }
-    qsort(refs, k, sizeof *refs, compare_names);
+    qsort(refs, k, sizeof *refs, oroya__name_index_compare);
     for (uint32_t i = 0; i < k; i++) {
         bool dup = (i > 0 && !strcmp(refs[i].name, refs[i - 1].name)) ||
                    (i + 1 < k && !strcmp(refs[i].name, refs[i + 1].name));
@@ -267,14 +277,14 @@ static oroya_result make_node_names(importer *im) {
             return oom(im, "nodes");
         }
     }
-    name_ref *sorted = (name_ref *)model_alloc(im, n, sizeof(name_ref));
+    oroya__name_index *sorted = (oroya__name_index *)model_alloc(im, n, sizeof(oroya__name_index));
     if (!sorted) {
         return oom(im, "nodes");
     }
     for (uint32_t i = 0; i < n; i++) {
-        sorted[i] = (name_ref){im->m->pub.node_names[i], i};
+        sorted[i] = (oroya__name_index){im->m->pub.node_names[i], i};
     }
-    qsort(sorted, n, sizeof *sorted, compare_names);
+    qsort(sorted, n, sizeof *sorted, oroya__name_index_compare);
     im->m->by_name = sorted;
     return OROYA_OK;
 }
@@ -863,6 +873,51 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
     return OROYA_OK;
 }
 
+/* The file's scene list and node children, kept for export (nodes only another scene
+ * holds have no scene node). One block for all children: at most one parent per node. */
+static oroya_result build_scene_list(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    uint32_t n = d->node_count, total = 0;
+    m->scene_count = d->scene_count;
+    m->scene_index =
+        d->scene_count ? (d->scene != OROYA_GLTF_NONE ? d->scene : 0) : OROYA_GLTF_NONE;
+    m->scenes =
+        (oroya_gltf_model_scene *)model_alloc(im, d->scene_count, sizeof(oroya_gltf_model_scene));
+    m->node_child_counts = (uint32_t *)model_alloc(im, n, sizeof(uint32_t));
+    m->node_children = (const uint32_t **)model_alloc(im, n, sizeof(uint32_t *));
+    for (uint32_t i = 0; i < n; i++) {
+        total += d->nodes[i].child_count;
+    }
+    uint32_t *children = (uint32_t *)model_alloc(im, total, sizeof(uint32_t));
+    if (!m->scenes || !m->node_child_counts || !m->node_children || !children) {
+        return oom(im, "nodes");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const oroya_gltf_node *node = &d->nodes[i];
+        if (node->child_count) {
+            memcpy(children, node->children, node->child_count * sizeof(uint32_t));
+        }
+        m->node_child_counts[i] = node->child_count;
+        m->node_children[i] = children;
+        children += node->child_count;
+    }
+    for (uint32_t s = 0; s < d->scene_count; s++) {
+        const oroya_gltf_scene *gs = &d->scenes[s];
+        uint32_t *roots = (uint32_t *)model_alloc(im, gs->node_count, sizeof(uint32_t));
+        const char *name = model_strdup(im, gs->name ? gs->name : "");
+        if (!roots || !name) {
+            return oom(im, "scenes");
+        }
+        if (gs->node_count) {
+            memcpy(roots, gs->nodes, gs->node_count * sizeof(uint32_t));
+        }
+        m->scenes[s] = (oroya_gltf_model_scene){name, gs->node_count, roots};
+    }
+    m->scene_name = m->scene_index != OROYA_GLTF_NONE ? m->scenes[m->scene_index].name : "";
+    return OROYA_OK;
+}
+
 static oroya_result build_nodes(importer *im) {
     const oroya_gltf_data *d = im->d;
     oroya_gltf_model *m = &im->m->pub;
@@ -893,16 +948,9 @@ static oroya_result build_nodes(importer *im) {
     const uint32_t *roots = NULL;
     uint32_t root_count = 0;
     uint32_t *all_roots = NULL;
-    im->m->pub.scene_name = "";
     if (scene < d->scene_count) {
         roots = d->scenes[scene].nodes;
         root_count = d->scenes[scene].node_count;
-        if (d->scenes[scene].name) {
-            im->m->pub.scene_name = model_strdup(im, d->scenes[scene].name);
-            if (!im->m->pub.scene_name) {
-                return oom(im, "scenes");
-            }
-        }
     } else {
         all_roots = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
         if (!all_roots) {
@@ -1297,6 +1345,8 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     if (r == OROYA_OK)
         r = build_nodes(&im);
     if (r == OROYA_OK)
+        r = build_scene_list(&im);
+    if (r == OROYA_OK)
         r = build_skins(&im);
     if (r == OROYA_OK)
         r = build_skinned_meshes(&im);
@@ -1354,19 +1404,8 @@ oroya_result oroya_gltf_model_find_node(const oroya_gltf_model *model, const cha
         idx = v;
     } else if (!is_prefixed_number(name, "node_", NULL)) {
         /* A glTF name: binary search of the sorted scene names (qualifying ones are unique). */
-        const name_ref *sorted = ((const model_impl *)model)->by_name;
-        uint32_t lo = 0, hi = model->node_count;
-        while (sorted && lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (strcmp(sorted[mid].name, name) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        if (sorted && lo < model->node_count && !strcmp(sorted[lo].name, name)) {
-            idx = sorted[lo].index;
-        }
+        const oroya__name_index *sorted = ((const model_impl *)model)->by_name;
+        idx = sorted ? oroya__name_index_find(sorted, model->node_count, name) : OROYA_GLTF_NONE;
     }
     if (idx == OROYA_GLTF_NONE || model->nodes[idx].id == 0) {
         return OROYA_ERR_NOT_FOUND;

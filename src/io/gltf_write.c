@@ -35,6 +35,8 @@ typedef struct writer {
     uint32_t *src;           /* per dense index: the model's glTF node, or NONE */
     uint32_t *geometry_mesh; /* per model geometry: its glTF mesh */
     uint32_t *extra_gidx;    /* per model node outside the scene: its written node */
+    uint32_t *extra_stack;   /* per model node: a stack of nodes whose children to write */
+    cJSON **extra_json;      /* beside extra_stack: their JSON objects */
     uint32_t *model_mesh;    /* per dense index: a model mesh with a primitive that
                                          has no geometry (lines...), written from the model */
     key_map geometries;      /* model geometry -> index in model->geometries */
@@ -339,13 +341,24 @@ static void write_extra_attributes(writer *w, cJSON *attrs, const oroya_geometry
     add_number(w, attrs, "COLOR_0", acc);
 }
 
-static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
-                            const oroya_skin *skin, int32_t material) {
+/* A new primitive object with its "attributes" object (*attrs), or NULL when out of memory
+ * (w->oom set). */
+static cJSON *new_primitive(writer *w, cJSON **attrs) {
     cJSON *prim = cJSON_CreateObject();
-    cJSON *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
-    if (!prim || !attrs) {
+    *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
+    if (!*attrs) {
         cJSON_Delete(prim);
         w->oom = true;
+        return NULL;
+    }
+    return prim;
+}
+
+static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
+                            const oroya_skin *skin, int32_t material) {
+    cJSON *attrs;
+    cJSON *prim = new_primitive(w, &attrs);
+    if (!prim) {
         return;
     }
     uint32_t n = g->vertex_count;
@@ -422,30 +435,9 @@ static void add_name(writer *w, cJSON *obj, const char *name) {
 
 /* ---- track targets: names to nodes in O(log n) ------------------------------------------ */
 
-typedef struct name_entry {
-    const char *name;
-    uint32_t index;
-} name_entry;
-
-static int compare_entries(const void *a, const void *b) {
-    const name_entry *x = (const name_entry *)a, *y = (const name_entry *)b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
-}
-
-/* The lowest index with that name (the first in dense order, as oroya_scene_find_node). */
-static uint32_t find_entry(const name_entry *e, uint32_t n, const char *name) {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (strcmp(e[mid].name, name) < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo < n && !strcmp(e[lo].name, name) ? e[lo].index : OROYA_GLTF_NONE;
-}
+/* Names sorted with their indices (oroya__name_index): a lookup gives the lowest index with
+ * that name, the first in dense order, as oroya_scene_find_node does. */
+typedef oroya__name_index name_entry;
 
 /* translation, rotation, scale, each only when it is not the default. */
 static void write_trs(writer *w, cJSON *node, const oroya_transform *tr) {
@@ -461,12 +453,25 @@ static void write_trs(writer *w, cJSON *node, const oroya_transform *tr) {
     }
 }
 
-/* A node of the model outside the loaded scene that a clip animates: written once, without
- * a scene, with its file name and transform. Returns its glTF index. */
-static uint32_t extra_node(writer *w, uint32_t gltf) {
-    if (w->extra_gidx[gltf] != OROYA_GLTF_NONE) {
-        return w->extra_gidx[gltf];
+/* The tables for nodes of the model outside the loaded scene, made once. */
+static bool extra_init(writer *w) {
+    uint32_t m = w->model ? w->model->node_count : 0;
+    if (w->extra_gidx) {
+        return true;
     }
+    w->extra_gidx = (uint32_t *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(uint32_t), 16);
+    w->extra_stack = (uint32_t *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(uint32_t), 16);
+    w->extra_json = (cJSON **)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(cJSON *), 16);
+    for (uint32_t i = 0; w->extra_gidx && i < m; i++) {
+        w->extra_gidx[i] = OROYA_GLTF_NONE;
+    }
+    return w->extra_gidx && w->extra_stack && w->extra_json;
+}
+
+/* A node of the model outside the loaded scene, written once with its file name and
+ * transform (its mesh, camera and skin were never imported). */
+static uint32_t extra_node(writer *w, uint32_t gltf, cJSON **out) {
+    *out = NULL;
     if (!w->nodes) {
         w->nodes = add_array(w, w->root, "nodes");
     }
@@ -479,8 +484,41 @@ static uint32_t extra_node(writer *w, uint32_t gltf) {
     add_name(w, node, w->model->node_file_names[gltf]);
     write_trs(w, node, &w->model->node_transforms[gltf]);
     cJSON_AddItemToArray(w->nodes, node);
+    *out = node;
     w->extra_gidx[gltf] = w->gltf_node_count++;
     return w->extra_gidx[gltf];
+}
+
+/* A node of the model outside the loaded scene (one a clip animates, or a root of another
+ * scene) with its subtree, children in file order; written once. Returns its glTF index.
+ * An explicit stack: a deep chain of nodes would overflow the C stack. A child that is in
+ * the loaded scene (only a malformed file has one) is left to that scene. */
+static uint32_t extra_tree(writer *w, uint32_t root) {
+    const oroya_gltf_model *m = w->model;
+    if (w->extra_gidx[root] != OROYA_GLTF_NONE) {
+        return w->extra_gidx[root];
+    }
+    uint32_t top = 0, index = extra_node(w, root, &w->extra_json[0]);
+    w->extra_stack[top++] = root;
+    while (top && !w->oom) {
+        top--;
+        uint32_t g = w->extra_stack[top];
+        cJSON *children =
+            m->node_child_counts[g] ? add_array(w, w->extra_json[top], "children") : NULL;
+        for (uint32_t k = 0; children && k < m->node_child_counts[g]; k++) {
+            uint32_t c = m->node_children[g][k];
+            if (m->nodes[c].id != 0) {
+                continue;
+            }
+            uint32_t ci = w->extra_gidx[c];
+            if (ci == OROYA_GLTF_NONE) {
+                ci = extra_node(w, c, &w->extra_json[top]);
+                w->extra_stack[top++] = c;
+            }
+            w->oom |= !cJSON_AddItemToArray(children, cJSON_CreateNumber(ci));
+        }
+    }
+    return index;
 }
 
 typedef struct target_index {
@@ -494,8 +532,7 @@ static oroya_result build_targets(writer *w, target_index *ti) {
     uint32_t n = w->node_count, m = w->model ? w->model->node_count : 0;
     ti->scene = (name_entry *)oroya__alloc(&w->a, ((size_t)n + 1) * sizeof(name_entry), 16);
     ti->outside = (name_entry *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(name_entry), 16);
-    w->extra_gidx = (uint32_t *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(uint32_t), 16);
-    if (!ti->scene || !ti->outside || !w->extra_gidx) {
+    if (!ti->scene || !ti->outside || !extra_init(w)) {
         return oom(w);
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -505,13 +542,12 @@ static oroya_result build_targets(writer *w, target_index *ti) {
         }
     }
     for (uint32_t i = 0; i < m; i++) {
-        w->extra_gidx[i] = OROYA_GLTF_NONE;
         if (w->model->nodes[i].id == 0) {
             ti->outside[ti->outside_count++] = (name_entry){w->model->node_names[i], i};
         }
     }
-    qsort(ti->scene, ti->scene_count, sizeof(name_entry), compare_entries);
-    qsort(ti->outside, ti->outside_count, sizeof(name_entry), compare_entries);
+    qsort(ti->scene, ti->scene_count, sizeof(name_entry), oroya__name_index_compare);
+    qsort(ti->outside, ti->outside_count, sizeof(name_entry), oroya__name_index_compare);
     return OROYA_OK;
 }
 
@@ -583,10 +619,11 @@ static oroya_result write_clips(writer *w) {
                                 c, t, tr->target, oroya_property_name(tr->property));
                 break;
             }
-            uint32_t dense = find_entry(ti.scene, ti.scene_count, tr->target);
-            uint32_t outside = dense == OROYA_GLTF_NONE
-                                   ? find_entry(ti.outside, ti.outside_count, tr->target)
-                                   : OROYA_GLTF_NONE;
+            uint32_t dense = oroya__name_index_find(ti.scene, ti.scene_count, tr->target);
+            uint32_t outside =
+                dense == OROYA_GLTF_NONE
+                    ? oroya__name_index_find(ti.outside, ti.outside_count, tr->target)
+                    : OROYA_GLTF_NONE;
             if (dense == OROYA_GLTF_NONE && outside == OROYA_GLTF_NONE) {
                 r = oroya__fail(w->err, OROYA_ERR_NOT_FOUND,
                                 "clips[%u].tracks[%u]: target '%s' is not a node of the scene", c,
@@ -616,7 +653,7 @@ static oroya_result write_clips(writer *w) {
                                 c, t);
                 break;
             }
-            uint32_t node = dense != OROYA_GLTF_NONE ? w->gidx[dense] : extra_node(w, outside);
+            uint32_t node = dense != OROYA_GLTF_NONE ? w->gidx[dense] : extra_tree(w, outside);
             uint32_t stride = oroya_track_key_stride(tr);
             uint32_t in = floats_accessor(w, tr->times, tr->key_count, 1, true);
             /* Weights outputs are SCALAR: key_count * targets (* 3) elements. */
@@ -833,11 +870,9 @@ static oroya_result mesh_node_tail(writer *w, scene_tables *t, uint32_t i, cJSON
  * POSITION and indices as the file had them. */
 static void write_kept_primitive(writer *w, cJSON *prims, const oroya_gltf_model_primitive *kp,
                                  uint32_t material) {
-    cJSON *prim = cJSON_CreateObject();
-    cJSON *attrs = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
-    if (!prim || !attrs) {
-        cJSON_Delete(prim);
-        w->oom = true;
+    cJSON *attrs;
+    cJSON *prim = new_primitive(w, &attrs);
+    if (!prim) {
         return;
     }
     add_number(w, attrs, "POSITION", vertex_accessor(w, kp->positions, kp->vertex_count, 3, true));
@@ -1190,27 +1225,67 @@ static oroya_result write_textures(writer *w) {
     return w->oom ? oom(w) : OROYA_OK;
 }
 
+/* The roots of the model's scenes other than the loaded one: a node of the loaded scene by
+ * its written index, any other with its subtree (extra_tree). */
+static void write_other_scenes(writer *w, cJSON *scenes, uint32_t loaded) {
+    const oroya_gltf_model *m = w->model;
+    cJSON *o = scenes->child;
+    for (uint32_t s = 0; o && s < m->scene_count && !w->oom; s++, o = o->next) {
+        const oroya_gltf_model_scene *ms = &m->scenes[s];
+        cJSON *roots = NULL;
+        for (uint32_t r = 0; s != loaded && r < ms->node_count && !w->oom; r++) {
+            uint32_t g = ms->nodes[r], index = OROYA_GLTF_NONE;
+            if (m->nodes[g].id == 0) {
+                index = extra_tree(w, g);
+            } else {
+                uint32_t dense = oroya_scene_node_index(w->scene, m->nodes[g]);
+                index = dense < w->node_count ? w->gidx[dense] : OROYA_GLTF_NONE;
+            }
+            if (index == OROYA_GLTF_NONE) {
+                continue; /* removed from the scene since import: left out */
+            }
+            roots = roots ? roots : add_array(w, o, "nodes"); /* never an empty array */
+            if (roots) {
+                w->oom |= !cJSON_AddItemToArray(roots, cJSON_CreateNumber(index));
+            }
+        }
+    }
+}
+
 static oroya_result write_scene(writer *w) {
     const oroya_scene *scene = w->scene;
     uint32_t n = oroya_scene_node_count(scene);
     const uint32_t *parents = oroya_scene_parent_indices(scene);
+    uint32_t scene_count = w->model && w->model->scene_count ? w->model->scene_count : 1;
+    uint32_t loaded = w->model && w->model->scene_count ? w->model->scene_index : 0;
     w->node_count = n;
-    if (n == 0) {
+    if (n == 0 && scene_count == 1) {
         return OROYA_OK; /* glTF forbids empty arrays: an empty scene is just the asset */
     }
-    w->nodes = add_array(w, w->root, "nodes");
+    w->nodes = n ? add_array(w, w->root, "nodes") : NULL;
     cJSON *scenes = add_array(w, w->root, "scenes");
-    cJSON *scene0 = cJSON_CreateObject();
-    cJSON *roots = scene0 ? cJSON_AddArrayToObject(scene0, "nodes") : NULL;
-    if (!w->nodes || !scenes || !scene0 || !roots) {
-        cJSON_Delete(scene0);
+    cJSON *scene0 = NULL, *roots = NULL;
+    /* Every scene of the model in file order, the loaded one written from the scene. */
+    for (uint32_t s = 0; scenes && s < scene_count; s++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!o) {
+            return oom(w);
+        }
+        cJSON_AddItemToArray(scenes, o);
+        if (w->model && w->model->scene_count) {
+            add_name(w, o, w->model->scenes[s].name);
+        } else if (w->model) {
+            add_name(w, o, w->model->scene_name);
+        }
+        if (s == loaded) {
+            scene0 = o;
+            roots = n ? cJSON_AddArrayToObject(o, "nodes") : NULL;
+        }
+    }
+    if ((n && !w->nodes) || !scenes || !scene0 || (n && !roots) || (w->model && !extra_init(w))) {
         return oom(w);
     }
-    cJSON_AddItemToArray(scenes, scene0);
-    if (w->model) {
-        add_name(w, scene0, w->model->scene_name);
-    }
-    add_number(w, w->root, "scene", 0);
+    add_number(w, w->root, "scene", loaded);
     scene_tables t = {0};
     w->gidx = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
     w->prim_parent = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
@@ -1281,6 +1356,9 @@ static oroya_result write_scene(writer *w) {
         if (r == OROYA_OK) {
             r = write_camera(w, &t, i, node);
         }
+    }
+    if (r == OROYA_OK && w->model) {
+        write_other_scenes(w, scenes, loaded);
     }
     map_free(w, &t.meshes);
     map_free(w, &t.materials);
@@ -1463,6 +1541,8 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     oroya__free(&w.a, w.model_mesh);
     oroya__free(&w.a, w.geometry_mesh);
     oroya__free(&w.a, w.extra_gidx);
+    oroya__free(&w.a, w.extra_stack);
+    oroya__free(&w.a, w.extra_json);
     map_free(&w, &w.geometries);
     return r;
 }

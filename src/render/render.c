@@ -630,6 +630,22 @@ static GLuint upload_buffer(GLenum target, const void *data, size_t size) {
     return b;
 }
 
+/* One vertex attribute in its own buffer: `components` per vertex of GL_FLOAT or
+ * GL_UNSIGNED_SHORT (joint indices, which the shaders read as integers) at `location`. */
+static GLuint upload_attribute(GLuint location, const void *data, uint32_t vertex_count,
+                               GLint components, GLenum type) {
+    const size_t component_size = type == GL_FLOAT ? sizeof(float) : sizeof(uint16_t);
+    GLuint b = upload_buffer(GL_ARRAY_BUFFER, data,
+                             (size_t)vertex_count * (size_t)components * component_size);
+    if (type == GL_FLOAT) {
+        glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, 0, 0);
+    } else {
+        glVertexAttribIPointer(location, components, type, 0, 0);
+    }
+    glEnableVertexAttribArray(location);
+    return b;
+}
+
 oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh_desc *d,
                                       oroya_render_mesh *out, oroya_error *err) {
     if (out)
@@ -728,39 +744,20 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
     }
     glGenVertexArrays(1, &m->vao);
     glBindVertexArray(m->vao);
-    m->buffers[0] = upload_buffer(GL_ARRAY_BUFFER, d->positions, n3 * sizeof(float));
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, 0);
-    glEnableVertexAttribArray(0);
-    m->buffers[1] =
-        upload_buffer(GL_ARRAY_BUFFER, d->normals ? d->normals : normals, n3 * sizeof(float));
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, 0);
-    glEnableVertexAttribArray(1);
+    const uint32_t nv = d->vertex_count;
+    m->buffers[0] = upload_attribute(0, d->positions, nv, 3, GL_FLOAT);
+    m->buffers[1] = upload_attribute(1, d->normals ? d->normals : normals, nv, 3, GL_FLOAT);
     if (m->skinned) {
-        m->buffers[2] = upload_buffer(GL_ARRAY_BUFFER, d->skin_indices,
-                                      (size_t)d->vertex_count * 4 * sizeof(uint16_t));
-        glVertexAttribIPointer(2, 4, GL_UNSIGNED_SHORT, 0, 0);
-        glEnableVertexAttribArray(2);
-        m->buffers[3] = upload_buffer(GL_ARRAY_BUFFER, d->skin_weights,
-                                      (size_t)d->vertex_count * 4 * sizeof(float));
-        glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, 0, 0);
-        glEnableVertexAttribArray(3);
+        m->buffers[2] = upload_attribute(2, d->skin_indices, nv, 4, GL_UNSIGNED_SHORT);
+        m->buffers[3] = upload_attribute(3, d->skin_weights, nv, 4, GL_FLOAT);
         if (d->skin_indices2) {
             m->skinned8 = true;
-            m->buffers[5] = upload_buffer(GL_ARRAY_BUFFER, d->skin_indices2,
-                                          (size_t)d->vertex_count * 4 * sizeof(uint16_t));
-            glVertexAttribIPointer(4, 4, GL_UNSIGNED_SHORT, 0, 0);
-            glEnableVertexAttribArray(4);
-            m->buffers[6] = upload_buffer(GL_ARRAY_BUFFER, d->skin_weights2,
-                                          (size_t)d->vertex_count * 4 * sizeof(float));
-            glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, 0, 0);
-            glEnableVertexAttribArray(5);
+            m->buffers[5] = upload_attribute(4, d->skin_indices2, nv, 4, GL_UNSIGNED_SHORT);
+            m->buffers[6] = upload_attribute(5, d->skin_weights2, nv, 4, GL_FLOAT);
         }
     }
     if (d->uvs) {
-        m->buffers[7] =
-            upload_buffer(GL_ARRAY_BUFFER, d->uvs, (size_t)d->vertex_count * 2 * sizeof(float));
-        glVertexAttribPointer(6, 2, GL_FLOAT, GL_FALSE, 0, 0);
-        glEnableVertexAttribArray(6);
+        m->buffers[7] = upload_attribute(6, d->uvs, nv, 2, GL_FLOAT);
     }
     m->buffers[4] = upload_buffer(GL_ELEMENT_ARRAY_BUFFER, d->indices ? d->indices : indices,
                                   (size_t)index_count * sizeof(uint32_t));
@@ -888,6 +885,49 @@ oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint
     s->live = true;
     out->id = ((uint32_t)s->generation << 16) | (slot + 1);
     return OROYA_OK;
+}
+
+oroya_result oroya_render_texture_set_sampler(oroya_renderer *r, oroya_render_texture t,
+                                              const oroya_render_sampler *sampler,
+                                              oroya_error *err) {
+    if (!r || !sampler)
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_texture_set_sampler: NULL argument");
+    /* glTF's values are OpenGL's enums (glTF 2.0 section 5.26). */
+    GLint mag = sampler->mag_filter ? (GLint)sampler->mag_filter : GL_LINEAR;
+    GLint min = sampler->min_filter ? (GLint)sampler->min_filter : GL_LINEAR_MIPMAP_LINEAR;
+    GLint wrap[2] = {sampler->wrap_s ? (GLint)sampler->wrap_s : GL_REPEAT,
+                     sampler->wrap_t ? (GLint)sampler->wrap_t : GL_REPEAT};
+    if (mag != GL_NEAREST && mag != GL_LINEAR)
+        return oroya_error_set(
+            err, OROYA_ERR_INVALID_ARGUMENT,
+            "oroya_render_texture_set_sampler: mag_filter %u is not 9728 or 9729",
+            sampler->mag_filter);
+    if (min != GL_NEAREST && min != GL_LINEAR &&
+        (min < GL_NEAREST_MIPMAP_NEAREST || min > GL_LINEAR_MIPMAP_LINEAR))
+        return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "oroya_render_texture_set_sampler: min_filter %u is not 9728, "
+                               "9729 or 9984..9987",
+                               sampler->min_filter);
+    for (int i = 0; i < 2; i++) {
+        if (wrap[i] != GL_REPEAT && wrap[i] != GL_CLAMP_TO_EDGE && wrap[i] != GL_MIRRORED_REPEAT)
+            return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "oroya_render_texture_set_sampler: %s %u is not 10497, 33071 "
+                                   "or 33648",
+                                   i ? "wrap_t" : "wrap_s", i ? sampler->wrap_t : sampler->wrap_s);
+    }
+    texture_slot *s = texture_lookup(r, t);
+    if (!s)
+        return oroya_error_set(err, OROYA_ERR_STALE_HANDLE,
+                               "oroya_render_texture_set_sampler: texture %u is not live", t.id);
+    if (!make_current(r))
+        return oroya_error_set(err, OROYA_ERR_BACKEND, "EGL: eglMakeCurrent failed");
+    glBindTexture(GL_TEXTURE_2D, s->texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap[0]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap[1]);
+    return check_gl(err, "oroya_render_texture_set_sampler");
 }
 
 void oroya_render_texture_destroy(oroya_renderer *r, oroya_render_texture t) {

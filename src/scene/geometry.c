@@ -731,6 +731,25 @@ oroya_result oroya_geometry_translate(oroya_geometry *geometry, float x, float y
     return oroya_geometry_apply_matrix(geometry, &m);
 }
 
+/* out = m v for a 3x3 m (column-major, m[c * 3 + r]), in double. */
+static void mul3(const double *m, const float *v, double out[3]) {
+    const double x = v[0], y = v[1], z = v[2];
+    out[0] = m[0] * x + m[3] * y + m[6] * z;
+    out[1] = m[1] * x + m[4] * y + m[7] * z;
+    out[2] = m[2] * x + m[5] * y + m[8] * z;
+}
+
+/* Replaces each of the `count` xyz triples at p with m p (+ t when t is not NULL). */
+static void transform3(float *p, size_t count, const double *m, const float *t) {
+    for (size_t i = 0; i < count; i++, p += 3) {
+        double r[3];
+        mul3(m, p, r);
+        for (int c = 0; c < 3; c++) {
+            p[c] = (float)(t ? r[c] + t[c] : r[c]);
+        }
+    }
+}
+
 oroya_result oroya_geometry_apply_matrix(oroya_geometry *geometry, const oroya_mat4 *matrix) {
     if (!geometry || !matrix) {
         return OROYA_ERR_INVALID_ARGUMENT;
@@ -769,37 +788,21 @@ oroya_result oroya_geometry_apply_matrix(oroya_geometry *geometry, const oroya_m
         nm[k] = cof[k] / det;
     }
     const uint32_t n = geometry->vertex_count;
-    for (uint32_t i = 0; i < n; i++) {
-        float *p = geometry->positions + (size_t)i * 3;
-        const double x = p[0], y = p[1], z = p[2];
-        p[0] = (float)(e[0] * x + e[4] * y + e[8] * z + e[12]);
-        p[1] = (float)(e[1] * x + e[5] * y + e[9] * z + e[13]);
-        p[2] = (float)(e[2] * x + e[6] * y + e[10] * z + e[14]);
-    }
+    transform3(geometry->positions, n, a, e + 12);
     for (uint32_t i = 0; geometry->normals && i < n; i++) {
         float *q = geometry->normals + (size_t)i * 3;
-        const double x = q[0], y = q[1], z = q[2];
-        const double rx = nm[0] * x + nm[3] * y + nm[6] * z;
-        const double ry = nm[1] * x + nm[4] * y + nm[7] * z;
-        const double rz = nm[2] * x + nm[5] * y + nm[8] * z;
-        const double len = sqrt(rx * rx + ry * ry + rz * rz);
+        double r[3];
+        mul3(nm, q, r);
+        const double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
         const double inv = 1 / (len != 0 ? len : 1);
-        q[0] = (float)(rx * inv), q[1] = (float)(ry * inv), q[2] = (float)(rz * inv);
+        q[0] = (float)(r[0] * inv), q[1] = (float)(r[1] * inv), q[2] = (float)(r[2] * inv);
     }
     const size_t nm_count = (size_t)geometry->morph_target_count * n;
-    for (size_t i = 0; geometry->morph_positions && i < nm_count; i++) {
-        float *p = geometry->morph_positions + i * 3;
-        const double x = p[0], y = p[1], z = p[2];
-        p[0] = (float)(e[0] * x + e[4] * y + e[8] * z);
-        p[1] = (float)(e[1] * x + e[5] * y + e[9] * z);
-        p[2] = (float)(e[2] * x + e[6] * y + e[10] * z);
+    if (geometry->morph_positions) {
+        transform3(geometry->morph_positions, nm_count, a, NULL);
     }
-    for (size_t i = 0; geometry->morph_normals && i < nm_count; i++) {
-        float *q = geometry->morph_normals + i * 3;
-        const double x = q[0], y = q[1], z = q[2];
-        q[0] = (float)(nm[0] * x + nm[3] * y + nm[6] * z);
-        q[1] = (float)(nm[1] * x + nm[4] * y + nm[7] * z);
-        q[2] = (float)(nm[2] * x + nm[5] * y + nm[8] * z);
+    if (geometry->morph_normals) {
+        transform3(geometry->morph_normals, nm_count, nm, NULL);
     }
     oroya_geometry_compute_bounds(geometry);
     return OROYA_OK;

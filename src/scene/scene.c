@@ -216,6 +216,27 @@ static oroya_result resolve_parent(const oroya_scene *s, oroya_node node, uint32
     return resolve(s, node, out);
 }
 
+/* Like resolve, but gives the node's dense index, and a NULL `required` (the call's pointer
+ * argument, such as a getter's out) is an invalid argument, checked first. */
+static oroya_result resolve_dense(const oroya_scene *s, oroya_node node, const void *required,
+                                  uint32_t *dense) {
+    uint32_t si;
+    oroya_result r = required ? resolve(s, node, &si) : OROYA_ERR_INVALID_ARGUMENT;
+    if (r == OROYA_OK) {
+        *dense = s->slots[si].dense;
+    }
+    return r;
+}
+
+/* The start of every call that may write transforms or change the tree: pending results (the
+ * mixer's) land first, and the epoch moves so cached readers know to look again. */
+static void begin_write(oroya_scene *s) {
+    oroya__scene_flush(s);
+    if (s) {
+        s->epoch++;
+    }
+}
+
 static oroya_node handle_of(const oroya_scene *s, uint32_t slot_index) {
     oroya_node n = {(s->slots[slot_index].generation << OROYA_SCENE_SLOT_BITS) | slot_index};
     return n;
@@ -337,10 +358,7 @@ void oroya_scene_destroy(oroya_scene *scene) {
 
 oroya_result oroya_scene_add_node(oroya_scene *scene, const char *name, oroya_node parent,
                                   oroya_node_kind kind, oroya_node *out) {
-    oroya__scene_flush(scene);
-    if (scene) {
-        scene->epoch++;
-    }
+    begin_write(scene);
     if (out) {
         out->id = 0;
     }
@@ -414,10 +432,7 @@ static uint32_t mark_subtree(oroya_scene *s, uint32_t i) {
 }
 
 oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node) {
-    oroya__scene_flush(scene);
-    if (scene) {
-        scene->epoch++;
-    }
+    begin_write(scene);
     uint32_t si;
     oroya_result r = resolve(scene, node, &si);
     if (r != OROYA_OK) {
@@ -455,10 +470,12 @@ oroya_result oroya_scene_remove_node(oroya_scene *scene, oroya_node node) {
     return OROYA_OK;
 }
 
-/* The checks shared by set_parent and attach: both handles resolve (the parent may be {0},
- * the top level), and the new parent is not the node itself or one of its descendants. */
-static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, oroya_node parent,
-                                     uint32_t *si, uint32_t *ps) {
+/* The start shared by set_parent and attach: begin_write, then the checks: both handles
+ * resolve (the parent may be {0}, the top level), and the new parent is not the node itself
+ * or one of its descendants. */
+static oroya_result begin_reparent(oroya_scene *scene, oroya_node node, oroya_node parent,
+                                   uint32_t *si, uint32_t *ps) {
+    begin_write(scene);
     oroya_result r = resolve(scene, node, si);
     if (r != OROYA_OK) {
         return r;
@@ -481,12 +498,8 @@ static oroya_result resolve_reparent(const oroya_scene *scene, oroya_node node, 
 }
 
 oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_node parent) {
-    oroya__scene_flush(scene);
-    if (scene) {
-        scene->epoch++;
-    }
     uint32_t si, ps;
-    oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
+    oroya_result r = begin_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
         return r;
     }
@@ -577,11 +590,8 @@ static inline bool matrix_finite(const float *m) {
     return sum - sum == 0;
 }
 
-static bool transform_finite(const oroya_transform *t) {
-    const float v[10] = {t->translation.x, t->translation.y, t->translation.z, t->rotation.x,
-                         t->rotation.y,    t->rotation.z,    t->rotation.w,    t->scale.x,
-                         t->scale.y,       t->scale.z};
-    for (int k = 0; k < 10; k++) {
+static bool all_finite(const float *v, int n) {
+    for (int k = 0; k < n; k++) {
         if (!isfinite(v[k])) {
             return false;
         }
@@ -589,13 +599,16 @@ static bool transform_finite(const oroya_transform *t) {
     return true;
 }
 
+static bool transform_finite(const oroya_transform *t) {
+    const float v[10] = {t->translation.x, t->translation.y, t->translation.z, t->rotation.x,
+                         t->rotation.y,    t->rotation.z,    t->rotation.w,    t->scale.x,
+                         t->scale.y,       t->scale.z};
+    return all_finite(v, 10);
+}
+
 oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent) {
-    oroya__scene_flush(scene);
-    if (scene) {
-        scene->epoch++;
-    }
     uint32_t si, ps;
-    oroya_result r = resolve_reparent(scene, node, parent, &si, &ps);
+    oroya_result r = begin_reparent(scene, node, parent, &si, &ps);
     if (r != OROYA_OK) {
         return r;
     }
@@ -667,13 +680,10 @@ oroya_result oroya_scene_set_name(oroya_scene *scene, oroya_node node, const cha
 
 oroya_result oroya_scene_node_kind(const oroya_scene *scene, oroya_node node,
                                    oroya_node_kind *out) {
-    uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
-    }
-    oroya_result r = resolve(scene, node, &si);
+    uint32_t i;
+    oroya_result r = resolve_dense(scene, node, out, &i);
     if (r == OROYA_OK) {
-        *out = (oroya_node_kind)scene->kind[scene->slots[si].dense];
+        *out = (oroya_node_kind)scene->kind[i];
     }
     return r;
 }
@@ -725,28 +735,19 @@ oroya_result oroya_scene_get_child(const oroya_scene *scene, oroya_node node, ui
 oroya_result oroya_scene_get_transform(const oroya_scene *scene, oroya_node node,
                                        oroya_transform *out) {
     oroya__scene_flush(scene);
-    uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
-    }
-    oroya_result r = resolve(scene, node, &si);
+    uint32_t i;
+    oroya_result r = resolve_dense(scene, node, out, &i);
     if (r == OROYA_OK) {
-        *out = scene->transforms[scene->slots[si].dense];
+        *out = scene->transforms[i];
     }
     return r;
 }
 
 oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
                                        const oroya_transform *t) {
-    oroya__scene_flush(scene);
-    if (scene) {
-        scene->epoch++;
-    }
-    uint32_t si;
-    if (!t) {
-        return OROYA_ERR_INVALID_ARGUMENT;
-    }
-    oroya_result r = resolve(scene, node, &si);
+    begin_write(scene);
+    uint32_t i;
+    oroya_result r = resolve_dense(scene, node, t, &i);
     if (r != OROYA_OK) {
         return r;
     }
@@ -760,7 +761,7 @@ oroya_result oroya_scene_set_transform(oroya_scene *scene, oroya_node node,
     if (!matrix_finite(m)) {
         return OROYA_ERR_NON_FINITE;
     }
-    scene->transforms[scene->slots[si].dense] = *t;
+    scene->transforms[i] = *t;
     return OROYA_OK;
 }
 
@@ -774,13 +775,10 @@ oroya_result oroya_scene_set_visible(oroya_scene *scene, oroya_node node, bool v
 }
 
 oroya_result oroya_scene_get_visible(const oroya_scene *scene, oroya_node node, bool *out) {
-    uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
-    }
-    oroya_result r = resolve(scene, node, &si);
+    uint32_t i;
+    oroya_result r = resolve_dense(scene, node, out, &i);
     if (r == OROYA_OK) {
-        *out = scene->visible[scene->slots[si].dense] != 0;
+        *out = scene->visible[i] != 0;
     }
     return r;
 }
@@ -886,30 +884,24 @@ uint32_t oroya_scene_non_finite_count(const oroya_scene *scene, oroya_node *firs
     return scene->non_finite_count;
 }
 
-oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+/* A node's world or local matrix, as update_world last wrote it. */
+static oroya_result get_matrix(const oroya_scene *scene, oroya_node node, bool world,
+                               oroya_mat4 *out) {
     oroya__scene_flush(scene);
-    uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
-    }
-    oroya_result r = resolve(scene, node, &si);
+    uint32_t i;
+    oroya_result r = resolve_dense(scene, node, out, &i);
     if (r == OROYA_OK) {
-        *out = scene->world[scene->slots[si].dense];
+        *out = world ? scene->world[i] : scene->local[i];
     }
     return r;
 }
 
+oroya_result oroya_scene_get_world(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
+    return get_matrix(scene, node, true, out);
+}
+
 oroya_result oroya_scene_get_local(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
-    oroya__scene_flush(scene);
-    uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
-    }
-    oroya_result r = resolve(scene, node, &si);
-    if (r == OROYA_OK) {
-        *out = scene->local[scene->slots[si].dense];
-    }
-    return r;
+    return get_matrix(scene, node, false, out);
 }
 
 oroya_result oroya_scene_set_weight_count(oroya_scene *scene, oroya_node node, uint32_t count) {
@@ -967,10 +959,7 @@ uint32_t oroya_scene_layout_version(const oroya_scene *scene) {
 }
 
 oroya_transform *oroya_scene_transforms(oroya_scene *scene) {
-    oroya__scene_flush(scene);
-    if (scene) {
-        scene->epoch++;
-    }
+    begin_write(scene);
     return scene ? scene->transforms : NULL;
 }
 
@@ -1004,13 +993,28 @@ oroya_node oroya_scene_node_at(const oroya_scene *scene, uint32_t index) {
 
 /* ---- components ------------------------------------------------------------------------- */
 
-static bool all_finite(const float *v, int n) {
-    for (int k = 0; k < n; k++) {
-        if (!isfinite(v[k])) {
-            return false;
-        }
+/* Like resolve, then `check` (the verdict on the call's other arguments): a bad handle is
+ * reported before bad values. */
+static oroya_result resolve_then(const oroya_scene *s, oroya_node node, oroya_result check,
+                                 uint32_t *si) {
+    oroya_result r = resolve(s, node, si);
+    return r != OROYA_OK ? r : check;
+}
+
+/* The components a node may carry. */
+typedef enum component { COMPONENT_MESH, COMPONENT_CAMERA, COMPONENT_LIGHT } component;
+
+/* Like resolve, for a node that must carry component `c`: NOT_FOUND when it does not. */
+static oroya_result resolve_with(const oroya_scene *s, oroya_node node, component c, uint32_t *si) {
+    oroya_result r = resolve(s, node, si);
+    if (r != OROYA_OK) {
+        return r;
     }
-    return true;
+    const slot *sl = &s->slots[*si];
+    const bool has = c == COMPONENT_MESH     ? sl->geometry != NULL
+                     : c == COMPONENT_CAMERA ? sl->has_camera
+                                             : sl->has_light;
+    return has ? OROYA_OK : OROYA_ERR_NOT_FOUND;
 }
 
 oroya_result oroya_scene_set_mesh(oroya_scene *scene, oroya_node node,
@@ -1056,14 +1060,11 @@ oroya_result oroya_scene_get_mesh(const oroya_scene *scene, oroya_node node,
 
 oroya_result oroya_scene_set_mesh_color(oroya_scene *scene, oroya_node node, const float *rgba) {
     uint32_t si;
-    oroya_result r = resolve(scene, node, &si);
+    oroya_result r = resolve_with(scene, node, COMPONENT_MESH, &si);
     if (r != OROYA_OK) {
         return r;
     }
     slot *sl = &scene->slots[si];
-    if (!sl->geometry) {
-        return OROYA_ERR_NOT_FOUND;
-    }
     if (rgba && !all_finite(rgba, 4)) {
         return OROYA_ERR_NON_FINITE;
     }
@@ -1076,19 +1077,13 @@ oroya_result oroya_scene_set_mesh_color(oroya_scene *scene, oroya_node node, con
 
 oroya_result oroya_scene_get_mesh_color(const oroya_scene *scene, oroya_node node, float out[4]) {
     uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_result r =
+        out ? resolve_with(scene, node, COMPONENT_MESH, &si) : OROYA_ERR_INVALID_ARGUMENT;
+    if (r == OROYA_OK) {
+        const slot *sl = &scene->slots[si];
+        memcpy(out, sl->has_color ? sl->color : sl->material->base_color, 4 * sizeof(float));
     }
-    oroya_result r = resolve(scene, node, &si);
-    if (r != OROYA_OK) {
-        return r;
-    }
-    const slot *sl = &scene->slots[si];
-    if (!sl->geometry) {
-        return OROYA_ERR_NOT_FOUND;
-    }
-    memcpy(out, sl->has_color ? sl->color : sl->material->base_color, 4 * sizeof(float));
-    return OROYA_OK;
+    return r;
 }
 
 oroya_result oroya_scene_set_skin(oroya_scene *scene, oroya_node node, void *skin) {
@@ -1105,30 +1100,31 @@ void *oroya_scene_get_skin(const oroya_scene *scene, oroya_node node) {
     return resolve(scene, node, &si) == OROYA_OK ? scene->slots[si].skin : NULL;
 }
 
-oroya_camera oroya_camera_perspective(float fov_y_degrees, float aspect, float znear, float zfar) {
+/* A camera of either type with its clip planes, zoom 1 and every other field zero. */
+static oroya_camera camera_make(oroya_camera_type type, float znear, float zfar) {
     oroya_camera c;
     memset(&c, 0, sizeof c);
-    c.type = OROYA_CAMERA_PERSPECTIVE;
-    c.fov_y = fov_y_degrees;
-    c.aspect = aspect;
+    c.type = type;
     c.znear = znear;
     c.zfar = zfar;
     c.zoom = 1.0f;
     return c;
 }
 
+oroya_camera oroya_camera_perspective(float fov_y_degrees, float aspect, float znear, float zfar) {
+    oroya_camera c = camera_make(OROYA_CAMERA_PERSPECTIVE, znear, zfar);
+    c.fov_y = fov_y_degrees;
+    c.aspect = aspect;
+    return c;
+}
+
 oroya_camera oroya_camera_orthographic(float left, float right, float top, float bottom,
                                        float znear, float zfar) {
-    oroya_camera c;
-    memset(&c, 0, sizeof c);
-    c.type = OROYA_CAMERA_ORTHOGRAPHIC;
+    oroya_camera c = camera_make(OROYA_CAMERA_ORTHOGRAPHIC, znear, zfar);
     c.left = left;
     c.right = right;
     c.top = top;
     c.bottom = bottom;
-    c.znear = znear;
-    c.zfar = zfar;
-    c.zoom = 1.0f;
     return c;
 }
 
@@ -1208,50 +1204,33 @@ oroya_result oroya_camera_projection(const oroya_camera *camera, oroya_mat4 *out
 oroya_result oroya_scene_set_camera(oroya_scene *scene, oroya_node node,
                                     const oroya_camera *camera) {
     uint32_t si;
-    oroya_result r = resolve(scene, node, &si);
-    if (r != OROYA_OK) {
-        return r;
+    oroya_result r = resolve_then(scene, node, camera ? camera_check(camera) : OROYA_OK, &si);
+    if (r == OROYA_OK) {
+        slot *sl = &scene->slots[si];
+        sl->has_camera = camera != NULL;
+        sl->camera = camera ? *camera : sl->camera;
     }
-    if (camera) {
-        r = camera_check(camera);
-        if (r != OROYA_OK) {
-            return r;
-        }
-        scene->slots[si].camera = *camera;
-    }
-    scene->slots[si].has_camera = camera != NULL;
-    return OROYA_OK;
+    return r;
 }
 
 oroya_result oroya_scene_get_camera(const oroya_scene *scene, oroya_node node, oroya_camera *out) {
     uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_result r =
+        out ? resolve_with(scene, node, COMPONENT_CAMERA, &si) : OROYA_ERR_INVALID_ARGUMENT;
+    if (r == OROYA_OK) {
+        *out = scene->slots[si].camera;
     }
-    oroya_result r = resolve(scene, node, &si);
-    if (r != OROYA_OK) {
-        return r;
-    }
-    if (!scene->slots[si].has_camera) {
-        return OROYA_ERR_NOT_FOUND;
-    }
-    *out = scene->slots[si].camera;
-    return OROYA_OK;
+    return r;
 }
 
 oroya_result oroya_scene_camera_view(const oroya_scene *scene, oroya_node node, oroya_mat4 *out) {
-    uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
-    }
-    oroya_result r = resolve(scene, node, &si);
+    uint32_t i;
+    oroya_result r = resolve_dense(scene, node, out, &i);
     if (r != OROYA_OK) {
         return r;
     }
     /* The world matrix is affine by construction; a zero scale makes it singular. */
-    return oroya_mat4_invert_affine(scene->world[scene->slots[si].dense], out)
-               ? OROYA_OK
-               : OROYA_ERR_INVALID_ARGUMENT;
+    return oroya_mat4_invert_affine(scene->world[i], out) ? OROYA_OK : OROYA_ERR_INVALID_ARGUMENT;
 }
 
 oroya_light oroya_light_make(oroya_light_type type) {
@@ -1264,56 +1243,50 @@ oroya_light oroya_light_make(oroya_light_type type) {
     return l;
 }
 
+static oroya_result light_check(const oroya_light *light) {
+    const float v[6] = {light->color[0],  light->color[1], light->color[2],
+                        light->intensity, light->distance, light->decay};
+    if (!all_finite(v, 6)) {
+        return OROYA_ERR_NON_FINITE;
+    }
+    if ((unsigned)light->type > (unsigned)OROYA_LIGHT_AMBIENT || light->intensity < 0 ||
+        light->distance < 0 || light->decay < 0) {
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
+    return OROYA_OK;
+}
+
 oroya_result oroya_scene_set_light(oroya_scene *scene, oroya_node node, const oroya_light *light) {
     uint32_t si;
-    oroya_result r = resolve(scene, node, &si);
-    if (r != OROYA_OK) {
-        return r;
+    oroya_result r = resolve_then(scene, node, light ? light_check(light) : OROYA_OK, &si);
+    if (r == OROYA_OK) {
+        slot *sl = &scene->slots[si];
+        sl->has_light = light != NULL;
+        sl->light = light ? *light : sl->light;
     }
-    if (light) {
-        const float v[6] = {light->color[0],  light->color[1], light->color[2],
-                            light->intensity, light->distance, light->decay};
-        if (!all_finite(v, 6)) {
-            return OROYA_ERR_NON_FINITE;
-        }
-        if ((unsigned)light->type > (unsigned)OROYA_LIGHT_AMBIENT || light->intensity < 0 ||
-            light->distance < 0 || light->decay < 0) {
-            return OROYA_ERR_INVALID_ARGUMENT;
-        }
-        scene->slots[si].light = *light;
-    }
-    scene->slots[si].has_light = light != NULL;
-    return OROYA_OK;
+    return r;
 }
 
 oroya_result oroya_scene_get_light(const oroya_scene *scene, oroya_node node, oroya_light *out) {
     uint32_t si;
-    if (!out) {
-        return OROYA_ERR_INVALID_ARGUMENT;
+    oroya_result r =
+        out ? resolve_with(scene, node, COMPONENT_LIGHT, &si) : OROYA_ERR_INVALID_ARGUMENT;
+    if (r == OROYA_OK) {
+        *out = scene->slots[si].light;
     }
-    oroya_result r = resolve(scene, node, &si);
-    if (r != OROYA_OK) {
-        return r;
-    }
-    if (!scene->slots[si].has_light) {
-        return OROYA_ERR_NOT_FOUND;
-    }
-    *out = scene->slots[si].light;
-    return OROYA_OK;
+    return r;
 }
 
 float *oroya__scene_light_intensity(oroya_scene *scene, oroya_node node) {
     uint32_t si;
-    if (resolve(scene, node, &si) != OROYA_OK || !scene->slots[si].has_light) {
-        return NULL;
-    }
-    return &scene->slots[si].light.intensity;
+    return resolve_with(scene, node, COMPONENT_LIGHT, &si) == OROYA_OK
+               ? &scene->slots[si].light.intensity
+               : NULL;
 }
 
 float *oroya__scene_camera_fov(oroya_scene *scene, oroya_node node) {
     uint32_t si;
-    if (resolve(scene, node, &si) != OROYA_OK || !scene->slots[si].has_camera) {
-        return NULL;
-    }
-    return &scene->slots[si].camera.fov_y;
+    return resolve_with(scene, node, COMPONENT_CAMERA, &si) == OROYA_OK
+               ? &scene->slots[si].camera.fov_y
+               : NULL;
 }

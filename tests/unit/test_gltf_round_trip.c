@@ -9,7 +9,7 @@
  * TANGENT and COLOR_0 (component type and size too); primitives other
  * than triangles (mode, positions, indices). Also: a clip without
  * tracks, .bin names that need percent-encoding, a clip whose target is outside the loaded
- * scene. The written files and their sources are listed in
+ * scene, the scene list (names, roots, nodes only other scenes hold). The written files and their sources are listed in
  * OROYA_BINARY_DIR/test_gltf_round_trip_out/manifest.txt for
  * tests/gltf/test_gltf_round_trip.sh, which runs the Khronos validator on them. */
 #include <errno.h>
@@ -277,8 +277,50 @@ static void compare_nodes(const char *what, const oroya_gltf_model *a, const oro
     }
 }
 
+/* A node outside the loaded scene and its subtree: file names, transforms, child counts
+ * (node indices may differ between the two files). Recursive: the test files are shallow. */
+static void compare_outside(const char *what, const oroya_gltf_model *a, uint32_t ga,
+                            const oroya_gltf_model *b, uint32_t gb) {
+    OT_CHECK_MSG(
+        !strcmp(a->node_file_names[ga], b->node_file_names[gb]) &&
+            !memcmp(&a->node_transforms[ga], &b->node_transforms[gb], sizeof(oroya_transform)) &&
+            (a->nodes[ga].id == 0) == (b->nodes[gb].id == 0),
+        "%s: node '%s' (outside the loaded scene) vs '%s'", what, a->node_file_names[ga],
+        b->node_file_names[gb]);
+    OT_CHECK_MSG(a->node_child_counts[ga] == b->node_child_counts[gb],
+                 "%s: node '%s': %u vs %u children", what, a->node_file_names[ga],
+                 a->node_child_counts[ga], b->node_child_counts[gb]);
+    for (uint32_t k = 0;
+         a->node_child_counts[ga] == b->node_child_counts[gb] && k < a->node_child_counts[ga];
+         k++) {
+        compare_outside(what, a, a->node_children[ga][k], b, b->node_children[gb][k]);
+    }
+}
+
+/* The scene list: names, which one is loaded, and the roots of each (the loaded scene's
+ * nodes are compared by compare_nodes; the others here). */
+static void compare_scenes(const char *what, const oroya_gltf_model *a, const oroya_gltf_model *b) {
+    OT_CHECK_MSG(b->scene_count == (a->scene_count ? a->scene_count : 1), "%s: %u vs %u scenes",
+                 what, a->scene_count, b->scene_count);
+    if (a->scene_count == 0 || b->scene_count != a->scene_count) {
+        return;
+    }
+    OT_EQ_INT(b->scene_index, a->scene_index);
+    for (uint32_t s = 0; s < a->scene_count; s++) {
+        const oroya_gltf_model_scene *x = &a->scenes[s], *y = &b->scenes[s];
+        OT_CHECK_MSG(!strcmp(x->name, y->name) && x->node_count == y->node_count,
+                     "%s: scene %u '%s' (%u roots) vs '%s' (%u)", what, s, x->name, x->node_count,
+                     y->name, y->node_count);
+        for (uint32_t r = 0;
+             s != a->scene_index && x->node_count == y->node_count && r < x->node_count; r++) {
+            compare_outside(what, a, x->nodes[r], b, y->nodes[r]);
+        }
+    }
+}
+
 static void compare_models(const char *what, const oroya_gltf_model *a, const oroya_gltf_model *b) {
     compare_nodes(what, a, b);
+    compare_scenes(what, a, b);
     OT_CHECK_MSG(!strcmp(a->scene_name, b->scene_name), "%s: scene '%s' vs '%s'", what,
                  a->scene_name, b->scene_name);
     OT_EQ_INT(b->material_count, a->material_count);
@@ -404,7 +446,7 @@ static void test_sample_models(void) {
 /* Names, cameras, skin.skeleton, an unused material, a primitive without material, a clip
  * with a 200-character name that animates a node of another scene. */
 static void test_odd_model(void) {
-    OT_EQ_INT(ot_each_gltf(OROYA_SOURCE_DIR "/tests/gltf/odd", round_trip, NULL), 1);
+    OT_EQ_INT(ot_each_gltf(OROYA_SOURCE_DIR "/tests/gltf/odd", round_trip, NULL), 2);
     oroya_gltf_model *a = NULL, *b = NULL;
     oroya_error err = {0};
     OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/gltf/odd/odd.gltf", NULL, &a, &err) ==
@@ -434,7 +476,8 @@ static void test_odd_model(void) {
                  tri->colors[6] == (float)(17.0 / 255.0));
         OT_CHECK(plain->colors && plain->color_components == 4 &&
                  plain->color_component_type == OROYA_GLTF_UNSIGNED_SHORT);
-        /* The node of the other scene comes back outside every scene, still animated. */
+        /* The node of the other scene comes back in that scene, outside the loaded one, still
+         * animated. */
         OT_EQ_INT(b->node_count, a->node_count);
         OT_CHECK(b->node_count == 12 && b->nodes[11].id == 0 &&
                  !strcmp(b->node_file_names[11], "Elsewhere"));
@@ -457,6 +500,98 @@ static void test_odd_model(void) {
     wd.model = b;
     OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/odd_bad.gltf", &err),
               OROYA_ERR_INVALID_ARGUMENT);
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
+}
+
+/* scenes.gltf: four scenes (the loaded one second, one empty, one sharing a node with it),
+ * nodes only the other scenes hold, with children and a duplicate name. They come back as
+ * the file has them, also after a second round trip. */
+static void test_extra_scenes(void) {
+    oroya_gltf_model *a = NULL, *b = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_gltf_load(OROYA_SOURCE_DIR "/tests/gltf/odd/scenes.gltf", NULL, &a, &err) ==
+             OROYA_OK);
+    if (!a) {
+        return;
+    }
+    OT_CHECK(a->scene_count == 4 && a->scene_index == 1 && !strcmp(a->scene_name, "Main"));
+    OT_EQ_INT(oroya_scene_node_count(a->scene), 2);
+    oroya_gltf_write_desc wd = {.model = a};
+    OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/scenes_again.gltf", &err), OROYA_OK);
+    fprintf(manifest, "%s\t-\n", OUT "/scenes_again.gltf");
+    OT_EQ_INT(oroya_gltf_load(OUT "/scenes_again.gltf", NULL, &b, &err), OROYA_OK);
+    if (b) {
+        OT_CHECK(b->scene_count == 4 && b->scene_index == 1);
+        static const char *const names[4] = {"Backstage", "Main", "Both", "Bare"};
+        static const uint32_t roots[4] = {1, 2, 2, 0};
+        for (uint32_t s = 0; s < 4 && b->scene_count == 4; s++) {
+            OT_CHECK_MSG(!strcmp(b->scenes[s].name, names[s]) &&
+                             b->scenes[s].node_count == roots[s],
+                         "scene %u: '%s', %u roots", s, b->scenes[s].name, b->scenes[s].node_count);
+        }
+        OT_EQ_INT(b->node_count, 6);
+        if (b->scene_count == 4 && b->scenes[0].node_count == 1) {
+            uint32_t prop = b->scenes[0].nodes[0];
+            OT_CHECK(!strcmp(b->node_file_names[prop], "Prop") && b->nodes[prop].id == 0 &&
+                     b->node_transforms[prop].translation.z == 3.0f &&
+                     b->node_child_counts[prop] == 1);
+            uint32_t child = b->node_children[prop][0];
+            OT_CHECK(!strcmp(b->node_file_names[child], "PropChild") &&
+                     b->node_child_counts[child] == 2 &&
+                     !strcmp(b->node_file_names[b->node_children[child][0]], "Leaf") &&
+                     !strcmp(b->node_file_names[b->node_children[child][1]], "Leaf"));
+            /* "Both" names the loaded scene's Lamp and the same Prop. */
+            OT_CHECK(b->scenes[2].node_count == 2 &&
+                     !strcmp(b->node_file_names[b->scenes[2].nodes[0]], "Lamp") &&
+                     b->nodes[b->scenes[2].nodes[0]].id != 0 && b->scenes[2].nodes[1] == prop);
+        }
+        compare_models("scenes_again", a, b);
+    }
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
+    /* A chain of 50 000 nodes that only the other scene holds: written with an explicit stack
+     * (no recursion), every link kept. */
+    enum { CHAIN = 50000 };
+    size_t cap = (size_t)CHAIN * 40 + 256, len = 0;
+    char *json = malloc(cap);
+    OT_CHECK(json != NULL);
+    if (!json) {
+        return;
+    }
+    len +=
+        (size_t)snprintf(json + len, cap - len,
+                         "{\"asset\":{\"version\":\"2.0\"},\"scene\":1,\"scenes\":[{\"nodes\":[1]},"
+                         "{\"nodes\":[0]}],\"nodes\":[{\"name\":\"stage\"}");
+    for (uint32_t i = 1; i <= CHAIN; i++) {
+        len += (size_t)(i < CHAIN ? snprintf(json + len, cap - len, ",{\"children\":[%u]}", i + 1)
+                                  : snprintf(json + len, cap - len, ",{\"name\":\"end\"}"));
+    }
+    len += (size_t)snprintf(json + len, cap - len, "]}");
+    FILE *f = fopen(OUT "/chain.gltf", "wb");
+    OT_CHECK(f && fwrite(json, 1, len, f) == len);
+    if (f) {
+        fclose(f);
+    }
+    free(json);
+    a = b = NULL;
+    OT_EQ_INT(oroya_gltf_load(OUT "/chain.gltf", NULL, &a, &err), OROYA_OK);
+    if (a) {
+        wd = (oroya_gltf_write_desc){.model = a};
+        OT_EQ_INT(oroya_gltf_write(a->scene, &wd, OUT "/chain_again.gltf", &err), OROYA_OK);
+        OT_EQ_INT(oroya_gltf_load(OUT "/chain_again.gltf", NULL, &b, &err), OROYA_OK);
+    }
+    if (b) {
+        OT_EQ_INT(b->node_count, CHAIN + 1);
+        OT_CHECK(b->scene_count == 2 && b->scenes[0].node_count == 1);
+        uint32_t g = b->scene_count == 2 ? b->scenes[0].nodes[0] : 0, depth = 1;
+        while (b->node_child_counts[g] == 1) {
+            g = b->node_children[g][0];
+            depth++;
+        }
+        OT_EQ_INT(depth, CHAIN);
+        OT_CHECK(!strcmp(b->node_file_names[g], "end"));
+    }
     oroya_gltf_model_free(b);
     oroya_gltf_model_free(a);
 }
@@ -620,6 +755,7 @@ int main(void) {
     OT_RUN(test_sample_models);
     OT_RUN(test_odd_model);
     OT_RUN(test_texture_samplers);
+    OT_RUN(test_extra_scenes);
     OT_RUN(test_changed_scene);
     OT_RUN(test_empty_clip);
     OT_RUN(test_uri_escapes);

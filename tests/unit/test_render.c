@@ -736,11 +736,29 @@ static float srgb_decode(float c) {
     return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
 }
 
-static void test_texture(void) {
+/* A quad that fills an orthographic identity view, with these uvs (top-left, top-right,
+ * bottom-right, bottom-left); the view with a black background. */
+static bool textured_quad(const float uv[8], oroya_render_mesh *out, oroya_render_view *view) {
     static const float pos[] = {-1, 1, 0, 1, 1, 0, 1, -1, 0, -1, -1, 0};
     static const float nrm[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
-    static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 1};
     static const uint32_t idx[] = {0, 3, 2, 0, 2, 1};
+    oroya_error err = {0};
+    *view = (oroya_render_view){0};
+    view->view = oroya_mat4_identity();
+    view->projection = oroya_mat4_identity();
+    view->background[3] = 1;
+    return oroya_render_mesh_create(renderer,
+                                    &(oroya_render_mesh_desc){.positions = pos,
+                                                              .normals = nrm,
+                                                              .uvs = uv,
+                                                              .vertex_count = 4,
+                                                              .indices = idx,
+                                                              .index_count = 6},
+                                    out, &err) == OROYA_OK;
+}
+
+static void test_texture(void) {
+    static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 1};
     static const uint8_t texels[16] = {255, 0, 0,   255, 0,  200, 0,  255,
                                        0,   0, 128, 255, 64, 64,  64, 255};
     /* 4x4 texels in 2x2 blocks, so that bilinear filtering near a quadrant's center only mixes
@@ -753,20 +771,9 @@ static void test_texture(void) {
     oroya_error err = {0};
     oroya_render_mesh quad;
     oroya_render_texture tex;
-    OT_EQ_INT(oroya_render_mesh_create(renderer,
-                                       &(oroya_render_mesh_desc){.positions = pos,
-                                                                 .normals = nrm,
-                                                                 .uvs = uv,
-                                                                 .vertex_count = 4,
-                                                                 .indices = idx,
-                                                                 .index_count = 6},
-                                       &quad, &err),
-              OROYA_OK);
+    oroya_render_view view;
+    OT_CHECK(textured_quad(uv, &quad, &view));
     OT_EQ_INT(oroya_render_texture_create(renderer, 4, 4, image, &tex, &err), OROYA_OK);
-    oroya_render_view view = {0};
-    view.view = oroya_mat4_identity();
-    view.projection = oroya_mat4_identity();
-    view.background[3] = 1;
     oroya_render_draw_desc d = {
         .mesh = quad,
         .material = {.base_color = {1, 1, 0.5f, 1}, .unlit = true, .base_color_texture = tex}};
@@ -789,6 +796,70 @@ static void test_texture(void) {
               OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_render_texture_create(renderer, 2, 2, NULL, &tex, &err),
               OROYA_ERR_INVALID_ARGUMENT);
+    oroya_render_mesh_destroy(renderer, quad);
+    free(img);
+}
+
+/* A 2x1 texture (red, blue) on a full-view quad whose u runs from -0.5 to 2.5: the sampler's
+ * wrap mode decides the color at u = -0.27 and u = 2.24, its mag filter the color at u = 0.496
+ * (between the texel centers 0.25 and 0.75). Expected by hand from glTF's (OpenGL's) wrap
+ * rules: REPEAT takes the fraction, CLAMP_TO_EDGE the edge texel, MIRRORED_REPEAT mirrors
+ * every other period; NEAREST takes the texel under u, LINEAR mixes the two. */
+static void test_texture_sampler(void) {
+    static const float uv[] = {-0.5f, 0, 2.5f, 0, 2.5f, 1, -0.5f, 1};
+    static const uint8_t texels[8] = {255, 0, 0, 255, 0, 0, 255, 255};
+    oroya_error err = {0};
+    oroya_render_mesh quad;
+    oroya_render_texture tex;
+    oroya_render_view view;
+    OT_CHECK(textured_quad(uv, &quad, &view));
+    OT_EQ_INT(oroya_render_texture_create(renderer, 2, 1, texels, &tex, &err), OROYA_OK);
+    oroya_render_draw_desc d = {
+        .mesh = quad,
+        .material = {.base_color = {1, 1, 1, 1}, .unlit = true, .base_color_texture = tex}};
+    uint8_t *img = malloc((size_t)W * H * 4);
+    /* wrap_s, and whether u = -0.27 (x 10) and u = 2.24 (x 117) are blue. */
+    static const struct {
+        uint32_t wrap;
+        bool blue_left, blue_right;
+    } cases[] = {{10497, true, false}, {33071, false, true}, {33648, false, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        oroya_render_sampler smp = {
+            .mag_filter = 9728, .min_filter = 9728, .wrap_s = cases[c].wrap};
+        OT_EQ_INT(oroya_render_texture_set_sampler(renderer, tex, &smp, &err), OROYA_OK);
+        OT_CHECK(render_one(&view, &d, 1, img));
+        const int xs[2] = {10, 117};
+        const bool blue[2] = {cases[c].blue_left, cases[c].blue_right};
+        for (int k = 0; k < 2; k++) {
+            const uint8_t *px = pixel(img, xs[k], 64);
+            OT_CHECK_MSG(blue[k] ? px[2] > 200 && px[0] < 30 : px[0] > 200 && px[2] < 30,
+                         "wrap %u, x %d: %u %u %u", cases[c].wrap, xs[k], px[0], px[1], px[2]);
+        }
+        /* NEAREST: u = 0.496 is the red texel's. */
+        OT_CHECK_MSG(pixel(img, 42, 64)[2] < 30, "nearest: blue %u", pixel(img, 42, 64)[2]);
+    }
+    /* LINEAR (also the default): about half of each texel. */
+    OT_EQ_INT(oroya_render_texture_set_sampler(renderer, tex, &(oroya_render_sampler){0}, &err),
+              OROYA_OK);
+    OT_CHECK(render_one(&view, &d, 1, img));
+    OT_CHECK_MSG(pixel(img, 42, 64)[0] > 150 && pixel(img, 42, 64)[2] > 150, "linear: %u %u",
+                 pixel(img, 42, 64)[0], pixel(img, 42, 64)[2]);
+    /* Values glTF does not allow, naming the field; a stale texture. */
+    OT_EQ_INT(
+        oroya_render_texture_set_sampler(renderer, tex, &(oroya_render_sampler){.wrap_t = 1}, &err),
+        OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(strstr(err.message, "wrap_t 1") != NULL);
+    OT_EQ_INT(oroya_render_texture_set_sampler(renderer, tex,
+                                               &(oroya_render_sampler){.min_filter = 9988}, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_texture_set_sampler(renderer, tex,
+                                               &(oroya_render_sampler){.mag_filter = 9987}, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_render_texture_set_sampler(renderer, tex, NULL, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    oroya_render_texture_destroy(renderer, tex);
+    OT_EQ_INT(oroya_render_texture_set_sampler(renderer, tex, &(oroya_render_sampler){0}, &err),
+              OROYA_ERR_STALE_HANDLE);
     oroya_render_mesh_destroy(renderer, quad);
     free(img);
 }
@@ -1036,6 +1107,7 @@ int main(void) {
     OT_RUN(test_gpu_morph_matches_cpu);
     OT_RUN(test_msaa);
     OT_RUN(test_texture);
+    OT_RUN(test_texture_sampler);
     OT_RUN(test_errors);
     if (__lsan_do_recoverable_leak_check) {
         OT_CHECK_MSG(__lsan_do_recoverable_leak_check() == 0,

@@ -196,8 +196,86 @@ static void test_step_error_frees(void) {
     OT_CHECK_MSG(play_heap.live == 0, "%ld blocks leaked", play_heap.live);
 }
 
+/* A reader that serves a virtual folder "virt": model.gltf (one node "n" and a 4-byte
+ * buffer "b.bin"), b.bin, and refuses everything else with OROYA_ERR_ACCESS. */
+static const char virt_model[] = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,"
+                                 "\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":\"n\","
+                                 "\"translation\":[1,2,3]}],"
+                                 "\"buffers\":[{\"byteLength\":4,\"uri\":\"b.bin\"}]}";
+static char virt_calls[4][2][64];
+static int virt_count;
+
+static oroya_result virt_read(void *user, const char *uri, const char *path, const char *base_dir,
+                              uint64_t max_size, const oroya_allocator *allocator, void **bytes,
+                              uint64_t *size, oroya_error *err) {
+    (void)user;
+    (void)max_size;
+    if (virt_count < 4) {
+        snprintf(virt_calls[virt_count][0], 64, "%s", path);
+        snprintf(virt_calls[virt_count][1], 64, "%s", base_dir);
+    }
+    virt_count++;
+    const char *text = !strcmp(uri, "model.gltf") ? virt_model : !strcmp(uri, "b.bin") ? "abcd" : 0;
+    if (!text) {
+        return oroya_error_set(err, OROYA_ERR_ACCESS, "not in the archive");
+    }
+    *size = strlen(text);
+    *bytes = oroya_allocator_alloc(allocator, (size_t)*size, 1);
+    if (!*bytes) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(*bytes, text, (size_t)*size);
+    return OROYA_OK;
+}
+
+/* The "gltf" model and its URIs through the desc's reader (read_file), with the runner's
+ * allocator; its refusal reaches the caller naming "gltf". */
+static void test_gltf_reader(void) {
+    static const char scen[] = "{\"gltf\":\"model.gltf\",\"steps\":{\"dt\":0.5,\"count\":1},"
+                               "\"record\":[\"n.position\"]}";
+    rb_reset(&play_heap, 0);
+    oroya_scenario_desc desc = {
+        .allocator = rb_allocator(&play_heap), .base_dir = "virt", .read_file = virt_read};
+    char *out = NULL;
+    size_t len = 0;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_scenario_run(scen, strlen(scen), &desc, &out, &len, &err), OROYA_OK);
+    OT_CHECK_MSG(out && strstr(out, "\"n.position\":[1,2,3]"), "%s / %s", out ? out : "",
+                 err.message);
+    OT_EQ_INT(virt_count, 2);
+    OT_CHECK(!strcmp(virt_calls[0][0], "virt/model.gltf") && !strcmp(virt_calls[0][1], "virt"));
+    OT_CHECK_MSG(!strcmp(virt_calls[1][0], "virt/b.bin") && !strcmp(virt_calls[1][1], "virt/"),
+                 "%s in %s", virt_calls[1][0], virt_calls[1][1]);
+    oroya_scenario_free_output(&desc, out);
+    out = NULL;
+    static const char missing[] = "{\"gltf\":\"other.gltf\",\"steps\":{\"dt\":0.5,\"count\":1}}";
+    OT_EQ_INT(oroya_scenario_run(missing, strlen(missing), &desc, &out, &len, &err),
+              OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(out == NULL && strstr(err.message, "gltf: ") &&
+                     strstr(err.message, "not in the archive"),
+                 "%s", err.message);
+    OT_CHECK_MSG(play_heap.live == 0, "%ld blocks leaked", play_heap.live);
+    /* Every allocation of the run failed in turn, the reader's own included. */
+    long n = 1;
+    for (;; n++) {
+        rb_reset(&play_heap, n);
+        oroya_result r = oroya_scenario_run(scen, strlen(scen), &desc, &out, &len, &err);
+        oroya_scenario_free_output(&desc, out);
+        out = NULL;
+        OT_CHECK_MSG(play_heap.live == 0, "allocation %ld failed: %ld blocks leaked", n,
+                     play_heap.live);
+        if (r == OROYA_OK) {
+            break;
+        }
+        OT_CHECK_MSG(r == OROYA_ERR_OUT_OF_MEMORY && err.message[0], "allocation %ld failed: %d %s",
+                     n, (int)r, err.message);
+    }
+    printf("  gltf through a reader: %ld allocations, each failed in turn\n", n - 1);
+}
+
 int main(void) {
     RB_RUN(test_run_api);
+    RB_RUN(test_gltf_reader);
     RB_RUN(test_step_error_frees);
     cJSON_Hooks hooks = {cjson_malloc, cjson_free};
     cJSON_InitHooks(&hooks);

@@ -41,20 +41,34 @@ int gltf_world_create(const char *cmd, const char *path, bool allow_outside, wor
                 "oroya %s: warning: %s has more than %d skins; the rest stay in the rest pose\n",
                 cmd, path, WORLD_MAX_OWNED);
     }
-    /* Base color textures (TEXCOORD_0 only: the importer reads no other set). */
+    /* Base color textures with their samplers; texCoord 1 samples TEXCOORD_1, which import
+     * keeps in model->primitives (no higher set is read). */
     for (uint32_t i = 0; i < model->material_count && w->texture_count < WORLD_MAX_OWNED; i++) {
         const oroya_gltf_model_material *m = &model->materials[i];
         if (m->base_color_image == OROYA_GLTF_NONE || m->base_color_image >= model->image_count ||
-            m->base_color_texcoord != 0) {
+            m->base_color_texcoord > 1) {
             continue;
         }
         const oroya_gltf_image_data *img = &model->images[m->base_color_image];
         if (!img->pixels || !img->width || !img->height)
             continue;
+        oroya_render_sampler smp = {0};
+        if (m->base_color_texture < model->texture_count) {
+            const oroya_gltf_model_texture *t = &model->textures[m->base_color_texture];
+            smp = (oroya_render_sampler){t->mag_filter, t->min_filter, t->wrap_s, t->wrap_t};
+        }
         w->textures[w->texture_count++] = (world_texture){.material = &m->material,
                                                           .width = img->width,
                                                           .height = img->height,
-                                                          .pixels = img->pixels};
+                                                          .pixels = img->pixels,
+                                                          .sampler = smp};
+        for (uint32_t k = 0; m->base_color_texcoord == 1 && k < model->geometry_count; k++) {
+            if (model->geometry_material[k] == i && model->geometries[k] &&
+                model->primitives[k].texcoords1 && w->uv_count < WORLD_MAX_OWNED) {
+                w->uvs[w->uv_count++] =
+                    (world_uvs){model->geometries[k], model->primitives[k].texcoords1};
+            }
+        }
     }
     /* As three.js viewers do, the first clip plays unless the caller chooses (oroya render
      * plays every clip, one after the other: world_set_sequence). */

@@ -27,8 +27,16 @@ typedef struct world_hint {
 typedef struct world_texture {
     const oroya_material *material;
     uint32_t width, height;
-    const uint8_t *pixels; /* RGBA8, top row first, sRGB-encoded */
+    const uint8_t *pixels;        /* RGBA8, top row first, sRGB-encoded */
+    oroya_render_sampler sampler; /* the glTF texture's filters and wraps */
 } world_texture;
+
+/* Texture coordinates other than the geometry's own for meshes of `geometry` (a glTF
+ * baseColorTexture with texCoord 1 samples TEXCOORD_1). */
+typedef struct world_uvs {
+    const oroya_geometry *geometry;
+    const float *uvs; /* vertex_count * 2 */
+} world_uvs;
 
 typedef struct world world;
 struct world {
@@ -48,6 +56,8 @@ struct world {
     uint32_t hint_count;
     world_texture textures[WORLD_MAX_OWNED];
     uint32_t texture_count;
+    world_uvs uvs[WORLD_MAX_OWNED];
+    uint32_t uv_count;
     /* Called after the clips are applied and world matrices updated (the demo's blob shadows
      * follow the balls there); it may change transforms and then update the world again. */
     void (*after_pose)(world *w);

@@ -481,9 +481,14 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
         }
         /* A skinned mesh skins with its skin's influences: the importer normalizes the skin's
          * copy of the weights, as three.js does at load. */
+        const float *uvs = g->uvs;
+        for (uint32_t u = 0; u < w->uv_count; u++) {
+            if (w->uvs[u].geometry == g)
+                uvs = w->uvs[u].uvs;
+        }
         oroya_render_mesh_desc d = {.positions = g->positions,
                                     .normals = g->normals,
-                                    .uvs = g->uvs,
+                                    .uvs = uvs,
                                     .vertex_count = g->vertex_count,
                                     .indices = g->indices,
                                     .index_count = g->index_count,
@@ -511,6 +516,8 @@ oroya_result world_upload(const world *w, oroya_renderer *r, world_gpu *out, oro
         const world_texture *t = &w->textures[i];
         oroya_result res =
             oroya_render_texture_create(r, t->width, t->height, t->pixels, &out->textures[i], err);
+        if (res == OROYA_OK)
+            res = oroya_render_texture_set_sampler(r, out->textures[i], &t->sampler, err);
         if (res != OROYA_OK) {
             world_release(r, out);
             return res;

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "oroya/base.h"
+#include "oroya/gltf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +60,14 @@ typedef struct oroya_scenario_desc {
     /* The "gltf" model's buffers may lie outside the model's folder (oroya_gltf_desc's
      * allow_outside_base_dir); false: refused with an error naming the URI. */
     bool allow_outside_base_dir;
+    /* An application's reader (oroya_gltf_read_fn, called with read_user): when set it reads
+     * the "gltf" model file itself (uri: the scenario's string; path: it joined to base_dir;
+     * base_dir: the desc's, "." when NULL) and then every external URI of the model (base_dir:
+     * the model's folder), and it decides what may be read: no confinement applies to it.
+     * NULL: the model file is opened as oroya_gltf_load does (regular files only, never
+     * blocking), and its URIs must stay in its folder unless allow_outside_base_dir. */
+    oroya_gltf_read_fn read_file;
+    void *read_user;
     /* NULL, or filled on success. */
     oroya_scenario_stats *stats;
 } oroya_scenario_desc;

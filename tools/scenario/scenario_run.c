@@ -55,6 +55,50 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
     return 0;
 }
 
+/* The "gltf" model through the desc's reader: the file, then its URIs from its folder. */
+static oroya_result load_through_reader(play *p, const char *rel, const char *path,
+                                        const char *base, oroya_error *err) {
+    const oroya_scenario_desc *d = p->desc;
+    void *bytes = NULL;
+    uint64_t size = 0;
+    oroya_result r = d->read_file(d->read_user, rel, path, base, OROYA_GLTF_MAX_FILE_SIZE, p->alloc,
+                                  &bytes, &size, err);
+    if (r != OROYA_OK) {
+        return r; /* the reader freed what it allocated */
+    }
+    char *dir = sc_malloc(p, strlen(path) + 2);
+    if (size > OROYA_GLTF_MAX_FILE_SIZE) {
+        r = oroya_error_set(err, OROYA_ERR_LIMIT, "\"%s\": the reader gave %llu bytes, over %llu",
+                            rel, (unsigned long long)size,
+                            (unsigned long long)OROYA_GLTF_MAX_FILE_SIZE);
+    } else if (!dir) {
+        r = oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    oroya_gltf_data *data = NULL;
+    if (r == OROYA_OK) {
+        const char *slash = strrchr(path, '/');
+        size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+        oroya_gltf_desc gd = {.allocator = *p->alloc,
+                              .base_dir = dir,
+                              .allow_outside_base_dir = d->allow_outside_base_dir,
+                              .read_file = d->read_file,
+                              .read_user = d->read_user};
+        r = oroya_gltf_parse(&gd, bytes, (size_t)size, &data, err);
+    }
+    r = r ? r : oroya_gltf_load_buffers(data, err);
+    r = r ? r : oroya_gltf_validate(data, err);
+    r = r ? r
+          : oroya_gltf_import(
+                data, &(oroya_gltf_import_desc){.allocator = *p->alloc, .skip_images = true},
+                &p->model, err);
+    oroya_gltf_free(data);
+    sc_free(p, dir);
+    sc_free(p, bytes);
+    return r;
+}
+
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
     if (gltf && !cJSON_IsNull(gltf)) {
@@ -72,12 +116,15 @@ static int run(play *p, play_buf *out) {
         else
             snprintf(path, len, "%s/%s", base, rel);
         oroya_error err = {0};
-        oroya_result r = oroya_gltf_load(
-            path,
-            &(oroya_gltf_import_desc){.allocator = *p->alloc,
-                                      .skip_images = true,
-                                      .allow_outside_base_dir = p->desc->allow_outside_base_dir},
-            &p->model, &err);
+        oroya_result r =
+            p->desc->read_file
+                ? load_through_reader(p, rel, path, base, &err)
+                : oroya_gltf_load(path,
+                                  &(oroya_gltf_import_desc){.allocator = *p->alloc,
+                                                            .skip_images = true,
+                                                            .allow_outside_base_dir =
+                                                                p->desc->allow_outside_base_dir},
+                                  &p->model, &err);
         sc_free(p, path);
         if (r != OROYA_OK)
             return sc_fail(p, "gltf: %s", err.message[0] ? err.message : oroya_result_string(r));
