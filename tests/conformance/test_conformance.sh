@@ -29,28 +29,20 @@ compare="$here/tools/compare.mjs"
 command -v node >/dev/null || { echo "test_conformance.sh: node is required" >&2; exit 1; }
 [ -x "$oroya" ] || { echo "test_conformance.sh: $oroya not built" >&2; exit 1; }
 
-xfail_list=()
-while IFS= read -r line; do
-	line="${line%%#*}"
-	line="$(echo "$line" | tr -d '[:space:]')"
-	[ -n "$line" ] && xfail_list+=("$line")
-done <"$here/expected_failures.txt"
-is_xfail() {
-	local n
-	for n in "${xfail_list[@]}"; do [ "$n" = "$1" ] && return 0; done
-	return 1
+# A list file: one name per line, then ' # reason'; comments and blank lines skipped.
+read_names() {
+	local line
+	while IFS= read -r line; do
+		line="${line%%#*}"
+		line="$(echo "$line" | tr -d '[:space:]')"
+		[ -n "$line" ] && echo "$line"
+	done <"$1"
 }
-property_list=()
-while IFS= read -r line; do
-	line="${line%%#*}"
-	line="$(echo "$line" | tr -d '[:space:]')"
-	[ -n "$line" ] && property_list+=("$line")
-done <"$here/property_path.txt"
-is_property() {
-	local n
-	for n in "${property_list[@]}"; do [ "$n" = "$1" ] && return 0; done
-	return 1
+in_list() { # NAME FILE
+	read_names "$2" | grep -qxF -- "$1"
 }
+is_xfail() { in_list "$1" "$here/expected_failures.txt"; }
+is_property() { in_list "$1" "$here/property_path.txt"; }
 
 scenarios=()
 for dir in "$here" "$here/gltf" "$here/deviations"; do
