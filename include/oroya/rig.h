@@ -88,14 +88,17 @@ oroya_node oroya_rig_kernel_node(const oroya_rig *rig, uint32_t k);
 uint32_t oroya_rig_kernel_joint(const oroya_rig *rig, uint32_t palette_index);
 
 /* The runtime clip built at create for `clip` (by address), or NULL: not one of desc.clips,
- * or one the kernel cannot play. Not for per-frame use (a linear search). */
+ * one the kernel cannot play, or one with a track on a joint that only a mixer plays in the
+ * kernel (see oroya_rig_clip_status). Not for per-frame use (a linear search). */
 const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *clip);
 
-/* Whether the kernel can play `clip` on this rig: OROYA_OK, or OROYA_ERR_UNSUPPORTED with the
- * reason in err (the track, its joint and the rig): a SMOOTH translation or scale track, a
- * STERP rotation track (sampled with the twist-axis spline, which the kernel does not have),
- * two tracks on one joint channel, a track with more than OROYA_POSE_MAX_KEYS keys. Tracks on other nodes, names missing from the rig and
- * morph weights are fine (the property path plays them). Load-time only. */
+/* Whether a mixer with this rig can play `clip` through the kernel: OROYA_OK, or
+ * OROYA_ERR_UNSUPPORTED with the reason in err (the track, its joint and the rig): two tracks
+ * on one joint channel. Tracks on other nodes, names missing from the rig and morph weights
+ * are fine (the property path plays them). Tracks on joints that the kernel has no sampler
+ * for (STERP rotations, SMOOTH translations and scales, more than OROYA_POSE_MAX_KEYS keys)
+ * are fine too: the mixer samples them with the property path's sampler and the kernel blends
+ * them with the rest. Load-time only. */
 oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip, oroya_error *err);
 
 OROYA_API_END

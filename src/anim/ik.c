@@ -1,9 +1,10 @@
 /* Inverse kinematics: two-bone and aim chains in closed form. See include/oroya/ik.h for the
  * contract and docs/ik.md for the math.
  *
- * Everything is computed in double: a solve is a few dozen products and one or two square
- * roots and inverse trigonometric calls, so double costs nothing measurable, and it keeps the
- * aim within 1e-5 rad and the reach within 1e-4 of the chain on poses far from the origin.
+ * Everything is computed in double: a solve is some hundred products and a few square roots
+ * (no trigonometric call at weight 1; scalar double costs the instructions float would), and
+ * it keeps the aim within 1e-5 rad and the reach within 1e-4 of the chain on poses far from
+ * the origin. The hot functions are also built for AVX2 (IK_CLONES below).
  *
  * Frames. A joint's world rotation is Q = Qparent * l, with l its local rotation. A world
  * rotation D about the joint's pivot turns it into D * Q, which is the local rotation
@@ -12,6 +13,7 @@
 #include "oroya/ik.h"
 
 #include "internal/base.h"
+#include "internal/ik.h"
 #include "internal/pose.h"
 #include "internal/scene.h"
 #include "oroya/scene.h"
@@ -29,6 +31,17 @@
 #define HOT static inline __attribute__((always_inline))
 #else
 #define HOT static inline
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__ELF__) &&        \
+    !defined(__SANITIZE_ADDRESS__) && !defined(OROYA_IK_NO_CLONES)
+/* The solver and the kernel hooks again for AVX2, picked at load time: VEX's three-operand
+ * form saves the register copies scalar SSE2 code is full of (about 7 % of the IK's
+ * instructions). No FMA (not part of the avx2 target), and GCC does not reorder floating
+ * point, so both give the same bits. */
+#define IK_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define IK_CLONES
 #endif
 
 typedef struct {
@@ -83,45 +96,80 @@ HOT dq qaxis(dv3 n, double angle) {
 /* The shortest rotation taking the direction of a to that of b; identity when either is zero,
  * a half turn about some perpendicular axis when they are opposite. */
 HOT dq qfrom_to(dv3 a, dv3 b) {
-    double la = vlen(a), lb = vlen(b);
-    if (la <= 0 || lb <= 0) {
+    /* |a||b| from one square root; |(a x b, w)|^2 = 2 |a||b| w. */
+    const double ab = sqrt(vdot(a, a) * vdot(b, b));
+    if (!(ab > 0)) {
         return qid();
     }
-    dv3 c = vcross(a, b);
-    double w = la * lb + vdot(a, b);
-    if (w <= 1e-12 * la * lb) {
+    const double w = ab + vdot(a, b);
+    if (w <= 1e-12 * ab) {
         /* Opposite: any perpendicular axis does it. */
+        const double la = vlen(a);
         dv3 ax = fabs(a.x) < 0.6 * la ? vcross(a, v3(1, 0, 0)) : vcross(a, v3(0, 1, 0));
         ax = vnorm(ax);
         return (dq){ax.x, ax.y, ax.z, 0};
     }
-    return qnorm((dq){c.x, c.y, c.z, w});
+    const dv3 c = vcross(a, b);
+    const double k = 1 / sqrt(2 * ab * w);
+    return (dq){c.x * k, c.y * k, c.z * k, w * k};
 }
 /* The rotation about the unit axis n taking the direction of a to that of b (both
  * perpendicular to n), without trigonometry: normalize(a x b, |a||b| + a.b), a half turn
  * about n when they are opposite. */
 HOT dq qabout(dv3 a, dv3 b, dv3 n) {
-    const double w = vlen(a) * vlen(b) + vdot(a, b);
-    if (w <= 1e-12 * (vdot(a, a) + vdot(b, b))) {
+    const double aa = vdot(a, a), bb = vdot(b, b), ab = sqrt(aa * bb);
+    const double w = ab + vdot(a, b);
+    if (w <= 1e-12 * (aa + bb)) {
         return (dq){n.x, n.y, n.z, 0};
     }
     const dv3 c = vcross(a, b);
-    return qnorm((dq){c.x, c.y, c.z, w});
+    const double k = 1 / sqrt(2 * ab * w);
+    return (dq){c.x * k, c.y * k, c.z * k, w * k};
 }
 
-/* slerp(identity, q, t) for a unit q, on the shorter arc. */
-static dq qpow(dq q, double t) {
+/* slerp(identity, q, t) for a unit q, on the shorter arc, without trigonometric calls. With
+ * q = (sin(phi) n, cos(phi)), phi in [0, pi/2] on the shorter arc, the result is
+ * (sin(t phi) n, cos(t phi)). phi = 4 atan(z) with z = tan(phi / 4) in [0, tan(pi / 8)], from
+ * two half-angle steps (z1 = s / (1 + c) = tan(phi / 2), z = z1 / (1 + sqrt(1 + z1^2))), and
+ * atan's series to z^23 (the first term left out is below 1.2e-11 there, 4.4e-11 on phi). The
+ * half angle a = t phi / 2 is at most pi / 4: sin and cos of it by their series to a^13 and
+ * a^14 (the terms left out are below 1e-13), then the double angle. Worst error over the whole
+ * domain, 7e-11 rad on the angle: test_partial_turn_error in tests/unit/test_ik.c. */
+HOT dq qpow(dq q, double t) {
     if (q.w < 0) {
         q = (dq){-q.x, -q.y, -q.z, -q.w};
     }
-    dv3 v = v3(q.x, q.y, q.z);
-    double s = vlen(v);
-    if (s < 1e-15) {
+    const double s2 = q.x * q.x + q.y * q.y + q.z * q.z;
+    if (!(s2 > 1e-30)) {
         return qid();
     }
-    double angle = 2 * atan2(s, q.w);
-    return qaxis(vscale(v, 1 / s), t * angle);
+    const double s = sqrt(s2);
+    const double z1 = s / (1 + q.w);
+    const double z = z1 / (1 + sqrt(1 + z1 * z1)), zz = z * z;
+    /* atan(z) = z (1 - zz/3 + zz^2/5 - ... - zz^11/23), Horner from the inside. */
+    double p = -1.0 / 23;
+    p = p * zz + 1.0 / 21, p = p * zz - 1.0 / 19, p = p * zz + 1.0 / 17;
+    p = p * zz - 1.0 / 15, p = p * zz + 1.0 / 13, p = p * zz - 1.0 / 11;
+    p = p * zz + 1.0 / 9, p = p * zz - 1.0 / 7, p = p * zz + 1.0 / 5;
+    p = p * zz - 1.0 / 3, p = p * zz + 1;
+    const double a = 2 * t * z * p, aa = a * a; /* (t phi) / 2 = t 4 atan(z) / 2 */
+    double sn = 1.0 / 6227020800.0;             /* 1/13! */
+    sn = -1.0 / 39916800.0 + sn * aa, sn = 1.0 / 362880.0 + sn * aa;
+    sn = -1.0 / 5040.0 + sn * aa, sn = 1.0 / 120.0 + sn * aa, sn = -1.0 / 6 + sn * aa;
+    sn = a * (1 + sn * aa);
+    double cs = 1.0 / 87178291200.0; /* 1/14! */
+    cs = -1.0 / 479001600.0 + cs * aa, cs = 1.0 / 3628800.0 + cs * aa;
+    cs = -1.0 / 40320.0 + cs * aa, cs = 1.0 / 720.0 + cs * aa, cs = -1.0 / 24 + cs * aa;
+    cs = 0.5 + cs * aa, cs = 1 - cs * aa;
+    const double k = 2 * sn * cs / s; /* sin(t phi) / sin(phi) */
+    return (dq){q.x * k, q.y * k, q.z * k, cs * cs - sn * sn};
 }
+
+void oroya__ik_quat_pow(const double q[4], double t, double out[4]) {
+    const dq r = qpow((dq){q[0], q[1], q[2], q[3]}, t);
+    out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
+}
+
 /* The signed angle turning the direction of a into that of b about the unit axis n (a and b
  * perpendicular to n). */
 HOT double signed_angle(dv3 a, dv3 b, dv3 n) { return atan2(vdot(n, vcross(a, b)), vdot(a, b)); }
@@ -133,7 +181,7 @@ typedef struct frame {
     dq q;
 } frame;
 
-static bool frame_of(const oroya_mat4 *m, frame *out) {
+IK_CLONES static bool frame_of(const oroya_mat4 *m, frame *out) {
     const float *a = m->m;
     dv3 c0 = v3(a[0], a[1], a[2]), c1 = v3(a[4], a[5], a[6]), c2 = v3(a[8], a[9], a[10]);
     double l0 = vlen(c0), l1 = vlen(c1), l2 = vlen(c2);
@@ -161,9 +209,12 @@ static bool frame_of(const oroya_mat4 *m, frame *out) {
     return true;
 }
 
-/* l' = l * conj(Q) * D * Q (see the top of the file). */
+/* l' = l * conj(Q) * D * Q (see the top of the file). For unit Q and D = (v, w),
+ * conj(Q) * D * Q is (v turned by conj(Q), w): one vector rotation and one product, and the
+ * result is unit when l and D are. */
 HOT dq local_after(dq l, dq world, dq d) {
-    return qnorm(qmul(qmul(l, qconj(world)), qmul(d, world)));
+    const dv3 v = qrot(qconj(world), v3(d.x, d.y, d.z));
+    return qmul(l, (dq){v.x, v.y, v.z, d.w});
 }
 
 /* ---- checks --------------------------------------------------------------------------- */
@@ -357,8 +408,9 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
 
 /* Writes the full-weight rotations of the three joints to ik_out (moved[i] says which it
  * wrote). Returns NULL, or why it fell back. */
-static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, const frame *f,
-                                  const dq *l, dq *ik_out, bool *moved, bool *reached) {
+IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist,
+                                            const frame *f, const dq *l, dq *ik_out, bool *moved,
+                                            bool *reached) {
     const dv3 a = f[0].p, b = f[1].p, c = f[2].p;
     const dv3 u = vsub(b, a), v = vsub(c, b);
     const double l1 = vlen(u), l2 = vlen(v), chain = l1 + l2;
@@ -370,14 +422,16 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
     if (!vfinite(t) || !vfinite(pole)) {
         return "target or pole not finite";
     }
-    if (!(vlen(vsub(t, a)) > 1e-6 * chain)) {
+    const dv3 ta = vsub(t, a);
+    const double tdist = vlen(ta);
+    if (!(tdist > 1e-6 * chain)) {
         return "target at the first joint";
     }
     /* A weight below 1 solves for the point that fraction of the way from the end to the
      * target (so the end moves on a straight line toward it, monotonically) and turns that
      * fraction of the pole's twist: at weight 0+ the pose is the incoming one. */
-    const dv3 d = w < 1 ? vsub(vadd(c, vscale(vsub(t, c), w)), a) : vsub(t, a);
-    const double dist = vlen(d);
+    const dv3 d = w < 1 ? vsub(vadd(c, vscale(vsub(t, c), w)), a) : ta;
+    const double dist = w < 1 ? vlen(d) : tdist;
     if (!(dist > 1e-6 * chain)) {
         return "weighted target at the first joint";
     }
@@ -390,9 +444,10 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
         h = vnorm(qrot(f[1].q, mid_axis));
     } else {
         dv3 cr = vcross(u, v);
+        const double lcr = vlen(cr);
         /* Below a sine of 1e-4 the bend plane of the incoming pose is noise. */
-        if (vlen(cr) > 1e-4 * l1 * l2) {
-            h = vnorm(cr);
+        if (lcr > 1e-4 * l1 * l2) {
+            h = vscale(cr, 1 / lcr);
         } else {
             cr = vcross(u, pole);
             if (vlen(cr) <= 1e-6 * l1 * vlen(pole)) {
@@ -454,8 +509,9 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
     const dq swing = qfrom_to(e1, d);
     dq root = swing;
     const dv3 pp = vperp(pole, n);
-    if (vlen(pp) > 1e-6 * vlen(pole)) {
-        const dv3 pn = vnorm(pp);
+    const double lpp = vlen(pp);
+    if (lpp > 1e-6 * vlen(pole)) {
+        const dv3 pn = vscale(pp, 1 / lpp);
         /* The hinge decides the side when it is perpendicular to both bones (the default):
          * it is well defined even with the chain straight, where the middle joint's own
          * position says nothing. A given hinge that is not perpendicular uses the middle
@@ -464,15 +520,17 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
         const dv3 hp = vperp(qrot(swing, h), n);
         const bool perpendicular = fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2;
         dv3 from = v3(0, 0, 0), to = v3(0, 0, 0);
-        if ((!perpendicular && vlen(bp) > 1e-3 * l1) || vlen(hp) < 1e-6) {
-            if (vlen(bp) > 1e-9 * l1) {
-                from = bp, to = pn;
+        const double lbp = vlen(bp), lhp = vlen(hp);
+        double lfrom = 0;
+        if ((!perpendicular && lbp > 1e-3 * l1) || lhp < 1e-6) {
+            if (lbp > 1e-9 * l1) {
+                from = bp, to = pn, lfrom = lbp;
             }
         } else {
             /* The middle joint sits on the side n x h of the line. */
-            from = hp, to = vcross(pn, n);
+            from = hp, to = vcross(pn, n), lfrom = lhp;
         }
-        if (vlen(from) > 0) {
+        if (lfrom > 0) {
             /* With a weight below 1 the twist is that fraction of the full solve's (kept in
              * *twist): the angle found here would jump from pi to -pi where the knee passes
              * opposite the pole. At weight 1 the angle itself is not needed. */
@@ -502,8 +560,9 @@ static const char *solve_two_bone(const oroya_ik *ik, double w, double *twist, c
 
 /* ---- aim ------------------------------------------------------------------------------- */
 
-static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *world, frame *f,
-                             const dq *l, dq *ik_out, bool *moved, bool *reached) {
+/* reached may be NULL (not asked for: the ray is not followed past the last turn). */
+IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, frame *f,
+                                       const dq *l, dq *ik_out, bool *moved, bool *reached) {
     const dv3 t = of_vec3(ik->target);
     if (!vfinite(t) || !vfinite(of_vec3(ik->offset)) || !vfinite(of_vec3(ik->forward)) ||
         !vfinite(of_vec3(ik->up)) || !vfinite(of_vec3(ik->up_axis))) {
@@ -521,8 +580,8 @@ static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *w
     aim_shares(ik, n, shares);
     /* The aim ray and the up axis in world space, moved along as each joint turns. */
     const frame *last = &f[n - 1];
-    /* The offset is in the last joint's local space, scale included: through the matrix. */
-    const float *m = world[n - 1].m;
+    /* The offset is in the last joint's local space, scale included: through its world
+     * matrix m. */
     const dv3 off = of_vec3(ik->offset);
     dv3 eye = v3(m[0] * off.x + m[4] * off.y + m[8] * off.z + m[12],
                  m[1] * off.x + m[5] * off.y + m[9] * off.z + m[13],
@@ -581,16 +640,21 @@ static const char *solve_aim(const oroya_ik *ik, uint32_t n, const oroya_mat4 *w
         ik_out[i] = li;
         for (uint32_t k = i + 1; k < n; k++) {
             f[k].p = vadd(piv, qrot(applied, vsub(f[k].p, piv)));
-            f[k].q = qnorm(qmul(applied, f[k].q));
+            f[k].q = qmul(applied, f[k].q); /* unit times unit */
+        }
+        if (i + 1 == n && !reached) {
+            break; /* the ray after the last turn only tells whether it reached */
         }
         eye = vadd(piv, qrot(applied, vsub(eye, piv)));
         fwd = qrot(applied, fwd);
         upw = qrot(applied, upw);
     }
-    const dv3 to = vsub(t, eye);
-    /* Within 1e-5 rad: |fwd x to| < tan(1e-5) (fwd . to), tan(1e-5) = 1e-5 to 17 digits. */
-    *reached = !limited && vlen(to) > 0 && vdot(fwd, to) > 0 &&
-               vlen(vcross(fwd, to)) < 1e-5 * vdot(fwd, to);
+    if (reached) {
+        const dv3 to = vsub(t, eye);
+        /* Within 1e-5 rad: |fwd x to| < tan(1e-5) (fwd . to), tan(1e-5) = 1e-5 to 17 digits. */
+        *reached = !limited && vlen(to) > 0 && vdot(fwd, to) > 0 &&
+                   vlen(vcross(fwd, to)) < 1e-5 * vdot(fwd, to);
+    }
     return NULL;
 }
 
@@ -609,35 +673,20 @@ static oroya_quat unit_or_identity(oroya_quat q) {
     return to_quat(qnorm(d));
 }
 
-oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err) {
-    oroya_result r = check_cheap(job, 0, err);
-    if (r != OROYA_OK) {
-        return r;
-    }
-    const oroya_ik *ik = job->ik;
-    const uint32_t n = chain_count(ik);
-    bool reached = false;
+/* The solve of one IK of n joints on its frames f (pivots and world rotations, chain order;
+ * changed), the input rotations rin and the last joint's world matrix last_m (the eye
+ * offset): writes out (may alias rin). why: a fallback found by the caller, or NULL. */
+IK_CLONES static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const float *last_m,
+                                           frame *f, const oroya_quat *rin, oroya_quat *out,
+                                           bool *reached_out, const char *why, oroya_error *err) {
     const float w = ik->weight;
-    if (!(w > 0)) {
-        /* Weight 0 (or NaN): the pose as it was, bit for bit. */
-        if (job->out != job->rotations) {
-            memmove(job->out, job->rotations, n * sizeof *job->out);
-        }
-        if (job->reached) {
-            *job->reached = false;
-        }
-        return OROYA_OK;
-    }
-    frame f[OROYA_IK_MAX_CHAIN];
+    bool reached = false;
     dq l[OROYA_IK_MAX_CHAIN], ik_out[OROYA_IK_MAX_CHAIN];
     bool moved[OROYA_IK_MAX_CHAIN] = {false};
-    const char *why = NULL;
     for (uint32_t i = 0; i < n && !why; i++) {
-        if (!frame_of(&job->world[i], &f[i])) {
-            why = "world matrix not finite or singular";
-        }
-        l[i] = of_quat(job->rotations[i]);
-        if (!isfinite(qdot(l[i], l[i])) || qdot(l[i], l[i]) < 1e-24) {
+        l[i] = of_quat(rin[i]);
+        const double l2 = qdot(l[i], l[i]);
+        if (!isfinite(l2) || l2 < 1e-24) {
             why = "local rotation zero or not finite";
         }
         l[i] = qnorm(l[i]);
@@ -650,7 +699,7 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
                 why = solve_two_bone(ik, w, &twist, f, l, ik_out, moved, &reached);
             }
         } else {
-            why = solve_aim(ik, n, job->world, f, l, ik_out, moved, &reached);
+            why = solve_aim(ik, n, last_m, f, l, ik_out, moved, reached_out ? &reached : NULL);
         }
     }
     for (uint32_t i = 0; !why && i < n; i++) {
@@ -660,17 +709,17 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
     }
     if (why) {
         for (uint32_t i = 0; i < n; i++) {
-            job->out[i] = unit_or_identity(job->rotations[i]);
+            out[i] = unit_or_identity(rin[i]);
         }
-        if (job->reached) {
-            *job->reached = false;
+        if (reached_out) {
+            *reached_out = false;
         }
         return oroya__fail(err, OROYA_ERR_INVALID_DATA, "%s: %s; pose left unchanged",
                            ik->name && ik->name[0] ? ik->name : "ik", why);
     }
     for (uint32_t i = 0; i < n; i++) {
         if (!moved[i]) {
-            job->out[i] = job->rotations[i];
+            out[i] = rin[i];
             continue;
         }
         dq q = ik_out[i];
@@ -689,12 +738,44 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
                 o = c;
             }
         }
-        job->out[i] = o;
+        out[i] = o;
     }
-    if (job->reached) {
-        *job->reached = reached && w >= 1;
+    if (reached_out) {
+        *reached_out = reached && w >= 1;
     }
     return OROYA_OK;
+}
+
+/* Weight 0 (or NaN): the pose as it was, bit for bit. */
+static void copy_unchanged(const oroya_ik_solve_job *job, uint32_t n) {
+    if (job->out != job->rotations) {
+        memmove(job->out, job->rotations, n * sizeof *job->out);
+    }
+    if (job->reached) {
+        *job->reached = false;
+    }
+}
+
+oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err) {
+    oroya_result r = check_cheap(job, 0, err);
+    if (r != OROYA_OK) {
+        return r;
+    }
+    const oroya_ik *ik = job->ik;
+    const uint32_t n = chain_count(ik);
+    if (!(ik->weight > 0)) {
+        copy_unchanged(job, n);
+        return OROYA_OK;
+    }
+    frame f[OROYA_IK_MAX_CHAIN];
+    const char *why = NULL;
+    for (uint32_t i = 0; i < n && !why; i++) {
+        if (!frame_of(&job->world[i], &f[i])) {
+            why = "world matrix not finite or singular";
+        }
+    }
+    return solve_frames(ik, n, job->world[n - 1].m, f, job->rotations, job->out, job->reached, why,
+                        err);
 }
 
 /* ---- chains and hooks ------------------------------------------------------------------- */
@@ -1052,34 +1133,81 @@ static uint32_t character_chain(const oroya__ik_pose *c, const oroya_ik *ik) {
     return ok ? n : 0;
 }
 
-/* Solves one IK on world matrices w of its chain and writes the rotations into the SoA
- * locals. False on a fallback (the pose left as it was). */
-static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
-                            const oroya_mat4 *w) {
-    oroya_quat q[OROYA_IK_MAX_CHAIN];
-    for (uint32_t k = 0; k < n; k++) {
-        q[k] = soa_rotation(c->locals, ik->joints[k]);
-    }
-    if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
-        return false;
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        oroya_soa_transform *b = &c->locals[ik->joints[k] / 4];
-        const uint32_t lane = ik->joints[k] % 4;
-        b->qx[lane] = q[k].x, b->qy[lane] = q[k].y, b->qz[lane] = q[k].z, b->qw[lane] = q[k].w;
+/* Writes an IK's rotations into the SoA locals (and marks them changed). */
+static void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                            const oroya_quat *q) {
+    for (uint32_t i = 0; i < n; i++) {
+        oroya_soa_transform *b = &c->locals[ik->joints[i] / 4];
+        const uint32_t lane = ik->joints[i] % 4;
+        b->qx[lane] = q[i].x, b->qy[lane] = q[i].y, b->qz[lane] = q[i].z, b->qw[lane] = q[i].w;
         if (c->changed) {
-            c->changed[ik->joints[k] / 4] |= (uint16_t)(1u << (4 + lane));
+            c->changed[ik->joints[i] / 4] |= (uint16_t)(1u << (4 + lane));
         }
     }
+}
+
+/* Solves one IK whose chain's joints have the model matrices w (chain order) and writes the
+ * rotations into the SoA locals. The chain's world rotations come from its first joint's
+ * parent (one matrix to rotation, `parent`: its model matrix, NULL for the identity) and the
+ * local rotations along the path (path[0..len): the first joint down to the end), so no other
+ * matrix is decomposed. False on a fallback (the pose left as it was). */
+IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                                      const oroya_mat4 *w, const oroya_mat4 *parent,
+                                      const uint32_t *path, uint32_t len) {
+    oroya_quat q[OROYA_IK_MAX_CHAIN];
+    frame f[OROYA_IK_MAX_CHAIN];
+    frame pf = {v3(0, 0, 0), qid()};
+    if (parent && !frame_of(parent, &pf)) {
+        return false;
+    }
+    dq qa = pf.q;
+    uint32_t k = 0;
+    for (uint32_t e = 0; e < len && k < n; e++) {
+        const uint32_t j = path[e];
+        const oroya_quat lq = soa_rotation(c->locals, j);
+        qa = qmul(qa, of_quat(lq));
+        if (j == ik->joints[k]) {
+            /* The product of unit rotations, normalized once per chain joint (the locals are
+             * float). */
+            qa = qnorm(qa);
+            const float *m = w[k].m;
+            f[k].p = v3(m[12], m[13], m[14]);
+            f[k].q = qa;
+            q[k] = lq;
+            if (!vfinite(f[k].p) || !isfinite(qdot(qa, qa))) {
+                return false;
+            }
+            k++;
+        }
+    }
+    if (k != n || solve_frames(ik, n, w[n - 1].m, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+        return false;
+    }
+    write_rotations(c, ik, n, q);
     return true;
 }
 
-void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end) {
+uint64_t oroya__ik_steps(const oroya__ik_pose *c, uint32_t step) {
+    uint64_t steps = 0;
+    for (uint32_t i = 0; i < c->count; i++) {
+        steps |= 1ull << (c->ik[i].joints[0] / step % 64);
+    }
+    return steps;
+}
+
+IK_CLONES void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end,
+                                    bool before) {
     const oroya_pose_skeleton *s = c->skeleton;
     for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
         const uint32_t root = ik->joints[0];
         if (root < first || root >= end) {
+            continue;
+        }
+        /* Before the step when the first joint's parent is done (the step then computes the
+         * chain once, already corrected), else after it. */
+        const uint32_t par = s->parents[root];
+        if ((par == UINT32_MAX || par < first) != before) {
             continue;
         }
         const uint32_t n = character_chain(c, ik);
@@ -1088,15 +1216,17 @@ void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end)
         if (!len) {
             continue;
         }
-        /* The chain's world matrices: joints up to `end` are done; past it, the path's
-         * matrices from the blended locals, as the pass will compute them. */
+        /* The chain's model matrices: joints below `done` are computed; from it on, the
+         * path's matrices from the blended locals, as the pass will compute them. */
+        const uint32_t done = before ? first : end;
         oroya_mat4 w[OROYA_IK_MAX_CHAIN], scratch;
         v4 m[4];
-        const float *prev = c->models[root].m;
+        const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
+        const float *prev = pm ? pm->m : NULL;
         uint32_t k = 0;
         for (uint32_t e = 0; e < len; e++) {
             const uint32_t j = path[e];
-            if (j < end) {
+            if (j < done) {
                 prev = c->models[j].m;
             } else {
                 ltm_one(c, j, prev, m, NULL);
@@ -1111,7 +1241,7 @@ void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end)
                 k++;
             }
         }
-        if (k != n || !character_solve(c, ik, n, w)) {
+        if (k != n || !character_solve(c, ik, n, w, pm, path, len) || before) {
             continue;
         }
         /* The subtree's joints in [root, end) again (parents come first). */
@@ -1140,12 +1270,30 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
         if (!n) {
             continue;
         }
-        oroya_mat4 w[OROYA_IK_MAX_CHAIN];
-        for (uint32_t k = 0; k < n; k++) {
-            w[k] = c->models[ik->joints[k]];
-        }
-        if (!character_solve(c, ik, n, w)) {
-            continue;
+        uint32_t path[IK_PATH_MAX];
+        const uint32_t len = chain_path(s, ik, n, path);
+        if (!len) {
+            /* A path longer than IK_PATH_MAX: the solver on the chain's matrices. */
+            oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+            oroya_quat q[OROYA_IK_MAX_CHAIN];
+            for (uint32_t k = 0; k < n; k++) {
+                w[k] = c->models[ik->joints[k]];
+                q[k] = soa_rotation(c->locals, ik->joints[k]);
+            }
+            if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
+                continue;
+            }
+            write_rotations(c, ik, n, q);
+        } else {
+            oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+            for (uint32_t k = 0; k < n; k++) {
+                w[k] = c->models[ik->joints[k]];
+            }
+            const uint32_t par = s->parents[ik->joints[0]];
+            if (!character_solve(c, ik, n, w, par == UINT32_MAX ? NULL : &c->models[par], path,
+                                 len)) {
+                continue;
+            }
         }
         const uint32_t root = ik->joints[0];
         in[root] = 1;

@@ -111,6 +111,11 @@ struct oroya_action {
     bool kernel_ok;
     uint32_t *property_tracks; /* the tracks not on a joint, for the kernel path */
     uint32_t property_track_count;
+    /* Tracks on joints that the kernel has no sampler for (oroya__rig_track_outside): sampled
+     * here with the property path's sampler, handed to the kernel per lane in `ext`. */
+    uint32_t *ext_tracks;
+    uint32_t ext_track_count;
+    oroya__pose_ext *ext;                /* kblocks, or NULL when there are none */
     int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
     double rm_wraps;                     /* this update: signed repeat wraps (see update_time) */
     const oroya_mask *mask;              /* joint mask, or NULL */
@@ -175,7 +180,9 @@ struct oroya_mixer {
     oroya_soa_transform *korig;   /* kblocks: the original value of every joint channel */
     oroya_soa_transform *klocals; /* kblocks: the blended pose (also last frame's, compared) */
     oroya_mat4 *kmodels, *kbones; /* kjoints; bones in palette order, then the ancestors */
-    uint16_t *kchanged;           /* kblocks: lanes changed since the last write-back */
+    uint16_t *kchanged;           /* kblocks: lanes to write at the next write-back whatever
+                                     their value (held, limited, IK, root motion) */
+    oroya_soa_transform *ksnap;   /* kblocks: klocals at the last write-back (compared then) */
     uint16_t *kinuse;             /* kblocks: lanes with a scheduled binding */
     uint16_t *klimited;           /* kblocks: rotation lanes with a joint limit */
     float *ktwist;                /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
@@ -593,6 +600,12 @@ static void kernel_write_back(void *ctx) {
     if (!m->kernel_pending)
         return;
     m->kernel_pending = false;
+    /* The lanes whose value moved since the last write-back. Between two write-backs nothing
+     * else writes the scene (a write goes through this first), so the scene still holds the
+     * last written value of every lane that is not held: three's per-update "write when the
+     * result differs" comes to the same scene, and the comparison runs once per write-back
+     * instead of once per update. Held lanes are compared per update (kernel_run). */
+    oroya__pose_diff_copy(m->klocals, m->ksnap, m->kblocks, m->kchanged);
     oroya_transform *tr = oroya__scene_transforms_raw(m->scene);
     for (uint32_t b = 0; b < m->kblocks; b++) {
         uint32_t bits = m->kchanged[b] & (m->kinuse[b] | m->klimited[b] | m->kik[b]);
@@ -671,7 +684,10 @@ static void switch_path(oroya_mixer *m, bool kernel) {
             }
         }
     } else {
+        /* The property path's last pose (property_bones) is what the kernel's results are
+         * compared with. */
         memset(m->kchanged, 0, m->kblocks * sizeof *m->kchanged);
+        memcpy(m->ksnap, m->klocals, m->kblocks * sizeof *m->ksnap);
     }
     m->kernel_mode = kernel;
 }
@@ -697,8 +713,9 @@ static void kernel_prepare(oroya_mixer *m) {
         for (uint32_t ch = 0; ch < 3; ch++) {
             const uint32_t comps = ch == 1 ? 4u : 3u;
             if (!(used & (1u << (ch * 4)))) {
+                /* The scene's value is also what the next write-back compares with. */
                 for (uint32_t e = 0; e < comps; e++)
-                    *lane(m->korig, k, ch, e) = src[ch][e];
+                    *lane(m->korig, k, ch, e) = *lane(m->ksnap, k, ch, e) = src[ch][e];
                 continue;
             }
             /* An animated lane written from outside: three keeps such a value in the scene
@@ -804,9 +821,31 @@ static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *chan
     }
 }
 
+/* A held lane is released (and written) when the mixer's value for it changes from one update
+ * to the next, as three writes over an outside value then: the held lanes' last values, kept
+ * in kpose before the blend, against the new ones. */
+static void kernel_held_changes(oroya_mixer *m) {
+    for (uint32_t b = 0; b < m->kblocks; b++) {
+        for (uint32_t bits = m->kheldbits[b]; bits; bits &= bits - 1) {
+            const uint32_t bit = (uint32_t)__builtin_ctz(bits);
+            const uint32_t ch = bit / 4, j = b * 4 + bit % 4;
+            bool same = true;
+            for (uint32_t e = 0; e < (ch == 1 ? 4u : 3u); e++)
+                same = same && *lane(m->kpose, j, ch, e) == *lane(m->klocals, j, ch, e);
+            if (!same)
+                m->kchanged[b] |= (uint16_t)(1u << bit);
+        }
+    }
+}
+
 static void kernel_run(oroya_mixer *m) {
+    const bool held = m->kany_held;
+    if (held)
+        memcpy(m->kpose, m->klocals, m->kblocks * sizeof *m->kpose);
     oroya__pose_mix(m->rig->skeleton, m->klayers, m->klayer_count, m->korig, m->klocals,
-                    m->kchanged, m->kscratch);
+                    m->kscratch);
+    if (held)
+        kernel_held_changes(m);
     if (m->rm_mode != OROYA_ROOT_NONE)
         kernel_root_hold(m);
     if (m->limit_count)
@@ -1502,6 +1541,21 @@ static void root_motion_hold(const oroya_mixer *m, oroya_vec3 *t, oroya_quat *q)
     }
 }
 
+/* Track j of the action at clip time t, into doubles, as three's interpolants write into the
+ * Float64Array binding buffer. */
+static void sample_track(oroya_action *a, uint32_t j, const binding *b, double t, double *out) {
+    const oroya_track *track = &a->clip->tracks[j];
+    if (track->interpolation == OROYA_INTERP_STERP && track->twist_axis.x == 0 &&
+        track->twist_axis.y == 0 && track->twist_axis.z == 0) {
+        /* A STERP track without an axis takes the node's (the bone's long axis). */
+        oroya_track with_axis = *track;
+        with_axis.twist_axis = b->twist_axis;
+        oroya_track_sample_f64(&with_axis, t, &a->cursors[j], &a->endings, out);
+        return;
+    }
+    oroya_track_sample_f64(track, t, &a->cursors[j], &a->endings, out);
+}
+
 static void action_update(oroya_action *a, double time, double delta, double direction,
                           uint32_t accu_index) {
     oroya_mixer *m = a->mixer;
@@ -1531,7 +1585,6 @@ static void action_update(oroya_action *a, double time, double delta, double dir
     if (m->rm_mode != OROYA_ROOT_NONE && !m->jumping && delta != 0 &&
         (a->rm_translation >= 0 || a->rm_rotation >= 0))
         root_motion_add(a, rm_from, clip_time, weight);
-    const oroya_track *tracks = a->clip->tracks;
     bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
     oroya_rotation_blend blend =
         a->rotation_blend != OROYA_ROTATION_BLEND_DEFAULT ? a->rotation_blend : m->rotation_blend;
@@ -1547,12 +1600,22 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->additive = additive;
         ly->mask = a->mask ? a->mask->kweights : NULL;
         ly->twist = blend == OROYA_ROTATION_BLEND_STERP ? m->ktwist : NULL;
+        ly->ext = a->ext;
+        for (uint32_t i = 0; i != a->ext_track_count; ++i) {
+            const uint32_t j = a->ext_tracks[i];
+            const binding *b = a->bindings[j];
+            double v[4];
+            sample_track(a, j, b, clip_time, v);
+            oroya__pose_ext *e = &a->ext[b->joint / 4];
+            const uint32_t row = b->channel == 0 ? 0 : b->channel == 1 ? 3 : 7;
+            for (uint32_t c = 0; c != b->size; ++c)
+                e->rows[row + c][b->joint % 4] = (float)v[c];
+        }
     }
     const uint32_t count = kernel ? a->property_track_count : a->track_count;
     for (uint32_t i = 0; i != count; ++i) {
         const uint32_t j = kernel ? a->property_tracks[i] : i;
         binding *b = a->bindings[j];
-        const oroya_track *t = &tracks[j];
         double w = weight;
         if (a->mask) {
             /* weight x mask[joint]; a channel masked out takes no part (as weight 0 would). */
@@ -1560,16 +1623,7 @@ static void action_update(oroya_action *a, double time, double delta, double dir
             if (!(w > 0))
                 continue;
         }
-        if (t->interpolation == OROYA_INTERP_STERP && t->twist_axis.x == 0 &&
-            t->twist_axis.y == 0 && t->twist_axis.z == 0) {
-            /* A STERP track without an axis takes the node's (the bone's long axis). */
-            oroya_track with_axis = *t;
-            with_axis.twist_axis = b->twist_axis;
-            oroya_track_sample_f64(&with_axis, clip_time, &a->cursors[j], &a->endings, b->buffer);
-        } else {
-            /* Doubles, as three's interpolants write into the Float64Array binding buffer. */
-            oroya_track_sample_f64(t, clip_time, &a->cursors[j], &a->endings, b->buffer);
-        }
+        sample_track(a, j, b, clip_time, b->buffer);
         if (additive)
             binding_accumulate_additive(b, w);
         else
@@ -1601,8 +1655,10 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     m->kheld = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     m->kpose = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     m->kheldbits = oroya__calloc(al, m->kblocks, sizeof(uint16_t), 16);
+    m->ksnap = oroya__calloc(al, m->kblocks, sizeof(oroya_soa_transform), 64);
     if (!m->korig || !m->klocals || !m->kmodels || !m->kbones || !m->kchanged || !m->kdense ||
-        !m->klayers || !m->kscratch || !m->ktwist || !m->kheld || !m->kpose || !m->kheldbits)
+        !m->klayers || !m->kscratch || !m->ktwist || !m->kheld || !m->kpose || !m->kheldbits ||
+        !m->ksnap)
         return OROYA_ERR_OUT_OF_MEMORY;
     m->kinuse = m->kchanged + m->kblocks;
     m->klimited = m->kinuse + m->kblocks;
@@ -1614,6 +1670,7 @@ static oroya_result kernel_create(oroya_mixer *m, const oroya_rig *rig) {
     m->kepoch = oroya__scene_epoch(m->scene) - 1u; /* the first update reads the scene */
     /* Until the first update: the scene's pose (or the rest pose without a scene). */
     property_bones(m);
+    memcpy(m->ksnap, m->klocals, m->kblocks * sizeof *m->ksnap);
     m->hook = (oroya__scene_hook){kernel_write_back, m, NULL};
     oroya__scene_add_hook(m->scene, &m->hook);
     return OROYA_OK;
@@ -1636,6 +1693,7 @@ static void kernel_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->kheld);
     oroya__free(&m->allocator, m->kpose);
     oroya__free(&m->allocator, m->kheldbits);
+    oroya__free(&m->allocator, m->ksnap);
 }
 
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
@@ -1702,6 +1760,8 @@ static void free_action(oroya_mixer *m, oroya_action *a) {
     oroya__free(&m->allocator, a->pose_cursors);
     oroya__free(&m->allocator, a->pose_intervals);
     oroya__free(&m->allocator, a->property_tracks);
+    oroya__free(&m->allocator, a->ext_tracks);
+    oroya__free(&m->allocator, a->ext);
     oroya__free(&m->allocator, a->mask_weights);
     oroya__free(&m->allocator, a->bindings);
     oroya__free(&m->allocator, a->cursors);
@@ -1844,6 +1904,25 @@ static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
     for (uint32_t i = 0; i < n; i++)
         if (a->bindings[i]->joint == NO_INDEX)
             a->property_tracks[a->property_track_count++] = i;
+    if (a->pose && a->kernel_ok) {
+        for (uint32_t i = 0; i < n; i++)
+            a->ext_track_count +=
+                a->bindings[i]->joint != NO_INDEX && oroya__rig_track_outside(&clip->tracks[i]);
+    }
+    if (a->ext_track_count) {
+        a->ext_tracks = oroya__calloc(&m->allocator, a->ext_track_count, sizeof(uint32_t), 16);
+        a->ext = oroya__calloc(&m->allocator, m->kblocks, sizeof(oroya__pose_ext), 16);
+        if (!a->ext_tracks || !a->ext)
+            return OROYA_ERR_OUT_OF_MEMORY;
+        uint32_t e = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const binding *b = a->bindings[i];
+            if (b->joint == NO_INDEX || !oroya__rig_track_outside(&clip->tracks[i]))
+                continue;
+            a->ext_tracks[e++] = i;
+            a->ext[b->joint / 4].mask[b->channel][b->joint % 4] = UINT32_MAX;
+        }
+    }
     if (a->pose) {
         const uint32_t g = a->pose->group_count;
         a->pose_cursors = oroya__calloc(&m->allocator, g, sizeof(uint16_t), 16);

@@ -785,14 +785,35 @@ size_t oroya__pose_mix_scratch_size(void) { return sizeof(active_layer); }
 
 void oroya__pose_mix(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
                      uint32_t count, const oroya_soa_transform *rest, oroya_soa_transform *locals,
-                     uint16_t *changed, void *scratch) {
+                     void *scratch) {
 #if OROYA__POSE_AVX2
     if (pose_have_avx2()) {
-        oroya__pose_mix_avx2(skel, layers, count, rest, locals, changed, scratch);
+        oroya__pose_mix_avx2(skel, layers, count, rest, locals, scratch);
         return;
     }
 #endif
-    pk_mix(skel, layers, count, rest, locals, changed, scratch);
+    pk_mix(skel, layers, count, rest, locals, scratch);
+}
+
+void oroya__pose_diff_copy(const oroya_soa_transform *cur, oroya_soa_transform *snap,
+                           uint32_t blocks, uint16_t *changed) {
+    for (uint32_t b = 0; b < blocks; b++) {
+        const float *c = cur[b].tx;
+        float *s = snap[b].tx;
+        uint32_t bits = 0;
+        /* Rows tx..tz, qx..qw, sx..sz: channel ch's lanes go to bits ch * 4 .. ch * 4 + 3. */
+        static const uint8_t first[3] = {0, 3, 7}, count[3] = {3, 4, 3};
+        for (uint32_t ch = 0; ch < 3; ch++) {
+            v4 same = v4_eq(v4_load(c + first[ch] * 4), v4_load(s + first[ch] * 4));
+            for (uint32_t e = 1; e < count[ch]; e++) {
+                same = v4_and(same, v4_eq(v4_load(c + (first[ch] + e) * 4),
+                                          v4_load(s + (first[ch] + e) * 4)));
+            }
+            bits |= (uint32_t)(~v4_movemask(same) & 0xF) << (ch * 4);
+        }
+        changed[b] |= (uint16_t)bits;
+        memcpy(s, c, sizeof(oroya_soa_transform));
+    }
 }
 
 void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,

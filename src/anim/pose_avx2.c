@@ -30,8 +30,8 @@ void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer
 
 void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
                           uint32_t count, const oroya_soa_transform *rest,
-                          oroya_soa_transform *locals, uint16_t *changed, void *scratch) {
-    pk_mix(skel, layers, count, rest, locals, changed, scratch);
+                          oroya_soa_transform *locals, void *scratch) {
+    pk_mix(skel, layers, count, rest, locals, scratch);
 }
 
 void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,

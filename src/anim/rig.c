@@ -55,40 +55,28 @@ static int channel_of(oroya_property p) {
                                            : -1;
 }
 
+bool oroya__rig_track_outside(const oroya_track *t) {
+    const int ch = channel_of(t->property);
+    return ch >= 0 && (t->interpolation == OROYA_INTERP_STERP ||
+                       (t->interpolation == OROYA_INTERP_SMOOTH && ch != 1) ||
+                       t->key_count > OROYA_POSE_MAX_KEYS);
+}
+
 oroya_result oroya__rig_make_clip(const oroya_rig *rig, const oroya_clip *clip,
                                   const uint32_t *track_joints, const oroya_allocator *allocator,
                                   oroya_pose_clip **out, oroya_error *err) {
     const oroya_pose_skeleton *skel = rig->skeleton;
+    uint32_t outside = 0;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const oroya_track *t = &clip->tracks[i];
         const uint32_t k = track_joints[i];
-        const int ch = channel_of(t->property);
-        if (k == UINT32_MAX || ch < 0) {
+        if (k == UINT32_MAX || channel_of(t->property) < 0) {
             continue;
         }
-        const char *joint = skel->names ? skel->names[k] : "";
-        if (t->interpolation == OROYA_INTERP_SMOOTH && ch != 1) {
-            return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
-                               "clip \"%s\" tracks[%u]: SMOOTH %s on joint \"%s\" of %s: the "
-                               "kernel has no smooth translation/scale",
-                               clip->name ? clip->name : "", i, oroya_property_name(t->property),
-                               joint, rig->name);
-        }
-        if (t->interpolation == OROYA_INTERP_STERP) {
-            return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
-                               "clip \"%s\" tracks[%u]: STERP rotation on joint \"%s\" of %s: the "
-                               "kernel samples no twist-axis spline",
-                               clip->name ? clip->name : "", i, joint, rig->name);
-        }
-        if (t->key_count > OROYA_POSE_MAX_KEYS) {
-            return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
-                               "clip \"%s\" tracks[%u]: %u keys on joint \"%s\" of %s, the kernel "
-                               "holds at most %u",
-                               clip->name ? clip->name : "", i, t->key_count, joint, rig->name,
-                               (unsigned)OROYA_POSE_MAX_KEYS);
-        }
+        outside += oroya__rig_track_outside(t);
         for (uint32_t j = 0; j < i; j++) {
             if (track_joints[j] == k && clip->tracks[j].property == t->property) {
+                const char *joint = skel->names ? skel->names[k] : "";
                 return oroya__fail(err, OROYA_ERR_UNSUPPORTED,
                                    "clip \"%s\" tracks[%u] and [%u]: two %s tracks on joint "
                                    "\"%s\" of %s (the kernel holds one per joint channel)",
@@ -100,11 +88,36 @@ oroya_result oroya__rig_make_clip(const oroya_rig *rig, const oroya_clip *clip,
     if (!out) {
         return OROYA_OK;
     }
-    oroya_pose_clip_desc d = {.skeleton = skel, .clip = clip, .track_joints = track_joints};
+    const oroya_allocator *al = allocator ? allocator : &rig->allocator;
+    /* The tracks the mixer samples itself get a LINEAR stand-in on the same keys (one key past
+     * the kernel's key limit), so their lanes stay animated and their blocks keep one layout. */
+    oroya_clip copy = *clip;
+    oroya_track *stand_in = NULL;
+    if (outside) {
+        stand_in = oroya__alloc(al, clip->track_count * sizeof *stand_in, 16);
+        if (!stand_in) {
+            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", rig->name);
+        }
+        memcpy(stand_in, clip->tracks, clip->track_count * sizeof *stand_in);
+        for (uint32_t i = 0; i < clip->track_count; i++) {
+            if (track_joints[i] != UINT32_MAX && oroya__rig_track_outside(&stand_in[i])) {
+                stand_in[i].interpolation = OROYA_INTERP_LINEAR;
+                stand_in[i].twist_axis = (oroya_vec3){0, 0, 0};
+                stand_in[i].value_count = 0;
+                if (stand_in[i].key_count > OROYA_POSE_MAX_KEYS) {
+                    stand_in[i].key_count = 1;
+                }
+            }
+        }
+        copy.tracks = stand_in;
+    }
+    oroya_pose_clip_desc d = {.skeleton = skel, .clip = &copy, .track_joints = track_joints};
     if (allocator) {
         d.allocator = *allocator;
     }
-    return oroya__pose_clip_create_raw(&d, out, err);
+    oroya_result r = oroya__pose_clip_create_raw(&d, out, err);
+    oroya__free(al, stand_in);
+    return r;
 }
 
 /* Kernel joints of the tracks of `clip` on the rig's own scene, into a scratch array. */
@@ -337,9 +350,18 @@ const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *cl
         return NULL;
     }
     for (uint32_t i = 0; i < rig->clip_count; i++) {
-        if (rig->clips[i] == clip) {
-            return rig->pose_clips[i];
+        if (rig->clips[i] != clip) {
+            continue;
         }
+        /* A clip with tracks that only a mixer samples (oroya__rig_track_outside) holds
+         * stand-ins for them: the pose layer alone would play those as LINEAR. */
+        for (uint32_t t = 0; rig->pose_clips[i] && t < clip->track_count; t++) {
+            if (rig->clip_joints[i][t] != UINT32_MAX &&
+                oroya__rig_track_outside(&clip->tracks[t])) {
+                return NULL;
+            }
+        }
+        return rig->pose_clips[i];
     }
     return NULL;
 }

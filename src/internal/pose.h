@@ -183,6 +183,15 @@ struct oroya_pose_character {
 oroya_result oroya__pose_clip_create_raw(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                          oroya_error *err);
 
+/* Per block of a layer: values the mixer sampled itself (tracks the kernel has no sampler for:
+ * STERP rotations, SMOOTH translations and scales, more keys than a runtime clip holds; their
+ * runtime clip holds a stand-in with the same lane animated) and the lanes they replace, per
+ * channel (all-ones words). The kernel takes them in place of its own sample on those lanes. */
+typedef struct oroya__pose_ext {
+    uint32_t mask[3][4];            /* [channel][lane] */
+    _Alignas(16) float rows[10][4]; /* tx ty tz qx qy qz qw sx sy sz, SoA as a block */
+} oroya__pose_ext;
+
 /* One layer of oroya__pose_mix: the mixer keeps the cursors and intervals per action (the
  * clip's group_count of each), so any number of layers can blend and a layer keeps its
  * cursors whatever its position. */
@@ -198,16 +207,22 @@ typedef struct oroya__pose_mix_layer {
     const float *twist; /* STERP blending (normal layers): per block the x, y and z rows of each
                             joint's twist axis (block_count * 12 floats, zero = no axis: slerp),
                             or NULL for slerp blending */
+    const oroya__pose_ext *ext; /* block_count entries, or NULL: no lane sampled outside */
 } oroya__pose_mix_layer;
 
 /* The mixer's blend: seeks the layers, blends the normal ones in order, fills the remainder
- * from `rest` (per lane: the original values), adds the additive ones, and stores `locals`,
- * or'ing the lanes that changed into `changed` (per block, bit ch * 4 + lane; NULL = no
- * detection). `scratch` holds `count` entries. Then oroya__pose_ltm for model and bone
- * matrices. Same kernels as oroya_pose_character_update (the best the CPU has). */
+ * from `rest` (per lane: the original values), adds the additive ones, and stores `locals`.
+ * `scratch` holds `count` entries. Then oroya__pose_ltm for model and bone matrices. Same
+ * kernels as oroya_pose_character_update (the best the CPU has). */
 void oroya__pose_mix(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
                      uint32_t count, const oroya_soa_transform *rest, oroya_soa_transform *locals,
-                     uint16_t *changed, void *scratch);
+                     void *scratch);
+/* The mixer's lazy write-back: or's into `changed` the lanes of `blocks` blocks whose value in
+ * `cur` differs from `snap` (per block, bit ch * 4 + lane; the comparison three.js's
+ * PropertyMixer.apply makes: NaN counts as changed, 0 and -0 as equal), then copies cur into
+ * snap. */
+void oroya__pose_diff_copy(const oroya_soa_transform *cur, oroya_soa_transform *snap,
+                           uint32_t blocks, uint16_t *changed);
 void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
@@ -239,11 +254,17 @@ bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *skeleton, const struct or
  * bone matrices of their subtrees. Used when in_pass is false. */
 void oroya__ik_run_after(const oroya__ik_pose *p);
 
-/* With in_pass, local-to-model calls this once the model and bone matrices of joints
- * [first, end) are done: each IK whose first joint is in the range solves (in list order),
- * writes its chain's local rotations, and recomputes the matrices of its subtree's joints in
- * the range; the joints after the range then take the new rotations as they come. */
-void oroya__ik_run_joints(const oroya__ik_pose *p, uint32_t first, uint32_t end);
+/* With in_pass, local-to-model calls this twice for each step of joints [first, end) that
+ * holds an IK's first joint: before the step (`before`), for the IKs whose first joint's
+ * parent is done (they solve on the chain's matrices from the blended locals and write its
+ * local rotations, so the step computes the chain once, already corrected), then once the
+ * step's model and bone matrices are done, for the others (they solve, write, and recompute
+ * the matrices of their subtree's joints in the step). In list order within each call; the
+ * joints after the step take the new rotations as they come. */
+void oroya__ik_run_joints(const oroya__ik_pose *p, uint32_t first, uint32_t end, bool before);
+/* The steps of `step` joints that hold an IK's first joint: bit (first joint / step) % 64 (a
+ * false positive only costs the calls above). */
+uint64_t oroya__ik_steps(const oroya__ik_pose *p, uint32_t step);
 
 /* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
  * when p->in_pass, else after it. */
@@ -263,7 +284,7 @@ void oroya__pose_run_update_avx2(oroya_pose_character *c, const oroya_pose_layer
                                  uint32_t layer_count);
 void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix_layer *layers,
                           uint32_t count, const oroya_soa_transform *rest,
-                          oroya_soa_transform *locals, uint16_t *changed, void *scratch);
+                          oroya_soa_transform *locals, void *scratch);
 void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                           const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p);

@@ -541,6 +541,23 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
     }
 }
 
+/* The lanes of one channel of blocks b and b2 whose values the mixer sampled itself
+ * (oroya__pose_ext) replace the kernel's sample there. */
+static OROYA__INLINE void take_ext(const oroya__pose_ext *ext, uint32_t b, uint32_t b2, int ch,
+                                   vf out[4]) {
+    if (!ext) {
+        return;
+    }
+    const vf m = vf_masks(ext[b].mask[ch], ext[b2].mask[ch]);
+    if (!vf_movemask(m)) {
+        return;
+    }
+    const int row = ch == OROYA__CH_T ? 0 : ch == OROYA__CH_R ? 3 : 7;
+    for (int e = 0; e < (ch == OROYA__CH_R ? 4 : 3); e++) {
+        out[e] = vf_select(m, vf_load2(ext[b].rows[row + e], ext[b2].rows[row + e]), out[e]);
+    }
+}
+
 /* ---- blending ---------------------------------------------------------------------------------- */
 
 /* The blend state of a step: the accumulated pose and, per channel, the summed weight. */
@@ -594,9 +611,11 @@ static OROYA__INLINE vf channel_animated(const oroya_pose_clip *clip, uint32_t b
 
 /* Translation or scale of a normal layer: the lerp accumulation. */
 static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *clip, uint32_t b,
-                                    uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv) {
+                                    uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv,
+                                    const oroya__pose_ext *ext) {
     vf s[4], first;
     sample_channel(clip, b, b2, ch, iv, s, false);
+    take_ext(ext, b, b2, ch, s);
     const vf anim = channel_animated(clip, b, b2, ch);
     vf f = accumulate_weight(wsum, vf_and(anim, wv), &first);
     t4 x = {s[0], s[1], s[2]};
@@ -652,17 +671,18 @@ static void sterp_lanes(q4 *r, const q4 *a, const q4 *b, vf f, vf use, const flo
  * hold here does not matter, so they do not force the general mix. */
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                        uint32_t b2, const oroya__pose_interval *iv, float w,
-                                       const float *mask, const float *twist, int pad_bits,
-                                       bool exact) {
+                                       const float *mask, const float *twist,
+                                       const oroya__pose_ext *ext, int pad_bits, bool exact) {
     /* A joint mask scales the weight per lane (weight x mask[joint]); lanes at 0 take no part,
      * as three's accumulate with weight 0. */
     const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
-        blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv);
+        blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv, ext);
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4], first;
         sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
+        take_ext(ext, b, b2, OROYA__CH_R, s);
         vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_R), wv);
         vf f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
@@ -688,7 +708,7 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
         }
     }
     if (channel_any(clip, b, b2, OROYA__CH_S)) {
-        blend_vec(&st->s, &st->ws, clip, b, b2, OROYA__CH_S, iv, wv);
+        blend_vec(&st->s, &st->ws, clip, b, b2, OROYA__CH_S, iv, wv, ext);
     }
 }
 
@@ -744,9 +764,11 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
 
 /* Translation or scale of an additive layer: acc += w * delta on the animated lanes. */
 static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                  int ch, const oroya__pose_interval *iv, vf wv) {
+                                  int ch, const oroya__pose_interval *iv, vf wv,
+                                  const oroya__pose_ext *ext) {
     vf s[4];
     sample_channel(clip, b, b2, ch, iv, s, false);
+    take_ext(ext, b, b2, ch, s);
     const vf anim = channel_animated(clip, b, b2, ch);
     t4 r = {madd(s[0], wv, acc->x), madd(s[1], wv, acc->y), madd(s[2], wv, acc->z)};
     *acc = t4_select(anim, r, *acc);
@@ -809,14 +831,16 @@ static OROYA__INLINE void add_rotation_exact(blend4 *st, q4 d, vf animated, vf w
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
 static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                          uint32_t b2, const oroya__pose_interval *iv, float w,
-                                         const float *mask, bool exact) {
+                                         const float *mask, const oroya__pose_ext *ext,
+                                         bool exact) {
     const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
-        add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv);
+        add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv, ext);
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4];
         sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
+        take_ext(ext, b, b2, OROYA__CH_R, s);
         vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
         if (exact) {
@@ -852,7 +876,7 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
         }
     }
     if (channel_any(clip, b, b2, OROYA__CH_S)) {
-        add_vec(&st->s, clip, b, b2, OROYA__CH_S, iv, wv);
+        add_vec(&st->s, clip, b, b2, OROYA__CH_S, iv, wv, ext);
     }
 }
 
@@ -967,30 +991,18 @@ typedef struct active_layer {
     float weight;
     const float *mask;  /* per joint (block_count * 4 floats), or NULL */
     const float *twist; /* STERP blending: twist axes (see oroya__pose_mix_layer), or NULL */
+    const oroya__pose_ext *ext; /* lanes the mixer sampled (see oroya__pose_mix_layer), or NULL */
 } active_layer;
-
-/* The lanes of one channel whose stored value differs from v (bit per lane): the comparison
- * three.js's PropertyMixer.apply makes before it writes a property (NaN counts as changed, 0
- * and -0 as equal). */
-static OROYA__INLINE int pk_changed(const float *lo, const float *hi, const vf *v, int comps) {
-    vf same = vf_eq(vf_load2(lo, hi ? hi : lo), v[0]);
-    for (int e = 1; e < comps; e++) {
-        same = vf_and(same, vf_eq(vf_load2(lo + e * 4, hi ? hi + e * 4 : lo + e * 4), v[e]));
-    }
-    return ~vf_movemask(same) & VF_ALL;
-}
 
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
  * accumulate), then `rest` where their weights sum below 1 (three's original values), then the
- * additive layers. The layers' intervals are already sought. When `changed` is not NULL, the
- * lanes whose stored value changed are or'ed into it: per block, bit ch * 4 + lane. */
+ * additive layers. The layers' intervals are already sought. `exact`: the mixer's blend. */
 static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active_layer *normal,
                                    uint32_t normal_count, const active_layer *additive,
                                    uint32_t additive_count, const oroya_soa_transform *rest,
-                                   oroya_soa_transform *locals, uint16_t *changed) {
-    /* The mixer's blend (change detection on) is the one that follows slerpFlat's exact
-     * cases; a constant per call site, so each caller gets its own inlined copy. */
-    const bool exact = changed != NULL;
+                                   oroya_soa_transform *locals, bool exact) {
+    /* The mixer's blend is the one that follows slerpFlat's exact cases; a constant per call
+     * site, so each caller gets its own inlined copy. */
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
@@ -1010,14 +1022,26 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         for (uint32_t i = 0; i < normal_count; i++) {
             /* STERP is the mixer's (exact) only: the pose layer's copy drops its code. */
             const float *tw = exact ? normal[i].twist : NULL;
-            blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, normal[i].mask,
-                         tw, pad_bits, exact);
+            /* Layers with lanes sampled outside get their own inlined copy, so the others
+             * pay nothing for them. */
+            if (exact && normal[i].ext) {
+                blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
+                             normal[i].mask, tw, normal[i].ext, pad_bits, exact);
+            } else {
+                blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
+                             normal[i].mask, tw, NULL, pad_bits, exact);
+            }
             twist = tw ? tw : twist;
         }
         blend_finish(&st, &rest[b], &rest[b2], twist, b, b2, pad_bits, exact);
         for (uint32_t i = 0; i < additive_count; i++) {
-            blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
-                           additive[i].mask, exact);
+            if (exact && additive[i].ext) {
+                blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
+                               additive[i].mask, additive[i].ext, exact);
+            } else {
+                blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
+                               additive[i].mask, NULL, exact);
+            }
         }
         if (exact && vf_movemask(st.adds)) {
             const q4 to = q4_mul(st.q, st.qadd);
@@ -1028,19 +1052,6 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         }
         oroya_soa_transform *o = &locals[b];
         oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
-        if (changed) {
-            const vf tv[3] = {st.t.x, st.t.y, st.t.z};
-            const vf qv[4] = {st.q.x, st.q.y, st.q.z, st.q.w};
-            const vf sv[3] = {st.s.x, st.s.y, st.s.z};
-            const int ct = pk_changed(o->tx, o2 ? o2->tx : NULL, tv, 3);
-            const int cq = pk_changed(o->qx, o2 ? o2->qx : NULL, qv, 4);
-            const int cs = pk_changed(o->sx, o2 ? o2->sx : NULL, sv, 3);
-            changed[b] |= (uint16_t)((ct & 0xF) | (cq & 0xF) << 4 | (cs & 0xF) << 8);
-            if (o2) {
-                changed[b2] |=
-                    (uint16_t)((ct >> 4 & 0xF) | (cq >> 4 & 0xF) << 4 | (cs >> 4 & 0xF) << 8);
-            }
-        }
 #define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
         PK_STORE(tx, st.t.x);
         PK_STORE(ty, st.t.y);
@@ -1077,10 +1088,18 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
         return;
     }
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    const uint64_t steps = oroya__ik_steps(p, 4u * PK_BLOCKS);
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
+        const bool any = steps >> (b / PK_BLOCKS % 64) & 1;
+        if (any) {
+            oroya__ik_run_joints(p, first, end, true);
+        }
         ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
-        oroya__ik_run_joints(p, b * 4, (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints);
+        if (any) {
+            oroya__ik_run_joints(p, first, end, false);
+        }
     }
 }
 
@@ -1109,7 +1128,7 @@ static void refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_in
 static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
                                  const oroya__pose_mix_layer *layers, uint32_t count,
                                  const oroya_soa_transform *rest, oroya_soa_transform *locals,
-                                 uint16_t *changed, active_layer *scratch) {
+                                 active_layer *scratch) {
     uint32_t normal_count = 0, additive_count = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (!layers[i].additive) {
@@ -1128,8 +1147,9 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
         a->weight = ly->weight;
         a->mask = ly->mask;
         a->twist = ly->additive ? NULL : ly->twist;
+        a->ext = ly->ext;
     }
-    pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, changed);
+    pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, true);
 }
 
 /* Samples and blends the layers into the locals, then model and bone matrices (parents come
@@ -1158,9 +1178,10 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
             a->weight = ly->weight;
             a->mask = NULL;
             a->twist = NULL;
+            a->ext = NULL;
         }
     }
-    pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, NULL);
+    pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, false);
     if (!c->ik_count) {
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;

@@ -24,6 +24,11 @@ struct oroya_rig {
 uint32_t oroya__rig_joint_of(const oroya_rig *rig, const oroya_scene *scene, oroya_node node,
                              const char *name);
 
+/* Whether the mixer samples this joint track itself and hands the values to the kernel
+ * (oroya__pose_ext): STERP rotations, SMOOTH translations and scales, more keys than
+ * OROYA_POSE_MAX_KEYS. The runtime clip holds a LINEAR stand-in for it. */
+bool oroya__rig_track_outside(const oroya_track *t);
+
 /* Checks that the kernel can play `clip` with tracks bound to kernel joints track_joints
  * (UINT32_MAX: not a joint) and, when out is not NULL, builds the runtime clip with raw keys
  * (not additive: the mixer's additive clips already hold deltas). UNSUPPORTED with the reason

@@ -93,23 +93,25 @@ static uint32_t component_uint(const uint8_t *p, oroya_gltf_component_type ct) {
     }
 }
 
-static void element_floats(const uint8_t *src, const oroya_gltf_accessor *a, float *out) {
-    uint32_t rows, cols, col_stride, cs = oroya__gltf_component_size(a->component_type);
-    column_layout(a->component_type, a->type, &rows, &cols, &col_stride);
-    for (uint32_t c = 0; c < cols; c++) {
-        for (uint32_t r = 0; r < rows; r++) {
-            out[c * rows + r] =
-                component_float(src + c * col_stride + r * cs, a->component_type, a->normalized);
-        }
-    }
-}
+/* Both unpackers write 4-byte values (float or uint32_t); `floats` says which, and `out` is a
+ * float * or a uint32_t * accordingly. */
+_Static_assert(sizeof(float) == sizeof(uint32_t), "floats and uints share the 4-byte slots");
 
-static void element_uints(const uint8_t *src, const oroya_gltf_accessor *a, uint32_t *out) {
+static void *value_slot(void *out, size_t k) { return (char *)out + k * sizeof(uint32_t); }
+
+/* One element's components in column-major order. */
+static void element_values(const uint8_t *src, const oroya_gltf_accessor *a, bool floats,
+                           void *out) {
     uint32_t rows, cols, col_stride, cs = oroya__gltf_component_size(a->component_type);
     column_layout(a->component_type, a->type, &rows, &cols, &col_stride);
     for (uint32_t c = 0; c < cols; c++) {
         for (uint32_t r = 0; r < rows; r++) {
-            out[c * rows + r] = component_uint(src + c * col_stride + r * cs, a->component_type);
+            const uint8_t *p = src + c * col_stride + r * cs;
+            if (floats) {
+                ((float *)out)[c * rows + r] = component_float(p, a->component_type, a->normalized);
+            } else {
+                ((uint32_t *)out)[c * rows + r] = component_uint(p, a->component_type);
+            }
         }
     }
 }
@@ -117,7 +119,7 @@ static void element_uints(const uint8_t *src, const oroya_gltf_accessor *a, uint
 /* Fast paths for the dense part of an accessor (issue 10: element-by-element decoding was
  * two thirds of a load). They apply when an element's components are contiguous, i.e. every
  * vector and scalar type and the matrices without column padding; the padded matrices and
- * sparse values keep element_floats / element_uints. Each conversion is the same expression
+ * sparse values keep element_values. Each conversion is the same expression
  * as component_float / component_uint, so results are bit-identical (tested against an
  * independent per-byte decoder on every accessor of every sample model). When elements are
  * tightly packed, the whole accessor is one run of count * n components, which the compiler
@@ -146,107 +148,107 @@ static void dense_shape(const oroya_gltf_accessor *a, size_t stride, size_t *run
     }
 }
 
-static void dense_floats(const uint8_t *base, size_t stride, const oroya_gltf_accessor *a,
-                         float *out) {
-    size_t runs, len;
-    dense_shape(a, stride, &runs, &len);
-    if (a->component_type == OROYA_GLTF_FLOAT && OROYA__GLTF_HOST_LE && runs == 1) {
-        memcpy(out, base, len * sizeof *out);
-        return;
-    }
-    for (size_t i = 0; i < runs; i++) {
-        const uint8_t *p = base + i * stride;
-        float *o = out + i * len;
-        switch (a->component_type) {
-        case OROYA_GLTF_BYTE:
-            if (a->normalized) {
-                for (size_t k = 0; k < len; k++) {
-                    o[k] = (float)((double)(int8_t)p[k] * (1.0 / 127.0));
-                }
-            } else {
-                for (size_t k = 0; k < len; k++) {
-                    o[k] = (float)(int8_t)p[k];
-                }
-            }
-            break;
-        case OROYA_GLTF_UNSIGNED_BYTE:
-            if (a->normalized) {
-                for (size_t k = 0; k < len; k++) {
-                    o[k] = (float)((double)p[k] * (1.0 / 255.0));
-                }
-            } else {
-                for (size_t k = 0; k < len; k++) {
-                    o[k] = (float)p[k];
-                }
-            }
-            break;
-        case OROYA_GLTF_SHORT:
-            if (a->normalized) {
-                for (size_t k = 0; k < len; k++) {
-                    int16_t v = (int16_t)(uint16_t)u16le(p + 2 * k);
-                    o[k] = (float)((double)v * (1.0 / 32767.0));
-                }
-            } else {
-                for (size_t k = 0; k < len; k++) {
-                    o[k] = (float)(int16_t)(uint16_t)u16le(p + 2 * k);
-                }
-            }
-            break;
-        case OROYA_GLTF_UNSIGNED_SHORT:
-            if (a->normalized) {
-                for (size_t k = 0; k < len; k++) {
-                    o[k] = (float)((double)u16le(p + 2 * k) * (1.0 / 65535.0));
-                }
-            } else {
-                for (size_t k = 0; k < len; k++) {
-                    o[k] = (float)u16le(p + 2 * k);
-                }
-            }
-            break;
-        case OROYA_GLTF_UNSIGNED_INT:
+/* One run of `len` contiguous components as floats. */
+static void dense_run_floats(const uint8_t *p, size_t len, const oroya_gltf_accessor *a, float *o) {
+    switch (a->component_type) {
+    case OROYA_GLTF_BYTE:
+        if (a->normalized) {
             for (size_t k = 0; k < len; k++) {
-                o[k] = (float)u32le(p + 4 * k);
+                o[k] = (float)((double)(int8_t)p[k] * (1.0 / 127.0));
             }
-            break;
-        case OROYA_GLTF_FLOAT:
+        } else {
             for (size_t k = 0; k < len; k++) {
-                uint32_t bits = u32le(p + 4 * k);
-                memcpy(&o[k], &bits, sizeof bits);
+                o[k] = (float)(int8_t)p[k];
             }
-            break;
-        default: memset(o, 0, len * sizeof *o); break;
         }
+        break;
+    case OROYA_GLTF_UNSIGNED_BYTE:
+        if (a->normalized) {
+            for (size_t k = 0; k < len; k++) {
+                o[k] = (float)((double)p[k] * (1.0 / 255.0));
+            }
+        } else {
+            for (size_t k = 0; k < len; k++) {
+                o[k] = (float)p[k];
+            }
+        }
+        break;
+    case OROYA_GLTF_SHORT:
+        if (a->normalized) {
+            for (size_t k = 0; k < len; k++) {
+                int16_t v = (int16_t)(uint16_t)u16le(p + 2 * k);
+                o[k] = (float)((double)v * (1.0 / 32767.0));
+            }
+        } else {
+            for (size_t k = 0; k < len; k++) {
+                o[k] = (float)(int16_t)(uint16_t)u16le(p + 2 * k);
+            }
+        }
+        break;
+    case OROYA_GLTF_UNSIGNED_SHORT:
+        if (a->normalized) {
+            for (size_t k = 0; k < len; k++) {
+                o[k] = (float)((double)u16le(p + 2 * k) * (1.0 / 65535.0));
+            }
+        } else {
+            for (size_t k = 0; k < len; k++) {
+                o[k] = (float)u16le(p + 2 * k);
+            }
+        }
+        break;
+    case OROYA_GLTF_UNSIGNED_INT:
+        for (size_t k = 0; k < len; k++) {
+            o[k] = (float)u32le(p + 4 * k);
+        }
+        break;
+    case OROYA_GLTF_FLOAT:
+        for (size_t k = 0; k < len; k++) {
+            uint32_t bits = u32le(p + 4 * k);
+            memcpy(&o[k], &bits, sizeof bits);
+        }
+        break;
+    default: memset(o, 0, len * sizeof *o); break;
     }
 }
 
-static void dense_uints(const uint8_t *base, size_t stride, const oroya_gltf_accessor *a,
-                        uint32_t *out) {
+/* One run of `len` contiguous components as uints. */
+static void dense_run_uints(const uint8_t *p, size_t len, oroya_gltf_component_type ct,
+                            uint32_t *o) {
+    switch (ct) {
+    case OROYA_GLTF_UNSIGNED_BYTE:
+        for (size_t k = 0; k < len; k++) {
+            o[k] = p[k];
+        }
+        break;
+    case OROYA_GLTF_UNSIGNED_SHORT:
+        for (size_t k = 0; k < len; k++) {
+            o[k] = u16le(p + 2 * k);
+        }
+        break;
+    case OROYA_GLTF_UNSIGNED_INT:
+        for (size_t k = 0; k < len; k++) {
+            o[k] = u32le(p + 4 * k);
+        }
+        break;
+    default: memset(o, 0, len * sizeof *o); break;
+    }
+}
+
+static void dense_values(const uint8_t *base, size_t stride, const oroya_gltf_accessor *a,
+                         bool floats, void *out) {
     size_t runs, len;
     dense_shape(a, stride, &runs, &len);
-    if (a->component_type == OROYA_GLTF_UNSIGNED_INT && OROYA__GLTF_HOST_LE && runs == 1) {
-        memcpy(out, base, len * sizeof *out);
+    oroya_gltf_component_type plain = floats ? OROYA_GLTF_FLOAT : OROYA_GLTF_UNSIGNED_INT;
+    if (a->component_type == plain && OROYA__GLTF_HOST_LE && runs == 1) {
+        memcpy(out, base, len * sizeof(uint32_t));
         return;
     }
     for (size_t i = 0; i < runs; i++) {
-        const uint8_t *p = base + i * stride;
-        uint32_t *o = out + i * len;
-        switch (a->component_type) {
-        case OROYA_GLTF_UNSIGNED_BYTE:
-            for (size_t k = 0; k < len; k++) {
-                o[k] = p[k];
-            }
-            break;
-        case OROYA_GLTF_UNSIGNED_SHORT:
-            for (size_t k = 0; k < len; k++) {
-                o[k] = u16le(p + 2 * k);
-            }
-            break;
-        case OROYA_GLTF_UNSIGNED_INT:
-            for (size_t k = 0; k < len; k++) {
-                o[k] = u32le(p + 4 * k);
-            }
-            break;
-        default: memset(o, 0, len * sizeof *o); break;
+        if (floats) {
+            dense_run_floats(base + i * stride, len, a, (float *)value_slot(out, i * len));
+        } else {
+            dense_run_uints(base + i * stride, len, a->component_type,
+                            (uint32_t *)value_slot(out, i * len));
         }
     }
 }
@@ -291,9 +293,9 @@ void oroya__gltf_read_floats_at(const oroya_gltf_data *d, uint32_t accessor, uin
             uint32_t v = oroya__gltf_sparse_index(d, s, mid);
             if (v == index) {
                 size_t es = oroya__gltf_element_size(a->component_type, a->type);
-                element_floats(view_data(d, s->values_buffer_view, s->values_byte_offset) +
+                element_values(view_data(d, s->values_buffer_view, s->values_byte_offset) +
                                    (size_t)mid * es,
-                               a, out);
+                               a, true, out);
                 return;
             }
             if (v < index) {
@@ -309,7 +311,7 @@ void oroya__gltf_read_floats_at(const oroya_gltf_data *d, uint32_t accessor, uin
         memset(out, 0, n * sizeof *out);
         return;
     }
-    element_floats(base + (size_t)index * stride, a, out);
+    element_values(base + (size_t)index * stride, a, true, out);
 }
 
 size_t oroya_gltf_accessor_float_count(const oroya_gltf_data *data, uint32_t accessor) {
@@ -346,24 +348,21 @@ static oroya_result check_args(const oroya_gltf_data *data, uint32_t accessor, c
     return OROYA_OK;
 }
 
-oroya_result oroya_gltf_accessor_unpack_floats(const oroya_gltf_data *data, uint32_t accessor,
-                                               float *out, size_t out_count, oroya_error *err) {
-    oroya_result r = check_args(data, accessor, out, out_count, err);
-    if (r) {
-        return r;
-    }
-    const oroya_gltf_accessor *a = &data->accessors[accessor];
+/* The accessor's values into out: the dense part (zeros without a buffer view), then the
+ * sparse substitutions. */
+static void unpack(const oroya_gltf_data *data, const oroya_gltf_accessor *a, bool floats,
+                   void *out) {
     uint32_t n = oroya_gltf_type_components(a->type);
     size_t stride;
     const uint8_t *base = accessor_base(data, a, &stride);
     if (base && components_contiguous(a)) {
-        dense_floats(base, stride, a, out);
+        dense_values(base, stride, a, floats, out);
     } else if (base) {
         for (uint32_t i = 0; i < a->count; i++) {
-            element_floats(base + (size_t)i * stride, a, out + (size_t)i * n);
+            element_values(base + (size_t)i * stride, a, floats, value_slot(out, (size_t)i * n));
         }
     } else if (a->count) {
-        memset(out, 0, (size_t)a->count * n * sizeof *out);
+        memset(out, 0, (size_t)a->count * n * sizeof(uint32_t));
     }
     const oroya_gltf_sparse *s = &a->sparse;
     if (s->count) {
@@ -372,10 +371,20 @@ oroya_result oroya_gltf_accessor_unpack_floats(const oroya_gltf_data *data, uint
         for (uint32_t k = 0; k < s->count; k++) {
             uint32_t idx = oroya__gltf_sparse_index(data, s, k);
             if (idx < a->count) {
-                element_floats(values + (size_t)k * es, a, out + (size_t)idx * n);
+                element_values(values + (size_t)k * es, a, floats,
+                               value_slot(out, (size_t)idx * n));
             }
         }
     }
+}
+
+oroya_result oroya_gltf_accessor_unpack_floats(const oroya_gltf_data *data, uint32_t accessor,
+                                               float *out, size_t out_count, oroya_error *err) {
+    oroya_result r = check_args(data, accessor, out, out_count, err);
+    if (r) {
+        return r;
+    }
+    unpack(data, &data->accessors[accessor], true, out);
     return OROYA_OK;
 }
 
@@ -393,28 +402,6 @@ oroya_result oroya_gltf_accessor_unpack_uints(const oroya_gltf_data *data, uint3
                            "accessors[%u]: component type %u is not an unsigned integer", accessor,
                            (unsigned)a->component_type);
     }
-    uint32_t n = oroya_gltf_type_components(a->type);
-    size_t stride;
-    const uint8_t *base = accessor_base(data, a, &stride);
-    if (base && components_contiguous(a)) {
-        dense_uints(base, stride, a, out);
-    } else if (base) {
-        for (uint32_t i = 0; i < a->count; i++) {
-            element_uints(base + (size_t)i * stride, a, out + (size_t)i * n);
-        }
-    } else if (a->count) {
-        memset(out, 0, (size_t)a->count * n * sizeof *out);
-    }
-    const oroya_gltf_sparse *s = &a->sparse;
-    if (s->count) {
-        size_t es = oroya__gltf_element_size(a->component_type, a->type);
-        const uint8_t *values = view_data(data, s->values_buffer_view, s->values_byte_offset);
-        for (uint32_t k = 0; k < s->count; k++) {
-            uint32_t idx = oroya__gltf_sparse_index(data, s, k);
-            if (idx < a->count) {
-                element_uints(values + (size_t)k * es, a, out + (size_t)idx * n);
-            }
-        }
-    }
+    unpack(data, a, false, out);
     return OROYA_OK;
 }

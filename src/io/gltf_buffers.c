@@ -1,5 +1,6 @@
 /* Buffer sources: the GLB BIN chunk, base64 data: URIs and external files (glTF 2.0
  * section 3.6.1). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,14 +110,13 @@ oroya_result oroya__data_uri_decode(oroya__gltf *g, const char *uri, const uint8
     return data_uri_decode(&g->allocator, &g->blocks, uri, out, out_size, err, path);
 }
 
+/* A hexadecimal digit's value, or -1 (isxdigit and isdigit do not depend on the locale). */
 static int hex_value(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    unsigned char u = (unsigned char)c;
+    if (!isxdigit(u)) {
+        return -1;
+    }
+    return isdigit(u) ? u - '0' : (u | 0x20) - 'a' + 10;
 }
 
 /* The file a URI names, into `out`: base_dir + the percent-decoded URI. An absolute path

@@ -78,6 +78,31 @@ static oroya_result read_index(parser *p, const cJSON *obj, const char *key, con
     return read_u32(p, obj, key, path, false, OROYA_GLTF_NONE, out);
 }
 
+/* A byte length or offset (0 when absent and not required). */
+static oroya_result read_bytes(parser *p, const cJSON *obj, const char *key, const char *path,
+                               bool required, uint64_t *out) {
+    return read_u64(p, obj, key, path, required, 0, OROYA_GLTF_MAX_FILE_SIZE, out);
+}
+
+/* A JSON number a float holds: finite and inside float range. */
+static bool as_float(const cJSON *v, float *out) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || fabs(v->valuedouble) > 3.4e38) {
+        return false;
+    }
+    *out = (float)v->valuedouble;
+    return true;
+}
+
+/* A JSON number that is an index: a whole number in [0, 2^32 - 2]. */
+static bool as_index(const cJSON *v, uint32_t *out) {
+    double d = cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+    if (!(d >= 0.0 && d < 4294967295.0 && d == floor(d))) {
+        return false;
+    }
+    *out = (uint32_t)d;
+    return true;
+}
+
 static oroya_result read_float(parser *p, const cJSON *obj, const char *key, const char *path,
                                float def, float *out) {
     const cJSON *v = field(obj, key);
@@ -85,10 +110,9 @@ static oroya_result read_float(parser *p, const cJSON *obj, const char *key, con
         *out = def;
         return OROYA_OK;
     }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || fabs(v->valuedouble) > 3.4e38) {
+    if (!as_float(v, out)) {
         return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected a finite number", path, key);
     }
-    *out = (float)v->valuedouble;
     return OROYA_OK;
 }
 
@@ -120,7 +144,27 @@ static oroya_result read_string(parser *p, const cJSON *obj, const char *key, co
     return *out ? OROYA_OK : oom(p, path);
 }
 
-/* An optional array: *arr NULL and *count 0 when absent. */
+/* obj.key as an object (NULL when absent and not required); when it is there, sub receives
+ * its path, "<path>.<key>", for the reads of its members. */
+static oroya_result read_object(parser *p, const cJSON *obj, const char *key, const char *path,
+                                bool required, const cJSON **out, char sub[PATH_MAX_]) {
+    const cJSON *v = field(obj, key);
+    *out = NULL;
+    if (!v && !required) {
+        return OROYA_OK;
+    }
+    oroya__gltf_path(sub, PATH_MAX_, "%s.%s", path, key);
+    if (!v) {
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: required", sub);
+    }
+    if (!cJSON_IsObject(v)) {
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", sub);
+    }
+    *out = v;
+    return OROYA_OK;
+}
+
+/* An optional array: *arr NULL and *count 0 when absent. At the root, path is "". */
 static oroya_result read_array(parser *p, const cJSON *obj, const char *key, const char *path,
                                const cJSON **arr, uint32_t *count) {
     const cJSON *v = field(obj, key);
@@ -141,121 +185,153 @@ static oroya_result read_array(parser *p, const cJSON *obj, const char *key, con
     return OROYA_OK;
 }
 
-/* Fixed-size float array (matrix, translation, factors). Absent: out untouched. */
-static oroya_result read_floats_fixed(parser *p, const cJSON *obj, const char *key,
-                                      const char *path, float *out, uint32_t n, bool *present) {
-    const cJSON *arr;
-    uint32_t count;
-    oroya_result r = read_array(p, obj, key, path, &arr, &count);
-    if (present) {
-        *present = arr != NULL;
+/* Arena room for n elements of `size` bytes; *out NULL when n is 0. */
+static oroya_result alloc_elements(parser *p, uint32_t n, size_t size, const char *where,
+                                   void **out) {
+    *out = NULL;
+    if (n == 0) {
+        return OROYA_OK;
     }
-    if (r || !arr) {
-        return r;
+    *out = oroya__gltf_alloc(p->g, n, size);
+    return *out ? OROYA_OK : oom(p, where);
+}
+
+/* The optional array obj.key and arena room for its elements: *arr and *mem NULL when it is
+ * absent or empty. */
+static oroya_result read_list(parser *p, const cJSON *obj, const char *key, const char *path,
+                              size_t size, const cJSON **arr, void **mem, uint32_t *count) {
+    TRY(read_array(p, obj, key, path, arr, count));
+    if (*count == 0) {
+        *arr = NULL;
     }
-    if (count != n) {
-        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected %u numbers, got %u", path, key,
-                           n, count);
-    }
+    return alloc_elements(p, *count, size, path[0] ? path : key, mem);
+}
+
+/* What the elements of a plain array must be. */
+typedef enum value_kind {
+    VALUE_FLOAT,  /* a finite number in float range */
+    VALUE_NUMBER, /* a finite number (extras.curves keys, converted as they are) */
+    VALUE_INDEX,  /* a whole number in [0, 2^32 - 2] */
+    VALUE_STRING, /* a string, copied into the arena */
+} value_kind;
+
+static size_t value_size(value_kind kind) {
+    return kind == VALUE_STRING  ? sizeof(char *)
+           : kind == VALUE_INDEX ? sizeof(uint32_t)
+                                 : sizeof(float);
+}
+
+/* Every element of arr (obj.key) into out, an array of value_size(kind) slots. An element of
+ * another kind is an error at "<path>.<key>[i]". */
+static oroya_result read_values(parser *p, const cJSON *arr, const char *key, const char *path,
+                                value_kind kind, void *out) {
+    static const char *const expected[] = {"a finite number", "a finite number",
+                                           "a non-negative integer index", "a string"};
     uint32_t i = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
-        if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.4e38) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s[%u]: expected a finite number", path,
-                               key, i);
+        bool ok = false;
+        switch (kind) {
+        case VALUE_FLOAT: ok = as_float(it, &((float *)out)[i]); break;
+        case VALUE_NUMBER:
+            ok = cJSON_IsNumber(it) && isfinite(it->valuedouble);
+            if (ok) {
+                ((float *)out)[i] = (float)it->valuedouble;
+            }
+            break;
+        case VALUE_INDEX: ok = as_index(it, &((uint32_t *)out)[i]); break;
+        case VALUE_STRING:
+            ok = cJSON_IsString(it) && it->valuestring;
+            if (ok) {
+                char *s = oroya__gltf_strdup(p->g, it->valuestring, strlen(it->valuestring));
+                if (!s) {
+                    return oom(p, path[0] ? path : key);
+                }
+                ((char **)out)[i] = s;
+            }
+            break;
         }
-        out[i++] = (float)it->valuedouble;
-    }
-    return OROYA_OK;
-}
-
-/* Variable-size float array (weights). */
-static oroya_result read_floats(parser *p, const cJSON *obj, const char *key, const char *path,
-                                float **out, uint32_t *count) {
-    const cJSON *arr;
-    oroya_result r = read_array(p, obj, key, path, &arr, count);
-    *out = NULL;
-    if (r || !arr || *count == 0) {
-        return r;
-    }
-    *out = (float *)oroya__gltf_alloc(p->g, *count, sizeof(float));
-    if (!*out) {
-        return oom(p, path);
-    }
-    return read_floats_fixed(p, obj, key, path, *out, *count, NULL);
-}
-
-static oroya_result read_indices(parser *p, const cJSON *obj, const char *key, const char *path,
-                                 uint32_t **out, uint32_t *count) {
-    const cJSON *arr;
-    oroya_result r = read_array(p, obj, key, path, &arr, count);
-    *out = NULL;
-    if (r || !arr || *count == 0) {
-        return r;
-    }
-    *out = (uint32_t *)oroya__gltf_alloc(p->g, *count, sizeof(uint32_t));
-    if (!*out) {
-        return oom(p, path);
-    }
-    uint32_t i = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        double d = cJSON_IsNumber(it) ? it->valuedouble : -1.0;
-        if (!(d >= 0.0 && d < 4294967295.0 && d == floor(d))) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE,
-                               "%s.%s[%u]: expected a non-negative integer index", path, key, i);
-        }
-        (*out)[i++] = (uint32_t)d;
-    }
-    return OROYA_OK;
-}
-
-/* Each top-level array element must be an object; `fn` reads one. */
-typedef oroya_result (*element_fn)(parser *p, const cJSON *obj, const char *path, void *out,
-                                   uint32_t index);
-
-static oroya_result read_objects(parser *p, const cJSON *root, const char *key, size_t elem_size,
-                                 element_fn fn, void **out, uint32_t *count) {
-    const cJSON *arr;
-    oroya_result r = read_array(p, root, key, "", &arr, count);
-    *out = NULL;
-    if (r || !arr || *count == 0) {
-        return r;
-    }
-    *out = oroya__gltf_alloc(p->g, *count, elem_size);
-    if (!*out) {
-        return oom(p, key);
-    }
-    uint32_t i = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        char path[PATH_MAX_];
-        oroya__gltf_path(path, sizeof path, "%s[%u]", key, i);
-        if (!cJSON_IsObject(it)) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", path);
-        }
-        r = fn(p, it, path, (uint8_t *)*out + (size_t)i * elem_size, i);
-        if (r) {
-            return r;
+        if (!ok) {
+            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s%s%s[%u]: expected %s", path,
+                               path[0] ? "." : "", key, i, expected[kind]);
         }
         i++;
     }
     return OROYA_OK;
 }
 
-static oroya_result read_object(parser *p, const cJSON *obj, const char *key, const char *path,
-                                bool required, const cJSON **out) {
-    const cJSON *v = field(obj, key);
-    *out = NULL;
-    if (!v) {
-        return required ? oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: required", path, key)
-                        : OROYA_OK;
+/* The optional array obj.key of `kind` values, in arena memory: *out NULL when it is absent
+ * or empty. */
+static oroya_result read_value_list(parser *p, const cJSON *obj, const char *key, const char *path,
+                                    value_kind kind, void **out, uint32_t *count) {
+    const cJSON *arr;
+    TRY(read_list(p, obj, key, path, value_size(kind), &arr, out, count));
+    return read_values(p, arr, key, path, kind, *out);
+}
+
+/* Fixed-size float array (matrix, translation, factors). Absent: out untouched. */
+static oroya_result read_floats_fixed(parser *p, const cJSON *obj, const char *key,
+                                      const char *path, float *out, uint32_t n, bool *present) {
+    const cJSON *arr;
+    uint32_t count;
+    TRY(read_array(p, obj, key, path, &arr, &count));
+    if (present) {
+        *present = arr != NULL;
     }
-    if (!cJSON_IsObject(v)) {
-        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected an object", path, key);
+    if (arr && count != n) {
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s: expected %u numbers, got %u", path, key,
+                           n, count);
     }
-    *out = v;
+    return read_values(p, arr, key, path, VALUE_FLOAT, out);
+}
+
+/* Variable-size float array (weights). */
+static oroya_result read_floats(parser *p, const cJSON *obj, const char *key, const char *path,
+                                float **out, uint32_t *count) {
+    return read_value_list(p, obj, key, path, VALUE_FLOAT, (void **)out, count);
+}
+
+static oroya_result read_indices(parser *p, const cJSON *obj, const char *key, const char *path,
+                                 uint32_t **out, uint32_t *count) {
+    return read_value_list(p, obj, key, path, VALUE_INDEX, (void **)out, count);
+}
+
+/* Reads one array element (`v`, at `path`) into its arena slot `out`; `index` is its place. */
+typedef oroya_result (*element_fn)(parser *p, const cJSON *v, const char *path, void *out,
+                                   uint32_t index);
+
+/* The optional array obj.key, each element read by fn into arena memory (*out NULL when the
+ * array is absent or empty). Element paths are "<path>.<key>[i]" ("<key>[i]" at the root);
+ * with `objects`, an element that is not a JSON object is an error. */
+static oroya_result read_elements(parser *p, const cJSON *obj, const char *key, const char *path,
+                                  bool objects, size_t elem_size, element_fn fn, void **out,
+                                  uint32_t *count) {
+    const cJSON *arr;
+    TRY(read_list(p, obj, key, path, elem_size, &arr, out, count));
+    char nested[PATH_MAX_];
+    const char *prefix = key;
+    if (arr && path[0]) {
+        oroya__gltf_path(nested, sizeof nested, "%s.%s", path, key);
+        prefix = nested;
+    }
+    uint32_t i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        char at[PATH_MAX_];
+        oroya__gltf_path(at, sizeof at, "%s[%u]", prefix, i);
+        if (objects && !cJSON_IsObject(it)) {
+            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", at);
+        }
+        TRY(fn(p, it, at, (uint8_t *)*out + (size_t)i * elem_size, i));
+        i++;
+    }
     return OROYA_OK;
+}
+
+/* A top-level array of objects ("nodes", "meshes", ...). */
+static oroya_result read_objects(parser *p, const cJSON *root, const char *key, size_t elem_size,
+                                 element_fn fn, void **out, uint32_t *count) {
+    return read_elements(p, root, key, "", true, elem_size, fn, out, count);
 }
 
 /* ---- glTF objects ---------------------------------------------------------------------- */
@@ -266,7 +342,7 @@ static oroya_result read_buffer(parser *p, const cJSON *o, const char *path, voi
     oroya_gltf_buffer *b = (oroya_gltf_buffer *)out;
     TRY(read_string(p, o, "name", path, &b->name));
     TRY(read_string(p, o, "uri", path, &b->uri));
-    TRY(read_u64(p, o, "byteLength", path, true, 0, OROYA_GLTF_MAX_FILE_SIZE, &b->byte_length));
+    TRY(read_bytes(p, o, "byteLength", path, true, &b->byte_length));
     return OROYA_OK;
 }
 
@@ -277,8 +353,8 @@ static oroya_result read_buffer_view(parser *p, const cJSON *o, const char *path
     uint64_t stride;
     TRY(read_string(p, o, "name", path, &v->name));
     TRY(read_u32(p, o, "buffer", path, true, 0, &v->buffer));
-    TRY(read_u64(p, o, "byteOffset", path, false, 0, OROYA_GLTF_MAX_FILE_SIZE, &v->byte_offset));
-    TRY(read_u64(p, o, "byteLength", path, true, 0, OROYA_GLTF_MAX_FILE_SIZE, &v->byte_length));
+    TRY(read_bytes(p, o, "byteOffset", path, false, &v->byte_offset));
+    TRY(read_bytes(p, o, "byteLength", path, true, &v->byte_length));
     TRY(read_u64(p, o, "byteStride", path, false, 0, 252, &stride));
     v->byte_stride = (uint32_t)stride;
     return OROYA_OK;
@@ -316,7 +392,7 @@ static oroya_result read_accessor(parser *p, const cJSON *o, const char *path, v
     oroya_gltf_accessor *a = (oroya_gltf_accessor *)out;
     TRY(read_string(p, o, "name", path, &a->name));
     TRY(read_index(p, o, "bufferView", path, &a->buffer_view));
-    TRY(read_u64(p, o, "byteOffset", path, false, 0, OROYA_GLTF_MAX_FILE_SIZE, &a->byte_offset));
+    TRY(read_bytes(p, o, "byteOffset", path, false, &a->byte_offset));
     TRY(read_component_type(p, o, path, false, &a->component_type));
     TRY(read_bool(p, o, "normalized", path, &a->normalized));
     uint64_t count;
@@ -332,31 +408,26 @@ static oroya_result read_accessor(parser *p, const cJSON *o, const char *path, v
         return oroya__fail(p->err, OROYA_ERR_PARSE,
                            "%s.type: expected SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4", path);
     }
+    char sub[PATH_MAX_];
     const cJSON *sp;
-    TRY(read_object(p, o, "sparse", path, false, &sp));
+    TRY(read_object(p, o, "sparse", path, false, &sp, sub));
     if (sp) {
-        char sub[PATH_MAX_];
-        oroya__gltf_path(sub, sizeof sub, "%s.sparse", path);
         oroya_gltf_sparse *s = &a->sparse;
-        const cJSON *ind, *val;
         uint64_t n;
         TRY(read_u64(p, sp, "count", sub, true, 0, UINT32_MAX - 1u, &n));
         if (n == 0) {
             return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.count: must be at least 1", sub);
         }
         s->count = (uint32_t)n;
-        TRY(read_object(p, sp, "indices", sub, true, &ind));
-        TRY(read_object(p, sp, "values", sub, true, &val));
-        char sub2[PATH_MAX_];
-        oroya__gltf_path(sub2, sizeof sub2, "%s.indices", sub);
-        TRY(read_u32(p, ind, "bufferView", sub2, true, 0, &s->indices_buffer_view));
-        TRY(read_u64(p, ind, "byteOffset", sub2, false, 0, OROYA_GLTF_MAX_FILE_SIZE,
-                     &s->indices_byte_offset));
-        TRY(read_component_type(p, ind, sub2, true, &s->indices_component_type));
-        oroya__gltf_path(sub2, sizeof sub2, "%s.values", sub);
-        TRY(read_u32(p, val, "bufferView", sub2, true, 0, &s->values_buffer_view));
-        TRY(read_u64(p, val, "byteOffset", sub2, false, 0, OROYA_GLTF_MAX_FILE_SIZE,
-                     &s->values_byte_offset));
+        char at_ind[PATH_MAX_], at_val[PATH_MAX_];
+        const cJSON *ind, *val;
+        TRY(read_object(p, sp, "indices", sub, true, &ind, at_ind));
+        TRY(read_object(p, sp, "values", sub, true, &val, at_val));
+        TRY(read_u32(p, ind, "bufferView", at_ind, true, 0, &s->indices_buffer_view));
+        TRY(read_bytes(p, ind, "byteOffset", at_ind, false, &s->indices_byte_offset));
+        TRY(read_component_type(p, ind, at_ind, true, &s->indices_component_type));
+        TRY(read_u32(p, val, "bufferView", at_val, true, 0, &s->values_buffer_view));
+        TRY(read_bytes(p, val, "byteOffset", at_val, false, &s->values_byte_offset));
     }
     return OROYA_OK;
 }
@@ -406,35 +477,22 @@ static oroya_gltf_attribute_kind attribute_kind(const char *name, uint32_t *set)
     return OROYA_GLTF_ATTR_OTHER;
 }
 
-static oroya_result read_attributes(parser *p, const cJSON *o, const char *path, bool required,
+/* The members of an attributes object (a primitive's, or a morph target), each an accessor. */
+static oroya_result read_attributes(parser *p, const cJSON *attrs, const char *path,
                                     oroya_gltf_attribute **out, uint32_t *count) {
-    *out = NULL;
-    *count = 0;
-    const cJSON *attrs = o;
-    if (!cJSON_IsObject(attrs)) {
-        return required ? oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", path)
-                        : OROYA_OK;
-    }
     uint32_t n = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, attrs) { n++; }
-    if (n == 0) {
-        return OROYA_OK;
-    }
-    *out = (oroya_gltf_attribute *)oroya__gltf_alloc(p->g, n, sizeof(oroya_gltf_attribute));
-    if (!*out) {
-        return oom(p, path);
-    }
+    *count = 0;
+    TRY(alloc_elements(p, n, sizeof(oroya_gltf_attribute), path, (void **)out));
     uint32_t i = 0;
     cJSON_ArrayForEach(it, attrs) {
         oroya_gltf_attribute *a = &(*out)[i];
         const char *key = it->string ? it->string : "";
-        double d = cJSON_IsNumber(it) ? it->valuedouble : -1.0;
-        if (!(d >= 0.0 && d < 4294967295.0 && d == floor(d))) {
+        if (!as_index(it, &a->accessor)) {
             return oroya__fail(p->err, OROYA_ERR_PARSE,
                                "%s.%s: expected a non-negative integer index", path, key);
         }
-        a->accessor = (uint32_t)d;
         a->name = oroya__gltf_strdup(p->g, key, strlen(key));
         if (!a->name) {
             return oom(p, path);
@@ -446,39 +504,29 @@ static oroya_result read_attributes(parser *p, const cJSON *o, const char *path,
     return OROYA_OK;
 }
 
+static oroya_result read_target(parser *p, const cJSON *o, const char *path, void *out,
+                                uint32_t i) {
+    (void)i;
+    oroya_gltf_morph_target *t = (oroya_gltf_morph_target *)out;
+    return read_attributes(p, o, path, &t->attributes, &t->attribute_count);
+}
+
 static oroya_result read_primitive(parser *p, const cJSON *o, const char *path, void *out,
                                    uint32_t i) {
     (void)i;
     oroya_gltf_primitive *pr = (oroya_gltf_primitive *)out;
     char sub[PATH_MAX_];
     const cJSON *attrs;
-    TRY(read_object(p, o, "attributes", path, true, &attrs));
-    oroya__gltf_path(sub, sizeof sub, "%s.attributes", path);
-    TRY(read_attributes(p, attrs, sub, true, &pr->attributes, &pr->attribute_count));
+    TRY(read_object(p, o, "attributes", path, true, &attrs, sub));
+    TRY(read_attributes(p, attrs, sub, &pr->attributes, &pr->attribute_count));
     TRY(read_index(p, o, "indices", path, &pr->indices));
     TRY(read_index(p, o, "material", path, &pr->material));
     TRY(read_u32(p, o, "mode", path, false, 4, &pr->mode));
     if (pr->mode > 6) {
         return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.mode: %u is not in [0, 6]", path, pr->mode);
     }
-    const cJSON *targets;
-    TRY(read_array(p, o, "targets", path, &targets, &pr->target_count));
-    if (pr->target_count) {
-        pr->targets = (oroya_gltf_morph_target *)oroya__gltf_alloc(p->g, pr->target_count,
-                                                                   sizeof(oroya_gltf_morph_target));
-        if (!pr->targets) {
-            return oom(p, path);
-        }
-        uint32_t t = 0;
-        const cJSON *it;
-        cJSON_ArrayForEach(it, targets) {
-            oroya__gltf_path(sub, sizeof sub, "%s.targets[%u]", path, t);
-            TRY(read_attributes(p, it, sub, true, &pr->targets[t].attributes,
-                                &pr->targets[t].attribute_count));
-            t++;
-        }
-    }
-    return OROYA_OK;
+    return read_elements(p, o, "targets", path, true, sizeof(oroya_gltf_morph_target), read_target,
+                         (void **)&pr->targets, &pr->target_count);
 }
 
 static oroya_result read_mesh(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {
@@ -486,26 +534,10 @@ static oroya_result read_mesh(parser *p, const cJSON *o, const char *path, void 
     oroya_gltf_mesh *m = (oroya_gltf_mesh *)out;
     TRY(read_string(p, o, "name", path, &m->name));
     TRY(read_floats(p, o, "weights", path, &m->weights, &m->weight_count));
-    const cJSON *prims;
-    TRY(read_array(p, o, "primitives", path, &prims, &m->primitive_count));
-    if (!prims || m->primitive_count == 0) {
+    TRY(read_elements(p, o, "primitives", path, true, sizeof(oroya_gltf_primitive), read_primitive,
+                      (void **)&m->primitives, &m->primitive_count));
+    if (m->primitive_count == 0) {
         return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.primitives: required, at least one", path);
-    }
-    m->primitives = (oroya_gltf_primitive *)oroya__gltf_alloc(p->g, m->primitive_count,
-                                                              sizeof(oroya_gltf_primitive));
-    if (!m->primitives) {
-        return oom(p, path);
-    }
-    uint32_t k = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, prims) {
-        char sub[PATH_MAX_];
-        oroya__gltf_path(sub, sizeof sub, "%s.primitives[%u]", path, k);
-        if (!cJSON_IsObject(it)) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", sub);
-        }
-        TRY(read_primitive(p, it, sub, &m->primitives[k], k));
-        k++;
     }
     return OROYA_OK;
 }
@@ -572,10 +604,9 @@ static oroya_result read_channel(parser *p, const cJSON *o, const char *path, vo
     (void)i;
     oroya_gltf_channel *c = (oroya_gltf_channel *)out;
     TRY(read_u32(p, o, "sampler", path, true, 0, &c->sampler));
-    const cJSON *target;
-    TRY(read_object(p, o, "target", path, true, &target));
     char sub[PATH_MAX_];
-    oroya__gltf_path(sub, sizeof sub, "%s.target", path);
+    const cJSON *target;
+    TRY(read_object(p, o, "target", path, true, &target, sub));
     TRY(read_index(p, target, "node", sub, &c->node));
     const cJSON *path_v = field(target, "path");
     if (!path_v || !cJSON_IsString(path_v) || !path_v->valuestring) {
@@ -590,173 +621,78 @@ static oroya_result read_channel(parser *p, const cJSON *o, const char *path, vo
     return OROYA_OK;
 }
 
-/* Array-of-objects reader for nested arrays (animation samplers and channels). */
-static oroya_result read_nested(parser *p, const cJSON *o, const char *key, const char *path,
-                                size_t elem_size, element_fn fn, void **out, uint32_t *count) {
-    const cJSON *arr;
-    TRY(read_array(p, o, key, path, &arr, count));
-    *out = NULL;
-    if (!arr || *count == 0) {
-        return OROYA_OK;
-    }
-    *out = oroya__gltf_alloc(p->g, *count, elem_size);
-    if (!*out) {
-        return oom(p, path);
-    }
-    uint32_t i = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        char sub[PATH_MAX_];
-        oroya__gltf_path(sub, sizeof sub, "%s.%s[%u]", path, key, i);
-        if (!cJSON_IsObject(it)) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s: expected an object", sub);
-        }
-        TRY(fn(p, it, sub, (uint8_t *)*out + (size_t)i * elem_size, i));
-        i++;
-    }
-    return OROYA_OK;
-}
-
-/* The array extras.<key> of an object and arena room for its entries; *arr (and *mem) NULL
- * when extras or the key is absent or the array empty. sub receives "<path>.extras". */
-static oroya_result extras_array(parser *p, const cJSON *o, const char *path, const char *key,
-                                 size_t elem_size, char sub[PATH_MAX_], const cJSON **arr,
-                                 void **mem) {
-    *arr = NULL;
-    *mem = NULL;
+/* extras.<key> of an animation (oroya's conventions, docs/gltf.md): absent, or an array whose
+ * elements fn reads (objects or not: fn says what it expected). Other extras are ignored. */
+static oroya_result read_extras_list(parser *p, const cJSON *o, const char *path, const char *key,
+                                     size_t elem_size, element_fn fn, void **out, uint32_t *count) {
     const cJSON *extras = field(o, "extras");
     if (!cJSON_IsObject(extras)) {
         return OROYA_OK;
     }
-    oroya__gltf_path(sub, PATH_MAX_, "%s.extras", path);
-    const cJSON *found;
-    uint32_t count;
-    TRY(read_array(p, extras, key, sub, &found, &count));
-    if (!found || count == 0) {
-        return OROYA_OK;
-    }
-    *mem = oroya__gltf_alloc(p->g, count, elem_size);
-    if (!*mem) {
-        return oom(p, sub);
-    }
-    *arr = found;
-    return OROYA_OK;
-}
-
-/* extras.markers of an animation (oroya's convention, docs/gltf.md): absent, or an array of
- * {"time": number, "name": string}. Other extras are ignored. */
-static oroya_result read_markers(parser *p, const cJSON *o, const char *path,
-                                 oroya_gltf_animation *a) {
     char sub[PATH_MAX_];
-    const cJSON *arr;
-    TRY(extras_array(p, o, path, "markers", sizeof(oroya_marker), sub, &arr, (void **)&a->markers));
-    if (!arr) {
-        return OROYA_OK;
-    }
-    uint32_t i = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        char at[PATH_MAX_];
-        oroya__gltf_path(at, sizeof at, "%s.markers[%u]", sub, i);
-        const cJSON *t = cJSON_IsObject(it) ? field(it, "time") : NULL;
-        const cJSON *n = cJSON_IsObject(it) ? field(it, "name") : NULL;
-        if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || !cJSON_IsString(n) ||
-            !n->valuestring) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE,
-                               "%s: expected {\"time\": number, \"name\": string}", at);
-        }
-        char *name = oroya__gltf_strdup(p->g, n->valuestring, strlen(n->valuestring));
-        if (!name) {
-            return oom(p, at);
-        }
-        a->markers[i++] = (oroya_marker){t->valuedouble, name};
-    }
-    a->marker_count = i;
-    return OROYA_OK;
+    oroya__gltf_path(sub, sizeof sub, "%s.extras", path);
+    return read_elements(p, extras, key, sub, false, elem_size, fn, out, count);
 }
 
-/* A JSON array of finite numbers as floats (arena memory); *out NULL for an empty one. */
-static oroya_result curve_floats(parser *p, const cJSON *obj, const char *key, const char *path,
-                                 float **out, uint32_t *count) {
-    const cJSON *arr;
-    TRY(read_array(p, obj, key, path, &arr, count));
-    *out = NULL;
-    if (!arr || *count == 0) {
-        return OROYA_OK;
+/* One of extras.markers: {"time": number, "name": string}. */
+static oroya_result read_marker(parser *p, const cJSON *v, const char *path, void *out,
+                                uint32_t i) {
+    (void)i;
+    const cJSON *t = cJSON_IsObject(v) ? field(v, "time") : NULL;
+    const cJSON *n = cJSON_IsObject(v) ? field(v, "name") : NULL;
+    if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || !cJSON_IsString(n) || !n->valuestring) {
+        return oroya__fail(p->err, OROYA_ERR_PARSE,
+                           "%s: expected {\"time\": number, \"name\": string}", path);
     }
-    *out = (float *)oroya__gltf_alloc(p->g, *count, sizeof(float));
-    if (!*out) {
+    char *name = oroya__gltf_strdup(p->g, n->valuestring, strlen(n->valuestring));
+    if (!name) {
         return oom(p, path);
     }
-    uint32_t i = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.%s[%u]: expected a finite number", path,
-                               key, i);
-        }
-        (*out)[i++] = (float)it->valuedouble;
-    }
+    *(oroya_marker *)out = (oroya_marker){t->valuedouble, name};
     return OROYA_OK;
 }
 
 /* extras.curves of an animation (oroya's convention, docs/gltf.md): absent, or an array of
  * {"name", "interpolation", "times", "values"}. Key counts and times are checked when the
  * importer makes the clip (oroya_track_validate). */
-static oroya_result read_curves(parser *p, const cJSON *o, const char *path,
-                                oroya_gltf_animation *a) {
-    char sub[PATH_MAX_];
-    const cJSON *arr;
-    TRY(extras_array(p, o, path, "curves", sizeof(oroya_track), sub, &arr, (void **)&a->curves));
-    if (!arr) {
-        return OROYA_OK;
+static oroya_result read_curve(parser *p, const cJSON *v, const char *path, void *out, uint32_t i) {
+    (void)i;
+    const cJSON *n = cJSON_IsObject(v) ? field(v, "name") : NULL;
+    if (!cJSON_IsString(n) || !n->valuestring) {
+        return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.name: expected a string", path);
     }
-    uint32_t i = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        char at[PATH_MAX_];
-        oroya__gltf_path(at, sizeof at, "%s.curves[%u]", sub, i);
-        const cJSON *n = cJSON_IsObject(it) ? field(it, "name") : NULL;
-        if (!cJSON_IsString(n) || !n->valuestring) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s.name: expected a string", at);
-        }
-        oroya_track *t = &a->curves[i];
-        *t = (oroya_track){.property = OROYA_PROPERTY_CURVE,
-                           .interpolation = OROYA_INTERP_LINEAR,
-                           .components = 1};
-        const cJSON *in = field(it, "interpolation");
-        if (in) {
-            int found = -1;
-            for (int k = 0; cJSON_IsString(in) && k < (int)OROYA_INTERP_COUNT_; k++) {
-                if (k != OROYA_INTERP_STERP &&
-                    !strcmp(in->valuestring, oroya_interpolation_name((oroya_interpolation)k))) {
-                    found = k;
-                }
+    oroya_track *t = (oroya_track *)out;
+    *t = (oroya_track){
+        .property = OROYA_PROPERTY_CURVE, .interpolation = OROYA_INTERP_LINEAR, .components = 1};
+    const cJSON *in = field(v, "interpolation");
+    if (in) {
+        int found = -1;
+        for (int k = 0; cJSON_IsString(in) && k < (int)OROYA_INTERP_COUNT_; k++) {
+            if (k != OROYA_INTERP_STERP &&
+                !strcmp(in->valuestring, oroya_interpolation_name((oroya_interpolation)k))) {
+                found = k;
             }
-            if (found < 0) {
-                return oroya__fail(p->err, OROYA_ERR_PARSE,
-                                   "%s.interpolation: expected \"step\", \"linear\", "
-                                   "\"smooth\" or \"cubicspline\"",
-                                   at);
-            }
-            t->interpolation = (oroya_interpolation)found;
         }
-        char *name = oroya__gltf_strdup(p->g, n->valuestring, strlen(n->valuestring));
-        if (!name) {
-            return oom(p, at);
+        if (found < 0) {
+            return oroya__fail(p->err, OROYA_ERR_PARSE,
+                               "%s.interpolation: expected \"step\", \"linear\", "
+                               "\"smooth\" or \"cubicspline\"",
+                               path);
         }
-        t->target = name;
-        float *times, *values;
-        uint32_t nt, nv;
-        TRY(curve_floats(p, it, "times", at, &times, &nt));
-        TRY(curve_floats(p, it, "values", at, &values, &nv));
-        t->times = times;
-        t->values = values;
-        t->key_count = nt;
-        t->value_count = nv ? nv : 1; /* 0 would mean "not declared" */
-        i++;
+        t->interpolation = (oroya_interpolation)found;
     }
-    a->curve_count = i;
+    char *name = oroya__gltf_strdup(p->g, n->valuestring, strlen(n->valuestring));
+    if (!name) {
+        return oom(p, path);
+    }
+    t->target = name;
+    float *times, *values;
+    uint32_t nv;
+    TRY(read_value_list(p, v, "times", path, VALUE_NUMBER, (void **)&times, &t->key_count));
+    TRY(read_value_list(p, v, "values", path, VALUE_NUMBER, (void **)&values, &nv));
+    t->times = times;
+    t->values = values;
+    t->value_count = nv ? nv : 1; /* 0 would mean "not declared" */
     return OROYA_OK;
 }
 
@@ -765,13 +701,14 @@ static oroya_result read_animation(parser *p, const cJSON *o, const char *path, 
     (void)i;
     oroya_gltf_animation *a = (oroya_gltf_animation *)out;
     TRY(read_string(p, o, "name", path, &a->name));
-    TRY(read_nested(p, o, "samplers", path, sizeof(oroya_gltf_sampler), read_sampler,
-                    (void **)&a->samplers, &a->sampler_count));
-    TRY(read_nested(p, o, "channels", path, sizeof(oroya_gltf_channel), read_channel,
-                    (void **)&a->channels, &a->channel_count));
-    TRY(read_markers(p, o, path, a));
-    TRY(read_curves(p, o, path, a));
-    return OROYA_OK;
+    TRY(read_elements(p, o, "samplers", path, true, sizeof(oroya_gltf_sampler), read_sampler,
+                      (void **)&a->samplers, &a->sampler_count));
+    TRY(read_elements(p, o, "channels", path, true, sizeof(oroya_gltf_channel), read_channel,
+                      (void **)&a->channels, &a->channel_count));
+    TRY(read_extras_list(p, o, path, "markers", sizeof(oroya_marker), read_marker,
+                         (void **)&a->markers, &a->marker_count));
+    return read_extras_list(p, o, path, "curves", sizeof(oroya_track), read_curve,
+                            (void **)&a->curves, &a->curve_count);
 }
 
 static oroya_result read_scene(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {
@@ -782,6 +719,19 @@ static oroya_result read_scene(parser *p, const cJSON *o, const char *path, void
     return OROYA_OK;
 }
 
+/* The projection object of a camera (named by its type): two size fields, then the clip planes. */
+static oroya_result read_projection(parser *p, const cJSON *o, const char *path, const char *type,
+                                    const char *key0, float *v0, const char *key1, float *v1,
+                                    oroya_gltf_camera *c) {
+    char sub[PATH_MAX_];
+    const cJSON *body;
+    TRY(read_object(p, o, type, path, true, &body, sub));
+    TRY(read_float(p, body, key0, sub, 0.0f, v0));
+    TRY(read_float(p, body, key1, sub, 0.0f, v1));
+    TRY(read_float(p, body, "znear", sub, 0.0f, &c->znear));
+    return read_float(p, body, "zfar", sub, 0.0f, &c->zfar);
+}
+
 static oroya_result read_camera(parser *p, const cJSON *o, const char *path, void *out,
                                 uint32_t i) {
     (void)i;
@@ -789,28 +739,15 @@ static oroya_result read_camera(parser *p, const cJSON *o, const char *path, voi
     TRY(read_string(p, o, "name", path, &c->name));
     const cJSON *type = field(o, "type");
     const char *t = cJSON_IsString(type) ? type->valuestring : NULL;
-    char sub[PATH_MAX_];
-    const cJSON *body;
     if (t && !strcmp(t, "perspective")) {
-        TRY(read_object(p, o, "perspective", path, true, &body));
-        oroya__gltf_path(sub, sizeof sub, "%s.perspective", path);
-        TRY(read_float(p, body, "yfov", sub, 0.0f, &c->yfov));
-        TRY(read_float(p, body, "aspectRatio", sub, 0.0f, &c->aspect_ratio));
-        TRY(read_float(p, body, "znear", sub, 0.0f, &c->znear));
-        TRY(read_float(p, body, "zfar", sub, 0.0f, &c->zfar));
-    } else if (t && !strcmp(t, "orthographic")) {
-        c->orthographic = true;
-        TRY(read_object(p, o, "orthographic", path, true, &body));
-        oroya__gltf_path(sub, sizeof sub, "%s.orthographic", path);
-        TRY(read_float(p, body, "xmag", sub, 0.0f, &c->xmag));
-        TRY(read_float(p, body, "ymag", sub, 0.0f, &c->ymag));
-        TRY(read_float(p, body, "znear", sub, 0.0f, &c->znear));
-        TRY(read_float(p, body, "zfar", sub, 0.0f, &c->zfar));
-    } else {
-        return oroya__fail(p->err, OROYA_ERR_PARSE,
-                           "%s.type: expected \"perspective\" or \"orthographic\"", path);
+        return read_projection(p, o, path, t, "yfov", &c->yfov, "aspectRatio", &c->aspect_ratio, c);
     }
-    return OROYA_OK;
+    if (t && !strcmp(t, "orthographic")) {
+        c->orthographic = true;
+        return read_projection(p, o, path, t, "xmag", &c->xmag, "ymag", &c->ymag, c);
+    }
+    return oroya__fail(p->err, OROYA_ERR_PARSE,
+                       "%s.type: expected \"perspective\" or \"orthographic\"", path);
 }
 
 static oroya_result read_material(parser *p, const cJSON *o, const char *path, void *out,
@@ -823,19 +760,17 @@ static oroya_result read_material(parser *p, const cJSON *o, const char *path, v
     m->metallic_factor = m->roughness_factor = 1.0f;
     TRY(read_string(p, o, "name", path, &m->name));
     TRY(read_bool(p, o, "doubleSided", path, &m->double_sided));
+    char sub[PATH_MAX_];
     const cJSON *pbr;
-    TRY(read_object(p, o, "pbrMetallicRoughness", path, false, &pbr));
+    TRY(read_object(p, o, "pbrMetallicRoughness", path, false, &pbr, sub));
     if (pbr) {
-        char sub[PATH_MAX_];
-        oroya__gltf_path(sub, sizeof sub, "%s.pbrMetallicRoughness", path);
         TRY(read_floats_fixed(p, pbr, "baseColorFactor", sub, m->base_color_factor, 4, NULL));
         TRY(read_float(p, pbr, "metallicFactor", sub, 1.0f, &m->metallic_factor));
         TRY(read_float(p, pbr, "roughnessFactor", sub, 1.0f, &m->roughness_factor));
+        char sub2[PATH_MAX_];
         const cJSON *tex;
-        TRY(read_object(p, pbr, "baseColorTexture", sub, false, &tex));
+        TRY(read_object(p, pbr, "baseColorTexture", sub, false, &tex, sub2));
         if (tex) {
-            char sub2[PATH_MAX_];
-            oroya__gltf_path(sub2, sizeof sub2, "%s.baseColorTexture", sub);
             TRY(read_u32(p, tex, "index", sub2, true, 0, &m->base_color_texture));
             TRY(read_u32(p, tex, "texCoord", sub2, false, 0, &m->base_color_texcoord));
         }
@@ -877,29 +812,7 @@ static oroya_result read_image(parser *p, const cJSON *o, const char *path, void
 
 static oroya_result read_strings(parser *p, const cJSON *root, const char *key, char ***out,
                                  uint32_t *count) {
-    const cJSON *arr;
-    TRY(read_array(p, root, key, "", &arr, count));
-    *out = NULL;
-    if (!arr || *count == 0) {
-        return OROYA_OK;
-    }
-    *out = (char **)oroya__gltf_alloc(p->g, *count, sizeof(char *));
-    if (!*out) {
-        return oom(p, key);
-    }
-    uint32_t i = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        if (!cJSON_IsString(it) || !it->valuestring) {
-            return oroya__fail(p->err, OROYA_ERR_PARSE, "%s[%u]: expected a string", key, i);
-        }
-        (*out)[i] = oroya__gltf_strdup(p->g, it->valuestring, strlen(it->valuestring));
-        if (!(*out)[i]) {
-            return oom(p, key);
-        }
-        i++;
-    }
-    return OROYA_OK;
+    return read_value_list(p, root, key, "", VALUE_STRING, (void **)out, count);
 }
 
 static oroya_result read_root(parser *p, const cJSON *root) {
@@ -907,8 +820,9 @@ static oroya_result read_root(parser *p, const cJSON *root) {
     if (!cJSON_IsObject(root)) {
         return oroya__fail(p->err, OROYA_ERR_PARSE, "(root): expected a JSON object");
     }
+    char sub[PATH_MAX_];
     const cJSON *asset;
-    TRY(read_object(p, root, "asset", "(root)", true, &asset));
+    TRY(read_object(p, root, "asset", "(root)", true, &asset, sub));
     const cJSON *version = field(asset, "version");
     if (!cJSON_IsString(version) || !version->valuestring) {
         return oroya__fail(p->err, OROYA_ERR_PARSE, "asset.version: required string");

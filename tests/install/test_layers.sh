@@ -26,7 +26,7 @@ declare -A header=(
   [internal/scene.h]=scene
   [internal/track.h]=anim [internal/mixer.h]=anim [internal/pose.h]=anim
   [internal/pose_kernel.h]=anim [internal/pose_kernel_q.h]=anim [internal/pose_simd.h]=anim
-  [internal/rig.h]=anim
+  [internal/rig.h]=anim [internal/ik.h]=anim
   [internal/gltf.h]=io [internal/io_file.h]=io
   [internal/render_shaders.h]=render
 )

@@ -246,11 +246,51 @@ static void test_reader_over_budget(void) {
     OT_EQ_INT(live_blocks, 0);
 }
 
+/* Percent-escapes with upper- and lower-case hex digits decode; a cut, non-hex or NUL
+ * escape is an error naming the buffer. */
+static void test_percent_escapes(void) {
+    static const struct {
+        const char *uri, *path; /* path NULL: a parse error is expected */
+    } cases[] = {
+        {"anim%20data.bin", "anim data.bin"},
+        {"%61nim%20d%41ta.bin", "anim dAta.bin"},
+        {"%41%4a%4F%7a%7E.bin", "AJOz~.bin"},
+        {"sub%2fanim%2Fdata.bin", "sub/anim/data.bin"},
+        {"anim%2", NULL},
+        {"anim%", NULL},
+        {"anim%g0.bin", NULL},
+        {"anim%0G.bin", NULL},
+        {"anim%00.bin", NULL},
+        {"anim%/0.bin", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        reader rd = {0};
+        const char *json = model_json(cases[i].uri, "tex.png");
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        oroya_gltf_desc desc = {.read_file = serve, .read_user = &rd};
+        oroya_result r = oroya_gltf_parse(&desc, json, strlen(json), &g, &err);
+        OT_CHECK_MSG(r == OROYA_OK, "%s", err.message);
+        r = r ? r : oroya_gltf_load_buffers(g, &err);
+        if (cases[i].path) {
+            OT_CHECK_MSG(rd.calls == 1 && !strcmp(rd.last_path, cases[i].path),
+                         "%s: reader saw \"%s\"", cases[i].uri, rd.last_path);
+        } else {
+            OT_CHECK_MSG(r == OROYA_ERR_PARSE && rd.calls == 0 &&
+                             strstr(err.message, "buffers[0]") &&
+                             strstr(err.message, "bad percent-escape in URI"),
+                         "%s: %d %s", cases[i].uri, (int)r, err.message);
+        }
+        oroya_gltf_free(g);
+    }
+}
+
 int main(void) {
     OT_RUN(test_memory_reader_serves_buffers_and_images);
     OT_RUN(test_reader_through_load);
     OT_RUN(test_refusing_reader);
     OT_RUN(test_refusing_reader_without_message);
     OT_RUN(test_reader_over_budget);
+    OT_RUN(test_percent_escapes);
     return ot_finish();
 }
