@@ -6,10 +6,8 @@
 
 const char *oroya_render_shader_source(oroya_render_shader_stage stage) {
     switch (stage) {
-    case OROYA_RENDER_SHADER_VERTEX:
-        return oroya__render_vertex_shader;
-    case OROYA_RENDER_SHADER_FRAGMENT:
-        return oroya__render_fragment_shader;
+    case OROYA_RENDER_SHADER_VERTEX: return oroya__render_vertex_shader;
+    case OROYA_RENDER_SHADER_FRAGMENT: return oroya__render_fragment_shader;
     }
     return "";
 }
