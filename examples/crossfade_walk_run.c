@@ -74,9 +74,9 @@ static int rig_init(rig *r, const oroya_clip *walk, const oroya_clip *run) {
         oroya_mixer_create(r->scene, &(oroya_mixer_desc){.rig = r->kernel}, &r->mixer) != OROYA_OK)
         return -1;
     /* three.js keeps clip durations as doubles: give the exact ones. */
-    if (oroya_mixer_clip_action_ex(r->mixer, walk, &(oroya_action_desc){.duration = 1.2},
-                                   &r->walk) != OROYA_OK ||
-        oroya_mixer_clip_action_ex(r->mixer, run, &(oroya_action_desc){.duration = 0.7}, &r->run) !=
+    if (oroya_action_create(r->mixer, walk, &(oroya_action_desc){.duration = 1.2}, &r->walk) !=
+            OROYA_OK ||
+        oroya_action_create(r->mixer, run, &(oroya_action_desc){.duration = 0.7}, &r->run) !=
             OROYA_OK)
         return -1;
     oroya_action_play(r->walk);

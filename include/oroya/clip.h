@@ -5,7 +5,7 @@
  * strings and every key array are copied into it at create time, so the caller's arrays may
  * be freed right after oroya_clip_create returns. oroya_clip_destroy frees all of it. The
  * struct is transparent and read-only for users; the one sanctioned write is to key values
- * through oroya_clip_track_values (the mixer's make_clip_additive rewrites them in place).
+ * through oroya_clip_track_values (oroya_clip_make_additive rewrites them in place).
  *
  * What this module does not do: play, loop or blend clips (oroya/mixer.h), or bind track
  * targets to nodes. Sampling a clip's track is oroya_track_sample(&clip->tracks[i], ...).

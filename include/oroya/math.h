@@ -99,10 +99,15 @@ oroya_vec3 oroya_mat4_transform_direction(oroya_mat4 m, oroya_vec3 d);
  *   h(t) = (2t^3 - 3t^2 + 1) p0 + (t^3 - 2t^2 + t) m0 + (-2t^3 + 3t^2) p1 + (t^3 - t^2) m1.
  * The tangents m0 and m1 are already scaled to the interval (glTF tracks store tangents per
  * second and multiply them by the key interval first; oroya's tracks do that for you).
- * oroya_cubic_spline(0.5, 0, 5, 10, -2) == 5.875. */
-float oroya_cubic_spline(float t, float p0, float m0, float p1, float m1);
-/* The same per component. oroya_hermite(0.5, {0,0,0}, {0,10,0}, {5,0,0}, {0,-5,0}) is
+ * oroya_float_hermite(0.5, 0, 5, 10, -2) == 5.875. */
+float oroya_float_hermite(float t, float p0, float m0, float p1, float m1);
+/* The same per component. oroya_vec3_hermite(0.5, {0,0,0}, {0,10,0}, {5,0,0}, {0,-5,0}) is
  * (2.5, 1.875, 0). */
+oroya_vec3 oroya_vec3_hermite(float t, oroya_vec3 p0, oroya_vec3 m0, oroya_vec3 p1, oroya_vec3 m1);
+/* Deprecated: the old names of oroya_float_hermite and oroya_vec3_hermite. */
+OROYA_DEPRECATED("use oroya_float_hermite")
+float oroya_cubic_spline(float t, float p0, float m0, float p1, float m1);
+OROYA_DEPRECATED("use oroya_vec3_hermite")
 oroya_vec3 oroya_hermite(float t, oroya_vec3 p0, oroya_vec3 m0, oroya_vec3 p1, oroya_vec3 m1);
 
 OROYA_API_END

@@ -165,7 +165,7 @@ typedef struct oroya_mixer_desc {
     const oroya_rig *rig;
 } oroya_mixer_desc;
 
-/* Optional settings of oroya_mixer_clip_action_ex. A zeroed desc behaves like
+/* Optional settings of oroya_action_create. A zeroed desc behaves like
  * oroya_mixer_clip_action. */
 typedef struct oroya_action_desc {
     bool has_blend_mode;         /* false: take the clip's blend mode (at creation) */
@@ -211,6 +211,10 @@ oroya_result oroya_mixer_clip_action(oroya_mixer *mixer, const oroya_clip *clip,
 /* As oroya_mixer_clip_action with options (blend mode, independent copy, exact duration).
  * desc may be NULL. Lookup as in three: an existing action is returned when its clip and
  * blend mode match (never for independent actions). */
+oroya_result oroya_action_create(oroya_mixer *mixer, const oroya_clip *clip,
+                                 const oroya_action_desc *desc, oroya_action **out);
+/* Deprecated: the old name of oroya_action_create. */
+OROYA_DEPRECATED("use oroya_action_create")
 oroya_result oroya_mixer_clip_action_ex(oroya_mixer *mixer, const oroya_clip *clip,
                                         const oroya_action_desc *desc, oroya_action **out);
 
@@ -460,6 +464,10 @@ typedef struct oroya_mask_desc {
  * Allocates. Errors: INVALID_ARGUMENT (NULL mixer, desc or out, NULL name arrays with a
  * count), NOT_FOUND (a joint name not in the scene: the message names the mask and the joint),
  * INVALID_DATA (a weight NaN or outside [0, 1]), OUT_OF_MEMORY. */
+oroya_result oroya_mask_create(oroya_mixer *mixer, const oroya_mask_desc *desc, oroya_mask **out,
+                               oroya_error *err);
+/* Deprecated: the old name of oroya_mask_create. */
+OROYA_DEPRECATED("use oroya_mask_create")
 oroya_result oroya_mixer_create_mask(oroya_mixer *mixer, const oroya_mask_desc *desc,
                                      oroya_mask **out, oroya_error *err);
 /* The mask's weight of `node` (0 for a node not in it), its name. */

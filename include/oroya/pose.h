@@ -147,9 +147,11 @@ typedef struct oroya_pose_clip_desc {
  * (more than OROYA_POSE_MAX_KEYS keys), OUT_OF_MEMORY. */
 oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                     oroya_error *err);
-void oroya_pose_clip_destroy(oroya_pose_clip *clip);         /* NULL ok */
-float oroya_pose_clip_duration(const oroya_pose_clip *clip); /* 0 for NULL */
-bool oroya_pose_clip_additive(const oroya_pose_clip *clip);  /* false for NULL */
+void oroya_pose_clip_destroy(oroya_pose_clip *clip);           /* NULL ok */
+float oroya_pose_clip_duration(const oroya_pose_clip *clip);   /* 0 for NULL */
+bool oroya_pose_clip_is_additive(const oroya_pose_clip *clip); /* false for NULL */
+OROYA_DEPRECATED("use oroya_pose_clip_is_additive")
+bool oroya_pose_clip_additive(const oroya_pose_clip *clip); /* the old name */
 uint32_t oroya_pose_clip_ignored_tracks(const oroya_pose_clip *clip);
 
 /* What a runtime clip costs and how far it is from its source. */

@@ -93,8 +93,12 @@ oroya_quat oroya_quat_sterp(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, f
 
 /* oroya_quat_sterp with separate parameters for the two pieces:
  *     a * slerp(I, swing, t_swing) * slerp(I, twist, t_twist).
- * Useful to let a bone aim first and spin later. sterp2(a, b, axis, t, t) == sterp(a, b,
+ * Useful to let a bone aim first and spin later. sterp_split(a, b, axis, t, t) == sterp(a, b,
  * axis, t). */
+oroya_quat oroya_quat_sterp_split(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, float t_swing,
+                                  float t_twist);
+/* Deprecated: the old name of oroya_quat_sterp_split. */
+OROYA_DEPRECATED("use oroya_quat_sterp_split")
 oroya_quat oroya_quat_sterp2(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, float t_swing,
                              float t_twist);
 

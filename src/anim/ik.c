@@ -1195,7 +1195,9 @@ uint64_t oroya__ik_steps(const oroya__ik_pose *c, uint32_t step) {
     return steps;
 }
 
-IK_CLONES void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end,
+/* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
+ * global function whatever its visibility. */
+static IK_CLONES void ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end,
                                     bool before) {
     const oroya_pose_skeleton *s = c->skeleton;
     for (uint32_t i = 0; i < c->count; i++) {
@@ -1255,6 +1257,10 @@ IK_CLONES void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uin
             }
         }
     }
+}
+
+void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end, bool before) {
+    ik_run_joints(c, first, end, before);
 }
 
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,

@@ -202,7 +202,7 @@ struct oroya_mixer {
     bool kinuse_moved;                 /* kinuse changed since then */
     uint32_t active_property_bindings; /* scheduled bindings the property path writes */
     oroya__scene_hook hook;
-    oroya_mask *masks; /* oroya_mixer_create_mask, freed with the mixer */
+    oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
     /* Root motion (oroya_mixer_set_root_motion). */
     oroya_root_extract rm_mode;
     oroya_node rm_node;
@@ -946,55 +946,48 @@ static bool is_active_action(const oroya_action *a) {
     return a->cache_index != NO_INDEX && a->cache_index < a->mixer->active_action_count;
 }
 
+/* Both tables (actions, bindings) are arrays of pointers whose elements know their own slot
+ * (cache_index). SWAP_SLOT moves `item` to `slot` and the element there to item's old slot:
+ * three's _lendAction / _takeBackAction / _lendBinding / _takeBackBinding are this swap with
+ * the first inactive or the last active slot. One macro serves both element types. */
+#define SWAP_SLOT(table, item, slot)                                                               \
+    do {                                                                                           \
+        const uint32_t swap_to_ = (slot), swap_from_ = (item)->cache_index;                        \
+        (table)[swap_to_]->cache_index = swap_from_;                                               \
+        (table)[swap_from_] = (table)[swap_to_];                                                   \
+        (item)->cache_index = swap_to_;                                                            \
+        (table)[swap_to_] = (item);                                                                \
+    } while (0)
+
 static void lend_action(oroya_mixer *m, oroya_action *a) {
-    uint32_t prev = a->cache_index, last_active = m->active_action_count++;
-    oroya_action *first_inactive = m->actions[last_active];
-    a->cache_index = last_active;
-    m->actions[last_active] = a;
-    first_inactive->cache_index = prev;
-    m->actions[prev] = first_inactive;
+    SWAP_SLOT(m->actions, a, m->active_action_count++);
 }
-
 static void take_back_action(oroya_mixer *m, oroya_action *a) {
-    uint32_t prev = a->cache_index, first_inactive = --m->active_action_count;
-    oroya_action *last_active = m->actions[first_inactive];
-    a->cache_index = first_inactive;
-    m->actions[first_inactive] = a;
-    last_active->cache_index = prev;
-    m->actions[prev] = last_active;
+    SWAP_SLOT(m->actions, a, --m->active_action_count);
 }
-
 static void lend_binding(oroya_mixer *m, binding *b) {
-    uint32_t prev = b->cache_index, last_active = m->active_binding_count++;
-    binding *first_inactive = m->bindings[last_active];
-    b->cache_index = last_active;
-    m->bindings[last_active] = b;
-    first_inactive->cache_index = prev;
-    m->bindings[prev] = first_inactive;
+    SWAP_SLOT(m->bindings, b, m->active_binding_count++);
+}
+static void take_back_binding(oroya_mixer *m, binding *b) {
+    SWAP_SLOT(m->bindings, b, --m->active_binding_count);
 }
 
-static void take_back_binding(oroya_mixer *m, binding *b) {
-    uint32_t prev = b->cache_index, first_inactive = --m->active_binding_count;
-    binding *last_active = m->bindings[first_inactive];
-    b->cache_index = first_inactive;
-    m->bindings[first_inactive] = b;
-    last_active->cache_index = prev;
-    m->bindings[prev] = last_active;
+/* Frees each block of the list, in order (NULL entries are skipped, as oroya__free does). */
+static void free_blocks(const oroya_allocator *al, void *const blocks[], size_t count) {
+    for (size_t i = 0; i < count; i++)
+        oroya__free(al, blocks[i]);
 }
+#define FREE_ALL(al, ...)                                                                          \
+    free_blocks((al), (void *const[]){__VA_ARGS__},                                                \
+                sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 static void free_binding(oroya_mixer *m, binding *b) {
-    oroya__free(&m->allocator, b->target);
-    oroya__free(&m->allocator, b->buffer);
-    oroya__free(&m->allocator, b);
+    FREE_ALL(&m->allocator, b->target, b->buffer, b);
 }
 
 /* _removeInactiveBinding: the last binding takes its slot. */
 static void remove_inactive_binding(oroya_mixer *m, binding *b) {
-    uint32_t index = b->cache_index;
-    binding *last = m->bindings[m->binding_count - 1];
-    last->cache_index = index;
-    m->bindings[index] = last;
-    m->binding_count--;
+    SWAP_SLOT(m->bindings, b, --m->binding_count);
     free_binding(m, b);
 }
 
@@ -1183,17 +1176,19 @@ void oroya_action_stop_warping(oroya_action *a) {
     a->has_restore_time_scale = false;
 }
 
-static void schedule_fading(oroya_action *a, double duration, float weight_now, float weight_then) {
-    oroya_mixer *m = a->mixer;
+/* _scheduleFading and warp's interpolant: a ramp from `from` to `to` over [now, now + duration],
+ * stored in float as three's Float32Array interpolants are. */
+static void schedule_control(oroya_mixer *m, bool *active, float times[2], float values[2],
+                             double duration, float from, float to) {
     double now = m->time;
-    if (!a->fading) {
-        a->fading = true;
+    if (!*active) {
+        *active = true;
         m->control_count++;
     }
-    a->fade_times[0] = (float)now;
-    a->fade_values[0] = weight_now;
-    a->fade_times[1] = (float)(now + duration);
-    a->fade_values[1] = weight_then;
+    times[0] = (float)now;
+    values[0] = from;
+    times[1] = (float)(now + duration);
+    values[1] = to;
 }
 
 /* ---- AnimationAction._update and helpers --------------------------------------------------- */
@@ -1681,19 +1676,8 @@ static void kernel_destroy(oroya_mixer *m) {
         kernel_write_back(m); /* the last update's pose reaches the joints */
         oroya__scene_remove_hook(m->scene, &m->hook);
     }
-    oroya__free(&m->allocator, m->korig);
-    oroya__free(&m->allocator, m->klocals);
-    oroya__free(&m->allocator, m->kmodels);
-    oroya__free(&m->allocator, m->kbones);
-    oroya__free(&m->allocator, m->kchanged);
-    oroya__free(&m->allocator, m->kdense);
-    oroya__free(&m->allocator, m->klayers);
-    oroya__free(&m->allocator, m->kscratch);
-    oroya__free(&m->allocator, m->ktwist);
-    oroya__free(&m->allocator, m->kheld);
-    oroya__free(&m->allocator, m->kpose);
-    oroya__free(&m->allocator, m->kheldbits);
-    oroya__free(&m->allocator, m->ksnap);
+    FREE_ALL(&m->allocator, m->korig, m->klocals, m->kmodels, m->kbones, m->kchanged, m->kdense,
+             m->klayers, m->kscratch, m->ktwist, m->kheld, m->kpose, m->kheldbits, m->ksnap);
 }
 
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
@@ -1757,15 +1741,8 @@ oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc
 
 static void free_action(oroya_mixer *m, oroya_action *a) {
     oroya_pose_clip_destroy(a->pose_owned);
-    oroya__free(&m->allocator, a->pose_cursors);
-    oroya__free(&m->allocator, a->pose_intervals);
-    oroya__free(&m->allocator, a->property_tracks);
-    oroya__free(&m->allocator, a->ext_tracks);
-    oroya__free(&m->allocator, a->ext);
-    oroya__free(&m->allocator, a->mask_weights);
-    oroya__free(&m->allocator, a->bindings);
-    oroya__free(&m->allocator, a->cursors);
-    oroya__free(&m->allocator, a);
+    FREE_ALL(&m->allocator, a->pose_cursors, a->pose_intervals, a->property_tracks, a->ext_tracks,
+             a->ext, a->mask_weights, a->bindings, a->cursors, a);
 }
 
 void oroya_mixer_destroy(oroya_mixer *m) {
@@ -1926,7 +1903,8 @@ static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
     if (a->pose) {
         const uint32_t g = a->pose->group_count;
         a->pose_cursors = oroya__calloc(&m->allocator, g, sizeof(uint16_t), 16);
-        a->pose_intervals = oroya__calloc(&m->allocator, g, sizeof(oroya__pose_interval), 16);
+        a->pose_intervals = oroya__calloc(&m->allocator, oroya__pose_clip_state_intervals(a->pose),
+                                          sizeof(oroya__pose_interval), 16);
         if (!a->pose_cursors || !a->pose_intervals)
             r = OROYA_ERR_OUT_OF_MEMORY;
     }
@@ -1973,8 +1951,8 @@ static bool valid_track_shape(const oroya_track *t) {
     }
 }
 
-oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
-                                        const oroya_action_desc *desc, oroya_action **out) {
+oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
+                                 const oroya_action_desc *desc, oroya_action **out) {
     if (!out)
         return OROYA_ERR_INVALID_ARGUMENT;
     *out = NULL;
@@ -2058,7 +2036,12 @@ oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
 }
 
 oroya_result oroya_mixer_clip_action(oroya_mixer *m, const oroya_clip *clip, oroya_action **out) {
-    return oroya_mixer_clip_action_ex(m, clip, NULL, out);
+    return oroya_action_create(m, clip, NULL, out);
+}
+
+oroya_result oroya_mixer_clip_action_ex(oroya_mixer *m, const oroya_clip *clip,
+                                        const oroya_action_desc *desc, oroya_action **out) {
+    return oroya_action_create(m, clip, desc, out);
 }
 
 oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_action **out) {
@@ -2289,11 +2272,16 @@ oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
 double oroya_mixer_time(const oroya_mixer *m) { return m ? m->time : 0; }
 double oroya_mixer_time_scale(const oroya_mixer *m) { return m ? m->time_scale : 0; }
 
-oroya_result oroya_mixer_set_time_scale(oroya_mixer *m, double time_scale) {
-    if (!m || !isfinite(time_scale))
+/* The setters of plain times and scales: a non-finite value is refused and changes nothing. */
+static oroya_result store_finite(double *field, double value) {
+    if (!isfinite(value))
         return OROYA_ERR_INVALID_ARGUMENT;
-    m->time_scale = time_scale;
+    *field = value;
     return OROYA_OK;
+}
+
+oroya_result oroya_mixer_set_time_scale(oroya_mixer *m, double time_scale) {
+    return m ? store_finite(&m->time_scale, time_scale) : OROYA_ERR_INVALID_ARGUMENT;
 }
 
 void oroya_mixer_stop_all(oroya_mixer *m) {
@@ -2312,11 +2300,7 @@ static void uncache(oroya_mixer *m, oroya_action *a) {
         if (!a->pose_cursors || m->klayers[i].cursors != a->pose_cursors)
             m->klayers[kept++] = m->klayers[i];
     m->klayer_count = kept;
-    uint32_t index = a->cache_index;
-    oroya_action *last = m->actions[m->action_count - 1];
-    last->cache_index = index;
-    m->actions[index] = last;
-    m->action_count--;
+    SWAP_SLOT(m->actions, a, --m->action_count); /* the last action takes its slot */
     release_bindings(m, a, a->track_count);
     if (a->fading)
         m->control_count--;
@@ -2370,15 +2354,13 @@ oroya_action *oroya_mixer_active_action(const oroya_mixer *m, uint32_t i) {
 }
 
 oroya_mixer_stats oroya_mixer_get_stats(const oroya_mixer *m) {
-    oroya_mixer_stats s = {0};
     if (!m)
-        return s;
-    s.actions = m->active_action_count;
-    s.actions_total = m->action_count;
-    s.bindings = m->active_binding_count;
-    s.bindings_total = m->binding_count;
-    s.control_interpolants = m->control_count;
-    return s;
+        return (oroya_mixer_stats){0};
+    return (oroya_mixer_stats){.actions = m->active_action_count,
+                               .actions_total = m->action_count,
+                               .bindings = m->active_binding_count,
+                               .bindings_total = m->binding_count,
+                               .control_interpolants = m->control_count};
 }
 
 /* ---- action API ------------------------------------------------------------------------------ */
@@ -2420,19 +2402,13 @@ oroya_mixer *oroya_action_mixer(const oroya_action *a) { return a ? a->mixer : N
 double oroya_action_time(const oroya_action *a) { return a ? a->time : 0; }
 
 oroya_result oroya_action_set_time(oroya_action *a, double time) {
-    if (!a || !isfinite(time))
-        return OROYA_ERR_INVALID_ARGUMENT;
-    a->time = time;
-    return OROYA_OK;
+    return a ? store_finite(&a->time, time) : OROYA_ERR_INVALID_ARGUMENT;
 }
 
 double oroya_action_time_scale(const oroya_action *a) { return a ? a->time_scale : 0; }
 
 oroya_result oroya_action_set_time_scale(oroya_action *a, double time_scale) {
-    if (!a || !isfinite(time_scale))
-        return OROYA_ERR_INVALID_ARGUMENT;
-    a->time_scale = time_scale;
-    return OROYA_OK;
+    return a ? store_finite(&a->time_scale, time_scale) : OROYA_ERR_INVALID_ARGUMENT;
 }
 
 double oroya_action_effective_time_scale(const oroya_action *a) {
@@ -2440,12 +2416,12 @@ double oroya_action_effective_time_scale(const oroya_action *a) {
 }
 
 oroya_result oroya_action_set_effective_time_scale(oroya_action *a, double time_scale) {
-    if (!a || !isfinite(time_scale))
-        return OROYA_ERR_INVALID_ARGUMENT;
-    a->time_scale = time_scale;
-    a->effective_time_scale = a->paused ? 0 : time_scale;
-    oroya_action_stop_warping(a);
-    return OROYA_OK;
+    oroya_result r = oroya_action_set_time_scale(a, time_scale);
+    if (r == OROYA_OK) {
+        a->effective_time_scale = a->paused ? 0 : time_scale;
+        oroya_action_stop_warping(a);
+    }
+    return r;
 }
 
 oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
@@ -2475,16 +2451,8 @@ oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double 
     const double r0 = start_time_scale / a->time_scale, r1 = end_time_scale / a->time_scale;
     if (!(fabs(r0) <= FLT_MAX) || !(fabs(r1) <= FLT_MAX))
         return OROYA_ERR_INVALID_ARGUMENT;
-    oroya_mixer *m = a->mixer;
-    double now = m->time;
-    if (!a->warping) {
-        a->warping = true;
-        m->control_count++;
-    }
-    a->warp_times[0] = (float)now;
-    a->warp_times[1] = (float)(now + duration);
-    a->warp_values[0] = (float)r0;
-    a->warp_values[1] = (float)r1;
+    schedule_control(a->mixer, &a->warping, a->warp_times, a->warp_values, duration, (float)r0,
+                     (float)r1);
     return OROYA_OK;
 }
 
@@ -2503,11 +2471,10 @@ void oroya_action_set_paused(oroya_action *a, bool paused) {
 }
 
 oroya_result oroya_action_start_at(oroya_action *a, double mixer_time) {
-    if (!a || !isfinite(mixer_time))
-        return OROYA_ERR_INVALID_ARGUMENT;
-    a->has_start_time = true;
-    a->start_time = mixer_time;
-    return OROYA_OK;
+    oroya_result r = a ? store_finite(&a->start_time, mixer_time) : OROYA_ERR_INVALID_ARGUMENT;
+    if (r == OROYA_OK)
+        a->has_start_time = true;
+    return r;
 }
 
 oroya_result oroya_action_set_loop(oroya_action *a, oroya_loop_mode mode, double repetitions) {
@@ -2572,18 +2539,18 @@ oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
     return OROYA_OK;
 }
 
-oroya_result oroya_action_fade_in(oroya_action *a, double duration) {
+static oroya_result fade(oroya_action *a, double duration, float from, float to) {
     if (!a || !isfinite(duration) || duration < 0)
         return OROYA_ERR_INVALID_ARGUMENT;
-    schedule_fading(a, duration, 0, 1);
+    schedule_control(a->mixer, &a->fading, a->fade_times, a->fade_values, duration, from, to);
     return OROYA_OK;
 }
 
+oroya_result oroya_action_fade_in(oroya_action *a, double duration) {
+    return fade(a, duration, 0, 1);
+}
 oroya_result oroya_action_fade_out(oroya_action *a, double duration) {
-    if (!a || !isfinite(duration) || duration < 0)
-        return OROYA_ERR_INVALID_ARGUMENT;
-    schedule_fading(a, duration, 1, 0);
-    return OROYA_OK;
+    return fade(a, duration, 1, 0);
 }
 
 bool oroya_action_is_fading(const oroya_action *a) { return a && a->fading; }
@@ -2799,14 +2766,13 @@ static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char 
     return OROYA_OK;
 }
 
-oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
-                                     oroya_error *err) {
+oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
+                               oroya_error *err) {
     if (out)
         *out = NULL;
     if (!m || !desc || !out || (desc->include_count && !desc->include) ||
         (desc->exclude_count && !desc->exclude) || (desc->weight_count && !desc->weights))
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_mixer_create_mask: NULL argument");
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_mask_create: NULL argument");
     const char *name = desc->name ? desc->name : "";
     const uint32_t n = oroya_scene_node_count(m->scene);
     const size_t kcount = m->rig ? (size_t)m->kblocks * 4 : 0;
@@ -2867,6 +2833,11 @@ oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc
     m->masks = k;
     *out = k;
     return OROYA_OK;
+}
+
+oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
+                                     oroya_error *err) {
+    return oroya_mask_create(m, desc, out, err);
 }
 
 double oroya_mask_weight(const oroya_mask *k, oroya_node node) {

@@ -627,7 +627,10 @@ void oroya_pose_clip_destroy(oroya_pose_clip *clip) {
 }
 
 float oroya_pose_clip_duration(const oroya_pose_clip *clip) { return clip ? clip->duration : 0; }
-bool oroya_pose_clip_additive(const oroya_pose_clip *clip) { return clip && clip->additive; }
+bool oroya_pose_clip_is_additive(const oroya_pose_clip *clip) { return clip && clip->additive; }
+bool oroya_pose_clip_additive(const oroya_pose_clip *clip) {
+    return oroya_pose_clip_is_additive(clip);
+}
 uint32_t oroya_pose_clip_ignored_tracks(const oroya_pose_clip *clip) {
     return clip ? clip->ignored_tracks : 0;
 }

@@ -16,6 +16,7 @@
  * scaled by a factor f searched geometrically: the largest f whose measured error meets the
  * tolerance wins; when none does the clip stays in float storage. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -715,6 +716,36 @@ static size_t take16(size_t *size, size_t bytes) {
     return off;
 }
 
+/* Places the quantized (block, channel)s in the layer's decoded-key cache, in order, as many
+ * as fit in the intervals a character slot has (channel_count + 1); the others decode at
+ * every sample. Returns how many; with c, fills its cache fields (qblocks and qcached set). */
+static uint32_t pc_assign_cache(const pc_block *pbs, uint32_t nbc, uint32_t groups,
+                                uint32_t channels, oroya_pose_clip *c) {
+    static atomic_uint serials;
+    const uint32_t head = oroya__pose_cache_header(groups);
+    uint32_t rows = 0, count = 0;
+    oroya__pose_qblock *qb = c ? (oroya__pose_qblock *)(uintptr_t)c->qblocks : NULL;
+    uint16_t *list = c ? (uint16_t *)(uintptr_t)c->qcached : NULL;
+    for (uint32_t bc = 0; bc < nbc; bc++) {
+        const uint32_t n = 2 * comps_of((int)(bc % 3));
+        if (pbs[bc].kind >= OROYA__Q_16 && head + rows + n <= channels + 1) {
+            if (c) {
+                qb[bc].cache = (uint16_t)rows;
+                list[count] = (uint16_t)bc;
+            }
+            rows += n;
+            count++;
+        }
+    }
+    if (c) {
+        /* The top bit set: never a key index, which a float clip may have left there. */
+        c->qserial = (atomic_fetch_add(&serials, 1u) & 0x7FFFFFFFu) | 0x80000000u;
+        c->qcached_count = count;
+        c->state_intervals = rows ? head + rows : 0;
+    }
+    return count;
+}
+
 /* Builds the clip at budget factor f. */
 static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, double f,
                              pc_block *pbs, pc_scratch *s, oroya_pose_clip **out,
@@ -753,6 +784,8 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     const size_t o_groups = take16(&size, groups * sizeof(oroya__pose_group));
     const size_t o_times = take16(&size, times * sizeof(float));
     const size_t o_data = take16(&size, data * sizeof(float));
+    const size_t o_cached =
+        take16(&size, pc_assign_cache(pbs, nbc, groups, x->blocks * 12, NULL) * sizeof(uint16_t));
     if (times > UINT32_MAX || data > UINT32_MAX) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "oroya_pose_clip_create: compressed clip too "
@@ -775,6 +808,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     c->keys = (float *)(mem + o_times);
     float *qdata = (float *)(mem + o_data);
     c->qdata = qdata;
+    c->qcached = (const uint16_t *)(mem + o_cached);
     c->keys[0] = 0;
     c->keys[1] = 1;
     c->groups[0] = (oroya__pose_group){0, 2};
@@ -801,7 +835,8 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                                                         pb->kind == OROYA__Q_F32
                                                     ? 0
                                                     : pc_key_bytes(pb->kind)),
-                                      drop};
+                                      drop,
+                                      OROYA__Q_NO_CACHE};
         if (pb->group && c->groups[pb->group].count == 0) {
             c->groups[pb->group] = (oroya__pose_group){(uint32_t)tused, pb->count};
             for (uint32_t k = 0; k < pb->count; k++) {
@@ -877,6 +912,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
             }
         }
     }
+    pc_assign_cache(pbs, nbc, groups, c->channel_count, c);
     *out = c;
     return OROYA_OK;
 }

@@ -362,7 +362,7 @@ oroya_vec3 oroya_mat4_transform_direction(oroya_mat4 m, oroya_vec3 d) {
 
 /* ---- Hermite ------------------------------------------------------------------------- */
 
-float oroya_cubic_spline(float t, float p0, float m0, float p1, float m1) {
+float oroya_float_hermite(float t, float p0, float m0, float p1, float m1) {
     float t2 = t * t, t3 = t2 * t;
     float h00 = 2.0f * t3 - 3.0f * t2 + 1.0f;
     float h10 = t3 - 2.0f * t2 + t;
@@ -371,8 +371,16 @@ float oroya_cubic_spline(float t, float p0, float m0, float p1, float m1) {
     return h00 * p0 + h10 * m0 + h01 * p1 + h11 * m1;
 }
 
+oroya_vec3 oroya_vec3_hermite(float t, oroya_vec3 p0, oroya_vec3 m0, oroya_vec3 p1, oroya_vec3 m1) {
+    return (oroya_vec3){oroya_float_hermite(t, p0.x, m0.x, p1.x, m1.x),
+                        oroya_float_hermite(t, p0.y, m0.y, p1.y, m1.y),
+                        oroya_float_hermite(t, p0.z, m0.z, p1.z, m1.z)};
+}
+
+float oroya_cubic_spline(float t, float p0, float m0, float p1, float m1) {
+    return oroya_float_hermite(t, p0, m0, p1, m1);
+}
+
 oroya_vec3 oroya_hermite(float t, oroya_vec3 p0, oroya_vec3 m0, oroya_vec3 p1, oroya_vec3 m1) {
-    return (oroya_vec3){oroya_cubic_spline(t, p0.x, m0.x, p1.x, m1.x),
-                        oroya_cubic_spline(t, p0.y, m0.y, p1.y, m1.y),
-                        oroya_cubic_spline(t, p0.z, m0.z, p1.z, m1.z)};
+    return oroya_vec3_hermite(t, p0, m0, p1, m1);
 }

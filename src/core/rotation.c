@@ -156,8 +156,8 @@ float oroya_quat_twist_angle(oroya_quat q, oroya_vec3 twist_axis) {
 
 /* ---- sterp --------------------------------------------------------------------------- */
 
-oroya_quat oroya_quat_sterp2(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, float t_swing,
-                             float t_twist) {
+oroya_quat oroya_quat_sterp_split(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, float t_swing,
+                                  float t_twist) {
     dquat qa = dq_normalize(dq_from(a));
     dquat qb = dq_normalize(dq_from(b));
     dquat d = dq_mul(dq_conj(qa), qb);
@@ -172,7 +172,12 @@ oroya_quat oroya_quat_sterp2(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, 
 }
 
 oroya_quat oroya_quat_sterp(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, float t) {
-    return oroya_quat_sterp2(a, b, twist_axis, t, t);
+    return oroya_quat_sterp_split(a, b, twist_axis, t, t);
+}
+
+oroya_quat oroya_quat_sterp2(oroya_quat a, oroya_quat b, oroya_vec3 twist_axis, float t_swing,
+                             float t_twist) {
+    return oroya_quat_sterp_split(a, b, twist_axis, t_swing, t_twist);
 }
 
 /* ---- joint limits -------------------------------------------------------------------- */

@@ -80,9 +80,14 @@ struct oroya_pose_clip {
     /* Compressed clips (src/anim/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
     const struct oroya__pose_qblock *qblocks; /* block_count * 3 */
     const float *qdata;                       /* key data of the qblocks, 16-byte aligned rows */
-    size_t bytes;                             /* the clip's allocation */
-    float tolerance;                          /* asked for at create; 0 for float storage */
-    float max_error, max_joint_error;         /* measured at create (oroya_pose_clip_info) */
+    uint32_t qserial;         /* compressed clips: unique per clip (never 0), tags the key cache */
+    uint32_t state_intervals; /* compressed clips: intervals a layer's state needs (the groups,
+                                 then the decoded-key cache: oroya__pose_clip_state_intervals) */
+    uint32_t qcached_count;   /* compressed clips: the (block, channel)s in the key cache */
+    const uint16_t *qcached;  /* their indices (block * 3 + channel) */
+    size_t bytes;             /* the clip's allocation */
+    float tolerance;          /* asked for at create; 0 for float storage */
+    float max_error, max_joint_error; /* measured at create (oroya_pose_clip_info) */
 };
 
 /* ---- compressed clips (src/anim/pose_compress.c, sampled in internal/pose_kernel_q.h) ---------- */
@@ -150,7 +155,27 @@ typedef struct oroya__pose_qblock {
     uint16_t drop;     /* quantized rotations: nibble k (bits 4k..4k+3) holds the lanes that
                           rebuild component k (0-3 = x-w) from the other three; 0xF000: w
                           everywhere */
+    uint16_t cache;    /* quantized kinds: first row of its two decoded keys in the layer's
+                          key cache (OROYA__Q_NO_CACHE: decoded at every sample) */
 } oroya__pose_qblock;
+
+/* The decoded-key cache of a compressed clip lives in the layer's interval array (the state a
+ * character slot or a mixer action keeps per clip), after the clip's group_count intervals:
+ * one header entry (the clip's qserial), one tag per group (packed 4 per entry: the key k + 1
+ * the group's cached keys hold, 0 = none), one entry of slack to align, then rows of 4 floats
+ * (one interval each): per cached (block, channel), key k's comps rows, then key k + 1's.
+ * The kernel refreshes it when a group's interval moves (pkq_refresh), so sampling a cached
+ * block only loads decoded rows, as a float clip does. */
+#define OROYA__Q_NO_CACHE UINT16_MAX
+static inline uint32_t oroya__pose_cache_header(uint32_t groups) {
+    return groups + 1 + (groups + 3) / 4 + 1;
+}
+
+/* The oroya__pose_interval entries a layer's state needs for clip c: its groups, and for a
+ * compressed clip its decoded-key cache (at most channel_count + 1, what a character slot has). */
+static inline uint32_t oroya__pose_clip_state_intervals(const oroya_pose_clip *c) {
+    return c->state_intervals > c->group_count ? c->state_intervals : c->group_count;
+}
 
 /* Builds a compressed clip (desc->compress is set; see oroya_pose_clip_create). */
 oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc,

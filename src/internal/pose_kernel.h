@@ -317,16 +317,18 @@ static OROYA__INLINE oroya__pose_interval seek(const oroya__pose_group *g, const
     return iv;
 }
 
-/* The intervals of every time group of a clip at t, once per layer and frame. */
+/* Compressed clips. */
+#include "internal/pose_kernel_q.h"
+
+/* The intervals of every time group of a clip at t, once per layer and frame (and a compressed
+ * clip's decoded keys where they moved). */
 static void seek_groups(const oroya_pose_clip *clip, uint16_t *cursors, float t,
                         oroya__pose_interval *out) {
     for (uint32_t g = 0; g < clip->group_count; g++) {
         out[g] = seek(&clip->groups[g], clip->keys, &cursors[g], t);
     }
+    pkq_refresh(clip, out);
 }
-
-/* Compressed clips. */
-#include "internal/pose_kernel_q.h"
 
 /* ---- sampling ------------------------------------------------------------------------------------ */
 
@@ -1167,6 +1169,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         if (c->slot_clips[i] != ly->clip) {
             c->slot_clips[i] = ly->clip;
             memset(c->cursors + i * per_slot, 0, per_slot * sizeof(uint16_t));
+            pkq_reset(ly->clip, c->intervals + i * per_slot);
         }
         if (ly->clip && ly->weight > 0) {
             oroya__pose_interval *iv = c->intervals + i * per_slot;

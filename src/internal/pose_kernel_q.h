@@ -121,28 +121,22 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 }
 
 #if defined(OROYA__V4_SSE2)
-/* The three components of keys k (o0) and k + 1 (o1, key_bytes further) of a quantized block,
- * 4 lanes of 32-bit integers each: one kind switch and one set of shift counts and masks for
- * both keys. */
-static OROYA__INLINE void pkq_ints3x2(const oroya__pose_qblock *qb, const uint8_t *key,
-                                      size_t key_bytes, __m128i o0[3], __m128i o1[3]) {
+/* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
+static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
+                                    __m128i o[3]) {
     const __m128i z = _mm_setzero_si128();
     if (qb->kind == OROYA__Q_16) {
         for (uint32_t e = 0; e < 3; e++) {
-            o0[e] = _mm_unpacklo_epi16(
-                _mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)), z);
-            o1[e] = _mm_unpacklo_epi16(
-                _mm_loadl_epi64((const __m128i *)(const void *)(key + key_bytes + e * 8)), z);
+            o[e] = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)),
+                                      z);
         }
         return;
     }
     if (qb->kind == OROYA__Q_8) {
         for (uint32_t e = 0; e < 3; e++) {
-            int32_t w0, w1;
-            memcpy(&w0, key + e * 4, sizeof w0);
-            memcpy(&w1, key + key_bytes + e * 4, sizeof w1);
-            o0[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w0), z), z);
-            o1[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w1), z), z);
+            int32_t w;
+            memcpy(&w, key + e * 4, sizeof w);
+            o[e] = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w), z), z);
         }
         return;
     }
@@ -157,26 +151,25 @@ static OROYA__INLINE void pkq_ints3x2(const oroya__pose_qblock *qb, const uint8_
         const __m128i h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
         const __m128i h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
                                          : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
-        const bool right2 = b0 + b1 > 32;
-        for (int k = 0; k < 2; k++) {
-            const uint8_t *p = key + (k ? key_bytes : 0);
-            __m128i *o = k ? o1 : o0;
-            const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)p);
-            const __m128i hi = pkq_words_hi(qb->kind, p);
-            o[0] = _mm_and_si128(lo, m0);
-            o[1] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s1), _mm_sll_epi32(hi, h1)), m1);
-            const __m128i top = right2 ? _mm_srl_epi32(hi, h2) : _mm_sll_epi32(hi, h2);
-            o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s2), top), m2);
-        }
+        const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)key);
+        const __m128i hi = pkq_words_hi(qb->kind, key);
+        o[0] = _mm_and_si128(lo, m0);
+        o[1] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s1), _mm_sll_epi32(hi, h1)), m1);
+        const __m128i top = b0 + b1 > 32 ? _mm_srl_epi32(hi, h2) : _mm_sll_epi32(hi, h2);
+        o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s2), top), m2);
         return;
     }
-    const __m128i w0 = pkq_words(qb->kind, key), w1 = pkq_words(qb->kind, key + key_bytes);
-    o0[0] = _mm_and_si128(w0, m0);
-    o1[0] = _mm_and_si128(w1, m0);
-    o0[1] = _mm_and_si128(_mm_srl_epi32(w0, s1), m1);
-    o1[1] = _mm_and_si128(_mm_srl_epi32(w1, s1), m1);
-    o0[2] = _mm_and_si128(_mm_srl_epi32(w0, s2), m2);
-    o1[2] = _mm_and_si128(_mm_srl_epi32(w1, s2), m2);
+    const __m128i w = pkq_words(qb->kind, key);
+    o[0] = _mm_and_si128(w, m0);
+    o[1] = _mm_and_si128(_mm_srl_epi32(w, s1), m1);
+    o[2] = _mm_and_si128(_mm_srl_epi32(w, s2), m2);
+}
+
+/* Keys k (o0) and k + 1 (o1, key_bytes further). */
+static OROYA__INLINE void pkq_ints3x2(const oroya__pose_qblock *qb, const uint8_t *key,
+                                      size_t key_bytes, __m128i o0[3], __m128i o1[3]) {
+    pkq_ints3(qb, key, o0);
+    pkq_ints3(qb, key + key_bytes, o1);
 }
 #endif
 
@@ -218,6 +211,34 @@ static OROYA__INLINE uint32_t pkq_drop_lanes(uint16_t drop, uint32_t k) {
     return (uint32_t)drop >> (4 * k) & 15u;
 }
 
+/* One key of a quantized (block, channel) as SoA rows (rotations as x, y, z, w; vectors with a
+ * zero fourth row): value = min + q * step, then w rebuilt and the dropped component put back. */
+static OROYA__INLINE void pkq_key(const oroya__pose_qblock *qb, const float *d, const uint8_t *key,
+                                  int ch, v4 v[4]) {
+#if defined(OROYA__V4_SSE2)
+    __m128i q[3];
+    pkq_ints3(qb, key, q);
+    for (uint32_t e = 0; e < 3; e++) {
+        v[e] = v4_add(v4_load(d + e * 4), v4_mul(_mm_cvtepi32_ps(q[e]), v4_load(d + 12 + e * 4)));
+    }
+#else
+    for (uint32_t e = 0; e < 3; e++) {
+        v[e] = v4_add(v4_load(d + e * 4), v4_mul(pkq_comp(qb, key, e), v4_load(d + 12 + e * 4)));
+    }
+#endif
+    v[3] = v4_zero();
+    if (ch == OROYA__CH_R) {
+        v[3] = pkq_w(v[0], v[1], v[2]);
+        if (qb->drop != 0xF000) {
+            v4 m[4];
+            for (uint32_t k = 0; k < 4; k++) {
+                m[k] = v4_loadu((const float *)pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
+            }
+            pkq_unswizzle4(v, m);
+        }
+    }
+}
+
 /* Keys k and k + 1 of one (block, channel) at the current intervals, as SoA (rotations as
  * x, y, z, w; vectors with a zero fourth row); returns the interpolation factor. */
 static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block, int ch,
@@ -249,26 +270,9 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
     case OROYA__Q_P40:
     case OROYA__Q_P48: {
         const oroya__pose_interval *g = &iv[qb->group];
-        const size_t key_bytes = pkq_key_bytes(qb->kind);
-        const uint8_t *r = (const uint8_t *)(d + 24) + (size_t)g->k * key_bytes;
-        const uint8_t *n = r + key_bytes;
-        for (uint32_t e = 0; e < 3; e++) {
-            const v4 mn = v4_load(d + e * 4), st = v4_load(d + 12 + e * 4);
-            v0[e] = v4_add(mn, v4_mul(pkq_comp(qb, r, e), st));
-            v1[e] = v4_add(mn, v4_mul(pkq_comp(qb, n, e), st));
-        }
-        if (ch == OROYA__CH_R) {
-            v0[3] = pkq_w(v0[0], v0[1], v0[2]);
-            v1[3] = pkq_w(v1[0], v1[1], v1[2]);
-            if (qb->drop != 0xF000) {
-                v4 m[4];
-                for (uint32_t k = 0; k < 4; k++) {
-                    m[k] = v4_loadu((const float *)pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
-                }
-                pkq_unswizzle4(v0, m);
-                pkq_unswizzle4(v1, m);
-            }
-        }
+        const uint8_t *r = (const uint8_t *)(d + 24) + (size_t)g->k * qb->key_bytes;
+        pkq_key(qb, d, r, ch, v0);
+        pkq_key(qb, d, r + qb->key_bytes, ch, v1);
         return g->a;
     }
     default: /* NONE: no lane animated (weight 0); finite values */
@@ -279,10 +283,132 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
     }
 }
 
+/* ---- the decoded-key cache (see OROYA__Q_NO_CACHE in internal/pose.h) ---- */
+
+/* The first row of a layer's key cache (16-byte aligned, in the slack entry). */
+static OROYA__INLINE float *pkq_cache_rows(const oroya_pose_clip *clip,
+                                           const oroya__pose_interval *iv) {
+    const uintptr_t p = (uintptr_t)(iv + oroya__pose_cache_header(clip->group_count) - 1);
+    return (float *)(uintptr_t)((p + 15) & ~(uintptr_t)15);
+}
+
+static OROYA__INLINE void pkq_store_key(const oroya__pose_qblock *qb, const float *d,
+                                        const uint8_t *key, int ch, float *rows) {
+    v4 v[4];
+    pkq_key(qb, d, key, ch, v);
+    v4_store(rows, v[0]), v4_store(rows + 4, v[1]), v4_store(rows + 8, v[2]);
+    if (ch == OROYA__CH_R) {
+        v4_store(rows + 12, v[3]);
+    }
+}
+
+/* The cached keys k and k + 1 of one block at r0 (on: the rows hold k - 1 and k). */
+static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
+                                            const oroya__pose_qblock *qb, uint32_t k, bool on,
+                                            int ch, float *r0) {
+    const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
+    const float *d = clip->qdata + qb->offset;
+    const uint8_t *keys = (const uint8_t *)(d + 24);
+    float *r1 = r0 + n;
+    if (on) { /* one key on */
+        v4_store(r0, v4_load(r1)), v4_store(r0 + 4, v4_load(r1 + 4));
+        v4_store(r0 + 8, v4_load(r1 + 8));
+        if (ch == OROYA__CH_R) {
+            v4_store(r0 + 12, v4_load(r1 + 12));
+        }
+    } else {
+        pkq_store_key(qb, d, keys + (size_t)k * qb->key_bytes, ch, r0);
+    }
+    pkq_store_key(qb, d, keys + (size_t)(k + 1) * qb->key_bytes, ch, r1);
+}
+
+/* After the groups are sought: decodes the keys of the cached blocks whose group moved (key
+ * k + 1 becomes key k when the group moved one key on, so playback decodes one key per block
+ * and key interval). Tags and header: see internal/pose.h. */
+static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
+    if (!clip->qblocks || !clip->state_intervals) {
+        return;
+    }
+    const uint32_t groups = clip->group_count;
+    uint32_t *head = (uint32_t *)(void *)(iv + groups);
+    uint32_t *tags = (uint32_t *)(void *)(iv + groups + 1);
+    bool stale = head[0] != clip->qserial;
+    if (stale) {
+        head[0] = clip->qserial;
+        memset(tags, 0, groups * sizeof *tags);
+    }
+    for (uint32_t g = 1; g < groups && !stale; g++) {
+        stale = tags[g] != iv[g].k + 1;
+    }
+    if (!stale) {
+        return;
+    }
+    float *rows = pkq_cache_rows(clip, iv);
+    for (uint32_t i = 0; i < clip->qcached_count; i++) {
+        const uint32_t bc = clip->qcached[i];
+        const oroya__pose_qblock *qb = &clip->qblocks[bc];
+        if (tags[qb->group] == iv[qb->group].k + 1) {
+            continue;
+        }
+        float *r0 = rows + (size_t)qb->cache * 4;
+        const uint32_t k = iv[qb->group].k;
+        const bool on = tags[qb->group] != 0 && tags[qb->group] == k;
+        if (bc % 3 == OROYA__CH_R) { /* a constant channel in each call, for the inliner */
+            pkq_refresh_block(clip, qb, k, on, OROYA__CH_R, r0);
+        } else {
+            pkq_refresh_block(clip, qb, k, on, OROYA__CH_T, r0);
+        }
+    }
+    for (uint32_t g = 0; g < groups; g++) {
+        tags[g] = iv[g].k + 1;
+    }
+}
+
+/* A layer's state that starts following clip c (a new clip in a character slot): no cached
+ * key is taken for c's. */
+static OROYA__INLINE void pkq_reset(const oroya_pose_clip *c, oroya__pose_interval *iv) {
+    if (c && c->qblocks && c->state_intervals) {
+        memset(iv + c->group_count, 0, sizeof *iv);
+    }
+}
+
+static _Alignas(16) const float pkq_identity[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+
+/* The rows of keys k (*r0) and k + 1 (*r1) of one (block, channel) where they are stored
+ * decoded (a constant, float keys, the layer's cache) and the factor; false for a quantized
+ * block without a cache. The same values pkq_block gives. */
+static OROYA__INLINE bool pkq_rows(const oroya_pose_clip *clip, const oroya__pose_qblock *qb,
+                                   int ch, const oroya__pose_interval *iv, const float *cache,
+                                   const float **r0, const float **r1, float *a) {
+    const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
+    if (qb->cache != OROYA__Q_NO_CACHE) { /* quantized, cached: the usual case */
+        *r0 = cache + (size_t)qb->cache * 4;
+        *r1 = *r0 + n;
+        *a = iv[qb->group].a;
+        return true;
+    }
+    switch (qb->kind) {
+    case OROYA__Q_NONE:
+        *r0 = *r1 = pkq_identity;
+        *a = 0.0f;
+        return true;
+    case OROYA__Q_CONST:
+        *r0 = *r1 = clip->qdata + qb->offset;
+        *a = 0.0f;
+        return true;
+    case OROYA__Q_F32:
+        *r0 = clip->qdata + qb->offset + (size_t)iv[qb->group].k * n;
+        *r1 = *r0 + n;
+        *a = iv[qb->group].a;
+        return true;
+    default: return false;
+    }
+}
+
 static OROYA__INLINE bool pkq_channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                           int ch) {
-    return clip->qblocks[b * 3 + (uint32_t)ch].animated ||
-           (PK_BLOCKS == 2 && clip->qblocks[b2 * 3 + (uint32_t)ch].animated);
+    return (clip->qblocks[b * 3 + (uint32_t)ch].animated |
+            (PK_BLOCKS == 2 ? clip->qblocks[b2 * 3 + (uint32_t)ch].animated : 0)) != 0;
 }
 static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                              int ch) {
@@ -388,16 +514,44 @@ static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32
                                              bool exact) {
     const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
     const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];
+    const float *cache = pkq_cache_rows(clip, iv);
+    const float *a0, *a1, *b0, *b1;
+    float fa, fb = 0.0f;
+    if (pkq_rows(clip, ka, ch, iv, cache, &a0, &a1, &fa) &&
+        (PK_BLOCKS == 1 || pkq_rows(clip, kb, ch, iv, cache, &b0, &b1, &fb))) {
+        /* Decoded keys (the usual case once the cache holds them): rows loaded as they are,
+         * as in a float clip. */
+        if (PK_BLOCKS == 1) {
+            b0 = a0, b1 = a1;
+        }
+        vf r0[4], r1[4];
+        r0[0] = vf_load2(a0, b0), r0[1] = vf_load2(a0 + 4, b0 + 4);
+        r0[2] = vf_load2(a0 + 8, b0 + 8);
+        r1[0] = vf_load2(a1, b1), r1[1] = vf_load2(a1 + 4, b1 + 4);
+        r1[2] = vf_load2(a1 + 8, b1 + 8);
+        if (ch == OROYA__CH_R) {
+            r0[3] = vf_load2(a0 + 12, b0 + 12);
+            r1[3] = vf_load2(a1 + 12, b1 + 12);
+        }
+#if OROYA__PK_WIDTH == 8
+        const vf f = vf_halves(v4_set1(fa), v4_set1(fb));
+#else
+        (void)fb;
+        const vf f = v4_set1(fa);
+#endif
+        pkq_interpolate(ch, r0, r1, f, out, exact);
+        return;
+    }
     if (pkq_quantized(ka->kind) && (PK_BLOCKS == 1 || pkq_quantized(kb->kind))) {
         pkq_sample_quantized(clip, ka, kb, ch, iv, out, exact);
         return;
     }
     v4 p0[4], p1[4];
-    const float fa = pkq_block(clip, b, ch, iv, p0, p1);
+    fa = pkq_block(clip, b, ch, iv, p0, p1);
     vf v0[4], v1[4], a;
 #if OROYA__PK_WIDTH == 8
     v4 n0[4], n1[4];
-    const float fb = pkq_block(clip, b2, ch, iv, n0, n1);
+    fb = pkq_block(clip, b2, ch, iv, n0, n1);
     for (int e = 0; e < 4; e++) {
         v0[e] = vf_halves(p0[e], n0[e]);
         v1[e] = vf_halves(p1[e], n1[e]);

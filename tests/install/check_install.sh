@@ -17,7 +17,7 @@ cat > "$tmp/app.c" <<'C'
 #include <oroya/oroya.h>
 #include <stdio.h>
 int main(void) {
-    printf("%.3f\n", (double)oroya_cubic_spline(0.5f, 0.0f, 5.0f, 10.0f, -2.0f));
+    printf("%.3f\n", (double)oroya_float_hermite(0.5f, 0.0f, 5.0f, 10.0f, -2.0f));
     return 0;
 }
 C

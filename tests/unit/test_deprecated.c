@@ -134,6 +134,7 @@ static void test_skin_weights_normalize(void) {
     OT_NEAR(a[4], 1, 0); /* a zero sum becomes (1, 0, 0, 0) */
 }
 
+<<<<<<< HEAD
 /* Three vertices on two bones: the deprecated double reference gives oroya_skin_job_run's
  * result (float rounding apart) and the hand-computed one. */
 static void test_pose_skin_run_reference(void) {
@@ -170,6 +171,137 @@ static void test_pose_skin_run_reference(void) {
     OT_NEAR(a[0], 1, 0);
     OT_NEAR(a[3], 10, 0);
     OT_NEAR(a[6], 5, 0);
+=======
+static void test_hermite_names(void) {
+    OT_CHECK(oroya_cubic_spline(0.5f, 0, 5, 10, -2) == 5.875f);
+    const oroya_vec3 h = oroya_hermite(0.5f, (oroya_vec3){0, 0, 0}, (oroya_vec3){0, 10, 0},
+                                       (oroya_vec3){5, 0, 0}, (oroya_vec3){0, -5, 0});
+    OT_CHECK(h.x == 2.5f && h.y == 1.875f && h.z == 0);
+    const float ts[] = {-0.5f, 0, 0.25f, 0.7f, 1, 2};
+    for (int i = 0; i < 6; i++) {
+        const float t = ts[i];
+        OT_CHECK(oroya_cubic_spline(t, 1, -3, 4, 7) == oroya_float_hermite(t, 1, -3, 4, 7));
+        const oroya_vec3 p0 = {1, 2, 3}, m0 = {-1, 0.5f, 4}, p1 = {0, -2, 8}, m1 = {3, 3, -6};
+        const oroya_vec3 a = oroya_hermite(t, p0, m0, p1, m1),
+                         b = oroya_vec3_hermite(t, p0, m0, p1, m1);
+        OT_CHECK(memcmp(&a, &b, sizeof a) == 0);
+    }
+}
+
+static void test_quat_sterp2(void) {
+    const oroya_vec3 y = {0, 1, 0};
+    const oroya_quat a = oroya_quat_from_axis_angle(y, 0.3f);
+    const oroya_quat b =
+        oroya_quat_from_axis_angle(oroya_vec3_normalize((oroya_vec3){1, 1, 0}), 2.0f);
+    const float ts[] = {-0.25f, 0, 0.3f, 1, 1.5f};
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) {
+            const oroya_quat p = oroya_quat_sterp2(a, b, y, ts[i], ts[j]);
+            const oroya_quat q = oroya_quat_sterp_split(a, b, y, ts[i], ts[j]);
+            OT_CHECK(memcmp(&p, &q, sizeof p) == 0);
+        }
+    /* Both pieces at t: plain sterp; swing and twist apart differ from it. */
+    const oroya_quat s = oroya_quat_sterp(a, b, y, 0.3f),
+                     s2 = oroya_quat_sterp2(a, b, y, 0.3f, 0.3f);
+    OT_NEAR(fabsf(oroya_quat_dot(s, s2)), 1, 1e-6);
+    OT_CHECK(fabsf(oroya_quat_dot(s, oroya_quat_sterp2(a, b, y, 1, 0))) < 0.999f);
+}
+
+static void test_pose_clip_additive(void) {
+    oroya_clip *c = two_track_clip();
+    const uint32_t parents[1] = {UINT32_MAX};
+    const char *names[1] = {"a"};
+    oroya_pose_skeleton *sk = NULL;
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
+                  &sk, NULL),
+              OROYA_OK);
+    for (int additive = 0; additive < 2 && c && sk; additive++) {
+        oroya_pose_clip *pc = NULL;
+        OT_EQ_INT(oroya_pose_clip_create(
+                      &(oroya_pose_clip_desc){.skeleton = sk, .clip = c, .additive = additive != 0},
+                      &pc, NULL),
+                  OROYA_OK);
+        OT_CHECK(oroya_pose_clip_additive(pc) == (additive != 0));
+        OT_CHECK(oroya_pose_clip_is_additive(pc) == (additive != 0));
+        oroya_pose_clip_destroy(pc);
+    }
+    OT_CHECK(!oroya_pose_clip_additive(NULL) && !oroya_pose_clip_is_additive(NULL));
+    oroya_pose_skeleton_destroy(sk);
+    oroya_clip_destroy(c);
+}
+
+/* A scene with nodes "a" and its child "b", a mixer on it and the two-track clip. */
+typedef struct mixer_world {
+    oroya_scene *scene;
+    oroya_node a, b;
+    oroya_mixer *mixer;
+    oroya_clip *clip;
+} mixer_world;
+
+static void mixer_world_free(mixer_world *w) {
+    oroya_mixer_destroy(w->mixer);
+    oroya_scene_destroy(w->scene);
+    oroya_clip_destroy(w->clip);
+}
+
+/* false (a failed check, everything freed) when a step fails. */
+static bool mixer_world_make(mixer_world *w) {
+    memset(w, 0, sizeof *w);
+    w->clip = two_track_clip();
+    const bool ok =
+        w->clip && oroya_scene_create(NULL, &w->scene) == OROYA_OK &&
+        oroya_scene_add_node(w->scene, "a", (oroya_node){0}, OROYA_NODE_BONE, &w->a) == OROYA_OK &&
+        oroya_scene_add_node(w->scene, "b", w->a, OROYA_NODE_BONE, &w->b) == OROYA_OK &&
+        oroya_mixer_create(w->scene, NULL, &w->mixer) == OROYA_OK;
+    OT_CHECK_MSG(ok, "%s", "the scene, mixer and clip of the test");
+    if (!ok)
+        mixer_world_free(w);
+    return ok;
+}
+
+static void test_mixer_clip_action_ex(void) {
+    mixer_world w;
+    if (!mixer_world_make(&w))
+        return;
+    const oroya_action_desc add = {.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE};
+    oroya_action *x = NULL, *y = NULL, *plain = NULL;
+    OT_EQ_INT(oroya_mixer_clip_action_ex(w.mixer, w.clip, &add, &x), OROYA_OK);
+    OT_EQ_INT(oroya_action_create(w.mixer, w.clip, &add, &y), OROYA_OK);
+    OT_EQ_INT(oroya_mixer_clip_action(w.mixer, w.clip, &plain), OROYA_OK);
+    /* The same lookup: one additive action, and a separate normal one. */
+    OT_CHECK(x && x == y && x != plain);
+    OT_CHECK(oroya_action_blend_mode(x) == OROYA_BLEND_ADDITIVE);
+    OT_EQ_INT(oroya_mixer_get_stats(w.mixer).actions_total, 2);
+    OT_EQ_INT(oroya_mixer_clip_action_ex(w.mixer, NULL, &add, &x), OROYA_ERR_INVALID_ARGUMENT);
+    mixer_world_free(&w);
+}
+
+static void test_mixer_create_mask(void) {
+    mixer_world w;
+    if (!mixer_world_make(&w))
+        return;
+    const char *include[] = {"a"};
+    const oroya_mask_entry weights[] = {{"b", 0.25}};
+    const oroya_mask_desc d = {
+        .name = "m", .include = include, .include_count = 1, .weights = weights, .weight_count = 1};
+    oroya_mask *old = NULL, *now = NULL;
+    OT_EQ_INT(oroya_mixer_create_mask(w.mixer, &d, &old, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &now, NULL), OROYA_OK);
+    OT_CHECK(old && now && old != now);
+    OT_NEAR(oroya_mask_weight(old, w.a), 1, 0);
+    OT_NEAR(oroya_mask_weight(old, w.b), 0.25, 0);
+    OT_NEAR(oroya_mask_weight(now, w.a), 1, 0);
+    OT_NEAR(oroya_mask_weight(now, w.b), 0.25, 0);
+    OT_CHECK(!strcmp(oroya_mask_name(old), "m") && !strcmp(oroya_mask_name(now), "m"));
+    const char *ghost[] = {"tail"};
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_mixer_create_mask(
+                  w.mixer, &(oroya_mask_desc){.include = ghost, .include_count = 1}, &old, &err),
+              OROYA_ERR_NOT_FOUND);
+    OT_CHECK(old == NULL && strstr(err.message, "tail") != NULL);
+    mixer_world_free(&w);
+>>>>>>> main
 }
 
 int main(void) {
@@ -177,5 +309,10 @@ int main(void) {
     OT_RUN(test_geometry_positional);
     OT_RUN(test_make_clip_additive);
     OT_RUN(test_skin_weights_normalize);
+    OT_RUN(test_hermite_names);
+    OT_RUN(test_quat_sterp2);
+    OT_RUN(test_pose_clip_additive);
+    OT_RUN(test_mixer_clip_action_ex);
+    OT_RUN(test_mixer_create_mask);
     return ot_finish();
 }

@@ -27,15 +27,15 @@ static float quat_angle_between(oroya_quat a, oroya_quat b) {
 }
 
 static void test_hermite_true_values(void) {
-    OT_NEAR(oroya_cubic_spline(0.5f, 0, 5, 10, -2), 5.875, 1e-6);
-    oroya_vec3 h = oroya_hermite(0.5f, (oroya_vec3){0, 0, 0}, (oroya_vec3){0, 10, 0},
-                                 (oroya_vec3){5, 0, 0}, (oroya_vec3){0, -5, 0});
+    OT_NEAR(oroya_float_hermite(0.5f, 0, 5, 10, -2), 5.875, 1e-6);
+    oroya_vec3 h = oroya_vec3_hermite(0.5f, (oroya_vec3){0, 0, 0}, (oroya_vec3){0, 10, 0},
+                                      (oroya_vec3){5, 0, 0}, (oroya_vec3){0, -5, 0});
     OT_NEAR(h.x, 2.5, 1e-6);
     OT_NEAR(h.y, 1.875, 1e-6);
     OT_NEAR(h.z, 0.0, 1e-6);
     /* Endpoints give the endpoint values whatever the tangents. */
-    OT_NEAR(oroya_cubic_spline(0.0f, 3, 100, 7, -100), 3.0, 0);
-    OT_NEAR(oroya_cubic_spline(1.0f, 3, 100, 7, -100), 7.0, 1e-5);
+    OT_NEAR(oroya_float_hermite(0.0f, 3, 100, 7, -100), 3.0, 0);
+    OT_NEAR(oroya_float_hermite(1.0f, 3, 100, 7, -100), 7.0, 1e-5);
 }
 
 static void test_vec3_against_cglm(void) {

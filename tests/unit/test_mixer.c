@@ -86,12 +86,12 @@ static void test_clip_action_identity(void) {
     OT_CHECK(oroya_action_clip(a1) == c && oroya_action_mixer(a1) == m);
     /* Another blend mode is another action, and (as in three) it becomes the clip's lookup. */
     oroya_action_desc d = {.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE};
-    OT_CHECK(oroya_mixer_clip_action_ex(m, c, &d, &add) == OROYA_OK);
+    OT_CHECK(oroya_action_create(m, c, &d, &add) == OROYA_OK);
     OT_CHECK(add && add != a1 && oroya_action_blend_mode(add) == OROYA_BLEND_ADDITIVE);
-    OT_CHECK(oroya_mixer_clip_action_ex(m, c, &d, &a3) == OROYA_OK && a3 == add);
+    OT_CHECK(oroya_action_create(m, c, &d, &a3) == OROYA_OK && a3 == add);
     /* An independent action is always new and never returned by lookups. */
     oroya_action_desc di = {.independent = true};
-    OT_CHECK(oroya_mixer_clip_action_ex(m, c, &di, &ind) == OROYA_OK);
+    OT_CHECK(oroya_action_create(m, c, &di, &ind) == OROYA_OK);
     OT_CHECK(ind && ind != a1 && ind != add);
     OT_CHECK(oroya_mixer_get_stats(m).actions_total == 3);
     OT_CHECK(oroya_mixer_get_stats(m).bindings_total == 1); /* all share one (node, property) */
@@ -309,8 +309,8 @@ static void test_cross_fade_warp(void) {
     oroya_mixer_create(s, NULL, &m);
     oroya_action *w = NULL, *r = NULL;
     /* Exact durations, as three keeps them (doubles). */
-    oroya_mixer_clip_action_ex(m, walk, &(oroya_action_desc){.duration = 1.2}, &w);
-    oroya_mixer_clip_action_ex(m, run, &(oroya_action_desc){.duration = 0.7}, &r);
+    oroya_action_create(m, walk, &(oroya_action_desc){.duration = 1.2}, &w);
+    oroya_action_create(m, run, &(oroya_action_desc){.duration = 0.7}, &r);
     oroya_action_play(w);
     oroya_action_play(r);
     oroya_action_set_time_scale(w, 2.0); /* restored at the end of the warp */

@@ -107,7 +107,7 @@ static void run_curve_blend(bool with_rig) {
     oroya_action *aw = NULL, *ap = NULL, *ab = NULL;
     OT_CHECK(oroya_mixer_clip_action(m, walk, &aw) == OROYA_OK);
     OT_CHECK(oroya_mixer_clip_action(m, pose, &ap) == OROYA_OK);
-    OT_CHECK(oroya_mixer_clip_action_ex(
+    OT_CHECK(oroya_action_create(
                  m, bump,
                  &(oroya_action_desc){.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE},
                  &ab) == OROYA_OK);

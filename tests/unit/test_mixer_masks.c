@@ -137,37 +137,36 @@ static void test_build(void) {
                          .weights = weights,
                          .weight_count = 1};
     oroya_error err = {0};
-    OT_CHECK(oroya_mixer_create_mask(w.mixer, &d, &k, &err) == OROYA_OK);
+    OT_CHECK(oroya_mask_create(w.mixer, &d, &k, &err) == OROYA_OK);
     const double want[NJ] = {0, 1, 1, 0, 0, 0.5, 1, 0, 0}; /* neck and its head excluded */
     for (int j = 0; j < NJ; j++)
         OT_NEAR(oroya_mask_weight(k, w.nodes[j]), want[j], 0);
     OT_CHECK(!strcmp(oroya_mask_name(k), "upper"));
     d.descendants = false;
-    OT_CHECK(oroya_mixer_create_mask(w.mixer, &d, &k, &err) == OROYA_OK);
+    OT_CHECK(oroya_mask_create(w.mixer, &d, &k, &err) == OROYA_OK);
     OT_NEAR(oroya_mask_weight(k, w.nodes[1]), 1, 0);
     OT_NEAR(oroya_mask_weight(k, w.nodes[2]), 0, 0);
     OT_NEAR(oroya_mask_weight(k, w.nodes[5]), 0.5, 0);
     /* Errors name the mask and the joint. */
     const char *ghost[] = {"tail"};
     d.include = ghost;
-    OT_EQ_INT(oroya_mixer_create_mask(w.mixer, &d, &k, &err), OROYA_ERR_NOT_FOUND);
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_NOT_FOUND);
     OT_CHECK_MSG(strstr(err.message, "upper") && strstr(err.message, "tail"), "%s", err.message);
     OT_CHECK(k == NULL);
     d.include = inc;
     weights[0].weight = 1.5;
-    OT_EQ_INT(oroya_mixer_create_mask(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_DATA);
     OT_CHECK_MSG(strstr(err.message, "armL") && strstr(err.message, "1.5"), "%s", err.message);
     weights[0].weight = NAN;
-    OT_EQ_INT(oroya_mixer_create_mask(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_DATA);
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_DATA);
     weights[0] = (oroya_mask_entry){"wing", 0.5};
-    OT_EQ_INT(oroya_mixer_create_mask(w.mixer, &d, &k, &err), OROYA_ERR_NOT_FOUND);
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_NOT_FOUND);
     OT_CHECK_MSG(strstr(err.message, "wing") != NULL, "%s", err.message);
     /* A mask of another mixer. */
     world v;
     world_make(&v, false);
     oroya_mask *other = NULL;
-    OT_CHECK(oroya_mixer_create_mask(v.mixer, &(oroya_mask_desc){.name = "o"}, &other, NULL) ==
-             OROYA_OK);
+    OT_CHECK(oroya_mask_create(v.mixer, &(oroya_mask_desc){.name = "o"}, &other, NULL) == OROYA_OK);
     oroya_clip *c = make_clip("c", 0.5, NULL, false);
     oroya_action *a = NULL;
     OT_CHECK(oroya_mixer_clip_action(w.mixer, c, &a) == OROYA_OK);
@@ -202,7 +201,7 @@ static void run_equivalence(bool rig, bool reference, double wave_weight, double
     oroya__mixer_set_reference(b.mixer, reference);
     const char *inc[] = {"spine"};
     oroya_mask *upper = NULL;
-    OT_CHECK(oroya_mixer_create_mask(
+    OT_CHECK(oroya_mask_create(
                  a.mixer,
                  &(oroya_mask_desc){
                      .name = "upper", .include = inc, .include_count = 1, .descendants = true},
@@ -268,7 +267,7 @@ static void test_fractional_weights(void) {
         for (int j = 0; j < NJ; j++)
             entries[j] = (oroya_mask_entry){JOINTS[j], mask_w[j]};
         oroya_mask *k = NULL;
-        OT_CHECK(oroya_mixer_create_mask(
+        OT_CHECK(oroya_mask_create(
                      w.mixer,
                      &(oroya_mask_desc){.name = "f", .weights = entries, .weight_count = NJ}, &k,
                      NULL) == OROYA_OK);

@@ -74,7 +74,7 @@ static void destroy(world *w) {
 static oroya_action *play_exact(world *w, oroya_clip *c, double duration) {
     oroya_action *a = NULL;
     oroya_action_desc d = {.duration = duration};
-    OT_CHECK(oroya_mixer_clip_action_ex(w->mixer, c, &d, &a) == OROYA_OK);
+    OT_CHECK(oroya_action_create(w->mixer, c, &d, &a) == OROYA_OK);
     oroya_action_play(a);
     return a;
 }
@@ -182,8 +182,8 @@ static void test_cross_fade_rule(void) {
         world w;
         make(&w, rig != 0);
         oroya_action *walk = play_exact(&w, w.walk, 1.2), *run = NULL;
-        OT_CHECK(oroya_mixer_clip_action_ex(w.mixer, w.run, &(oroya_action_desc){.duration = 0.8},
-                                            &run) == OROYA_OK);
+        OT_CHECK(oroya_action_create(w.mixer, w.run, &(oroya_action_desc){.duration = 0.8}, &run) ==
+                 OROYA_OK);
         OT_CHECK(oroya_mixer_update(w.mixer, 0.5) == OROYA_OK);
         oroya_action_play(run);
         OT_CHECK(oroya_action_cross_fade_to(walk, run, 1.5, true) == OROYA_OK);

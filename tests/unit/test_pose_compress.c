@@ -4,7 +4,8 @@
  * oroya_pose_character_update, at 120 Hz, and joint positions (and the virtual vertices at
  * 0.1 along each joint's axes) are compared in model space. On every clip of the Khronos
  * models in tests/assets, on a procedural 30-joint character, normal and additive. Also: the
- * kernel widths agree bit for bit, no allocation per frame, bad tolerances are refused, and
+ * kernel widths agree bit for bit, a character's decoded-key cache gives the bits of a cold
+ * one, no allocation per frame, bad tolerances are refused, and
  * reduced clips for export keep the bound through a glTF write and read. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -495,6 +496,84 @@ static void test_wide_words(void) {
     bench_character_free(&bc);
 }
 
+/* The decoded-key cache a character keeps per layer slot: a character that plays on (forward
+ * at 60 Hz, backward, jumps, clips swapped between slots, a clip destroyed and built again)
+ * gives the same bits, every frame, as a fresh character whose cache starts empty. */
+static bool same_pose(const oroya_pose_character *a, const oroya_pose_character *b, uint32_t nj) {
+    return !memcmp(oroya_pose_character_locals(a), oroya_pose_character_locals(b),
+                   (nj + 3) / 4 * sizeof(oroya_soa_transform)) &&
+           !memcmp(oroya_pose_character_bones(a), oroya_pose_character_bones(b),
+                   nj * sizeof(oroya_mat4));
+}
+static void test_key_cache(void) {
+    bench_character bc;
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
+    const oroya_pose_skeleton *skel = bc.pose_skeleton;
+    const uint32_t nj = bc.joint_count;
+    oroya_pose_compress cp = {.tolerance = 1e-4f};
+    oroya_pose_clip *walk = NULL, *run = NULL;
+    oroya_pose_clip_desc dw = {
+        .skeleton = skel, .clip = bench_character_clip(&bc, "walk"), .compress = &cp};
+    oroya_pose_clip_desc dr = {
+        .skeleton = skel, .clip = bench_character_clip(&bc, "run"), .compress = &cp};
+    OT_CHECK(oroya_pose_clip_create(&dw, &walk, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(&dr, &run, &err) == OROYA_OK);
+    /* The same walk at 1 mm: the same key times (so the same intervals), other bits. */
+    oroya_pose_compress loose_cp = {.tolerance = 1e-3f};
+    oroya_pose_clip_desc dl = dw;
+    dl.compress = &loose_cp;
+    oroya_pose_clip *loose = NULL;
+    OT_CHECK(oroya_pose_clip_create(&dl, &loose, &err) == OROYA_OK);
+    /* Both keep quantized blocks in the cache (else this would test float storage). */
+    OT_CHECK(walk && walk->qcached_count > 0 && run && run->qcached_count > 0);
+    oroya_pose_character *warm = NULL;
+    oroya_pose_character_desc cd = {.skeleton = skel, .max_layers = 2};
+    OT_CHECK(oroya_pose_character_create(&cd, &warm, &err) == OROYA_OK);
+    int bad = 0, frames = 0;
+    for (int f = 0; f < 400 && walk && run && warm; f++) {
+        float t = (float)f / 60.0f;
+        if (f >= 120 && f < 200) {
+            t = 2.0f - (float)(f - 120) / 45.0f; /* backward */
+        } else if (f >= 200 && f < 260) {
+            t = fmodf((float)f * 0.377f, 1.2f); /* jumps */
+        }
+        const bool swap = f >= 260 && f < 300 && f % 7 < 3; /* clips change slots */
+        /* The same grid in the same slot at the same time: only the clip tells the keys. */
+        const bool other = f >= 300 && f < 330 && f % 3 == 0;
+        if (f == 330) {
+            /* A clip built again (maybe at the same address) in the slot the old one had. */
+            oroya_pose_clip_destroy(walk);
+            walk = NULL;
+            OT_CHECK(oroya_pose_clip_create(&dl, &walk, &err) == OROYA_OK);
+            if (!walk) {
+                break;
+            }
+        }
+        const float tw = fmodf(t, oroya_pose_clip_duration(walk));
+        const float tr = fmodf(t, oroya_pose_clip_duration(run));
+        oroya_pose_layer layers[2] = {{swap    ? run
+                                       : other ? loose
+                                               : walk,
+                                       swap ? tr : tw, 0.6f},
+                                      {swap ? walk : run, swap ? tw : tr, 0.4f}};
+        oroya_pose_character *cold = NULL;
+        OT_CHECK(oroya_pose_character_create(&cd, &cold, &err) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_update(warm, layers, 2, &err) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_update(cold, layers, 2, &err) == OROYA_OK);
+        bad += !same_pose(warm, cold, nj);
+        frames++;
+        oroya_pose_character_destroy(cold);
+    }
+    OT_EQ_INT(frames, 400);
+    OT_EQ_INT(bad, 0);
+    oroya_pose_character_destroy(warm);
+    oroya_pose_clip_destroy(walk);
+    oroya_pose_clip_destroy(run);
+    oroya_pose_clip_destroy(loose);
+    bench_character_free(&bc);
+}
+
 static void test_bad_tolerance(void) {
     proc p;
     proc_make(&p);
@@ -631,6 +710,7 @@ int main(void) {
     OT_RUN(test_procedural_bound);
     OT_RUN(test_widths_and_allocs);
     OT_RUN(test_wide_words);
+    OT_RUN(test_key_cache);
     OT_RUN(test_bad_tolerance);
     OT_RUN(test_export_round_trip);
     return ot_finish();

@@ -251,7 +251,7 @@ static void test_additive_weight_bounded(void) {
     OT_CHECK(oroya_mixer_create(s, NULL, &m) == OROYA_OK);
     oroya_action *a = NULL;
     oroya_action_desc ad = {.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE};
-    OT_CHECK(oroya_mixer_clip_action_ex(m, c, &ad, &a) == OROYA_OK);
+    OT_CHECK(oroya_action_create(m, c, &ad, &a) == OROYA_OK);
     oroya_action_play(a);
     OT_EQ_INT(oroya_action_set_effective_weight(a, 1e300), OROYA_ERR_INVALID_ARGUMENT);
     OT_EQ_INT(oroya_action_set_weight(a, -1e300), OROYA_ERR_INVALID_ARGUMENT);

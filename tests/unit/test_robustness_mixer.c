@@ -86,13 +86,12 @@ static oroya_result path_mixer(const oroya_allocator *a, void *ctx, oroya_error 
     if (res == OROYA_OK)
         res = oroya_mixer_play(m, r->wave, &wave);
     if (res == OROYA_OK) {
-        res = oroya_mixer_clip_action_ex(
+        res = oroya_action_create(
             m, r->wave,
             &(oroya_action_desc){.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE}, &add);
     }
     if (res == OROYA_OK) {
-        res = oroya_mixer_clip_action_ex(m, r->walk, &(oroya_action_desc){.independent = true},
-                                         &twin);
+        res = oroya_action_create(m, r->walk, &(oroya_action_desc){.independent = true}, &twin);
     }
     if (res == OROYA_OK) {
         oroya_action_play(walk);
@@ -352,9 +351,9 @@ static void test_zero_length_clip(void) {
     oroya_mixer *m = NULL;
     OT_EQ_INT(oroya_mixer_create(r.scene, NULL, &m), OROYA_OK);
     oroya_action *a = NULL;
-    OT_EQ_INT(oroya_mixer_clip_action_ex(m, r.walk, &(oroya_action_desc){.duration = NAN}, &a),
+    OT_EQ_INT(oroya_action_create(m, r.walk, &(oroya_action_desc){.duration = NAN}, &a),
               OROYA_ERR_INVALID_ARGUMENT);
-    OT_EQ_INT(oroya_mixer_clip_action_ex(m, r.walk, &(oroya_action_desc){.duration = -1}, &a),
+    OT_EQ_INT(oroya_action_create(m, r.walk, &(oroya_action_desc){.duration = -1}, &a),
               OROYA_ERR_INVALID_ARGUMENT);
     oroya_mixer_destroy(m);
     rig_free(&r);
@@ -379,7 +378,7 @@ static void test_action_limit(void) {
     OT_EQ_INT(oroya_mixer_clip_action(m, r.wave, &b), OROYA_OK);
     OT_EQ_INT(oroya_mixer_clip_action(m, r.still, &c), OROYA_ERR_LIMIT);
     OT_CHECK(c == NULL);
-    OT_EQ_INT(oroya_mixer_clip_action_ex(m, r.walk, &(oroya_action_desc){.independent = true}, &c),
+    OT_EQ_INT(oroya_action_create(m, r.walk, &(oroya_action_desc){.independent = true}, &c),
               OROYA_ERR_LIMIT);
     OT_EQ_INT(oroya_mixer_clip_action(m, r.walk, &c), OROYA_OK); /* the cached one */
     OT_CHECK(c == a);

@@ -347,7 +347,7 @@ static void test_sterp_endpoints_and_unit(void) {
 /* The tip direction a(n) moves on the great circle toward b(n): at parameter t_swing it makes
  * the angle t_swing * theta with a(n) and (1 - t_swing) * theta with b(n), and its twist
  * relative to a changes by t_twist times the total. Checked against the reference split. */
-static void test_sterp2_separate_parameters(void) {
+static void test_sterp_split_separate_parameters(void) {
     double worst_dir = 0, worst_twist = 0;
     int compared = 0;
     for (int i = 0; i < 2000; i++) {
@@ -360,7 +360,7 @@ static void test_sterp2_separate_parameters(void) {
             continue; /* near the singular swing the great circle is not unique */
         compared++;
         float ts = ot_randf(0, 1), tt = ot_randf(0, 1);
-        oroya_quat r = oroya_quat_sterp2(a, b, axis, ts, tt);
+        oroya_quat r = oroya_quat_sterp_split(a, b, axis, ts, tt);
         rv3 dr = rq_rotate(rq_of(r), n);
         worst_dir = fmax(worst_dir, fabs(angle_between(da, dr) - ts * theta));
         worst_dir = fmax(worst_dir, fabs(angle_between(dr, db) - (1 - ts) * theta));
@@ -369,20 +369,20 @@ static void test_sterp2_separate_parameters(void) {
         rq ref_swing;
         double ref_angle;
         reference_split(d, n, &ref_swing, &ref_angle);
-        oroya_quat r0 = oroya_quat_sterp2(a, b, axis, 0, tt);
+        oroya_quat r0 = oroya_quat_sterp_split(a, b, axis, 0, tt);
         rq rel = rq_mul(rq_conj(rq_of(a)), rq_of(r0));
         rq rel_swing;
         double rel_angle;
         reference_split(rel, n, &rel_swing, &rel_angle);
         worst_twist = fmax(worst_twist, fabs(wrap(rel_angle - tt * ref_angle)));
         worst_twist = fmax(worst_twist, quat_diff_up_to_sign(rel_swing, (rq){0, 0, 0, 1}));
-        /* sterp2(t, t) is sterp(t). */
-        oroya_quat r1 = oroya_quat_sterp2(a, b, axis, ts, ts);
+        /* sterp_split(t, t) is sterp(t). */
+        oroya_quat r1 = oroya_quat_sterp_split(a, b, axis, ts, ts);
         oroya_quat r2 = oroya_quat_sterp(a, b, axis, ts);
         OT_CHECK(r1.x == r2.x && r1.y == r2.y && r1.z == r2.z && r1.w == r2.w);
     }
-    printf("  sterp2 over %d: tip angle error %.2e rad, twist error %.2e\n", compared, worst_dir,
-           worst_twist);
+    printf("  sterp_split over %d: tip angle error %.2e rad, twist error %.2e\n", compared,
+           worst_dir, worst_twist);
     OT_CHECK(compared > 1500);
     OT_CHECK(worst_dir < 1e-4);
     OT_CHECK(worst_twist < 1e-4);
@@ -895,7 +895,7 @@ int main(void) {
     OT_RUN(test_swing_twist_bad_axis);
     OT_RUN(test_swing_twist_non_unit);
     OT_RUN(test_sterp_endpoints_and_unit);
-    OT_RUN(test_sterp2_separate_parameters);
+    OT_RUN(test_sterp_split_separate_parameters);
     OT_RUN(test_sterp_degenerate);
     OT_RUN(test_rod);
     OT_RUN(test_limit_cone_and_twist);

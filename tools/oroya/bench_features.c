@@ -97,12 +97,12 @@ int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_alloc
     oroya_mask *legs = NULL, *arms = NULL;
     if (oroya_mixer_create(c->scene, &md, &plain) != OROYA_OK ||
         oroya_mixer_create(c->scene, &md, &masked) != OROYA_OK ||
-        oroya_mixer_create_mask(
+        oroya_mask_create(
             masked,
             &(oroya_mask_desc){
                 .name = "legs", .include = legs_names, .include_count = 2, .descendants = true},
             &legs, &err) != OROYA_OK ||
-        oroya_mixer_create_mask(
+        oroya_mask_create(
             masked,
             &(oroya_mask_desc){
                 .name = "arms", .include = arms_names, .include_count = 2, .descendants = true},

@@ -47,7 +47,7 @@ static int play_walk_run(oroya_mixer *m, const oroya_clip *walk, const oroya_cli
     oroya_action_set_effective_weight(b, 0.4);
     if (wave) {
         oroya_action_desc d = {.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE};
-        if (oroya_mixer_clip_action_ex(m, wave, &d, &c) != OROYA_OK) {
+        if (oroya_action_create(m, wave, &d, &c) != OROYA_OK) {
             return -1;
         }
         oroya_action_play(c);

@@ -408,7 +408,7 @@ static int mask_names_of(play *p, const cJSON *mask, const char *key, const char
 }
 
 /* "oroya": {"masks": {"<name>": {"include": [...], "descendants": bool, "exclude": [...],
- * "weights": {"<joint>": w}}}}: oroya_mixer_create_mask for each, in order. */
+ * "weights": {"<joint>": w}}}}: oroya_mask_create for each, in order. */
 int sc_setup_oroya_masks(play *p) {
     const cJSON *all = sc_oroya_member(p, "masks");
     if (!all)
@@ -460,7 +460,7 @@ int sc_setup_oroya_masks(play *p) {
         oroya_error err = {0};
         oroya_result r = OROYA_OK;
         if (!rc)
-            r = oroya_mixer_create_mask(p->mixer, &d, &p->masks[p->mask_count], &err);
+            r = oroya_mask_create(p->mixer, &d, &p->masks[p->mask_count], &err);
         sc_free(p, (void *)inc);
         sc_free(p, (void *)exc);
         sc_free(p, w);

@@ -840,7 +840,7 @@ int sc_action_of(play *p, int slot, const char *path) {
                               .blend_mode = pa->blend_mode,
                               .duration = pc->duration};
     oroya_action *a = NULL;
-    oroya_result r = oroya_mixer_clip_action_ex(p->mixer, clip, &desc, &a);
+    oroya_result r = oroya_action_create(p->mixer, clip, &desc, &a);
     if (r != OROYA_OK)
         return sc_fail(p, "%s: cannot create action '%s' (%s)", path, pa->name,
                        oroya_result_string(r));
