@@ -134,7 +134,6 @@ static void test_skin_weights_normalize(void) {
     OT_NEAR(a[4], 1, 0); /* a zero sum becomes (1, 0, 0, 0) */
 }
 
-<<<<<<< HEAD
 /* Three vertices on two bones: the deprecated double reference gives oroya_skin_job_run's
  * result (float rounding apart) and the hand-computed one. */
 static void test_pose_skin_run_reference(void) {
@@ -171,7 +170,8 @@ static void test_pose_skin_run_reference(void) {
     OT_NEAR(a[0], 1, 0);
     OT_NEAR(a[3], 10, 0);
     OT_NEAR(a[6], 5, 0);
-=======
+}
+
 static void test_hermite_names(void) {
     OT_CHECK(oroya_cubic_spline(0.5f, 0, 5, 10, -2) == 5.875f);
     const oroya_vec3 h = oroya_hermite(0.5f, (oroya_vec3){0, 0, 0}, (oroya_vec3){0, 10, 0},
@@ -301,7 +301,6 @@ static void test_mixer_create_mask(void) {
               OROYA_ERR_NOT_FOUND);
     OT_CHECK(old == NULL && strstr(err.message, "tail") != NULL);
     mixer_world_free(&w);
->>>>>>> main
 }
 
 int main(void) {

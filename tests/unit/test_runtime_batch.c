@@ -102,11 +102,10 @@ static void setup(mixer_slot *s, int i, const oroya_clip *const clips[4]) {
     oroya_action_set_effective_weight(a[1], 0.4);
     oroya_action_set_loop(a[1], i % 2 ? OROYA_LOOP_PINGPONG : OROYA_LOOP_REPEAT, 2 + i % 3);
     if (i % 3 == 0) {
-        OT_CHECK(
-            oroya_mixer_clip_action_ex(
-                s->mixer, clips[2],
-                &(oroya_action_desc){.has_blend_mode = true, .blend_mode = OROYA_BLEND_ADDITIVE},
-                &a[2]) == OROYA_OK);
+        OT_CHECK(oroya_action_create(s->mixer, clips[2],
+                                     &(oroya_action_desc){.has_blend_mode = true,
+                                                          .blend_mode = OROYA_BLEND_ADDITIVE},
+                                     &a[2]) == OROYA_OK);
         oroya_action_play(a[2]);
     }
     if (i % 4 == 1)
