@@ -11,6 +11,10 @@ all: build
 deps:
 	@bash scripts/deps.sh
 
+# Only what building and rendering need (the demo): no test, browser or web toolchain.
+deps-build:
+	@bash scripts/deps.sh --build
+
 build:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
@@ -21,7 +25,7 @@ build-asan:
 
 # The main job: the rendered demo (bouncing ball with squash and stretch, step/linear/cubic
 # balls, the skinned cylinder, slerp vs sterp rods) into out/demo.gif and out/demo.png.
-demo: deps build
+demo: deps-build build
 	./$(BUILD)/oroya render
 	@echo "demo: wrote out/demo.gif and out/demo.png"
 

@@ -25,12 +25,19 @@ int main(int argc, char **argv) {
     }
     /* Skin 0's joints, or every node when the file has no skin (an empty scene has none). */
     uint32_t skin = model->skin_count ? 0 : OROYA_GLTF_NONE;
-    if (oroya_scene_node_count(model->scene) > 0 &&
-        oroya_rig_create_gltf(model, skin, NULL, &rig, &err) != OROYA_OK) {
+    oroya_result r = OROYA_OK;
+    if (oroya_scene_node_count(model->scene) > 0)
+        r = oroya_rig_create_gltf(model, skin, NULL, &rig, &err);
+    if (r == OROYA_ERR_LIMIT) {
+        /* More joints (or keys) than the pose kernel holds: the mixer plays without a rig, on
+         * its property path (the same results), and the skeleton gives the bones. */
+        fprintf(stderr, "play_gltf: note: %s; playing on the property path\n", err.message);
+    } else if (r != OROYA_OK) {
         fprintf(stderr, "play_gltf: %s: %s\n", path, err.message);
         oroya_gltf_model_free(model);
         return 1;
     }
+    oroya_skeleton *skeleton = !rig && model->skin_count ? model->skeletons[0] : NULL;
     if (oroya_mixer_create(model->scene, &(oroya_mixer_desc){.rig = rig}, &mixer) != OROYA_OK) {
         fprintf(stderr, "play_gltf: out of memory\n");
         oroya_rig_destroy(rig);
@@ -44,6 +51,12 @@ int main(int argc, char **argv) {
         oroya_mixer_update(mixer, 1.0 / 30.0); /* sample, blend, bone matrices: no allocation */
         uint32_t count = 0;
         const oroya_mat4 *bones = oroya_mixer_bone_matrices(mixer, &count); /* skin order */
+        if (!rig && skeleton) { /* the fallback: world matrices, then the skeleton's bones */
+            oroya_scene_update_world(model->scene);
+            oroya_skeleton_update(skeleton, model->scene, NULL);
+            bones = (const oroya_mat4 *)skeleton->bone_matrices;
+            count = skeleton->bone_count;
+        }
         if (count > 0) {
             printf("t=%.3f  bone 0 translation (%.4f, %.4f, %.4f) of %u\n", oroya_mixer_time(mixer),
                    (double)bones[0].m[12], (double)bones[0].m[13], (double)bones[0].m[14], count);

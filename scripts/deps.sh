@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
-# Installs what oroya needs to build and test on Debian 12, when it is missing.
+# Installs what oroya needs on Debian 12, when it is missing.
+#   bash scripts/deps.sh           everything: build, render, tests, fuzzing, the web build
+#                                  (make deps, make test, .ci/run)
+#   bash scripts/deps.sh --build   only what building liboroya, the CLI and the renderer and
+#                                  running `oroya render` need (make demo): no test, browser or
+#                                  web toolchain, no npm, no change to apt's sources
 # apt-get as root, sudo otherwise. Safe to run again: it installs nothing that is there.
 set -euo pipefail
+only_build=0
+case "${1:-}" in
+  --build) only_build=1 ;;
+  "") ;;
+  *) echo "usage: bash scripts/deps.sh [--build]" >&2; exit 2 ;;
+esac
 packages=(
   build-essential cmake pkg-config git
   libcjson-dev libcglm-dev libstb-dev libgif-dev libpng-dev libglfw3-dev libcairo2-dev libfontconfig-dev fonts-dejavu-core
   libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
-  clang clang-format-14 libclang-rt-14-dev valgrind xvfb xauth python3 nodejs npm
-  emscripten chromium dpkg-dev
 )
+if [ $only_build = 0 ]; then
+  packages+=(
+    clang clang-format-14 libclang-rt-14-dev valgrind xvfb xauth python3 nodejs npm
+    emscripten chromium dpkg-dev
+  )
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,6 +42,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+[ $only_build = 1 ] && exit 0
 # Node tools for the tests (the Khronos glTF validator), pinned by tests/tools/package-lock.json.
 here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ ! -d "$here/tests/tools/node_modules/gltf-validator" ]; then

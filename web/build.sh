@@ -18,9 +18,11 @@ export NODE_PATH=/usr/share/nodejs
 mkdir -p "$out/include/cjson" "$out/include/stb"
 cp "$cjson/cJSON.h" "$out/include/cjson/"
 cp /usr/include/stb/stb_image.h "$out/include/stb/"
-# No EGL renderer (src/render): the page draws with WebGL2.
+# No EGL renderer (src/render): the page draws with WebGL2, with the renderer's shader
+# sources (src/render/render_shaders.c, which makes no GL call).
 sources=()
-for f in "$here"/src/core/*.c "$here"/src/scene/*.c "$here"/src/anim/*.c "$here"/src/io/*.c; do
+for f in "$here"/src/core/*.c "$here"/src/scene/*.c "$here"/src/anim/*.c "$here"/src/io/*.c \
+  "$here"/src/render/render_shaders.c; do
   sources+=("$f")
 done
 warn=(-Wall -Wextra -Wpedantic -Wconversion -Wshadow -Wstrict-prototypes -Werror)

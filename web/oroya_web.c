@@ -8,8 +8,8 @@
  *     (bind matrix inverse); the draw list the WebGL2 renderer reads;
  *   - a crowd for the race page: N mixers on one shared rig, each character its own mixer
  *     state, updated with oroya_mixer_update_batch;
- *   - the renderer's GLES 3 shaders (src/internal/render_shaders.h), so the page draws with
- *     the same program as oroya's EGL renderer.
+ *   - the renderer's GLES 3 shaders (oroya_render_shader_source, oroya/render.h), so the page
+ *     draws with the same program as oroya's EGL renderer.
  * Every fallible call leaves its oroya_error message in ow_error() for the page to show.
  * Nothing here allocates per frame. */
 #include <emscripten/emscripten.h>
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/render_shaders.h"
 #include "oroya/gltf.h"
 #include "oroya/mixer.h"
 #include "oroya/pose.h"
+#include "oroya/render.h"
 #include "oroya/rig.h"
 #include "oroya/skeleton.h"
 #include "oroya/skin.h"
@@ -40,8 +40,12 @@ static void ow_fail(const char *where, oroya_result r) {
 /* The message of the last failed call ("" when it succeeded). */
 OW_API const char *ow_error(void) { return ow_err.message; }
 
-OW_API const char *ow_vertex_shader(void) { return oroya__render_vertex_shader; }
-OW_API const char *ow_fragment_shader(void) { return oroya__render_fragment_shader; }
+OW_API const char *ow_vertex_shader(void) {
+    return oroya_render_shader_source(OROYA_RENDER_SHADER_VERTEX);
+}
+OW_API const char *ow_fragment_shader(void) {
+    return oroya_render_shader_source(OROYA_RENDER_SHADER_FRAGMENT);
+}
 
 /* ---- viewer model ------------------------------------------------------------------------ */
 

@@ -42,6 +42,13 @@
  * axis), which also serve STERP tracks whose twist_axis is zero, and joint limits applied at
  * the end of each update (oroya_mixer_set_joint_limit). See docs/mixer.md, "Sterp and limits".
  *
+ * Threading: a mixer with a rig writes the pose into its scene's joint nodes lazily, the first
+ * time anything reads or writes the scene after an update; that first read of a const scene
+ * is a write (oroya/scene.h, "Threading"). Before sharing the scene between threads, call
+ * oroya_scene_update_world once on one thread (it writes the pose back and the world
+ * matrices); the bone matrices (oroya_mixer_bone_matrices) are complete when the update
+ * returns.
+ *
  * Minimal example. Example (given: oroya_scene *scene, const oroya_clip *walk_clip):
  *   oroya_mixer *mixer;
  *   oroya_action *walk;

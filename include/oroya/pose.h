@@ -309,7 +309,9 @@ typedef struct oroya_pose_skin_job {
 OROYA_DEPRECATED("use oroya_skin_job_run (oroya/skin.h)")
 oroya_result oroya_pose_skin_run(const oroya_pose_skin_job *job, oroya_error *err);
 
-/* The same, plain scalar C in double (the reference the fast paths are tested against). */
+/* DEPRECATED, with oroya_pose_skin_run: the same, plain scalar C in double (the reference the
+ * fast paths are tested against). CPU skinning has one job, oroya_skin_job_run. */
+OROYA_DEPRECATED("use oroya_skin_job_run (oroya/skin.h)")
 oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya_error *err);
 
 OROYA_API_END

@@ -300,6 +300,20 @@ oroya_result oroya_video_finish(oroya_video_writer *writer, oroya_error *err); /
 /* True when an executable `ffmpeg` is on PATH. */
 bool oroya_video_available(void);
 
+/* ---- shader sources ------------------------------------------------------------------ */
+
+/* The GLSL ES 3.00 program this renderer compiles, for a front end that draws with its own
+ * GLES 3 / WebGL2 context (oroya's web viewer, web/oroya_web.c) and wants the same pictures:
+ * the same skinning (bone texture, 4 or 8 influences), morphs and lighting, and the same
+ * uniforms (u_model, u_view_proj, u_bones...: read them from the source). Static strings,
+ * never NULL; an unknown stage gives "". Needs no renderer and no EGL: the function lives in
+ * src/render/render_shaders.c, which builds without a GL library. */
+typedef enum oroya_render_shader_stage {
+    OROYA_RENDER_SHADER_VERTEX = 0,
+    OROYA_RENDER_SHADER_FRAGMENT
+} oroya_render_shader_stage;
+const char *oroya_render_shader_source(oroya_render_shader_stage stage);
+
 OROYA_API_END
 #ifdef __cplusplus
 }

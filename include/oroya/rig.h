@@ -64,7 +64,10 @@ typedef struct oroya_rig_desc {
  * rig): INVALID_ARGUMENT (NULL desc, scene or out, joints NULL with a count), STALE_HANDLE (a
  * joint that is not a node of the scene), INVALID_DATA (a node listed twice), LIMIT (more
  * than OROYA_POSE_MAX_JOINTS joints with their ancestors), NON_FINITE (a rest transform or
- * inverse bind matrix), OUT_OF_MEMORY. Allocates. */
+ * inverse bind matrix), OUT_OF_MEMORY. Allocates.
+ * On LIMIT, create the mixer without a rig: it plays the same clips on its property path,
+ * with the same results (slower), and the bones come from the skin's oroya_skeleton
+ * (oroya_scene_update_world, then oroya_skeleton_update); examples/play_gltf.c does it. */
 oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya_error *err);
 
 /* oroya_rig_create_gltf (declared in oroya/gltf.h, the I/O layer) builds the rig of a loaded

@@ -20,7 +20,12 @@
  * outlive the nodes that reference them (or be detached first).
  *
  * Threading: a scene is not synchronized. Reads from several threads are fine while no
- * thread writes; any write (including update_world) needs exclusive access.
+ * thread writes; any write (including update_world) needs exclusive access. A rig-backed
+ * mixer (oroya/mixer.h) writes its pose into the joint nodes lazily, on the first read or
+ * write of the scene after its update: that first read, even through a const scene
+ * (oroya_scene_get_transform, _get_world, _transforms, _world_matrices...), is a write. Call
+ * oroya_scene_update_world on one thread after the mixer update and before several threads
+ * read the scene; their reads are then reads.
  *
  * Example:
  *   oroya_scene *scene;

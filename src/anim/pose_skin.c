@@ -136,7 +136,7 @@ static void skin_one_reference(const oroya_pose_skin_job *job, uint32_t v, uint3
     }
 }
 
-oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya_error *err) {
+static oroya_result skin_run_reference(const oroya_pose_skin_job *job, oroya_error *err) {
     oroya_result res = check_job(job, err);
     if (res != OROYA_OK || job->count == 0) {
         return res;
@@ -600,6 +600,10 @@ uint32_t oroya__skin_kernel_run(const oroya__skin_kernel_job *job, int kernel, b
 
 /* ---- the pose layer's job (deprecated) ------------------------------------------------------ */
 
+oroya_result oroya_pose_skin_run_reference(const oroya_pose_skin_job *job, oroya_error *err) {
+    return skin_run_reference(job, err);
+}
+
 /* Kernels beyond the three of internal/pose.h, for the tests: 3 = AVX2+FMA even when the CPU
  * has AVX-512F, 4 = AVX-512F; each falls back to the best the CPU has. */
 oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kernel,
@@ -609,7 +613,7 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
         return res;
     }
     if (kernel == 2) {
-        return oroya_pose_skin_run_reference(job, err);
+        return skin_run_reference(job, err);
     }
     if (!oroya__skin_joints_in_range(job->joints, (size_t)job->count * 4, job->palette_count)) {
         return bad_joint(job, err);

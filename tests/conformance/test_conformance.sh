@@ -14,7 +14,9 @@
 # it (three's output, from oracle/ by regenerate.sh). An expected file with "expectError"
 # requires `oroya play` to fail with that exit status and message instead.
 # Scenarios named in expected_failures.txt must fail (XFAIL); if one passes (XPASS) the test
-# fails so the list gets updated. Exit status 0 when everything is as expected.
+# fails so the list gets updated. Every scenario that runs must also take the pose kernel path
+# on every mixer update (`oroya play --report-path`), except those named in property_path.txt,
+# which must not (so that list gets updated too). Exit status 0 when everything is as expected.
 set -u
 
 build="${1:?usage: test_conformance.sh BUILD_DIR SOURCE_DIR [NAME...]}"
@@ -27,17 +29,20 @@ compare="$here/tools/compare.mjs"
 command -v node >/dev/null || { echo "test_conformance.sh: node is required" >&2; exit 1; }
 [ -x "$oroya" ] || { echo "test_conformance.sh: $oroya not built" >&2; exit 1; }
 
-xfail_list=()
-while IFS= read -r line; do
-	line="${line%%#*}"
-	line="$(echo "$line" | tr -d '[:space:]')"
-	[ -n "$line" ] && xfail_list+=("$line")
-done <"$here/expected_failures.txt"
-is_xfail() {
-	local n
-	for n in "${xfail_list[@]}"; do [ "$n" = "$1" ] && return 0; done
-	return 1
+# A list file: one name per line, then ' # reason'; comments and blank lines skipped.
+read_names() {
+	local line
+	while IFS= read -r line; do
+		line="${line%%#*}"
+		line="$(echo "$line" | tr -d '[:space:]')"
+		[ -n "$line" ] && echo "$line"
+	done <"$1"
 }
+in_list() { # NAME FILE
+	read_names "$2" | grep -qxF -- "$1"
+}
+is_xfail() { in_list "$1" "$here/expected_failures.txt"; }
+is_property() { in_list "$1" "$here/property_path.txt"; }
 
 scenarios=()
 for dir in "$here" "$here/gltf" "$here/deviations"; do
@@ -64,7 +69,7 @@ for sc in "${scenarios[@]}"; do
 		fail=$((fail + 1))
 		continue
 	fi
-	"$oroya" play "$sc" >"$tmp/out.json" 2>"$tmp/err.txt" </dev/null
+	"$oroya" play --report-path "$sc" >"$tmp/out.json" 2>"$tmp/err.txt" </dev/null
 	rc=$?
 	expect_error="$(node -e '
 		const e = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -81,10 +86,26 @@ for sc in "${scenarios[@]}"; do
 		fi
 	elif [ $rc -ne 0 ]; then
 		why="oroya play exit $rc: $(head -c 300 "$tmp/err.txt" | tr '\n' ' ')"
-	elif node "$compare" "$expected" "$tmp/out.json" --atol 1e-5 --rtol 1e-5 --quat-sign >"$tmp/report" 2>&1; then
-		ok=1
-	else
+	elif ! node "$compare" "$expected" "$tmp/out.json" --atol 1e-5 --rtol 1e-5 --quat-sign >"$tmp/report" 2>&1; then
 		why="$(grep -m1 '^FAIL\|^frame\|Error' "$tmp/report" | head -c 400)"
+	else
+		# "oroya play: FILE: path: kernel K of N updates"
+		path_line="$(grep -m1 ': path: kernel [0-9]* of [0-9]* updates$' "$tmp/err.txt")"
+		k="$(echo "$path_line" | sed -n 's/.*: path: kernel \([0-9]*\) of \([0-9]*\) updates$/\1/p')"
+		n="$(echo "$path_line" | sed -n 's/.*: path: kernel \([0-9]*\) of \([0-9]*\) updates$/\2/p')"
+		if [ -z "$k" ] || [ -z "$n" ]; then
+			why="oroya play --report-path printed no path line"
+		elif is_property "$name"; then
+			if [ "$k" -lt "$n" ]; then
+				ok=1
+			else
+				why="every update ($k of $n) ran on the pose kernel now: remove it from property_path.txt"
+			fi
+		elif [ "$n" -gt 0 ] && [ "$k" = "$n" ]; then
+			ok=1
+		else
+			why="only $k of $n mixer updates ran on the pose kernel (not listed in property_path.txt)"
+		fi
 	fi
 	if is_xfail "$name"; then
 		if [ $ok = 1 ]; then
@@ -97,6 +118,7 @@ for sc in "${scenarios[@]}"; do
 	elif [ $ok = 1 ]; then
 		note=""
 		[ "$expected" = "$here/deviations/$name.expected.json" ] && note=" (deviation expected file)"
+		is_property "$name" && note="$note (property path: property_path.txt)"
 		echo "PASS $name$note"
 		pass=$((pass + 1))
 	else

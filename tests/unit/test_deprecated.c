@@ -134,6 +134,44 @@ static void test_skin_weights_normalize(void) {
     OT_NEAR(a[4], 1, 0); /* a zero sum becomes (1, 0, 0, 0) */
 }
 
+/* Three vertices on two bones: the deprecated double reference gives oroya_skin_job_run's
+ * result (float rounding apart) and the hand-computed one. */
+static void test_pose_skin_run_reference(void) {
+    const float pos[9] = {1, 0, 0, 0, 2, 0, 0, 0, 3}, nrm[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const uint16_t joints[12] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
+    const float weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0};
+    oroya_mat4 bones[2] = {oroya_mat4_identity(), oroya_mat4_identity()};
+    bones[1].m[12] = 10; /* bone 1 moves by +10 in x */
+    float a[9], an[9], b[9], bn[9];
+    const oroya_pose_skin_job old = {.count = 3,
+                                     .positions = pos,
+                                     .normals = nrm,
+                                     .joints = joints,
+                                     .weights = weights,
+                                     .palette_count = 2,
+                                     .palette = bones,
+                                     .out_positions = a,
+                                     .out_normals = an};
+    OT_CHECK(oroya_pose_skin_run_reference(&old, NULL) == OROYA_OK);
+    const oroya_skin_job job = {.count = 3,
+                                .positions = pos,
+                                .normals = nrm,
+                                .joints = joints,
+                                .weights = weights,
+                                .palette_count = 2,
+                                .palette = bones[0].m,
+                                .out_positions = b,
+                                .out_normals = bn};
+    OT_CHECK(oroya_skin_job_run(&job, NULL) == OROYA_OK);
+    for (int i = 0; i < 9; i++) {
+        OT_NEAR(a[i], b[i], 1e-6);
+        OT_NEAR(an[i], bn[i], 1e-6);
+    }
+    OT_NEAR(a[0], 1, 0);
+    OT_NEAR(a[3], 10, 0);
+    OT_NEAR(a[6], 5, 0);
+}
+
 static void test_hermite_names(void) {
     OT_CHECK(oroya_cubic_spline(0.5f, 0, 5, 10, -2) == 5.875f);
     const oroya_vec3 h = oroya_hermite(0.5f, (oroya_vec3){0, 0, 0}, (oroya_vec3){0, 10, 0},
@@ -266,6 +304,7 @@ static void test_mixer_create_mask(void) {
 }
 
 int main(void) {
+    OT_RUN(test_pose_skin_run_reference);
     OT_RUN(test_geometry_positional);
     OT_RUN(test_make_clip_additive);
     OT_RUN(test_skin_weights_normalize);

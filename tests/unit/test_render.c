@@ -1088,7 +1088,20 @@ static void test_video_without_ffmpeg(void) {
     OT_CHECK(w == NULL);
 }
 
+/* The shader sources for other front ends (the web viewer): the GLSL ES 3.00 program the
+ * renderer compiles (it draws every picture of this file with them). */
+static void test_shader_sources(void) {
+    const char *vs = oroya_render_shader_source(OROYA_RENDER_SHADER_VERTEX);
+    const char *fs = oroya_render_shader_source(OROYA_RENDER_SHADER_FRAGMENT);
+    OT_CHECK(vs && strncmp(vs, "#version 300 es\n", 16) == 0);
+    OT_CHECK(fs && strncmp(fs, "#version 300 es\n", 16) == 0);
+    OT_CHECK(vs && strstr(vs, "uniform sampler2D u_bones;") && strstr(vs, "void main()"));
+    OT_CHECK(fs && strstr(fs, "out vec4") && strstr(fs, "void main()") && fs != vs);
+    OT_CHECK(strcmp(oroya_render_shader_source((oroya_render_shader_stage)7), "") == 0);
+}
+
 int main(void) {
+    OT_RUN(test_shader_sources);
     OT_RUN(test_png_roundtrip);
     OT_RUN(test_gif);
     OT_RUN(test_video_without_ffmpeg);

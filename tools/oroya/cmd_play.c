@@ -46,7 +46,7 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya play [--base DIR] [--allow-outside] SCENARIO.json\n\n"
+    fprintf(f, "usage: oroya play [--base DIR] [--allow-outside] [--report-path] SCENARIO.json\n\n"
                "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
                "models) through oroya's mixer and prints the result on stdout, one frame per\n"
                "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
@@ -55,6 +55,9 @@ static void usage(FILE *f) {
                "folder, or to --base DIR (default: the working directory for stdin).\n"
                "--allow-outside lets the model's buffers lie outside the model's folder\n"
                "(refused by default).\n"
+               "--report-path prints to stderr, after a successful run, how many of the mixer\n"
+               "updates went through the pose kernel: \"oroya play: FILE: path: kernel K of N\n"
+               "updates\" (the others took the property path).\n"
                "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
                "2 usage.\n");
 }
@@ -69,12 +72,14 @@ int oroya_cmd_play(int argc, char **argv) {
         return 0;
     }
     const char *base = NULL, *file = NULL;
-    bool allow_outside = false;
+    bool allow_outside = false, report_path = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--base") && i + 1 < argc)
             base = argv[++i];
         else if (!strcmp(argv[i], "--allow-outside"))
             allow_outside = true;
+        else if (!strcmp(argv[i], "--report-path"))
+            report_path = true;
         else if (!file && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
             file = argv[i];
         else
@@ -108,6 +113,9 @@ int oroya_cmd_play(int argc, char **argv) {
                                 .on_warning = print_warning,
                                 .user = (void *)(uintptr_t)file,
                                 .allow_outside_base_dir = allow_outside};
+    oroya_scenario_stats stats = {0};
+    if (report_path)
+        desc.stats = &stats;
     char *out = NULL;
     size_t out_len = 0;
     oroya_error err = {0};
@@ -117,6 +125,9 @@ int oroya_cmd_play(int argc, char **argv) {
         fprintf(stderr, "oroya play: %s: %s\n", file, err.message);
         return 1;
     }
+    if (report_path)
+        fprintf(stderr, "oroya play: %s: path: kernel %llu of %llu updates\n", file,
+                (unsigned long long)stats.kernel_updates, (unsigned long long)stats.updates);
     int rc = 0;
     if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0)
         rc = 1;

@@ -69,6 +69,11 @@ struct world {
     bool owns_objects; /* world_free destroys scene, clips, skins, skeletons */
     /* Playback through the mixer (three.js semantics): one action per clip. */
     oroya_mixer *mixer;
+    /* A glTF file's skin 0 as the mixer's rig: its joints play through the pose kernel and
+     * its skin draws with oroya_mixer_bone_matrices. NULL (no skin, or a skin the kernel
+     * cannot hold): the mixer plays on its property path and the skeletons give the bones. */
+    oroya_rig *rig;
+    const oroya_skeleton *rig_skeleton; /* the skeleton of the rig's skin */
     oroya_action *actions[WORLD_MAX_CLIPS];
     int32_t fade_to; /* the clip a cross-fade fades in, -1: none */
     /* Clips played one after the other (render of a glTF file): sequence[0..sequence_count)

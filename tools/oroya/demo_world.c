@@ -28,9 +28,35 @@ world_fail(oroya_error *err, oroya_result result, const char *fmt, ...) {
 #define BONE_WIDTH_PX 3.0f
 #define JOINT_RADIUS_PX 4.0f
 
+static void place_stage_shadow(world *w);
+
+/* Whether the rig's skin draws with the mixer's bone matrices: the last update ran on the
+ * kernel and nothing after it moved joints (the stage's hook moves only its shadows). */
+static bool rig_bones(const world *w) {
+    return w->rig && w->mixer && oroya_mixer_kernel_active(w->mixer) &&
+           (!w->after_pose || w->after_pose == place_stage_shadow);
+}
+
 int world_prepare(world *w) {
-    if (oroya_mixer_create(w->scene, &(oroya_mixer_desc){.max_bindings = 4096}, &w->mixer) !=
-        OROYA_OK) {
+    oroya_mixer_desc md = {.max_bindings = 4096};
+    const oroya_gltf_model *model = w->model;
+    if (model && model->skin_count > 0 && model->skeletons[0]) {
+        oroya_error err = {0};
+        oroya_result r = oroya_rig_create_gltf(model, 0, NULL, &w->rig, &err);
+        if (r == OROYA_ERR_OUT_OF_MEMORY) {
+            fprintf(stderr, "oroya %s: out of memory (rig)\n", w->cmd ? w->cmd : "render");
+            return 1;
+        }
+        if (r != OROYA_OK) { /* LIMIT: more joints than the kernel holds */
+            fprintf(stderr, "oroya %s: note: %s; the mixer plays on its property path\n",
+                    w->cmd ? w->cmd : "render", err.message);
+            w->rig = NULL;
+        } else {
+            md.rig = w->rig;
+            w->rig_skeleton = model->skeletons[0];
+        }
+    }
+    if (oroya_mixer_create(w->scene, &md, &w->mixer) != OROYA_OK) {
         fprintf(stderr, "oroya %s: out of memory (mixer)\n", w->cmd ? w->cmd : "render");
         return 1;
     }
@@ -84,6 +110,7 @@ void world_free(world *w) {
     if (!w)
         return;
     oroya_mixer_destroy(w->mixer);
+    oroya_rig_destroy(w->rig);
     if (w->owns_objects) {
         for (uint32_t i = 0; i < w->skin_count; i++)
             oroya_skin_destroy(w->skins[i]);
@@ -133,8 +160,12 @@ static void finish_pose(world *w) {
     oroya_scene_update_world(w->scene);
     if (w->after_pose)
         w->after_pose(w);
-    for (uint32_t i = 0; i < w->skeleton_count; i++)
-        oroya_skeleton_update(w->skeletons[i], w->scene, NULL);
+    /* The rig's skin has its bones from the mixer's update; the other skins read the scene. */
+    const bool from_mixer = rig_bones(w);
+    for (uint32_t i = 0; i < w->skeleton_count; i++) {
+        if (!(from_mixer && w->skeletons[i] == w->rig_skeleton))
+            oroya_skeleton_update(w->skeletons[i], w->scene, NULL);
+    }
     for (uint32_t i = 0; i < w->skin_count; i++)
         oroya_skin_update(w->skins[i], w->scene, NULL);
 }
@@ -214,6 +245,12 @@ static void grow(oroya_vec3 *lo, oroya_vec3 *hi, oroya_vec3 p) {
 }
 
 void world_bounds(const world *w, oroya_vec3 *lo, oroya_vec3 *hi) {
+    /* Framing skins on the CPU (oroya_skin_compute reads the skeleton's bones): bring the rig's
+     * skeleton up to date first (framing only, not per frame). */
+    for (uint32_t i = 0; rig_bones(w) && i < w->skeleton_count; i++) {
+        if (w->skeletons[i] == w->rig_skeleton)
+            oroya_skeleton_update(w->skeletons[i], w->scene, NULL);
+    }
     uint32_t n = oroya_scene_node_count(w->scene);
     const oroya_mat4 *worlds = oroya_scene_world_matrices(w->scene);
     const uint8_t *visible = oroya_scene_world_visible(w->scene);
@@ -736,7 +773,17 @@ oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const
                 if (w->textures[t].material == mat)
                     d.material.base_color_texture = g->textures[t];
             }
-            if (skin) {
+            uint32_t mixer_bone_count = 0;
+            const oroya_mat4 *mixer_bones =
+                skin && skin->skeleton == w->rig_skeleton && rig_bones(w)
+                    ? oroya_mixer_bone_matrices(w->mixer, &mixer_bone_count)
+                    : NULL;
+            if (skin && mixer_bones && mixer_bone_count == skin->skeleton->bone_count) {
+                d.bone_matrices = mixer_bones[0].m; /* the rig's palette, skin joint order */
+                d.bone_count = mixer_bone_count;
+                d.bind_matrix = skin->bind_matrix;
+                d.bind_matrix_inverse = skin->bind_matrix_inverse;
+            } else if (skin) {
                 d.bone_matrices = skin->skeleton->bone_matrices;
                 d.bone_count = skin->skeleton->bone_count;
                 d.bind_matrix = skin->bind_matrix;

@@ -28,6 +28,7 @@
 #define OROYA_SCENARIO_TOOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "oroya/base.h"
 #include "oroya/gltf.h"
@@ -42,6 +43,12 @@ extern "C" {
  * ECMAScript numbers), so 1e8 steps would run for most of an hour into 8 GB of text. 1e6
  * steps: about 30 s and 80 MB. */
 #define OROYA_SCENARIO_MAX_STEPS 1000000.0
+
+/* Which path the steps' mixer updates took (oroya_mixer_kernel_active after each). */
+typedef struct oroya_scenario_stats {
+    uint64_t updates;        /* mixer updates of the steps */
+    uint64_t kernel_updates; /* of those, the ones that went through the pose kernel */
+} oroya_scenario_stats;
 
 typedef struct oroya_scenario_desc {
     const char *base_dir;      /* a relative "gltf" path is resolved from here; NULL = "." */
@@ -61,6 +68,8 @@ typedef struct oroya_scenario_desc {
      * blocking), and its URIs must stay in its folder unless allow_outside_base_dir. */
     oroya_gltf_read_fn read_file;
     void *read_user;
+    /* NULL, or filled on success. */
+    oroya_scenario_stats *stats;
 } oroya_scenario_desc;
 
 /* Runs the scenario in json[0..len) (need not be NUL-terminated). On success *out is the

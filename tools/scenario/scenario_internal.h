@@ -237,6 +237,7 @@ typedef struct play {
     int ik_count;
     oroya_geometry *mesh_geometry; /* shared by the "mesh" nodes */
     oroya_material *materials;     /* one per scenario node (used by "mesh" nodes) */
+    oroya_scenario_stats stats;    /* mixer updates, and those on the pose kernel */
 } play;
 
 /* The script's schedule (scenario_ops.c). */

@@ -40,6 +40,8 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
                        "steps[%zu]: dt %g rejected: a NaN, infinite or negative dt is an error in "
                        "oroya (deviation 1 from three.js)",
                        i, dt);
+    p->stats.updates++;
+    p->stats.kernel_updates += oroya_mixer_kernel_active(p->mixer);
     *clock += dt;
     oroya_scene_update_world(p->scene);
     if (p->ik_count && !p->kiks)
@@ -301,6 +303,8 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
     } else {
         *out = text.data;
         *out_len = text.len;
+        if (desc->stats)
+            *desc->stats = p.stats;
     }
     cleanup(&p);
     return r;
