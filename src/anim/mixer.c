@@ -521,12 +521,19 @@ static void binding_save_original(oroya_mixer *m, binding *b) {
         for (uint32_t i = 0; i < b->size; i++) {
             *lane(m->korig, b->joint, b->channel, i) = (float)orig[i];
             *lane(m->klocals, b->joint, b->channel, i) = (float)orig[i];
+            if (m->ksnap)
+                *lane(m->ksnap, b->joint, b->channel, i) = (float)orig[i];
         }
     }
 }
 
 static void binding_restore_original(oroya_mixer *m, binding *b) {
     binding_set_value(m, b, region(b, REGION_ORIG));
+    /* The scene now holds the original: the next write-back compares with it. */
+    if (b->joint != NO_INDEX && m->ksnap) {
+        for (uint32_t i = 0; i < b->size; i++)
+            *lane(m->ksnap, b->joint, b->channel, i) = (float)region(b, REGION_ORIG)[i];
+    }
 }
 
 /* ---- twist axes --------------------------------------------------------------------------- */
