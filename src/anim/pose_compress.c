@@ -506,16 +506,6 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
     return true;
 }
 
-static size_t pc_key_bytes(uint8_t kind) {
-    return kind == OROYA__Q_16    ? 24
-           : kind == OROYA__Q_8   ? 12
-           : kind == OROYA__Q_P32 ? 16
-           : kind == OROYA__Q_P24 ? 12
-           : kind == OROYA__Q_P40 ? 20
-           : kind == OROYA__Q_P48 ? 24
-                                  : 8;
-}
-
 static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
     const size_t comps = comps_of(ch);
     size_t f = kind == OROYA__Q_CONST ? comps * 4
@@ -834,7 +824,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                                                         pb->kind == OROYA__Q_CONST ||
                                                         pb->kind == OROYA__Q_F32
                                                     ? 0
-                                                    : pc_key_bytes(pb->kind)),
+                                                    : oroya__pose_key_bytes(pb->kind)),
                                       drop,
                                       OROYA__Q_NO_CACHE};
         if (pb->group && c->groups[pb->group].count == 0) {
@@ -872,7 +862,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                 }
             }
             uint8_t *keys = (uint8_t *)(d + 24);
-            const size_t key_bytes = pc_key_bytes(pb->kind);
+            const size_t key_bytes = oroya__pose_key_bytes(pb->kind);
             for (uint32_t k = 0; k < pb->count; k++) {
                 uint8_t *key = keys + k * key_bytes;
                 for (uint32_t l = 0; l < 4; l++) {

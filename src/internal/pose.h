@@ -120,6 +120,17 @@ enum {
     OROYA__Q_P48 = 9
 };
 
+/* The bytes of one key of a quantized block (4 lanes), by its kind. */
+static inline size_t oroya__pose_key_bytes(uint8_t kind) {
+    return kind == OROYA__Q_16    ? 24
+           : kind == OROYA__Q_8   ? 12
+           : kind == OROYA__Q_P32 ? 16
+           : kind == OROYA__Q_P24 ? 12
+           : kind == OROYA__Q_P40 ? 20
+           : kind == OROYA__Q_P48 ? 24
+                                  : 8;
+}
+
 /* The packed word of lane l of a packed key (P24: a row of 4 low 16-bit halves, then a row
  * of 4 high bytes; P40/P48: a row of 4 low 32-bit words, then the high parts). Load-time and
  * reference code; the kernel loads whole rows. */

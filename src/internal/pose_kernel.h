@@ -267,6 +267,19 @@ static OROYA__INLINE hermite4 hermite_weights(vf a, vf dt) {
 
 /* ---- key cursors ------------------------------------------------------------------------------ */
 
+/* The last lo in [lo, hi) with times[lo] <= t, by bisection (times[lo] <= t < times[hi]). */
+static OROYA__INLINE uint32_t pk_bisect(const float *times, uint32_t lo, uint32_t hi, float t) {
+    while (hi - lo > 1) {
+        const uint32_t mid = (lo + hi) / 2;
+        if (times[mid] <= t) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 /* Places a group's cursor on the interval holding t and returns the interval: keys k and
  * k + 1 (clamped to the ends, where the factor clamps to 0 or 1). Forward playback advances a
  * key at a time; going back, or more than one key ahead, bisects. */
@@ -279,31 +292,13 @@ static OROYA__INLINE oroya__pose_interval seek(const oroya__pose_group *g, const
         k = n - 2;
     }
     if (t < times[k] && k > 0) {
-        uint32_t lo = 0, hi = k; /* t < time[hi]; find the last lo with time[lo] <= t */
-        while (hi - lo > 1) {
-            uint32_t mid = (lo + hi) / 2;
-            if (times[mid] <= t) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        k = lo;
+        k = pk_bisect(times, 0, k, t); /* t < time[k] */
     } else if (k + 2 < n && t >= times[k + 1]) {
         k++; /* forward playback: the next interval */
         if (k + 2 < n && t >= times[k + 1]) {
             /* A jump ahead (a first frame deep into the clip, a skip): the last lo in
              * [k + 1, n - 2] with time[lo] <= t, by bisection. */
-            uint32_t lo = k + 1, hi = n - 1;
-            while (hi - lo > 1) {
-                uint32_t mid = (lo + hi) / 2;
-                if (times[mid] <= t) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            k = lo;
+            k = pk_bisect(times, k + 1, n - 1, t);
         }
     }
     *cursor = (uint16_t)k;

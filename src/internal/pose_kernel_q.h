@@ -173,15 +173,6 @@ static OROYA__INLINE void pkq_ints3x2(const oroya__pose_qblock *qb, const uint8_
 }
 #endif
 
-static OROYA__INLINE size_t pkq_key_bytes(uint8_t kind) {
-    return kind == OROYA__Q_16    ? 24
-           : kind == OROYA__Q_8   ? 12
-           : kind == OROYA__Q_P32 ? 16
-           : kind == OROYA__Q_P24 ? 12
-           : kind == OROYA__Q_P40 ? 20
-           : kind == OROYA__Q_P48 ? 24
-                                  : 8;
-}
 static OROYA__INLINE bool pkq_quantized(uint8_t kind) { return kind >= OROYA__Q_16; }
 
 /* w of a unit quaternion with w >= 0 from x, y and z. */
