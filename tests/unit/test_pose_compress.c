@@ -574,6 +574,83 @@ static void test_key_cache(void) {
     bench_character_free(&bc);
 }
 
+/* Two keys per track (nothing to reduce): clips with the same key times and other values
+ * give every group the same interval, so in one slot only the clip's identity tells whose
+ * keys the cache holds. Swapping such clips in a slot, and destroying one and building another
+ * (malloc may hand back the same address), must give the same bits as a fresh character. */
+static oroya_pose_clip *two_key_clip(const oroya_pose_skeleton *skel, char (*names)[8],
+                                     uint32_t seed) {
+    static const float times[2] = {0, 1};
+    static float rot[PJ][8];
+    oroya_track tracks[PJ];
+    for (uint32_t j = 0; j < PJ; j++) {
+        for (uint32_t k = 0; k < 2; k++) {
+            const double a = 0.2 + 0.9 * sin(1.7 * (j + 1) + 3.1 * k + 0.77 * seed);
+            const double ax[3] = {sin(j * 1.3 + seed), cos(j * 0.7 + k), sin(j * 0.3 + 1)};
+            const double l = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+            for (uint32_t e = 0; e < 3; e++) {
+                rot[j][k * 4 + e] = (float)(ax[e] / l * sin(a / 2));
+            }
+            rot[j][k * 4 + 3] = (float)cos(a / 2);
+        }
+        tracks[j] = (oroya_track){.target = names[j],
+                                  .property = OROYA_PROPERTY_ROTATION,
+                                  .interpolation = OROYA_INTERP_LINEAR,
+                                  .components = 4,
+                                  .key_count = 2,
+                                  .times = times,
+                                  .values = rot[j]};
+    }
+    oroya_clip *clip = NULL;
+    oroya_error err = {0};
+    OT_CHECK(
+        oroya_clip_create(&(oroya_clip_desc){.name = "two", .tracks = tracks, .track_count = PJ},
+                          &clip, &err) == OROYA_OK);
+    oroya_pose_compress cp = {.tolerance = 1e-4f};
+    oroya_pose_clip *pc = NULL;
+    OT_CHECK(oroya_pose_clip_create(
+                 &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .compress = &cp}, &pc,
+                 &err) == OROYA_OK);
+    oroya_clip_destroy(clip);
+    return pc;
+}
+
+static void test_key_cache_same_times(void) {
+    proc p;
+    proc_make(&p);
+    oroya_pose_clip *a = two_key_clip(p.r.skel, p.names, 1);
+    oroya_pose_clip *b = two_key_clip(p.r.skel, p.names, 2);
+    OT_CHECK(a && b && a->qcached_count > 0 && b->qcached_count > 0);
+    oroya_pose_character *warm = NULL;
+    oroya_pose_character_desc cd = {.skeleton = p.r.skel, .max_layers = 1};
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_character_create(&cd, &warm, &err) == OROYA_OK);
+    int bad = 0, frames = 0;
+    for (int f = 0; f < 40 && a && b && warm; f++) {
+        if (f == 20) { /* built again, maybe where the old one was */
+            oroya_pose_clip_destroy(a);
+            a = two_key_clip(p.r.skel, p.names, 3);
+            if (!a) {
+                break;
+            }
+        }
+        oroya_pose_layer layer = {f % 2 ? b : a, 0.25f + 0.01f * (float)(f / 2), 1};
+        oroya_pose_character *cold = NULL;
+        OT_CHECK(oroya_pose_character_create(&cd, &cold, &err) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_update(warm, &layer, 1, &err) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_update(cold, &layer, 1, &err) == OROYA_OK);
+        bad += !same_pose(warm, cold, PJ);
+        frames++;
+        oroya_pose_character_destroy(cold);
+    }
+    OT_EQ_INT(frames, 40);
+    OT_EQ_INT(bad, 0);
+    oroya_pose_character_destroy(warm);
+    oroya_pose_clip_destroy(a);
+    oroya_pose_clip_destroy(b);
+    proc_free(&p);
+}
+
 static void test_bad_tolerance(void) {
     proc p;
     proc_make(&p);
@@ -711,6 +788,7 @@ int main(void) {
     OT_RUN(test_widths_and_allocs);
     OT_RUN(test_wide_words);
     OT_RUN(test_key_cache);
+    OT_RUN(test_key_cache_same_times);
     OT_RUN(test_bad_tolerance);
     OT_RUN(test_export_round_trip);
     return ot_finish();
