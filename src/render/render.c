@@ -472,12 +472,17 @@ const char *oroya_renderer_backend_string(const oroya_renderer *r) { return r ? 
 
 /* ---- meshes ---------------------------------------------------------------------------- */
 
+/* The slot index (from 1) of a handle id, or 0 when it is out of range; its generation. */
+static uint32_t handle_slot(uint32_t id, uint32_t max, uint32_t *gen) {
+    const uint32_t slot = id & 0xffffu;
+    *gen = id >> 16;
+    return slot <= max ? slot : 0;
+}
+
 static mesh_slot *lookup(const oroya_renderer *r, oroya_render_mesh mesh) {
-    uint32_t slot = mesh.id & 0xffffu, gen = mesh.id >> 16;
-    if (!r || slot == 0 || slot > r->max_meshes)
-        return NULL;
-    mesh_slot *m = &r->meshes[slot - 1];
-    return m->live && m->generation == gen ? m : NULL;
+    uint32_t gen, slot = r ? handle_slot(mesh.id, r->max_meshes, &gen) : 0;
+    mesh_slot *m = slot ? &r->meshes[slot - 1] : NULL;
+    return m && m->live && m->generation == gen ? m : NULL;
 }
 
 bool oroya_render_mesh_valid(const oroya_renderer *r, oroya_render_mesh mesh) {
@@ -830,11 +835,9 @@ void oroya_render_mesh_destroy(oroya_renderer *r, oroya_render_mesh mesh) {
 /* ---- textures -------------------------------------------------------------------------- */
 
 static texture_slot *texture_lookup(const oroya_renderer *r, oroya_render_texture t) {
-    uint32_t slot = t.id & 0xffffu, gen = t.id >> 16;
-    if (!r || slot == 0 || slot > r->max_textures)
-        return NULL;
-    texture_slot *s = &r->textures[slot - 1];
-    return s->live && s->generation == gen ? s : NULL;
+    uint32_t gen, slot = r ? handle_slot(t.id, r->max_textures, &gen) : 0;
+    texture_slot *s = slot ? &r->textures[slot - 1] : NULL;
+    return s && s->live && s->generation == gen ? s : NULL;
 }
 
 oroya_result oroya_render_texture_create(oroya_renderer *r, uint32_t width, uint32_t height,
