@@ -38,7 +38,12 @@ check near_rows "$tmp/play.txt" "0.033 -0.0249282 -0.0350015 0.0015668;0.067 -0.
 # and prints bone 0's y translation on CesiumMan (three.js: the same values as above).
 sed -n '/^```c$/,/^```$/p' "$src/README.md" | sed '1d;$d' >"$tmp/readme.c"
 check grep -q 'oroya_mixer_bone_matrices' "$tmp/readme.c"
-if cc -std=c11 -Wall -Wextra -Wconversion -Werror -I"$src/include" "$tmp/readme.c" \
+# A sanitized library (OROYA_SANITIZE) needs its runtime in the program too.
+san=()
+if grep -q '^OROYA_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  san=(-fsanitize=address,undefined)
+fi
+if cc -std=c11 -Wall -Wextra -Wconversion -Werror "${san[@]}" -I"$src/include" "$tmp/readme.c" \
      -o "$tmp/readme" -L"$build" -loroya -Wl,-rpath,"$build" -lm 2>"$tmp/readme.err"; then
   pass=$((pass + 1))
   cp "$src/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb" "$tmp/"
