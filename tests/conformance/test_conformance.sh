@@ -69,7 +69,9 @@ for sc in "${scenarios[@]}"; do
 		fail=$((fail + 1))
 		continue
 	fi
-	"$oroya" play --report-path "$sc" >"$tmp/out.json" 2>"$tmp/err.txt" </dev/null
+	# The glTF scenarios name "../../assets/...": the project's own models, allowed explicitly.
+	"$oroya" play --allow-gltf-dir "$src/tests/assets" --report-path "$sc" >"$tmp/out.json" \
+		2>"$tmp/err.txt" </dev/null
 	rc=$?
 	expect_error="$(node -e '
 		const e = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));

@@ -71,6 +71,41 @@ for f in fifo dir; do
         "[ $rc = 1 ] && grep -q 'is not a regular file' $tmp/err && ! grep -q 9223372036854775807 $tmp/err"
 done
 
+# A scenario's "gltf" stays in the scenario's folder (or --base) and its subfolders, unless
+# --allow-gltf-dir names another: "..", absolute paths and links that lead out are refused
+# (exit 1, naming "gltf" and the path), also for a FIFO out there (refused before it is opened).
+mkdir -p "$tmp/sc/sub" "$tmp/far"
+cp "$src"/tests/assets/SimpleSkin/glTF/* "$tmp/far/"
+cp "$src"/tests/assets/SimpleSkin/glTF/* "$tmp/sc/sub/"
+ln -s "$tmp/far/SimpleSkin.gltf" "$tmp/sc/link.gltf"
+mkfifo "$tmp/far/fifo.gltf"
+S='"steps":{"fps":10,"count":1},"record":["node_0.position"]'
+for g in "../far/SimpleSkin.gltf" "$tmp/far/SimpleSkin.gltf" "link.gltf" "sub/../../far/SimpleSkin.gltf" \
+    "../far/fifo.gltf"; do
+    echo "{\"gltf\":\"$g\",$S}" >"$tmp/sc/s.json"
+    timeout 10 "$oroya" play "$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "play refuses gltf \"$g\" outside the scenario's folder" \
+        "[ $rc = 1 ] && grep -qF 'gltf: \"$g\" leads outside the scenario' $tmp/err && [ ! -s $tmp/out ]"
+    timeout 10 "$oroya" play --allow-gltf-dir "$tmp/far" "$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$g" = ../far/fifo.gltf ]; then
+        check "play --allow-gltf-dir with a FIFO there: exit 1 at once, 'not a regular file'" \
+            "[ $rc = 1 ] && grep -q 'is not a regular file' $tmp/err"
+    else
+        check "play --allow-gltf-dir DIR loads \"$g\"" "[ $rc = 0 ] && grep -q node_0.position $tmp/out"
+    fi
+done
+# --base moves the folder: the same scenario from stdin, confined to --base.
+echo "{\"gltf\":\"../far/SimpleSkin.gltf\",$S}" >"$tmp/sc/s.json"
+"$oroya" play --base "$tmp/sc" - <"$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play --base DIR - refuses a gltf outside DIR" "[ $? = 1 ] && grep -q 'leads outside' $tmp/err"
+"$oroya" play --base "$tmp/far" - <"$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play --base DIR - loads a gltf that stays in DIR" "[ $? = 0 ] && grep -q node_0.position $tmp/out"
+echo "{\"gltf\":\"sub/SimpleSkin.gltf\",$S}" >"$tmp/sc/s.json"
+"$oroya" play "$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play loads a gltf in a subfolder without a flag" "[ $? = 0 ] && grep -q node_0.position $tmp/out"
+
 # ---- no silent inf or NaN; every JSON is strict JSON --------------------------------------
 # A node rotation of (1e20, 0, 0, 1e20): finite, but it overflows the node's matrix.
 echo '{"asset":{"version":"2.0"},"nodes":[{"rotation":[1e20,0,0,1e20]}]}' >"$tmp/rot.gltf"

@@ -69,7 +69,8 @@ cases+=("${gltf_cases[@]}")
 for c in "${cases[@]}"; do
   IFS='|' read -r name json want <<<"$c"
   printf '%s' "$json" >"$tmp/sc.json"
-  "$oroya" play "$tmp/sc.json" >"$tmp/out" 2>"$tmp/err"
+  # The glTF cases name models of tests/assets from a scenario in $tmp: allowed explicitly.
+  "$oroya" play --allow-gltf-dir "$src/tests/assets" "$tmp/sc.json" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   if [ $rc -eq 1 ] && grep -qF -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
     pass=$((pass + 1))
@@ -100,8 +101,9 @@ check "frame header" $?
 
 # stdin with --base resolves "gltf" like the file's own folder does.
 g="$src/tests/conformance/gltf"
-"$oroya" play "$g/box_animated.json" >"$tmp/file.out" 2>"$tmp/err"
-"$oroya" play --base "$g" - <"$g/box_animated.json" >"$tmp/stdin.out" 2>>"$tmp/err"
+a="$src/tests/assets"
+"$oroya" play --allow-gltf-dir "$a" "$g/box_animated.json" >"$tmp/file.out" 2>"$tmp/err"
+"$oroya" play --allow-gltf-dir "$a" --base "$g" - <"$g/box_animated.json" >"$tmp/stdin.out" 2>>"$tmp/err"
 cmp -s "$tmp/file.out" "$tmp/stdin.out" && [ -s "$tmp/file.out" ]
 check "stdin with --base (stderr: $(head -c 200 "$tmp/err"))" $?
 

@@ -50,7 +50,10 @@ static oroya_result run_play(const scenario_file *sf, long play_fail_at, long js
                              oroya_error *err) {
     rb_reset(&play_heap, play_fail_at);
     rb_reset(&json_heap, json_fail_at);
-    oroya_scenario_desc desc = {.base_dir = sf->dir, .allocator = rb_allocator(&play_heap)};
+    /* simple_skin.json names "../../assets/...": the project's models, allowed explicitly. */
+    oroya_scenario_desc desc = {.base_dir = sf->dir,
+                                .allow_gltf_dir = OROYA_SOURCE_DIR "/tests/assets",
+                                .allocator = rb_allocator(&play_heap)};
     char *out = NULL;
     size_t len = 0;
     memset(err, 0, sizeof *err);
@@ -273,8 +276,48 @@ static void test_gltf_reader(void) {
     printf("  gltf through a reader: %ld allocations, each failed in turn\n", n - 1);
 }
 
+/* A scenario's "gltf" stays in its folder (base_dir) unless allow_gltf_dir names another:
+ * "../../assets/..." from tests/conformance/gltf is refused with ACCESS naming "gltf" and the
+ * path, an absolute path too, and both load once tests/assets is allowed; a folder that does
+ * not hold the file allows nothing. Nothing leaks either way. */
+static void test_gltf_confined(void) {
+    static const char rel[] = "{\"gltf\":\"../../assets/BoxAnimated/glTF-Binary/BoxAnimated.glb\","
+                              "\"steps\":{\"fps\":10,\"count\":1},\"record\":[]}";
+    static const char abs_path[] =
+        "{\"gltf\":\"" OROYA_SOURCE_DIR "/tests/assets/BoxAnimated/glTF-Binary/BoxAnimated.glb\","
+        "\"steps\":{\"fps\":10,\"count\":1},\"record\":[]}";
+    const char *const texts[2] = {rel, abs_path};
+    const char *const allows[3] = {NULL, OROYA_SOURCE_DIR "/tests/unit",
+                                   OROYA_SOURCE_DIR "/tests/assets"};
+    for (int t = 0; t < 2; t++) {
+        for (int a = 0; a < 3; a++) {
+            rb_reset(&play_heap, 0);
+            oroya_scenario_desc desc = {.base_dir = OROYA_SOURCE_DIR "/tests/conformance/gltf",
+                                        .allow_gltf_dir = allows[a],
+                                        .allocator = rb_allocator(&play_heap)};
+            char *out = NULL;
+            size_t len = 0;
+            oroya_error err = {0};
+            oroya_result r =
+                oroya_scenario_run(texts[t], strlen(texts[t]), &desc, &out, &len, &err);
+            if (a < 2) {
+                OT_CHECK_MSG(r == OROYA_ERR_ACCESS && out == NULL &&
+                                 strncmp(err.message, "gltf: \"", 7) == 0 &&
+                                 strstr(err.message, "BoxAnimated.glb\" leads outside") != NULL,
+                             "text %d allow %d: %d %s", t, a, (int)r, err.message);
+            } else {
+                OT_CHECK_MSG(r == OROYA_OK && out != NULL, "text %d: %d %s", t, (int)r,
+                             err.message);
+            }
+            oroya_scenario_free_output(&desc, out);
+            OT_CHECK_MSG(play_heap.live == 0, "%ld blocks leaked", play_heap.live);
+        }
+    }
+}
+
 int main(void) {
     RB_RUN(test_run_api);
+    RB_RUN(test_gltf_confined);
     RB_RUN(test_gltf_reader);
     RB_RUN(test_step_error_frees);
     cJSON_Hooks hooks = {cjson_malloc, cjson_free};

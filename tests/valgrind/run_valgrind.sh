@@ -34,7 +34,7 @@ for t in "$build"/tests/test_*; do
 done
 if [ -x "$build/oroya" ] && [ -d "$src/tests/conformance" ]; then
   while IFS= read -r sc; do
-    run "play-$(basename "$sc" .json)" "$build/oroya" play "$sc"
+    run "play-$(basename "$sc" .json)" "$build/oroya" play --allow-gltf-dir "$src/tests/assets" "$sc"
   done < <(find "$src/tests/conformance" -maxdepth 2 -name '*.json' ! -name '*.expected.json' \
              ! -path '*/tools/*' ! -path '*/oracle/*' | LC_ALL=C sort)
 fi

@@ -46,13 +46,18 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya play [--base DIR] [--allow-outside] [--report-path] SCENARIO.json\n\n"
+    fprintf(f, "usage: oroya play [--base DIR] [--allow-gltf-dir DIR] [--allow-outside]\n"
+               "                  [--report-path] SCENARIO.json\n\n"
                "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
                "models) through oroya's mixer and prints the result on stdout, one frame per\n"
                "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
                "same as three.js's reference runner, so results compare number by number.\n"
                "'-' reads the scenario from stdin; a \"gltf\" path is relative to the scenario's\n"
-               "folder, or to --base DIR (default: the working directory for stdin).\n"
+               "folder, or to --base DIR (default: the working directory for stdin), and the\n"
+               "model must lie in that folder or its subfolders (\"..\" and symbolic links\n"
+               "resolved; refused otherwise).\n"
+               "--allow-gltf-dir DIR lets the \"gltf\" model lie in DIR (and its subfolders)\n"
+               "too.\n"
                "--allow-outside lets the model's buffers lie outside the model's folder\n"
                "(refused by default).\n"
                "--report-path prints to stderr, after a successful run, how many of the mixer\n"
@@ -71,11 +76,13 @@ int oroya_cmd_play(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
-    const char *base = NULL, *file = NULL;
+    const char *base = NULL, *file = NULL, *gltf_dir = NULL;
     bool allow_outside = false, report_path = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--base") && i + 1 < argc)
             base = argv[++i];
+        else if (!strcmp(argv[i], "--allow-gltf-dir") && i + 1 < argc)
+            gltf_dir = argv[++i];
         else if (!strcmp(argv[i], "--allow-outside"))
             allow_outside = true;
         else if (!strcmp(argv[i], "--report-path"))
@@ -110,6 +117,7 @@ int oroya_cmd_play(int argc, char **argv) {
         return 1;
     }
     oroya_scenario_desc desc = {.base_dir = base,
+                                .allow_gltf_dir = gltf_dir,
                                 .on_warning = print_warning,
                                 .user = (void *)(uintptr_t)file,
                                 .allow_outside_base_dir = allow_outside};

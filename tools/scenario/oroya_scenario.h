@@ -51,7 +51,13 @@ typedef struct oroya_scenario_stats {
 } oroya_scenario_stats;
 
 typedef struct oroya_scenario_desc {
-    const char *base_dir;      /* a relative "gltf" path is resolved from here; NULL = "." */
+    const char *base_dir; /* a relative "gltf" path is resolved from here; NULL = "." */
+    /* The "gltf" model file must lie in base_dir or its subfolders once "..", and symbolic
+     * links are resolved (absolute paths too), or in this folder (NULL: none), else
+     * OROYA_ERR_ACCESS naming "gltf" and the path. For a trusted tree of scenarios and
+     * models (the conformance scenarios name "../../assets/..."). Not used with read_file,
+     * which decides itself. */
+    const char *allow_gltf_dir;
     oroya_allocator allocator; /* zero = malloc/free; see the top of this header for cJSON */
     /* Called with a one-line message for what the run accepted but the caller should know
      * (non-unit rotation keys normalized, naming the clip and track). NULL = ignored. */
@@ -83,6 +89,7 @@ typedef struct oroya_scenario_desc {
  *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
  *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
  *                               that does not load);
+ *   OROYA_ERR_ACCESS            the "gltf" path leads outside base_dir and allow_gltf_dir;
  *   OROYA_ERR_OUT_OF_MEMORY     an allocation failed (nothing is leaked). */
 oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenario_desc *desc,
                                 char **out, size_t *out_len, oroya_error *err);

@@ -227,6 +227,7 @@ typedef struct play {
     bool root_motion; /* "oroya": {"rootMotion"} */
     size_t event_count, event_cap;
     bool events_failed;
+    oroya_result fail_code;       /* set with the error when it is not INVALID_DATA */
     bool out_of_memory;           /* an allocation failed (the error is then OUT_OF_MEMORY) */
     oroya_allocator user_alloc;   /* the desc's */
     oroya_allocator watch;        /* forwards to user_alloc and notes failures; p->alloc */

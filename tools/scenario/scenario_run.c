@@ -4,7 +4,11 @@
  * lazily created actions) and the stepping is docs/scenario.md's, with the clock accumulated in
  * double. A malformed scenario is reported with the JSON path of the offending value.
  * scenario_internal.h lists the files and what each holds. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "oroya/json.h"
@@ -99,6 +103,43 @@ static oroya_result load_through_reader(play *p, const char *rel, const char *pa
     return r;
 }
 
+/* Whether `real` (a resolved path) lies under folder `dir` once `dir` is resolved too. */
+static bool under_folder(const char *real, const char *dir) {
+    if (!dir)
+        return false;
+    char *base = realpath(dir[0] ? dir : ".", NULL);
+    if (!base)
+        return false;
+    size_t n = strlen(base);
+    bool in = strncmp(real, base, n) == 0 && (real[n] == '/' || (n == 1 && base[0] == '/'));
+    free(base);
+    return in;
+}
+
+/* A scenario from a stranger names its model: it must stay in the scenario's folder
+ * (base_dir, subfolders included) or desc->allow_gltf_dir once "..", and symbolic links are
+ * resolved, else OROYA_ERR_ACCESS naming "gltf" and the scenario's string. On success *real
+ * is the resolved path (malloc'd: free()), which is what gets opened, so no link on the way
+ * can be swapped after the check. A path that does not resolve (missing, unreadable) is left
+ * to oroya_gltf_load's own error (*real NULL). */
+static int confine_gltf(play *p, const char *rel, const char *path, char **real) {
+    const char *base = p->desc->base_dir ? p->desc->base_dir : ".";
+    *real = realpath(path, NULL);
+    if (!*real)
+        return errno == ENOMEM ? sc_fail(p, "out of memory") : 0;
+    if (under_folder(*real, base) || under_folder(*real, p->desc->allow_gltf_dir))
+        return 0;
+    p->fail_code = OROYA_ERR_ACCESS;
+    int rc = sc_fail(p,
+                     "gltf: \"%.300s\" leads outside the scenario's folder \"%.300s\" (resolves "
+                     "to \"%.300s\"); allow_gltf_dir (oroya play --allow-gltf-dir DIR) permits "
+                     "a folder",
+                     rel, base, *real);
+    free(*real);
+    *real = NULL;
+    return rc;
+}
+
 static int run(play *p, play_buf *out) {
     const cJSON *gltf = cJSON_GetObjectItemCaseSensitive(p->root, "gltf");
     if (gltf && !cJSON_IsNull(gltf)) {
@@ -115,16 +156,22 @@ static int run(play *p, play_buf *out) {
             snprintf(path, len, "%s", rel);
         else
             snprintf(path, len, "%s/%s", base, rel);
+        char *real = NULL;
+        if (!p->desc->read_file && confine_gltf(p, rel, path, &real)) {
+            sc_free(p, path);
+            return -1;
+        }
         oroya_error err = {0};
         oroya_result r =
             p->desc->read_file
                 ? load_through_reader(p, rel, path, base, &err)
-                : oroya_gltf_load(path,
+                : oroya_gltf_load(real ? real : path,
                                   &(oroya_gltf_import_desc){.allocator = *p->alloc,
                                                             .skip_images = true,
                                                             .allow_outside_base_dir =
                                                                 p->desc->allow_outside_base_dir},
                                   &p->model, &err);
+        free(real);
         sc_free(p, path);
         if (r != OROYA_OK)
             return sc_fail(p, "gltf: %s", err.message[0] ? err.message : oroya_result_string(r));
@@ -297,7 +344,9 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
     else
         rc = run(&p, &text);
     if (rc) {
-        r = p.out_of_memory ? OROYA_ERR_OUT_OF_MEMORY : OROYA_ERR_INVALID_DATA;
+        r = p.out_of_memory ? OROYA_ERR_OUT_OF_MEMORY
+            : p.fail_code   ? p.fail_code
+                            : OROYA_ERR_INVALID_DATA;
         oroya_error_set(err, r, "%s", p.error);
         play_buf_free(&text);
     } else {
