@@ -498,7 +498,8 @@ typedef struct oroya_gltf_model_skin {
     oroya_node *joints;                /* joint nodes in `joints` order ({0}: not in the scene) */
     uint32_t *joint_gltf_nodes;        /* the same joints as glTF node indices */
     oroya_mat4 *inverse_bind_matrices; /* one per joint; identity when the file has none */
-    oroya_node skeleton;               /* {0} when absent */
+    oroya_node skeleton;               /* {0} when absent (or not in the scene) */
+    uint32_t skeleton_gltf_node;       /* the same as a glTF node index, or OROYA_GLTF_NONE */
 } oroya_gltf_model_skin;
 
 /* A glTF camera as the file holds it; the scene's oroya_camera is what import built from it
@@ -534,6 +535,13 @@ typedef struct oroya_gltf_model_primitive {
                                          or UNSIGNED_SHORT: export writes it back so */
 } oroya_gltf_model_primitive;
 
+/* A node's own morph weights as the file gives them (model->outside_weights). */
+typedef struct oroya_gltf_model_node_weights {
+    uint32_t node;  /* glTF node index */
+    uint32_t count; /* its `weights` count (> 0) */
+    const float *weights;
+} oroya_gltf_model_node_weights;
+
 /* A glTF scene as the file lists it (import loads one of them into model->scene). */
 typedef struct oroya_gltf_model_scene {
     const char *name;      /* glTF name, "" when absent */
@@ -542,13 +550,17 @@ typedef struct oroya_gltf_model_scene {
 } oroya_gltf_model_scene;
 
 typedef struct oroya_gltf_model {
-    oroya_scene *scene;               /* owned; destroyed by oroya_gltf_model_free */
-    uint32_t node_count;              /* = glTF node count */
-    oroya_node *nodes;                /* per glTF node; {0} when not in the loaded scene */
-    const char **node_names;          /* per glTF node: its scene name (docs/scenario.md rule) */
-    const char **node_file_names;     /* per glTF node: its name in the file, "" when absent */
-    uint32_t *node_cameras;           /* per glTF node: index into cameras or OROYA_GLTF_NONE */
-    uint32_t *node_meshes;            /* per glTF node: its mesh or OROYA_GLTF_NONE */
+    oroya_scene *scene;           /* owned; destroyed by oroya_gltf_model_free */
+    uint32_t node_count;          /* = glTF node count */
+    oroya_node *nodes;            /* per glTF node; {0} when not in the loaded scene */
+    const char **node_names;      /* per glTF node: its scene name (docs/scenario.md rule) */
+    const char **node_file_names; /* per glTF node: its name in the file, "" when absent */
+    /* Per glTF node, whatever scene holds it (or none): its camera (index into cameras),
+     * mesh and skin as the file gives them, OROYA_GLTF_NONE when absent. A node outside the
+     * loaded scene has no scene node, so nothing is built for it, but export writes these
+     * back (with the geometries, materials and skins import made from the file). */
+    uint32_t *node_cameras;
+    uint32_t *node_meshes;
     oroya_transform *node_transforms; /* per glTF node: its TRS as imported (a matrix
                                          decomposed), also for nodes not in the scene */
     uint32_t clip_count;              /* = glTF animation count */
@@ -582,6 +594,11 @@ typedef struct oroya_gltf_model {
     uint32_t *node_child_counts;    /* per glTF node: its children in the file */
     const uint32_t **node_children; /* per glTF node: their glTF indices, in file order
                                          (also for nodes outside the loaded scene) */
+    uint32_t *node_skins;           /* per glTF node: its skin or OROYA_GLTF_NONE (see above) */
+    /* The own `weights` of the nodes outside the loaded scene that have them (a node of the
+     * scene has its weights in the scene), by increasing glTF node index. */
+    uint32_t outside_weight_count;
+    const oroya_gltf_model_node_weights *outside_weights;
     /* + private bookkeeping */
 } oroya_gltf_model;
 
@@ -667,8 +684,9 @@ typedef struct oroya_gltf_write_desc {
      * nodes too), mesh, material, skin and camera names, skin.skeleton, unused materials and
      * skins, a camera's unset aspect ratio and infinite zfar, primitives without a material,
      * points/lines/strip primitives (model->primitives), every scene of model->scenes with
-     * the nodes only other scenes hold, and nodes outside the loaded scene that a clip
-     * animates (written with their name, transform and subtree; no mesh, camera or skin).
+     * the nodes only other scenes hold, and the nodes no scene holds (written with their
+     * name, transform and subtree, and their mesh, camera, skin and own morph weights from
+     * the model), every skin (one with a joint outside the loaded scene from model->skins).
      * What was changed in the scene since import is written as the scene has it. */
     const oroya_gltf_model *model;
     bool snorm16_rotations; /* rotation outputs of LINEAR and STEP tracks as

@@ -270,8 +270,10 @@ static oroya_result make_node_names(importer *im) {
         snprintf(fallback, sizeof fallback, "node_%u", i);
         im->m->pub.node_names[i] = model_strdup(im, ok ? g : fallback);
         im->m->pub.node_file_names[i] = model_strdup(im, g ? g : "");
-        im->m->pub.node_cameras[i] = OROYA_GLTF_NONE; /* attach_node sets the scene's */
-        im->m->pub.node_meshes[i] = OROYA_GLTF_NONE;
+        /* Every node's camera, mesh, skin and own weights, whatever scene holds it: export
+         * writes them back for nodes outside the loaded scene too. */
+        im->m->pub.node_cameras[i] = d->nodes[i].camera;
+        im->m->pub.node_meshes[i] = d->nodes[i].mesh;
         im->m->pub.node_transforms[i] = node_transform(&d->nodes[i]);
         if (!im->m->pub.node_names[i] || !im->m->pub.node_file_names[i]) {
             return oom(im, "nodes");
@@ -817,8 +819,6 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
                            "matrix they make, is not finite)",
                            path, oroya_result_string(r));
     }
-    m->node_cameras[i] = n->camera;
-    m->node_meshes[i] = n->mesh;
     if (n->camera != OROYA_GLTF_NONE) {
         r = oroya_scene_set_camera(m->scene, h, &m->cameras[n->camera].camera);
         if (r) {
@@ -870,6 +870,48 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
         }
     }
     (void)is_joint;
+    return OROYA_OK;
+}
+
+/* For export: every node's skin, and the own weights of nodes outside the loaded scene (a
+ * copy of the parsed ones, which the file's JSON numbers back; the scene holds the others').
+ * Made after the nodes, so that it never raises the peak of an import the budget stops. */
+static oroya_result keep_outside_weights(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    m->node_skins = (uint32_t *)model_alloc(im, d->node_count, sizeof(uint32_t));
+    if (!m->node_skins) {
+        return oom(im, "nodes");
+    }
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        m->node_skins[i] = d->nodes[i].skin;
+        count += m->nodes[i].id == 0 && d->nodes[i].weight_count != 0;
+    }
+    if (count == 0) {
+        return OROYA_OK;
+    }
+    oroya_gltf_model_node_weights *o = (oroya_gltf_model_node_weights *)model_alloc(
+        im, count, sizeof(oroya_gltf_model_node_weights));
+    if (!o) {
+        return oom(im, "nodes");
+    }
+    m->outside_weights = o;
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        uint32_t n = d->nodes[i].weight_count;
+        if (m->nodes[i].id != 0 || n == 0) {
+            continue;
+        }
+        char path[PATH_MAX_];
+        oroya__gltf_path(path, sizeof path, "nodes[%u].weights", i);
+        TRY(spend(im, (uint64_t)n * sizeof(float), path));
+        float *w = (float *)model_alloc(im, n, sizeof(float));
+        if (!w) {
+            return oom(im, path);
+        }
+        memcpy(w, d->nodes[i].weights, n * sizeof(float));
+        o[m->outside_weight_count++] = (oroya_gltf_model_node_weights){i, n, w};
+    }
     return OROYA_OK;
 }
 
@@ -1037,6 +1079,7 @@ static oroya_result build_skins(importer *im) {
             }
         }
         o->skeleton = g->skeleton == OROYA_GLTF_NONE ? (oroya_node){0} : m->nodes[g->skeleton];
+        o->skeleton_gltf_node = g->skeleton;
         temp_release(im);
     }
     return OROYA_OK;
@@ -1142,6 +1185,45 @@ static oroya_result keep_influences(importer *im, uint32_t mesh, uint32_t prim,
     return OROYA_OK;
 }
 
+/* The second set of influences of the primitives of a skinned node import binds no
+ * oroya_skin for (outside the loaded scene, or a joint outside it), kept for export as the
+ * file has them. */
+static oroya_result keep_unbound_influences(importer *im, uint32_t i) {
+    const oroya_gltf_data *d = im->d;
+    const oroya_gltf_model *m = &im->m->pub;
+    const oroya_gltf_node *n = &d->nodes[i];
+    const oroya_gltf_mesh *mesh = &d->meshes[n->mesh];
+    char path[PATH_MAX_];
+    oroya__gltf_path(path, sizeof path, "nodes[%u]", i);
+    for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+        const oroya_geometry *g = m->geometries[m->mesh_first_geometry[n->mesh] + p];
+        const oroya_gltf_primitive *pr = &mesh->primitives[p];
+        const oroya_gltf_attribute *j1 =
+            find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_JOINTS, 1);
+        const oroya_gltf_attribute *w1 =
+            find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_WEIGHTS, 1);
+        if (!g || !g->joints || !j1 || !w1 || d->accessors[j1->accessor].count != g->vertex_count ||
+            d->accessors[w1->accessor].count != g->vertex_count) {
+            continue;
+        }
+        uint32_t *u;
+        size_t cnt;
+        float *w;
+        TRY(temp_uints(im, j1->accessor, path, &u, &cnt));
+        uint16_t *j16 = (uint16_t *)temp_alloc(im, cnt, sizeof(uint16_t));
+        if (!j16) {
+            return oom(im, path);
+        }
+        for (size_t k = 0; k < cnt; k++) {
+            j16[k] = (uint16_t)u[k];
+        }
+        TRY(temp_floats(im, w1->accessor, path, &w, NULL));
+        TRY(keep_influences(im, n->mesh, p, j16, w, path));
+        temp_release(im);
+    }
+    return OROYA_OK;
+}
+
 /* Skeletons per glTF skin, then one bound oroya_skin per skinned primitive (GLTFLoader:
  * normalizeSkinWeights, then bind(skeleton, identity)). */
 static oroya_result build_skinned_meshes(importer *im) {
@@ -1182,7 +1264,11 @@ static oroya_result build_skinned_meshes(importer *im) {
     static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
     for (uint32_t i = 0; i < d->node_count; i++) {
         const oroya_gltf_node *n = &d->nodes[i];
-        if (n->skin == OROYA_GLTF_NONE || !m->nodes[i].id || !m->skeletons[n->skin]) {
+        if (n->skin != OROYA_GLTF_NONE && (!m->nodes[i].id || !m->skeletons[n->skin])) {
+            TRY(keep_unbound_influences(im, i));
+            continue;
+        }
+        if (n->skin == OROYA_GLTF_NONE) {
             continue;
         }
         const oroya_gltf_mesh *mesh = &d->meshes[n->mesh];
@@ -1344,6 +1430,8 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
         r = build_geometries(&im);
     if (r == OROYA_OK)
         r = build_nodes(&im);
+    if (r == OROYA_OK)
+        r = keep_outside_weights(&im);
     if (r == OROYA_OK)
         r = build_scene_list(&im);
     if (r == OROYA_OK)

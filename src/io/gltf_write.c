@@ -17,6 +17,18 @@ typedef struct key_map {
     uint32_t mask;     /* capacity - 1 */
 } key_map;
 
+typedef struct scene_tables {
+    key_map meshes;      /* (geometry, material, skin) of single-primitive meshes */
+    uint32_t mesh_count; /* meshes written so far (all kinds) */
+    key_map materials;
+    uint32_t material_count;
+    key_map skeletons;
+    uint32_t skeleton_count;
+    key_map cameras; /* model cameras written as the file had them */
+    uint32_t camera_count;
+    cJSON *mesh_array, *material_array, *skin_array, *camera_array;
+} scene_tables;
+
 typedef struct writer {
     const oroya_scene *scene;
     const oroya_gltf_write_desc *desc;
@@ -40,6 +52,12 @@ typedef struct writer {
     uint32_t *model_mesh;    /* per dense index: a model mesh with a primitive that
                                          has no geometry (lines...), written from the model */
     key_map geometries;      /* model geometry -> index in model->geometries */
+    scene_tables t;          /* what is written so far (also for nodes outside the scene) */
+    uint32_t *extra_mesh;    /* per model mesh: its index when written for a node outside
+                                         the scene, else NONE */
+    uint32_t *skin_index;    /* per model skin: its written index, or NONE */
+    cJSON **skin_json;       /* per model skin: its JSON object (joints and skeleton of a
+                                         skin on nodes outside the scene are set last) */
 } writer;
 
 static oroya_result oom(writer *w) {
@@ -398,6 +416,18 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                    write_accessor(w, skin->joints2, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4,
                                   false, TARGET_ARRAY_BUFFER));
         add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, weights2, n, 4, false));
+    } else if (!skin && joints && weights) {
+        /* No bound skin (a node outside the loaded scene, or a skin with a joint outside
+         * it): the second set as the model kept it from the file. */
+        uint32_t k = model_geometry(w, g);
+        const oroya_gltf_model_primitive *kp =
+            k != OROYA_GLTF_NONE ? &w->model->primitives[k] : NULL;
+        if (kp && kp->joints2 && kp->weights2) {
+            add_number(w, attrs, "JOINTS_1",
+                       write_accessor(w, kp->joints2, n, 2, OROYA_GLTF_UNSIGNED_SHORT, "VEC4", 4,
+                                      false, TARGET_ARRAY_BUFFER));
+            add_number(w, attrs, "WEIGHTS_1", vertex_accessor(w, kp->weights2, n, 4, false));
+        }
     }
     write_extra_attributes(w, attrs, g);
     if (g->indices && g->index_count) {
@@ -462,14 +492,21 @@ static bool extra_init(writer *w) {
     w->extra_gidx = (uint32_t *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(uint32_t), 16);
     w->extra_stack = (uint32_t *)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(uint32_t), 16);
     w->extra_json = (cJSON **)oroya__alloc(&w->a, ((size_t)m + 1) * sizeof(cJSON *), 16);
+    uint32_t meshes = w->model ? w->model->mesh_count : 0;
+    w->extra_mesh = (uint32_t *)oroya__alloc(&w->a, ((size_t)meshes + 1) * sizeof(uint32_t), 16);
     for (uint32_t i = 0; w->extra_gidx && i < m; i++) {
         w->extra_gidx[i] = OROYA_GLTF_NONE;
     }
-    return w->extra_gidx && w->extra_stack && w->extra_json;
+    for (uint32_t i = 0; w->extra_mesh && i < meshes; i++) {
+        w->extra_mesh[i] = OROYA_GLTF_NONE;
+    }
+    return w->extra_gidx && w->extra_stack && w->extra_json && w->extra_mesh;
 }
 
-/* A node of the model outside the loaded scene, written once with its file name and
- * transform (its mesh, camera and skin were never imported). */
+static void extra_parts(writer *w, uint32_t gltf, cJSON *node);
+
+/* A node of the model outside the loaded scene, written once with its file name, transform,
+ * and its mesh, morph weights, skin and camera from the model (extra_parts). */
 static uint32_t extra_node(writer *w, uint32_t gltf, cJSON **out) {
     *out = NULL;
     if (!w->nodes) {
@@ -483,6 +520,7 @@ static uint32_t extra_node(writer *w, uint32_t gltf, cJSON **out) {
     }
     add_name(w, node, w->model->node_file_names[gltf]);
     write_trs(w, node, &w->model->node_transforms[gltf]);
+    extra_parts(w, gltf, node);
     cJSON_AddItemToArray(w->nodes, node);
     *out = node;
     w->extra_gidx[gltf] = w->gltf_node_count++;
@@ -692,18 +730,6 @@ static oroya_result write_clips(writer *w) {
     return r;
 }
 
-typedef struct scene_tables {
-    key_map meshes;      /* (geometry, material, skin) of single-primitive meshes */
-    uint32_t mesh_count; /* meshes written so far (all kinds) */
-    key_map materials;
-    uint32_t material_count;
-    key_map skeletons;
-    uint32_t skeleton_count;
-    key_map cameras; /* model cameras written as the file had them */
-    uint32_t camera_count;
-    cJSON *mesh_array, *material_array, *skin_array, *camera_array;
-} scene_tables;
-
 static int32_t write_material(writer *w, scene_tables *t, const oroya_material *mat,
                               const char *name, const oroya_gltf_model_material *mm) {
     uint32_t mi = map_put(&t->materials, mat, NULL, NULL, t->material_count);
@@ -862,6 +888,15 @@ static oroya_result mesh_node_tail(writer *w, scene_tables *t, uint32_t i, cJSON
         snprintf(where, sizeof where, "nodes[%u]", w->gidx[i]);
         TRY(write_skin(w, t, skin->skeleton, NULL, OROYA_GLTF_NONE, where, &si));
         add_number(w, node, "skin", si);
+    } else if (w->src && w->src[i] != OROYA_GLTF_NONE && g0 &&
+               model_geometry(w, g0) != OROYA_GLTF_NONE) {
+        /* The file's skin that import bound nothing for (a joint outside the loaded scene):
+         * written from the model (model_tables), so the node keeps it. */
+        uint32_t s = w->model->node_skins[w->src[i]];
+        if (s != OROYA_GLTF_NONE && !w->model->skeletons[s] && w->skin_index &&
+            w->skin_index[s] != OROYA_GLTF_NONE) {
+            add_number(w, node, "skin", w->skin_index[s]);
+        }
     }
     return w->oom ? oom(w) : OROYA_OK;
 }
@@ -1027,6 +1062,41 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
     return mesh_node_tail(w, t, i, node, g, skin);
 }
 
+/* A camera of the model as the file had it (its name, an unset aspect ratio, an infinite
+ * zfar, the field of view in radians), written once; its index, NONE when out of memory. */
+static uint32_t model_camera(writer *w, scene_tables *t, const oroya_gltf_model_camera *mc) {
+    uint32_t known = map_put(&t->cameras, mc, NULL, NULL, t->camera_count);
+    if (known != OROYA_GLTF_NONE) {
+        return known;
+    }
+    t->camera_array = t->camera_array ? t->camera_array : add_array(w, w->root, "cameras");
+    cJSON *cj = cJSON_CreateObject();
+    cJSON *o =
+        cj ? cJSON_AddObjectToObject(cj, mc->orthographic ? "orthographic" : "perspective") : NULL;
+    if (!t->camera_array || !cj || !o ||
+        !cJSON_AddStringToObject(cj, "type", mc->orthographic ? "orthographic" : "perspective")) {
+        cJSON_Delete(cj);
+        w->oom = true;
+        return OROYA_GLTF_NONE;
+    }
+    add_name(w, cj, mc->name);
+    if (mc->orthographic) {
+        add_number(w, o, "xmag", (double)mc->xmag);
+        add_number(w, o, "ymag", (double)mc->ymag);
+    } else {
+        add_number(w, o, "yfov", (double)mc->yfov);
+        if (mc->aspect_ratio != 0.0f) {
+            add_number(w, o, "aspectRatio", (double)mc->aspect_ratio);
+        }
+    }
+    add_number(w, o, "znear", (double)mc->znear);
+    if (mc->orthographic || mc->zfar != 0.0f) {
+        add_number(w, o, "zfar", (double)mc->zfar);
+    }
+    cJSON_AddItemToArray(t->camera_array, cj);
+    return t->camera_count++;
+}
+
 static oroya_result write_camera(writer *w, scene_tables *t, uint32_t dense, cJSON *node) {
     oroya_camera cam;
     if (oroya_scene_get_camera(w->scene, oroya_scene_node_at(w->scene, dense), &cam) != OROYA_OK) {
@@ -1041,11 +1111,11 @@ static oroya_result write_camera(writer *w, scene_tables *t, uint32_t dense, cJS
             ? &w->model->cameras[c]
             : NULL;
     if (mc) {
-        uint32_t known = map_put(&t->cameras, mc, NULL, NULL, t->camera_count);
-        if (known != OROYA_GLTF_NONE) {
-            add_number(w, node, "camera", known);
-            return w->oom ? oom(w) : OROYA_OK;
+        uint32_t index = model_camera(w, t, mc);
+        if (index != OROYA_GLTF_NONE) {
+            add_number(w, node, "camera", index);
         }
+        return w->oom ? oom(w) : OROYA_OK;
     }
     t->camera_array = t->camera_array ? t->camera_array : add_array(w, w->root, "cameras");
     cJSON *o = NULL, *cj = cJSON_CreateObject();
@@ -1056,35 +1126,76 @@ static oroya_result write_camera(writer *w, scene_tables *t, uint32_t dense, cJS
     bool ortho = cam.type == OROYA_CAMERA_ORTHOGRAPHIC;
     o = cJSON_AddObjectToObject(cj, ortho ? "orthographic" : "perspective");
     w->oom |= !o || !cJSON_AddStringToObject(cj, "type", ortho ? "orthographic" : "perspective");
-    if (o && mc) {
-        add_name(w, cj, mc->name);
-        if (ortho) {
-            add_number(w, o, "xmag", (double)mc->xmag);
-            add_number(w, o, "ymag", (double)mc->ymag);
-        } else {
-            add_number(w, o, "yfov", (double)mc->yfov);
-            if (mc->aspect_ratio != 0.0f) {
-                add_number(w, o, "aspectRatio", (double)mc->aspect_ratio);
-            }
-        }
-        add_number(w, o, "znear", (double)mc->znear);
-        if (ortho || mc->zfar != 0.0f) {
-            add_number(w, o, "zfar", (double)mc->zfar);
-        }
-    } else if (o && ortho) {
+    if (o && ortho) {
         add_number(w, o, "xmag", (double)cam.right);
         add_number(w, o, "ymag", (double)cam.top);
     } else if (o) {
         add_number(w, o, "yfov", (double)cam.fov_y * (3.141592653589793 / 180.0));
         add_number(w, o, "aspectRatio", (double)cam.aspect);
     }
-    if (o && !mc) {
+    if (o) {
         add_number(w, o, "znear", (double)cam.znear);
         add_number(w, o, "zfar", (double)cam.zfar);
     }
     cJSON_AddItemToArray(t->camera_array, cj);
     add_number(w, node, "camera", t->camera_count++);
     return w->oom ? oom(w) : OROYA_OK;
+}
+
+/* What a node of the model outside the loaded scene shows, from the model: its glTF mesh
+ * (written once for all such nodes: every primitive from the model's geometry, or as import
+ * kept it, with the model's material index), its own morph weights, its skin (model_tables
+ * wrote every skin) and its camera as the file had it. */
+static void extra_parts(writer *w, uint32_t gltf, cJSON *node) {
+    const oroya_gltf_model *m = w->model;
+    scene_tables *t = &w->t;
+    uint32_t mesh = m->node_meshes[gltf];
+    if (mesh != OROYA_GLTF_NONE && mesh < m->mesh_count) {
+        if (w->extra_mesh[mesh] == OROYA_GLTF_NONE) {
+            cJSON *prims = add_mesh(w, t, m->mesh_names[mesh]);
+            if (!prims) {
+                w->oom = true;
+                return;
+            }
+            for (uint32_t k = m->mesh_first_geometry[mesh]; k < mesh_end(m, mesh); k++) {
+                uint32_t mat = m->geometry_material[k];
+                if (m->primitives[k].positions) {
+                    write_kept_primitive(w, prims, &m->primitives[k], mat);
+                } else if (m->geometries[k]) {
+                    write_primitive(w, prims, m->geometries[k], NULL,
+                                    mat == OROYA_GLTF_NONE ? -1 : (int32_t)mat);
+                }
+            }
+            w->extra_mesh[mesh] = t->mesh_count - 1;
+        }
+        add_number(w, node, "mesh", w->extra_mesh[mesh]);
+        /* Its own weights: a bisection of the model's list, sorted by node. */
+        uint32_t lo = 0, hi = m->outside_weight_count;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (m->outside_weights[mid].node < gltf) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (lo < m->outside_weight_count && m->outside_weights[lo].node == gltf) {
+            cJSON_AddItemToObject(
+                node, "weights",
+                float_array(w, m->outside_weights[lo].weights, m->outside_weights[lo].count));
+        }
+        uint32_t s = m->node_skins[gltf];
+        if (s != OROYA_GLTF_NONE && w->skin_index && w->skin_index[s] != OROYA_GLTF_NONE) {
+            add_number(w, node, "skin", w->skin_index[s]);
+        }
+    }
+    uint32_t c = m->node_cameras[gltf];
+    if (c != OROYA_GLTF_NONE && c < m->camera_count) {
+        uint32_t index = model_camera(w, t, &m->cameras[c]);
+        if (index != OROYA_GLTF_NONE) {
+            add_number(w, node, "camera", index);
+        }
+    }
 }
 
 /* With a model: which glTF node each dense index came from, which mesh each geometry
@@ -1130,18 +1241,43 @@ static oroya_result model_tables(writer *w, scene_tables *t) {
     for (uint32_t i = 0; i < m->material_count; i++) {
         write_material(w, t, &m->materials[i].material, m->materials[i].name, &m->materials[i]);
     }
+    w->skin_index = (uint32_t *)oroya__alloc(&w->a, ((size_t)m->skin_count + 1) * 4, 16);
+    w->skin_json = (cJSON **)oroya__calloc(&w->a, (size_t)m->skin_count + 1, sizeof(cJSON *), 16);
+    if (!w->skin_index || !w->skin_json) {
+        return oom(w);
+    }
     for (uint32_t s = 0; s < m->skin_count; s++) {
+        w->skin_index[s] = OROYA_GLTF_NONE;
         if (!m->skeletons[s]) {
-            continue; /* a joint was not in the loaded scene: there is nothing to write */
+            /* A joint outside the loaded scene: no skeleton; written from the model, its
+             * joints and skeleton set once every node is written (finish_model_skins). */
+            t->skin_array = t->skin_array ? t->skin_array : add_array(w, w->root, "skins");
+            cJSON *o = cJSON_CreateObject();
+            if (!t->skin_array || !o) {
+                cJSON_Delete(o);
+                return oom(w);
+            }
+            add_name(w, o, m->skins[s].name);
+            if (m->skins[s].joint_count) {
+                add_number(w, o, "inverseBindMatrices",
+                           floats_accessor(w, m->skins[s].inverse_bind_matrices[0].m,
+                                           m->skins[s].joint_count, 16, false));
+            }
+            cJSON_AddItemToArray(t->skin_array, o);
+            w->skin_json[s] = o;
+            w->skin_index[s] = t->skeleton_count++;
+            continue;
         }
         uint32_t root = m->skins[s].skeleton.id
                             ? oroya_scene_node_index(w->scene, m->skins[s].skeleton)
                             : OROYA_GLTF_NONE;
         char where[32];
         snprintf(where, sizeof where, "skins[%u]", s);
-        uint32_t si;
         TRY(write_skin(w, t, m->skeletons[s], m->skins[s].name,
-                       root == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : root, where, &si));
+                       root == OROYA_SCENE_NO_INDEX ? OROYA_GLTF_NONE : root, where,
+                       &w->skin_index[s]));
+        /* write_skin appended it (each model skin has its own skeleton): the last item. */
+        w->skin_json[s] = t->skin_array && t->skin_array->child ? t->skin_array->child->prev : NULL;
     }
     return w->oom ? oom(w) : OROYA_OK;
 }
@@ -1252,6 +1388,73 @@ static void write_other_scenes(writer *w, cJSON *scenes, uint32_t loaded) {
     }
 }
 
+/* The written index of the model's glTF node g: its scene node's, or (outside the loaded
+ * scene) written now with its subtree. NONE when it was removed from the scene. */
+static uint32_t model_node_index(writer *w, uint32_t g) {
+    if (w->model->nodes[g].id == 0) {
+        return extra_tree(w, g);
+    }
+    uint32_t dense = oroya_scene_node_index(w->scene, w->model->nodes[g]);
+    return dense < w->node_count ? w->gidx[dense] : OROYA_GLTF_NONE;
+}
+
+/* With a model: the trees of nodes no scene holds (roots in the file that are in no
+ * scene), after the scenes' nodes, so that they keep their mesh, camera and skin. */
+static oroya_result write_sceneless_nodes(writer *w) {
+    const oroya_gltf_model *m = w->model;
+    bool *child = (bool *)oroya__calloc(&w->a, (size_t)m->node_count + 1, sizeof(bool), 16);
+    if (!child) {
+        return oom(w);
+    }
+    for (uint32_t g = 0; g < m->node_count; g++) {
+        for (uint32_t k = 0; k < m->node_child_counts[g]; k++) {
+            child[m->node_children[g][k]] = true;
+        }
+    }
+    for (uint32_t g = 0; g < m->node_count && !w->oom; g++) {
+        if (!child[g] && m->nodes[g].id == 0 && w->extra_gidx[g] == OROYA_GLTF_NONE) {
+            extra_tree(w, g);
+        }
+    }
+    oroya__free(&w->a, child);
+    return w->oom ? oom(w) : OROYA_OK;
+}
+
+/* With a model, once every node is written: the joints of the skins model_tables wrote
+ * without a skeleton, and each skin's `skeleton` that lies outside the loaded scene. */
+static oroya_result finish_model_skins(writer *w) {
+    const oroya_gltf_model *m = w->model;
+    for (uint32_t s = 0; s < m->skin_count && !w->oom; s++) {
+        const oroya_gltf_model_skin *ms = &m->skins[s];
+        cJSON *o = w->skin_json[s];
+        if (!o) {
+            continue;
+        }
+        if (!m->skeletons[s]) {
+            cJSON *joints = cJSON_AddArrayToObject(o, "joints");
+            if (!joints) {
+                return oom(w);
+            }
+            for (uint32_t k = 0; k < ms->joint_count && !w->oom; k++) {
+                uint32_t gi = model_node_index(w, ms->joint_gltf_nodes[k]);
+                if (gi == OROYA_GLTF_NONE) {
+                    return oroya__fail(w->err, OROYA_ERR_STALE_HANDLE,
+                                       "skins[%u]: joint %u is not a node of the written scene", s,
+                                       k);
+                }
+                w->oom |= !cJSON_AddItemToArray(joints, cJSON_CreateNumber(gi));
+            }
+        }
+        if (ms->skeleton_gltf_node != OROYA_GLTF_NONE && !cJSON_HasObjectItem(o, "skeleton")) {
+            uint32_t gi = model_node_index(w, ms->skeleton_gltf_node);
+            if (gi != OROYA_GLTF_NONE) {
+                add_number(w, o, "skeleton", gi);
+            }
+        }
+    }
+    return w->oom ? oom(w) : OROYA_OK;
+}
+
 static oroya_result write_scene(writer *w) {
     const oroya_scene *scene = w->scene;
     uint32_t n = oroya_scene_node_count(scene);
@@ -1259,7 +1462,7 @@ static oroya_result write_scene(writer *w) {
     uint32_t scene_count = w->model && w->model->scene_count ? w->model->scene_count : 1;
     uint32_t loaded = w->model && w->model->scene_count ? w->model->scene_index : 0;
     w->node_count = n;
-    if (n == 0 && scene_count == 1) {
+    if (n == 0 && scene_count == 1 && (!w->model || w->model->node_count == 0)) {
         return OROYA_OK; /* glTF forbids empty arrays: an empty scene is just the asset */
     }
     w->nodes = n ? add_array(w, w->root, "nodes") : NULL;
@@ -1286,15 +1489,16 @@ static oroya_result write_scene(writer *w) {
         return oom(w);
     }
     add_number(w, w->root, "scene", loaded);
-    scene_tables t = {0};
+    scene_tables *t = &w->t;
     w->gidx = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
     w->prim_parent = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
     w->node_json = (cJSON **)oroya__calloc(&w->a, (size_t)n + 1, sizeof(cJSON *), 16);
     uint32_t things = n + (w->model ? w->model->material_count + w->model->skin_count : 0);
     oroya_result r = OROYA_OK;
-    if (!w->gidx || !w->prim_parent || !w->node_json || !map_init(w, &t.meshes, n) ||
-        !map_init(w, &t.materials, things) || !map_init(w, &t.skeletons, things) ||
-        !map_init(w, &t.cameras, n)) {
+    uint32_t cameras = n + (w->model ? w->model->camera_count : 0);
+    if (!w->gidx || !w->prim_parent || !w->node_json || !map_init(w, &t->meshes, n) ||
+        !map_init(w, &t->materials, things) || !map_init(w, &t->skeletons, things) ||
+        !map_init(w, &t->cameras, cameras)) {
         r = oom(w);
     }
     for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
@@ -1331,7 +1535,7 @@ static oroya_result write_scene(writer *w) {
         }
     }
     if (r == OROYA_OK && w->model) {
-        r = model_tables(w, &t);
+        r = model_tables(w, t);
     }
     for (uint32_t i = 0; r == OROYA_OK && i < n && !w->oom; i++) {
         if (w->gidx[i] == OROYA_GLTF_NONE) {
@@ -1352,18 +1556,18 @@ static oroya_result write_scene(writer *w) {
                 cJSON_AddItemToArray(ch, cJSON_CreateNumber(w->gidx[i]));
             }
         }
-        r = write_node(w, &t, i, node);
+        r = write_node(w, t, i, node);
         if (r == OROYA_OK) {
-            r = write_camera(w, &t, i, node);
+            r = write_camera(w, t, i, node);
         }
     }
     if (r == OROYA_OK && w->model) {
         write_other_scenes(w, scenes, loaded);
+        r = write_sceneless_nodes(w);
     }
-    map_free(w, &t.meshes);
-    map_free(w, &t.materials);
-    map_free(w, &t.skeletons);
-    map_free(w, &t.cameras);
+    if (r == OROYA_OK && w->model) {
+        r = finish_model_skins(w);
+    }
     if (r == OROYA_OK && w->oom) {
         r = oom(w);
     }
@@ -1544,5 +1748,12 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     oroya__free(&w.a, w.extra_stack);
     oroya__free(&w.a, w.extra_json);
     map_free(&w, &w.geometries);
+    map_free(&w, &w.t.meshes);
+    map_free(&w, &w.t.materials);
+    map_free(&w, &w.t.skeletons);
+    map_free(&w, &w.t.cameras);
+    oroya__free(&w.a, w.extra_mesh);
+    oroya__free(&w.a, w.skin_index);
+    oroya__free(&w.a, w.skin_json);
     return r;
 }
