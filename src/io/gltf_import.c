@@ -270,7 +270,7 @@ static oroya_result make_node_names(importer *im) {
         snprintf(fallback, sizeof fallback, "node_%u", i);
         im->m->pub.node_names[i] = model_strdup(im, ok ? g : fallback);
         im->m->pub.node_file_names[i] = model_strdup(im, g ? g : "");
-        /* Every node's camera, mesh, skin and own weights, whatever scene holds it: export
+        /* Every node's camera and mesh, whatever scene holds it (or none): export
          * writes them back for nodes outside the loaded scene too. */
         im->m->pub.node_cameras[i] = d->nodes[i].camera;
         im->m->pub.node_meshes[i] = d->nodes[i].mesh;
@@ -876,7 +876,7 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
 /* For export: every node's skin, and the own weights of nodes outside the loaded scene (a
  * copy of the parsed ones, which the file's JSON numbers back; the scene holds the others').
  * Made after the nodes, so that it never raises the peak of an import the budget stops. */
-static oroya_result keep_outside_weights(importer *im) {
+static oroya_result keep_export_tables(importer *im) {
     const oroya_gltf_data *d = im->d;
     oroya_gltf_model *m = &im->m->pub;
     m->node_skins = (uint32_t *)model_alloc(im, d->node_count, sizeof(uint32_t));
@@ -1431,7 +1431,7 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
     if (r == OROYA_OK)
         r = build_nodes(&im);
     if (r == OROYA_OK)
-        r = keep_outside_weights(&im);
+        r = keep_export_tables(&im);
     if (r == OROYA_OK)
         r = build_scene_list(&im);
     if (r == OROYA_OK)
