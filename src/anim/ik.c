@@ -426,7 +426,7 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
     }
     /* Run-time fallback for a pole validate refuses as zero (the same 1e-6 floor): a tiny
      * pole has no reliable direction, so the pose is left unchanged (issue #17). */
-    if (!(vlen(pole) >= 1e-6)) {
+    if (!(vdot(pole, pole) >= 1e-12)) { /* |pole| >= 1e-6, without a square root */
         return "zero pole";
     }
     const dv3 ta = vsub(t, a);
@@ -576,7 +576,7 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
         return "target, offset, forward or up not finite";
     }
     /* Run-time fallback for a forward validate refuses as zero (the same 1e-6 floor). */
-    if (!(vlen(of_vec3(ik->forward)) >= 1e-6)) {
+    if (!(vdot(of_vec3(ik->forward), of_vec3(ik->forward)) >= 1e-12)) {
         return "zero forward";
     }
     dv3 fw = vnorm(of_vec3(ik->forward));
