@@ -127,7 +127,8 @@ typedef struct oroya_ik_solve_job {
  * bone (below 1e-6 of the chain), the target not at the chain's first joint (TWO_BONE) or the
  * last joint (AIM), the pole not parallel to the line from the first joint to the target
  * (within 1e-3 rad). `index` names the IK in the message ("iks[1] (footL): joints[2]:
- * zero-length bone"). OROYA_ERR_INVALID_ARGUMENT for NULL pointers and bad fields,
+ * zero-length bone"). The field checks come before the pose checks other than the matrices
+ * and bone lengths. OROYA_ERR_INVALID_ARGUMENT for NULL pointers and bad fields,
  * OROYA_ERR_NON_FINITE for a non-finite target, pole or matrix, OROYA_ERR_INVALID_DATA for a
  * degenerate pose. Never allocates. */
 oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t index,
@@ -137,8 +138,11 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
  * OROYA_ERR_INVALID_ARGUMENT, nothing written). Run-time fallbacks (out = the input rotations,
  * normalized; *reached false; OROYA_ERR_INVALID_DATA returned and err filled, so a caller may
  * ignore it): a non-finite target, pole or matrix, a zero-length bone, a target at the first
- * joint. A pole that became parallel to the line to the target keeps the chain's current
- * plane (no error). A weight of 0 (or NaN) copies the inputs bit for bit and skips the limits.
+ * joint, a pole (TWO_BONE) or forward (AIM) shorter than 1e-6 (zero, tiny or denormal; a zero
+ * up is no up constraint, not a fallback). A pole that became parallel to the line to the
+ * target does not fall back (a deliberate deviation from "pose unchanged", for continuity):
+ * the chain is swung onto the target the shortest way, no twist about the line, OROYA_OK. A
+ * weight of 0 (or NaN) copies the inputs bit for bit and skips the limits.
  * Never allocates; O(joint_count); never writes NaN. */
 oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err);
 

@@ -342,16 +342,18 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
                                    "%s.target_rotation: zero or not finite", at);
             }
         }
+        /* The field checks before the pose checks, so a caller may tell bad fields
+         * (INVALID_ARGUMENT, NON_FINITE) from a degenerate pose (INVALID_DATA). */
+        dv3 pole = of_vec3(ik->pole);
+        double pl = vlen(pole);
+        if (pl < 1e-6) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.pole: zero", at);
+        }
         dv3 d = vsub(t, f[0].p);
         double dist = vlen(d);
         if (dist <= 1e-6 * chain) {
             return oroya__fail(err, OROYA_ERR_INVALID_DATA,
                                "%s.target: at joints[0], the chain's first joint", at);
-        }
-        dv3 pole = of_vec3(ik->pole);
-        double pl = vlen(pole);
-        if (pl < 1e-6) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s.pole: zero", at);
         }
         /* Within 1e-3 rad of the line to the target, the plane of the pole turns by a radian
          * when the target moves by a thousandth of its distance: refused at setup. */
@@ -421,6 +423,11 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
     const dv3 pole = of_vec3(ik->pole);
     if (!vfinite(t) || !vfinite(pole)) {
         return "target or pole not finite";
+    }
+    /* Run-time fallback for a pole validate refuses as zero (the same 1e-6 floor): a tiny
+     * pole has no reliable direction, so the pose is left unchanged (issue #17). */
+    if (!(vdot(pole, pole) >= 1e-12)) { /* |pole| >= 1e-6, without a square root */
+        return "zero pole";
     }
     const dv3 ta = vsub(t, a);
     const double tdist = vlen(ta);
@@ -568,10 +575,11 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
         !vfinite(of_vec3(ik->up)) || !vfinite(of_vec3(ik->up_axis))) {
         return "target, offset, forward or up not finite";
     }
-    dv3 fw = vnorm(of_vec3(ik->forward));
-    if (vlen(fw) == 0) {
+    /* Run-time fallback for a forward validate refuses as zero (the same 1e-6 floor). */
+    if (!(vdot(of_vec3(ik->forward), of_vec3(ik->forward)) >= 1e-12)) {
         return "zero forward";
     }
+    dv3 fw = vnorm(of_vec3(ik->forward));
     dv3 ua = vlen(of_vec3(ik->up_axis)) > 0 ? of_vec3(ik->up_axis) : v3(0, 1, 0);
     ua = vnorm(vperp(ua, fw));
     const dv3 wup = of_vec3(ik->up);

@@ -14,6 +14,10 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
+# The clip's keys are unit quaternions to 17 digits (sin and cos of 15 degrees): with 4-digit
+# keys (|q|^2 = 0.99994) the thigh's world matrix carries a scale of 0.99994 that the IK's unit
+# rotations remove, and the foot misses by 0.45 x 6e-5 = 2.7e-5 for that reason alone.
+S=0.25881904510252074 C=0.9659258262890683
 scenario() { # $1: the "oroya" member, $2: extra script ops
 	cat <<JSON
 {"name": "leg", $1
@@ -24,7 +28,7 @@ scenario() { # $1: the "oroya" member, $2: extra script ops
            {"name": "neck", "parent": "hips", "type": "bone", "position": [0, 0.5, 0]},
            {"name": "head", "parent": "neck", "type": "bone", "position": [0, 0.1, 0]}],
  "clips": [{"name": "swing", "duration": 1, "tracks": [{"node": "thigh", "property": "rotation",
-             "times": [0, 0.5, 1], "values": [0.2588, 0, 0, 0.9659, -0.2588, 0, 0, 0.9659, 0.2588, 0, 0, 0.9659]}]}],
+             "times": [0, 0.5, 1], "values": [$S, 0, 0, $C, -$S, 0, 0, $C, $S, 0, 0, $C]}]}],
  "script": [{"at": 0, "do": "play", "action": "swing"} $2],
  "steps": {"dt": 0.05, "count": 20},
  "record": ["foot.matrixWorld", "shin.matrixWorld", "thigh.matrixWorld", "head.matrixWorld"]}
@@ -82,7 +86,9 @@ run() { # name, oroya member, ops
 m="$(run plain "" "")"
 check "without IK the foot swings with the clip" "miss > 0.1 && aim > 0.3" "$m"
 m="$(run ik "$IK" "$MOVES")"
-check "IK plants the foot, keeps the knee forward, aims the head" "miss < 1e-4 && side < 0 && aim < 1e-4" "$m"
+# The issue's criteria: the end within 1e-4 x the chain length (0.9 here), the aim within
+# 1e-5 rad. The recorded matrices are printed to float precision (9+ digits), far below both.
+check "IK plants the foot, keeps the knee forward, aims the head" "miss < 1e-4 * 0.9 && side < 0 && aim < 1e-5" "$m"
 m="$(run off "$IK" ', {"at": 0, "do": "setIk", "name": "footL", "weight": 0}, {"at": 0, "do": "setIk", "name": "look", "weight": 0}')"
 check "weight 0 is the clip's pose" "miss > 0.1 && aim > 0.3" "$m"
 # Weight 0 is bit for bit the plain run.
@@ -122,9 +128,23 @@ for c in "${cases[@]}"; do
 	scenario "$member" "" > "$tmp/e.json"
 	refused "$name" "$want"
 done
-# setIk errors.
-for c in 'unknown|{"at": 0, "do": "setIk", "name": "nope", "weight": 1}|script[1].name: no IK named' \
-         'value|{"at": 0, "do": "setIk", "name": "footL", "pole": [0, 1]}|script[1].pole: expected 3 numbers'; do
+# setIk errors: the set-up's checks on the values an op gives (each op at parse time, again
+# on the IK as the earlier ops left it when it runs), unknown keys, keys fixed at set-up.
+set_ik_cases=(
+	'unknown|{"at": 0, "do": "setIk", "name": "nope", "weight": 1}|script[1].name: no IK named'
+	'value|{"at": 0, "do": "setIk", "name": "footL", "pole": [0, 1]}|script[1].pole: expected 3 numbers'
+	'float overflow|{"step": 2, "do": "setIk", "name": "footL", "target": [1e39, 0, 0]}|script[1].target[0]: 1e+39 does not fit a float'
+	'zero pole|{"step": 2, "do": "setIk", "name": "footL", "pole": [0, 0, 0]}|script[1].pole: zero'
+	'tiny pole|{"step": 2, "do": "setIk", "name": "footL", "pole": [0, 0, 1e-30]}|script[1].pole: zero'
+	'zero forward|{"step": 2, "do": "setIk", "name": "look", "forward": [0, 0, 0]}|script[1].forward: zero'
+	'zero targetRotation|{"step": 2, "do": "setIk", "name": "footL", "targetRotation": [0, 0, 0, 0]}|script[1].targetRotation: zero or not finite'
+	'upAxis along forward|{"step": 2, "do": "setIk", "name": "look", "upAxis": [0, 0, 2]}|script[1].upAxis: parallel to forward'
+	'clash of two ops|{"step": 2, "do": "setIk", "name": "look", "forward": [1, 0, 0]}, {"step": 3, "do": "setIk", "name": "look", "upAxis": [1, 0, 0]}|script[2].upAxis: parallel to forward'
+	'unknown key|{"step": 2, "do": "setIk", "name": "footL", "bogus": 1}|script[1].bogus: unknown field'
+	'weights|{"step": 2, "do": "setIk", "name": "look", "weights": [0.9, 0.9]}|script[1].weights: fixed at set-up'
+	'joints|{"step": 2, "do": "setIk", "name": "footL", "joints": ["thigh", "shin", "foot"]}|script[1].joints: fixed at set-up'
+)
+for c in "${set_ik_cases[@]}"; do
 	IFS='|' read -r name op want <<< "$c"
 	scenario "$IK" ", $op" > "$tmp/e.json"
 	refused "setIk $name" "$want"

@@ -856,6 +856,115 @@ static void test_scene_and_kernel_agree(void) {
     oroya_scene_destroy(scene);
 }
 
+/* Run-time fallbacks for values the set-up refuses (issue #17: "at run time, a documented
+ * fallback (the pose unchanged)"): a pole or forward that is zero, tiny or a float denormal
+ * leaves the chain bit for bit as it was, with OROYA_ERR_INVALID_DATA, on the scene path and
+ * on the kernel path (which goes on silently). A pole parallel to the line to the target is
+ * the documented deviation: the chain keeps its plane and still reaches the target. */
+static void test_run_time_degenerate_pole_and_forward(void) {
+    oroya_transform rest[RIG_JOINTS];
+    rig_rest(rest);
+    oroya_joint_limit free_limit = {0};
+    oroya_error err = {0};
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node nodes[RIG_JOINTS];
+    for (int i = 0; i < RIG_JOINTS; i++) {
+        oroya_node parent = rig_parents[i] == UINT32_MAX ? (oroya_node){0} : nodes[rig_parents[i]];
+        OT_CHECK(oroya_scene_add_node(scene, rig_names[i], parent, OROYA_NODE_BONE, &nodes[i]) ==
+                 OROYA_OK);
+        oroya_scene_set_transform(scene, nodes[i], &rest[i]);
+    }
+    oroya_scene_update_world(scene);
+    oroya_transform tr0[RIG_JOINTS];
+    oroya_mat4 world0[RIG_JOINTS];
+    memcpy(tr0, oroya_scene_transforms(scene), sizeof tr0);
+    memcpy(world0, oroya_scene_world_matrices(scene), sizeof world0);
+
+    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_character *ch = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(&(oroya_pose_skeleton_desc){.joint_count = RIG_JOINTS,
+                                                                    .parents = rig_parents,
+                                                                    .rest = rest,
+                                                                    .names = rig_names},
+                                        &skel, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
+                                         &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    oroya_mat4 plain[RIG_JOINTS];
+    memcpy(plain, oroya_pose_character_models(ch), sizeof plain);
+
+    const float tiny[] = {0, 1e-30f, 1e-40f /* a float denormal */, 9e-7f, -5e-7f};
+    for (int which = 0; which < 2; which++) {
+        for (size_t t = 0; t < sizeof tiny / sizeof tiny[0]; t++) {
+            oroya_ik iks[2];
+            rig_iks(iks, &free_limit);
+            oroya_ik *ik = &iks[which];
+            /* Valid at set-up (the kernel validates there), degenerate afterwards. */
+            OT_CHECK_MSG(oroya_pose_character_set_ik(ch, ik, 1, &err) == OROYA_OK, "%s",
+                         err.message);
+            if (which == 0)
+                ik->pole = (oroya_vec3){0, 0, tiny[t]};
+            else
+                ik->forward = (oroya_vec3){tiny[t], 0, 0};
+            const char *want = which == 0 ? "zero pole" : "zero forward";
+
+            /* The scene path: the error, and every transform and matrix unchanged. */
+            memset(&err, 0, sizeof err);
+            OT_CHECK_MSG(oroya_ik_scene_apply(scene, ik, 1, &err) == OROYA_ERR_INVALID_DATA,
+                         "%s %g: %s", want, (double)tiny[t], err.message);
+            OT_CHECK_MSG(strstr(err.message, want) && strstr(err.message, "pose left unchanged"),
+                         "%s", err.message);
+            OT_CHECK_MSG(memcmp(tr0, oroya_scene_transforms(scene), sizeof tr0) == 0,
+                         "%s %g: scene transforms changed", want, (double)tiny[t]);
+            OT_CHECK_MSG(memcmp(world0, oroya_scene_world_matrices(scene), sizeof world0) == 0,
+                         "%s %g: scene world matrices changed", want, (double)tiny[t]);
+            /* The solver alone: the input rotations, the same error. */
+            oroya_mat4 w[3];
+            oroya_quat q[3], out[3];
+            const uint32_t n = which == 0 ? 3 : 2;
+            for (uint32_t k = 0; k < n; k++) {
+                w[k] = world0[ik->joints[k]];
+                q[k] = tr0[ik->joints[k]].rotation;
+            }
+            OT_CHECK(oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, out, NULL}, NULL) ==
+                     OROYA_ERR_INVALID_DATA);
+            /* The kernel path: the same models as without the IK, bit for bit. */
+            OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+            OT_CHECK_MSG(memcmp(plain, oroya_pose_character_models(ch), sizeof plain) == 0,
+                         "%s %g: the kernel changed the pose", want, (double)tiny[t]);
+        }
+    }
+
+    /* A pole parallel to the line to the target at run time (validate refuses it within
+     * 1e-3 rad): no error, the chain is swung onto the target without a twist about the
+     * line (its bend plane turned the shortest way), so the foot still reaches the target and
+     * the pose does change. */
+    oroya_ik iks[2];
+    rig_iks(iks, &free_limit);
+    oroya_ik *foot = &iks[0];
+    foot->has_target_rotation = false;
+    const oroya_vec3 hip = {world0[1].m[12], world0[1].m[13], world0[1].m[14]};
+    foot->pole = oroya_vec3_sub(foot->target, hip);
+    oroya_quat wq[3], outq[3];
+    oroya_mat4 ww[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        ww[k] = world0[foot->joints[k]];
+        wq[k] = tr0[foot->joints[k]].rotation;
+    }
+    OT_CHECK(oroya_ik_solve_validate(&(oroya_ik_solve_job){foot, ww, wq, outq, NULL}, 0, &err) ==
+             OROYA_ERR_INVALID_DATA);
+    OT_CHECK(oroya_ik_scene_apply(scene, foot, 1, &err) == OROYA_OK);
+    const oroya_mat4 *sw = oroya_scene_world_matrices(scene);
+    const oroya_vec3 end = {sw[3].m[12], sw[3].m[13], sw[3].m[14]};
+    OT_NEAR(oroya_vec3_length(oroya_vec3_sub(end, foot->target)), 0, 1e-5);
+    OT_CHECK(memcmp(tr0, oroya_scene_transforms(scene), sizeof tr0) != 0);
+
+    oroya_pose_character_destroy(ch);
+    oroya_pose_skeleton_destroy(skel);
+    oroya_scene_destroy(scene);
+}
+
 /* The largest difference between the scene path and the kernel path for one rig and IK list:
  * both start from the rest pose. */
 static double paths_differ(const uint32_t *parents, const oroya_transform *rest, uint32_t n,
@@ -975,6 +1084,7 @@ int main(void) {
     OT_RUN(test_partial_turn_error);
     OT_RUN(test_validation_table);
     OT_RUN(test_scene_and_kernel_agree);
+    OT_RUN(test_run_time_degenerate_pole_and_forward);
     OT_RUN(test_kernel_chains_across_blocks);
     return ot_finish();
 }

@@ -236,6 +236,8 @@ typedef struct play {
     oroya_ik *kiks;               /* the same on the rig's kernel joints (oroya_mixer_set_ik),
                                  * or NULL: the IKs run on the scene (oroya_ik_scene_apply) */
     int ik_count;
+    oroya_mat4 *ik_world;          /* OROYA_IK_MAX_CHAIN per IK: the chain's world matrices and */
+    oroya_quat *ik_rot;            /* local rotations at set-up, for the field checks of setIk */
     oroya_geometry *mesh_geometry; /* shared by the "mesh" nodes */
     oroya_material *materials;     /* one per scenario node (used by "mesh" nodes) */
     oroya_scenario_stats stats;    /* mixer updates, and those on the pose kernel */

@@ -2,6 +2,7 @@
  * the same file runs there as plain three.js): the rotation blend, twist axes and joint limits
  * of the mixer, inverse kinematics, keyframe markers, joint masks and root motion, and the
  * script ops setIk and setMask. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,6 +79,14 @@ static int setup_joint_limit(play *p, const cJSON *l, const char *path, oroya_jo
  * coordinates; the IKs run in order after each update (oroya_ik_scene_apply). The op
  * {"do": "setIk", "name": ..., <any of target, pole, weight, soft, targetRotation, midAxis,
  * forward, up, upAxis, offset>} changes them. */
+/* A finite double can still be inf as a float (1e39): refused with its place. */
+static int fits_float(play *p, const double *v, int n, const char *path) {
+    for (int k = 0; k < n; k++)
+        if (!isfinite((float)v[k]))
+            return sc_fail(p, "%s[%d]: %g does not fit a float", path, k, v[k]);
+    return 0;
+}
+
 static int ik_vec3(play *p, const cJSON *o, const char *key, const char *path, oroya_vec3 *out) {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!x)
@@ -85,7 +94,7 @@ static int ik_vec3(play *p, const cJSON *o, const char *key, const char *path, o
     char sub[400];
     snprintf(sub, sizeof sub, "%s.%s", path, key);
     double v[3];
-    if (sc_get_vec(p, x, 3, sub, v))
+    if (sc_get_vec(p, x, 3, sub, v) || fits_float(p, v, 3, sub))
         return -1;
     *out = (oroya_vec3){(float)v[0], (float)v[1], (float)v[2]};
     return 0;
@@ -112,7 +121,7 @@ static int ik_fields(play *p, const cJSON *o, const char *path, oroya_ik *ik) {
         char sub[400];
         snprintf(sub, sizeof sub, "%s.targetRotation", path);
         double q[4];
-        if (sc_get_vec(p, x, 4, sub, q))
+        if (sc_get_vec(p, x, 4, sub, q) || fits_float(p, q, 4, sub))
             return -1;
         ik->has_target_rotation = true;
         ik->target_rotation = (oroya_quat){(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
@@ -251,8 +260,78 @@ static int setup_ik(play *p, const cJSON *list) {
     oroya_error err = {0};
     if (oroya_ik_scene_validate(p->scene, p->iks, (uint32_t)n, &err) != OROYA_OK)
         return sc_fail(p, "oroya.ik: %s", err.message);
+    /* The chains' pose at set-up, for the field checks of the setIk ops. */
+    p->ik_world = sc_calloc(p, (size_t)n * OROYA_IK_MAX_CHAIN + 1, sizeof *p->ik_world);
+    p->ik_rot = sc_calloc(p, (size_t)n * OROYA_IK_MAX_CHAIN + 1, sizeof *p->ik_rot);
+    if (!p->ik_world || !p->ik_rot)
+        return sc_fail(p, "out of memory");
+    const oroya_mat4 *world = oroya_scene_world_matrices(p->scene);
+    const oroya_transform *tr = oroya_scene_transforms(p->scene);
+    for (int i = 0; i < n; i++) {
+        const uint32_t count = p->iks[i].joint_count;
+        for (uint32_t k = 0; k < count && k < OROYA_IK_MAX_CHAIN; k++) {
+            p->ik_world[(size_t)i * OROYA_IK_MAX_CHAIN + k] = world[p->iks[i].joints[k]];
+            p->ik_rot[(size_t)i * OROYA_IK_MAX_CHAIN + k] = tr[p->iks[i].joints[k]].rotation;
+        }
+    }
     p->ik_count = n;
     return setup_mixer_ik(p);
+}
+
+/* The set-up's field checks (oroya_ik_solve_validate: finite, non-zero pole, forward and
+ * targetRotation, up_axis not parallel to forward, ...) on IK `index` as a setIk op leaves it,
+ * against the chain's pose at set-up. A degenerate pose (OROYA_ERR_INVALID_DATA: the target
+ * at the first joint, a pole parallel to the line to it) depends on the pose when the op runs,
+ * so it is not refused here: it is a run-time fallback of the solver (docs/ik.md). */
+static int ik_check_fields(play *p, const oroya_ik *ik, int index, const char *path) {
+    oroya_quat out[OROYA_IK_MAX_CHAIN];
+    const size_t at = (size_t)index * OROYA_IK_MAX_CHAIN;
+    const oroya_ik_solve_job job = {ik, &p->ik_world[at], &p->ik_rot[at], out, NULL};
+    oroya_error err = {0};
+    oroya_result r = oroya_ik_solve_validate(&job, (uint32_t)index, &err);
+    if (r == OROYA_OK || r == OROYA_ERR_INVALID_DATA)
+        return 0;
+    /* "iks[0] (footL).target_rotation: zero or not finite" -> "script[3].targetRotation: ..." */
+    char label[96];
+    snprintf(label, sizeof label, "iks[%d] (%s)", index, ik->name);
+    const char *rest = err.message;
+    if (!strncmp(rest, label, strlen(label)))
+        rest += strlen(label);
+    static const char *const names[][2] = {{".target_rotation", ".targetRotation"},
+                                           {".mid_axis", ".midAxis"},
+                                           {".up_axis", ".upAxis"},
+                                           {".shares", ".weights"}};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const size_t len = strlen(names[k][0]);
+        if (!strncmp(rest, names[k][0], len))
+            return sc_fail(p, "%s%s%s", path, names[k][1], rest + len);
+    }
+    return sc_fail(p, "%s%s", path, rest);
+}
+
+/* setIk changes the values of an IK, not its chain: these keys are fixed at set-up. */
+static int set_ik_keys(play *p, const cJSON *o, const char *path) {
+    static const char *const values[] = {
+        "do",   "at",      "step",    "name",           "target", "pole",   "weight",
+        "soft", "midAxis", "forward", "targetRotation", "up",     "upAxis", "offset"};
+    static const char *const fixed[] = {"type", "joints", "weights", "limits"};
+    const cJSON *item;
+    cJSON_ArrayForEach(item, o) {
+        bool known = false;
+        for (size_t k = 0; k < sizeof values / sizeof values[0] && !known; k++)
+            known = !strcmp(item->string, values[k]);
+        if (known)
+            continue;
+        for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+            if (!strcmp(item->string, fixed[k]))
+                return sc_fail(p,
+                               "%s.%s: fixed at set-up (\"oroya\": {\"ik\"}); setIk changes "
+                               "target, pole, weight, soft, targetRotation, midAxis, forward, up, "
+                               "upAxis, offset",
+                               path, item->string);
+        return sc_fail(p, "%s.%s: unknown field", path, item->string);
+    }
+    return 0;
 }
 
 int sc_parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {
@@ -264,12 +343,22 @@ int sc_parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {
     if (*out < 0)
         return sc_fail(p, "%s.name: no IK named '%s' in \"oroya\": {\"ik\"}", path,
                        name ? name : "(missing)");
+    if (set_ik_keys(p, o, path))
+        return -1;
+    /* The set-up's IK with this op's values: each op checked on its own before the run. */
     oroya_ik copy = p->iks[*out];
-    return ik_fields(p, o, path, &copy);
+    return ik_fields(p, o, path, &copy) || ik_check_fields(p, &copy, *out, path) ? -1 : 0;
 }
 
+/* Checked again on the IK as the earlier ops left it (values that are fine one by one, such
+ * as an upAxis and a forward set by two ops, may clash); the IK keeps its values on error. */
 int sc_run_set_ik(play *p, const op_call *c) {
-    return ik_fields(p, c->op->json, c->path, &p->iks[c->op->node]);
+    oroya_ik copy = p->iks[c->op->node];
+    if (ik_fields(p, c->op->json, c->path, &copy) ||
+        ik_check_fields(p, &copy, c->op->node, c->path))
+        return -1;
+    p->iks[c->op->node] = copy;
+    return 0;
 }
 
 int sc_setup_oroya_extension(play *p) {

@@ -305,6 +305,8 @@ static void cleanup(play *p) {
     sc_free(p, p->iks);
     sc_free(p, p->kiks);
     sc_free(p, p->ik_limits);
+    sc_free(p, p->ik_world);
+    sc_free(p, p->ik_rot);
     sc_free(p, p->masks);
     sc_free(p, (void *)p->mask_names);
     cJSON_Delete(p->root);
