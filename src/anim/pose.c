@@ -9,17 +9,8 @@
 
 /* ---- allocation layout ------------------------------------------------------------------ */
 
-/* Reserves count * elem bytes at an `align`-byte aligned offset of a single block being
- * sized (a block allocated with that alignment). */
 static size_t take_aligned(size_t *size, size_t count, size_t elem, size_t align) {
-    size_t off = *size > SIZE_MAX - align ? SIZE_MAX : (*size + align - 1) & ~(align - 1);
-    size_t bytes = oroya__mul_size(count, elem);
-    if (off == SIZE_MAX || bytes == SIZE_MAX || off > SIZE_MAX - bytes) {
-        *size = SIZE_MAX;
-        return 0;
-    }
-    *size = off + bytes;
-    return off;
+    return oroya__take_aligned(size, count, elem, align);
 }
 
 static size_t take(size_t *size, size_t count, size_t elem) {

@@ -43,6 +43,17 @@ size_t oroya__mul_size(size_t count, size_t size) {
     return count * size;
 }
 
+size_t oroya__take_aligned(size_t *size, size_t count, size_t elem, size_t align) {
+    size_t off = *size > SIZE_MAX - align ? SIZE_MAX : (*size + align - 1) & ~(align - 1);
+    size_t bytes = oroya__mul_size(count, elem);
+    if (off == SIZE_MAX || bytes == SIZE_MAX || off > SIZE_MAX - bytes) {
+        *size = SIZE_MAX;
+        return 0;
+    }
+    *size = off + bytes;
+    return off;
+}
+
 void *oroya__alloc(const oroya_allocator *a, size_t size, size_t align) {
     if (size == 0 || size == SIZE_MAX) {
         return NULL;

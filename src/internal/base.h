@@ -24,4 +24,9 @@ void oroya__free(const oroya_allocator *a, void *ptr);
 /* count * size, or SIZE_MAX when it overflows (so the allocation then fails cleanly). */
 size_t oroya__mul_size(size_t count, size_t size);
 
+/* Reserves count * elem bytes at an `align`-byte aligned offset (align a power of two) of a
+ * single block being sized (then allocated with at least that alignment): returns the offset
+ * and moves *size past it; *size becomes SIZE_MAX on overflow (the allocation then fails). */
+size_t oroya__take_aligned(size_t *size, size_t count, size_t elem, size_t align);
+
 #endif

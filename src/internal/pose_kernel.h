@@ -997,9 +997,11 @@ typedef struct active_layer {
 static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active_layer *normal,
                                    uint32_t normal_count, const active_layer *additive,
                                    uint32_t additive_count, const oroya_soa_transform *rest,
-                                   oroya_soa_transform *locals, bool exact) {
+                                   oroya_soa_transform *locals, bool exact, bool plain) {
     /* The mixer's blend is the one that follows slerpFlat's exact cases; a constant per call
-     * site, so each caller gets its own inlined copy. */
+     * site, so each caller gets its own inlined copy. `plain` (a constant too): no layer has a
+     * mask, twist axes or lanes sampled outside, so that copy drops their code and keeps its
+     * state in registers (the mixer's usual frame). */
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
@@ -1018,10 +1020,13 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         const float *twist = NULL; /* any STERP layer's axes, for the remainder */
         for (uint32_t i = 0; i < normal_count; i++) {
             /* STERP is the mixer's (exact) only: the pose layer's copy drops its code. */
-            const float *tw = exact ? normal[i].twist : NULL;
+            const float *tw = exact && !plain ? normal[i].twist : NULL;
             /* Layers with lanes sampled outside get their own inlined copy, so the others
              * pay nothing for them. */
-            if (exact && normal[i].ext) {
+            if (plain) {
+                blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, NULL, NULL,
+                             NULL, pad_bits, exact);
+            } else if (exact && normal[i].ext) {
                 blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
                              normal[i].mask, tw, normal[i].ext, pad_bits, exact);
             } else {
@@ -1032,7 +1037,10 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         }
         blend_finish(&st, &rest[b], &rest[b2], twist, b, b2, pad_bits, exact);
         for (uint32_t i = 0; i < additive_count; i++) {
-            if (exact && additive[i].ext) {
+            if (plain) {
+                blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
+                               NULL, NULL, exact);
+            } else if (exact && additive[i].ext) {
                 blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
                                additive[i].mask, additive[i].ext, exact);
             } else {
@@ -1134,6 +1142,7 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
     }
     active_layer *normal = scratch, *additive = scratch + normal_count;
     normal_count = 0;
+    bool plain = true;
     for (uint32_t i = 0; i < count; i++) {
         const oroya__pose_mix_layer *ly = &layers[i];
         seek_groups(ly->clip, ly->cursors, ly->time, ly->intervals);
@@ -1145,8 +1154,13 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
         a->mask = ly->mask;
         a->twist = ly->additive ? NULL : ly->twist;
         a->ext = ly->ext;
+        plain = plain && !a->mask && !a->twist && !a->ext;
     }
-    pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, true);
+    if (plain) {
+        pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, true, true);
+    } else {
+        pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, true, false);
+    }
 }
 
 /* Samples and blends the layers into the locals, then model and bone matrices (parents come
@@ -1179,7 +1193,8 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
             a->ext = NULL;
         }
     }
-    pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, false);
+    pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, false,
+             false);
     if (!c->ik_count) {
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;

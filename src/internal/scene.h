@@ -34,6 +34,9 @@ oroya_transform *oroya__scene_transforms_raw(oroya_scene *scene);
  * layout changes): a writer that caches values read from the scene re-reads them when it
  * moved. */
 uint32_t oroya__scene_epoch(const oroya_scene *scene);
+/* A hint: the lines of the scene header that a mixer's update reads (layout version, epoch,
+ * pending), fetched ahead of a batch's next mixers. No effect on results; NULL ok. */
+void oroya__scene_prefetch(const oroya_scene *scene);
 
 /* The animatable scalars of a node's light and camera (the mixer's INTENSITY and FOV
  * tracks): a pointer to the stored value, or NULL when the node is stale or has no light /

@@ -86,6 +86,13 @@ void oroya__scene_remove_hook(oroya_scene *s, oroya__scene_hook *h) {
 
 void oroya__scene_mark_pending(oroya_scene *s) { s->pending = true; }
 
+void oroya__scene_prefetch(const oroya_scene *s) {
+    if (s) {
+        __builtin_prefetch(&s->layout_version);
+        __builtin_prefetch(&s->pending);
+    }
+}
+
 /* The scene is only ever const at the API: the object itself is mutable memory. */
 void oroya__scene_flush(const oroya_scene *cs) {
     if (!cs || !cs->pending) {
