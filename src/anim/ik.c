@@ -79,9 +79,15 @@ HOT dq qmul(dq a, dq b) {
 }
 HOT dq qconj(dq q) { return (dq){-q.x, -q.y, -q.z, q.w}; }
 HOT double qdot(dq a, dq b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+/* One reciprocal, not four divisions: a division is one instruction but some 15 cycles of
+ * latency in the chain of dependent steps a solve is. */
 HOT dq qnorm(dq q) {
-    double l = sqrt(qdot(q, q));
-    return l > 0 ? (dq){q.x / l, q.y / l, q.z / l, q.w / l} : qid();
+    const double l2 = qdot(q, q);
+    if (!(l2 > 0)) {
+        return qid();
+    }
+    const double k = 1 / sqrt(l2);
+    return (dq){q.x * k, q.y * k, q.z * k, q.w * k};
 }
 HOT dv3 qrot(dq q, dv3 v) {
     dv3 u = v3(q.x, q.y, q.z);
@@ -143,25 +149,33 @@ HOT dq qpow(dq q, double t) {
     if (!(s2 > 1e-30)) {
         return qid();
     }
-    const double s = sqrt(s2);
-    const double z1 = s / (1 + q.w);
-    const double z = z1 / (1 + sqrt(1 + z1 * z1)), zz = z * z;
-    /* atan(z) = z (1 - zz/3 + zz^2/5 - ... - zz^11/23), Horner from the inside. */
-    double p = -1.0 / 23;
-    p = p * zz + 1.0 / 21, p = p * zz - 1.0 / 19, p = p * zz + 1.0 / 17;
-    p = p * zz - 1.0 / 15, p = p * zz + 1.0 / 13, p = p * zz - 1.0 / 11;
-    p = p * zz + 1.0 / 9, p = p * zz - 1.0 / 7, p = p * zz + 1.0 / 5;
-    p = p * zz - 1.0 / 3, p = p * zz + 1;
+    /* z = z1 / (1 + sqrt(1 + z1^2)) with z1 = s / (1 + c) is s / (1 + c + sqrt(2 (1 + c)))
+     * for a unit q ((1 + c)^2 + s^2 = 2 (1 + c)); z and 1 / s from one division. */
+    const double s = sqrt(s2), c1 = 1 + q.w;
+    const double den = c1 + sqrt(2 * c1), r = 1 / (s * den);
+    const double z = s2 * r, zz = z * z, inv_s = den * r;
+    /* The polynomials by Estrin's scheme (pairs, then pairs of pairs with the powers zz^2,
+     * zz^4, zz^8), not Horner's: the same terms, about as many instructions, but a chain of
+     * four multiply-adds instead of twelve, and a solve waits on that chain. */
+    /* atan(z) = z (1 - zz/3 + zz^2/5 - ... - zz^11/23). */
+    const double x2 = zz * zz, x4 = x2 * x2, x8 = x4 * x4;
+    const double a0 = 1 - zz * (1.0 / 3), a1 = 1.0 / 5 - zz * (1.0 / 7);
+    const double a2 = 1.0 / 9 - zz * (1.0 / 11), a3 = 1.0 / 13 - zz * (1.0 / 15);
+    const double a4 = 1.0 / 17 - zz * (1.0 / 19), a5 = 1.0 / 21 - zz * (1.0 / 23);
+    const double p = (a0 + a1 * x2) + (a2 + a3 * x2) * x4 + (a4 + a5 * x2) * x8;
     const double a = 2 * t * z * p, aa = a * a; /* (t phi) / 2 = t 4 atan(z) / 2 */
-    double sn = 1.0 / 6227020800.0;             /* 1/13! */
-    sn = -1.0 / 39916800.0 + sn * aa, sn = 1.0 / 362880.0 + sn * aa;
-    sn = -1.0 / 5040.0 + sn * aa, sn = 1.0 / 120.0 + sn * aa, sn = -1.0 / 6 + sn * aa;
-    sn = a * (1 + sn * aa);
-    double cs = 1.0 / 87178291200.0; /* 1/14! */
-    cs = -1.0 / 479001600.0 + cs * aa, cs = 1.0 / 3628800.0 + cs * aa;
-    cs = -1.0 / 40320.0 + cs * aa, cs = 1.0 / 720.0 + cs * aa, cs = -1.0 / 24 + cs * aa;
-    cs = 0.5 + cs * aa, cs = 1 - cs * aa;
-    const double k = 2 * sn * cs / s; /* sin(t phi) / sin(phi) */
+    /* sin(a) = a (1 + aa S(aa)), S = -1/3! + aa/5! - ... + aa^5/13!;
+     * cos(a) = 1 - aa C(aa), C = 1/2! - aa/4! + ... + aa^6/14!. */
+    const double y2 = aa * aa, y4 = y2 * y2;
+    const double sp = (-1.0 / 6 + aa * (1.0 / 120.0)) +
+                      (-1.0 / 5040.0 + aa * (1.0 / 362880.0)) * y2 +
+                      (-1.0 / 39916800.0 + aa * (1.0 / 6227020800.0)) * y4;
+    const double sn = a * (1 + sp * aa);
+    const double cp =
+        (0.5 - aa * (1.0 / 24)) + (1.0 / 720.0 - aa * (1.0 / 40320.0)) * y2 +
+        ((1.0 / 3628800.0 - aa * (1.0 / 479001600.0)) + y2 * (1.0 / 87178291200.0)) * y4;
+    const double cs = 1 - cp * aa;
+    const double k = 2 * sn * cs * inv_s; /* sin(t phi) / sin(phi) */
     return (dq){q.x * k, q.y * k, q.z * k, cs * cs - sn * sn};
 }
 
@@ -192,18 +206,20 @@ IK_CLONES static bool frame_of(const oroya_mat4 *m, frame *out) {
     c0 = vscale(c0, 1 / l0), c1 = vscale(c1, 1 / l1), c2 = vscale(c2, 1 / l2);
     double m00 = c0.x, m11 = c1.y, m22 = c2.z, tr = m00 + m11 + m22;
     dq q;
+    /* s = 2 sqrt(1 + ...); the three off-diagonal terms over s from one reciprocal (qnorm
+     * below takes out the rounding). */
     if (tr > 0) {
-        double s = 2 * sqrt(tr + 1);
-        q = (dq){(c1.z - c2.y) / s, (c2.x - c0.z) / s, (c0.y - c1.x) / s, 0.25 * s};
+        const double s = 2 * sqrt(tr + 1), r = 1 / s;
+        q = (dq){(c1.z - c2.y) * r, (c2.x - c0.z) * r, (c0.y - c1.x) * r, 0.25 * s};
     } else if (m00 > m11 && m00 > m22) {
-        double s = 2 * sqrt(1 + m00 - m11 - m22);
-        q = (dq){0.25 * s, (c1.x + c0.y) / s, (c2.x + c0.z) / s, (c1.z - c2.y) / s};
+        const double s = 2 * sqrt(1 + m00 - m11 - m22), r = 1 / s;
+        q = (dq){0.25 * s, (c1.x + c0.y) * r, (c2.x + c0.z) * r, (c1.z - c2.y) * r};
     } else if (m11 > m22) {
-        double s = 2 * sqrt(1 + m11 - m00 - m22);
-        q = (dq){(c1.x + c0.y) / s, 0.25 * s, (c2.y + c1.z) / s, (c2.x - c0.z) / s};
+        const double s = 2 * sqrt(1 + m11 - m00 - m22), r = 1 / s;
+        q = (dq){(c1.x + c0.y) * r, 0.25 * s, (c2.y + c1.z) * r, (c2.x - c0.z) * r};
     } else {
-        double s = 2 * sqrt(1 + m22 - m00 - m11);
-        q = (dq){(c2.x + c0.z) / s, (c2.y + c1.z) / s, 0.25 * s, (c0.y - c1.x) / s};
+        const double s = 2 * sqrt(1 + m22 - m00 - m11), r = 1 / s;
+        q = (dq){(c2.x + c0.z) * r, (c2.y + c1.z) * r, 0.25 * s, (c0.y - c1.x) * r};
     }
     out->q = qnorm(q);
     return true;
@@ -468,18 +484,20 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
      * clamped) target distance. With up, vp the parts of the bones perpendicular to h and psi
      * the angle between them, |end - first|^2 = base + 2 |up| |vp| cos(psi). */
     const dv3 up = vperp(u, h), vp = vperp(v, h);
-    const double pa = vlen(up), pb = vlen(vp);
+    /* Only the product |up| |vp| is needed: one square root. */
+    const double pab = sqrt(vdot(up, up) * vdot(vp, vp));
     const double base = l1 * l1 + l2 * l2 + 2 * (vdot(u, v) - vdot(up, vp));
     double cphi = 1, sphi = 0;
     double want = dist;
     bool within = true;
-    if (pa * pb > 1e-12 * chain * chain) {
-        const double dmax = sqrt(fmax(0, base + 2 * pa * pb));
-        const double dmin = sqrt(fmax(0, base - 2 * pa * pb));
+    if (pab > 1e-12 * chain * chain) {
+        const double dmax2 = base + 2 * pab, dmin2 = base - 2 * pab;
+        const double dmax = sqrt(dmax2 > 0 ? dmax2 : 0);
         if (ik->soft > 0 && isfinite(ik->soft)) {
             /* The soft limit: past da the end follows da + ds * (1 - e^(-(dist - da) / ds)),
              * which meets the straight line with the same slope at da and tends to dmax. */
-            const double ds = fmin((double)ik->soft, 0.999) * dmax, da = dmax - ds;
+            const double ds = ((double)ik->soft < 0.999 ? (double)ik->soft : 0.999) * dmax;
+            const double da = dmax - ds;
             if (want > da && ds > 0) {
                 want = da + ds * (1 - exp(-(want - da) / ds));
                 within = false;
@@ -488,16 +506,18 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
         if (want > dmax) {
             want = dmax, within = false;
         }
-        if (want < dmin) {
-            want = dmin, within = false;
+        /* want >= 0: below dmin exactly when its square is below dmin^2 (the root only then). */
+        if (want * want < dmin2) {
+            want = sqrt(dmin2), within = false;
         }
-        double cpsi = (want * want - base) / (2 * pa * pb);
-        cpsi = fmax(-1, fmin(1, cpsi));
+        const double inv = 1 / pab; /* one reciprocal for the three quotients */
+        double cpsi = (want * want - base) * (0.5 * inv);
+        cpsi = cpsi > 1 ? 1 : cpsi < -1 ? -1 : cpsi;
         /* The bend psi is the positive angle from the first bone to the second about h: 0 is
          * straight, pi folded. The turn phi = psi1 - psi0 is built from the cosines and sines
          * (angle difference, then the half angle), with no trigonometric call. */
-        const double s1 = sqrt(fmax(0, 1 - cpsi * cpsi));
-        const double c0 = vdot(up, vp) / (pa * pb), s0 = vdot(h, vcross(up, vp)) / (pa * pb);
+        const double s1 = sqrt(1 - cpsi * cpsi);
+        const double c0 = vdot(up, vp) * inv, s0 = vdot(h, vcross(up, vp)) * inv;
         cphi = cpsi * c0 + s1 * s0;
         sphi = s1 * c0 - cpsi * s0;
     } else {
@@ -516,9 +536,9 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
     const dq swing = qfrom_to(e1, d);
     dq root = swing;
     const dv3 pp = vperp(pole, n);
-    const double lpp = vlen(pp);
-    if (lpp > 1e-6 * vlen(pole)) {
-        const dv3 pn = vscale(pp, 1 / lpp);
+    const double pp2 = vdot(pp, pp);
+    if (pp2 > 1e-12 * vdot(pole, pole)) {
+        const dv3 pn = vscale(pp, 1 / sqrt(pp2));
         /* The hinge decides the side when it is perpendicular to both bones (the default):
          * it is well defined even with the chain straight, where the middle joint's own
          * position says nothing. A given hinge that is not perpendicular uses the middle
@@ -527,17 +547,18 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
         const dv3 hp = vperp(qrot(swing, h), n);
         const bool perpendicular = fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2;
         dv3 from = v3(0, 0, 0), to = v3(0, 0, 0);
-        const double lbp = vlen(bp), lhp = vlen(hp);
-        double lfrom = 0;
-        if ((!perpendicular && lbp > 1e-3 * l1) || lhp < 1e-6) {
-            if (lbp > 1e-9 * l1) {
-                from = bp, to = pn, lfrom = lbp;
+        /* Lengths compared squared: no root. */
+        const double lbp2 = vdot(bp, bp), lhp2 = vdot(hp, hp), l12 = l1 * l1;
+        bool turn = false;
+        if ((!perpendicular && lbp2 > 1e-6 * l12) || lhp2 < 1e-12) {
+            if (lbp2 > 1e-18 * l12) {
+                from = bp, to = pn, turn = true;
             }
         } else {
             /* The middle joint sits on the side n x h of the line. */
-            from = hp, to = vcross(pn, n), lfrom = lhp;
+            from = hp, to = vcross(pn, n), turn = lhp2 > 0;
         }
-        if (lfrom > 0) {
+        if (turn) {
             /* With a weight below 1 the twist is that fraction of the full solve's (kept in
              * *twist): the angle found here would jump from pi to -pi where the knee passes
              * opposite the pole. At weight 1 the angle itself is not needed. */
@@ -580,10 +601,12 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
         return "zero forward";
     }
     dv3 fw = vnorm(of_vec3(ik->forward));
-    dv3 ua = vlen(of_vec3(ik->up_axis)) > 0 ? of_vec3(ik->up_axis) : v3(0, 1, 0);
+    const dv3 ua0 = of_vec3(ik->up_axis);
+    dv3 ua = vdot(ua0, ua0) > 0 ? ua0 : v3(0, 1, 0);
     ua = vnorm(vperp(ua, fw));
     const dv3 wup = of_vec3(ik->up);
-    const bool use_up = vlen(wup) > 0 && vlen(ua) > 0;
+    const double wup2 = vdot(wup, wup);
+    const bool use_up = wup2 > 0 && vdot(ua, ua) > 0;
     double shares[OROYA_IK_MAX_CHAIN];
     aim_shares(ik, n, shares);
     /* The aim ray and the up axis in world space, moved along as each joint turns. */
@@ -602,7 +625,8 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
     }
     bool limited = false;
     for (uint32_t i = 0; i < n; i++) {
-        const double frac = remaining > 0 ? fmin(1, shares[i] / remaining) : 0;
+        const double part = remaining > 0 ? shares[i] / remaining : 0;
+        const double frac = part < 1 ? part : 1;
         remaining -= shares[i];
         moved[i] = frac > 0;
         if (!moved[i]) {
@@ -610,24 +634,28 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
         }
         const dv3 piv = f[i].p;
         const dv3 d = vsub(t, piv);
-        const double dist = vlen(d);
+        const double dd = vdot(d, d);
         const dv3 o = vsub(eye, piv);
-        if (!(dist > 1e-9 * (1 + vlen(o)))) {
+        const double oo = vdot(o, o);
+        /* The target at the pivot: |d| <= 1e-9 (1 + |o|), compared squared with
+         * (1 + |o|)^2 <= 2 (1 + |o|^2), no root. */
+        if (!(dd > 2e-18 * (1 + oo))) {
             moved[i] = false;
             continue;
         }
-        /* The ray eye + s * fwd meets the sphere of radius dist about the pivot at s; turning
+        /* The ray eye + s * fwd meets the sphere of radius |d| about the pivot at s; turning
          * the joint so that point is on the line to the target aims the ray at it. Inside the
          * cylinder of the offset (no such point), the discriminant is clamped: the closest
          * aim, continuous at the boundary. */
         const double of = vdot(o, fwd);
-        const double s = -of + sqrt(fmax(0, of * of - vdot(o, o) + dist * dist));
+        const double disc = of * of - oo + dd;
+        const double s = -of + sqrt(disc > 0 ? disc : 0);
         const dv3 aim = vadd(o, vscale(fwd, s));
         dq full = qfrom_to(aim, d);
         if (use_up) {
-            const dv3 nd = vscale(d, 1 / dist);
+            const dv3 nd = vscale(d, 1 / sqrt(dd));
             const dv3 a1 = vperp(qrot(full, upw), nd), b1 = vperp(wup, nd);
-            if (vlen(a1) > 1e-9 && vlen(b1) > 1e-9 * vlen(wup)) {
+            if (vdot(a1, a1) > 1e-18 && vdot(b1, b1) > 1e-18 * wup2) {
                 full = qmul(qabout(a1, b1, nd), full);
             }
         }
@@ -1013,7 +1041,7 @@ static uint32_t chain_path(const oroya_pose_skeleton *s, const oroya_ik *ik, uin
     return len;
 }
 
-/* Whether the IKs may run inside local-to-model (oroya__ik_run_joints), which takes them in
+/* Whether the IKs may run inside local-to-model (oroya__ik_run_root), which takes them in
  * the order of their first joints: the same result as list order when no IK comes after one
  * whose first joint is below its own (that one would have moved it), and every chain's path
  * is short enough. */
@@ -1160,7 +1188,7 @@ static void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_
  * local rotations along the path (path[0..len): the first joint down to the end), so no other
  * matrix is decomposed. False on a fallback (the pose left as it was). */
 IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
-                                      const oroya_mat4 *w, const oroya_mat4 *parent,
+                                      const float *const *w, const oroya_mat4 *parent,
                                       const uint32_t *path, uint32_t len) {
     oroya_quat q[OROYA_IK_MAX_CHAIN];
     frame f[OROYA_IK_MAX_CHAIN];
@@ -1178,7 +1206,7 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
             /* The product of unit rotations, normalized once per chain joint (the locals are
              * float). */
             qa = qnorm(qa);
-            const float *m = w[k].m;
+            const float *m = w[k];
             f[k].p = v3(m[12], m[13], m[14]);
             f[k].q = qa;
             q[k] = lq;
@@ -1188,7 +1216,7 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
             k++;
         }
     }
-    if (k != n || solve_frames(ik, n, w[n - 1].m, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+    if (k != n || solve_frames(ik, n, w[n - 1], f, q, q, NULL, NULL, NULL) != OROYA_OK) {
         return false;
     }
     write_rotations(c, ik, n, q);
@@ -1203,21 +1231,22 @@ uint64_t oroya__ik_steps(const oroya__ik_pose *c, uint32_t step) {
     return steps;
 }
 
+uint32_t oroya__ik_next_root(const oroya__ik_pose *c, uint32_t from, uint32_t end) {
+    uint32_t r = end;
+    for (uint32_t i = 0; i < c->count; i++) {
+        const uint32_t j = c->ik[i].joints[0];
+        r = j >= from && j < r ? j : r;
+    }
+    return r;
+}
+
 /* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
  * global function whatever its visibility. */
-static IK_CLONES void ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end,
-                                    bool before) {
+static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root) {
     const oroya_pose_skeleton *s = c->skeleton;
     for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
-        const uint32_t root = ik->joints[0];
-        if (root < first || root >= end) {
-            continue;
-        }
-        /* Before the step when the first joint's parent is done (the step then computes the
-         * chain once, already corrected), else after it. */
-        const uint32_t par = s->parents[root];
-        if ((par == UINT32_MAX || par < first) != before) {
+        if (ik->joints[0] != root) {
             continue;
         }
         const uint32_t n = character_chain(c, ik);
@@ -1226,50 +1255,36 @@ static IK_CLONES void ik_run_joints(const oroya__ik_pose *c, uint32_t first, uin
         if (!len) {
             continue;
         }
-        /* The chain's model matrices: joints below `done` are computed; from it on, the
-         * path's matrices from the blended locals, as the pass will compute them. */
-        const uint32_t done = before ? first : end;
-        oroya_mat4 w[OROYA_IK_MAX_CHAIN], scratch;
+        /* Every joint below root is computed (the parent among them); the path's matrices
+         * from the blended locals, as the pass will compute them. A chain joint's matrix goes
+         * to its own slot, a joint between chain joints to scratch: pointers, no copies. */
+        const uint32_t par = s->parents[root];
+        oroya_mat4 mats[OROYA_IK_MAX_CHAIN], scratch;
+        const float *w[OROYA_IK_MAX_CHAIN];
         v4 m[4];
         const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
         const float *prev = pm ? pm->m : NULL;
         uint32_t k = 0;
         for (uint32_t e = 0; e < len; e++) {
             const uint32_t j = path[e];
-            if (j < done) {
-                prev = c->models[j].m;
-            } else {
-                ltm_one(c, j, prev, m, NULL);
-                for (int col = 0; col < 4; col++) {
-                    v4_storeu(scratch.m + col * 4, m[col]);
-                }
-                prev = scratch.m;
+            const bool chain_joint = j == ik->joints[k];
+            ltm_one(c, j, prev, m, NULL);
+            float *dst = chain_joint ? mats[k].m : scratch.m;
+            for (int col = 0; col < 4; col++) {
+                v4_storeu(dst + col * 4, m[col]);
             }
-            if (j == ik->joints[k]) {
-                memcpy(w[k].m, prev, sizeof w[k].m);
-                prev = w[k].m;
-                k++;
+            prev = dst;
+            if (chain_joint) {
+                w[k++] = prev;
             }
         }
-        if (k != n || !character_solve(c, ik, n, w, pm, path, len) || before) {
-            continue;
-        }
-        /* The subtree's joints in [root, end) again (parents come first). */
-        bool in[8 * 4] = {false};
-        const uint32_t span = end - root < sizeof in ? end - root : (uint32_t)sizeof in;
-        for (uint32_t d = 0; d < span; d++) {
-            const uint32_t j = root + d, p = s->parents[j];
-            in[d] = d == 0 || (p != UINT32_MAX && p >= root && in[p - root]);
-            if (in[d]) {
-                ltm_store(c, j);
-            }
+        if (k == n) {
+            character_solve(c, ik, n, w, pm, path, len);
         }
     }
 }
 
-void oroya__ik_run_joints(const oroya__ik_pose *c, uint32_t first, uint32_t end, bool before) {
-    ik_run_joints(c, first, end, before);
-}
+void oroya__ik_run_root(const oroya__ik_pose *c, uint32_t root) { ik_run_root(c, root); }
 
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,
  * then the model and bone matrices of its first joint's subtree are recomputed (a mark per
@@ -1299,9 +1314,9 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
             }
             write_rotations(c, ik, n, q);
         } else {
-            oroya_mat4 w[OROYA_IK_MAX_CHAIN];
+            const float *w[OROYA_IK_MAX_CHAIN];
             for (uint32_t k = 0; k < n; k++) {
-                w[k] = c->models[ik->joints[k]];
+                w[k] = c->models[ik->joints[k]].m;
             }
             const uint32_t par = s->parents[ik->joints[0]];
             if (!character_solve(c, ik, n, w, par == UINT32_MAX ? NULL : &c->models[par], path,

@@ -290,14 +290,14 @@ bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *skeleton, const struct or
  * bone matrices of their subtrees. Used when in_pass is false. */
 void oroya__ik_run_after(const oroya__ik_pose *p);
 
-/* With in_pass, local-to-model calls this twice for each step of joints [first, end) that
- * holds an IK's first joint: before the step (`before`), for the IKs whose first joint's
- * parent is done (they solve on the chain's matrices from the blended locals and write its
- * local rotations, so the step computes the chain once, already corrected), then once the
- * step's model and bone matrices are done, for the others (they solve, write, and recompute
- * the matrices of their subtree's joints in the step). In list order within each call; the
- * joints after the step take the new rotations as they come. */
-void oroya__ik_run_joints(const oroya__ik_pose *p, uint32_t first, uint32_t end, bool before);
+/* With in_pass, local-to-model splits each step of joints that holds an IK's first joint at
+ * those first joints: oroya__ik_next_root gives the smallest first joint in [from, end) (end
+ * when there is none); once every joint below it is computed, oroya__ik_run_root runs the IKs
+ * whose first joint it is, in list order (they solve on the chain's matrices from the blended
+ * locals and write its local rotations), and the pass goes on from it with the new rotations,
+ * so the chain and everything below it are computed once, already corrected. */
+uint32_t oroya__ik_next_root(const oroya__ik_pose *p, uint32_t from, uint32_t end);
+void oroya__ik_run_root(const oroya__ik_pose *p, uint32_t root);
 /* The steps of `step` joints that hold an IK's first joint: bit (first joint / step) % 64 (a
  * false positive only costs the calls above). */
 uint64_t oroya__ik_steps(const oroya__ik_pose *p, uint32_t step);

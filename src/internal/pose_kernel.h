@@ -930,11 +930,14 @@ static OROYA__INLINE void ltm_joint(float lc[12][OROYA__PK_WIDTH], uint32_t lane
 }
 
 /* Local matrices of blocks b and b2 = b + 1 (Matrix4.compose of three.js, all lanes at once),
- * then model and bone matrices joint by joint, parents first. Width 4 does block b alone;
- * width 8 passes b2 = b for an odd last block. */
-static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, uint32_t b2,
-                                   const oroya_soa_transform *B, const oroya_soa_transform *B2,
-                                   const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
+ * then model and bone matrices joint by joint, parents first, for the pair's joints in
+ * [from, to) (the IK pass splits a step at an IK's first joint: pk_ltm_ik). Width 4 does
+ * block b alone; width 8 passes b2 = b for an odd last block. */
+static OROYA__INLINE void ltm_pair_range(const oroya_pose_skeleton *skel, uint32_t b, uint32_t b2,
+                                         const oroya_soa_transform *B,
+                                         const oroya_soa_transform *B2, const oroya_mat4 *root,
+                                         oroya_mat4 *models, oroya_mat4 *bones, uint32_t from,
+                                         uint32_t to) {
     static const oroya_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
     const float *rootm = root ? root->m : identity.m;
     const vf one = vf_row(pk_one), two = vf_set1(2.0f);
@@ -961,13 +964,15 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
     memcpy(lc, l, sizeof lc);
     /* b2 is b + 1 or b itself, so the pair's joints are b * 4 onwards, lane = joint - b * 4. */
     const uint32_t first = b * 4, n = skel->joint_count;
-    const uint32_t end = first + (b2 != b ? 8u : 4u) < n ? first + (b2 != b ? 8u : 4u) : n;
+    uint32_t end = first + (b2 != b ? 8u : 4u) < n ? first + (b2 != b ? 8u : 4u) : n;
+    end = to < end ? to : end;
+    const uint32_t lo = from > first ? from : first;
     v4 m[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
     const uint32_t *slots = skel->bone_slots_identity ? NULL : skel->bone_slots;
-    for (uint32_t j = first; j < end; j++) {
+    for (uint32_t j = lo; j < end; j++) {
         const uint32_t parent = skel->parents[j];
         v4 p[4];
-        if (parent + 1 == j && j > first) {
+        if (parent + 1 == j && j > lo) {
             memcpy(p, m, sizeof p); /* the joint just done: still in registers */
         } else {
             const float *pm = parent == UINT32_MAX ? rootm : models[parent].m;
@@ -977,6 +982,13 @@ static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, 
         ltm_joint(lc, j - first, p, skel->inverse_bind[j].m, models[j].m,
                   bones ? bones[slots ? slots[j] : j].m : NULL, m);
     }
+}
+
+/* The whole pair. */
+static OROYA__INLINE void ltm_pair(const oroya_pose_skeleton *skel, uint32_t b, uint32_t b2,
+                                   const oroya_soa_transform *B, const oroya_soa_transform *B2,
+                                   const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
+    ltm_pair_range(skel, b, b2, B, B2, root, models, bones, 0, UINT32_MAX);
 }
 
 /* ---- one character update -------------------------------------------------------------------- */
@@ -1082,9 +1094,10 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_so
     }
 }
 
-/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, the IKs
- * whose first joint is in a step solving once that step is done, so the joints after it are
- * computed once, already corrected. */
+/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it: a step that
+ * holds IKs' first joints is split at each of them, the joints before it computed, then its
+ * IKs solved (they write the chain's local rotations), then the rest of the step from the new
+ * rotations, so every joint is computed once, already corrected. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
     if (!p->in_pass) {
@@ -1098,12 +1111,24 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
         const bool any = steps >> (b / PK_BLOCKS % 64) & 1;
-        if (any) {
-            oroya__ik_run_joints(p, first, end, true);
+        if (!any) {
+            ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
+            continue;
         }
-        ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
-        if (any) {
-            oroya__ik_run_joints(p, first, end, false);
+        /* [from, r) computed, then the IKs at r; the local matrices are composed again for
+         * each part, from the rotations the IKs wrote. */
+        uint32_t from = first, search = first;
+        for (;;) {
+            const uint32_t r = oroya__ik_next_root(p, search, end);
+            if (r > from) {
+                ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models,
+                               p->bones, from, r);
+            }
+            if (r >= end) {
+                break;
+            }
+            oroya__ik_run_root(p, r);
+            from = r, search = r + 1;
         }
     }
 }
