@@ -3,7 +3,7 @@
 # valgrind memcheck: any error or leak fails the run.
 #   bash tests/valgrind/run_valgrind.sh BUILD_DIR
 # VALGRIND_JOBS runs (default: the number of cores) go at once, each with its own log
-# (BUILD_DIR/valgrind-NAME.log); the test programs start first, the longest-known first.
+# (BUILD_DIR/valgrind-NAME.log); the test programs start first, the slowest one split in shards.
 # The render tests are left out here: Mesa's llvmpipe JIT reports errors and leaks of its
 # own under memcheck (and takes minutes). They run under ASan with leak detection turned off
 # for that test only (docs/robustness.md).
@@ -36,19 +36,27 @@ spawn() {
   running=$((running + 1))
 }
 runs=0
-# The slowest programs under memcheck first (measured), so that the last runs are short ones.
-slow="test_robustness_import test_robustness test_robustness_play test_robustness_mixer"
-progs=()
-for name in $slow; do [ -x "$build/tests/$name" ] && progs+=("$name"); done
+# The slowest program under memcheck (test_pose_compress: most of the serial run's time) goes
+# first, in $shards processes that run every one of its tests once between them
+# (OROYA_TEST_SHARD=I/N, tests/unit/oroya_test.h), so that it is not the run's long tail.
+slow="test_pose_compress"
+shards=4
+for name in $slow; do
+  [ -x "$build/tests/$name" ] || continue
+  for ((i = 0; i < shards; i++)); do
+    # Set for the program itself (valgrind would not follow `env`): the fork keeps it.
+    export OROYA_TEST_SHARD="$i/$shards"
+    spawn "$name-shard$i-of-$shards" "$build/tests/$name"
+    unset OROYA_TEST_SHARD
+    runs=$((runs + 1))
+  done
+done
 for t in "$build"/tests/test_*; do
   [ -x "$t" ] || continue
   name="$(basename "$t")"
   case "$name" in test_render*) continue ;; esac
   case " $slow " in *" $name "*) continue ;; esac
-  progs+=("$name")
-done
-for name in "${progs[@]}"; do
-  spawn "$name" "$build/tests/$name"
+  spawn "$name" "$t"
   runs=$((runs + 1))
 done
 if [ -x "$build/oroya" ] && [ -d "$src/tests/conformance" ]; then
