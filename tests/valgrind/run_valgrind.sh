@@ -51,12 +51,20 @@ for name in $slow; do
     runs=$((runs + 1))
   done
 done
+# Then the next slowest (measured serially on 2 shared cores: test_pose_compress 661 s,
+# test_robustness_image 193 s, test_robustness_import 42 s, the others 24 s or less), then the rest.
+next="test_robustness_image test_robustness_import"
+progs=()
+for name in $next; do [ -x "$build/tests/$name" ] && progs+=("$build/tests/$name"); done
 for t in "$build"/tests/test_*; do
   [ -x "$t" ] || continue
   name="$(basename "$t")"
   case "$name" in test_render*) continue ;; esac
-  case " $slow " in *" $name "*) continue ;; esac
-  spawn "$name" "$t"
+  case " $slow $next " in *" $name "*) continue ;; esac
+  progs+=("$t")
+done
+for t in "${progs[@]}"; do
+  spawn "$(basename "$t")" "$t"
   runs=$((runs + 1))
 done
 if [ -x "$build/oroya" ] && [ -d "$src/tests/conformance" ]; then
