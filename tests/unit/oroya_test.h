@@ -4,12 +4,17 @@
  *   int main(void) { OT_RUN(test_something); return ot_finish(); }
  *
  * Each check counts; a failing one prints file:line and the expression and the test goes
- * on. ot_finish() prints "N passed, N failed" and returns non-zero when any check failed. */
+ * on. ot_finish() prints "N passed, N failed" and returns non-zero when any check failed.
+ *
+ * OROYA_TEST_SHARD=I/N in the environment runs only the OT_RUN tests whose index (from 0, in
+ * main's order) is I modulo N: N processes with I = 0 .. N-1 run every test once between them
+ * (tests/valgrind/run_valgrind.sh splits its slowest program so). */
 #ifndef OROYA_TEST_H
 #define OROYA_TEST_H
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int ot_passed_;
@@ -65,10 +70,27 @@ static const char *ot_current_ = "";
         }                                                                                          \
     } while (0)
 
+/* Whether the next OT_RUN test is in this process's shard (OROYA_TEST_SHARD=I/N). */
+static inline int ot_in_shard_(void) {
+    static int index = 0, shard = 0, shards = 1, read = 0;
+    if (!read) {
+        read = 1;
+        const char *env = getenv("OROYA_TEST_SHARD");
+        if (env && (sscanf(env, "%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 0 ||
+                    shard >= shards)) {
+            fprintf(stderr, "OROYA_TEST_SHARD=%s: want I/N with 0 <= I < N\n", env);
+            exit(2);
+        }
+    }
+    return index++ % shards == shard;
+}
+
 #define OT_RUN(fn)                                                                                 \
     do {                                                                                           \
-        ot_current_ = #fn;                                                                         \
-        fn();                                                                                      \
+        if (ot_in_shard_()) {                                                                      \
+            ot_current_ = #fn;                                                                     \
+            fn();                                                                                  \
+        }                                                                                          \
     } while (0)
 
 static inline int ot_finish(void) {
