@@ -599,6 +599,15 @@ typedef struct oroya_gltf_model {
      * scene has its weights in the scene), by increasing glTF node index. */
     uint32_t outside_weight_count;
     const oroya_gltf_model_node_weights *outside_weights;
+    /* Animation channels import ignored: a `target.path` oroya does not animate (an
+     * extension's, e.g. KHR_animation_pointer's "pointer"), or no `target.node` (glTF 3.11).
+     * Their keys do not count toward the clip's duration (a clip of only such channels lasts
+     * 0 s). The first one is animations[first_ignored_animation].channels[first_ignored_
+     * channel]; first_ignored_unknown_path tells why (true: its path, else no node). Tools
+     * should warn: the CLI prints "warning: animations[i].channels[j].target.path: ...". */
+    uint32_t ignored_channel_count;
+    uint32_t first_ignored_animation, first_ignored_channel;
+    bool first_ignored_unknown_path;
     /* + private bookkeeping */
 } oroya_gltf_model;
 

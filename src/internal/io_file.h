@@ -15,7 +15,10 @@ typedef struct oroya__file {
  * cannot make a load hang. The type is checked on the open descriptor (fstat), so the file
  * cannot be swapped between the check and the read.
  * When `inside` is not NULL, the file must lie inside that directory once "..", symbolic
- * links and "." are resolved; otherwise OROYA_ERR_ACCESS. The check compares the device and
+ * links and "." are resolved; otherwise OROYA_ERR_ACCESS. That check runs before anything is
+ * opened or its type looked at, and resolves a path that does not exist (or a link to
+ * nothing) as far as it can, so the refusal of a path outside is the same whether it exists
+ * or what it is: it tells nothing about the outside. After the open, a second check compares the device and
  * inode of the resolved path with the open descriptor's, so a link changed between the two
  * steps is refused too.
  * Errors name `where` and `shown` (the name as the user wrote it) and carry the C library's

@@ -1100,7 +1100,14 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     for (uint32_t c = 0; c < an->channel_count; c++) {
         const oroya_gltf_channel *ch = &an->channels[c];
         if (ch->node == OROYA_GLTF_NONE || ch->path == OROYA_GLTF_PATH_UNKNOWN) {
-            continue; /* glTF 3.11: channels without a target node are ignored */
+            /* glTF 3.11: channels without a target node are ignored; so are paths oroya does
+             * not animate. Counted, so that tools can say so. */
+            if (m->ignored_channel_count++ == 0) {
+                m->first_ignored_animation = a;
+                m->first_ignored_channel = c;
+                m->first_ignored_unknown_path = ch->path == OROYA_GLTF_PATH_UNKNOWN;
+            }
+            continue;
         }
         const oroya_gltf_sampler *s = &an->samplers[ch->sampler];
         oroya_track *t = &tracks[n++];

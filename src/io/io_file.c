@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,11 +51,130 @@ static oroya_result check_inside(int fd, const char *path, const char *inside, o
     return r;
 }
 
+/* Whether `real` (an absolute path without "." or "..") is `base` or lies under it. */
+static bool under(const char *real, const char *base) {
+    size_t n = strlen(base);
+    return strncmp(real, base, n) == 0 &&
+           (real[n] == '/' || real[n] == '\0' || (n == 1 && base[0] == '/'));
+}
+
+/* Where `p` leads, into out[cap], whether or not it exists: realpath when it resolves; for a
+ * link that leads nowhere, where its target would be; else where its folder leads, plus the
+ * last component ("." dropped, ".." one folder up). So a path outside the folder is known to
+ * be outside before anything is opened, and its existence makes no difference. false when
+ * the path is too long or has too many links (the caller refuses it). */
+static bool lead(const char *p, char *out, size_t cap, int depth) {
+    if (depth > 64 || !p[0]) {
+        return false;
+    }
+    char *r = realpath(p, NULL);
+    if (r) {
+        size_t n = strlen(r);
+        bool ok = n < cap;
+        if (ok) {
+            memcpy(out, r, n + 1);
+        }
+        free(r);
+        return ok;
+    }
+    size_t len = strlen(p);
+    char *buf = (char *)malloc(len + PATH_MAX + 2);
+    if (!buf) {
+        return false;
+    }
+    bool ok = false;
+    struct stat st;
+    const char *slash = strrchr(p, '/');
+    if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+        /* A link that does not resolve: where its target would lie. */
+        char target[PATH_MAX];
+        ssize_t t = readlink(p, target, sizeof target - 1);
+        if (t > 0) {
+            target[t] = '\0';
+            if (target[0] == '/' || !slash) {
+                memcpy(buf, target, (size_t)t + 1);
+            } else {
+                size_t d = (size_t)(slash - p) + 1;
+                memcpy(buf, p, d);
+                memcpy(buf + d, target, (size_t)t + 1);
+            }
+            ok = lead(buf, out, cap, depth + 1);
+        }
+        free(buf);
+        return ok;
+    }
+    /* Not there (or not readable): its folder, then the last component. */
+    const char *leaf = slash ? slash + 1 : p;
+    if (!slash) {
+        memcpy(buf, ".", 2);
+    } else if (slash == p) {
+        memcpy(buf, "/", 2);
+    } else {
+        memcpy(buf, p, (size_t)(slash - p));
+        buf[slash - p] = '\0';
+    }
+    if (lead(buf, out, cap, depth + 1)) {
+        size_t n = strlen(out);
+        if (!strcmp(leaf, "..")) {
+            char *up = strrchr(out, '/');
+            if (up && up != out) {
+                *up = '\0';
+            } else {
+                memcpy(out, "/", 2);
+            }
+            ok = true;
+        } else if (!leaf[0] || !strcmp(leaf, ".")) {
+            ok = true;
+        } else if (n + 1 + strlen(leaf) < cap) {
+            snprintf(out + n, cap - n, "%s%s", n == 1 && out[0] == '/' ? "" : "/", leaf);
+            ok = true;
+        }
+    }
+    free(buf);
+    return ok;
+}
+
+/* The confinement check that comes before open: the same ACCESS error whether the path
+ * outside exists or not, and whatever it is (a FIFO, a device), so a refused URI tells
+ * nothing about what lies outside. */
+static oroya_result confine(const char *path, const char *inside, oroya_error *err,
+                            const char *where, const char *shown) {
+    char *base = realpath(inside[0] ? inside : ".", NULL);
+    if (!base) {
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot resolve the folder \"%.300s\": %s", where,
+                           inside, strerror(errno));
+    }
+    char *to = (char *)malloc(PATH_MAX);
+    oroya_result r = OROYA_OK;
+    if (!to) {
+        r = oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    } else if (!lead(path, to, PATH_MAX, 0)) {
+        r = oroya__fail(err, OROYA_ERR_ACCESS,
+                        "%s: \"%.300s\" cannot be resolved (too long, or too many links); "
+                        "allow_outside_base_dir permits it",
+                        where, shown);
+    } else if (!under(to, base)) {
+        r = oroya__fail(err, OROYA_ERR_ACCESS,
+                        "%s: \"%.300s\" leads outside the model's folder (resolves to \"%.100s\"); "
+                        "allow_outside_base_dir permits it",
+                        where, shown, to);
+    }
+    free(to);
+    free(base);
+    return r;
+}
+
 oroya_result oroya__file_open(const char *path, const char *inside, uint64_t max_size,
                               oroya__file *out, oroya_error *err, const char *where,
                               const char *shown) {
     out->fd = -1;
     out->size = 0;
+    if (inside) {
+        oroya_result r = confine(path, inside, err, where, shown);
+        if (r != OROYA_OK) {
+            return r;
+        }
+    }
     /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {

@@ -208,4 +208,91 @@ else
         "[ $rc = 1 ] && grep -q 'lasts 1e+30 s, more than the 600 s' $tmp/err && [ ! -e $tmp/x.gif ]"
 fi
 
+
+# ---- a refused URI tells nothing about the outside -----------------------------------------
+# Confinement comes before anything is opened: a path outside the folder gets the same ACCESS
+# refusal whether it exists, is missing, or is a device or a FIFO (it used to say "No such file",
+# "a device", "a FIFO" for those, an oracle for what lies outside).
+mkdir -p "$tmp/conf/model/in" "$tmp/conf/outside"
+cp "$src"/tests/assets/SimpleSkin/glTF/*.bin "$tmp/conf/outside/"
+mkfifo "$tmp/conf/outside/fifo.bin"
+ln -s "$tmp/conf/outside/missing.bin" "$tmp/conf/model/dangling.bin"
+ln -s "$tmp/conf/outside" "$tmp/conf/model/outlink"
+for u in "../outside/skinGeometry.bin" "../outside/missing.bin" "../nowhere/missing.bin" \
+    "../outside/fifo.bin" "../../../../../../../../dev/zero" "%2e%2e/outside/missing.bin" \
+    "in/../../outside/missing.bin" "nope/../../outside/missing.bin" "dangling.bin" \
+    "outlink/missing.bin" "outlink/fifo.bin"; do
+    sed "s|\"uri\" *: *\"[^\"]*\"|\"uri\": \"$u\"|" "$src/tests/assets/SimpleSkin/glTF/SimpleSkin.gltf" \
+        >"$tmp/conf/model/m.gltf"
+    timeout 10 "$oroya" info "$tmp/conf/model/m.gltf" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "info refuses \"$u\" as outside, whatever is there (exit 1, access refused)" \
+        "[ $rc = 1 ] && grep -qF 'leads outside the model' $tmp/err && grep -q 'access refused' $tmp/err && ! grep -q 'No such file\|a device\|a FIFO\|not a regular' $tmp/err"
+done
+# Inside the folder, a missing file is still reported as missing.
+sed 's|"uri" *: *"[^"]*"|"uri": "in/missing.bin"|' "$src/tests/assets/SimpleSkin/glTF/SimpleSkin.gltf" \
+    >"$tmp/conf/model/m.gltf"
+"$oroya" info "$tmp/conf/model/m.gltf" >"$tmp/out" 2>"$tmp/err"
+check "info says a missing file inside the folder is missing" \
+    "[ $? = 1 ] && grep -q 'No such file' $tmp/err && ! grep -q 'outside' $tmp/err"
+
+# ---- a channel oroya cannot play is ignored with a warning -----------------------------------
+# target.path "pointer" (KHR_animation_pointer), with and without a node: a warning that names
+# the channel, from info, sample, play; the clip lasts 0 s (its only channel is ignored).
+python3 - "$tmp/ptr.gltf" "$tmp/ptr_node.gltf" <<'PY'
+import base64, json, struct, sys
+b = struct.pack("<2f", 0, 1) + struct.pack("<6f", 0, 0, 0, 1, 0, 0)
+def g(target):
+    return {"asset": {"version": "2.0"}, "nodes": [{"name": "n"}], "scenes": [{"nodes": [0]}],
+     "buffers": [{"uri": "data:application/octet-stream;base64," + base64.b64encode(b).decode(),
+                  "byteLength": len(b)}],
+     "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+     "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR",
+                    "min": [0], "max": [1]},
+                   {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}],
+     "animations": [{"samplers": [{"input": 0, "output": 1}],
+                     "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                                  {"sampler": 0, "target": target}]},
+                    {"samplers": [{"input": 0, "output": 1}],
+                     "channels": [{"sampler": 0, "target": target}]}]}
+json.dump(g({"path": "pointer"}), open(sys.argv[1], "w"))
+json.dump(g({"node": 0, "path": "pointer"}), open(sys.argv[2], "w"))
+PY
+for f in ptr ptr_node; do
+    "$oroya" info "$tmp/$f.gltf" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "info warns of the ignored \"pointer\" channel ($f), naming it" \
+        "[ $rc = 0 ] && grep -qF 'warning: animations[0].channels[1].target.path: not a path oroya animates' $tmp/err && grep -qF '(2 channels ignored in all)' $tmp/err"
+    check "info: the clip of only a \"pointer\" channel lasts 0 s ($f)" \
+        "grep -qF '(animation_1): 0 s' $tmp/out && grep -qF '(animation_0): 1 s' $tmp/out"
+    "$oroya" sample "$tmp/$f.gltf" --clip animation_0 --time 0.5 >"$tmp/out" 2>"$tmp/err"
+    check "sample warns of it too ($f)" \
+        "[ $? = 0 ] && grep -qF 'oroya sample: $tmp/$f.gltf: warning: animations[0].channels[1].target.path' $tmp/err"
+done
+cp "$tmp/ptr.gltf" "$tmp/sc/ptr.gltf"
+echo '{"gltf":"ptr.gltf","steps":{"fps":10,"count":1},"record":["n.position"]}' >"$tmp/sc/s.json"
+"$oroya" play "$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"
+check "play warns of it too" \
+    "[ $? = 0 ] && grep -qF 'warning: gltf: animations[0].channels[1].target.path' $tmp/err"
+"$oroya" info "$src/tests/assets/SimpleSkin/glTF/SimpleSkin.gltf" >"$tmp/out" 2>"$tmp/err"
+check "no such warning for a file without ignored channels" "[ $? = 0 ] && [ ! -s $tmp/err ]"
+
+# ---- a refused action op says which rule it broke -------------------------------------------
+sc() {
+    echo '{"nodes":[{"name":"a"}],"clips":[{"name":"c","duration":1,"blendMode":"additive","tracks":[{"node":"a","property":"position","times":[0,1],"values":[0,0,0,1,0,0]}]}],"script":[{"at":0,"do":"play","action":"c"},'"$1"'],"steps":{"dt":0.1,"count":3},"record":["a.position"]}' >"$tmp/s.json"
+    "$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+}
+sc '{"at":0,"do":"setEffectiveWeight","action":"c","weight":1e9}'
+check "setEffectiveWeight 1e9: names the value and the limit" \
+    "[ $? = 1 ] && grep -qF 'script[1]: setEffectiveWeight: weight 1e+09 refused: |weight| must be at most 1e+06' $tmp/err"
+sc '{"at":0,"do":"warp","action":"c","startTimeScale":1e300,"endTimeScale":-1e300,"duration":1e-300}'
+check "warp(1e300, -1e300, 1e-300): says the ratio is beyond the float range" \
+    "[ $? = 1 ] && grep -qF 'script[1]: warp(1e+300, -1e+300, 1e-300) refused: startTimeScale 1e+300 / the action' $tmp/err && grep -q 'beyond the float range' $tmp/err"
+sc '{"at":0,"do":"warp","action":"c","startTimeScale":1,"endTimeScale":1,"duration":-1}'
+check "warp with a negative duration: says so" \
+    "[ $? = 1 ] && grep -qF 'duration -1: it must be >= 0' $tmp/err"
+sc '{"at":0,"do":"fadeIn","action":"c","duration":-2}'
+check "fadeIn -2: names the value and the rule" \
+    "[ $? = 1 ] && grep -qF 'script[1]: fadeIn: duration -2 refused: it must be finite and >= 0' $tmp/err"
+
 exit $fail

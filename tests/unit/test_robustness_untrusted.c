@@ -100,6 +100,48 @@ static void test_unknown_path_node_checked(void) {
     OT_CHECK_MSG(r == OROYA_OK, "got %s (%s)", oroya_result_string(r), err.message);
 }
 
+/* Import counts the channels it ignores (an unknown path, no node) and names the first, so
+ * tools can warn (the CLI does); their keys do not count toward the clip's duration. */
+static void test_ignored_channels_counted(void) {
+    /* Times {0, 1} and two scales, {1,1,1} and {2,2,2}. */
+    const char *json =
+        HEAD "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
+             "AAAAAAAAgD8AAIA/AACAPwAAgD8AAABAAAAAQAAAAEA=\",\"byteLength\":32}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,"
+             "\"byteLength\":24}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+             "\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},{\"bufferView\":1,"
+             "\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+             "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":0,"
+             "\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+             "\"path\":\"scale\"}}]},{\"samplers\":[{\"input\":0,\"output\":1}],"
+             "\"channels\":[{\"sampler\":0,\"target\":{\"path\":\"rotation\"}},"
+             "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"pointer\"}}]}]}";
+    oroya_gltf_data *g = NULL;
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    oroya_result r =
+        oroya_gltf_parse(&(oroya_gltf_desc){.base_dir = TMP "/"}, json, strlen(json), &g, &err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_load_buffers(g, &err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_validate(g, &err);
+    if (r == OROYA_OK)
+        r = oroya_gltf_import(g, &(oroya_gltf_import_desc){0}, &m, &err);
+    OT_CHECK_MSG(r == OROYA_OK, "got %s (%s)", oroya_result_string(r), err.message);
+    if (m) {
+        OT_EQ_INT(m->ignored_channel_count, 2);
+        OT_EQ_INT(m->first_ignored_animation, 1);
+        OT_EQ_INT(m->first_ignored_channel, 0);
+        OT_CHECK(!m->first_ignored_unknown_path); /* the first has no node */
+        OT_EQ_INT(m->clip_count, 2);
+        OT_CHECK(m->clips[0]->duration == 1.0f);
+        OT_EQ_INT(m->clips[1]->track_count, 0);
+        OT_CHECK(m->clips[1]->duration == 0.0f);
+    }
+    oroya_gltf_model_free(m);
+    oroya_gltf_free(g);
+}
+
 /* ---- files stay in their folder ---------------------------------------------------------- */
 
 /* TMP/model/m.gltf with one 8-byte buffer at `uri`. */
@@ -146,6 +188,26 @@ static void test_uris_stay_in_folder(void) {
                      err.message);
         OT_CHECK(g && g->buffers[0].data && !memcmp(g->buffers[0].data, "12345678", 8));
         oroya_gltf_free(g);
+        free(path);
+    }
+    /* Outside and missing, or a device, or under a missing folder: the same refusal as for a
+     * file that is there (confinement before the open tells nothing about the outside). */
+    const char *missing[] = {"../outside/no_such.bin",
+                             "../no_dir/x.bin",
+                             "sub/../../outside/no_such.bin",
+                             "nope/../../outside/no_such.bin",
+                             "../../../../../../../../../dev/null",
+                             "linkdir/no_such.bin"};
+    for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
+        char *path = model_with_uri(missing[i]);
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        oroya_result r = load(NULL, path, &g, &err);
+        OT_CHECK_MSG(r == OROYA_ERR_ACCESS, "%s: got %s (%s)", missing[i], oroya_result_string(r),
+                     err.message);
+        OT_CHECK_MSG(strstr(err.message, "leads outside the model's folder") &&
+                         !strstr(err.message, "No such file") && !strstr(err.message, "device"),
+                     "%s: message \"%s\"", missing[i], err.message);
         free(path);
     }
     /* Inside the folder, through "." and a sub folder's "..", is fine. */
@@ -494,6 +556,7 @@ static void test_huge_node_rotation(void) {
 int main(void) {
     mkdir(TMP, 0755);
     OT_RUN(test_unknown_path_node_checked);
+    OT_RUN(test_ignored_channels_counted);
     OT_RUN(test_uris_stay_in_folder);
     OT_RUN(test_special_files_do_not_block);
     OT_RUN(test_missing_files_consistent);

@@ -4,9 +4,26 @@
 #ifndef OROYA_CLI_UTIL_H
 #define OROYA_CLI_UTIL_H
 
+#include <stdio.h>
+
 #include "oroya/clip.h"
 #include "oroya/gltf.h"
 #include "oroya/scene.h"
+
+/* `s` fit for a terminal: every control character, which a name from a file could use to
+ * move the cursor, set the window title or clear the screen, written as an escape. C0 (0x00
+ * to 0x1f, newline and tab included) and DEL become "\x1b", C1 (U+0080 to U+009F) "\u009b",
+ * and a byte that is not UTF-8 "\xff". Returns `s` itself when nothing needs escaping, else
+ * a copy that stays valid for the next 7 calls (so one printf can take several); "" for
+ * NULL, and "(out of memory)" when no copy can be made. Every text output and message of the
+ * CLI that can carry a string from a file (names, URIs, library messages) goes through it. */
+const char *cli_esc(const char *s);
+
+/* Writes JSON text `len` bytes long to `f`, with DEL and C1 controls (U+0080 to U+009F),
+ * which JSON lets strings hold raw, written as \u007f and \u009b instead: the same JSON, and
+ * nothing a terminal would act on (C0 controls are escaped by every JSON writer already).
+ * Returns 0, or 1 when the write failed. */
+int cli_json_write(FILE *f, const char *text, size_t len);
 
 /* 0 when `path` exists and may be read (checked without opening it, so nothing blocks);
  * else prints "oroya CMD: PATH: <errno text>" and returns 1. */
@@ -20,7 +37,12 @@ int cli_check_regular_file(const char *cmd, const char *path);
  * when the message names the path already, so the path shows once. */
 void cli_report(const char *cmd, const char *path, const oroya_error *err);
 
-/* oroya_gltf_load with the errors above. 0 on success; 1 (message printed) on failure. */
+/* When import ignored animation channels (an unknown target.path such as "pointer", or no
+ * target.node), prints "oroya CMD: PATH: warning: animations[i].channels[j].target.path: ...;
+ * channel ignored ..." once, naming the first and counting them all. */
+void cli_warn_ignored_channels(const char *cmd, const char *path, const oroya_gltf_model *m);
+
+/* oroya_gltf_load with the errors above and cli_warn_ignored_channels. 0 on success; 1 (message printed) on failure. */
 int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
                   oroya_gltf_model **out);
 

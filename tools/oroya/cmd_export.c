@@ -100,7 +100,7 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
         fprintf(stderr,
                 "oroya export: --compress: the file has no skin; clips written unchanged\n");
     } else if (oroya_rig_create_gltf(m, 0, NULL, &rig, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya export: --compress: %s\n", err.message);
+        fprintf(stderr, "oroya export: --compress: %s\n", cli_esc(err.message));
         return 1;
     }
     oroya_pose_compress cp = {.tolerance = tol};
@@ -121,12 +121,12 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
                 fprintf(stderr,
                         "oroya export: --compress: clip '%s' cannot be compressed (%s); written "
                         "unchanged\n",
-                        c->name, err.message);
+                        cli_esc(c->name), cli_esc(err.message));
             } else if (rig) {
                 fprintf(stderr,
                         "oroya export: --compress: clip '%s' animates no joint of skin 0; written "
                         "unchanged\n",
-                        c->name);
+                        cli_esc(c->name));
             }
             if (has_rotations(c))
                 *snorm16 = false;
@@ -136,13 +136,13 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
         oroya_clip *r = NULL;
         float e = 0;
         if (oroya_pose_clip_reduce(&d, true, &r, &e, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya export: --compress %g: clip '%s': %s\n", (double)tol, c->name,
-                    err.message);
+            fprintf(stderr, "oroya export: --compress %g: clip '%s': %s\n", (double)tol,
+                    cli_esc(c->name), cli_esc(err.message));
             rc = 1;
             break;
         }
-        fprintf(stderr, "clip '%s': %u keys -> %u, max error %.3g (tolerance %g)\n", c->name,
-                key_count(c), key_count(r), (double)e, (double)tol);
+        fprintf(stderr, "clip '%s': %u keys -> %u, max error %.3g (tolerance %g)\n",
+                cli_esc(c->name), key_count(c), key_count(r), (double)e, (double)tol);
         if (list->owned[i])
             oroya_clip_destroy(c);
         list->clips[i] = r;
@@ -170,7 +170,8 @@ int oroya_cmd_export(int argc, char **argv) {
         } else if (!strcmp(a, "--subclip") || !strcmp(a, "--make-additive") ||
                    !strcmp(a, "--drop")) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n", a);
+                fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n",
+                        cli_esc(a));
                 return 2;
             }
             if (op_count == EXPORT_MAX_OPS) {
@@ -181,13 +182,15 @@ int oroya_cmd_export(int argc, char **argv) {
             ops[op_count++][1] = argv[++i];
         } else if (!strcmp(a, "--compress")) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n", a);
+                fprintf(stderr, "oroya export: %s needs a value\n(see 'oroya export --help')\n",
+                        cli_esc(a));
                 return 2;
             }
             if (cli_parse_tolerance("export", argv[++i], &tol))
                 return 2;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "oroya export: unknown option '%s'\n(see 'oroya export --help')\n", a);
+            fprintf(stderr, "oroya export: unknown option '%s'\n(see 'oroya export --help')\n",
+                    cli_esc(a));
             return 2;
         } else if (!in) {
             in = a;
@@ -195,7 +198,8 @@ int oroya_cmd_export(int argc, char **argv) {
             out = a;
         } else {
             fprintf(stderr,
-                    "oroya export: more than two files ('%s')\n(see 'oroya export --help')\n", a);
+                    "oroya export: more than two files ('%s')\n(see 'oroya export --help')\n",
+                    cli_esc(a));
             return 2;
         }
     }
@@ -206,7 +210,7 @@ int oroya_cmd_export(int argc, char **argv) {
     const char *dot = strrchr(out, '.');
     bool binary = dot && !strcmp(dot, ".glb");
     if (!dot || (!binary && strcmp(dot, ".gltf"))) {
-        fprintf(stderr, "oroya export: output '%s' must end in .gltf or .glb\n", out);
+        fprintf(stderr, "oroya export: output '%s' must end in .gltf or .glb\n", cli_esc(out));
         return 2;
     }
     oroya_gltf_model *m = NULL;
@@ -221,7 +225,7 @@ int oroya_cmd_export(int argc, char **argv) {
     for (uint32_t i = 0; list && i < m->clip_count && i < EXPORT_MAX_CLIPS; i++)
         list->clips[list->count++] = m->clips[i];
     if (list && m->clip_count > EXPORT_MAX_CLIPS) {
-        fprintf(stderr, "oroya export: %s has %u clips; at most %d are written\n", in,
+        fprintf(stderr, "oroya export: %s has %u clips; at most %d are written\n", cli_esc(in),
                 m->clip_count, EXPORT_MAX_CLIPS);
         rc = 1;
     }
@@ -244,7 +248,7 @@ int oroya_cmd_export(int argc, char **argv) {
                 fprintf(stderr,
                         "oroya export: --subclip '%s' is not NAME:START:END:FPS with START < END "
                         "and FPS > 0\n",
-                        ops[o][1]);
+                        cli_esc(ops[o][1]));
                 rc = 2;
                 break;
             }
@@ -266,7 +270,8 @@ int oroya_cmd_export(int argc, char **argv) {
             oroya_clip *sub = NULL;
             oroya_error err = {0};
             if (oroya_clip_subclip(list->clips[k], name, start, end, fps, &sub, &err) != OROYA_OK) {
-                fprintf(stderr, "oroya export: --subclip %s: %s\n", ops[o][1], err.message);
+                fprintf(stderr, "oroya export: --subclip %s: %s\n", cli_esc(ops[o][1]),
+                        cli_esc(err.message));
                 rc = 1;
                 break;
             }
@@ -274,7 +279,7 @@ int oroya_cmd_export(int argc, char **argv) {
                 fprintf(stderr,
                         "oroya export: --subclip %s: no key of clip '%s' lies in frames %g..%g at "
                         "%g fps\n",
-                        ops[o][1], list->clips[k]->name, start, end, fps);
+                        cli_esc(ops[o][1]), cli_esc(list->clips[k]->name), start, end, fps);
                 oroya_clip_destroy(sub);
                 rc = 1;
                 break;
@@ -287,7 +292,7 @@ int oroya_cmd_export(int argc, char **argv) {
             double frame = 0;
             if (n > 3 || (n >= 2 && !number(f[1], &frame))) {
                 fprintf(stderr, "oroya export: --make-additive '%s' is not NAME[:FRAME[:REF]]\n",
-                        ops[o][1]);
+                        cli_esc(ops[o][1]));
                 rc = 2;
                 break;
             }
@@ -301,7 +306,7 @@ int oroya_cmd_export(int argc, char **argv) {
             oroya_result r =
                 oroya_clip_make_additive(list->clips[k], frame, list->clips[ref], 30.0);
             if (r != OROYA_OK) {
-                fprintf(stderr, "oroya export: --make-additive %s: %s\n", ops[o][1],
+                fprintf(stderr, "oroya export: --make-additive %s: %s\n", cli_esc(ops[o][1]),
                         oroya_result_string(r));
                 rc = 1;
                 break;
@@ -337,7 +342,7 @@ int oroya_cmd_export(int argc, char **argv) {
             cli_report("export", out, &err);
             rc = 1;
         } else {
-            fprintf(stderr, "wrote %s (%u clip%s)%s\n", out, list->count,
+            fprintf(stderr, "wrote %s (%u clip%s)%s\n", cli_esc(out), list->count,
                     list->count == 1 ? "" : "s",
                     m->image_count ? "; images and textures are not written" : "");
         }

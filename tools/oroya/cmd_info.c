@@ -118,7 +118,7 @@ static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint
     const oroya_gltf_node *n = &d->nodes[i];
     oroya_node_kind kind = OROYA_NODE_OBJECT;
     oroya_scene_node_kind(m->scene, m->nodes[i], &kind);
-    printf("  %*s%s (%s)", depth * 2, "", m->node_names[i], kind_names[kind]);
+    printf("  %*s%s (%s)", depth * 2, "", cli_esc(m->node_names[i]), kind_names[kind]);
     if (n->mesh != OROYA_GLTF_NONE) {
         printf(" mesh %u", n->mesh);
     }
@@ -143,7 +143,7 @@ static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint
 
 static void print_text(const char *file, const oroya_gltf_data *d, const oroya_gltf_model *m,
                        const uint32_t *parents, const clip_cost *costs, float tol) {
-    printf("%s: glTF 2.0%s, %u node%s, %u mesh%s, %u skin%s, %u clip%s\n", file,
+    printf("%s: glTF 2.0%s, %u node%s, %u mesh%s, %u skin%s, %u clip%s\n", cli_esc(file),
            d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s", d->mesh_count,
            d->mesh_count == 1 ? "" : "es", d->skin_count, d->skin_count == 1 ? "" : "s",
            d->animation_count, d->animation_count == 1 ? "" : "s");
@@ -158,8 +158,8 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
     }
     for (uint32_t i = 0; i < d->mesh_count; i++) {
         const oroya_gltf_mesh *mesh = &d->meshes[i];
-        printf("  mesh %u%s%s%s: %u primitive%s", i, mesh->name ? " \"" : "",
-               mesh->name ? mesh->name : "", mesh->name ? "\"" : "", mesh->primitive_count,
+        printf("  mesh %u%s%s%s: %u primitive%s", i, mesh->name ? " \"" : "", cli_esc(mesh->name),
+               mesh->name ? "\"" : "", mesh->primitive_count,
                mesh->primitive_count == 1 ? "" : "s");
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
             const oroya_geometry *g = m->geometries[m->mesh_first_geometry[i] + p];
@@ -180,10 +180,10 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
     }
     for (uint32_t s = 0; s < m->skin_count; s++) {
         const oroya_gltf_model_skin *sk = &m->skins[s];
-        printf("  skin:%u%s%s%s: %u joints", s, sk->name[0] ? " \"" : "", sk->name,
+        printf("  skin:%u%s%s%s: %u joints", s, sk->name[0] ? " \"" : "", cli_esc(sk->name),
                sk->name[0] ? "\"" : "", sk->joint_count);
         if (d->skins[s].skeleton != OROYA_GLTF_NONE) {
-            printf(", skeleton %s", m->node_names[d->skins[s].skeleton]);
+            printf(", skeleton %s", cli_esc(m->node_names[d->skins[s].skeleton]));
         }
         printf("\n");
     }
@@ -193,13 +193,13 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
     for (uint32_t a = 0; a < m->clip_count; a++) {
         const oroya_clip *c = m->clips[a];
         const oroya_gltf_animation *an = &d->animations[a];
-        printf("  \"%s\" (animation_%u): %.6g s, %u channel%s\n", c->name, a, (double)c->duration,
-               an->channel_count, an->channel_count == 1 ? "" : "s");
+        printf("  \"%s\" (animation_%u): %.6g s, %u channel%s\n", cli_esc(c->name), a,
+               (double)c->duration, an->channel_count, an->channel_count == 1 ? "" : "s");
         for (uint32_t k = 0; k < an->channel_count; k++) {
             const oroya_gltf_channel *ch = &an->channels[k];
             const oroya_gltf_sampler *s = &an->samplers[ch->sampler];
             printf("    %s.%s %s, %u keys\n",
-                   ch->node == OROYA_GLTF_NONE ? "(none)" : m->node_names[ch->node],
+                   ch->node == OROYA_GLTF_NONE ? "(none)" : cli_esc(m->node_names[ch->node]),
                    path_names[ch->path], interp_names[s->interpolation],
                    d->accessors[s->input].count);
         }
@@ -207,7 +207,7 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
             printf("    %u non-unit rotation key%s normalized on load (first: track %u \"%s\" "
                    "key %u)\n",
                    c->normalized_key_count, c->normalized_key_count == 1 ? "" : "s",
-                   c->first_normalized_track, c->tracks[c->first_normalized_track].target,
+                   c->first_normalized_track, cli_esc(c->tracks[c->first_normalized_track].target),
                    c->first_normalized_key);
         }
         if (costs && costs[a].ok) {
@@ -217,7 +217,7 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
                    costs[a].float_bytes, in->bytes, in->compressed ? "compressed" : "kept in float",
                    (double)tol, (double)in->max_error, (double)in->max_joint_error);
         } else if (costs) {
-            printf("    runtime: not built: %s\n", costs[a].error);
+            printf("    runtime: not built: %s\n", cli_esc(costs[a].error));
         }
     }
 }
@@ -355,7 +355,7 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
     char *text = cJSON_Print(root);
     int rc = text ? 0 : 1;
     if (text) {
-        printf("%s\n", text);
+        rc = cli_json_write(stdout, text, strlen(text)) || putchar('\n') == EOF;
         cJSON_free(text);
     } else {
         fprintf(stderr, "oroya info: out of memory\n");
@@ -381,7 +381,7 @@ int oroya_cmd_info(int argc, char **argv) {
             usage(stdout);
             return 0;
         } else if (argv[i][0] == '-' || file) {
-            fprintf(stderr, "oroya info: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, "oroya info: unexpected argument '%s'\n", cli_esc(argv[i]));
             usage(stderr);
             return 2;
         } else {
@@ -413,6 +413,7 @@ int oroya_cmd_info(int argc, char **argv) {
     } else if (!parents) {
         fprintf(stderr, "oroya info: out of memory\n");
     } else {
+        cli_warn_ignored_channels("info", file, m);
         clip_cost *costs = clip_costs(m, tol);
         rc = json ? print_json(file, d, m, parents, costs, tol)
                   : (print_text(file, d, m, parents, costs, tol), 0);

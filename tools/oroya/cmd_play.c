@@ -68,7 +68,7 @@ static void usage(FILE *f) {
 }
 
 static void print_warning(const char *message, void *user) {
-    fprintf(stderr, "oroya play: %s: warning: %s\n", (const char *)user, message);
+    fprintf(stderr, "oroya play: %s: warning: %s\n", cli_esc((const char *)user), cli_esc(message));
 }
 
 int oroya_cmd_play(int argc, char **argv) {
@@ -113,7 +113,7 @@ int oroya_cmd_play(int argc, char **argv) {
     errno = 0;
     char *text = read_file(file, &len);
     if (!text) {
-        fprintf(stderr, "oroya play: %s: %s\n", file, strerror(errno ? errno : EIO));
+        fprintf(stderr, "oroya play: %s: %s\n", cli_esc(file), strerror(errno ? errno : EIO));
         return 1;
     }
     oroya_scenario_desc desc = {.base_dir = base,
@@ -130,14 +130,14 @@ int oroya_cmd_play(int argc, char **argv) {
     oroya_result r = oroya_scenario_run(text, len, &desc, &out, &out_len, &err);
     free(text);
     if (r != OROYA_OK) {
-        fprintf(stderr, "oroya play: %s: %s\n", file, err.message);
+        fprintf(stderr, "oroya play: %s: %s\n", cli_esc(file), cli_esc(err.message));
         return 1;
     }
     if (report_path)
-        fprintf(stderr, "oroya play: %s: path: kernel %llu of %llu updates\n", file,
+        fprintf(stderr, "oroya play: %s: path: kernel %llu of %llu updates\n", cli_esc(file),
                 (unsigned long long)stats.kernel_updates, (unsigned long long)stats.updates);
     int rc = 0;
-    if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0)
+    if (cli_json_write(stdout, out, out_len) || fflush(stdout) != 0)
         rc = 1;
     oroya_scenario_free_output(&desc, out);
     return rc;

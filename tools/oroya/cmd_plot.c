@@ -88,7 +88,7 @@ static void input_free(plot_input *in) {
 
 static int usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, "oroya plot: ");
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, cli_esc(arg));
     fprintf(stderr, "\n(see 'oroya plot --help')\n");
     return 2;
 }
@@ -168,12 +168,12 @@ static int add_clip(plot_input *in, oroya_clip *c, bool owned) {
 
 static float *numbers(plot_input *in, const cJSON *arr, const char *path, uint32_t *count) {
     if (!cJSON_IsArray(arr)) {
-        fprintf(stderr, "oroya plot: %s: expected an array of numbers\n", path);
+        fprintf(stderr, "oroya plot: %s: expected an array of numbers\n", cli_esc(path));
         return NULL;
     }
     int n = cJSON_GetArraySize(arr);
     if (in->array_count == sizeof in->arrays / sizeof in->arrays[0]) {
-        fprintf(stderr, "oroya plot: %s: too many tracks\n", path);
+        fprintf(stderr, "oroya plot: %s: too many tracks\n", cli_esc(path));
         return NULL;
     }
     float *f = malloc(((size_t)n + 1) * sizeof *f);
@@ -186,7 +186,7 @@ static float *numbers(plot_input *in, const cJSON *arr, const char *path, uint32
     const cJSON *v;
     cJSON_ArrayForEach(v, arr) {
         if (!cJSON_IsNumber(v)) {
-            fprintf(stderr, "oroya plot: %s[%d]: expected a number\n", path, i);
+            fprintf(stderr, "oroya plot: %s[%d]: expected a number\n", cli_esc(path), i);
             return NULL;
         }
         f[i++] = (float)v->valuedouble;
@@ -216,14 +216,14 @@ static int load_scenario(plot_input *in, const char *path) {
     fclose(f);
     if (!text || got != (size_t)size) {
         free(text);
-        fprintf(stderr, "oroya plot: %s: cannot read the file\n", path);
+        fprintf(stderr, "oroya plot: %s: cannot read the file\n", cli_esc(path));
         return 1;
     }
     text[size] = 0;
     in->json = cJSON_Parse(text);
     free(text);
     if (!cJSON_IsObject(in->json)) {
-        fprintf(stderr, "oroya plot: %s: not a JSON object (a scenario)\n", path);
+        fprintf(stderr, "oroya plot: %s: not a JSON object (a scenario)\n", cli_esc(path));
         return 1;
     }
     const char *gltf = string_of(in->json, "gltf");
@@ -264,7 +264,7 @@ static int load_scenario(plot_input *in, const char *path) {
                 fprintf(stderr,
                         "oroya plot: %s: needs \"node\" and a \"property\" (position, quaternion, "
                         "scale)\n",
-                        where);
+                        cli_esc(where));
                 rc = 1;
                 break;
             }
@@ -277,8 +277,8 @@ static int load_scenario(plot_input *in, const char *path) {
                 ip = sel.property == OROYA_PROPERTY_ROTATION ? OROYA_INTERP_LINEAR
                                                              : OROYA_INTERP_SMOOTH;
             else if (interp && strcmp(interp, "linear")) {
-                fprintf(stderr, "oroya plot: %s.interpolation: unknown interpolation '%s'\n", where,
-                        interp);
+                fprintf(stderr, "oroya plot: %s.interpolation: unknown interpolation '%s'\n",
+                        cli_esc(where), cli_esc(interp));
                 rc = 1;
                 break;
             }
@@ -310,7 +310,8 @@ static int load_scenario(plot_input *in, const char *path) {
                                                         .tracks = tr,
                                                         .track_count = (uint32_t)ti},
                                      &clip, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya plot: %s: clips[%d]: %s\n", path, ci, err.message);
+            fprintf(stderr, "oroya plot: %s: clips[%d]: %s\n", cli_esc(path), ci,
+                    cli_esc(err.message));
             rc = 1;
         }
         free(tr);
@@ -319,7 +320,7 @@ static int load_scenario(plot_input *in, const char *path) {
         ci++;
     }
     if (!in->count) {
-        fprintf(stderr, "oroya plot: %s: the scenario has no clips\n", path);
+        fprintf(stderr, "oroya plot: %s: the scenario has no clips\n", cli_esc(path));
         return 1;
     }
     return 0;
@@ -755,7 +756,7 @@ int oroya_cmd_plot(int argc, char **argv) {
             clips[nc++] = in->clips[i];
     }
     if (!rc && !nc) {
-        fprintf(stderr, "oroya plot: %s has no clips\n", file ? file : "the demo");
+        fprintf(stderr, "oroya plot: %s has no clips\n", file ? cli_esc(file) : "the demo");
         rc = 1;
     }
     /* Nodes, by the names tracks use. */
@@ -879,10 +880,11 @@ int oroya_cmd_plot(int argc, char **argv) {
             st = cairo_surface_status(surf);
         cairo_surface_destroy(surf);
         if (!rc && st != CAIRO_STATUS_SUCCESS) {
-            fprintf(stderr, "oroya plot: cannot write '%s': %s\n", out, cairo_status_to_string(st));
+            fprintf(stderr, "oroya plot: cannot write '%s': %s\n", cli_esc(out),
+                    cairo_status_to_string(st));
             rc = 1;
         } else if (!rc) {
-            fprintf(stderr, "wrote %s (%u curve%s)\n", out, ns, ns == 1 ? "" : "s");
+            fprintf(stderr, "wrote %s (%u curve%s)\n", cli_esc(out), ns, ns == 1 ? "" : "s");
         }
     }
     input_free(in);

@@ -66,7 +66,7 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, "oroya render: ");
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, cli_esc(arg));
     fprintf(stderr, "\n(see 'oroya render --help')\n");
     return 2;
 }
@@ -231,8 +231,8 @@ static void progress(uint32_t done, uint32_t total) {
 }
 
 static int fail(const char *what, const oroya_error *err) {
-    fprintf(stderr, "oroya render: %s: %s\n", what,
-            err->message[0] ? err->message : oroya_result_string(err->result));
+    fprintf(stderr, "oroya render: %s: %s\n", cli_esc(what),
+            cli_esc(err->message[0] ? err->message : oroya_result_string(err->result)));
     return 1;
 }
 
@@ -307,7 +307,8 @@ static void auto_camera(const options *o, oroya_vec3 lo, oroya_vec3 hi, double y
 static int ensure_dir(const char *dir) {
     if (mkdir(dir, 0777) == 0 || errno == EEXIST)
         return 0;
-    fprintf(stderr, "oroya render: cannot create directory '%s': %s\n", dir, strerror(errno));
+    fprintf(stderr, "oroya render: cannot create directory '%s': %s\n", cli_esc(dir),
+            strerror(errno));
     return 1;
 }
 
@@ -315,7 +316,7 @@ static int write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *px
     oroya_error err = {0};
     if (oroya_image_write_png(path, w, h, px, &err) != OROYA_OK)
         return fail("writing the PNG", &err);
-    fprintf(stderr, "wrote %s (%ux%u)\n", path, w, h);
+    fprintf(stderr, "wrote %s (%ux%u)\n", cli_esc(path), w, h);
     return 0;
 }
 
@@ -453,8 +454,8 @@ static int render_main(const options *o_in) {
         if (oroya_video_finish(video, &err) != OROYA_OK && !rc)
             rc = fail("writing the MP4", &err);
         if (!rc)
-            fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", o.out, frames, o.width,
-                    o.height, fps);
+            fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", cli_esc(o.out), frames,
+                    o.width, o.height, fps);
     }
     if (!rc && kind == OUT_PNG)
         rc = write_png(o.out, o.width, o.height, pixels);
@@ -464,8 +465,8 @@ static int render_main(const options *o_in) {
                                   &err) != OROYA_OK) {
             rc = fail("writing the GIF", &err);
         } else {
-            fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", o.out, frames, o.width,
-                    o.height, fps);
+            fprintf(stderr, "wrote %s (%u frames, %ux%u, %g fps)\n", cli_esc(o.out), frames,
+                    o.width, o.height, fps);
         }
     }
     if (!rc && demo_defaults) {

@@ -57,8 +57,12 @@ static void print_string(const char *s) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\') {
             printf("\\%c", c);
-        } else if (c < 0x20) {
+        } else if (c < 0x20 || c == 0x7f) {
             printf("\\u%04x", c);
+        } else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+            /* C1 controls, which a terminal would act on: escaped as in text output. */
+            printf("\\u%04x", (unsigned char)s[1]);
+            s++;
         } else if (c >= 0x80) {
             /* Names from files are checked UTF-8; the file name is whatever bytes the
              * shell gave. JSON text must be UTF-8: a bad byte becomes U+FFFD. */
@@ -209,7 +213,7 @@ int oroya_cmd_sample(int argc, char **argv) {
         } else if (a[0] != '-' && !file) {
             file = a;
         } else {
-            fprintf(stderr, "oroya sample: bad or incomplete argument '%s'\n", a);
+            fprintf(stderr, "oroya sample: bad or incomplete argument '%s'\n", cli_esc(a));
             usage(stderr);
             return 2;
         }
@@ -272,7 +276,7 @@ int oroya_cmd_sample(int argc, char **argv) {
             char *end = NULL;
             t = strtod(next, &end);
             if (end == next || (*end != ',' && *end != '\0') || !isfinite(t)) {
-                fprintf(stderr, "oroya sample: bad time in --times at '%s'\n", next);
+                fprintf(stderr, "oroya sample: bad time in --times at '%s'\n", cli_esc(next));
                 rc = 2;
                 break;
             }
@@ -285,7 +289,8 @@ int oroya_cmd_sample(int argc, char **argv) {
             fprintf(stderr,
                     "oroya sample: %s: clip '%s' at time %.9g: track %lld (%s) gives a "
                     "value that is not finite\n",
-                    file, clip->name, t, (long long)bad, tr->target ? tr->target : "?");
+                    cli_esc(file), cli_esc(clip->name), t, (long long)bad,
+                    tr->target ? cli_esc(tr->target) : "?");
             rc = 1;
             break;
         }
@@ -294,7 +299,7 @@ int oroya_cmd_sample(int argc, char **argv) {
             fprintf(stderr,
                     "oroya sample: %s: clip '%s' at time %.9g: the world matrix of node "
                     "'%s' is not finite (an overflow along its parents)\n",
-                    file, clip->name, t, name ? name : "?");
+                    cli_esc(file), cli_esc(clip->name), t, name ? cli_esc(name) : "?");
             rc = 1;
             break;
         }

@@ -50,7 +50,7 @@ typedef struct view_state {
 
 static void print_state(const view_state *s) {
     printf("state: frame=%u clip=%s playing=%d speed=%g skeleton=%d fading=%d yaw=%.3f\n", s->frame,
-           s->solo < 0 ? "all" : s->w->clips[s->solo]->name, s->playing ? 1 : 0, s->speed,
+           s->solo < 0 ? "all" : cli_esc(s->w->clips[s->solo]->name), s->playing ? 1 : 0, s->speed,
            s->skeleton ? 1 : 0, world_fading(s->w) ? 1 : 0, (double)s->yaw);
     fflush(stdout);
 }
@@ -178,7 +178,7 @@ int oroya_cmd_view(int argc, char **argv) {
         bool takes = !strcmp(a, "--clip") || !strcmp(a, "--size") || !strcmp(a, "--frames") ||
                      !strcmp(a, "--press") || !strcmp(a, "--screenshot");
         if (takes && !v) {
-            fprintf(stderr, "oroya view: %s needs a value\n", a);
+            fprintf(stderr, "oroya view: %s needs a value\n", cli_esc(a));
             return 2;
         }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -191,7 +191,8 @@ int oroya_cmd_view(int argc, char **argv) {
             char tail = 0;
             if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 4096 ||
                 h > 4096) {
-                fprintf(stderr, "oroya view: --size '%s' is not WxH with 16 <= W, H <= 4096\n", v);
+                fprintf(stderr, "oroya view: --size '%s' is not WxH with 16 <= W, H <= 4096\n",
+                        cli_esc(v));
                 return 2;
             }
             width = w;
@@ -201,7 +202,8 @@ int oroya_cmd_view(int argc, char **argv) {
             char *end = NULL;
             long n = strtol(v, &end, 10);
             if (*end || n < 1 || n > 1000000) {
-                fprintf(stderr, "oroya view: --frames '%s' is not a count in 1..1000000\n", v);
+                fprintf(stderr, "oroya view: --frames '%s' is not a count in 1..1000000\n",
+                        cli_esc(v));
                 return 2;
             }
             frames = (uint32_t)n;
@@ -218,7 +220,8 @@ int oroya_cmd_view(int argc, char **argv) {
             }
             if (key < 0 || sscanf(sep + 1, "%u", &at) != 1 || press_count == MAX_PRESSES) {
                 fprintf(stderr,
-                        "oroya view: --press '%s' is not KEY@FRAME (see --help for the keys)\n", v);
+                        "oroya view: --press '%s' is not KEY@FRAME (see --help for the keys)\n",
+                        cli_esc(v));
                 return 2;
             }
             presses[press_count++] = (press){key, at};
@@ -230,12 +233,13 @@ int oroya_cmd_view(int argc, char **argv) {
         } else if (!strcmp(a, "--allow-outside")) {
             allow_outside = true;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "oroya view: unknown option '%s'\n(see 'oroya view --help')\n", a);
+            fprintf(stderr, "oroya view: unknown option '%s'\n(see 'oroya view --help')\n",
+                    cli_esc(a));
             return 2;
         } else if (!file) {
             file = a;
         } else {
-            fprintf(stderr, "oroya view: more than one input file ('%s')\n", a);
+            fprintf(stderr, "oroya view: more than one input file ('%s')\n", cli_esc(a));
             return 2;
         }
     }
@@ -318,7 +322,7 @@ int oroya_cmd_view(int argc, char **argv) {
                                                      .use_current_context = true},
                               &r, &err) != OROYA_OK ||
         world_upload(&w, r, &gpu, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya view: %s\n", err.message);
+        fprintf(stderr, "oroya view: %s\n", cli_esc(err.message));
         rc = 1;
     }
     double last = glfwGetTime();
@@ -337,7 +341,7 @@ int oroya_cmd_view(int argc, char **argv) {
         glfwGetFramebufferSize(win, &fbw, &fbh);
         if (fbw > 0 && fbh > 0 &&
             oroya_renderer_resize(r, (uint32_t)fbw, (uint32_t)fbh, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya view: %s\n", err.message);
+            fprintf(stderr, "oroya view: %s\n", cli_esc(err.message));
             rc = 1;
             break;
         }
@@ -350,7 +354,7 @@ int oroya_cmd_view(int argc, char **argv) {
             oroya_render_perspective(40.0f, aspect, s.distance * 0.01f, s.distance * 10.0f + 10.0f);
         if (world_render(&w, r, &gpu, &view, &proj, s.skeleton, &err) != OROYA_OK ||
             oroya_render_present(r, (uint32_t)fbw, (uint32_t)fbh, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya view: %s\n", err.message);
+            fprintf(stderr, "oroya view: %s\n", cli_esc(err.message));
             rc = 1;
             break;
         }
@@ -373,7 +377,7 @@ int oroya_cmd_view(int argc, char **argv) {
                 }
                 if (oroya_image_write_png(screenshot, (uint32_t)fbw, (uint32_t)fbh, shot, &err) !=
                     OROYA_OK) {
-                    fprintf(stderr, "oroya view: %s\n", err.message);
+                    fprintf(stderr, "oroya view: %s\n", cli_esc(err.message));
                     rc = 1;
                 }
             }

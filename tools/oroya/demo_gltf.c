@@ -25,7 +25,7 @@ int gltf_world_create(const char *cmd, const char *path, bool allow_outside, wor
     w->clip_count = model->clip_count < WORLD_MAX_CLIPS ? model->clip_count : WORLD_MAX_CLIPS;
     if (model->clip_count > WORLD_MAX_CLIPS) {
         fprintf(stderr, "oroya %s: warning: %s has %u clips; only the first %d can be played\n",
-                cmd, path, model->clip_count, WORLD_MAX_CLIPS);
+                cmd, cli_esc(path), model->clip_count, WORLD_MAX_CLIPS);
     }
     for (uint32_t i = 0; i < w->clip_count; i++)
         w->clips[i] = model->clips[i];
@@ -39,7 +39,7 @@ int gltf_world_create(const char *cmd, const char *path, bool allow_outside, wor
     if (model->skin_count > WORLD_MAX_OWNED || model->skinned_mesh_count > WORLD_MAX_OWNED) {
         fprintf(stderr,
                 "oroya %s: warning: %s has more than %d skins; the rest stay in the rest pose\n",
-                cmd, path, WORLD_MAX_OWNED);
+                cmd, cli_esc(path), WORLD_MAX_OWNED);
     }
     /* Base color textures with their samplers; texCoord 1 samples TEXCOORD_1, which import
      * keeps in model->primitives (no higher set is read). */

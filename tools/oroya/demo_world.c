@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_util.h"
 #include "demo_scene.h"
 
 /* Fills err (when given) with the result and a message that names the place. */
@@ -49,7 +50,7 @@ int world_prepare(world *w) {
         }
         if (r != OROYA_OK) { /* LIMIT: more joints than the kernel holds */
             fprintf(stderr, "oroya %s: note: %s; the mixer plays on its property path\n",
-                    w->cmd ? w->cmd : "render", err.message);
+                    w->cmd ? w->cmd : "render", cli_esc(err.message));
             w->rig = NULL;
         } else {
             md.rig = w->rig;
@@ -64,8 +65,8 @@ int world_prepare(world *w) {
         const oroya_clip *clip = w->clips[c];
         oroya_result res = oroya_mixer_clip_action(w->mixer, clip, &w->actions[c]);
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya %s: clip '%s': %s\n", w->cmd ? w->cmd : "render", clip->name,
-                    oroya_result_string(res));
+            fprintf(stderr, "oroya %s: clip '%s': %s\n", w->cmd ? w->cmd : "render",
+                    cli_esc(clip->name), oroya_result_string(res));
             return 1;
         }
         for (uint32_t t = 0; t < clip->track_count; t++) {
@@ -74,7 +75,8 @@ int world_prepare(world *w) {
                 fprintf(stderr,
                         "oroya %s: warning: clip '%s' track %u targets '%s', which is not in the "
                         "scene\n",
-                        w->cmd ? w->cmd : "render", clip->name, t, clip->tracks[t].target);
+                        w->cmd ? w->cmd : "render", cli_esc(clip->name), t,
+                        cli_esc(clip->tracks[t].target));
             }
         }
     }
@@ -86,7 +88,8 @@ int world_prepare(world *w) {
     for (uint32_t i = 0; i < w->skeleton_count; i++) {
         oroya_error err = {0};
         if (oroya_skeleton_validate(w->skeletons[i], w->scene, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya %s: warning: %s\n", w->cmd ? w->cmd : "render", err.message);
+            fprintf(stderr, "oroya %s: warning: %s\n", w->cmd ? w->cmd : "render",
+                    cli_esc(err.message));
         }
     }
     return 0;
@@ -447,7 +450,7 @@ int world_add_stage(world *w, oroya_vec3 lo, oroya_vec3 hi) {
     return 0;
 fail:
     fprintf(stderr, "oroya %s: cannot build the ground: %s\n", w->cmd ? w->cmd : "render",
-            err.message[0] ? err.message : "out of memory");
+            err.message[0] ? cli_esc(err.message) : "out of memory");
     return 1;
 }
 
@@ -467,19 +470,19 @@ int world_node_camera(const world *w, const char *name, float aspect, oroya_mat4
         if (res == OROYA_OK)
             res = oroya_scene_camera_view(w->scene, node, view);
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya %s: camera '%s': %s\n", w->cmd ? w->cmd : "render", name,
-                    oroya_result_string(res));
+            fprintf(stderr, "oroya %s: camera '%s': %s\n", w->cmd ? w->cmd : "render",
+                    cli_esc(name), oroya_result_string(res));
             return 1;
         }
         return 0;
     }
     fprintf(stderr, "oroya %s: no camera node named '%s'; cameras: auto",
-            w->cmd ? w->cmd : "render", name);
+            w->cmd ? w->cmd : "render", cli_esc(name));
     for (uint32_t i = 0; i < n; i++) {
         oroya_node node = oroya_scene_node_at(w->scene, i);
         oroya_camera cam;
         if (oroya_scene_get_camera(w->scene, node, &cam) == OROYA_OK) {
-            fprintf(stderr, " %s", oroya_scene_node_name(w->scene, node));
+            fprintf(stderr, " %s", cli_esc(oroya_scene_node_name(w->scene, node)));
         }
     }
     fputc('\n', stderr);

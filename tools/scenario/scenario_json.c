@@ -58,6 +58,22 @@ int sc_check_world(play *p, const char *where) {
                    where, name ? name : "?");
 }
 
+/* Channels the glTF import ignored (an unknown target.path, or no target.node): said once. */
+void sc_warn_ignored_channels(const play *p, const oroya_gltf_model *m) {
+    if (!m || !m->ignored_channel_count || !p->desc->on_warning)
+        return;
+    char msg[OROYA_ERROR_MESSAGE_MAX + 1];
+    snprintf(msg, sizeof msg,
+             "gltf: animations[%u].channels[%u].target.%s; the channel is ignored and its keys "
+             "do not count toward the clip's duration (%u channel%s ignored in all)",
+             m->first_ignored_animation, m->first_ignored_channel,
+             m->first_ignored_unknown_path
+                 ? "path: not a path oroya animates (translation, rotation, scale, weights)"
+                 : "node: absent",
+             m->ignored_channel_count, m->ignored_channel_count == 1 ? "" : "s");
+    p->desc->on_warning(msg, p->desc->user);
+}
+
 /* Issue 11: non-unit rotation keys are normalized on load; say so once per clip. */
 void sc_warn_normalized(const play *p, const char *where, const oroya_clip *clip) {
     if (!clip || !clip->normalized_key_count)

@@ -2,6 +2,7 @@
  * table below gives each op one parse function, run at setup so that a bad entry fails before
  * the first step with its JSON path, and one run function, called when the op is due. The
  * schedule at the end decides when that is. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,20 @@ int sc_mixer_call(play *p, oroya_result r, const char *path, const char *what) {
     if (r == OROYA_OK)
         return 0;
     return sc_fail(p, "%s: %s failed (%s)", path, what, oroya_result_string(r));
+}
+
+/* A refused argument: the op, the value and the rule it breaks ("script[1]: setEffectiveWeight:
+ * weight 1e+09 refused: |weight| must be at most 1e+06"), instead of "invalid argument". */
+static int refused(play *p, oroya_result r, const op_call *c, const char *field, double v,
+                   const char *rule) {
+    if (r != OROYA_ERR_INVALID_ARGUMENT)
+        return sc_mixer_call(p, r, c->path, c->what);
+    return sc_fail(p, "%s: %s: %s %.9g refused: %s", c->path, c->what, field, v, rule);
+}
+
+/* A duration for fadeIn, fadeOut, halt and cross fades: finite and >= 0. */
+static int duration_call(play *p, oroya_result r, const op_call *c) {
+    return refused(p, r, c, "duration", c->op->n[0], "it must be finite and >= 0");
 }
 
 /* ---- the ops of three's AnimationAction and AnimationMixer ---------------------------------- */
@@ -232,11 +247,11 @@ static int run_reset(play *p, const op_call *c) {
 }
 
 static int run_fade_in(play *p, const op_call *c) {
-    return sc_mixer_call(p, oroya_action_fade_in(c->a, c->op->n[0]), c->path, c->what);
+    return duration_call(p, oroya_action_fade_in(c->a, c->op->n[0]), c);
 }
 
 static int run_fade_out(play *p, const op_call *c) {
-    return sc_mixer_call(p, oroya_action_fade_out(c->a, c->op->n[0]), c->path, c->what);
+    return duration_call(p, oroya_action_fade_out(c->a, c->op->n[0]), c);
 }
 
 static int run_cross_fade_to(play *p, const op_call *c) {
@@ -250,7 +265,11 @@ static int run_cross_fade_from(play *p, const op_call *c) {
 }
 
 static int run_set_effective_weight(play *p, const op_call *c) {
-    return sc_mixer_call(p, oroya_action_set_effective_weight(c->a, c->op->n[0]), c->path, c->what);
+    char rule[96];
+    snprintf(rule, sizeof rule, "|weight| must be at most %g (OROYA_MAX_WEIGHT)",
+             (double)OROYA_MAX_WEIGHT);
+    return refused(p, oroya_action_set_effective_weight(c->a, c->op->n[0]), c, "weight",
+                   c->op->n[0], rule);
 }
 
 static int run_set_effective_time_scale(play *p, const op_call *c) {
@@ -259,7 +278,8 @@ static int run_set_effective_time_scale(play *p, const op_call *c) {
 }
 
 static int run_set_duration(play *p, const op_call *c) {
-    return sc_mixer_call(p, oroya_action_set_duration(c->a, c->op->n[0]), c->path, c->what);
+    return refused(p, oroya_action_set_duration(c->a, c->op->n[0]), c, "duration", c->op->n[0],
+                   "it must be finite and not 0");
 }
 
 static int run_set_loop(play *p, const op_call *c) {
@@ -274,7 +294,8 @@ static int run_clamp_when_finished(play *p, const op_call *c) {
 }
 
 static int run_start_at(play *p, const op_call *c) {
-    return sc_mixer_call(p, oroya_action_start_at(c->a, c->op->n[0]), c->path, c->what);
+    return refused(p, oroya_action_start_at(c->a, c->op->n[0]), c, "time", c->op->n[0],
+                   "it must be finite");
 }
 
 static int run_sync_with(play *p, const op_call *c) {
@@ -282,12 +303,37 @@ static int run_sync_with(play *p, const op_call *c) {
 }
 
 static int run_halt(play *p, const op_call *c) {
-    return sc_mixer_call(p, oroya_action_halt(c->a, c->op->n[0]), c->path, c->what);
+    return duration_call(p, oroya_action_halt(c->a, c->op->n[0]), c);
+}
+
+/* The rule of oroya_action_warp that (start, end, duration) breaks, into `out`. */
+static void warp_rule(const oroya_action *a, const double *n, char *out, size_t cap) {
+    const double ts = oroya_action_time_scale(a);
+    if (!isfinite(n[0]) || !isfinite(n[1]) || !isfinite(n[2])) {
+        snprintf(out, cap, "startTimeScale, endTimeScale and duration must be finite");
+    } else if (n[2] < 0) {
+        snprintf(out, cap, "duration %.9g: it must be >= 0", n[2]);
+    } else if (ts == 0) {
+        snprintf(out, cap, "the action's timeScale is 0, so the ramp's ratio is undefined");
+    } else {
+        const bool first = !(fabs(n[0] / ts) <= FLT_MAX);
+        snprintf(out, cap,
+                 "%s %.9g / the action's timeScale %.9g is beyond the float range (+-%g) the "
+                 "ramp is stored in",
+                 first ? "startTimeScale" : "endTimeScale", first ? n[0] : n[1], ts,
+                 (double)FLT_MAX);
+    }
 }
 
 static int run_warp(play *p, const op_call *c) {
     const double *n = c->op->n;
-    return sc_mixer_call(p, oroya_action_warp(c->a, n[0], n[1], n[2]), c->path, c->what);
+    oroya_result r = oroya_action_warp(c->a, n[0], n[1], n[2]);
+    if (r != OROYA_ERR_INVALID_ARGUMENT)
+        return sc_mixer_call(p, r, c->path, c->what);
+    char rule[200];
+    warp_rule(c->a, n, rule, sizeof rule);
+    return sc_fail(p, "%s: %s(%.9g, %.9g, %.9g) refused: %s", c->path, c->what, n[0], n[1], n[2],
+                   rule);
 }
 
 static int run_stop_fading(play *p, const op_call *c) {
