@@ -225,7 +225,10 @@ oroya_result oroya_mixer_play(oroya_mixer *mixer, const oroya_clip *clip, oroya_
  * loops, fades, warps, events) and writes the blended values to the scene: three's
  * AnimationMixer.update. The event list (oroya_mixer_events) is cleared first. Never
  * allocates. Errors: OROYA_ERR_INVALID_ARGUMENT for a NULL mixer or a NaN, infinite or
- * negative dt (deviation 1: nothing changes then). */
+ * negative dt (deviation 1: nothing changes then); OROYA_ERR_INVALID_DATA, changing nothing,
+ * when the mixer has a rig built on this scene and one of the rig's joint nodes was removed or
+ * re-parented since (a rig's hierarchy is fixed when it is built: build a new rig and mixer;
+ * oroya_mixer_update_batch names the joint). */
 oroya_result oroya_mixer_update(oroya_mixer *mixer, double dt);
 
 /* three's setTime: mixer time and every action's time become 0, then update(time). Same

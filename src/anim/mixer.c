@@ -219,6 +219,11 @@ struct oroya_mixer {
     /* Curves (oroya_mixer_curve_index): names and the values CURVE bindings write. */
     curve_slot *curves;
     uint32_t curve_count, curve_capacity;
+    /* The rig's hierarchy against the scene's (rig_hierarchy_broken), re-checked when the
+     * scene's layout version moves: the first kernel joint whose node was removed or whose
+     * parent is no longer its rig parent's node, or NO_INDEX. */
+    bool khier_valid;
+    uint32_t khier_version, khier_bad;
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
@@ -2201,12 +2206,49 @@ static oroya_result check_update(const oroya_mixer *m, double dt) {
     return OROYA_OK;
 }
 
+/* A rig's hierarchy is fixed when it is built. On the scene it was built from, a joint node
+ * removed or re-parented since then would make the bone matrices (and the kernel's model
+ * matrices) disagree with the scene: such an update is refused (INVALID_DATA) and changes
+ * nothing; a new rig (and mixer) takes the new hierarchy. The first such kernel joint, or
+ * NO_INDEX. Runs its loop only when the scene's layout version moved. */
+static uint32_t rig_hierarchy_broken(oroya_mixer *m) {
+    if (!m->rig || m->scene != m->rig->scene)
+        return NO_INDEX;
+    const uint32_t version = oroya_scene_layout_version(m->scene);
+    if (m->khier_valid && version == m->khier_version)
+        return m->khier_bad;
+    const uint32_t *scene_parents = oroya_scene_parent_indices(m->scene);
+    const uint32_t *rig_parents = m->rig->skeleton->parents;
+    m->khier_bad = NO_INDEX;
+    for (uint32_t k = 0; k < m->kjoints && m->khier_bad == NO_INDEX; k++) {
+        const oroya_node node = m->rig->nodes[k];
+        if (!oroya_scene_node_valid(m->scene, node)) {
+            m->khier_bad = k;
+            break;
+        }
+        const uint32_t p = rig_parents[k];
+        if (p == UINT32_MAX)
+            continue;
+        const uint32_t d = oroya_scene_node_index(m->scene, node);
+        const uint32_t pd = oroya_scene_node_valid(m->scene, m->rig->nodes[p])
+                                ? oroya_scene_node_index(m->scene, m->rig->nodes[p])
+                                : NO_INDEX;
+        if (!scene_parents || pd == NO_INDEX || scene_parents[d] != pd)
+            m->khier_bad = k;
+    }
+    m->khier_version = version;
+    m->khier_valid = true;
+    return m->khier_bad;
+}
+
 /* One update; *destroyed: the event callback destroyed the mixer, which is freed now. */
 static oroya_result mixer_update_one(oroya_mixer *m, double dt, bool *destroyed) {
     *destroyed = false;
     oroya_result r = check_update(m, dt);
     if (r != OROYA_OK)
         return r;
+    if (rig_hierarchy_broken(m) != NO_INDEX)
+        return OROYA_ERR_INVALID_DATA;
     if (mixer_update_actions(m, dt, true)) {
         *destroyed = true;
         return OROYA_OK;
@@ -2331,6 +2373,17 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
                                "mixers[%u]: NULL, or dt %g is not finite and >= 0 or overflows "
                                "its time",
                                i, dt);
+        const uint32_t k = rig_hierarchy_broken(mixers[i]);
+        if (k != NO_INDEX) {
+            const oroya_rig *rig = mixers[i]->rig;
+            const char *name =
+                rig->skeleton->names && rig->skeleton->names[k][0] ? rig->skeleton->names[k] : "";
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "mixers[%u]: rig \"%s\", joint %u (\"%s\"): its node was removed "
+                               "or re-parented in the scene since the rig was built; build a new "
+                               "rig for the new hierarchy",
+                               i, rig->name, k, name);
+        }
     }
     /* Action logic and events on this thread, in order; the kernels on the scheduler; the
      * scene hand-over on this thread again. */

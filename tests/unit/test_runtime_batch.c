@@ -554,9 +554,34 @@ static void test_stop_then_same_pose(void) {
     oroya_clip_destroy(clip);
 }
 
+/* A rig's hierarchy is fixed when it is built: re-parenting or removing one of its joint nodes
+ * afterwards must not leave bone matrices that disagree with the scene. The update is
+ * refused (INVALID_DATA), the batch names the joint, and re-parenting back makes it work. */
+static void test_hierarchy_change_refused(void) {
+    oroya_clip *clip = limit_clip();
+    limit_world w;
+    limit_world_create(&w, clip, false);
+    OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_OK);
+    /* "c" (joint 3) moves under "root": the rig still has it under "b". */
+    OT_CHECK(oroya_scene_set_parent(w.scene, w.nodes[3], w.nodes[0]) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_ERR_INVALID_DATA);
+    oroya_error err = {0};
+    OT_CHECK(oroya_mixer_update_batch(&w.mixer, 1, 1.0 / 60, NULL, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK(strstr(err.message, "joint 3 (\"c\")") != NULL);
+    /* Back under "b": the rig's hierarchy again. */
+    OT_CHECK(oroya_scene_set_parent(w.scene, w.nodes[3], w.nodes[2]) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_OK);
+    /* Removing a joint node ("tip", joint 5) is refused too. */
+    OT_CHECK(oroya_scene_remove_node(w.scene, w.nodes[5]) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_ERR_INVALID_DATA);
+    limit_world_destroy(&w);
+    oroya_clip_destroy(clip);
+}
+
 int main(void) {
     OT_RUN(test_batch_matches_single);
     OT_RUN(test_stop_then_same_pose);
     OT_RUN(test_limits_kernel_vs_property);
+    OT_RUN(test_hierarchy_change_refused);
     return ot_finish();
 }
