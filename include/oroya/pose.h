@@ -115,7 +115,8 @@ typedef struct oroya_pose_clip oroya_pose_clip;
 /* Key compression at load time (docs/compression.md): keys are reduced and quantized so that
  * every joint position and every virtual vertex (points at vertex_distance from each joint
  * along its local axes), in model space, stays within the tolerance of where the source clip
- * puts it. The bound is measured at create (at 120 Hz and at every key time, through the
+ * puts it. The bound is measured at create (at 120 Hz, at most 32 points between two key
+ * times, and at every key time, through the
  * kernel, against the source posed in double); a clip that cannot meet it keeps more keys
  * and bits, down to float storage (STEP tracks always do). Errors: INVALID_ARGUMENT for a
  * tolerance, joint tolerance or vertex distance out of range, NaN or infinite, or a

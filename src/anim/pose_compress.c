@@ -11,8 +11,8 @@
  * joint's share is the smallest tolerance of the points it moves (itself, its descendants,
  * their virtual vertices) divided by their depth, an angle budget divides it by the joint's
  * reach (the longest rest chain below it plus the virtual vertex distance). That split is
- * safe to first order; the clip is then measured for real, in model space, at 120 Hz and at
- * every grid time, through the kernel, against the source sampled in double. The budgets are
+ * safe to first order; the clip is then measured for real, in model space, at 120 Hz (at most
+ * 32 points between two grid times, see pc_measure) and at every grid time, through the kernel, against the source sampled in double. The budgets are
  * scaled by a factor f searched geometrically: the largest f whose measured error meets the
  * tolerance wins; when none does the clip stays in float storage. */
 #include <math.h>
@@ -914,9 +914,82 @@ typedef struct pc_error {
     double max, joint; /* largest error of any point, of joint positions alone */
 } pc_error;
 
-/* Samples `c` through the kernel and the source clip in double, at 120 Hz over [0, duration]
- * and at every grid time, and compares each joint's position and virtual vertices in model
- * space. */
+/* The measure's work, for tests: time samples and calls (internal/pose.h). */
+static atomic_ullong pc_samples, pc_measures;
+void oroya__pose_compress_measure_counts(uint64_t *samples, uint64_t *calls) {
+    *samples = (uint64_t)atomic_load(&pc_samples);
+    *calls = (uint64_t)atomic_load(&pc_measures);
+}
+
+/* Poses `c` at t through the kernel and the source clip in double, and folds each joint's
+ * position and virtual vertices, compared in model space, into *out. */
+static void pc_measure_at(const pc_ctx *x, oroya_pose_character *chr, const oroya_pose_clip *c,
+                          float t, double *models, uint32_t *cursors, pc_error *out) {
+    const uint32_t nj = x->joints;
+    const oroya_pose_layer layer = {c, t, 1.0f};
+    oroya__pose_run_update(chr, &layer, 1, 0);
+    for (uint32_t j = 0; j < nj; j++) {
+        double v[3][4];
+        for (int ch = 0; ch < 3; ch++) {
+            const uint32_t ti = x->map[((j / 4) * 3 + (uint32_t)ch) * 4 + j % 4];
+            if (ti == UINT32_MAX) {
+                float r[4];
+                rest_of(x->skel, j, ch, r);
+                for (int e = 0; e < 4; e++) {
+                    v[ch][e] = r[e];
+                }
+            } else {
+                oroya_track_sample_f64(&x->clip->tracks[ti], t, &cursors[ti], NULL, v[ch]);
+            }
+        }
+        const double len =
+            sqrt(v[1][0] * v[1][0] + v[1][1] * v[1][1] + v[1][2] * v[1][2] + v[1][3] * v[1][3]);
+        for (int e = 0; e < 4; e++) {
+            v[1][e] = len > 0 ? v[1][e] / len : e == 3;
+        }
+        double local[12];
+        pc_compose(v[0], v[1], v[2], local);
+        const uint32_t p = x->skel->parents[j];
+        double *m = models + (size_t)j * 12;
+        if (p == UINT32_MAX) {
+            memcpy(m, local, sizeof local);
+        } else {
+            pc_mul(models + (size_t)p * 12, local, m);
+        }
+        const float *g = chr->models[j].m;
+        double worst = 0;
+        for (int k = 0; k < 4; k++) {
+            /* The joint (k = 0) and its virtual vertices along x, y and z. */
+            const double off = k ? x->vd : 0;
+            double d2 = 0;
+            for (int r = 0; r < 3; r++) {
+                double ref = m[9 + r], got = (double)g[12 + r];
+                if (k) {
+                    ref += m[(k - 1) * 3 + r] * off;
+                    got += (double)g[(k - 1) * 4 + r] * off;
+                }
+                d2 += (ref - got) * (ref - got);
+            }
+            const double e = sqrt(d2);
+            worst = fmax(worst, e);
+            if (k == 0) {
+                out->joint = fmax(out->joint, e);
+            }
+        }
+        out->max = fmax(out->max, worst);
+        out->ratio = fmax(out->ratio, worst / x->jtol[j]);
+    }
+}
+
+/* Samples `c` through the kernel and the source clip in double and compares each joint's
+ * position and virtual vertices in model space, at every grid time, at the duration and
+ * inside each span between them (0, the grid times, the duration) at 120 Hz, or, in a span
+ * longer than PC_MEASURE_SPAN samples at 120 Hz, at PC_MEASURE_SPAN evenly spaced points.
+ * Inside one span every source track and every reduced key sequence is a single interpolation
+ * segment (the reduced keys are grid times), so the error depends on the position within the
+ * span, not on its length: a long span needs no more points than a short one. The work is
+ * bounded by the grid (the file's keys), not by the duration. */
+#define PC_MEASURE_SPAN 32
 static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, pc_error *out,
                                oroya_error *err) {
     memset(out, 0, sizeof *out);
@@ -937,66 +1010,37 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, pc_err
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: scratch");
     }
     const double dur = x->clip->duration;
-    const uint32_t regular = (uint32_t)fmin(floor(dur * PC_MEASURE_RATE), 1e8) + 1;
-    const uint32_t total = regular + 1 + x->n;
-    for (uint32_t i = 0; i < total; i++) {
-        const float t = i < regular    ? (float)(i / PC_MEASURE_RATE)
-                        : i == regular ? (float)dur
-                                       : x->times[i - regular - 1];
-        const oroya_pose_layer layer = {c, t, 1.0f};
-        oroya__pose_run_update(chr, &layer, 1, 0);
-        for (uint32_t j = 0; j < nj; j++) {
-            double v[3][4];
-            for (int ch = 0; ch < 3; ch++) {
-                const uint32_t ti = x->map[((j / 4) * 3 + (uint32_t)ch) * 4 + j % 4];
-                if (ti == UINT32_MAX) {
-                    float r[4];
-                    rest_of(x->skel, j, ch, r);
-                    for (int e = 0; e < 4; e++) {
-                        v[ch][e] = r[e];
-                    }
-                } else {
-                    oroya_track_sample_f64(&x->clip->tracks[ti], t, &cursors[ti], NULL, v[ch]);
+    uint64_t samples = 0;
+    double a = 0;
+    for (uint32_t s = 0; s <= x->n; s++) {
+        /* The span [a, b): from the previous bound to the next grid time (the duration last). */
+        const double b = s < x->n ? fmin(fmax((double)x->times[s], a), dur) : fmax(dur, a);
+        if (b > a) {
+            const double lo = ceil(a * PC_MEASURE_RATE), hi = ceil(b * PC_MEASURE_RATE);
+            if (hi - lo <= PC_MEASURE_SPAN) {
+                for (int k = 0; k < (int)(hi - lo); k++) {
+                    const float t = (float)((lo + k) / PC_MEASURE_RATE);
+                    pc_measure_at(x, chr, c, t, models, cursors, out);
+                    samples++;
                 }
-            }
-            const double len =
-                sqrt(v[1][0] * v[1][0] + v[1][1] * v[1][1] + v[1][2] * v[1][2] + v[1][3] * v[1][3]);
-            for (int e = 0; e < 4; e++) {
-                v[1][e] = len > 0 ? v[1][e] / len : e == 3;
-            }
-            double local[12];
-            pc_compose(v[0], v[1], v[2], local);
-            const uint32_t p = x->skel->parents[j];
-            double *m = models + (size_t)j * 12;
-            if (p == UINT32_MAX) {
-                memcpy(m, local, sizeof local);
             } else {
-                pc_mul(models + (size_t)p * 12, local, m);
-            }
-            const float *g = chr->models[j].m;
-            double worst = 0;
-            for (int k = 0; k < 4; k++) {
-                /* The joint (k = 0) and its virtual vertices along x, y and z. */
-                const double off = k ? x->vd : 0;
-                double d2 = 0;
-                for (int r = 0; r < 3; r++) {
-                    double ref = m[9 + r], got = (double)g[12 + r];
-                    if (k) {
-                        ref += m[(k - 1) * 3 + r] * off;
-                        got += (double)g[(k - 1) * 4 + r] * off;
-                    }
-                    d2 += (ref - got) * (ref - got);
-                }
-                const double e = sqrt(d2);
-                worst = fmax(worst, e);
-                if (k == 0) {
-                    out->joint = fmax(out->joint, e);
+                for (int k = 0; k < PC_MEASURE_SPAN; k++) {
+                    const float t = (float)(a + (b - a) * k / PC_MEASURE_SPAN);
+                    pc_measure_at(x, chr, c, t, models, cursors, out);
+                    samples++;
                 }
             }
-            out->max = fmax(out->max, worst);
-            out->ratio = fmax(out->ratio, worst / x->jtol[j]);
         }
+        a = b;
     }
+    pc_measure_at(x, chr, c, (float)dur, models, cursors, out);
+    samples++;
+    for (uint32_t i = 0; i < x->n; i++) {
+        pc_measure_at(x, chr, c, x->times[i], models, cursors, out);
+        samples++;
+    }
+    atomic_fetch_add(&pc_samples, (unsigned long long)samples);
+    atomic_fetch_add(&pc_measures, 1ull);
     oroya__free(x->alloc, models);
     oroya__free(x->alloc, cursors);
     oroya_pose_character_destroy(chr);

@@ -192,6 +192,10 @@ static inline uint32_t oroya__pose_clip_state_intervals(const oroya_pose_clip *c
 oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc,
                                                 oroya_pose_clip **out, oroya_error *err);
 
+/* Tests: the compressed-clip error measure's work since the process started (time samples,
+ * each posing every joint, summed over calls; and the calls). */
+void oroya__pose_compress_measure_counts(uint64_t *samples, uint64_t *calls);
+
 /* The channel (OROYA__CH_T/R/S) of a track property, -1 for WEIGHTS. */
 int oroya__pose_channel_of(oroya_property p);
 

@@ -781,6 +781,75 @@ static void test_export_round_trip(void) {
     round_trip(ASSETS "/RiggedSimple/glTF-Binary/RiggedSimple.glb", 1e-4f);
 }
 
+/* Audit D1: the error measure's work is bounded by the keys, not by the duration. A 2-key
+ * track in a 1e30 s clip (a 1 KB glTF took 356 s with 120 Hz over the whole duration) and a
+ * key at 1e30 s are measured at a few dozen points per call; a normal clip keeps 120 Hz. The
+ * check counts samples (internal counter), it is not timed. */
+static void test_measure_bounded(void) {
+    proc p;
+    proc_make(&p);
+    static const float t2[2] = {0.0f, 1.0f}, t3[3] = {0.0f, 1.0f, 1e30f};
+    static const float v3[9] = {0, 0, 0, 0.5f, 0, 0, 0.5f, 0.25f, 0};
+    const struct {
+        const float *times;
+        uint32_t keys;
+        float duration;
+    } cases[2] = {{t2, 2, 1e30f}, {t3, 3, 0.0f}};
+    for (int i = 0; i < 2; i++) {
+        oroya_track tr = {.target = p.names[1],
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .components = 3,
+                          .key_count = cases[i].keys,
+                          .times = cases[i].times,
+                          .values = v3};
+        oroya_error err = {0};
+        oroya_clip *clip = NULL;
+        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "long",
+                                                      .duration = cases[i].duration,
+                                                      .tracks = &tr,
+                                                      .track_count = 1},
+                                   &clip, &err) == OROYA_OK);
+        OT_CHECK(clip && clip->duration >= 1e29f);
+        uint64_t s0, c0, s1, c1;
+        oroya__pose_compress_measure_counts(&s0, &c0);
+        oroya_pose_compress cp = {.tolerance = 1e-4f};
+        oroya_pose_clip *pc = NULL;
+        OT_CHECK(oroya_pose_clip_create(
+                     &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = clip, .compress = &cp},
+                     &pc, &err) == OROYA_OK);
+        oroya__pose_compress_measure_counts(&s1, &c1);
+        oroya_pose_clip_info info;
+        oroya_pose_clip_get_info(pc, &info);
+        OT_CHECK(isfinite(info.max_error) && info.max_error <= 1e-4f);
+        const uint64_t calls = c1 - c0, samples = s1 - s0;
+        OT_CHECK(calls >= 1);
+        /* Per call: 32 points in each of (keys + 1) spans, the duration and each grid time. */
+        const uint64_t bound = calls * ((cases[i].keys + 1) * 32u + 1u + cases[i].keys);
+        OT_CHECK_MSG(samples <= bound, "case %d: %llu samples in %llu measures (bound %llu)", i,
+                     (unsigned long long)samples, (unsigned long long)calls,
+                     (unsigned long long)bound);
+        oroya_pose_clip_destroy(pc);
+        oroya_clip_destroy(clip);
+    }
+    /* A normal clip is still sampled at 120 Hz over its whole duration (and more). */
+    uint64_t s0, c0, s1, c1;
+    oroya__pose_compress_measure_counts(&s0, &c0);
+    oroya_pose_compress cp = {.tolerance = 1e-4f};
+    oroya_pose_clip *pc = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_clip_create(
+                 &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip, .compress = &cp},
+                 &pc, &err) == OROYA_OK);
+    oroya__pose_compress_measure_counts(&s1, &c1);
+    OT_CHECK(c1 > c0);
+    const double per_call = (double)(s1 - s0) / (double)(c1 - c0);
+    OT_CHECK_MSG(per_call >= floor((double)p.clip->duration * 120.0) + 1.0,
+                 "%.1f samples per measure over %g s", per_call, (double)p.clip->duration);
+    oroya_pose_clip_destroy(pc);
+    proc_free(&p);
+}
+
 int main(void) {
     OT_RUN(test_khronos_clips);
     OT_RUN(test_bench_character);
@@ -791,5 +860,6 @@ int main(void) {
     OT_RUN(test_key_cache_same_times);
     OT_RUN(test_bad_tolerance);
     OT_RUN(test_export_round_trip);
+    OT_RUN(test_measure_bounded);
     return ot_finish();
 }
