@@ -209,8 +209,8 @@ static oroya_result read_list(parser *p, const cJSON *obj, const char *key, cons
 
 /* What the elements of a plain array must be. */
 typedef enum value_kind {
-    VALUE_FLOAT,  /* a finite number in float range */
-    VALUE_NUMBER, /* a finite number (extras.curves keys, converted as they are) */
+    VALUE_FLOAT,  /* a finite number in float range (also extras.curves keys: 1e39 is refused
+                     here, naming the key, not later as an infinite value) */
     VALUE_INDEX,  /* a whole number in [0, 2^32 - 2] */
     VALUE_STRING, /* a string, copied into the arena */
 } value_kind;
@@ -225,20 +225,14 @@ static size_t value_size(value_kind kind) {
  * another kind is an error at "<path>.<key>[i]". */
 static oroya_result read_values(parser *p, const cJSON *arr, const char *key, const char *path,
                                 value_kind kind, void *out) {
-    static const char *const expected[] = {"a finite number", "a finite number",
-                                           "a non-negative integer index", "a string"};
+    static const char *const expected[] = {"a finite number", "a non-negative integer index",
+                                           "a string"};
     uint32_t i = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, arr) {
         bool ok = false;
         switch (kind) {
         case VALUE_FLOAT: ok = as_float(it, &((float *)out)[i]); break;
-        case VALUE_NUMBER:
-            ok = cJSON_IsNumber(it) && isfinite(it->valuedouble);
-            if (ok) {
-                ((float *)out)[i] = (float)it->valuedouble;
-            }
-            break;
         case VALUE_INDEX: ok = as_index(it, &((uint32_t *)out)[i]); break;
         case VALUE_STRING:
             ok = cJSON_IsString(it) && it->valuestring;
@@ -688,8 +682,8 @@ static oroya_result read_curve(parser *p, const cJSON *v, const char *path, void
     t->target = name;
     float *times, *values;
     uint32_t nv;
-    TRY(read_value_list(p, v, "times", path, VALUE_NUMBER, (void **)&times, &t->key_count));
-    TRY(read_value_list(p, v, "values", path, VALUE_NUMBER, (void **)&values, &nv));
+    TRY(read_value_list(p, v, "times", path, VALUE_FLOAT, (void **)&times, &t->key_count));
+    TRY(read_value_list(p, v, "values", path, VALUE_FLOAT, (void **)&values, &nv));
     t->times = times;
     t->values = values;
     t->value_count = nv ? nv : 1; /* 0 would mean "not declared" */

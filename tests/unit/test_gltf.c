@@ -683,6 +683,10 @@ static const bad_case bad_cases[] = {
     {"curve key not a number",
      HEAD "\"animations\":[{\"extras\":{\"curves\":[{\"name\":\"c\",\"times\":[0,\"x\"]}]}}]",
      OROYA_ERR_PARSE, "animations[0].extras.curves[0].times[1]: expected a finite number"},
+    {"curve value beyond float range",
+     HEAD "\"animations\":[{\"extras\":{\"curves\":[{\"name\":\"c\",\"times\":[0,1],"
+          "\"values\":[0,1e39]}]}}]",
+     OROYA_ERR_PARSE, "animations[0].extras.curves[0].values[1]: expected a finite number"},
 };
 
 static void test_bad_files(void) {
