@@ -55,7 +55,13 @@ paths = [e for e in root.iter() if e.tag.endswith('path')]
 assert len(paths) > 12, len(paths)
 PY
 # A scenario with a "gltf" model brings its clips (morph weights here).
-"$OROYA" plot "$SRC/tests/conformance/gltf/animated_morph_cube.json" --channel weights.1 -o m.png 2>err.txt ||
+# Its model lies outside the scenario's folder (tests/assets): refused without the flag.
+if "$OROYA" plot "$SRC/tests/conformance/gltf/animated_morph_cube.json" --channel weights.1 -o m.png 2>err.txt; then
+    fail "a scenario's gltf outside its folder was read without --allow-gltf-dir"
+fi
+grep -q "leads outside the scenario's folder" err.txt || fail "outside gltf: $(cat err.txt)"
+"$OROYA" plot "$SRC/tests/conformance/gltf/animated_morph_cube.json" --allow-gltf-dir "$SRC/tests/assets" \
+    --channel weights.1 -o m.png 2>err.txt ||
     fail "scenario with gltf: $(cat err.txt)"
 grep -q "wrote m.png (1 curve)" err.txt || fail "weights.1 of the morph cube: $(cat err.txt)"
 

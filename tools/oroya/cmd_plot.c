@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_util.h"
 #include "demo_scene.h"
+#include "oroya_scenario.h"
 
 #ifdef OROYA_HAVE_CAIRO
 #include <cairo-svg.h>
@@ -27,7 +28,8 @@
 
 static const char *usage_text =
     "usage: oroya plot [FILE] [--clip NAME]... [--node NAME]... [--channel CH]...\n"
-    "                  [--from T] [--to T] [--size WxH] [--title TEXT] -o OUT.svg|.png\n"
+    "                  [--from T] [--to T] [--size WxH] [--title TEXT]\n"
+    "                  [--allow-gltf-dir DIR] -o OUT.svg|.png\n"
     "\n"
     "Draws animation curves: value over time (seconds), keys marked as dots, one line per\n"
     "channel, each labelled in the legend with its node, channel and interpolation.\n"
@@ -47,6 +49,8 @@ static const char *usage_text =
     "  --from T, --to T  the time range in seconds (default 0 to the longest clip's end)\n"
     "  --size WxH      image size (default 800x450; SVG in points)\n"
     "  --title TEXT    the chart's title (default: the clips' names)\n"
+    "  --allow-gltf-dir DIR  a scenario's \"gltf\" may lie in DIR (and its subfolders);\n"
+    "                  by default only in the scenario's own folder, as in oroya play\n"
     "  -o OUT          .svg or .png\n";
 
 typedef struct channel_sel {
@@ -202,7 +206,7 @@ static const char *string_of(const cJSON *o, const char *key) {
 
 /* The clips of a scenario (FORMAT: "clips": [{name, tracks: [{node, property,
  * interpolation, times, values}]}]) and of its "gltf" model. */
-static int load_scenario(plot_input *in, const char *path) {
+static int load_scenario(plot_input *in, const char *path, const char *allow_gltf_dir) {
     if (cli_check_regular_file("plot", path))
         return 1;
     FILE *f = fopen(path, "rb");
@@ -234,8 +238,25 @@ static int load_scenario(plot_input *in, const char *path) {
             snprintf(full, sizeof full, "%s", gltf);
         else
             snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, gltf);
+        /* A scenario from a stranger names its model: it stays in the scenario's folder or
+         * --allow-gltf-dir, as in `oroya play`. */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        char *real = NULL;
+        const int inside = oroya_scenario_gltf_inside(dir, allow_gltf_dir, full, &real);
+        if (inside == 0) {
+            fprintf(stderr,
+                    "oroya plot: %s: gltf: \"%s\" leads outside the scenario's folder \"%s\" "
+                    "(resolves to \"%s\"); --allow-gltf-dir DIR permits a folder (access "
+                    "refused)\n",
+                    cli_esc(path), cli_esc(gltf), cli_esc(dir), cli_esc(real));
+            free(real);
+            return 1;
+        }
         oroya_gltf_import_desc d = {.skip_images = true};
-        if (cli_gltf_load("plot", full, &d, &in->model))
+        const int failed = cli_gltf_load("plot", real ? real : full, &d, &in->model);
+        free(real);
+        if (failed)
             return 1;
         for (uint32_t i = 0; i < in->model->clip_count; i++) {
             if (add_clip(in, in->model->clips[i], false))
@@ -326,7 +347,7 @@ static int load_scenario(plot_input *in, const char *path) {
     return 0;
 }
 
-static int load_input(plot_input *in, const char *file) {
+static int load_input(plot_input *in, const char *file, const char *allow_gltf_dir) {
     if (!file) {
         if (demo_world_create(&in->demo))
             return 1;
@@ -338,7 +359,7 @@ static int load_input(plot_input *in, const char *file) {
         return 0;
     }
     if (ends_with(file, ".json"))
-        return load_scenario(in, file);
+        return load_scenario(in, file, allow_gltf_dir);
     oroya_gltf_import_desc d = {.skip_images = true};
     if (cli_gltf_load("plot", file, &d, &in->model))
         return 1;
@@ -666,7 +687,7 @@ static bool parse_number(const char *s, double *out) {
 }
 
 int oroya_cmd_plot(int argc, char **argv) {
-    const char *file = NULL, *out = NULL, *title = NULL;
+    const char *file = NULL, *out = NULL, *title = NULL, *allow_gltf_dir = NULL;
     const char *clip_names[PLOT_MAX_CLIPS], *node_names[PLOT_MAX_SERIES];
     uint32_t clip_count = 0, node_count = 0, channel_count = 0;
     channel_sel channels[PLOT_MAX_CHANNELS];
@@ -678,7 +699,8 @@ int oroya_cmd_plot(int argc, char **argv) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = !strcmp(a, "--clip") || !strcmp(a, "--node") || !strcmp(a, "--channel") ||
                      !strcmp(a, "--from") || !strcmp(a, "--to") || !strcmp(a, "--size") ||
-                     !strcmp(a, "--title") || !strcmp(a, "-o") || !strcmp(a, "--output");
+                     !strcmp(a, "--title") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
+                     !strcmp(a, "--allow-gltf-dir");
         if (takes && !v)
             return usage_error("%s needs a value", a);
         if (takes)
@@ -686,6 +708,8 @@ int oroya_cmd_plot(int argc, char **argv) {
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
             return 0;
+        } else if (!strcmp(a, "--allow-gltf-dir")) {
+            allow_gltf_dir = v;
         } else if (!strcmp(a, "--clip")) {
             if (clip_count == PLOT_MAX_CLIPS)
                 return usage_error("%s", "too many --clip options");
@@ -740,7 +764,7 @@ int oroya_cmd_plot(int argc, char **argv) {
     plot_input *in = calloc(1, sizeof *in);
     if (!in)
         return 1;
-    int rc = load_input(in, file);
+    int rc = load_input(in, file, allow_gltf_dir);
     /* Clips. */
     const oroya_clip *clips[PLOT_MAX_CLIPS];
     uint32_t nc = 0;

@@ -122,12 +122,20 @@ static bool under_folder(const char *real, const char *dir) {
  * is the resolved path (malloc'd: free()), which is what gets opened, so no link on the way
  * can be swapped after the check. A path that does not resolve (missing, unreadable) is left
  * to oroya_gltf_load's own error (*real NULL). */
+int oroya_scenario_gltf_inside(const char *base_dir, const char *allow_dir, const char *path,
+                               char **real) {
+    *real = path ? realpath(path, NULL) : NULL;
+    if (!*real)
+        return -1;
+    return under_folder(*real, base_dir ? base_dir : ".") || under_folder(*real, allow_dir);
+}
+
 static int confine_gltf(play *p, const char *rel, const char *path, char **real) {
     const char *base = p->desc->base_dir ? p->desc->base_dir : ".";
-    *real = realpath(path, NULL);
-    if (!*real)
+    const int inside = oroya_scenario_gltf_inside(base, p->desc->allow_gltf_dir, path, real);
+    if (inside < 0)
         return errno == ENOMEM ? sc_fail(p, "out of memory") : 0;
-    if (under_folder(*real, base) || under_folder(*real, p->desc->allow_gltf_dir))
+    if (inside)
         return 0;
     p->fail_code = OROYA_ERR_ACCESS;
     int rc = sc_fail(p,
