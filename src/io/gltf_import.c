@@ -1192,6 +1192,42 @@ static oroya_result keep_influences(importer *im, uint32_t mesh, uint32_t prim,
     return OROYA_OK;
 }
 
+/* Primitive p of mesh `mesh`: its JOINTS_1 / WEIGHTS_1, when both are there for every vertex
+ * of g, decoded into temporary memory (*joints2, *weights2; NULL when absent) and kept for
+ * export (keep_influences). The caller releases the temporary memory. */
+static oroya_result second_influences(importer *im, uint32_t mesh, uint32_t p,
+                                      const oroya_geometry *g, const char *path,
+                                      const uint16_t **joints2, const float **weights2) {
+    *joints2 = NULL;
+    *weights2 = NULL;
+    const oroya_gltf_data *d = im->d;
+    const oroya_gltf_primitive *pr = &d->meshes[mesh].primitives[p];
+    const oroya_gltf_attribute *j1 =
+        find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_JOINTS, 1);
+    const oroya_gltf_attribute *w1 =
+        find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_WEIGHTS, 1);
+    if (!j1 || !w1 || d->accessors[j1->accessor].count != g->vertex_count ||
+        d->accessors[w1->accessor].count != g->vertex_count) {
+        return OROYA_OK;
+    }
+    uint32_t *u;
+    size_t cnt;
+    float *w;
+    TRY(temp_uints(im, j1->accessor, path, &u, &cnt));
+    uint16_t *j16 = (uint16_t *)temp_alloc(im, cnt, sizeof(uint16_t));
+    if (!j16) {
+        return oom(im, path);
+    }
+    for (size_t k = 0; k < cnt; k++) {
+        j16[k] = (uint16_t)u[k];
+    }
+    TRY(temp_floats(im, w1->accessor, path, &w, NULL));
+    TRY(keep_influences(im, mesh, p, j16, w, path));
+    *joints2 = j16;
+    *weights2 = w;
+    return OROYA_OK;
+}
+
 /* The second set of influences of the primitives of a skinned node import binds no
  * oroya_skin for (outside the loaded scene, or a joint outside it), kept for export as the
  * file has them. */
@@ -1204,28 +1240,12 @@ static oroya_result keep_unbound_influences(importer *im, uint32_t i) {
     oroya__gltf_path(path, sizeof path, "nodes[%u]", i);
     for (uint32_t p = 0; p < mesh->primitive_count; p++) {
         const oroya_geometry *g = m->geometries[m->mesh_first_geometry[n->mesh] + p];
-        const oroya_gltf_primitive *pr = &mesh->primitives[p];
-        const oroya_gltf_attribute *j1 =
-            find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_JOINTS, 1);
-        const oroya_gltf_attribute *w1 =
-            find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_WEIGHTS, 1);
-        if (!g || !g->joints || !j1 || !w1 || d->accessors[j1->accessor].count != g->vertex_count ||
-            d->accessors[w1->accessor].count != g->vertex_count) {
+        if (!g || !g->joints) {
             continue;
         }
-        uint32_t *u;
-        size_t cnt;
-        float *w;
-        TRY(temp_uints(im, j1->accessor, path, &u, &cnt));
-        uint16_t *j16 = (uint16_t *)temp_alloc(im, cnt, sizeof(uint16_t));
-        if (!j16) {
-            return oom(im, path);
-        }
-        for (size_t k = 0; k < cnt; k++) {
-            j16[k] = (uint16_t)u[k];
-        }
-        TRY(temp_floats(im, w1->accessor, path, &w, NULL));
-        TRY(keep_influences(im, n->mesh, p, j16, w, path));
+        const uint16_t *j16;
+        const float *w;
+        TRY(second_influences(im, n->mesh, p, g, path, &j16, &w));
         temp_release(im);
     }
     return OROYA_OK;
@@ -1305,29 +1325,7 @@ static oroya_result build_skinned_meshes(importer *im) {
             sd.joints = g->joints;
             sd.weights = g->weights;
             sd.allocator = im->m->allocator;
-            const oroya_gltf_primitive *pr = &mesh->primitives[p];
-            const oroya_gltf_attribute *j1 =
-                find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_JOINTS, 1);
-            const oroya_gltf_attribute *w1 =
-                find_attr(pr->attributes, pr->attribute_count, OROYA_GLTF_ATTR_WEIGHTS, 1);
-            if (j1 && w1 && d->accessors[j1->accessor].count == g->vertex_count &&
-                d->accessors[w1->accessor].count == g->vertex_count) {
-                uint32_t *u;
-                size_t cnt;
-                float *w;
-                TRY(temp_uints(im, j1->accessor, path, &u, &cnt));
-                uint16_t *j16 = (uint16_t *)temp_alloc(im, cnt, sizeof(uint16_t));
-                if (!j16) {
-                    return oom(im, path);
-                }
-                for (size_t k = 0; k < cnt; k++) {
-                    j16[k] = (uint16_t)u[k];
-                }
-                TRY(temp_floats(im, w1->accessor, path, &w, NULL));
-                TRY(keep_influences(im, n->mesh, p, j16, w, path));
-                sd.joints2 = j16;
-                sd.weights2 = w;
-            }
+            TRY(second_influences(im, n->mesh, p, g, path, &sd.joints2, &sd.weights2));
             oroya_skin **slot = &m->skinned_meshes[m->skinned_mesh_count];
             oroya_result r = oroya_skin_create(&sd, slot, im->err);
             temp_release(im);
