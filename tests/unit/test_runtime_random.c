@@ -1,13 +1,15 @@
 /* The mixer's pose kernel path against its property path (three.js's PropertyMixer in double,
  * kept as the reference), on random rigs, clips and scripts: every node transform within
  * 1e-5 (quaternions up to sign) and identical events on every frame, and the bone matrices
- * close to the ones the reference's scene gives.
+ * within 1e-5 of the reference's pose composed in double (relative to 1 + each element's
+ * magnitude).
  *
  * Random rigs: trees of 2..40 nodes, the rig's joints a random subset in a random order (so
  * parents come after children in the palette, and some joints have ancestors that are not
  * joints), tracks on joints and on other nodes, and a target missing from the scene. Clips:
  * STEP / LINEAR / CUBICSPLINE / SMOOTH (and STERP rotations), 1..7 keys, sparse channels;
- * one made additive. Scripts: play, stop, reset, fade in/out, cross-fade with and without warp,
+ * one made additive. Scripts: play, stop, reset, stop then play again in the same frame,
+ * reset then play again at a set time, fade in/out, cross-fade with and without warp,
  * weights, time scales (negative too), loop modes with repetitions, clamp, pause, action and
  * mixer set_time, STERP or SLERP rotation blending (mixer-wide and per action). */
 #include <math.h>
@@ -259,12 +261,14 @@ static void free_world(world *w) {
 
 /* One random script step, applied to both worlds alike. */
 static int verbose;
-static void random_op(world *w[2], uint32_t clip_count, uint32_t node_count) {
-    const uint32_t op = rndn(external ? 18 : 17);
+/* Returns true when the next update should not move time (dt 0): after a stop and a play at
+ * the same time, so the pose equals the last one written. */
+static bool random_op(world *w[2], uint32_t clip_count, uint32_t node_count) {
+    const uint32_t op = rndn(external ? 20 : 19);
     if (verbose) {
         printf("op %u\n", op);
     }
-    if (op == 17) {
+    if (op == 19) {
         /* A write from outside: three keeps it until the mixer's value changes. */
         const uint32_t n = rndn(node_count);
         oroya_transform t;
@@ -278,12 +282,13 @@ static void random_op(world *w[2], uint32_t clip_count, uint32_t node_count) {
         for (int s = 0; s < 2; s++) {
             oroya_scene_set_transform(w[s]->scene, w[s]->nodes[n], &t);
         }
-        return;
+        return false;
     }
     const uint32_t i = rndn(clip_count), j = rndn(clip_count);
     const double d = rndf() * 0.6, x = rndf();
     const int k = (int)rndn(3);
     const double reps = k == 0 ? 1 : (double)rndn(4);
+    const double t_i = oroya_action_time(w[1]->actions[i]); /* the reference's */
     for (int s = 0; s < 2; s++) {
         oroya_action *a = w[s]->actions[i], *b = w[s]->actions[j];
         switch (op) {
@@ -314,6 +319,27 @@ static void random_op(world *w[2], uint32_t clip_count, uint32_t node_count) {
         case 15:
             oroya_action_set_blend_mode(a, x < 0.2 ? OROYA_BLEND_ADDITIVE : OROYA_BLEND_NORMAL);
             break;
+        case 16:
+            /* Stop, then play again at the same time before the next update: the same pose
+             * comes back (an earlier kernel path bug left the scene at the original then, as
+             * the write-back found the pose unchanged). Or play again from the start. */
+            oroya_action_stop(a);
+            oroya_action_play(a);
+            if (x < 0.7) {
+                oroya_action_set_time(a, t_i);
+            }
+            break;
+        case 17:
+            /* Reset and play again at a time of the clip, or stop and reset. */
+            if (x < 0.5) {
+                oroya_action_reset(a);
+                oroya_action_set_time(a, x * 2);
+                oroya_action_play(a);
+            } else {
+                oroya_action_stop(a);
+                oroya_action_reset(a);
+            }
+            break;
         default:
             /* STERP blending (about each joint's long axis), mixer-wide or per action. */
             if (x < 0.3) {
@@ -324,6 +350,7 @@ static void random_op(world *w[2], uint32_t clip_count, uint32_t node_count) {
             break;
         }
     }
+    return op == 16 && x < 0.35;
 }
 
 /* Whether a scheduled action blends its rotations with STERP. */
@@ -365,7 +392,16 @@ static bool additive_rotation_on(const world *w, uint32_t clip_count, uint32_t i
  * whose sum is the identity to within rounding, three renormalizes a rotation that is not
  * quite unit, or not, by the last bit of a double. Both then point the same way, and one of
  * them is unit. */
-static long renormalized_frames;
+static long renormalized_frames, renormalized_bone_frames;
+static bool renormalized_small;
+static double quat_norm_diff(const float *pa, const float *pb) {
+    double na = 0, nb = 0;
+    for (int e = 0; e < 4; e++) {
+        na += (double)pa[e] * pa[e];
+        nb += (double)pb[e] * pb[e];
+    }
+    return fabs(sqrt(na) - sqrt(nb));
+}
 static bool same_up_to_renormalization(const float *pa, const float *pb) {
     double na = 0, nb = 0, d = 0;
     for (int e = 0; e < 4; e++) {
@@ -409,6 +445,13 @@ static double max_diff_frame(world *a, world *b, uint32_t n, uint32_t clip_count
             same_up_to_renormalization(pa + 3, pb + 3)) {
             renormalized_frames++;
             dq = 0;
+        } else if (nonunit && quat_norm_diff(pa + 3, pb + 3) > 1e-6 &&
+                   additive_rotation_on(a, clip_count, i) &&
+                   same_up_to_renormalization(pa + 3, pb + 3)) {
+            /* The same case with a key less than 1e-5 off unit length: the node check holds,
+             * but a matrix of a quaternion q is scaled by |q|^2, so the bones are apart by
+             * twice the norm difference (seen: 2.3e-5 from 1.04e-5). */
+            renormalized_small = true;
         }
         if (!(dq <= worst)) {
             worst = dq;
@@ -418,11 +461,12 @@ static double max_diff_frame(world *a, world *b, uint32_t n, uint32_t clip_count
     return worst;
 }
 
-/* The kernel's bones against bones composed in double from the kernel's own scene (the
- * transforms it wrote back; no inverse binds here, so bone = world): this isolates the float
- * rounding of the kernel's matrices from the pose differences the node check measures. */
-static double own_scene_bone_diff(const spec *s, const world *w, const oroya_mat4 *bones) {
-    double model[MAX_NODES][16];
+/* The world matrices of a world's scene composed in double from its node transforms (no
+ * inverse binds here, so bone = world). Both paths' float bones are compared with these: the
+ * kernel's with its own scene's (the float rounding of its matrices alone) and with the
+ * reference's (the issue's criterion, 1e-5), the reference's float bones with its own scene's
+ * (the rounding the reference's own float composition adds). */
+static void scene_model_double(const spec *s, const world *w, double model[][16]) {
     for (uint32_t i = 0; i < s->node_count; i++) {
         oroya_transform t;
         oroya_scene_get_transform(w->scene, w->nodes[i], &t);
@@ -459,6 +503,11 @@ static double own_scene_bone_diff(const spec *s, const world *w, const oroya_mat
             }
         }
     }
+}
+
+/* The largest difference of float bones from double ones, each element relative to 1 + its
+ * magnitude (translations grow along a chain). */
+static double bone_diff(const spec *s, const oroya_mat4 *bones, double model[][16]) {
     double worst = 0;
     for (uint32_t b = 0; b < s->joint_count; b++) {
         for (int e = 0; e < 16; e++) {
@@ -470,7 +519,8 @@ static double own_scene_bone_diff(const spec *s, const world *w, const oroya_mat
 }
 
 static void test_random_runs(void) {
-    double worst = 0, worst_bones = 0, worst_own_bones = 0;
+    double worst = 0, worst_bones = 0, worst_own_bones = 0, worst_ref_bones = 0;
+    double worst_float_bones = 0;
     long frames = 0, events = 0, kernel_frames = 0, sterp_frames = 0;
     const char *only = getenv("OROYA_RANDOM_SEED");
     nonunit = getenv("OROYA_RANDOM_UNIT") == NULL;
@@ -496,25 +546,28 @@ static void test_random_runs(void) {
         OT_CHECK(ok);
         world *w[2] = {&wk, &wr};
         for (int f = 0; ok && f < 240; f++) {
-            if (rndn(4) == 0) {
-                random_op(w, s.clip_count, s.node_count);
-            }
+            const bool hold = rndn(4) == 0 && random_op(w, s.clip_count, s.node_count);
             wk.event_count = wr.event_count = 0;
-            const double dt = rndn(10) == 0 ? 0 : rndf() * 0.05;
+            const double dt_draw = rndn(10) == 0 ? 0 : rndf() * 0.05;
+            const double dt = hold ? 0 : dt_draw;
             OT_CHECK(oroya_mixer_update(wk.mixer, dt) == OROYA_OK);
             OT_CHECK(oroya_mixer_update(wr.mixer, dt) == OROYA_OK);
             kernel_frames += oroya_mixer_kernel_active(wk.mixer);
             sterp_frames += uses_sterp(&wk, s.clip_count);
             int node = -1;
             const long renormalized_before = renormalized_frames;
+            renormalized_small = false;
             /* Odd seeds read the scenes every third frame only: the kernel's lazy write-back
              * then covers several updates at once. */
             const bool read_scene = seed % 2 == 0 || f % 3 == 0;
             const double d =
                 read_scene ? max_diff_frame(&wk, &wr, s.node_count, s.clip_count, &node) : 0;
-            /* A joint renormalized on one side only has bones apart by as much (1e-3); frames
-             * that do not read the scene cannot tell, so their bones are not compared. */
-            const bool compare_bones = read_scene && renormalized_frames == renormalized_before;
+            /* A joint renormalized on one side only has bones apart by twice as much (up to
+             * 3e-3); frames that do not read the scene cannot tell, so their bones are not
+             * compared. */
+            const bool compare_bones =
+                read_scene && renormalized_frames == renormalized_before && !renormalized_small;
+            renormalized_bone_frames += read_scene && !compare_bones;
             if (d > worst) {
                 worst = d;
             }
@@ -560,13 +613,24 @@ static void test_random_runs(void) {
             const oroya_mat4 *bk = oroya_mixer_bone_matrices(wk.mixer, &nb);
             const oroya_mat4 *br = oroya_mixer_bone_matrices(wr.mixer, &nr);
             OT_CHECK(nb == s.joint_count && nr == nb);
+            static double model_k[MAX_NODES][16], model_r[MAX_NODES][16];
             if (nb == s.joint_count) {
-                worst_own_bones = fmax(worst_own_bones, own_scene_bone_diff(&s, &wk, bk));
+                scene_model_double(&s, &wk, model_k);
+                worst_own_bones = fmax(worst_own_bones, bone_diff(&s, bk, model_k));
             }
-            for (uint32_t b = 0; compare_bones && b < nb; b++) {
-                for (int e = 0; e < 16; e++) {
-                    double dd = fabs((double)bk[b].m[e] - br[b].m[e]) / (1 + fabs(br[b].m[e]));
-                    worst_bones = fmax(worst_bones, dd);
+            if (compare_bones && nb == s.joint_count && nr == nb) {
+                scene_model_double(&s, &wr, model_r);
+                const double dk = bone_diff(&s, bk, model_r);
+                OT_CHECK_MSG(dk <= 1e-5, "seed %llu frame %d: bones differ by %g",
+                             (unsigned long long)seed, f, dk);
+                worst_bones = fmax(worst_bones, dk);
+                worst_ref_bones = fmax(worst_ref_bones, bone_diff(&s, br, model_r));
+                for (uint32_t b = 0; b < nb; b++) {
+                    for (int e = 0; e < 16; e++) {
+                        const double dd =
+                            fabs((double)bk[b].m[e] - br[b].m[e]) / (1 + fabs(br[b].m[e]));
+                        worst_float_bones = fmax(worst_float_bones, dd);
+                    }
                 }
             }
             frames++;
@@ -577,24 +641,28 @@ static void test_random_runs(void) {
             oroya_clip_destroy(s.clips[c]);
         }
     }
-    /* The bones: the kernel's float matrices of its own pose within 1e-5 of the same pose
-     * composed in double, on every frame; that pose is the reference's within 1e-5 (the node
-     * check above). Against the reference's own bones, rounding of both sides through the
-     * chain adds up to 1e-4 at most. */
+    /* The bones (checked on every frame above): the kernel's float matrices within 1e-5 of
+     * the reference's pose composed in double. The kernel's against its own pose in double
+     * isolate its float rounding; the reference's float bones against the same double
+     * matrices show the rounding of the reference's own float composition, which is what
+     * separates the two float palettes (printed, not checked: it is not the kernel's). */
     OT_CHECK_MSG(worst_own_bones <= 1e-5, "bone matrices differ from their scene by %g",
                  worst_own_bones);
-    OT_CHECK_MSG(worst_bones <= 1e-4, "bone matrices differ by %g", worst_bones);
     /* The rounding case is rare; a systematic renormalization difference would not be. */
     OT_CHECK_MSG(renormalized_frames * 200 <= frames, "%ld frames renormalized",
                  renormalized_frames);
+    OT_CHECK_MSG(renormalized_bone_frames * 200 <= frames,
+                 "%ld frames' bones not compared (renormalized)", renormalized_bone_frames);
     /* The kernel path must really have run, STERP blending included. */
     OT_CHECK(kernel_frames == frames);
     OT_CHECK_MSG(sterp_frames > frames / 10, "%ld frames with STERP blending", sterp_frames);
     OT_CHECK(events > 50);
-    printf("  %ld frames, %ld events, max node difference %.3g, max bone difference %.3g (%.3g "
-           "from the kernel's own scene in double), %ld node frames renormalized by three's "
-           "rounding only\n",
-           frames, events, worst, worst_bones, worst_own_bones, renormalized_frames);
+    printf("  %ld frames, %ld events, max node difference %.3g, max bone difference from the "
+           "reference's pose in double %.3g (%.3g from the kernel's own; the reference's float "
+           "bones %.3g from it, the two float palettes %.3g apart), %ld node frames "
+           "renormalized by three's rounding only (%ld frames' bones not compared for it)\n",
+           frames, events, worst, worst_bones, worst_own_bones, worst_ref_bones, worst_float_bones,
+           renormalized_frames, renormalized_bone_frames);
 }
 
 /* The bones come out in palette order whatever the joint order: a rig whose palette lists
