@@ -87,6 +87,51 @@ clean out.json "sample (JSON)" JSON
 python3 -c 'import json,sys; d=json.load(open("out.json")); sys.exit("j\u007f\u0085" not in d["frames"][0]["nodes"])' \
     || fail "sample does not give the node name as it is (JSON-escaped): $(head -c 300 out.json)"
 
+# Backslashes and invisible format characters: the bidi override U+202E and the isolate
+# U+2066 (they reorder what a terminal shows after them: "exe.txt" can show as "txt.exe"), a
+# zero-width space, a BOM, a tag character. The text output escapes a backslash as \\ (so an
+# escape in a name cannot pass for one oroya wrote) and these as \u202e..., the JSON outputs
+# write them as JSON escapes.
+# invisible FILE WHAT: FILE holds none of these characters raw.
+invisible() {
+    python3 - "$1" <<'PY' || fail "$2: an invisible format character reached the output: $(head -c 600 "$1")"
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+bad = [c for c in t if c in "\u00ad\u061c\u180e\ufeff" or 0x200b <= ord(c) <= 0x200f
+       or 0x2028 <= ord(c) <= 0x202e or 0x2060 <= ord(c) <= 0x206f or 0xfff9 <= ord(c) <= 0xfffb
+       or 0xe0000 <= ord(c) <= 0xe007f]
+sys.exit(1 if bad else 0)
+PY
+}
+python3 - <<'PY'
+import json
+g = json.load(open("esc.gltf"))
+g["nodes"][0]["name"] = "evil\u202etxt.exe"
+g["nodes"][1]["name"] = "a\\x1bb\u2066c\u2069d\u200be\ufefff\U000e0041"
+g["animations"][0]["name"] = "clip\u2067\u200f\u2028"
+json.dump(g, open("bidi.gltf", "w"))
+PY
+"$OROYA" info bidi.gltf >out.txt 2>err.txt || fail "info bidi.gltf exited $?: $(cat -v err.txt)"
+clean out.txt "info (bidi)"
+invisible out.txt "info (bidi)"
+has out.txt 'evil\u202etxt.exe (mesh)' "info shows U+202E escaped"
+has out.txt 'a\\x1bb\u2066c\u2069d\u200be\ufefff\U000e0041 (bone)' \
+    "info shows a backslash as \\\\ and isolates, zero-width, BOM and tag characters escaped"
+has out.txt 'clip\u2067\u200f\u2028' "info shows the clip name's isolate, mark and separator escaped"
+"$OROYA" info --json bidi.gltf >out.json 2>err.txt || fail "info --json bidi.gltf exited $?"
+clean out.json "info --json (bidi)" JSON
+invisible out.json "info --json (bidi)"
+python3 -c 'import json,sys; d=json.load(open("out.json")); sys.exit(d["clips"][0]["name"] != "clip\u2067\u200f\u2028")' \
+    || fail "info --json does not give the clip name as it is (JSON-escaped)"
+grep -qF 'evil\u202etxt.exe' out.json || fail "info --json: U+202E not written as \\u202e"
+grep -qF '\udb40\udc41' out.json || fail "info --json: U+E0041 not written as a surrogate pair"
+"$OROYA" sample bidi.gltf --clip animation_0 --time 0 >out.json 2>err.txt || fail "sample bidi.gltf exited $?"
+invisible out.json "sample (bidi)"
+"$OROYA" sample bidi.gltf --clip "$(printf 'x\\\342\200\256y')" --time 0 >out.txt 2>err.txt
+[ $? = 1 ] || fail "sample bidi.gltf with an unknown clip did not exit 1"
+invisible err.txt "sample: no clip named (bidi)"
+has err.txt "no clip named 'x\\\\\\u202ey'; clips: clip\\u2067" "sample escapes the unknown name and the clips"
+
 # A library message that quotes a URI.
 "$OROYA" info uri.gltf >out.txt 2>err.txt
 [ $? = 1 ] || fail "info uri.gltf did not exit 1"

@@ -12,23 +12,47 @@
 
 #include "oroya/pose.h"
 
-/* The escaped form of a byte: C0, DEL and bytes that are not UTF-8 as \xNN, C1 as \u00NN. */
-static size_t esc_len(const unsigned char *s, size_t n, size_t *take) {
-    if (s[0] < 0x20 || s[0] == 0x7f) {
-        *take = 1;
+/* The code point of a valid UTF-8 sequence of k bytes. */
+static uint32_t utf8_code_point(const unsigned char *s, size_t k) {
+    if (k == 1)
+        return s[0];
+    uint32_t c = s[0] & (0x7fu >> k);
+    for (size_t i = 1; i < k; i++)
+        c = (c << 6) | (s[i] & 0x3fu);
+    return c;
+}
+
+/* Characters that show nothing but change how a terminal shows what follows (or hide text):
+ * the bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and marks
+ * (U+200E, U+200F, U+061C), zero-width characters (U+200B-U+200D, U+2060-U+2064, U+FEFF),
+ * line and paragraph separators (U+2028, U+2029), the other invisible format characters
+ * (U+00AD, U+180E, U+206A-U+206F, U+FFF9-U+FFFB) and the tag characters (U+E0000-U+E007F). */
+static bool invisible_format(uint32_t c) {
+    return c == 0xad || c == 0x61c || c == 0x180e || (c >= 0x200b && c <= 0x200f) ||
+           (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) || c == 0xfeff ||
+           (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe0000 && c <= 0xe007f);
+}
+
+/* The escaped form of a character: backslash as \\, C0, DEL and bytes that are not UTF-8 as
+ * \xNN, C1 and invisible format characters as \uNNNN (\UNNNNNNNN above U+FFFF). Returns the
+ * escape's length (0: written as it is) and the bytes it covers in *take. */
+static size_t esc_len(const unsigned char *s, size_t n, size_t *take, uint32_t *cp) {
+    *take = 1;
+    *cp = s[0];
+    if (s[0] == '\\')
+        return 2;
+    if (s[0] < 0x20 || s[0] == 0x7f)
         return 4;
-    }
-    if (s[0] < 0x80) {
-        *take = 1;
+    if (s[0] < 0x80)
         return 0;
-    }
     size_t k = oroya_utf8_sequence_length((const char *)s, n);
-    if (k == 0) {
-        *take = 1;
+    if (k == 0)
         return 4;
-    }
     *take = k;
-    return k == 2 && s[0] == 0xc2 && s[1] <= 0x9f ? 6 : 0;
+    *cp = utf8_code_point(s, k);
+    if ((*cp >= 0x80 && *cp <= 0x9f) || invisible_format(*cp))
+        return *cp > 0xffff ? 10 : 6;
+    return 0;
 }
 
 const char *cli_esc(const char *s) {
@@ -40,9 +64,10 @@ const char *cli_esc(const char *s) {
     const unsigned char *u = (const unsigned char *)s;
     const size_t n = strlen(s);
     size_t out = 0, take = 0;
+    uint32_t cp = 0;
     bool any = false;
     for (size_t i = 0; i < n; i += take) {
-        size_t e = esc_len(u + i, n - i, &take);
+        size_t e = esc_len(u + i, n - i, &take, &cp);
         any |= e != 0;
         out += e ? e : take;
     }
@@ -55,11 +80,15 @@ const char *cli_esc(const char *s) {
     }
     size_t at = 0;
     for (size_t i = 0; i < n; i += take) {
-        size_t e = esc_len(u + i, n - i, &take);
-        if (e == 6) {
-            snprintf(buf + at, 7, "\\u%04x", (unsigned)u[i + 1]);
+        size_t e = esc_len(u + i, n - i, &take, &cp);
+        if (e == 10) {
+            snprintf(buf + at, 11, "\\U%08x", (unsigned)cp);
+        } else if (e == 6) {
+            snprintf(buf + at, 7, "\\u%04x", (unsigned)cp);
         } else if (e == 4) {
             snprintf(buf + at, 5, "\\x%02x", (unsigned)u[i]);
+        } else if (e == 2) {
+            memcpy(buf + at, "\\\\", 2);
         } else {
             memcpy(buf + at, u + i, take);
         }
@@ -72,19 +101,33 @@ const char *cli_esc(const char *s) {
     return buf;
 }
 
+/* JSON text as it is, but DEL, C1 and the invisible format characters above written as JSON
+ * escapes (\u007f, \u202e, a surrogate pair above U+FFFF): the same JSON, and nothing in it
+ * that a terminal acts on. Outside strings JSON text is ASCII, so only strings change. */
 int cli_json_write(FILE *f, const char *text, size_t len) {
     const unsigned char *u = (const unsigned char *)text;
     size_t from = 0;
     for (size_t i = 0; i < len; i++) {
-        const bool del = u[i] == 0x7f,
-                   c1 = u[i] == 0xc2 && i + 1 < len && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f;
-        if (!del && !c1) {
+        uint32_t cp = u[i];
+        size_t k = 1;
+        if (u[i] >= 0x80) {
+            k = oroya_utf8_sequence_length(text + i, len - i);
+            if (k == 0)
+                continue;
+            cp = utf8_code_point(u + i, k);
+        }
+        if (cp != 0x7f && !(cp >= 0x80 && cp <= 0x9f) && !invisible_format(cp)) {
+            i += k - 1;
             continue;
         }
         if (fwrite(text + from, 1, i - from, f) != i - from)
             return 1;
-        fprintf(f, "\\u%04x", del ? 0x7fu : (unsigned)u[i + 1]);
-        i += c1;
+        if (cp > 0xffff)
+            fprintf(f, "\\u%04x\\u%04x", 0xd800u + ((cp - 0x10000u) >> 10),
+                    0xdc00u + ((cp - 0x10000u) & 0x3ffu));
+        else
+            fprintf(f, "\\u%04x", (unsigned)cp);
+        i += k - 1;
         from = i + 1;
     }
     return fwrite(text + from, 1, len - from, f) != len - from;

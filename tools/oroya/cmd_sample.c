@@ -70,7 +70,8 @@ static void print_string(const char *s) {
             if (k == 0) {
                 printf("\\ufffd");
             } else {
-                fwrite(s, 1, k, stdout);
+                /* Invisible format characters (bidi overrides...) as JSON escapes. */
+                cli_json_write(stdout, s, k);
                 s += k - 1;
             }
         } else {
