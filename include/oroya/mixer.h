@@ -240,6 +240,13 @@ double oroya_mixer_time_scale(const oroya_mixer *mixer); /* 1 by default; 0 for 
 /* Any finite value (0 pauses everything, negative plays backwards). INVALID_ARGUMENT else. */
 oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
 
+/* The message of the last call on this mixer or one of its actions that was refused with
+ * OROYA_ERR_INVALID_ARGUMENT: it names the call, the argument and why
+ * ("oroya_action_cross_fade_to: duration -1: must be a finite number >= 0"). Kept until the
+ * next refusal (a call that succeeds does not clear it); "" when none was, and for NULL. A
+ * NULL action has no mixer to record on: its calls only return the code. */
+const char *oroya_mixer_last_error(const oroya_mixer *mixer);
+
 /* Many mixers (each its own scene, or none) at once: for each, what oroya_mixer_update(dt)
  * does, with the same results. Action logic, events and callbacks run on the calling thread,
  * mixer after mixer in order; the pose kernels (blending, limits, model and bone matrices)

@@ -12,6 +12,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal/base.h"
@@ -224,6 +226,7 @@ struct oroya_mixer {
      * parent is no longer its rig parent's node, or NO_INDEX. */
     bool khier_valid;
     uint32_t khier_version, khier_bad;
+    char last_error[OROYA_ERROR_MESSAGE_MAX]; /* the last refused call's (oroya_mixer_last_error) */
 };
 
 /* ---- quaternion helpers on flat double arrays (three's Quaternion.slerpFlat is
@@ -2440,9 +2443,29 @@ void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
         m->reference = reference;
 }
 
+/* A refused call: its message (naming the call, the argument and why) becomes the mixer's
+ * last error (oroya_mixer_last_error); nothing else changes. m may be NULL. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static oroya_result
+refuse(oroya_mixer *m, const char *fmt, ...) {
+    if (m) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m->last_error, sizeof m->last_error, fmt, ap);
+        va_end(ap);
+    }
+    return OROYA_ERR_INVALID_ARGUMENT;
+}
+
+const char *oroya_mixer_last_error(const oroya_mixer *m) { return m ? m->last_error : ""; }
+
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
-    if (!m || !valid_dt(time))
+    if (!m)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!valid_dt(time))
+        return refuse(m, "oroya_mixer_set_time: time %g: must be a finite number >= 0", time);
     if (m->in_callback)
         return OROYA_ERR_BUSY;
     m->time = 0;
@@ -2460,15 +2483,18 @@ double oroya_mixer_time(const oroya_mixer *m) { return m ? m->time : 0; }
 double oroya_mixer_time_scale(const oroya_mixer *m) { return m ? m->time_scale : 0; }
 
 /* The setters of plain times and scales: a non-finite value is refused and changes nothing. */
-static oroya_result store_finite(double *field, double value) {
+static oroya_result store_finite(oroya_mixer *m, const char *call, const char *arg, double *field,
+                                 double value) {
     if (!isfinite(value))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "%s: %s %g: must be a finite number", call, arg, value);
     *field = value;
     return OROYA_OK;
 }
 
 oroya_result oroya_mixer_set_time_scale(oroya_mixer *m, double time_scale) {
-    return m ? store_finite(&m->time_scale, time_scale) : OROYA_ERR_INVALID_ARGUMENT;
+    return m ? store_finite(m, "oroya_mixer_set_time_scale", "time_scale", &m->time_scale,
+                            time_scale)
+             : OROYA_ERR_INVALID_ARGUMENT;
 }
 
 void oroya_mixer_stop_all(oroya_mixer *m) {
@@ -2589,13 +2615,16 @@ oroya_mixer *oroya_action_mixer(const oroya_action *a) { return a ? a->mixer : N
 double oroya_action_time(const oroya_action *a) { return a ? a->time : 0; }
 
 oroya_result oroya_action_set_time(oroya_action *a, double time) {
-    return a ? store_finite(&a->time, time) : OROYA_ERR_INVALID_ARGUMENT;
+    return a ? store_finite(a->mixer, "oroya_action_set_time", "time", &a->time, time)
+             : OROYA_ERR_INVALID_ARGUMENT;
 }
 
 double oroya_action_time_scale(const oroya_action *a) { return a ? a->time_scale : 0; }
 
 oroya_result oroya_action_set_time_scale(oroya_action *a, double time_scale) {
-    return a ? store_finite(&a->time_scale, time_scale) : OROYA_ERR_INVALID_ARGUMENT;
+    return a ? store_finite(a->mixer, "oroya_action_set_time_scale", "time_scale", &a->time_scale,
+                            time_scale)
+             : OROYA_ERR_INVALID_ARGUMENT;
 }
 
 double oroya_action_effective_time_scale(const oroya_action *a) {
@@ -2603,7 +2632,9 @@ double oroya_action_effective_time_scale(const oroya_action *a) {
 }
 
 oroya_result oroya_action_set_effective_time_scale(oroya_action *a, double time_scale) {
-    oroya_result r = oroya_action_set_time_scale(a, time_scale);
+    oroya_result r = a ? store_finite(a->mixer, "oroya_action_set_effective_time_scale",
+                                      "time_scale", &a->time_scale, time_scale)
+                       : OROYA_ERR_INVALID_ARGUMENT;
     if (r == OROYA_OK) {
         a->effective_time_scale = a->paused ? 0 : time_scale;
         oroya_action_stop_warping(a);
@@ -2612,8 +2643,12 @@ oroya_result oroya_action_set_effective_time_scale(oroya_action *a, double time_
 }
 
 oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
-    if (!a || !isfinite(duration) || duration == 0)
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!isfinite(duration) || duration == 0)
+        return refuse(a->mixer,
+                      "oroya_action_set_duration: duration %g: must be a finite number, not 0",
+                      duration);
     a->time_scale = a->duration / duration;
     oroya_action_stop_warping(a);
     return OROYA_OK;
@@ -2621,32 +2656,51 @@ oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
 
 oroya_result oroya_action_sync_with(oroya_action *a, const oroya_action *other) {
     if (!a || !other)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(a ? a->mixer : NULL, "oroya_action_sync_with: other is NULL");
     a->time = other->time;
     a->time_scale = other->time_scale;
     oroya_action_stop_warping(a);
     return OROYA_OK;
 }
 
-oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double end_time_scale,
-                               double duration) {
-    if (!a || !isfinite(start_time_scale) || !isfinite(end_time_scale) || !isfinite(duration) ||
-        duration < 0 || a->time_scale == 0)
+static oroya_result action_warp(oroya_action *a, const char *call, double start_time_scale,
+                                double end_time_scale, double duration) {
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!isfinite(start_time_scale))
+        return refuse(a->mixer, "%s: start_time_scale %g: must be a finite number", call,
+                      start_time_scale);
+    if (!isfinite(end_time_scale))
+        return refuse(a->mixer, "%s: end_time_scale %g: must be a finite number", call,
+                      end_time_scale);
+    if (!isfinite(duration) || duration < 0)
+        return refuse(a->mixer, "%s: duration %g: must be a finite number >= 0", call, duration);
+    if (a->time_scale == 0)
+        return refuse(a->mixer,
+                      "%s: the action's time_scale is 0 (a warp scales it: the ratio is undefined)",
+                      call);
     /* The ramp is stored in float, as three does: ratios past the float range would become
      * inf, and the interpolated time scale NaN (warp(1e300, -1e300, d)). */
     const double r0 = start_time_scale / a->time_scale, r1 = end_time_scale / a->time_scale;
     if (!(fabs(r0) <= FLT_MAX) || !(fabs(r1) <= FLT_MAX))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(a->mixer,
+                      "%s: start_time_scale %g, end_time_scale %g: over the action's time_scale "
+                      "%g, beyond the float range",
+                      call, start_time_scale, end_time_scale, a->time_scale);
     schedule_control(a->mixer, &a->warping, a->warp_times, a->warp_values, duration, (float)r0,
                      (float)r1);
     return OROYA_OK;
 }
 
+oroya_result oroya_action_warp(oroya_action *a, double start_time_scale, double end_time_scale,
+                               double duration) {
+    return action_warp(a, "oroya_action_warp", start_time_scale, end_time_scale, duration);
+}
+
 oroya_result oroya_action_halt(oroya_action *a, double duration) {
     if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
-    return oroya_action_warp(a, a->effective_time_scale, 0, duration);
+    return action_warp(a, "oroya_action_halt", a->effective_time_scale, 0, duration);
 }
 
 bool oroya_action_is_warping(const oroya_action *a) { return a && a->warping; }
@@ -2658,17 +2712,24 @@ void oroya_action_set_paused(oroya_action *a, bool paused) {
 }
 
 oroya_result oroya_action_start_at(oroya_action *a, double mixer_time) {
-    oroya_result r = a ? store_finite(&a->start_time, mixer_time) : OROYA_ERR_INVALID_ARGUMENT;
+    oroya_result r = a ? store_finite(a->mixer, "oroya_action_start_at", "mixer_time",
+                                      &a->start_time, mixer_time)
+                       : OROYA_ERR_INVALID_ARGUMENT;
     if (r == OROYA_OK)
         a->has_start_time = true;
     return r;
 }
 
 oroya_result oroya_action_set_loop(oroya_action *a, oroya_loop_mode mode, double repetitions) {
-    if (!a ||
-        (mode != OROYA_LOOP_ONCE && mode != OROYA_LOOP_REPEAT && mode != OROYA_LOOP_PINGPONG) ||
-        isnan(repetitions) || repetitions < 0)
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (mode != OROYA_LOOP_ONCE && mode != OROYA_LOOP_REPEAT && mode != OROYA_LOOP_PINGPONG)
+        return refuse(a->mixer, "oroya_action_set_loop: mode %d: not a loop mode", (int)mode);
+    if (isnan(repetitions) || repetitions < 0)
+        return refuse(a->mixer,
+                      "oroya_action_set_loop: repetitions %g: must be a number >= 0 (INFINITY "
+                      "for no end)",
+                      repetitions);
     a->loop = mode;
     a->repetitions = repetitions;
     return OROYA_OK;
@@ -2700,10 +2761,14 @@ double oroya_action_weight(const oroya_action *a) { return a ? a->weight : 0; }
 /* Finite and within OROYA_MAX_WEIGHT: an additive action of weight 1e300 would otherwise
  * write inf into the scene. */
 static bool valid_weight(double weight) { return fabs(weight) <= OROYA_MAX_WEIGHT; }
+#define WEIGHT_RULE "must be a finite number within +-%g (OROYA_MAX_WEIGHT)"
 
 oroya_result oroya_action_set_weight(oroya_action *a, double weight) {
-    if (!a || !valid_weight(weight))
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!valid_weight(weight))
+        return refuse(a->mixer, "oroya_action_set_weight: weight %g: " WEIGHT_RULE, weight,
+                      (double)OROYA_MAX_WEIGHT);
     a->weight = weight;
     return OROYA_OK;
 }
@@ -2718,37 +2783,65 @@ void oroya_action_set_enabled(oroya_action *a, bool enabled) {
 double oroya_action_effective_weight(const oroya_action *a) { return a ? a->effective_weight : 0; }
 
 oroya_result oroya_action_set_effective_weight(oroya_action *a, double weight) {
-    if (!a || !valid_weight(weight))
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!valid_weight(weight))
+        return refuse(a->mixer, "oroya_action_set_effective_weight: weight %g: " WEIGHT_RULE,
+                      weight, (double)OROYA_MAX_WEIGHT);
     a->weight = weight;
     a->effective_weight = a->enabled ? weight : 0;
     oroya_action_stop_fading(a);
     return OROYA_OK;
 }
 
-static oroya_result fade(oroya_action *a, double duration, float from, float to) {
-    if (!a || !isfinite(duration) || duration < 0)
+static oroya_result fade(oroya_action *a, const char *call, double duration, float from, float to) {
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!isfinite(duration) || duration < 0)
+        return refuse(a->mixer, "%s: duration %g: must be a finite number >= 0", call, duration);
     schedule_control(a->mixer, &a->fading, a->fade_times, a->fade_values, duration, from, to);
     return OROYA_OK;
 }
 
 oroya_result oroya_action_fade_in(oroya_action *a, double duration) {
-    return fade(a, duration, 0, 1);
+    return fade(a, "oroya_action_fade_in", duration, 0, 1);
 }
 oroya_result oroya_action_fade_out(oroya_action *a, double duration) {
-    return fade(a, duration, 1, 0);
+    return fade(a, "oroya_action_fade_out", duration, 1, 0);
 }
 
 bool oroya_action_is_fading(const oroya_action *a) { return a && a->fading; }
 
-oroya_result oroya_action_cross_fade_from(oroya_action *a, oroya_action *from, double duration,
-                                          bool warp) {
-    if (!a || !from || from->mixer != a->mixer || !isfinite(duration) || duration < 0)
-        return OROYA_ERR_INVALID_ARGUMENT;
-    if (warp &&
-        (a->time_scale == 0 || from->time_scale == 0 || a->duration <= 0 || from->duration <= 0))
-        return OROYA_ERR_INVALID_ARGUMENT;
+/* The checks of cross_fade_from(in, out) and cross_fade_to(out, in), named as the call's own
+ * arguments (in_name fades in, out_name fades out). A refusal is recorded on both mixers. */
+static oroya_result cross_fade_check(const char *call, const oroya_action *in,
+                                     const oroya_action *out, const char *in_name,
+                                     const char *out_name, double duration, bool warp) {
+    oroya_mixer *m = in ? in->mixer : out ? out->mixer : NULL;
+    if (!in || !out)
+        return refuse(m, "%s: %s is NULL", call, !in ? in_name : out_name);
+    if (out->mixer != in->mixer) {
+        refuse(out->mixer, "%s: %s and %s belong to different mixers", call, in_name, out_name);
+        return refuse(in->mixer, "%s: %s and %s belong to different mixers", call, in_name,
+                      out_name);
+    }
+    if (!isfinite(duration) || duration < 0)
+        return refuse(m, "%s: duration %g: must be a finite number >= 0", call, duration);
+    if (!warp)
+        return OROYA_OK;
+    for (int k = 0; k < 2; k++) {
+        const oroya_action *x = k ? out : in;
+        const char *name = k ? out_name : in_name;
+        if (x->time_scale == 0)
+            return refuse(m, "%s: warp: %s's time_scale is 0 (the warp scales it)", call, name);
+        if (x->duration <= 0)
+            return refuse(m, "%s: warp: %s's clip duration is %g (the warp divides by it)", call,
+                          name, x->duration);
+    }
+    return OROYA_OK;
+}
+
+static oroya_result cross_fade(oroya_action *a, oroya_action *from, double duration, bool warp) {
     oroya_action_fade_out(from, duration);
     oroya_action_fade_in(a, duration);
     if (warp) {
@@ -2765,9 +2858,18 @@ oroya_result oroya_action_cross_fade_from(oroya_action *a, oroya_action *from, d
     return OROYA_OK;
 }
 
+oroya_result oroya_action_cross_fade_from(oroya_action *a, oroya_action *from, double duration,
+                                          bool warp) {
+    oroya_result r =
+        cross_fade_check("oroya_action_cross_fade_from", a, from, "action", "from", duration, warp);
+    return r == OROYA_OK ? cross_fade(a, from, duration, warp) : r;
+}
+
 oroya_result oroya_action_cross_fade_to(oroya_action *a, oroya_action *to, double duration,
                                         bool warp) {
-    return oroya_action_cross_fade_from(to, a, duration, warp);
+    oroya_result r =
+        cross_fade_check("oroya_action_cross_fade_to", to, a, "to", "action", duration, warp);
+    return r == OROYA_OK ? cross_fade(to, a, duration, warp) : r;
 }
 
 oroya_blend_mode oroya_action_blend_mode(const oroya_action *a) {

@@ -5,6 +5,7 @@
  * three.js itself is tests/conformance. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
@@ -142,6 +143,94 @@ static void test_null_and_bad_arguments(void) {
     oroya_clip_destroy(c);
     oroya_scene_destroy(s);
 }
+
+/* A refused call leaves a message naming the call, the argument and why
+ * (oroya_mixer_last_error), and changes nothing. */
+static void expect_refusal(oroya_mixer *m, oroya_result r, const char *call, const char *arg,
+                           const char *why, int line) {
+    const char *msg = oroya_mixer_last_error(m);
+    OT_CHECK_MSG(r == OROYA_ERR_INVALID_ARGUMENT, "line %d: %s returned %d", line, call, (int)r);
+    OT_CHECK_MSG(!strncmp(msg, call, strlen(call)) && msg[strlen(call)] == ':' &&
+                     strstr(msg, arg) && strstr(msg, why),
+                 "line %d: message \"%s\" does not name %s, %s and %s", line, msg, call, arg, why);
+}
+#define REFUSED(r, call, arg, why) expect_refusal(m, r, call, arg, why, __LINE__)
+
+static void test_refusal_messages(void) {
+    oroya_node n[2];
+    oroya_scene *s = make_scene(n, 2);
+    oroya_mixer *m = NULL, *other = NULL;
+    OT_CHECK(oroya_mixer_create(s, NULL, &m) == OROYA_OK);
+    OT_CHECK(oroya_mixer_create(s, NULL, &other) == OROYA_OK);
+    OT_CHECK(!strcmp(oroya_mixer_last_error(m), "") && !strcmp(oroya_mixer_last_error(NULL), ""));
+    oroya_clip *c = line_clip("a", 0, 1, 1), *d = line_clip("b", 0, 1, 2);
+    oroya_action *a = NULL, *b = NULL, *x = NULL;
+    OT_CHECK(oroya_mixer_clip_action(m, c, &a) == OROYA_OK);
+    OT_CHECK(oroya_mixer_clip_action(m, d, &b) == OROYA_OK);
+    OT_CHECK(oroya_mixer_clip_action(other, d, &x) == OROYA_OK);
+    REFUSED(oroya_action_set_effective_time_scale(a, NAN), "oroya_action_set_effective_time_scale",
+            "time_scale nan", "finite");
+    OT_CHECK(oroya_action_time_scale(a) == 1);
+    REFUSED(oroya_action_set_time_scale(a, INFINITY), "oroya_action_set_time_scale",
+            "time_scale inf", "finite");
+    REFUSED(oroya_action_cross_fade_to(a, b, -1, false), "oroya_action_cross_fade_to",
+            "duration -1", ">= 0");
+    OT_CHECK(!oroya_action_is_fading(a) && !oroya_action_is_fading(b));
+    REFUSED(oroya_action_cross_fade_from(a, b, NAN, true), "oroya_action_cross_fade_from",
+            "duration nan", "finite");
+    REFUSED(oroya_action_cross_fade_to(a, NULL, 1, false), "oroya_action_cross_fade_to",
+            "to is NULL", "NULL");
+    REFUSED(oroya_action_cross_fade_from(a, NULL, 1, false), "oroya_action_cross_fade_from",
+            "from is NULL", "NULL");
+    REFUSED(oroya_action_cross_fade_to(a, x, 1, false), "oroya_action_cross_fade_to",
+            "to and action", "different mixers");
+    OT_CHECK(strstr(oroya_mixer_last_error(other), "different mixers") != NULL);
+    REFUSED(oroya_action_cross_fade_from(a, x, 1, true), "oroya_action_cross_fade_from",
+            "action and from", "different mixers");
+    OT_CHECK(oroya_action_set_time_scale(b, 0) == OROYA_OK);
+    REFUSED(oroya_action_cross_fade_to(a, b, 1, true), "oroya_action_cross_fade_to",
+            "warp: to's time_scale is 0", "scales");
+    OT_CHECK(oroya_action_cross_fade_to(a, b, 1, false) == OROYA_OK); /* no warp: fine */
+    OT_CHECK(oroya_action_set_time_scale(b, 1) == OROYA_OK);
+    REFUSED(oroya_action_warp(a, NAN, 1, 1), "oroya_action_warp", "start_time_scale nan", "finite");
+    REFUSED(oroya_action_warp(a, 1, INFINITY, 1), "oroya_action_warp", "end_time_scale inf",
+            "finite");
+    REFUSED(oroya_action_warp(a, 1, 2, -0.5), "oroya_action_warp", "duration -0.5", ">= 0");
+    REFUSED(oroya_action_warp(a, 1e300, -1e300, 1), "oroya_action_warp", "start_time_scale 1e+300",
+            "float range");
+    REFUSED(oroya_action_halt(a, -2), "oroya_action_halt", "duration -2", ">= 0");
+    OT_CHECK(oroya_action_set_time_scale(a, 0) == OROYA_OK);
+    REFUSED(oroya_action_warp(a, 1, 2, 1), "oroya_action_warp", "time_scale is 0", "undefined");
+    OT_CHECK(!oroya_action_is_warping(a));
+    REFUSED(oroya_action_fade_in(a, -1), "oroya_action_fade_in", "duration -1", ">= 0");
+    REFUSED(oroya_action_fade_out(a, NAN), "oroya_action_fade_out", "duration nan", "finite");
+    REFUSED(oroya_action_set_duration(a, 0), "oroya_action_set_duration", "duration 0", "not 0");
+    REFUSED(oroya_action_set_weight(a, NAN), "oroya_action_set_weight", "weight nan",
+            "OROYA_MAX_WEIGHT");
+    REFUSED(oroya_action_set_effective_weight(a, 2e6), "oroya_action_set_effective_weight",
+            "weight 2e+06", "OROYA_MAX_WEIGHT");
+    REFUSED(oroya_action_set_loop(a, OROYA_LOOP_REPEAT, -1), "oroya_action_set_loop",
+            "repetitions -1", ">= 0");
+    REFUSED(oroya_action_set_loop(a, (oroya_loop_mode)7, 1), "oroya_action_set_loop", "mode 7",
+            "not a loop mode");
+    REFUSED(oroya_action_set_time(a, NAN), "oroya_action_set_time", "time nan", "finite");
+    REFUSED(oroya_action_start_at(a, INFINITY), "oroya_action_start_at", "mixer_time inf",
+            "finite");
+    REFUSED(oroya_action_sync_with(a, NULL), "oroya_action_sync_with", "other is NULL", "NULL");
+    REFUSED(oroya_mixer_set_time_scale(m, NAN), "oroya_mixer_set_time_scale", "time_scale nan",
+            "finite");
+    REFUSED(oroya_mixer_set_time(m, -1), "oroya_mixer_set_time", "time -1", ">= 0");
+    /* A success does not clear the message; NULL actions only return the code. */
+    OT_CHECK(oroya_action_set_weight(a, 0.5) == OROYA_OK);
+    OT_CHECK(strstr(oroya_mixer_last_error(m), "oroya_mixer_set_time:") != NULL);
+    OT_CHECK(oroya_action_fade_in(NULL, 1) == OROYA_ERR_INVALID_ARGUMENT);
+    oroya_mixer_destroy(m);
+    oroya_mixer_destroy(other);
+    oroya_clip_destroy(c);
+    oroya_clip_destroy(d);
+    oroya_scene_destroy(s);
+}
+#undef REFUSED
 
 static void test_limits(void) {
     oroya_node n[3];
@@ -938,6 +1027,7 @@ static void test_update_does_not_allocate(void) {
 int main(void) {
     OT_RUN(test_clip_action_identity);
     OT_RUN(test_null_and_bad_arguments);
+    OT_RUN(test_refusal_messages);
     OT_RUN(test_limits);
     OT_RUN(test_weights_normalized_and_remainder);
     OT_RUN(test_rotation_blend_order);
