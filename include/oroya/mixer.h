@@ -251,6 +251,10 @@ const char *oroya_mixer_last_error(const oroya_mixer *mixer);
  * does, with the same results. Action logic, events and callbacks run on the calling thread,
  * mixer after mixer in order; the pose kernels (blending, limits, model and bone matrices)
  * run through `scheduler` (NULL: this thread; e.g. {oroya_thread_pool_parallel_for, pool}).
+ * With a scheduler, every mixer's action logic runs before any kernel, so a callback sees no
+ * mixer of the batch posed yet; with none (NULL, or no parallel_for), each mixer gets its
+ * whole update in turn, as oroya_mixer_update on each would, so a callback of mixer i sees
+ * mixers before i already posed.
  * Each mixer must appear once, and two mixers of a batch must not share a scene (not
  * checked: that would cost more than the batch). Every mixer is checked first; on a bad one
  * nothing is updated and err names its index (INVALID_ARGUMENT: NULL, a bad or overflowing

@@ -2338,6 +2338,23 @@ static void prefetch_ahead(oroya_mixer *const *mixers, uint32_t i, uint32_t end)
         prefetch_actions(mixers[i + AHEAD3]);
 }
 
+/* Level 4 of a one-thread batch (the actions are in cache): their kernel cursors and
+ * intervals, which the kernel reads right after the action logic. */
+static void prefetch_layer_state(const oroya_mixer *m) {
+    if (!m || !m->rig)
+        return;
+    const uint32_t n =
+        m->active_action_count < m->action_count ? m->active_action_count : m->action_count;
+    for (uint32_t i = 0; i < n; i++) {
+        const oroya_action *a = m->actions[i];
+        if (!a->pose)
+            continue;
+        prefetch_bytes(a->pose_cursors, a->pose->group_count * sizeof *a->pose_cursors, true);
+        prefetch_bytes(a->pose_intervals,
+                       oroya__pose_clip_state_intervals(a->pose) * sizeof *a->pose_intervals, true);
+    }
+}
+
 static bool kernel_due(const oroya_mixer *m) {
     return m->rig && m->kernel_mode && !m->destroy_pending;
 }
@@ -2387,6 +2404,28 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
                                "rig for the new hierarchy",
                                i, rig->name, k, name);
         }
+    }
+    if (!scheduler || !scheduler->parallel_for) {
+        /* One thread: each mixer's whole update (action logic and events, kernel, scene
+         * hand-over) in one go while its state is in cache, mixer after mixer in order, as
+         * oroya_mixer_update would do them. Callbacks run in the same order as with a
+         * scheduler; one of mixer i sees mixers before i already posed (with a scheduler no
+         * mixer is posed yet). A mixer destroyed by its callback is freed at the end. */
+        bool destroyed = false;
+        for (uint32_t i = 0; i < count; i++) {
+            prefetch_ahead(mixers, i, count);
+            if (i + 1 < count)
+                prefetch_layer_state(mixers[i + 1]);
+            if (mixer_update_actions(mixers[i], dt, false)) {
+                destroyed = true;
+                continue;
+            }
+            mixer_update_pose(mixers[i]);
+        }
+        for (uint32_t i = 0; destroyed && i < count; i++)
+            if (mixers[i]->destroy_pending)
+                oroya_mixer_destroy(mixers[i]);
+        return OROYA_OK;
     }
     /* Action logic and events on this thread, in order; the kernels on the scheduler; the
      * scene hand-over on this thread again. */

@@ -1181,7 +1181,11 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
         a->ext = ly->ext;
         plain = plain && !a->mask && !a->twist && !a->ext;
     }
-    if (plain) {
+    if (plain && additive_count == 0) {
+        /* The usual frame (normal layers only): with no additive layer the blend state's
+         * additive rotation is dead, so this copy keeps the rest of it in registers. */
+        pk_blend(skel, normal, normal_count, additive, 0, rest, locals, true, true);
+    } else if (plain) {
         pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, true, true);
     } else {
         pk_blend(skel, normal, normal_count, additive, additive_count, rest, locals, true, false);

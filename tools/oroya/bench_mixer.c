@@ -36,6 +36,15 @@ static double median_of(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The one-thread crowd's frames, apart so that callgrind can count them alone
+ * (--toggle-collect=crowd_frames_mixer; cmd_bench.c has crowd_frames_pose). */
+static __attribute__((noinline)) void crowd_frames_mixer(oroya_mixer **crowd, int frames,
+                                                         double dt) {
+    for (int f = 0; f < frames; f++) {
+        oroya_mixer_update_batch(crowd, MIXER_CROWD, dt, NULL, NULL);
+    }
+}
+
 /* walk 0.6 + run 0.4 (and wave, additive, when given) on a new mixer. */
 static int play_walk_run(oroya_mixer *m, const oroya_clip *walk, const oroya_clip *run,
                          const oroya_clip *wave, double time) {
@@ -143,12 +152,20 @@ int oroya_bench_mixer(const oroya_bench_mixer_character *ch, const oroya_allocat
     for (int threads = 1; threads <= 2; threads++) {
         const oroya_scheduler *s = threads == 2 ? &sched : NULL;
         const clockid_t clock = threads == 2 ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
-        oroya_mixer_update_batch(crowd, MIXER_CROWD, dt, s, NULL);
+        if (s) {
+            oroya_mixer_update_batch(crowd, MIXER_CROWD, dt, s, NULL);
+        } else {
+            crowd_frames_mixer(crowd, 1, dt);
+        }
         for (int r = 0; r < runs; r++) {
             const long a0 = *alloc_count;
             const double t0 = now_s(clock);
-            for (int f = 0; f < crowd_frames; f++) {
-                oroya_mixer_update_batch(crowd, MIXER_CROWD, dt, s, NULL);
+            if (s) {
+                for (int f = 0; f < crowd_frames; f++) {
+                    oroya_mixer_update_batch(crowd, MIXER_CROWD, dt, s, NULL);
+                }
+            } else {
+                crowd_frames_mixer(crowd, crowd_frames, dt);
             }
             v[r] = (now_s(clock) - t0) * 1e3 / crowd_frames;
             *frame_allocs += *alloc_count - a0;
