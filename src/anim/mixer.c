@@ -1728,6 +1728,12 @@ static void kernel_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->kmem);
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3), cold))
+#endif
+static oroya_result
+refuse(oroya_mixer *m, const char *fmt, ...);
+
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
                                 oroya_mixer **out) {
     if (!out)
@@ -2005,13 +2011,15 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
         return OROYA_ERR_INVALID_ARGUMENT;
     *out = NULL;
     if (!m || !clip || (clip->track_count && !clip->tracks))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_action_create: %s",
+                      !clip ? "clip is NULL" : "clip has tracks but no track array");
     oroya_action_desc d = desc ? *desc : (oroya_action_desc){0};
     oroya_blend_mode mode = d.has_blend_mode ? d.blend_mode : clip->blend_mode;
     if (mode != OROYA_BLEND_NORMAL && mode != OROYA_BLEND_ADDITIVE)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_action_create: blend mode %d: not a blend mode", (int)mode);
     if (!(d.duration >= 0) || !isfinite(d.duration))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_action_create: duration %g: must be a finite number >= 0",
+                      d.duration);
     for (uint32_t i = 0; i < clip->track_count; i++)
         if (!valid_track_shape(&clip->tracks[i]))
             return OROYA_ERR_INVALID_DATA;
@@ -2184,9 +2192,19 @@ static void mixer_update_pose(oroya_mixer *m) {
     }
 }
 
-static oroya_result check_update(const oroya_mixer *m, double dt) {
-    if (!m || !valid_dt(dt))
+/* A refused update: its message names the dt and what it breaks (cold; the hot path only
+ * tests). */
+static oroya_result refuse_update(oroya_mixer *m, const char *call, double dt, const char *why) {
+    return refuse(m, "%s: %s %g: %s", call, call[12] == 'u' ? "dt" : "time", dt, why);
+}
+
+/* An update by dt, or (from_zero, oroya_mixer_set_time) one from times 0 to dt. */
+static oroya_result check_step(oroya_mixer *m, double dt, bool from_zero) {
+    const char *call = from_zero ? "oroya_mixer_set_time" : "oroya_mixer_update";
+    if (!m)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!valid_dt(dt))
+        return refuse_update(m, call, dt, "must be a finite number >= 0");
     if (m->in_callback)
         return OROYA_ERR_BUSY;
     /* A finite dt can still overflow once scaled or accumulated (dt 1e10 at time scale 1e300,
@@ -2197,17 +2215,20 @@ static oroya_result check_update(const oroya_mixer *m, double dt) {
      * is a bound for the step, not the step). */
     {
         double scaled = dt * m->time_scale;
-        if (!isfinite(scaled) || !isfinite(m->time + scaled))
-            return OROYA_ERR_INVALID_ARGUMENT;
+        if (!isfinite(scaled) || !isfinite((from_zero ? 0 : m->time) + scaled))
+            return refuse_update(m, call, dt, "the mixer's time would overflow at its time scale");
         for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
             const oroya_action *a = m->actions[i];
             double step = scaled * fmax(fabs(a->time_scale), fabs(a->effective_time_scale));
-            if (!isfinite(step) || !isfinite(fabs(a->time) + step))
-                return OROYA_ERR_INVALID_ARGUMENT;
+            if (!isfinite(step) || !isfinite((from_zero ? 0 : fabs(a->time)) + step))
+                return refuse_update(m, call, dt,
+                                     "an action's time would overflow at its time scale");
         }
     }
     return OROYA_OK;
 }
+
+static oroya_result check_update(oroya_mixer *m, double dt) { return check_step(m, dt, false); }
 
 /* A rig's hierarchy is fixed when it is built. On the scene it was built from, a joint node
  * removed or re-parented since then would make the bone matrices (and the kernel's model
@@ -2485,7 +2506,7 @@ void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
 /* A refused call: its message (naming the call, the argument and why) becomes the mixer's
  * last error (oroya_mixer_last_error); nothing else changes. m may be NULL. */
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 2, 3), cold))
 #endif
 static oroya_result
 refuse(oroya_mixer *m, const char *fmt, ...) {
@@ -2501,18 +2522,15 @@ refuse(oroya_mixer *m, const char *fmt, ...) {
 const char *oroya_mixer_last_error(const oroya_mixer *m) { return m ? m->last_error : ""; }
 
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
-    if (!m)
-        return OROYA_ERR_INVALID_ARGUMENT;
-    if (!valid_dt(time))
-        return refuse(m, "oroya_mixer_set_time: time %g: must be a finite number >= 0", time);
-    if (m->in_callback)
-        return OROYA_ERR_BUSY;
+    oroya_result r = check_step(m, time, true); /* before anything changes */
+    if (r != OROYA_OK)
+        return r;
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;
     m->jumping = true;
     bool destroyed;
-    oroya_result r = mixer_update_one(m, time, &destroyed);
+    r = mixer_update_one(m, time, &destroyed);
     if (!destroyed)
         m->jumping = false;
     return r;
@@ -2563,7 +2581,7 @@ static void uncache(oroya_mixer *m, oroya_action *a) {
 
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
     if (!m || !clip)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_uncache_clip: clip is NULL");
     if (m->in_callback)
         return OROYA_ERR_BUSY; /* the update may still be using the actions */
     for (uint32_t i = m->action_count; i-- > 0;) {
@@ -2575,7 +2593,8 @@ oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
 
 oroya_result oroya_mixer_uncache_action(oroya_mixer *m, oroya_action *a) {
     if (!m || !a || a->mixer != m)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_uncache_action: %s",
+                      !a ? "action is NULL" : "action belongs to another mixer");
     if (m->in_callback)
         return OROYA_ERR_BUSY;
     uncache(m, a);
@@ -2921,8 +2940,11 @@ void oroya_action_set_blend_mode(oroya_action *a, oroya_blend_mode mode) {
 }
 
 oroya_result oroya_action_set_rotation_blend(oroya_action *a, oroya_rotation_blend blend) {
-    if (!a || (unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if ((unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
+        return refuse(a->mixer, "oroya_action_set_rotation_blend: blend %d: not a rotation blend",
+                      (int)blend);
     a->rotation_blend = blend;
     return OROYA_OK;
 }
@@ -2935,7 +2957,8 @@ oroya_rotation_blend oroya_action_rotation_blend(const oroya_action *a) {
 
 oroya_result oroya_mixer_set_rotation_blend(oroya_mixer *m, oroya_rotation_blend blend) {
     if (!m || (unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_set_rotation_blend: blend %d: not a rotation blend",
+                      (int)blend);
     m->rotation_blend = blend == OROYA_ROTATION_BLEND_STERP ? OROYA_ROTATION_BLEND_STERP
                                                             : OROYA_ROTATION_BLEND_SLERP;
     return OROYA_OK;
@@ -2972,9 +2995,11 @@ static void refresh_twist_axes_of(oroya_mixer *m, oroya_node node) {
 
 oroya_result oroya_mixer_set_twist_axis(oroya_mixer *m, oroya_node node, const oroya_vec3 *axis) {
     if (!m || !oroya_scene_node_valid(m->scene, node) || !node.id)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_set_twist_axis: node %u: not a node of the mixer's scene",
+                      node.id);
     if (axis && (!isfinite(axis->x) || !isfinite(axis->y) || !isfinite(axis->z)))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_set_twist_axis: node %u: axis (%g, %g, %g) is not finite",
+                      node.id, (double)axis->x, (double)axis->y, (double)axis->z);
     uint32_t at = NO_INDEX;
     for (uint32_t i = 0; i < m->override_count; i++)
         if (m->overrides[i].node.id == node.id)
@@ -3184,8 +3209,11 @@ double oroya_mask_weight(const oroya_mask *k, oroya_node node) {
 const char *oroya_mask_name(const oroya_mask *k) { return k ? k->name : ""; }
 
 oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
-    if (!a || (k && k->mixer != a->mixer))
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (k && k->mixer != a->mixer)
+        return refuse(a->mixer, "oroya_action_set_mask: mask '%s' belongs to another mixer",
+                      k->name);
     if (k && !a->mask_weights && a->track_count) {
         a->mask_weights = oroya__calloc(&a->mixer->allocator, a->track_count, sizeof(float), 16);
         if (!a->mask_weights)

@@ -220,9 +220,38 @@ static void test_refusal_messages(void) {
     REFUSED(oroya_mixer_set_time_scale(m, NAN), "oroya_mixer_set_time_scale", "time_scale nan",
             "finite");
     REFUSED(oroya_mixer_set_time(m, -1), "oroya_mixer_set_time", "time -1", ">= 0");
+    REFUSED(oroya_mixer_update(m, NAN), "oroya_mixer_update", "dt nan", "finite");
+    REFUSED(oroya_mixer_update(m, -0.5), "oroya_mixer_update", "dt -0.5", ">= 0");
+    oroya_action_play(a);
+    OT_CHECK(oroya_action_set_time_scale(a, 1) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(m, 0.25) == OROYA_OK && oroya_mixer_time(m) == 0.25);
+    OT_CHECK(oroya_mixer_set_time_scale(m, 1e300) == OROYA_OK);
+    REFUSED(oroya_mixer_update(m, 1e10), "oroya_mixer_update", "dt 1e+10", "mixer's time");
+    /* set_time refuses an overflow before it zeroes the times: nothing is lost. */
+    REFUSED(oroya_mixer_set_time(m, 1e10), "oroya_mixer_set_time", "time 1e+10", "overflow");
+    OT_CHECK(oroya_mixer_time(m) == 0.25 && oroya_action_time(a) == 0.25);
+    OT_CHECK(oroya_mixer_set_time_scale(m, 1) == OROYA_OK);
+    OT_CHECK(oroya_action_set_time_scale(a, 1e300) == OROYA_OK);
+    REFUSED(oroya_mixer_update(m, 1e10), "oroya_mixer_update", "dt 1e+10", "an action's time");
+    OT_CHECK(oroya_action_set_time_scale(a, 1) == OROYA_OK);
+    oroya_action_stop(a);
+    REFUSED(oroya_mixer_set_rotation_blend(m, (oroya_rotation_blend)9),
+            "oroya_mixer_set_rotation_blend", "blend 9", "not a rotation blend");
+    REFUSED(oroya_action_set_rotation_blend(a, (oroya_rotation_blend)9),
+            "oroya_action_set_rotation_blend", "blend 9", "not a rotation blend");
+    oroya_vec3 bad_axis = {NAN, 0, 1};
+    REFUSED(oroya_mixer_set_twist_axis(m, n[0], &bad_axis), "oroya_mixer_set_twist_axis",
+            "axis (nan", "not finite");
+    REFUSED(oroya_mixer_uncache_action(m, x), "oroya_mixer_uncache_action", "action",
+            "another mixer");
+    REFUSED(oroya_mixer_uncache_clip(m, NULL), "oroya_mixer_uncache_clip", "clip", "NULL");
+    oroya_action *y = NULL;
+    REFUSED(oroya_action_create(m, c, &(oroya_action_desc){.duration = -2}, &y),
+            "oroya_action_create", "duration -2", ">= 0");
+    REFUSED(oroya_action_create(m, NULL, NULL, &y), "oroya_action_create", "clip", "NULL");
     /* A success does not clear the message; NULL actions only return the code. */
     OT_CHECK(oroya_action_set_weight(a, 0.5) == OROYA_OK);
-    OT_CHECK(strstr(oroya_mixer_last_error(m), "oroya_mixer_set_time:") != NULL);
+    OT_CHECK(strstr(oroya_mixer_last_error(m), "oroya_action_create:") != NULL);
     OT_CHECK(oroya_action_fade_in(NULL, 1) == OROYA_ERR_INVALID_ARGUMENT);
     oroya_mixer_destroy(m);
     oroya_mixer_destroy(other);
