@@ -26,7 +26,7 @@
 #include "internal/track.h"
 
 #define NO_INDEX UINT32_MAX
-#define KPF_MAX 20 /* oroya_mixer.kpf entries */
+#define KPF_MAX 48 /* oroya_mixer.kpf entries (lines) */
 
 /* three's PropertyMixer buffer regions, each `size` doubles:
  * [ incoming | accu0 | accu1 | orig | add | work ] (work is used by quaternions only). */
@@ -231,9 +231,9 @@ struct oroya_mixer {
     /* Batches: the memory one update reads besides the mixer itself, as line ranges (see
      * "batches: prefetching ahead"), so that a batch prefetches it without chasing pointers.
      * Rebuilt at the end of an update when the scheduled actions changed (kpf_valid false). */
-    uintptr_t kpf[KPF_MAX];
-    uint32_t kpf_count; /* entries: the first kpf_check are what check_update reads, the first
-                           kpf_logic what the action logic reads and writes */
+    int32_t kpf[KPF_MAX]; /* lines, as line offsets from the mixer's first line */
+    uint32_t kpf_count;   /* entries: the first kpf_check are what check_update reads, the first
+                             kpf_logic what the action logic reads and writes */
     uint32_t kpf_check, kpf_logic;
     bool kpf_valid;
     /* Cold from here on (never read by an update): prefetch_mixer stops at last_error. */
@@ -1749,7 +1749,8 @@ oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc
         d.max_events > OROYA_MAX_EVENTS ||
         (unsigned)d.rotation_blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
         return OROYA_ERR_INVALID_ARGUMENT;
-    oroya_mixer *m = oroya__calloc(&d.allocator, 1, sizeof *m, _Alignof(oroya_mixer));
+    /* On a cache line: a batch prefetches its hot lines (prefetch_mixer). */
+    oroya_mixer *m = oroya__calloc(&d.allocator, 1, sizeof *m, 64);
     if (!m)
         return OROYA_ERR_OUT_OF_MEMORY;
     m->allocator = d.allocator;
@@ -2153,7 +2154,10 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
             oroya_mixer_destroy(m);
         return true;
     }
-    refresh_layout(m);
+    /* Only an event callback can have changed the scene's layout since the first look, and
+     * every event counts in event_count or events_dropped (dispatch_event). */
+    if (m->event_count != 0 || m->events_dropped != 0)
+        refresh_layout(m);
     const bool kernel = m->kernel_mode;
     uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
@@ -2208,7 +2212,9 @@ static oroya_result check_update(const oroya_mixer *m, double dt) {
             return OROYA_ERR_INVALID_ARGUMENT;
         for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
             const oroya_action *a = m->actions[i];
-            double step = scaled * fmax(fabs(a->time_scale), fabs(a->effective_time_scale));
+            /* fmax inline (the library call cost more than the test): NaN loses. */
+            const double ts = fabs(a->time_scale), ets = fabs(a->effective_time_scale);
+            double step = scaled * (ts > ets || isnan(ets) ? ts : ets);
             if (!isfinite(step) || !isfinite(fabs(a->time) + step))
                 return OROYA_ERR_INVALID_ARGUMENT;
         }
@@ -2292,31 +2298,43 @@ static void prefetch_bytes(const void *p, size_t bytes, bool write) {
     }
 }
 
-/* Appends [p, p + bytes) to the list: line address | (lines - 1), 64 lines at most each. */
+/* The mixer's first line, which kpf's offsets count from. */
+static const char *kpf_base(const oroya_mixer *m) {
+    return (const char *)((uintptr_t)m & ~(uintptr_t)63);
+}
+
+/* Appends the lines of [p, p + bytes) to the list (a line too far from the mixer for an
+ * int32 offset, or past KPF_MAX, is left out: hints only). */
 static void kpf_add(oroya_mixer *m, const void *p, size_t bytes) {
     if (!p || !bytes)
         return;
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)63;
+    const intptr_t base = (intptr_t)kpf_base(m);
     const uintptr_t end = (uintptr_t)p + bytes;
-    while (a < end && m->kpf_count < KPF_MAX) {
-        const uintptr_t lines = (end - a + 63) / 64;
-        const uintptr_t n = lines < 64 ? lines : 64;
-        m->kpf[m->kpf_count++] = a | (n - 1);
-        a += n * 64;
+    for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < end && m->kpf_count < KPF_MAX; a += 64) {
+        const intptr_t d = ((intptr_t)a - base) / 64;
+        if (d >= INT32_MIN && d <= INT32_MAX)
+            m->kpf[m->kpf_count++] = (int32_t)d;
     }
 }
 
-/* The ranges of an update: the action list and the scheduled actions (what check_update
- * reads too), the kernel's layer list (the rest of the action logic's), then the kernel's: the
- * actions' cursors and intervals, and the change bits. */
+/* The lines of an update: the action list and the line of each scheduled action that
+ * check_update reads (its times and time scales), then the rest of the action logic's (the
+ * actions whole, the kernel's layer list), then the kernel's (the actions' cursors and
+ * intervals, the change bits). */
 static void kpf_build(oroya_mixer *m) {
     m->kpf_count = 0;
     const uint32_t n =
         m->active_action_count < m->action_count ? m->active_action_count : m->action_count;
     kpf_add(m, m->actions, n * sizeof *m->actions);
+    for (uint32_t i = 0; i < n; i++) {
+        const oroya_action *a = m->actions[i];
+        kpf_add(m, &a->time,
+                offsetof(oroya_action, effective_time_scale) + sizeof a->effective_time_scale -
+                    offsetof(oroya_action, time));
+    }
+    m->kpf_check = m->kpf_count;
     for (uint32_t i = 0; i < n; i++)
         kpf_add(m, m->actions[i], sizeof(oroya_action));
-    m->kpf_check = m->kpf_count;
     if (m->rig)
         kpf_add(m, m->klayers, n * sizeof *m->klayers);
     m->kpf_logic = m->kpf_count;
@@ -2334,28 +2352,31 @@ static void kpf_build(oroya_mixer *m) {
     m->kpf_valid = true;
 }
 
-/* Level 1: the mixer's own lines (up to its cold tail). */
+/* Level 1: the mixer's own lines, up to its cold tail (the mixer is allocated on a line). */
+enum { MIXER_HOT_LINES = (offsetof(oroya_mixer, last_error) + 63) / 64 };
+
 static void prefetch_mixer(const oroya_mixer *m) {
-    if (m)
-        prefetch_bytes(m, offsetof(oroya_mixer, last_error), true);
+    if (!m)
+        return;
+    const char *p = kpf_base(m);
+#pragma GCC unroll 16
+    for (int k = 0; k < MIXER_HOT_LINES; k++)
+        __builtin_prefetch(p + k * 64, 1);
 }
 
-/* Level 2 (the mixer is in cache): its scene header and its listed ranges, the first
- * `count` of them. */
+/* Level 2 (the mixer is in cache): its scene header and the first `count` listed lines. */
 static void prefetch_listed(const oroya_mixer *m, uint32_t count) {
     if (!m)
         return;
     oroya__scene_prefetch(m->scene);
-    for (uint32_t k = 0; k < count; k++) {
-        const uintptr_t e = m->kpf[k];
-        const char *p = (const char *)(e & ~(uintptr_t)63);
-        for (uintptr_t l = 0; l <= (e & 63); l++)
-            __builtin_prefetch(p + l * 64, 1);
-    }
+    const char *base = kpf_base(m);
+#pragma GCC unroll 4
+    for (uint32_t k = 0; k < count; k++)
+        __builtin_prefetch(base + (ptrdiff_t)m->kpf[k] * 64, 1);
 }
 
 /* The distances (in mixers) of the two levels: the second is one miss away from the first,
- * and one mixer's action logic takes a few hundred nanoseconds. `pass`: the ranges that pass
+ * and one mixer's action logic takes a few hundred nanoseconds. `pass`: the lines that pass
  * reads (check_update's, the action logic's, or the whole update's). */
 enum { AHEAD1 = 4, AHEAD2 = 2 };
 typedef enum { PASS_CHECK, PASS_LOGIC, PASS_ALL } batch_pass;
