@@ -94,6 +94,21 @@ HOT dv3 qrot(dq q, dv3 v) {
     dv3 t = vscale(vcross(u, v), 2);
     return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
 }
+/* The rotation matrix of a unit quaternion (its columns), for turning several vectors by one
+ * rotation: 9 products and 6 sums a vector after the matrix, against qrot's 18 and 12. */
+typedef struct {
+    dv3 c0, c1, c2;
+} dm3;
+HOT dm3 qmat(dq q) {
+    const double x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
+    const double xx = q.x * x2, xy = q.x * y2, xz = q.x * z2, yy = q.y * y2, yz = q.y * z2;
+    const double zz = q.z * z2, wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
+    return (dm3){v3(1 - (yy + zz), xy + wz, xz - wy), v3(xy - wz, 1 - (xx + zz), yz + wx),
+                 v3(xz + wy, yz - wx, 1 - (xx + yy))};
+}
+HOT dv3 mrot(const dm3 *m, dv3 v) {
+    return vadd(vadd(vscale(m->c0, v.x), vscale(m->c1, v.y)), vscale(m->c2, v.z));
+}
 /* Rotation of `angle` about the unit axis n. */
 HOT dq qaxis(dv3 n, double angle) {
     double s = sin(0.5 * angle);
@@ -684,16 +699,18 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
             }
         }
         ik_out[i] = li;
-        for (uint32_t k = i + 1; k < n; k++) {
-            f[k].p = vadd(piv, qrot(applied, vsub(f[k].p, piv)));
-            f[k].q = qmul(applied, f[k].q); /* unit times unit */
-        }
         if (i + 1 == n && !reached) {
             break; /* the ray after the last turn only tells whether it reached */
         }
-        eye = vadd(piv, qrot(applied, vsub(eye, piv)));
-        fwd = qrot(applied, fwd);
-        upw = qrot(applied, upw);
+        /* The joints after this one, the eye, the ray and the up axis turn by one matrix. */
+        const dm3 r = qmat(applied);
+        for (uint32_t k = i + 1; k < n; k++) {
+            f[k].p = vadd(piv, mrot(&r, vsub(f[k].p, piv)));
+            f[k].q = qmul(applied, f[k].q); /* unit times unit */
+        }
+        eye = vadd(piv, mrot(&r, vsub(eye, piv)));
+        fwd = mrot(&r, fwd);
+        upw = mrot(&r, upw);
     }
     if (reached) {
         const dv3 to = vsub(t, eye);
@@ -1215,15 +1232,11 @@ static void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_
  * local rotations along the path (path[0..len): the first joint down to the end), so no other
  * matrix is decomposed. False on a fallback (the pose left as it was). */
 IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
-                                      const float *const *w, const oroya_mat4 *parent,
+                                      const float *const *w, const dq *parent_q,
                                       const uint32_t *path, uint32_t len) {
     oroya_quat q[OROYA_IK_MAX_CHAIN];
     frame f[OROYA_IK_MAX_CHAIN];
-    frame pf = {v3(0, 0, 0), qid()};
-    if (parent && !frame_of(parent, &pf)) {
-        return false;
-    }
-    dq qa = pf.q;
+    dq qa = *parent_q;
     uint32_t k = 0;
     double sum = 0;
     for (uint32_t e = 0; e < len && k < n; e++) {
@@ -1271,14 +1284,19 @@ uint32_t oroya__ik_next_root(const oroya__ik_pose *c, uint32_t from, uint32_t en
 
 /* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
  * global function whatever its visibility. */
-static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root) {
+static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
+                                  oroya__ik_parent_cache *cache) {
     const oroya_pose_skeleton *s = c->skeleton;
     for (uint32_t i = 0; i < c->count; i++) {
         const oroya_ik *ik = &c->ik[i];
         if (ik->joints[0] != root) {
             continue;
         }
-        const uint32_t n = character_chain(c, ik);
+        /* The joints need no check of their own here: chain_path checks the end joint and
+         * the walk up to root, and the chain is solved only when each of its joints is on
+         * that path (k == n below). */
+        const uint32_t n =
+            ik->joint_count <= OROYA_IK_MAX_CHAIN && ik->weight > 0 ? chain_count(ik) : 0;
         uint32_t path[IK_PATH_MAX];
         const uint32_t len = n ? chain_path(s, ik, n, path) : 0;
         if (!len) {
@@ -1316,13 +1334,28 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root) {
                 w[k++] = prev;
             }
         }
-        if (k == n) {
-            character_solve(c, ik, n, w, pm, path, len);
+        if (k != n) {
+            continue;
+        }
+        /* The parent's world rotation: decomposed once per pass and parent (both legs hang
+         * from the hips), the identity at a skeleton root. */
+        if (!cache->set || cache->joint != par) {
+            frame pf = {v3(0, 0, 0), qid()};
+            cache->set = true;
+            cache->joint = par;
+            cache->ok = !pm || frame_of(pm, &pf);
+            cache->q[0] = pf.q.x, cache->q[1] = pf.q.y, cache->q[2] = pf.q.z, cache->q[3] = pf.q.w;
+        }
+        if (cache->ok) {
+            const dq pq = {cache->q[0], cache->q[1], cache->q[2], cache->q[3]};
+            character_solve(c, ik, n, w, &pq, path, len);
         }
     }
 }
 
-void oroya__ik_run_root(const oroya__ik_pose *c, uint32_t root) { ik_run_root(c, root); }
+void oroya__ik_run_root(const oroya__ik_pose *c, uint32_t root, oroya__ik_parent_cache *cache) {
+    ik_run_root(c, root, cache);
+}
 
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,
  * then the model and bone matrices of its first joint's subtree are recomputed (a mark per
@@ -1357,8 +1390,9 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
                 w[k] = c->models[ik->joints[k]].m;
             }
             const uint32_t par = s->parents[ik->joints[0]];
-            if (!character_solve(c, ik, n, w, par == UINT32_MAX ? NULL : &c->models[par], path,
-                                 len)) {
+            frame pf = {v3(0, 0, 0), qid()};
+            if ((par != UINT32_MAX && !frame_of(&c->models[par], &pf)) ||
+                !character_solve(c, ik, n, w, &pf.q, path, len)) {
                 continue;
             }
         }

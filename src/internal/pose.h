@@ -302,7 +302,16 @@ void oroya__ik_run_after(const oroya__ik_pose *p);
  * locals and write its local rotations), and the pass goes on from it with the new rotations,
  * so the chain and everything below it are computed once, already corrected. */
 uint32_t oroya__ik_next_root(const oroya__ik_pose *p, uint32_t from, uint32_t end);
-void oroya__ik_run_root(const oroya__ik_pose *p, uint32_t root);
+/* The world rotation of the last first joint's parent an IK decomposed in one local-to-model
+ * pass (two legs share the hips; joint UINT32_MAX: a skeleton root), set false before the
+ * pass. A model matrix is final once the pass has computed it, so the entry stays true for
+ * the whole pass. */
+typedef struct oroya__ik_parent_cache {
+    bool set, ok;
+    uint32_t joint;
+    double q[4];
+} oroya__ik_parent_cache;
+void oroya__ik_run_root(const oroya__ik_pose *p, uint32_t root, oroya__ik_parent_cache *cache);
 /* The steps of `step` joints that hold an IK's first joint: bit (first joint / step) % 64 (a
  * false positive only costs the calls above). */
 uint64_t oroya__ik_steps(const oroya__ik_pose *p, uint32_t step);

@@ -1110,6 +1110,7 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
     }
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
     const uint64_t steps = oroya__ik_steps(p, 4u * PK_BLOCKS);
+    oroya__ik_parent_cache parent = {.set = false};
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
@@ -1130,7 +1131,7 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
             if (r >= end) {
                 break;
             }
-            oroya__ik_run_root(p, r);
+            oroya__ik_run_root(p, r, &parent);
             from = r, search = r + 1;
         }
     }
