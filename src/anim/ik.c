@@ -746,13 +746,18 @@ IK_CLONES static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const
     bool reached = false;
     dq l[OROYA_IK_MAX_CHAIN], ik_out[OROYA_IK_MAX_CHAIN];
     bool moved[OROYA_IK_MAX_CHAIN] = {false};
-    for (uint32_t i = 0; i < n && !why; i++) {
+    /* One test for the chain: the sum of the squared lengths is finite when each is, and
+     * the smallest says whether one is zero. */
+    double lsum = 0, lmin = 1;
+    for (uint32_t i = 0; i < n; i++) {
         l[i] = of_quat(rin[i]);
         const double l2 = qdot(l[i], l[i]);
-        if (!isfinite(l2) || l2 < 1e-24) {
-            why = "local rotation zero or not finite";
-        }
+        lsum += l2;
+        lmin = l2 < lmin ? l2 : lmin;
         l[i] = qnorm(l[i]);
+    }
+    if (!why && (!isfinite(lsum) || !(lmin >= 1e-24))) {
+        why = "local rotation zero or not finite";
     }
     if (!why) {
         if (ik->type == OROYA_IK_TWO_BONE) {
@@ -765,8 +770,12 @@ IK_CLONES static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const
             why = solve_aim(ik, n, last_m, f, l, ik_out, moved, reached_out ? &reached : NULL);
         }
     }
-    for (uint32_t i = 0; !why && i < n; i++) {
-        if (moved[i] && !(isfinite(qdot(ik_out[i], ik_out[i])))) {
+    if (!why) {
+        double osum = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            osum += moved[i] ? qdot(ik_out[i], ik_out[i]) : 0;
+        }
+        if (!isfinite(osum)) {
             why = "no finite solution";
         }
     }
