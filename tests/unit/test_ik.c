@@ -703,6 +703,43 @@ static void test_validation_table(void) {
     }
 }
 
+/* A zero, NaN or infinite local rotation at run time (set_ik or validate never saw it): the
+ * documented fallback, an error naming it and finite rotations out, for each joint of a
+ * two-bone chain and of an aim chain (one test per chain in solve_frames). */
+static void test_run_time_bad_local_rotation(void) {
+    const oroya_quat bad[3] = {{0, 0, 0, 0}, {NAN, 0, 0, 1}, {0, INFINITY, 0, 1}};
+    int fell_back = 0, finite_out = 0, cases = 0;
+    for (int type = 0; type < 2; type++) {
+        for (uint32_t j = 0; j < 3; j++) {
+            for (int b = 0; b < 3; b++) {
+                chain c;
+                chain_random(&c, 3);
+                oroya_ik ik = {.type = type ? OROYA_IK_AIM : OROYA_IK_TWO_BONE,
+                               .joint_count = 3,
+                               .pole = {0, 0, 1},
+                               .shares = {0.3f, 0.3f, 0.4f},
+                               .forward = {0, 0, 1},
+                               .weight = 1};
+                ik.target = oroya_vec3_add(pos(&c, 2), (oroya_vec3){0.05f, 0.05f, 3});
+                c.r[j] = bad[b];
+                oroya_quat out[MAXJ];
+                oroya_error err = {0};
+                oroya_result r =
+                    oroya_ik_solve_run(&(oroya_ik_solve_job){&ik, c.world, c.r, out, NULL}, &err);
+                cases++;
+                fell_back += r == OROYA_ERR_INVALID_DATA && strstr(err.message, "local rotation");
+                bool fin = true;
+                for (int k = 0; k < 3; k++)
+                    fin = fin && isfinite(out[k].x) && isfinite(out[k].y) && isfinite(out[k].z) &&
+                          isfinite(out[k].w);
+                finite_out += fin;
+            }
+        }
+    }
+    OT_EQ_INT(fell_back, cases);
+    OT_EQ_INT(finite_out, cases);
+}
+
 /* ---- the two hooks ------------------------------------------------------------------------ */
 
 /* hips(0) -> thigh(1) -> shin(2) -> foot(3) -> toe(4); hips -> spine(5) -> neck(6) -> head(7). */
@@ -1085,6 +1122,7 @@ int main(void) {
     OT_RUN(test_validation_table);
     OT_RUN(test_scene_and_kernel_agree);
     OT_RUN(test_run_time_degenerate_pole_and_forward);
+    OT_RUN(test_run_time_bad_local_rotation);
     OT_RUN(test_kernel_chains_across_blocks);
     return ot_finish();
 }
