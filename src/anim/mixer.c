@@ -152,80 +152,93 @@ struct oroya_mixer {
     const oroya_rig *rig;
     double time, time_scale;
     double chk_rate, chk_time;
-    uint32_t in_callback; /* see below */
-    bool chk_valid;
-    oroya_allocator allocator;
-
-    oroya_action **actions; /* [ active | inactive ], as three's mixer._actions */
-    uint32_t action_count, active_action_count, max_actions;
-    binding **bindings; /* [ active | inactive ], as three's mixer._bindings */
-    uint32_t binding_count, active_binding_count, max_bindings;
-    uint32_t control_count; /* fades and warps in progress */
-
-    uint32_t accu_index;
-    bool jumping; /* inside oroya_mixer_set_time: no markers */
-
-    bool layout_valid;
-    uint32_t layout_version;
-
-    oroya_event *events;
-    uint32_t event_count, events_dropped, max_events;
-    oroya_event_fn on_event;
-    void *user;
     /* Set while on_event runs (see dispatch): calls that would free an action the update is
      * still using, or start a second update, are refused, and destroy waits for the update
-     * to return (in_callback, on the first line). */
+     * to return. */
+    uint32_t in_callback;
+    bool chk_valid;
     bool destroy_pending;
-
+    /* Then what a steady update reads and writes, together (the lines up to `allocator`; a
+     * batch prefetches them, see prefetch_mixer); what it does not read comes after. */
+    oroya_action **actions; /* [ active | inactive ], as three's mixer._actions */
+    uint32_t action_count, active_action_count, max_actions;
+    uint32_t active_binding_count;
+    uint32_t accu_index;
+    bool jumping; /* inside oroya_mixer_set_time: no markers */
+    bool layout_valid;
+    bool reference;      /* the property path only (a test oracle) */
+    bool kernel_mode;    /* the path the last update took */
+    bool kernel_pending; /* kernel results not yet written to the scene */
+    bool korig_moved;    /* korig written since krest was chosen */
+    bool kany_held;
+    bool kinuse_moved; /* kinuse changed since kepoch */
+    uint32_t layout_version;
+    uint32_t event_count, events_dropped;
     oroya_rotation_blend rotation_blend; /* SLERP or STERP */
-    twist_override *overrides;
-    uint32_t override_count, override_capacity;
-    limit_entry *limits;
-    uint32_t limit_count, limit_capacity;
-
-    /* The pose kernel path: see "pose kernel path" below (rig is on the first line). */
-    void *kmem;             /* the one block of the k* buffers below (kernel_create) */
-    oroya_scene *own_scene; /* a mixer created with a rig and no scene */
-    bool reference;         /* the property path only (a test oracle) */
-    bool kernel_mode;       /* the path the last update took */
-    bool kernel_pending;    /* kernel results not yet written to the scene */
-    uint32_t kjoints, kblocks, kpalette;
-    oroya_soa_transform *korig;       /* kblocks: the original value of every joint channel */
+    uint32_t limit_count;
+    uint32_t kblocks;
+    uint32_t ik_count;
+    uint32_t klayer_count;
+    uint32_t kepoch;                           /* the scene's epoch when korig was last refreshed */
+    uint32_t active_property_bindings;         /* scheduled bindings the property path writes */
+    oroya_root_extract rm_mode;                /* root motion (oroya_mixer_set_root_motion) */
+    double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
+    /* The pose kernel path: see "pose kernel path" below. */
     const oroya_soa_transform *krest; /* what the kernel blends from: the skeleton's rest pose
                                          (shared by every mixer on the rig, so a crowd reads
                                          one copy) while korig equals it bit for bit, else
                                          korig */
-    bool korig_moved;                 /* korig written since krest was chosen */
     oroya_soa_transform *klocals;     /* kblocks: the blended pose (also last frame's, compared) */
     oroya_mat4 *kmodels, *kbones;     /* kjoints; bones in palette order, then the ancestors */
     uint16_t *kchanged;               /* kblocks: lanes to write at the next write-back whatever
                                      their value (held, limited, IK, root motion) */
-    oroya_soa_transform *ksnap;       /* kblocks: klocals at the last write-back (compared then) */
-    uint16_t *kinuse;                 /* kblocks: lanes with a scheduled binding */
-    uint16_t *klimited;               /* kblocks: rotation lanes with a joint limit */
+    oroya__pose_mix_layer *klayers;   /* max_actions */
+    void *kscratch;                   /* max_actions layers for oroya__pose_mix */
     float *ktwist;                    /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
-    oroya_soa_transform *kheld;       /* kblocks: values written from outside on animated lanes */
-    oroya_soa_transform *kpose;       /* kblocks: klocals with the held lanes (bone matrices) */
-    uint16_t *kheldbits;              /* kblocks: the lanes kheld holds */
-    bool kany_held;
-    uint16_t *kik;       /* kblocks: rotation lanes an IK has written (kept) */
-    const oroya_ik *iks; /* oroya_mixer_set_ik: borrowed, or NULL */
-    uint32_t ik_count;
+    /* Batches: the memory one update reads besides the mixer itself, as line ranges (see
+     * "batches: prefetching ahead"), so that a batch prefetches it without chasing pointers.
+     * Rebuilt at the end of an update when the scheduled actions changed (kpf_valid false). */
+    uint32_t kpf_count; /* entries: the first kpf_check are what check_update reads, the first
+                           kpf_logic what the action logic reads and writes */
+    uint32_t kpf_check, kpf_logic;
+    bool kpf_valid;
+    int32_t kpf[KPF_MAX]; /* lines, as line offsets from the mixer's first line */
+
+    /* Not read by a steady update from here on: prefetch_mixer stops at allocator. */
+    oroya_allocator allocator;
+    binding **bindings; /* [ active | inactive ], as three's mixer._bindings */
+    uint32_t binding_count, max_bindings;
+    uint32_t control_count; /* fades and warps in progress */
+
+    oroya_event *events;
+    uint32_t max_events;
+    oroya_event_fn on_event;
+    void *user;
+
+    twist_override *overrides;
+    uint32_t override_count, override_capacity;
+    limit_entry *limits;
+    uint32_t limit_capacity;
+
+    void *kmem;             /* the one block of the k* buffers (kernel_create) */
+    oroya_scene *own_scene; /* a mixer created with a rig and no scene */
+    uint32_t kjoints, kpalette;
+    oroya_soa_transform *korig; /* kblocks: the original value of every joint channel */
+    oroya_soa_transform *ksnap; /* kblocks: klocals at the last write-back (compared then) */
+    uint16_t *kinuse;           /* kblocks: lanes with a scheduled binding */
+    uint16_t *klimited;         /* kblocks: rotation lanes with a joint limit */
+    oroya_soa_transform *kheld; /* kblocks: values written from outside on animated lanes */
+    oroya_soa_transform *kpose; /* kblocks: klocals with the held lanes (bone matrices) */
+    uint16_t *kheldbits;        /* kblocks: the lanes kheld holds */
+    uint16_t *kik;              /* kblocks: rotation lanes an IK has written (kept) */
+    const oroya_ik *iks;        /* oroya_mixer_set_ik: borrowed, or NULL */
     bool ik_in_pass;
-    uint32_t *kdense;               /* kjoints: the joint's dense index in the scene */
-    oroya__pose_mix_layer *klayers; /* max_actions */
-    void *kscratch;                 /* max_actions layers for oroya__pose_mix */
-    uint32_t klayer_count;
-    uint32_t kepoch;                   /* the scene's epoch when korig was last refreshed */
-    bool kinuse_moved;                 /* kinuse changed since then */
-    uint32_t active_property_bindings; /* scheduled bindings the property path writes */
+    uint32_t *kdense; /* kjoints: the joint's dense index in the scene */
     oroya__scene_hook hook;
     oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
-    /* Root motion (oroya_mixer_set_root_motion). */
-    oroya_root_extract rm_mode;
+    /* Root motion (oroya_mixer_set_root_motion; rm_mode and the sums are above). */
     oroya_node rm_node;
-    oroya_transform rm_home;                   /* the extracted components' in-place values */
-    double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
+    oroya_transform rm_home; /* the extracted components' in-place values */
     oroya_root_motion rm_delta, rm_total;
     uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
     /* Curves (oroya_mixer_curve_index): names and the values CURVE bindings write. */
@@ -236,15 +249,6 @@ struct oroya_mixer {
      * parent is no longer its rig parent's node, or NO_INDEX. */
     bool khier_valid;
     uint32_t khier_version, khier_bad;
-    /* Batches: the memory one update reads besides the mixer itself, as line ranges (see
-     * "batches: prefetching ahead"), so that a batch prefetches it without chasing pointers.
-     * Rebuilt at the end of an update when the scheduled actions changed (kpf_valid false). */
-    int32_t kpf[KPF_MAX]; /* lines, as line offsets from the mixer's first line */
-    uint32_t kpf_count;   /* entries: the first kpf_check are what check_update reads, the first
-                             kpf_logic what the action logic reads and writes */
-    uint32_t kpf_check, kpf_logic;
-    bool kpf_valid;
-    /* Cold from here on (never read by an update): prefetch_mixer stops at last_error. */
     char last_error[OROYA_ERROR_MESSAGE_MAX]; /* the last refused call's (oroya_mixer_last_error) */
 };
 
@@ -2411,8 +2415,8 @@ static void kpf_build(oroya_mixer *m) {
     m->kpf_valid = true;
 }
 
-/* Level 1: the mixer's own lines, up to its cold tail (the mixer is allocated on a line). */
-enum { MIXER_HOT_LINES = (offsetof(oroya_mixer, last_error) + 63) / 64 };
+/* Level 1: the mixer's own lines, up to its cold part (the mixer is allocated on a line). */
+enum { MIXER_HOT_LINES = (offsetof(oroya_mixer, allocator) + 63) / 64 };
 
 static void prefetch_mixer(const oroya_mixer *m) {
     if (!m)
