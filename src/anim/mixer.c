@@ -72,58 +72,59 @@ typedef struct limit_entry {
 } limit_entry;
 
 struct oroya_action {
+    /* Hot: what an update reads of an action in the steady state (check, times, weights, the
+     * kernel layer), first and together, so that a crowd's update touches the action's first
+     * lines only (the action is allocated on a line; kpf_build lists up to `cold`). */
     oroya_mixer *mixer;
     const oroya_clip *clip;
-    oroya_blend_mode blend_mode;
-    bool independent;
-    bool lookup; /* the action clip_action returns for its clip (three's actionByRoot) */
-    double duration;
-    uint32_t track_count;
-    binding **bindings;
-    uint32_t *cursors;
-    uint32_t cache_index; /* position in mixer->actions */
-
-    bool fading;
-    float fade_times[2], fade_values[2];
-    bool warping;
-    float warp_times[2], warp_values[2];
-    bool has_restore_time_scale;
-    double restore_time_scale;
-
-    oroya_loop_mode loop;
-    int64_t loop_count;
-    bool has_start_time;
-    double start_time;
     double time;
     double time_scale, effective_time_scale;
     double weight, effective_weight;
+    double duration;
     double repetitions;
-    bool paused, enabled, clamp_when_finished;
-    bool zero_slope_at_start, zero_slope_at_end;
-    oroya_sample_options endings;
+    int64_t loop_count;
+    double rm_wraps; /* this update: signed repeat wraps (see update_time) */
+    oroya_loop_mode loop;
+    oroya_blend_mode blend_mode;
     oroya_rotation_blend rotation_blend;
-    bool marker_start; /* played and not moved yet: the next moving update covers its start */
-
+    int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
+    uint32_t property_track_count;
+    uint32_t ext_track_count;
+    uint32_t cache_index; /* position in mixer->actions */
+    bool enabled, paused, fading, warping, has_start_time;
+    bool clamp_when_finished, marker_start; /* marker_start: played and not moved yet: the next
+                                               moving update covers its start */
+    bool kernel_ok;
     /* The pose kernel path (a mixer with a rig): the runtime clip of the tracks on joints
      * (the rig's shared one, or pose_owned), its cursors and intervals, and whether the
-     * kernel can play this clip at all (else the mixer uses the property path while the
-     * action is scheduled). */
+     * kernel can play this clip at all (kernel_ok; else the mixer uses the property path
+     * while the action is scheduled). */
     const oroya_pose_clip *pose;
-    oroya_pose_clip *pose_owned;
     uint16_t *pose_cursors;
     oroya__pose_interval *pose_intervals;
-    bool kernel_ok;
+    oroya__pose_ext *ext;      /* kblocks, or NULL when there are none */
+    const oroya_mask *mask;    /* joint mask, or NULL */
     uint32_t *property_tracks; /* the tracks not on a joint, for the kernel path */
-    uint32_t property_track_count;
+    oroya_sample_options endings;
+
+    /* Cold: fades and warps in progress, start times, the property path's tables. */
+    char cold[1];
+    bool independent;
+    bool lookup; /* the action clip_action returns for its clip (three's actionByRoot) */
+    bool zero_slope_at_start, zero_slope_at_end;
+    bool has_restore_time_scale;
+    float fade_times[2], fade_values[2];
+    float warp_times[2], warp_values[2];
+    double restore_time_scale;
+    double start_time;
+    uint32_t track_count;
+    binding **bindings;
+    uint32_t *cursors;
+    oroya_pose_clip *pose_owned;
     /* Tracks on joints that the kernel has no sampler for (oroya__rig_track_outside): sampled
      * here with the property path's sampler, handed to the kernel per lane in `ext`. */
     uint32_t *ext_tracks;
-    uint32_t ext_track_count;
-    oroya__pose_ext *ext;                /* kblocks, or NULL when there are none */
-    int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
-    double rm_wraps;                     /* this update: signed repeat wraps (see update_time) */
-    const oroya_mask *mask;              /* joint mask, or NULL */
-    float *mask_weights;                 /* track_count: the mask's weight of each track's node */
+    float *mask_weights; /* track_count: the mask's weight of each track's node */
 };
 
 typedef struct curve_slot {
@@ -142,82 +143,102 @@ struct oroya_mask {
 };
 
 struct oroya_mixer {
+    /* The first line: all that a batch's check pass reads of a mixer in the steady state
+     * (check_batch_one). chk_rate and chk_time bound the scheduled actions' time scales and
+     * times (max of |time_scale| and |effective_time_scale|, max of |time|) as of the end of
+     * the last update; chk_valid is cleared by every call that can raise one of them or
+     * schedule an action (chk_dirty), and then the check reads the actions. */
     oroya_scene *scene;
-    oroya_allocator allocator;
-
-    oroya_action **actions; /* [ active | inactive ], as three's mixer._actions */
-    uint32_t action_count, active_action_count, max_actions;
-    binding **bindings; /* [ active | inactive ], as three's mixer._bindings */
-    uint32_t binding_count, active_binding_count, max_bindings;
-    uint32_t control_count; /* fades and warps in progress */
-
+    const oroya_rig *rig;
     double time, time_scale;
-    uint32_t accu_index;
-    bool jumping; /* inside oroya_mixer_set_time: no markers */
-
-    bool layout_valid;
-    uint32_t layout_version;
-
-    oroya_event *events;
-    uint32_t event_count, events_dropped, max_events;
-    oroya_event_fn on_event;
-    void *user;
+    double chk_rate, chk_time;
     /* Set while on_event runs (see dispatch): calls that would free an action the update is
      * still using, or start a second update, are refused, and destroy waits for the update
      * to return. */
     uint32_t in_callback;
+    bool chk_valid;
     bool destroy_pending;
-
+    /* Then what a steady update reads and writes, together (the lines up to `allocator`; a
+     * batch prefetches them, see prefetch_mixer); what it does not read comes after. */
+    oroya_action **actions; /* [ active | inactive ], as three's mixer._actions */
+    uint32_t action_count, active_action_count, max_actions;
+    uint32_t active_binding_count;
+    uint32_t accu_index;
+    bool jumping; /* inside oroya_mixer_set_time: no markers */
+    bool layout_valid;
+    bool reference;      /* the property path only (a test oracle) */
+    bool kernel_mode;    /* the path the last update took */
+    bool kernel_pending; /* kernel results not yet written to the scene */
+    bool korig_moved;    /* korig written since krest was chosen */
+    bool kany_held;
+    bool kinuse_moved; /* kinuse changed since kepoch */
+    uint32_t layout_version;
+    uint32_t event_count, events_dropped;
     oroya_rotation_blend rotation_blend; /* SLERP or STERP */
-    twist_override *overrides;
-    uint32_t override_count, override_capacity;
-    limit_entry *limits;
-    uint32_t limit_count, limit_capacity;
-
+    uint32_t limit_count;
+    uint32_t kblocks;
+    uint32_t ik_count;
+    uint32_t klayer_count;
+    uint32_t kepoch;                           /* the scene's epoch when korig was last refreshed */
+    uint32_t active_property_bindings;         /* scheduled bindings the property path writes */
+    oroya_root_extract rm_mode;                /* root motion (oroya_mixer_set_root_motion) */
+    double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
     /* The pose kernel path: see "pose kernel path" below. */
-    const oroya_rig *rig;
-    void *kmem;             /* the one block of the k* buffers below (kernel_create) */
-    oroya_scene *own_scene; /* a mixer created with a rig and no scene */
-    bool reference;         /* the property path only (a test oracle) */
-    bool kernel_mode;       /* the path the last update took */
-    bool kernel_pending;    /* kernel results not yet written to the scene */
-    uint32_t kjoints, kblocks, kpalette;
-    oroya_soa_transform *korig;       /* kblocks: the original value of every joint channel */
     const oroya_soa_transform *krest; /* what the kernel blends from: the skeleton's rest pose
                                          (shared by every mixer on the rig, so a crowd reads
                                          one copy) while korig equals it bit for bit, else
                                          korig */
-    bool korig_moved;                 /* korig written since krest was chosen */
     oroya_soa_transform *klocals;     /* kblocks: the blended pose (also last frame's, compared) */
     oroya_mat4 *kmodels, *kbones;     /* kjoints; bones in palette order, then the ancestors */
     uint16_t *kchanged;               /* kblocks: lanes to write at the next write-back whatever
                                      their value (held, limited, IK, root motion) */
-    oroya_soa_transform *ksnap;       /* kblocks: klocals at the last write-back (compared then) */
-    uint16_t *kinuse;                 /* kblocks: lanes with a scheduled binding */
-    uint16_t *klimited;               /* kblocks: rotation lanes with a joint limit */
+    oroya__pose_mix_layer *klayers;   /* max_actions */
+    void *kscratch;                   /* max_actions layers for oroya__pose_mix */
     float *ktwist;                    /* kblocks * 12: twist axis rows x, y, z (STERP blending) */
-    oroya_soa_transform *kheld;       /* kblocks: values written from outside on animated lanes */
-    oroya_soa_transform *kpose;       /* kblocks: klocals with the held lanes (bone matrices) */
-    uint16_t *kheldbits;              /* kblocks: the lanes kheld holds */
-    bool kany_held;
-    uint16_t *kik;       /* kblocks: rotation lanes an IK has written (kept) */
-    const oroya_ik *iks; /* oroya_mixer_set_ik: borrowed, or NULL */
-    uint32_t ik_count;
+    /* Batches: the memory one update reads besides the mixer itself, as line ranges (see
+     * "batches: prefetching ahead"), so that a batch prefetches it without chasing pointers.
+     * Rebuilt at the end of an update when the scheduled actions changed (kpf_valid false). */
+    uint32_t kpf_count; /* entries: the first kpf_check are what check_update reads, the first
+                           kpf_logic what the action logic reads and writes */
+    uint32_t kpf_check, kpf_logic;
+    bool kpf_valid;
+    int32_t kpf[KPF_MAX]; /* lines, as line offsets from the mixer's first line */
+
+    /* Not read by a steady update from here on: prefetch_mixer stops at allocator. */
+    oroya_allocator allocator;
+    binding **bindings; /* [ active | inactive ], as three's mixer._bindings */
+    uint32_t binding_count, max_bindings;
+    uint32_t control_count; /* fades and warps in progress */
+
+    oroya_event *events;
+    uint32_t max_events;
+    oroya_event_fn on_event;
+    void *user;
+
+    twist_override *overrides;
+    uint32_t override_count, override_capacity;
+    limit_entry *limits;
+    uint32_t limit_capacity;
+
+    void *kmem;             /* the one block of the k* buffers (kernel_create) */
+    oroya_scene *own_scene; /* a mixer created with a rig and no scene */
+    uint32_t kjoints, kpalette;
+    oroya_soa_transform *korig; /* kblocks: the original value of every joint channel */
+    oroya_soa_transform *ksnap; /* kblocks: klocals at the last write-back (compared then) */
+    uint16_t *kinuse;           /* kblocks: lanes with a scheduled binding */
+    uint16_t *klimited;         /* kblocks: rotation lanes with a joint limit */
+    oroya_soa_transform *kheld; /* kblocks: values written from outside on animated lanes */
+    oroya_soa_transform *kpose; /* kblocks: klocals with the held lanes (bone matrices) */
+    uint16_t *kheldbits;        /* kblocks: the lanes kheld holds */
+    uint16_t *kik;              /* kblocks: rotation lanes an IK has written (kept) */
+    const oroya_ik *iks;        /* oroya_mixer_set_ik: borrowed, or NULL */
     bool ik_in_pass;
-    uint32_t *kdense;               /* kjoints: the joint's dense index in the scene */
-    oroya__pose_mix_layer *klayers; /* max_actions */
-    void *kscratch;                 /* max_actions layers for oroya__pose_mix */
-    uint32_t klayer_count;
-    uint32_t kepoch;                   /* the scene's epoch when korig was last refreshed */
-    bool kinuse_moved;                 /* kinuse changed since then */
-    uint32_t active_property_bindings; /* scheduled bindings the property path writes */
+    uint32_t *kdense; /* kjoints: the joint's dense index in the scene */
     oroya__scene_hook hook;
     oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
-    /* Root motion (oroya_mixer_set_root_motion). */
-    oroya_root_extract rm_mode;
+    /* Root motion (oroya_mixer_set_root_motion; rm_mode and the sums are above). */
     oroya_node rm_node;
-    oroya_transform rm_home;                   /* the extracted components' in-place values */
-    double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
+    oroya_transform rm_home; /* the extracted components' in-place values */
     oroya_root_motion rm_delta, rm_total;
     uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
     /* Curves (oroya_mixer_curve_index): names and the values CURVE bindings write. */
@@ -228,15 +249,6 @@ struct oroya_mixer {
      * parent is no longer its rig parent's node, or NO_INDEX. */
     bool khier_valid;
     uint32_t khier_version, khier_bad;
-    /* Batches: the memory one update reads besides the mixer itself, as line ranges (see
-     * "batches: prefetching ahead"), so that a batch prefetches it without chasing pointers.
-     * Rebuilt at the end of an update when the scheduled actions changed (kpf_valid false). */
-    int32_t kpf[KPF_MAX]; /* lines, as line offsets from the mixer's first line */
-    uint32_t kpf_count;   /* entries: the first kpf_check are what check_update reads, the first
-                             kpf_logic what the action logic reads and writes */
-    uint32_t kpf_check, kpf_logic;
-    bool kpf_valid;
-    /* Cold from here on (never read by an update): prefetch_mixer stops at last_error. */
     char last_error[OROYA_ERROR_MESSAGE_MAX]; /* the last refused call's (oroya_mixer_last_error) */
 };
 
@@ -1000,9 +1012,17 @@ static bool is_active_action(const oroya_action *a) {
         (table)[swap_to_] = (item);                                                                \
     } while (0)
 
+/* A call that may raise a scheduled action's time or time scale, or schedule an action: the
+ * batch's check reads the actions again (see chk_valid). */
+static void chk_dirty(oroya_mixer *m) {
+    if (m)
+        m->chk_valid = false;
+}
+
 static void lend_action(oroya_mixer *m, oroya_action *a) {
     SWAP_SLOT(m->actions, a, m->active_action_count++);
     m->kpf_valid = false;
+    chk_dirty(m);
 }
 static void take_back_action(oroya_mixer *m, oroya_action *a) {
     SWAP_SLOT(m->actions, a, --m->active_action_count);
@@ -2038,7 +2058,7 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
     if (m->action_count >= m->max_actions)
         return OROYA_ERR_LIMIT;
 
-    oroya_action *a = oroya__calloc(&m->allocator, 1, sizeof *a, _Alignof(oroya_action));
+    oroya_action *a = oroya__calloc(&m->allocator, 1, sizeof *a, 64); /* on a line: see `cold` */
     if (!a)
         return OROYA_ERR_OUT_OF_MEMORY;
     uint32_t n = clip->track_count;
@@ -2057,6 +2077,7 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
     a->loop = OROYA_LOOP_REPEAT;
     a->loop_count = -1;
     a->time_scale = a->effective_time_scale = 1;
+    chk_dirty(m);
     a->weight = a->effective_weight = 1;
     a->repetitions = INFINITY;
     a->enabled = true;
@@ -2137,6 +2158,26 @@ static bool valid_dt(double dt) { return isfinite(dt) && dt >= 0; }
 
 static void kpf_build(oroya_mixer *m);
 
+/* The bounds of the batch's check (chk_rate, chk_time) from the scheduled actions, at the end
+ * of an update, while they are in cache. A NaN or infinite bound leaves them invalid (the
+ * check then reads the actions). */
+static void chk_refresh(oroya_mixer *m) {
+    double rate = 0, t = 0;
+    bool finite = true;
+    for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
+        const oroya_action *a = m->actions[i];
+        const double ts = fabs(a->time_scale), ets = fabs(a->effective_time_scale);
+        const double at = fabs(a->time);
+        finite = finite && isfinite(ts + ets + at); /* NaN, inf (or an overflowing sum) */
+        rate = ts > rate ? ts : rate;
+        rate = ets > rate ? ets : rate;
+        t = at > t ? at : t;
+    }
+    m->chk_rate = rate;
+    m->chk_time = t;
+    m->chk_valid = finite;
+}
+
 /* The action logic of an update (times, loops, fades, warps, events), the property path's
  * sampling and writes, and the kernel's layer list. dt was checked. Returns true when an
  * event callback destroyed the mixer: it is freed here when `free_now`, else left for the
@@ -2186,6 +2227,7 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
         kernel_prepare(m);
     if (!m->kpf_valid)
         kpf_build(m);
+    chk_refresh(m);
     return false;
 }
 
@@ -2355,7 +2397,7 @@ static void kpf_build(oroya_mixer *m) {
     }
     m->kpf_check = m->kpf_count;
     for (uint32_t i = 0; i < n; i++)
-        kpf_add(m, m->actions[i], sizeof(oroya_action));
+        kpf_add(m, m->actions[i], offsetof(oroya_action, cold));
     if (m->rig)
         kpf_add(m, m->klayers, n * sizeof *m->klayers);
     m->kpf_logic = m->kpf_count;
@@ -2373,8 +2415,8 @@ static void kpf_build(oroya_mixer *m) {
     m->kpf_valid = true;
 }
 
-/* Level 1: the mixer's own lines, up to its cold tail (the mixer is allocated on a line). */
-enum { MIXER_HOT_LINES = (offsetof(oroya_mixer, last_error) + 63) / 64 };
+/* Level 1: the mixer's own lines, up to its cold part (the mixer is allocated on a line). */
+enum { MIXER_HOT_LINES = (offsetof(oroya_mixer, allocator) + 63) / 64 };
 
 static void prefetch_mixer(const oroya_mixer *m) {
     if (!m)
@@ -2434,6 +2476,22 @@ static bool kernel_due(const oroya_mixer *m) {
     return m->rig && m->kernel_mode && !m->destroy_pending;
 }
 
+/* check_update for a batch: from the mixer's first line alone while its bounds are valid
+ * (chk_rate, chk_time). With every scheduled action's rate r <= chk_rate and |time| <=
+ * chk_time, a finite |dt x time scale| x chk_rate and chk_time + that bound each action's
+ * step and |time| + step (rounding is monotonic), so check_update would pass too; in every
+ * other case check_update decides. */
+static oroya_result check_batch_one(oroya_mixer *m, double dt) {
+    if (!m || !m->chk_valid || m->in_callback || !valid_dt(dt))
+        return check_update(m, dt);
+    const double scaled = dt * m->time_scale;
+    const double step = fabs(scaled) * m->chk_rate;
+    if (isfinite(scaled) && isfinite(m->time + scaled) && isfinite(step) &&
+        isfinite(m->chk_time + step))
+        return OROYA_OK;
+    return check_update(m, dt);
+}
+
 typedef struct batch_ctx {
     oroya_mixer *const *mixers;
 } batch_ctx;
@@ -2461,8 +2519,9 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_mixer_update_batch: mixers is NULL");
     for (uint32_t i = 0; i < count; i++) {
-        prefetch_ahead(mixers, i, count, PASS_CHECK);
-        oroya_result r = check_update(mixers[i], dt);
+        if (i + 8 < count && mixers[i + 8])
+            __builtin_prefetch(mixers[i + 8], 0);
+        oroya_result r = check_batch_one(mixers[i], dt);
         if (r != OROYA_OK)
             return oroya__fail(err, r,
                                "mixers[%u]: NULL, or dt %g is not finite and >= 0 or overflows "
@@ -2597,6 +2656,7 @@ static oroya_result store_finite(oroya_mixer *m, const char *call, const char *a
     if (!isfinite(value))
         return refuse(m, "%s: %s %g: must be a finite number", call, arg, value);
     *field = value;
+    chk_dirty(m);
     return OROYA_OK;
 }
 
@@ -2699,6 +2759,7 @@ void oroya_action_reset(oroya_action *a) {
     a->paused = false;
     a->enabled = true;
     a->time = 0;
+    chk_dirty(a->mixer);
     a->loop_count = -1;
     a->has_start_time = false;
     oroya_action_stop_fading(a);
@@ -2760,6 +2821,7 @@ oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
                       "oroya_action_set_duration: duration %g: must be a finite number, not 0",
                       duration);
     a->time_scale = a->duration / duration;
+    chk_dirty(a->mixer);
     oroya_action_stop_warping(a);
     return OROYA_OK;
 }
@@ -2769,6 +2831,7 @@ oroya_result oroya_action_sync_with(oroya_action *a, const oroya_action *other) 
         return refuse(a ? a->mixer : NULL, "oroya_action_sync_with: other is NULL");
     a->time = other->time;
     a->time_scale = other->time_scale;
+    chk_dirty(a->mixer);
     oroya_action_stop_warping(a);
     return OROYA_OK;
 }

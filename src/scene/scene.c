@@ -42,8 +42,12 @@ typedef struct slot {
 } slot;
 
 struct oroya_scene {
-    oroya_allocator allocator;
+    /* What a mixer's update reads and writes of its scene, on the first line (the scene is
+     * allocated on a line): a crowd of mixers with scenes of their own reads one line each. */
     uint32_t layout_version;
+    uint32_t epoch; /* moves when transforms may have been written from outside */
+    bool pending;   /* a hook has results to write */
+    oroya_allocator allocator;
 
     slot *slots;
     uint32_t slot_count, slot_capacity;
@@ -61,8 +65,6 @@ struct oroya_scene {
     uint8_t *world_visible;
     uint32_t *scratch;         /* index remapping for remove and set_parent; never per-frame */
     oroya__scene_hook *hooks;  /* writers with lazily written results (the mixer) */
-    bool pending;              /* a hook has results to write */
-    uint32_t epoch;            /* moves when transforms may have been written from outside */
     uint32_t non_finite_count; /* nodes update_world found non-finite, and the first */
     uint32_t first_non_finite;
 };
@@ -88,8 +90,7 @@ void oroya__scene_mark_pending(oroya_scene *s) { s->pending = true; }
 
 void oroya__scene_prefetch(const oroya_scene *s) {
     if (s) {
-        __builtin_prefetch(&s->layout_version);
-        __builtin_prefetch(&s->pending);
+        __builtin_prefetch(&s->layout_version); /* layout_version, epoch, pending */
     }
 }
 
@@ -324,7 +325,7 @@ oroya_result oroya_scene_create(const oroya_scene_desc *desc, oroya_scene **out)
     if (hint > OROYA_SCENE_MAX_NODES) {
         hint = OROYA_SCENE_MAX_NODES;
     }
-    oroya_scene *s = (oroya_scene *)oroya__calloc(&d.allocator, 1, sizeof *s, 16);
+    oroya_scene *s = (oroya_scene *)oroya__calloc(&d.allocator, 1, sizeof *s, 64);
     if (!s) {
         return OROYA_ERR_OUT_OF_MEMORY;
     }

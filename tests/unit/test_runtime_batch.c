@@ -578,10 +578,81 @@ static void test_hierarchy_change_refused(void) {
     oroya_clip_destroy(clip);
 }
 
+/* The batch's check reads a mixer's first line only while bounds kept from its last update
+ * hold (chk_rate, chk_time in mixer.c): every call that raises a scheduled action's time or
+ * time scale, or schedules an action, must make the next batch check the actions again. Each
+ * case below passes a batch, then makes one action able to overflow with a dt that did not
+ * before: the batch must refuse (as oroya_mixer_update does) and change nothing. */
+static void expect_refused(oroya_mixer *m, double dt, const char *what) {
+    oroya_error err = {0};
+    const double t0 = oroya_mixer_time(m);
+    const oroya_result single = oroya_mixer_update(m, dt);
+    const oroya_result batch = oroya_mixer_update_batch(&m, 1, dt, NULL, &err);
+    if (single != OROYA_ERR_INVALID_ARGUMENT || batch != OROYA_ERR_INVALID_ARGUMENT)
+        fprintf(stderr, "  %s: update %d, batch %d (want %d)\n", what, (int)single, (int)batch,
+                (int)OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(single, OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(batch, OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(strstr(err.message, "mixers[0]") != NULL);
+    OT_CHECK(oroya_mixer_time(m) == t0);
+}
+
+static void batch_ok(oroya_mixer *m, double dt) {
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_mixer_update_batch(&m, 1, dt, NULL, &err), OROYA_OK);
+}
+
+static void test_batch_check_bounds(void) {
+    oroya_clip *clip = limit_clip();
+    for (int c = 0; c < 6; c++) {
+        limit_world w;
+        limit_world_create(&w, clip, false);
+        oroya_action *a = oroya_mixer_active_action(w.mixer, 0), *b = NULL;
+        OT_CHECK(a != NULL);
+        /* b: an action of its own (independent), not scheduled, with a huge time scale. */
+        OT_CHECK(oroya_action_create(w.mixer, clip, &(oroya_action_desc){.independent = true},
+                                     &b) == OROYA_OK);
+        OT_EQ_INT(oroya_action_set_time_scale(b, 1e300), OROYA_OK);
+        batch_ok(w.mixer, 1.0 / 60);
+        batch_ok(w.mixer, 1e10); /* b is not scheduled: no overflow yet */
+        switch (c) {
+        case 0:
+            OT_EQ_INT(oroya_action_set_time_scale(a, 1e300), OROYA_OK);
+            expect_refused(w.mixer, 1e10, "set_time_scale");
+            break;
+        case 1:
+            OT_EQ_INT(oroya_action_set_effective_time_scale(a, 1e300), OROYA_OK);
+            expect_refused(w.mixer, 1e10, "set_effective_time_scale");
+            break;
+        case 2:
+            OT_EQ_INT(oroya_action_set_time(a, 1.7e308), OROYA_OK);
+            expect_refused(w.mixer, 1e307, "set_time");
+            break;
+        case 3:
+            OT_EQ_INT(oroya_action_set_duration(a, 1e-300), OROYA_OK);
+            expect_refused(w.mixer, 1e10, "set_duration");
+            break;
+        case 4:
+            OT_EQ_INT(oroya_action_sync_with(a, b), OROYA_OK);
+            expect_refused(w.mixer, 1e10, "sync_with");
+            break;
+        default:
+            oroya_action_play(b);
+            expect_refused(w.mixer, 1e10, "play");
+            break;
+        }
+        /* Nothing changed: a small step still goes through. */
+        batch_ok(w.mixer, 1.0 / 60);
+        limit_world_destroy(&w);
+    }
+    oroya_clip_destroy(clip);
+}
+
 int main(void) {
     OT_RUN(test_batch_matches_single);
     OT_RUN(test_stop_then_same_pose);
     OT_RUN(test_limits_kernel_vs_property);
     OT_RUN(test_hierarchy_change_refused);
+    OT_RUN(test_batch_check_bounds);
     return ot_finish();
 }
