@@ -51,8 +51,13 @@ static OROYA__INLINE v4 pkq_u8(const uint8_t *p) {
 }
 
 #if defined(OROYA__V4_SSE2)
-/* The 4 packed words of a P32/P24/P16 key. */
+/* The 4 packed words of a P32/P24/P16/L32 key. */
 static OROYA__INLINE __m128i pkq_words(uint8_t kind, const uint8_t *key) {
+    if (kind == OROYA__Q_L32) { /* one lane's word, the same in every lane */
+        int32_t w;
+        memcpy(&w, key, sizeof w);
+        return _mm_set1_epi32(w);
+    }
     if (kind == OROYA__Q_P32) {
         return _mm_loadu_si128((const __m128i *)(const void *)key);
     }
@@ -93,7 +98,7 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
     switch (qb->kind) {
     case OROYA__Q_16: return pkq_u16(key + e * 8);
     case OROYA__Q_8: return pkq_u8(key + e * 4);
-    default: { /* P16 to P48: a word per lane */
+    default: { /* P16 to P48, L32: a word per lane */
         const uint32_t shift = e == 0   ? 0u
                                : e == 1 ? qb->bits[0]
                                         : (uint32_t)qb->bits[0] + qb->bits[1];
@@ -202,6 +207,44 @@ static OROYA__INLINE uint32_t pkq_drop_lanes(uint16_t drop, uint32_t k) {
     return (uint32_t)drop >> (4 * k) & 15u;
 }
 
+/* The minima and steps of component e of a quantized (block, channel) at d (its qdata), 4
+ * lanes (the header formats at oroya__pose_qblock in internal/pose.h). */
+static OROYA__INLINE void pkq_range(const oroya__pose_qblock *qb, const float *d, int ch,
+                                    uint32_t e, v4 *mn, v4 *st) {
+    if (qb->kind == OROYA__Q_L32) {
+        *mn = v4_set1(d[e]);
+        *st = v4_set1(d[3 + e]);
+        return;
+    }
+    if (ch != OROYA__CH_R) {
+        *mn = v4_load(d + e * 4);
+        *st = v4_load(d + 12 + e * 4);
+        return;
+    }
+    const uint8_t *h = (const uint8_t *)d;
+#if defined(OROYA__V4_SSE2)
+    const __m128i z = _mm_setzero_si128();
+    const __m128i m = _mm_loadl_epi64((const __m128i *)(const void *)(h + e * 8));
+    const __m128i s = _mm_loadl_epi64((const __m128i *)(const void *)(h + 24 + e * 8));
+    *mn = v4_sub(v4_mul(_mm_cvtepi32_ps(_mm_unpacklo_epi16(m, z)), v4_set1(1.0f / 32768.0f)),
+                 v4_set1(1.0f));
+    *st = _mm_castsi128_ps(_mm_unpacklo_epi16(z, s));
+#else
+    for (uint32_t l = 0; l < 4; l++) {
+        uint16_t m, s;
+        memcpy(&m, h + e * 8 + l * 2, 2);
+        memcpy(&s, h + 24 + e * 8 + l * 2, 2);
+        mn->f[l] = oroya__pose_qmin(m);
+        st->f[l] = oroya__pose_bf16(s);
+    }
+#endif
+}
+
+/* The first key of a quantized (block, channel) at d (its qdata). */
+static OROYA__INLINE const uint8_t *pkq_keys(const oroya__pose_qblock *qb, const float *d, int ch) {
+    return (const uint8_t *)(d + oroya__pose_qkeys(qb->kind, ch));
+}
+
 /* One key of a quantized (block, channel) as SoA rows (rotations as x, y, z, w; vectors with a
  * zero fourth row): value = min + q * step, then w rebuilt and the dropped component put back. */
 static OROYA__INLINE void pkq_key(const oroya__pose_qblock *qb, const float *d, const uint8_t *key,
@@ -210,11 +253,15 @@ static OROYA__INLINE void pkq_key(const oroya__pose_qblock *qb, const float *d, 
     __m128i q[3];
     pkq_ints3(qb, key, q);
     for (uint32_t e = 0; e < 3; e++) {
-        v[e] = v4_add(v4_load(d + e * 4), v4_mul(_mm_cvtepi32_ps(q[e]), v4_load(d + 12 + e * 4)));
+        v4 mn, st;
+        pkq_range(qb, d, ch, e, &mn, &st);
+        v[e] = v4_add(mn, v4_mul(_mm_cvtepi32_ps(q[e]), st));
     }
 #else
     for (uint32_t e = 0; e < 3; e++) {
-        v[e] = v4_add(v4_load(d + e * 4), v4_mul(pkq_comp(qb, key, e), v4_load(d + 12 + e * 4)));
+        v4 mn, st;
+        pkq_range(qb, d, ch, e, &mn, &st);
+        v[e] = v4_add(mn, v4_mul(pkq_comp(qb, key, e), st));
     }
 #endif
     v[3] = v4_zero();
@@ -234,7 +281,7 @@ static OROYA__INLINE void pkq_key(const oroya__pose_qblock *qb, const float *d, 
  * x, y, z, w; vectors with a zero fourth row); returns the interpolation factor. */
 static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block, int ch,
                                      const oroya__pose_interval *iv, v4 v0[4], v4 v1[4]) {
-    const oroya__pose_qblock *qb = &clip->qblocks[block * 3 + (uint32_t)ch];
+    const oroya__pose_qblock *qb = oroya__pose_qb(clip, block * 3 + (uint32_t)ch);
     const float *d = clip->qdata + qb->offset;
     const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
     v0[3] = v1[3] = ch == OROYA__CH_R ? v4_set1(1.0f) : v4_zero();
@@ -259,9 +306,10 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
     case OROYA__Q_P24:
     case OROYA__Q_P16:
     case OROYA__Q_P40:
-    case OROYA__Q_P48: {
+    case OROYA__Q_P48:
+    case OROYA__Q_L32: {
         const oroya__pose_interval *g = &iv[qb->group];
-        const uint8_t *r = (const uint8_t *)(d + 24) + (size_t)g->k * qb->key_bytes;
+        const uint8_t *r = pkq_keys(qb, d, ch) + (size_t)g->k * qb->key_bytes;
         pkq_key(qb, d, r, ch, v0);
         pkq_key(qb, d, r + qb->key_bytes, ch, v1);
         return g->a;
@@ -299,7 +347,7 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
                                             int ch, float *r0) {
     const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
     const float *d = clip->qdata + qb->offset;
-    const uint8_t *keys = (const uint8_t *)(d + 24);
+    const uint8_t *keys = pkq_keys(qb, d, ch);
     float *r1 = r0 + n;
     if (on) { /* one key on */
         v4_store(r0, v4_load(r1)), v4_store(r0 + 4, v4_load(r1 + 4));
@@ -337,7 +385,7 @@ static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
     float *rows = pkq_cache_rows(clip, iv);
     for (uint32_t i = 0; i < clip->qcached_count; i++) {
         const uint32_t bc = clip->qcached[i];
-        const oroya__pose_qblock *qb = &clip->qblocks[bc];
+        const oroya__pose_qblock *qb = oroya__pose_qb(clip, bc);
         if (tags[qb->group] == iv[qb->group].k + 1) {
             continue;
         }
@@ -398,13 +446,13 @@ static OROYA__INLINE bool pkq_rows(const oroya_pose_clip *clip, const oroya__pos
 
 static OROYA__INLINE bool pkq_channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                           int ch) {
-    return (clip->qblocks[b * 3 + (uint32_t)ch].animated |
-            (PK_BLOCKS == 2 ? clip->qblocks[b2 * 3 + (uint32_t)ch].animated : 0)) != 0;
+    return (oroya__pose_qb(clip, b * 3 + (uint32_t)ch)->animated |
+            (PK_BLOCKS == 2 ? oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch)->animated : 0)) != 0;
 }
 static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                              int ch) {
-    return vf_masks(pkq_lane_masks[clip->qblocks[b * 3 + (uint32_t)ch].animated & 15],
-                    pkq_lane_masks[clip->qblocks[b2 * 3 + (uint32_t)ch].animated & 15]);
+    return vf_masks(pkq_lane_masks[oroya__pose_qb(clip, b * 3 + (uint32_t)ch)->animated & 15],
+                    pkq_lane_masks[oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch)->animated & 15]);
 }
 
 /* Between two decoded keys: slerp for rotations, lerp otherwise. */
@@ -422,6 +470,24 @@ static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4]
     }
 }
 
+/* The ranges of component e of blocks qa and qb (width 8; width 4: qa alone). */
+static OROYA__INLINE void pkq_range2(const oroya__pose_qblock *qa, const float *da,
+                                     const oroya__pose_qblock *qb, const float *db, int ch,
+                                     uint32_t e, vf *mn, vf *st) {
+    v4 ma, sa;
+    pkq_range(qa, da, ch, e, &ma, &sa);
+#if OROYA__PK_WIDTH == 8
+    v4 mb, sb;
+    pkq_range(qb, db, ch, e, &mb, &sb);
+    *mn = vf_halves(ma, mb);
+    *st = vf_halves(sa, sb);
+#else
+    (void)qb, (void)db;
+    *mn = ma;
+    *st = sa;
+#endif
+}
+
 /* Both blocks quantized (the usual case): the scaling and w at full width. The same
  * operations per lane as pkq_block, so either path gives the same bits. */
 static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
@@ -432,8 +498,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const oroya__pose_interval *ga = &iv[qa->group], *gb = &iv[qb->group];
     const size_t ka = qa->key_bytes, kb = qb->key_bytes;
-    const uint8_t *ra = (const uint8_t *)(da + 24) + (size_t)ga->k * ka;
-    const uint8_t *rb = (const uint8_t *)(db + 24) + (size_t)gb->k * kb;
+    const uint8_t *ra = pkq_keys(qa, da, ch) + (size_t)ga->k * ka;
+    const uint8_t *rb = pkq_keys(qb, db, ch) + (size_t)gb->k * kb;
     vf v0[4], v1[4];
 #if defined(OROYA__V4_SSE2)
     /* The integers of both keys of each block, one kind switch per key. */
@@ -446,8 +512,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
     (void)kb, (void)rb;
 #endif
     for (uint32_t e = 0; e < 3; e++) {
-        const vf mn = vf_load2(da + e * 4, db + e * 4);
-        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+        vf mn, st;
+        pkq_range2(qa, da, qb, db, ch, e, &mn, &st);
 #if OROYA__PK_WIDTH == 8
         const vf q0 =
             _mm256_cvtepi32_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ia0[e]), ib0[e], 1));
@@ -461,8 +527,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
     }
 #else
     for (uint32_t e = 0; e < 3; e++) {
-        const vf mn = vf_load2(da + e * 4, db + e * 4);
-        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+        vf mn, st;
+        pkq_range2(qa, da, qb, db, ch, e, &mn, &st);
         (void)kb, (void)rb;
         const vf q0 = pkq_comp(qa, ra, e), q1 = pkq_comp(qa, ra + ka, e);
         v0[e] = vf_add(mn, vf_mul(q0, st));
@@ -503,8 +569,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
 static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                              int ch, const oroya__pose_interval *iv, vf out[4],
                                              bool exact) {
-    const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
-    const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];
+    const oroya__pose_qblock *ka = oroya__pose_qb(clip, b * 3 + (uint32_t)ch);
+    const oroya__pose_qblock *kb = oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch);
     const float *cache = pkq_cache_rows(clip, iv);
     const float *a0, *a1, *b0, *b1;
     float fa, fb = 0.0f;

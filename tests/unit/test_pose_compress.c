@@ -467,7 +467,7 @@ static void test_wide_words(void) {
                  &run, &err) == OROYA_OK);
     int wide = 0, straddles = 0;
     for (uint32_t bc3 = 0; pc && bc3 < skel->block_count * 3; bc3++) {
-        const oroya__pose_qblock *q = &pc->qblocks[bc3];
+        const oroya__pose_qblock *q = oroya__pose_qb(pc, bc3);
         if (q->kind == OROYA__Q_P40 || q->kind == OROYA__Q_P48) {
             wide++;
             straddles += q->bits[0] + q->bits[1] < 32 && q->bits[0] + q->bits[1] + q->bits[2] > 32;
