@@ -363,6 +363,7 @@ typedef struct pc_block {
     size_t floats;               /* qdata size, a multiple of 4 */
     uint32_t group;
     double gain; /* this block's budget factor, times the clip's */
+    bool cached; /* pc_build: in the layer's decoded-key cache */
 } pc_block;
 
 /* Scratch of the encoder: per lane, n decoded values and the keep flags. */
@@ -767,35 +768,56 @@ static size_t take16(size_t *size, size_t bytes) {
     return off;
 }
 
-/* Places the quantized (block, channel)s in the layer's decoded-key cache, in order, as many
- * as fit in the intervals a character slot has (channel_count + 1); the others decode at
- * every sample. Returns how many; with c, fills its cache fields (qblocks, qindex and qcached
- * set). */
-static uint32_t pc_assign_cache(const pc_block *pbs, uint32_t nbc, uint32_t groups,
-                                uint32_t channels, oroya_pose_clip *c) {
-    static atomic_uint serials;
+/* Chooses the quantized (block, channel)s of the layer's decoded-key cache (pb->cached), in
+ * order, as many as fit in the intervals a character slot has (channel_count + 1); the
+ * others decode at every sample. Returns how many, and the rotations among them. */
+static uint32_t pc_choose_cache(pc_block *pbs, uint32_t nbc, uint32_t groups, uint32_t channels,
+                                uint32_t *rot) {
     const uint32_t head = oroya__pose_cache_header(groups);
     uint32_t rows = 0, count = 0;
-    oroya__pose_qblock *qb = c ? (oroya__pose_qblock *)(uintptr_t)c->qblocks : NULL;
-    uint16_t *list = c ? (uint16_t *)(uintptr_t)c->qcached : NULL;
+    *rot = 0;
     for (uint32_t bc = 0; bc < nbc; bc++) {
         const uint32_t n = 2 * comps_of((int)(bc % 3));
-        if (pbs[bc].kind >= OROYA__Q_16 && head + rows + n <= channels + 1) {
-            if (c) {
-                qb[c->qindex[bc]].cache = (uint16_t)rows;
-                list[count] = (uint16_t)bc;
-            }
+        pbs[bc].cached = pbs[bc].kind >= OROYA__Q_16 && head + rows + n <= channels + 1;
+        if (pbs[bc].cached) {
             rows += n;
             count++;
+            *rot += bc % 3 == OROYA__CH_R;
         }
     }
-    if (c) {
-        /* The top bit set: never a key index, which a float clip may have left there. */
-        c->qserial = (atomic_fetch_add(&serials, 1u) & 0x7FFFFFFFu) | 0x80000000u;
-        c->qcached_count = count;
-        c->state_intervals = rows ? head + rows : 0;
-    }
     return count;
+}
+
+/* Numbers the stored (block, channel)s of c (qindex): entry 0 is the shared NONE, then the
+ * cached rotations, the other cached ones, the rest; and gives the cached ones their rows. */
+static void pc_number_entries(const pc_block *pbs, uint32_t nbc, oroya_pose_clip *c,
+                              uint16_t *qindex, uint32_t cached, uint32_t rot) {
+    static atomic_uint serials;
+    uint32_t entry = 1;
+    for (int pass = 0; pass < 3; pass++) {
+        for (uint32_t bc = 0; bc < nbc; bc++) {
+            const pc_block *pb = &pbs[bc];
+            const int want = !pb->cached ? 2 : bc % 3 == OROYA__CH_R ? 0 : 1;
+            if (pb->kind != OROYA__Q_NONE && want == pass) {
+                qindex[bc] = (uint16_t)entry++;
+            }
+        }
+    }
+    /* The top bit set: never a key index, which a float clip may have left there. */
+    c->qserial = (atomic_fetch_add(&serials, 1u) & 0x7FFFFFFFu) | 0x80000000u;
+    c->qcached_count = cached;
+    c->qcached_rot = rot;
+    c->state_intervals = 0;
+}
+
+/* The cache rows of the cached entries, in entry order (after the qblocks are written). */
+static void pc_cache_rows(oroya_pose_clip *c, oroya__pose_qblock *qb) {
+    uint32_t rows = 0;
+    for (uint32_t i = 1; i <= c->qcached_count; i++) {
+        qb[i].cache = (uint16_t)rows;
+        rows += i <= c->qcached_rot ? 8u : 6u;
+    }
+    c->state_intervals = rows ? oroya__pose_cache_header(c->group_count) + rows : 0;
 }
 
 /* Writes the quantized keys (and the range header) of pb at d. */
@@ -906,14 +928,18 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
         pb->group = g;
     }
     size_t size = 0;
+    uint32_t rot = 0;
+    const uint32_t cached = pc_choose_cache(pbs, nbc, groups, x->blocks * 12, &rot);
+    /* The 16-byte aligned parts first, then those of 4-byte items, packed. */
     const size_t o_self = take16(&size, sizeof(oroya_pose_clip));
     const size_t o_qb = take16(&size, entries * sizeof(oroya__pose_qblock));
-    const size_t o_qi = take16(&size, nbc * sizeof(uint16_t));
-    const size_t o_groups = take16(&size, groups * sizeof(oroya__pose_group));
-    const size_t o_times = take16(&size, times * sizeof(float));
     const size_t o_data = take16(&size, data * sizeof(float));
-    const size_t o_cached =
-        take16(&size, pc_assign_cache(pbs, nbc, groups, x->blocks * 12, NULL) * sizeof(uint16_t));
+    const size_t o_groups = size;
+    size += groups * sizeof(oroya__pose_group);
+    const size_t o_times = size;
+    size += times * sizeof(float);
+    const size_t o_qi = size;
+    size += nbc * sizeof(uint16_t);
     if (times > UINT32_MAX || data > UINT32_MAX || entries > UINT16_MAX) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "oroya_pose_clip_create: compressed clip too "
@@ -938,14 +964,14 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     c->keys = (float *)(mem + o_times);
     float *qdata = (float *)(mem + o_data);
     c->qdata = qdata;
-    c->qcached = (const uint16_t *)(mem + o_cached);
+    c->group_count = groups;
+    pc_number_entries(pbs, nbc, c, qindex, cached, rot);
     c->keys[0] = 0;
     c->keys[1] = 1;
     c->groups[0] = (oroya__pose_group){0, 2};
     c->group_count = groups;
     qb[0] = (oroya__pose_qblock){0, 0, OROYA__Q_NONE, 0, {0, 0, 0}, 0, 0xF000, OROYA__Q_NO_CACHE};
     size_t tused = 2, dused = 0;
-    uint32_t entry = 1;
     /* Two passes over the blocks: those read with aligned loads first (their sizes are
      * multiples of 16 bytes), then those packed at 4 bytes. */
     for (int pass = 0; pass < 2; pass++) {
@@ -963,8 +989,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
                 const uint32_t k = ch == OROYA__CH_R && sl != UINT32_MAX ? x->drop[sl] : 3u;
                 drop = (uint16_t)(drop | 1u << (4 * k + l));
             }
-            qindex[bc] = (uint16_t)entry;
-            qb[entry++] = (oroya__pose_qblock){
+            qb[qindex[bc]] = (oroya__pose_qblock){
                 (uint32_t)dused,
                 (uint16_t)pb->group,
                 pb->kind,
@@ -1007,7 +1032,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
             }
         }
     }
-    pc_assign_cache(pbs, nbc, groups, c->channel_count, c);
+    pc_cache_rows(c, qb);
     *out = c;
     return OROYA_OK;
 }

@@ -85,8 +85,9 @@ struct oroya_pose_clip {
     uint32_t qserial;         /* compressed clips: unique per clip (never 0), tags the key cache */
     uint32_t state_intervals; /* compressed clips: intervals a layer's state needs (the groups,
                                  then the decoded-key cache: oroya__pose_clip_state_intervals) */
-    uint32_t qcached_count;   /* compressed clips: the (block, channel)s in the key cache */
-    const uint16_t *qcached;  /* their indices (block * 3 + channel) */
+    uint32_t qcached_count;   /* compressed clips: the (block, channel)s in the key cache, the
+                                 entries 1 .. qcached_count of qblocks, rotations first */
+    uint32_t qcached_rot;     /* how many of them are rotations */
     size_t bytes;             /* the clip's allocation */
     float tolerance;          /* asked for at create; 0 for float storage */
     float max_error, max_joint_error; /* measured at create (oroya_pose_clip_info) */

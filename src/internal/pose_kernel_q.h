@@ -361,6 +361,21 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
     pkq_store_key(qb, d, keys + (size_t)(k + 1) * qb->key_bytes, ch, r1);
 }
 
+/* Refreshes the cached entries [from, to) of qblocks, all of channel ch (T stands for S). */
+static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
+                                            const oroya__pose_interval *iv, const uint32_t *tags,
+                                            float *rows, uint32_t from, uint32_t to, int ch) {
+    for (uint32_t i = from; i < to; i++) {
+        const oroya__pose_qblock *qb = &clip->qblocks[i];
+        const uint32_t g = qb->group, k = iv[g].k;
+        if (tags[g] == k + 1) {
+            continue;
+        }
+        const bool on = tags[g] != 0 && tags[g] == k;
+        pkq_refresh_block(clip, qb, k, on, ch, rows + (size_t)qb->cache * 4);
+    }
+}
+
 /* After the groups are sought: decodes the keys of the cached blocks whose group moved (key
  * k + 1 becomes key k when the group moved one key on, so playback decodes one key per block
  * and key interval). Tags and header: see internal/pose.h. */
@@ -383,21 +398,11 @@ static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
         return;
     }
     float *rows = pkq_cache_rows(clip, iv);
-    for (uint32_t i = 0; i < clip->qcached_count; i++) {
-        const uint32_t bc = clip->qcached[i];
-        const oroya__pose_qblock *qb = oroya__pose_qb(clip, bc);
-        if (tags[qb->group] == iv[qb->group].k + 1) {
-            continue;
-        }
-        float *r0 = rows + (size_t)qb->cache * 4;
-        const uint32_t k = iv[qb->group].k;
-        const bool on = tags[qb->group] != 0 && tags[qb->group] == k;
-        if (bc % 3 == OROYA__CH_R) { /* a constant channel in each call, for the inliner */
-            pkq_refresh_block(clip, qb, k, on, OROYA__CH_R, r0);
-        } else {
-            pkq_refresh_block(clip, qb, k, on, OROYA__CH_T, r0);
-        }
-    }
+    /* The cached entries follow entry 0, rotations first: a constant channel in each loop,
+     * for the inliner. */
+    pkq_refresh_range(clip, iv, tags, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
+    pkq_refresh_range(clip, iv, tags, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
+                      OROYA__CH_T);
     for (uint32_t g = 0; g < groups; g++) {
         tags[g] = iv[g].k + 1;
     }
