@@ -242,9 +242,12 @@ oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
 
 /* The message of the last call on this mixer or one of its actions that was refused with
  * OROYA_ERR_INVALID_ARGUMENT: it names the call, the argument and why
- * ("oroya_action_cross_fade_to: duration -1: must be a finite number >= 0"). Kept until the
- * next refusal (a call that succeeds does not clear it); "" when none was, and for NULL. A
- * NULL action has no mixer to record on: its calls only return the code. */
+ * ("oroya_action_cross_fade_to: duration -1: must be a finite number >= 0",
+ * "oroya_mixer_update: dt nan: must be a finite number >= 0"). Every such refusal of a call
+ * given this mixer or one of its actions writes it, so right after a call returned
+ * INVALID_ARGUMENT it is that call's. Kept until the next refusal (a call that succeeds does
+ * not clear it); "" when none was, and for NULL. A NULL action has no mixer to record on, and
+ * the getters (const mixer, NULL out) do not record: those only return the code. */
 const char *oroya_mixer_last_error(const oroya_mixer *mixer);
 
 /* Many mixers (each its own scene, or none) at once: for each, what oroya_mixer_update(dt)

@@ -543,12 +543,18 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
          * it is well defined even with the chain straight, where the middle joint's own
          * position says nothing. A given hinge that is not perpendicular uses the middle
          * joint's position while the chain is bent. */
-        const dv3 bp = vperp(qrot(swing, u), n);
         const dv3 hp = vperp(qrot(swing, h), n);
         const bool perpendicular = fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2;
         dv3 from = v3(0, 0, 0), to = v3(0, 0, 0);
-        /* Lengths compared squared: no root. */
-        const double lbp2 = vdot(bp, bp), lhp2 = vdot(hp, hp), l12 = l1 * l1;
+        /* Lengths compared squared: no root. The first bone's part (bp) only when the hinge
+         * does not decide (the default hinge does: it is perpendicular). */
+        const double lhp2 = vdot(hp, hp), l12 = l1 * l1;
+        dv3 bp = v3(0, 0, 0);
+        double lbp2 = 0;
+        if (!perpendicular || lhp2 < 1e-12) {
+            bp = vperp(qrot(swing, u), n);
+            lbp2 = vdot(bp, bp);
+        }
         bool turn = false;
         if ((!perpendicular && lbp2 > 1e-6 * l12) || lhp2 < 1e-12) {
             if (lbp2 > 1e-18 * l12) {
@@ -614,9 +620,13 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
     /* The offset is in the last joint's local space, scale included: through its world
      * matrix m. */
     const dv3 off = of_vec3(ik->offset);
-    dv3 eye = v3(m[0] * off.x + m[4] * off.y + m[8] * off.z + m[12],
-                 m[1] * off.x + m[5] * off.y + m[9] * off.z + m[13],
-                 m[2] * off.x + m[6] * off.y + m[10] * off.z + m[14]);
+    /* No offset: the eye is the joint's position, and only that part of m is read (the
+     * pipeline computes no more of it, see ik_run_root). */
+    dv3 eye = off.x == 0 && off.y == 0 && off.z == 0
+                  ? v3(m[12], m[13], m[14])
+                  : v3(m[0] * off.x + m[4] * off.y + m[8] * off.z + m[12],
+                       m[1] * off.x + m[5] * off.y + m[9] * off.z + m[13],
+                       m[2] * off.x + m[6] * off.y + m[10] * off.z + m[14]);
     dv3 fwd = qrot(last->q, fw);
     dv3 upw = qrot(last->q, ua);
     double remaining = 0;
@@ -1146,6 +1156,23 @@ HOT void ltm_one(const oroya__ik_pose *c, uint32_t j, const float *p, v4 m[4], f
     }
 }
 
+/* Only the translation column of joint j's model matrix (ltm_one's m[3], the same
+ * arithmetic), from its parent's model matrix p (NULL: the identity): a chain's end joint,
+ * whose rotation the solve takes from the local rotations, needs only its position. */
+HOT void ltm_translation(const oroya__ik_pose *c, uint32_t j, const float *p, float *out) {
+    const oroya_soa_transform *b = &c->locals[j / 4];
+    const uint32_t i = j % 4;
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const float *pm = p ? p : identity;
+    const v4 p0 = v4_loadu(pm), p1 = v4_loadu(pm + 4), p2 = v4_loadu(pm + 8);
+    const v4 p3 = v4_loadu(pm + 12);
+    _Alignas(16) float t[4];
+    v4_storeu(t, v4_add(v4_mul(p0, v4_set1(b->tx[i])),
+                        v4_add(v4_mul(p1, v4_set1(b->ty[i])),
+                               v4_add(v4_mul(p2, v4_set1(b->tz[i])), p3))));
+    out[0] = t[0], out[1] = t[1], out[2] = t[2];
+}
+
 /* Joint j's model and bone matrices again, from its parent's model matrix. */
 HOT void ltm_store(const oroya__ik_pose *c, uint32_t j) {
     const oroya_pose_skeleton *s = c->skeleton;
@@ -1198,6 +1225,7 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
     }
     dq qa = pf.q;
     uint32_t k = 0;
+    double sum = 0;
     for (uint32_t e = 0; e < len && k < n; e++) {
         const uint32_t j = path[e];
         const oroya_quat lq = soa_rotation(c->locals, j);
@@ -1210,13 +1238,14 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
             f[k].p = v3(m[12], m[13], m[14]);
             f[k].q = qa;
             q[k] = lq;
-            if (!vfinite(f[k].p) || !isfinite(qdot(qa, qa))) {
-                return false;
-            }
+            /* One test for the whole chain below: a NaN or infinity anywhere makes the sum
+             * not finite. */
+            sum += f[k].p.x + f[k].p.y + f[k].p.z + qa.x + qa.y + qa.z + qa.w;
             k++;
         }
     }
-    if (k != n || solve_frames(ik, n, w[n - 1], f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+    if (k != n || !isfinite(sum) ||
+        solve_frames(ik, n, w[n - 1], f, q, q, NULL, NULL, NULL) != OROYA_OK) {
         return false;
     }
     write_rotations(c, ik, n, q);
@@ -1265,13 +1294,22 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root) {
         const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
         const float *prev = pm ? pm->m : NULL;
         uint32_t k = 0;
+        /* The end joint's position is all the solve reads of its matrix (its rotation comes
+         * from the local rotations), unless an aim's eye offset goes through it. */
+        const bool end_position_only =
+            ik->type == OROYA_IK_TWO_BONE ||
+            (ik->offset.x == 0 && ik->offset.y == 0 && ik->offset.z == 0);
         for (uint32_t e = 0; e < len; e++) {
             const uint32_t j = path[e];
             const bool chain_joint = j == ik->joints[k];
-            ltm_one(c, j, prev, m, NULL);
             float *dst = chain_joint ? mats[k].m : scratch.m;
-            for (int col = 0; col < 4; col++) {
-                v4_storeu(dst + col * 4, m[col]);
+            if (e + 1 == len && end_position_only) {
+                ltm_translation(c, j, prev, dst + 12);
+            } else {
+                ltm_one(c, j, prev, m, NULL);
+                for (int col = 0; col < 4; col++) {
+                    v4_storeu(dst + col * 4, m[col]);
+                }
             }
             prev = dst;
             if (chain_joint) {

@@ -13,6 +13,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@
 #include "internal/track.h"
 
 #define NO_INDEX UINT32_MAX
+#define KPF_MAX 48 /* oroya_mixer.kpf entries (lines) */
 
 /* three's PropertyMixer buffer regions, each `size` doubles:
  * [ incoming | accu0 | accu1 | orig | add | work ] (work is used by quaternions only). */
@@ -226,6 +228,15 @@ struct oroya_mixer {
      * parent is no longer its rig parent's node, or NO_INDEX. */
     bool khier_valid;
     uint32_t khier_version, khier_bad;
+    /* Batches: the memory one update reads besides the mixer itself, as line ranges (see
+     * "batches: prefetching ahead"), so that a batch prefetches it without chasing pointers.
+     * Rebuilt at the end of an update when the scheduled actions changed (kpf_valid false). */
+    int32_t kpf[KPF_MAX]; /* lines, as line offsets from the mixer's first line */
+    uint32_t kpf_count;   /* entries: the first kpf_check are what check_update reads, the first
+                             kpf_logic what the action logic reads and writes */
+    uint32_t kpf_check, kpf_logic;
+    bool kpf_valid;
+    /* Cold from here on (never read by an update): prefetch_mixer stops at last_error. */
     char last_error[OROYA_ERROR_MESSAGE_MAX]; /* the last refused call's (oroya_mixer_last_error) */
 };
 
@@ -991,9 +1002,11 @@ static bool is_active_action(const oroya_action *a) {
 
 static void lend_action(oroya_mixer *m, oroya_action *a) {
     SWAP_SLOT(m->actions, a, m->active_action_count++);
+    m->kpf_valid = false;
 }
 static void take_back_action(oroya_mixer *m, oroya_action *a) {
     SWAP_SLOT(m->actions, a, --m->active_action_count);
+    m->kpf_valid = false;
 }
 static void lend_binding(oroya_mixer *m, binding *b) {
     SWAP_SLOT(m->bindings, b, m->active_binding_count++);
@@ -1433,16 +1446,6 @@ static double update_time(oroya_action *a, double delta) {
     return time;
 }
 
-/* The largest float <= t: compared with float key times it gives the same answers as t
- * itself (three compares its double time with Float32Array times), so a STEP key or an
- * interval starts on exactly the frame it does in three. */
-static float float_below(double t) {
-    float f = (float)t;
-    if ((double)f > t)
-        f = nextafterf(f, -INFINITY);
-    return f;
-}
-
 /* ---- root motion ------------------------------------------------------------------------------ */
 
 static void rm_sample(const oroya_action *a, int32_t track, double t, double *out) {
@@ -1619,7 +1622,7 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->clip = a->pose;
         ly->cursors = a->pose_cursors;
         ly->intervals = a->pose_intervals;
-        ly->time = float_below(clip_time);
+        ly->time = oroya__float_below(clip_time);
         ly->time_exact = clip_time;
         ly->weight = (float)weight;
         ly->additive = additive;
@@ -1728,6 +1731,12 @@ static void kernel_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->kmem);
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3), cold))
+#endif
+static oroya_result
+refuse(oroya_mixer *m, const char *fmt, ...);
+
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
                                 oroya_mixer **out) {
     if (!out)
@@ -1746,7 +1755,8 @@ oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc
         d.max_events > OROYA_MAX_EVENTS ||
         (unsigned)d.rotation_blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
         return OROYA_ERR_INVALID_ARGUMENT;
-    oroya_mixer *m = oroya__calloc(&d.allocator, 1, sizeof *m, _Alignof(oroya_mixer));
+    /* On a cache line: a batch prefetches its hot lines (prefetch_mixer). */
+    oroya_mixer *m = oroya__calloc(&d.allocator, 1, sizeof *m, 64);
     if (!m)
         return OROYA_ERR_OUT_OF_MEMORY;
     m->allocator = d.allocator;
@@ -2005,13 +2015,15 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
         return OROYA_ERR_INVALID_ARGUMENT;
     *out = NULL;
     if (!m || !clip || (clip->track_count && !clip->tracks))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_action_create: %s",
+                      !clip ? "clip is NULL" : "clip has tracks but no track array");
     oroya_action_desc d = desc ? *desc : (oroya_action_desc){0};
     oroya_blend_mode mode = d.has_blend_mode ? d.blend_mode : clip->blend_mode;
     if (mode != OROYA_BLEND_NORMAL && mode != OROYA_BLEND_ADDITIVE)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_action_create: blend mode %d: not a blend mode", (int)mode);
     if (!(d.duration >= 0) || !isfinite(d.duration))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_action_create: duration %g: must be a finite number >= 0",
+                      d.duration);
     for (uint32_t i = 0; i < clip->track_count; i++)
         if (!valid_track_shape(&clip->tracks[i]))
             return OROYA_ERR_INVALID_DATA;
@@ -2123,6 +2135,8 @@ static void apply_joint_limits(oroya_mixer *m) {
 
 static bool valid_dt(double dt) { return isfinite(dt) && dt >= 0; }
 
+static void kpf_build(oroya_mixer *m);
+
 /* The action logic of an update (times, loops, fades, warps, events), the property path's
  * sampling and writes, and the kernel's layer list. dt was checked. Returns true when an
  * event callback destroyed the mixer: it is freed here when `free_now`, else left for the
@@ -2148,7 +2162,10 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
             oroya_mixer_destroy(m);
         return true;
     }
-    refresh_layout(m);
+    /* Only an event callback can have changed the scene's layout since the first look, and
+     * every event counts in event_count or events_dropped (dispatch_event). */
+    if (m->event_count != 0 || m->events_dropped != 0)
+        refresh_layout(m);
     const bool kernel = m->kernel_mode;
     uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
@@ -2167,6 +2184,8 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
     apply_joint_limits(m);
     if (kernel)
         kernel_prepare(m);
+    if (!m->kpf_valid)
+        kpf_build(m);
     return false;
 }
 
@@ -2184,9 +2203,19 @@ static void mixer_update_pose(oroya_mixer *m) {
     }
 }
 
-static oroya_result check_update(const oroya_mixer *m, double dt) {
-    if (!m || !valid_dt(dt))
+/* A refused update: its message names the dt and what it breaks (cold; the hot path only
+ * tests). */
+static oroya_result refuse_update(oroya_mixer *m, const char *call, double dt, const char *why) {
+    return refuse(m, "%s: %s %g: %s", call, call[12] == 'u' ? "dt" : "time", dt, why);
+}
+
+/* An update by dt, or (from_zero, oroya_mixer_set_time) one from times 0 to dt. */
+static oroya_result check_step(oroya_mixer *m, double dt, bool from_zero) {
+    const char *call = from_zero ? "oroya_mixer_set_time" : "oroya_mixer_update";
+    if (!m)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!valid_dt(dt))
+        return refuse_update(m, call, dt, "must be a finite number >= 0");
     if (m->in_callback)
         return OROYA_ERR_BUSY;
     /* A finite dt can still overflow once scaled or accumulated (dt 1e10 at time scale 1e300,
@@ -2197,17 +2226,22 @@ static oroya_result check_update(const oroya_mixer *m, double dt) {
      * is a bound for the step, not the step). */
     {
         double scaled = dt * m->time_scale;
-        if (!isfinite(scaled) || !isfinite(m->time + scaled))
-            return OROYA_ERR_INVALID_ARGUMENT;
+        if (!isfinite(scaled) || !isfinite((from_zero ? 0 : m->time) + scaled))
+            return refuse_update(m, call, dt, "the mixer's time would overflow at its time scale");
         for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
             const oroya_action *a = m->actions[i];
-            double step = scaled * fmax(fabs(a->time_scale), fabs(a->effective_time_scale));
-            if (!isfinite(step) || !isfinite(fabs(a->time) + step))
-                return OROYA_ERR_INVALID_ARGUMENT;
+            /* fmax inline (the library call cost more than the test): NaN loses. */
+            const double ts = fabs(a->time_scale), ets = fabs(a->effective_time_scale);
+            double step = scaled * (ts > ets || isnan(ets) ? ts : ets);
+            if (!isfinite(step) || !isfinite((from_zero ? 0 : fabs(a->time)) + step))
+                return refuse_update(m, call, dt,
+                                     "an action's time would overflow at its time scale");
         }
     }
     return OROYA_OK;
 }
+
+static oroya_result check_update(oroya_mixer *m, double dt) { return check_step(m, dt, false); }
 
 /* A rig's hierarchy is fixed when it is built. On the scene it was built from, a joint node
  * removed or re-parented since then would make the bone matrices (and the kernel's model
@@ -2269,9 +2303,11 @@ oroya_result oroya_mixer_update(oroya_mixer *m, double dt) {
  * A crowd's mixers, their actions and their kernel buffers are separate heap blocks, and each
  * pass of a batch over them chases pointers (mixer -> actions -> action, mixer -> layers ->
  * cursors): one cache miss after the other, each waiting for the one before, which
- * instruction counts do not show. Each pass fetches the mixers a few places ahead, one level
- * of pointers per step, so the loads of mixer i find their lines in cache. Hints only:
- * nothing here changes a result. */
+ * instruction counts do not show. Each pass fetches the mixers a few places ahead: first the
+ * mixer's own lines, then, once they are in cache, the line ranges its update reads (kpf,
+ * listed once when the scheduled actions change), with no pointer to follow in between.
+ * Hints only: nothing here changes a result (a stale range is only a wasted prefetch;
+ * prefetches do not fault). */
 
 static void prefetch_bytes(const void *p, size_t bytes, bool write) {
     const uintptr_t end = (uintptr_t)p + bytes;
@@ -2283,30 +2319,99 @@ static void prefetch_bytes(const void *p, size_t bytes, bool write) {
     }
 }
 
-/* Level 1: the mixer itself. */
-static void prefetch_mixer(const oroya_mixer *m) {
-    if (m)
-        prefetch_bytes(m, sizeof *m, true);
+/* The mixer's first line, which kpf's offsets count from. */
+static const char *kpf_base(const oroya_mixer *m) {
+    return (const char *)((uintptr_t)m & ~(uintptr_t)63);
 }
 
-/* Level 2 (the mixer is in cache): the action list, the scene header and the layer list. */
-static void prefetch_lists(const oroya_mixer *m) {
-    if (!m)
+/* Appends the lines of [p, p + bytes) to the list (a line too far from the mixer for an
+ * int32 offset, or past KPF_MAX, is left out: hints only). */
+static void kpf_add(oroya_mixer *m, const void *p, size_t bytes) {
+    if (!p || !bytes)
         return;
-    prefetch_bytes(m->actions, m->active_action_count * sizeof *m->actions, false);
-    oroya__scene_prefetch(m->scene);
-    if (m->rig)
-        prefetch_bytes(m->klayers, m->active_action_count * sizeof *m->klayers, true);
+    const intptr_t base = (intptr_t)kpf_base(m);
+    const uintptr_t end = (uintptr_t)p + bytes;
+    for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < end && m->kpf_count < KPF_MAX; a += 64) {
+        const intptr_t d = ((intptr_t)a - base) / 64;
+        if (d >= INT32_MIN && d <= INT32_MAX)
+            m->kpf[m->kpf_count++] = (int32_t)d;
+    }
 }
 
-/* Level 3 (the action list is in cache): the scheduled actions. */
-static void prefetch_actions(const oroya_mixer *m) {
-    if (!m)
-        return;
+/* The lines of an update: the action list and the line of each scheduled action that
+ * check_update reads (its times and time scales), then the rest of the action logic's (the
+ * actions whole, the kernel's layer list), then the kernel's (the actions' cursors and
+ * intervals, the change bits). */
+static void kpf_build(oroya_mixer *m) {
+    m->kpf_count = 0;
     const uint32_t n =
         m->active_action_count < m->action_count ? m->active_action_count : m->action_count;
+    kpf_add(m, m->actions, n * sizeof *m->actions);
+    for (uint32_t i = 0; i < n; i++) {
+        const oroya_action *a = m->actions[i];
+        kpf_add(m, &a->time,
+                offsetof(oroya_action, effective_time_scale) + sizeof a->effective_time_scale -
+                    offsetof(oroya_action, time));
+    }
+    m->kpf_check = m->kpf_count;
     for (uint32_t i = 0; i < n; i++)
-        prefetch_bytes(m->actions[i], sizeof(oroya_action), true);
+        kpf_add(m, m->actions[i], sizeof(oroya_action));
+    if (m->rig)
+        kpf_add(m, m->klayers, n * sizeof *m->klayers);
+    m->kpf_logic = m->kpf_count;
+    if (m->rig) {
+        for (uint32_t i = 0; i < n; i++) {
+            const oroya_action *a = m->actions[i];
+            if (!a->pose)
+                continue;
+            kpf_add(m, a->pose_cursors, a->pose->group_count * sizeof *a->pose_cursors);
+            kpf_add(m, a->pose_intervals,
+                    oroya__pose_clip_state_intervals(a->pose) * sizeof *a->pose_intervals);
+        }
+        kpf_add(m, m->kchanged, m->kblocks * sizeof *m->kchanged);
+    }
+    m->kpf_valid = true;
+}
+
+/* Level 1: the mixer's own lines, up to its cold tail (the mixer is allocated on a line). */
+enum { MIXER_HOT_LINES = (offsetof(oroya_mixer, last_error) + 63) / 64 };
+
+static void prefetch_mixer(const oroya_mixer *m) {
+    if (!m)
+        return;
+    const char *p = kpf_base(m);
+#pragma GCC unroll 16
+    for (int k = 0; k < MIXER_HOT_LINES; k++)
+        __builtin_prefetch(p + k * 64, 1);
+}
+
+/* Level 2 (the mixer is in cache): its scene header and the first `count` listed lines. */
+static void prefetch_listed(const oroya_mixer *m, uint32_t count) {
+    if (!m)
+        return;
+    oroya__scene_prefetch(m->scene);
+    const char *base = kpf_base(m);
+#pragma GCC unroll 4
+    for (uint32_t k = 0; k < count; k++)
+        __builtin_prefetch(base + (ptrdiff_t)m->kpf[k] * 64, 1);
+}
+
+/* The distances (in mixers) of the two levels: the second is one miss away from the first,
+ * and one mixer's action logic takes a few hundred nanoseconds. `pass`: the lines that pass
+ * reads (check_update's, the action logic's, or the whole update's). */
+enum { AHEAD1 = 4, AHEAD2 = 2 };
+typedef enum { PASS_CHECK, PASS_LOGIC, PASS_ALL } batch_pass;
+
+static void prefetch_ahead(oroya_mixer *const *mixers, uint32_t i, uint32_t end, batch_pass pass) {
+    if (i + AHEAD1 < end)
+        prefetch_mixer(mixers[i + AHEAD1]);
+    if (i + AHEAD2 < end) {
+        const oroya_mixer *m = mixers[i + AHEAD2];
+        if (m)
+            prefetch_listed(m, pass == PASS_CHECK   ? m->kpf_check
+                               : pass == PASS_LOGIC ? m->kpf_logic
+                                                    : m->kpf_count);
+    }
 }
 
 /* Levels 2 and 3 of the kernel's pass: the layers, then their cursors and intervals, and the
@@ -2322,36 +2427,6 @@ static void prefetch_kernel_layers(const oroya_mixer *m) {
         prefetch_bytes(ly->cursors, ly->clip->group_count * sizeof *ly->cursors, true);
         prefetch_bytes(ly->intervals,
                        oroya__pose_clip_state_intervals(ly->clip) * sizeof *ly->intervals, true);
-    }
-}
-
-/* The distances (in mixers) of the three levels: each level is one miss away from the one
- * before, and one mixer's action logic takes a few hundred nanoseconds. */
-enum { AHEAD1 = 6, AHEAD2 = 4, AHEAD3 = 2 };
-
-static void prefetch_ahead(oroya_mixer *const *mixers, uint32_t i, uint32_t end) {
-    if (i + AHEAD1 < end)
-        prefetch_mixer(mixers[i + AHEAD1]);
-    if (i + AHEAD2 < end)
-        prefetch_lists(mixers[i + AHEAD2]);
-    if (i + AHEAD3 < end)
-        prefetch_actions(mixers[i + AHEAD3]);
-}
-
-/* Level 4 of a one-thread batch (the actions are in cache): their kernel cursors and
- * intervals, which the kernel reads right after the action logic. */
-static void prefetch_layer_state(const oroya_mixer *m) {
-    if (!m || !m->rig)
-        return;
-    const uint32_t n =
-        m->active_action_count < m->action_count ? m->active_action_count : m->action_count;
-    for (uint32_t i = 0; i < n; i++) {
-        const oroya_action *a = m->actions[i];
-        if (!a->pose)
-            continue;
-        prefetch_bytes(a->pose_cursors, a->pose->group_count * sizeof *a->pose_cursors, true);
-        prefetch_bytes(a->pose_intervals,
-                       oroya__pose_clip_state_intervals(a->pose) * sizeof *a->pose_intervals, true);
     }
 }
 
@@ -2386,7 +2461,7 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_mixer_update_batch: mixers is NULL");
     for (uint32_t i = 0; i < count; i++) {
-        prefetch_ahead(mixers, i, count);
+        prefetch_ahead(mixers, i, count, PASS_CHECK);
         oroya_result r = check_update(mixers[i], dt);
         if (r != OROYA_OK)
             return oroya__fail(err, r,
@@ -2413,9 +2488,7 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
          * mixer is posed yet). A mixer destroyed by its callback is freed at the end. */
         bool destroyed = false;
         for (uint32_t i = 0; i < count; i++) {
-            prefetch_ahead(mixers, i, count);
-            if (i + 1 < count)
-                prefetch_layer_state(mixers[i + 1]);
+            prefetch_ahead(mixers, i, count, PASS_ALL);
             if (mixer_update_actions(mixers[i], dt, false)) {
                 destroyed = true;
                 continue;
@@ -2430,7 +2503,7 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
     /* Action logic and events on this thread, in order; the kernels on the scheduler; the
      * scene hand-over on this thread again. */
     for (uint32_t i = 0; i < count; i++) {
-        prefetch_ahead(mixers, i, count);
+        prefetch_ahead(mixers, i, count, PASS_LOGIC);
         mixer_update_actions(mixers[i], dt, false);
     }
     batch_ctx ctx = {mixers};
@@ -2485,7 +2558,7 @@ void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
 /* A refused call: its message (naming the call, the argument and why) becomes the mixer's
  * last error (oroya_mixer_last_error); nothing else changes. m may be NULL. */
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 2, 3), cold))
 #endif
 static oroya_result
 refuse(oroya_mixer *m, const char *fmt, ...) {
@@ -2501,18 +2574,15 @@ refuse(oroya_mixer *m, const char *fmt, ...) {
 const char *oroya_mixer_last_error(const oroya_mixer *m) { return m ? m->last_error : ""; }
 
 oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
-    if (!m)
-        return OROYA_ERR_INVALID_ARGUMENT;
-    if (!valid_dt(time))
-        return refuse(m, "oroya_mixer_set_time: time %g: must be a finite number >= 0", time);
-    if (m->in_callback)
-        return OROYA_ERR_BUSY;
+    oroya_result r = check_step(m, time, true); /* before anything changes */
+    if (r != OROYA_OK)
+        return r;
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;
     m->jumping = true;
     bool destroyed;
-    oroya_result r = mixer_update_one(m, time, &destroyed);
+    r = mixer_update_one(m, time, &destroyed);
     if (!destroyed)
         m->jumping = false;
     return r;
@@ -2563,7 +2633,7 @@ static void uncache(oroya_mixer *m, oroya_action *a) {
 
 oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
     if (!m || !clip)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_uncache_clip: clip is NULL");
     if (m->in_callback)
         return OROYA_ERR_BUSY; /* the update may still be using the actions */
     for (uint32_t i = m->action_count; i-- > 0;) {
@@ -2575,7 +2645,8 @@ oroya_result oroya_mixer_uncache_clip(oroya_mixer *m, const oroya_clip *clip) {
 
 oroya_result oroya_mixer_uncache_action(oroya_mixer *m, oroya_action *a) {
     if (!m || !a || a->mixer != m)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_uncache_action: %s",
+                      !a ? "action is NULL" : "action belongs to another mixer");
     if (m->in_callback)
         return OROYA_ERR_BUSY;
     uncache(m, a);
@@ -2921,8 +2992,11 @@ void oroya_action_set_blend_mode(oroya_action *a, oroya_blend_mode mode) {
 }
 
 oroya_result oroya_action_set_rotation_blend(oroya_action *a, oroya_rotation_blend blend) {
-    if (!a || (unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if ((unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
+        return refuse(a->mixer, "oroya_action_set_rotation_blend: blend %d: not a rotation blend",
+                      (int)blend);
     a->rotation_blend = blend;
     return OROYA_OK;
 }
@@ -2935,7 +3009,8 @@ oroya_rotation_blend oroya_action_rotation_blend(const oroya_action *a) {
 
 oroya_result oroya_mixer_set_rotation_blend(oroya_mixer *m, oroya_rotation_blend blend) {
     if (!m || (unsigned)blend > (unsigned)OROYA_ROTATION_BLEND_STERP)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_set_rotation_blend: blend %d: not a rotation blend",
+                      (int)blend);
     m->rotation_blend = blend == OROYA_ROTATION_BLEND_STERP ? OROYA_ROTATION_BLEND_STERP
                                                             : OROYA_ROTATION_BLEND_SLERP;
     return OROYA_OK;
@@ -2972,9 +3047,11 @@ static void refresh_twist_axes_of(oroya_mixer *m, oroya_node node) {
 
 oroya_result oroya_mixer_set_twist_axis(oroya_mixer *m, oroya_node node, const oroya_vec3 *axis) {
     if (!m || !oroya_scene_node_valid(m->scene, node) || !node.id)
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_set_twist_axis: node %u: not a node of the mixer's scene",
+                      node.id);
     if (axis && (!isfinite(axis->x) || !isfinite(axis->y) || !isfinite(axis->z)))
-        return OROYA_ERR_INVALID_ARGUMENT;
+        return refuse(m, "oroya_mixer_set_twist_axis: node %u: axis (%g, %g, %g) is not finite",
+                      node.id, (double)axis->x, (double)axis->y, (double)axis->z);
     uint32_t at = NO_INDEX;
     for (uint32_t i = 0; i < m->override_count; i++)
         if (m->overrides[i].node.id == node.id)
@@ -3184,8 +3261,11 @@ double oroya_mask_weight(const oroya_mask *k, oroya_node node) {
 const char *oroya_mask_name(const oroya_mask *k) { return k ? k->name : ""; }
 
 oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
-    if (!a || (k && k->mixer != a->mixer))
+    if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (k && k->mixer != a->mixer)
+        return refuse(a->mixer, "oroya_action_set_mask: mask '%s' belongs to another mixer",
+                      k->name);
     if (k && !a->mask_weights && a->track_count) {
         a->mask_weights = oroya__calloc(&a->mixer->allocator, a->track_count, sizeof(float), 16);
         if (!a->mask_weights)

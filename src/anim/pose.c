@@ -348,6 +348,7 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip, const oroya_
         lanes->animated[l] = UINT32_MAX;
         if (tr->interpolation == OROYA_INTERP_STEP) {
             lanes->step[l] = UINT32_MAX;
+            c->step_rotations = c->step_rotations || ch == OROYA__CH_R;
         }
         /* A single key is a constant: its tangents never apply. */
         if (tr->interpolation == OROYA_INTERP_CUBICSPLINE && tr->key_count >= 2) {

@@ -77,6 +77,7 @@ struct oroya_pose_clip {
     oroya__pose_group *groups;
     oroya__pose_lanes *lanes; /* block_count * 3; NULL in a compressed clip */
     float *keys;              /* compressed clips: the group times only */
+    bool step_rotations;      /* some rotation lane is STEP (lanes[].step; the mixer's raw_keys) */
     /* Compressed clips (src/anim/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
     const struct oroya__pose_qblock *qblocks; /* the stored (block, channel)s; entry 0 is NONE */
     const uint16_t *qindex;                   /* block_count * 3: entry in qblocks of

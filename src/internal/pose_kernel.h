@@ -425,7 +425,7 @@ static OROYA__INLINE q4 raw_keys(q4 r, const q4 *qa, const q4 *qb, vf a, vf step
  * normalized), the others the lerp or slerp, chosen per lane. */
 static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                          int ch, const oroya__pose_interval *iv, vf out[4],
-                                         bool exact) {
+                                         bool exact, bool raw) {
     if (clip->qblocks) {
         pkq_sample_channel(clip, b, b2, ch, iv, out, exact); /* a compressed clip */
         return;
@@ -455,7 +455,7 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
         if (ch == OROYA__CH_R) {
             q4 qa = {v0[0], v0[1], v0[2], v0[3]}, qb = {v1[0], v1[1], v1[2], v1[3]};
             q4 q = q4_slerp(&qa, &qb, a, exact);
-            if (exact) {
+            if (exact && raw) {
                 q = raw_keys(q, &qa, &qb, a, vf_masks(lb->step, lb2->step));
             }
             out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
@@ -520,7 +520,7 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
             c = q4_normalize(c);
             r = q4_select(cubic, c, r);
         }
-        if (exact) {
+        if (exact && raw) {
             r = raw_keys(r, &qa, &qb, a, vf_masks(lb->step, lb2->step));
         }
         out[0] = r.x, out[1] = r.y, out[2] = r.z, out[3] = r.w;
@@ -611,7 +611,7 @@ static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *cl
                                     uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv,
                                     const oroya__pose_ext *ext) {
     vf s[4], first;
-    sample_channel(clip, b, b2, ch, iv, s, false);
+    sample_channel(clip, b, b2, ch, iv, s, false, false);
     take_ext(ext, b, b2, ch, s);
     const vf anim = channel_animated(clip, b, b2, ch);
     vf f = accumulate_weight(wsum, vf_and(anim, wv), &first);
@@ -669,7 +669,8 @@ static void sterp_lanes(q4 *r, const q4 *a, const q4 *b, vf f, vf use, const flo
 static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                        uint32_t b2, const oroya__pose_interval *iv, float w,
                                        const float *mask, const float *twist,
-                                       const oroya__pose_ext *ext, int pad_bits, bool exact) {
+                                       const oroya__pose_ext *ext, int pad_bits, bool exact,
+                                       bool raw) {
     /* A joint mask scales the weight per lane (weight x mask[joint]); lanes at 0 take no part,
      * as three's accumulate with weight 0. */
     const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
@@ -678,7 +679,7 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4], first;
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
+        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
         take_ext(ext, b, b2, OROYA__CH_R, s);
         vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_R), wv);
         vf f = accumulate_weight(&st->wq, lw, &first);
@@ -764,7 +765,7 @@ static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t
                                   int ch, const oroya__pose_interval *iv, vf wv,
                                   const oroya__pose_ext *ext) {
     vf s[4];
-    sample_channel(clip, b, b2, ch, iv, s, false);
+    sample_channel(clip, b, b2, ch, iv, s, false, false);
     take_ext(ext, b, b2, ch, s);
     const vf anim = channel_animated(clip, b, b2, ch);
     t4 r = {madd(s[0], wv, acc->x), madd(s[1], wv, acc->y), madd(s[2], wv, acc->z)};
@@ -828,15 +829,15 @@ static OROYA__INLINE void add_rotation_exact(blend4 *st, q4 d, vf animated, vf w
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
 static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
                                          uint32_t b2, const oroya__pose_interval *iv, float w,
-                                         const float *mask, const oroya__pose_ext *ext,
-                                         bool exact) {
+                                         const float *mask, const oroya__pose_ext *ext, bool exact,
+                                         bool raw) {
     const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
     if (channel_any(clip, b, b2, OROYA__CH_T)) {
         add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv, ext);
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4];
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact);
+        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
         take_ext(ext, b, b2, OROYA__CH_R, s);
         vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
@@ -1001,6 +1002,8 @@ typedef struct active_layer {
     const float *mask;  /* per joint (block_count * 4 floats), or NULL */
     const float *twist; /* STERP blending: twist axes (see oroya__pose_mix_layer), or NULL */
     const oroya__pose_ext *ext; /* lanes the mixer sampled (see oroya__pose_mix_layer), or NULL */
+    bool raw; /* exact mode: some rotation lane may copy a key as it is (raw_keys); see
+                 refine_factors */
 } active_layer;
 
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
@@ -1037,13 +1040,13 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
              * pay nothing for them. */
             if (plain) {
                 blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight, NULL, NULL,
-                             NULL, pad_bits, exact);
+                             NULL, pad_bits, exact, normal[i].raw);
             } else if (exact && normal[i].ext) {
                 blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
-                             normal[i].mask, tw, normal[i].ext, pad_bits, exact);
+                             normal[i].mask, tw, normal[i].ext, pad_bits, exact, normal[i].raw);
             } else {
                 blend_normal(&st, normal[i].clip, b, b2, normal[i].iv, normal[i].weight,
-                             normal[i].mask, tw, NULL, pad_bits, exact);
+                             normal[i].mask, tw, NULL, pad_bits, exact, normal[i].raw);
             }
             twist = tw ? tw : twist;
         }
@@ -1051,13 +1054,13 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
         for (uint32_t i = 0; i < additive_count; i++) {
             if (plain) {
                 blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
-                               NULL, NULL, exact);
+                               NULL, NULL, exact, additive[i].raw);
             } else if (exact && additive[i].ext) {
                 blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
-                               additive[i].mask, additive[i].ext, exact);
+                               additive[i].mask, additive[i].ext, exact, additive[i].raw);
             } else {
                 blend_additive(&st, additive[i].clip, b, b2, additive[i].iv, additive[i].weight,
-                               additive[i].mask, NULL, exact);
+                               additive[i].mask, NULL, exact, additive[i].raw);
             }
         }
         if (exact && vf_movemask(st.adds)) {
@@ -1136,8 +1139,13 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
 /* The mixer's time is a double (three's is a JS number): the interval comes from the float
  * time just below it (the same interval, see the mixer), the factor from the double itself,
  * (t - t0) / (t1 - t0) as three's interpolants compute it, so a long clip or a short interval
- * loses nothing to float time. */
-static void refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_interval *iv) {
+ * loses nothing to float time. Returns whether raw_keys can change a rotation of this layer:
+ * the clip has STEP rotation lanes, or a group other than 0 has its factor at -0 (before its
+ * first key) or 1 (at or after its last); strictly inside (0, 1) no lane copies a key. Group
+ * 0 (the constants, times [0, 1]) does not count: only lanes with no keys of their own read
+ * it, and they carry weight 0, so their samples never reach the blend. */
+static bool refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_interval *iv) {
+    bool raw = clip->step_rotations;
     for (uint32_t g = 0; g < clip->group_count; g++) {
         const float *times = clip->keys + clip->groups[g].offset;
         const double t0 = times[iv[g].k], t1 = times[iv[g].k + 1];
@@ -1146,12 +1154,19 @@ static void refine_factors(const oroya_pose_clip *clip, double t, oroya__pose_in
          * sampler copies the key as three does there, and interpolates at exactly 0 (t on the
          * first key). 1 means at or after the last key (a copy too): a factor a hair below 1
          * that rounds to 1 in float stays below it. */
-        float af = a > 0 ? (a < 1 ? (float)a : 1.0f) : (a < 0 ? -0.0f : 0.0f); /* NaN: 0 */
-        if (af == 1.0f && a < 1) {
-            af = 0x1.fffffep-1f;
+        float af;
+        if (a > 0 && a < 1) {
+            af = (float)a;
+            if (af == 1.0f) {
+                af = 0x1.fffffep-1f;
+            }
+        } else {
+            af = a >= 1 ? 1.0f : (a < 0 ? -0.0f : 0.0f); /* NaN: 0 */
+            raw = raw || g != 0;
         }
         iv[g].a = af;
     }
+    return raw;
 }
 
 /* Seeks every layer (in place) and blends them: the mixer's entry (see oroya__pose_mix). */
@@ -1171,8 +1186,9 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
     for (uint32_t i = 0; i < count; i++) {
         const oroya__pose_mix_layer *ly = &layers[i];
         seek_groups(ly->clip, ly->cursors, ly->time, ly->intervals);
-        refine_factors(ly->clip, ly->time_exact, ly->intervals);
+        const bool raw = refine_factors(ly->clip, ly->time_exact, ly->intervals);
         active_layer *a = ly->additive ? &additive[additive_count++] : &normal[normal_count++];
+        a->raw = raw;
         a->clip = ly->clip;
         a->iv = ly->intervals;
         a->weight = ly->weight;
@@ -1220,6 +1236,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
             a->mask = NULL;
             a->twist = NULL;
             a->ext = NULL;
+            a->raw = false; /* not exact: raw_keys does not run */
         }
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, false,

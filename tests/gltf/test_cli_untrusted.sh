@@ -294,5 +294,10 @@ check "warp with a negative duration: says so" \
 sc '{"at":0,"do":"fadeIn","action":"c","duration":-2}'
 check "fadeIn -2: names the value and the rule" \
     "[ $? = 1 ] && grep -qF 'script[1]: fadeIn: duration -2 refused: it must be finite and >= 0' $tmp/err"
+# The C call's own message, for the ops the runner has no rule text of its own for.
+echo '{"nodes":[{"name":"a"}],"clips":[{"name":"c","duration":1,"tracks":[{"node":"a","property":"position","times":[0,1],"values":[0,0,0,1,0,0]}]},{"name":"d","duration":1,"tracks":[{"node":"a","property":"position","times":[0,1],"values":[0,0,0,2,0,0]}]}],"script":[{"at":0,"do":"play","action":"c"},{"at":0,"do":"crossFadeTo","from":"c","to":"d","duration":-1}],"steps":{"dt":0.1,"count":3},"record":["a.position"]}' >"$tmp/s.json"
+"$oroya" play "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
+check "crossFadeTo -1: names the call, the duration and the rule" \
+    "[ $? = 1 ] && grep -qF 'script[1]: crossFadeTo refused: oroya_action_cross_fade_to: duration -1: must be a finite number >= 0' $tmp/err"
 
 exit $fail

@@ -3,7 +3,9 @@
  * three.js 0.187's source semantics (event order, fade ends, warp ratios), or from an
  * independent naive quaternion product written here. The frame-by-frame comparison with
  * three.js itself is tests/conformance. */
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,7 @@
 #include "oroya/mixer.h"
 #include "oroya/scene.h"
 #include "oroya/track.h"
+#include "internal/mixer.h"
 #include "oroya_test.h"
 
 /* ---- fixtures ---------------------------------------------------------------------------- */
@@ -220,9 +223,38 @@ static void test_refusal_messages(void) {
     REFUSED(oroya_mixer_set_time_scale(m, NAN), "oroya_mixer_set_time_scale", "time_scale nan",
             "finite");
     REFUSED(oroya_mixer_set_time(m, -1), "oroya_mixer_set_time", "time -1", ">= 0");
+    REFUSED(oroya_mixer_update(m, NAN), "oroya_mixer_update", "dt nan", "finite");
+    REFUSED(oroya_mixer_update(m, -0.5), "oroya_mixer_update", "dt -0.5", ">= 0");
+    oroya_action_play(a);
+    OT_CHECK(oroya_action_set_time_scale(a, 1) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(m, 0.25) == OROYA_OK && oroya_mixer_time(m) == 0.25);
+    OT_CHECK(oroya_mixer_set_time_scale(m, 1e300) == OROYA_OK);
+    REFUSED(oroya_mixer_update(m, 1e10), "oroya_mixer_update", "dt 1e+10", "mixer's time");
+    /* set_time refuses an overflow before it zeroes the times: nothing is lost. */
+    REFUSED(oroya_mixer_set_time(m, 1e10), "oroya_mixer_set_time", "time 1e+10", "overflow");
+    OT_CHECK(oroya_mixer_time(m) == 0.25 && oroya_action_time(a) == 0.25);
+    OT_CHECK(oroya_mixer_set_time_scale(m, 1) == OROYA_OK);
+    OT_CHECK(oroya_action_set_time_scale(a, 1e300) == OROYA_OK);
+    REFUSED(oroya_mixer_update(m, 1e10), "oroya_mixer_update", "dt 1e+10", "an action's time");
+    OT_CHECK(oroya_action_set_time_scale(a, 1) == OROYA_OK);
+    oroya_action_stop(a);
+    REFUSED(oroya_mixer_set_rotation_blend(m, (oroya_rotation_blend)9),
+            "oroya_mixer_set_rotation_blend", "blend 9", "not a rotation blend");
+    REFUSED(oroya_action_set_rotation_blend(a, (oroya_rotation_blend)9),
+            "oroya_action_set_rotation_blend", "blend 9", "not a rotation blend");
+    oroya_vec3 bad_axis = {NAN, 0, 1};
+    REFUSED(oroya_mixer_set_twist_axis(m, n[0], &bad_axis), "oroya_mixer_set_twist_axis",
+            "axis (nan", "not finite");
+    REFUSED(oroya_mixer_uncache_action(m, x), "oroya_mixer_uncache_action", "action",
+            "another mixer");
+    REFUSED(oroya_mixer_uncache_clip(m, NULL), "oroya_mixer_uncache_clip", "clip", "NULL");
+    oroya_action *y = NULL;
+    REFUSED(oroya_action_create(m, c, &(oroya_action_desc){.duration = -2}, &y),
+            "oroya_action_create", "duration -2", ">= 0");
+    REFUSED(oroya_action_create(m, NULL, NULL, &y), "oroya_action_create", "clip", "NULL");
     /* A success does not clear the message; NULL actions only return the code. */
     OT_CHECK(oroya_action_set_weight(a, 0.5) == OROYA_OK);
-    OT_CHECK(strstr(oroya_mixer_last_error(m), "oroya_mixer_set_time:") != NULL);
+    OT_CHECK(strstr(oroya_mixer_last_error(m), "oroya_action_create:") != NULL);
     OT_CHECK(oroya_action_fade_in(NULL, 1) == OROYA_ERR_INVALID_ARGUMENT);
     oroya_mixer_destroy(m);
     oroya_mixer_destroy(other);
@@ -1024,7 +1056,98 @@ static void test_update_does_not_allocate(void) {
     oroya_scene_destroy(s);
 }
 
+/* ---- the mixer's float time ---------------------------------------------------------------- */
+
+/* The reference: the largest float <= t with the C library's nextafterf. */
+static float float_below_ref(double t) {
+    float f = (float)t;
+    if ((double)f > t)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+static uint32_t float_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static void check_float_below(double t) {
+    const float got = oroya__float_below(t), want = float_below_ref(t);
+    OT_CHECK_MSG(float_bits(got) == float_bits(want), "t = %a: got %a (0x%08x), nextafterf %a", t,
+                 (double)got, (unsigned)float_bits(got), (double)want);
+}
+
+/* oroya__float_below (a bit step) against nextafterf: zeros, tiny negatives that round to -0,
+ * denormals, the ends of the float range, infinities, NaN, the neighbours of floats, and
+ * random doubles around the clip times a mixer sees. */
+static void test_float_below(void) {
+    const double edges[] = {0.0,
+                            -0.0,
+                            -1e-300,
+                            1e-300,
+                            -DBL_MIN,
+                            (double)FLT_TRUE_MIN,
+                            -(double)FLT_TRUE_MIN,
+                            (double)FLT_TRUE_MIN / 2,
+                            -(double)FLT_TRUE_MIN / 2,
+                            (double)FLT_TRUE_MIN * 0.75,
+                            -(double)FLT_TRUE_MIN * 0.75,
+                            (double)FLT_TRUE_MIN * 1.5,
+                            -(double)FLT_TRUE_MIN * 1.5,
+                            (double)FLT_MIN,
+                            -(double)FLT_MIN,
+                            (double)FLT_MIN * (1 - 1e-9),
+                            -(double)FLT_MIN * (1 - 1e-9),
+                            (double)FLT_MAX,
+                            -(double)FLT_MAX,
+                            (double)FLT_MAX * (1 + 1e-9),
+                            -(double)FLT_MAX * (1 + 1e-9),
+                            (double)FLT_MAX * (1 - 1e-9),
+                            -(double)FLT_MAX * (1 - 1e-9),
+                            1e39,
+                            -1e39,
+                            DBL_MAX,
+                            -DBL_MAX,
+                            INFINITY,
+                            -INFINITY,
+                            NAN,
+                            1.0,
+                            -1.0,
+                            1.0 / 60,
+                            -1.0 / 60,
+                            0.1,
+                            -0.1,
+                            2.0 / 3,
+                            16777217.0,
+                            -16777217.0};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        check_float_below(edges[i]);
+    /* Each float's neighbourhood: itself, a hair above and below. */
+    const float floats[] = {FLT_TRUE_MIN, FLT_MIN, 0.5f, 1.0f, 1.5f, 3.0f, 1e-3f, 1e7f, FLT_MAX};
+    for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++) {
+        for (int sign = -1; sign <= 1; sign += 2) {
+            const double f = sign * (double)floats[i];
+            check_float_below(f);
+            check_float_below(nextafter(f, INFINITY));
+            check_float_below(nextafter(f, -INFINITY));
+        }
+    }
+    /* Random doubles: mixer-like times (sums of frame steps, negative too) and raw bits. */
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    double acc = 0;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        acc += ((double)(x % 2001) - 1000) / 60000.0;
+        check_float_below(acc);
+        double d;
+        memcpy(&d, &x, sizeof d);
+        check_float_below(d);
+    }
+}
+
 int main(void) {
+    OT_RUN(test_float_below);
     OT_RUN(test_clip_action_identity);
     OT_RUN(test_null_and_bad_arguments);
     OT_RUN(test_refusal_messages);

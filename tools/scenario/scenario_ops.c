@@ -55,7 +55,19 @@ static int repetitions_of(play *p, const cJSON *v, const char *path, double *out
     return 0;
 }
 
+/* A mixer or action call: a refused argument is reported with the mixer's message, which
+ * names the C call, the argument and why (oroya_mixer_last_error, set by every refusal). */
 int sc_mixer_call(play *p, oroya_result r, const char *path, const char *what) {
+    if (r == OROYA_OK)
+        return 0;
+    const char *why = r == OROYA_ERR_INVALID_ARGUMENT ? oroya_mixer_last_error(p->mixer) : "";
+    if (*why)
+        return sc_fail(p, "%s: %s refused: %s", path, what, why);
+    return sc_fail(p, "%s: %s failed (%s)", path, what, oroya_result_string(r));
+}
+
+/* A scene call (no mixer message to add). */
+static int scene_call(play *p, oroya_result r, const char *path, const char *what) {
     if (r == OROYA_OK)
         return 0;
     return sc_fail(p, "%s: %s failed (%s)", path, what, oroya_result_string(r));
@@ -411,7 +423,7 @@ static int run_set_node(play *p, const op_call *c) {
                                   (float)op->rot[3]};
     if (op->has_scale)
         t.scale = (oroya_vec3){(float)op->scale[0], (float)op->scale[1], (float)op->scale[2]};
-    return sc_mixer_call(p, oroya_scene_set_transform(p->scene, node, &t), c->path, c->what);
+    return scene_call(p, oroya_scene_set_transform(p->scene, node, &t), c->path, c->what);
 }
 
 /* Every op, by op_kind. */
