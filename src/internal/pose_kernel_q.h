@@ -126,6 +126,13 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 }
 
 #if defined(OROYA__V4_SSE2)
+/* (1 << b) - 1 for the bits b of a component (a load instead of a computed constant). */
+static const int32_t pkq_bit_masks[33] = {
+    0,         0x1,        0x3,        0x7,        0xF,        0x1F,      0x3F,
+    0x7F,      0xFF,       0x1FF,      0x3FF,      0x7FF,      0xFFF,     0x1FFF,
+    0x3FFF,    0x7FFF,     0xFFFF,     0x1FFFF,    0x3FFFF,    0x7FFFF,   0xFFFFF,
+    0x1FFFFF,  0x3FFFFF,   0x7FFFFF,   0xFFFFFF,   0x1FFFFFF,  0x3FFFFFF, 0x7FFFFFF,
+    0xFFFFFFF, 0x1FFFFFFF, 0x3FFFFFFF, 0x7FFFFFFF, (int32_t)-1};
 /* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
 static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
                                     __m128i o[3]) {
@@ -146,9 +153,9 @@ static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t 
         return;
     }
     const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
-    const __m128i m0 = _mm_set1_epi32((int)((1u << b0) - 1u));
-    const __m128i m1 = _mm_set1_epi32((int)((1u << b1) - 1u));
-    const __m128i m2 = _mm_set1_epi32((int)((1u << b2) - 1u));
+    const __m128i m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
+    const __m128i m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
+    const __m128i m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
     const __m128i s1 = _mm_cvtsi32_si128((int)b0), s2 = _mm_cvtsi32_si128((int)(b0 + b1));
     if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
         /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
@@ -361,6 +368,81 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
     pkq_store_key(qb, d, keys + (size_t)(k + 1) * qb->key_bytes, ch, r1);
 }
 
+#if OROYA__PK_WIDTH == 8
+/* Two cached rotation blocks of one group at once (qa in lanes 0-3, qb in 4-7; neither L32):
+ * the 16-bit range headers decoded once for both keys, the scaling, w and the unswizzle at
+ * width 8. The same IEEE operations per lane as pkq_store_key, so the same bits. */
+static OROYA__INLINE void pkq_store_rot2(const oroya__pose_qblock *qa, const uint8_t *ka,
+                                         const oroya__pose_qblock *qb, const uint8_t *kb,
+                                         const vf mn[3], const vf st[3], const vf *m, float *ra,
+                                         float *rb) {
+    __m128i ia[3], ib[3];
+    pkq_ints3(qa, ka, ia);
+    pkq_ints3(qb, kb, ib);
+    vf v[4];
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) {
+        const vf q =
+            _mm256_cvtepi32_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ia[e]), ib[e], 1));
+        v[e] = vf_add(mn[e], vf_mul(q, st[e]));
+    }
+    const vf n = vf_add(vf_mul(v[0], v[0]), vf_add(vf_mul(v[1], v[1]), vf_mul(v[2], v[2])));
+    v[3] = vf_sqrt(vf_max(vf_sub(vf_row(pk_one), n), vf_zero()));
+    if (m) {
+        pkq_unswizzle8(v, m);
+    }
+#pragma GCC unroll 4
+    for (uint32_t e = 0; e < 4; e++) {
+        _mm_store_ps(ra + e * 4, _mm256_castps256_ps128(v[e]));
+        _mm_store_ps(rb + e * 4, _mm256_extractf128_ps(v[e], 1));
+    }
+}
+
+static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
+                                           const oroya__pose_qblock *qa,
+                                           const oroya__pose_qblock *qb, uint32_t k, bool on,
+                                           float *rows) {
+    const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
+    const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
+    vf mn[3], st[3], m[4];
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) { /* pkq_range's rotation headers, 8 lanes */
+        const __m128i mi =
+            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + e * 8)),
+                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + e * 8)));
+        const __m128i si =
+            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + 24 + e * 8)),
+                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + 24 + e * 8)));
+        mn[e] = vf_sub(
+            vf_mul(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(mi)), _mm256_set1_ps(1.0f / 32768.0f)),
+            vf_row(pk_one));
+        st[e] = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(si), 16));
+    }
+    const bool unswizzle = qa->drop != 0xF000 || qb->drop != 0xF000;
+    if (unswizzle) {
+        for (uint32_t c = 0; c < 4; c++) {
+            m[c] = vf_masks(pkq_lane_masks[pkq_drop_lanes(qa->drop, c)],
+                            pkq_lane_masks[pkq_drop_lanes(qb->drop, c)]);
+        }
+    }
+    const uint8_t *keys_a = ha + oroya__pose_qkeys(qa->kind, OROYA__CH_R) * 4;
+    const uint8_t *keys_b = hb + oroya__pose_qkeys(qb->kind, OROYA__CH_R) * 4;
+    const size_t kba = qa->key_bytes, kbb = qb->key_bytes;
+    float *a0 = rows + (size_t)qa->cache * 4, *b0 = rows + (size_t)qb->cache * 4;
+    if (on) { /* one key on: key k + 1's rows become key k's */
+        for (uint32_t r = 0; r < 16; r += 8) {
+            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 16 + r));
+            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 16 + r));
+        }
+    } else {
+        pkq_store_rot2(qa, keys_a + (size_t)k * kba, qb, keys_b + (size_t)k * kbb, mn, st,
+                       unswizzle ? m : NULL, a0, b0);
+    }
+    pkq_store_rot2(qa, keys_a + (size_t)(k + 1) * kba, qb, keys_b + (size_t)(k + 1) * kbb, mn, st,
+                   unswizzle ? m : NULL, a0 + 16, b0 + 16);
+}
+#endif
+
 /* Refreshes the cached entries [from, to) of qblocks, all of channel ch (T stands for S). */
 static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
                                             const oroya__pose_interval *iv, const uint32_t *tags,
@@ -372,6 +454,15 @@ static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
             continue;
         }
         const bool on = tags[g] != 0 && tags[g] == k;
+#if OROYA__PK_WIDTH == 8
+        /* Rotations: two entries of one group at a time (the next one moved with this one). */
+        if (ch == OROYA__CH_R && i + 1 < to && clip->qblocks[i + 1].group == g &&
+            qb->kind != OROYA__Q_L32 && clip->qblocks[i + 1].kind != OROYA__Q_L32) {
+            pkq_refresh_rot2(clip, qb, &clip->qblocks[i + 1], k, on, rows);
+            i++;
+            continue;
+        }
+#endif
         pkq_refresh_block(clip, qb, k, on, ch, rows + (size_t)qb->cache * 4);
     }
 }
