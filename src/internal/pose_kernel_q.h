@@ -540,10 +540,12 @@ static OROYA__INLINE bool pkq_rows(const oroya_pose_clip *clip, const oroya__pos
     }
 }
 
+/* Entry 0 (NONE) is exactly the (block, channel)s with no animated lane, so the index alone
+ * tells (one load per block, not two). */
 static OROYA__INLINE bool pkq_channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                           int ch) {
-    return (oroya__pose_qb(clip, b * 3 + (uint32_t)ch)->animated |
-            (PK_BLOCKS == 2 ? oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch)->animated : 0)) != 0;
+    return (clip->qindex[b * 3 + (uint32_t)ch] |
+            (PK_BLOCKS == 2 ? clip->qindex[b2 * 3 + (uint32_t)ch] : 0)) != 0;
 }
 static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                              int ch) {
