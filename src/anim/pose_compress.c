@@ -152,8 +152,9 @@ static void pc_unswizzle(uint8_t k, const float *in, float *out) {
 }
 
 /* Binds tracks, builds the grid and samples every bound channel on it. *usable is false when
- * the clip cannot be compressed (a STEP track, or more grid times than a runtime track
- * holds): it then stays in float storage. */
+ * the clip cannot be compressed (a STEP track, more grid times than a runtime track holds,
+ * or more bound (block, channel)s than OROYA__Q_MAX_ENTRIES - 1): it then stays in float
+ * storage. */
 static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *usable,
                             oroya_error *err) {
     const oroya_pose_skeleton *skel = desc->skeleton;
@@ -200,6 +201,18 @@ static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *u
         x->map[idx] = i;
         x->slot[idx] = slots++;
         total_times += tr->key_count;
+    }
+    /* More bound (block, channel)s than an 8-bit table index reaches: float storage. */
+    uint32_t bound = 0;
+    for (size_t bc = 0; bc < channels / 4; bc++) {
+        bool any = false;
+        for (size_t l = 0; l < 4; l++) {
+            any = any || x->map[bc * 4 + l] != UINT32_MAX;
+        }
+        bound += any;
+    }
+    if (bound + 1 > OROYA__Q_MAX_ENTRIES) {
+        *usable = false;
     }
     if (!*usable) {
         return OROYA_OK;
@@ -791,7 +804,7 @@ static uint32_t pc_choose_cache(pc_block *pbs, uint32_t nbc, uint32_t groups, ui
 /* Numbers the stored (block, channel)s of c (qindex): entry 0 is the shared NONE, then the
  * cached rotations, the other cached ones, the rest; and gives the cached ones their rows. */
 static void pc_number_entries(const pc_block *pbs, uint32_t nbc, oroya_pose_clip *c,
-                              uint16_t *qindex, uint32_t cached, uint32_t rot) {
+                              uint8_t *qindex, uint32_t cached, uint32_t rot) {
     static atomic_uint serials;
     uint32_t entry = 1;
     for (int pass = 0; pass < 3; pass++) {
@@ -799,7 +812,7 @@ static void pc_number_entries(const pc_block *pbs, uint32_t nbc, oroya_pose_clip
             const pc_block *pb = &pbs[bc];
             const int want = !pb->cached ? 2 : bc % 3 == OROYA__CH_R ? 0 : 1;
             if (pb->kind != OROYA__Q_NONE && want == pass) {
-                qindex[bc] = (uint16_t)entry++;
+                qindex[bc] = (uint8_t)entry++;
             }
         }
     }
@@ -939,8 +952,8 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     const size_t o_times = size;
     size += times * sizeof(float);
     const size_t o_qi = size;
-    size += nbc * sizeof(uint16_t);
-    if (times > UINT32_MAX || data > UINT32_MAX || entries > UINT16_MAX) {
+    size += nbc * sizeof(uint8_t);
+    if (times > UINT32_MAX || data > UINT32_MAX || entries > OROYA__Q_MAX_ENTRIES) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "oroya_pose_clip_create: compressed clip too "
                            "large");
@@ -957,7 +970,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     c->additive = x->additive;
     c->channel_count = x->blocks * 12;
     oroya__pose_qblock *qb = (oroya__pose_qblock *)(mem + o_qb);
-    uint16_t *qindex = (uint16_t *)(mem + o_qi);
+    uint8_t *qindex = mem + o_qi;
     c->qblocks = qb;
     c->qindex = qindex;
     c->groups = (oroya__pose_group *)(mem + o_groups);

@@ -80,8 +80,9 @@ struct oroya_pose_clip {
     bool step_rotations;      /* some rotation lane is STEP (lanes[].step; the mixer's raw_keys) */
     /* Compressed clips (src/anim/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
     const struct oroya__pose_qblock *qblocks; /* the stored (block, channel)s; entry 0 is NONE */
-    const uint16_t *qindex;                   /* block_count * 3: entry in qblocks of
-                                                 (block * 3 + channel); 0 when nothing is stored */
+    const uint8_t *qindex;                    /* block_count * 3: entry in qblocks of
+                                                 (block * 3 + channel); 0 when nothing is stored
+                                                 (at most OROYA__Q_MAX_ENTRIES entries) */
     const float *qdata;                       /* key data of the qblocks, 16-byte aligned rows */
     uint32_t qserial;         /* compressed clips: unique per clip (never 0), tags the key cache */
     uint32_t state_intervals; /* compressed clips: intervals a layer's state needs (the groups,
@@ -189,6 +190,9 @@ static inline uint64_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint3
     }
     return w;
 }
+/* Entries of a compressed clip's qblocks, NONE included, so that an 8-bit qindex finds them:
+ * a clip that binds more (block, channel)s stays in float storage. */
+#define OROYA__Q_MAX_ENTRIES 256u
 typedef struct oroya__pose_qblock {
     uint32_t offset;   /* floats into qdata */
     uint16_t group;    /* time group (CONST, NONE: 0) */
