@@ -152,8 +152,9 @@ static void pc_unswizzle(uint8_t k, const float *in, float *out) {
 }
 
 /* Binds tracks, builds the grid and samples every bound channel on it. *usable is false when
- * the clip cannot be compressed (a STEP track, or more grid times than a runtime track
- * holds): it then stays in float storage. */
+ * the clip cannot be compressed (a STEP track, more grid times than a runtime track holds,
+ * or more bound (block, channel)s than OROYA__Q_MAX_ENTRIES - 1): it then stays in float
+ * storage. */
 static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *usable,
                             oroya_error *err) {
     const oroya_pose_skeleton *skel = desc->skeleton;
@@ -200,6 +201,18 @@ static oroya_result pc_init(pc_ctx *x, const oroya_pose_clip_desc *desc, bool *u
         x->map[idx] = i;
         x->slot[idx] = slots++;
         total_times += tr->key_count;
+    }
+    /* More bound (block, channel)s than an 8-bit table index reaches: float storage. */
+    uint32_t bound = 0;
+    for (size_t bc = 0; bc < channels / 4; bc++) {
+        bool any = false;
+        for (size_t l = 0; l < 4; l++) {
+            any = any || x->map[bc * 4 + l] != UINT32_MAX;
+        }
+        bound += any;
+    }
+    if (bound + 1 > OROYA__Q_MAX_ENTRIES) {
+        *usable = false;
     }
     if (!*usable) {
         return OROYA_OK;
@@ -354,14 +367,16 @@ static oroya_result pc_budgets(pc_ctx *x, const oroya_pose_compress *cp, oroya_e
 /* What the encoder chose for one (block, channel). */
 typedef struct pc_block {
     uint8_t kind, animated;
-    uint32_t count;  /* keys (grid indices in keep) */
-    uint32_t *keep;  /* n entries of scratch */
-    uint8_t bits[3]; /* quantized kinds: bits of x, y and z */
-    float mn[3][4], st[3][4];
-    float cst[4][4]; /* CONST: the value per lane, [lane][comp] */
-    size_t floats;   /* qdata size, a multiple of 4 */
+    uint32_t count;              /* keys (grid indices in keep) */
+    uint32_t *keep;              /* n entries of scratch */
+    uint8_t bits[3];             /* quantized kinds: bits of x, y and z */
+    float mn[3][4], st[3][4];    /* as the kernel decodes them */
+    uint16_t mq[3][4], sq[3][4]; /* quantized rotations: their stored codes */
+    float cst[4][4];             /* CONST: the value per lane, [lane][comp] */
+    size_t floats;               /* qdata size, a multiple of 4 */
     uint32_t group;
     double gain; /* this block's budget factor, times the clip's */
+    bool cached; /* pc_build: in the layer's decoded-key cache */
 } pc_block;
 
 /* Scratch of the encoder: per lane, n decoded values and the keep flags. */
@@ -506,19 +521,63 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
     return true;
 }
 
+/* Blocks whose qdata is read with unaligned loads only: packed at 4 bytes, after the others
+ * (which start at 16-byte aligned offsets). */
+static bool pc_packed_at_4(uint8_t kind, int ch) {
+    return kind == OROYA__Q_L32 || (ch == OROYA__CH_R && kind >= OROYA__Q_16);
+}
+
 static size_t pc_kind_floats(uint8_t kind, int ch, uint32_t count) {
     const size_t comps = comps_of(ch);
-    size_t f = kind == OROYA__Q_CONST ? comps * 4
-               : kind == OROYA__Q_F32 ? (size_t)count * comps * 4
-               : kind == OROYA__Q_16  ? 24 + ((size_t)count * 24 + 3) / 4
-               : kind == OROYA__Q_8   ? 24 + ((size_t)count * 12 + 3) / 4
-               : kind == OROYA__Q_P32 ? 24 + (size_t)count * 4
-               : kind == OROYA__Q_P24 ? 24 + (size_t)count * 3
-               : kind == OROYA__Q_P16 ? 24 + (size_t)count * 2
-               : kind == OROYA__Q_P40 ? 24 + (size_t)count * 5
-               : kind == OROYA__Q_P48 ? 24 + (size_t)count * 6
-                                      : 0;
-    return (f + 3) & ~(size_t)3;
+    if (kind == OROYA__Q_NONE) {
+        return 0;
+    }
+    if (kind == OROYA__Q_CONST || kind == OROYA__Q_F32) {
+        return (kind == OROYA__Q_CONST ? 1 : (size_t)count) * comps * 4;
+    }
+    const size_t f =
+        oroya__pose_qkeys(kind, ch) + ((size_t)count * oroya__pose_key_bytes(kind) + 3) / 4;
+    return pc_packed_at_4(kind, ch) ? f : (f + 3) & ~(size_t)3;
+}
+
+/* The smallest bfloat16 (a float's high 16 bits) at or above v >= 0 (finite). */
+static uint16_t pc_bf16_up(float v) {
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    const uint32_t hi = u >> 16;
+    return (uint16_t)((u & 0xFFFFu) ? hi + 1 : hi);
+}
+
+/* The range of component e of lane l of a quantized block pb of kind `kind` covering
+ * [lo, hi] with bits[e] bits: min and step as the kernel decodes them (rotations: a 16-bit
+ * minimum in [-1, 1) rounded down and a bfloat16 step rounded up, so the decoded grid still
+ * reaches hi). */
+static void pc_range(pc_block *pb, uint8_t kind, int ch, uint32_t e, uint32_t l, float lo,
+                     float hi) {
+    const float maxq = (float)((1u << pb->bits[e]) - 1u);
+    if (ch != OROYA__CH_R || kind == OROYA__Q_L32 || kind == OROYA__Q_F32) {
+        pb->mn[e][l] = lo;
+        pb->st[e][l] = maxq > 0 ? (hi - lo) / maxq : 0.0f;
+        return;
+    }
+    double m = floor(((double)lo + 1.0) * 32768.0);
+    m = m < 0 ? 0 : m > 65535 ? 65535 : m;
+    uint16_t mq = (uint16_t)m;
+    while (mq > 0 && oroya__pose_qmin(mq) > lo) {
+        mq--;
+    }
+    const float mn = oroya__pose_qmin(mq);
+    uint16_t sq = 0;
+    if (maxq > 0 && hi > mn) {
+        sq = pc_bf16_up((hi - mn) / maxq);
+        while (mn + maxq * oroya__pose_bf16(sq) < hi && sq < 0x7F7F) {
+            sq++;
+        }
+    }
+    pb->mq[e][l] = mq;
+    pb->sq[e][l] = sq;
+    pb->mn[e][l] = mn;
+    pb->st[e][l] = oroya__pose_bf16(sq);
 }
 
 /* Bits per component of a quantized kind. Q8 and Q16 are fixed; the packed kinds share a
@@ -630,23 +689,35 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
             }
         }
     }
-    static const uint8_t kinds[8] = {OROYA__Q_P16, OROYA__Q_8,   OROYA__Q_P24, OROYA__Q_P32,
-                                     OROYA__Q_P40, OROYA__Q_P48, OROYA__Q_16,  OROYA__Q_F32};
+    static const uint8_t kinds[9] = {OROYA__Q_L32, OROYA__Q_P16, OROYA__Q_8,
+                                     OROYA__Q_P24, OROYA__Q_P32, OROYA__Q_P40,
+                                     OROYA__Q_P48, OROYA__Q_16,  OROYA__Q_F32};
+    /* L32: a single animated lane, whose range every lane takes. */
+    uint32_t single = 4;
+    for (uint32_t l = 0; l < 4; l++) {
+        if (pb->animated == 1u << l) {
+            single = l;
+        }
+    }
     size_t best = SIZE_MAX;
     uint8_t best_kind = OROYA__Q_F32, best_bits[3] = {0, 0, 0};
     uint32_t *best_keep = pb->keep + n; /* the second half of keep holds the best so far */
     uint32_t best_count = 0;
     float best_mn[3][4], best_st[3][4];
-    for (int k = 0; k < 8; k++) {
+    uint16_t best_mq[3][4], best_sq[3][4];
+    for (int k = 0; k < 9; k++) {
         const uint8_t kind = kinds[k];
-        if (!pc_bits(kind, ch, lo, hi, pb->animated, tol, pb->bits)) {
+        if (kind == OROYA__Q_L32 && single == 4) {
+            continue;
+        }
+        if (!pc_bits(kind == OROYA__Q_L32 ? OROYA__Q_P32 : kind, ch, lo, hi, pb->animated, tol,
+                     pb->bits)) {
             continue;
         }
         for (uint32_t l = 0; l < 4; l++) {
-            for (int e = 0; e < 3; e++) {
-                const float maxq = (float)((1u << pb->bits[e]) - 1u);
-                pb->mn[e][l] = lo[l][e];
-                pb->st[e][l] = maxq > 0 ? (hi[l][e] - lo[l][e]) / maxq : 0.0f;
+            const uint32_t rl = kind == OROYA__Q_L32 ? single : l;
+            for (uint32_t e = 0; e < 3; e++) {
+                pc_range(pb, kind, ch, e, l, lo[rl][e], hi[rl][e]);
             }
             const float *src = pc_row(x, b, ch, l);
             if (!src) {
@@ -686,6 +757,8 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
             memcpy(best_keep, pb->keep, pb->count * sizeof(uint32_t));
             memcpy(best_mn, pb->mn, sizeof best_mn);
             memcpy(best_st, pb->st, sizeof best_st);
+            memcpy(best_mq, pb->mq, sizeof best_mq);
+            memcpy(best_sq, pb->sq, sizeof best_sq);
         }
     }
     /* F32 has no quantization error, so some kind always succeeded. */
@@ -695,6 +768,8 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
     memcpy(pb->keep, best_keep, best_count * sizeof(uint32_t));
     memcpy(pb->mn, best_mn, sizeof best_mn);
     memcpy(pb->st, best_st, sizeof best_st);
+    memcpy(pb->mq, best_mq, sizeof best_mq);
+    memcpy(pb->sq, best_sq, sizeof best_sq);
     pb->floats = pc_kind_floats(best_kind, ch, best_count);
 }
 
@@ -706,34 +781,129 @@ static size_t take16(size_t *size, size_t bytes) {
     return off;
 }
 
-/* Places the quantized (block, channel)s in the layer's decoded-key cache, in order, as many
- * as fit in the intervals a character slot has (channel_count + 1); the others decode at
- * every sample. Returns how many; with c, fills its cache fields (qblocks and qcached set). */
-static uint32_t pc_assign_cache(const pc_block *pbs, uint32_t nbc, uint32_t groups,
-                                uint32_t channels, oroya_pose_clip *c) {
-    static atomic_uint serials;
+/* Chooses the quantized (block, channel)s of the layer's decoded-key cache (pb->cached), in
+ * order, as many as fit in the intervals a character slot has (channel_count + 1); the
+ * others decode at every sample. Returns how many, and the rotations among them. */
+static uint32_t pc_choose_cache(pc_block *pbs, uint32_t nbc, uint32_t groups, uint32_t channels,
+                                uint32_t *rot) {
     const uint32_t head = oroya__pose_cache_header(groups);
     uint32_t rows = 0, count = 0;
-    oroya__pose_qblock *qb = c ? (oroya__pose_qblock *)(uintptr_t)c->qblocks : NULL;
-    uint16_t *list = c ? (uint16_t *)(uintptr_t)c->qcached : NULL;
+    *rot = 0;
     for (uint32_t bc = 0; bc < nbc; bc++) {
         const uint32_t n = 2 * comps_of((int)(bc % 3));
-        if (pbs[bc].kind >= OROYA__Q_16 && head + rows + n <= channels + 1) {
-            if (c) {
-                qb[bc].cache = (uint16_t)rows;
-                list[count] = (uint16_t)bc;
-            }
+        pbs[bc].cached = pbs[bc].kind >= OROYA__Q_16 && head + rows + n <= channels + 1;
+        if (pbs[bc].cached) {
             rows += n;
             count++;
+            *rot += bc % 3 == OROYA__CH_R;
         }
     }
-    if (c) {
-        /* The top bit set: never a key index, which a float clip may have left there. */
-        c->qserial = (atomic_fetch_add(&serials, 1u) & 0x7FFFFFFFu) | 0x80000000u;
-        c->qcached_count = count;
-        c->state_intervals = rows ? head + rows : 0;
-    }
     return count;
+}
+
+/* Numbers the stored (block, channel)s of c (qindex): entry 0 is the shared NONE, then the
+ * cached rotations, the other cached ones, the rest; and gives the cached ones their rows. */
+static void pc_number_entries(const pc_block *pbs, uint32_t nbc, oroya_pose_clip *c,
+                              uint8_t *qindex, uint32_t cached, uint32_t rot) {
+    static atomic_uint serials;
+    uint32_t entry = 1;
+    for (int pass = 0; pass < 3; pass++) {
+        for (uint32_t bc = 0; bc < nbc; bc++) {
+            const pc_block *pb = &pbs[bc];
+            const int want = !pb->cached ? 2 : bc % 3 == OROYA__CH_R ? 0 : 1;
+            if (pb->kind != OROYA__Q_NONE && want == pass) {
+                qindex[bc] = (uint8_t)entry++;
+            }
+        }
+    }
+    /* The top bit set: never a key index, which a float clip may have left there. */
+    c->qserial = (atomic_fetch_add(&serials, 1u) & 0x7FFFFFFFu) | 0x80000000u;
+    c->qcached_count = cached;
+    c->qcached_rot = rot;
+    c->state_intervals = 0;
+}
+
+/* The cache rows of the cached entries, in entry order (after the qblocks are written). */
+static void pc_cache_rows(oroya_pose_clip *c, oroya__pose_qblock *qb) {
+    uint32_t rows = 0;
+    for (uint32_t i = 1; i <= c->qcached_count; i++) {
+        qb[i].cache = (uint16_t)rows;
+        rows += i <= c->qcached_rot ? 8u : 6u;
+    }
+    c->state_intervals = rows ? oroya__pose_cache_header(c->group_count) + rows : 0;
+}
+
+/* Writes the quantized keys (and the range header) of pb at d. */
+static void pc_write_quantized(const pc_ctx *x, const pc_block *pb, uint32_t b, int ch, float *d) {
+    if (pb->kind == OROYA__Q_L32) {
+        uint32_t l0 = 0;
+        while (!(pb->animated >> l0 & 1)) {
+            l0++;
+        }
+        for (uint32_t e = 0; e < 3; e++) {
+            d[e] = pb->mn[e][l0];
+            d[3 + e] = pb->st[e][l0];
+        }
+    } else if (ch == OROYA__CH_R) {
+        uint8_t *h = (uint8_t *)d;
+        for (uint32_t e = 0; e < 3; e++) {
+            for (uint32_t l = 0; l < 4; l++) {
+                memcpy(h + e * 8 + l * 2, &pb->mq[e][l], 2);
+                memcpy(h + 24 + e * 8 + l * 2, &pb->sq[e][l], 2);
+            }
+        }
+    } else {
+        for (uint32_t e = 0; e < 3; e++) {
+            for (uint32_t l = 0; l < 4; l++) {
+                d[e * 4 + l] = pb->mn[e][l];
+                d[12 + e * 4 + l] = pb->st[e][l];
+            }
+        }
+    }
+    uint8_t *keys = (uint8_t *)(d + oroya__pose_qkeys(pb->kind, ch));
+    const size_t key_bytes = oroya__pose_key_bytes(pb->kind);
+    for (uint32_t k = 0; k < pb->count; k++) {
+        uint8_t *key = keys + k * key_bytes;
+        for (uint32_t l = 0; l < 4; l++) {
+            const float *src = pc_row(x, b, ch, l);
+            if (pb->kind == OROYA__Q_L32 && !src) {
+                continue; /* the animated lane's word only */
+            }
+            const float *v = src ? src + (size_t)pb->keep[k] * 4 : pb->cst[l];
+            float dec[4];
+            uint32_t q[3];
+            pc_quantize(pb, ch, l, v, dec, q);
+            const uint64_t packed = (uint64_t)q[0] | (uint64_t)q[1] << pb->bits[0] |
+                                    (uint64_t)q[2] << (pb->bits[0] + pb->bits[1]);
+            const uint32_t word = (uint32_t)packed;
+            const uint16_t high = (uint16_t)(packed >> 32);
+            for (uint32_t e = 0; e < 3; e++) {
+                if (pb->kind == OROYA__Q_16) {
+                    const uint16_t w = (uint16_t)q[e];
+                    memcpy(key + e * 8 + l * 2, &w, 2);
+                } else if (pb->kind == OROYA__Q_8) {
+                    key[e * 4 + l] = (uint8_t)q[e];
+                }
+            }
+            if (pb->kind == OROYA__Q_L32) {
+                memcpy(key, &word, 4);
+            } else if (pb->kind == OROYA__Q_P32 || pb->kind == OROYA__Q_P40 ||
+                       pb->kind == OROYA__Q_P48) {
+                memcpy(key + l * 4, &word, 4);
+                if (pb->kind == OROYA__Q_P40) {
+                    key[16 + l] = (uint8_t)high;
+                } else if (pb->kind == OROYA__Q_P48) {
+                    memcpy(key + 16 + l * 2, &high, 2);
+                }
+            } else if (pb->kind == OROYA__Q_P16 || pb->kind == OROYA__Q_P24) {
+                const uint16_t w = (uint16_t)word;
+                memcpy(key + l * 2, &w, 2);
+                if (pb->kind == OROYA__Q_P24) {
+                    key[8 + l] = (uint8_t)(word >> 16);
+                }
+            }
+        }
+    }
 }
 
 /* Builds the clip at budget factor f. */
@@ -744,13 +914,15 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     for (uint32_t bc = 0; bc < nbc; bc++) {
         pc_encode(x, bc / 3, (int)(bc % 3), f * pbs[bc].gain, &pbs[bc], s);
     }
-    /* Time groups: group 0 is [0, 1] (constants); equal key lists share a group. */
-    uint32_t groups = 1;
+    /* Time groups: group 0 is [0, 1] (constants); equal key lists share a group. Only the
+     * (block, channel)s that store something get an entry (entry 0: the shared NONE). */
+    uint32_t groups = 1, entries = 1;
     size_t times = 2, data = 0;
     for (uint32_t bc = 0; bc < nbc; bc++) {
         pc_block *pb = &pbs[bc];
         data += pb->floats;
         pb->group = 0;
+        entries += pb->kind != OROYA__Q_NONE;
         if (pb->kind == OROYA__Q_NONE || pb->kind == OROYA__Q_CONST) {
             continue;
         }
@@ -769,14 +941,19 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
         pb->group = g;
     }
     size_t size = 0;
+    uint32_t rot = 0;
+    const uint32_t cached = pc_choose_cache(pbs, nbc, groups, x->blocks * 12, &rot);
+    /* The 16-byte aligned parts first, then those of 4-byte items, packed. */
     const size_t o_self = take16(&size, sizeof(oroya_pose_clip));
-    const size_t o_qb = take16(&size, nbc * sizeof(oroya__pose_qblock));
-    const size_t o_groups = take16(&size, groups * sizeof(oroya__pose_group));
-    const size_t o_times = take16(&size, times * sizeof(float));
+    const size_t o_qb = take16(&size, entries * sizeof(oroya__pose_qblock));
     const size_t o_data = take16(&size, data * sizeof(float));
-    const size_t o_cached =
-        take16(&size, pc_assign_cache(pbs, nbc, groups, x->blocks * 12, NULL) * sizeof(uint16_t));
-    if (times > UINT32_MAX || data > UINT32_MAX) {
+    const size_t o_groups = size;
+    size += groups * sizeof(oroya__pose_group);
+    const size_t o_times = size;
+    size += times * sizeof(float);
+    const size_t o_qi = size;
+    size += nbc * sizeof(uint8_t);
+    if (times > UINT32_MAX || data > UINT32_MAX || entries > OROYA__Q_MAX_ENTRIES) {
         return oroya__fail(err, OROYA_ERR_LIMIT,
                            "oroya_pose_clip_create: compressed clip too "
                            "large");
@@ -793,116 +970,82 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
     c->additive = x->additive;
     c->channel_count = x->blocks * 12;
     oroya__pose_qblock *qb = (oroya__pose_qblock *)(mem + o_qb);
+    uint8_t *qindex = mem + o_qi;
     c->qblocks = qb;
+    c->qindex = qindex;
     c->groups = (oroya__pose_group *)(mem + o_groups);
     c->keys = (float *)(mem + o_times);
     float *qdata = (float *)(mem + o_data);
     c->qdata = qdata;
-    c->qcached = (const uint16_t *)(mem + o_cached);
+    c->group_count = groups;
+    pc_number_entries(pbs, nbc, c, qindex, cached, rot);
     c->keys[0] = 0;
     c->keys[1] = 1;
     c->groups[0] = (oroya__pose_group){0, 2};
     c->group_count = groups;
+    qb[0] = (oroya__pose_qblock){0, 0, OROYA__Q_NONE, 0, {0, 0, 0}, 0, 0xF000, OROYA__Q_NO_CACHE};
     size_t tused = 2, dused = 0;
-    for (uint32_t bc = 0; bc < nbc; bc++) {
-        const pc_block *pb = &pbs[bc];
-        const uint32_t b = bc / 3;
-        const int ch = (int)(bc % 3);
-        const uint32_t comps = comps_of(ch);
-        uint16_t drop = 0;
-        for (uint32_t l = 0; l < 4; l++) {
-            const uint32_t sl = x->slot[bc * 4 + l];
-            const uint32_t k = ch == OROYA__CH_R && sl != UINT32_MAX ? x->drop[sl] : 3u;
-            drop = (uint16_t)(drop | 1u << (4 * k + l));
-        }
-        qb[bc] = (oroya__pose_qblock){(uint32_t)dused,
-                                      (uint16_t)pb->group,
-                                      pb->kind,
-                                      pb->animated,
-                                      {pb->bits[0], pb->bits[1], pb->bits[2]},
-                                      (uint8_t)(pb->kind == OROYA__Q_NONE ||
-                                                        pb->kind == OROYA__Q_CONST ||
-                                                        pb->kind == OROYA__Q_F32
-                                                    ? 0
-                                                    : oroya__pose_key_bytes(pb->kind)),
-                                      drop,
-                                      OROYA__Q_NO_CACHE};
-        if (pb->group && c->groups[pb->group].count == 0) {
-            c->groups[pb->group] = (oroya__pose_group){(uint32_t)tused, pb->count};
-            for (uint32_t k = 0; k < pb->count; k++) {
-                c->keys[tused++] = x->times[pb->keep[k]];
+    /* Two passes over the blocks: those read with aligned loads first (their sizes are
+     * multiples of 16 bytes), then those packed at 4 bytes. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t bc = 0; bc < nbc; bc++) {
+            const pc_block *pb = &pbs[bc];
+            const uint32_t b = bc / 3;
+            const int ch = (int)(bc % 3);
+            const uint32_t comps = comps_of(ch);
+            if (pb->kind == OROYA__Q_NONE || pc_packed_at_4(pb->kind, ch) != (pass == 1)) {
+                continue;
             }
-        }
-        float *d = qdata + dused;
-        dused += pb->floats;
-        if (pb->kind == OROYA__Q_CONST || pb->kind == OROYA__Q_F32) {
-            /* Whole values, x, y, z(, w). */
-            const uint32_t count = pb->kind == OROYA__Q_CONST ? 1 : pb->count;
-            for (uint32_t k = 0; k < count; k++) {
-                for (uint32_t l = 0; l < 4; l++) {
-                    const float *src = pc_row(x, b, ch, l);
-                    float v[4];
-                    if (!src) {
-                        memcpy(v, pb->cst[l], sizeof v);
-                    } else if (pb->kind == OROYA__Q_CONST) {
-                        pc_value(x, b, ch, l, pb->cst[l], v);
-                    } else {
-                        pc_value(x, b, ch, l, src + (size_t)pb->keep[k] * 4, v);
-                    }
-                    for (uint32_t e = 0; e < comps; e++) {
-                        d[(k * comps + e) * 4 + l] = v[e];
-                    }
+            uint16_t drop = 0;
+            for (uint32_t l = 0; l < 4; l++) {
+                const uint32_t sl = x->slot[bc * 4 + l];
+                const uint32_t k = ch == OROYA__CH_R && sl != UINT32_MAX ? x->drop[sl] : 3u;
+                drop = (uint16_t)(drop | 1u << (4 * k + l));
+            }
+            qb[qindex[bc]] = (oroya__pose_qblock){
+                (uint32_t)dused,
+                (uint16_t)pb->group,
+                pb->kind,
+                pb->animated,
+                {pb->bits[0], pb->bits[1], pb->bits[2]},
+                (uint8_t)(pb->kind == OROYA__Q_CONST || pb->kind == OROYA__Q_F32
+                              ? 0
+                              : oroya__pose_key_bytes(pb->kind)),
+                drop,
+                OROYA__Q_NO_CACHE};
+            if (pb->group && c->groups[pb->group].count == 0) {
+                c->groups[pb->group] = (oroya__pose_group){(uint32_t)tused, pb->count};
+                for (uint32_t k = 0; k < pb->count; k++) {
+                    c->keys[tused++] = x->times[pb->keep[k]];
                 }
             }
-        } else if (pb->kind != OROYA__Q_NONE) {
-            for (uint32_t e = 0; e < 3; e++) {
-                for (uint32_t l = 0; l < 4; l++) {
-                    d[e * 4 + l] = pb->mn[e][l];
-                    d[12 + e * 4 + l] = pb->st[e][l];
-                }
-            }
-            uint8_t *keys = (uint8_t *)(d + 24);
-            const size_t key_bytes = oroya__pose_key_bytes(pb->kind);
-            for (uint32_t k = 0; k < pb->count; k++) {
-                uint8_t *key = keys + k * key_bytes;
-                for (uint32_t l = 0; l < 4; l++) {
-                    const float *src = pc_row(x, b, ch, l);
-                    const float *v = src ? src + (size_t)pb->keep[k] * 4 : pb->cst[l];
-                    float dec[4];
-                    uint32_t q[3];
-                    pc_quantize(pb, ch, l, v, dec, q);
-                    const uint64_t packed = (uint64_t)q[0] | (uint64_t)q[1] << pb->bits[0] |
-                                            (uint64_t)q[2] << (pb->bits[0] + pb->bits[1]);
-                    const uint32_t word = (uint32_t)packed;
-                    const uint16_t high = (uint16_t)(packed >> 32);
-                    for (uint32_t e = 0; e < 3; e++) {
-                        if (pb->kind == OROYA__Q_16) {
-                            const uint16_t w = (uint16_t)q[e];
-                            memcpy(key + e * 8 + l * 2, &w, 2);
-                        } else if (pb->kind == OROYA__Q_8) {
-                            key[e * 4 + l] = (uint8_t)q[e];
+            float *d = qdata + dused;
+            dused += pb->floats;
+            if (pb->kind == OROYA__Q_CONST || pb->kind == OROYA__Q_F32) {
+                /* Whole values, x, y, z(, w). */
+                const uint32_t count = pb->kind == OROYA__Q_CONST ? 1 : pb->count;
+                for (uint32_t k = 0; k < count; k++) {
+                    for (uint32_t l = 0; l < 4; l++) {
+                        const float *src = pc_row(x, b, ch, l);
+                        float v[4];
+                        if (!src) {
+                            memcpy(v, pb->cst[l], sizeof v);
+                        } else if (pb->kind == OROYA__Q_CONST) {
+                            pc_value(x, b, ch, l, pb->cst[l], v);
+                        } else {
+                            pc_value(x, b, ch, l, src + (size_t)pb->keep[k] * 4, v);
                         }
-                    }
-                    if (pb->kind == OROYA__Q_P32 || pb->kind == OROYA__Q_P40 ||
-                        pb->kind == OROYA__Q_P48) {
-                        memcpy(key + l * 4, &word, 4);
-                        if (pb->kind == OROYA__Q_P40) {
-                            key[16 + l] = (uint8_t)high;
-                        } else if (pb->kind == OROYA__Q_P48) {
-                            memcpy(key + 16 + l * 2, &high, 2);
-                        }
-                    } else if (pb->kind == OROYA__Q_P16 || pb->kind == OROYA__Q_P24) {
-                        const uint16_t w = (uint16_t)word;
-                        memcpy(key + l * 2, &w, 2);
-                        if (pb->kind == OROYA__Q_P24) {
-                            key[8 + l] = (uint8_t)(word >> 16);
+                        for (uint32_t e = 0; e < comps; e++) {
+                            d[(k * comps + e) * 4 + l] = v[e];
                         }
                     }
                 }
+            } else {
+                pc_write_quantized(x, pb, b, ch, d);
             }
         }
     }
-    pc_assign_cache(pbs, nbc, groups, c->channel_count, c);
+    pc_cache_rows(c, qb);
     *out = c;
     return OROYA_OK;
 }
@@ -1289,7 +1432,7 @@ void oroya_pose_clip_get_info(const oroya_pose_clip *clip, oroya_pose_clip_info 
     out->max_joint_error = clip->max_joint_error;
     if (clip->qblocks) {
         for (uint32_t bc = 0; bc < clip->skeleton->block_count * 3; bc++) {
-            const oroya__pose_qblock *q = &clip->qblocks[bc];
+            const oroya__pose_qblock *q = oroya__pose_qb(clip, bc);
             out->keys += q->kind == OROYA__Q_CONST  ? 1
                          : q->kind == OROYA__Q_NONE ? 0
                                                     : clip->groups[q->group].count;
@@ -1303,9 +1446,10 @@ void oroya_pose_clip_get_info(const oroya_pose_clip *clip, oroya_pose_clip_info 
  * does (x, y, z, w for rotations). */
 static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, uint32_t k,
                           float out[4]) {
-    const oroya__pose_qblock *q = &c->qblocks[bc];
+    const oroya__pose_qblock *q = oroya__pose_qb(c, bc);
     const float *d = c->qdata + q->offset;
-    const uint32_t comps = comps_of((int)(bc % 3));
+    const int ch = (int)(bc % 3);
+    const uint32_t comps = comps_of(ch);
     out[3] = 0;
     if (q->kind == OROYA__Q_CONST || q->kind == OROYA__Q_F32) {
         const float *r = d + (q->kind == OROYA__Q_F32 ? (size_t)k * comps * 4 : 0);
@@ -1314,7 +1458,8 @@ static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, 
         }
         return;
     }
-    const uint8_t *key = (const uint8_t *)(d + 24) + (size_t)k * q->key_bytes;
+    const uint8_t *key =
+        (const uint8_t *)(d + oroya__pose_qkeys(q->kind, ch)) + (size_t)k * q->key_bytes;
     float v[4];
     for (uint32_t e = 0; e < 3; e++) {
         uint32_t i;
@@ -1331,7 +1476,18 @@ static void pc_decode_key(const oroya_pose_clip *c, uint32_t bc, uint32_t lane, 
                                             : (uint32_t)q->bits[0] + q->bits[1];
             i = q->bits[e] ? (uint32_t)(w >> shift) & ((1u << q->bits[e]) - 1u) : 0u;
         }
-        v[e] = d[e * 4 + lane] + (float)i * d[12 + e * 4 + lane];
+        float mn, st;
+        if (q->kind == OROYA__Q_L32) {
+            mn = d[e], st = d[3 + e];
+        } else if (ch == OROYA__CH_R) {
+            uint16_t m, h;
+            memcpy(&m, (const uint8_t *)d + e * 8 + lane * 2, 2);
+            memcpy(&h, (const uint8_t *)d + 24 + e * 8 + lane * 2, 2);
+            mn = oroya__pose_qmin(m), st = oroya__pose_bf16(h);
+        } else {
+            mn = d[e * 4 + lane], st = d[12 + e * 4 + lane];
+        }
+        v[e] = mn + (float)i * st;
     }
     if (comps == 3) {
         memcpy(out, v, 3 * sizeof(float));
@@ -1418,7 +1574,7 @@ static oroya_result pc_reduced_clip(const pc_ctx *x, const oroya_pose_clip *c, b
         float *times = p, *values;
         uint32_t count;
         if (c->qblocks) {
-            const oroya__pose_qblock *q = &c->qblocks[bc];
+            const oroya__pose_qblock *q = oroya__pose_qb(c, bc);
             count = q->kind == OROYA__Q_CONST ? 1 : c->groups[q->group].count;
             values = p + count;
             for (uint32_t k = 0; k < count; k++) {

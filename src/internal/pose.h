@@ -79,13 +79,17 @@ struct oroya_pose_clip {
     float *keys;              /* compressed clips: the group times only */
     bool step_rotations;      /* some rotation lane is STEP (lanes[].step; the mixer's raw_keys) */
     /* Compressed clips (src/anim/pose_compress.c): qblocks != NULL, channels and lanes NULL. */
-    const struct oroya__pose_qblock *qblocks; /* block_count * 3 */
+    const struct oroya__pose_qblock *qblocks; /* the stored (block, channel)s; entry 0 is NONE */
+    const uint8_t *qindex;                    /* block_count * 3: entry in qblocks of
+                                                 (block * 3 + channel); 0 when nothing is stored
+                                                 (at most OROYA__Q_MAX_ENTRIES entries) */
     const float *qdata;                       /* key data of the qblocks, 16-byte aligned rows */
     uint32_t qserial;         /* compressed clips: unique per clip (never 0), tags the key cache */
     uint32_t state_intervals; /* compressed clips: intervals a layer's state needs (the groups,
                                  then the decoded-key cache: oroya__pose_clip_state_intervals) */
-    uint32_t qcached_count;   /* compressed clips: the (block, channel)s in the key cache */
-    const uint16_t *qcached;  /* their indices (block * 3 + channel) */
+    uint32_t qcached_count;   /* compressed clips: the (block, channel)s in the key cache, the
+                                 entries 1 .. qcached_count of qblocks, rotations first */
+    uint32_t qcached_rot;     /* how many of them are rotations */
     size_t bytes;             /* the clip's allocation */
     float tolerance;          /* asked for at create; 0 for float storage */
     float max_error, max_joint_error; /* measured at create (oroya_pose_clip_info) */
@@ -98,8 +102,11 @@ struct oroya_pose_clip {
  *   NONE   no lane animated: nothing stored, never sampled;
  *   CONST  one key, comps rows of 4 floats (rotations x, y, z, w);
  *   F32    count keys of comps rows of 4 floats;
- *   Q16/Q8 3 rows of lane minima, 3 rows of lane steps (floats), then count keys of 3 rows
- *          of 4 unsigned 16- or 8-bit integers: value = min + q * step. Rotations keep three
+ *   Q16/Q8 a range header (oroya__pose_qkeys), then count keys of 3 rows of 4 unsigned 16-
+ *          or 8-bit integers: value = min + q * step. Translations and scales: 3 rows of lane
+ *          minima, 3 rows of lane steps (floats). Rotations: 3 rows of 4 16-bit minima m
+ *          (min = m / 32768 - 1, exact in float: the components are in [-1, 1]), then 3 rows
+ *          of 4 steps as the high 16 bits of a float (bfloat16, the encoder rounds up). Rotations keep three
  *          components c0, c1, c2 (x, y, z unless `drop` says otherwise: the other three in
  *          order) and rebuild c3 = sqrt(max(0, 1 - (c0^2 + c1^2 + c2^2))) >= 0;
  *   P32/P24/P16 the same header, then count keys of one 32-, 24- or 16-bit word per lane
@@ -107,7 +114,12 @@ struct oroya_pose_clip {
  *          low end (per block; a component whose lanes never vary may take 0 bits);
  *   P40/P48 the same with a 40- or 48-bit word per lane: a row of 4 low 32-bit words, then
  *          a row of 4 high bytes (P40) or 16-bit halves (P48); a component may straddle the
- *          two. */
+ *          two;
+ *   L32    one lane animated: its 3 minima and 3 steps (floats), then count keys of one
+ *          32-bit word (as P32, the lane's) that every lane decodes alike (the others are not
+ *          animated, weight 0).
+ * Blocks are stored in qdata at 16-byte aligned offsets, except the quantized rotation ones
+ * and L32 (all loads unaligned), packed at 4 bytes after all the others. */
 enum {
     OROYA__Q_NONE = 0,
     OROYA__Q_CONST = 1,
@@ -118,7 +130,8 @@ enum {
     OROYA__Q_P16 = 6,
     OROYA__Q_P24 = 7,
     OROYA__Q_P40 = 8,
-    OROYA__Q_P48 = 9
+    OROYA__Q_P48 = 9,
+    OROYA__Q_L32 = 10
 };
 
 /* The bytes of one key of a quantized block (4 lanes), by its kind. */
@@ -129,13 +142,33 @@ static inline size_t oroya__pose_key_bytes(uint8_t kind) {
            : kind == OROYA__Q_P24 ? 12
            : kind == OROYA__Q_P40 ? 20
            : kind == OROYA__Q_P48 ? 24
+           : kind == OROYA__Q_L32 ? 4
                                   : 8;
+}
+
+/* Floats of the range header before the keys of a quantized block (see above). */
+static inline uint32_t oroya__pose_qkeys(uint8_t kind, int ch) {
+    return kind == OROYA__Q_L32 ? 6u : ch == OROYA__CH_R ? 12u : 24u;
+}
+
+/* A rotation block's minimum and step (see above), as the kernel decodes them. */
+static inline float oroya__pose_qmin(uint16_t m) { return (float)m * (1.0f / 32768.0f) - 1.0f; }
+static inline float oroya__pose_bf16(uint16_t h) {
+    const uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 /* The packed word of lane l of a packed key (P24: a row of 4 low 16-bit halves, then a row
  * of 4 high bytes; P40/P48: a row of 4 low 32-bit words, then the high parts). Load-time and
  * reference code; the kernel loads whole rows. */
 static inline uint64_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint32_t l) {
+    if (kind == OROYA__Q_L32) {
+        uint32_t w;
+        memcpy(&w, key, 4);
+        return w;
+    }
     if (kind == OROYA__Q_P32 || kind == OROYA__Q_P40 || kind == OROYA__Q_P48) {
         uint32_t w;
         memcpy(&w, key + l * 4, 4);
@@ -157,6 +190,9 @@ static inline uint64_t oroya__pose_qword(uint8_t kind, const uint8_t *key, uint3
     }
     return w;
 }
+/* Entries of a compressed clip's qblocks, NONE included, so that an 8-bit qindex finds them:
+ * a clip that binds more (block, channel)s stays in float storage. */
+#define OROYA__Q_MAX_ENTRIES 256u
 typedef struct oroya__pose_qblock {
     uint32_t offset;   /* floats into qdata */
     uint16_t group;    /* time group (CONST, NONE: 0) */
@@ -170,6 +206,11 @@ typedef struct oroya__pose_qblock {
     uint16_t cache;    /* quantized kinds: first row of its two decoded keys in the layer's
                           key cache (OROYA__Q_NO_CACHE: decoded at every sample) */
 } oroya__pose_qblock;
+
+/* The storage of (block, channel) bc = block * 3 + channel of a compressed clip. */
+static inline const oroya__pose_qblock *oroya__pose_qb(const oroya_pose_clip *c, uint32_t bc) {
+    return &c->qblocks[c->qindex[bc]];
+}
 
 /* The decoded-key cache of a compressed clip lives in the layer's interval array (the state a
  * character slot or a mixer action keeps per clip), after the clip's group_count intervals:

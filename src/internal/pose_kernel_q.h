@@ -51,8 +51,13 @@ static OROYA__INLINE v4 pkq_u8(const uint8_t *p) {
 }
 
 #if defined(OROYA__V4_SSE2)
-/* The 4 packed words of a P32/P24/P16 key. */
+/* The 4 packed words of a P32/P24/P16/L32 key. */
 static OROYA__INLINE __m128i pkq_words(uint8_t kind, const uint8_t *key) {
+    if (kind == OROYA__Q_L32) { /* one lane's word, the same in every lane */
+        int32_t w;
+        memcpy(&w, key, sizeof w);
+        return _mm_set1_epi32(w);
+    }
     if (kind == OROYA__Q_P32) {
         return _mm_loadu_si128((const __m128i *)(const void *)key);
     }
@@ -93,7 +98,7 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
     switch (qb->kind) {
     case OROYA__Q_16: return pkq_u16(key + e * 8);
     case OROYA__Q_8: return pkq_u8(key + e * 4);
-    default: { /* P16 to P48: a word per lane */
+    default: { /* P16 to P48, L32: a word per lane */
         const uint32_t shift = e == 0   ? 0u
                                : e == 1 ? qb->bits[0]
                                         : (uint32_t)qb->bits[0] + qb->bits[1];
@@ -121,6 +126,13 @@ static OROYA__INLINE v4 pkq_comp(const oroya__pose_qblock *qb, const uint8_t *ke
 }
 
 #if defined(OROYA__V4_SSE2)
+/* (1 << b) - 1 for the bits b of a component (a load instead of a computed constant). */
+static const int32_t pkq_bit_masks[33] = {
+    0,         0x1,        0x3,        0x7,        0xF,        0x1F,      0x3F,
+    0x7F,      0xFF,       0x1FF,      0x3FF,      0x7FF,      0xFFF,     0x1FFF,
+    0x3FFF,    0x7FFF,     0xFFFF,     0x1FFFF,    0x3FFFF,    0x7FFFF,   0xFFFFF,
+    0x1FFFFF,  0x3FFFFF,   0x7FFFFF,   0xFFFFFF,   0x1FFFFFF,  0x3FFFFFF, 0x7FFFFFF,
+    0xFFFFFFF, 0x1FFFFFFF, 0x3FFFFFFF, 0x7FFFFFFF, (int32_t)-1};
 /* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
 static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
                                     __m128i o[3]) {
@@ -141,9 +153,9 @@ static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t 
         return;
     }
     const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
-    const __m128i m0 = _mm_set1_epi32((int)((1u << b0) - 1u));
-    const __m128i m1 = _mm_set1_epi32((int)((1u << b1) - 1u));
-    const __m128i m2 = _mm_set1_epi32((int)((1u << b2) - 1u));
+    const __m128i m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
+    const __m128i m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
+    const __m128i m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
     const __m128i s1 = _mm_cvtsi32_si128((int)b0), s2 = _mm_cvtsi32_si128((int)(b0 + b1));
     if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
         /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
@@ -202,6 +214,44 @@ static OROYA__INLINE uint32_t pkq_drop_lanes(uint16_t drop, uint32_t k) {
     return (uint32_t)drop >> (4 * k) & 15u;
 }
 
+/* The minima and steps of component e of a quantized (block, channel) at d (its qdata), 4
+ * lanes (the header formats at oroya__pose_qblock in internal/pose.h). */
+static OROYA__INLINE void pkq_range(const oroya__pose_qblock *qb, const float *d, int ch,
+                                    uint32_t e, v4 *mn, v4 *st) {
+    if (qb->kind == OROYA__Q_L32) {
+        *mn = v4_set1(d[e]);
+        *st = v4_set1(d[3 + e]);
+        return;
+    }
+    if (ch != OROYA__CH_R) {
+        *mn = v4_load(d + e * 4);
+        *st = v4_load(d + 12 + e * 4);
+        return;
+    }
+    const uint8_t *h = (const uint8_t *)d;
+#if defined(OROYA__V4_SSE2)
+    const __m128i z = _mm_setzero_si128();
+    const __m128i m = _mm_loadl_epi64((const __m128i *)(const void *)(h + e * 8));
+    const __m128i s = _mm_loadl_epi64((const __m128i *)(const void *)(h + 24 + e * 8));
+    *mn = v4_sub(v4_mul(_mm_cvtepi32_ps(_mm_unpacklo_epi16(m, z)), v4_set1(1.0f / 32768.0f)),
+                 v4_set1(1.0f));
+    *st = _mm_castsi128_ps(_mm_unpacklo_epi16(z, s));
+#else
+    for (uint32_t l = 0; l < 4; l++) {
+        uint16_t m, s;
+        memcpy(&m, h + e * 8 + l * 2, 2);
+        memcpy(&s, h + 24 + e * 8 + l * 2, 2);
+        mn->f[l] = oroya__pose_qmin(m);
+        st->f[l] = oroya__pose_bf16(s);
+    }
+#endif
+}
+
+/* The first key of a quantized (block, channel) at d (its qdata). */
+static OROYA__INLINE const uint8_t *pkq_keys(const oroya__pose_qblock *qb, const float *d, int ch) {
+    return (const uint8_t *)(d + oroya__pose_qkeys(qb->kind, ch));
+}
+
 /* One key of a quantized (block, channel) as SoA rows (rotations as x, y, z, w; vectors with a
  * zero fourth row): value = min + q * step, then w rebuilt and the dropped component put back. */
 static OROYA__INLINE void pkq_key(const oroya__pose_qblock *qb, const float *d, const uint8_t *key,
@@ -210,11 +260,15 @@ static OROYA__INLINE void pkq_key(const oroya__pose_qblock *qb, const float *d, 
     __m128i q[3];
     pkq_ints3(qb, key, q);
     for (uint32_t e = 0; e < 3; e++) {
-        v[e] = v4_add(v4_load(d + e * 4), v4_mul(_mm_cvtepi32_ps(q[e]), v4_load(d + 12 + e * 4)));
+        v4 mn, st;
+        pkq_range(qb, d, ch, e, &mn, &st);
+        v[e] = v4_add(mn, v4_mul(_mm_cvtepi32_ps(q[e]), st));
     }
 #else
     for (uint32_t e = 0; e < 3; e++) {
-        v[e] = v4_add(v4_load(d + e * 4), v4_mul(pkq_comp(qb, key, e), v4_load(d + 12 + e * 4)));
+        v4 mn, st;
+        pkq_range(qb, d, ch, e, &mn, &st);
+        v[e] = v4_add(mn, v4_mul(pkq_comp(qb, key, e), st));
     }
 #endif
     v[3] = v4_zero();
@@ -234,7 +288,7 @@ static OROYA__INLINE void pkq_key(const oroya__pose_qblock *qb, const float *d, 
  * x, y, z, w; vectors with a zero fourth row); returns the interpolation factor. */
 static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block, int ch,
                                      const oroya__pose_interval *iv, v4 v0[4], v4 v1[4]) {
-    const oroya__pose_qblock *qb = &clip->qblocks[block * 3 + (uint32_t)ch];
+    const oroya__pose_qblock *qb = oroya__pose_qb(clip, block * 3 + (uint32_t)ch);
     const float *d = clip->qdata + qb->offset;
     const uint32_t comps = ch == OROYA__CH_R ? 4 : 3;
     v0[3] = v1[3] = ch == OROYA__CH_R ? v4_set1(1.0f) : v4_zero();
@@ -259,9 +313,10 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
     case OROYA__Q_P24:
     case OROYA__Q_P16:
     case OROYA__Q_P40:
-    case OROYA__Q_P48: {
+    case OROYA__Q_P48:
+    case OROYA__Q_L32: {
         const oroya__pose_interval *g = &iv[qb->group];
-        const uint8_t *r = (const uint8_t *)(d + 24) + (size_t)g->k * qb->key_bytes;
+        const uint8_t *r = pkq_keys(qb, d, ch) + (size_t)g->k * qb->key_bytes;
         pkq_key(qb, d, r, ch, v0);
         pkq_key(qb, d, r + qb->key_bytes, ch, v1);
         return g->a;
@@ -299,7 +354,7 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
                                             int ch, float *r0) {
     const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
     const float *d = clip->qdata + qb->offset;
-    const uint8_t *keys = (const uint8_t *)(d + 24);
+    const uint8_t *keys = pkq_keys(qb, d, ch);
     float *r1 = r0 + n;
     if (on) { /* one key on */
         v4_store(r0, v4_load(r1)), v4_store(r0 + 4, v4_load(r1 + 4));
@@ -311,6 +366,105 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
         pkq_store_key(qb, d, keys + (size_t)k * qb->key_bytes, ch, r0);
     }
     pkq_store_key(qb, d, keys + (size_t)(k + 1) * qb->key_bytes, ch, r1);
+}
+
+#if OROYA__PK_WIDTH == 8
+/* Two cached rotation blocks of one group at once (qa in lanes 0-3, qb in 4-7; neither L32):
+ * the 16-bit range headers decoded once for both keys, the scaling, w and the unswizzle at
+ * width 8. The same IEEE operations per lane as pkq_store_key, so the same bits. */
+static OROYA__INLINE void pkq_store_rot2(const oroya__pose_qblock *qa, const uint8_t *ka,
+                                         const oroya__pose_qblock *qb, const uint8_t *kb,
+                                         const vf mn[3], const vf st[3], const vf *m, float *ra,
+                                         float *rb) {
+    __m128i ia[3], ib[3];
+    pkq_ints3(qa, ka, ia);
+    pkq_ints3(qb, kb, ib);
+    vf v[4];
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) {
+        const vf q =
+            _mm256_cvtepi32_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ia[e]), ib[e], 1));
+        v[e] = vf_add(mn[e], vf_mul(q, st[e]));
+    }
+    const vf n = vf_add(vf_mul(v[0], v[0]), vf_add(vf_mul(v[1], v[1]), vf_mul(v[2], v[2])));
+    v[3] = vf_sqrt(vf_max(vf_sub(vf_row(pk_one), n), vf_zero()));
+    if (m) {
+        pkq_unswizzle8(v, m);
+    }
+#pragma GCC unroll 4
+    for (uint32_t e = 0; e < 4; e++) {
+        _mm_store_ps(ra + e * 4, _mm256_castps256_ps128(v[e]));
+        _mm_store_ps(rb + e * 4, _mm256_extractf128_ps(v[e], 1));
+    }
+}
+
+static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
+                                           const oroya__pose_qblock *qa,
+                                           const oroya__pose_qblock *qb, uint32_t k, bool on,
+                                           float *rows) {
+    const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
+    const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
+    vf mn[3], st[3], m[4];
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) { /* pkq_range's rotation headers, 8 lanes */
+        const __m128i mi =
+            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + e * 8)),
+                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + e * 8)));
+        const __m128i si =
+            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + 24 + e * 8)),
+                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + 24 + e * 8)));
+        mn[e] = vf_sub(
+            vf_mul(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(mi)), _mm256_set1_ps(1.0f / 32768.0f)),
+            vf_row(pk_one));
+        st[e] = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(si), 16));
+    }
+    const bool unswizzle = qa->drop != 0xF000 || qb->drop != 0xF000;
+    if (unswizzle) {
+        for (uint32_t c = 0; c < 4; c++) {
+            m[c] = vf_masks(pkq_lane_masks[pkq_drop_lanes(qa->drop, c)],
+                            pkq_lane_masks[pkq_drop_lanes(qb->drop, c)]);
+        }
+    }
+    const uint8_t *keys_a = ha + oroya__pose_qkeys(qa->kind, OROYA__CH_R) * 4;
+    const uint8_t *keys_b = hb + oroya__pose_qkeys(qb->kind, OROYA__CH_R) * 4;
+    const size_t kba = qa->key_bytes, kbb = qb->key_bytes;
+    float *a0 = rows + (size_t)qa->cache * 4, *b0 = rows + (size_t)qb->cache * 4;
+    if (on) { /* one key on: key k + 1's rows become key k's */
+        for (uint32_t r = 0; r < 16; r += 8) {
+            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 16 + r));
+            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 16 + r));
+        }
+    } else {
+        pkq_store_rot2(qa, keys_a + (size_t)k * kba, qb, keys_b + (size_t)k * kbb, mn, st,
+                       unswizzle ? m : NULL, a0, b0);
+    }
+    pkq_store_rot2(qa, keys_a + (size_t)(k + 1) * kba, qb, keys_b + (size_t)(k + 1) * kbb, mn, st,
+                   unswizzle ? m : NULL, a0 + 16, b0 + 16);
+}
+#endif
+
+/* Refreshes the cached entries [from, to) of qblocks, all of channel ch (T stands for S). */
+static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
+                                            const oroya__pose_interval *iv, const uint32_t *tags,
+                                            float *rows, uint32_t from, uint32_t to, int ch) {
+    for (uint32_t i = from; i < to; i++) {
+        const oroya__pose_qblock *qb = &clip->qblocks[i];
+        const uint32_t g = qb->group, k = iv[g].k;
+        if (tags[g] == k + 1) {
+            continue;
+        }
+        const bool on = tags[g] != 0 && tags[g] == k;
+#if OROYA__PK_WIDTH == 8
+        /* Rotations: two entries of one group at a time (the next one moved with this one). */
+        if (ch == OROYA__CH_R && i + 1 < to && clip->qblocks[i + 1].group == g &&
+            qb->kind != OROYA__Q_L32 && clip->qblocks[i + 1].kind != OROYA__Q_L32) {
+            pkq_refresh_rot2(clip, qb, &clip->qblocks[i + 1], k, on, rows);
+            i++;
+            continue;
+        }
+#endif
+        pkq_refresh_block(clip, qb, k, on, ch, rows + (size_t)qb->cache * 4);
+    }
 }
 
 /* After the groups are sought: decodes the keys of the cached blocks whose group moved (key
@@ -335,21 +489,11 @@ static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
         return;
     }
     float *rows = pkq_cache_rows(clip, iv);
-    for (uint32_t i = 0; i < clip->qcached_count; i++) {
-        const uint32_t bc = clip->qcached[i];
-        const oroya__pose_qblock *qb = &clip->qblocks[bc];
-        if (tags[qb->group] == iv[qb->group].k + 1) {
-            continue;
-        }
-        float *r0 = rows + (size_t)qb->cache * 4;
-        const uint32_t k = iv[qb->group].k;
-        const bool on = tags[qb->group] != 0 && tags[qb->group] == k;
-        if (bc % 3 == OROYA__CH_R) { /* a constant channel in each call, for the inliner */
-            pkq_refresh_block(clip, qb, k, on, OROYA__CH_R, r0);
-        } else {
-            pkq_refresh_block(clip, qb, k, on, OROYA__CH_T, r0);
-        }
-    }
+    /* The cached entries follow entry 0, rotations first: a constant channel in each loop,
+     * for the inliner. */
+    pkq_refresh_range(clip, iv, tags, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
+    pkq_refresh_range(clip, iv, tags, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
+                      OROYA__CH_T);
     for (uint32_t g = 0; g < groups; g++) {
         tags[g] = iv[g].k + 1;
     }
@@ -396,15 +540,17 @@ static OROYA__INLINE bool pkq_rows(const oroya_pose_clip *clip, const oroya__pos
     }
 }
 
+/* Entry 0 (NONE) is exactly the (block, channel)s with no animated lane, so the index alone
+ * tells (one load per block, not two). */
 static OROYA__INLINE bool pkq_channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                           int ch) {
-    return (clip->qblocks[b * 3 + (uint32_t)ch].animated |
-            (PK_BLOCKS == 2 ? clip->qblocks[b2 * 3 + (uint32_t)ch].animated : 0)) != 0;
+    return (clip->qindex[b * 3 + (uint32_t)ch] |
+            (PK_BLOCKS == 2 ? clip->qindex[b2 * 3 + (uint32_t)ch] : 0)) != 0;
 }
 static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                              int ch) {
-    return vf_masks(pkq_lane_masks[clip->qblocks[b * 3 + (uint32_t)ch].animated & 15],
-                    pkq_lane_masks[clip->qblocks[b2 * 3 + (uint32_t)ch].animated & 15]);
+    return vf_masks(pkq_lane_masks[oroya__pose_qb(clip, b * 3 + (uint32_t)ch)->animated & 15],
+                    pkq_lane_masks[oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch)->animated & 15]);
 }
 
 /* Between two decoded keys: slerp for rotations, lerp otherwise. */
@@ -422,6 +568,24 @@ static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4]
     }
 }
 
+/* The ranges of component e of blocks qa and qb (width 8; width 4: qa alone). */
+static OROYA__INLINE void pkq_range2(const oroya__pose_qblock *qa, const float *da,
+                                     const oroya__pose_qblock *qb, const float *db, int ch,
+                                     uint32_t e, vf *mn, vf *st) {
+    v4 ma, sa;
+    pkq_range(qa, da, ch, e, &ma, &sa);
+#if OROYA__PK_WIDTH == 8
+    v4 mb, sb;
+    pkq_range(qb, db, ch, e, &mb, &sb);
+    *mn = vf_halves(ma, mb);
+    *st = vf_halves(sa, sb);
+#else
+    (void)qb, (void)db;
+    *mn = ma;
+    *st = sa;
+#endif
+}
+
 /* Both blocks quantized (the usual case): the scaling and w at full width. The same
  * operations per lane as pkq_block, so either path gives the same bits. */
 static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
@@ -432,8 +596,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const oroya__pose_interval *ga = &iv[qa->group], *gb = &iv[qb->group];
     const size_t ka = qa->key_bytes, kb = qb->key_bytes;
-    const uint8_t *ra = (const uint8_t *)(da + 24) + (size_t)ga->k * ka;
-    const uint8_t *rb = (const uint8_t *)(db + 24) + (size_t)gb->k * kb;
+    const uint8_t *ra = pkq_keys(qa, da, ch) + (size_t)ga->k * ka;
+    const uint8_t *rb = pkq_keys(qb, db, ch) + (size_t)gb->k * kb;
     vf v0[4], v1[4];
 #if defined(OROYA__V4_SSE2)
     /* The integers of both keys of each block, one kind switch per key. */
@@ -446,8 +610,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
     (void)kb, (void)rb;
 #endif
     for (uint32_t e = 0; e < 3; e++) {
-        const vf mn = vf_load2(da + e * 4, db + e * 4);
-        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+        vf mn, st;
+        pkq_range2(qa, da, qb, db, ch, e, &mn, &st);
 #if OROYA__PK_WIDTH == 8
         const vf q0 =
             _mm256_cvtepi32_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ia0[e]), ib0[e], 1));
@@ -461,8 +625,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
     }
 #else
     for (uint32_t e = 0; e < 3; e++) {
-        const vf mn = vf_load2(da + e * 4, db + e * 4);
-        const vf st = vf_load2(da + 12 + e * 4, db + 12 + e * 4);
+        vf mn, st;
+        pkq_range2(qa, da, qb, db, ch, e, &mn, &st);
         (void)kb, (void)rb;
         const vf q0 = pkq_comp(qa, ra, e), q1 = pkq_comp(qa, ra + ka, e);
         v0[e] = vf_add(mn, vf_mul(q0, st));
@@ -503,8 +667,8 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
 static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                              int ch, const oroya__pose_interval *iv, vf out[4],
                                              bool exact) {
-    const oroya__pose_qblock *ka = &clip->qblocks[b * 3 + (uint32_t)ch];
-    const oroya__pose_qblock *kb = &clip->qblocks[b2 * 3 + (uint32_t)ch];
+    const oroya__pose_qblock *ka = oroya__pose_qb(clip, b * 3 + (uint32_t)ch);
+    const oroya__pose_qblock *kb = oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch);
     const float *cache = pkq_cache_rows(clip, iv);
     const float *a0, *a1, *b0, *b1;
     float fa, fb = 0.0f;

@@ -467,7 +467,7 @@ static void test_wide_words(void) {
                  &run, &err) == OROYA_OK);
     int wide = 0, straddles = 0;
     for (uint32_t bc3 = 0; pc && bc3 < skel->block_count * 3; bc3++) {
-        const oroya__pose_qblock *q = &pc->qblocks[bc3];
+        const oroya__pose_qblock *q = oroya__pose_qb(pc, bc3);
         if (q->kind == OROYA__Q_P40 || q->kind == OROYA__Q_P48) {
             wide++;
             straddles += q->bits[0] + q->bits[1] < 32 && q->bits[0] + q->bits[1] + q->bits[2] > 32;
@@ -850,6 +850,83 @@ static void test_measure_bounded(void) {
     proc_free(&p);
 }
 
+/* The table index is 8 bits: a clip binding 255 (block, channel)s still compresses (within the
+ * bound), one binding 256 stays in float storage (info.compressed false), never a wrapped
+ * index. 512 joints under one root, rotations on all, translations on the first joint of
+ * `trans` blocks: 128 + trans bound (block, channel)s. */
+static void test_entry_limit(void) {
+    enum { NJ = 512, NK = 4 };
+    static uint32_t parents[NJ];
+    static oroya_transform rest[NJ];
+    static char names[NJ][8];
+    static const char *pnames[NJ];
+    static float times[NK], rot[NJ][NK * 4], pos[NK * 3];
+    static oroya_track tracks[NJ * 2];
+    for (uint32_t j = 0; j < NJ; j++) {
+        snprintf(names[j], sizeof names[j], "j%u", j);
+        pnames[j] = names[j];
+        parents[j] = j == 0 ? UINT32_MAX : 0;
+        rest[j] = (oroya_transform){{0.01f * (float)(j % 7), 0.1f, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    }
+    oroya_error err = {0};
+    oroya_pose_skeleton *skel = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){
+                     .joint_count = NJ, .parents = parents, .rest = rest, .names = pnames},
+                 &skel, &err) == OROYA_OK);
+    for (uint32_t k = 0; k < NK; k++) {
+        times[k] = (float)k / 30.0f;
+        pos[k * 3] = 0.01f * (float)k, pos[k * 3 + 1] = 0.1f, pos[k * 3 + 2] = 0;
+    }
+    for (uint32_t j = 0; j < NJ; j++) {
+        for (uint32_t k = 0; k < NK; k++) {
+            const double a = 0.2 * sin((double)k + j);
+            rot[j][k * 4] = (float)sin(a / 2), rot[j][k * 4 + 1] = 0, rot[j][k * 4 + 2] = 0;
+            rot[j][k * 4 + 3] = (float)cos(a / 2);
+        }
+    }
+    const uint32_t trans[2] = {127, 128};
+    for (int c = 0; c < 2; c++) {
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < NJ; j++) {
+            tracks[n++] = (oroya_track){.target = names[j],
+                                        .property = OROYA_PROPERTY_ROTATION,
+                                        .interpolation = OROYA_INTERP_LINEAR,
+                                        .components = 4,
+                                        .key_count = NK,
+                                        .times = times,
+                                        .values = rot[j]};
+        }
+        for (uint32_t b = 0; b < trans[c]; b++) {
+            tracks[n++] = (oroya_track){.target = names[b * 4],
+                                        .property = OROYA_PROPERTY_TRANSLATION,
+                                        .interpolation = OROYA_INTERP_LINEAR,
+                                        .components = 3,
+                                        .key_count = NK,
+                                        .times = times,
+                                        .values = pos};
+        }
+        oroya_clip *clip = NULL;
+        OT_CHECK(oroya_clip_create(
+                     &(oroya_clip_desc){.name = "many", .tracks = tracks, .track_count = n}, &clip,
+                     &err) == OROYA_OK);
+        oroya_pose_compress cp = {.tolerance = 1e-3f};
+        oroya_pose_clip *pc = NULL;
+        OT_CHECK(oroya_pose_clip_create(
+                     &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .compress = &cp}, &pc,
+                     &err) == OROYA_OK);
+        if (pc) {
+            oroya_pose_clip_info info;
+            oroya_pose_clip_get_info(pc, &info);
+            OT_CHECK(info.compressed == (c == 0));
+            OT_CHECK(info.max_joint_error <= 1e-3);
+            oroya_pose_clip_destroy(pc);
+        }
+        oroya_clip_destroy(clip);
+    }
+    oroya_pose_skeleton_destroy(skel);
+}
+
 int main(void) {
     OT_RUN(test_khronos_clips);
     OT_RUN(test_bench_character);
@@ -861,5 +938,6 @@ int main(void) {
     OT_RUN(test_bad_tolerance);
     OT_RUN(test_export_round_trip);
     OT_RUN(test_measure_bounded);
+    OT_RUN(test_entry_limit);
     return ot_finish();
 }
