@@ -1277,7 +1277,9 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
         solve_frames(ik, n, w[n - 1], f, q, q, NULL, NULL, NULL) != OROYA_OK) {
         return false;
     }
-    write_rotations(c, ik, n, q);
+    /* The end joint of such a two-bone IK keeps its rotation bit for bit: not written back
+     * (nor marked changed). */
+    write_rotations(c, ik, rotated, q);
     return true;
 }
 
