@@ -1248,14 +1248,21 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
     dq qa = *parent_q;
     uint32_t k = 0;
     double sum = 0;
+    /* A two-bone IK with no end rotation reads only its end joint's position: the world
+     * rotations past the middle joint are not built. */
+    const uint32_t rotated = ik->type == OROYA_IK_TWO_BONE && !ik->has_target_rotation ? n - 1 : n;
     for (uint32_t e = 0; e < len && k < n; e++) {
         const uint32_t j = path[e];
         const oroya_quat lq = soa_rotation(c->locals, j);
-        qa = qmul(qa, of_quat(lq));
+        if (k < rotated) {
+            qa = qmul(qa, of_quat(lq));
+        }
         if (j == ik->joints[k]) {
             /* The product of unit rotations, normalized once per chain joint (the locals are
              * float). */
-            qa = qnorm(qa);
+            if (k < rotated) {
+                qa = qnorm(qa);
+            }
             const float *m = w[k];
             f[k].p = v3(m[12], m[13], m[14]);
             f[k].q = qa;
@@ -1270,7 +1277,9 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
         solve_frames(ik, n, w[n - 1], f, q, q, NULL, NULL, NULL) != OROYA_OK) {
         return false;
     }
-    write_rotations(c, ik, n, q);
+    /* The end joint of such a two-bone IK keeps its rotation bit for bit: not written back
+     * (nor marked changed). */
+    write_rotations(c, ik, rotated, q);
     return true;
 }
 
