@@ -733,7 +733,8 @@ static void test_drop_pairs(void) {
             /* b's lanes would decode wrongly with a's pattern (padding lanes do not count). */
             bool differ = false;
             for (uint32_t k = 0; k < 4; k++) {
-                differ = differ || ((a->drop ^ b->drop) >> (4 * k) & b->animated & 15u) != 0;
+                differ = differ || (((unsigned)(a->drop ^ b->drop) >> (4 * k)) &
+                                    (unsigned)b->animated & 15u) != 0;
             }
             mixed += differ;
             i++;
