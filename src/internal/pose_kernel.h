@@ -1087,6 +1087,50 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
     }
 }
 
+/* The mixer's most common frame, two normal layers with no mask, twist axes, outside-sampled
+ * lanes or additive layer (a walk/run blend, a cross-fade): pk_blend's loop with the two
+ * layers written out, so their clips, intervals and weights are read once per update instead
+ * of once per block step, and the blend state stays in registers between them. The same
+ * calls in the same order as pk_blend(..., 2, ..., 0, ..., true, true), so the same bits. */
+static OROYA__INLINE void pk_blend_two(const oroya_pose_skeleton *skel, const active_layer *normal,
+                                       const oroya_soa_transform *rest,
+                                       oroya_soa_transform *locals) {
+    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    const oroya_pose_clip *c0 = normal[0].clip, *c1 = normal[1].clip;
+    const oroya__pose_interval *iv0 = normal[0].iv, *iv1 = normal[1].iv;
+    const float w0 = normal[0].weight, w1 = normal[1].weight;
+    const bool raw0 = normal[0].raw, raw1 = normal[1].raw;
+    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        int pad_bits = 0;
+        for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
+            const uint32_t j = (lane < 4 ? b : b2) * 4 + lane % 4;
+            if (j >= joints || (lane >= 4 && b2 == b)) {
+                pad_bits |= 1 << lane;
+            }
+        }
+        const vf z = vf_zero();
+        blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z, z, {z, z, z, vf_row(pk_one)}, z};
+        blend_normal(&st, c0, b, b2, iv0, w0, NULL, NULL, NULL, pad_bits, true, raw0);
+        blend_normal(&st, c1, b, b2, iv1, w1, NULL, NULL, NULL, pad_bits, true, raw1);
+        blend_finish(&st, &rest[b], &rest[b2], NULL, b, b2, pad_bits, true);
+        oroya_soa_transform *o = &locals[b];
+        oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
+#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
+        PK_STORE(tx, st.t.x);
+        PK_STORE(ty, st.t.y);
+        PK_STORE(tz, st.t.z);
+        PK_STORE(qx, st.q.x);
+        PK_STORE(qy, st.q.y);
+        PK_STORE(qz, st.q.z);
+        PK_STORE(qw, st.q.w);
+        PK_STORE(sx, st.s.x);
+        PK_STORE(sy, st.s.y);
+        PK_STORE(sz, st.s.z);
+#undef PK_STORE
+    }
+}
+
 /* Model and bone matrices of every joint from `locals`, parents first. */
 static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                                  const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
@@ -1198,7 +1242,9 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
         a->ext = ly->ext;
         plain = plain && !a->mask && !a->twist && !a->ext;
     }
-    if (plain && additive_count == 0) {
+    if (plain && additive_count == 0 && normal_count == 2) {
+        pk_blend_two(skel, normal, rest, locals); /* the commonest: two actions */
+    } else if (plain && additive_count == 0) {
         /* The usual frame (normal layers only): with no additive layer the blend state's
          * additive rotation is dead, so this copy keeps the rest of it in registers. */
         pk_blend(skel, normal, normal_count, additive, 0, rest, locals, true, true);
