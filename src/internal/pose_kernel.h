@@ -423,13 +423,9 @@ static OROYA__INLINE q4 raw_keys(q4 r, const q4 *qa, const q4 *qb, vf a, vf step
 /* Samples one channel of blocks b and b2 (width 8; width 4 samples b alone) into comps
  * vectors (SoA), given the clip's intervals. Cubic lanes take the Hermite curve (rotations
  * normalized), the others the lerp or slerp, chosen per lane. */
-static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                         int ch, const oroya__pose_interval *iv, vf out[4],
-                                         bool exact, bool raw) {
-    if (clip->qblocks) {
-        pkq_sample_channel(clip, b, b2, ch, iv, out, exact); /* a compressed clip */
-        return;
-    }
+static OROYA__INLINE void sample_channel_f(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                           int ch, const oroya__pose_interval *iv, vf out[4],
+                                           bool exact, bool raw) {
     const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];
     const oroya__pose_lanes *lb2 = &clip->lanes[b2 * 3 + (uint32_t)ch];
     vf v0[4], v1[4], a;
@@ -538,6 +534,19 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
     }
 }
 
+/* The same, returning the channel's animated lanes (all-ones words), found with the same
+ * table lookups as the sample (one per block and channel in a compressed clip). */
+static OROYA__INLINE vf sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2, int ch,
+                                       const oroya__pose_interval *iv, vf out[4], bool exact,
+                                       bool raw) {
+    if (clip->qblocks) {
+        return pkq_sample_channel(clip, b, b2, ch, iv, out, exact); /* a compressed clip */
+    }
+    sample_channel_f(clip, b, b2, ch, iv, out, exact, raw);
+    return vf_masks(clip->lanes[b * 3 + (uint32_t)ch].animated,
+                    clip->lanes[b2 * 3 + (uint32_t)ch].animated);
+}
+
 /* The lanes of one channel of blocks b and b2 whose values the mixer sampled itself
  * (oroya__pose_ext) replace the kernel's sample there. */
 static OROYA__INLINE void take_ext(const oroya__pose_ext *ext, uint32_t b, uint32_t b2, int ch,
@@ -597,23 +606,14 @@ static OROYA__INLINE bool channel_any(const oroya_pose_clip *clip, uint32_t b, u
     return clip->lanes[b * 3 + (uint32_t)ch].any ||
            (PK_BLOCKS == 2 && clip->lanes[b2 * 3 + (uint32_t)ch].any);
 }
-static OROYA__INLINE vf channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                         int ch) {
-    if (clip->qblocks) {
-        return pkq_channel_animated(clip, b, b2, ch);
-    }
-    return vf_masks(clip->lanes[b * 3 + (uint32_t)ch].animated,
-                    clip->lanes[b2 * 3 + (uint32_t)ch].animated);
-}
 
 /* Translation or scale of a normal layer: the lerp accumulation. */
 static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *clip, uint32_t b,
                                     uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv,
                                     const oroya__pose_ext *ext) {
     vf s[4], first;
-    sample_channel(clip, b, b2, ch, iv, s, false, false);
+    const vf anim = sample_channel(clip, b, b2, ch, iv, s, false, false);
     take_ext(ext, b, b2, ch, s);
-    const vf anim = channel_animated(clip, b, b2, ch);
     vf f = accumulate_weight(wsum, vf_and(anim, wv), &first);
     t4 x = {s[0], s[1], s[2]};
     *acc = t4_select(first, x, t4_select(anim, t4_mix(*acc, x, f), *acc));
@@ -679,9 +679,9 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4], first;
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
+        const vf anim = sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
         take_ext(ext, b, b2, OROYA__CH_R, s);
-        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_R), wv);
+        vf lw = vf_and(anim, wv);
         vf f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
         const int first_bits = vf_movemask(first);
@@ -765,9 +765,8 @@ static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t
                                   int ch, const oroya__pose_interval *iv, vf wv,
                                   const oroya__pose_ext *ext) {
     vf s[4];
-    sample_channel(clip, b, b2, ch, iv, s, false, false);
+    const vf anim = sample_channel(clip, b, b2, ch, iv, s, false, false);
     take_ext(ext, b, b2, ch, s);
-    const vf anim = channel_animated(clip, b, b2, ch);
     t4 r = {madd(s[0], wv, acc->x), madd(s[1], wv, acc->y), madd(s[2], wv, acc->z)};
     *acc = t4_select(anim, r, *acc);
 }
@@ -837,9 +836,8 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
     }
     if (channel_any(clip, b, b2, OROYA__CH_R)) {
         vf s[4];
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
+        const vf animated = sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
         take_ext(ext, b, b2, OROYA__CH_R, s);
-        vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
         if (exact) {
             add_rotation_exact(st, d, animated, wv);
