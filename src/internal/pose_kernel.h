@@ -1027,6 +1027,14 @@ typedef struct active_layer {
                  refine_factors */
 } active_layer;
 
+/* The lanes of block b past the last joint (bits 0-3), in closed form: a loop over the lanes
+ * cost tens of instructions per step. */
+static OROYA__INLINE int pad_lanes(uint32_t b, uint32_t joints) {
+    const uint32_t first = b * 4;
+    const uint32_t live = joints > first ? (joints - first < 4 ? joints - first : 4) : 0;
+    return (int)(15u & ~((1u << live) - 1u));
+}
+
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
  * accumulate), then `rest` where their weights sum below 1 (three's original values), then the
  * additive layers. The layers' intervals are already sought. `exact`: the mixer's blend. */
@@ -1042,13 +1050,10 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         /* Padding lanes: past the last joint, and the upper half of an odd last step. */
-        int pad_bits = 0;
-        for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
-            const uint32_t j = (lane < 4 ? b : b2) * 4 + lane % 4;
-            if (j >= joints || (lane >= 4 && b2 == b)) {
-                pad_bits |= 1 << lane;
-            }
-        }
+        int pad_bits = pad_lanes(b, joints);
+#if OROYA__PK_WIDTH == 8
+        pad_bits |= (b2 == b ? 15 : pad_lanes(b2, joints)) << 4;
+#endif
         /* Field by field: a memset of the blend state compiles to `rep stosq`, which has a
          * start-up cost of tens of cycles per step. */
         const vf z = vf_zero();
