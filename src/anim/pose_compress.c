@@ -831,6 +831,8 @@ static void pc_cache_rows(oroya_pose_clip *c, oroya__pose_qblock *qb) {
         rows += i <= c->qcached_rot ? 8u : 6u;
     }
     c->state_intervals = rows ? oroya__pose_cache_header(c->group_count) + rows : 0;
+    c->qcache_at =
+        (uint32_t)((oroya__pose_cache_header(c->group_count) - 1) * sizeof(oroya__pose_interval));
 }
 
 /* Writes the quantized keys (and the range header) of pb at d. */

@@ -93,6 +93,8 @@ struct oroya_pose_clip {
     size_t bytes;             /* the clip's allocation */
     float tolerance;          /* asked for at create; 0 for float storage */
     float max_error, max_joint_error; /* measured at create (oroya_pose_clip_info) */
+    uint32_t qcache_at; /* compressed clips: bytes from a layer's intervals to the slack entry
+                           before its key cache rows (oroya__pose_cache_header - 1 entries) */
 };
 
 /* ---- compressed clips (src/anim/pose_compress.c, sampled in internal/pose_kernel_q.h) ---------- */

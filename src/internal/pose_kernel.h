@@ -423,13 +423,9 @@ static OROYA__INLINE q4 raw_keys(q4 r, const q4 *qa, const q4 *qb, vf a, vf step
 /* Samples one channel of blocks b and b2 (width 8; width 4 samples b alone) into comps
  * vectors (SoA), given the clip's intervals. Cubic lanes take the Hermite curve (rotations
  * normalized), the others the lerp or slerp, chosen per lane. */
-static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                         int ch, const oroya__pose_interval *iv, vf out[4],
-                                         bool exact, bool raw) {
-    if (clip->qblocks) {
-        pkq_sample_channel(clip, b, b2, ch, iv, out, exact); /* a compressed clip */
-        return;
-    }
+static OROYA__INLINE void sample_channel_f(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                           int ch, const oroya__pose_interval *iv, vf out[4],
+                                           bool exact, bool raw) {
     const oroya__pose_lanes *lb = &clip->lanes[b * 3 + (uint32_t)ch];
     const oroya__pose_lanes *lb2 = &clip->lanes[b2 * 3 + (uint32_t)ch];
     vf v0[4], v1[4], a;
@@ -538,6 +534,21 @@ static OROYA__INLINE void sample_channel(const oroya_pose_clip *clip, uint32_t b
     }
 }
 
+/* The same, returning the channel's animated lanes (all-ones words), found with the same
+ * table lookups as the sample (one per block and channel in a compressed clip). `q` (a
+ * constant: blend_normal and blend_additive test clip->qblocks once and inline a copy for
+ * each storage) says the clip is compressed, so neither storage pays for the other. */
+static OROYA__INLINE vf sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2, int ch,
+                                       const oroya__pose_interval *iv, vf out[4], bool exact,
+                                       bool raw, bool q) {
+    if (q) {
+        return pkq_sample_channel(clip, b, b2, ch, iv, out, exact); /* a compressed clip */
+    }
+    sample_channel_f(clip, b, b2, ch, iv, out, exact, raw);
+    return vf_masks(clip->lanes[b * 3 + (uint32_t)ch].animated,
+                    clip->lanes[b2 * 3 + (uint32_t)ch].animated);
+}
+
 /* The lanes of one channel of blocks b and b2 whose values the mixer sampled itself
  * (oroya__pose_ext) replace the kernel's sample there. */
 static OROYA__INLINE void take_ext(const oroya__pose_ext *ext, uint32_t b, uint32_t b2, int ch,
@@ -589,31 +600,22 @@ static OROYA__INLINE vf accumulate_weight(vf *acc, vf lane_w, vf *first) {
     return f;
 }
 
-static OROYA__INLINE bool channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                      int ch) {
-    if (clip->qblocks) {
+static OROYA__INLINE bool channel_any(const oroya_pose_clip *clip, uint32_t b, uint32_t b2, int ch,
+                                      bool q) {
+    if (q) {
         return pkq_channel_any(clip, b, b2, ch);
     }
     return clip->lanes[b * 3 + (uint32_t)ch].any ||
            (PK_BLOCKS == 2 && clip->lanes[b2 * 3 + (uint32_t)ch].any);
 }
-static OROYA__INLINE vf channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                         int ch) {
-    if (clip->qblocks) {
-        return pkq_channel_animated(clip, b, b2, ch);
-    }
-    return vf_masks(clip->lanes[b * 3 + (uint32_t)ch].animated,
-                    clip->lanes[b2 * 3 + (uint32_t)ch].animated);
-}
 
 /* Translation or scale of a normal layer: the lerp accumulation. */
 static OROYA__INLINE void blend_vec(t4 *acc, vf *wsum, const oroya_pose_clip *clip, uint32_t b,
                                     uint32_t b2, int ch, const oroya__pose_interval *iv, vf wv,
-                                    const oroya__pose_ext *ext) {
+                                    const oroya__pose_ext *ext, bool q) {
     vf s[4], first;
-    sample_channel(clip, b, b2, ch, iv, s, false, false);
+    const vf anim = sample_channel(clip, b, b2, ch, iv, s, false, false, q);
     take_ext(ext, b, b2, ch, s);
-    const vf anim = channel_animated(clip, b, b2, ch);
     vf f = accumulate_weight(wsum, vf_and(anim, wv), &first);
     t4 x = {s[0], s[1], s[2]};
     *acc = t4_select(first, x, t4_select(anim, t4_mix(*acc, x, f), *acc));
@@ -666,22 +668,22 @@ static void sterp_lanes(q4 *r, const q4 *a, const q4 *b, vf f, vf use, const flo
 /* pad_bits: the padding lanes (past the last joint, or the copy of an odd last block), whose
  * rotation the rest pose replaces in blend_finish (they never carry weight): whatever they
  * hold here does not matter, so they do not force the general mix. */
-static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
-                                       uint32_t b2, const oroya__pose_interval *iv, float w,
-                                       const float *mask, const float *twist,
-                                       const oroya__pose_ext *ext, int pad_bits, bool exact,
-                                       bool raw) {
+static OROYA__INLINE void blend_normal_q(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
+                                         uint32_t b2, const oroya__pose_interval *iv, float w,
+                                         const float *mask, const float *twist,
+                                         const oroya__pose_ext *ext, int pad_bits, bool exact,
+                                         bool raw, bool q) {
     /* A joint mask scales the weight per lane (weight x mask[joint]); lanes at 0 take no part,
      * as three's accumulate with weight 0. */
     const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
-    if (channel_any(clip, b, b2, OROYA__CH_T)) {
-        blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv, ext);
+    if (channel_any(clip, b, b2, OROYA__CH_T, q)) {
+        blend_vec(&st->t, &st->wt, clip, b, b2, OROYA__CH_T, iv, wv, ext, q);
     }
-    if (channel_any(clip, b, b2, OROYA__CH_R)) {
+    if (channel_any(clip, b, b2, OROYA__CH_R, q)) {
         vf s[4], first;
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
+        const vf anim = sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw, q);
         take_ext(ext, b, b2, OROYA__CH_R, s);
-        vf lw = vf_and(channel_animated(clip, b, b2, OROYA__CH_R), wv);
+        vf lw = vf_and(anim, wv);
         vf f = accumulate_weight(&st->wq, lw, &first);
         q4 x = {s[0], s[1], s[2], s[3]};
         const int first_bits = vf_movemask(first);
@@ -705,8 +707,19 @@ static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, 
             st->q = first_bits ? q4_select(first, x, mixed) : mixed;
         }
     }
-    if (channel_any(clip, b, b2, OROYA__CH_S)) {
-        blend_vec(&st->s, &st->ws, clip, b, b2, OROYA__CH_S, iv, wv, ext);
+    if (channel_any(clip, b, b2, OROYA__CH_S, q)) {
+        blend_vec(&st->s, &st->ws, clip, b, b2, OROYA__CH_S, iv, wv, ext, q);
+    }
+}
+static OROYA__INLINE void blend_normal(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
+                                       uint32_t b2, const oroya__pose_interval *iv, float w,
+                                       const float *mask, const float *twist,
+                                       const oroya__pose_ext *ext, int pad_bits, bool exact,
+                                       bool raw) {
+    if (clip->qblocks) {
+        blend_normal_q(st, clip, b, b2, iv, w, mask, twist, ext, pad_bits, exact, raw, true);
+    } else {
+        blend_normal_q(st, clip, b, b2, iv, w, mask, twist, ext, pad_bits, exact, raw, false);
     }
 }
 
@@ -763,11 +776,10 @@ static OROYA__INLINE void blend_finish(blend4 *st, const oroya_soa_transform *r,
 /* Translation or scale of an additive layer: acc += w * delta on the animated lanes. */
 static OROYA__INLINE void add_vec(t4 *acc, const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
                                   int ch, const oroya__pose_interval *iv, vf wv,
-                                  const oroya__pose_ext *ext) {
+                                  const oroya__pose_ext *ext, bool q) {
     vf s[4];
-    sample_channel(clip, b, b2, ch, iv, s, false, false);
+    const vf anim = sample_channel(clip, b, b2, ch, iv, s, false, false, q);
     take_ext(ext, b, b2, ch, s);
-    const vf anim = channel_animated(clip, b, b2, ch);
     t4 r = {madd(s[0], wv, acc->x), madd(s[1], wv, acc->y), madd(s[2], wv, acc->z)};
     *acc = t4_select(anim, r, *acc);
 }
@@ -827,19 +839,18 @@ static OROYA__INLINE void add_rotation_exact(blend4 *st, q4 d, vf animated, vf w
 }
 
 /* An additive layer: q = q * slerp(identity, delta, w), t += w * delta, s += w * delta. */
-static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
-                                         uint32_t b2, const oroya__pose_interval *iv, float w,
-                                         const float *mask, const oroya__pose_ext *ext, bool exact,
-                                         bool raw) {
+static OROYA__INLINE void blend_additive_q(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
+                                           uint32_t b2, const oroya__pose_interval *iv, float w,
+                                           const float *mask, const oroya__pose_ext *ext,
+                                           bool exact, bool raw, bool q) {
     const vf wv = mask ? vf_mul(vf_set1(w), vf_load2(mask + b * 4, mask + b2 * 4)) : vf_set1(w);
-    if (channel_any(clip, b, b2, OROYA__CH_T)) {
-        add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv, ext);
+    if (channel_any(clip, b, b2, OROYA__CH_T, q)) {
+        add_vec(&st->t, clip, b, b2, OROYA__CH_T, iv, wv, ext, q);
     }
-    if (channel_any(clip, b, b2, OROYA__CH_R)) {
+    if (channel_any(clip, b, b2, OROYA__CH_R, q)) {
         vf s[4];
-        sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw);
+        const vf animated = sample_channel(clip, b, b2, OROYA__CH_R, iv, s, exact, raw, q);
         take_ext(ext, b, b2, OROYA__CH_R, s);
-        vf animated = channel_animated(clip, b, b2, OROYA__CH_R);
         q4 d = {s[0], s[1], s[2], s[3]};
         if (exact) {
             add_rotation_exact(st, d, animated, wv);
@@ -873,8 +884,18 @@ static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip
             st->q = q4_select(animated, q4_mul(st->q, d), st->q);
         }
     }
-    if (channel_any(clip, b, b2, OROYA__CH_S)) {
-        add_vec(&st->s, clip, b, b2, OROYA__CH_S, iv, wv, ext);
+    if (channel_any(clip, b, b2, OROYA__CH_S, q)) {
+        add_vec(&st->s, clip, b, b2, OROYA__CH_S, iv, wv, ext, q);
+    }
+}
+static OROYA__INLINE void blend_additive(blend4 *st, const oroya_pose_clip *clip, uint32_t b,
+                                         uint32_t b2, const oroya__pose_interval *iv, float w,
+                                         const float *mask, const oroya__pose_ext *ext, bool exact,
+                                         bool raw) {
+    if (clip->qblocks) {
+        blend_additive_q(st, clip, b, b2, iv, w, mask, ext, exact, raw, true);
+    } else {
+        blend_additive_q(st, clip, b, b2, iv, w, mask, ext, exact, raw, false);
     }
 }
 
@@ -1006,6 +1027,14 @@ typedef struct active_layer {
                  refine_factors */
 } active_layer;
 
+/* The lanes of block b past the last joint (bits 0-3), in closed form: a loop over the lanes
+ * cost tens of instructions per step. */
+static OROYA__INLINE int pad_lanes(uint32_t b, uint32_t joints) {
+    const uint32_t first = b * 4;
+    const uint32_t live = joints > first ? (joints - first < 4 ? joints - first : 4) : 0;
+    return (int)(15u & ~((1u << live) - 1u));
+}
+
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
  * accumulate), then `rest` where their weights sum below 1 (three's original values), then the
  * additive layers. The layers' intervals are already sought. `exact`: the mixer's blend. */
@@ -1021,13 +1050,10 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         /* Padding lanes: past the last joint, and the upper half of an odd last step. */
-        int pad_bits = 0;
-        for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
-            const uint32_t j = (lane < 4 ? b : b2) * 4 + lane % 4;
-            if (j >= joints || (lane >= 4 && b2 == b)) {
-                pad_bits |= 1 << lane;
-            }
-        }
+        int pad_bits = pad_lanes(b, joints);
+#if OROYA__PK_WIDTH == 8
+        pad_bits |= (b2 == b ? 15 : pad_lanes(b2, joints)) << 4;
+#endif
         /* Field by field: a memset of the blend state compiles to `rep stosq`, which has a
          * start-up cost of tens of cycles per step. */
         const vf z = vf_zero();

@@ -334,7 +334,7 @@ static OROYA__INLINE float pkq_block(const oroya_pose_clip *clip, uint32_t block
 /* The first row of a layer's key cache (16-byte aligned, in the slack entry). */
 static OROYA__INLINE float *pkq_cache_rows(const oroya_pose_clip *clip,
                                            const oroya__pose_interval *iv) {
-    const uintptr_t p = (uintptr_t)(iv + oroya__pose_cache_header(clip->group_count) - 1);
+    const uintptr_t p = (uintptr_t)iv + clip->qcache_at;
     return (float *)(uintptr_t)((p + 15) & ~(uintptr_t)15);
 }
 
@@ -547,11 +547,6 @@ static OROYA__INLINE bool pkq_channel_any(const oroya_pose_clip *clip, uint32_t 
     return (clip->qindex[b * 3 + (uint32_t)ch] |
             (PK_BLOCKS == 2 ? clip->qindex[b2 * 3 + (uint32_t)ch] : 0)) != 0;
 }
-static OROYA__INLINE vf pkq_channel_animated(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                             int ch) {
-    return vf_masks(pkq_lane_masks[oroya__pose_qb(clip, b * 3 + (uint32_t)ch)->animated & 15],
-                    pkq_lane_masks[oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch)->animated & 15]);
-}
 
 /* Between two decoded keys: slerp for rotations, lerp otherwise. */
 static OROYA__INLINE void pkq_interpolate(int ch, const vf v0[4], const vf v1[4], vf a, vf out[4],
@@ -663,12 +658,15 @@ static OROYA__INLINE void pkq_sample_quantized(const oroya_pose_clip *clip,
     pkq_interpolate(ch, v0, v1, a, out, exact);
 }
 
-/* sample_channel for a compressed clip: every block is linear (slerp for rotations). */
-static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
-                                             int ch, const oroya__pose_interval *iv, vf out[4],
-                                             bool exact) {
+/* sample_channel for a compressed clip: every block is linear (slerp for rotations). Returns
+ * the animated lanes (from the entries the sample looks up anyway). */
+static OROYA__INLINE vf pkq_sample_channel(const oroya_pose_clip *clip, uint32_t b, uint32_t b2,
+                                           int ch, const oroya__pose_interval *iv, vf out[4],
+                                           bool exact) {
     const oroya__pose_qblock *ka = oroya__pose_qb(clip, b * 3 + (uint32_t)ch);
     const oroya__pose_qblock *kb = oroya__pose_qb(clip, b2 * 3 + (uint32_t)ch);
+    const vf animated =
+        vf_masks(pkq_lane_masks[ka->animated & 15], pkq_lane_masks[kb->animated & 15]);
     const float *cache = pkq_cache_rows(clip, iv);
     const float *a0, *a1, *b0, *b1;
     float fa, fb = 0.0f;
@@ -695,11 +693,11 @@ static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32
         const vf f = v4_set1(fa);
 #endif
         pkq_interpolate(ch, r0, r1, f, out, exact);
-        return;
+        return animated;
     }
     if (pkq_quantized(ka->kind) && (PK_BLOCKS == 1 || pkq_quantized(kb->kind))) {
         pkq_sample_quantized(clip, ka, kb, ch, iv, out, exact);
-        return;
+        return animated;
     }
     v4 p0[4], p1[4];
     fa = pkq_block(clip, b, ch, iv, p0, p1);
@@ -721,6 +719,7 @@ static OROYA__INLINE void pkq_sample_channel(const oroya_pose_clip *clip, uint32
     a = v4_set1(fa);
 #endif
     pkq_interpolate(ch, v0, v1, a, out, exact);
+    return animated;
 }
 
 #endif
