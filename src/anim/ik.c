@@ -540,7 +540,9 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
     }
     dq bend;
     if (1 + cphi > 1e-12) {
-        bend = qnorm((dq){h.x * sphi, h.y * sphi, h.z * sphi, 1 + cphi});
+        /* |(h sin, 1 + cos)|^2 = 2 (1 + cos) for a unit h: no dot product. */
+        const double k = 1 / sqrt(2 * (1 + cphi));
+        bend = (dq){h.x * (sphi * k), h.y * (sphi * k), h.z * (sphi * k), (1 + cphi) * k};
     } else {
         bend = (dq){h.x, h.y, h.z, 0};
     }
@@ -754,7 +756,11 @@ IK_CLONES static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const
         const double l2 = qdot(l[i], l[i]);
         lsum += l2;
         lmin = l2 < lmin ? l2 : lmin;
-        l[i] = qnorm(l[i]);
+        /* A float rotation the blend normalized is unit to a few float roundings (|l|^2
+         * within 1e-6 of 1, |l| within 5e-7): used as it is; others are normalized. */
+        if (!(fabs(l2 - 1) <= 1e-6)) {
+            l[i] = qnorm(l[i]);
+        }
     }
     if (!why && (!isfinite(lsum) || !(lmin >= 1e-24))) {
         why = "local rotation zero or not finite";
