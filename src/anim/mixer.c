@@ -73,28 +73,19 @@ typedef struct limit_entry {
 
 struct oroya_action {
     /* Hot: what an update reads of an action in the steady state (check, times, weights, the
-     * kernel layer), first and together, so that a crowd's update touches the action's first
-     * lines only (the action is allocated on a line; kpf_build lists up to `cold`). */
-    oroya_mixer *mixer;
-    const oroya_clip *clip;
+     * kernel layer), first and together in two lines (ACTION_HOT_BYTES), so that a crowd's
+     * update touches the action's first two lines only (the action is allocated on a line;
+     * kpf_build lists up to `cold`). The check's fields (time, time scales) are on the first
+     * line. What a steady update does not read (the mixer pointer, which the update passes,
+     * repetitions, root motion's tracks, the mask and the outside samples behind their flag
+     * and count, the endings that only a loop boundary writes) is in the cold part. */
     double time;
     double time_scale, effective_time_scale;
     double weight, effective_weight;
     double duration;
-    double repetitions;
-    int64_t loop_count;
     double rm_wraps; /* this update: signed repeat wraps (see update_time) */
-    oroya_loop_mode loop;
-    oroya_blend_mode blend_mode;
-    oroya_rotation_blend rotation_blend;
-    int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
-    uint32_t property_track_count;
-    uint32_t ext_track_count;
-    uint32_t cache_index; /* position in mixer->actions */
-    bool enabled, paused, fading, warping, has_start_time;
-    bool clamp_when_finished, marker_start; /* marker_start: played and not moved yet: the next
-                                               moving update covers its start */
-    bool kernel_ok;
+    int64_t loop_count;
+    const oroya_clip *clip;
     /* The pose kernel path (a mixer with a rig): the runtime clip of the tracks on joints
      * (the rig's shared one, or pose_owned), its cursors and intervals, and whether the
      * kernel can play this clip at all (kernel_ok; else the mixer uses the property path
@@ -102,13 +93,27 @@ struct oroya_action {
     const oroya_pose_clip *pose;
     uint16_t *pose_cursors;
     oroya__pose_interval *pose_intervals;
-    oroya__pose_ext *ext;      /* kblocks, or NULL when there are none */
-    const oroya_mask *mask;    /* joint mask, or NULL */
-    uint32_t *property_tracks; /* the tracks not on a joint, for the kernel path */
-    oroya_sample_options endings;
+    uint32_t property_track_count;
+    uint32_t ext_track_count; /* ext is non-NULL exactly when this is not 0 */
+    oroya_loop_mode loop;
+    oroya_blend_mode blend_mode;
+    oroya_rotation_blend rotation_blend;
+    bool enabled, paused, fading, warping, has_start_time;
+    bool clamp_when_finished, marker_start; /* marker_start: played and not moved yet: the next
+                                               moving update covers its start */
+    bool kernel_ok;
+    bool masked; /* mask != NULL */
 
     /* Cold: fades and warps in progress, start times, the property path's tables. */
     char cold[1];
+    oroya_mixer *mixer;
+    double repetitions;
+    int32_t rm_translation, rm_rotation; /* root-motion tracks of this clip, or -1 */
+    uint32_t cache_index;                /* position in mixer->actions */
+    oroya__pose_ext *ext;                /* kblocks, or NULL when there are none */
+    const oroya_mask *mask;              /* joint mask, or NULL */
+    uint32_t *property_tracks;           /* the tracks not on a joint, for the kernel path */
+    oroya_sample_options endings;
     bool independent;
     bool lookup; /* the action clip_action returns for its clip (three's actionByRoot) */
     bool zero_slope_at_start, zero_slope_at_end;
@@ -126,6 +131,13 @@ struct oroya_action {
     uint32_t *ext_tracks;
     float *mask_weights; /* track_count: the mask's weight of each track's node */
 };
+
+/* The hot part's two lines (see above). */
+enum { ACTION_HOT_BYTES = 128 };
+_Static_assert(offsetof(oroya_action, cold) <= ACTION_HOT_BYTES,
+               "an action's hot part fits in two lines");
+_Static_assert(offsetof(oroya_action, effective_time_scale) + sizeof(double) <= 64,
+               "the check's fields of an action are on its first line");
 
 typedef struct curve_slot {
     char *name;
@@ -198,9 +210,9 @@ struct oroya_mixer {
     /* Batches: the memory one update reads besides the mixer itself, as line ranges (see
      * "batches: prefetching ahead"), so that a batch prefetches it without chasing pointers.
      * Rebuilt at the end of an update when the scheduled actions changed (kpf_valid false). */
-    uint32_t kpf_count; /* entries: the first kpf_check are what check_update reads, the first
-                           kpf_logic what the action logic reads and writes */
-    uint32_t kpf_check, kpf_logic;
+    uint32_t kpf_count; /* entries: the first kpf_logic are what the action logic reads and
+                           writes */
+    uint32_t kpf_logic;
     bool kpf_valid;
     int32_t kpf[KPF_MAX]; /* lines, as line offsets from the mixer's first line */
 
@@ -1329,8 +1341,7 @@ static int64_t add_loops(int64_t count, double loop_delta) {
 
 static bool odd(int64_t n) { return (n & 1) != 0; } /* two's complement: -1 is odd, as in JS */
 
-static double update_time(oroya_action *a, double delta) {
-    oroya_mixer *m = a->mixer;
+static double update_time(oroya_mixer *m, oroya_action *a, double delta) {
     double duration = a->duration;
     const double t0 = a->time;
     double time = t0 + delta;
@@ -1604,9 +1615,8 @@ static void sample_track(oroya_action *a, uint32_t j, const binding *b, double t
     oroya_track_sample_f64(track, t, &a->cursors[j], &a->endings, out);
 }
 
-static void action_update(oroya_action *a, double time, double delta, double direction,
-                          uint32_t accu_index) {
-    oroya_mixer *m = a->mixer;
+static void action_update(oroya_mixer *m, oroya_action *a, double time, double delta,
+                          double direction, uint32_t accu_index) {
     if (!a->enabled) {
         update_weight(a, time);
         return;
@@ -1626,7 +1636,7 @@ static void action_update(oroya_action *a, double time, double delta, double dir
     const double rm_from =
         ping && a->loop_count >= 0 && odd(a->loop_count) ? a->duration - a->time : a->time;
     a->rm_wraps = 0;
-    double clip_time = update_time(a, delta);
+    double clip_time = update_time(m, a, delta);
     double weight = update_weight(a, time);
     if (!(weight > 0))
         return;
@@ -1646,9 +1656,9 @@ static void action_update(oroya_action *a, double time, double delta, double dir
         ly->time_exact = clip_time;
         ly->weight = (float)weight;
         ly->additive = additive;
-        ly->mask = a->mask ? a->mask->kweights : NULL;
+        ly->mask = a->masked ? a->mask->kweights : NULL;
         ly->twist = blend == OROYA_ROTATION_BLEND_STERP ? m->ktwist : NULL;
-        ly->ext = a->ext;
+        ly->ext = a->ext_track_count ? a->ext : NULL;
         for (uint32_t i = 0; i != a->ext_track_count; ++i) {
             const uint32_t j = a->ext_tracks[i];
             const binding *b = a->bindings[j];
@@ -2196,7 +2206,7 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
     uint32_t accu_index = m->accu_index ^= 1u;
     uint32_t n = m->active_action_count;
     for (uint32_t i = 0; i != n && i < m->action_count && !m->destroy_pending; ++i)
-        action_update(m->actions[i], time, delta, direction, accu_index);
+        action_update(m, m->actions[i], time, delta, direction, accu_index);
     if (m->destroy_pending) {
         /* The event callback destroyed the mixer. */
         if (free_now)
@@ -2380,22 +2390,14 @@ static void kpf_add(oroya_mixer *m, const void *p, size_t bytes) {
     }
 }
 
-/* The lines of an update: the action list and the line of each scheduled action that
- * check_update reads (its times and time scales), then the rest of the action logic's (the
- * actions whole, the kernel's layer list), then the kernel's (the actions' cursors and
- * intervals, the change bits). */
+/* The lines of an update: the action logic's (the action list, each scheduled action's hot
+ * lines, the kernel's layer list), then the kernel's (the actions' cursors and intervals, the
+ * change bits). */
 static void kpf_build(oroya_mixer *m) {
     m->kpf_count = 0;
     const uint32_t n =
         m->active_action_count < m->action_count ? m->active_action_count : m->action_count;
     kpf_add(m, m->actions, n * sizeof *m->actions);
-    for (uint32_t i = 0; i < n; i++) {
-        const oroya_action *a = m->actions[i];
-        kpf_add(m, &a->time,
-                offsetof(oroya_action, effective_time_scale) + sizeof a->effective_time_scale -
-                    offsetof(oroya_action, time));
-    }
-    m->kpf_check = m->kpf_count;
     for (uint32_t i = 0; i < n; i++)
         kpf_add(m, m->actions[i], offsetof(oroya_action, cold));
     if (m->rig)
@@ -2442,7 +2444,7 @@ static void prefetch_listed(const oroya_mixer *m, uint32_t count) {
  * and one mixer's action logic takes a few hundred nanoseconds. `pass`: the lines that pass
  * reads (check_update's, the action logic's, or the whole update's). */
 enum { AHEAD1 = 4, AHEAD2 = 2 };
-typedef enum { PASS_CHECK, PASS_LOGIC, PASS_ALL } batch_pass;
+typedef enum { PASS_LOGIC, PASS_ALL } batch_pass;
 
 static void prefetch_ahead(oroya_mixer *const *mixers, uint32_t i, uint32_t end, batch_pass pass) {
     if (i + AHEAD1 < end)
@@ -2450,9 +2452,7 @@ static void prefetch_ahead(oroya_mixer *const *mixers, uint32_t i, uint32_t end,
     if (i + AHEAD2 < end) {
         const oroya_mixer *m = mixers[i + AHEAD2];
         if (m)
-            prefetch_listed(m, pass == PASS_CHECK   ? m->kpf_check
-                               : pass == PASS_LOGIC ? m->kpf_logic
-                                                    : m->kpf_count);
+            prefetch_listed(m, pass == PASS_LOGIC ? m->kpf_logic : m->kpf_count);
     }
 }
 
@@ -3339,6 +3339,7 @@ oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
         a->mask_weights[j] = (float)oroya_mask_weight(k, b->node);
     }
     a->mask = k;
+    a->masked = k != NULL;
     return OROYA_OK;
 }
 
