@@ -1035,6 +1035,36 @@ static OROYA__INLINE int pad_lanes(uint32_t b, uint32_t joints) {
     return (int)(15u & ~((1u << live) - 1u));
 }
 
+/* The padding lanes of the step at blocks b, b2 (b2 == b: the last block of an odd count). */
+static OROYA__INLINE int pad_step(uint32_t b, uint32_t b2, uint32_t joints) {
+    int pad_bits = pad_lanes(b, joints);
+#if OROYA__PK_WIDTH == 8
+    pad_bits |= (b2 == b ? 15 : pad_lanes(b2, joints)) << 4;
+#else
+    (void)b2;
+#endif
+    return pad_bits;
+}
+
+/* Writes a step's blended transforms to locals[b] (and locals[b2] at width 8). */
+static OROYA__INLINE void pk_store_block(const blend4 *st, oroya_soa_transform *locals, uint32_t b,
+                                         uint32_t b2) {
+    oroya_soa_transform *o = &locals[b];
+    oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
+#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
+    PK_STORE(tx, st->t.x);
+    PK_STORE(ty, st->t.y);
+    PK_STORE(tz, st->t.z);
+    PK_STORE(qx, st->q.x);
+    PK_STORE(qy, st->q.y);
+    PK_STORE(qz, st->q.z);
+    PK_STORE(qw, st->q.w);
+    PK_STORE(sx, st->s.x);
+    PK_STORE(sy, st->s.y);
+    PK_STORE(sz, st->s.z);
+#undef PK_STORE
+}
+
 /* Blends the layers into `locals`, block pair by block pair: the normal layers in order (three's
  * accumulate), then `rest` where their weights sum below 1 (three's original values), then the
  * additive layers. The layers' intervals are already sought. `exact`: the mixer's blend. */
@@ -1050,10 +1080,7 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         /* Padding lanes: past the last joint, and the upper half of an odd last step. */
-        int pad_bits = pad_lanes(b, joints);
-#if OROYA__PK_WIDTH == 8
-        pad_bits |= (b2 == b ? 15 : pad_lanes(b2, joints)) << 4;
-#endif
+        const int pad_bits = pad_step(b, b2, joints);
         /* Field by field: a memset of the blend state compiles to `rep stosq`, which has a
          * start-up cost of tens of cycles per step. */
         const vf z = vf_zero();
@@ -1096,20 +1123,7 @@ static OROYA__INLINE void pk_blend(const oroya_pose_skeleton *skel, const active
              * ("The pose kernel path") for that one rounding-dependent difference. */
             st.q = q4_select(st.adds, q4_slerp(&st.q, &to, vf_row(pk_one), true), st.q);
         }
-        oroya_soa_transform *o = &locals[b];
-        oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
-#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
-        PK_STORE(tx, st.t.x);
-        PK_STORE(ty, st.t.y);
-        PK_STORE(tz, st.t.z);
-        PK_STORE(qx, st.q.x);
-        PK_STORE(qy, st.q.y);
-        PK_STORE(qz, st.q.z);
-        PK_STORE(qw, st.q.w);
-        PK_STORE(sx, st.s.x);
-        PK_STORE(sy, st.s.y);
-        PK_STORE(sz, st.s.z);
-#undef PK_STORE
+        pk_store_block(&st, locals, b, b2);
     }
 }
 
@@ -1128,37 +1142,13 @@ static OROYA__INLINE void pk_blend_two(const oroya_pose_skeleton *skel, const ac
     const bool raw0 = normal[0].raw, raw1 = normal[1].raw;
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
-        /* Padding lanes as pk_blend finds them; a full step (every step but the last, on a
-         * rig whose joint count is not a multiple of the step) has none, and skips the lane
-         * loop (about 45 instructions a step at width 8). */
-        int pad_bits = 0;
-        if ((PK_BLOCKS == 2 && b2 == b) || (b2 + 1) * 4 > joints) {
-            for (uint32_t lane = 0; lane < OROYA__PK_WIDTH; lane++) {
-                const uint32_t j = (lane < 4 ? b : b2) * 4 + lane % 4;
-                if (j >= joints || (lane >= 4 && b2 == b)) {
-                    pad_bits |= 1 << lane;
-                }
-            }
-        }
+        const int pad_bits = pad_step(b, b2, joints);
         const vf z = vf_zero();
         blend4 st = {{z, z, z}, {z, z, z, z}, {z, z, z}, z, z, z, z, {z, z, z, vf_row(pk_one)}, z};
         blend_normal(&st, c0, b, b2, iv0, w0, NULL, NULL, NULL, pad_bits, true, raw0);
         blend_normal(&st, c1, b, b2, iv1, w1, NULL, NULL, NULL, pad_bits, true, raw1);
         blend_finish(&st, &rest[b], &rest[b2], NULL, b, b2, pad_bits, true);
-        oroya_soa_transform *o = &locals[b];
-        oroya_soa_transform *o2 = b2 != b ? &locals[b2] : NULL;
-#define PK_STORE(field, value) vf_store2(o->field, o2 ? o2->field : NULL, value)
-        PK_STORE(tx, st.t.x);
-        PK_STORE(ty, st.t.y);
-        PK_STORE(tz, st.t.z);
-        PK_STORE(qx, st.q.x);
-        PK_STORE(qy, st.q.y);
-        PK_STORE(qz, st.q.z);
-        PK_STORE(qw, st.q.w);
-        PK_STORE(sx, st.s.x);
-        PK_STORE(sy, st.s.y);
-        PK_STORE(sz, st.s.z);
-#undef PK_STORE
+        pk_store_block(&st, locals, b, b2);
     }
 }
 
