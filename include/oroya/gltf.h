@@ -657,7 +657,9 @@ oroya_clip *oroya_gltf_model_find_clip(const oroya_gltf_model *model, const char
  * order (docs/scenario.md "skin:<j>.boneMatrices"). A joint not in the scene uses the identity
  * world matrix. Unlike oroya_skeleton_update it needs no skeleton and writes to caller memory:
  * out holds joint_count * 16 floats. Never allocates. Errors: INVALID_ARGUMENT (NULL, skin
- * out of range). */
+ * out of range); NON_FINITE when a product left the float range (a joint scale of 1e20 times
+ * an inverse bind scale of 1e30: the world matrices are finite, their product is not): every
+ * matrix is still written, and the caller finds the joint with isfinite. */
 oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint32_t skin,
                                             float *out);
 

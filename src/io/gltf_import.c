@@ -1533,12 +1533,19 @@ oroya_result oroya_gltf_model_bone_matrices(const oroya_gltf_model *model, uint3
         return OROYA_ERR_INVALID_ARGUMENT;
     }
     const oroya_gltf_model_skin *s = &model->skins[skin];
+    bool finite = true;
     for (uint32_t k = 0; k < s->joint_count; k++) {
         oroya_mat4 world = oroya_mat4_identity();
         if (s->joints[k].id) {
             oroya_scene_get_world(model->scene, s->joints[k], &world);
         }
-        oroya__bone_matrix(world.m, s->inverse_bind_matrices[k].m, out + (size_t)k * 16);
+        float *b = out + (size_t)k * 16;
+        oroya__bone_matrix(world.m, s->inverse_bind_matrices[k].m, b);
+        /* World matrices are kept finite, but a finite product can still overflow the float
+         * range (a joint scale of 1e20 times an inverse bind scale of 1e30). */
+        for (int e = 0; e < 16; e++) {
+            finite &= isfinite(b[e]) != 0;
+        }
     }
-    return OROYA_OK;
+    return finite ? OROYA_OK : OROYA_ERR_NON_FINITE;
 }

@@ -2,6 +2,7 @@
  * One buffer; one buffer view per accessor (4-byte aligned), accessors with the min/max the
  * spec requires (POSITION, animation input). */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1576,13 +1577,21 @@ static oroya_result write_scene(writer *w) {
 
 static oroya_result write_bytes(const char *path, const void *a, size_t na, const void *b,
                                 size_t nb, oroya_error *err) {
+    errno = 0;
     FILE *f = fopen(path, "wb");
     if (!f) {
-        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot open for writing", path);
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot open for writing: %s", path,
+                           strerror(errno ? errno : EIO));
     }
     bool ok = fwrite(a, 1, na, f) == na && (!nb || fwrite(b, 1, nb, f) == nb);
+    int saved = ok ? 0 : errno;
     ok &= fclose(f) == 0;
-    return ok ? OROYA_OK : oroya__fail(err, OROYA_ERR_IO, "%s: write failed", path);
+    if (!ok && !saved) {
+        saved = errno;
+    }
+    return ok ? OROYA_OK
+              : oroya__fail(err, OROYA_ERR_IO, "%s: write failed: %s", path,
+                            strerror(saved ? saved : EIO));
 }
 
 /* A relative URI for a file name (RFC 3986): everything but the unreserved characters

@@ -303,6 +303,18 @@ bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size
             return false;
         }
         if (s[i] < 0x80) { /* most of a glTF, data: URIs included, is ASCII */
+            /* The escape \u0000 is a NUL too: cJSON puts it in the string, which C then
+             * cuts there ("inside.bin\u0000../x" would name "inside.bin"). Backslashes only
+             * occur in strings in JSON, and an escaped backslash is skipped whole. */
+            if (s[i] == '\\' && i + 1 < end && s[i + 1] == '\\') {
+                i += 2;
+                continue;
+            }
+            if (s[i] == '\\' && end - i >= 6 && !memcmp(s + i + 1, "u0000", 5)) {
+                *bad = i;
+                *why = "an escaped NUL (\\u0000)";
+                return false;
+            }
             i++;
             continue;
         }

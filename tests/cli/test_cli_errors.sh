@@ -87,4 +87,38 @@ grep -q "^oroya export: $want" err.txt || fail "export --drop animation_9: $(cat
 "$OROYA" plot "$it" --node nope -o n.svg 2>err.txt && fail "plot --node nope accepted"
 grep -q "^oroya plot: no node named 'nope'" err.txt || fail "plot --node nope: $(cat err.txt)"
 
+# An output that cannot be written says why (it said "cannot open for writing" alone).
+expect 1 "x.glb: cannot open for writing: $enoent" "$OROYA" export "$it" /nonexistent-dir/x.glb
+
+# A joint scale of 1e20 times an inverse bind scale of 1e30: every world matrix is finite, the
+# bone matrix is not. sample printed it as null and exited 0; now it stops naming the joint.
+python3 - <<'PY'
+import base64, json, struct
+def du(b): return "data:application/octet-stream;base64," + base64.b64encode(b).decode()
+ibm = struct.pack("<16f", 1e30, 0, 0, 0, 0, 1e30, 0, 0, 0, 0, 1e30, 0, 0, 0, 0, 1)
+geo = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + bytes(12) + struct.pack("<12f", *([1, 0, 0, 0] * 3))
+key = struct.pack("<2f", 0, 1) + struct.pack("<6f", 0, 0, 0, 0, 1, 0)
+json.dump({"asset": {"version": "2.0"},
+    "nodes": [{"skin": 0, "mesh": 0}, {"scale": [1e20, 1e20, 1e20]}],
+    "skins": [{"joints": [1], "inverseBindMatrices": 0}],
+    "meshes": [{"primitives": [{"attributes": {"POSITION": 1, "JOINTS_0": 2, "WEIGHTS_0": 3}}]}],
+    "accessors": [{"bufferView": 0, "componentType": 5126, "count": 1, "type": "MAT4"},
+                  {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+                  {"bufferView": 2, "componentType": 5121, "count": 3, "type": "VEC4"},
+                  {"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC4"},
+                  {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+                  {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC3"}],
+    "bufferViews": [{"buffer": 0, "byteLength": 64}, {"buffer": 1, "byteLength": 36},
+                    {"buffer": 1, "byteOffset": 36, "byteLength": 12}, {"buffer": 1, "byteOffset": 48, "byteLength": 48},
+                    {"buffer": 2, "byteLength": 8}, {"buffer": 2, "byteOffset": 8, "byteLength": 24}],
+    "buffers": [{"byteLength": 64, "uri": du(ibm)}, {"byteLength": 96, "uri": du(geo)},
+                {"byteLength": 32, "uri": du(key)}],
+    "animations": [{"samplers": [{"input": 4, "output": 5}],
+                    "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}]}]},
+    open("bone_overflow.gltf", "w"))
+PY
+expect 1 "clip 'animation_0' at time 0.5: skin 0 joint 0: the bone matrix (joint world x inverse bind matrix) is not finite" \
+    "$OROYA" sample bone_overflow.gltf --clip animation_0 --time 0.5
+grep -q null out.txt && fail "sample printed a non-finite bone matrix: $(cat out.txt)"
+
 finish "CLI error and name"

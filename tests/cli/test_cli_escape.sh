@@ -141,6 +141,11 @@ has err.txt '\x1b]0;t\x07.bin' "the URI in the message is escaped"
 clean err.txt "sample: a message quoting a URI"
 "$OROYA" export uri.gltf out.gltf >out.txt 2>err.txt
 clean err.txt "export: a message quoting a URI"
+# bench printed the library's message as it was (ESC and BEL reached the terminal).
+"$OROYA" bench uri.gltf --quick >out.txt 2>err.txt
+[ $? = 1 ] || fail "bench uri.gltf did not exit 1"
+clean err.txt "bench: a message quoting a URI"
+has err.txt '\x1b]0;t\x07.bin' "bench escapes the URI in the message"
 
 # A scenario: a track for a node name that is not there, quoted in the error.
 printf '{"nodes":[{"name":"a"}],"clips":[{"name":"c","duration":1,"tracks":[{"node":"\\u001b]0;x\\u0007","property":"position","times":[0,1],"values":[0,0,0,1,0,0]}]}],"script":[{"at":0,"do":"play","action":"c"}],"steps":{"dt":0.1,"count":2},"record":["a.position"]}' >s.json

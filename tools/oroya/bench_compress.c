@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/pose.h"
 
 #define BENCH_COMPRESS_TOL 1e-4f /* 0.1 mm in a metre scene */
@@ -28,12 +29,12 @@ int oroya_bench_compress(const oroya_pose_skeleton *skel, const oroya_clip *cons
             .skeleton = skel, .clip = clips[i], .additive = i == 2, .allocator = allocator};
         oroya_pose_clip *flt = NULL;
         if (oroya_pose_clip_create(&d, &flt, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s: %s\n", names[i], err.message);
+            fprintf(stderr, "oroya bench: %s: %s\n", names[i], cli_esc(err.message));
             return 1;
         }
         d.compress = &cp;
         if (oroya_pose_clip_create(&d, &out[i], &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s compressed: %s\n", names[i], err.message);
+            fprintf(stderr, "oroya bench: %s compressed: %s\n", names[i], cli_esc(err.message));
             oroya_pose_clip_destroy(flt);
             return 1;
         }

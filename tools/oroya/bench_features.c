@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/mixer.h"
 #include "oroya/rig.h"
 
@@ -88,7 +89,7 @@ int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_alloc
                                            .name = "skins[0]",
                                            .allocator = *allocator},
                          &rig, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: rig: %s\n", err.message);
+        fprintf(stderr, "oroya bench: rig: %s\n", cli_esc(err.message));
         goto done;
     }
     oroya_mixer_desc md = {.rig = rig, .allocator = *allocator};
@@ -110,7 +111,7 @@ int oroya_bench_features(const oroya_bench_mixer_character *c, const oroya_alloc
         features_play(plain, clips, NULL, NULL) != 0 ||
         features_play(masked, clips, legs, arms) != 0 || !oroya_mixer_kernel_active(plain) ||
         !oroya_mixer_kernel_active(masked)) {
-        fprintf(stderr, "oroya bench: cannot set up the mask figures: %s\n", err.message);
+        fprintf(stderr, "oroya bench: cannot set up the mask figures: %s\n", cli_esc(err.message));
         goto done;
     }
     /* One mixer at a time on the shared scene: each update rewrites the joints. */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/ik.h"
 #include "oroya/mixer.h"
 #include "oroya/pose.h"
@@ -140,7 +141,7 @@ static int ik_mixer_frames(const oroya_bench_mixer_character *mc, const oroya_al
                          &rig, &err) != OROYA_OK ||
         oroya_mixer_create(mc->scene, &(oroya_mixer_desc){.rig = rig, .allocator = *allocator},
                            &m) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: ik: cannot set up the mixer: %s\n", err.message);
+        fprintf(stderr, "oroya bench: ik: cannot set up the mixer: %s\n", cli_esc(err.message));
         goto done;
     }
     oroya_action *a = NULL, *b = NULL;
@@ -164,7 +165,7 @@ static int ik_mixer_frames(const oroya_bench_mixer_character *mc, const oroya_al
     ik_setup(iks, j, kernel_joint(rig, mc->scene, "neck1"), oroya_mixer_model_matrices(m, NULL));
     if (oroya_mixer_set_ik(m, iks, 3, &err) != OROYA_OK || !oroya_mixer_kernel_active(m)) {
         fprintf(stderr, "oroya bench: ik: %s\n",
-                err.message[0] ? err.message : "the mixer is off the kernel");
+                cli_esc(err.message[0] ? err.message : "the mixer is off the kernel"));
         goto done;
     }
     double v[64], w[64];
@@ -200,7 +201,7 @@ int oroya_bench_ik(const oroya_bench_mixer_character *mc, const oroya_pose_skele
     oroya_error err = {0};
     if (oroya_pose_character_create(
             &(oroya_pose_character_desc){.skeleton = skel, .allocator = *allocator}, &c, &err)) {
-        fprintf(stderr, "oroya bench: ik: %s\n", err.message);
+        fprintf(stderr, "oroya bench: ik: %s\n", cli_esc(err.message));
         return 1;
     }
     /* The solves on the pose of the walk + run frame at t = 0. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/gltf.h"
 #include "oroya_scenario.h"
 #include "oroya/scene.h"
@@ -46,7 +47,7 @@ static double export_chain_ms(uint32_t n, int runs, const char *path) {
             oroya_gltf_write(scene, &(oroya_gltf_write_desc){.binary = true}, path, &err);
         double ms = (now_s() - t0) * 1e3;
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya bench: export: %s\n", err.message);
+            fprintf(stderr, "oroya bench: export: %s\n", cli_esc(err.message));
             best = -1;
             break;
         }
@@ -101,7 +102,7 @@ static double play_ms(uint32_t n, int runs) {
         double ms = (now_s() - t0) * 1e3;
         oroya_scenario_free_output(&desc, out);
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya bench: play: %s\n", err.message);
+            fprintf(stderr, "oroya bench: play: %s\n", cli_esc(err.message));
             best = -1;
             break;
         }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/mixer.h"
 #include "oroya/rig.h"
 
@@ -82,7 +83,7 @@ int oroya_bench_mixer(const oroya_bench_mixer_character *ch, const oroya_allocat
      * the rig builds its runtime clips. */
     if (!crowd || oroya_clip_clone(wave_src, &wave, &err) != OROYA_OK ||
         oroya_clip_make_additive(wave, 0, NULL, 30) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: wave: %s\n", err.message);
+        fprintf(stderr, "oroya bench: wave: %s\n", cli_esc(err.message));
         goto done;
     }
     const oroya_clip *clips[3] = {walk, run, wave};
@@ -95,7 +96,7 @@ int oroya_bench_mixer(const oroya_bench_mixer_character *ch, const oroya_allocat
                                            .name = "skins[0]",
                                            .allocator = *allocator},
                          &rig, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: rig: %s\n", err.message);
+        fprintf(stderr, "oroya bench: rig: %s\n", cli_esc(err.message));
         goto done;
     }
     oroya_mixer_desc md = {.rig = rig, .allocator = *allocator};

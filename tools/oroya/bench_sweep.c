@@ -26,6 +26,7 @@
 
 #include "bench_character.h"
 #include "bench_common.h"
+#include "cli_util.h"
 #include "oroya/skin.h"
 #include "oroya/pose.h"
 
@@ -66,7 +67,7 @@ static int actor_make(sweep *s, uint32_t joints, actor *a) {
                                                        .clip = bench_character_clip(&a->c, "run"),
                                                        .allocator = s->allocator},
                                &a->run, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: %u joints: %s\n", joints, err.message);
+        fprintf(stderr, "oroya bench: %u joints: %s\n", joints, cli_esc(err.message));
         actor_free(a);
         return 1;
     }
@@ -99,7 +100,7 @@ static int sweep_joints(sweep *s) {
         if (oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = a.c.pose_skeleton,
                                                                      .allocator = s->allocator},
                                         &ch, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %u joints: %s\n", n, err.message);
+            fprintf(stderr, "oroya bench: %u joints: %s\n", n, cli_esc(err.message));
             actor_free(&a);
             return 1;
         }
@@ -155,7 +156,7 @@ static int sweep_crowds(sweep *s) {
         if (oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = a.c.pose_skeleton,
                                                                      .allocator = s->allocator},
                                         &chars[i], &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s\n", err.message);
+            fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             goto done;
         }
         updates[i] = (oroya_pose_update){chars[i], layers[i], 2};
@@ -163,7 +164,7 @@ static int sweep_crowds(sweep *s) {
     if (oroya_thread_pool_create(
             &(oroya_thread_pool_desc){.thread_count = 2, .allocator = s->allocator}, &pool, &err) !=
         OROYA_OK) {
-        fprintf(stderr, "oroya bench: %s\n", err.message);
+        fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
         goto done;
     }
     const oroya_scheduler two = {oroya_thread_pool_parallel_for, pool};
@@ -272,7 +273,7 @@ static int sweep_skinning(sweep *s) {
     if (bench_character_create(
             &(bench_character_desc){.vertex_count = 2010000, .streams_only = true}, &body, &err) !=
         OROYA_OK) {
-        fprintf(stderr, "oroya bench: body: %s\n", err.message);
+        fprintf(stderr, "oroya bench: body: %s\n", cli_esc(err.message));
         actor_free(&a);
         return 1;
     }
@@ -284,7 +285,7 @@ static int sweep_skinning(sweep *s) {
             &(oroya_pose_character_desc){.skeleton = a.c.pose_skeleton, .allocator = s->allocator},
             &ch, &err) != OROYA_OK) {
         fprintf(stderr, "oroya bench: skinning: %s\n",
-                out_pos && out_nor ? err.message : "out of memory");
+                cli_esc(out_pos && out_nor ? err.message : "out of memory"));
         goto done;
     }
     oroya_pose_layer l[2];
@@ -302,7 +303,7 @@ static int sweep_skinning(sweep *s) {
                               .out_positions = out_pos,
                               .out_normals = out_nor};
         if (oroya_skin_job_run(&job, &err) != OROYA_OK) { /* also the warm-up */
-            fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
+            fprintf(stderr, "oroya bench: skinning: %s\n", cli_esc(err.message));
             goto done;
         }
         /* About 20 M vertices a run. */

@@ -33,6 +33,7 @@
 #include "bench_character.h"
 #include "bench_common.h"
 #include "cli.h"
+#include "cli_util.h"
 #include "oroya/gltf.h"
 #include "oroya/pose.h"
 #include "oroya/rig.h"
@@ -229,7 +230,7 @@ static int write_files(const char *dir) {
         oroya_error err = {0};
         snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
         if (write_character_glb(path, files[i].vertices, &err) != 0) {
-            fprintf(stderr, "oroya bench: %s\n", err.message);
+            fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             return 1;
         }
         printf("%s\n", path);
@@ -288,14 +289,14 @@ int oroya_cmd_bench(int argc, char **argv) {
 
     if (human_path) {
         if (bench_asset_load(human_path, &s->allocator, &s->human, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s\n", err.message);
+            fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             return 1;
         }
         s->skeleton = s->human.skeleton;
     } else {
         if (bench_character_create(&(bench_character_desc){.allocator = s->allocator},
                                    &s->generated, &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s\n", err.message);
+            fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             return 1;
         }
         s->skeleton = s->generated.pose_skeleton;
@@ -315,7 +316,7 @@ int oroya_cmd_bench(int argc, char **argv) {
         oroya_pose_clip_desc d = {
             .skeleton = s->skeleton, .clip = c, .additive = i == 2, .allocator = s->allocator};
         if (oroya_pose_clip_create(&d, slots[i], &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s: %s\n", names[i], err.message);
+            fprintf(stderr, "oroya bench: %s: %s\n", names[i], cli_esc(err.message));
             goto done;
         }
     }
@@ -330,7 +331,7 @@ int oroya_cmd_bench(int argc, char **argv) {
         oroya_pose_character_desc d = {
             .skeleton = s->skeleton, .max_layers = 3, .allocator = s->allocator};
         if (oroya_pose_character_create(&d, &s->chars[i], &err) != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s\n", err.message);
+            fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             goto done;
         }
         s->updates[i] = (oroya_pose_update){s->chars[i], s->layers[i], 2};
@@ -338,7 +339,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     if (oroya_thread_pool_create(
             &(oroya_thread_pool_desc){.thread_count = 2, .allocator = s->allocator}, &pool, &err) !=
         OROYA_OK) {
-        fprintf(stderr, "oroya bench: %s\n", err.message);
+        fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
         goto done;
     }
 
@@ -430,7 +431,7 @@ int oroya_cmd_bench(int argc, char **argv) {
      * back) posed by character 0's bones. */
     if (!skin_path) {
         if (write_generated_glb(generated_glb, sizeof generated_glb, &err) != 0) {
-            fprintf(stderr, "oroya bench: %s\n", err.message);
+            fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             goto done;
         }
         skin_path = generated_glb;
@@ -452,7 +453,7 @@ int oroya_cmd_bench(int argc, char **argv) {
         oroya_result res = bench_asset_load(skin_path, &plain, &crowd_asset, &err);
         double t1 = wall_s();
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya bench: %s\n", err.message);
+            fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             goto done;
         }
         FILE *f = fopen(skin_path, "rb");
@@ -477,7 +478,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     if (!crowd_asset.positions || !crowd_asset.normals ||
         oroya_pose_skeleton_joint_count(crowd_asset.skeleton) !=
             oroya_pose_skeleton_joint_count(s->skeleton)) {
-        fprintf(stderr, "oroya bench: %s: no skinned mesh for this skeleton\n", skin_path);
+        fprintf(stderr, "oroya bench: %s: no skinned mesh for this skeleton\n", cli_esc(skin_path));
         goto done;
     }
     const uint32_t vc = crowd_asset.vertex_count;
@@ -496,7 +497,7 @@ int oroya_cmd_bench(int argc, char **argv) {
                           .out_positions = out_pos,
                           .out_normals = out_nor};
     if (oroya_skin_job_run(&job, &err) != OROYA_OK) {
-        fprintf(stderr, "oroya bench: skinning: %s\n", err.message);
+        fprintf(stderr, "oroya bench: skinning: %s\n", cli_esc(err.message));
         goto done;
     }
     for (int r = 0; r < runs; r++) {

@@ -304,6 +304,27 @@ int oroya_cmd_sample(int argc, char **argv) {
             rc = 1;
             break;
         }
+        int64_t bad_skin = -1, bad_joint = -1;
+        for (uint32_t s = 0; s < m->skin_count && bad_skin < 0; s++) {
+            if (oroya_gltf_model_bone_matrices(m, s, bones) == OROYA_OK) {
+                continue;
+            }
+            bad_skin = s;
+            for (uint32_t j = 0; j < m->skins[s].joint_count && bad_joint < 0; j++) {
+                if (!all_finite(bones + (size_t)j * 16, 16)) {
+                    bad_joint = j;
+                }
+            }
+        }
+        if (bad_skin >= 0) {
+            fprintf(stderr,
+                    "oroya sample: %s: clip '%s' at time %.9g: skin %lld joint %lld: the bone "
+                    "matrix (joint world x inverse bind matrix) is not finite\n",
+                    cli_esc(file), cli_esc(clip->name), t, (long long)bad_skin,
+                    (long long)bad_joint);
+            rc = 1;
+            break;
+        }
         print_frame(m, t, bones, world, f + 1 == count);
     }
     printf("]}\n");
