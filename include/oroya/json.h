@@ -2,9 +2,10 @@
  * on top of liboroya as the glTF reader does (the scenario runner of `oroya play` uses them).
  *
  * What it does: oroya_json_text_check refuses what cJSON would misread (a raw NUL byte, which
- * cJSON takes for whitespace or the end of a string; text that is not UTF-8, RFC 8259
- * section 8.1); oroya_json_failure_describe turns cJSON's failure position into the error
- * the glTF reader gives (nesting too deep, or a syntax error near a byte).
+ * cJSON takes for whitespace or the end of a string; the escape \u0000, which cuts the string
+ * for C; text that is not UTF-8, RFC 8259 section 8.1); oroya_json_failure_describe turns
+ * cJSON's failure position into the error the glTF reader gives (nesting too deep, or a
+ * syntax error near a byte).
  * What it does not do: parse. Neither function allocates; both are thread-safe.
  *
  * Example (given: const char *text, size_t len, size_t stop):
@@ -27,12 +28,13 @@ extern "C" {
 #endif
 OROYA_API_BEGIN
 
-/* Checks that text[0..len) has no raw NUL byte and is well-formed UTF-8 (no overlong forms,
- * no surrogates, nothing past U+10FFFF). NUL bytes after the text (padding some writers
+/* Checks that text[0..len) has no raw NUL byte, no escaped one (\u0000, which cJSON writes
+ * into the string, where C cuts it), and is well-formed UTF-8 (no overlong forms, no
+ * surrogates, nothing past U+10FFFF). NUL bytes after the text (padding some writers
  * leave) are allowed: *json_len (not NULL) gets the length without them. On a bad byte
  * returns OROYA_ERR_PARSE and fills err (may be NULL) with "invalid JSON: a NUL byte at byte
- * N" or "invalid JSON: invalid UTF-8 at byte N"; OROYA_ERR_INVALID_ARGUMENT when text or
- * json_len is NULL. Never allocates. */
+ * N", "invalid JSON: an escaped NUL (U+0000) at byte N" or "invalid JSON: invalid UTF-8 at
+ * byte N"; OROYA_ERR_INVALID_ARGUMENT when text or json_len is NULL. Never allocates. */
 oroya_result oroya_json_text_check(const char *text, size_t len, size_t *json_len,
                                    oroya_error *err);
 

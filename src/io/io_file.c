@@ -312,7 +312,7 @@ bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size
             }
             if (s[i] == '\\' && end - i >= 6 && !memcmp(s + i + 1, "u0000", 5)) {
                 *bad = i;
-                *why = "an escaped NUL (\\u0000)";
+                *why = "an escaped NUL (U+0000)";
                 return false;
             }
             i++;
