@@ -820,10 +820,21 @@ static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
                            path, oroya_result_string(r));
     }
     if (n->camera != OROYA_GLTF_NONE) {
-        r = oroya_scene_set_camera(m->scene, h, &m->cameras[n->camera].camera);
+        const oroya_gltf_model_camera *c = &m->cameras[n->camera];
+        r = oroya_scene_set_camera(m->scene, h, &c->camera);
+        if (r && c->orthographic) {
+            return oroya__fail(im->err, r,
+                               "%s.camera: cameras[%u] rejected by the scene (orthographic: xmag "
+                               "%g, ymag %g, znear %g, zfar %g)",
+                               path, n->camera, (double)c->xmag, (double)c->ymag, (double)c->znear,
+                               (double)c->zfar);
+        }
         if (r) {
-            return oroya__fail(im->err, r, "%s.camera: rejected by the scene (%s)", path,
-                               oroya_result_string(r));
+            return oroya__fail(im->err, r,
+                               "%s.camera: cameras[%u] rejected by the scene (perspective: yfov "
+                               "%g, aspectRatio %g, znear %g, zfar %g; 0 means unset)",
+                               path, n->camera, (double)c->yfov, (double)c->aspect_ratio,
+                               (double)c->znear, (double)c->zfar);
         }
     }
     if (n->mesh == OROYA_GLTF_NONE) {

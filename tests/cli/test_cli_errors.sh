@@ -90,6 +90,12 @@ grep -q "^oroya plot: no node named 'nope'" err.txt || fail "plot --node nope: $
 # An output that cannot be written says why (it said "cannot open for writing" alone).
 expect 1 "x.glb: cannot open for writing: $enoent" "$OROYA" export "$it" /nonexistent-dir/x.glb
 
+# A camera the scene refuses names the camera and its values (it said "rejected by the scene
+# (invalid argument) (invalid argument)").
+printf '{"asset":{"version":"2.0"},"nodes":[{"camera":0}],"cameras":[{"type":"perspective","perspective":{"yfov":0,"znear":0.1}}]}' >cam.gltf
+expect 1 "nodes\[0\].camera: cameras\[0\] rejected by the scene (perspective: yfov 0, aspectRatio 0, znear 0.1, zfar 0; 0 means unset) (invalid argument)" \
+    "$OROYA" info cam.gltf
+
 # A joint scale of 1e20 times an inverse bind scale of 1e30: every world matrix is finite, the
 # bone matrix is not. sample printed it as null and exited 0; now it stops naming the joint.
 python3 - <<'PY'
