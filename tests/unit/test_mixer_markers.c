@@ -1,6 +1,7 @@
 /* Clip markers (keyframe events): the crossing rule forwards and backwards, repeat wraps,
  * ping-pong turns, one dt spanning several loops, clamped and unclamped finishes, set_time,
- * play after stop, the order against loop and finished events, and oroya_clip_set_markers'
+ * play after stop, an action's own set_time (before and after play), markers set on a
+ * playing action's clip, the order against loop and finished events, and oroya_clip_set_markers'
  * checks. Expected sequences are worked out by hand from the rule in oroya/mixer.h; the
  * long irregular run is checked against a count computed in closed form. */
 #include <stdint.h>
