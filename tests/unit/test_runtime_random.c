@@ -1117,7 +1117,7 @@ static void test_outside_write_bones(void) {
  * above cannot see a change to it: a ping-pong action playing as a repeat, say, moves both
  * worlds alike. Here one action at weight 1 plays on each path against a model of three's
  * AnimationAction._updateTime written from its source (three.js 0.187) and docs/mixer.md's
- * deviation 2: repeat and ping-pong with 1..4 or infinite repetitions, clamp or not,
+ * deviation 2: once, and repeat and ping-pong with 1..4 or infinite repetitions, clamp or not,
  * time scales from -1.2 to 2.4 and 0, updates that cross up to several loops at once, set_time
  * (inside the clip and past it) and reset + play. Every frame: the action's time and loop
  * count equal the model's, and every node equals the clip sampled at the model's clip time
@@ -1126,7 +1126,7 @@ static void test_outside_write_bones(void) {
 typedef struct loop_model {
     double time, reps;
     int64_t count;
-    bool pingpong, clamp, enabled, paused;
+    bool once, pingpong, clamp, enabled, paused;
 } loop_model;
 
 /* One update of dt (mixer time scale 1): the clip time three samples at. */
@@ -1142,6 +1142,21 @@ static double loop_model_update(loop_model *m, double d, double dt, double time_
             return time;
         }
         return m->pingpong && (count & 1) ? d - time : time;
+    }
+    if (m->once) {
+        if (count == -1) {
+            m->count = 0;
+        }
+        if (time >= d || time < 0) {
+            time = time >= d ? d : 0;
+            if (m->clamp) {
+                m->paused = true;
+            } else {
+                m->enabled = false;
+            }
+        }
+        m->time = time;
+        return time;
     }
     if (count == -1 && delta >= 0) {
         count = 0;
@@ -1220,9 +1235,14 @@ static void test_loop_model(void) {
                 const uint32_t op = rndn(12);
                 const double x = rndf();
                 if (f == 0 || op == 0) {
-                    m.pingpong = rndn(3) != 0;
+                    const uint32_t mode = rndn(5);
+                    m.once = mode == 0;
+                    m.pingpong = mode >= 2;
                     m.reps = rndn(4) == 0 ? INFINITY : (double)(1 + rndn(4));
-                    oroya_action_set_loop(a, m.pingpong ? OROYA_LOOP_PINGPONG : OROYA_LOOP_REPEAT,
+                    oroya_action_set_loop(a,
+                                          m.once       ? OROYA_LOOP_ONCE
+                                          : m.pingpong ? OROYA_LOOP_PINGPONG
+                                                       : OROYA_LOOP_REPEAT,
                                           m.reps);
                 }
                 if (f == 0 || op == 1) {
@@ -1294,8 +1314,10 @@ static void test_loop_model(void) {
                                  "seed %llu path %d frame %d: node %u %g from the clip at %.9g "
                                  "(%s, reps %g, time %.9g loop %lld)",
                                  (unsigned long long)seed, path, f, i, diff, ct,
-                                 m.pingpong ? "pingpong" : "repeat", m.reps, m.time,
-                                 (long long)m.count);
+                                 m.once       ? "once"
+                                 : m.pingpong ? "pingpong"
+                                              : "repeat",
+                                 m.reps, m.time, (long long)m.count);
                 }
                 frames++;
             }
