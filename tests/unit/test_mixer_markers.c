@@ -1,9 +1,10 @@
 /* Clip markers (keyframe events): the crossing rule forwards and backwards, repeat wraps,
  * ping-pong turns, one dt spanning several loops, clamped and unclamped finishes, set_time,
  * play after stop, an action's own set_time (before and after play), markers set on a
- * playing action's clip, the order against loop and finished events, and oroya_clip_set_markers'
- * checks. Expected sequences are worked out by hand from the rule in oroya/mixer.h; the
- * long irregular run is checked against a count computed in closed form. */
+ * playing action's clip, the loop cap, the order against loop and finished events, and
+ * oroya_clip_set_markers' checks. Expected sequences are worked out by hand from the rule in
+ * oroya/mixer.h; the long irregular run and the loop cap are checked against counts computed
+ * in closed form. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -287,6 +288,23 @@ static void test_markers_set_while_playing(void) {
     teardown(&f);
 }
 
+/* Past OROYA_MAX_MARKER_LOOPS loops in one update the markers are counted in `dropped`, not
+ * dispatched: one update of 5000.1 s on the 1 s clip passes marker "a" (0.25) 5000 times.
+ * The callback sees at least the cap and fewer than all; every event that happened (5000
+ * markers and one LOOP) is either in the list (64 by default) or counted as dropped. */
+static void test_marker_loop_cap(void) {
+    fixture f;
+    setup(&f, "a");
+    step(&f, 5000.1);
+    uint32_t count = 0, dropped = 0;
+    oroya_mixer_events(f.mixer, &count, &dropped);
+    OT_CHECK_MSG(f.rec.counts[1] >= OROYA_MAX_MARKER_LOOPS && f.rec.counts[1] < 5000,
+                 "%d markers dispatched", f.rec.counts[1]);
+    OT_EQ_INT(count, 64);
+    OT_EQ_INT(count + dropped, 5001);
+    teardown(&f);
+}
+
 int main(void) {
     OT_RUN(test_sorted_and_checked);
     OT_RUN(test_repeat_forward);
@@ -297,5 +315,6 @@ int main(void) {
     OT_RUN(test_irregular_long_run);
     OT_RUN(test_action_set_time);
     OT_RUN(test_markers_set_while_playing);
+    OT_RUN(test_marker_loop_cap);
     return ot_finish();
 }
