@@ -1438,10 +1438,16 @@ static double update_time(oroya_mixer *m, oroya_action *a, double delta) {
             a->time = time;
             dispatch(m, OROYA_EVENT_FINISHED, a, delta > 0 ? 1 : -1, 0);
             /* Deviation 2: three picks the ping-pong direction from loop_count, which
-             * already counts the round that will not be played, and shows the wrong end on
-             * this frame only. The last round played is loop_count - 1. */
-            if (ping_pong && odd(loop_count - 1))
-                return duration - time;
+             * already counts the round that will not be played (and every further round one
+             * long update passes), and shows the wrong end on this frame only whenever that
+             * count has the other parity. The last round played is c0 + need - 1 for the
+             * need wraps that finish (loop_count - 1 when the update makes just those). */
+            if (ping_pong) {
+                const double need = ceil(a->repetitions - (double)c0);
+                const int64_t last = need < 1 ? c0 : c0 + (int64_t)need - 1;
+                if (odd(last))
+                    return duration - time;
+            }
             return time;
         }
         if (pending == 1) {

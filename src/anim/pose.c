@@ -755,12 +755,14 @@ static void run_update_sse2(oroya_pose_character *c, const oroya_pose_layer *lay
     pk_run_update(c, layers, layer_count);
 }
 
+bool oroya__pose_force_baseline = false;
+
 #if OROYA__POSE_AVX2
 /* No cached flag (threads would race on it): __builtin_cpu_init returns at once after the
  * first call, and the test is a load of the flags libgcc filled in. */
 static bool pose_have_avx2(void) {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
+    return !oroya__pose_force_baseline && __builtin_cpu_supports("avx2");
 }
 #endif
 

@@ -363,6 +363,12 @@ uint64_t oroya__ik_steps(const oroya__ik_pose *p, uint32_t step);
  * when p->in_pass, else after it. */
 void oroya__pose_ltm_ik(const oroya__ik_pose *p);
 
+/* Tests only: true sends every kernel call above and below (oroya__pose_mix, _ltm, _ltm_ik,
+ * and oroya__pose_run_update with kernel 0) to the SSE2 baseline even where the CPU has AVX2,
+ * so the mixer's scripts run through both kernels (test_runtime_random's test_kernel_widths).
+ * Set it only while no update runs. */
+extern bool oroya__pose_force_baseline;
+
 /* One character update (checked by the caller) with a chosen kernel: 0 = the best available,
  * 1 = the SSE2 baseline (portable C without SSE2). Both give bit-identical results. */
 void oroya__pose_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,

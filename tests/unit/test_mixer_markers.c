@@ -1,8 +1,10 @@
 /* Clip markers (keyframe events): the crossing rule forwards and backwards, repeat wraps,
  * ping-pong turns, one dt spanning several loops, clamped and unclamped finishes, set_time,
- * play after stop, the order against loop and finished events, and oroya_clip_set_markers'
- * checks. Expected sequences are worked out by hand from the rule in oroya/mixer.h; the
- * long irregular run is checked against a count computed in closed form. */
+ * play after stop, an action's own set_time (before and after play), markers set on a
+ * playing action's clip, the loop cap, the order against loop and finished events, and
+ * oroya_clip_set_markers' checks. Expected sequences are worked out by hand from the rule in
+ * oroya/mixer.h; the long irregular run and the loop cap are checked against counts computed
+ * in closed form. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -221,6 +223,88 @@ static void test_irregular_long_run(void) {
     teardown(&f);
 }
 
+/* An action's own set_time is a jump like the mixer's: the next update covers (set time,
+ * new] (markers jumped over do not fire, nor one on the set time itself), a set time past the
+ * clip's end wraps without touching the end, and a time set before the first update after
+ * play (either order) is the start that update covers. */
+static void test_action_set_time(void) {
+    fixture f;
+    setup(&f, "sabe");
+    EXPECT(&f, 0.1, "s ");
+    OT_CHECK(oroya_action_set_time(f.action, 0.6) == OROYA_OK);
+    OT_CHECK_MSG(!strcmp(f.rec.log, "s "), "set_time fired \"%s\"", f.rec.log);
+    EXPECT(&f, 0.2, "b "); /* (0.6, 0.8]: "a" was jumped over */
+    OT_CHECK(oroya_action_set_time(f.action, 0.2) == OROYA_OK);
+    EXPECT(&f, 0.1, "a "); /* (0.2, 0.3], back behind an earlier crossing */
+    OT_CHECK(oroya_action_set_time(f.action, 0.25) == OROYA_OK);
+    EXPECT(&f, 0.1, ""); /* (0.25, 0.35]: on the set time, not crossed */
+    OT_CHECK(oroya_action_set_time(f.action, 1.5) == OROYA_OK);
+    EXPECT(&f, 0.1, "LOOP s a "); /* 1.5 -> 1.6 wraps to 0.6: the end was not crossed */
+    teardown(&f);
+
+    /* Played, then set: the first update covers the set time. */
+    setup(&f, "sabe");
+    OT_CHECK(oroya_action_set_time(f.action, 0.25) == OROYA_OK);
+    EXPECT(&f, 0.1, "a ");
+    EXPECT(&f, 0.1, "");
+    /* Stopped, set, then played: the same. */
+    oroya_action_stop(f.action);
+    OT_CHECK(oroya_action_set_time(f.action, 0.75) == OROYA_OK);
+    oroya_action_play(f.action);
+    EXPECT(&f, 0.3, "b e LOOP s "); /* [0.75, 1.05] */
+    /* Backwards from a set time, not the first update after play: [new, set). */
+    oroya_action_set_time_scale(f.action, -1);
+    OT_CHECK(oroya_action_set_time(f.action, 0.75) == OROYA_OK);
+    EXPECT(&f, 0.5, "a "); /* [0.25, 0.75) */
+    teardown(&f);
+}
+
+/* Markers set on the clip of a playing action. oroya/clip.h asks for load time (the call
+ * allocates, and frees the list earlier events point at); done anyway between updates, every
+ * update reads the clip's current list: the next update reports the new markers it crosses
+ * from where the action is, also right after a set_time, and none once they are removed. */
+static void test_markers_set_while_playing(void) {
+    fixture f;
+    setup(&f, "");
+    EXPECT(&f, 0.1, "");
+    OT_CHECK(oroya_action_set_time(f.action, 0.5) == OROYA_OK);
+    const oroya_marker ab[2] = {{0.25, "a"}, {0.75, "b"}};
+    OT_CHECK(oroya_clip_set_markers(f.clip, ab, 2, NULL) == OROYA_OK);
+    EXPECT(&f, 0.3, "b ");      /* (0.5, 0.8] */
+    EXPECT(&f, 0.5, "LOOP a "); /* (0.8, 1.3]: no marker at the ends in this list */
+    const oroya_marker se[2] = {{1.0, "e"}, {0.0, "s"}};
+    OT_CHECK(oroya_clip_set_markers(f.clip, se, 2, NULL) == OROYA_OK);
+    EXPECT(&f, 0.5, "");          /* (0.3, 0.8] */
+    EXPECT(&f, 0.5, "e LOOP s "); /* (0.8, 1.3] */
+    OT_CHECK(oroya_clip_set_markers(f.clip, NULL, 0, NULL) == OROYA_OK);
+    EXPECT(&f, 1.0, "LOOP ");
+    teardown(&f);
+
+    /* Set after play, before the first update: the start is covered. */
+    setup(&f, "");
+    OT_CHECK(oroya_clip_set_markers(f.clip, ab, 2, NULL) == OROYA_OK);
+    OT_CHECK(oroya_action_set_time(f.action, 0.25) == OROYA_OK);
+    EXPECT(&f, 0.6, "a b ");
+    teardown(&f);
+}
+
+/* Past OROYA_MAX_MARKER_LOOPS loops in one update the markers are counted in `dropped`, not
+ * dispatched: one update of 5000.1 s on the 1 s clip passes marker "a" (0.25) 5000 times.
+ * The callback sees at least the cap and fewer than all; every event that happened (5000
+ * markers and one LOOP) is either in the list (64 by default) or counted as dropped. */
+static void test_marker_loop_cap(void) {
+    fixture f;
+    setup(&f, "a");
+    step(&f, 5000.1);
+    uint32_t count = 0, dropped = 0;
+    oroya_mixer_events(f.mixer, &count, &dropped);
+    OT_CHECK_MSG(f.rec.counts[1] >= OROYA_MAX_MARKER_LOOPS && f.rec.counts[1] < 5000,
+                 "%d markers dispatched", f.rec.counts[1]);
+    OT_EQ_INT(count, 64);
+    OT_EQ_INT(count + dropped, 5001);
+    teardown(&f);
+}
+
 int main(void) {
     OT_RUN(test_sorted_and_checked);
     OT_RUN(test_repeat_forward);
@@ -229,5 +313,8 @@ int main(void) {
     OT_RUN(test_once_and_finishes);
     OT_RUN(test_set_time_and_restart);
     OT_RUN(test_irregular_long_run);
+    OT_RUN(test_action_set_time);
+    OT_RUN(test_markers_set_while_playing);
+    OT_RUN(test_marker_loop_cap);
     return ot_finish();
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal/mixer.h"
+#include "internal/pose.h" /* oroya__pose_force_baseline */
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
 #include "oroya/rig.h"
@@ -1112,11 +1113,306 @@ static void test_outside_write_bones(void) {
     oroya_scene_destroy(scene);
 }
 
+/* The loop logic itself, which both paths share (update_time in mixer.c), so the comparison
+ * above cannot see a change to it: a ping-pong action playing as a repeat, say, moves both
+ * worlds alike. Here one action at weight 1 plays on each path against a model of three's
+ * AnimationAction._updateTime written from its source (three.js 0.187) and docs/mixer.md's
+ * deviation 2: once, and repeat and ping-pong with 1..4 or infinite repetitions, clamp or not,
+ * time scales from -1.2 to 2.4 and 0, updates that cross up to several loops at once, set_time
+ * (inside the clip and past it) and reset + play. Every frame: the action's time and loop
+ * count equal the model's, and every node equals the clip sampled at the model's clip time
+ * (the rest pose where the clip has no track, or once the action finished unclamped), within
+ * the random runs' 1e-5. */
+typedef struct loop_model {
+    double time, reps;
+    int64_t count;
+    bool once, pingpong, clamp, enabled, paused;
+} loop_model;
+
+/* One update of dt (mixer time scale 1): the clip time three samples at. */
+static double loop_model_update(loop_model *m, double d, double dt, double time_scale) {
+    const double delta = m->paused ? 0 : dt * time_scale;
+    if (!m->enabled) {
+        return m->time;
+    }
+    double time = m->time + delta;
+    int64_t count = m->count;
+    if (delta == 0) {
+        if (count == -1) {
+            return time;
+        }
+        return m->pingpong && (count & 1) ? d - time : time;
+    }
+    if (m->once) {
+        if (count == -1) {
+            m->count = 0;
+        }
+        if (time >= d || time < 0) {
+            time = time >= d ? d : 0;
+            if (m->clamp) {
+                m->paused = true;
+            } else {
+                m->enabled = false;
+            }
+        }
+        m->time = time;
+        return time;
+    }
+    if (count == -1 && delta >= 0) {
+        count = 0;
+    }
+    if (time >= d || time < 0) {
+        const double loop_delta = floor(time / d);
+        time -= d * loop_delta;
+        const int64_t before = count;
+        count += (int64_t)fabs(loop_delta);
+        if (m->reps - (double)count <= 0) {
+            if (m->clamp) {
+                m->paused = true;
+            } else {
+                m->enabled = false;
+            }
+            time = delta > 0 ? d : 0;
+            m->time = time;
+            /* Deviation 2: the end of the last round played (the current one when the
+             * repetitions were already used up), not three's count of the wraps made (three
+             * does not store the count here: the later frames keep the earlier count). */
+            const int64_t last = before + (int64_t)fmax(1, ceil(m->reps - (double)before)) - 1;
+            return m->pingpong && (last & 1) ? d - time : time;
+        }
+        m->count = count;
+        m->time = time;
+    } else {
+        m->count = count;
+        m->time = time;
+    }
+    return m->pingpong && (count & 1) ? d - time : time;
+}
+
+static double transform_diff(const oroya_transform *x, const oroya_transform *y) {
+    const float *pa = &x->translation.x, *pb = &y->translation.x;
+    double worst = 0, dq_plus = 0, dq_minus = 0;
+    for (int e = 0; e < 10; e++) {
+        const double scale = 1 + fabs((double)pb[e]);
+        if (e >= 3 && e < 7) {
+            dq_plus = fmax(dq_plus, fabs((double)pa[e] - pb[e]) / scale);
+            dq_minus = fmax(dq_minus, fabs((double)pa[e] + pb[e]) / scale);
+        } else {
+            worst = fmax(worst, fabs((double)pa[e] - pb[e]) / scale);
+        }
+    }
+    return fmax(worst, fmin(dq_plus, dq_minus));
+}
+
+static void test_loop_model(void) {
+    const int nonunit_was = nonunit;
+    nonunit = 0;
+    long frames = 0, reflected = 0, multi = 0, finished = 0;
+    double worst = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        rng_state = seed * 0xD1B54A32D192ED03ull;
+        spec s;
+        make_spec(&s);
+        /* Clip 0 is never the additive one; SMOOTH tracks (whose endings depend on the round)
+         * are left out of the check. */
+        const oroya_clip *clip = s.clips[0];
+        const double d = clip->duration;
+        if (!(d > 0)) {
+            for (uint32_t c = 0; c < s.clip_count; c++) {
+                oroya_clip_destroy(s.clips[c]);
+            }
+            continue;
+        }
+        world w[2];
+        bool ok = make_world(&s, &w[0], false, 0) && make_world(&s, &w[1], true, 1);
+        OT_CHECK(ok);
+        for (int path = 0; ok && path < 2; path++) {
+            const uint64_t script = rng_state;
+            oroya_action *a = w[path].actions[0];
+            loop_model m = {.time = 0, .count = -1, .enabled = true};
+            double time_scale = 1;
+            for (int f = 0; f < 200; f++) {
+                const uint32_t op = rndn(12);
+                const double x = rndf();
+                if (f == 0 || op == 0) {
+                    const uint32_t mode = rndn(5);
+                    m.once = mode == 0;
+                    m.pingpong = mode >= 2;
+                    m.reps = rndn(4) == 0 ? INFINITY : (double)(1 + rndn(4));
+                    oroya_action_set_loop(a,
+                                          m.once       ? OROYA_LOOP_ONCE
+                                          : m.pingpong ? OROYA_LOOP_PINGPONG
+                                                       : OROYA_LOOP_REPEAT,
+                                          m.reps);
+                }
+                if (f == 0 || op == 1) {
+                    m.clamp = x < 0.5;
+                    oroya_action_set_clamp_when_finished(a, m.clamp);
+                }
+                if (f == 0 || op == 2) {
+                    time_scale = x < 0.1 ? 0 : (x - 0.4) * 4;
+                    oroya_action_set_time_scale(a, time_scale);
+                }
+                if (f == 0 || op == 3) {
+                    oroya_action_reset(a);
+                    oroya_action_play(a);
+                    m.time = 0, m.count = -1, m.enabled = true, m.paused = false;
+                }
+                if (op == 4) {
+                    m.time = x * 1.5 * d;
+                    oroya_action_set_time(a, m.time);
+                }
+                /* Mostly small steps, some across several loops. */
+                const double dt = rndn(6) == 0 ? rndf() * 5 * d : rndf() * 0.1;
+                multi += fabs(dt * time_scale) > d;
+                const bool was_enabled = m.enabled && !m.paused;
+                const double ct = loop_model_update(&m, d, dt, time_scale);
+                finished += was_enabled && !(m.enabled && !m.paused);
+                reflected += m.pingpong && fabs(ct - m.time) > 1e-9;
+                OT_CHECK(oroya_mixer_update(w[path].mixer, dt) == OROYA_OK);
+                OT_CHECK_MSG(fabs(oroya_action_time(a) - m.time) <= 1e-9 &&
+                                 oroya_action_loop_count(a) == m.count,
+                             "seed %llu path %d frame %d: time %.17g loop %lld, model %.17g %lld",
+                             (unsigned long long)seed, path, f, oroya_action_time(a),
+                             (long long)oroya_action_loop_count(a), m.time, (long long)m.count);
+                /* The expected scene: the rest pose, with the clip's tracks at ct on top. */
+                oroya_transform want[MAX_NODES];
+                bool check[MAX_NODES];
+                for (uint32_t i = 0; i < s.node_count; i++) {
+                    want[i] = s.rest[i];
+                    check[i] = true;
+                }
+                for (uint32_t t = 0; m.enabled && t < clip->track_count; t++) {
+                    const oroya_track *tr = &clip->tracks[t];
+                    unsigned node;
+                    if (sscanf(tr->target, "n%u", &node) != 1 || node >= s.node_count) {
+                        continue;
+                    }
+                    if (tr->interpolation == OROYA_INTERP_SMOOTH) {
+                        check[node] = false;
+                        continue;
+                    }
+                    double v[4];
+                    oroya_track_sample_f64(tr, ct, NULL, NULL, v);
+                    float *dst = tr->property == OROYA_PROPERTY_TRANSLATION
+                                     ? &want[node].translation.x
+                                 : tr->property == OROYA_PROPERTY_ROTATION ? &want[node].rotation.x
+                                                                           : &want[node].scale.x;
+                    for (uint32_t c = 0; c < tr->components; c++) {
+                        dst[c] = (float)v[c];
+                    }
+                }
+                for (uint32_t i = 0; i < s.node_count; i++) {
+                    if (!check[i]) {
+                        continue;
+                    }
+                    oroya_transform got;
+                    oroya_scene_get_transform(w[path].scene, w[path].nodes[i], &got);
+                    const double diff = transform_diff(&got, &want[i]);
+                    worst = fmax(worst, diff);
+                    OT_CHECK_MSG(diff <= 1e-5,
+                                 "seed %llu path %d frame %d: node %u %g from the clip at %.9g "
+                                 "(%s, reps %g, time %.9g loop %lld)",
+                                 (unsigned long long)seed, path, f, i, diff, ct,
+                                 m.once       ? "once"
+                                 : m.pingpong ? "pingpong"
+                                              : "repeat",
+                                 m.reps, m.time, (long long)m.count);
+                }
+                frames++;
+            }
+            if (path == 0) {
+                rng_state = script; /* the same script on the property path */
+            }
+        }
+        for (int p = 0; ok && p < 2; p++) {
+            free_world(&w[p]);
+        }
+        for (uint32_t c = 0; c < s.clip_count; c++) {
+            oroya_clip_destroy(s.clips[c]);
+        }
+    }
+    printf("loop model: %ld frames (%ld ping-pong reflected, %ld updates over a loop, %ld "
+           "finishes), worst %.3g\n",
+           frames, reflected, multi, finished, worst);
+    OT_CHECK(reflected > 1000 && multi > 500 && finished > 100);
+    nonunit = nonunit_was;
+}
+
+/* The mixer's pose kernel in both widths: test_random_runs's scripts on two kernel worlds,
+ * one through the AVX2 kernel (where the CPU has it), one through the SSE2 baseline
+ * (oroya__pose_force_baseline), which a CPU with AVX2 never runs otherwise. Both promise
+ * bit-identical results (src/internal/pose.h): every node transform and every bone and model
+ * matrix equal bit for bit, every frame. */
+static void test_kernel_widths(void) {
+    const int nonunit_was = nonunit;
+    nonunit = 1;
+    long frames = 0, two_layer_frames = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        rng_state = seed * 0x2545F4914F6CDD1Dull;
+        spec s;
+        make_spec(&s);
+        world wa, wb;
+        bool ok = make_world(&s, &wa, false, 0) && make_world(&s, &wb, false, 1);
+        OT_CHECK(ok);
+        world *w[2] = {&wa, &wb};
+        for (int f = 0; ok && f < 240; f++) {
+            const bool hold = rndn(4) == 0 && random_op(w, s.clip_count, s.node_count);
+            const double dt = hold ? 0 : rndn(10) == 0 ? 0 : rndf() * 0.05;
+            OT_CHECK(oroya_mixer_update(wa.mixer, dt) == OROYA_OK);
+            oroya__pose_force_baseline = true;
+            OT_CHECK(oroya_mixer_update(wb.mixer, dt) == OROYA_OK);
+            uint32_t na = 0, nb = 0, ma = 0, mb = 0;
+            const oroya_mat4 *ba = oroya_mixer_bone_matrices(wa.mixer, &na);
+            const oroya_mat4 *bb = oroya_mixer_bone_matrices(wb.mixer, &nb);
+            const oroya_mat4 *xa = oroya_mixer_model_matrices(wa.mixer, &ma);
+            const oroya_mat4 *xb = oroya_mixer_model_matrices(wb.mixer, &mb);
+            oroya__pose_force_baseline = false;
+            OT_CHECK(oroya_mixer_kernel_active(wa.mixer) && oroya_mixer_kernel_active(wb.mixer));
+            OT_EQ_INT(na, nb);
+            OT_EQ_INT(ma, mb);
+            OT_CHECK_MSG(na == nb && ba && bb && !memcmp(ba, bb, na * sizeof *ba),
+                         "seed %llu frame %d: the bone matrices differ", (unsigned long long)seed,
+                         f);
+            OT_CHECK_MSG(ma == mb && xa && xb && !memcmp(xa, xb, ma * sizeof *xa),
+                         "seed %llu frame %d: the model matrices differ", (unsigned long long)seed,
+                         f);
+            for (uint32_t i = 0; i < s.node_count; i++) {
+                oroya_transform ta, tb;
+                oroya_scene_get_transform(wa.scene, wa.nodes[i], &ta);
+                oroya_scene_get_transform(wb.scene, wb.nodes[i], &tb);
+                OT_CHECK_MSG(!memcmp(&ta, &tb, sizeof ta), "seed %llu frame %d: node %u differs",
+                             (unsigned long long)seed, f, i);
+            }
+            uint32_t normal = 0;
+            for (uint32_t c = 0; c < s.clip_count; c++) {
+                const oroya_action *a = wa.actions[c];
+                normal += oroya_action_is_running(a) && oroya_action_effective_weight(a) > 0 &&
+                          oroya_action_blend_mode(a) == OROYA_BLEND_NORMAL;
+            }
+            two_layer_frames += normal == 2;
+            frames++;
+        }
+        for (int p = 0; ok && p < 2; p++) {
+            free_world(w[p]);
+        }
+        for (uint32_t c = 0; c < s.clip_count; c++) {
+            oroya_clip_destroy(s.clips[c]);
+        }
+    }
+    printf("kernel widths: %ld frames, %ld with two normal actions (pk_blend_two)\n", frames,
+           two_layer_frames);
+    OT_CHECK(two_layer_frames > 1000);
+    nonunit = nonunit_was;
+}
+
 int main(void) {
     OT_RUN(test_fallbacks);
     OT_RUN(test_palette_order);
     OT_RUN(test_shared_skins);
     OT_RUN(test_outside_write_bones);
     OT_RUN(test_random_runs);
+    OT_RUN(test_loop_model);
+    OT_RUN(test_kernel_widths);
     return ot_finish();
 }
