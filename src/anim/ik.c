@@ -452,7 +452,8 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
     }
     const dv3 t = of_vec3(ik->target);
     const dv3 pole = of_vec3(ik->pole);
-    if (!vfinite(t) || !vfinite(pole)) {
+    /* One test for both: a sum of floats (as doubles) is finite exactly when each is. */
+    if (!isfinite(t.x + t.y + t.z + pole.x + pole.y + pole.z)) {
         return "target or pole not finite";
     }
     /* Run-time fallback for a pole validate refuses as zero (the same 1e-6 floor): a tiny
@@ -478,7 +479,12 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
     /* The hinge, in world space. */
     dv3 h;
     dv3 mid_axis = of_vec3(ik->mid_axis);
-    if (vfinite(mid_axis) && vlen(mid_axis) > 0) {
+    /* The squared length of a float vector is finite exactly when its parts are. */
+    const double mid2 = vdot(mid_axis, mid_axis);
+    /* The normal of the incoming bend is perpendicular to both bones (to some 1e-12 of their
+     * lengths, as its sine is above 1e-4): the test below would always pass. */
+    bool perpendicular = false;
+    if (isfinite(mid2) && mid2 > 0) {
         h = vnorm(qrot(f[1].q, mid_axis));
     } else {
         dv3 cr = vcross(u, v);
@@ -486,6 +492,7 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
         /* Below a sine of 1e-4 the bend plane of the incoming pose is noise. */
         if (lcr > 1e-4 * l1 * l2) {
             h = vscale(cr, 1 / lcr);
+            perpendicular = true;
         } else {
             cr = vcross(u, pole);
             if (vlen(cr) <= 1e-6 * l1 * vlen(pole)) {
@@ -561,7 +568,8 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
          * position says nothing. A given hinge that is not perpendicular uses the middle
          * joint's position while the chain is bent. */
         const dv3 hp = vperp(qrot(swing, h), n);
-        const bool perpendicular = fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2;
+        perpendicular =
+            perpendicular || (fabs(vdot(h, u)) < 1e-6 * l1 && fabs(vdot(h, v)) < 1e-6 * l2);
         dv3 from = v3(0, 0, 0), to = v3(0, 0, 0);
         /* Lengths compared squared: no root. The first bone's part (bp) only when the hinge
          * does not decide (the default hinge does: it is perpendicular). */
@@ -615,8 +623,11 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
 IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, frame *f,
                                        const dq *l, dq *ik_out, bool *moved, bool *reached) {
     const dv3 t = of_vec3(ik->target);
-    if (!vfinite(t) || !vfinite(of_vec3(ik->offset)) || !vfinite(of_vec3(ik->forward)) ||
-        !vfinite(of_vec3(ik->up)) || !vfinite(of_vec3(ik->up_axis))) {
+    const oroya_vec3 o3 = ik->offset, f3 = ik->forward, u3 = ik->up, a3 = ik->up_axis;
+    /* One test: a sum of floats (as doubles) is finite exactly when each is. */
+    if (!isfinite(t.x + t.y + t.z + (double)o3.x + (double)o3.y + (double)o3.z + (double)f3.x +
+                  (double)f3.y + (double)f3.z + (double)u3.x + (double)u3.y + (double)u3.z +
+                  (double)a3.x + (double)a3.y + (double)a3.z)) {
         return "target, offset, forward or up not finite";
     }
     /* Run-time fallback for a forward validate refuses as zero (the same 1e-6 floor). */
