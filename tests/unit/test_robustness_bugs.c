@@ -264,11 +264,73 @@ static void test_bug_duplicate_list_entries(void) {
 #undef HEAD
 }
 
+/* BUG (src/io/gltf_write.c, write_clips): a clip may hold two tracks on one node and
+ * property (three.js plays both, the later wins), and oroya_gltf_write wrote a channel for
+ * each: a file glTF 3.11 forbids, which oroya_gltf_validate now refuses, so oroya could not
+ * read its own export. Expected: OROYA_ERR_UNSUPPORTED naming both tracks, nothing written;
+ * the same node on other paths and the same path on another node are written and read back. */
+static void test_bug_export_duplicate_target(void) {
+    oroya_scene *scene = NULL;
+    oroya_node a, b;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    if (!scene) {
+        return;
+    }
+    OT_EQ_INT(oroya_scene_add_node(scene, "a", (oroya_node){0}, OROYA_NODE_OBJECT, &a), OROYA_OK);
+    OT_EQ_INT(oroya_scene_add_node(scene, "b", a, OROYA_NODE_OBJECT, &b), OROYA_OK);
+    static const float t[2] = {0, 1}, v[6] = {0, 0, 0, 1, 0, 0}, q[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+    const oroya_track tr[4] = {
+        {"a", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_LINEAR, 3, 2, t, v, {0, 0, 0}, 0},
+        {"b", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_LINEAR, 3, 2, t, v, {0, 0, 0}, 0},
+        {"a", OROYA_PROPERTY_ROTATION, OROYA_INTERP_LINEAR, 4, 2, t, q, {0, 0, 0}, 0},
+        {"a", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_STEP, 3, 2, t, v, {0, 0, 0}, 0},
+    };
+    oroya_clip *twice = NULL, *once = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "twice", .tracks = tr, .track_count = 4},
+                                &twice, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "once", .tracks = tr, .track_count = 3},
+                                &once, &err),
+              OROYA_OK);
+    const char *path = OROYA_BINARY_DIR "/test_robustness_bugs_export.gltf";
+    const oroya_clip *clips[2] = {once, twice};
+    remove(path);
+    oroya_result r = oroya_gltf_write(
+        scene, &(oroya_gltf_write_desc){.clips = clips, .clip_count = 2}, path, &err);
+    OT_CHECK_MSG(r == OROYA_ERR_UNSUPPORTED &&
+                     !strcmp(err.message, "clips[1].tracks[3]: target 'a' translation is also "
+                                          "tracks[0]'s (glTF allows one channel per node and "
+                                          "path in an animation)"),
+                 "KNOWN BUG duplicate target exported: %s, \"%s\"", oroya_result_string(r),
+                 err.message);
+    FILE *f = fopen(path, "rb");
+    OT_CHECK_MSG(f == NULL, "%s written after the refusal", path);
+    if (f) {
+        fclose(f);
+    }
+    OT_EQ_INT(oroya_gltf_write(scene, &(oroya_gltf_write_desc){.clips = clips, .clip_count = 1},
+                               path, &err),
+              OROYA_OK);
+    oroya_gltf_data *g = NULL;
+    r = oroya_gltf_parse_file(NULL, path, &g, &err);
+    r = r ? r : oroya_gltf_load_buffers(g, &err);
+    r = r ? r : oroya_gltf_validate(g, &err);
+    OT_CHECK_MSG(r == OROYA_OK && g->animation_count == 1 && g->animations[0].channel_count == 3,
+                 "%s: %s", oroya_result_string(r), err.message);
+    oroya_gltf_free(g);
+    remove(path);
+    oroya_clip_destroy(twice);
+    oroya_clip_destroy(once);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_bug_base_dir_without_trailing_slash);
     OT_RUN(test_bug_mixer_time_overflow);
     OT_RUN(test_bug_escaped_nul_cuts_strings);
     OT_RUN(test_bug_bone_matrix_overflow);
     OT_RUN(test_bug_duplicate_list_entries);
+    OT_RUN(test_bug_export_duplicate_target);
     return ot_finish();
 }
