@@ -322,6 +322,30 @@ static uint32_t mesh_targets(const oroya_gltf_data *d, uint32_t mesh) {
 
 /* ---- nodes and scenes (3.5) --------------------------------------------------------------- */
 
+/* glTF's schema gives scene.nodes, node.children and skin.joints "uniqueItems": a node
+ * listed twice is refused, naming both places. list[0..n) holds node indices already checked
+ * against the node count; mark (one slot per node) is all 0 on entry and on a successful
+ * return, and holds 1 + the first place of each node in between, so the check is linear and
+ * needs no memory of its own. */
+static oroya_result unique_nodes(checker *c, const char *path, const char *what,
+                                 const uint32_t *list, uint32_t n, uint32_t *mark) {
+    oroya_result r = OROYA_OK;
+    uint32_t k = 0;
+    for (; k < n; k++) {
+        if (mark[list[k]] != 0) {
+            r = oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
+                            "%s[%u]: %s %u is listed twice (first at [%u])", path, k, what, list[k],
+                            mark[list[k]] - 1u);
+            break;
+        }
+        mark[list[k]] = k + 1u;
+    }
+    for (uint32_t j = 0; j < k; j++) {
+        mark[list[j]] = 0;
+    }
+    return r;
+}
+
 static oroya_result check_nodes(checker *c, uint32_t *parent, uint32_t *mark) {
     const oroya_gltf_data *d = c->d;
     for (uint32_t i = 0; i < d->node_count; i++) {
@@ -339,6 +363,15 @@ static oroya_result check_nodes(checker *c, uint32_t *parent, uint32_t *mark) {
             TRY(range(c, sub, "", ch, d->node_count, "nodes"));
             if (ch == i) {
                 return oroya__fail(c->err, OROYA_ERR_CYCLE, "%s: node %u is its own child", sub, i);
+            }
+            if (parent[ch] == i) {
+                /* Only on the way out: the scan for the first place is linear once. */
+                uint32_t first = 0;
+                while (n->children[first] != ch) {
+                    first++;
+                }
+                return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
+                                   "%s: node %u is listed twice (first at [%u])", sub, ch, first);
             }
             if (parent[ch] != OROYA_GLTF_NONE) {
                 return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
@@ -381,11 +414,16 @@ static oroya_result check_nodes(checker *c, uint32_t *parent, uint32_t *mark) {
                                parent[x], x);
         }
     }
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        mark[i] = 0; /* from here on: first places in a list, see unique_nodes */
+    }
     for (uint32_t s = 0; s < d->scene_count; s++) {
         const oroya_gltf_scene *sc = &d->scenes[s];
+        char path[PATH_MAX_];
+        oroya__gltf_path(path, sizeof path, "scenes[%u].nodes", s);
         for (uint32_t k = 0; k < sc->node_count; k++) {
             char sub[PATH_MAX_];
-            oroya__gltf_path(sub, sizeof sub, "scenes[%u].nodes[%u]", s, k);
+            oroya__gltf_path(sub, sizeof sub, "%s[%u]", path, k);
             TRY(range(c, sub, "", sc->nodes[k], d->node_count, "nodes"));
             if (parent[sc->nodes[k]] != OROYA_GLTF_NONE) {
                 return oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
@@ -393,11 +431,12 @@ static oroya_result check_nodes(checker *c, uint32_t *parent, uint32_t *mark) {
                                    sc->nodes[k], parent[sc->nodes[k]]);
             }
         }
+        TRY(unique_nodes(c, path, "node", sc->nodes, sc->node_count, mark));
     }
     return OROYA_OK;
 }
 
-static oroya_result check_skin(checker *c, uint32_t i) {
+static oroya_result check_skin(checker *c, uint32_t i, uint32_t *mark) {
     const oroya_gltf_skin *s = &c->d->skins[i];
     char path[PATH_MAX_];
     oroya__gltf_path(path, sizeof path, "skins[%u]", i);
@@ -406,13 +445,15 @@ static oroya_result check_skin(checker *c, uint32_t i) {
         oroya__gltf_path(sub, sizeof sub, "%s.joints[%u]", path, k);
         TRY(range(c, sub, "", s->joints[k], c->d->node_count, "nodes"));
     }
+    char sub[PATH_MAX_];
+    oroya__gltf_path(sub, sizeof sub, "%s.joints", path);
+    TRY(unique_nodes(c, sub, "joint", s->joints, s->joint_count, mark));
     if (s->skeleton != OROYA_GLTF_NONE) {
         TRY(range(c, path, ".skeleton", s->skeleton, c->d->node_count, "nodes"));
     }
     if (s->inverse_bind_matrices != OROYA_GLTF_NONE) {
         static const rule ibm = {"inverseBindMatrices", F, 0, OROYA_GLTF_MAT4,
                                  OROYA_GLTF_TYPE_NONE};
-        char sub[PATH_MAX_];
         oroya__gltf_path(sub, sizeof sub, "%s.inverseBindMatrices", path);
         TRY(range(c, sub, "", s->inverse_bind_matrices, c->d->accessor_count, "accessors"));
         TRY(check_rule(c, sub, s->inverse_bind_matrices, &ibm));
@@ -522,6 +563,42 @@ static oroya_result check_channel(checker *c, uint32_t a, uint32_t k) {
     return OROYA_OK;
 }
 
+/* 3.11: "Within one animation, each target (a combination of node and path) MUST NOT be
+ * used more than once." One pass over the channels per path, with mark as in unique_nodes
+ * (channel + 1 per node); ignored channels (no node, an unknown path) take no part. */
+static oroya_result check_targets(checker *c, uint32_t a, uint32_t *mark) {
+    static const char *const names[] = {"translation", "rotation", "scale", "weights"};
+    static const oroya_gltf_path paths[] = {OROYA_GLTF_PATH_TRANSLATION, OROYA_GLTF_PATH_ROTATION,
+                                            OROYA_GLTF_PATH_SCALE, OROYA_GLTF_PATH_WEIGHTS};
+    const oroya_gltf_animation *an = &c->d->animations[a];
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        oroya_result r = OROYA_OK;
+        uint32_t k = 0;
+        for (; k < an->channel_count; k++) {
+            const oroya_gltf_channel *ch = &an->channels[k];
+            if (ch->node == OROYA_GLTF_NONE || ch->path != paths[p]) {
+                continue;
+            }
+            if (mark[ch->node] != 0) {
+                r = oroya__fail(c->err, OROYA_ERR_INVALID_DATA,
+                                "animations[%u].channels[%u].target: node %u %s is already the "
+                                "target of channels[%u] (each node and path once per animation)",
+                                a, k, ch->node, names[p], mark[ch->node] - 1u);
+                break;
+            }
+            mark[ch->node] = k + 1u;
+        }
+        for (uint32_t j = 0; j < k; j++) {
+            const oroya_gltf_channel *ch = &an->channels[j];
+            if (ch->node != OROYA_GLTF_NONE && ch->path == paths[p]) {
+                mark[ch->node] = 0;
+            }
+        }
+        TRY(r);
+    }
+    return OROYA_OK;
+}
+
 /* ---- top level ---------------------------------------------------------------------------- */
 
 static oroya_result check_all(checker *c, uint32_t *scratch) {
@@ -545,9 +622,10 @@ static oroya_result check_all(checker *c, uint32_t *scratch) {
     for (uint32_t i = 0; i < d->mesh_count; i++) {
         TRY(check_mesh(c, i));
     }
-    TRY(check_nodes(c, scratch, scratch ? scratch + d->node_count : NULL));
+    uint32_t *mark = scratch ? scratch + d->node_count : NULL;
+    TRY(check_nodes(c, scratch, mark));
     for (uint32_t i = 0; i < d->skin_count; i++) {
-        TRY(check_skin(c, i));
+        TRY(check_skin(c, i, mark));
     }
     for (uint32_t a = 0; a < d->animation_count; a++) {
         for (uint32_t s = 0; s < d->animations[a].sampler_count; s++) {
@@ -556,6 +634,7 @@ static oroya_result check_all(checker *c, uint32_t *scratch) {
         for (uint32_t k = 0; k < d->animations[a].channel_count; k++) {
             TRY(check_channel(c, a, k));
         }
+        TRY(check_targets(c, a, mark));
     }
     for (uint32_t i = 0; i < d->material_count; i++) {
         if (d->materials[i].base_color_texture != OROYA_GLTF_NONE) {

@@ -590,6 +590,58 @@ static oroya_result build_targets(writer *w, target_index *ti) {
     return OROYA_OK;
 }
 
+/* glTF 3.11: "Within one animation, each target (a combination of node and path) MUST NOT be
+ * used more than once", and oroya_gltf_validate refuses such a file. A clip may hold two
+ * tracks on one node and property (three.js plays them, the later one wins), so they are
+ * refused here, naming both, before anything of the clip is written. first[4 * key + path]
+ * (key: the scene node's dense index, or n + the model node's index) is 1 + the first track
+ * on it, all 0 on entry and on return. */
+static oroya_result check_clip_targets(writer *w, const target_index *ti, uint32_t c,
+                                       const oroya_clip *clip, uint32_t *first) {
+    static const char *const paths[] = {"translation", "rotation", "scale", "weights"};
+    oroya_result r = OROYA_OK;
+    uint32_t t = 0;
+    for (; t < clip->track_count; t++) {
+        const oroya_track *tr = &clip->tracks[t];
+        if ((unsigned)tr->property > (unsigned)OROYA_PROPERTY_WEIGHTS) {
+            continue; /* curves, typed tracks: refused or written elsewhere */
+        }
+        uint32_t key = oroya__name_index_find(ti->scene, ti->scene_count, tr->target);
+        if (key == OROYA_GLTF_NONE) {
+            key = oroya__name_index_find(ti->outside, ti->outside_count, tr->target);
+            if (key == OROYA_GLTF_NONE) {
+                continue; /* not a node: the track loop says so */
+            }
+            key += w->node_count;
+        }
+        uint32_t *slot = &first[(size_t)key * 4 + (unsigned)tr->property];
+        if (*slot) {
+            r = oroya__fail(w->err, OROYA_ERR_UNSUPPORTED,
+                            "clips[%u].tracks[%u]: target '%s' %s is also tracks[%u]'s (glTF "
+                            "allows one channel per node and path in an animation)",
+                            c, t, tr->target, paths[tr->property], *slot - 1u);
+            break;
+        }
+        *slot = t + 1u;
+    }
+    for (uint32_t k = 0; k < t; k++) {
+        const oroya_track *tr = &clip->tracks[k];
+        if ((unsigned)tr->property > (unsigned)OROYA_PROPERTY_WEIGHTS) {
+            continue;
+        }
+        uint32_t key = oroya__name_index_find(ti->scene, ti->scene_count, tr->target);
+        if (key == OROYA_GLTF_NONE) {
+            key = oroya__name_index_find(ti->outside, ti->outside_count, tr->target);
+            if (key == OROYA_GLTF_NONE) {
+                continue;
+            }
+            key += w->node_count;
+        }
+        first[(size_t)key * 4 + (unsigned)tr->property] = 0;
+    }
+    return r;
+}
+
 static oroya_result write_clips(writer *w) {
     const oroya_gltf_write_desc *d = w->desc;
     if (!d->clip_count) {
@@ -597,6 +649,14 @@ static oroya_result write_clips(writer *w) {
     }
     target_index ti = {0};
     oroya_result r = build_targets(w, &ti);
+    const size_t keys = (size_t)w->node_count + (w->model ? w->model->node_count : 0);
+    uint32_t *first = (uint32_t *)oroya__alloc(&w->a, (keys * 4 + 1) * sizeof(uint32_t), 16);
+    if (r == OROYA_OK && !first) {
+        r = oom(w);
+    }
+    if (first) {
+        memset(first, 0, (keys * 4 + 1) * sizeof(uint32_t));
+    }
     cJSON *anims = NULL;
     for (uint32_t c = 0; r == OROYA_OK && c < d->clip_count; c++) {
         const oroya_clip *clip = d->clips[c];
@@ -610,6 +670,10 @@ static oroya_result write_clips(writer *w) {
         }
         if (channel_tracks == 0) {
             continue; /* glTF animations need at least one channel: nothing to write */
+        }
+        r = check_clip_targets(w, &ti, c, clip, first);
+        if (r != OROYA_OK) {
+            break;
         }
         anims = anims ? anims : add_array(w, w->root, "animations");
         cJSON *anim = cJSON_CreateObject();
@@ -723,6 +787,7 @@ static oroya_result write_clips(writer *w) {
             cJSON_AddItemToArray(channels, ch);
         }
     }
+    oroya__free(&w->a, first);
     oroya__free(&w->a, ti.scene);
     oroya__free(&w->a, ti.outside);
     if (r == OROYA_OK && w->oom) {

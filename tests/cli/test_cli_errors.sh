@@ -126,5 +126,16 @@ PY
 expect 1 "clip 'animation_0' at time 0.5: skin 0 joint 0: the bone matrix (joint world x inverse bind matrix) is not finite" \
     "$OROYA" sample bone_overflow.gltf --clip animation_0 --time 0.5
 grep -q null out.txt && fail "sample printed a non-finite bone matrix: $(cat out.txt)"
+# oroya play's record of the same glTF skin wrote null for the whole array and exited 0.
+printf '{"gltf":"bone_overflow.gltf","steps":[0.5],"record":["skin:0.boneMatrices"]}' >bones.json
+expect_line 1 "oroya play: bones.json: steps[0]: record[0] 'skin:0.boneMatrices': joint 0: the bone matrix (joint world x inverse bind matrix) is not finite" \
+    "$OROYA" play bones.json
+[ -s out.txt ] && fail "play printed a result with a non-finite bone matrix: $(head -c 300 out.txt)"
+# A mixer time scale of 0 lets any finite dt through, and the clock (a double) overflowed to
+# "t": null.
+printf '{"nodes":[{"name":"n"}],"mixerTimeScale":0,"steps":[1e308,1e308],"record":["n.position"]}' >clock.json
+expect_line 1 "oroya play: clock.json: steps[1]: dt 1e+308 takes the clock past the double range" \
+    "$OROYA" play clock.json
+[ -s out.txt ] && fail "play printed a result with an infinite clock: $(head -c 300 out.txt)"
 
 finish "CLI error and name"

@@ -6,8 +6,11 @@
 #include "oroya/mixer.h"
 #include "oroya/scene.h"
 #include "oroya_test.h"
+#include "test_robustness_common.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ASSETS OROYA_SOURCE_DIR "/tests/assets/"
@@ -159,10 +162,175 @@ static void test_bug_bone_matrix_overflow(void) {
     oroya_gltf_free(g);
 }
 
+/* Validates `json` (its buffers data URIs) with `heap` counting the allocations; returns the
+ * result and leaves the message in *err. */
+static oroya_result validate_counted(const char *json, size_t len, rb_heap *heap,
+                                     size_t *validate_bytes, oroya_error *err) {
+    oroya_gltf_data *g = NULL;
+    oroya_result r =
+        oroya_gltf_parse(&(oroya_gltf_desc){.allocator = rb_allocator(heap)}, json, len, &g, err);
+    r = r ? r : oroya_gltf_load_buffers(g, err);
+    const size_t before = heap->total_bytes;
+    r = r ? r : oroya_gltf_validate(g, err);
+    *validate_bytes = heap->total_bytes - before;
+    oroya_gltf_free(g);
+    return r;
+}
+
+/* BUG (src/io/gltf_validate.c): glTF's schema gives skins[].joints, scenes[].nodes and
+ * nodes[].children "uniqueItems", and section 3.11 says each animation target (node and path)
+ * MUST NOT be used more than once. A skin listing joint 1 a million times (2 MB) was accepted
+ * (235 MB and 5 s in `oroya info`), a scene listing a root twice too, and two channels on one
+ * target; a child listed twice was refused as "node 1 already has parent node 0". Expected:
+ * OROYA_ERR_INVALID_DATA naming both places, in one pass with no memory beyond validate's 8
+ * bytes per node. The same node on other paths, in other lists or other animations is fine. */
+static void test_bug_duplicate_list_entries(void) {
+#define HEAD "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{},{}]"
+#define ANIM(channels)                                                                             \
+    "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{}],\"buffers\":[{\"byteLength\":32,\"uri\":"  \
+    "\"data:application/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAA=\"}],"     \
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,"             \
+    "\"byteLength\":24}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"     \
+    "\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},{\"bufferView\":1,\"componentType\":5126,"       \
+    "\"count\":2,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"  \
+    "\"channels\":[" channels "]}]}"
+#define CH(node, path) "{\"sampler\":0,\"target\":{\"node\":" #node ",\"path\":\"" path "\"}}"
+    static const struct {
+        const char *json, *message;
+    } bad[] = {
+        {HEAD ",\"skins\":[{\"joints\":[2,1,0,1]}]}",
+         "skins[0].joints[3]: joint 1 is listed twice (first at [1])"},
+        {HEAD ",\"scenes\":[{\"nodes\":[0]},{\"nodes\":[1,2,1]}]}",
+         "scenes[1].nodes[2]: node 1 is listed twice (first at [0])"},
+        {"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[2,1,1]},{},{}]}",
+         "nodes[0].children[2]: node 1 is listed twice (first at [1])"},
+        {ANIM(CH(0, "translation") "," CH(1, "translation") "," CH(0, "scale") "," CH(
+             1, "translation")),
+         "animations[0].channels[3].target: node 1 translation is already the target of "
+         "channels[1] (each node and path once per animation)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rb_heap h;
+        rb_reset(&h, 0);
+        oroya_error err = {0};
+        size_t bytes = 0;
+        oroya_result r = validate_counted(bad[i].json, strlen(bad[i].json), &h, &bytes, &err);
+        OT_CHECK_MSG(r == OROYA_ERR_INVALID_DATA && !strcmp(err.message, bad[i].message),
+                     "KNOWN BUG duplicate accepted (case %zu): %s, \"%s\"", i,
+                     oroya_result_string(r), err.message);
+        OT_EQ_INT(h.live, 0);
+    }
+    static const char *const good[] = {
+        HEAD ",\"skins\":[{\"joints\":[2,1,0]},{\"joints\":[1,0]}],\"scenes\":[{\"nodes\":[0,1,2]},"
+             "{\"nodes\":[2,1]}]}",
+        ANIM(CH(0, "translation") "," CH(1, "translation") "," CH(0, "scale") "," CH(1, "scale")),
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        rb_heap h;
+        rb_reset(&h, 0);
+        oroya_error err = {0};
+        size_t bytes = 0;
+        OT_CHECK_MSG(validate_counted(good[i], strlen(good[i]), &h, &bytes, &err) == OROYA_OK,
+                     "case %zu: %s", i, err.message);
+    }
+    /* The brief's file, scaled to 200 000 joints: refused at the second entry, and validate
+     * allocates its 8 bytes per node (3 nodes), not anything per joint. */
+    const size_t n = 200000;
+    char *big = malloc(256 + 2 * n);
+    OT_CHECK(big != NULL);
+    if (!big) {
+        return;
+    }
+    size_t len = (size_t)sprintf(big, HEAD ",\"skins\":[{\"joints\":[1");
+    for (size_t k = 1; k < n; k++) {
+        memcpy(big + len, ",1", 2);
+        len += 2;
+    }
+    memcpy(big + len, "]}]}", 4);
+    len += 4;
+    rb_heap h;
+    rb_reset(&h, 0);
+    oroya_error err = {0};
+    size_t bytes = 0;
+    oroya_result r = validate_counted(big, len, &h, &bytes, &err);
+    OT_CHECK_MSG(r == OROYA_ERR_INVALID_DATA &&
+                     !strcmp(err.message, "skins[0].joints[1]: joint 1 is listed twice (first "
+                                          "at [0])"),
+                 "%s, \"%s\"", oroya_result_string(r), err.message);
+    OT_CHECK_MSG(bytes <= 3 * 8, "validate allocated %zu bytes for 3 nodes", bytes);
+    free(big);
+#undef CH
+#undef ANIM
+#undef HEAD
+}
+
+/* BUG (src/io/gltf_write.c, write_clips): a clip may hold two tracks on one node and
+ * property (three.js plays both, the later wins), and oroya_gltf_write wrote a channel for
+ * each: a file glTF 3.11 forbids, which oroya_gltf_validate now refuses, so oroya could not
+ * read its own export. Expected: OROYA_ERR_UNSUPPORTED naming both tracks, nothing written;
+ * the same node on other paths and the same path on another node are written and read back. */
+static void test_bug_export_duplicate_target(void) {
+    oroya_scene *scene = NULL;
+    oroya_node a, b;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    if (!scene) {
+        return;
+    }
+    OT_EQ_INT(oroya_scene_add_node(scene, "a", (oroya_node){0}, OROYA_NODE_OBJECT, &a), OROYA_OK);
+    OT_EQ_INT(oroya_scene_add_node(scene, "b", a, OROYA_NODE_OBJECT, &b), OROYA_OK);
+    static const float t[2] = {0, 1}, v[6] = {0, 0, 0, 1, 0, 0}, q[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+    const oroya_track tr[4] = {
+        {"a", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_LINEAR, 3, 2, t, v, {0, 0, 0}, 0},
+        {"b", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_LINEAR, 3, 2, t, v, {0, 0, 0}, 0},
+        {"a", OROYA_PROPERTY_ROTATION, OROYA_INTERP_LINEAR, 4, 2, t, q, {0, 0, 0}, 0},
+        {"a", OROYA_PROPERTY_TRANSLATION, OROYA_INTERP_STEP, 3, 2, t, v, {0, 0, 0}, 0},
+    };
+    oroya_clip *twice = NULL, *once = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "twice", .tracks = tr, .track_count = 4},
+                                &twice, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.name = "once", .tracks = tr, .track_count = 3},
+                                &once, &err),
+              OROYA_OK);
+    const char *path = OROYA_BINARY_DIR "/test_robustness_bugs_export.gltf";
+    const oroya_clip *clips[2] = {once, twice};
+    remove(path);
+    oroya_result r = oroya_gltf_write(
+        scene, &(oroya_gltf_write_desc){.clips = clips, .clip_count = 2}, path, &err);
+    OT_CHECK_MSG(r == OROYA_ERR_UNSUPPORTED &&
+                     !strcmp(err.message, "clips[1].tracks[3]: target 'a' translation is also "
+                                          "tracks[0]'s (glTF allows one channel per node and "
+                                          "path in an animation)"),
+                 "KNOWN BUG duplicate target exported: %s, \"%s\"", oroya_result_string(r),
+                 err.message);
+    FILE *f = fopen(path, "rb");
+    OT_CHECK_MSG(f == NULL, "%s written after the refusal", path);
+    if (f) {
+        fclose(f);
+    }
+    OT_EQ_INT(oroya_gltf_write(scene, &(oroya_gltf_write_desc){.clips = clips, .clip_count = 1},
+                               path, &err),
+              OROYA_OK);
+    oroya_gltf_data *g = NULL;
+    r = oroya_gltf_parse_file(NULL, path, &g, &err);
+    r = r ? r : oroya_gltf_load_buffers(g, &err);
+    r = r ? r : oroya_gltf_validate(g, &err);
+    OT_CHECK_MSG(r == OROYA_OK && g->animation_count == 1 && g->animations[0].channel_count == 3,
+                 "%s: %s", oroya_result_string(r), err.message);
+    oroya_gltf_free(g);
+    remove(path);
+    oroya_clip_destroy(twice);
+    oroya_clip_destroy(once);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_bug_base_dir_without_trailing_slash);
     OT_RUN(test_bug_mixer_time_overflow);
     OT_RUN(test_bug_escaped_nul_cuts_strings);
     OT_RUN(test_bug_bone_matrix_overflow);
+    OT_RUN(test_bug_duplicate_list_entries);
+    OT_RUN(test_bug_export_duplicate_target);
     return ot_finish();
 }

@@ -3,20 +3,33 @@
  * oroya's mixer; this prints the result format on stdout, so oroya can be compared with
  * three.js number by number. A malformed scenario is reported with the JSON path of the
  * offending value, exit status 1; warnings (normalized rotation keys) go to stderr. */
+#define _POSIX_C_SOURCE 200809L /* fstat, fileno */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_util.h"
 #include "oroya_scenario.h"
 
-static char *read_file(const char *path, size_t *len) {
+/* The scenario's text from a file or stdin ("-"), NUL-terminated. At most
+ * OROYA_SCENARIO_MAX_SIZE bytes are kept: past them *too_big is set and NULL returned (a
+ * pipe has no size to check first, so the read stops there instead of growing the buffer
+ * without end). */
+static char *read_file(const char *path, size_t *len, bool *too_big) {
     FILE *f = !strcmp(path, "-") ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
+    const size_t limit = (size_t)OROYA_SCENARIO_MAX_SIZE;
+    struct stat st;
+    if (f != stdin && fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size > limit) {
+        fclose(f);
+        *too_big = true; /* a file says its size: nothing is read */
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -24,19 +37,25 @@ static char *read_file(const char *path, size_t *len) {
         n += got;
         if (n + 1 < cap)
             break;
-        char *nb = realloc(buf, cap * 2);
+        if (n > limit) {
+            *too_big = true;
+            break;
+        }
+        /* The last buffer holds limit + 1 bytes and the NUL: one byte more is too many. */
+        size_t next = cap > limit / 2 ? limit + 2 : cap * 2;
+        char *nb = realloc(buf, next);
         if (!nb) {
             free(buf);
             buf = NULL;
             break;
         }
         buf = nb;
-        cap *= 2;
+        cap = next;
     }
     bool err = ferror(f) != 0;
     if (f != stdin)
         fclose(f);
-    if (!buf || err) {
+    if (!buf || err || *too_big) {
         free(buf);
         return NULL;
     }
@@ -110,8 +129,14 @@ int oroya_cmd_play(int argc, char **argv) {
     if (strcmp(file, "-") && cli_check_regular_file("play", file))
         return 1;
     size_t len = 0;
+    bool too_big = false;
     errno = 0;
-    char *text = read_file(file, &len);
+    char *text = read_file(file, &len, &too_big);
+    if (too_big) {
+        fprintf(stderr, "oroya play: %s: over %llu bytes (OROYA_SCENARIO_MAX_SIZE, 2 GiB)\n",
+                cli_esc(file), (unsigned long long)OROYA_SCENARIO_MAX_SIZE);
+        return 1;
+    }
     if (!text) {
         fprintf(stderr, "oroya play: %s: %s\n", cli_esc(file), strerror(errno ? errno : EIO));
         return 1;

@@ -44,6 +44,11 @@ extern "C" {
  * steps: about 30 s and 80 MB. */
 #define OROYA_SCENARIO_MAX_STEPS 1000000.0
 
+/* A scenario's text above this many bytes is refused (OROYA_ERR_LIMIT): the limit of a model
+ * file, OROYA_GLTF_MAX_FILE_SIZE (2 GiB). `oroya play` applies it to a file and to stdin
+ * while reading. */
+#define OROYA_SCENARIO_MAX_SIZE OROYA_GLTF_MAX_FILE_SIZE
+
 /* Which path the steps' mixer updates took (oroya_mixer_kernel_active after each). */
 typedef struct oroya_scenario_stats {
     uint64_t updates;        /* mixer updates of the steps */
@@ -85,7 +90,8 @@ typedef struct oroya_scenario_desc {
  *   OROYA_ERR_INVALID_ARGUMENT  json, desc, out or out_len NULL;
  *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset), a raw NUL
  *                               byte, or text that is not UTF-8;
- *   OROYA_ERR_LIMIT             arrays and objects nested deeper than 1000 levels;
+ *   OROYA_ERR_LIMIT             len over OROYA_SCENARIO_MAX_SIZE (nothing is read), arrays
+ *                               and objects nested deeper than 1000 levels;
  *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
  *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
  *                               that does not load);

@@ -341,10 +341,9 @@ int sc_run_due_ops(play *p, op_queue *q, size_t step, double clock);
 
 /* ---- scenario_records.c ---- */
 int sc_setup_records(play *p);
-void sc_record_value(play *p, const play_record *r, play_buf *b);
 void sc_on_event(const oroya_event *e, void *user);
 void sc_put_clips(play *p, play_buf *b);
-void sc_write_frame(play *p, play_buf *b, size_t step, double clock);
+int sc_write_frame(play *p, play_buf *b, size_t step, double clock);
 
 /* ---- scenario_oroya.c ---- */
 int sc_setup_oroya_extension(play *p);

@@ -1,5 +1,6 @@
 /* The result of a scenario (docs/scenario.md, "record" and the result format): the record
  * keys, read at setup, and each frame's values and mixer events; "dumpClips". */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,33 +222,117 @@ static void put_floats(play_buf *b, const float *v, int n) {
 
 static void put_bool(play_buf *b, bool v) { play_buf_put(b, v ? "true" : "false"); }
 
+/* Where a record's value is written: step `step`, record `index`. */
+typedef struct rec_at {
+    play *p;
+    const play_record *r;
+    size_t step;
+    int index;
+} rec_at;
+
+/* The result format has no inf or NaN (JSON.stringify writes null, and a null bone matrix
+ * reads as a result), so a record value past the float range stops the run: it names the
+ * step, the record and the element (element < 0: the value itself). */
+static int value_fail(const rec_at *at, int element) {
+    char what[96];
+    switch (at->r->kind) {
+    case R_GLTF_BONES:
+    case R_SKIN_BONES:
+        snprintf(what, sizeof what,
+                 "joint %d: the bone matrix (joint world x inverse bind matrix) is", element / 16);
+        break;
+    case R_SKIN_VERTICES:
+        snprintf(what, sizeof what, "vertex %d: the skinned position is", element / 3);
+        break;
+    default:
+        if (element < 0)
+            snprintf(what, sizeof what, "the value is");
+        else
+            snprintf(what, sizeof what, "element %d is", element);
+        break;
+    }
+    return sc_fail(at->p, "steps[%zu]: record[%d] '%s': %s not finite", at->step, at->index,
+                   at->r->key, what);
+}
+
+/* v[0..n) as a JSON array, or the failure for its first value that is not finite. */
+static int put_values(const rec_at *at, play_buf *b, const float *v, int n) {
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return value_fail(at, i);
+    put_floats(b, v, n);
+    return 0;
+}
+
+static int put_value(const rec_at *at, play_buf *b, double v) {
+    if (!isfinite(v))
+        return value_fail(at, -1);
+    play_buf_number(b, v);
+    return 0;
+}
+
 /* A typed property's value: a number, [r, g, b] or a boolean. */
-static void record_typed(play *p, rec_kind kind, oroya_node node, play_buf *b) {
+static int record_typed(const rec_at *at, oroya_node node, play_buf *b) {
+    const play *p = at->p;
     oroya_light l = {0};
     oroya_camera c = {0};
     float rgba[4] = {0, 0, 0, 0};
     bool visible = false;
-    switch (kind) {
+    switch (at->r->kind) {
     case R_INTENSITY:
         oroya_scene_get_light(p->scene, node, &l);
-        play_buf_number(b, (double)l.intensity);
-        return;
+        return put_value(at, b, (double)l.intensity);
     case R_FOV:
         oroya_scene_get_camera(p->scene, node, &c);
-        play_buf_number(b, (double)c.fov_y);
-        return;
+        return put_value(at, b, (double)c.fov_y);
     case R_COLOR:
         oroya_scene_get_mesh_color(p->scene, node, rgba);
-        put_floats(b, rgba, 3);
-        return;
+        return put_values(at, b, rgba, 3);
     default:
         oroya_scene_get_visible(p->scene, node, &visible);
         put_bool(b, visible);
-        return;
+        return 0;
     }
 }
 
-void sc_record_value(play *p, const play_record *r, play_buf *b) {
+/* An action field; null until the script first names the action. */
+static int record_action(const rec_at *at, play_buf *b) {
+    const oroya_action *a = at->p->actions[at->r->slot].action;
+    if (!a) {
+        play_buf_put(b, "null");
+        return 0;
+    }
+    switch (at->r->field) {
+    case A_EFFECTIVE_WEIGHT: return put_value(at, b, oroya_action_effective_weight(a));
+    case A_WEIGHT: return put_value(at, b, oroya_action_weight(a));
+    case A_TIME: return put_value(at, b, oroya_action_time(a));
+    case A_EFFECTIVE_TIME_SCALE: return put_value(at, b, oroya_action_effective_time_scale(a));
+    case A_TIME_SCALE: return put_value(at, b, oroya_action_time_scale(a));
+    case A_ENABLED: put_bool(b, oroya_action_enabled(a)); return 0;
+    case A_PAUSED: put_bool(b, oroya_action_paused(a)); return 0;
+    case A_RUNNING: put_bool(b, oroya_action_is_running(a)); return 0;
+    case A_SCHEDULED: put_bool(b, oroya_action_is_scheduled(a)); return 0;
+    case A_LOOP_COUNT: return put_value(at, b, (double)oroya_action_loop_count(a));
+    case A_REPETITIONS: {
+        /* Infinity (the default) is JSON.stringify's null, as three writes it. */
+        const double n = oroya_action_repetitions(a);
+        if (isinf(n) && n > 0) {
+            play_buf_put(b, "null");
+            return 0;
+        }
+        return put_value(at, b, n);
+    }
+    case A_FADING: put_bool(b, oroya_action_is_fading(a)); return 0;
+    case A_WARPING: put_bool(b, oroya_action_is_warping(a)); return 0;
+    default: play_buf_put(b, "null"); return 0;
+    }
+}
+
+/* The value of record at->r after step at->step; -1 with the run's error when a value is
+ * not finite or cannot be computed. */
+static int record_value(const rec_at *at, play_buf *b) {
+    play *p = at->p;
+    const play_record *r = at->r;
     switch (r->kind) {
     case R_ROOT_DELTA:
     case R_ROOT_TOTAL: {
@@ -255,12 +340,11 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
                                                        : oroya_mixer_root_total(p->mixer);
         const float v[7] = {rm.translation.x, rm.translation.y, rm.translation.z, rm.rotation.x,
                             rm.rotation.y,    rm.rotation.z,    rm.rotation.w};
-        put_floats(b, v, 7);
-        return;
+        return put_values(at, b, v, 7);
     }
-    case R_CURVE: play_buf_number(b, oroya_mixer_curve_value(p->mixer, (uint32_t)r->slot)); return;
-    case R_MIXER_TIME: play_buf_number(b, oroya_mixer_time(p->mixer)); return;
-    case R_MIXER_TIME_SCALE: play_buf_number(b, oroya_mixer_time_scale(p->mixer)); return;
+    case R_CURVE: return put_value(at, b, oroya_mixer_curve_value(p->mixer, (uint32_t)r->slot));
+    case R_MIXER_TIME: return put_value(at, b, oroya_mixer_time(p->mixer));
+    case R_MIXER_TIME_SCALE: return put_value(at, b, oroya_mixer_time_scale(p->mixer));
     case R_ACTIVE_ACTIONS: {
         play_buf_put(b, "[");
         uint32_t n = oroya_mixer_active_action_count(p->mixer);
@@ -274,7 +358,7 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
                 play_buf_put(b, "null");
         }
         play_buf_put(b, "]");
-        return;
+        return 0;
     }
     case R_STATS: {
         oroya_mixer_stats s = oroya_mixer_get_stats(p->mixer);
@@ -282,64 +366,37 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
         snprintf(tmp, sizeof tmp, "{\"actions\":%u,\"bindings\":%u,\"controlInterpolants\":%u}",
                  s.actions, s.bindings, s.control_interpolants);
         play_buf_put(b, tmp);
-        return;
+        return 0;
     }
-    case R_ACTION: {
-        const oroya_action *a = p->actions[r->slot].action;
-        if (!a) {
-            play_buf_put(b, "null");
-            return;
-        }
-        switch (r->field) {
-        case A_EFFECTIVE_WEIGHT: play_buf_number(b, oroya_action_effective_weight(a)); return;
-        case A_WEIGHT: play_buf_number(b, oroya_action_weight(a)); return;
-        case A_TIME: play_buf_number(b, oroya_action_time(a)); return;
-        case A_EFFECTIVE_TIME_SCALE:
-            play_buf_number(b, oroya_action_effective_time_scale(a));
-            return;
-        case A_TIME_SCALE: play_buf_number(b, oroya_action_time_scale(a)); return;
-        case A_ENABLED: put_bool(b, oroya_action_enabled(a)); return;
-        case A_PAUSED: put_bool(b, oroya_action_paused(a)); return;
-        case A_RUNNING: put_bool(b, oroya_action_is_running(a)); return;
-        case A_SCHEDULED: put_bool(b, oroya_action_is_scheduled(a)); return;
-        case A_LOOP_COUNT: play_buf_number(b, (double)oroya_action_loop_count(a)); return;
-        case A_REPETITIONS: play_buf_number(b, oroya_action_repetitions(a)); return;
-        case A_FADING: put_bool(b, oroya_action_is_fading(a)); return;
-        case A_WARPING: put_bool(b, oroya_action_is_warping(a)); return;
-        default: play_buf_put(b, "null"); return;
-        }
-    }
+    case R_ACTION: return record_action(at, b);
     case R_GLTF_BONES: {
+        /* NON_FINITE still writes every matrix: put_values names the joint. */
         uint32_t n = p->model->skins[r->skin].joint_count;
-        if (oroya_gltf_model_bone_matrices(p->model, (uint32_t)r->skin, r->scratch) != OROYA_OK) {
-            play_buf_put(b, "null");
-            return;
-        }
-        put_floats(b, r->scratch, (int)(16 * n));
-        return;
+        oroya_result res = oroya_gltf_model_bone_matrices(p->model, (uint32_t)r->skin, r->scratch);
+        if (res != OROYA_OK && res != OROYA_ERR_NON_FINITE)
+            return sc_fail(p, "steps[%zu]: record[%d] '%s': %s", at->step, at->index, r->key,
+                           oroya_result_string(res));
+        return put_values(at, b, r->scratch, (int)(16 * n));
     }
     case R_WEIGHTS: {
         uint32_t count = 0;
         const float *w = oroya_scene_weights(p->scene, p->nodes[r->node].node, &count);
         if (w)
-            put_floats(b, w, (int)count);
-        else
-            play_buf_put(b, "null");
-        return;
+            return put_values(at, b, w, (int)count);
+        play_buf_put(b, "null");
+        return 0;
     }
     case R_SKIN_BONES: {
         const oroya_skeleton *sk = p->skins[r->skin].skeleton;
-        put_floats(b, sk->bone_matrices, (int)(16 * sk->bone_count));
-        return;
+        return put_values(at, b, sk->bone_matrices, (int)(16 * sk->bone_count));
     }
     case R_SKIN_VERTICES: {
         play_skin *ps = &p->skins[r->skin];
-        if (oroya_skin_compute(ps->skin, ps->vertices, NULL, NULL, NULL) != OROYA_OK) {
-            play_buf_put(b, "null");
-            return;
-        }
-        put_floats(b, ps->vertices, (int)(3 * ps->skin->vertex_count));
-        return;
+        oroya_result res = oroya_skin_compute(ps->skin, ps->vertices, NULL, NULL, NULL);
+        if (res != OROYA_OK)
+            return sc_fail(p, "steps[%zu]: record[%d] '%s': %s", at->step, at->index, r->key,
+                           oroya_result_string(res));
+        return put_values(at, b, ps->vertices, (int)(3 * ps->skin->vertex_count));
     }
     default: break;
     }
@@ -349,29 +406,22 @@ void sc_record_value(play *p, const play_record *r, play_buf *b) {
     switch (r->kind) {
     case R_POSITION:
         oroya_scene_get_transform(p->scene, node, &t);
-        put_floats(b, &t.translation.x, 3);
-        return;
+        return put_values(at, b, &t.translation.x, 3);
     case R_QUATERNION:
         oroya_scene_get_transform(p->scene, node, &t);
-        put_floats(b, &t.rotation.x, 4);
-        return;
+        return put_values(at, b, &t.rotation.x, 4);
     case R_SCALE:
         oroya_scene_get_transform(p->scene, node, &t);
-        put_floats(b, &t.scale.x, 3);
-        return;
-    case R_MATRIX:
-        oroya_scene_get_local(p->scene, node, &m);
-        put_floats(b, m.m, 16);
-        return;
+        return put_values(at, b, &t.scale.x, 3);
+    case R_MATRIX: oroya_scene_get_local(p->scene, node, &m); return put_values(at, b, m.m, 16);
     case R_MATRIX_WORLD:
         oroya_scene_get_world(p->scene, node, &m);
-        put_floats(b, m.m, 16);
-        return;
+        return put_values(at, b, m.m, 16);
     case R_INTENSITY:
     case R_FOV:
     case R_COLOR:
-    case R_VISIBLE: record_typed(p, r->kind, node, b); return;
-    default: play_buf_put(b, "null"); return;
+    case R_VISIBLE: return record_typed(at, node, b);
+    default: play_buf_put(b, "null"); return 0;
     }
 }
 
@@ -427,7 +477,7 @@ void sc_put_clips(play *p, play_buf *b) {
 
 /* One frame of the result: {"step", "t", "mixerTime", "values": the record keys, "events"?}
  * (docs/scenario.md, the result format), after the step's update. */
-void sc_write_frame(play *p, play_buf *b, size_t step, double clock) {
+int sc_write_frame(play *p, play_buf *b, size_t step, double clock) {
     if (step)
         play_buf_put(b, ",\n");
     char tmp[64];
@@ -442,7 +492,9 @@ void sc_write_frame(play *p, play_buf *b, size_t step, double clock) {
             play_buf_put(b, ",");
         play_buf_string(b, p->records[k].key);
         play_buf_put(b, ":");
-        sc_record_value(p, &p->records[k], b);
+        const rec_at at = {p, &p->records[k], step, k};
+        if (record_value(&at, b))
+            return -1;
     }
     play_buf_put(b, "}");
     if (p->event_count) {
@@ -475,4 +527,5 @@ void sc_write_frame(play *p, play_buf *b, size_t step, double clock) {
         play_buf_put(b, "]");
     }
     play_buf_put(b, "}");
+    return 0;
 }

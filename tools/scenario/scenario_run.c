@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,8 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
     p->stats.updates++;
     p->stats.kernel_updates += oroya_mixer_kernel_active(p->mixer);
     *clock += dt;
+    if (!isfinite(*clock)) /* a mixer time scale of 0 lets every dt through */
+        return sc_fail(p, "steps[%zu]: dt %g takes the clock past the double range", i, dt);
     oroya_scene_update_world(p->scene);
     if (p->ik_count && !p->kiks)
         oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, NULL);
@@ -245,7 +248,7 @@ static int run(play *p, play_buf *out) {
     for (size_t i = 0; i < p->dt_count && !rc; i++) {
         rc = run_step(p, &q, i, &clock);
         if (!rc)
-            sc_write_frame(p, &frames, i, clock);
+            rc = sc_write_frame(p, &frames, i, clock);
     }
     sc_op_queue_free(p, &q);
     if (rc) {
@@ -333,6 +336,12 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
                                : !desc ? "desc"
                                : !out  ? "out"
                                        : "out_len");
+    if ((uint64_t)len > OROYA_SCENARIO_MAX_SIZE)
+        return oroya_error_set(err, OROYA_ERR_LIMIT,
+                               "(scenario): %llu bytes, over the limit of %llu "
+                               "(OROYA_SCENARIO_MAX_SIZE)",
+                               (unsigned long long)len,
+                               (unsigned long long)OROYA_SCENARIO_MAX_SIZE);
     play p = {.desc = desc, .user_alloc = desc->allocator};
     p.watch = (oroya_allocator){watch_alloc, watch_free, &p};
     p.alloc = &p.watch;
