@@ -734,6 +734,185 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
     return NULL;
 }
 
+/* ---- the float fast path (two-bone) ------------------------------------------------------ */
+
+/* The common two-bone case in float, with forms that stay accurate where the law of cosines
+ * does not: the bend by its half angles from factored differences ((dmax - d)(dmax + d) near
+ * full extension, (d - dmin)(d + dmin) near the fold), the twist by whichever half-angle form
+ * has no cancellation. A cheap conditioning test sends the cases where float could still miss
+ * a tolerance of the property tests to the double solver (fast_two_bone returns false): the
+ * incoming bend within a sine of 1e-2 of straight or a cosine of -0.98 of folded, the target
+ * within 1e-2 of the chain of the first joint, the pole within a sine of 1e-2 of the line to
+ * the target, a swing of more than some 168 degrees. The case itself (weight 1, no end
+ * rotation, the default hinge, unit rotations) is chosen by fast_two_bone_applies. See
+ * docs/ik.md, "The float path". */
+typedef struct {
+    float x, y, z;
+} fv3;
+typedef struct {
+    float x, y, z, w;
+} fq;
+
+HOT fv3 f3(float x, float y, float z) { return (fv3){x, y, z}; }
+HOT fv3 fadd(fv3 a, fv3 b) { return f3(a.x + b.x, a.y + b.y, a.z + b.z); }
+HOT fv3 fsub(fv3 a, fv3 b) { return f3(a.x - b.x, a.y - b.y, a.z - b.z); }
+HOT fv3 fscale(fv3 a, float s) { return f3(a.x * s, a.y * s, a.z * s); }
+HOT float fdot(fv3 a, fv3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+HOT fv3 fcross(fv3 a, fv3 b) {
+    return f3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+HOT fq fqmul(fq a, fq b) {
+    return (fq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+HOT fv3 fqrot(fq q, fv3 v) {
+    const fv3 u = f3(q.x, q.y, q.z);
+    const fv3 t = fscale(fcross(u, v), 2.0f);
+    return fadd(fadd(v, fscale(t, q.w)), fcross(u, t));
+}
+HOT fq fq_of(oroya_quat q) { return (fq){q.x, q.y, q.z, q.w}; }
+
+/* A two-bone chain for the float path: the three joints' positions, the first two joints'
+ * world rotations and their local rotations (unit). */
+typedef struct {
+    fv3 a, b, c;
+    fq q0, q1;
+    fq l0, l1;
+} fchain2;
+
+/* Whether the float path may take this IK this frame (fields the caller may change between
+ * updates): full weight, no end rotation, the default hinge. */
+static bool fast_two_bone_applies(const oroya_ik *ik) {
+    return ik->type == OROYA_IK_TWO_BONE && ik->weight >= 1 && !ik->has_target_rotation &&
+           ik->mid_axis.x == 0 && ik->mid_axis.y == 0 && ik->mid_axis.z == 0;
+}
+
+/* The rotation about the unit axis n taking the direction of a to that of b (both
+ * perpendicular to n, |a||b| = ab): (a x b, ab + a.b) while a.b >= 0, else the same rotation
+ * as (n (ab - a.b), n.(a x b)), which has no cancellation near a half turn. */
+HOT fq fqabout(fv3 a, fv3 b, fv3 n, float ab) {
+    const float dp = fdot(a, b);
+    const fv3 c = fcross(a, b);
+    if (dp >= 0) {
+        const float k = 1.0f / sqrtf(2.0f * ab * (ab + dp));
+        return (fq){c.x * k, c.y * k, c.z * k, (ab + dp) * k};
+    }
+    const float e = ab - dp, k = 1.0f / sqrtf(2.0f * ab * e);
+    return (fq){n.x * (e * k), n.y * (e * k), n.z * (e * k), fdot(n, c) * k};
+}
+
+/* The solve (see above): writes the first two joints' local rotations to out and whether the
+ * target is reached (not softened or clamped); false when the case needs the double solver
+ * (nothing written). */
+IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya_quat out[2],
+                                    bool *reached) {
+    const fv3 t = f3(ik->target.x, ik->target.y, ik->target.z);
+    const fv3 pole = f3(ik->pole.x, ik->pole.y, ik->pole.z);
+    const float pole2 = fdot(pole, pole);
+    /* A sum of finite floats can overflow: then the double solver decides. */
+    if (!isfinite(t.x + t.y + t.z + pole2) || !(pole2 >= 1e-10f)) {
+        return false;
+    }
+    const fv3 u = fsub(in->b, in->a), v = fsub(in->c, in->b);
+    const float uu = fdot(u, u), vv = fdot(v, v);
+    const fv3 cr = fcross(u, v);
+    const float cc = fdot(cr, cr), uv = fdot(u, v);
+    const float l1 = sqrtf(uu), l2 = sqrtf(vv), pab = l1 * l2, chain = l1 + l2;
+    /* Bent: a sine above 1e-2 (the double solver's hinge needs 1e-4) and the half-angle
+     * cosine's pab + u.v above 1e-2 pab (folded less than some 168 degrees). */
+    if (!(cc > 1e-4f * uu * vv) || !(pab + uv > 1e-2f * pab)) {
+        return false;
+    }
+    const fv3 ta = fsub(t, in->a);
+    const float dd = fdot(ta, ta);
+    if (!(dd > 1e-4f * chain * chain)) {
+        return false;
+    }
+    const float tdist = sqrtf(dd);
+    const float lcr = sqrtf(cc);
+    const fv3 h = fscale(cr, 1.0f / lcr);
+    /* The incoming bend's half angle: (pab + u.v, |u x v|) normalized. */
+    const float r0 = 1.0f / sqrtf((pab + uv) * (pab + uv) + cc);
+    const float ch0 = (pab + uv) * r0, sh0 = lcr * r0;
+    const float dmax = chain, dmin = fabsf(l1 - l2);
+    float want = tdist;
+    bool within = true;
+    if (ik->soft > 0 && isfinite(ik->soft)) {
+        const float ds = (ik->soft < 0.999f ? ik->soft : 0.999f) * dmax, da = dmax - ds;
+        if (want > da && ds > 0) {
+            want = da + ds * (1.0f - expf(-(want - da) / ds));
+            within = false;
+        }
+    }
+    if (want > dmax) {
+        want = dmax, within = false;
+    }
+    if (want < dmin) {
+        want = dmin, within = false;
+    }
+    /* The new bend psi1 from cos^2(psi1 / 2) = (d - dmin)(d + dmin) / (4 pab) and
+     * sin^2(psi1 / 2) = (dmax - d)(dmax + d) / (4 pab): no cancellation at either end. */
+    const float q4 = 0.25f / pab;
+    const float c2 = (want - dmin) * (want + dmin) * q4, s2 = (dmax - want) * (dmax + want) * q4;
+    const float ch1 = sqrtf(c2 > 0 ? c2 : 0), sh1 = sqrtf(s2 > 0 ? s2 : 0);
+    /* The bend turns by psi1 - psi0 about h: its half angle's sine and cosine by the
+     * difference formulas. */
+    const float sb = sh1 * ch0 - ch1 * sh0, cb = ch1 * ch0 + sh1 * sh0;
+    const fq bend = {h.x * sb, h.y * sb, h.z * sb, cb};
+    const fv3 e1 = fadd(u, fqrot(bend, v));
+    /* Swing e1 onto the line to the target; a swing near a half turn has no reliable axis. */
+    const float ee = fdot(e1, e1), ab = sqrtf(ee * dd), w = ab + fdot(e1, ta);
+    if (!(w > 1e-2f * ab)) {
+        return false;
+    }
+    const fv3 sc = fcross(e1, ta);
+    const float ks = 1.0f / sqrtf(2.0f * ab * w);
+    const fq swing = {sc.x * ks, sc.y * ks, sc.z * ks, w * ks};
+    /* Twist about the line so the middle joint (on the side n x h of the line, the hinge
+     * perpendicular to both bones) goes to the pole's side. */
+    const fv3 n = fscale(ta, 1.0f / tdist);
+    const fv3 pp = fsub(pole, fscale(n, fdot(pole, n)));
+    const float pp2 = fdot(pp, pp);
+    const fv3 hs = fqrot(swing, h);
+    const fv3 hp = fsub(hs, fscale(n, fdot(hs, n)));
+    const float hp2 = fdot(hp, hp);
+    if (!(pp2 > 1e-4f * pole2) || !(hp2 > 0.25f)) {
+        return false;
+    }
+    const fq twist = fqabout(hp, fcross(pp, n), n, sqrtf(hp2 * pp2));
+    const fq root = fqmul(twist, swing);
+    /* l' = l * conj(Q) * D * Q (the top of the file). */
+    const fq d[2] = {root, bend};
+    const fq *qw[2] = {&in->q0, &in->q1}, *ql[2] = {&in->l0, &in->l1};
+    float sum = 0;
+    for (int i = 0; i < 2; i++) {
+        const fq q = *qw[i];
+        const fv3 dv = fqrot((fq){-q.x, -q.y, -q.z, q.w}, f3(d[i].x, d[i].y, d[i].z));
+        fq o = fqmul(*ql[i], (fq){dv.x, dv.y, dv.z, d[i].w});
+        const fq l = *ql[i];
+        if (o.x * l.x + o.y * l.y + o.z * l.z + o.w * l.w < 0) {
+            o = (fq){-o.x, -o.y, -o.z, -o.w}; /* stay in the input's hemisphere */
+        }
+        out[i] = (oroya_quat){o.x, o.y, o.z, o.w};
+        sum += o.x + o.y + o.z + o.w;
+    }
+    if (!isfinite(sum)) {
+        return false;
+    }
+    for (int i = 0; ik->limits && i < 2; i++) {
+        if (ik->limits[i].swing != OROYA_SWING_FREE || ik->limits[i].has_twist_limit) {
+            oroya_quat cl;
+            if (oroya_joint_limit_clamp(&ik->limits[i], out[i], &cl) == OROYA_OK) {
+                out[i] = cl;
+            }
+        }
+    }
+    *reached = within;
+    return true;
+}
+
 /* ---- run ------------------------------------------------------------------------------ */
 
 static oroya_quat to_quat(dq q) {
@@ -865,6 +1044,44 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
     }
     return solve_frames(ik, n, job->world[n - 1].m, f, job->rotations, job->out, job->reached, why,
                         err);
+}
+
+int oroya__ik_solve_run_fast(const oroya_ik_solve_job *job, oroya_result *result,
+                             oroya_error *err) {
+    int taken = 0;
+    const oroya_ik *ik = job ? job->ik : NULL;
+    if (ik && check_cheap(job, 0, NULL) == OROYA_OK && ik->weight > 0 &&
+        fast_two_bone_applies(ik)) {
+        const oroya_quat *r = job->rotations;
+        const float *m2 = job->world[2].m;
+        const double u0 = qdot(of_quat(r[0]), of_quat(r[0])) - 1;
+        const double u1 = qdot(of_quat(r[1]), of_quat(r[1])) - 1;
+        frame f0, f1;
+        if (fabs(u0) <= 1e-6 && fabs(u1) <= 1e-6 && frame_of(&job->world[0], &f0) &&
+            frame_of(&job->world[1], &f1) && isfinite(m2[12] + m2[13] + m2[14])) {
+            const fchain2 in = {f3((float)f0.p.x, (float)f0.p.y, (float)f0.p.z),
+                                f3((float)f1.p.x, (float)f1.p.y, (float)f1.p.z),
+                                f3(m2[12], m2[13], m2[14]),
+                                {(float)f0.q.x, (float)f0.q.y, (float)f0.q.z, (float)f0.q.w},
+                                {(float)f1.q.x, (float)f1.q.y, (float)f1.q.z, (float)f1.q.w},
+                                fq_of(r[0]),
+                                fq_of(r[1])};
+            oroya_quat o[2];
+            bool reached = false;
+            taken = 1;
+            if (fast_two_bone(ik, &in, o, &reached)) {
+                const oroya_quat end = r[2];
+                job->out[0] = o[0], job->out[1] = o[1], job->out[2] = end;
+                if (job->reached) {
+                    *job->reached = reached;
+                }
+                *result = OROYA_OK;
+                return 2;
+            }
+        }
+    }
+    *result = oroya_ik_solve_run(job, err);
+    return taken;
 }
 
 /* ---- chains and hooks ------------------------------------------------------------------- */
@@ -1317,6 +1534,86 @@ uint32_t oroya__ik_next_root(const oroya__ik_pose *c, uint32_t from, uint32_t en
     return r;
 }
 
+/* The world rotation of joint par (model matrix pm, NULL at a skeleton root: the identity),
+ * decomposed once per pass and parent (both legs hang from the hips); false when the matrix
+ * has no rotation. */
+static bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_cache *cache) {
+    if (!cache->set || cache->joint != par) {
+        frame pf = {v3(0, 0, 0), qid()};
+        cache->set = true;
+        cache->joint = par;
+        cache->ok = !pm || frame_of(pm, &pf);
+        cache->q[0] = pf.q.x, cache->q[1] = pf.q.y, cache->q[2] = pf.q.z, cache->q[3] = pf.q.w;
+    }
+    return cache->ok;
+}
+
+/* The float path of a two-bone IK in the pass (fast_two_bone): the chain straight from the
+ * SoA locals, positions and world rotations by float quaternions from the parent's model
+ * matrix p (NULL: the identity) and world rotation, which needs unit scale (within 1e-6) on
+ * the path's joints above the end. False when the case needs the double solver (nothing
+ * written). */
+HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const uint32_t *path,
+                           uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const float *pm = p ? p : identity;
+    const oroya_soa_transform *bl = &c->locals[path[0] / 4];
+    uint32_t i = path[0] % 4;
+    const fv3 t0 = f3(bl->tx[i], bl->ty[i], bl->tz[i]);
+    fchain2 in;
+    in.l0 = (fq){bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
+    fq rel = in.l0, relb = rel;
+    /* The path's offsets in the parent's frame: x, at the middle joint xb. */
+    fv3 x = f3(0, 0, 0), xb = x;
+    bool mid = false;
+    for (uint32_t e = 1; e < len; e++) {
+        if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
+              fabsf(bl->sz[i] - 1.0f) <= 1e-6f)) {
+            return false;
+        }
+        const uint32_t j = path[e];
+        bl = &c->locals[j / 4], i = j % 4;
+        x = fadd(x, fqrot(rel, f3(bl->tx[i], bl->ty[i], bl->tz[i])));
+        if (e + 1 < len) {
+            const fq lj = {bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
+            rel = fqmul(rel, lj);
+            if (!mid && j == ik->joints[1]) {
+                in.l1 = lj, xb = x, relb = rel, mid = true;
+            }
+        }
+    }
+    const float n0 = in.l0.x * in.l0.x + in.l0.y * in.l0.y + in.l0.z * in.l0.z + in.l0.w * in.l0.w;
+    if (!mid || !(fabsf(n0 - 1.0f) <= 1e-6f)) {
+        return false;
+    }
+    const float n1 = in.l1.x * in.l1.x + in.l1.y * in.l1.y + in.l1.z * in.l1.z + in.l1.w * in.l1.w;
+    if (!(fabsf(n1 - 1.0f) <= 1e-6f)) {
+        return false;
+    }
+    /* Positions: the parent's matrix times the first joint's translation, then its linear
+     * part (scale included) times the offsets. */
+    const float *m = pm;
+    in.a = f3(m[0] * t0.x + m[4] * t0.y + m[8] * t0.z + m[12],
+              m[1] * t0.x + m[5] * t0.y + m[9] * t0.z + m[13],
+              m[2] * t0.x + m[6] * t0.y + m[10] * t0.z + m[14]);
+    in.b = fadd(in.a,
+                f3(m[0] * xb.x + m[4] * xb.y + m[8] * xb.z, m[1] * xb.x + m[5] * xb.y + m[9] * xb.z,
+                   m[2] * xb.x + m[6] * xb.y + m[10] * xb.z));
+    in.c = fadd(in.a, f3(m[0] * x.x + m[4] * x.y + m[8] * x.z, m[1] * x.x + m[5] * x.y + m[9] * x.z,
+                         m[2] * x.x + m[6] * x.y + m[10] * x.z));
+    const fq pq = {(float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]};
+    in.q0 = fqmul(pq, in.l0);
+    in.q1 = fqmul(pq, relb);
+    oroya_quat out[2];
+    bool reached;
+    if (!isfinite(in.a.x + in.a.y + in.a.z + in.b.x + in.b.y + in.b.z + in.c.x + in.c.y + in.c.z) ||
+        !fast_two_bone(ik, &in, out, &reached)) {
+        return false;
+    }
+    write_rotations(c, ik, 2, out);
+    return true;
+}
+
 /* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
  * global function whatever its visibility. */
 static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
@@ -1337,14 +1634,19 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
         if (!len) {
             continue;
         }
-        /* Every joint below root is computed (the parent among them); the path's matrices
-         * from the blended locals, as the pass will compute them. A chain joint's matrix goes
-         * to its own slot, a joint between chain joints to scratch: pointers, no copies. */
+        /* Every joint below root is computed (the parent among them). */
         const uint32_t par = s->parents[root];
+        const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
+        if (fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
+            run_fast_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache)) {
+            continue;
+        }
+        /* The double solver: the path's matrices from the blended locals, as the pass will
+         * compute them. A chain joint's matrix goes to its own slot, a joint between chain
+         * joints to scratch: pointers, no copies. */
         oroya_mat4 mats[OROYA_IK_MAX_CHAIN], scratch;
         const float *w[OROYA_IK_MAX_CHAIN];
         v4 m[4];
-        const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
         const float *prev = pm ? pm->m : NULL;
         uint32_t k = 0;
         /* The end joint's position is all the solve reads of its matrix (its rotation comes
@@ -1374,14 +1676,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
         }
         /* The parent's world rotation: decomposed once per pass and parent (both legs hang
          * from the hips), the identity at a skeleton root. */
-        if (!cache->set || cache->joint != par) {
-            frame pf = {v3(0, 0, 0), qid()};
-            cache->set = true;
-            cache->joint = par;
-            cache->ok = !pm || frame_of(pm, &pf);
-            cache->q[0] = pf.q.x, cache->q[1] = pf.q.y, cache->q[2] = pf.q.z, cache->q[3] = pf.q.w;
-        }
-        if (cache->ok) {
+        if (parent_rotation(pm, par, cache)) {
             const dq pq = {cache->q[0], cache->q[1], cache->q[2], cache->q[3]};
             character_solve(c, ik, n, w, &pq, path, len);
         }
