@@ -1614,6 +1614,70 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
     return true;
 }
 
+/* The chain of an aim IK with no eye offset straight from the SoA locals, for the double
+ * solver: each chain joint's position and world rotation by float quaternions from the
+ * parent's model matrix p (NULL: the identity) and world rotation, as run_fast_two_bone
+ * walks its chain (unit scale within 1e-6 on the path's joints above the end), so the path's
+ * matrices are not computed ahead. False when the walk does not apply (nothing written). */
+HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, const uint32_t *path,
+                      uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const float *m = p ? p : identity;
+    const oroya_soa_transform *bl = &c->locals[path[0] / 4];
+    uint32_t i = path[0] % 4;
+    const fv3 t0 = f3(bl->tx[i], bl->ty[i], bl->tz[i]);
+    const fq pq = {(float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]};
+    oroya_quat q[OROYA_IK_MAX_CHAIN];
+    fv3 xs[OROYA_IK_MAX_CHAIN];
+    fq rs[OROYA_IK_MAX_CHAIN];
+    q[0] = (oroya_quat){bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
+    fq rel = fq_of(q[0]);
+    fv3 x = f3(0, 0, 0);
+    xs[0] = x, rs[0] = rel;
+    uint32_t k = 1;
+    for (uint32_t e = 1; e < len && k < n; e++) {
+        if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
+              fabsf(bl->sz[i] - 1.0f) <= 1e-6f)) {
+            return false;
+        }
+        const uint32_t j = path[e];
+        bl = &c->locals[j / 4], i = j % 4;
+        x = fadd(x, fqrot(rel, f3(bl->tx[i], bl->ty[i], bl->tz[i])));
+        const oroya_quat lj = {bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
+        rel = fqmul(rel, fq_of(lj));
+        if (j == ik->joints[k]) {
+            xs[k] = x, rs[k] = rel, q[k] = lj;
+            k++;
+        }
+    }
+    if (k != n) {
+        return false;
+    }
+    const fv3 a = f3(m[0] * t0.x + m[4] * t0.y + m[8] * t0.z + m[12],
+                     m[1] * t0.x + m[5] * t0.y + m[9] * t0.z + m[13],
+                     m[2] * t0.x + m[6] * t0.y + m[10] * t0.z + m[14]);
+    frame f[OROYA_IK_MAX_CHAIN];
+    double sum = 0;
+    for (k = 0; k < n; k++) {
+        const fv3 xk = xs[k];
+        const fv3 pk = fadd(a, f3(m[0] * xk.x + m[4] * xk.y + m[8] * xk.z,
+                                  m[1] * xk.x + m[5] * xk.y + m[9] * xk.z,
+                                  m[2] * xk.x + m[6] * xk.y + m[10] * xk.z));
+        const fq wq = fqmul(pq, rs[k]);
+        f[k].p = v3(pk.x, pk.y, pk.z);
+        f[k].q = qnorm((dq){wq.x, wq.y, wq.z, wq.w});
+        sum += f[k].p.x + f[k].p.y + f[k].p.z + wq.x + wq.y + wq.z + wq.w;
+    }
+    /* No offset: the solve reads only the last joint's position of its matrix. */
+    float last[16] = {0};
+    last[12] = (float)f[n - 1].p.x, last[13] = (float)f[n - 1].p.y, last[14] = (float)f[n - 1].p.z;
+    if (!isfinite(sum) || solve_frames(ik, n, last, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+        return true; /* the fallback: the chain left as blended, as character_solve does */
+    }
+    write_rotations(c, ik, n, q);
+    return true;
+}
+
 /* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
  * global function whatever its visibility. */
 static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
@@ -1639,6 +1703,11 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
         const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
         if (fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
             run_fast_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache)) {
+            continue;
+        }
+        if (ik->type == OROYA_IK_AIM && ik->offset.x == 0 && ik->offset.y == 0 &&
+            ik->offset.z == 0 && parent_rotation(pm, par, cache) &&
+            run_aim_walk(c, ik, n, path, len, pm ? pm->m : NULL, cache)) {
             continue;
         }
         /* The double solver: the path's matrices from the blended locals, as the pass will
