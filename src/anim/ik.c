@@ -774,6 +774,61 @@ HOT fv3 fqrot(fq q, fv3 v) {
 }
 HOT fq fq_of(oroya_quat q) { return (fq){q.x, q.y, q.z, q.w}; }
 
+/* The same products four-wide (x, y, z, w in the lanes; a vector has w = 0): the chain walks
+ * and the float path's last step, where the scalar forms spend more on moving lanes than on
+ * arithmetic. */
+#if OROYA__V4_SSE2
+#define Q4_SHUF(a, i, j, k, l) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(l, k, j, i))
+HOT v4 q4_set(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+HOT float q4_lane(v4 a, int i) {
+    _Alignas(16) float f[4];
+    _mm_store_ps(f, a);
+    return f[i];
+}
+#else
+HOT v4 q4_shuf(v4 a, int i, int j, int k, int l) {
+    v4 r = {{a.f[i], a.f[j], a.f[k], a.f[l]}};
+    return r;
+}
+#define Q4_SHUF(a, i, j, k, l) q4_shuf((a), i, j, k, l)
+HOT v4 q4_set(float x, float y, float z, float w) {
+    v4 r = {{x, y, z, w}};
+    return r;
+}
+HOT float q4_lane(v4 a, int i) { return a.f[i]; }
+#endif
+HOT v4 q4_mul(v4 a, v4 b) {
+    const v4 b1 = v4_xor(Q4_SHUF(b, 3, 2, 1, 0), q4_set(0.0f, -0.0f, 0.0f, -0.0f));
+    const v4 b2 = v4_xor(Q4_SHUF(b, 2, 3, 0, 1), q4_set(0.0f, 0.0f, -0.0f, -0.0f));
+    const v4 b3 = v4_xor(Q4_SHUF(b, 1, 0, 3, 2), q4_set(-0.0f, 0.0f, 0.0f, -0.0f));
+    return v4_add(v4_add(v4_mul(Q4_SHUF(a, 3, 3, 3, 3), b), v4_mul(Q4_SHUF(a, 0, 0, 0, 0), b1)),
+                  v4_add(v4_mul(Q4_SHUF(a, 1, 1, 1, 1), b2), v4_mul(Q4_SHUF(a, 2, 2, 2, 2), b3)));
+}
+/* a x b in x, y, z; w is a.w b.w - a.w b.w (0 for finite values). */
+HOT v4 q4_cross(v4 a, v4 b) {
+    return v4_sub(v4_mul(Q4_SHUF(a, 1, 2, 0, 3), Q4_SHUF(b, 2, 0, 1, 3)),
+                  v4_mul(Q4_SHUF(a, 2, 0, 1, 3), Q4_SHUF(b, 1, 2, 0, 3)));
+}
+/* The vector v (w = 0) turned by the unit quaternion q. */
+HOT v4 q4_rot(v4 q, v4 v) {
+    const v4 t = v4_mul(q4_cross(q, v), v4_set1(2.0f));
+    return v4_add(v4_add(v, v4_mul(Q4_SHUF(q, 3, 3, 3, 3), t)), q4_cross(q, t));
+}
+/* The linear part of the column-major matrix c (3 columns) times the vector x. */
+HOT v4 q4_mat(const v4 *c, v4 x) {
+    return v4_add(
+        v4_add(v4_mul(c[0], Q4_SHUF(x, 0, 0, 0, 0)), v4_mul(c[1], Q4_SHUF(x, 1, 1, 1, 1))),
+        v4_mul(c[2], Q4_SHUF(x, 2, 2, 2, 2)));
+}
+HOT fv3 fv3_of4(v4 a) { return f3(q4_lane(a, 0), q4_lane(a, 1), q4_lane(a, 2)); }
+HOT fq fq_of4(v4 a) { return (fq){q4_lane(a, 0), q4_lane(a, 1), q4_lane(a, 2), q4_lane(a, 3)}; }
+HOT v4 soa_q4(const oroya_soa_transform *b, uint32_t i) {
+    return q4_set(b->qx[i], b->qy[i], b->qz[i], b->qw[i]);
+}
+HOT v4 soa_t4(const oroya_soa_transform *b, uint32_t i) {
+    return q4_set(b->tx[i], b->ty[i], b->tz[i], 0.0f);
+}
+
 /* A two-bone chain for the float path: the three joints' positions, the first two joints'
  * world rotations and their local rotations (unit). */
 typedef struct {
@@ -1557,14 +1612,14 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
                            uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     const float *pm = p ? p : identity;
+    const v4 cols[3] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8)};
     const oroya_soa_transform *bl = &c->locals[path[0] / 4];
     uint32_t i = path[0] % 4;
-    const fv3 t0 = f3(bl->tx[i], bl->ty[i], bl->tz[i]);
-    fchain2 in;
-    in.l0 = (fq){bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
-    fq rel = in.l0, relb = rel;
+    const v4 a = v4_add(q4_mat(cols, soa_t4(bl, i)), v4_loadu(pm + 12));
+    const v4 l0 = soa_q4(bl, i);
+    v4 rel = l0, relb = rel, l1 = rel;
     /* The path's offsets in the parent's frame: x, at the middle joint xb. */
-    fv3 x = f3(0, 0, 0), xb = x;
+    v4 x = v4_zero(), xb = x;
     bool mid = false;
     for (uint32_t e = 1; e < len; e++) {
         if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
@@ -1573,37 +1628,31 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
         }
         const uint32_t j = path[e];
         bl = &c->locals[j / 4], i = j % 4;
-        x = fadd(x, fqrot(rel, f3(bl->tx[i], bl->ty[i], bl->tz[i])));
+        x = v4_add(x, q4_rot(rel, soa_t4(bl, i)));
         if (e + 1 < len) {
-            const fq lj = {bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
-            rel = fqmul(rel, lj);
+            const v4 lj = soa_q4(bl, i);
+            rel = q4_mul(rel, lj);
             if (!mid && j == ik->joints[1]) {
-                in.l1 = lj, xb = x, relb = rel, mid = true;
+                l1 = lj, xb = x, relb = rel, mid = true;
             }
         }
     }
+    fchain2 in;
+    in.l0 = fq_of4(l0), in.l1 = fq_of4(l1);
     const float n0 = in.l0.x * in.l0.x + in.l0.y * in.l0.y + in.l0.z * in.l0.z + in.l0.w * in.l0.w;
-    if (!mid || !(fabsf(n0 - 1.0f) <= 1e-6f)) {
-        return false;
-    }
     const float n1 = in.l1.x * in.l1.x + in.l1.y * in.l1.y + in.l1.z * in.l1.z + in.l1.w * in.l1.w;
-    if (!(fabsf(n1 - 1.0f) <= 1e-6f)) {
+    if (!mid || !(fabsf(n0 - 1.0f) <= 1e-6f) || !(fabsf(n1 - 1.0f) <= 1e-6f)) {
         return false;
     }
     /* Positions: the parent's matrix times the first joint's translation, then its linear
      * part (scale included) times the offsets. */
-    const float *m = pm;
-    in.a = f3(m[0] * t0.x + m[4] * t0.y + m[8] * t0.z + m[12],
-              m[1] * t0.x + m[5] * t0.y + m[9] * t0.z + m[13],
-              m[2] * t0.x + m[6] * t0.y + m[10] * t0.z + m[14]);
-    in.b = fadd(in.a,
-                f3(m[0] * xb.x + m[4] * xb.y + m[8] * xb.z, m[1] * xb.x + m[5] * xb.y + m[9] * xb.z,
-                   m[2] * xb.x + m[6] * xb.y + m[10] * xb.z));
-    in.c = fadd(in.a, f3(m[0] * x.x + m[4] * x.y + m[8] * x.z, m[1] * x.x + m[5] * x.y + m[9] * x.z,
-                         m[2] * x.x + m[6] * x.y + m[10] * x.z));
-    const fq pq = {(float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]};
-    in.q0 = fqmul(pq, in.l0);
-    in.q1 = fqmul(pq, relb);
+    in.a = fv3_of4(a);
+    in.b = fv3_of4(v4_add(a, q4_mat(cols, xb)));
+    in.c = fv3_of4(v4_add(a, q4_mat(cols, x)));
+    const v4 pq =
+        q4_set((float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]);
+    in.q0 = fq_of4(q4_mul(pq, l0));
+    in.q1 = fq_of4(q4_mul(pq, relb));
     oroya_quat out[2];
     bool reached;
     if (!isfinite(in.a.x + in.a.y + in.a.z + in.b.x + in.b.y + in.b.z + in.c.x + in.c.y + in.c.z) ||
@@ -1622,17 +1671,17 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
 HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, const uint32_t *path,
                       uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    const float *m = p ? p : identity;
+    const float *pm = p ? p : identity;
+    const v4 cols[3] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8)};
     const oroya_soa_transform *bl = &c->locals[path[0] / 4];
     uint32_t i = path[0] % 4;
-    const fv3 t0 = f3(bl->tx[i], bl->ty[i], bl->tz[i]);
-    const fq pq = {(float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]};
+    const v4 a = v4_add(q4_mat(cols, soa_t4(bl, i)), v4_loadu(pm + 12));
+    const v4 pq =
+        q4_set((float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]);
     oroya_quat q[OROYA_IK_MAX_CHAIN];
-    fv3 xs[OROYA_IK_MAX_CHAIN];
-    fq rs[OROYA_IK_MAX_CHAIN];
-    q[0] = (oroya_quat){bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
-    fq rel = fq_of(q[0]);
-    fv3 x = f3(0, 0, 0);
+    v4 xs[OROYA_IK_MAX_CHAIN], rs[OROYA_IK_MAX_CHAIN];
+    q[0] = soa_rotation(c->locals, path[0]);
+    v4 rel = soa_q4(bl, i), x = v4_zero();
     xs[0] = x, rs[0] = rel;
     uint32_t k = 1;
     for (uint32_t e = 1; e < len && k < n; e++) {
@@ -1642,28 +1691,21 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
         }
         const uint32_t j = path[e];
         bl = &c->locals[j / 4], i = j % 4;
-        x = fadd(x, fqrot(rel, f3(bl->tx[i], bl->ty[i], bl->tz[i])));
-        const oroya_quat lj = {bl->qx[i], bl->qy[i], bl->qz[i], bl->qw[i]};
-        rel = fqmul(rel, fq_of(lj));
+        x = v4_add(x, q4_rot(rel, soa_t4(bl, i)));
+        rel = q4_mul(rel, soa_q4(bl, i));
         if (j == ik->joints[k]) {
-            xs[k] = x, rs[k] = rel, q[k] = lj;
+            xs[k] = x, rs[k] = rel, q[k] = soa_rotation(c->locals, j);
             k++;
         }
     }
     if (k != n) {
         return false;
     }
-    const fv3 a = f3(m[0] * t0.x + m[4] * t0.y + m[8] * t0.z + m[12],
-                     m[1] * t0.x + m[5] * t0.y + m[9] * t0.z + m[13],
-                     m[2] * t0.x + m[6] * t0.y + m[10] * t0.z + m[14]);
     frame f[OROYA_IK_MAX_CHAIN];
     double sum = 0;
     for (k = 0; k < n; k++) {
-        const fv3 xk = xs[k];
-        const fv3 pk = fadd(a, f3(m[0] * xk.x + m[4] * xk.y + m[8] * xk.z,
-                                  m[1] * xk.x + m[5] * xk.y + m[9] * xk.z,
-                                  m[2] * xk.x + m[6] * xk.y + m[10] * xk.z));
-        const fq wq = fqmul(pq, rs[k]);
+        const fv3 pk = fv3_of4(v4_add(a, q4_mat(cols, xs[k])));
+        const fq wq = fq_of4(q4_mul(pq, rs[k]));
         f[k].p = v3(pk.x, pk.y, pk.z);
         f[k].q = qnorm((dq){wq.x, wq.y, wq.z, wq.w});
         sum += f[k].p.x + f[k].p.y + f[k].p.z + wq.x + wq.y + wq.z + wq.w;
