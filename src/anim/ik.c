@@ -820,6 +820,21 @@ HOT v4 q4_mat(const v4 *c, v4 x) {
         v4_add(v4_mul(c[0], Q4_SHUF(x, 0, 0, 0, 0)), v4_mul(c[1], Q4_SHUF(x, 1, 1, 1, 1))),
         v4_mul(c[2], Q4_SHUF(x, 2, 2, 2, 2)));
 }
+#if OROYA__V4_SSE2
+HOT float q4_first(v4 a) { return _mm_cvtss_f32(a); }
+#else
+HOT float q4_first(v4 a) { return a.f[0]; }
+#endif
+/* x, y and z only. */
+HOT float q4_dot3(v4 a, v4 b) {
+    const v4 m = v4_mul(a, b);
+    return q4_first(v4_add(v4_add(m, Q4_SHUF(m, 1, 1, 1, 1)), Q4_SHUF(m, 2, 2, 2, 2)));
+}
+/* (v.x, v.y, v.z, 0) times s plus (0, 0, 0, w): a quaternion from a vector part and a
+ * scalar part. */
+HOT v4 q4_make(v4 v, float s, float w) {
+    return v4_add(v4_mul(v, q4_set(s, s, s, 0.0f)), q4_set(0.0f, 0.0f, 0.0f, w));
+}
 HOT fv3 fv3_of4(v4 a) { return f3(q4_lane(a, 0), q4_lane(a, 1), q4_lane(a, 2)); }
 HOT fq fq_of4(v4 a) { return (fq){q4_lane(a, 0), q4_lane(a, 1), q4_lane(a, 2), q4_lane(a, 3)}; }
 HOT v4 soa_q4(const oroya_soa_transform *b, uint32_t i) {
@@ -829,12 +844,12 @@ HOT v4 soa_t4(const oroya_soa_transform *b, uint32_t i) {
     return q4_set(b->tx[i], b->ty[i], b->tz[i], 0.0f);
 }
 
-/* A two-bone chain for the float path: the three joints' positions, the first two joints'
- * world rotations and their local rotations (unit). */
+/* A two-bone chain for the float path: the three joints' positions (w = 0), the first two
+ * joints' world rotations and their local rotations (unit). */
 typedef struct {
-    fv3 a, b, c;
-    fq q0, q1;
-    fq l0, l1;
+    v4 a, b, c;
+    v4 q0, q1;
+    v4 l0, l1;
 } fchain2;
 
 /* Whether the float path may take this IK this frame (fields the caller may change between
@@ -847,15 +862,15 @@ static bool fast_two_bone_applies(const oroya_ik *ik) {
 /* The rotation about the unit axis n taking the direction of a to that of b (both
  * perpendicular to n, |a||b| = ab): (a x b, ab + a.b) while a.b >= 0, else the same rotation
  * as (n (ab - a.b), n.(a x b)), which has no cancellation near a half turn. */
-HOT fq fqabout(fv3 a, fv3 b, fv3 n, float ab) {
-    const float dp = fdot(a, b);
-    const fv3 c = fcross(a, b);
+HOT v4 q4_about(v4 a, v4 b, v4 n, float ab) {
+    const float dp = q4_dot3(a, b);
+    const v4 c = q4_cross(a, b);
     if (dp >= 0) {
         const float k = 1.0f / sqrtf(2.0f * ab * (ab + dp));
-        return (fq){c.x * k, c.y * k, c.z * k, (ab + dp) * k};
+        return q4_make(c, k, (ab + dp) * k);
     }
     const float e = ab - dp, k = 1.0f / sqrtf(2.0f * ab * e);
-    return (fq){n.x * (e * k), n.y * (e * k), n.z * (e * k), fdot(n, c) * k};
+    return q4_make(n, e * k, q4_dot3(n, c) * k);
 }
 
 /* The solve (see above): writes the first two joints' local rotations to out and whether the
@@ -863,31 +878,31 @@ HOT fq fqabout(fv3 a, fv3 b, fv3 n, float ab) {
  * (nothing written). */
 IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya_quat out[2],
                                     bool *reached) {
-    const fv3 t = f3(ik->target.x, ik->target.y, ik->target.z);
-    const fv3 pole = f3(ik->pole.x, ik->pole.y, ik->pole.z);
-    const float pole2 = fdot(pole, pole);
+    const v4 t = q4_set(ik->target.x, ik->target.y, ik->target.z, 0.0f);
+    const v4 pole = q4_set(ik->pole.x, ik->pole.y, ik->pole.z, 0.0f);
+    const float pole2 = q4_dot3(pole, pole);
     /* A sum of finite floats can overflow: then the double solver decides. */
-    if (!isfinite(t.x + t.y + t.z + pole2) || !(pole2 >= 1e-10f)) {
+    if (!isfinite(ik->target.x + ik->target.y + ik->target.z + pole2) || !(pole2 >= 1e-10f)) {
         return false;
     }
-    const fv3 u = fsub(in->b, in->a), v = fsub(in->c, in->b);
-    const float uu = fdot(u, u), vv = fdot(v, v);
-    const fv3 cr = fcross(u, v);
-    const float cc = fdot(cr, cr), uv = fdot(u, v);
+    const v4 u = v4_sub(in->b, in->a), v = v4_sub(in->c, in->b);
+    const float uu = q4_dot3(u, u), vv = q4_dot3(v, v);
+    const v4 cr = q4_cross(u, v);
+    const float cc = q4_dot3(cr, cr), uv = q4_dot3(u, v);
     const float l1 = sqrtf(uu), l2 = sqrtf(vv), pab = l1 * l2, chain = l1 + l2;
     /* Bent: a sine above 1e-2 (the double solver's hinge needs 1e-4) and the half-angle
      * cosine's pab + u.v above 1e-2 pab (folded less than some 168 degrees). */
     if (!(cc > 1e-4f * uu * vv) || !(pab + uv > 1e-2f * pab)) {
         return false;
     }
-    const fv3 ta = fsub(t, in->a);
-    const float dd = fdot(ta, ta);
+    const v4 ta = v4_sub(t, in->a);
+    const float dd = q4_dot3(ta, ta);
     if (!(dd > 1e-4f * chain * chain)) {
         return false;
     }
     const float tdist = sqrtf(dd);
     const float lcr = sqrtf(cc);
-    const fv3 h = fscale(cr, 1.0f / lcr);
+    const v4 h = v4_mul(cr, v4_set1(1.0f / lcr));
     /* The incoming bend's half angle: (pab + u.v, |u x v|) normalized. */
     const float r0 = 1.0f / sqrtf((pab + uv) * (pab + uv) + cc);
     const float ch0 = (pab + uv) * r0, sh0 = lcr * r0;
@@ -915,43 +930,42 @@ IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya
     /* The bend turns by psi1 - psi0 about h: its half angle's sine and cosine by the
      * difference formulas. */
     const float sb = sh1 * ch0 - ch1 * sh0, cb = ch1 * ch0 + sh1 * sh0;
-    const fq bend = {h.x * sb, h.y * sb, h.z * sb, cb};
-    const fv3 e1 = fadd(u, fqrot(bend, v));
+    const v4 bend = q4_make(h, sb, cb);
+    const v4 e1 = v4_add(u, q4_rot(bend, v));
     /* Swing e1 onto the line to the target; a swing near a half turn has no reliable axis. */
-    const float ee = fdot(e1, e1), ab = sqrtf(ee * dd), w = ab + fdot(e1, ta);
+    const float ee = q4_dot3(e1, e1), ab = sqrtf(ee * dd), w = ab + q4_dot3(e1, ta);
     if (!(w > 1e-2f * ab)) {
         return false;
     }
-    const fv3 sc = fcross(e1, ta);
     const float ks = 1.0f / sqrtf(2.0f * ab * w);
-    const fq swing = {sc.x * ks, sc.y * ks, sc.z * ks, w * ks};
+    const v4 swing = q4_make(q4_cross(e1, ta), ks, w * ks);
     /* Twist about the line so the middle joint (on the side n x h of the line, the hinge
      * perpendicular to both bones) goes to the pole's side. */
-    const fv3 n = fscale(ta, 1.0f / tdist);
-    const fv3 pp = fsub(pole, fscale(n, fdot(pole, n)));
-    const float pp2 = fdot(pp, pp);
-    const fv3 hs = fqrot(swing, h);
-    const fv3 hp = fsub(hs, fscale(n, fdot(hs, n)));
-    const float hp2 = fdot(hp, hp);
+    const v4 n = v4_mul(ta, v4_set1(1.0f / tdist));
+    const v4 pp = v4_sub(pole, v4_mul(n, v4_set1(q4_dot3(pole, n))));
+    const float pp2 = q4_dot3(pp, pp);
+    const v4 hs = q4_rot(swing, h);
+    const v4 hp = v4_sub(hs, v4_mul(n, v4_set1(q4_dot3(hs, n))));
+    const float hp2 = q4_dot3(hp, hp);
     if (!(pp2 > 1e-4f * pole2) || !(hp2 > 0.25f)) {
         return false;
     }
-    const fq twist = fqabout(hp, fcross(pp, n), n, sqrtf(hp2 * pp2));
-    const fq root = fqmul(twist, swing);
-    /* l' = l * conj(Q) * D * Q (the top of the file). */
-    const fq d[2] = {root, bend};
-    const fq *qw[2] = {&in->q0, &in->q1}, *ql[2] = {&in->l0, &in->l1};
+    const v4 twist = q4_about(hp, q4_cross(pp, n), n, sqrtf(hp2 * pp2));
+    const v4 root = q4_mul(twist, swing);
+    /* l' = l * conj(Q) * D * Q (the top of the file): D's vector turned by conj(Q) (q4_rot
+     * keeps the w lane), then the product. */
+    const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f), neg = v4_set1(-0.0f);
+    const v4 d[2] = {root, bend}, qw[2] = {in->q0, in->q1}, ql[2] = {in->l0, in->l1};
     float sum = 0;
     for (int i = 0; i < 2; i++) {
-        const fq q = *qw[i];
-        const fv3 dv = fqrot((fq){-q.x, -q.y, -q.z, q.w}, f3(d[i].x, d[i].y, d[i].z));
-        fq o = fqmul(*ql[i], (fq){dv.x, dv.y, dv.z, d[i].w});
-        const fq l = *ql[i];
-        if (o.x * l.x + o.y * l.y + o.z * l.z + o.w * l.w < 0) {
-            o = (fq){-o.x, -o.y, -o.z, -o.w}; /* stay in the input's hemisphere */
+        v4 o = q4_mul(ql[i], q4_rot(v4_xor(qw[i], conj), d[i]));
+        if (q4_dot3(o, ql[i]) + q4_lane(o, 3) * q4_lane(ql[i], 3) < 0) {
+            o = v4_xor(o, neg); /* stay in the input's hemisphere */
         }
-        out[i] = (oroya_quat){o.x, o.y, o.z, o.w};
-        sum += o.x + o.y + o.z + o.w;
+        _Alignas(16) float f[4];
+        v4_store(f, o);
+        out[i] = (oroya_quat){f[0], f[1], f[2], f[3]};
+        sum += f[0] + f[1] + f[2] + f[3];
     }
     if (!isfinite(sum)) {
         return false;
@@ -1114,13 +1128,13 @@ int oroya__ik_solve_run_fast(const oroya_ik_solve_job *job, oroya_result *result
         frame f0, f1;
         if (fabs(u0) <= 1e-6 && fabs(u1) <= 1e-6 && frame_of(&job->world[0], &f0) &&
             frame_of(&job->world[1], &f1) && isfinite(m2[12] + m2[13] + m2[14])) {
-            const fchain2 in = {f3((float)f0.p.x, (float)f0.p.y, (float)f0.p.z),
-                                f3((float)f1.p.x, (float)f1.p.y, (float)f1.p.z),
-                                f3(m2[12], m2[13], m2[14]),
-                                {(float)f0.q.x, (float)f0.q.y, (float)f0.q.z, (float)f0.q.w},
-                                {(float)f1.q.x, (float)f1.q.y, (float)f1.q.z, (float)f1.q.w},
-                                fq_of(r[0]),
-                                fq_of(r[1])};
+            const fchain2 in = {q4_set((float)f0.p.x, (float)f0.p.y, (float)f0.p.z, 0.0f),
+                                q4_set((float)f1.p.x, (float)f1.p.y, (float)f1.p.z, 0.0f),
+                                q4_set(m2[12], m2[13], m2[14], 0.0f),
+                                q4_set((float)f0.q.x, (float)f0.q.y, (float)f0.q.z, (float)f0.q.w),
+                                q4_set((float)f1.q.x, (float)f1.q.y, (float)f1.q.z, (float)f1.q.w),
+                                q4_set(r[0].x, r[0].y, r[0].z, r[0].w),
+                                q4_set(r[1].x, r[1].y, r[1].z, r[1].w)};
             oroya_quat o[2];
             bool reached = false;
             taken = 1;
@@ -1637,26 +1651,28 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
             }
         }
     }
-    fchain2 in;
-    in.l0 = fq_of4(l0), in.l1 = fq_of4(l1);
-    const float n0 = in.l0.x * in.l0.x + in.l0.y * in.l0.y + in.l0.z * in.l0.z + in.l0.w * in.l0.w;
-    const float n1 = in.l1.x * in.l1.x + in.l1.y * in.l1.y + in.l1.z * in.l1.z + in.l1.w * in.l1.w;
+    const float n0 = q4_dot3(l0, l0) + q4_lane(l0, 3) * q4_lane(l0, 3);
+    const float n1 = q4_dot3(l1, l1) + q4_lane(l1, 3) * q4_lane(l1, 3);
     if (!mid || !(fabsf(n0 - 1.0f) <= 1e-6f) || !(fabsf(n1 - 1.0f) <= 1e-6f)) {
         return false;
     }
     /* Positions: the parent's matrix times the first joint's translation, then its linear
-     * part (scale included) times the offsets. */
-    in.a = fv3_of4(a);
-    in.b = fv3_of4(v4_add(a, q4_mat(cols, xb)));
-    in.c = fv3_of4(v4_add(a, q4_mat(cols, x)));
+     * part (scale included) times the offsets; w = 0. */
+    const v4 xyz = q4_set(1.0f, 1.0f, 1.0f, 0.0f);
     const v4 pq =
         q4_set((float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]);
-    in.q0 = fq_of4(q4_mul(pq, l0));
-    in.q1 = fq_of4(q4_mul(pq, relb));
+    const v4 a0 = v4_mul(a, xyz);
+    const fchain2 in = {a0,
+                        v4_mul(v4_add(a0, q4_mat(cols, xb)), xyz),
+                        v4_mul(v4_add(a0, q4_mat(cols, x)), xyz),
+                        q4_mul(pq, l0),
+                        q4_mul(pq, relb),
+                        l0,
+                        l1};
+    const float fin = q4_dot3(v4_add(v4_add(in.a, in.b), in.c), xyz);
     oroya_quat out[2];
     bool reached;
-    if (!isfinite(in.a.x + in.a.y + in.a.z + in.b.x + in.b.y + in.b.z + in.c.x + in.c.y + in.c.z) ||
-        !fast_two_bone(ik, &in, out, &reached)) {
+    if (!isfinite(fin) || !fast_two_bone(ik, &in, out, &reached)) {
         return false;
     }
     write_rotations(c, ik, 2, out);
