@@ -982,6 +982,140 @@ IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya
     return true;
 }
 
+/* ---- the float fast path (aim) ----------------------------------------------------------- */
+
+/* Whether the float aim path may take this IK this frame: full weight, no limits, no eye
+ * offset. */
+static bool fast_aim_applies(const oroya_ik *ik) {
+    return ik->type == OROYA_IK_AIM && ik->weight >= 1 && !ik->limits && ik->offset.x == 0 &&
+           ik->offset.y == 0 && ik->offset.z == 0;
+}
+
+HOT v4 q4_normalize(v4 q) {
+    const float l2 = q4_dot3(q, q) + q4_lane(q, 3) * q4_lane(q, 3);
+    return v4_mul(q, v4_set1(1.0f / sqrtf(l2)));
+}
+
+/* solve_aim in float for the case above, on the chain's positions p (w = 0) and world
+ * rotations q (unit; both changed) and local rotations l: writes out and, when reached is not
+ * NULL, whether the ray ends within 1e-5 rad of the target. The same conditioning idea as
+ * the two-bone path: false (nothing written) when the target is within 1e-4 of a pivot, the
+ * aim ray misses a pivot's sphere, a turn is within some 8 degrees of a half turn, or the up
+ * axis or up is within a sine of 1e-2 of the line to the target. The partial turns go
+ * through qpow in double (the joints after one make up for its error, but the shares
+ * should hold). */
+IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, const v4 *l,
+                               oroya_quat *out, bool *reached) {
+    const oroya_vec3 t3 = ik->target, f3v = ik->forward, u3 = ik->up, a3 = ik->up_axis;
+    if (!isfinite(t3.x + t3.y + t3.z + f3v.x + f3v.y + f3v.z + u3.x + u3.y + u3.z + a3.x + a3.y +
+                  a3.z)) {
+        return false;
+    }
+    const v4 t = q4_set(t3.x, t3.y, t3.z, 0.0f);
+    const v4 fw0 = q4_set(f3v.x, f3v.y, f3v.z, 0.0f);
+    const float fw2 = q4_dot3(fw0, fw0);
+    if (!(fw2 >= 1e-10f)) {
+        return false;
+    }
+    const v4 fw = v4_mul(fw0, v4_set1(1.0f / sqrtf(fw2)));
+    v4 ua = q4_dot3(q4_set(a3.x, a3.y, a3.z, 0.0f), q4_set(a3.x, a3.y, a3.z, 0.0f)) > 0
+                ? q4_set(a3.x, a3.y, a3.z, 0.0f)
+                : q4_set(0.0f, 1.0f, 0.0f, 0.0f);
+    ua = v4_sub(ua, v4_mul(fw, v4_set1(q4_dot3(ua, fw))));
+    const float ua2 = q4_dot3(ua, ua);
+    const v4 wup = q4_set(u3.x, u3.y, u3.z, 0.0f);
+    const float wup2 = q4_dot3(wup, wup);
+    const bool use_up = wup2 > 0;
+    if (use_up && !(ua2 > 1e-4f)) {
+        return false;
+    }
+    if (use_up) {
+        ua = v4_mul(ua, v4_set1(1.0f / sqrtf(ua2)));
+    }
+    double shares[OROYA_IK_MAX_CHAIN];
+    aim_shares(ik, n, shares);
+    v4 eye = p[n - 1];
+    v4 fwd = q4_rot(q[n - 1], fw), upw = q4_rot(q[n - 1], ua);
+    double remaining = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        remaining += shares[i];
+    }
+    float sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const double part = remaining > 0 ? shares[i] / remaining : 0;
+        const double frac = part < 1 ? part : 1;
+        remaining -= shares[i];
+        if (!(frac > 0)) {
+            out[i] = (oroya_quat){q4_lane(l[i], 0), q4_lane(l[i], 1), q4_lane(l[i], 2),
+                                  q4_lane(l[i], 3)};
+            continue;
+        }
+        const v4 piv = p[i];
+        const v4 d = v4_sub(t, piv), o = v4_sub(eye, piv);
+        const float dd = q4_dot3(d, d), oo = q4_dot3(o, o);
+        if (!(dd > 1e-8f * (1.0f + oo))) {
+            return false;
+        }
+        const float of = q4_dot3(o, fwd), disc = of * of - oo + dd;
+        if (!(disc > 1e-4f * dd)) {
+            return false;
+        }
+        const v4 aim = v4_add(o, v4_mul(fwd, v4_set1(-of + sqrtf(disc))));
+        const float ab = sqrtf(q4_dot3(aim, aim) * dd), w = ab + q4_dot3(aim, d);
+        if (!(w > 1e-2f * ab)) {
+            return false;
+        }
+        const float k = 1.0f / sqrtf(2.0f * ab * w);
+        v4 full = q4_make(q4_cross(aim, d), k, w * k);
+        if (use_up) {
+            const v4 nd = v4_mul(d, v4_set1(1.0f / sqrtf(dd)));
+            const v4 ur = q4_rot(full, upw);
+            const v4 a1 = v4_sub(ur, v4_mul(nd, v4_set1(q4_dot3(ur, nd))));
+            const v4 b1 = v4_sub(wup, v4_mul(nd, v4_set1(q4_dot3(wup, nd))));
+            const float aa = q4_dot3(a1, a1), bb = q4_dot3(b1, b1);
+            if (!(aa > 1e-4f) || !(bb > 1e-4f * wup2)) {
+                return false;
+            }
+            full = q4_mul(q4_about(a1, b1, nd, sqrtf(aa * bb)), full);
+        }
+        v4 turn = full;
+        if (frac < 1) {
+            const dq pw = qpow(
+                (dq){q4_lane(full, 0), q4_lane(full, 1), q4_lane(full, 2), q4_lane(full, 3)}, frac);
+            turn = q4_set((float)pw.x, (float)pw.y, (float)pw.z, (float)pw.w);
+        }
+        const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f);
+        v4 li = q4_mul(l[i], q4_rot(v4_xor(q[i], conj), turn));
+        if (q4_dot3(li, l[i]) + q4_lane(li, 3) * q4_lane(l[i], 3) < 0) {
+            li = v4_xor(li, v4_set1(-0.0f)); /* stay in the input's hemisphere */
+        }
+        _Alignas(16) float fo[4];
+        v4_store(fo, li);
+        out[i] = (oroya_quat){fo[0], fo[1], fo[2], fo[3]};
+        sum += fo[0] + fo[1] + fo[2] + fo[3];
+        if (i + 1 == n && !reached) {
+            break;
+        }
+        for (uint32_t k2 = i + 1; k2 < n; k2++) {
+            p[k2] = v4_add(piv, q4_rot(turn, v4_sub(p[k2], piv)));
+            q[k2] = q4_mul(turn, q[k2]);
+        }
+        eye = v4_add(piv, q4_rot(turn, v4_sub(eye, piv)));
+        fwd = q4_rot(turn, fwd);
+        upw = q4_rot(turn, upw);
+    }
+    if (!isfinite(sum)) {
+        return false;
+    }
+    if (reached) {
+        const v4 to = v4_sub(t, eye);
+        const float ft = q4_dot3(fwd, to);
+        const v4 cx = q4_cross(fwd, to);
+        *reached = ft > 0 && sqrtf(q4_dot3(cx, cx)) < 1e-5f * ft;
+    }
+    return true;
+}
+
 /* ---- run ------------------------------------------------------------------------------ */
 
 static oroya_quat to_quat(dq q) {
@@ -1141,6 +1275,32 @@ int oroya__ik_solve_run_fast(const oroya_ik_solve_job *job, oroya_result *result
             if (fast_two_bone(ik, &in, o, &reached)) {
                 const oroya_quat end = r[2];
                 job->out[0] = o[0], job->out[1] = o[1], job->out[2] = end;
+                if (job->reached) {
+                    *job->reached = reached;
+                }
+                *result = OROYA_OK;
+                return 2;
+            }
+        }
+    }
+    if (ik && check_cheap(job, 0, NULL) == OROYA_OK && ik->weight > 0 && fast_aim_applies(ik)) {
+        const uint32_t n = chain_count(ik);
+        v4 fp[OROYA_IK_MAX_CHAIN], fqw[OROYA_IK_MAX_CHAIN], fl[OROYA_IK_MAX_CHAIN];
+        bool ok = true;
+        for (uint32_t k = 0; ok && k < n; k++) {
+            const oroya_quat r = job->rotations[k];
+            frame f;
+            ok = fabs(qdot(of_quat(r), of_quat(r)) - 1) <= 1e-6 && frame_of(&job->world[k], &f);
+            fp[k] = q4_set((float)f.p.x, (float)f.p.y, (float)f.p.z, 0.0f);
+            fqw[k] = q4_set((float)f.q.x, (float)f.q.y, (float)f.q.z, (float)f.q.w);
+            fl[k] = q4_set(r.x, r.y, r.z, r.w);
+        }
+        oroya_quat o[OROYA_IK_MAX_CHAIN];
+        bool reached = false;
+        if (ok) {
+            taken = 1;
+            if (fast_aim(ik, n, fp, fqw, fl, o, job->reached ? &reached : NULL)) {
+                memcpy(job->out, o, n * sizeof *o);
                 if (job->reached) {
                     *job->reached = reached;
                 }
@@ -1716,6 +1876,25 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
     }
     if (k != n) {
         return false;
+    }
+    if (fast_aim_applies(ik)) {
+        const v4 xyz = q4_set(1.0f, 1.0f, 1.0f, 0.0f);
+        v4 fp[OROYA_IK_MAX_CHAIN], fqw[OROYA_IK_MAX_CHAIN], fl[OROYA_IK_MAX_CHAIN];
+        bool unit = true;
+        float fin = 0;
+        for (k = 0; k < n; k++) {
+            fp[k] = v4_mul(v4_add(a, q4_mat(cols, xs[k])), xyz);
+            fqw[k] = q4_normalize(q4_mul(pq, rs[k]));
+            fl[k] = q4_set(q[k].x, q[k].y, q[k].z, q[k].w);
+            const float l2 = q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z + q[k].w * q[k].w;
+            unit = unit && fabsf(l2 - 1.0f) <= 1e-6f;
+            fin += q4_dot3(v4_add(fp[k], fqw[k]), xyz) + q4_lane(fqw[k], 3);
+        }
+        oroya_quat out[OROYA_IK_MAX_CHAIN];
+        if (unit && isfinite(fin) && fast_aim(ik, n, fp, fqw, fl, out, NULL)) {
+            write_rotations(c, ik, n, out);
+            return true;
+        }
     }
     frame f[OROYA_IK_MAX_CHAIN];
     double sum = 0;

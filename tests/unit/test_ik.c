@@ -1153,7 +1153,20 @@ int main(void) {
     OT_RUN(test_soft_limit);
     OT_RUN(test_target_rotation);
     OT_RUN(test_mid_axis);
+    const unsigned two_bone[3] = {fast_taken, fast_declined, fast_other};
+    fast_taken = fast_declined = fast_other = 0;
+    /* The aim properties through the float aim path. */
+    OT_RUN(test_aim);
+    unsigned aim_taken = fast_taken, aim_all = fast_taken + fast_declined + fast_other;
+    OT_RUN(test_aim_shares);
+    OT_RUN(test_aim_limits);
     use_fast = false;
+    printf("float aim path: %u solves taken, %u sent to the double solver by the conditioning "
+           "test, %u not its case (test_aim: %u of %u taken)\n",
+           fast_taken, fast_declined, fast_other, aim_taken, aim_all);
+    /* Two thirds of test_aim's cases have an eye offset (not the float path's case). */
+    OT_CHECK(aim_taken > aim_all / 4);
+    fast_taken = two_bone[0], fast_declined = two_bone[1], fast_other = two_bone[2];
     printf("float two-bone path: %u solves taken, %u sent to the double solver by the "
            "conditioning test, %u not its case (reachable targets: %u of %u taken)\n",
            fast_taken, fast_declined, fast_other, reach_taken, reach_all);
