@@ -1,10 +1,13 @@
 /* Inverse kinematics: two-bone and aim chains in closed form. See include/oroya/ik.h for the
  * contract and docs/ik.md for the math.
  *
- * Everything is computed in double: a solve is some hundred products and a few square roots
- * (no trigonometric call at weight 1; scalar double costs the instructions float would), and
- * it keeps the aim within 1e-5 rad and the reach within 1e-4 of the chain on poses far from
- * the origin. The hot functions are also built for AVX2 (IK_CLONES below).
+ * The solver is computed in double: a solve is some hundred products and a few square roots
+ * (no trigonometric call at weight 1), and it keeps the aim within 1e-5 rad and the reach
+ * within 1e-4 of the chain on poses far from the origin. It is the reference and the
+ * fallback of the pose kernel path's float path for the common cases ("the float fast
+ * path" below, docs/ik.md "The float path"), which a conditioning test sends back to it
+ * where float could miss those tolerances. The hot functions are also built for AVX2
+ * (IK_CLONES below).
  *
  * Frames. A joint's world rotation is Q = Qparent * l, with l its local rotation. A world
  * rotation D about the joint's pivot turns it into D * Q, which is the local rotation
@@ -754,26 +757,6 @@ typedef struct {
 } fq;
 
 HOT fv3 f3(float x, float y, float z) { return (fv3){x, y, z}; }
-HOT fv3 fadd(fv3 a, fv3 b) { return f3(a.x + b.x, a.y + b.y, a.z + b.z); }
-HOT fv3 fsub(fv3 a, fv3 b) { return f3(a.x - b.x, a.y - b.y, a.z - b.z); }
-HOT fv3 fscale(fv3 a, float s) { return f3(a.x * s, a.y * s, a.z * s); }
-HOT float fdot(fv3 a, fv3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-HOT fv3 fcross(fv3 a, fv3 b) {
-    return f3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-HOT fq fqmul(fq a, fq b) {
-    return (fq){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-                a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-HOT fv3 fqrot(fq q, fv3 v) {
-    const fv3 u = f3(q.x, q.y, q.z);
-    const fv3 t = fscale(fcross(u, v), 2.0f);
-    return fadd(fadd(v, fscale(t, q.w)), fcross(u, t));
-}
-HOT fq fq_of(oroya_quat q) { return (fq){q.x, q.y, q.z, q.w}; }
-
 /* The same products four-wide (x, y, z, w in the lanes; a vector has w = 0): the chain walks
  * and the float path's last step, where the scalar forms spend more on moving lanes than on
  * arithmetic. */
