@@ -1,10 +1,13 @@
 /* Inverse kinematics: two-bone and aim chains in closed form. See include/oroya/ik.h for the
  * contract and docs/ik.md for the math.
  *
- * Everything is computed in double: a solve is some hundred products and a few square roots
- * (no trigonometric call at weight 1; scalar double costs the instructions float would), and
- * it keeps the aim within 1e-5 rad and the reach within 1e-4 of the chain on poses far from
- * the origin. The hot functions are also built for AVX2 (IK_CLONES below).
+ * The solver is computed in double: a solve is some hundred products and a few square roots
+ * (no trigonometric call at weight 1), and it keeps the aim within 1e-5 rad and the reach
+ * within 1e-4 of the chain on poses far from the origin. It is the reference and the
+ * fallback of the pose kernel path's float path for the common cases ("the float fast
+ * path" below, docs/ik.md "The float path"), which a conditioning test sends back to it
+ * where float could miss those tolerances. The hot functions are also built for AVX2
+ * (IK_CLONES below).
  *
  * Frames. A joint's world rotation is Q = Qparent * l, with l its local rotation. A world
  * rotation D about the joint's pivot turns it into D * Q, which is the local rotation
@@ -734,6 +737,368 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
     return NULL;
 }
 
+/* ---- the float fast path (two-bone) ------------------------------------------------------ */
+
+/* The common two-bone case in float, with forms that stay accurate where the law of cosines
+ * does not: the bend by its half angles from factored differences ((dmax - d)(dmax + d) near
+ * full extension, (d - dmin)(d + dmin) near the fold), the twist by whichever half-angle form
+ * has no cancellation. A cheap conditioning test sends the cases where float could still miss
+ * a tolerance of the property tests to the double solver (fast_two_bone returns false): the
+ * incoming bend within a sine of 1e-2 of straight or a cosine of -0.98 of folded, the target
+ * within 1e-2 of the chain of the first joint, the pole within a sine of 1e-2 of the line to
+ * the target, a swing of more than some 168 degrees. The case itself (weight 1, no end
+ * rotation, the default hinge, unit rotations) is chosen by fast_two_bone_applies. See
+ * docs/ik.md, "The float path". */
+typedef struct {
+    float x, y, z;
+} fv3;
+typedef struct {
+    float x, y, z, w;
+} fq;
+
+HOT fv3 f3(float x, float y, float z) { return (fv3){x, y, z}; }
+/* The same products four-wide (x, y, z, w in the lanes; a vector has w = 0): the chain walks
+ * and the float path's last step, where the scalar forms spend more on moving lanes than on
+ * arithmetic. */
+#if OROYA__V4_SSE2
+#define Q4_SHUF(a, i, j, k, l) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(l, k, j, i))
+HOT v4 q4_set(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+HOT float q4_lane(v4 a, int i) {
+    _Alignas(16) float f[4];
+    _mm_store_ps(f, a);
+    return f[i];
+}
+#else
+HOT v4 q4_shuf(v4 a, int i, int j, int k, int l) {
+    v4 r = {{a.f[i], a.f[j], a.f[k], a.f[l]}};
+    return r;
+}
+#define Q4_SHUF(a, i, j, k, l) q4_shuf((a), i, j, k, l)
+HOT v4 q4_set(float x, float y, float z, float w) {
+    v4 r = {{x, y, z, w}};
+    return r;
+}
+HOT float q4_lane(v4 a, int i) { return a.f[i]; }
+#endif
+HOT v4 q4_mul(v4 a, v4 b) {
+    const v4 b1 = v4_xor(Q4_SHUF(b, 3, 2, 1, 0), q4_set(0.0f, -0.0f, 0.0f, -0.0f));
+    const v4 b2 = v4_xor(Q4_SHUF(b, 2, 3, 0, 1), q4_set(0.0f, 0.0f, -0.0f, -0.0f));
+    const v4 b3 = v4_xor(Q4_SHUF(b, 1, 0, 3, 2), q4_set(-0.0f, 0.0f, 0.0f, -0.0f));
+    return v4_add(v4_add(v4_mul(Q4_SHUF(a, 3, 3, 3, 3), b), v4_mul(Q4_SHUF(a, 0, 0, 0, 0), b1)),
+                  v4_add(v4_mul(Q4_SHUF(a, 1, 1, 1, 1), b2), v4_mul(Q4_SHUF(a, 2, 2, 2, 2), b3)));
+}
+/* a x b in x, y, z; w is a.w b.w - a.w b.w (0 for finite values). */
+HOT v4 q4_cross(v4 a, v4 b) {
+    return v4_sub(v4_mul(Q4_SHUF(a, 1, 2, 0, 3), Q4_SHUF(b, 2, 0, 1, 3)),
+                  v4_mul(Q4_SHUF(a, 2, 0, 1, 3), Q4_SHUF(b, 1, 2, 0, 3)));
+}
+/* The vector v (w = 0) turned by the unit quaternion q. */
+HOT v4 q4_rot(v4 q, v4 v) {
+    const v4 t = v4_mul(q4_cross(q, v), v4_set1(2.0f));
+    return v4_add(v4_add(v, v4_mul(Q4_SHUF(q, 3, 3, 3, 3), t)), q4_cross(q, t));
+}
+/* The linear part of the column-major matrix c (3 columns) times the vector x. */
+HOT v4 q4_mat(const v4 *c, v4 x) {
+    return v4_add(
+        v4_add(v4_mul(c[0], Q4_SHUF(x, 0, 0, 0, 0)), v4_mul(c[1], Q4_SHUF(x, 1, 1, 1, 1))),
+        v4_mul(c[2], Q4_SHUF(x, 2, 2, 2, 2)));
+}
+#if OROYA__V4_SSE2
+HOT float q4_first(v4 a) { return _mm_cvtss_f32(a); }
+#else
+HOT float q4_first(v4 a) { return a.f[0]; }
+#endif
+/* x, y and z only. */
+HOT float q4_dot3(v4 a, v4 b) {
+    const v4 m = v4_mul(a, b);
+    return q4_first(v4_add(v4_add(m, Q4_SHUF(m, 1, 1, 1, 1)), Q4_SHUF(m, 2, 2, 2, 2)));
+}
+/* (v.x, v.y, v.z, 0) times s plus (0, 0, 0, w): a quaternion from a vector part and a
+ * scalar part. */
+HOT v4 q4_make(v4 v, float s, float w) {
+    return v4_add(v4_mul(v, q4_set(s, s, s, 0.0f)), q4_set(0.0f, 0.0f, 0.0f, w));
+}
+HOT fv3 fv3_of4(v4 a) { return f3(q4_lane(a, 0), q4_lane(a, 1), q4_lane(a, 2)); }
+HOT fq fq_of4(v4 a) { return (fq){q4_lane(a, 0), q4_lane(a, 1), q4_lane(a, 2), q4_lane(a, 3)}; }
+HOT v4 soa_q4(const oroya_soa_transform *b, uint32_t i) {
+    return q4_set(b->qx[i], b->qy[i], b->qz[i], b->qw[i]);
+}
+HOT v4 soa_t4(const oroya_soa_transform *b, uint32_t i) {
+    return q4_set(b->tx[i], b->ty[i], b->tz[i], 0.0f);
+}
+
+/* A two-bone chain for the float path: the three joints' positions (w = 0), the first two
+ * joints' world rotations and their local rotations (unit). */
+typedef struct {
+    v4 a, b, c;
+    v4 q0, q1;
+    v4 l0, l1;
+} fchain2;
+
+/* Whether the float path may take this IK this frame (fields the caller may change between
+ * updates): full weight, no end rotation, the default hinge. */
+static bool fast_two_bone_applies(const oroya_ik *ik) {
+    return ik->type == OROYA_IK_TWO_BONE && ik->weight >= 1 && !ik->has_target_rotation &&
+           ik->mid_axis.x == 0 && ik->mid_axis.y == 0 && ik->mid_axis.z == 0;
+}
+
+/* The rotation about the unit axis n taking the direction of a to that of b (both
+ * perpendicular to n, |a||b| = ab): (a x b, ab + a.b) while a.b >= 0, else the same rotation
+ * as (n (ab - a.b), n.(a x b)), which has no cancellation near a half turn. */
+HOT v4 q4_about(v4 a, v4 b, v4 n, float ab) {
+    const float dp = q4_dot3(a, b);
+    const v4 c = q4_cross(a, b);
+    if (dp >= 0) {
+        const float k = 1.0f / sqrtf(2.0f * ab * (ab + dp));
+        return q4_make(c, k, (ab + dp) * k);
+    }
+    const float e = ab - dp, k = 1.0f / sqrtf(2.0f * ab * e);
+    return q4_make(n, e * k, q4_dot3(n, c) * k);
+}
+
+/* The solve (see above): writes the first two joints' local rotations to out and whether the
+ * target is reached (not softened or clamped); false when the case needs the double solver
+ * (nothing written). */
+IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya_quat out[2],
+                                    bool *reached) {
+    const v4 t = q4_set(ik->target.x, ik->target.y, ik->target.z, 0.0f);
+    const v4 pole = q4_set(ik->pole.x, ik->pole.y, ik->pole.z, 0.0f);
+    const float pole2 = q4_dot3(pole, pole);
+    /* A sum of finite floats can overflow: then the double solver decides. */
+    if (!isfinite(ik->target.x + ik->target.y + ik->target.z + pole2) || !(pole2 >= 1e-10f)) {
+        return false;
+    }
+    const v4 u = v4_sub(in->b, in->a), v = v4_sub(in->c, in->b);
+    const float uu = q4_dot3(u, u), vv = q4_dot3(v, v);
+    const v4 cr = q4_cross(u, v);
+    const float cc = q4_dot3(cr, cr), uv = q4_dot3(u, v);
+    const float l1 = sqrtf(uu), l2 = sqrtf(vv), pab = l1 * l2, chain = l1 + l2;
+    /* Bent: a sine above 1e-2 (the double solver's hinge needs 1e-4) and the half-angle
+     * cosine's pab + u.v above 1e-2 pab (folded less than some 168 degrees). */
+    if (!(cc > 1e-4f * uu * vv) || !(pab + uv > 1e-2f * pab)) {
+        return false;
+    }
+    const v4 ta = v4_sub(t, in->a);
+    const float dd = q4_dot3(ta, ta);
+    if (!(dd > 1e-4f * chain * chain)) {
+        return false;
+    }
+    const float tdist = sqrtf(dd);
+    const float lcr = sqrtf(cc);
+    const v4 h = v4_mul(cr, v4_set1(1.0f / lcr));
+    /* The incoming bend's half angle: (pab + u.v, |u x v|) normalized. */
+    const float r0 = 1.0f / sqrtf((pab + uv) * (pab + uv) + cc);
+    const float ch0 = (pab + uv) * r0, sh0 = lcr * r0;
+    const float dmax = chain, dmin = fabsf(l1 - l2);
+    float want = tdist;
+    bool within = true;
+    if (ik->soft > 0 && isfinite(ik->soft)) {
+        const float ds = (ik->soft < 0.999f ? ik->soft : 0.999f) * dmax, da = dmax - ds;
+        if (want > da && ds > 0) {
+            want = da + ds * (1.0f - expf(-(want - da) / ds));
+            within = false;
+        }
+    }
+    if (want > dmax) {
+        want = dmax, within = false;
+    }
+    if (want < dmin) {
+        want = dmin, within = false;
+    }
+    /* The new bend psi1 from cos^2(psi1 / 2) = (d - dmin)(d + dmin) / (4 pab) and
+     * sin^2(psi1 / 2) = (dmax - d)(dmax + d) / (4 pab): no cancellation at either end. */
+    const float q4 = 0.25f / pab;
+    const float c2 = (want - dmin) * (want + dmin) * q4, s2 = (dmax - want) * (dmax + want) * q4;
+    const float ch1 = sqrtf(c2 > 0 ? c2 : 0), sh1 = sqrtf(s2 > 0 ? s2 : 0);
+    /* The bend turns by psi1 - psi0 about h: its half angle's sine and cosine by the
+     * difference formulas. */
+    const float sb = sh1 * ch0 - ch1 * sh0, cb = ch1 * ch0 + sh1 * sh0;
+    const v4 bend = q4_make(h, sb, cb);
+    const v4 e1 = v4_add(u, q4_rot(bend, v));
+    /* Swing e1 onto the line to the target; a swing near a half turn has no reliable axis. */
+    const float ee = q4_dot3(e1, e1), ab = sqrtf(ee * dd), w = ab + q4_dot3(e1, ta);
+    if (!(w > 1e-2f * ab)) {
+        return false;
+    }
+    const float ks = 1.0f / sqrtf(2.0f * ab * w);
+    const v4 swing = q4_make(q4_cross(e1, ta), ks, w * ks);
+    /* Twist about the line so the middle joint (on the side n x h of the line, the hinge
+     * perpendicular to both bones) goes to the pole's side. */
+    const v4 n = v4_mul(ta, v4_set1(1.0f / tdist));
+    const v4 pp = v4_sub(pole, v4_mul(n, v4_set1(q4_dot3(pole, n))));
+    const float pp2 = q4_dot3(pp, pp);
+    const v4 hs = q4_rot(swing, h);
+    const v4 hp = v4_sub(hs, v4_mul(n, v4_set1(q4_dot3(hs, n))));
+    const float hp2 = q4_dot3(hp, hp);
+    if (!(pp2 > 1e-4f * pole2) || !(hp2 > 0.25f)) {
+        return false;
+    }
+    const v4 twist = q4_about(hp, q4_cross(pp, n), n, sqrtf(hp2 * pp2));
+    const v4 root = q4_mul(twist, swing);
+    /* l' = l * conj(Q) * D * Q (the top of the file): D's vector turned by conj(Q) (q4_rot
+     * keeps the w lane), then the product. */
+    const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f), neg = v4_set1(-0.0f);
+    const v4 d[2] = {root, bend}, qw[2] = {in->q0, in->q1}, ql[2] = {in->l0, in->l1};
+    float sum = 0;
+    for (int i = 0; i < 2; i++) {
+        v4 o = q4_mul(ql[i], q4_rot(v4_xor(qw[i], conj), d[i]));
+        if (q4_dot3(o, ql[i]) + q4_lane(o, 3) * q4_lane(ql[i], 3) < 0) {
+            o = v4_xor(o, neg); /* stay in the input's hemisphere */
+        }
+        _Alignas(16) float f[4];
+        v4_store(f, o);
+        out[i] = (oroya_quat){f[0], f[1], f[2], f[3]};
+        sum += f[0] + f[1] + f[2] + f[3];
+    }
+    if (!isfinite(sum)) {
+        return false;
+    }
+    for (int i = 0; ik->limits && i < 2; i++) {
+        if (ik->limits[i].swing != OROYA_SWING_FREE || ik->limits[i].has_twist_limit) {
+            oroya_quat cl;
+            if (oroya_joint_limit_clamp(&ik->limits[i], out[i], &cl) == OROYA_OK) {
+                out[i] = cl;
+            }
+        }
+    }
+    *reached = within;
+    return true;
+}
+
+/* ---- the float fast path (aim) ----------------------------------------------------------- */
+
+/* Whether the float aim path may take this IK this frame: full weight, no limits, no eye
+ * offset. */
+static bool fast_aim_applies(const oroya_ik *ik) {
+    return ik->type == OROYA_IK_AIM && ik->weight >= 1 && !ik->limits && ik->offset.x == 0 &&
+           ik->offset.y == 0 && ik->offset.z == 0;
+}
+
+HOT v4 q4_normalize(v4 q) {
+    const float l2 = q4_dot3(q, q) + q4_lane(q, 3) * q4_lane(q, 3);
+    return v4_mul(q, v4_set1(1.0f / sqrtf(l2)));
+}
+
+/* solve_aim in float for the case above, on the chain's positions p (w = 0) and world
+ * rotations q (unit; both changed) and local rotations l: writes out and, when reached is not
+ * NULL, whether the ray ends within 1e-5 rad of the target. The same conditioning idea as
+ * the two-bone path: false (nothing written) when the target is within 1e-4 of a pivot, the
+ * aim ray misses a pivot's sphere, a turn is within some 8 degrees of a half turn, or the up
+ * axis or up is within a sine of 1e-2 of the line to the target. The partial turns go
+ * through qpow in double (the joints after one make up for its error, but the shares
+ * should hold). */
+IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, const v4 *l,
+                               oroya_quat *out, bool *reached) {
+    const oroya_vec3 t3 = ik->target, f3v = ik->forward, u3 = ik->up, a3 = ik->up_axis;
+    if (!isfinite(t3.x + t3.y + t3.z + f3v.x + f3v.y + f3v.z + u3.x + u3.y + u3.z + a3.x + a3.y +
+                  a3.z)) {
+        return false;
+    }
+    const v4 t = q4_set(t3.x, t3.y, t3.z, 0.0f);
+    const v4 fw0 = q4_set(f3v.x, f3v.y, f3v.z, 0.0f);
+    const float fw2 = q4_dot3(fw0, fw0);
+    if (!(fw2 >= 1e-10f)) {
+        return false;
+    }
+    const v4 fw = v4_mul(fw0, v4_set1(1.0f / sqrtf(fw2)));
+    v4 ua = q4_dot3(q4_set(a3.x, a3.y, a3.z, 0.0f), q4_set(a3.x, a3.y, a3.z, 0.0f)) > 0
+                ? q4_set(a3.x, a3.y, a3.z, 0.0f)
+                : q4_set(0.0f, 1.0f, 0.0f, 0.0f);
+    ua = v4_sub(ua, v4_mul(fw, v4_set1(q4_dot3(ua, fw))));
+    const float ua2 = q4_dot3(ua, ua);
+    const v4 wup = q4_set(u3.x, u3.y, u3.z, 0.0f);
+    const float wup2 = q4_dot3(wup, wup);
+    const bool use_up = wup2 > 0;
+    if (use_up && !(ua2 > 1e-4f)) {
+        return false;
+    }
+    if (use_up) {
+        ua = v4_mul(ua, v4_set1(1.0f / sqrtf(ua2)));
+    }
+    double shares[OROYA_IK_MAX_CHAIN];
+    aim_shares(ik, n, shares);
+    v4 eye = p[n - 1];
+    v4 fwd = q4_rot(q[n - 1], fw), upw = q4_rot(q[n - 1], ua);
+    double remaining = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        remaining += shares[i];
+    }
+    float sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const double part = remaining > 0 ? shares[i] / remaining : 0;
+        const double frac = part < 1 ? part : 1;
+        remaining -= shares[i];
+        if (!(frac > 0)) {
+            out[i] = (oroya_quat){q4_lane(l[i], 0), q4_lane(l[i], 1), q4_lane(l[i], 2),
+                                  q4_lane(l[i], 3)};
+            continue;
+        }
+        const v4 piv = p[i];
+        const v4 d = v4_sub(t, piv), o = v4_sub(eye, piv);
+        const float dd = q4_dot3(d, d), oo = q4_dot3(o, o);
+        if (!(dd > 1e-8f * (1.0f + oo))) {
+            return false;
+        }
+        const float of = q4_dot3(o, fwd), disc = of * of - oo + dd;
+        if (!(disc > 1e-4f * dd)) {
+            return false;
+        }
+        const v4 aim = v4_add(o, v4_mul(fwd, v4_set1(-of + sqrtf(disc))));
+        const float ab = sqrtf(q4_dot3(aim, aim) * dd), w = ab + q4_dot3(aim, d);
+        if (!(w > 1e-2f * ab)) {
+            return false;
+        }
+        const float k = 1.0f / sqrtf(2.0f * ab * w);
+        v4 full = q4_make(q4_cross(aim, d), k, w * k);
+        if (use_up) {
+            const v4 nd = v4_mul(d, v4_set1(1.0f / sqrtf(dd)));
+            const v4 ur = q4_rot(full, upw);
+            const v4 a1 = v4_sub(ur, v4_mul(nd, v4_set1(q4_dot3(ur, nd))));
+            const v4 b1 = v4_sub(wup, v4_mul(nd, v4_set1(q4_dot3(wup, nd))));
+            const float aa = q4_dot3(a1, a1), bb = q4_dot3(b1, b1);
+            if (!(aa > 1e-4f) || !(bb > 1e-4f * wup2)) {
+                return false;
+            }
+            full = q4_mul(q4_about(a1, b1, nd, sqrtf(aa * bb)), full);
+        }
+        v4 turn = full;
+        if (frac < 1) {
+            const dq pw = qpow(
+                (dq){q4_lane(full, 0), q4_lane(full, 1), q4_lane(full, 2), q4_lane(full, 3)}, frac);
+            turn = q4_set((float)pw.x, (float)pw.y, (float)pw.z, (float)pw.w);
+        }
+        const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f);
+        v4 li = q4_mul(l[i], q4_rot(v4_xor(q[i], conj), turn));
+        if (q4_dot3(li, l[i]) + q4_lane(li, 3) * q4_lane(l[i], 3) < 0) {
+            li = v4_xor(li, v4_set1(-0.0f)); /* stay in the input's hemisphere */
+        }
+        _Alignas(16) float fo[4];
+        v4_store(fo, li);
+        out[i] = (oroya_quat){fo[0], fo[1], fo[2], fo[3]};
+        sum += fo[0] + fo[1] + fo[2] + fo[3];
+        if (i + 1 == n && !reached) {
+            break;
+        }
+        for (uint32_t k2 = i + 1; k2 < n; k2++) {
+            p[k2] = v4_add(piv, q4_rot(turn, v4_sub(p[k2], piv)));
+            q[k2] = q4_mul(turn, q[k2]);
+        }
+        eye = v4_add(piv, q4_rot(turn, v4_sub(eye, piv)));
+        fwd = q4_rot(turn, fwd);
+        upw = q4_rot(turn, upw);
+    }
+    if (!isfinite(sum)) {
+        return false;
+    }
+    if (reached) {
+        const v4 to = v4_sub(t, eye);
+        const float ft = q4_dot3(fwd, to);
+        const v4 cx = q4_cross(fwd, to);
+        *reached = ft > 0 && sqrtf(q4_dot3(cx, cx)) < 1e-5f * ft;
+    }
+    return true;
+}
+
 /* ---- run ------------------------------------------------------------------------------ */
 
 static oroya_quat to_quat(dq q) {
@@ -865,6 +1230,70 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
     }
     return solve_frames(ik, n, job->world[n - 1].m, f, job->rotations, job->out, job->reached, why,
                         err);
+}
+
+int oroya__ik_solve_run_fast(const oroya_ik_solve_job *job, oroya_result *result,
+                             oroya_error *err) {
+    int taken = 0;
+    const oroya_ik *ik = job ? job->ik : NULL;
+    if (ik && check_cheap(job, 0, NULL) == OROYA_OK && ik->weight > 0 &&
+        fast_two_bone_applies(ik)) {
+        const oroya_quat *r = job->rotations;
+        const float *m2 = job->world[2].m;
+        const double u0 = qdot(of_quat(r[0]), of_quat(r[0])) - 1;
+        const double u1 = qdot(of_quat(r[1]), of_quat(r[1])) - 1;
+        frame f0, f1;
+        if (fabs(u0) <= 1e-6 && fabs(u1) <= 1e-6 && frame_of(&job->world[0], &f0) &&
+            frame_of(&job->world[1], &f1) && isfinite(m2[12] + m2[13] + m2[14])) {
+            const fchain2 in = {q4_set((float)f0.p.x, (float)f0.p.y, (float)f0.p.z, 0.0f),
+                                q4_set((float)f1.p.x, (float)f1.p.y, (float)f1.p.z, 0.0f),
+                                q4_set(m2[12], m2[13], m2[14], 0.0f),
+                                q4_set((float)f0.q.x, (float)f0.q.y, (float)f0.q.z, (float)f0.q.w),
+                                q4_set((float)f1.q.x, (float)f1.q.y, (float)f1.q.z, (float)f1.q.w),
+                                q4_set(r[0].x, r[0].y, r[0].z, r[0].w),
+                                q4_set(r[1].x, r[1].y, r[1].z, r[1].w)};
+            oroya_quat o[2];
+            bool reached = false;
+            taken = 1;
+            if (fast_two_bone(ik, &in, o, &reached)) {
+                const oroya_quat end = r[2];
+                job->out[0] = o[0], job->out[1] = o[1], job->out[2] = end;
+                if (job->reached) {
+                    *job->reached = reached;
+                }
+                *result = OROYA_OK;
+                return 2;
+            }
+        }
+    }
+    if (ik && check_cheap(job, 0, NULL) == OROYA_OK && ik->weight > 0 && fast_aim_applies(ik)) {
+        const uint32_t n = chain_count(ik);
+        v4 fp[OROYA_IK_MAX_CHAIN], fqw[OROYA_IK_MAX_CHAIN], fl[OROYA_IK_MAX_CHAIN];
+        bool ok = true;
+        for (uint32_t k = 0; ok && k < n; k++) {
+            const oroya_quat r = job->rotations[k];
+            frame f;
+            ok = fabs(qdot(of_quat(r), of_quat(r)) - 1) <= 1e-6 && frame_of(&job->world[k], &f);
+            fp[k] = q4_set((float)f.p.x, (float)f.p.y, (float)f.p.z, 0.0f);
+            fqw[k] = q4_set((float)f.q.x, (float)f.q.y, (float)f.q.z, (float)f.q.w);
+            fl[k] = q4_set(r.x, r.y, r.z, r.w);
+        }
+        oroya_quat o[OROYA_IK_MAX_CHAIN];
+        bool reached = false;
+        if (ok) {
+            taken = 1;
+            if (fast_aim(ik, n, fp, fqw, fl, o, job->reached ? &reached : NULL)) {
+                memcpy(job->out, o, n * sizeof *o);
+                if (job->reached) {
+                    *job->reached = reached;
+                }
+                *result = OROYA_OK;
+                return 2;
+            }
+        }
+    }
+    *result = oroya_ik_solve_run(job, err);
+    return taken;
 }
 
 /* ---- chains and hooks ------------------------------------------------------------------- */
@@ -1317,6 +1746,158 @@ uint32_t oroya__ik_next_root(const oroya__ik_pose *c, uint32_t from, uint32_t en
     return r;
 }
 
+/* The world rotation of joint par (model matrix pm, NULL at a skeleton root: the identity),
+ * decomposed once per pass and parent (both legs hang from the hips); false when the matrix
+ * has no rotation. */
+static bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_cache *cache) {
+    if (!cache->set || cache->joint != par) {
+        frame pf = {v3(0, 0, 0), qid()};
+        cache->set = true;
+        cache->joint = par;
+        cache->ok = !pm || frame_of(pm, &pf);
+        cache->q[0] = pf.q.x, cache->q[1] = pf.q.y, cache->q[2] = pf.q.z, cache->q[3] = pf.q.w;
+    }
+    return cache->ok;
+}
+
+/* The float path of a two-bone IK in the pass (fast_two_bone): the chain straight from the
+ * SoA locals, positions and world rotations by float quaternions from the parent's model
+ * matrix p (NULL: the identity) and world rotation, which needs unit scale (within 1e-6) on
+ * the path's joints above the end. False when the case needs the double solver (nothing
+ * written). */
+HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const uint32_t *path,
+                           uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const float *pm = p ? p : identity;
+    const v4 cols[3] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8)};
+    const oroya_soa_transform *bl = &c->locals[path[0] / 4];
+    uint32_t i = path[0] % 4;
+    const v4 a = v4_add(q4_mat(cols, soa_t4(bl, i)), v4_loadu(pm + 12));
+    const v4 l0 = soa_q4(bl, i);
+    v4 rel = l0, relb = rel, l1 = rel;
+    /* The path's offsets in the parent's frame: x, at the middle joint xb. */
+    v4 x = v4_zero(), xb = x;
+    bool mid = false;
+    for (uint32_t e = 1; e < len; e++) {
+        if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
+              fabsf(bl->sz[i] - 1.0f) <= 1e-6f)) {
+            return false;
+        }
+        const uint32_t j = path[e];
+        bl = &c->locals[j / 4], i = j % 4;
+        x = v4_add(x, q4_rot(rel, soa_t4(bl, i)));
+        if (e + 1 < len) {
+            const v4 lj = soa_q4(bl, i);
+            rel = q4_mul(rel, lj);
+            if (!mid && j == ik->joints[1]) {
+                l1 = lj, xb = x, relb = rel, mid = true;
+            }
+        }
+    }
+    const float n0 = q4_dot3(l0, l0) + q4_lane(l0, 3) * q4_lane(l0, 3);
+    const float n1 = q4_dot3(l1, l1) + q4_lane(l1, 3) * q4_lane(l1, 3);
+    if (!mid || !(fabsf(n0 - 1.0f) <= 1e-6f) || !(fabsf(n1 - 1.0f) <= 1e-6f)) {
+        return false;
+    }
+    /* Positions: the parent's matrix times the first joint's translation, then its linear
+     * part (scale included) times the offsets; w = 0. */
+    const v4 xyz = q4_set(1.0f, 1.0f, 1.0f, 0.0f);
+    const v4 pq =
+        q4_set((float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]);
+    const v4 a0 = v4_mul(a, xyz);
+    const fchain2 in = {a0,
+                        v4_mul(v4_add(a0, q4_mat(cols, xb)), xyz),
+                        v4_mul(v4_add(a0, q4_mat(cols, x)), xyz),
+                        q4_mul(pq, l0),
+                        q4_mul(pq, relb),
+                        l0,
+                        l1};
+    const float fin = q4_dot3(v4_add(v4_add(in.a, in.b), in.c), xyz);
+    oroya_quat out[2];
+    bool reached;
+    if (!isfinite(fin) || !fast_two_bone(ik, &in, out, &reached)) {
+        return false;
+    }
+    write_rotations(c, ik, 2, out);
+    return true;
+}
+
+/* The chain of an aim IK with no eye offset straight from the SoA locals, for the double
+ * solver: each chain joint's position and world rotation by float quaternions from the
+ * parent's model matrix p (NULL: the identity) and world rotation, as run_fast_two_bone
+ * walks its chain (unit scale within 1e-6 on the path's joints above the end), so the path's
+ * matrices are not computed ahead. False when the walk does not apply (nothing written). */
+HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, const uint32_t *path,
+                      uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const float *pm = p ? p : identity;
+    const v4 cols[3] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8)};
+    const oroya_soa_transform *bl = &c->locals[path[0] / 4];
+    uint32_t i = path[0] % 4;
+    const v4 a = v4_add(q4_mat(cols, soa_t4(bl, i)), v4_loadu(pm + 12));
+    const v4 pq =
+        q4_set((float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]);
+    oroya_quat q[OROYA_IK_MAX_CHAIN];
+    v4 xs[OROYA_IK_MAX_CHAIN], rs[OROYA_IK_MAX_CHAIN];
+    q[0] = soa_rotation(c->locals, path[0]);
+    v4 rel = soa_q4(bl, i), x = v4_zero();
+    xs[0] = x, rs[0] = rel;
+    uint32_t k = 1;
+    for (uint32_t e = 1; e < len && k < n; e++) {
+        if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
+              fabsf(bl->sz[i] - 1.0f) <= 1e-6f)) {
+            return false;
+        }
+        const uint32_t j = path[e];
+        bl = &c->locals[j / 4], i = j % 4;
+        x = v4_add(x, q4_rot(rel, soa_t4(bl, i)));
+        rel = q4_mul(rel, soa_q4(bl, i));
+        if (j == ik->joints[k]) {
+            xs[k] = x, rs[k] = rel, q[k] = soa_rotation(c->locals, j);
+            k++;
+        }
+    }
+    if (k != n) {
+        return false;
+    }
+    if (fast_aim_applies(ik)) {
+        const v4 xyz = q4_set(1.0f, 1.0f, 1.0f, 0.0f);
+        v4 fp[OROYA_IK_MAX_CHAIN], fqw[OROYA_IK_MAX_CHAIN], fl[OROYA_IK_MAX_CHAIN];
+        bool unit = true;
+        float fin = 0;
+        for (k = 0; k < n; k++) {
+            fp[k] = v4_mul(v4_add(a, q4_mat(cols, xs[k])), xyz);
+            fqw[k] = q4_normalize(q4_mul(pq, rs[k]));
+            fl[k] = q4_set(q[k].x, q[k].y, q[k].z, q[k].w);
+            const float l2 = q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z + q[k].w * q[k].w;
+            unit = unit && fabsf(l2 - 1.0f) <= 1e-6f;
+            fin += q4_dot3(v4_add(fp[k], fqw[k]), xyz) + q4_lane(fqw[k], 3);
+        }
+        oroya_quat out[OROYA_IK_MAX_CHAIN];
+        if (unit && isfinite(fin) && fast_aim(ik, n, fp, fqw, fl, out, NULL)) {
+            write_rotations(c, ik, n, out);
+            return true;
+        }
+    }
+    frame f[OROYA_IK_MAX_CHAIN];
+    double sum = 0;
+    for (k = 0; k < n; k++) {
+        const fv3 pk = fv3_of4(v4_add(a, q4_mat(cols, xs[k])));
+        const fq wq = fq_of4(q4_mul(pq, rs[k]));
+        f[k].p = v3(pk.x, pk.y, pk.z);
+        f[k].q = qnorm((dq){wq.x, wq.y, wq.z, wq.w});
+        sum += f[k].p.x + f[k].p.y + f[k].p.z + wq.x + wq.y + wq.z + wq.w;
+    }
+    /* No offset: the solve reads only the last joint's position of its matrix. */
+    float last[16] = {0};
+    last[12] = (float)f[n - 1].p.x, last[13] = (float)f[n - 1].p.y, last[14] = (float)f[n - 1].p.z;
+    if (!isfinite(sum) || solve_frames(ik, n, last, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+        return true; /* the fallback: the chain left as blended, as character_solve does */
+    }
+    write_rotations(c, ik, n, q);
+    return true;
+}
+
 /* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
  * global function whatever its visibility. */
 static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
@@ -1337,14 +1918,24 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
         if (!len) {
             continue;
         }
-        /* Every joint below root is computed (the parent among them); the path's matrices
-         * from the blended locals, as the pass will compute them. A chain joint's matrix goes
-         * to its own slot, a joint between chain joints to scratch: pointers, no copies. */
+        /* Every joint below root is computed (the parent among them). */
         const uint32_t par = s->parents[root];
+        const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
+        if (fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
+            run_fast_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache)) {
+            continue;
+        }
+        if (ik->type == OROYA_IK_AIM && ik->offset.x == 0 && ik->offset.y == 0 &&
+            ik->offset.z == 0 && parent_rotation(pm, par, cache) &&
+            run_aim_walk(c, ik, n, path, len, pm ? pm->m : NULL, cache)) {
+            continue;
+        }
+        /* The double solver: the path's matrices from the blended locals, as the pass will
+         * compute them. A chain joint's matrix goes to its own slot, a joint between chain
+         * joints to scratch: pointers, no copies. */
         oroya_mat4 mats[OROYA_IK_MAX_CHAIN], scratch;
         const float *w[OROYA_IK_MAX_CHAIN];
         v4 m[4];
-        const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
         const float *prev = pm ? pm->m : NULL;
         uint32_t k = 0;
         /* The end joint's position is all the solve reads of its matrix (its rotation comes
@@ -1374,14 +1965,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
         }
         /* The parent's world rotation: decomposed once per pass and parent (both legs hang
          * from the hips), the identity at a skeleton root. */
-        if (!cache->set || cache->joint != par) {
-            frame pf = {v3(0, 0, 0), qid()};
-            cache->set = true;
-            cache->joint = par;
-            cache->ok = !pm || frame_of(pm, &pf);
-            cache->q[0] = pf.q.x, cache->q[1] = pf.q.y, cache->q[2] = pf.q.z, cache->q[3] = pf.q.w;
-        }
-        if (cache->ok) {
+        if (parent_rotation(pm, par, cache)) {
             const dq pq = {cache->q[0], cache->q[1], cache->q[2], cache->q[3]};
             character_solve(c, ik, n, w, &pq, path, len);
         }

@@ -68,12 +68,28 @@ static float chain_length(const chain *c) {
     return l;
 }
 
+/* Which solver the property tests run: the double solver (oroya_ik_solve_run), or the float
+ * two-bone path the pose kernel takes, with its fallback to the double one
+ * (oroya__ik_solve_run_fast); with the latter, how often the float path took a solve, how
+ * often its conditioning test sent one to the double solver, and how often the case was not
+ * one it takes (a weight below 1, an end rotation, a given hinge). */
+static bool use_fast;
+static unsigned fast_taken, fast_declined, fast_other;
+
 /* Runs the IK on the chain and writes the result back into it. */
 static oroya_result solve(chain *c, const oroya_ik *ik, bool *reached) {
     oroya_quat out[MAXJ];
     oroya_error err = {0};
-    oroya_result r =
-        oroya_ik_solve_run(&(oroya_ik_solve_job){ik, c->world, c->r, out, reached}, &err);
+    const oroya_ik_solve_job job = {ik, c->world, c->r, out, reached};
+    oroya_result r;
+    if (use_fast) {
+        const int path = oroya__ik_solve_run_fast(&job, &r, &err);
+        fast_taken += (unsigned)(path == 2);
+        fast_declined += (unsigned)(path == 1);
+        fast_other += (unsigned)(path == 0);
+    } else {
+        r = oroya_ik_solve_run(&job, &err);
+    }
     for (uint32_t i = 0; i < c->n; i++)
         c->r[i] = out[i];
     chain_update(c);
@@ -1124,5 +1140,37 @@ int main(void) {
     OT_RUN(test_run_time_degenerate_pole_and_forward);
     OT_RUN(test_run_time_bad_local_rotation);
     OT_RUN(test_kernel_chains_across_blocks);
+    /* Last, so the tests above draw the random cases they always drew. The two-bone
+     * properties again through the float path, at the same tolerances. */
+    use_fast = true;
+    OT_RUN(test_reachable_target_is_reached);
+    unsigned reach_taken = fast_taken, reach_all = fast_taken + fast_declined + fast_other;
+    OT_RUN(test_unreachable_target_straightens_the_chain);
+    OT_RUN(test_pole_is_respected);
+    OT_RUN(test_weight);
+    OT_RUN(test_limits_never_violated);
+    OT_RUN(test_continuity);
+    OT_RUN(test_soft_limit);
+    OT_RUN(test_target_rotation);
+    OT_RUN(test_mid_axis);
+    const unsigned two_bone[3] = {fast_taken, fast_declined, fast_other};
+    fast_taken = fast_declined = fast_other = 0;
+    /* The aim properties through the float aim path. */
+    OT_RUN(test_aim);
+    unsigned aim_taken = fast_taken, aim_all = fast_taken + fast_declined + fast_other;
+    OT_RUN(test_aim_shares);
+    OT_RUN(test_aim_limits);
+    use_fast = false;
+    printf("float aim path: %u solves taken, %u sent to the double solver by the conditioning "
+           "test, %u not its case (test_aim: %u of %u taken)\n",
+           fast_taken, fast_declined, fast_other, aim_taken, aim_all);
+    /* Two thirds of test_aim's cases have an eye offset (not the float path's case). */
+    OT_CHECK(aim_taken > aim_all / 4);
+    fast_taken = two_bone[0], fast_declined = two_bone[1], fast_other = two_bone[2];
+    printf("float two-bone path: %u solves taken, %u sent to the double solver by the "
+           "conditioning test, %u not its case (reachable targets: %u of %u taken)\n",
+           fast_taken, fast_declined, fast_other, reach_taken, reach_all);
+    /* Most random reachable cases are well conditioned: the float path must take them. */
+    OT_CHECK(reach_taken > reach_all * 3 / 4);
     return ot_finish();
 }
