@@ -369,6 +369,16 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
 }
 
 #if OROYA__PK_WIDTH == 8
+/* Bit 4c + l of a drop field in lane l (and l - 4) of row c. */
+#define PKQ_DB(c)                                                                                  \
+    {                                                                                              \
+        1 << (4 * (c)), 2 << (4 * (c)), 4 << (4 * (c)), 8 << (4 * (c)), 1 << (4 * (c)),            \
+            2 << (4 * (c)), 4 << (4 * (c)), 8 << (4 * (c))                                         \
+    }
+static _Alignas(32) const int32_t pkq_drop_bits[4][8] = {PKQ_DB(0), PKQ_DB(1), PKQ_DB(2),
+                                                         PKQ_DB(3)};
+#undef PKQ_DB
+
 /* Two cached rotation blocks of one group at once (qa in lanes 0-3, qb in 4-7; neither L32):
  * the 16-bit range headers decoded once for both keys, the scaling, w and the unswizzle at
  * width 8. The same IEEE operations per lane as pkq_store_key, so the same bits. */
@@ -419,10 +429,13 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
         st[e] = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(si), 16));
     }
     const bool unswizzle = qa->drop != 0xF000 || qb->drop != 0xF000;
-    if (unswizzle) {
+    if (unswizzle) { /* pkq_lane_masks' words, by a compare: lane l of m[c] is bit 4c + l */
+        const __m256i d =
+            _mm256_inserti128_si256(_mm256_set1_epi32(qa->drop), _mm_set1_epi32(qb->drop), 1);
+#pragma GCC unroll 4
         for (uint32_t c = 0; c < 4; c++) {
-            m[c] = vf_masks(pkq_lane_masks[pkq_drop_lanes(qa->drop, c)],
-                            pkq_lane_masks[pkq_drop_lanes(qb->drop, c)]);
+            const __m256i bit = _mm256_load_si256((const __m256i *)(const void *)pkq_drop_bits[c]);
+            m[c] = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(d, bit), bit));
         }
     }
     const uint8_t *keys_a = ha + oroya__pose_qkeys(qa->kind, OROYA__CH_R) * 4;
