@@ -348,24 +348,35 @@ static OROYA__INLINE void pkq_store_key(const oroya__pose_qblock *qb, const floa
     }
 }
 
-/* The cached keys k and k + 1 of one block at r0 (on: the rows hold k - 1 and k). */
+/* The window of cached keys w, w + 1, w + 2 for interval k of a group of `count` keys: k is w
+ * or w + 1 (a group of two keys: w = 0, and only keys 0 and 1). */
+static OROYA__INLINE uint32_t pkq_window(uint32_t k, uint32_t count) {
+    return k + 2 < count ? k : count >= 3 ? count - 3 : 0u;
+}
+
+/* Whether a group's cached window (tag t = w + 1, 0 = none) holds interval k. */
+static OROYA__INLINE bool pkq_fresh(uint32_t t, uint32_t k) { return t != 0 && k + 1 - t <= 1u; }
+
+/* The cached keys w + from .. w + keys - 1 of one block at r0 (from = 1: the window moved two
+ * keys on, and the rows of key w + 2 before become key w's). */
 static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
-                                            const oroya__pose_qblock *qb, uint32_t k, bool on,
-                                            int ch, float *r0) {
-    const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
+                                            const oroya__pose_qblock *qblock, uint32_t w,
+                                            uint32_t from, uint32_t keys, int ch, float *r0) {
+    const uint32_t n = OROYA__Q_KEY_FLOATS;
+    const oroya__pose_qblock copy = *qblock, *qb = &copy; /* not reloaded past the stores */
     const float *d = clip->qdata + qb->offset;
-    const uint8_t *keys = pkq_keys(qb, d, ch);
-    float *r1 = r0 + n;
-    if (on) { /* one key on */
-        v4_store(r0, v4_load(r1)), v4_store(r0 + 4, v4_load(r1 + 4));
-        v4_store(r0 + 8, v4_load(r1 + 8));
+    const uint8_t *kp = pkq_keys(qb, d, ch);
+    if (from) { /* two keys on */
+        const float *r2 = r0 + 2 * n;
+        v4_store(r0, v4_load(r2)), v4_store(r0 + 4, v4_load(r2 + 4));
+        v4_store(r0 + 8, v4_load(r2 + 8));
         if (ch == OROYA__CH_R) {
-            v4_store(r0 + 12, v4_load(r1 + 12));
+            v4_store(r0 + 12, v4_load(r2 + 12));
         }
-    } else {
-        pkq_store_key(qb, d, keys + (size_t)k * qb->key_bytes, ch, r0);
     }
-    pkq_store_key(qb, d, keys + (size_t)(k + 1) * qb->key_bytes, ch, r1);
+    for (uint32_t j = from; j < keys; j++) {
+        pkq_store_key(qb, d, kp + (size_t)(w + j) * qb->key_bytes, ch, r0 + j * n);
+    }
 }
 
 #if OROYA__PK_WIDTH == 8
@@ -409,9 +420,12 @@ static OROYA__INLINE void pkq_store_rot2(const oroya__pose_qblock *qa, const uin
 }
 
 static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
-                                           const oroya__pose_qblock *qa,
-                                           const oroya__pose_qblock *qb, uint32_t k, bool on,
-                                           float *rows) {
+                                           const oroya__pose_qblock *qblock_a,
+                                           const oroya__pose_qblock *qblock_b, uint32_t w,
+                                           uint32_t from, uint32_t keys, float *rows) {
+    /* Copies: the compiler need not reload the kinds and bits past each key's stores. */
+    const oroya__pose_qblock copy_a = *qblock_a, copy_b = *qblock_b;
+    const oroya__pose_qblock *qa = &copy_a, *qb = &copy_b;
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
     vf mn[3], st[3], m[4];
@@ -442,17 +456,16 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
     const uint8_t *keys_b = hb + oroya__pose_qkeys(qb->kind, OROYA__CH_R) * 4;
     const size_t kba = qa->key_bytes, kbb = qb->key_bytes;
     float *a0 = rows + (size_t)qa->cache * 4, *b0 = rows + (size_t)qb->cache * 4;
-    if (on) { /* one key on: key k + 1's rows become key k's */
+    if (from) { /* two keys on: key w + 2's rows become key w's */
         for (uint32_t r = 0; r < 16; r += 8) {
-            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 16 + r));
-            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 16 + r));
+            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 32 + r));
+            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 32 + r));
         }
-    } else {
-        pkq_store_rot2(qa, keys_a + (size_t)k * kba, qb, keys_b + (size_t)k * kbb, mn, st,
-                       unswizzle ? m : NULL, a0, b0);
     }
-    pkq_store_rot2(qa, keys_a + (size_t)(k + 1) * kba, qb, keys_b + (size_t)(k + 1) * kbb, mn, st,
-                   unswizzle ? m : NULL, a0 + 16, b0 + 16);
+    for (uint32_t j = from; j < keys; j++) {
+        pkq_store_rot2(qa, keys_a + (size_t)(w + j) * kba, qb, keys_b + (size_t)(w + j) * kbb, mn,
+                       st, unswizzle ? m : NULL, a0 + 16 * j, b0 + 16 * j);
+    }
 }
 #endif
 
@@ -462,27 +475,29 @@ static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
                                             float *rows, uint32_t from, uint32_t to, int ch) {
     for (uint32_t i = from; i < to; i++) {
         const oroya__pose_qblock *qb = &clip->qblocks[i];
-        const uint32_t g = qb->group, k = iv[g].k;
-        if (tags[g] == k + 1) {
+        const uint32_t g = qb->group, k = iv[g].k, t = tags[g];
+        if (pkq_fresh(t, k)) {
             continue;
         }
-        const bool on = tags[g] != 0 && tags[g] == k;
+        const uint32_t count = clip->groups[g].count, w = pkq_window(k, count);
+        const uint32_t first = t != 0 && w == t + 1 ? 1u : 0u; /* two keys on */
+        const uint32_t keys = count < OROYA__Q_CACHE_KEYS ? count : OROYA__Q_CACHE_KEYS;
 #if OROYA__PK_WIDTH == 8
         /* Rotations: two entries of one group at a time (the next one moved with this one). */
         if (ch == OROYA__CH_R && i + 1 < to && clip->qblocks[i + 1].group == g &&
             qb->kind != OROYA__Q_L32 && clip->qblocks[i + 1].kind != OROYA__Q_L32) {
-            pkq_refresh_rot2(clip, qb, &clip->qblocks[i + 1], k, on, rows);
+            pkq_refresh_rot2(clip, qb, &clip->qblocks[i + 1], w, first, keys, rows);
             i++;
             continue;
         }
 #endif
-        pkq_refresh_block(clip, qb, k, on, ch, rows + (size_t)qb->cache * 4);
+        pkq_refresh_block(clip, qb, w, first, keys, ch, rows + (size_t)qb->cache * 4);
     }
 }
 
-/* After the groups are sought: decodes the keys of the cached blocks whose group moved (key
- * k + 1 becomes key k when the group moved one key on, so playback decodes one key per block
- * and key interval). Tags and header: see internal/pose.h. */
+/* After the groups are sought: decodes the keys of the cached blocks whose group left its
+ * window (key w + 2 becomes key w when the window moved two keys on, so playback decodes two
+ * keys per block every second key interval). Tags and header: see internal/pose.h. */
 static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
     if (!clip->qblocks || !clip->state_intervals) {
         return;
@@ -495,20 +510,26 @@ static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
         head[0] = clip->qserial;
         memset(tags, 0, groups * sizeof *tags);
     }
+    float *rows = pkq_cache_rows(clip, iv);
+    uint32_t *offsets = (uint32_t *)(void *)rows;
     for (uint32_t g = 1; g < groups && !stale; g++) {
-        stale = tags[g] != iv[g].k + 1;
+        const uint32_t t = tags[g], k = iv[g].k;
+        stale = !pkq_fresh(t, k);
+        offsets[g] = (k + 1 - t) * OROYA__Q_KEY_FLOATS;
     }
     if (!stale) {
         return;
     }
-    float *rows = pkq_cache_rows(clip, iv);
     /* The cached entries follow entry 0, rotations first: a constant channel in each loop,
      * for the inliner. */
     pkq_refresh_range(clip, iv, tags, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
     pkq_refresh_range(clip, iv, tags, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
                       OROYA__CH_T);
     for (uint32_t g = 0; g < groups; g++) {
-        tags[g] = iv[g].k + 1;
+        if (!pkq_fresh(tags[g], iv[g].k)) {
+            tags[g] = pkq_window(iv[g].k, clip->groups[g].count) + 1;
+        }
+        offsets[g] = (iv[g].k + 1 - tags[g]) * OROYA__Q_KEY_FLOATS;
     }
 }
 
@@ -523,16 +544,18 @@ static OROYA__INLINE void pkq_reset(const oroya_pose_clip *c, oroya__pose_interv
 static _Alignas(16) const float pkq_identity[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 
 /* The rows of keys k (*r0) and k + 1 (*r1) of one (block, channel) where they are stored
- * decoded (a constant, float keys, the layer's cache) and the factor; false for a quantized
- * block without a cache. The same values pkq_block gives. */
+ * decoded (a constant, float keys, the layer's cache: key k is key w or w + 1 of the group's
+ * window, at the group's offset in the cache's first rows) and the factor; false for a quantized block without a cache. The same
+ * values pkq_block gives. */
 static OROYA__INLINE bool pkq_rows(const oroya_pose_clip *clip, const oroya__pose_qblock *qb,
                                    int ch, const oroya__pose_interval *iv, const float *cache,
                                    const float **r0, const float **r1, float *a) {
     const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
     if (qb->cache != OROYA__Q_NO_CACHE) { /* quantized, cached: the usual case */
-        *r0 = cache + (size_t)qb->cache * 4;
-        *r1 = *r0 + n;
-        *a = iv[qb->group].a;
+        const uint32_t g = qb->group;
+        *r0 = cache + (size_t)qb->cache * 4 + ((const uint32_t *)(const void *)cache)[g];
+        *r1 = *r0 + OROYA__Q_KEY_FLOATS;
+        *a = iv[g].a;
         return true;
     }
     switch (qb->kind) {
