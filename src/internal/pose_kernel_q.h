@@ -133,18 +133,42 @@ static const int32_t pkq_bit_masks[33] = {
     0x3FFF,    0x7FFF,     0xFFFF,     0x1FFFF,    0x3FFFF,    0x7FFFF,   0xFFFFF,
     0x1FFFFF,  0x3FFFFF,   0x7FFFFF,   0xFFFFFF,   0x1FFFFFF,  0x3FFFFFF, 0x7FFFFFF,
     0xFFFFFFF, 0x1FFFFFFF, 0x3FFFFFFF, 0x7FFFFFFF, (int32_t)-1};
+/* How to unpack the keys of one quantized block: its kind, and for the packed kinds the
+ * component masks and shift counts (set up once for the keys a refresh decodes). */
+typedef struct pkq_unpack {
+    uint8_t kind;
+    bool top_right; /* P40/P48: component 2's high part shifts right */
+    __m128i m0, m1, m2, s1, s2, h1, h2;
+} pkq_unpack;
+
+static OROYA__INLINE pkq_unpack pkq_unpack_of(const oroya__pose_qblock *qb) {
+    pkq_unpack u;
+    u.kind = qb->kind;
+    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    u.m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
+    u.m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
+    u.m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
+    u.s1 = _mm_cvtsi32_si128((int)b0), u.s2 = _mm_cvtsi32_si128((int)(b0 + b1));
+    /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
+     * past the low word (SSE2 shifts by 32 or more give 0). */
+    u.h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
+    u.top_right = b0 + b1 > 32;
+    u.h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
+                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+    return u;
+}
+
 /* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
-static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
-                                    __m128i o[3]) {
+static OROYA__INLINE void pkq_unpack_key(const pkq_unpack *u, const uint8_t *key, __m128i o[3]) {
     const __m128i z = _mm_setzero_si128();
-    if (qb->kind == OROYA__Q_16) {
+    if (u->kind == OROYA__Q_16) {
         for (uint32_t e = 0; e < 3; e++) {
             o[e] = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)),
                                       z);
         }
         return;
     }
-    if (qb->kind == OROYA__Q_8) {
+    if (u->kind == OROYA__Q_8) {
         for (uint32_t e = 0; e < 3; e++) {
             int32_t w;
             memcpy(&w, key + e * 4, sizeof w);
@@ -152,29 +176,26 @@ static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t 
         }
         return;
     }
-    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
-    const __m128i m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
-    const __m128i m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
-    const __m128i m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
-    const __m128i s1 = _mm_cvtsi32_si128((int)b0), s2 = _mm_cvtsi32_si128((int)(b0 + b1));
-    if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
-        /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
-         * past the low word (SSE2 shifts by 32 or more give 0). */
-        const __m128i h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
-        const __m128i h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
-                                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+    if (u->kind == OROYA__Q_P40 || u->kind == OROYA__Q_P48) {
         const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)key);
-        const __m128i hi = pkq_words_hi(qb->kind, key);
-        o[0] = _mm_and_si128(lo, m0);
-        o[1] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s1), _mm_sll_epi32(hi, h1)), m1);
-        const __m128i top = b0 + b1 > 32 ? _mm_srl_epi32(hi, h2) : _mm_sll_epi32(hi, h2);
-        o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s2), top), m2);
+        const __m128i hi = pkq_words_hi(u->kind, key);
+        o[0] = _mm_and_si128(lo, u->m0);
+        o[1] =
+            _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, u->s1), _mm_sll_epi32(hi, u->h1)), u->m1);
+        const __m128i top = u->top_right ? _mm_srl_epi32(hi, u->h2) : _mm_sll_epi32(hi, u->h2);
+        o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, u->s2), top), u->m2);
         return;
     }
-    const __m128i w = pkq_words(qb->kind, key);
-    o[0] = _mm_and_si128(w, m0);
-    o[1] = _mm_and_si128(_mm_srl_epi32(w, s1), m1);
-    o[2] = _mm_and_si128(_mm_srl_epi32(w, s2), m2);
+    const __m128i w = pkq_words(u->kind, key);
+    o[0] = _mm_and_si128(w, u->m0);
+    o[1] = _mm_and_si128(_mm_srl_epi32(w, u->s1), u->m1);
+    o[2] = _mm_and_si128(_mm_srl_epi32(w, u->s2), u->m2);
+}
+
+static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
+                                    __m128i o[3]) {
+    const pkq_unpack u = pkq_unpack_of(qb);
+    pkq_unpack_key(&u, key, o);
 }
 
 /* Keys k (o0) and k + 1 (o1, key_bytes further). */
@@ -393,13 +414,12 @@ static _Alignas(32) const int32_t pkq_drop_bits[4][8] = {PKQ_DB(0), PKQ_DB(1), P
 /* Two cached rotation blocks of one group at once (qa in lanes 0-3, qb in 4-7; neither L32):
  * the 16-bit range headers decoded once for both keys, the scaling, w and the unswizzle at
  * width 8. The same IEEE operations per lane as pkq_store_key, so the same bits. */
-static OROYA__INLINE void pkq_store_rot2(const oroya__pose_qblock *qa, const uint8_t *ka,
-                                         const oroya__pose_qblock *qb, const uint8_t *kb,
-                                         const vf mn[3], const vf st[3], const vf *m, float *ra,
-                                         float *rb) {
+static OROYA__INLINE void pkq_store_rot2(const pkq_unpack *qa, const uint8_t *ka,
+                                         const pkq_unpack *qb, const uint8_t *kb, const vf mn[3],
+                                         const vf st[3], const vf *m, float *ra, float *rb) {
     __m128i ia[3], ib[3];
-    pkq_ints3(qa, ka, ia);
-    pkq_ints3(qb, kb, ib);
+    pkq_unpack_key(qa, ka, ia);
+    pkq_unpack_key(qb, kb, ib);
     vf v[4];
 #pragma GCC unroll 3
     for (uint32_t e = 0; e < 3; e++) {
@@ -420,12 +440,11 @@ static OROYA__INLINE void pkq_store_rot2(const oroya__pose_qblock *qa, const uin
 }
 
 static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
-                                           const oroya__pose_qblock *qblock_a,
-                                           const oroya__pose_qblock *qblock_b, uint32_t w,
-                                           uint32_t from, uint32_t keys, float *rows) {
-    /* Copies: the compiler need not reload the kinds and bits past each key's stores. */
-    const oroya__pose_qblock copy_a = *qblock_a, copy_b = *qblock_b;
-    const oroya__pose_qblock *qa = &copy_a, *qb = &copy_b;
+                                           const oroya__pose_qblock *qa,
+                                           const oroya__pose_qblock *qb, uint32_t w, uint32_t from,
+                                           uint32_t keys, float *rows) {
+    /* The unpacking set up once for the keys (not reloaded past each key's stores). */
+    const pkq_unpack ua = pkq_unpack_of(qa), ub = pkq_unpack_of(qb);
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
     vf mn[3], st[3], m[4];
@@ -463,7 +482,7 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
         }
     }
     for (uint32_t j = from; j < keys; j++) {
-        pkq_store_rot2(qa, keys_a + (size_t)(w + j) * kba, qb, keys_b + (size_t)(w + j) * kbb, mn,
+        pkq_store_rot2(&ua, keys_a + (size_t)(w + j) * kba, &ub, keys_b + (size_t)(w + j) * kbb, mn,
                        st, unswizzle ? m : NULL, a0 + 16 * j, b0 + 16 * j);
     }
 }
