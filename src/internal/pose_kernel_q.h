@@ -517,28 +517,16 @@ static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
 /* After the groups are sought: decodes the keys of the cached blocks whose group left its
  * window (key w + 2 becomes key w when the window moved two keys on, so playback decodes two
  * keys per block every second key interval). Tags and header: see internal/pose.h. */
-static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
-    if (!clip->qblocks || !clip->state_intervals) {
-        return;
-    }
+static void pkq_refresh_stale(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
     const uint32_t groups = clip->group_count;
     uint32_t *head = (uint32_t *)(void *)(iv + groups);
     uint32_t *tags = (uint32_t *)(void *)(iv + groups + 1);
-    bool stale = head[0] != clip->qserial;
-    if (stale) {
+    if (head[0] != clip->qserial) {
         head[0] = clip->qserial;
         memset(tags, 0, groups * sizeof *tags);
     }
     float *rows = pkq_cache_rows(clip, iv);
     uint32_t *offsets = (uint32_t *)(void *)rows;
-    for (uint32_t g = 1; g < groups && !stale; g++) {
-        const uint32_t t = tags[g], k = iv[g].k;
-        stale = !pkq_fresh(t, k);
-        offsets[g] = (k + 1 - t) * OROYA__Q_KEY_FLOATS;
-    }
-    if (!stale) {
-        return;
-    }
     /* The cached entries follow entry 0, rotations first: a constant channel in each loop,
      * for the inliner. */
     pkq_refresh_range(clip, iv, tags, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
@@ -549,6 +537,27 @@ static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
             tags[g] = pkq_window(iv[g].k, clip->groups[g].count) + 1;
         }
         offsets[g] = (iv[g].k + 1 - tags[g]) * OROYA__Q_KEY_FLOATS;
+    }
+}
+
+/* The test, inline (a float clip, a frame inside every group's window: a few instructions,
+ * no call): each group's key offset, and pkq_refresh_stale where a window must move. */
+static OROYA__INLINE void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
+    if (!clip->qblocks || !clip->state_intervals) {
+        return;
+    }
+    const uint32_t groups = clip->group_count;
+    const uint32_t *head = (const uint32_t *)(const void *)(iv + groups);
+    const uint32_t *tags = (const uint32_t *)(const void *)(iv + groups + 1);
+    bool stale = head[0] != clip->qserial;
+    uint32_t *offsets = (uint32_t *)(void *)pkq_cache_rows(clip, iv);
+    for (uint32_t g = 1; g < groups && !stale; g++) {
+        const uint32_t t = tags[g], k = iv[g].k;
+        stale = !pkq_fresh(t, k);
+        offsets[g] = (k + 1 - t) * OROYA__Q_KEY_FLOATS;
+    }
+    if (stale) {
+        pkq_refresh_stale(clip, iv);
     }
 }
 
