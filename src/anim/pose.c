@@ -655,7 +655,8 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
     size_t o_bones = take_aligned(&size, skel->joint_count, sizeof(oroya_mat4), 64);
     size_t o_slots = take(&size, layers, sizeof(oroya_pose_clip *));
     size_t o_cur = take(&size, (size_t)layers * (channels + 1), sizeof(uint16_t));
-    size_t o_iv = take(&size, (size_t)layers * (channels + 1), sizeof(oroya__pose_interval));
+    size_t o_iv = take(&size, (size_t)layers * oroya__pose_slot_intervals(channels),
+                       sizeof(oroya__pose_interval));
     uint8_t *mem = oroya__calloc(&desc->allocator, 1, size, 64);
     if (!mem) {
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_character_create: %zu bytes",

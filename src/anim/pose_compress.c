@@ -782,16 +782,18 @@ static size_t take16(size_t *size, size_t bytes) {
 }
 
 /* Chooses the quantized (block, channel)s of the layer's decoded-key cache (pb->cached), in
- * order, as many as fit in the intervals a character slot has (channel_count + 1); the
- * others decode at every sample. Returns how many, and the rotations among them. */
+ * order, as many as fit in the intervals a character slot has (oroya__pose_slot_intervals);
+ * the others decode at every sample. Returns how many, and the rotations among them. */
 static uint32_t pc_choose_cache(pc_block *pbs, uint32_t nbc, uint32_t groups, uint32_t channels,
                                 uint32_t *rot) {
-    const uint32_t head = oroya__pose_cache_header(groups);
+    /* The header and the groups' offsets, then 4 rows per key (a vector's fourth unused). */
+    const uint32_t head = oroya__pose_cache_header(groups) + (groups + 3) / 4;
     uint32_t rows = 0, count = 0;
     *rot = 0;
     for (uint32_t bc = 0; bc < nbc; bc++) {
-        const uint32_t n = 2 * comps_of((int)(bc % 3));
-        pbs[bc].cached = pbs[bc].kind >= OROYA__Q_16 && head + rows + n <= channels + 1;
+        const uint32_t n = OROYA__Q_CACHE_KEYS * OROYA__Q_KEY_FLOATS / 4;
+        pbs[bc].cached =
+            pbs[bc].kind >= OROYA__Q_16 && head + rows + n <= oroya__pose_slot_intervals(channels);
         if (pbs[bc].cached) {
             rows += n;
             count++;
@@ -825,10 +827,10 @@ static void pc_number_entries(const pc_block *pbs, uint32_t nbc, oroya_pose_clip
 
 /* The cache rows of the cached entries, in entry order (after the qblocks are written). */
 static void pc_cache_rows(oroya_pose_clip *c, oroya__pose_qblock *qb) {
-    uint32_t rows = 0;
+    uint32_t rows = c->qcached_count ? (c->group_count + 3) / 4 : 0; /* the groups' offsets */
     for (uint32_t i = 1; i <= c->qcached_count; i++) {
         qb[i].cache = (uint16_t)rows;
-        rows += i <= c->qcached_rot ? 8u : 6u;
+        rows += OROYA__Q_CACHE_KEYS * OROYA__Q_KEY_FLOATS / 4;
     }
     c->state_intervals = rows ? oroya__pose_cache_header(c->group_count) + rows : 0;
     c->qcache_at =

@@ -1281,7 +1281,8 @@ static OROYA__INLINE void pk_mix(const oroya_pose_skeleton *skel,
 static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
                                         uint32_t layer_count) {
     const oroya_pose_skeleton *skel = c->skeleton;
-    const size_t per_slot = (size_t)c->channel_count + 1;
+    const size_t per_slot = (size_t)c->channel_count + 1; /* cursors */
+    const size_t iv_slot = oroya__pose_slot_intervals(c->channel_count);
     /* The contributing layers, split once per update rather than tested again in every
      * block (layer_count <= max_layers <= OROYA_POSE_MAX_LAYERS, checked by the caller). */
     active_layer normal[OROYA_POSE_MAX_LAYERS], additive[OROYA_POSE_MAX_LAYERS];
@@ -1291,10 +1292,10 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         if (c->slot_clips[i] != ly->clip) {
             c->slot_clips[i] = ly->clip;
             memset(c->cursors + i * per_slot, 0, per_slot * sizeof(uint16_t));
-            pkq_reset(ly->clip, c->intervals + i * per_slot);
+            pkq_reset(ly->clip, c->intervals + i * iv_slot);
         }
         if (ly->clip && ly->weight > 0) {
-            oroya__pose_interval *iv = c->intervals + i * per_slot;
+            oroya__pose_interval *iv = c->intervals + i * iv_slot;
             seek_groups(ly->clip, c->cursors + i * per_slot, ly->time, iv);
             active_layer *a =
                 ly->clip->additive ? &additive[additive_count++] : &normal[normal_count++];

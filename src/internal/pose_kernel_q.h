@@ -133,18 +133,42 @@ static const int32_t pkq_bit_masks[33] = {
     0x3FFF,    0x7FFF,     0xFFFF,     0x1FFFF,    0x3FFFF,    0x7FFFF,   0xFFFFF,
     0x1FFFFF,  0x3FFFFF,   0x7FFFFF,   0xFFFFFF,   0x1FFFFFF,  0x3FFFFFF, 0x7FFFFFF,
     0xFFFFFFF, 0x1FFFFFFF, 0x3FFFFFFF, 0x7FFFFFFF, (int32_t)-1};
+/* How to unpack the keys of one quantized block: its kind, and for the packed kinds the
+ * component masks and shift counts (set up once for the keys a refresh decodes). */
+typedef struct pkq_unpack {
+    uint8_t kind;
+    bool top_right; /* P40/P48: component 2's high part shifts right */
+    __m128i m0, m1, m2, s1, s2, h1, h2;
+} pkq_unpack;
+
+static OROYA__INLINE pkq_unpack pkq_unpack_of(const oroya__pose_qblock *qb) {
+    pkq_unpack u;
+    u.kind = qb->kind;
+    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    u.m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
+    u.m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
+    u.m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
+    u.s1 = _mm_cvtsi32_si128((int)b0), u.s2 = _mm_cvtsi32_si128((int)(b0 + b1));
+    /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
+     * past the low word (SSE2 shifts by 32 or more give 0). */
+    u.h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
+    u.top_right = b0 + b1 > 32;
+    u.h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
+                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+    return u;
+}
+
 /* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
-static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
-                                    __m128i o[3]) {
+static OROYA__INLINE void pkq_unpack_key(const pkq_unpack *u, const uint8_t *key, __m128i o[3]) {
     const __m128i z = _mm_setzero_si128();
-    if (qb->kind == OROYA__Q_16) {
+    if (u->kind == OROYA__Q_16) {
         for (uint32_t e = 0; e < 3; e++) {
             o[e] = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(key + e * 8)),
                                       z);
         }
         return;
     }
-    if (qb->kind == OROYA__Q_8) {
+    if (u->kind == OROYA__Q_8) {
         for (uint32_t e = 0; e < 3; e++) {
             int32_t w;
             memcpy(&w, key + e * 4, sizeof w);
@@ -152,29 +176,26 @@ static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t 
         }
         return;
     }
-    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
-    const __m128i m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
-    const __m128i m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
-    const __m128i m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
-    const __m128i s1 = _mm_cvtsi32_si128((int)b0), s2 = _mm_cvtsi32_si128((int)(b0 + b1));
-    if (qb->kind == OROYA__Q_P40 || qb->kind == OROYA__Q_P48) {
-        /* Component e of a 64-bit word at shift s: (lo >> s | hi << (32 - s)), or hi >> (s - 32)
-         * past the low word (SSE2 shifts by 32 or more give 0). */
-        const __m128i h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
-        const __m128i h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
-                                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+    if (u->kind == OROYA__Q_P40 || u->kind == OROYA__Q_P48) {
         const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)key);
-        const __m128i hi = pkq_words_hi(qb->kind, key);
-        o[0] = _mm_and_si128(lo, m0);
-        o[1] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s1), _mm_sll_epi32(hi, h1)), m1);
-        const __m128i top = b0 + b1 > 32 ? _mm_srl_epi32(hi, h2) : _mm_sll_epi32(hi, h2);
-        o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, s2), top), m2);
+        const __m128i hi = pkq_words_hi(u->kind, key);
+        o[0] = _mm_and_si128(lo, u->m0);
+        o[1] =
+            _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, u->s1), _mm_sll_epi32(hi, u->h1)), u->m1);
+        const __m128i top = u->top_right ? _mm_srl_epi32(hi, u->h2) : _mm_sll_epi32(hi, u->h2);
+        o[2] = _mm_and_si128(_mm_or_si128(_mm_srl_epi32(lo, u->s2), top), u->m2);
         return;
     }
-    const __m128i w = pkq_words(qb->kind, key);
-    o[0] = _mm_and_si128(w, m0);
-    o[1] = _mm_and_si128(_mm_srl_epi32(w, s1), m1);
-    o[2] = _mm_and_si128(_mm_srl_epi32(w, s2), m2);
+    const __m128i w = pkq_words(u->kind, key);
+    o[0] = _mm_and_si128(w, u->m0);
+    o[1] = _mm_and_si128(_mm_srl_epi32(w, u->s1), u->m1);
+    o[2] = _mm_and_si128(_mm_srl_epi32(w, u->s2), u->m2);
+}
+
+static OROYA__INLINE void pkq_ints3(const oroya__pose_qblock *qb, const uint8_t *key,
+                                    __m128i o[3]) {
+    const pkq_unpack u = pkq_unpack_of(qb);
+    pkq_unpack_key(&u, key, o);
 }
 
 /* Keys k (o0) and k + 1 (o1, key_bytes further). */
@@ -348,37 +369,57 @@ static OROYA__INLINE void pkq_store_key(const oroya__pose_qblock *qb, const floa
     }
 }
 
-/* The cached keys k and k + 1 of one block at r0 (on: the rows hold k - 1 and k). */
+/* The window of cached keys w, w + 1, w + 2 for interval k of a group of `count` keys: k is w
+ * or w + 1 (a group of two keys: w = 0, and only keys 0 and 1). */
+static OROYA__INLINE uint32_t pkq_window(uint32_t k, uint32_t count) {
+    return k + 2 < count ? k : count >= 3 ? count - 3 : 0u;
+}
+
+/* Whether a group's cached window (tag t = w + 1, 0 = none) holds interval k. */
+static OROYA__INLINE bool pkq_fresh(uint32_t t, uint32_t k) { return t != 0 && k + 1 - t <= 1u; }
+
+/* The cached keys w + from .. w + keys - 1 of one block at r0 (from = 1: the window moved two
+ * keys on, and the rows of key w + 2 before become key w's). */
 static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
-                                            const oroya__pose_qblock *qb, uint32_t k, bool on,
-                                            int ch, float *r0) {
-    const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
+                                            const oroya__pose_qblock *qblock, uint32_t w,
+                                            uint32_t from, uint32_t keys, int ch, float *r0) {
+    const uint32_t n = OROYA__Q_KEY_FLOATS;
+    const oroya__pose_qblock copy = *qblock, *qb = &copy; /* not reloaded past the stores */
     const float *d = clip->qdata + qb->offset;
-    const uint8_t *keys = pkq_keys(qb, d, ch);
-    float *r1 = r0 + n;
-    if (on) { /* one key on */
-        v4_store(r0, v4_load(r1)), v4_store(r0 + 4, v4_load(r1 + 4));
-        v4_store(r0 + 8, v4_load(r1 + 8));
+    const uint8_t *kp = pkq_keys(qb, d, ch);
+    if (from) { /* two keys on */
+        const float *r2 = r0 + 2 * n;
+        v4_store(r0, v4_load(r2)), v4_store(r0 + 4, v4_load(r2 + 4));
+        v4_store(r0 + 8, v4_load(r2 + 8));
         if (ch == OROYA__CH_R) {
-            v4_store(r0 + 12, v4_load(r1 + 12));
+            v4_store(r0 + 12, v4_load(r2 + 12));
         }
-    } else {
-        pkq_store_key(qb, d, keys + (size_t)k * qb->key_bytes, ch, r0);
     }
-    pkq_store_key(qb, d, keys + (size_t)(k + 1) * qb->key_bytes, ch, r1);
+    for (uint32_t j = from; j < keys; j++) {
+        pkq_store_key(qb, d, kp + (size_t)(w + j) * qb->key_bytes, ch, r0 + j * n);
+    }
 }
 
 #if OROYA__PK_WIDTH == 8
+/* Bit 4c + l of a drop field in lane l (and l - 4) of row c. */
+#define PKQ_DB(c)                                                                                  \
+    {                                                                                              \
+        1 << (4 * (c)), 2 << (4 * (c)), 4 << (4 * (c)), 8 << (4 * (c)), 1 << (4 * (c)),            \
+            2 << (4 * (c)), 4 << (4 * (c)), 8 << (4 * (c))                                         \
+    }
+static _Alignas(32) const int32_t pkq_drop_bits[4][8] = {PKQ_DB(0), PKQ_DB(1), PKQ_DB(2),
+                                                         PKQ_DB(3)};
+#undef PKQ_DB
+
 /* Two cached rotation blocks of one group at once (qa in lanes 0-3, qb in 4-7; neither L32):
  * the 16-bit range headers decoded once for both keys, the scaling, w and the unswizzle at
  * width 8. The same IEEE operations per lane as pkq_store_key, so the same bits. */
-static OROYA__INLINE void pkq_store_rot2(const oroya__pose_qblock *qa, const uint8_t *ka,
-                                         const oroya__pose_qblock *qb, const uint8_t *kb,
-                                         const vf mn[3], const vf st[3], const vf *m, float *ra,
-                                         float *rb) {
+static OROYA__INLINE void pkq_store_rot2(const pkq_unpack *qa, const uint8_t *ka,
+                                         const pkq_unpack *qb, const uint8_t *kb, const vf mn[3],
+                                         const vf st[3], const vf *m, float *ra, float *rb) {
     __m128i ia[3], ib[3];
-    pkq_ints3(qa, ka, ia);
-    pkq_ints3(qb, kb, ib);
+    pkq_unpack_key(qa, ka, ia);
+    pkq_unpack_key(qb, kb, ib);
     vf v[4];
 #pragma GCC unroll 3
     for (uint32_t e = 0; e < 3; e++) {
@@ -400,8 +441,10 @@ static OROYA__INLINE void pkq_store_rot2(const oroya__pose_qblock *qa, const uin
 
 static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
                                            const oroya__pose_qblock *qa,
-                                           const oroya__pose_qblock *qb, uint32_t k, bool on,
-                                           float *rows) {
+                                           const oroya__pose_qblock *qb, uint32_t w, uint32_t from,
+                                           uint32_t keys, float *rows) {
+    /* The unpacking set up once for the keys (not reloaded past each key's stores). */
+    const pkq_unpack ua = pkq_unpack_of(qa), ub = pkq_unpack_of(qb);
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
     vf mn[3], st[3], m[4];
@@ -419,27 +462,29 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
         st[e] = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(si), 16));
     }
     const bool unswizzle = qa->drop != 0xF000 || qb->drop != 0xF000;
-    if (unswizzle) {
+    if (unswizzle) { /* pkq_lane_masks' words, by a compare: lane l of m[c] is bit 4c + l */
+        const __m256i d =
+            _mm256_inserti128_si256(_mm256_set1_epi32(qa->drop), _mm_set1_epi32(qb->drop), 1);
+#pragma GCC unroll 4
         for (uint32_t c = 0; c < 4; c++) {
-            m[c] = vf_masks(pkq_lane_masks[pkq_drop_lanes(qa->drop, c)],
-                            pkq_lane_masks[pkq_drop_lanes(qb->drop, c)]);
+            const __m256i bit = _mm256_load_si256((const __m256i *)(const void *)pkq_drop_bits[c]);
+            m[c] = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(d, bit), bit));
         }
     }
     const uint8_t *keys_a = ha + oroya__pose_qkeys(qa->kind, OROYA__CH_R) * 4;
     const uint8_t *keys_b = hb + oroya__pose_qkeys(qb->kind, OROYA__CH_R) * 4;
     const size_t kba = qa->key_bytes, kbb = qb->key_bytes;
     float *a0 = rows + (size_t)qa->cache * 4, *b0 = rows + (size_t)qb->cache * 4;
-    if (on) { /* one key on: key k + 1's rows become key k's */
+    if (from) { /* two keys on: key w + 2's rows become key w's */
         for (uint32_t r = 0; r < 16; r += 8) {
-            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 16 + r));
-            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 16 + r));
+            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 32 + r));
+            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 32 + r));
         }
-    } else {
-        pkq_store_rot2(qa, keys_a + (size_t)k * kba, qb, keys_b + (size_t)k * kbb, mn, st,
-                       unswizzle ? m : NULL, a0, b0);
     }
-    pkq_store_rot2(qa, keys_a + (size_t)(k + 1) * kba, qb, keys_b + (size_t)(k + 1) * kbb, mn, st,
-                   unswizzle ? m : NULL, a0 + 16, b0 + 16);
+    for (uint32_t j = from; j < keys; j++) {
+        pkq_store_rot2(&ua, keys_a + (size_t)(w + j) * kba, &ub, keys_b + (size_t)(w + j) * kbb, mn,
+                       st, unswizzle ? m : NULL, a0 + 16 * j, b0 + 16 * j);
+    }
 }
 #endif
 
@@ -449,53 +494,70 @@ static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
                                             float *rows, uint32_t from, uint32_t to, int ch) {
     for (uint32_t i = from; i < to; i++) {
         const oroya__pose_qblock *qb = &clip->qblocks[i];
-        const uint32_t g = qb->group, k = iv[g].k;
-        if (tags[g] == k + 1) {
+        const uint32_t g = qb->group, k = iv[g].k, t = tags[g];
+        if (pkq_fresh(t, k)) {
             continue;
         }
-        const bool on = tags[g] != 0 && tags[g] == k;
+        const uint32_t count = clip->groups[g].count, w = pkq_window(k, count);
+        const uint32_t first = t != 0 && w == t + 1 ? 1u : 0u; /* two keys on */
+        const uint32_t keys = count < OROYA__Q_CACHE_KEYS ? count : OROYA__Q_CACHE_KEYS;
 #if OROYA__PK_WIDTH == 8
         /* Rotations: two entries of one group at a time (the next one moved with this one). */
         if (ch == OROYA__CH_R && i + 1 < to && clip->qblocks[i + 1].group == g &&
             qb->kind != OROYA__Q_L32 && clip->qblocks[i + 1].kind != OROYA__Q_L32) {
-            pkq_refresh_rot2(clip, qb, &clip->qblocks[i + 1], k, on, rows);
+            pkq_refresh_rot2(clip, qb, &clip->qblocks[i + 1], w, first, keys, rows);
             i++;
             continue;
         }
 #endif
-        pkq_refresh_block(clip, qb, k, on, ch, rows + (size_t)qb->cache * 4);
+        pkq_refresh_block(clip, qb, w, first, keys, ch, rows + (size_t)qb->cache * 4);
     }
 }
 
-/* After the groups are sought: decodes the keys of the cached blocks whose group moved (key
- * k + 1 becomes key k when the group moved one key on, so playback decodes one key per block
- * and key interval). Tags and header: see internal/pose.h. */
-static void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
-    if (!clip->qblocks || !clip->state_intervals) {
-        return;
-    }
+/* After the groups are sought: decodes the keys of the cached blocks whose group left its
+ * window (key w + 2 becomes key w when the window moved two keys on, so playback decodes two
+ * keys per block every second key interval). Tags and header: see internal/pose.h. */
+static void pkq_refresh_stale(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
     const uint32_t groups = clip->group_count;
     uint32_t *head = (uint32_t *)(void *)(iv + groups);
     uint32_t *tags = (uint32_t *)(void *)(iv + groups + 1);
-    bool stale = head[0] != clip->qserial;
-    if (stale) {
+    if (head[0] != clip->qserial) {
         head[0] = clip->qserial;
         memset(tags, 0, groups * sizeof *tags);
     }
-    for (uint32_t g = 1; g < groups && !stale; g++) {
-        stale = tags[g] != iv[g].k + 1;
-    }
-    if (!stale) {
-        return;
-    }
     float *rows = pkq_cache_rows(clip, iv);
+    uint32_t *offsets = (uint32_t *)(void *)rows;
     /* The cached entries follow entry 0, rotations first: a constant channel in each loop,
      * for the inliner. */
     pkq_refresh_range(clip, iv, tags, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
     pkq_refresh_range(clip, iv, tags, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
                       OROYA__CH_T);
     for (uint32_t g = 0; g < groups; g++) {
-        tags[g] = iv[g].k + 1;
+        if (!pkq_fresh(tags[g], iv[g].k)) {
+            tags[g] = pkq_window(iv[g].k, clip->groups[g].count) + 1;
+        }
+        offsets[g] = (iv[g].k + 1 - tags[g]) * OROYA__Q_KEY_FLOATS;
+    }
+}
+
+/* The test, inline (a float clip, a frame inside every group's window: a few instructions,
+ * no call): each group's key offset, and pkq_refresh_stale where a window must move. */
+static OROYA__INLINE void pkq_refresh(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
+    if (!clip->qblocks || !clip->state_intervals) {
+        return;
+    }
+    const uint32_t groups = clip->group_count;
+    const uint32_t *head = (const uint32_t *)(const void *)(iv + groups);
+    const uint32_t *tags = (const uint32_t *)(const void *)(iv + groups + 1);
+    bool stale = head[0] != clip->qserial;
+    uint32_t *offsets = (uint32_t *)(void *)pkq_cache_rows(clip, iv);
+    for (uint32_t g = 1; g < groups && !stale; g++) {
+        const uint32_t t = tags[g], k = iv[g].k;
+        stale = !pkq_fresh(t, k);
+        offsets[g] = (k + 1 - t) * OROYA__Q_KEY_FLOATS;
+    }
+    if (stale) {
+        pkq_refresh_stale(clip, iv);
     }
 }
 
@@ -510,16 +572,18 @@ static OROYA__INLINE void pkq_reset(const oroya_pose_clip *c, oroya__pose_interv
 static _Alignas(16) const float pkq_identity[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 
 /* The rows of keys k (*r0) and k + 1 (*r1) of one (block, channel) where they are stored
- * decoded (a constant, float keys, the layer's cache) and the factor; false for a quantized
- * block without a cache. The same values pkq_block gives. */
+ * decoded (a constant, float keys, the layer's cache: key k is key w or w + 1 of the group's
+ * window, at the group's offset in the cache's first rows) and the factor; false for a quantized block without a cache. The same
+ * values pkq_block gives. */
 static OROYA__INLINE bool pkq_rows(const oroya_pose_clip *clip, const oroya__pose_qblock *qb,
                                    int ch, const oroya__pose_interval *iv, const float *cache,
                                    const float **r0, const float **r1, float *a) {
     const uint32_t n = ch == OROYA__CH_R ? 16 : 12;
     if (qb->cache != OROYA__Q_NO_CACHE) { /* quantized, cached: the usual case */
-        *r0 = cache + (size_t)qb->cache * 4;
-        *r1 = *r0 + n;
-        *a = iv[qb->group].a;
+        const uint32_t g = qb->group;
+        *r0 = cache + (size_t)qb->cache * 4 + ((const uint32_t *)(const void *)cache)[g];
+        *r1 = *r0 + OROYA__Q_KEY_FLOATS;
+        *a = iv[g].a;
         return true;
     }
     switch (qb->kind) {
