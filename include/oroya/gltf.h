@@ -74,6 +74,12 @@ OROYA_API_BEGIN
 /* An accessor without a bufferView is all zeros (plus sparse values): no bytes back its
  * count, so its decoded size is capped. */
 #define OROYA_GLTF_MAX_UNBACKED_BYTES ((uint64_t)1 << 26)
+/* JSON values (each array, object, string, number, true, false and null; an object's keys
+ * not counted) in a .gltf or a GLB's JSON chunk, counted before anything is parsed: the
+ * parse's JSON tree costs about 80 bytes a value, so this caps it near 1.3 GB where a 2 GiB
+ * file of "{}," would make 715 million values (57 GB). 16 values a node (a name, a mesh,
+ * translation, rotation and scale) for the scene's most nodes, OROYA_SCENE_MAX_NODES. */
+#define OROYA_GLTF_MAX_JSON_VALUES ((uint64_t)1 << 24)
 
 typedef enum oroya_gltf_component_type {
     OROYA_GLTF_COMPONENT_NONE = 0,
@@ -362,7 +368,11 @@ typedef struct oroya_gltf_desc {
  * success *out owns everything; free it with oroya_gltf_free. desc may be NULL.
  * Errors: OROYA_ERR_INVALID_ARGUMENT (NULL data/out), OROYA_ERR_PARSE (bad JSON, bad GLB,
  * wrong JSON type, a raw NUL byte, text that is not UTF-8), OROYA_ERR_LIMIT (size, JSON
- * nested deeper than 1000 levels), OROYA_ERR_OUT_OF_MEMORY. */
+ * nested deeper than 1000 levels, more than OROYA_GLTF_MAX_JSON_VALUES JSON values, counted
+ * before the JSON is parsed, "(json): N values, the limit is M"; more than
+ * OROYA_SCENE_MAX_NODES entries in "nodes", a node's "children", a skin's "joints" or a
+ * scene's "nodes", refused before anything is allocated for them, "nodes: N entries, the
+ * limit is 1048575"), OROYA_ERR_OUT_OF_MEMORY. */
 oroya_result oroya_gltf_parse(const oroya_gltf_desc *desc, const void *data, size_t size,
                               oroya_gltf_data **out, oroya_error *err);
 

@@ -5,13 +5,16 @@
  * cJSON takes for whitespace or the end of a string; the escape \u0000, which cuts the string
  * for C; text that is not UTF-8, RFC 8259 section 8.1); oroya_json_failure_describe turns
  * cJSON's failure position into the error the glTF reader gives (nesting too deep, or a
- * syntax error near a byte).
+ * syntax error near a byte); oroya_json_values_check counts the values cJSON would make of
+ * the text and refuses more than a limit before cJSON allocates one (cJSON's tree costs
+ * about 80 bytes a value: 2 GiB of "{}," would be 715 million values, 57 GB).
  * What it does not do: parse. Neither function allocates; both are thread-safe.
  *
  * Example (given: const char *text, size_t len, size_t stop):
  *   oroya_error err = {0};
  *   size_t json_len = 0;
- *   if (oroya_json_text_check(text, len, &json_len, &err) != OROYA_OK)
+ *   if (oroya_json_text_check(text, len, &json_len, &err) != OROYA_OK ||
+ *       oroya_json_values_check(text, json_len, 1 << 24, NULL, &err) != OROYA_OK)
  *       return;
  *   ... parse text[0..json_len) with cJSON; when it fails at byte `stop`:
  *   oroya_json_failure_describe(text, json_len, stop, 1000, &err);
@@ -37,6 +40,16 @@ OROYA_API_BEGIN
  * byte N"; OROYA_ERR_INVALID_ARGUMENT when text or json_len is NULL. Never allocates. */
 oroya_result oroya_json_text_check(const char *text, size_t len, size_t *json_len,
                                    oroya_error *err);
+
+/* Counts the values in text[0..len) as cJSON makes them, one item each: every array,
+ * object, string, number, true, false and null (an object's keys are not values: cJSON keeps
+ * each in its value's item). For text cJSON accepts this is its item count; for text it
+ * refuses, cJSON stops after at most two more. One pass, strings skipped; the text need not
+ * be valid. *values (may be NULL) gets the count. More than max_values: OROYA_ERR_LIMIT,
+ * err (may be NULL) "invalid JSON: N values, the limit is MAX"; OROYA_ERR_INVALID_ARGUMENT
+ * when text is NULL and len is not 0. Never allocates. */
+oroya_result oroya_json_values_check(const char *text, size_t len, size_t max_values,
+                                     size_t *values, oroya_error *err);
 
 /* The error of a JSON parse of text[0..len) that stopped at byte `at` (cJSON's
  * cJSON_GetErrorPtr or the return_parse_end of cJSON_ParseWithLengthOpts, as an offset):

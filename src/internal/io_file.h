@@ -53,6 +53,24 @@ bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size
  * formed (Unicode 15, table 3-7). */
 size_t oroya__utf8_sequence(const unsigned char *s, size_t n);
 
+/* What one pass over JSON text finds before cJSON parses it. */
+typedef struct oroya__json_counts {
+    /* The values in the text as cJSON makes them, one cJSON item each: every array, object,
+     * string, number, true, false and null; an object's key is not one (cJSON keeps it in
+     * its value's item). For text cJSON accepts this is its item count exactly; for text it
+     * refuses, cJSON stops after at most this many items plus two (a member it started). */
+    size_t values;
+    /* The byte of the first '[' or '{' that opens a level past the depth limit (where
+     * cJSON stops), SIZE_MAX when arrays and objects never nest that deep. */
+    size_t too_deep_at;
+} oroya__json_counts;
+
+/* Counts the values of text[0..len) and finds where arrays and objects first nest deeper
+ * than `depth_limit`, in one pass, strings skipped (memchr to each quote). Bytes up to the
+ * space are whitespace and a leading byte order mark is skipped, as cJSON does. Never
+ * allocates; the text need not be valid JSON. */
+void oroya__json_scan(const char *text, size_t len, size_t depth_limit, oroya__json_counts *out);
+
 /* Whether arrays and objects in text[0..len) nest deeper than `limit` (strings skipped):
  * cJSON refuses such text with a plain parse error at the depth limit. */
 bool oroya__json_too_deep(const char *text, size_t len, size_t limit);

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,26 +331,80 @@ bool oroya__json_text_check(const char *text, size_t len, size_t *json_len, size
     return true;
 }
 
-bool oroya__json_too_deep(const char *text, size_t len, size_t limit) {
-    size_t depth = 0;
-    bool in_string = false;
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (in_string) {
-            if (c == '\\') {
-                i++;
-            } else if (c == '"') {
-                in_string = false;
-            }
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > limit) {
-                return true;
-            }
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            depth--;
-        }
+void oroya__json_scan(const char *text, size_t len, size_t depth_limit, oroya__json_counts *out) {
+    size_t depth = 0, values = 0, too_deep_at = SIZE_MAX;
+    bool in_literal = false, after_string = false;
+    size_t i = 0;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+        i = 3; /* a byte order mark, which cJSON skips */
     }
-    return false;
+    for (; i < len; i++) {
+        const unsigned char c = (unsigned char)text[i];
+        if (c <= ' ') { /* cJSON's whitespace: every byte up to the space */
+            in_literal = false;
+            continue;
+        }
+        switch (c) {
+        case '"': {
+            /* The closing quote is the first one after i not escaped: preceded by an even run of
+             * backslashes (escapes pair up from the left; the opening quote ends the run). */
+            const char *q = text + i;
+            for (;;) {
+                q = memchr(q + 1, '"', len - (size_t)(q + 1 - text));
+                if (!q) {
+                    break;
+                }
+                size_t run = 0;
+                while (q - run - 1 > text + i && q[-(ptrdiff_t)run - 1] == '\\') {
+                    run++;
+                }
+                if (run % 2 == 0) {
+                    break;
+                }
+            }
+            values++;
+            i = q ? (size_t)(q - text) : len;
+            after_string = true;
+            in_literal = false;
+            continue;
+        }
+        case ':':
+            /* The string before a colon is an object's key: cJSON keeps it in the value's item. */
+            if (after_string) {
+                values--;
+            }
+            break;
+        case '[':
+        case '{':
+            values++;
+            if (++depth > depth_limit && too_deep_at == SIZE_MAX) {
+                too_deep_at = i;
+            }
+            break;
+        case ']':
+        case '}':
+            if (depth > 0) {
+                depth--;
+            }
+            break;
+        case ',': break;
+        default: /* a number, true, false or null: one value per run of such bytes */
+            if (!in_literal) {
+                values++;
+            }
+            in_literal = true;
+            after_string = false;
+            continue;
+        }
+        in_literal = false;
+        after_string = false;
+    }
+    out->values = values;
+    out->too_deep_at = too_deep_at;
+}
+
+bool oroya__json_too_deep(const char *text, size_t len, size_t limit) {
+    oroya__json_counts c;
+    oroya__json_scan(text, len, limit, &c);
+    return c.too_deep_at != SIZE_MAX;
 }

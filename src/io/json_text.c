@@ -19,6 +19,29 @@ oroya_result oroya_json_text_check(const char *text, size_t len, size_t *json_le
     return OROYA_OK;
 }
 
+oroya_result oroya_json_values_check(const char *text, size_t len, size_t max_values,
+                                     size_t *values, oroya_error *err) {
+    if (values) {
+        *values = 0;
+    }
+    if (!text && len) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "oroya_json_values_check: text is NULL");
+    }
+    oroya__json_counts c = {0, SIZE_MAX};
+    if (text) {
+        oroya__json_scan(text, len, SIZE_MAX, &c);
+    }
+    if (values) {
+        *values = c.values;
+    }
+    if (c.values > max_values) {
+        return oroya__fail(err, OROYA_ERR_LIMIT, "invalid JSON: %zu values, the limit is %zu",
+                           c.values, max_values);
+    }
+    return OROYA_OK;
+}
+
 oroya_result oroya_json_failure_describe(const char *text, size_t len, size_t at, size_t limit,
                                          oroya_error *err) {
     /* The byte cJSON stopped at is the one that opened the level too many. */

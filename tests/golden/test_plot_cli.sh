@@ -74,5 +74,14 @@ expect 1 "cannot write '/nonexistent-dir/x.png'" "$OROYA" plot --clip comparison
 printf '{"clips": [{"name": "c", "tracks": [{"node": "a", "property": "position", "times": [0, 1], "values": [0, 0]}]}]}' > bad.json
 expect 1 "bad.json: clips\[0\]" "$OROYA" plot bad.json -o x.png
 "$OROYA" plot --help | grep -q "^usage: oroya plot" || fail "plot --help"
+# A scenario of more than OROYA_SCENARIO_MAX_JSON_VALUES (16 777 216) values is refused before
+# cJSON parses it (its tree: about 80 bytes a value), as `oroya play` refuses it: the root, an
+# array and 16 777 215 zeros. A NUL byte inside is refused too (cJSON took it for the end).
+python3 -c 'import sys; sys.stdout.write("{\"x\":[" + "0," * 16777214 + "0]}")' >many.json
+expect 1 "^oroya plot: many.json: 16777217 JSON values, the limit is 16777216 (OROYA_SCENARIO_MAX_JSON_VALUES)$" \
+    "$OROYA" plot many.json -o x.png
+rm -f many.json
+printf '{"clips": []\0}' >nul.json
+expect 1 "^oroya plot: nul.json: invalid JSON: a NUL byte at byte 12$" "$OROYA" plot nul.json -o x.png
 
 finish "oroya plot"

@@ -2,6 +2,7 @@
  * with its code and a message that names the byte; good text passes with its NUL padding cut
  * off; a parse failure is described as nesting too deep only when the text up to it is. */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "oroya/json.h"
@@ -59,8 +60,69 @@ static void test_failure_describe(void) {
     OT_EQ_INT(oroya_json_failure_describe("{", 1, 1, 1000, NULL), OROYA_ERR_PARSE);
 }
 
+/* The items of cJSON's tree: the count oroya_json_values_check must give for text cJSON
+ * accepts (its keys live in the items, not in items of their own). */
+static size_t cjson_items(const cJSON *v) {
+    size_t n = 1;
+    for (const cJSON *c = v->child; c; c = c->next) {
+        n += cjson_items(c);
+    }
+    return n;
+}
+
+static void test_values_check(void) {
+    static const char *const texts[] = {
+        "{}",
+        "[]",
+        "0",
+        "\"s\"",
+        " [ 1 , -2.5e+3 , true , false , null ] ",
+        "{\"a\":[1,2,{\"b\":null}],\"c\":\"x\"}",
+        "{\"a\" : {\"b\" :\t{\"c\"\n:\r[]}}, \"d\": \"e\"}",
+        /* Escapes: quotes and backslashes inside strings, brackets and colons in them too. */
+        "[\"a\\\"b\", \"c\\\\\", \"d\\\\\\\"e\", \"[{:,}]\", \"\\u0041\"]",
+        "{\"k\\\":\":\"v\\\\\",\"\\\\\":[\"\\\\\\\\\"]}",
+        "[[[[[[[[[[1]]]]]]]]]]",
+        "{\"a\":{},\"b\":[],\"c\":[{}],\"d\":[[],[]]}",
+        "[\"\xc3\xa9\", 1e300, -0, 0.5]",
+    };
+    oroya_error err = {0};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        const char *t = texts[i];
+        cJSON *root = cJSON_Parse(t);
+        OT_CHECK_MSG(root != NULL, "cJSON refused text %zu: %s", i, t);
+        if (!root) {
+            continue;
+        }
+        size_t want = cjson_items(root), got = 0;
+        cJSON_Delete(root);
+        OT_EQ_INT(oroya_json_values_check(t, strlen(t), want, &got, &err), OROYA_OK);
+        OT_CHECK_MSG(got == want, "text %zu (%s): %zu values, cJSON made %zu items", i, t, got,
+                     want);
+        /* One fewer allowed: refused, naming both numbers. */
+        OT_EQ_INT(oroya_json_values_check(t, strlen(t), want - 1, &got, &err), OROYA_ERR_LIMIT);
+        char msg[96];
+        snprintf(msg, sizeof msg, "invalid JSON: %zu values, the limit is %zu", want, want - 1);
+        OT_CHECK_MSG(!strcmp(err.message, msg), "%s", err.message);
+    }
+    /* Text cJSON refuses still gets a count (it bounds what cJSON makes before it stops). */
+    size_t got = 0;
+    OT_EQ_INT(oroya_json_values_check("[1,,2", 5, 10, &got, &err), OROYA_OK);
+    OT_EQ_INT((int)got, 3);
+    OT_EQ_INT(oroya_json_values_check("[\"a\":1]", 7, 10, &got, &err), OROYA_OK);
+    OT_EQ_INT((int)got, 2); /* "a" taken for a key: cJSON stops at the colon, 2 items */
+    OT_EQ_INT(oroya_json_values_check("[\"unterminated", 14, 10, &got, &err), OROYA_OK);
+    OT_EQ_INT((int)got, 2);
+    OT_EQ_INT(oroya_json_values_check("", 0, 0, &got, &err), OROYA_OK);
+    OT_EQ_INT((int)got, 0);
+    OT_EQ_INT(oroya_json_values_check(NULL, 0, 0, &got, &err), OROYA_OK);
+    OT_EQ_INT(oroya_json_values_check(NULL, 1, 0, &got, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_EQ_INT(oroya_json_values_check("[1]", 3, 1, NULL, NULL), OROYA_ERR_LIMIT);
+}
+
 int main(void) {
     OT_RUN(test_text_check);
     OT_RUN(test_failure_describe);
+    OT_RUN(test_values_check);
     return ot_finish();
 }

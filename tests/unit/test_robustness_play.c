@@ -246,6 +246,41 @@ static void test_size_limit(void) {
     munmap(zeros, n);
 }
 
+/* More than OROYA_SCENARIO_MAX_JSON_VALUES values: refused before cJSON allocates one (its
+ * tree is about 80 bytes a value) and before the run allocates anything. The scenario: the
+ * root, an array (2 values) and zeros. (The count at the limit itself is test_json's and
+ * test_robustness_untrusted's: a parse of 16 million values here would take 1.3 GB.) */
+static void test_value_limit(void) {
+    const size_t limit = (size_t)OROYA_SCENARIO_MAX_JSON_VALUES, zeros = limit - 1;
+    size_t n = 6 + 2 * zeros + 1;
+    char *text = malloc(n + 1);
+    OT_CHECK(text != NULL);
+    if (!text)
+        return;
+    memcpy(text, "{\"x\":[", 6);
+    for (size_t i = 0; i < zeros; i++)
+        memcpy(text + 6 + 2 * i, i + 1 < zeros ? "0," : "0]", 2);
+    memcpy(text + n - 1, "}", 2);
+    rb_reset(&play_heap, 0);
+    rb_reset(&json_heap, 0);
+    cJSON_Hooks hooks = {cjson_malloc, cjson_free};
+    cJSON_InitHooks(&hooks);
+    oroya_scenario_desc desc = {.allocator = rb_allocator(&play_heap)};
+    char *out = NULL;
+    size_t len = 0;
+    oroya_error err = {0};
+    oroya_result r = oroya_scenario_run(text, n, &desc, &out, &len, &err);
+    char want[128];
+    snprintf(want, sizeof want,
+             "(scenario): %zu JSON values, the limit is %zu (OROYA_SCENARIO_MAX_JSON_VALUES)",
+             limit + 1, limit);
+    OT_CHECK_MSG(r == OROYA_ERR_LIMIT && !strcmp(err.message, want), "%s, \"%s\"",
+                 oroya_result_string(r), err.message);
+    OT_CHECK(out == NULL && play_heap.calls == 0 && json_heap.calls == 0);
+    cJSON_InitHooks(NULL);
+    free(text);
+}
+
 /* A reader that serves a virtual folder "virt": model.gltf (one node "n" and a 4-byte
  * buffer "b.bin"), b.bin, and refuses everything else with OROYA_ERR_ACCESS. */
 static const char virt_model[] = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,"
@@ -369,6 +404,7 @@ int main(void) {
     RB_RUN(test_step_error_frees);
     RB_RUN(test_record_not_finite);
     RB_RUN(test_size_limit);
+    RB_RUN(test_value_limit);
     cJSON_Hooks hooks = {cjson_malloc, cjson_free};
     cJSON_InitHooks(&hooks);
     RB_RUN(test_fault_play);

@@ -3,6 +3,7 @@
  * by the file's size, and JSON that is not JSON refused. The attack files are written here;
  * docs/robustness.md lists the rules. */
 #define _GNU_SOURCE
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "oroya/gltf.h"
+#include "oroya/json.h"
 #include "oroya_test.h"
 #include "test_robustness_common.h"
 
@@ -525,6 +527,170 @@ static void test_json_depth_limit(void) {
     free(t.s);
 }
 
+/* ---- JSON too big for its tree ----------------------------------------------------------- */
+
+/* cJSON's blocks, counted on a heap of their own (cJSON has global hooks only). */
+static rb_heap json_heap;
+static void *cjson_malloc(size_t n) { return rb_alloc(n ? n : 1, 16, &json_heap); }
+static void cjson_free(void *p) { rb_free(p, &json_heap); }
+
+/* `pre`, then `count` copies of `item` joined by commas, then `post`: the generated files. */
+static text repeat(const char *pre, const char *item, size_t count, const char *post) {
+    size_t a = strlen(pre), b = strlen(item), c = strlen(post);
+    text t = {0};
+    t.cap = a + count * (b + 1) + c + 1;
+    t.s = malloc(t.cap);
+    OT_CHECK(t.s != NULL);
+    if (!t.s) {
+        return t;
+    }
+    memcpy(t.s, pre, a);
+    t.n = a;
+    for (size_t i = 0; i < count; i++) {
+        if (i) {
+            t.s[t.n++] = ',';
+        }
+        memcpy(t.s + t.n, item, b);
+        t.n += b;
+    }
+    memcpy(t.s + t.n, post, c + 1);
+    t.n += c;
+    return t;
+}
+
+/* Parses `json` (a .gltf, or wrapped in a GLB) with the counting heap and cJSON's blocks
+ * counted too; returns the code, the parse's peak in *peak and cJSON's in *cjson_peak. */
+static oroya_result parse_counted(const text *json, bool glb, oroya_error *err, size_t *peak,
+                                  size_t *cjson_peak, uint32_t *node_count) {
+    unsigned char *buf = NULL;
+    const void *data = json->s;
+    size_t n = json->n;
+    if (glb) {
+        size_t padded = (json->n + 3) & ~(size_t)3;
+        n = 12 + 8 + padded;
+        buf = malloc(n);
+        OT_CHECK(buf != NULL);
+        if (!buf) {
+            return OROYA_ERR_OUT_OF_MEMORY;
+        }
+        uint32_t words[5] = {0x46546C67u, 2, (uint32_t)n, (uint32_t)padded, 0x4E4F534Au};
+        memcpy(buf, words, sizeof words); /* little-endian, as every machine this runs on */
+        memcpy(buf + 20, json->s, json->n);
+        memset(buf + 20 + json->n, ' ', padded - json->n);
+        data = buf;
+    }
+    rb_heap h;
+    rb_reset(&h, 0);
+    rb_reset(&json_heap, 0);
+    cJSON_Hooks hooks = {cjson_malloc, cjson_free};
+    cJSON_InitHooks(&hooks);
+    oroya_gltf_data *g = NULL;
+    oroya_result r =
+        oroya_gltf_parse(&(oroya_gltf_desc){.allocator = rb_allocator(&h)}, data, n, &g, err);
+    cJSON_InitHooks(NULL);
+    *node_count = g ? g->node_count : 0;
+    oroya_gltf_free(g);
+    OT_EQ_INT(h.live, 0);
+    OT_EQ_INT(json_heap.live, 0);
+    *peak = h.peak_bytes;
+    *cjson_peak = json_heap.peak_bytes;
+    free(buf);
+    return r;
+}
+
+/* A file of more than OROYA_GLTF_MAX_JSON_VALUES values is refused before cJSON allocates
+ * anything (a 2 GiB file of "{}," made 715 million values: some 57 GB of cJSON's tree). The
+ * file here: HEAD (3 values: the root, asset, "2.0"), "extras" (1) holding zeros. */
+static void test_json_value_limit(void) {
+    const size_t limit = (size_t)OROYA_GLTF_MAX_JSON_VALUES;
+    text t = repeat(HEAD "\"extras\":[", "0", limit - 3, "]}");
+    if (!t.s) {
+        return;
+    }
+    /* The count at the boundary: limit + 1 values, then the last zero blanked: the limit. */
+    size_t values = 0;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_json_values_check(t.s, t.n, limit, &values, &err), OROYA_ERR_LIMIT);
+    OT_CHECK_MSG(values == limit + 1, "%zu values", values);
+    char msg[128];
+    snprintf(msg, sizeof msg, "invalid JSON: %zu values, the limit is %zu", limit + 1, limit);
+    OT_CHECK_MSG(!strcmp(err.message, msg), "%s", err.message);
+    t.s[t.n - 4] = ' '; /* "...,0,0]}" -> "...,0, ]}" */
+    t.s[t.n - 3] = ' ';
+    OT_EQ_INT(oroya_json_values_check(t.s, t.n, limit, &values, &err), OROYA_OK);
+    OT_CHECK_MSG(values == limit, "%zu values", values);
+    t.s[t.n - 4] = ',';
+    t.s[t.n - 3] = '0';
+    snprintf(msg, sizeof msg, "(json): %zu values, the limit is %zu (OROYA_GLTF_MAX_JSON_VALUES)",
+             limit + 1, limit);
+    for (int glb = 0; glb < 2; glb++) {
+        size_t peak = 0, cjson_peak = 0;
+        uint32_t nodes = 0;
+        oroya_result r = parse_counted(&t, glb, &err, &peak, &cjson_peak, &nodes);
+        printf("  %zu values (%zu bytes%s): %s, parse peak %zu bytes, cJSON %zu bytes\n", limit + 1,
+               t.n, glb ? ", GLB" : "", oroya_result_string(r), peak, cjson_peak);
+        OT_CHECK_MSG(r == OROYA_ERR_LIMIT && !strcmp(err.message, msg), "%s: %s",
+                     oroya_result_string(r), err.message);
+        OT_CHECK_MSG(json_heap.calls == 0, "cJSON allocated %ld blocks", json_heap.calls);
+        OT_CHECK_MSG(peak < 4096, "the parse kept %zu bytes", peak);
+    }
+    free(t.s);
+}
+
+/* Every glTF node becomes a scene node, and a scene holds OROYA_SCENE_MAX_NODES: more nodes
+ * were parsed (160 bytes each) and imported until the scene refused one (1 100 000 nodes:
+ * 843 MB). Now refused at parse, naming the array, before any parsed array is allocated;
+ * so are node lists longer than that (a skin's joints, a scene's nodes, a node's children). */
+static void test_node_count_limit(void) {
+    const size_t max = OROYA_SCENE_MAX_NODES;
+    oroya_error err = {0};
+    size_t peak = 0, cjson_peak = 0;
+    uint32_t nodes = 0;
+    text t = repeat(HEAD "\"nodes\":[", "{}", max + 1, "]}");
+    if (!t.s) {
+        return;
+    }
+    oroya_result r = parse_counted(&t, false, &err, &peak, &cjson_peak, &nodes);
+    printf("  %zu nodes (%zu bytes): %s, parse peak %zu bytes, cJSON %zu bytes\n", max + 1, t.n,
+           oroya_result_string(r), peak, cjson_peak);
+    OT_CHECK_MSG(
+        r == OROYA_ERR_LIMIT &&
+            !strcmp(err.message,
+                    "nodes: 1048576 entries, the limit is 1048575 (OROYA_SCENE_MAX_NODES)"),
+        "%s: %s", oroya_result_string(r), err.message);
+    OT_CHECK_MSG(peak < 4096, "the parse kept %zu bytes", peak);
+    /* The limit itself parses: "]}" moved back over the last ",{}". */
+    memcpy(t.s + t.n - 5, "]}", 3);
+    t.n -= 3;
+    r = parse_counted(&t, false, &err, &peak, &cjson_peak, &nodes);
+    printf("  %zu nodes (%zu bytes): %s, parse peak %zu bytes, cJSON %zu bytes\n", max, t.n,
+           oroya_result_string(r), peak, cjson_peak);
+    OT_CHECK_MSG(r == OROYA_OK && nodes == max, "%s: %s, %u nodes", oroya_result_string(r),
+                 err.message, nodes);
+    free(t.s);
+    static const struct {
+        const char *pre, *post, *message;
+    } lists[] = {
+        {HEAD "\"nodes\":[{}],\"skins\":[{\"joints\":[", "]}]}", "skins[0].joints: 1048576"},
+        {HEAD "\"nodes\":[{}],\"scenes\":[{},{\"nodes\":[", "]}]}", "scenes[1].nodes: 1048576"},
+        {HEAD "\"nodes\":[{},{\"children\":[", "]}]}", "nodes[1].children: 1048576"},
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        t = repeat(lists[i].pre, "0", max + 1, lists[i].post);
+        if (!t.s) {
+            return;
+        }
+        r = parse_counted(&t, false, &err, &peak, &cjson_peak, &nodes);
+        OT_CHECK_MSG(
+            r == OROYA_ERR_LIMIT && strstr(err.message, lists[i].message) &&
+                strstr(err.message, "entries, the limit is 1048575 (OROYA_SCENE_MAX_NODES)"),
+            "%s: %s", oroya_result_string(r), err.message);
+        /* Only what the nodes before the list took: no room for the list. */
+        OT_CHECK_MSG(peak < 64 * 1024, "%s: the parse kept %zu bytes", lists[i].message, peak);
+        free(t.s);
+    }
+}
+
 /* glTF 2.0 requires animation input times >= 0. */
 static void test_negative_first_time(void) {
     /* {-1, 1}: "AACAvwAAgD8=" */
@@ -565,6 +731,8 @@ int main(void) {
     OT_RUN(test_primitive_nodes_bounded);
     OT_RUN(test_json_nul_and_utf8);
     OT_RUN(test_json_depth_limit);
+    OT_RUN(test_json_value_limit);
+    OT_RUN(test_node_count_limit);
     OT_RUN(test_negative_first_time);
     OT_RUN(test_huge_node_rotation);
     return ot_finish();

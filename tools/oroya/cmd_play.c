@@ -65,25 +65,33 @@ static char *read_file(const char *path, size_t *len, bool *too_big) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: oroya play [--base DIR] [--allow-gltf-dir DIR] [--allow-outside]\n"
-               "                  [--report-path] SCENARIO.json\n\n"
-               "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
-               "models) through oroya's mixer and prints the result on stdout, one frame per\n"
-               "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
-               "same as three.js's reference runner, so results compare number by number.\n"
-               "'-' reads the scenario from stdin; a \"gltf\" path is relative to the scenario's\n"
-               "folder, or to --base DIR (default: the working directory for stdin), and the\n"
-               "model must lie in that folder or its subfolders (\"..\" and symbolic links\n"
-               "resolved; refused otherwise).\n"
-               "--allow-gltf-dir DIR lets the \"gltf\" model lie in DIR (and its subfolders)\n"
-               "too.\n"
-               "--allow-outside lets the model's buffers lie outside the model's folder\n"
-               "(refused by default).\n"
-               "--report-path prints to stderr, after a successful run, how many of the mixer\n"
-               "updates went through the pose kernel: \"oroya play: FILE: path: kernel K of N\n"
-               "updates\" (the others took the property path).\n"
-               "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
-               "2 usage.\n");
+    fprintf(f,
+            "usage: oroya play [--base DIR] [--allow-gltf-dir DIR] [--allow-outside]\n"
+            "                  [--report-path] SCENARIO.json\n\n"
+            "Runs a scenario (nodes, skins, clips, actions, script, steps, record; \"gltf\"\n"
+            "models) through oroya's mixer and prints the result on stdout, one frame per\n"
+            "line; the format is documented in docs/scenario.md of the oroya sources, the\n"
+            "same as three.js's reference runner, so results compare number by number.\n"
+            "'-' reads the scenario from stdin; a \"gltf\" path is relative to the scenario's\n"
+            "folder, or to --base DIR (default: the working directory for stdin), and the\n"
+            "model must lie in that folder or its subfolders (\"..\" and symbolic links\n"
+            "resolved; refused otherwise).\n"
+            "--allow-gltf-dir DIR lets the \"gltf\" model lie in DIR (and its subfolders)\n"
+            "too.\n"
+            "--allow-outside lets the model's buffers lie outside the model's folder\n"
+            "(refused by default).\n"
+            "--report-path prints to stderr, after a successful run, how many of the mixer\n"
+            "updates went through the pose kernel: \"oroya play: FILE: path: kernel K of N\n"
+            "updates\" (the others took the property path).\n"
+            "Limits: a scenario of more than %llu bytes (2 GiB, OROYA_SCENARIO_MAX_SIZE; a\n"
+            "file by its size, stdin one byte past it) or of more than %llu JSON values\n"
+            "(OROYA_SCENARIO_MAX_JSON_VALUES: arrays, objects, strings, numbers, true, false\n"
+            "and null, keys not counted) is refused before it is parsed; a \"gltf\" model\n"
+            "has the same two limits (OROYA_GLTF_MAX_FILE_SIZE, OROYA_GLTF_MAX_JSON_VALUES).\n"
+            "Exit status: 0 ok, 1 bad scenario or failure (the message names the JSON path),\n"
+            "2 usage.\n",
+            (unsigned long long)OROYA_SCENARIO_MAX_SIZE,
+            (unsigned long long)OROYA_SCENARIO_MAX_JSON_VALUES);
 }
 
 static void print_warning(const char *message, void *user) {

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_util.h"
 #include "demo_scene.h"
+#include "oroya/json.h"
 #include "oroya_scenario.h"
 
 #ifdef OROYA_HAVE_CAIRO
@@ -224,7 +225,26 @@ static int load_scenario(plot_input *in, const char *path, const char *allow_glt
         return 1;
     }
     text[size] = 0;
-    in->json = cJSON_Parse(text);
+    /* What cJSON misreads (a NUL, text that is not UTF-8), then the values its tree would
+     * hold (about 80 bytes each), refused past OROYA_SCENARIO_MAX_JSON_VALUES before cJSON
+     * allocates one, as `oroya play` does. */
+    oroya_error jerr = {0};
+    size_t len = 0, count = 0;
+    if (oroya_json_text_check(text, (size_t)size, &len, &jerr) != OROYA_OK) {
+        free(text);
+        fprintf(stderr, "oroya plot: %s: %s\n", cli_esc(path), cli_esc(jerr.message));
+        return 1;
+    }
+    if (oroya_json_values_check(text, len, (size_t)OROYA_SCENARIO_MAX_JSON_VALUES, &count, NULL) !=
+        OROYA_OK) {
+        free(text);
+        fprintf(stderr,
+                "oroya plot: %s: %zu JSON values, the limit is %llu "
+                "(OROYA_SCENARIO_MAX_JSON_VALUES)\n",
+                cli_esc(path), count, (unsigned long long)OROYA_SCENARIO_MAX_JSON_VALUES);
+        return 1;
+    }
+    in->json = cJSON_ParseWithLength(text, len);
     free(text);
     if (!cJSON_IsObject(in->json)) {
         fprintf(stderr, "oroya plot: %s: not a JSON object (a scenario)\n", cli_esc(path));

@@ -49,6 +49,12 @@ extern "C" {
  * while reading. */
 #define OROYA_SCENARIO_MAX_SIZE OROYA_GLTF_MAX_FILE_SIZE
 
+/* A scenario's JSON values (each array, object, string, number, true, false and null; keys
+ * not counted) above this are refused (OROYA_ERR_LIMIT) before cJSON parses the text: a
+ * model's limit, OROYA_GLTF_MAX_JSON_VALUES (16 777 216; cJSON's tree about 80 bytes a
+ * value, so about 1.3 GB at most). `oroya plot` applies it to the scenarios it reads. */
+#define OROYA_SCENARIO_MAX_JSON_VALUES OROYA_GLTF_MAX_JSON_VALUES
+
 /* Which path the steps' mixer updates took (oroya_mixer_kernel_active after each). */
 typedef struct oroya_scenario_stats {
     uint64_t updates;        /* mixer updates of the steps */
@@ -90,8 +96,10 @@ typedef struct oroya_scenario_desc {
  *   OROYA_ERR_INVALID_ARGUMENT  json, desc, out or out_len NULL;
  *   OROYA_ERR_PARSE             not JSON (the message gives the byte offset), a raw NUL
  *                               byte, or text that is not UTF-8;
- *   OROYA_ERR_LIMIT             len over OROYA_SCENARIO_MAX_SIZE (nothing is read), arrays
- *                               and objects nested deeper than 1000 levels;
+ *   OROYA_ERR_LIMIT             len over OROYA_SCENARIO_MAX_SIZE (nothing is read), more
+ *                               than OROYA_SCENARIO_MAX_JSON_VALUES JSON values (counted
+ *                               before cJSON allocates anything), arrays and objects nested
+ *                               deeper than 1000 levels;
  *   OROYA_ERR_INVALID_DATA      a scenario docs/scenario.md does not allow, or one oroya refuses
  *                               (a NaN/infinite/negative dt: mixer deviation 1; a glTF file
  *                               that does not load);

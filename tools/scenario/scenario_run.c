@@ -350,6 +350,15 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
     oroya_result r = oroya_json_text_check(json, len, &len, err);
     if (r != OROYA_OK)
         return r;
+    /* cJSON's tree costs about 80 bytes a value: counted first, refused past the limit
+     * before cJSON allocates one. */
+    size_t values = 0;
+    if (oroya_json_values_check(json, len, (size_t)OROYA_SCENARIO_MAX_JSON_VALUES, &values, NULL) !=
+        OROYA_OK)
+        return oroya_error_set(err, OROYA_ERR_LIMIT,
+                               "(scenario): %zu JSON values, the limit is %llu "
+                               "(OROYA_SCENARIO_MAX_JSON_VALUES)",
+                               values, (unsigned long long)OROYA_SCENARIO_MAX_JSON_VALUES);
     const char *end = NULL;
     p.root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
     if (!p.root) {
