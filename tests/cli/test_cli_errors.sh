@@ -138,4 +138,11 @@ expect_line 1 "oroya play: clock.json: steps[1]: dt 1e+308 takes the clock past 
     "$OROYA" play clock.json
 [ -s out.txt ] && fail "play printed a result with an infinite clock: $(head -c 300 out.txt)"
 
+# More nodes than a scene holds (OROYA_SCENE_MAX_NODES): refused at parse, naming the array
+# (it was parsed and imported until the scene refused node 1048575, 818 MB of RSS).
+{ printf '{"asset":{"version":"2.0"},"nodes":[{}'; yes ',{}' | head -n 1048575; printf ']}'; } >many_nodes.gltf
+expect_line 1 "oroya info: many_nodes.gltf: nodes: 1048576 entries, the limit is 1048575 (OROYA_SCENE_MAX_NODES) (limit exceeded)" \
+    "$OROYA" info many_nodes.gltf
+rm -f many_nodes.gltf
+
 finish "CLI error and name"
