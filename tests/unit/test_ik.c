@@ -1402,7 +1402,8 @@ int main(void) {
     const unsigned aim_counts[3] = {fast_taken, fast_declined, fast_other};
     OT_RUN(test_aim_pivot_near_target);
     OT_RUN(test_aim_sweep);
-    printf("float aim path on the sweep: %u taken, %u sent to the double solver, %u not its "
+    printf("float aim path on the near-target cases and the sweep: %u taken, %u sent to the double "
+           "solver, %u not its "
            "case\n",
            fast_taken - aim_counts[0], fast_declined - aim_counts[1], fast_other - aim_counts[2]);
     fast_taken = aim_counts[0], fast_declined = aim_counts[1], fast_other = aim_counts[2];
