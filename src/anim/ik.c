@@ -735,16 +735,21 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
      * the pivot). The joints before it turn the last pivot; each turn is cut (aim_guard_cut)
      * where it would bring the target within sqrt(r2min) of it: where the eye, once aimed,
      * would be nearer the target than min(its distance as the chain came, AIM_GUARD r0). A
-     * negative r2min: no guard (one joint, or a target out of reach from the start). */
+     * target out of reach as the chain came: the pivot may not come nearer to it (the same
+     * bound at the edge, r2min = r0^2, so the solve is continuous there). A negative r2min:
+     * no guard (one joint). */
     double r2min = -1;
     if (n > 1) {
         const dv3 ol = vsub(eye, last->p), dl = vsub(t, last->p);
         const double ofl = vdot(ol, fwd), ofp = ofl > 0 ? ofl : 0;
         const double perp2 = vdot(ol, ol) - ofl * ofl, r02 = vdot(dl, dl), disc0 = r02 - perp2;
+        r2min = r02;
         if (disc0 >= ofp * ofp) {
             const double q0 = sqrt(disc0) - ofp, cap = AIM_GUARD * sqrt(r02);
-            const double g = (q0 < cap ? q0 : cap) + ofp;
-            r2min = perp2 + g * g;
+            if (cap < q0) {
+                const double g = cap + ofp;
+                r2min = perp2 + g * g;
+            }
         }
     }
     for (uint32_t i = 0; i < n; i++) {

@@ -659,7 +659,8 @@ typedef struct {
 } aim_tally;
 
 /* Solves one case and checks it (returns whether it passed): the guard's promise (a target in
- * reach of the last joint as the chain came stays so: q after >= min(q before, 0.25 r before)),
+ * reach of the last joint as the chain came stays so: q after >= min(q before, 0.25 r before);
+ * one out of reach does not come nearer the last pivot),
  * then in reach the aim within aim_tolerance (and `reached`), the up axis in the plane of
  * forward and up (offsets along forward), out of reach the fallback (the ray passes the
  * target at rho - r, as near as a ray from the eye can; not reached). A margin within 1e-4 of
@@ -677,6 +678,10 @@ static bool aim_check(chain *c, const oroya_ik *ik, int kind, int it, aim_tally 
             ok = false;
             OT_CHECK_MSG(0, "it %d: reach margin %g -> %g (promised %g)", it, a0.q, a.q, promise);
         }
+    } else if (!(a.r >= a0.r * (1 - 1e-4) - 1e-6)) {
+        /* Out of reach as the chain came: the pivot does not come nearer the target. */
+        ok = false;
+        OT_CHECK_MSG(0, "it %d: out of reach, the pivot came nearer: %g -> %g", it, a0.r, a.r);
     }
     if (a.q > 1e-4) {
         tally->reachable++;
