@@ -737,9 +737,9 @@ static bool aim_check(chain *c, const oroya_ik *ik, int kind, int it, aim_tally 
 /* The worst cases of the sweep before the reach guard (test_aim_sweep's seeds): the joints
  * before the last turned the last pivot so near the target that the eye ray could not reach it
  * any more (target inside the blind sphere of the moved pivot), and the forward axis missed
- * by 1.9-3.1 rad (the sweep's 617 failures before the guard were of this kind, or ended
- * out of reach without the fallback). Each is in reach from the start with a wide margin:
- * they fail before the fix and pass after. */
+ * by 1.9-3.1 rad (of the sweep's 19,331 cases in reach from the start, 157 missed before the
+ * guard, 141 by more than 0.5 rad). Each is in reach from the start with a wide margin: they
+ * fail before the fix and pass after. */
 static void test_aim_pivot_near_target(void) {
     const unsigned saved = ot_rng_state_;
     static const struct {
