@@ -622,6 +622,70 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
 
 /* ---- aim ------------------------------------------------------------------------------- */
 
+/* The reach guard's share of the target's distance from the last pivot (docs/ik.md, "Aim and
+ * aim chains"): the joints before the last may not bring the eye closer to the target than
+ * this part of that distance, once aimed, unless it already was. */
+#define AIM_GUARD 0.25
+
+/* The reach guard's cut, where a joint's turn d about the pivot piv would bring the last pivot
+ * p within sqrt(r2min) of the target t: the largest part of d (a turn by phi about d's axis,
+ * phi from 0 up) that keeps it there. p moves on a circle about the axis, so
+ * |t - p(phi)|^2 = |w|^2 + |u|^2 - 2 (alpha + beta cos phi + gamma sin phi) with u = p - piv,
+ * w = t - piv, and the first phi where it falls to r2min is found in closed form. Only where
+ * the guard engages, so the trigonometric calls cost nothing in the common case. */
+static dq aim_guard_cut(dq d, dv3 piv, dv3 p, dv3 t, double r2min) {
+    if (d.w < 0) {
+        d = (dq){-d.x, -d.y, -d.z, -d.w};
+    }
+    const dv3 v = v3(d.x, d.y, d.z);
+    const double sv = vlen(v);
+    if (!(sv > 0)) {
+        return qid();
+    }
+    const dv3 a = vscale(v, 1 / sv);
+    const double full = 2 * atan2(sv, d.w); /* in [0, pi] */
+    const dv3 u = vsub(p, piv), w = vsub(t, piv);
+    const double au = vdot(a, u);
+    const double alpha = vdot(w, a) * au, beta = vdot(w, vsub(u, vscale(a, au)));
+    const double gamma = vdot(w, vcross(a, u));
+    /* beta cos phi + gamma sin phi = m cos(phi - phi0) may not exceed k. */
+    const double k = 0.5 * (vdot(w, w) + vdot(u, u) - r2min) - alpha;
+    const double m = sqrt(beta * beta + gamma * gamma);
+    double phi = full;
+    if (!(beta <= k)) {
+        phi = 0; /* already at the bound (rounding): no turn */
+    } else if (k < m) {
+        /* The crossings upward are at phi0 - acos(k / m) (mod 2 pi), one a period. */
+        const double two_pi = 6.283185307179586;
+        phi = atan2(gamma, beta) - acos(k / m > -1 ? k / m : -1);
+        phi = fmod(phi, two_pi);
+        phi = phi < 0 ? phi + two_pi : phi;
+        /* The turn crosses the bound within [0, full]: a phi past full is a crossing at 0
+         * (or at full) moved by rounding. */
+        if (phi > full) {
+            phi = two_pi - phi < phi - full ? 0 : full;
+        }
+    }
+    return qaxis(a, phi);
+}
+
+/* Joint i's local rotation after the world turn *applied about its pivot (l its local, q its
+ * world rotation), limited: then *applied becomes the turn the limited rotation makes, so the
+ * joints after it make up for it (D = Q conj(l) l' conj(Q)), and *limited is set. */
+HOT dq aim_joint_turn(const oroya_ik *ik, uint32_t i, dq l, dq q, dq *applied, bool *limited) {
+    dq li = local_after(l, q, *applied);
+    if (ik->limits && ik->limits[i].swing + ik->limits[i].has_twist_limit) {
+        oroya_quat qi = {(float)li.x, (float)li.y, (float)li.z, (float)li.w}, qc;
+        if (oroya_joint_limit_clamp(&ik->limits[i], qi, &qc) == OROYA_OK &&
+            memcmp(&qi, &qc, sizeof qi) != 0) {
+            li = qnorm(of_quat(qc));
+            *limited = true;
+            *applied = qnorm(qmul(qmul(q, qconj(l)), qmul(li, qconj(q))));
+        }
+    }
+    return li;
+}
+
 /* reached may be NULL (not asked for: the ray is not followed past the last turn). */
 IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const float *m, frame *f,
                                        const dq *l, dq *ik_out, bool *moved, bool *reached) {
@@ -665,6 +729,29 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
         remaining += shares[i];
     }
     bool limited = false;
+    /* The reach guard (docs/ik.md): with o the eye from the last pivot, the last joint's ray
+     * (from the eye on) can pass through the target when the target is at least the blind
+     * radius from that pivot, r^2 >= perp^2 + max(o . fwd, 0)^2 (perp: the ray's distance from
+     * the pivot). The joints before it turn the last pivot; each turn is cut (aim_guard_cut)
+     * where it would bring the target within sqrt(r2min) of it: where the eye, once aimed,
+     * would be nearer the target than min(its distance as the chain came, AIM_GUARD r0). A
+     * target out of reach as the chain came: the pivot may not come nearer to it (the same
+     * bound at the edge, r2min = r0^2, so the solve is continuous there). A negative r2min:
+     * no guard (one joint). */
+    double r2min = -1;
+    if (n > 1) {
+        const dv3 ol = vsub(eye, last->p), dl = vsub(t, last->p);
+        const double ofl = vdot(ol, fwd), ofp = ofl > 0 ? ofl : 0;
+        const double perp2 = vdot(ol, ol) - ofl * ofl, r02 = vdot(dl, dl), disc0 = r02 - perp2;
+        r2min = r02;
+        if (disc0 >= ofp * ofp) {
+            const double q0 = sqrt(disc0) - ofp, cap = AIM_GUARD * sqrt(r02);
+            if (cap < q0) {
+                const double g = cap + ofp;
+                r2min = perp2 + g * g;
+            }
+        }
+    }
     for (uint32_t i = 0; i < n; i++) {
         const double part = remaining > 0 ? shares[i] / remaining : 0;
         const double frac = part < 1 ? part : 1;
@@ -687,10 +774,15 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
         /* The ray eye + s * fwd meets the sphere of radius |d| about the pivot at s; turning
          * the joint so that point is on the line to the target aims the ray at it. Inside the
          * cylinder of the offset (no such point), the discriminant is clamped: the closest
-         * aim, continuous at the boundary. */
+         * aim, continuous at the boundary. The last joint's point is never behind the eye
+         * (s >= 0): with the target inside its blind sphere (the fallback, docs/ik.md) the eye
+         * is turned onto the line to the target, as near it as it gets. */
         const double of = vdot(o, fwd);
         const double disc = of * of - oo + dd;
-        const double s = -of + sqrt(disc > 0 ? disc : 0);
+        double s = -of + sqrt(disc > 0 ? disc : 0);
+        if (i + 1 == n && s < 0) {
+            s = 0;
+        }
         const dv3 aim = vadd(o, vscale(fwd, s));
         dq full = qfrom_to(aim, d);
         if (use_up) {
@@ -701,25 +793,23 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
             }
         }
         const dq turn = frac >= 1 ? full : qpow(full, frac);
-        dq li = local_after(l[i], f[i].q, turn);
         dq applied = turn;
-        if (ik->limits && ik->limits[i].swing + ik->limits[i].has_twist_limit) {
-            oroya_quat qi = {(float)li.x, (float)li.y, (float)li.z, (float)li.w}, qc;
-            if (oroya_joint_limit_clamp(&ik->limits[i], qi, &qc) == OROYA_OK &&
-                memcmp(&qi, &qc, sizeof qi) != 0) {
-                li = qnorm(of_quat(qc));
-                limited = true;
-                /* The turn the limited rotation makes, so the joints after it make up for it:
-                 * D = Q conj(l) l' conj(Q). */
-                applied = qnorm(qmul(qmul(f[i].q, qconj(l[i])), qmul(li, qconj(f[i].q))));
-            }
-        }
-        ik_out[i] = li;
+        dq li = aim_joint_turn(ik, i, l[i], f[i].q, &applied, &limited);
         if (i + 1 == n && !reached) {
+            ik_out[i] = li;
             break; /* the ray after the last turn only tells whether it reached */
         }
         /* The joints after this one, the eye, the ray and the up axis turn by one matrix. */
-        const dm3 r = qmat(applied);
+        dm3 r = qmat(applied);
+        if (i + 1 < n && r2min >= 0) {
+            const dv3 dl = vsub(t, vadd(piv, mrot(&r, vsub(f[n - 1].p, piv))));
+            if (vdot(dl, dl) < r2min) {
+                applied = aim_guard_cut(applied, piv, f[n - 1].p, t, r2min);
+                li = aim_joint_turn(ik, i, l[i], f[i].q, &applied, &limited);
+                r = qmat(applied);
+            }
+        }
+        ik_out[i] = li;
         for (uint32_t k = i + 1; k < n; k++) {
             f[k].p = vadd(piv, mrot(&r, vsub(f[k].p, piv)));
             f[k].q = qmul(applied, f[k].q); /* unit times unit */
@@ -1019,6 +1109,11 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
     aim_shares(ik, n, shares);
     v4 eye = p[n - 1];
     v4 fwd = q4_rot(q[n - 1], fw), upw = q4_rot(q[n - 1], ua);
+    /* solve_aim's reach guard, which with no offset keeps the last pivot AIM_GUARD r0 from
+     * the target: a turn that brings it within 1 % of that (squared) goes to the double
+     * solver, which cuts it. */
+    const v4 d0 = v4_sub(t, eye);
+    const float guard2 = (float)(AIM_GUARD * AIM_GUARD * 1.01) * q4_dot3(d0, d0);
     double remaining = 0;
     for (uint32_t i = 0; i < n; i++) {
         remaining += shares[i];
@@ -1082,6 +1177,12 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
         for (uint32_t k2 = i + 1; k2 < n; k2++) {
             p[k2] = v4_add(piv, q4_rot(turn, v4_sub(p[k2], piv)));
             q[k2] = q4_mul(turn, q[k2]);
+        }
+        if (i + 1 < n) {
+            const v4 dl = v4_sub(t, p[n - 1]);
+            if (!(q4_dot3(dl, dl) >= guard2)) {
+                return false;
+            }
         }
         eye = v4_add(piv, q4_rot(turn, v4_sub(eye, piv)));
         fwd = q4_rot(turn, fwd);

@@ -566,6 +566,248 @@ static void test_aim_limits(void) {
     OT_EQ_INT(bad, 0);
 }
 
+/* ---- aim: targets near the last pivot (the reach guard and the fallback) ---------------- */
+
+/* One random aim case of the sweep below, drawn from the generator's state `seed`: 2-4 joints
+ * (n = 2 + it % 3), random shares adding up to 1, an eye offset by kind (it / 3) % 3 (none,
+ * along forward within 0.3, any within 0.3), a target 1-10 from the last joint (even it) or
+ * 0-1 (odd it, where some are inside the eye's blind sphere). */
+static void aim_case(unsigned seed, int it, chain *c, oroya_ik *ik, int *kind) {
+    ot_rng_state_ = seed;
+    const uint32_t n = 2 + (uint32_t)(it % 3);
+    chain_random(c, n);
+    *ik = (oroya_ik){.type = OROYA_IK_AIM, .joint_count = n, .weight = 1};
+    float sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += ik->shares[i] = ot_randf(0.05f, 1);
+    for (uint32_t i = 0; i < n; i++)
+        ik->shares[i] /= sum;
+    ik->forward = rand_dir();
+    do {
+        ik->up_axis = rand_dir();
+    } while (angle_between(ik->up_axis, ik->forward) < 0.3f ||
+             angle_between(ik->up_axis, ik->forward) > 2.8f);
+    *kind = (it / 3) % 3;
+    if (*kind == 1)
+        ik->offset = oroya_vec3_scale(ik->forward, ot_randf(-0.3f, 0.3f));
+    if (*kind == 2)
+        ik->offset = oroya_vec3_scale(rand_dir(), ot_randf(0, 0.3f));
+    ik->up = rand_dir();
+    oroya_vec3 dir;
+    do {
+        dir = rand_dir();
+    } while (angle_between(dir, ik->up) < 0.2f || angle_between(dir, ik->up) > 2.94f);
+    const float dist = it & 1 ? ot_randf(0, 1) : ot_randf(1, 10);
+    ik->target = oroya_vec3_add(pos(c, n - 1), oroya_vec3_scale(dir, dist));
+}
+
+/* The last joint's reach, in double from the chain's float matrices: r, the target's distance
+ * from its pivot; rho, the blind radius (the ray from the eye on can pass through a point at
+ * r from the pivot exactly when r >= rho: rho^2 = perp^2 + max(of, 0)^2, with o the eye from
+ * the pivot, of = o . forward and perp the ray's distance from the pivot); q, the margin
+ * sqrt(r^2 - perp^2) - max(of, 0) (negative: out of reach); s, how far ahead of the eye the
+ * target is once aimed; eye and fwd (unit). Written out here from the definitions, not taken
+ * from the solver. */
+typedef struct {
+    double r, rho, q, s;
+    double eye[3], fwd[3];
+} aim_reach;
+
+static aim_reach reach_of(const chain *c, const oroya_ik *ik) {
+    const uint32_t n = c->n;
+    const oroya_vec3 p = pos(c, n - 1);
+    const oroya_vec3 e = oroya_mat4_transform_point(c->world[n - 1], ik->offset);
+    const oroya_vec3 f = oroya_mat4_transform_direction(c->world[n - 1], ik->forward);
+    aim_reach a;
+    const double fl = sqrt((double)f.x * f.x + (double)f.y * f.y + (double)f.z * f.z);
+    const double o[3] = {(double)e.x - p.x, (double)e.y - p.y, (double)e.z - p.z};
+    const double d[3] = {(double)ik->target.x - p.x, (double)ik->target.y - p.y,
+                         (double)ik->target.z - p.z};
+    a.eye[0] = e.x, a.eye[1] = e.y, a.eye[2] = e.z;
+    a.fwd[0] = f.x / fl, a.fwd[1] = f.y / fl, a.fwd[2] = f.z / fl;
+    const double oo = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
+    const double of = o[0] * a.fwd[0] + o[1] * a.fwd[1] + o[2] * a.fwd[2];
+    double perp2 = oo - of * of;
+    perp2 = perp2 > 0 ? perp2 : 0;
+    const double ofp = of > 0 ? of : 0;
+    a.r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    a.rho = sqrt(perp2 + ofp * ofp);
+    const double disc = a.r * a.r - perp2;
+    a.q = disc >= 0 ? sqrt(disc) - ofp : -ofp - sqrt(-disc);
+    a.s = disc >= 0 ? sqrt(disc) - of : -of;
+    return a;
+}
+
+/* The distance from the target to the forward ray from the eye on. */
+static double ray_distance(const aim_reach *a, oroya_vec3 t) {
+    const double v[3] = {t.x - a->eye[0], t.y - a->eye[1], t.z - a->eye[2]};
+    double along = v[0] * a->fwd[0] + v[1] * a->fwd[1] + v[2] * a->fwd[2];
+    along = along > 0 ? along : 0;
+    const double w[3] = {v[0] - along * a->fwd[0], v[1] - along * a->fwd[1],
+                         v[2] - along * a->fwd[2]};
+    return sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+}
+
+/* The aim error the float output allows: 1e-5 rad, plus what the float matrices' placement of
+ * the eye (about one float step of the coordinates, 8e-7 at 13) turns the line to a target s
+ * ahead by. Measured on the sweep (it prints it): err * s below 2.1e-6 where s < 1. */
+static double aim_tolerance(double s) { return 1e-5 + 2e-6 / s; }
+
+typedef struct {
+    int reachable, unreachable, fallback, worst_it;
+    double worst, worst_es;
+} aim_tally;
+
+/* Solves one case and checks it (returns whether it passed): the guard's promise (a target in
+ * reach of the last joint as the chain came stays so: q after >= min(q before, 0.25 r before);
+ * one out of reach does not come nearer the last pivot),
+ * then in reach the aim within aim_tolerance (and `reached`), the up axis in the plane of
+ * forward and up (offsets along forward), out of reach the fallback (the ray passes the
+ * target at rho - r, as near as a ray from the eye can; not reached). A margin within 1e-4 of
+ * 0 (on the edge of reach, either is right) is left out. */
+static bool aim_check(chain *c, const oroya_ik *ik, int kind, int it, aim_tally *tally) {
+    const aim_reach a0 = reach_of(c, ik);
+    bool reached = true;
+    bool ok = solve(c, ik, &reached) == OROYA_OK;
+    for (uint32_t i = 0; i < c->n; i++)
+        ok = ok && isfinite(c->r[i].x + c->r[i].y + c->r[i].z + c->r[i].w);
+    const aim_reach a = reach_of(c, ik);
+    if (a0.q >= 0) {
+        const double promise = a0.q < 0.25 * a0.r ? a0.q : 0.25 * a0.r;
+        if (!(a.q >= promise * (1 - 1e-4) - 1e-6)) {
+            ok = false;
+            OT_CHECK_MSG(0, "it %d: reach margin %g -> %g (promised %g)", it, a0.q, a.q, promise);
+        }
+    } else if (!(a.r >= a0.r * (1 - 1e-4) - 1e-6)) {
+        /* Out of reach as the chain came: the pivot does not come nearer the target. */
+        ok = false;
+        OT_CHECK_MSG(0, "it %d: out of reach, the pivot came nearer: %g -> %g", it, a0.r, a.r);
+    }
+    if (a.q > 1e-4) {
+        tally->reachable++;
+        const oroya_vec3 fw = world_dir(c, c->n - 1, ik->forward);
+        const oroya_vec3 eye = oroya_mat4_transform_point(c->world[c->n - 1], ik->offset);
+        const double err = dangle(fw, oroya_vec3_sub(ik->target, eye));
+        if (a.s >= 1 && err > tally->worst)
+            tally->worst = err, tally->worst_it = it;
+        if (a.s < 1 && err * a.s > tally->worst_es)
+            tally->worst_es = err * a.s;
+        if (!(err <= aim_tolerance(a.s)) || !reached) {
+            ok = false;
+            OT_CHECK_MSG(0, "it %d (%u joints, offset kind %d): off by %g rad (s %g), reached %d",
+                         it, c->n, kind, err, a.s, reached);
+        }
+        if (kind != 2) {
+            /* The plane of forward and up turns with forward by 1 / sin(forward, up): the
+             * forward is good to aim_tolerance's placement allowance (the float path aims along
+             * the line to the target from float positions), and, for an offset along forward,
+             * the part perpendicular to forward the float matrix gives it (some 1e-7 of its
+             * length) turns it off the line from the pivot (about which the up is exact) by
+             * that over r. */
+            const oroya_vec3 up_w = world_dir(c, c->n - 1, ik->up_axis);
+            const oroya_vec3 cr = oroya_vec3_cross(fw, ik->up);
+            const double sn = oroya_vec3_length(cr) / oroya_vec3_length(ik->up);
+            const oroya_vec3 normal = oroya_vec3_normalize(cr);
+            const oroya_vec3 upp =
+                oroya_vec3_sub(ik->up, oroya_vec3_scale(fw, oroya_vec3_dot(ik->up, fw)));
+            const double off = fabs((double)oroya_vec3_dot(up_w, normal));
+            const double tol =
+                1e-5 +
+                (aim_tolerance(a.s) - 1e-5 + 1e-6 * oroya_vec3_length(ik->offset) / a.r) / sn;
+            if (!(off <= tol) || oroya_vec3_dot(up_w, upp) <= 0) {
+                ok = false;
+                OT_CHECK_MSG(0, "it %d: up axis %g out of the plane of forward and up (tol %g)", it,
+                             off, tol);
+            }
+        }
+    } else if (a.q < -1e-4) {
+        tally->fallback++;
+        const double want = a.rho - a.r, got = ray_distance(&a, ik->target);
+        if (!(fabs(got - want) <= 1e-5) || reached) {
+            ok = false;
+            OT_CHECK_MSG(
+                0, "it %d: out of reach, the ray passes at %g, want rho - r = %g (reached %d)", it,
+                got, want, reached);
+        }
+    }
+    tally->unreachable += a0.q < 0;
+    return ok;
+}
+
+/* The worst cases of the sweep before the reach guard (test_aim_sweep's seeds): the joints
+ * before the last turned the last pivot so near the target that the eye ray could not reach it
+ * any more (target inside the blind sphere of the moved pivot), and the forward axis missed
+ * by 1.9-3.1 rad (of the sweep's 19,331 cases in reach from the start, 157 missed before the
+ * guard, 141 by more than 0.5 rad). Each is in reach from the start with a wide margin: they
+ * fail before the fix and pass after. */
+static void test_aim_pivot_near_target(void) {
+    const unsigned saved = ot_rng_state_;
+    static const struct {
+        unsigned seed;
+        int it;
+    } cases[] = {/* 4 joints: off by 3.01, 3.14 and 3.14 rad before */
+                 {0x60510fa5u, 1709},
+                 {0xcbf50aebu, 14783},
+                 {0xbce49f43u, 4901},
+                 /* 3 joints: 3.14, 3.06, 3.08 */
+                 {0xcb3809a8u, 11911},
+                 {0x5a5e16f1u, 19789},
+                 {0x578fc5e5u, 16891},
+                 /* 2 joints: 2.03, 3.14, 2.25 */
+                 {0x141edaf0u, 5415},
+                 {0xb648975au, 5853},
+                 {0x799b43dcu, 16935},
+                 /* 4 joints: 1.91 */
+                 {0x4864b09du, 845}};
+    aim_tally tally = {0};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        chain c;
+        oroya_ik ik;
+        int kind;
+        aim_case(cases[k].seed, cases[k].it, &c, &ik, &kind);
+        const aim_reach a0 = reach_of(&c, &ik);
+        OT_CHECK_MSG(a0.q > 0.05, "case %zu: not clearly in reach (margin %g)", k, a0.q);
+        OT_CHECK(aim_check(&c, &ik, kind, cases[k].it, &tally));
+        /* The forward axis on the target, whatever the reach says. */
+        const aim_reach a = reach_of(&c, &ik);
+        const double err = dangle(
+            world_dir(&c, c.n - 1, ik.forward),
+            oroya_vec3_sub(ik.target, oroya_mat4_transform_point(c.world[c.n - 1], ik.offset)));
+        OT_CHECK_MSG(a.s > 0 && err <= aim_tolerance(a.s), "it %d: off the target by %g rad",
+                     cases[k].it, err);
+    }
+    ot_rng_state_ = saved;
+}
+
+/* 20,000 seeded random aim chains and targets (aim_case), through the solver the property
+ * tests run (the double one, or the float aim path with its fallback): every case passes
+ * aim_check. Prints how many were in reach, out of reach from the start, and ended out of reach
+ * (the fallback), the worst aim error where the eye ends 1 or more from the target, and the
+ * worst aim error times that distance where it is nearer (aim_tolerance's placement part). */
+static void test_aim_sweep(void) {
+    const unsigned saved = ot_rng_state_;
+    unsigned seed = 0x17a1f00du;
+    aim_tally tally = {0};
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        chain c;
+        oroya_ik ik;
+        int kind;
+        aim_case(seed, it, &c, &ik, &kind);
+        const unsigned this_seed = seed;
+        seed = ot_rng_state_;
+        if (!aim_check(&c, &ik, kind, it, &tally) && bad++ < 5)
+            printf("  sweep case: seed %#x, it %d\n", this_seed, it);
+    }
+    printf("aim sweep (%s): %d in reach at the end, %d out of reach from the start, %d ended "
+           "out of reach (the fallback); worst aim error %.3g rad with the eye 1 or more from "
+           "the target (it %d), worst error x distance %.3g with it nearer\n",
+           use_fast ? "float aim path" : "double solver", tally.reachable, tally.unreachable,
+           tally.fallback, tally.worst, tally.worst_it, tally.worst_es);
+    OT_EQ_INT(bad, 0);
+    ot_rng_state_ = saved;
+}
+
 /* ---- the aim chain's partial turn (slerp from the identity, without trigonometry) ------- */
 
 /* Its worst error over the whole domain: every rotation angle in [0, 2 pi] (both hemispheres
@@ -1134,6 +1376,8 @@ int main(void) {
     OT_RUN(test_aim);
     OT_RUN(test_aim_shares);
     OT_RUN(test_aim_limits);
+    OT_RUN(test_aim_pivot_near_target);
+    OT_RUN(test_aim_sweep);
     OT_RUN(test_partial_turn_error);
     OT_RUN(test_validation_table);
     OT_RUN(test_scene_and_kernel_agree);
@@ -1160,6 +1404,14 @@ int main(void) {
     unsigned aim_taken = fast_taken, aim_all = fast_taken + fast_declined + fast_other;
     OT_RUN(test_aim_shares);
     OT_RUN(test_aim_limits);
+    const unsigned aim_counts[3] = {fast_taken, fast_declined, fast_other};
+    OT_RUN(test_aim_pivot_near_target);
+    OT_RUN(test_aim_sweep);
+    printf("float aim path on the near-target cases and the sweep: %u taken, %u sent to the double "
+           "solver, %u not its "
+           "case\n",
+           fast_taken - aim_counts[0], fast_declined - aim_counts[1], fast_other - aim_counts[2]);
+    fast_taken = aim_counts[0], fast_declined = aim_counts[1], fast_other = aim_counts[2];
     use_fast = false;
     printf("float aim path: %u solves taken, %u sent to the double solver by the conditioning "
            "test, %u not its case (test_aim: %u of %u taken)\n",
