@@ -369,17 +369,23 @@ static OROYA__INLINE void pkq_store_key(const oroya__pose_qblock *qb, const floa
     }
 }
 
-/* The window of cached keys w, w + 1, w + 2 for interval k of a group of `count` keys: k is w
- * or w + 1 (a group of two keys: w = 0, and only keys 0 and 1). */
+/* The window of cached keys w .. w + OROYA__Q_CACHE_KEYS - 1 for interval k of a group of
+ * `count` keys: k is w .. w + OROYA__Q_CACHE_KEYS - 2 (a group of fewer keys: w = 0, and only
+ * its keys). */
+#define PKQ_MOVE (OROYA__Q_CACHE_KEYS - 1u) /* keys a window moves on */
 static OROYA__INLINE uint32_t pkq_window(uint32_t k, uint32_t count) {
-    return k + 2 < count ? k : count >= 3 ? count - 3 : 0u;
+    return k + PKQ_MOVE < count           ? k
+           : count >= OROYA__Q_CACHE_KEYS ? count - OROYA__Q_CACHE_KEYS
+                                          : 0u;
 }
 
 /* Whether a group's cached window (tag t = w + 1, 0 = none) holds interval k. */
-static OROYA__INLINE bool pkq_fresh(uint32_t t, uint32_t k) { return t != 0 && k + 1 - t <= 1u; }
+static OROYA__INLINE bool pkq_fresh(uint32_t t, uint32_t k) {
+    return t != 0 && k + 1 - t <= PKQ_MOVE - 1u;
+}
 
-/* The cached keys w + from .. w + keys - 1 of one block at r0 (from = 1: the window moved two
- * keys on, and the rows of key w + 2 before become key w's). */
+/* The cached keys w + from .. w + keys - 1 of one block at r0 (from = 1: the window moved
+ * PKQ_MOVE keys on, and the rows of its last key before become key w's). */
 static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
                                             const oroya__pose_qblock *qblock, uint32_t w,
                                             uint32_t from, uint32_t keys, int ch, float *r0) {
@@ -387,8 +393,8 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
     const oroya__pose_qblock copy = *qblock, *qb = &copy; /* not reloaded past the stores */
     const float *d = clip->qdata + qb->offset;
     const uint8_t *kp = pkq_keys(qb, d, ch);
-    if (from) { /* two keys on */
-        const float *r2 = r0 + 2 * n;
+    if (from) { /* PKQ_MOVE keys on */
+        const float *r2 = r0 + PKQ_MOVE * n;
         v4_store(r0, v4_load(r2)), v4_store(r0 + 4, v4_load(r2 + 4));
         v4_store(r0 + 8, v4_load(r2 + 8));
         if (ch == OROYA__CH_R) {
@@ -475,10 +481,11 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
     const uint8_t *keys_b = hb + oroya__pose_qkeys(qb->kind, OROYA__CH_R) * 4;
     const size_t kba = qa->key_bytes, kbb = qb->key_bytes;
     float *a0 = rows + (size_t)qa->cache * 4, *b0 = rows + (size_t)qb->cache * 4;
-    if (from) { /* two keys on: key w + 2's rows become key w's */
+    if (from) { /* PKQ_MOVE keys on: the last key's rows become key w's */
+        const uint32_t last = PKQ_MOVE * OROYA__Q_KEY_FLOATS;
         for (uint32_t r = 0; r < 16; r += 8) {
-            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 32 + r));
-            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 32 + r));
+            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + last + r));
+            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + last + r));
         }
     }
     for (uint32_t j = from; j < keys; j++) {
@@ -499,7 +506,7 @@ static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
             continue;
         }
         const uint32_t count = clip->groups[g].count, w = pkq_window(k, count);
-        const uint32_t first = t != 0 && w == t + 1 ? 1u : 0u; /* two keys on */
+        const uint32_t first = t != 0 && w == t - 1 + PKQ_MOVE ? 1u : 0u; /* moved on */
         const uint32_t keys = count < OROYA__Q_CACHE_KEYS ? count : OROYA__Q_CACHE_KEYS;
 #if OROYA__PK_WIDTH == 8
         /* Rotations: two entries of one group at a time (the next one moved with this one). */
@@ -515,8 +522,9 @@ static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
 }
 
 /* After the groups are sought: decodes the keys of the cached blocks whose group left its
- * window (key w + 2 becomes key w when the window moved two keys on, so playback decodes two
- * keys per block every second key interval). Tags and header: see internal/pose.h. */
+ * window (its last key becomes key w when the window moved PKQ_MOVE keys on, so playback
+ * decodes PKQ_MOVE keys per block every PKQ_MOVE key intervals). Tags and header: see
+ * internal/pose.h. */
 static void pkq_refresh_stale(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
     const uint32_t groups = clip->group_count;
     uint32_t *head = (uint32_t *)(void *)(iv + groups);

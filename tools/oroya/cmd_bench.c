@@ -127,7 +127,8 @@ static uint32_t set_layers(bench_state *s, uint32_t i, long f, const oroya_pose_
 
 /* Microseconds per frame of one character (inlined into the callgrind loops below, so that
  * their counts hold the frames and not a tail call). */
-static inline __attribute__((always_inline)) double char_frame(bench_state *s, const oroya_pose_clip *walk, bool additive, int frames) {
+static inline __attribute__((always_inline)) double
+char_frame(bench_state *s, const oroya_pose_clip *walk, bool additive, int frames) {
     const long a0 = s->counter.allocs;
     double t0 = cpu_s();
     for (int f = 0; f < frames; f++) {
@@ -146,9 +147,8 @@ static inline __attribute__((always_inline)) double char_frame(bench_state *s, c
 static __attribute__((noinline)) double char_frames_float(bench_state *s, int frames) {
     return char_frame(s, s->walk, false, frames);
 }
-static __attribute__((noinline)) double char_frames_compressed(bench_state *s,
-                                                               const oroya_pose_clip *walk,
-                                                               int frames) {
+static __attribute__((noinline)) double
+char_frames_compressed(bench_state *s, const oroya_pose_clip *walk, int frames) {
     return char_frame(s, walk, false, frames);
 }
 
