@@ -401,9 +401,45 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
             v4_store(r0 + 12, v4_load(r2 + 12));
         }
     }
+#if defined(OROYA__V4_SSE2)
+    /* The unpacking, the ranges and the unswizzle masks once for the keys (pkq_key's
+     * operations on every lane, so the same bits). */
+    const pkq_unpack u = pkq_unpack_of(qb);
+    v4 mn[3], st[3], m[4];
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) {
+        pkq_range(qb, d, ch, e, &mn[e], &st[e]);
+    }
+    const bool unswizzle = ch == OROYA__CH_R && qb->drop != 0xF000;
+    if (unswizzle) {
+#pragma GCC unroll 4
+        for (uint32_t k = 0; k < 4; k++) {
+            m[k] = v4_loadu((const float *)pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
+        }
+    }
+    for (uint32_t j = from; j < keys; j++) {
+        __m128i q[3];
+        pkq_unpack_key(&u, kp + (size_t)(w + j) * qb->key_bytes, q);
+        v4 v[4];
+#pragma GCC unroll 3
+        for (uint32_t e = 0; e < 3; e++) {
+            v[e] = v4_add(mn[e], v4_mul(_mm_cvtepi32_ps(q[e]), st[e]));
+        }
+        float *r = r0 + j * n;
+        if (ch == OROYA__CH_R) {
+            v[3] = pkq_w(v[0], v[1], v[2]);
+            if (unswizzle) {
+                pkq_unswizzle4(v, m);
+            }
+            v4_store(r + 12, v[3]);
+        }
+        v4_store(r, v[0]), v4_store(r + 4, v[1]), v4_store(r + 8, v[2]);
+    }
+#else
     for (uint32_t j = from; j < keys; j++) {
         pkq_store_key(qb, d, kp + (size_t)(w + j) * qb->key_bytes, ch, r0 + j * n);
     }
+#endif
 }
 
 #if OROYA__PK_WIDTH == 8
