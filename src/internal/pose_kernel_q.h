@@ -531,19 +531,31 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
 }
 #endif
 
-/* Refreshes the cached entries [from, to) of qblocks, all of channel ch (T stands for S). */
-static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
-                                            const oroya__pose_interval *iv, const uint32_t *tags,
+/* A group's refresh plan (pkq_refresh_stale, once per group): 0 when its window holds its
+ * interval, else 1 | first << 1 | keys << 2 | w << 8 (w < OROYA_POSE_MAX_KEYS). */
+static OROYA__INLINE uint32_t pkq_plan(const oroya_pose_clip *clip, const oroya__pose_interval *iv,
+                                       const uint32_t *tags, uint32_t g) {
+    const uint32_t k = iv[g].k, t = tags[g];
+    if (pkq_fresh(t, k)) {
+        return 0;
+    }
+    const uint32_t count = clip->groups[g].count, w = pkq_window(k, count);
+    const uint32_t first = t != 0 && w == t - 1 + PKQ_MOVE ? 1u : 0u; /* moved on */
+    const uint32_t keys = count < OROYA__Q_CACHE_KEYS ? count : OROYA__Q_CACHE_KEYS;
+    return 1u | first << 1 | keys << 2 | w << 8;
+}
+
+/* Refreshes the cached entries [from, to) of qblocks, all of channel ch (T stands for S),
+ * by their groups' plans. */
+static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip, const uint32_t *plans,
                                             float *rows, uint32_t from, uint32_t to, int ch) {
     for (uint32_t i = from; i < to; i++) {
         const oroya__pose_qblock *qb = &clip->qblocks[i];
-        const uint32_t g = qb->group, k = iv[g].k, t = tags[g];
-        if (pkq_fresh(t, k)) {
+        const uint32_t g = qb->group, p = plans[g];
+        if (!p) {
             continue;
         }
-        const uint32_t count = clip->groups[g].count, w = pkq_window(k, count);
-        const uint32_t first = t != 0 && w == t - 1 + PKQ_MOVE ? 1u : 0u; /* moved on */
-        const uint32_t keys = count < OROYA__Q_CACHE_KEYS ? count : OROYA__Q_CACHE_KEYS;
+        const uint32_t first = p >> 1 & 1u, keys = p >> 2 & 63u, w = p >> 8;
 #if OROYA__PK_WIDTH == 8
         /* Rotations: two entries of one group at a time (the next one moved with this one). */
         if (ch == OROYA__CH_R && i + 1 < to && clip->qblocks[i + 1].group == g &&
@@ -571,14 +583,19 @@ static void pkq_refresh_stale(const oroya_pose_clip *clip, oroya__pose_interval 
     }
     float *rows = pkq_cache_rows(clip, iv);
     uint32_t *offsets = (uint32_t *)(void *)rows;
+    /* Each group's plan first, in its offset's place (written below, after the decoding). */
+    for (uint32_t g = 0; g < groups; g++) {
+        offsets[g] = pkq_plan(clip, iv, tags, g);
+    }
     /* The cached entries follow entry 0, rotations first: a constant channel in each loop,
      * for the inliner. */
-    pkq_refresh_range(clip, iv, tags, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
-    pkq_refresh_range(clip, iv, tags, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
+    pkq_refresh_range(clip, offsets, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
+    pkq_refresh_range(clip, offsets, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
                       OROYA__CH_T);
     for (uint32_t g = 0; g < groups; g++) {
-        if (!pkq_fresh(tags[g], iv[g].k)) {
-            tags[g] = pkq_window(iv[g].k, clip->groups[g].count) + 1;
+        const uint32_t p = offsets[g];
+        if (p) {
+            tags[g] = (p >> 8) + 1;
         }
         offsets[g] = (iv[g].k + 1 - tags[g]) * OROYA__Q_KEY_FLOATS;
     }
