@@ -158,6 +158,31 @@ static OROYA__INLINE pkq_unpack pkq_unpack_of(const oroya__pose_qblock *qb) {
     return u;
 }
 
+/* pkq_unpack_of for the cache refresh: only the fields the kind reads are set (fewer
+ * instructions per refresh; the sampling path keeps pkq_unpack_of, whose code the float
+ * path's register allocation shares). */
+static OROYA__INLINE pkq_unpack pkq_unpack_setup(const oroya__pose_qblock *qb) {
+    pkq_unpack u;
+    u.kind = qb->kind;
+    u.top_right = false;
+    if (u.kind == OROYA__Q_16 || u.kind == OROYA__Q_8) {
+        return u; /* whole integers */
+    }
+    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    u.m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
+    u.m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
+    u.m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
+    u.s1 = _mm_cvtsi32_si128((int)b0), u.s2 = _mm_cvtsi32_si128((int)(b0 + b1));
+    if (u.kind != OROYA__Q_P40 && u.kind != OROYA__Q_P48) {
+        return u; /* words of 32 bits or fewer */
+    }
+    u.h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
+    u.top_right = b0 + b1 > 32;
+    u.h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
+                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+    return u;
+}
+
 /* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
 static OROYA__INLINE void pkq_unpack_key(const pkq_unpack *u, const uint8_t *key, __m128i o[3]) {
     const __m128i z = _mm_setzero_si128();
@@ -404,7 +429,7 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
 #if defined(OROYA__V4_SSE2)
     /* The unpacking, the ranges and the unswizzle masks once for the keys (pkq_key's
      * operations on every lane, so the same bits). */
-    const pkq_unpack u = pkq_unpack_of(qb);
+    const pkq_unpack u = pkq_unpack_setup(qb);
     v4 mn[3], st[3], m[4];
 #pragma GCC unroll 3
     for (uint32_t e = 0; e < 3; e++) {
@@ -486,7 +511,7 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
                                            const oroya__pose_qblock *qb, uint32_t w, uint32_t from,
                                            uint32_t keys, float *rows) {
     /* The unpacking set up once for the keys (not reloaded past each key's stores). */
-    const pkq_unpack ua = pkq_unpack_of(qa), ub = pkq_unpack_of(qb);
+    const pkq_unpack ua = pkq_unpack_setup(qa), ub = pkq_unpack_setup(qb);
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
     vf mn[3], st[3], m[4];
