@@ -205,7 +205,7 @@ typedef struct oroya__pose_qblock {
     uint16_t drop;     /* quantized rotations: nibble k (bits 4k..4k+3) holds the lanes that
                           rebuild component k (0-3 = x-w) from the other three; 0xF000: w
                           everywhere */
-    uint16_t cache;    /* quantized kinds: first row of its three decoded keys in the layer's
+    uint16_t cache;    /* quantized kinds: first row of its five decoded keys in the layer's
                           key cache (OROYA__Q_NO_CACHE: decoded at every sample) */
 } oroya__pose_qblock;
 
