@@ -515,14 +515,19 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
     vf mn[3], st[3], m[4];
+    /* pkq_range's rotation headers, 8 lanes: each block's 48 bytes (3 rows of 4 16-bit
+     * minima, then 3 of steps) in three 16-byte loads, rows (e of a, e of b) by unpacking. */
+    __m128i hr[6];
 #pragma GCC unroll 3
-    for (uint32_t e = 0; e < 3; e++) { /* pkq_range's rotation headers, 8 lanes */
-        const __m128i mi =
-            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + e * 8)),
-                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + e * 8)));
-        const __m128i si =
-            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + 24 + e * 8)),
-                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + 24 + e * 8)));
+    for (uint32_t r = 0; r < 3; r++) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(ha + 16 * r));
+        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(hb + 16 * r));
+        hr[2 * r] = _mm_unpacklo_epi64(a, b);
+        hr[2 * r + 1] = _mm_unpackhi_epi64(a, b);
+    }
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) {
+        const __m128i mi = hr[e], si = hr[3 + e];
         mn[e] = vf_sub(
             vf_mul(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(mi)), _mm256_set1_ps(1.0f / 32768.0f)),
             vf_row(pk_one));
