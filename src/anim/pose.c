@@ -667,6 +667,7 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
     c->skeleton = skel;
     c->max_layers = layers;
     c->channel_count = channels;
+    c->slot_intervals = oroya__pose_slot_intervals(channels);
     c->locals = (oroya_soa_transform *)(mem + o_locals);
     c->models = (oroya_mat4 *)(mem + o_models);
     c->bones = (oroya_mat4 *)(mem + o_bones);

@@ -205,7 +205,7 @@ typedef struct oroya__pose_qblock {
     uint16_t drop;     /* quantized rotations: nibble k (bits 4k..4k+3) holds the lanes that
                           rebuild component k (0-3 = x-w) from the other three; 0xF000: w
                           everywhere */
-    uint16_t cache;    /* quantized kinds: first row of its three decoded keys in the layer's
+    uint16_t cache;    /* quantized kinds: first row of its five decoded keys in the layer's
                           key cache (OROYA__Q_NO_CACHE: decoded at every sample) */
 } oroya__pose_qblock;
 
@@ -217,15 +217,16 @@ static inline const oroya__pose_qblock *oroya__pose_qb(const oroya_pose_clip *c,
 /* The decoded-key cache of a compressed clip lives in the layer's interval array (the state a
  * character slot or a mixer action keeps per clip), after the clip's group_count intervals:
  * one header entry (the clip's qserial), one tag per group (packed 4 per entry: w + 1 for the
- * window of keys w, w + 1, w + 2 the group's cached keys hold, 0 = none), one entry of slack
- * to align, then rows of 4 floats (one interval each): first each group's offset (packed 4 per
- * row: the floats from its entries' first row to key k's, 0 or OROYA__Q_KEY_FLOATS), then per
- * cached (block, channel) key w's 4 rows (a vector: 3 and one unused), then key w + 1's, then
- * key w + 2's. A group's interval k is w or w + 1, so the kernel refreshes the cache
- * (pkq_refresh) every second key interval, two keys at a time, and sampling a cached block
- * only loads decoded rows (keys k and k + 1), as a float clip does. */
+ * window of keys w .. w + 4 the group's cached keys hold, 0 = none), one entry of slack to
+ * align, then rows of 4 floats (one interval each): first each group's offset (packed 4 per
+ * row: the floats from its entries' first row to key k's, 0 to 3 * OROYA__Q_KEY_FLOATS), then
+ * per cached (block, channel) key w's 4 rows (a vector: 3 and one unused), then key w + 1's,
+ * and so on to key w + 4's. A group's interval k is w .. w + 3, so the kernel refreshes the
+ * cache (pkq_refresh) every fourth key interval, four keys at a time (key w + 4 becomes key
+ * w), and sampling a cached block only loads decoded rows (keys k and k + 1), as a float clip
+ * does. */
 #define OROYA__Q_NO_CACHE UINT16_MAX
-#define OROYA__Q_CACHE_KEYS 3u
+#define OROYA__Q_CACHE_KEYS 5u
 #define OROYA__Q_KEY_FLOATS 16u
 static inline uint32_t oroya__pose_cache_header(uint32_t groups) {
     return groups + 1 + (groups + 3) / 4 + 1;
@@ -233,9 +234,10 @@ static inline uint32_t oroya__pose_cache_header(uint32_t groups) {
 
 /* The oroya__pose_interval entries a character slot has for a skeleton of `channels`
  * channels: a clip's groups (at most channels + 1), or a compressed clip's groups and
- * decoded-key cache (chosen to fit: three keys of every rotation take `channels` rows). */
+ * decoded-key cache (chosen to fit: five keys of every rotation take 5 / 3 * `channels`
+ * rows, and channels / 8 more hold the header and some translations). */
 static inline uint32_t oroya__pose_slot_intervals(uint32_t channels) {
-    return channels + 1 + channels / 8;
+    return channels / 3 * OROYA__Q_CACHE_KEYS + 1 + channels / 8;
 }
 
 /* The oroya__pose_interval entries a layer's state needs for clip c: its groups, and for a
@@ -264,6 +266,7 @@ struct oroya_pose_character {
     const oroya_pose_skeleton *skeleton;
     uint32_t max_layers;
     uint32_t channel_count;
+    uint32_t slot_intervals;            /* oroya__pose_slot_intervals(channel_count) */
     const oroya_pose_clip **slot_clips; /* max_layers: the clip each slot's cursors follow */
     uint16_t *cursors;                  /* max_layers * (channel_count + 1), one per group */
     oroya__pose_interval *intervals;    /* max_layers * oroya__pose_slot_intervals(channel_count) */

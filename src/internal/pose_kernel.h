@@ -1282,7 +1282,7 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
                                         uint32_t layer_count) {
     const oroya_pose_skeleton *skel = c->skeleton;
     const size_t per_slot = (size_t)c->channel_count + 1; /* cursors */
-    const size_t iv_slot = oroya__pose_slot_intervals(c->channel_count);
+    const size_t iv_slot = c->slot_intervals;
     /* The contributing layers, split once per update rather than tested again in every
      * block (layer_count <= max_layers <= OROYA_POSE_MAX_LAYERS, checked by the caller). */
     active_layer normal[OROYA_POSE_MAX_LAYERS], additive[OROYA_POSE_MAX_LAYERS];

@@ -158,6 +158,31 @@ static OROYA__INLINE pkq_unpack pkq_unpack_of(const oroya__pose_qblock *qb) {
     return u;
 }
 
+/* pkq_unpack_of for the cache refresh: only the fields the kind reads are set (fewer
+ * instructions per refresh; the sampling path keeps pkq_unpack_of, whose code the float
+ * path's register allocation shares). */
+static OROYA__INLINE pkq_unpack pkq_unpack_setup(const oroya__pose_qblock *qb) {
+    pkq_unpack u;
+    u.kind = qb->kind;
+    u.top_right = false;
+    if (u.kind == OROYA__Q_16 || u.kind == OROYA__Q_8) {
+        return u; /* whole integers */
+    }
+    const uint32_t b0 = qb->bits[0], b1 = qb->bits[1], b2 = qb->bits[2];
+    u.m0 = _mm_set1_epi32(pkq_bit_masks[b0]);
+    u.m1 = _mm_set1_epi32(pkq_bit_masks[b1]);
+    u.m2 = _mm_set1_epi32(pkq_bit_masks[b2]);
+    u.s1 = _mm_cvtsi32_si128((int)b0), u.s2 = _mm_cvtsi32_si128((int)(b0 + b1));
+    if (u.kind != OROYA__Q_P40 && u.kind != OROYA__Q_P48) {
+        return u; /* words of 32 bits or fewer */
+    }
+    u.h1 = _mm_cvtsi32_si128((int)(b0 <= 32 ? 32 - b0 : 0));
+    u.top_right = b0 + b1 > 32;
+    u.h2 = b0 + b1 <= 32 ? _mm_cvtsi32_si128((int)(32 - b0 - b1))
+                         : _mm_cvtsi32_si128((int)(b0 + b1 - 32));
+    return u;
+}
+
 /* The three components of one key of a quantized block, 4 lanes of 32-bit integers each. */
 static OROYA__INLINE void pkq_unpack_key(const pkq_unpack *u, const uint8_t *key, __m128i o[3]) {
     const __m128i z = _mm_setzero_si128();
@@ -369,17 +394,23 @@ static OROYA__INLINE void pkq_store_key(const oroya__pose_qblock *qb, const floa
     }
 }
 
-/* The window of cached keys w, w + 1, w + 2 for interval k of a group of `count` keys: k is w
- * or w + 1 (a group of two keys: w = 0, and only keys 0 and 1). */
+/* The window of cached keys w .. w + OROYA__Q_CACHE_KEYS - 1 for interval k of a group of
+ * `count` keys: k is w .. w + OROYA__Q_CACHE_KEYS - 2 (a group of fewer keys: w = 0, and only
+ * its keys). */
+#define PKQ_MOVE (OROYA__Q_CACHE_KEYS - 1u) /* keys a window moves on */
 static OROYA__INLINE uint32_t pkq_window(uint32_t k, uint32_t count) {
-    return k + 2 < count ? k : count >= 3 ? count - 3 : 0u;
+    return k + PKQ_MOVE < count           ? k
+           : count >= OROYA__Q_CACHE_KEYS ? count - OROYA__Q_CACHE_KEYS
+                                          : 0u;
 }
 
 /* Whether a group's cached window (tag t = w + 1, 0 = none) holds interval k. */
-static OROYA__INLINE bool pkq_fresh(uint32_t t, uint32_t k) { return t != 0 && k + 1 - t <= 1u; }
+static OROYA__INLINE bool pkq_fresh(uint32_t t, uint32_t k) {
+    return t != 0 && k + 1 - t <= PKQ_MOVE - 1u;
+}
 
-/* The cached keys w + from .. w + keys - 1 of one block at r0 (from = 1: the window moved two
- * keys on, and the rows of key w + 2 before become key w's). */
+/* The cached keys w + from .. w + keys - 1 of one block at r0 (from = 1: the window moved
+ * PKQ_MOVE keys on, and the rows of its last key before become key w's). */
 static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
                                             const oroya__pose_qblock *qblock, uint32_t w,
                                             uint32_t from, uint32_t keys, int ch, float *r0) {
@@ -387,17 +418,53 @@ static OROYA__INLINE void pkq_refresh_block(const oroya_pose_clip *clip,
     const oroya__pose_qblock copy = *qblock, *qb = &copy; /* not reloaded past the stores */
     const float *d = clip->qdata + qb->offset;
     const uint8_t *kp = pkq_keys(qb, d, ch);
-    if (from) { /* two keys on */
-        const float *r2 = r0 + 2 * n;
+    if (from) { /* PKQ_MOVE keys on */
+        const float *r2 = r0 + PKQ_MOVE * n;
         v4_store(r0, v4_load(r2)), v4_store(r0 + 4, v4_load(r2 + 4));
         v4_store(r0 + 8, v4_load(r2 + 8));
         if (ch == OROYA__CH_R) {
             v4_store(r0 + 12, v4_load(r2 + 12));
         }
     }
+#if defined(OROYA__V4_SSE2)
+    /* The unpacking, the ranges and the unswizzle masks once for the keys (pkq_key's
+     * operations on every lane, so the same bits). */
+    const pkq_unpack u = pkq_unpack_setup(qb);
+    v4 mn[3], st[3], m[4];
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) {
+        pkq_range(qb, d, ch, e, &mn[e], &st[e]);
+    }
+    const bool unswizzle = ch == OROYA__CH_R && qb->drop != 0xF000;
+    if (unswizzle) {
+#pragma GCC unroll 4
+        for (uint32_t k = 0; k < 4; k++) {
+            m[k] = v4_loadu((const float *)pkq_lane_masks[pkq_drop_lanes(qb->drop, k)]);
+        }
+    }
+    for (uint32_t j = from; j < keys; j++) {
+        __m128i q[3];
+        pkq_unpack_key(&u, kp + (size_t)(w + j) * qb->key_bytes, q);
+        v4 v[4];
+#pragma GCC unroll 3
+        for (uint32_t e = 0; e < 3; e++) {
+            v[e] = v4_add(mn[e], v4_mul(_mm_cvtepi32_ps(q[e]), st[e]));
+        }
+        float *r = r0 + j * n;
+        if (ch == OROYA__CH_R) {
+            v[3] = pkq_w(v[0], v[1], v[2]);
+            if (unswizzle) {
+                pkq_unswizzle4(v, m);
+            }
+            v4_store(r + 12, v[3]);
+        }
+        v4_store(r, v[0]), v4_store(r + 4, v[1]), v4_store(r + 8, v[2]);
+    }
+#else
     for (uint32_t j = from; j < keys; j++) {
         pkq_store_key(qb, d, kp + (size_t)(w + j) * qb->key_bytes, ch, r0 + j * n);
     }
+#endif
 }
 
 #if OROYA__PK_WIDTH == 8
@@ -444,18 +511,23 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
                                            const oroya__pose_qblock *qb, uint32_t w, uint32_t from,
                                            uint32_t keys, float *rows) {
     /* The unpacking set up once for the keys (not reloaded past each key's stores). */
-    const pkq_unpack ua = pkq_unpack_of(qa), ub = pkq_unpack_of(qb);
+    const pkq_unpack ua = pkq_unpack_setup(qa), ub = pkq_unpack_setup(qb);
     const float *da = clip->qdata + qa->offset, *db = clip->qdata + qb->offset;
     const uint8_t *ha = (const uint8_t *)da, *hb = (const uint8_t *)db;
     vf mn[3], st[3], m[4];
+    /* pkq_range's rotation headers, 8 lanes: each block's 48 bytes (3 rows of 4 16-bit
+     * minima, then 3 of steps) in three 16-byte loads, rows (e of a, e of b) by unpacking. */
+    __m128i hr[6];
 #pragma GCC unroll 3
-    for (uint32_t e = 0; e < 3; e++) { /* pkq_range's rotation headers, 8 lanes */
-        const __m128i mi =
-            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + e * 8)),
-                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + e * 8)));
-        const __m128i si =
-            _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(ha + 24 + e * 8)),
-                               _mm_loadl_epi64((const __m128i *)(const void *)(hb + 24 + e * 8)));
+    for (uint32_t r = 0; r < 3; r++) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(ha + 16 * r));
+        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(hb + 16 * r));
+        hr[2 * r] = _mm_unpacklo_epi64(a, b);
+        hr[2 * r + 1] = _mm_unpackhi_epi64(a, b);
+    }
+#pragma GCC unroll 3
+    for (uint32_t e = 0; e < 3; e++) {
+        const __m128i mi = hr[e], si = hr[3 + e];
         mn[e] = vf_sub(
             vf_mul(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(mi)), _mm256_set1_ps(1.0f / 32768.0f)),
             vf_row(pk_one));
@@ -475,10 +547,11 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
     const uint8_t *keys_b = hb + oroya__pose_qkeys(qb->kind, OROYA__CH_R) * 4;
     const size_t kba = qa->key_bytes, kbb = qb->key_bytes;
     float *a0 = rows + (size_t)qa->cache * 4, *b0 = rows + (size_t)qb->cache * 4;
-    if (from) { /* two keys on: key w + 2's rows become key w's */
+    if (from) { /* PKQ_MOVE keys on: the last key's rows become key w's */
+        const uint32_t last = PKQ_MOVE * OROYA__Q_KEY_FLOATS;
         for (uint32_t r = 0; r < 16; r += 8) {
-            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + 32 + r));
-            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + 32 + r));
+            _mm256_storeu_ps(a0 + r, _mm256_loadu_ps(a0 + last + r));
+            _mm256_storeu_ps(b0 + r, _mm256_loadu_ps(b0 + last + r));
         }
     }
     for (uint32_t j = from; j < keys; j++) {
@@ -488,19 +561,31 @@ static OROYA__INLINE void pkq_refresh_rot2(const oroya_pose_clip *clip,
 }
 #endif
 
-/* Refreshes the cached entries [from, to) of qblocks, all of channel ch (T stands for S). */
-static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
-                                            const oroya__pose_interval *iv, const uint32_t *tags,
+/* A group's refresh plan (pkq_refresh_stale, once per group): 0 when its window holds its
+ * interval, else 1 | first << 1 | keys << 2 | w << 8 (w < OROYA_POSE_MAX_KEYS). */
+static OROYA__INLINE uint32_t pkq_plan(const oroya_pose_clip *clip, const oroya__pose_interval *iv,
+                                       const uint32_t *tags, uint32_t g) {
+    const uint32_t k = iv[g].k, t = tags[g];
+    if (pkq_fresh(t, k)) {
+        return 0;
+    }
+    const uint32_t count = clip->groups[g].count, w = pkq_window(k, count);
+    const uint32_t first = t != 0 && w == t - 1 + PKQ_MOVE ? 1u : 0u; /* moved on */
+    const uint32_t keys = count < OROYA__Q_CACHE_KEYS ? count : OROYA__Q_CACHE_KEYS;
+    return 1u | first << 1 | keys << 2 | w << 8;
+}
+
+/* Refreshes the cached entries [from, to) of qblocks, all of channel ch (T stands for S),
+ * by their groups' plans. */
+static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip, const uint32_t *plans,
                                             float *rows, uint32_t from, uint32_t to, int ch) {
     for (uint32_t i = from; i < to; i++) {
         const oroya__pose_qblock *qb = &clip->qblocks[i];
-        const uint32_t g = qb->group, k = iv[g].k, t = tags[g];
-        if (pkq_fresh(t, k)) {
+        const uint32_t g = qb->group, p = plans[g];
+        if (!p) {
             continue;
         }
-        const uint32_t count = clip->groups[g].count, w = pkq_window(k, count);
-        const uint32_t first = t != 0 && w == t + 1 ? 1u : 0u; /* two keys on */
-        const uint32_t keys = count < OROYA__Q_CACHE_KEYS ? count : OROYA__Q_CACHE_KEYS;
+        const uint32_t first = p >> 1 & 1u, keys = p >> 2 & 63u, w = p >> 8;
 #if OROYA__PK_WIDTH == 8
         /* Rotations: two entries of one group at a time (the next one moved with this one). */
         if (ch == OROYA__CH_R && i + 1 < to && clip->qblocks[i + 1].group == g &&
@@ -515,8 +600,9 @@ static OROYA__INLINE void pkq_refresh_range(const oroya_pose_clip *clip,
 }
 
 /* After the groups are sought: decodes the keys of the cached blocks whose group left its
- * window (key w + 2 becomes key w when the window moved two keys on, so playback decodes two
- * keys per block every second key interval). Tags and header: see internal/pose.h. */
+ * window (its last key becomes key w when the window moved PKQ_MOVE keys on, so playback
+ * decodes PKQ_MOVE keys per block every PKQ_MOVE key intervals). Tags and header: see
+ * internal/pose.h. */
 static void pkq_refresh_stale(const oroya_pose_clip *clip, oroya__pose_interval *iv) {
     const uint32_t groups = clip->group_count;
     uint32_t *head = (uint32_t *)(void *)(iv + groups);
@@ -527,14 +613,19 @@ static void pkq_refresh_stale(const oroya_pose_clip *clip, oroya__pose_interval 
     }
     float *rows = pkq_cache_rows(clip, iv);
     uint32_t *offsets = (uint32_t *)(void *)rows;
+    /* Each group's plan first, in its offset's place (written below, after the decoding). */
+    for (uint32_t g = 0; g < groups; g++) {
+        offsets[g] = pkq_plan(clip, iv, tags, g);
+    }
     /* The cached entries follow entry 0, rotations first: a constant channel in each loop,
      * for the inliner. */
-    pkq_refresh_range(clip, iv, tags, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
-    pkq_refresh_range(clip, iv, tags, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
+    pkq_refresh_range(clip, offsets, rows, 1, 1 + clip->qcached_rot, OROYA__CH_R);
+    pkq_refresh_range(clip, offsets, rows, 1 + clip->qcached_rot, 1 + clip->qcached_count,
                       OROYA__CH_T);
     for (uint32_t g = 0; g < groups; g++) {
-        if (!pkq_fresh(tags[g], iv[g].k)) {
-            tags[g] = pkq_window(iv[g].k, clip->groups[g].count) + 1;
+        const uint32_t p = offsets[g];
+        if (p) {
+            tags[g] = (p >> 8) + 1;
         }
         offsets[g] = (iv[g].k + 1 - tags[g]) * OROYA__Q_KEY_FLOATS;
     }

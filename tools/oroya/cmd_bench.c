@@ -1,6 +1,7 @@
 /* oroya bench: the speed figures, one per line as `name value unit`.
  *
- *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]
+ *   oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--char-frames N] [--quick]
+ *               [--sweep]
  *   oroya bench --write DIR
  *
  * Without files the characters are built in memory (bench/bench_character.h): the 67-joint
@@ -10,7 +11,10 @@
  * walk, run, wave, walk_cubic), CROWD.glb the skinned mesh and the file loaded.
  *
  * Each figure is the median of N runs (default 9). --quick shrinks every count so CI can
- * check that the benchmark works; its numbers mean nothing. --sweep then adds how cost grows
+ * check that the benchmark works; its numbers mean nothing (a --runs given with it is kept).
+ * --char-frames N sets the frames of each char_frame run (default 20,000; 50 with --quick):
+ * `--quick --runs 1 --char-frames 2000` under callgrind counts 2,000 frames at 60 Hz in
+ * char_frames_float and char_frames_compressed (docs/performance.md). --sweep then adds how cost grows
  * with joint count, crowd size and vertex count (tools/oroya/bench_sweep.c, built-in
  * characters). Everything is allocated through a counting allocator, and allocs_per_frame
  * counts what the timed frames allocated (must be 0).
@@ -121,8 +125,10 @@ static uint32_t set_layers(bench_state *s, uint32_t i, long f, const oroya_pose_
     return additive ? 3u : 2u;
 }
 
-/* Microseconds per frame of one character. */
-static double char_frame(bench_state *s, const oroya_pose_clip *walk, bool additive, int frames) {
+/* Microseconds per frame of one character (inlined into the callgrind loops below, so that
+ * their counts hold the frames and not a tail call). */
+static inline __attribute__((always_inline)) double
+char_frame(bench_state *s, const oroya_pose_clip *walk, bool additive, int frames) {
     const long a0 = s->counter.allocs;
     double t0 = cpu_s();
     for (int f = 0; f < frames; f++) {
@@ -133,6 +139,17 @@ static double char_frame(bench_state *s, const oroya_pose_clip *walk, bool addit
     s->frame_allocs += s->counter.allocs - a0;
     s->frames += frames;
     return (t1 - t0) * 1e6 / frames;
+}
+
+/* The char_frame_us and char_frame_compressed_us loops, apart so that callgrind can count
+ * each alone (docs/performance.md: --toggle-collect=char_frames_float and
+ * char_frames_compressed; their warm-up frames call char_frame directly and are not counted). */
+static __attribute__((noinline)) double char_frames_float(bench_state *s, int frames) {
+    return char_frame(s, s->walk, false, frames);
+}
+static __attribute__((noinline)) double
+char_frames_compressed(bench_state *s, const oroya_pose_clip *walk, int frames) {
+    return char_frame(s, walk, false, frames);
 }
 
 /* Milliseconds per frame of the whole crowd. */
@@ -161,7 +178,8 @@ static __attribute__((noinline)) double crowd_frames_pose(bench_state *s, int fr
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--quick] [--sweep]\n"
+            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--char-frames N]\n"
+            "                   [--quick] [--sweep]\n"
             "       oroya bench --write DIR\n"
             "  Without files the characters are built in memory: a 67-joint humanoid with\n"
             "  clips walk, run, wave and walk_cubic, and a 100k-vertex skinned body.\n"
@@ -169,7 +187,10 @@ static int usage(void) {
             "    walk, run, wave (played additively) and walk_cubic on that skin's joints.\n"
             "  CROWD.glb: its first skinned mesh (on a skeleton of as many joints) is skinned,\n"
             "    and the file is what the glTF load figures load.\n"
-            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI;\n"
+            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI\n"
+            "    (3 runs unless --runs is given);\n"
+            "  --char-frames N: frames of each single-character run (default 20000, 50 with\n"
+            "    --quick);\n"
             "  --write DIR: write the built-in characters as DIR/humanoid67.glb (10k-vertex\n"
             "    body) and DIR/crowd_skin100k.glb (100k), and stop.\n"
             "  --sweep: then how cost grows with joint count (16..1024), crowd size\n"
@@ -240,8 +261,8 @@ static int write_files(const char *dir) {
 
 int oroya_cmd_bench(int argc, char **argv) {
     const char *human_path = NULL, *skin_path = NULL, *write_dir = NULL;
-    int runs = 9;
-    bool quick = false, sweep = false;
+    int runs = 9, char_frames_arg = 0;
+    bool quick = false, sweep = false, runs_given = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = true;
@@ -249,7 +270,13 @@ int oroya_cmd_bench(int argc, char **argv) {
             sweep = true;
         } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
             runs = atoi(argv[++i]);
+            runs_given = true;
             if (runs < 1 || runs > MAX_RUNS) {
+                return usage();
+            }
+        } else if (!strcmp(argv[i], "--char-frames") && i + 1 < argc) {
+            char_frames_arg = atoi(argv[++i]);
+            if (char_frames_arg < 1 || char_frames_arg > 10000000) {
                 return usage();
             }
         } else if (!strcmp(argv[i], "--write") && i + 1 < argc) {
@@ -268,10 +295,10 @@ int oroya_cmd_bench(int argc, char **argv) {
     if (write_dir) {
         return write_files(write_dir);
     }
-    if (quick) {
+    if (quick && !runs_given) {
         runs = 3;
     }
-    const int char_frames = quick ? 50 : 20000;
+    const int char_frames = char_frames_arg ? char_frames_arg : quick ? 50 : 20000;
     const int crowd_frames = quick ? 2 : 40;
     const int skin_iters = quick ? 1 : 10;
 
@@ -347,7 +374,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     /* Warm up caches and cursors once before timing. */
     char_frame(s, s->walk, true, char_frames / 10 + 1);
     for (int r = 0; r < runs; r++) {
-        v[r] = char_frame(s, s->walk, false, char_frames);
+        v[r] = char_frames_float(s, char_frames);
     }
     const double char_frame_float_us = median(v, runs);
     printf("char_frame_us %.3f us\n", char_frame_float_us);
@@ -373,7 +400,7 @@ int oroya_cmd_bench(int argc, char **argv) {
     s->run = packed[1];
     char_frame(s, packed[0], false, char_frames / 10 + 1);
     for (int r = 0; r < runs; r++) {
-        v[r] = char_frame(s, packed[0], false, char_frames);
+        v[r] = char_frames_compressed(s, packed[0], char_frames);
     }
     s->run = float_run;
     for (int i = 0; i < 3; i++) {
