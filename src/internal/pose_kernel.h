@@ -1168,37 +1168,37 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_so
  * rotations, so every joint is computed once, already corrected. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
-    if (!p->in_pass) {
+    const oroya__ik_plan *plan = p->plan;
+    if (!plan) {
         pk_ltm(skel, p->locals, NULL, p->models, p->bones);
         oroya__ik_run_after(p);
         return;
     }
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
-    const uint64_t steps = oroya__ik_steps(p, 4u * PK_BLOCKS);
+    /* The roots ascend: the next one is at r, and every root before it is done. */
+    const oroya__ik_plan_root *r = plan->roots, *const rend = r + plan->root_count;
     oroya__ik_parent_cache parent = {.set = false};
     for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
         const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
         const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
-        const bool any = steps >> (b / PK_BLOCKS % 64) & 1;
-        if (!any) {
+        if (r == rend || r->joint >= end) {
             ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
             continue;
         }
-        /* [from, r) computed, then the IKs at r; the local matrices are composed again for
-         * each part, from the rotations the IKs wrote. */
-        uint32_t from = first, search = first;
-        for (;;) {
-            const uint32_t r = oroya__ik_next_root(p, search, end);
-            if (r > from) {
+        /* [from, root) computed, then the IKs at root; the local matrices are composed again
+         * for each part, from the rotations the IKs wrote. */
+        uint32_t from = first;
+        do {
+            if (r->joint > from) {
                 ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models,
-                               p->bones, from, r);
-            }
-            if (r >= end) {
-                break;
+                               p->bones, from, r->joint);
             }
             oroya__ik_run_root(p, r, &parent);
-            from = r, search = r + 1;
-        }
+            from = r->joint;
+            r++;
+        } while (r != rend && r->joint < end);
+        ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones, from,
+                       end);
     }
 }
 
@@ -1314,8 +1314,8 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
     }
-    const oroya__ik_pose p = {skel,  c->locals,   c->models,     c->bones,
-                              c->ik, c->ik_count, c->ik_in_pass, NULL};
+    const oroya__ik_pose p = {skel,  c->locals,   c->models,  c->bones,
+                              c->ik, c->ik_count, c->ik_plan, NULL};
     pk_ltm_ik(&p);
 }
 
