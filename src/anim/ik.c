@@ -1609,7 +1609,7 @@ oroya_result oroya__ik_plan_create(const oroya_pose_skeleton *s, const oroya_ik 
     for (uint32_t i = 0; i < count; i++) {
         const uint32_t j = iks[entries[i].ik].joints[0];
         if (root_count == 0 || roots[root_count - 1].joint != j) {
-            roots[root_count++] = (oroya__ik_plan_root){j, i, 0};
+            roots[root_count++] = (oroya__ik_plan_root){j, s->parents[j], i, 0};
         }
         roots[root_count - 1].count++;
     }
@@ -1938,7 +1938,6 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
  * global function whatever its visibility. */
 static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
                                   oroya__ik_parent_cache *cache) {
-    const oroya_pose_skeleton *s = c->skeleton;
     const uint32_t root = rt->joint;
     const oroya__ik_plan_entry *const entries = c->plan->entries + rt->first;
     for (uint32_t i = 0; i < rt->count; i++) {
@@ -1955,8 +1954,8 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
         if (!n || ik->joints[0] != root || ik->joints[n - 1] != path[len - 1]) {
             continue;
         }
-        /* Every joint below root is computed (the parent among them). */
-        const uint32_t par = s->parents[root];
+        /* The parent is computed. */
+        const uint32_t par = rt->parent;
         const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
         if (fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
             run_fast_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache)) {

@@ -334,6 +334,7 @@ typedef struct oroya__ik_plan_entry {
 } oroya__ik_plan_entry;
 typedef struct oroya__ik_plan_root {
     uint32_t joint;        /* a first joint */
+    uint32_t parent;       /* its parent (UINT32_MAX: a skeleton root) */
     uint32_t first, count; /* its IKs: entries[first .. first + count) */
 } oroya__ik_plan_root;
 typedef struct oroya__ik_plan {
@@ -374,11 +375,12 @@ oroya_result oroya__ik_plan_create(const oroya_pose_skeleton *skeleton, const st
  * bone matrices of their subtrees. Used when there is no plan. */
 void oroya__ik_run_after(const oroya__ik_pose *p);
 
-/* With a plan, local-to-model splits each step of joints that holds roots at those roots;
- * once every joint below a root is computed, oroya__ik_run_root runs its IKs, in list order
- * (they solve on the chain's matrices from the blended locals and write its local rotations),
- * and the pass goes on from it with the new rotations, so the chain and everything below it
- * are computed once, already corrected. */
+/* With a plan, local-to-model runs a root's IKs (oroya__ik_run_root, in list order: they
+ * solve on the chain's matrices from the blended locals and write its local rotations) once
+ * the root's parent is computed, and goes on with the new rotations, so the chain and
+ * everything below it are computed once, already corrected: at the start of the root's step
+ * of joints when the parent is in an earlier step (or the root is a skeleton root), else by
+ * splitting the step at the root. */
 /* The world rotation of the last first joint's parent an IK decomposed in one local-to-model
  * pass (two legs share the hips; joint UINT32_MAX: a skeleton root), set false before the
  * pass. A model matrix is final once the pass has computed it, so the entry stays true for
