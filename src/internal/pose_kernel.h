@@ -1174,15 +1174,6 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_so
     }
 }
 
-/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, each root's
- * IKs run once its parent is computed (they write the chains' local rotations), and the pass
- * goes on from the new rotations, so every joint is computed once, already corrected. The
- * roots of a step whose parent is in an earlier step (or none) run before the step, so its
- * local matrices are composed once; the step is split at each of its other roots, the joints
- * before it computed, then its IKs, then the rest of the step. Running the first kind ahead
- * of the second gives the same result: such a root is not below another root of the step
- * (its parent would be in the step), nor above one (parents come first), so neither reads
- * what the other writes. */
 #if defined(__GNUC__) || defined(__clang__)
 #define PK_NOINLINE __attribute__((noinline))
 #else
@@ -1232,6 +1223,16 @@ pk_ltm_ik_step(const oroya__ik_pose *p, const oroya__ik_plan_root *r,
     return r;
 }
 
+/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, each root's
+ * IKs run once its parent is computed (they write the chains' local rotations), and the pass
+ * goes on from the new rotations, so every joint is computed once, already corrected. The
+ * roots of a step whose parent is in an earlier step (or none) run before the step, so its
+ * local matrices are composed once; the step is split at each of its other roots, the joints
+ * before it computed, then its IKs, then the rest of the step. Running the first kind ahead
+ * of the second gives the same result: such a root is not below another root of the step
+ * (its parent would be in the step), nor above one (parents come first), so neither reads
+ * what the other writes. A step whose roots all have their parent before it is computed by
+ * pk_ltm_blocks with the steps around it, its IKs run just before. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
     const oroya__ik_plan *plan = p->plan;
@@ -1245,11 +1246,27 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
     oroya__ik_parent_cache parent = {.set = false};
     uint32_t b = 0;
     while (r != rend) {
-        /* The first block of the next root's step. */
+        /* The first block of the next root's step, and the step's joints. */
         const uint32_t sb = r->joint / (4u * PK_BLOCKS) * PK_BLOCKS;
+        const uint32_t first = sb * 4, joints = skel->joint_count;
+        const uint32_t end = (sb + PK_BLOCKS) * 4 < joints ? (sb + PK_BLOCKS) * 4 : joints;
         pk_ltm_blocks(skel, p->locals, p->models, p->bones, b, sb);
-        r = pk_ltm_ik_step(p, r, rend, sb, &parent);
-        b = sb + PK_BLOCKS;
+        /* When every root of the step has its parent before it, its IKs run here and the
+         * step goes with the next run of pk_ltm_blocks. */
+        const oroya__ik_plan_root *q = r;
+        bool early = true;
+        for (; q != rend && q->joint < end; q++) {
+            early = early && q->parent + 1 <= first;
+        }
+        if (early) {
+            for (; r != q; r++) {
+                oroya__ik_run_root(p, r, &parent);
+            }
+            b = sb;
+        } else {
+            r = pk_ltm_ik_step(p, r, rend, sb, &parent);
+            b = sb + PK_BLOCKS;
+        }
     }
     pk_ltm_blocks(skel, p->locals, p->models, p->bones, b, skel->block_count);
 }
