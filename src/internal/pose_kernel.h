@@ -1174,16 +1174,10 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_so
     }
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PK_NOINLINE __attribute__((noinline))
-#else
-#define PK_NOINLINE
-#endif
-
 /* The step at block b (b2 its second block) with the roots [r, returned): its IKs and its
- * model and bone matrices. Not inlined: the calls to the IKs would make the loop of
- * pk_ltm_blocks around it keep its constants in memory. */
-static PK_NOINLINE const oroya__ik_plan_root *
+ * model and bone matrices. Called outside pk_ltm_blocks' loop: with the calls to the IKs
+ * inside one loop over all steps, the compiler kept that loop's constants in memory. */
+static OROYA__INLINE const oroya__ik_plan_root *
 pk_ltm_ik_step(const oroya__ik_pose *p, const oroya__ik_plan_root *r,
                const oroya__ik_plan_root *rend, uint32_t b, oroya__ik_parent_cache *parent) {
     const oroya_pose_skeleton *skel = p->skeleton;
