@@ -177,8 +177,10 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
  * change targets, poles, weights and the other values between updates (not the joints: call
  * this again for that). Validated here against the skeleton and the character's current model
  * matrices (oroya_ik_solve_validate; messages name the joints). count 0 (iks NULL) removes
- * the list. On error the previous list is kept. Never allocates. Run-time fallbacks leave a
- * chain as blended, silently (the update still returns OROYA_OK). */
+ * the list. On error the previous list is kept. Allocates the list's plan (its chains' paths
+ * and first joints, a few bytes per joint: OROYA_ERR_OUT_OF_MEMORY when that fails), never
+ * per update. Run-time fallbacks leave a chain as blended, silently (the update still
+ * returns OROYA_OK). */
 oroya_result oroya_pose_character_set_ik(oroya_pose_character *character, const oroya_ik *iks,
                                          uint32_t count, oroya_error *err);
 
@@ -195,10 +197,11 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *character, const 
  * the character: change targets, poles and weights in it between updates, call this again to
  * change joints. Validated here against the mixer's current model matrices (the last update's,
  * or the pose at create). count 0 (iks NULL) removes the list; on error the previous list is
- * kept. OROYA_ERR_INVALID_ARGUMENT for a mixer without a rig. Never allocates. While an
- * update takes the property path (oroya_mixer_kernel_active false) the IKs run on the joints'
- * current transforms and write their rotations into the scene at once. Run-time fallbacks
- * leave a chain as blended, silently. */
+ * kept. OROYA_ERR_INVALID_ARGUMENT for a mixer without a rig. Allocates the list's plan, as
+ * for the character (OROYA_ERR_OUT_OF_MEMORY), never per update. While an update takes the
+ * property path (oroya_mixer_kernel_active false) the IKs run on the joints' current
+ * transforms and write their rotations into the scene at once. Run-time fallbacks leave a
+ * chain as blended, silently. */
 oroya_result oroya_mixer_set_ik(oroya_mixer *mixer, const oroya_ik *iks, uint32_t count,
                                 oroya_error *err);
 

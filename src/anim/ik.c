@@ -1668,8 +1668,55 @@ oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *s,
     return OROYA_OK;
 }
 
-bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *s, const oroya_ik *iks, uint32_t count) {
-    return count > 0 && in_pass_allowed(s, iks, count);
+oroya_result oroya__ik_plan_create(const oroya_pose_skeleton *s, const oroya_ik *iks,
+                                   uint32_t count, const oroya_allocator *allocator,
+                                   oroya__ik_plan **out) {
+    *out = NULL;
+    if (count == 0 || !in_pass_allowed(s, iks, count)) {
+        return OROYA_OK;
+    }
+    size_t path_total = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t path[IK_PATH_MAX];
+        path_total += chain_path(s, &iks[i], chain_count(&iks[i]), path);
+    }
+    /* One block: the plan, the roots (at most one per IK), the entries, the paths. */
+    const size_t o_roots = (sizeof(oroya__ik_plan) + 7) & ~(size_t)7;
+    const size_t o_entries = o_roots + (size_t)count * sizeof(oroya__ik_plan_root);
+    const size_t o_paths = o_entries + (size_t)count * sizeof(oroya__ik_plan_entry);
+    const size_t size = o_paths + path_total * sizeof(uint32_t);
+    uint8_t *mem = oroya__alloc(allocator, size, 8);
+    if (!mem) {
+        return OROYA_ERR_OUT_OF_MEMORY;
+    }
+    oroya__ik_plan *plan = (oroya__ik_plan *)mem;
+    oroya__ik_plan_root *roots = (oroya__ik_plan_root *)(mem + o_roots);
+    oroya__ik_plan_entry *entries = (oroya__ik_plan_entry *)(mem + o_entries);
+    uint32_t *paths = (uint32_t *)(mem + o_paths);
+    /* The entries in list order, then sorted by first joint, stably (insertion: the list
+     * order stays within a root). */
+    uint32_t off = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t len = chain_path(s, &iks[i], chain_count(&iks[i]), paths + off);
+        oroya__ik_plan_entry e = {i, off, len};
+        uint32_t k = i;
+        for (; k > 0 && iks[entries[k - 1].ik].joints[0] > iks[i].joints[0]; k--) {
+            entries[k] = entries[k - 1];
+        }
+        entries[k] = e;
+        off += len;
+    }
+    uint32_t root_count = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t j = iks[entries[i].ik].joints[0];
+        if (root_count == 0 || roots[root_count - 1].joint != j) {
+            roots[root_count++] = (oroya__ik_plan_root){j, s->parents[j], i, 0};
+        }
+        roots[root_count - 1].count++;
+    }
+    *plan = (oroya__ik_plan){root_count, roots, entries, paths};
+    *out = plan;
+    return OROYA_OK;
 }
 
 oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik *iks,
@@ -1682,9 +1729,15 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik
     if (r != OROYA_OK) {
         return r;
     }
+    oroya__ik_plan *plan = NULL;
+    if (oroya__ik_plan_create(c->skeleton, iks, count, &c->allocator, &plan) != OROYA_OK) {
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
+                           "oroya_pose_character_set_ik: no memory for the IKs' plan");
+    }
+    oroya__free(&c->allocator, c->ik_plan);
     c->ik = count ? iks : NULL;
     c->ik_count = count;
-    c->ik_in_pass = oroya__ik_pose_in_pass(c->skeleton, iks, count);
+    c->ik_plan = plan;
     return OROYA_OK;
 }
 
@@ -1828,23 +1881,6 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
      * (nor marked changed). */
     write_rotations(c, ik, rotated, q);
     return true;
-}
-
-uint64_t oroya__ik_steps(const oroya__ik_pose *c, uint32_t step) {
-    uint64_t steps = 0;
-    for (uint32_t i = 0; i < c->count; i++) {
-        steps |= 1ull << (c->ik[i].joints[0] / step % 64);
-    }
-    return steps;
-}
-
-uint32_t oroya__ik_next_root(const oroya__ik_pose *c, uint32_t from, uint32_t end) {
-    uint32_t r = end;
-    for (uint32_t i = 0; i < c->count; i++) {
-        const uint32_t j = c->ik[i].joints[0];
-        r = j >= from && j < r ? j : r;
-    }
-    return r;
 }
 
 /* The world rotation of joint par (model matrix pm, NULL at a skeleton root: the identity),
@@ -2001,26 +2037,26 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
 
 /* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
  * global function whatever its visibility. */
-static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
+static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
                                   oroya__ik_parent_cache *cache) {
-    const oroya_pose_skeleton *s = c->skeleton;
-    for (uint32_t i = 0; i < c->count; i++) {
-        const oroya_ik *ik = &c->ik[i];
-        if (ik->joints[0] != root) {
-            continue;
-        }
-        /* The joints need no check of their own here: chain_path checks the end joint and
-         * the walk up to root, and the chain is solved only when each of its joints is on
-         * that path (k == n below). */
+    const uint32_t root = rt->joint;
+    const oroya__ik_plan_entry *const entries = c->plan->entries + rt->first;
+    for (uint32_t i = 0; i < rt->count; i++) {
+        const oroya_ik *ik = &c->ik[entries[i].ik];
+        /* The joints need no check of their own here: the plan's path was made by chain_path
+         * from the end joint up to root at set-up, it is used only while the chain's first
+         * and end joints are still its ends (the joints may have been changed since set_ik:
+         * the path between them is then the same), and the chain is solved only when each
+         * of its joints is on that path (k == n below). */
         const uint32_t n =
             ik->joint_count <= OROYA_IK_MAX_CHAIN && ik->weight > 0 ? chain_count(ik) : 0;
-        uint32_t path[IK_PATH_MAX];
-        const uint32_t len = n ? chain_path(s, ik, n, path) : 0;
-        if (!len) {
+        const uint32_t *const path = c->plan->paths + entries[i].path_off;
+        const uint32_t len = entries[i].path_len;
+        if (!n || ik->joints[0] != root || ik->joints[n - 1] != path[len - 1]) {
             continue;
         }
-        /* Every joint below root is computed (the parent among them). */
-        const uint32_t par = s->parents[root];
+        /* The parent is computed. */
+        const uint32_t par = rt->parent;
         const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
         if (fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
             run_fast_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache)) {
@@ -2073,7 +2109,8 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, uint32_t root,
     }
 }
 
-void oroya__ik_run_root(const oroya__ik_pose *c, uint32_t root, oroya__ik_parent_cache *cache) {
+void oroya__ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *root,
+                        oroya__ik_parent_cache *cache) {
     ik_run_root(c, root, cache);
 }
 

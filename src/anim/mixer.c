@@ -244,8 +244,8 @@ struct oroya_mixer {
     uint16_t *kheldbits;        /* kblocks: the lanes kheld holds */
     uint16_t *kik;              /* kblocks: rotation lanes an IK has written (kept) */
     const oroya_ik *iks;        /* oroya_mixer_set_ik: borrowed, or NULL */
-    bool ik_in_pass;
-    uint32_t *kdense; /* kjoints: the joint's dense index in the scene */
+    oroya__ik_plan *ik_plan;    /* owned: the IKs run inside local-to-model, or NULL */
+    uint32_t *kdense;           /* kjoints: the joint's dense index in the scene */
     oroya__scene_hook hook;
     oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
     /* Root motion (oroya_mixer_set_root_motion; rm_mode and the sums are above). */
@@ -864,8 +864,8 @@ static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *chan
         oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
         return;
     }
-    const oroya__ik_pose p = {m->rig->skeleton, pose,        m->kmodels,    m->kbones,
-                              m->iks,           m->ik_count, m->ik_in_pass, changed};
+    const oroya__ik_pose p = {m->rig->skeleton, pose,        m->kmodels, m->kbones,
+                              m->iks,           m->ik_count, m->ik_plan, changed};
     oroya__pose_ltm_ik(&p);
     if (pose == m->klocals)
         return;
@@ -1860,6 +1860,7 @@ void oroya_mixer_destroy(oroya_mixer *m) {
     for (uint32_t i = 0; i < m->curve_count; i++)
         oroya__free(&m->allocator, m->curves[i].name);
     oroya__free(&m->allocator, m->curves);
+    oroya__free(&m->allocator, m->ik_plan);
     for (oroya_mask *k = m->masks, *next; k; k = next) {
         next = k->next;
         oroya__free(&m->allocator, k);
@@ -3443,11 +3444,16 @@ oroya_result oroya_mixer_set_ik(oroya_mixer *m, const oroya_ik *iks, uint32_t co
     oroya_result r = oroya__ik_pose_validate(skel, m->klocals, m->kmodels, iks, count, err);
     if (r != OROYA_OK)
         return r;
+    oroya__ik_plan *plan = NULL;
+    if (oroya__ik_plan_create(skel, iks, count, &m->allocator, &plan) != OROYA_OK)
+        return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
+                           "oroya_mixer_set_ik: no memory for the IKs' plan");
     for (uint32_t i = 0; i < count; i++)
         for (uint32_t k = 0; k < (iks[i].joint_count ? iks[i].joint_count : 3u); k++)
             m->kik[iks[i].joints[k] / 4] |= lane_bit(iks[i].joints[k], 1);
+    oroya__free(&m->allocator, m->ik_plan);
     m->iks = count ? iks : NULL;
     m->ik_count = count;
-    m->ik_in_pass = oroya__ik_pose_in_pass(skel, iks, count);
+    m->ik_plan = plan;
     return OROYA_OK;
 }

@@ -683,6 +683,7 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
 void oroya_pose_character_destroy(oroya_pose_character *character) {
     if (character) {
         oroya_allocator a = character->allocator;
+        oroya__free(&a, character->ik_plan);
         oroya__free(&a, character);
     }
 }

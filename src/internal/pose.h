@@ -275,7 +275,7 @@ struct oroya_pose_character {
     oroya_mat4 *bones;                  /* joint_count */
     const struct oroya_ik *ik;          /* oroya_pose_character_set_ik: borrowed, or NULL */
     uint32_t ik_count;
-    bool ik_in_pass; /* the IKs run inside local-to-model (below) */
+    struct oroya__ik_plan *ik_plan; /* owned: the IKs run inside local-to-model, or NULL */
 };
 
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
@@ -327,16 +327,36 @@ void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform 
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
 size_t oroya__pose_mix_scratch_size(void);
-/* IK in the per-frame pipeline (src/anim/ik.c): the pose a list of IKs works on, the
- * character's or the rig-backed mixer's. Joints are skeleton joints, "world" is model space. */
+/* IK in the per-frame pipeline (src/anim/ik.c). What a list that runs inside local-to-model
+ * needs of its joints, prepared when it is set up (oroya__ik_plan_create), so that a frame does
+ * no searching: the IKs' distinct first joints ("roots") in ascending order, each with its
+ * IKs in list order, and each IK's path from its first joint down to its end. */
+typedef struct oroya__ik_plan_entry {
+    uint32_t ik;                 /* index in the list */
+    uint32_t path_off, path_len; /* paths[path_off ..): the first joint first, the end last */
+} oroya__ik_plan_entry;
+typedef struct oroya__ik_plan_root {
+    uint32_t joint;        /* a first joint */
+    uint32_t parent;       /* its parent (UINT32_MAX: a skeleton root) */
+    uint32_t first, count; /* its IKs: entries[first .. first + count) */
+} oroya__ik_plan_root;
+typedef struct oroya__ik_plan {
+    uint32_t root_count;
+    const oroya__ik_plan_root *roots;
+    const oroya__ik_plan_entry *entries;
+    const uint32_t *paths;
+} oroya__ik_plan;
+
+/* The pose a list of IKs works on, the character's or the rig-backed mixer's. Joints are
+ * skeleton joints, "world" is model space. */
 typedef struct oroya__ik_pose {
     const oroya_pose_skeleton *skeleton;
     oroya_soa_transform *locals; /* block_count */
     oroya_mat4 *models, *bones;  /* joint_count */
     const struct oroya_ik *ik;   /* count IKs, checked by oroya__ik_pose_validate */
     uint32_t count;
-    bool in_pass;      /* oroya__ik_pose_in_pass: run inside local-to-model */
-    uint16_t *changed; /* NULL, or per block: or'ed with the rotation bits
+    const oroya__ik_plan *plan; /* the list's plan: run inside local-to-model; NULL: after */
+    uint16_t *changed;          /* NULL, or per block: or'ed with the rotation bits
                                          * (bit 4 + lane) of the joints IK wrote */
 } oroya__ik_pose;
 
@@ -345,22 +365,25 @@ typedef struct oroya__ik_pose {
 oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *skeleton,
                                      const oroya_soa_transform *locals, const oroya_mat4 *models,
                                      const struct oroya_ik *iks, uint32_t count, oroya_error *err);
-/* Whether a (validated) list may run inside local-to-model, which takes the IKs in the order
- * of their first joints: the same result as list order. */
-bool oroya__ik_pose_in_pass(const oroya_pose_skeleton *skeleton, const struct oroya_ik *iks,
-                            uint32_t count);
+/* The plan of a (validated) list, in one block from allocator (free it with oroya__free), or
+ * *out NULL when the list may not run inside local-to-model, which takes the IKs in the order
+ * of their first joints (the same result as list order only when no IK comes after one whose
+ * first joint is below its own), or count is 0. OROYA_ERR_OUT_OF_MEMORY (*out NULL) when the
+ * block cannot be had. */
+oroya_result oroya__ik_plan_create(const oroya_pose_skeleton *skeleton, const struct oroya_ik *iks,
+                                   uint32_t count, const oroya_allocator *allocator,
+                                   oroya__ik_plan **out);
 
 /* Runs the IKs after local-to-model: rewrites the chains' local rotations, then the model and
- * bone matrices of their subtrees. Used when in_pass is false. */
+ * bone matrices of their subtrees. Used when there is no plan. */
 void oroya__ik_run_after(const oroya__ik_pose *p);
 
-/* With in_pass, local-to-model splits each step of joints that holds an IK's first joint at
- * those first joints: oroya__ik_next_root gives the smallest first joint in [from, end) (end
- * when there is none); once every joint below it is computed, oroya__ik_run_root runs the IKs
- * whose first joint it is, in list order (they solve on the chain's matrices from the blended
- * locals and write its local rotations), and the pass goes on from it with the new rotations,
- * so the chain and everything below it are computed once, already corrected. */
-uint32_t oroya__ik_next_root(const oroya__ik_pose *p, uint32_t from, uint32_t end);
+/* With a plan, local-to-model runs a root's IKs (oroya__ik_run_root, in list order: they
+ * solve on the chain's matrices from the blended locals and write its local rotations) once
+ * the root's parent is computed, and goes on with the new rotations, so the chain and
+ * everything below it are computed once, already corrected: at the start of the root's step
+ * of joints when the parent is in an earlier step (or the root is a skeleton root), else by
+ * splitting the step at the root. */
 /* The world rotation of the last first joint's parent an IK decomposed in one local-to-model
  * pass (two legs share the hips; joint UINT32_MAX: a skeleton root), set false before the
  * pass. A model matrix is final once the pass has computed it, so the entry stays true for
@@ -370,10 +393,8 @@ typedef struct oroya__ik_parent_cache {
     uint32_t joint;
     double q[4];
 } oroya__ik_parent_cache;
-void oroya__ik_run_root(const oroya__ik_pose *p, uint32_t root, oroya__ik_parent_cache *cache);
-/* The steps of `step` joints that hold an IK's first joint: bit (first joint / step) % 64 (a
- * false positive only costs the calls above). */
-uint64_t oroya__ik_steps(const oroya__ik_pose *p, uint32_t step);
+void oroya__ik_run_root(const oroya__ik_pose *p, const oroya__ik_plan_root *root,
+                        oroya__ik_parent_cache *cache);
 
 /* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
  * when p->in_pass, else after it. */

@@ -1152,6 +1152,18 @@ static OROYA__INLINE void pk_blend_two(const oroya_pose_skeleton *skel, const ac
     }
 }
 
+/* Model and bone matrices (root NULL) of the steps of blocks [from, to), from is a step's
+ * first block: pk_ltm's loop, with no call inside, for the steps between IKs. */
+static OROYA__INLINE void pk_ltm_blocks(const oroya_pose_skeleton *skel,
+                                        const oroya_soa_transform *locals, oroya_mat4 *models,
+                                        oroya_mat4 *bones, uint32_t from, uint32_t to) {
+    const uint32_t blocks = skel->block_count;
+    for (uint32_t b = from; b < to; b += PK_BLOCKS) {
+        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+        ltm_pair(skel, b, b2, &locals[b], &locals[b2], NULL, models, bones);
+    }
+}
+
 /* Model and bone matrices of every joint from `locals`, parents first. */
 static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                                  const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
@@ -1162,44 +1174,95 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_so
     }
 }
 
-/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it: a step that
- * holds IKs' first joints is split at each of them, the joints before it computed, then its
- * IKs solved (they write the chain's local rotations), then the rest of the step from the new
- * rotations, so every joint is computed once, already corrected. */
+/* The step at block b (b2 its second block) with the roots [r, returned): its IKs and its
+ * model and bone matrices. Called outside pk_ltm_blocks' loop: with the calls to the IKs
+ * inside one loop over all steps, the compiler kept that loop's constants in memory. */
+static OROYA__INLINE const oroya__ik_plan_root *
+pk_ltm_ik_step(const oroya__ik_pose *p, const oroya__ik_plan_root *r,
+               const oroya__ik_plan_root *rend, uint32_t b, oroya__ik_parent_cache *parent) {
+    const oroya_pose_skeleton *skel = p->skeleton;
+    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
+    const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
+    const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
+    /* The step's roots: [r0, r). Parent + 1 <= first: before the step, or UINT32_MAX. */
+    const oroya__ik_plan_root *const r0 = r;
+    bool split = false;
+    for (; r != rend && r->joint < end; r++) {
+        if (r->parent + 1 <= first) {
+            oroya__ik_run_root(p, r, parent);
+        } else {
+            split = true;
+        }
+    }
+    if (!split) {
+        ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
+        return r;
+    }
+    /* [from, root) computed, then the IKs at root; the local matrices are composed again for
+     * each part, from the rotations the IKs wrote. */
+    uint32_t from = first;
+    for (const oroya__ik_plan_root *q = r0; q != r; q++) {
+        if (q->parent + 1 <= first) {
+            continue;
+        }
+        if (q->joint > from) {
+            ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones,
+                           from, q->joint);
+        }
+        oroya__ik_run_root(p, q, parent);
+        from = q->joint;
+    }
+    ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones, from,
+                   end);
+    return r;
+}
+
+/* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, each root's
+ * IKs run once its parent is computed (they write the chains' local rotations), and the pass
+ * goes on from the new rotations, so every joint is computed once, already corrected. The
+ * roots of a step whose parent is in an earlier step (or none) run before the step, so its
+ * local matrices are composed once; the step is split at each of its other roots, the joints
+ * before it computed, then its IKs, then the rest of the step. Running the first kind ahead
+ * of the second gives the same result: such a root is not below another root of the step
+ * (its parent would be in the step), nor above one (parents come first), so neither reads
+ * what the other writes. A step whose roots all have their parent before it is computed by
+ * pk_ltm_blocks with the steps around it, its IKs run just before. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
-    if (!p->in_pass) {
+    const oroya__ik_plan *plan = p->plan;
+    if (!plan) {
         pk_ltm(skel, p->locals, NULL, p->models, p->bones);
         oroya__ik_run_after(p);
         return;
     }
-    const uint32_t blocks = skel->block_count, joints = skel->joint_count;
-    const uint64_t steps = oroya__ik_steps(p, 4u * PK_BLOCKS);
+    /* The roots ascend: the next one is at r, and every root before it is done. */
+    const oroya__ik_plan_root *r = plan->roots, *const rend = r + plan->root_count;
     oroya__ik_parent_cache parent = {.set = false};
-    for (uint32_t b = 0; b < blocks; b += PK_BLOCKS) {
-        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
-        const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
-        const bool any = steps >> (b / PK_BLOCKS % 64) & 1;
-        if (!any) {
-            ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
-            continue;
+    uint32_t b = 0;
+    while (r != rend) {
+        /* The first block of the next root's step, and the step's joints. */
+        const uint32_t sb = r->joint / (4u * PK_BLOCKS) * PK_BLOCKS;
+        const uint32_t first = sb * 4, joints = skel->joint_count;
+        const uint32_t end = (sb + PK_BLOCKS) * 4 < joints ? (sb + PK_BLOCKS) * 4 : joints;
+        pk_ltm_blocks(skel, p->locals, p->models, p->bones, b, sb);
+        /* When every root of the step has its parent before it, its IKs run here and the
+         * step goes with the next run of pk_ltm_blocks. */
+        const oroya__ik_plan_root *q = r;
+        bool early = true;
+        for (; q != rend && q->joint < end; q++) {
+            early = early && q->parent + 1 <= first;
         }
-        /* [from, r) computed, then the IKs at r; the local matrices are composed again for
-         * each part, from the rotations the IKs wrote. */
-        uint32_t from = first, search = first;
-        for (;;) {
-            const uint32_t r = oroya__ik_next_root(p, search, end);
-            if (r > from) {
-                ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models,
-                               p->bones, from, r);
+        if (early) {
+            for (; r != q; r++) {
+                oroya__ik_run_root(p, r, &parent);
             }
-            if (r >= end) {
-                break;
-            }
-            oroya__ik_run_root(p, r, &parent);
-            from = r, search = r + 1;
+            b = sb;
+        } else {
+            r = pk_ltm_ik_step(p, r, rend, sb, &parent);
+            b = sb + PK_BLOCKS;
         }
     }
+    pk_ltm_blocks(skel, p->locals, p->models, p->bones, b, skel->block_count);
 }
 
 /* The mixer's time is a double (three's is a JS number): the interval comes from the float
@@ -1314,8 +1377,8 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
     }
-    const oroya__ik_pose p = {skel,  c->locals,   c->models,     c->bones,
-                              c->ik, c->ik_count, c->ik_in_pass, NULL};
+    const oroya__ik_pose p = {skel,  c->locals,   c->models,  c->bones,
+                              c->ik, c->ik_count, c->ik_plan, NULL};
     pk_ltm_ik(&p);
 }
 

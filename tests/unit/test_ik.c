@@ -1363,6 +1363,115 @@ static void test_kernel_chains_across_blocks(void) {
     OT_CHECK_MSG(d < 1e-5, "top first: scene and kernel differ by %g", d);
 }
 
+/* A step of the pass (4 or 8 joints) that holds a first joint whose parent is in the step
+ * and, after it, one whose parent is in an earlier step (4-wide: that one's IKs run before
+ * the step, ahead of the other), and a first joint whose parent is in an earlier step at
+ * both widths: the result is still that of list order, at both widths alike. */
+static void test_kernel_roots_before_their_step(void) {
+    enum { N = 16 };
+    static const uint32_t parents[N] = {UINT32_MAX, 0, 1, 2,  3, 4,  1,  6,
+                                        7,          5, 9, 10, 3, 12, 13, 14};
+    oroya_transform rest[N];
+    for (uint32_t i = 0; i < N; i++) {
+        rest[i] = oroya_transform_identity();
+        rest[i].translation = i ? (oroya_vec3){0.03f, -0.2f, 0.02f} : (oroya_vec3){0, 3, 0};
+        rest[i].rotation = rand_quat(0.2f);
+    }
+    oroya_ik a = {.type = OROYA_IK_TWO_BONE,
+                  .name = "a",
+                  .joints = {5, 9, 11},
+                  .target = {0.5f, 1.2f, 0.3f},
+                  .pole = {0, 0, 1},
+                  .weight = 1};
+    oroya_ik b = {.type = OROYA_IK_AIM,
+                  .name = "b",
+                  .joints = {6, 7, 8},
+                  .joint_count = 3,
+                  .shares = {0.3f, 0.3f, 0.4f},
+                  .forward = {1, 0, 0},
+                  .up = {0, 1, 0},
+                  .target = {2, 2, 1},
+                  .weight = 1};
+    oroya_ik c = {.type = OROYA_IK_TWO_BONE,
+                  .name = "c",
+                  .joints = {12, 13, 15},
+                  .target = {-0.3f, 2.0f, 0.4f},
+                  .pole = {0, 0, 1},
+                  .weight = 0.8f};
+    oroya_ik list1[3] = {a, b, c};
+    double d = paths_differ(parents, rest, N, list1, 3);
+    OT_CHECK_MSG(d < 1e-5, "a, b, c: scene and kernel differ by %g", d);
+    oroya_ik list2[3] = {c, b, a};
+    d = paths_differ(parents, rest, N, list2, 3);
+    OT_CHECK_MSG(d < 1e-5, "c, b, a: scene and kernel differ by %g", d);
+}
+
+/* An allocator that fails once `left` allocations have been made. */
+typedef struct {
+    int left;
+} failing_alloc;
+static void *failing_alloc_fn(size_t size, size_t align, void *user) {
+    failing_alloc *f = user;
+    if (f->left <= 0) {
+        return NULL;
+    }
+    f->left--;
+    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    return aligned_alloc(a, (size + a - 1) / a * a);
+}
+static void failing_free_fn(void *p, void *user) {
+    (void)user;
+    free(p);
+}
+
+/* set_ik allocates the list's plan: out of memory, it says so and keeps the previous list. */
+static void test_set_ik_out_of_memory(void) {
+    enum { N = 4 };
+    static const uint32_t parents[N] = {UINT32_MAX, 0, 1, 2};
+    oroya_transform rest[N];
+    for (uint32_t i = 0; i < N; i++) {
+        rest[i] = oroya_transform_identity();
+        rest[i].translation = i ? (oroya_vec3){0.02f, -0.3f, 0.01f} : (oroya_vec3){0, 1, 0};
+    }
+    oroya_error err = {0};
+    oroya_pose_skeleton *skel = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = N, .parents = parents, .rest = rest},
+                 &skel, &err) == OROYA_OK);
+    failing_alloc fa = {1}; /* the character itself, then nothing */
+    oroya_pose_character *ch = NULL;
+    OT_CHECK(oroya_pose_character_create(
+                 &(oroya_pose_character_desc){
+                     .skeleton = skel, .allocator = {failing_alloc_fn, failing_free_fn, &fa}},
+                 &ch, &err) == OROYA_OK);
+    oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                    .joints = {1, 2, 3},
+                    .target = {0.3f, 0.6f, 0.2f},
+                    .pole = {0, 0, 1},
+                    .weight = 1};
+    OT_CHECK(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_ERR_OUT_OF_MEMORY);
+    OT_CHECK(strstr(err.message, "oroya_pose_character_set_ik") != NULL);
+    /* No list was set: the update leaves the pose as blended (the rest pose). */
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    oroya_mat4 plain[N];
+    memcpy(plain, oroya_pose_character_models(ch), sizeof plain);
+    fa.left = 1;
+    OT_CHECK(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    const oroya_mat4 *with = oroya_pose_character_models(ch);
+    OT_CHECK(memcmp(plain, with, sizeof plain) != 0);
+    oroya_mat4 solved[N];
+    memcpy(solved, with, sizeof solved);
+    /* A second list out of memory keeps the first. */
+    oroya_ik moved = leg;
+    moved.target.x = -0.3f;
+    OT_CHECK(oroya_pose_character_set_ik(ch, &moved, 1, &err) == OROYA_ERR_OUT_OF_MEMORY);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    OT_CHECK(memcmp(solved, oroya_pose_character_models(ch), sizeof solved) == 0);
+    oroya_pose_character_destroy(ch);
+    oroya_pose_skeleton_destroy(skel);
+}
+
 int main(void) {
     OT_RUN(test_reachable_target_is_reached);
     OT_RUN(test_unreachable_target_straightens_the_chain);
@@ -1413,6 +1522,9 @@ int main(void) {
            fast_taken - aim_counts[0], fast_declined - aim_counts[1], fast_other - aim_counts[2]);
     fast_taken = aim_counts[0], fast_declined = aim_counts[1], fast_other = aim_counts[2];
     use_fast = false;
+    /* After the random draws above, so they stay what they were. */
+    OT_RUN(test_kernel_roots_before_their_step);
+    OT_RUN(test_set_ik_out_of_memory);
     printf("float aim path: %u solves taken, %u sent to the double solver by the conditioning "
            "test, %u not its case (test_aim: %u of %u taken)\n",
            fast_taken, fast_declined, fast_other, aim_taken, aim_all);
