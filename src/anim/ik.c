@@ -1826,8 +1826,8 @@ static uint32_t character_chain(const oroya__ik_pose *c, const oroya_ik *ik) {
 }
 
 /* Writes an IK's rotations into the SoA locals (and marks them changed). */
-static void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
-                            const oroya_quat *q) {
+HOT void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                         const oroya_quat *q) {
     for (uint32_t i = 0; i < n; i++) {
         oroya_soa_transform *b = &c->locals[ik->joints[i] / 4];
         const uint32_t lane = ik->joints[i] % 4;
@@ -1889,7 +1889,7 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
 /* The world rotation of joint par (model matrix pm, NULL at a skeleton root: the identity),
  * decomposed once per pass and parent (both legs hang from the hips); false when the matrix
  * has no rotation. */
-static bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_cache *cache) {
+HOT bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_cache *cache) {
     if (!cache->set || cache->joint != par) {
         frame pf = {v3(0, 0, 0), qid()};
         cache->set = true;
