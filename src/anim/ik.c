@@ -1105,19 +1105,23 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
     if (use_up) {
         ua = v4_mul(ua, v4_set1(1.0f / sqrtf(ua2)));
     }
-    double shares[OROYA_IK_MAX_CHAIN];
-    aim_shares(ik, n, shares);
-    v4 eye = p[n - 1];
+    /* aim_shares and their sum in one loop (the same additions, in the same order). */
+    double shares[OROYA_IK_MAX_CHAIN], remaining = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        shares[i] = ik->shares[i];
+        remaining += shares[i];
+    }
+    if (n == 1 && remaining == 0) {
+        shares[0] = 1, remaining = 1;
+    }
+    /* With no offset the eye is the last pivot, p[n - 1]: the loop turns it with the joints
+     * after each pivot (the last joint turns it about itself, which leaves it in place). */
     v4 fwd = q4_rot(q[n - 1], fw), upw = q4_rot(q[n - 1], ua);
     /* solve_aim's reach guard, which with no offset keeps the last pivot AIM_GUARD r0 from
      * the target: a turn that brings it within 1 % of that (squared) goes to the double
      * solver, which cuts it. */
-    const v4 d0 = v4_sub(t, eye);
+    const v4 d0 = v4_sub(t, p[n - 1]);
     const float guard2 = (float)(AIM_GUARD * AIM_GUARD * 1.01) * q4_dot3(d0, d0);
-    double remaining = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        remaining += shares[i];
-    }
     float sum = 0;
     for (uint32_t i = 0; i < n; i++) {
         const double part = remaining > 0 ? shares[i] / remaining : 0;
@@ -1129,7 +1133,7 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
             continue;
         }
         const v4 piv = p[i];
-        const v4 d = v4_sub(t, piv), o = v4_sub(eye, piv);
+        const v4 d = v4_sub(t, piv), o = v4_sub(p[n - 1], piv);
         const float dd = q4_dot3(d, d), oo = q4_dot3(o, o);
         if (!(dd > 1e-8f * (1.0f + oo))) {
             return false;
@@ -1184,7 +1188,6 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
                 return false;
             }
         }
-        eye = v4_add(piv, q4_rot(turn, v4_sub(eye, piv)));
         fwd = q4_rot(turn, fwd);
         upw = q4_rot(turn, upw);
     }
@@ -1192,7 +1195,7 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
         return false;
     }
     if (reached) {
-        const v4 to = v4_sub(t, eye);
+        const v4 to = v4_sub(t, p[n - 1]);
         const float ft = q4_dot3(fwd, to);
         const v4 cx = q4_cross(fwd, to);
         *reached = ft > 0 && sqrtf(q4_dot3(cx, cx)) < 1e-5f * ft;
@@ -1823,8 +1826,8 @@ static uint32_t character_chain(const oroya__ik_pose *c, const oroya_ik *ik) {
 }
 
 /* Writes an IK's rotations into the SoA locals (and marks them changed). */
-static void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
-                            const oroya_quat *q) {
+HOT void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                         const oroya_quat *q) {
     for (uint32_t i = 0; i < n; i++) {
         oroya_soa_transform *b = &c->locals[ik->joints[i] / 4];
         const uint32_t lane = ik->joints[i] % 4;
@@ -1886,7 +1889,7 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
 /* The world rotation of joint par (model matrix pm, NULL at a skeleton root: the identity),
  * decomposed once per pass and parent (both legs hang from the hips); false when the matrix
  * has no rotation. */
-static bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_cache *cache) {
+HOT bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_cache *cache) {
     if (!cache->set || cache->joint != par) {
         frame pf = {v3(0, 0, 0), qid()};
         cache->set = true;
