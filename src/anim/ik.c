@@ -298,16 +298,18 @@ static oroya_result check_cheap(const oroya_ik_solve_job *job, uint32_t index, o
 
 static bool finite3(oroya_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
-/* The shares of an aim chain, with the default {1} for one joint. */
-static void aim_shares(const oroya_ik *ik, uint32_t n, double *out) {
+/* The shares of an aim chain, with the default {1} for one joint, and their sum (added in
+ * order; 1 for the default). Inline: the float solver's frame pays no call for it. */
+HOT double aim_shares(const oroya_ik *ik, uint32_t n, double *out) {
     double sum = 0;
     for (uint32_t i = 0; i < n; i++) {
         sum += ik->shares[i];
         out[i] = ik->shares[i];
     }
     if (n == 1 && sum == 0) {
-        out[0] = 1;
+        out[0] = 1, sum = 1;
     }
+    return sum;
 }
 
 oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t index,
@@ -709,7 +711,7 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
     const double wup2 = vdot(wup, wup);
     const bool use_up = wup2 > 0 && vdot(ua, ua) > 0;
     double shares[OROYA_IK_MAX_CHAIN];
-    aim_shares(ik, n, shares);
+    double remaining = aim_shares(ik, n, shares);
     /* The aim ray and the up axis in world space, moved along as each joint turns. */
     const frame *last = &f[n - 1];
     /* The offset is in the last joint's local space, scale included: through its world
@@ -724,10 +726,6 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
                        m[2] * off.x + m[6] * off.y + m[10] * off.z + m[14]);
     dv3 fwd = qrot(last->q, fw);
     dv3 upw = qrot(last->q, ua);
-    double remaining = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        remaining += shares[i];
-    }
     bool limited = false;
     /* The reach guard (docs/ik.md): with o the eye from the last pivot, the last joint's ray
      * (from the eye on) can pass through the target when the target is at least the blind
@@ -1105,15 +1103,8 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
     if (use_up) {
         ua = v4_mul(ua, v4_set1(1.0f / sqrtf(ua2)));
     }
-    /* aim_shares and their sum in one loop (the same additions, in the same order). */
-    double shares[OROYA_IK_MAX_CHAIN], remaining = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        shares[i] = ik->shares[i];
-        remaining += shares[i];
-    }
-    if (n == 1 && remaining == 0) {
-        shares[0] = 1, remaining = 1;
-    }
+    double shares[OROYA_IK_MAX_CHAIN];
+    double remaining = aim_shares(ik, n, shares);
     /* With no offset the eye is the last pivot, p[n - 1]: the loop turns it with the joints
      * after each pivot (the last joint turns it about itself, which leaves it in place). */
     v4 fwd = q4_rot(q[n - 1], fw), upw = q4_rot(q[n - 1], ua);
