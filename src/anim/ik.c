@@ -1067,14 +1067,71 @@ HOT v4 q4_normalize(v4 q) {
     return v4_mul(q, v4_set1(1.0f / sqrtf(l2)));
 }
 
+/* The vector v turned by the quaternion q of any length, times |q|^2: q v conj(q) =
+ * |q|^2 v + 2 w (u x v) + 2 u x (u x v) for q = (u, w). For a direction only, a turn by an
+ * unnormalized quaternion needs no square root. */
+HOT v4 q4_rot_scaled(v4 q, v4 v) {
+    const v4 qq = v4_mul(q, q);
+    const v4 n2 = v4_add(v4_add(Q4_SHUF(qq, 0, 0, 0, 0), Q4_SHUF(qq, 1, 1, 1, 1)),
+                         v4_add(Q4_SHUF(qq, 2, 2, 2, 2), Q4_SHUF(qq, 3, 3, 3, 3)));
+    const v4 t = v4_mul(q4_cross(q, v), v4_set1(2.0f));
+    return v4_add(v4_add(v4_mul(v, n2), v4_mul(Q4_SHUF(q, 3, 3, 3, 3), t)), q4_cross(q, t));
+}
+
+/* x . y in every lane (x, y and z only). */
+HOT v4 q4_dot3v(v4 a, v4 b) {
+    const v4 m = v4_mul(a, b);
+    const v4 s = v4_add(v4_add(Q4_SHUF(m, 0, 0, 0, 0), Q4_SHUF(m, 1, 1, 1, 1)),
+                        Q4_SHUF(m, 2, 2, 2, 2));
+    return s;
+}
+
+/* qpow in float: slerp(identity, q, t) for a unit q and t in (0, 1), on the shorter arc, by
+ * the same steps (phi = 4 atan(z), z = tan(phi / 4) <= tan(pi / 8); the half angle
+ * a = t phi / 2 <= pi / 4, its sine and cosine by their series, then the double angle). The
+ * series stop where the first term left out is below 1e-8 rad (atan to z^15, sin to a^9, cos
+ * to a^10), under float's own rounding. Estrin's scheme keeps the chain of dependent
+ * products short. */
+HOT v4 q4_pow(v4 q, float t) {
+    const float c0 = q4_lane(q, 3);
+    if (c0 < 0) {
+        q = v4_xor(q, v4_set1(-0.0f));
+    }
+    const float s2 = q4_dot3(q, q);
+    if (!(s2 > 1e-30f)) {
+        return q; /* within 1e-15 of the identity: so is every part of it */
+    }
+    const float c1 = 1.0f + fabsf(c0);
+    const float s = sqrtf(s2), den = c1 + sqrtf(2.0f * c1), r = 1.0f / (s * den);
+    const float z = s2 * r, zz = z * z, inv_s = den * r;
+    const float x2 = zz * zz, x4 = x2 * x2;
+    const float a0 = 1.0f - zz * (1.0f / 3), a1 = 1.0f / 5 - zz * (1.0f / 7);
+    const float a2 = 1.0f / 9 - zz * (1.0f / 11), a3 = 1.0f / 13 - zz * (1.0f / 15);
+    const float pz = (a0 + a1 * x2) + (a2 + a3 * x2) * x4;
+    const float a = 2.0f * t * z * pz, aa = a * a, y2 = aa * aa;
+    const float sp = (-1.0f / 6 + aa * (1.0f / 120)) + (-1.0f / 5040 + aa * (1.0f / 362880)) * y2;
+    const float sn = a * (1.0f + sp * aa);
+    const float cp = (0.5f - aa * (1.0f / 24)) + (1.0f / 720 - aa * (1.0f / 40320)) * y2 +
+                     (1.0f / 3628800) * y2 * y2;
+    const float cs = 1.0f - cp * aa;
+    const float k = 2.0f * sn * cs * inv_s; /* sin(t phi) / sin(phi) */
+    return v4_add(v4_mul(q, q4_set(k, k, k, 0.0f)), q4_set(0.0f, 0.0f, 0.0f, cs * cs - sn * sn));
+}
+
 /* solve_aim in float for the case above, on the chain's positions p (w = 0) and world
  * rotations q (unit; both changed) and local rotations l: writes out and, when reached is not
  * NULL, whether the ray ends within 1e-5 rad of the target. The same conditioning idea as
  * the two-bone path: false (nothing written) when the target is within 1e-4 of a pivot, the
  * aim ray misses a pivot's sphere, a turn is within some 8 degrees of a half turn, or the up
- * axis or up is within a sine of 1e-2 of the line to the target. The partial turns go
- * through qpow in double (the joints after one make up for its error, but the shares
- * should hold). */
+ * axis or up is within a sine of 1e-2 of the line to the target.
+ *
+ * A solve is one chain of dependent steps (each joint waits on the turn before it), so the
+ * steps are arranged for a short chain rather than few instructions: the swing onto the line
+ * to the target and the twist about it are kept unnormalized (the swing over |d|^2, whose
+ * length is then in [0.14, 2]: the aim point is |d| from the pivot, so |aim||d| = |d|^2 and
+ * no square root is needed for it) and the product is normalized once; the up axis is turned
+ * by the unnormalized swing (a direction only); 1 / |d| and 1 / |d|^2 are computed beside the
+ * ray's square root; the partial turns by q4_pow in float. */
 IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, const v4 *l,
                                oroya_quat *out, bool *reached) {
     const oroya_vec3 t3 = ik->target, f3v = ik->forward, u3 = ik->up, a3 = ik->up_axis;
@@ -1113,10 +1170,11 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
      * solver, which cuts it. */
     const v4 d0 = v4_sub(t, p[n - 1]);
     const float guard2 = (float)(AIM_GUARD * AIM_GUARD * 1.01) * q4_dot3(d0, d0);
+    const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f);
     float sum = 0;
     for (uint32_t i = 0; i < n; i++) {
         const double part = remaining > 0 ? shares[i] / remaining : 0;
-        const double frac = part < 1 ? part : 1;
+        const float frac = (float)(part < 1 ? part : 1);
         remaining -= shares[i];
         if (!(frac > 0)) {
             out[i] = (oroya_quat){q4_lane(l[i], 0), q4_lane(l[i], 1), q4_lane(l[i], 2),
@@ -1129,35 +1187,41 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
         if (!(dd > 1e-8f * (1.0f + oo))) {
             return false;
         }
+        /* Beside the chain: 1 / |d|^2, the unit line to the target, up across it. */
+        const float idd = 1.0f / dd;
+        const v4 nd = v4_mul(d, v4_set1(sqrtf(idd)));
         const float of = q4_dot3(o, fwd), disc = of * of - oo + dd;
         if (!(disc > 1e-4f * dd)) {
             return false;
         }
         const v4 aim = v4_add(o, v4_mul(fwd, v4_set1(-of + sqrtf(disc))));
-        const float ab = sqrtf(q4_dot3(aim, aim) * dd), w = ab + q4_dot3(aim, d);
-        if (!(w > 1e-2f * ab)) {
+        /* The swing (aim x d, |aim||d| + aim . d) over |d|^2, with |aim| = |d|. */
+        const float w = 1.0f + q4_dot3(aim, d) * idd;
+        if (!(w > 1e-2f)) {
             return false;
         }
-        const float k = 1.0f / sqrtf(2.0f * ab * w);
-        v4 full = q4_make(q4_cross(aim, d), k, w * k);
+        const v4 sw = q4_make(q4_cross(aim, d), idd, w);
+        v4 full = sw;
         if (use_up) {
-            const v4 nd = v4_mul(d, v4_set1(1.0f / sqrtf(dd)));
-            const v4 ur = q4_rot(full, upw);
-            const v4 a1 = v4_sub(ur, v4_mul(nd, v4_set1(q4_dot3(ur, nd))));
-            const v4 b1 = v4_sub(wup, v4_mul(nd, v4_set1(q4_dot3(wup, nd))));
+            /* The up axis turned by the swing (times |sw|^2), and up, across the line. */
+            const v4 ur = q4_rot_scaled(sw, upw);
+            const v4 a1 = v4_sub(ur, v4_mul(nd, q4_dot3v(ur, nd)));
+            const v4 b1 = v4_sub(wup, v4_mul(nd, q4_dot3v(wup, nd)));
             const float aa = q4_dot3(a1, a1), bb = q4_dot3(b1, b1);
-            if (!(aa > 1e-4f) || !(bb > 1e-4f * wup2)) {
+            const float sw2 = q4_dot3(sw, sw) + w * w;
+            if (!(aa > 1e-4f * sw2 * sw2) || !(bb > 1e-4f * wup2)) {
                 return false;
             }
-            full = q4_mul(q4_about(a1, b1, nd, sqrtf(aa * bb)), full);
+            /* The twist about nd taking a1 to b1, unnormalized: (a1 x b1, |a1||b1| + a1.b1),
+             * or near a half turn (nd (|a1||b1| - a1.b1), nd . (a1 x b1)). */
+            const float ab = sqrtf(aa * bb), dp = q4_dot3(a1, b1);
+            const v4 c = q4_cross(a1, b1);
+            const v4 tw = dp >= 0 ? q4_make(c, 1.0f, ab + dp)
+                                  : q4_make(nd, ab - dp, q4_dot3(nd, c));
+            full = q4_mul(tw, sw);
         }
-        v4 turn = full;
-        if (frac < 1) {
-            const dq pw = qpow(
-                (dq){q4_lane(full, 0), q4_lane(full, 1), q4_lane(full, 2), q4_lane(full, 3)}, frac);
-            turn = q4_set((float)pw.x, (float)pw.y, (float)pw.z, (float)pw.w);
-        }
-        const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f);
+        full = q4_normalize(full);
+        const v4 turn = frac < 1 ? q4_pow(full, frac) : full;
         v4 li = q4_mul(l[i], q4_rot(v4_xor(q[i], conj), turn));
         if (q4_dot3(li, l[i]) + q4_lane(li, 3) * q4_lane(l[i], 3) < 0) {
             li = v4_xor(li, v4_set1(-0.0f)); /* stay in the input's hemisphere */
