@@ -944,113 +944,151 @@ HOT v4 q4_about(v4 a, v4 b, v4 n, float ab) {
     return q4_make(n, e * k, q4_dot3(n, c) * k);
 }
 
-/* The solve (see above): writes the first two joints' local rotations to out and whether the
- * target is reached (not softened or clamped); false when the case needs the double solver
- * (nothing written). */
-IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya_quat out[2],
-                                    bool *reached) {
-    const v4 t = q4_set(ik->target.x, ik->target.y, ik->target.z, 0.0f);
-    const v4 pole = q4_set(ik->pole.x, ik->pole.y, ik->pole.z, 0.0f);
-    const float pole2 = q4_dot3(pole, pole);
-    /* A sum of finite floats can overflow: then the double solver decides. */
-    if (!isfinite(ik->target.x + ik->target.y + ik->target.z + pole2) || !(pole2 >= 1e-10f)) {
-        return false;
+/* The solve (see above) of k chains at once (k = 1 or 2), each step for every chain before
+ * the next step: the steps of one chain wait on each other (square roots, divisions), so two
+ * chains side by side fill the time one leaves idle. Each chain's arithmetic is the same as
+ * alone, so its bits are too. Writes the first two joints' local rotations of chain c to
+ * out[c] and whether its target is reached (not softened or clamped) when ok[c]; ok[c] false
+ * when the case needs the double solver (nothing written for it). */
+HOT void fast_two_bone_k(int k, const oroya_ik *const *ik, const fchain2 *in,
+                         oroya_quat (*out)[2], bool *reached, bool *ok) {
+    v4 t[2], pole[2], u[2], v[2], cr[2], h[2], ta[2], e1[2], n[2], root[2], bend[2], swing[2];
+    float pole2[2], uu[2], vv[2], cc[2], uv[2], pab[2], dd[2], tdist[2], ch0[2], sh0[2];
+    float want[2], dmax[2], dmin[2], ab[2];
+    bool within[2];
+    for (int c = 0; c < k; c++) {
+        t[c] = q4_set(ik[c]->target.x, ik[c]->target.y, ik[c]->target.z, 0.0f);
+        pole[c] = q4_set(ik[c]->pole.x, ik[c]->pole.y, ik[c]->pole.z, 0.0f);
+        pole2[c] = q4_dot3(pole[c], pole[c]);
+        /* A sum of finite floats can overflow: then the double solver decides. */
+        ok[c] = isfinite(ik[c]->target.x + ik[c]->target.y + ik[c]->target.z + pole2[c]) &&
+                pole2[c] >= 1e-10f;
+        u[c] = v4_sub(in[c].b, in[c].a), v[c] = v4_sub(in[c].c, in[c].b);
+        uu[c] = q4_dot3(u[c], u[c]), vv[c] = q4_dot3(v[c], v[c]);
+        cr[c] = q4_cross(u[c], v[c]);
+        cc[c] = q4_dot3(cr[c], cr[c]), uv[c] = q4_dot3(u[c], v[c]);
+        ta[c] = v4_sub(t[c], in[c].a);
+        dd[c] = q4_dot3(ta[c], ta[c]);
     }
-    const v4 u = v4_sub(in->b, in->a), v = v4_sub(in->c, in->b);
-    const float uu = q4_dot3(u, u), vv = q4_dot3(v, v);
-    const v4 cr = q4_cross(u, v);
-    const float cc = q4_dot3(cr, cr), uv = q4_dot3(u, v);
-    const float l1 = sqrtf(uu), l2 = sqrtf(vv), pab = l1 * l2, chain = l1 + l2;
-    /* Bent: a sine above 1e-2 (the double solver's hinge needs 1e-4) and the half-angle
-     * cosine's pab + u.v above 1e-2 pab (folded less than some 168 degrees). */
-    if (!(cc > 1e-4f * uu * vv) || !(pab + uv > 1e-2f * pab)) {
-        return false;
+    for (int c = 0; c < k; c++) {
+        const float l1 = sqrtf(uu[c]), l2 = sqrtf(vv[c]);
+        pab[c] = l1 * l2;
+        dmax[c] = l1 + l2, dmin[c] = fabsf(l1 - l2);
+        tdist[c] = sqrtf(dd[c]);
+        /* Bent: a sine above 1e-2 (the double solver's hinge needs 1e-4) and the half-angle
+         * cosine's pab + u.v above 1e-2 pab (folded less than some 168 degrees); the target
+         * off the first joint. */
+        ok[c] = ok[c] && cc[c] > 1e-4f * uu[c] * vv[c] && pab[c] + uv[c] > 1e-2f * pab[c] &&
+                dd[c] > 1e-4f * dmax[c] * dmax[c];
     }
-    const v4 ta = v4_sub(t, in->a);
-    const float dd = q4_dot3(ta, ta);
-    if (!(dd > 1e-4f * chain * chain)) {
-        return false;
-    }
-    const float tdist = sqrtf(dd);
-    const float lcr = sqrtf(cc);
-    const v4 h = v4_mul(cr, v4_set1(1.0f / lcr));
-    /* The incoming bend's half angle: (pab + u.v, |u x v|) normalized. */
-    const float r0 = 1.0f / sqrtf((pab + uv) * (pab + uv) + cc);
-    const float ch0 = (pab + uv) * r0, sh0 = lcr * r0;
-    const float dmax = chain, dmin = fabsf(l1 - l2);
-    float want = tdist;
-    bool within = true;
-    if (ik->soft > 0 && isfinite(ik->soft)) {
-        const float ds = (ik->soft < 0.999f ? ik->soft : 0.999f) * dmax, da = dmax - ds;
-        if (want > da && ds > 0) {
-            want = da + ds * (1.0f - expf(-(want - da) / ds));
-            within = false;
+    for (int c = 0; c < k; c++) {
+        const float lcr = sqrtf(cc[c]);
+        h[c] = v4_mul(cr[c], v4_set1(1.0f / lcr));
+        /* The incoming bend's half angle: (pab + u.v, |u x v|) normalized. */
+        const float r0 = 1.0f / sqrtf((pab[c] + uv[c]) * (pab[c] + uv[c]) + cc[c]);
+        ch0[c] = (pab[c] + uv[c]) * r0, sh0[c] = lcr * r0;
+        want[c] = tdist[c];
+        within[c] = true;
+        const float soft = ik[c]->soft;
+        if (soft > 0 && isfinite(soft)) {
+            const float ds = (soft < 0.999f ? soft : 0.999f) * dmax[c], da = dmax[c] - ds;
+            if (want[c] > da && ds > 0) {
+                want[c] = da + ds * (1.0f - expf(-(want[c] - da) / ds));
+                within[c] = false;
+            }
+        }
+        if (want[c] > dmax[c]) {
+            want[c] = dmax[c], within[c] = false;
+        }
+        if (want[c] < dmin[c]) {
+            want[c] = dmin[c], within[c] = false;
         }
     }
-    if (want > dmax) {
-        want = dmax, within = false;
+    for (int c = 0; c < k; c++) {
+        /* The new bend psi1 from cos^2(psi1 / 2) = (d - dmin)(d + dmin) / (4 pab) and
+         * sin^2(psi1 / 2) = (dmax - d)(dmax + d) / (4 pab): no cancellation at either end. */
+        const float q4 = 0.25f / pab[c], w = want[c];
+        const float c2 = (w - dmin[c]) * (w + dmin[c]) * q4, s2 = (dmax[c] - w) * (dmax[c] + w) * q4;
+        const float ch1 = sqrtf(c2 > 0 ? c2 : 0), sh1 = sqrtf(s2 > 0 ? s2 : 0);
+        /* The bend turns by psi1 - psi0 about h: its half angle's sine and cosine by the
+         * difference formulas. */
+        const float sb = sh1 * ch0[c] - ch1 * sh0[c], cb = ch1 * ch0[c] + sh1 * sh0[c];
+        bend[c] = q4_make(h[c], sb, cb);
+        e1[c] = v4_add(u[c], q4_rot(bend[c], v[c]));
     }
-    if (want < dmin) {
-        want = dmin, within = false;
+    for (int c = 0; c < k; c++) {
+        /* Swing e1 onto the line to the target; a swing near a half turn has no reliable
+         * axis. */
+        const float ee = q4_dot3(e1[c], e1[c]);
+        ab[c] = sqrtf(ee * dd[c]);
+        const float w = ab[c] + q4_dot3(e1[c], ta[c]);
+        ok[c] = ok[c] && w > 1e-2f * ab[c];
+        const float ks = 1.0f / sqrtf(2.0f * ab[c] * w);
+        swing[c] = q4_make(q4_cross(e1[c], ta[c]), ks, w * ks);
     }
-    /* The new bend psi1 from cos^2(psi1 / 2) = (d - dmin)(d + dmin) / (4 pab) and
-     * sin^2(psi1 / 2) = (dmax - d)(dmax + d) / (4 pab): no cancellation at either end. */
-    const float q4 = 0.25f / pab;
-    const float c2 = (want - dmin) * (want + dmin) * q4, s2 = (dmax - want) * (dmax + want) * q4;
-    const float ch1 = sqrtf(c2 > 0 ? c2 : 0), sh1 = sqrtf(s2 > 0 ? s2 : 0);
-    /* The bend turns by psi1 - psi0 about h: its half angle's sine and cosine by the
-     * difference formulas. */
-    const float sb = sh1 * ch0 - ch1 * sh0, cb = ch1 * ch0 + sh1 * sh0;
-    const v4 bend = q4_make(h, sb, cb);
-    const v4 e1 = v4_add(u, q4_rot(bend, v));
-    /* Swing e1 onto the line to the target; a swing near a half turn has no reliable axis. */
-    const float ee = q4_dot3(e1, e1), ab = sqrtf(ee * dd), w = ab + q4_dot3(e1, ta);
-    if (!(w > 1e-2f * ab)) {
-        return false;
+    for (int c = 0; c < k; c++) {
+        /* Twist about the line so the middle joint (on the side n x h of the line, the hinge
+         * perpendicular to both bones) goes to the pole's side. */
+        n[c] = v4_mul(ta[c], v4_set1(1.0f / tdist[c]));
+        const v4 pp = v4_sub(pole[c], v4_mul(n[c], v4_set1(q4_dot3(pole[c], n[c]))));
+        const float pp2 = q4_dot3(pp, pp);
+        const v4 hs = q4_rot(swing[c], h[c]);
+        const v4 hp = v4_sub(hs, v4_mul(n[c], v4_set1(q4_dot3(hs, n[c]))));
+        const float hp2 = q4_dot3(hp, hp);
+        ok[c] = ok[c] && pp2 > 1e-4f * pole2[c] && hp2 > 0.25f;
+        const v4 twist = q4_about(hp, q4_cross(pp, n[c]), n[c], sqrtf(hp2 * pp2));
+        root[c] = q4_mul(twist, swing[c]);
     }
-    const float ks = 1.0f / sqrtf(2.0f * ab * w);
-    const v4 swing = q4_make(q4_cross(e1, ta), ks, w * ks);
-    /* Twist about the line so the middle joint (on the side n x h of the line, the hinge
-     * perpendicular to both bones) goes to the pole's side. */
-    const v4 n = v4_mul(ta, v4_set1(1.0f / tdist));
-    const v4 pp = v4_sub(pole, v4_mul(n, v4_set1(q4_dot3(pole, n))));
-    const float pp2 = q4_dot3(pp, pp);
-    const v4 hs = q4_rot(swing, h);
-    const v4 hp = v4_sub(hs, v4_mul(n, v4_set1(q4_dot3(hs, n))));
-    const float hp2 = q4_dot3(hp, hp);
-    if (!(pp2 > 1e-4f * pole2) || !(hp2 > 0.25f)) {
-        return false;
-    }
-    const v4 twist = q4_about(hp, q4_cross(pp, n), n, sqrtf(hp2 * pp2));
-    const v4 root = q4_mul(twist, swing);
     /* l' = l * conj(Q) * D * Q (the top of the file): D's vector turned by conj(Q) (q4_rot
      * keeps the w lane), then the product. */
     const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f), neg = v4_set1(-0.0f);
-    const v4 d[2] = {root, bend}, qw[2] = {in->q0, in->q1}, ql[2] = {in->l0, in->l1};
-    float sum = 0;
-    for (int i = 0; i < 2; i++) {
-        v4 o = q4_mul(ql[i], q4_rot(v4_xor(qw[i], conj), d[i]));
-        if (q4_dot3(o, ql[i]) + q4_lane(o, 3) * q4_lane(ql[i], 3) < 0) {
-            o = v4_xor(o, neg); /* stay in the input's hemisphere */
+    for (int c = 0; c < k; c++) {
+        const v4 d[2] = {root[c], bend[c]}, qw[2] = {in[c].q0, in[c].q1};
+        const v4 ql[2] = {in[c].l0, in[c].l1};
+        float sum = 0;
+        for (int i = 0; i < 2; i++) {
+            v4 o = q4_mul(ql[i], q4_rot(v4_xor(qw[i], conj), d[i]));
+            if (q4_dot3(o, ql[i]) + q4_lane(o, 3) * q4_lane(ql[i], 3) < 0) {
+                o = v4_xor(o, neg); /* stay in the input's hemisphere */
+            }
+            _Alignas(16) float f[4];
+            v4_store(f, o);
+            out[c][i] = (oroya_quat){f[0], f[1], f[2], f[3]};
+            sum += f[0] + f[1] + f[2] + f[3];
         }
-        _Alignas(16) float f[4];
-        v4_store(f, o);
-        out[i] = (oroya_quat){f[0], f[1], f[2], f[3]};
-        sum += f[0] + f[1] + f[2] + f[3];
+        ok[c] = ok[c] && isfinite(sum);
     }
-    if (!isfinite(sum)) {
-        return false;
-    }
-    for (int i = 0; ik->limits && i < 2; i++) {
-        if (ik->limits[i].swing != OROYA_SWING_FREE || ik->limits[i].has_twist_limit) {
-            oroya_quat cl;
-            if (oroya_joint_limit_clamp(&ik->limits[i], out[i], &cl) == OROYA_OK) {
-                out[i] = cl;
+    for (int c = 0; c < k; c++) {
+        for (int i = 0; ok[c] && ik[c]->limits && i < 2; i++) {
+            const oroya_joint_limit *lim = &ik[c]->limits[i];
+            if (lim->swing != OROYA_SWING_FREE || lim->has_twist_limit) {
+                oroya_quat cl;
+                if (oroya_joint_limit_clamp(lim, out[c][i], &cl) == OROYA_OK) {
+                    out[c][i] = cl;
+                }
             }
         }
+        reached[c] = within[c];
     }
-    *reached = within;
-    return true;
+}
+
+/* One chain (see fast_two_bone_k): false when the case needs the double solver. */
+IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya_quat out[2],
+                                    bool *reached) {
+    oroya_quat o[1][2];
+    bool ok, r;
+    fast_two_bone_k(1, &ik, in, o, &r, &ok);
+    if (ok) {
+        out[0] = o[0][0], out[1] = o[0][1];
+        *reached = r;
+    }
+    return ok;
+}
+
+/* Two chains side by side (see fast_two_bone_k). */
+IK_CLONES static void fast_two_bone_2(const oroya_ik *const *ik, const fchain2 *in,
+                                      oroya_quat (*out)[2], bool *reached, bool *ok) {
+    fast_two_bone_k(2, ik, in, out, reached, ok);
 }
 
 /* ---- the float fast path (aim) ----------------------------------------------------------- */
@@ -1955,13 +1993,14 @@ HOT bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_ca
     return cache->ok;
 }
 
-/* The float path of a two-bone IK in the pass (fast_two_bone): the chain straight from the
+/* The chain of a two-bone IK for the float path in the pass (fast_two_bone): straight from the
  * SoA locals, positions and world rotations by float quaternions from the parent's model
  * matrix p (NULL: the identity) and world rotation, which needs unit scale (within 1e-6) on
  * the path's joints above the end. False when the case needs the double solver (nothing
  * written). */
-HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const uint32_t *path,
-                           uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
+HOT bool walk_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const uint32_t *path,
+                       uint32_t len, const float *p, const oroya__ik_parent_cache *cache,
+                       fchain2 *chain) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     const float *pm = p ? p : identity;
     const v4 cols[3] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8)};
@@ -2000,17 +2039,24 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
     const v4 pq =
         q4_set((float)cache->q[0], (float)cache->q[1], (float)cache->q[2], (float)cache->q[3]);
     const v4 a0 = v4_mul(a, xyz);
-    const fchain2 in = {a0,
-                        v4_mul(v4_add(a0, q4_mat(cols, xb)), xyz),
-                        v4_mul(v4_add(a0, q4_mat(cols, x)), xyz),
-                        q4_mul(pq, l0),
-                        q4_mul(pq, relb),
-                        l0,
-                        l1};
-    const float fin = q4_dot3(v4_add(v4_add(in.a, in.b), in.c), xyz);
+    *chain = (fchain2){a0,
+                       v4_mul(v4_add(a0, q4_mat(cols, xb)), xyz),
+                       v4_mul(v4_add(a0, q4_mat(cols, x)), xyz),
+                       q4_mul(pq, l0),
+                       q4_mul(pq, relb),
+                       l0,
+                       l1};
+    return isfinite(q4_dot3(v4_add(v4_add(chain->a, chain->b), chain->c), xyz));
+}
+
+/* walk_two_bone, then the float solve: false when the case needs the double solver (nothing
+ * written). */
+HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const uint32_t *path,
+                           uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
+    fchain2 in;
     oroya_quat out[2];
     bool reached;
-    if (!isfinite(fin) || !fast_two_bone(ik, &in, out, &reached)) {
+    if (!walk_two_bone(c, ik, path, len, p, cache, &in) || !fast_two_bone(ik, &in, out, &reached)) {
         return false;
     }
     write_rotations(c, ik, 2, out);
@@ -2170,6 +2216,73 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
 void oroya__ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *root,
                         oroya__ik_parent_cache *cache) {
     ik_run_root(c, root, cache);
+}
+
+/* The two-bone IKs of one step side by side: a two-bone IK on the float path (the only IK of
+ * its root) is walked and held until a second one comes, then both are solved in one
+ * fast_two_bone_2. A chain the float solve sends back, and every other IK, runs as
+ * ik_run_root runs it. */
+typedef struct {
+    const oroya__ik_plan_root *root[2];
+    const oroya_ik *ik[2];
+    fchain2 in[2];
+    int count;
+} pending_two_bone;
+
+HOT void pending_flush(const oroya__ik_pose *c, pending_two_bone *pend,
+                       oroya__ik_parent_cache *cache) {
+    oroya_quat out[2][2];
+    bool reached[2], ok[2];
+    if (pend->count == 2) {
+        fast_two_bone_2(pend->ik, pend->in, out, reached, ok);
+    } else if (pend->count == 1) {
+        ok[0] = fast_two_bone(pend->ik[0], &pend->in[0], out[0], &reached[0]);
+    }
+    for (int k = 0; k < pend->count; k++) {
+        if (ok[k]) {
+            write_rotations(c, pend->ik[k], 2, out[k]);
+        } else {
+            ik_run_root(c, pend->root[k], cache); /* the double solver (the float one fails again) */
+        }
+    }
+    pend->count = 0;
+}
+
+static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots,
+                                   uint32_t count, oroya__ik_parent_cache *cache) {
+    pending_two_bone pend = {.count = 0};
+    for (uint32_t r = 0; r < count; r++) {
+        const oroya__ik_plan_root *rt = &roots[r];
+        if (rt->count == 1) {
+            const oroya__ik_plan_entry *e = c->plan->entries + rt->first;
+            const oroya_ik *ik = &c->ik[e->ik];
+            const uint32_t *path = c->plan->paths + e->path_off;
+            const uint32_t len = e->path_len;
+            /* ik_run_root's checks of the chain's ends, then its float path's. */
+            const uint32_t n =
+                ik->joint_count <= OROYA_IK_MAX_CHAIN && ik->weight > 0 ? chain_count(ik) : 0;
+            const uint32_t par = rt->parent;
+            const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
+            if (n && ik->joints[0] == rt->joint && ik->joints[n - 1] == path[len - 1] &&
+                fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
+                walk_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache,
+                              &pend.in[pend.count])) {
+                pend.root[pend.count] = rt;
+                pend.ik[pend.count++] = ik;
+                if (pend.count == 2) {
+                    pending_flush(c, &pend, cache);
+                }
+                continue;
+            }
+        }
+        ik_run_root(c, rt, cache);
+    }
+    pending_flush(c, &pend, cache);
+}
+
+void oroya__ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots,
+                         uint32_t count, oroya__ik_parent_cache *cache) {
+    ik_run_roots(c, roots, count, cache);
 }
 
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,

@@ -395,6 +395,12 @@ typedef struct oroya__ik_parent_cache {
 } oroya__ik_parent_cache;
 void oroya__ik_run_root(const oroya__ik_pose *p, const oroya__ik_plan_root *root,
                         oroya__ik_parent_cache *cache);
+/* The IKs of the roots roots[0..count), in order, where every root's parent is computed and
+ * no root is below another (their chains are apart: none reads what another writes, so the
+ * order does not change the result): as oroya__ik_run_root each, with two two-bone IKs on the
+ * float path solved side by side. */
+void oroya__ik_run_roots(const oroya__ik_pose *p, const oroya__ik_plan_root *roots,
+                         uint32_t count, oroya__ik_parent_cache *cache);
 
 /* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
  * when p->in_pass, else after it. */

@@ -1253,9 +1253,14 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
             early = early && q->parent + 1 <= first;
         }
         if (early) {
-            for (; r != q; r++) {
-                oroya__ik_run_root(p, r, &parent);
+            /* The roots after the step whose parent is before it go with it (both legs,
+             * from the hips, in two steps): none of these roots is below another (each
+             * one's parent is before the step, so before all of them), so their IKs read
+             * nothing another writes, and two two-bone IKs can be solved side by side. */
+            for (; q != rend && q->parent + 1 <= first; q++) {
             }
+            oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent);
+            r = q;
             b = sb;
         } else {
             r = pk_ltm_ik_step(p, r, rend, sb, &parent);
