@@ -1979,14 +1979,61 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
     return true;
 }
 
+/* frame_of's rotation in float, for the pass's parents: the matrix is float and the chains
+ * the float paths walk from it are float, and a solve waits on this (square roots and
+ * divisions in double take longer). Only for columns of length 1e-10 to 1e10 and a finite
+ * matrix (false: frame_of decides). */
+HOT bool frame_rotation_f(const float *a, float *out) {
+    const float l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+    const float l1 = a[4] * a[4] + a[5] * a[5] + a[6] * a[6];
+    const float l2 = a[8] * a[8] + a[9] * a[9] + a[10] * a[10];
+    if (!(l0 >= 1e-20f && l0 <= 1e20f && l1 >= 1e-20f && l1 <= 1e20f && l2 >= 1e-20f &&
+          l2 <= 1e20f) ||
+        !isfinite(a[12] + a[13] + a[14])) {
+        return false;
+    }
+    const float r0 = 1.0f / sqrtf(l0), r1 = 1.0f / sqrtf(l1), r2 = 1.0f / sqrtf(l2);
+    const float m00 = a[0] * r0, m10 = a[1] * r0, m20 = a[2] * r0;
+    const float m01 = a[4] * r1, m11 = a[5] * r1, m21 = a[6] * r1;
+    const float m02 = a[8] * r2, m12 = a[9] * r2, m22 = a[10] * r2;
+    const float tr = m00 + m11 + m22;
+    float q[4];
+    if (tr > 0) {
+        const float s = 2 * sqrtf(tr + 1), r = 1 / s;
+        q[0] = (m21 - m12) * r, q[1] = (m02 - m20) * r, q[2] = (m10 - m01) * r, q[3] = 0.25f * s;
+    } else if (m00 > m11 && m00 > m22) {
+        const float s = 2 * sqrtf(1 + m00 - m11 - m22), r = 1 / s;
+        q[0] = 0.25f * s, q[1] = (m01 + m10) * r, q[2] = (m02 + m20) * r, q[3] = (m21 - m12) * r;
+    } else if (m11 > m22) {
+        const float s = 2 * sqrtf(1 + m11 - m00 - m22), r = 1 / s;
+        q[0] = (m01 + m10) * r, q[1] = 0.25f * s, q[2] = (m12 + m21) * r, q[3] = (m02 - m20) * r;
+    } else {
+        const float s = 2 * sqrtf(1 + m22 - m00 - m11), r = 1 / s;
+        q[0] = (m02 + m20) * r, q[1] = (m12 + m21) * r, q[2] = 0.25f * s, q[3] = (m10 - m01) * r;
+    }
+    const float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (!(n2 > 0.25f)) {
+        return false; /* not a rotation (rounding cannot make it so short) */
+    }
+    const float k = 1 / sqrtf(n2);
+    out[0] = q[0] * k, out[1] = q[1] * k, out[2] = q[2] * k, out[3] = q[3] * k;
+    return true;
+}
+
 /* The world rotation of joint par (model matrix pm, NULL at a skeleton root: the identity),
  * decomposed once per pass and parent (both legs hang from the hips); false when the matrix
  * has no rotation. */
 HOT bool parent_rotation(const oroya_mat4 *pm, uint32_t par, oroya__ik_parent_cache *cache) {
     if (!cache->set || cache->joint != par) {
         frame pf = {v3(0, 0, 0), qid()};
+        float pq[4];
         cache->set = true;
         cache->joint = par;
+        if (pm && frame_rotation_f(pm->m, pq)) {
+            cache->ok = true;
+            cache->q[0] = pq[0], cache->q[1] = pq[1], cache->q[2] = pq[2], cache->q[3] = pq[3];
+            return true;
+        }
         cache->ok = !pm || frame_of(pm, &pf);
         cache->q[0] = pf.q.x, cache->q[1] = pf.q.y, cache->q[2] = pf.q.z, cache->q[3] = pf.q.w;
     }

@@ -1174,59 +1174,43 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_so
     }
 }
 
-/* The step at block b (b2 its second block) with the roots [r, returned): its IKs and its
- * model and bone matrices. Called outside pk_ltm_blocks' loop: with the calls to the IKs
- * inside one loop over all steps, the compiler kept that loop's constants in memory. */
-static OROYA__INLINE const oroya__ik_plan_root *
-pk_ltm_ik_step(const oroya__ik_pose *p, const oroya__ik_plan_root *r,
-               const oroya__ik_plan_root *rend, uint32_t b, oroya__ik_parent_cache *parent) {
+/* Model and bone matrices (root NULL) of joints [from, to): whole steps by pk_ltm_blocks' loop,
+ * a part of a step (an IK point inside it) by ltm_pair_range. A step computed in parts gives
+ * the same bits as in one piece. */
+static OROYA__INLINE void pk_ltm_span(const oroya__ik_pose *p, uint32_t from, uint32_t to) {
     const oroya_pose_skeleton *skel = p->skeleton;
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
-    const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
-    const uint32_t first = b * 4, end = (b2 + 1) * 4 < joints ? (b2 + 1) * 4 : joints;
-    /* The step's roots: [r0, r). Parent + 1 <= first: before the step, or UINT32_MAX. */
-    const oroya__ik_plan_root *const r0 = r;
-    bool split = false;
-    for (; r != rend && r->joint < end; r++) {
-        if (r->parent + 1 <= first) {
-            oroya__ik_run_root(p, r, parent);
+    const uint32_t per = 4u * PK_BLOCKS;
+    while (from < to) {
+        const uint32_t sb = from / per * PK_BLOCKS, first = sb * 4;
+        const uint32_t send = (sb + PK_BLOCKS) * 4 < joints ? (sb + PK_BLOCKS) * 4 : joints;
+        if (from == first && to >= send) {
+            /* Whole steps, up to the step that holds `to` (or the end). */
+            const uint32_t tb = to >= joints ? blocks : to / per * PK_BLOCKS;
+            pk_ltm_blocks(skel, p->locals, p->models, p->bones, sb, tb);
+            from = tb * 4 < joints ? tb * 4 : joints;
         } else {
-            split = true;
+            const uint32_t b2 = PK_BLOCKS == 2 && sb + 1 < blocks ? sb + 1 : sb;
+            const uint32_t e = to < send ? to : send;
+            ltm_pair_range(skel, sb, b2, &p->locals[sb], &p->locals[b2], NULL, p->models,
+                           p->bones, from, e);
+            from = e;
         }
     }
-    if (!split) {
-        ltm_pair(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones);
-        return r;
-    }
-    /* [from, root) computed, then the IKs at root; the local matrices are composed again for
-     * each part, from the rotations the IKs wrote. */
-    uint32_t from = first;
-    for (const oroya__ik_plan_root *q = r0; q != r; q++) {
-        if (q->parent + 1 <= first) {
-            continue;
-        }
-        if (q->joint > from) {
-            ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones,
-                           from, q->joint);
-        }
-        oroya__ik_run_root(p, q, parent);
-        from = q->joint;
-    }
-    ltm_pair_range(skel, b, b2, &p->locals[b], &p->locals[b2], NULL, p->models, p->bones, from,
-                   end);
-    return r;
 }
 
 /* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, each root's
  * IKs run once its parent is computed (they write the chains' local rotations), and the pass
- * goes on from the new rotations, so every joint is computed once, already corrected. The
- * roots of a step whose parent is in an earlier step (or none) run before the step, so its
- * local matrices are composed once; the step is split at each of its other roots, the joints
- * before it computed, then its IKs, then the rest of the step. Running the first kind ahead
- * of the second gives the same result: such a root is not below another root of the step
- * (its parent would be in the step), nor above one (parents come first), so neither reads
- * what the other writes. A step whose roots all have their parent before it is computed by
- * pk_ltm_blocks with the steps around it, its IKs run just before. */
+ * goes on from the new rotations, so every joint is computed once, already corrected.
+ *
+ * The IKs run at points of the pass. The next root r runs at the start of its step when its
+ * parent is before the step (or it is a skeleton root), so the step's local matrices are
+ * composed once, else at r itself (the step is computed in two parts). Every root after r
+ * whose parent is computed by then runs at the same point (the two legs with the neck, all
+ * three from the hips and the spine): such roots are not below one another (a root's parent
+ * is not computed before the root has run), so their IKs read nothing another writes and the
+ * result is that of running them one by one, and oroya__ik_run_roots can solve them side by
+ * side. The roots are taken in order; a root whose parent is not computed yet ends the group. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
     const oroya__ik_plan *plan = p->plan;
@@ -1235,39 +1219,26 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
         oroya__ik_run_after(p);
         return;
     }
-    /* The roots ascend: the next one is at r, and every root before it is done. */
+    const uint32_t per = 4u * PK_BLOCKS;
+    /* The roots ascend: the next one is at r, and every root before it is done; joints
+     * [0, done) are computed. */
     const oroya__ik_plan_root *r = plan->roots, *const rend = r + plan->root_count;
     oroya__ik_parent_cache parent = {.set = false};
-    uint32_t b = 0;
+    uint32_t done = 0;
     while (r != rend) {
-        /* The first block of the next root's step, and the step's joints. */
-        const uint32_t sb = r->joint / (4u * PK_BLOCKS) * PK_BLOCKS;
-        const uint32_t first = sb * 4, joints = skel->joint_count;
-        const uint32_t end = (sb + PK_BLOCKS) * 4 < joints ? (sb + PK_BLOCKS) * 4 : joints;
-        pk_ltm_blocks(skel, p->locals, p->models, p->bones, b, sb);
-        /* When every root of the step has its parent before it, its IKs run here and the
-         * step goes with the next run of pk_ltm_blocks. */
+        const uint32_t first = r->joint / per * per;
+        uint32_t at = r->parent + 1 <= first ? first : r->joint;
+        at = at > done ? at : done;
         const oroya__ik_plan_root *q = r;
-        bool early = true;
-        for (; q != rend && q->joint < end; q++) {
-            early = early && q->parent + 1 <= first;
+        while (q != rend && q->parent + 1 <= at) {
+            q++;
         }
-        if (early) {
-            /* The roots after the step whose parent is before it go with it (both legs,
-             * from the hips, in two steps): none of these roots is below another (each
-             * one's parent is before the step, so before all of them), so their IKs read
-             * nothing another writes, and two two-bone IKs can be solved side by side. */
-            for (; q != rend && q->parent + 1 <= first; q++) {
-            }
-            oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent);
-            r = q;
-            b = sb;
-        } else {
-            r = pk_ltm_ik_step(p, r, rend, sb, &parent);
-            b = sb + PK_BLOCKS;
-        }
+        pk_ltm_span(p, done, at);
+        oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent);
+        r = q;
+        done = at;
     }
-    pk_ltm_blocks(skel, p->locals, p->models, p->bones, b, skel->block_count);
+    pk_ltm_span(p, done, skel->joint_count);
 }
 
 /* The mixer's time is a double (three's is a JS number): the interval comes from the float
