@@ -947,104 +947,127 @@ HOT v4 q4_about(v4 a, v4 b, v4 n, float ab) {
 /* The solve (see above) of k chains at once (k = 1 or 2), each step for every chain before
  * the next step: the steps of one chain wait on each other (square roots, divisions), so two
  * chains side by side fill the time one leaves idle. Each chain's arithmetic is the same as
- * alone, so its bits are too. Writes the first two joints' local rotations of chain c to
- * out[c] and whether its target is reached (not softened or clamped) when ok[c]; ok[c] false
- * when the case needs the double solver (nothing written for it). */
-HOT void fast_two_bone_k(int k, const oroya_ik *const *ik, const fchain2 *in,
-                         oroya_quat (*out)[2], bool *reached, bool *ok) {
-    v4 t[2], pole[2], u[2], v[2], cr[2], h[2], ta[2], e1[2], n[2], root[2], bend[2], swing[2];
+ * alone, so its bits are too. In three phases (tb_phase1..3 on a tb_state), so that an aim
+ * chain's solve can run its joints between them (fast_aim's `side`): its steps wait on each
+ * other too. The result: the first two joints' local rotations of chain c in out[c] and
+ * whether its target is reached (not softened or clamped) when ok[c]; ok[c] false when the
+ * case needs the double solver. */
+typedef struct tb_state {
+    int k;
+    const oroya_ik *const *ik;
+    const fchain2 *in;
+    v4 t[2], pole[2], u[2], v[2], cr[2], h[2], ta[2], e1[2], root[2], bend[2], swing[2];
     float pole2[2], uu[2], vv[2], cc[2], uv[2], pab[2], dd[2], tdist[2], ch0[2], sh0[2];
     float want[2], dmax[2], dmin[2], ab[2];
-    bool within[2];
-    for (int c = 0; c < k; c++) {
-        t[c] = q4_set(ik[c]->target.x, ik[c]->target.y, ik[c]->target.z, 0.0f);
-        pole[c] = q4_set(ik[c]->pole.x, ik[c]->pole.y, ik[c]->pole.z, 0.0f);
-        pole2[c] = q4_dot3(pole[c], pole[c]);
+    bool within[2], ok[2];
+    oroya_quat out[2][2];
+    int phase; /* the phases run so far */
+} tb_state;
+
+/* The chains' lengths, the incoming bend and the distance to be reached. */
+HOT void tb_phase1(tb_state *st) {
+    for (int c = 0; c < st->k; c++) {
+        const oroya_ik *ik = st->ik[c];
+        st->t[c] = q4_set(ik->target.x, ik->target.y, ik->target.z, 0.0f);
+        st->pole[c] = q4_set(ik->pole.x, ik->pole.y, ik->pole.z, 0.0f);
+        st->pole2[c] = q4_dot3(st->pole[c], st->pole[c]);
         /* A sum of finite floats can overflow: then the double solver decides. */
-        ok[c] = isfinite(ik[c]->target.x + ik[c]->target.y + ik[c]->target.z + pole2[c]) &&
-                pole2[c] >= 1e-10f;
-        u[c] = v4_sub(in[c].b, in[c].a), v[c] = v4_sub(in[c].c, in[c].b);
-        uu[c] = q4_dot3(u[c], u[c]), vv[c] = q4_dot3(v[c], v[c]);
-        cr[c] = q4_cross(u[c], v[c]);
-        cc[c] = q4_dot3(cr[c], cr[c]), uv[c] = q4_dot3(u[c], v[c]);
-        ta[c] = v4_sub(t[c], in[c].a);
-        dd[c] = q4_dot3(ta[c], ta[c]);
+        st->ok[c] = isfinite(ik->target.x + ik->target.y + ik->target.z + st->pole2[c]) &&
+                    st->pole2[c] >= 1e-10f;
+        st->u[c] = v4_sub(st->in[c].b, st->in[c].a), st->v[c] = v4_sub(st->in[c].c, st->in[c].b);
+        st->uu[c] = q4_dot3(st->u[c], st->u[c]), st->vv[c] = q4_dot3(st->v[c], st->v[c]);
+        st->cr[c] = q4_cross(st->u[c], st->v[c]);
+        st->cc[c] = q4_dot3(st->cr[c], st->cr[c]), st->uv[c] = q4_dot3(st->u[c], st->v[c]);
+        st->ta[c] = v4_sub(st->t[c], st->in[c].a);
+        st->dd[c] = q4_dot3(st->ta[c], st->ta[c]);
     }
-    for (int c = 0; c < k; c++) {
-        const float l1 = sqrtf(uu[c]), l2 = sqrtf(vv[c]);
-        pab[c] = l1 * l2;
-        dmax[c] = l1 + l2, dmin[c] = fabsf(l1 - l2);
-        tdist[c] = sqrtf(dd[c]);
+    for (int c = 0; c < st->k; c++) {
+        const float l1 = sqrtf(st->uu[c]), l2 = sqrtf(st->vv[c]);
+        st->pab[c] = l1 * l2;
+        st->dmax[c] = l1 + l2, st->dmin[c] = fabsf(l1 - l2);
+        st->tdist[c] = sqrtf(st->dd[c]);
         /* Bent: a sine above 1e-2 (the double solver's hinge needs 1e-4) and the half-angle
          * cosine's pab + u.v above 1e-2 pab (folded less than some 168 degrees); the target
          * off the first joint. */
-        ok[c] = ok[c] && cc[c] > 1e-4f * uu[c] * vv[c] && pab[c] + uv[c] > 1e-2f * pab[c] &&
-                dd[c] > 1e-4f * dmax[c] * dmax[c];
+        st->ok[c] = st->ok[c] && st->cc[c] > 1e-4f * st->uu[c] * st->vv[c] &&
+                    st->pab[c] + st->uv[c] > 1e-2f * st->pab[c] &&
+                    st->dd[c] > 1e-4f * st->dmax[c] * st->dmax[c];
     }
-    for (int c = 0; c < k; c++) {
-        const float lcr = sqrtf(cc[c]);
-        h[c] = v4_mul(cr[c], v4_set1(1.0f / lcr));
+    for (int c = 0; c < st->k; c++) {
+        const float lcr = sqrtf(st->cc[c]), pu = st->pab[c] + st->uv[c];
+        st->h[c] = v4_mul(st->cr[c], v4_set1(1.0f / lcr));
         /* The incoming bend's half angle: (pab + u.v, |u x v|) normalized. */
-        const float r0 = 1.0f / sqrtf((pab[c] + uv[c]) * (pab[c] + uv[c]) + cc[c]);
-        ch0[c] = (pab[c] + uv[c]) * r0, sh0[c] = lcr * r0;
-        want[c] = tdist[c];
-        within[c] = true;
-        const float soft = ik[c]->soft;
+        const float r0 = 1.0f / sqrtf(pu * pu + st->cc[c]);
+        st->ch0[c] = pu * r0, st->sh0[c] = lcr * r0;
+        float want = st->tdist[c];
+        bool within = true;
+        const float soft = st->ik[c]->soft, dmax = st->dmax[c];
         if (soft > 0 && isfinite(soft)) {
-            const float ds = (soft < 0.999f ? soft : 0.999f) * dmax[c], da = dmax[c] - ds;
-            if (want[c] > da && ds > 0) {
-                want[c] = da + ds * (1.0f - expf(-(want[c] - da) / ds));
-                within[c] = false;
+            const float ds = (soft < 0.999f ? soft : 0.999f) * dmax, da = dmax - ds;
+            if (want > da && ds > 0) {
+                want = da + ds * (1.0f - expf(-(want - da) / ds));
+                within = false;
             }
         }
-        if (want[c] > dmax[c]) {
-            want[c] = dmax[c], within[c] = false;
+        if (want > dmax) {
+            want = dmax, within = false;
         }
-        if (want[c] < dmin[c]) {
-            want[c] = dmin[c], within[c] = false;
+        if (want < st->dmin[c]) {
+            want = st->dmin[c], within = false;
         }
+        st->want[c] = want, st->within[c] = within;
     }
-    for (int c = 0; c < k; c++) {
+}
+
+/* The bend and the swing of the end onto the line to the target. */
+HOT void tb_phase2(tb_state *st) {
+    for (int c = 0; c < st->k; c++) {
         /* The new bend psi1 from cos^2(psi1 / 2) = (d - dmin)(d + dmin) / (4 pab) and
          * sin^2(psi1 / 2) = (dmax - d)(dmax + d) / (4 pab): no cancellation at either end. */
-        const float q4 = 0.25f / pab[c], w = want[c];
-        const float c2 = (w - dmin[c]) * (w + dmin[c]) * q4, s2 = (dmax[c] - w) * (dmax[c] + w) * q4;
+        const float q4 = 0.25f / st->pab[c], w = st->want[c], dmin = st->dmin[c];
+        const float dmax = st->dmax[c];
+        const float c2 = (w - dmin) * (w + dmin) * q4, s2 = (dmax - w) * (dmax + w) * q4;
         const float ch1 = sqrtf(c2 > 0 ? c2 : 0), sh1 = sqrtf(s2 > 0 ? s2 : 0);
         /* The bend turns by psi1 - psi0 about h: its half angle's sine and cosine by the
          * difference formulas. */
-        const float sb = sh1 * ch0[c] - ch1 * sh0[c], cb = ch1 * ch0[c] + sh1 * sh0[c];
-        bend[c] = q4_make(h[c], sb, cb);
-        e1[c] = v4_add(u[c], q4_rot(bend[c], v[c]));
+        const float sb = sh1 * st->ch0[c] - ch1 * st->sh0[c];
+        const float cb = ch1 * st->ch0[c] + sh1 * st->sh0[c];
+        st->bend[c] = q4_make(st->h[c], sb, cb);
+        st->e1[c] = v4_add(st->u[c], q4_rot(st->bend[c], st->v[c]));
     }
-    for (int c = 0; c < k; c++) {
+    for (int c = 0; c < st->k; c++) {
         /* Swing e1 onto the line to the target; a swing near a half turn has no reliable
          * axis. */
-        const float ee = q4_dot3(e1[c], e1[c]);
-        ab[c] = sqrtf(ee * dd[c]);
-        const float w = ab[c] + q4_dot3(e1[c], ta[c]);
-        ok[c] = ok[c] && w > 1e-2f * ab[c];
-        const float ks = 1.0f / sqrtf(2.0f * ab[c] * w);
-        swing[c] = q4_make(q4_cross(e1[c], ta[c]), ks, w * ks);
+        const float ee = q4_dot3(st->e1[c], st->e1[c]);
+        st->ab[c] = sqrtf(ee * st->dd[c]);
+        const float w = st->ab[c] + q4_dot3(st->e1[c], st->ta[c]);
+        st->ok[c] = st->ok[c] && w > 1e-2f * st->ab[c];
+        const float ks = 1.0f / sqrtf(2.0f * st->ab[c] * w);
+        st->swing[c] = q4_make(q4_cross(st->e1[c], st->ta[c]), ks, w * ks);
     }
-    for (int c = 0; c < k; c++) {
+}
+
+/* The twist to the pole's side, the local rotations, the limits. */
+HOT void tb_phase3(tb_state *st) {
+    for (int c = 0; c < st->k; c++) {
         /* Twist about the line so the middle joint (on the side n x h of the line, the hinge
          * perpendicular to both bones) goes to the pole's side. */
-        n[c] = v4_mul(ta[c], v4_set1(1.0f / tdist[c]));
-        const v4 pp = v4_sub(pole[c], v4_mul(n[c], v4_set1(q4_dot3(pole[c], n[c]))));
+        const v4 n = v4_mul(st->ta[c], v4_set1(1.0f / st->tdist[c]));
+        const v4 pp = v4_sub(st->pole[c], v4_mul(n, v4_set1(q4_dot3(st->pole[c], n))));
         const float pp2 = q4_dot3(pp, pp);
-        const v4 hs = q4_rot(swing[c], h[c]);
-        const v4 hp = v4_sub(hs, v4_mul(n[c], v4_set1(q4_dot3(hs, n[c]))));
+        const v4 hs = q4_rot(st->swing[c], st->h[c]);
+        const v4 hp = v4_sub(hs, v4_mul(n, v4_set1(q4_dot3(hs, n))));
         const float hp2 = q4_dot3(hp, hp);
-        ok[c] = ok[c] && pp2 > 1e-4f * pole2[c] && hp2 > 0.25f;
-        const v4 twist = q4_about(hp, q4_cross(pp, n[c]), n[c], sqrtf(hp2 * pp2));
-        root[c] = q4_mul(twist, swing[c]);
+        st->ok[c] = st->ok[c] && pp2 > 1e-4f * st->pole2[c] && hp2 > 0.25f;
+        const v4 twist = q4_about(hp, q4_cross(pp, n), n, sqrtf(hp2 * pp2));
+        st->root[c] = q4_mul(twist, st->swing[c]);
     }
     /* l' = l * conj(Q) * D * Q (the top of the file): D's vector turned by conj(Q) (q4_rot
      * keeps the w lane), then the product. */
     const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f), neg = v4_set1(-0.0f);
-    for (int c = 0; c < k; c++) {
-        const v4 d[2] = {root[c], bend[c]}, qw[2] = {in[c].q0, in[c].q1};
-        const v4 ql[2] = {in[c].l0, in[c].l1};
+    for (int c = 0; c < st->k; c++) {
+        const v4 d[2] = {st->root[c], st->bend[c]}, qw[2] = {st->in[c].q0, st->in[c].q1};
+        const v4 ql[2] = {st->in[c].l0, st->in[c].l1};
         float sum = 0;
         for (int i = 0; i < 2; i++) {
             v4 o = q4_mul(ql[i], q4_rot(v4_xor(qw[i], conj), d[i]));
@@ -1053,42 +1076,59 @@ HOT void fast_two_bone_k(int k, const oroya_ik *const *ik, const fchain2 *in,
             }
             _Alignas(16) float f[4];
             v4_store(f, o);
-            out[c][i] = (oroya_quat){f[0], f[1], f[2], f[3]};
+            st->out[c][i] = (oroya_quat){f[0], f[1], f[2], f[3]};
             sum += f[0] + f[1] + f[2] + f[3];
         }
-        ok[c] = ok[c] && isfinite(sum);
+        st->ok[c] = st->ok[c] && isfinite(sum);
     }
-    for (int c = 0; c < k; c++) {
-        for (int i = 0; ok[c] && ik[c]->limits && i < 2; i++) {
-            const oroya_joint_limit *lim = &ik[c]->limits[i];
+    for (int c = 0; c < st->k; c++) {
+        for (int i = 0; st->ok[c] && st->ik[c]->limits && i < 2; i++) {
+            const oroya_joint_limit *lim = &st->ik[c]->limits[i];
             if (lim->swing != OROYA_SWING_FREE || lim->has_twist_limit) {
                 oroya_quat cl;
-                if (oroya_joint_limit_clamp(lim, out[c][i], &cl) == OROYA_OK) {
-                    out[c][i] = cl;
+                if (oroya_joint_limit_clamp(lim, st->out[c][i], &cl) == OROYA_OK) {
+                    st->out[c][i] = cl;
                 }
             }
         }
-        reached[c] = within[c];
     }
 }
 
-/* One chain (see fast_two_bone_k): false when the case needs the double solver. */
+/* The next phase of st (none once all three ran; st may be NULL). */
+HOT void tb_step(tb_state *st) {
+    if (!st || st->phase >= 3) {
+        return;
+    }
+    if (st->phase == 0) {
+        tb_phase1(st);
+    } else if (st->phase == 1) {
+        tb_phase2(st);
+    } else {
+        tb_phase3(st);
+    }
+    st->phase++;
+}
+
+/* One chain (see tb_state): false when the case needs the double solver. */
 IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya_quat out[2],
                                     bool *reached) {
-    oroya_quat o[1][2];
-    bool ok, r;
-    fast_two_bone_k(1, &ik, in, o, &r, &ok);
-    if (ok) {
-        out[0] = o[0][0], out[1] = o[0][1];
-        *reached = r;
+    tb_state st;
+    st.k = 1, st.ik = &ik, st.in = in, st.phase = 0;
+    tb_step(&st);
+    tb_step(&st);
+    tb_step(&st);
+    if (st.ok[0]) {
+        out[0] = st.out[0][0], out[1] = st.out[0][1];
+        *reached = st.within[0];
     }
-    return ok;
+    return st.ok[0];
 }
 
-/* Two chains side by side (see fast_two_bone_k). */
-IK_CLONES static void fast_two_bone_2(const oroya_ik *const *ik, const fchain2 *in,
-                                      oroya_quat (*out)[2], bool *reached, bool *ok) {
-    fast_two_bone_k(2, ik, in, out, reached, ok);
+/* The phases of st not run yet (see tb_state). */
+IK_CLONES static void fast_two_bone_finish(tb_state *st) {
+    tb_step(st);
+    tb_step(st);
+    tb_step(st);
 }
 
 /* ---- the float fast path (aim) ----------------------------------------------------------- */
@@ -1171,7 +1211,7 @@ HOT v4 q4_pow(v4 q, float t) {
  * by the unnormalized swing (a direction only); 1 / |d| and 1 / |d|^2 are computed beside the
  * ray's square root; the partial turns by q4_pow in float. */
 IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, const v4 *l,
-                               oroya_quat *out, bool *reached) {
+                               oroya_quat *out, bool *reached, tb_state *side) {
     const oroya_vec3 t3 = ik->target, f3v = ik->forward, u3 = ik->up, a3 = ik->up_axis;
     if (!isfinite(t3.x + t3.y + t3.z + f3v.x + f3v.y + f3v.z + u3.x + u3.y + u3.z + a3.x + a3.y +
                   a3.z)) {
@@ -1258,6 +1298,9 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
                                   : q4_make(nd, ab - dp, q4_dot3(nd, c));
             full = q4_mul(tw, sw);
         }
+        /* A phase of the two-bone solves beside this one: what follows (the normalization,
+         * the partial turn, the turns of the joints after this one) is a chain of waits. */
+        tb_step(side);
         full = q4_normalize(full);
         const v4 turn = frac < 1 ? q4_pow(full, frac) : full;
         v4 li = q4_mul(l[i], q4_rot(v4_xor(q[i], conj), turn));
@@ -1479,7 +1522,7 @@ int oroya__ik_solve_run_fast(const oroya_ik_solve_job *job, oroya_result *result
         bool reached = false;
         if (ok) {
             taken = 1;
-            if (fast_aim(ik, n, fp, fqw, fl, o, job->reached ? &reached : NULL)) {
+            if (fast_aim(ik, n, fp, fqw, fl, o, job->reached ? &reached : NULL, NULL)) {
                 memcpy(job->out, o, n * sizeof *o);
                 if (job->reached) {
                     *job->reached = reached;
@@ -2116,7 +2159,8 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
  * walks its chain (unit scale within 1e-6 on the path's joints above the end), so the path's
  * matrices are not computed ahead. False when the walk does not apply (nothing written). */
 HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, const uint32_t *path,
-                      uint32_t len, const float *p, const oroya__ik_parent_cache *cache) {
+                      uint32_t len, const float *p, const oroya__ik_parent_cache *cache,
+                      tb_state *side) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     const float *pm = p ? p : identity;
     const v4 cols[3] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8)};
@@ -2162,7 +2206,7 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
             fin += q4_dot3(v4_add(fp[k], fqw[k]), xyz) + q4_lane(fqw[k], 3);
         }
         oroya_quat out[OROYA_IK_MAX_CHAIN];
-        if (unit && isfinite(fin) && fast_aim(ik, n, fp, fqw, fl, out, NULL)) {
+        if (unit && isfinite(fin) && fast_aim(ik, n, fp, fqw, fl, out, NULL, side)) {
             write_rotations(c, ik, n, out);
             return true;
         }
@@ -2189,7 +2233,7 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
 /* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
  * global function whatever its visibility. */
 static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
-                                  oroya__ik_parent_cache *cache) {
+                                  oroya__ik_parent_cache *cache, tb_state *side) {
     const uint32_t root = rt->joint;
     const oroya__ik_plan_entry *const entries = c->plan->entries + rt->first;
     for (uint32_t i = 0; i < rt->count; i++) {
@@ -2215,7 +2259,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
         }
         if (ik->type == OROYA_IK_AIM && ik->offset.x == 0 && ik->offset.y == 0 &&
             ik->offset.z == 0 && parent_rotation(pm, par, cache) &&
-            run_aim_walk(c, ik, n, path, len, pm ? pm->m : NULL, cache)) {
+            run_aim_walk(c, ik, n, path, len, pm ? pm->m : NULL, cache, side)) {
             continue;
         }
         /* The double solver: the path's matrices from the blended locals, as the pass will
@@ -2262,69 +2306,81 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
 
 void oroya__ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *root,
                         oroya__ik_parent_cache *cache) {
-    ik_run_root(c, root, cache);
+    ik_run_root(c, root, cache, NULL);
 }
 
-/* The two-bone IKs of one step side by side: a two-bone IK on the float path (the only IK of
- * its root) is walked and held until a second one comes, then both are solved in one
- * fast_two_bone_2. A chain the float solve sends back, and every other IK, runs as
- * ik_run_root runs it. */
-typedef struct {
-    const oroya__ik_plan_root *root[2];
-    const oroya_ik *ik[2];
-    fchain2 in[2];
-    int count;
-} pending_two_bone;
-
-HOT void pending_flush(const oroya__ik_pose *c, pending_two_bone *pend,
-                       oroya__ik_parent_cache *cache) {
-    oroya_quat out[2][2];
-    bool reached[2], ok[2];
-    if (pend->count == 2) {
-        fast_two_bone_2(pend->ik, pend->in, out, reached, ok);
-    } else if (pend->count == 1) {
-        ok[0] = fast_two_bone(pend->ik[0], &pend->in[0], out[0], &reached[0]);
+/* A two-bone IK on the float path that is its root's only IK, walked (walk_two_bone) into *in
+ * after ik_run_root's checks of the chain's ends; false otherwise (nothing done). */
+HOT bool two_bone_walked(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
+                         oroya__ik_parent_cache *cache, fchain2 *in, const oroya_ik **out) {
+    if (rt->count != 1) {
+        return false;
     }
-    for (int k = 0; k < pend->count; k++) {
-        if (ok[k]) {
-            write_rotations(c, pend->ik[k], 2, out[k]);
-        } else {
-            ik_run_root(c, pend->root[k], cache); /* the double solver (the float one fails again) */
-        }
+    const oroya__ik_plan_entry *e = c->plan->entries + rt->first;
+    const oroya_ik *ik = &c->ik[e->ik];
+    const uint32_t *path = c->plan->paths + e->path_off;
+    const uint32_t len = e->path_len;
+    const uint32_t n = ik->joint_count <= OROYA_IK_MAX_CHAIN && ik->weight > 0 ? chain_count(ik) : 0;
+    const uint32_t par = rt->parent;
+    const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
+    if (!n || ik->joints[0] != rt->joint || ik->joints[n - 1] != path[len - 1] ||
+        !fast_two_bone_applies(ik) || !parent_rotation(pm, par, cache) ||
+        !walk_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache, in)) {
+        return false;
     }
-    pend->count = 0;
+    *out = ik;
+    return true;
 }
 
+/* The IKs of one point of the pass (oroya__ik_run_roots; the roots are apart, so the order
+ * does not matter). Two two-bone IKs on the float path are walked first and solved side by
+ * side (tb_state), and the phases of that solve run between the joints of the first float
+ * aim chain among the other roots (fast_aim's side), so the three chains of waits overlap.
+ * Every other IK runs as ik_run_root runs it, and so does a chain the float solve sends back
+ * (the double solver; the float solve fails again). */
 static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots,
                                    uint32_t count, oroya__ik_parent_cache *cache) {
-    pending_two_bone pend = {.count = 0};
-    for (uint32_t r = 0; r < count; r++) {
-        const oroya__ik_plan_root *rt = &roots[r];
-        if (rt->count == 1) {
-            const oroya__ik_plan_entry *e = c->plan->entries + rt->first;
-            const oroya_ik *ik = &c->ik[e->ik];
-            const uint32_t *path = c->plan->paths + e->path_off;
-            const uint32_t len = e->path_len;
-            /* ik_run_root's checks of the chain's ends, then its float path's. */
-            const uint32_t n =
-                ik->joint_count <= OROYA_IK_MAX_CHAIN && ik->weight > 0 ? chain_count(ik) : 0;
-            const uint32_t par = rt->parent;
-            const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
-            if (n && ik->joints[0] == rt->joint && ik->joints[n - 1] == path[len - 1] &&
-                fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
-                walk_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache,
-                              &pend.in[pend.count])) {
-                pend.root[pend.count] = rt;
-                pend.ik[pend.count++] = ik;
-                if (pend.count == 2) {
-                    pending_flush(c, &pend, cache);
+    uint32_t r = 0;
+    while (r < count) {
+        /* The batch [r, e): up to two walked two-bone IKs, and the roots between and after
+         * them up to the next two-bone IK. */
+        const oroya_ik *tik[2];
+        fchain2 tin[2];
+        const oroya__ik_plan_root *trt[2] = {NULL, NULL};
+        tb_state st;
+        st.k = 0, st.phase = 0, st.ik = tik, st.in = tin;
+        uint32_t e = r;
+        for (; e < count; e++) {
+            if (st.k == 2) {
+                const oroya__ik_plan_root *rt = &roots[e];
+                if (rt->count == 1 && fast_two_bone_applies(&c->ik[c->plan->entries[rt->first].ik])) {
+                    break;
                 }
                 continue;
             }
+            if (two_bone_walked(c, &roots[e], cache, &tin[st.k], &tik[st.k])) {
+                trt[st.k++] = &roots[e];
+            }
         }
-        ik_run_root(c, rt, cache);
+        tb_state *side = st.k ? &st : NULL;
+        for (uint32_t i = r; i < e; i++) {
+            if (&roots[i] == trt[0] || &roots[i] == trt[1]) {
+                continue;
+            }
+            ik_run_root(c, &roots[i], cache, side);
+        }
+        if (st.k) {
+            fast_two_bone_finish(&st);
+        }
+        for (int k = 0; k < st.k; k++) {
+            if (st.ok[k]) {
+                write_rotations(c, tik[k], 2, st.out[k]);
+            } else {
+                ik_run_root(c, trt[k], cache, NULL);
+            }
+        }
+        r = e;
     }
-    pending_flush(c, &pend, cache);
 }
 
 void oroya__ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots,
