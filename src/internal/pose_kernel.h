@@ -1199,6 +1199,14 @@ static OROYA__INLINE void pk_ltm_span(const oroya__ik_pose *p, uint32_t from, ui
     }
 }
 
+/* oroya__ik_side's work: the next joints of the free range, up to the end of their step. */
+static void pk_side_work(oroya__ik_side *side) {
+    const uint32_t per = 4u * PK_BLOCKS;
+    const uint32_t to = (side->next / per + 1) * per, e = to < side->end ? to : side->end;
+    pk_ltm_span(side->pose, side->next, e);
+    side->next = e;
+}
+
 /* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, each root's
  * IKs run once its parent is computed (they write the chains' local rotations), and the pass
  * goes on from the new rotations, so every joint is computed once, already corrected.
@@ -1220,25 +1228,34 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
         return;
     }
     const uint32_t per = 4u * PK_BLOCKS;
+    /* The plan's free range for this width: computed while the last point's IKs solve. */
+    const uint32_t f0 = plan->free_from[PK_BLOCKS - 1], f1 = plan->free_to[PK_BLOCKS - 1];
     /* The roots ascend: the next one is at r, and every root before it is done; joints
      * [0, done) are computed. */
     const oroya__ik_plan_root *r = plan->roots, *const rend = r + plan->root_count;
     oroya__ik_parent_cache parent = {.set = false};
     uint32_t done = 0;
     while (r != rend) {
-        const uint32_t first = r->joint / per * per;
-        uint32_t at = r->parent + 1 <= first ? first : r->joint;
-        at = at > done ? at : done;
-        const oroya__ik_plan_root *q = r;
-        while (q != rend && q->parent + 1 <= at) {
-            q++;
-        }
+        const oroya__ik_plan_root *q;
+        const uint32_t at = oroya__ik_point(r, rend, done, per, &q);
         pk_ltm_span(p, done, at);
-        oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent);
+        if (q == rend && f1 > f0) {
+            oroya__ik_side side = {pk_side_work, p, f0, f1};
+            oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent, &side);
+            pk_ltm_span(p, side.next, f1);
+        } else {
+            oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent, NULL);
+        }
         r = q;
         done = at;
     }
-    pk_ltm_span(p, done, skel->joint_count);
+    /* The free range lies after the last point (f0 >= done): the joints around it. */
+    if (f1 > f0) {
+        pk_ltm_span(p, done, f0);
+        pk_ltm_span(p, f1, skel->joint_count);
+    } else {
+        pk_ltm_span(p, done, skel->joint_count);
+    }
 }
 
 /* The mixer's time is a double (three's is a JS number): the interval comes from the float

@@ -1406,6 +1406,85 @@ static void test_kernel_roots_before_their_step(void) {
     OT_CHECK_MSG(d < 1e-5, "c, b, a: scene and kernel differ by %g", d);
 }
 
+/* The pass computes joints below none of the last point's roots while those IKs solve (the
+ * plan's free range): a humanoid of 56 joints with a neck aim chain whose root's parent is in
+ * its step (the point is the neck itself), two legs from the hips that run with it, and an arm
+ * branch between them that is computed beside the solves. At both widths the range is not
+ * empty; the IKs are set up for the float paths (weight 1, no limits, no eye offset); the
+ * result is the scene path's (1e-5) and the same bits at both widths (paths_differ). */
+static void test_kernel_free_range(void) {
+    enum { N = 56 };
+    uint32_t parents[N];
+    oroya_transform rest[N];
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t p = i - 1; /* the spine 1..4, the neck 5..7 */
+        if (i == 0) {
+            p = UINT32_MAX;
+        } else if (i >= 8 && i < 12) {
+            p = 7; /* head_end, jaw, eyes */
+        } else if (i == 12 || i == 28) {
+            p = 4; /* the shoulders */
+        } else if (i > 12 && i < 44 && i != 28) {
+            p = i % 5 == 0 ? i - 3 : i - 1; /* arms and fingers */
+        } else if (i == 44 || i == 50) {
+            p = 0; /* the legs */
+        }
+        parents[i] = p;
+        rest[i] = oroya_transform_identity();
+        rest[i].translation = i ? (oroya_vec3){0.03f * (float)(i % 3) - 0.03f, 0.12f, 0.02f}
+                                : (oroya_vec3){0, 1, 0};
+        if (i >= 44) {
+            rest[i].translation = (oroya_vec3){i == 44 ? 0.1f : i == 50 ? -0.1f : 0.01f, -0.4f,
+                                               0.03f};
+        }
+        rest[i].rotation = rand_quat(0.15f);
+    }
+    oroya_ik iks[3] = {
+        {.type = OROYA_IK_TWO_BONE,
+         .name = "footL",
+         .joints = {44, 45, 46},
+         .target = {0.15f, 0.3f, 0.25f},
+         .pole = {0, 0, 1},
+         .weight = 1},
+        {.type = OROYA_IK_AIM,
+         .name = "head",
+         .joints = {5, 6, 7},
+         .joint_count = 3,
+         .shares = {0.3f, 0.3f, 0.4f},
+         .forward = {0, 0, 1},
+         .up = {0, 1, 0},
+         .target = {0.6f, 1.9f, 2},
+         .weight = 1},
+        {.type = OROYA_IK_TWO_BONE,
+         .name = "footR",
+         .joints = {50, 51, 52},
+         .target = {-0.2f, 0.35f, 0.2f},
+         .pole = {0, 0, 1},
+         .weight = 1},
+    };
+    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_character *ch = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = N, .parents = parents, .rest = rest},
+                 &skel, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
+                                         NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_set_ik(ch, iks, 3, NULL) == OROYA_OK);
+    const oroya__ik_plan *plan = ch->ik_plan;
+    OT_CHECK(plan != NULL);
+    if (plan) {
+        /* 4-wide: the arms [12, 44); 8-wide: their whole steps [16, 40). */
+        OT_CHECK_MSG(plan->free_from[0] == 12 && plan->free_to[0] == 44, "4-wide: [%u, %u)",
+                     plan->free_from[0], plan->free_to[0]);
+        OT_CHECK_MSG(plan->free_from[1] == 16 && plan->free_to[1] == 40, "8-wide: [%u, %u)",
+                     plan->free_from[1], plan->free_to[1]);
+    }
+    oroya_pose_character_destroy(ch);
+    oroya_pose_skeleton_destroy(skel);
+    double d = paths_differ(parents, rest, N, iks, 3);
+    OT_CHECK_MSG(d < 1e-5, "legs and neck with a free range: scene and kernel differ by %g", d);
+}
+
 /* An allocator that fails once `left` allocations have been made. */
 typedef struct {
     int left;
@@ -1524,6 +1603,7 @@ int main(void) {
     use_fast = false;
     /* After the random draws above, so they stay what they were. */
     OT_RUN(test_kernel_roots_before_their_step);
+    OT_RUN(test_kernel_free_range);
     OT_RUN(test_set_ik_out_of_memory);
     printf("float aim path: %u solves taken, %u sent to the double solver by the conditioning "
            "test, %u not its case (test_aim: %u of %u taken)\n",
