@@ -1174,8 +1174,8 @@ HOT v4 q4_rot_scaled(v4 q, v4 v) {
 /* x . y in every lane (x, y and z only). */
 HOT v4 q4_dot3v(v4 a, v4 b) {
     const v4 m = v4_mul(a, b);
-    const v4 s = v4_add(v4_add(Q4_SHUF(m, 0, 0, 0, 0), Q4_SHUF(m, 1, 1, 1, 1)),
-                        Q4_SHUF(m, 2, 2, 2, 2));
+    const v4 s =
+        v4_add(v4_add(Q4_SHUF(m, 0, 0, 0, 0), Q4_SHUF(m, 1, 1, 1, 1)), Q4_SHUF(m, 2, 2, 2, 2));
     return s;
 }
 
@@ -1312,8 +1312,8 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
              * or near a half turn (nd (|a1||b1| - a1.b1), nd . (a1 x b1)). */
             const float ab = sqrtf(aa * bb), dp = q4_dot3(a1, b1);
             const v4 c = q4_cross(a1, b1);
-            const v4 tw = dp >= 0 ? q4_make(c, 1.0f, ab + dp)
-                                  : q4_make(nd, ab - dp, q4_dot3(nd, c));
+            const v4 tw =
+                dp >= 0 ? q4_make(c, 1.0f, ab + dp) : q4_make(nd, ab - dp, q4_dot3(nd, c));
             full = q4_mul(tw, sw);
         }
         /* Work beside this solve (side_hook): what follows (the normalization, the partial
@@ -1854,7 +1854,8 @@ static void plan_free_range(const oroya_pose_skeleton *s, const oroya__ik_plan *
             }
             const uint32_t p = s->parents[j];
             const bool parent_before = p == UINT32_MAX || p < at;
-            below[j] = (uint8_t)((last != rend && last->joint == j) || (!parent_before && below[p]));
+            below[j] =
+                (uint8_t)((last != rend && last->joint == j) || (!parent_before && below[p]));
             free_here = !below[j] && (parent_before || (run != UINT32_MAX && p >= run));
         }
         if (free_here) {
@@ -2391,7 +2392,8 @@ HOT bool two_bone_walked(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
     const oroya_ik *ik = &c->ik[e->ik];
     const uint32_t *path = c->plan->paths + e->path_off;
     const uint32_t len = e->path_len;
-    const uint32_t n = ik->joint_count <= OROYA_IK_MAX_CHAIN && ik->weight > 0 ? chain_count(ik) : 0;
+    const uint32_t n =
+        ik->joint_count <= OROYA_IK_MAX_CHAIN && ik->weight > 0 ? chain_count(ik) : 0;
     const uint32_t par = rt->parent;
     const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
     if (!n || ik->joints[0] != rt->joint || ik->joints[n - 1] != path[len - 1] ||
@@ -2425,7 +2427,8 @@ static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan
         for (; e < count; e++) {
             if (st.k == 2) {
                 const oroya__ik_plan_root *rt = &roots[e];
-                if (rt->count == 1 && fast_two_bone_applies(&c->ik[c->plan->entries[rt->first].ik])) {
+                if (rt->count == 1 &&
+                    fast_two_bone_applies(&c->ik[c->plan->entries[rt->first].ik])) {
                     break;
                 }
                 continue;
@@ -2455,8 +2458,8 @@ static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan
     }
 }
 
-void oroya__ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots,
-                         uint32_t count, oroya__ik_parent_cache *cache, oroya__ik_side *side) {
+void oroya__ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots, uint32_t count,
+                         oroya__ik_parent_cache *cache, oroya__ik_side *side) {
     ik_run_roots(c, roots, count, cache, side);
 }
 

@@ -358,8 +358,8 @@ typedef struct oroya__ik_plan {
  * two parts), never before `done`. Every root after r whose parent is computed by then runs
  * at the same point; *end is the first that does not. The pass (pk_ltm_ik) and the plan's
  * free range (oroya__ik_plan_create) both use it. */
-static inline uint32_t oroya__ik_point(const oroya__ik_plan_root *r, const oroya__ik_plan_root *rend,
-                                       uint32_t done, uint32_t per,
+static inline uint32_t oroya__ik_point(const oroya__ik_plan_root *r,
+                                       const oroya__ik_plan_root *rend, uint32_t done, uint32_t per,
                                        const oroya__ik_plan_root **end) {
     const uint32_t first = r->joint / per * per;
     uint32_t at = r->parent + 1 <= first ? first : r->joint;
@@ -435,8 +435,8 @@ void oroya__ik_run_root(const oroya__ik_pose *p, const oroya__ik_plan_root *root
  * order does not change the result): as oroya__ik_run_root each, with two two-bone IKs on the
  * float path solved side by side. side: NULL, or work to do between the solves' steps (not
  * necessarily all of it). */
-void oroya__ik_run_roots(const oroya__ik_pose *p, const oroya__ik_plan_root *roots,
-                         uint32_t count, oroya__ik_parent_cache *cache, oroya__ik_side *side);
+void oroya__ik_run_roots(const oroya__ik_pose *p, const oroya__ik_plan_root *roots, uint32_t count,
+                         oroya__ik_parent_cache *cache, oroya__ik_side *side);
 
 /* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
  * when p->in_pass, else after it. */

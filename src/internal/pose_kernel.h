@@ -1192,8 +1192,8 @@ static OROYA__INLINE void pk_ltm_span(const oroya__ik_pose *p, uint32_t from, ui
         } else {
             const uint32_t b2 = PK_BLOCKS == 2 && sb + 1 < blocks ? sb + 1 : sb;
             const uint32_t e = to < send ? to : send;
-            ltm_pair_range(skel, sb, b2, &p->locals[sb], &p->locals[b2], NULL, p->models,
-                           p->bones, from, e);
+            ltm_pair_range(skel, sb, b2, &p->locals[sb], &p->locals[b2], NULL, p->models, p->bones,
+                           from, e);
             from = e;
         }
     }

@@ -1431,11 +1431,13 @@ static void test_kernel_free_range(void) {
         }
         parents[i] = p;
         rest[i] = oroya_transform_identity();
-        rest[i].translation = i ? (oroya_vec3){0.03f * (float)(i % 3) - 0.03f, 0.12f, 0.02f}
-                                : (oroya_vec3){0, 1, 0};
+        rest[i].translation =
+            i ? (oroya_vec3){0.03f * (float)(i % 3) - 0.03f, 0.12f, 0.02f} : (oroya_vec3){0, 1, 0};
         if (i >= 44) {
-            rest[i].translation = (oroya_vec3){i == 44 ? 0.1f : i == 50 ? -0.1f : 0.01f, -0.4f,
-                                               0.03f};
+            rest[i].translation = (oroya_vec3){i == 44   ? 0.1f
+                                               : i == 50 ? -0.1f
+                                                         : 0.01f,
+                                               -0.4f, 0.03f};
         }
         rest[i].rotation = rand_quat(0.15f);
     }
