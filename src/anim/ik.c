@@ -1781,7 +1781,7 @@ static uint32_t chain_path(const oroya_pose_skeleton *s, const oroya_ik *ik, uin
     return len;
 }
 
-/* Whether the IKs may run inside local-to-model (oroya__ik_run_root), which takes them in
+/* Whether the IKs may run inside local-to-model (oroya__ik_run_roots), which takes them in
  * the order of their first joints: the same result as list order when no IK comes after one
  * whose first joint is below its own (that one would have moved it), and every chain's path
  * is short enough. */
@@ -2374,11 +2374,6 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
             character_solve(c, ik, n, w, &pq, path, len);
         }
     }
-}
-
-void oroya__ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *root,
-                        oroya__ik_parent_cache *cache) {
-    ik_run_root(c, root, cache, NULL);
 }
 
 /* A two-bone IK on the float path that is its root's only IK, walked (walk_two_bone) into *in

@@ -413,12 +413,11 @@ oroya_result oroya__ik_plan_create(const oroya_pose_skeleton *skeleton, const st
  * bone matrices of their subtrees. Used when there is no plan. */
 void oroya__ik_run_after(const oroya__ik_pose *p);
 
-/* With a plan, local-to-model runs a root's IKs (oroya__ik_run_root, in list order: they
- * solve on the chain's matrices from the blended locals and write its local rotations) once
- * the root's parent is computed, and goes on with the new rotations, so the chain and
- * everything below it are computed once, already corrected: at the start of the root's step
- * of joints when the parent is in an earlier step (or the root is a skeleton root), else by
- * splitting the step at the root. */
+/* With a plan, local-to-model runs the roots' IKs (oroya__ik_run_roots, a root's IKs in list
+ * order: they solve on the chain's matrices from the blended locals and write its local
+ * rotations) once the root's parent is computed, and goes on with the new rotations, so the
+ * chain and everything below it are computed once, already corrected: at the points
+ * oroya__ik_point gives. */
 /* The world rotation of the last first joint's parent an IK decomposed in one local-to-model
  * pass (two legs share the hips; joint UINT32_MAX: a skeleton root), set false before the
  * pass. A model matrix is final once the pass has computed it, so the entry stays true for
@@ -428,11 +427,9 @@ typedef struct oroya__ik_parent_cache {
     uint32_t joint;
     double q[4];
 } oroya__ik_parent_cache;
-void oroya__ik_run_root(const oroya__ik_pose *p, const oroya__ik_plan_root *root,
-                        oroya__ik_parent_cache *cache);
 /* The IKs of the roots roots[0..count), in order, where every root's parent is computed and
  * no root is below another (their chains are apart: none reads what another writes, so the
- * order does not change the result): as oroya__ik_run_root each, with two two-bone IKs on the
+ * order does not change the result): each root's IKs in list order, with two two-bone IKs on the
  * float path solved side by side. side: NULL, or work to do between the solves' steps (not
  * necessarily all of it). */
 void oroya__ik_run_roots(const oroya__ik_pose *p, const oroya__ik_plan_root *roots, uint32_t count,

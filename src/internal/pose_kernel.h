@@ -1218,7 +1218,11 @@ static void pk_side_work(oroya__ik_side *side) {
  * three from the hips and the spine): such roots are not below one another (a root's parent
  * is not computed before the root has run), so their IKs read nothing another writes and the
  * result is that of running them one by one, and oroya__ik_run_roots can solve them side by
- * side. The roots are taken in order; a root whose parent is not computed yet ends the group. */
+ * side. The roots are taken in order; a root whose parent is not computed yet ends the group.
+ * At the last point, the plan's free range (whole steps below none of the point's roots, their
+ * parents computed) is handed to the IKs as side work (oroya__ik_side, pk_side_work): they
+ * compute it a step at a time between their solves' steps, and what is left of it after them
+ * is computed here; the rest of the pass goes around it. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
     const oroya__ik_plan *plan = p->plan;
