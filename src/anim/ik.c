@@ -961,8 +961,7 @@ typedef struct tb_state {
     float want[2], dmax[2], dmin[2], ab[2];
     bool within[2], ok[2];
     oroya_quat out[2][2];
-    int phase;            /* the phases run so far */
-    oroya__ik_side *work; /* NULL, or the pass's work to do beside the solves */
+    int phase; /* the phases run so far */
 } tb_state;
 
 /* The chains' lengths, the incoming bend and the distance to be reached. */
@@ -1110,25 +1109,11 @@ HOT void tb_step(tb_state *st) {
     st->phase++;
 }
 
-/* A point where other work can run beside a solve (st may be NULL): a chunk of the pass's
- * work, then the next phase of the two-bone solves. */
-HOT void side_hook(tb_state *st) {
-    if (!st) {
-        return;
-    }
-    if (st->work && st->work->next < st->work->end) {
-        st->work->work(st->work);
-    }
-    if (st->k) {
-        tb_step(st);
-    }
-}
-
 /* One chain (see tb_state): false when the case needs the double solver. */
 IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya_quat out[2],
                                     bool *reached) {
     tb_state st;
-    st.k = 1, st.ik = &ik, st.in = in, st.phase = 0, st.work = NULL;
+    st.k = 1, st.ik = &ik, st.in = in, st.phase = 0;
     tb_step(&st);
     tb_step(&st);
     tb_step(&st);
@@ -1139,11 +1124,11 @@ IK_CLONES static bool fast_two_bone(const oroya_ik *ik, const fchain2 *in, oroya
     return st.ok[0];
 }
 
-/* The phases of st not run yet (see tb_state), each after a chunk of the pass's work. */
+/* The phases of st not run yet (see tb_state). */
 IK_CLONES static void fast_two_bone_finish(tb_state *st) {
-    side_hook(st);
-    side_hook(st);
-    side_hook(st);
+    tb_step(st);
+    tb_step(st);
+    tb_step(st);
 }
 
 /* ---- the float fast path (aim) ----------------------------------------------------------- */
@@ -1288,9 +1273,6 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
             return false;
         }
         const v4 aim = v4_add(o, v4_mul(fwd, v4_set1(-of + sqrtf(disc))));
-        if (side && side->work && side->work->next < side->work->end) {
-            side->work->work(side->work); /* a chunk of the pass's work (side_hook) */
-        }
         /* The swing (aim x d, |aim||d| + aim . d) over |d|^2, with |aim| = |d|. */
         const float w = 1.0f + q4_dot3(aim, d) * idd;
         if (!(w > 1e-2f)) {
@@ -1316,9 +1298,9 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
                 dp >= 0 ? q4_make(c, 1.0f, ab + dp) : q4_make(nd, ab - dp, q4_dot3(nd, c));
             full = q4_mul(tw, sw);
         }
-        /* Work beside this solve (side_hook): what follows (the normalization, the partial
-         * turn, the turns of the joints after this one) is a chain of waits. */
-        side_hook(side);
+        /* A phase of the two-bone solves beside this one: what follows (the normalization,
+         * the partial turn, the turns of the joints after this one) is a chain of waits. */
+        tb_step(side);
         full = q4_normalize(full);
         const v4 turn = frac < 1 ? q4_pow(full, frac) : full;
         v4 li = q4_mul(l[i], q4_rot(v4_xor(q[i], conj), turn));
@@ -1825,57 +1807,6 @@ oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *s,
     return OROYA_OK;
 }
 
-/* The plan's free range for steps of `per` joints (oroya__ik_plan.free_from): the pass's points
- * as pk_ltm_ik takes them (oroya__ik_point), and at the last one (at), the whole steps of the
- * longest run of joints from `at` on that are below none of the remaining roots and whose
- * parents are computed before the point or in the run. */
-static void plan_free_range(const oroya_pose_skeleton *s, const oroya__ik_plan *plan, uint32_t per,
-                            uint32_t *from, uint32_t *to) {
-    *from = *to = 0;
-    const oroya__ik_plan_root *r = plan->roots, *const rend = r + plan->root_count, *last = r;
-    uint32_t at = 0;
-    while (r != rend) {
-        const oroya__ik_plan_root *q;
-        at = oroya__ik_point(r, rend, at, per, &q);
-        last = r, r = q;
-    }
-    if (last == rend) {
-        return;
-    }
-    /* below[j]: j is one of the last point's roots or below one (parents come first). */
-    uint8_t below[OROYA_POSE_MAX_JOINTS];
-    const uint32_t n = s->joint_count;
-    uint32_t best_from = 0, best_len = 0, run = UINT32_MAX;
-    for (uint32_t j = at; j <= n; j++) {
-        bool free_here = false;
-        if (j < n) {
-            while (last != rend && last->joint < j) {
-                last++;
-            }
-            const uint32_t p = s->parents[j];
-            const bool parent_before = p == UINT32_MAX || p < at;
-            below[j] =
-                (uint8_t)((last != rend && last->joint == j) || (!parent_before && below[p]));
-            free_here = !below[j] && (parent_before || (run != UINT32_MAX && p >= run));
-        }
-        if (free_here) {
-            run = run == UINT32_MAX ? j : run;
-            continue;
-        }
-        if (run != UINT32_MAX && j - run > best_len) {
-            best_from = run, best_len = j - run;
-        }
-        run = UINT32_MAX;
-    }
-    /* Whole steps only: a step computed in parts composes its local matrices once a part, so
-     * the parts at the run's ends would cost more than running them beside the solves saves. */
-    const uint32_t lo = (best_from + per - 1) / per * per, end = best_from + best_len;
-    const uint32_t hi = end == n ? n : end / per * per;
-    if (best_len > 0 && lo < hi) {
-        *from = lo, *to = hi;
-    }
-}
-
 oroya_result oroya__ik_plan_create(const oroya_pose_skeleton *s, const oroya_ik *iks,
                                    uint32_t count, const oroya_allocator *allocator,
                                    oroya__ik_plan **out) {
@@ -1922,10 +1853,7 @@ oroya_result oroya__ik_plan_create(const oroya_pose_skeleton *s, const oroya_ik 
         }
         roots[root_count - 1].count++;
     }
-    *plan = (oroya__ik_plan){root_count, roots, entries, paths, {0, 0}, {0, 0}};
-    for (int w = 0; w < 2; w++) {
-        plan_free_range(s, plan, 4u << w, &plan->free_from[w], &plan->free_to[w]);
-    }
+    *plan = (oroya__ik_plan){root_count, roots, entries, paths};
     *out = plan;
     return OROYA_OK;
 }
@@ -2407,8 +2335,7 @@ HOT bool two_bone_walked(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
  * Every other IK runs as ik_run_root runs it, and so does a chain the float solve sends back
  * (the double solver; the float solve fails again). */
 static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots,
-                                   uint32_t count, oroya__ik_parent_cache *cache,
-                                   oroya__ik_side *work) {
+                                   uint32_t count, oroya__ik_parent_cache *cache) {
     uint32_t r = 0;
     while (r < count) {
         /* The batch [r, e): up to two walked two-bone IKs, and the roots between and after
@@ -2417,7 +2344,7 @@ static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan
         fchain2 tin[2];
         const oroya__ik_plan_root *trt[2] = {NULL, NULL};
         tb_state st;
-        st.k = 0, st.phase = 0, st.ik = tik, st.in = tin, st.work = work;
+        st.k = 0, st.phase = 0, st.ik = tik, st.in = tin;
         uint32_t e = r;
         for (; e < count; e++) {
             if (st.k == 2) {
@@ -2432,14 +2359,14 @@ static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan
                 trt[st.k++] = &roots[e];
             }
         }
-        tb_state *side = st.k || work ? &st : NULL;
+        tb_state *side = st.k ? &st : NULL;
         for (uint32_t i = r; i < e; i++) {
             if (&roots[i] == trt[0] || &roots[i] == trt[1]) {
                 continue;
             }
             ik_run_root(c, &roots[i], cache, side);
         }
-        if (st.k || work) {
+        if (st.k) {
             fast_two_bone_finish(&st);
         }
         for (int k = 0; k < st.k; k++) {
@@ -2454,8 +2381,8 @@ static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan
 }
 
 void oroya__ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots, uint32_t count,
-                         oroya__ik_parent_cache *cache, oroya__ik_side *side) {
-    ik_run_roots(c, roots, count, cache, side);
+                         oroya__ik_parent_cache *cache) {
+    ik_run_roots(c, roots, count, cache);
 }
 
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,

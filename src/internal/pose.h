@@ -345,19 +345,13 @@ typedef struct oroya__ik_plan {
     const oroya__ik_plan_root *roots;
     const oroya__ik_plan_entry *entries;
     const uint32_t *paths;
-    /* The joints the pass may compute while the last point's IKs solve (see pk_ltm_ik), for
-     * steps of 4 ([0]) and 8 ([1]) joints: [free_from, free_to), empty when equal. None of
-     * them is below a root of that point, and each one's parent is computed before the
-     * point or is in the range. */
-    uint32_t free_from[2], free_to[2];
 } oroya__ik_plan;
 
 /* Where the pass runs the IKs of the roots from r on (rend: the end of the roots), with
  * joints [0, done) computed and steps of `per` joints: at the start of r's step when r's
  * parent is before it (or r is a skeleton root), else at r itself (the step is computed in
  * two parts), never before `done`. Every root after r whose parent is computed by then runs
- * at the same point; *end is the first that does not. The pass (pk_ltm_ik) and the plan's
- * free range (oroya__ik_plan_create) both use it. */
+ * at the same point; *end is the first that does not (pk_ltm_ik). */
 static inline uint32_t oroya__ik_point(const oroya__ik_plan_root *r,
                                        const oroya__ik_plan_root *rend, uint32_t done, uint32_t per,
                                        const oroya__ik_plan_root **end) {
@@ -371,16 +365,6 @@ static inline uint32_t oroya__ik_point(const oroya__ik_plan_root *r,
     *end = q;
     return at;
 }
-
-/* Work the pass gives the IKs of its last point to do between the steps of their solves
- * (oroya__ik_run_roots): each call of `work` computes the model and bone matrices of the next
- * few joints of [next, end) (at most one step). A solve is a chain of steps that wait on each
- * other; the joints' matrices are independent of it, so the processor runs both at once. */
-typedef struct oroya__ik_side {
-    void (*work)(struct oroya__ik_side *side);
-    const struct oroya__ik_pose *pose;
-    uint32_t next, end;
-} oroya__ik_side;
 
 /* The pose a list of IKs works on, the character's or the rig-backed mixer's. Joints are
  * skeleton joints, "world" is model space. */
@@ -430,10 +414,9 @@ typedef struct oroya__ik_parent_cache {
 /* The IKs of the roots roots[0..count), in order, where every root's parent is computed and
  * no root is below another (their chains are apart: none reads what another writes, so the
  * order does not change the result): each root's IKs in list order, with two two-bone IKs on the
- * float path solved side by side. side: NULL, or work to do between the solves' steps (not
- * necessarily all of it). */
+ * float path solved side by side. */
 void oroya__ik_run_roots(const oroya__ik_pose *p, const oroya__ik_plan_root *roots, uint32_t count,
-                         oroya__ik_parent_cache *cache, oroya__ik_side *side);
+                         oroya__ik_parent_cache *cache);
 
 /* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
  * when p->in_pass, else after it. */

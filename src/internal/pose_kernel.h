@@ -1199,14 +1199,6 @@ static OROYA__INLINE void pk_ltm_span(const oroya__ik_pose *p, uint32_t from, ui
     }
 }
 
-/* oroya__ik_side's work: the next joints of the free range, up to the end of their step. */
-static void pk_side_work(oroya__ik_side *side) {
-    const uint32_t per = 4u * PK_BLOCKS;
-    const uint32_t to = (side->next / per + 1) * per, e = to < side->end ? to : side->end;
-    pk_ltm_span(side->pose, side->next, e);
-    side->next = e;
-}
-
 /* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, each root's
  * IKs run once its parent is computed (they write the chains' local rotations), and the pass
  * goes on from the new rotations, so every joint is computed once, already corrected.
@@ -1218,11 +1210,7 @@ static void pk_side_work(oroya__ik_side *side) {
  * three from the hips and the spine): such roots are not below one another (a root's parent
  * is not computed before the root has run), so their IKs read nothing another writes and the
  * result is that of running them one by one, and oroya__ik_run_roots can solve them side by
- * side. The roots are taken in order; a root whose parent is not computed yet ends the group.
- * At the last point, the plan's free range (whole steps below none of the point's roots, their
- * parents computed) is handed to the IKs as side work (oroya__ik_side, pk_side_work): they
- * compute it a step at a time between their solves' steps, and what is left of it after them
- * is computed here; the rest of the pass goes around it. */
+ * side. The roots are taken in order; a root whose parent is not computed yet ends the group. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
     const oroya__ik_plan *plan = p->plan;
@@ -1232,8 +1220,6 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
         return;
     }
     const uint32_t per = 4u * PK_BLOCKS;
-    /* The plan's free range for this width: computed while the last point's IKs solve. */
-    const uint32_t f0 = plan->free_from[PK_BLOCKS - 1], f1 = plan->free_to[PK_BLOCKS - 1];
     /* The roots ascend: the next one is at r, and every root before it is done; joints
      * [0, done) are computed. */
     const oroya__ik_plan_root *r = plan->roots, *const rend = r + plan->root_count;
@@ -1243,23 +1229,11 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
         const oroya__ik_plan_root *q;
         const uint32_t at = oroya__ik_point(r, rend, done, per, &q);
         pk_ltm_span(p, done, at);
-        if (q == rend && f1 > f0) {
-            oroya__ik_side side = {pk_side_work, p, f0, f1};
-            oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent, &side);
-            pk_ltm_span(p, side.next, f1);
-        } else {
-            oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent, NULL);
-        }
+        oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent);
         r = q;
         done = at;
     }
-    /* The free range lies after the last point (f0 >= done): the joints around it. */
-    if (f1 > f0) {
-        pk_ltm_span(p, done, f0);
-        pk_ltm_span(p, f1, skel->joint_count);
-    } else {
-        pk_ltm_span(p, done, skel->joint_count);
-    }
+    pk_ltm_span(p, done, skel->joint_count);
 }
 
 /* The mixer's time is a double (three's is a JS number): the interval comes from the float
