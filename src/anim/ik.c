@@ -2230,10 +2230,13 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
     return true;
 }
 
-/* Static, so that the clones' ifunc stays local: GCC exports a target_clones resolver of a
- * global function whatever its visibility. */
+/* A root's IKs, in list order: the float paths where they apply (the two-bone one only when
+ * two_bone_float; side: a two-bone solve to run between a float aim chain's joints, or NULL),
+ * else the double solver. Static, so that the clones' ifunc stays local: GCC exports a
+ * target_clones resolver of a global function whatever its visibility. */
 static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
-                                  oroya__ik_parent_cache *cache, tb_state *side) {
+                                  oroya__ik_parent_cache *cache, tb_state *side,
+                                  bool two_bone_float) {
     const uint32_t root = rt->joint;
     const oroya__ik_plan_entry *const entries = c->plan->entries + rt->first;
     for (uint32_t i = 0; i < rt->count; i++) {
@@ -2253,7 +2256,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
         /* The parent is computed. */
         const uint32_t par = rt->parent;
         const oroya_mat4 *pm = par == UINT32_MAX ? NULL : &c->models[par];
-        if (fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
+        if (two_bone_float && fast_two_bone_applies(ik) && parent_rotation(pm, par, cache) &&
             run_fast_two_bone(c, ik, path, len, pm ? pm->m : NULL, cache)) {
             continue;
         }
@@ -2333,7 +2336,7 @@ HOT bool two_bone_walked(const oroya__ik_pose *c, const oroya__ik_plan_root *rt,
  * side (tb_state), and the phases of that solve run between the joints of the first float
  * aim chain among the other roots (fast_aim's side), so the three chains of waits overlap.
  * Every other IK runs as ik_run_root runs it, and so does a chain the float solve sends back
- * (the double solver; the float solve fails again). */
+ * (the double solver: neither is tried on the two-bone float path again). */
 static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roots,
                                    uint32_t count, oroya__ik_parent_cache *cache) {
     uint32_t r = 0;
@@ -2364,7 +2367,8 @@ static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan
             if (&roots[i] == trt[0] || &roots[i] == trt[1]) {
                 continue;
             }
-            ik_run_root(c, &roots[i], cache, side);
+            /* A root of one IK was tried on the two-bone float path above (two_bone_walked). */
+            ik_run_root(c, &roots[i], cache, side, roots[i].count != 1);
         }
         if (st.k) {
             fast_two_bone_finish(&st);
@@ -2373,7 +2377,7 @@ static IK_CLONES void ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan
             if (st.ok[k]) {
                 write_rotations(c, tik[k], 2, st.out[k]);
             } else {
-                ik_run_root(c, trt[k], cache, NULL);
+                ik_run_root(c, trt[k], cache, NULL, false);
             }
         }
         r = e;

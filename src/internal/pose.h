@@ -347,25 +347,6 @@ typedef struct oroya__ik_plan {
     const uint32_t *paths;
 } oroya__ik_plan;
 
-/* Where the pass runs the IKs of the roots from r on (rend: the end of the roots), with
- * joints [0, done) computed and steps of `per` joints: at the start of r's step when r's
- * parent is before it (or r is a skeleton root), else at r itself (the step is computed in
- * two parts), never before `done`. Every root after r whose parent is computed by then runs
- * at the same point; *end is the first that does not (pk_ltm_ik). */
-static inline uint32_t oroya__ik_point(const oroya__ik_plan_root *r,
-                                       const oroya__ik_plan_root *rend, uint32_t done, uint32_t per,
-                                       const oroya__ik_plan_root **end) {
-    const uint32_t first = r->joint / per * per;
-    uint32_t at = r->parent + 1 <= first ? first : r->joint;
-    at = at > done ? at : done;
-    const oroya__ik_plan_root *q = r;
-    while (q != rend && q->parent + 1 <= at) {
-        q++;
-    }
-    *end = q;
-    return at;
-}
-
 /* The pose a list of IKs works on, the character's or the rig-backed mixer's. Joints are
  * skeleton joints, "world" is model space. */
 typedef struct oroya__ik_pose {
@@ -400,8 +381,8 @@ void oroya__ik_run_after(const oroya__ik_pose *p);
 /* With a plan, local-to-model runs the roots' IKs (oroya__ik_run_roots, a root's IKs in list
  * order: they solve on the chain's matrices from the blended locals and write its local
  * rotations) once the root's parent is computed, and goes on with the new rotations, so the
- * chain and everything below it are computed once, already corrected: at the points
- * oroya__ik_point gives. */
+ * chain and everything below it are computed once, already corrected: at the points of the
+ * pass pk_ltm_ik describes (src/internal/pose_kernel.h). */
 /* The world rotation of the last first joint's parent an IK decomposed in one local-to-model
  * pass (two legs share the hips; joint UINT32_MAX: a skeleton root), set false before the
  * pass. A model matrix is final once the pass has computed it, so the entry stays true for

@@ -1199,6 +1199,25 @@ static OROYA__INLINE void pk_ltm_span(const oroya__ik_pose *p, uint32_t from, ui
     }
 }
 
+/* Where the pass runs the IKs of the roots from r on (rend: the end of the roots), with
+ * joints [0, done) computed and steps of `per` joints: at the start of r's step when r's
+ * parent is before it (or r is a skeleton root), else at r itself (the step is computed in
+ * two parts), never before `done`. Every root after r whose parent is computed by then runs
+ * at the same point; *end is the first that does not. */
+static OROYA__INLINE uint32_t pk_ik_point(const oroya__ik_plan_root *r,
+                                          const oroya__ik_plan_root *rend, uint32_t done,
+                                          uint32_t per, const oroya__ik_plan_root **end) {
+    const uint32_t first = r->joint / per * per;
+    uint32_t at = r->parent + 1 <= first ? first : r->joint;
+    at = at > done ? at : done;
+    const oroya__ik_plan_root *q = r;
+    while (q != rend && q->parent + 1 <= at) {
+        q++;
+    }
+    *end = q;
+    return at;
+}
+
 /* Local-to-model with IKs (see oroya__pose_ltm_ik): after the pass, or inside it, each root's
  * IKs run once its parent is computed (they write the chains' local rotations), and the pass
  * goes on from the new rotations, so every joint is computed once, already corrected.
@@ -1227,7 +1246,7 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
     uint32_t done = 0;
     while (r != rend) {
         const oroya__ik_plan_root *q;
-        const uint32_t at = oroya__ik_point(r, rend, done, per, &q);
+        const uint32_t at = pk_ik_point(r, rend, done, per, &q);
         pk_ltm_span(p, done, at);
         oroya__ik_run_roots(p, r, (uint32_t)(q - r), &parent);
         r = q;

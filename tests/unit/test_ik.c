@@ -1406,11 +1406,22 @@ static void test_kernel_roots_before_their_step(void) {
     OT_CHECK_MSG(d < 1e-5, "c, b, a: scene and kernel differ by %g", d);
 }
 
+/* A two-bone leg at weight 1 on joints first, first + 1, first + 2 (the float path's case). */
+static oroya_ik leg_ik(const char *name, uint32_t first, oroya_vec3 target) {
+    return (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                      .name = name,
+                      .joints = {first, first + 1, first + 2},
+                      .target = target,
+                      .pole = {0, 0, 1},
+                      .weight = 1};
+}
+
 /* The IKs of one point of the pass run together: a humanoid of 56 joints with a neck aim chain
  * whose first joint's parent is in its step (the point is the neck itself) and two legs from
  * the hips that run at the same point, their two-bone solves side by side and between the
  * aim chain's joints (the IKs set up for the float paths: weight 1, no limits, no eye offset).
- * The result is the scene path's (1e-5) and the same bits at both widths (paths_differ). */
+ * The result is the scene path's (1e-5) and the same bits at both widths (paths_differ); a
+ * leg's run-time fallback leaves that leg as blended and the rest solved. */
 static void test_kernel_legs_with_neck(void) {
     enum { N = 56 };
     uint32_t parents[N];
@@ -1441,12 +1452,7 @@ static void test_kernel_legs_with_neck(void) {
         rest[i].rotation = rand_quat(0.15f);
     }
     oroya_ik iks[3] = {
-        {.type = OROYA_IK_TWO_BONE,
-         .name = "footL",
-         .joints = {44, 45, 46},
-         .target = {0.15f, 0.3f, 0.25f},
-         .pole = {0, 0, 1},
-         .weight = 1},
+        leg_ik("footL", 44, (oroya_vec3){0.15f, 0.3f, 0.25f}),
         {.type = OROYA_IK_AIM,
          .name = "head",
          .joints = {5, 6, 7},
@@ -1456,15 +1462,48 @@ static void test_kernel_legs_with_neck(void) {
          .up = {0, 1, 0},
          .target = {0.6f, 1.9f, 2},
          .weight = 1},
-        {.type = OROYA_IK_TWO_BONE,
-         .name = "footR",
-         .joints = {50, 51, 52},
-         .target = {-0.2f, 0.35f, 0.2f},
-         .pole = {0, 0, 1},
-         .weight = 1},
+        leg_ik("footR", 50, (oroya_vec3){-0.2f, 0.35f, 0.2f}),
     };
     double d = paths_differ(parents, rest, N, iks, 3);
     OT_CHECK_MSG(d < 1e-5, "legs with the neck: scene and kernel differ by %g", d);
+    /* At run time a leg whose pole became zero or whose target is not finite falls back (its
+     * chain as blended, bit for bit) while the other leg and the neck, solved beside it,
+     * still are: the pose without IK, then the IKs, then each leg broken in turn. */
+    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_character *ch = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = N, .parents = parents, .rest = rest},
+                 &skel, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
+                                         NULL) == OROYA_OK);
+    static oroya_mat4 plain[N], solved[N], now[N];
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    memcpy(plain, oroya_pose_character_models(ch), sizeof plain);
+    OT_CHECK(oroya_pose_character_set_ik(ch, iks, 3, NULL) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    memcpy(solved, oroya_pose_character_models(ch), sizeof solved);
+    OT_CHECK(memcmp(plain + 44, solved + 44, 6 * sizeof *plain) != 0);
+    OT_CHECK(memcmp(plain + 50, solved + 50, 6 * sizeof *plain) != 0);
+    for (int bad = 0; bad < 4; bad++) {
+        oroya_ik *leg = &iks[bad & 1 ? 2 : 0];
+        const oroya_ik keep = *leg;
+        if (bad < 2) {
+            leg->pole = (oroya_vec3){0, 0, 0};
+        } else {
+            leg->target.y = NAN;
+        }
+        OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+        memcpy(now, oroya_pose_character_models(ch), sizeof now);
+        const uint32_t broken = bad & 1 ? 50 : 44, other = bad & 1 ? 44 : 50;
+        OT_CHECK_MSG(memcmp(now + broken, plain + broken, 6 * sizeof *now) == 0,
+                     "case %d: the broken leg is not as blended", bad);
+        OT_CHECK_MSG(memcmp(now + other, solved + other, 6 * sizeof *now) == 0,
+                     "case %d: the other leg is not solved", bad);
+        OT_CHECK_MSG(memcmp(now, solved, 44 * sizeof *now) == 0, "case %d: the neck changed", bad);
+        *leg = keep;
+    }
+    oroya_pose_character_destroy(ch);
+    oroya_pose_skeleton_destroy(skel);
 }
 
 /* An allocator that fails once `left` allocations have been made. */
