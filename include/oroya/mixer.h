@@ -122,7 +122,11 @@ typedef struct oroya_event {
  * events come in the order they happened: the markers before the first wrap, the LOOP event,
  * the markers after it; FINISHED comes last. When one update spans more than
  * OROYA_MAX_MARKER_LOOPS loops, the markers of the loops past that are counted as dropped
- * (oroya_mixer_events) instead of dispatched. oroya_mixer_set_time (a jump) fires none. */
+ * (oroya_mixer_events) instead of dispatched. oroya_mixer_set_time (a jump) fires none.
+ * An event's `marker` points into the clip's list: valid until oroya_clip_set_markers
+ * replaces it (or the clip is destroyed). A callback that replaces the list of the clip
+ * being reported ends that loop's reports (the rest of the old list is not reported); the
+ * loops after the next wrap and later updates report the new list. */
 #define OROYA_MAX_MARKER_LOOPS 4096
 
 /* Called during oroya_mixer_update (and oroya_mixer_set_time), in dispatch order, for every
@@ -289,7 +293,8 @@ oroya_result oroya_mixer_uncache_action(oroya_mixer *mixer, oroya_action *action
 
 /* Events raised by the last update (or set_time), in dispatch order. At most max_events
  * are kept; *dropped (may be NULL) counts the rest (the callback still saw them). The
- * pointer is valid until the next update. */
+ * pointer is valid until the next update (a MARKER event's `marker` until its clip's markers
+ * are replaced, see "Markers" above). */
 const oroya_event *oroya_mixer_events(const oroya_mixer *mixer, uint32_t *count, uint32_t *dropped);
 
 /* Replaces the event callback (NULL = none). */

@@ -1140,20 +1140,40 @@ static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int
 
 /* ---- markers ------------------------------------------------------------------------------- */
 
-/* Fires the clip's markers whose time lies in the clip-time interval from lo to hi (lo <= hi;
- * each end included or not), in increasing time when `ascending`, else decreasing. */
-static void fire_marker_range(oroya_action *a, double lo, bool lo_in, double hi, bool hi_in,
-                              bool ascending) {
-    const oroya_clip *c = a->clip;
-    const uint32_t n = c->marker_count;
+/* The clip's marker list as a pass over a loop (or the whole update) found it. A callback
+ * may replace the list (oroya_clip_set_markers frees the old one): the pass then stops, since
+ * the list it was walking is gone; the passes after it (the loops after the next wrap, the
+ * next update) walk the new list. */
+typedef struct marker_list {
+    const oroya_marker *at;
+    uint32_t count;
+} marker_list;
+
+static marker_list markers_of(const oroya_action *a) {
+    return (marker_list){a->clip->markers, a->clip->marker_count};
+}
+
+static bool markers_still(const oroya_action *a, marker_list l) {
+    return a->clip->markers == l.at && a->clip->marker_count == l.count;
+}
+
+/* Fires the markers of list l whose time lies in the clip-time interval from lo to hi
+ * (lo <= hi; each end included or not), in increasing time when `ascending`, else
+ * decreasing. False when a callback replaced the list (see marker_list). */
+static bool fire_marker_range(oroya_action *a, marker_list l, double lo, bool lo_in, double hi,
+                              bool hi_in, bool ascending) {
+    const uint32_t n = l.count;
     for (uint32_t i = 0; i != n; ++i) {
-        const oroya_marker *mk = &c->markers[ascending ? i : n - 1 - i];
+        if (!markers_still(a, l))
+            return false;
+        const oroya_marker *mk = &l.at[ascending ? i : n - 1 - i];
         double t = mk->time;
         if ((lo_in ? t >= lo : t > lo) && (hi_in ? t <= hi : t < hi)) {
             oroya_event e = {OROYA_EVENT_MARKER, a, 0, 0, mk};
             dispatch_event(a->mixer, &e);
         }
     }
+    return markers_still(a, l);
 }
 
 /* One update's pass over the loops of a repeat or ping-pong action (see "Markers" in
@@ -1168,7 +1188,7 @@ typedef struct marker_pass {
     bool start, ping_pong;
 } marker_pass;
 
-static void fire_marker_segment(oroya_action *a, const marker_pass *mp, int64_t k) {
+static bool fire_marker_segment(oroya_action *a, marker_list l, const marker_pass *mp, int64_t k) {
     const double d = mp->d;
     double lo, hi;
     bool lo_in, hi_in;
@@ -1184,39 +1204,41 @@ static void fire_marker_segment(oroya_action *a, const marker_pass *mp, int64_t 
         hi_in = k == 0 ? mp->start : !mp->ping_pong;
     }
     if (lo > hi)
-        return;
+        return true;
     int64_t count = mp->c0 + k;
     bool reversed = mp->ping_pong && count >= 0 && (count & 1);
     if (reversed)
-        fire_marker_range(a, d - hi, hi_in, d - lo, lo_in, mp->dir < 0);
-    else
-        fire_marker_range(a, lo, lo_in, hi, hi_in, mp->dir > 0);
+        return fire_marker_range(a, l, d - hi, hi_in, d - lo, lo_in, mp->dir < 0);
+    return fire_marker_range(a, l, lo, lo_in, hi, hi_in, mp->dir > 0);
 }
 
 /* Segments [from, to] of the pass, with the loop cap. */
 static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t from, int64_t to) {
-    if (a->clip->marker_count == 0 || to < from)
+    const marker_list l = markers_of(a);
+    if (l.count == 0 || to < from)
         return;
     for (int64_t k = from; k <= to; ++k) {
         if (k - from >= OROYA_MAX_MARKER_LOOPS && k != to) {
             /* The middle loops past the cap: counted, not dispatched. */
-            uint64_t skipped = (uint64_t)(to - k) * a->clip->marker_count;
+            uint64_t skipped = (uint64_t)(to - k) * l.count;
             uint64_t total = (uint64_t)a->mixer->events_dropped + skipped;
             a->mixer->events_dropped = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
             k = to;
         }
-        fire_marker_segment(a, mp, k);
+        if (!fire_marker_segment(a, l, mp, k))
+            return;
     }
 }
 
 /* The markers of a LOOP_ONCE update from raw time t0 to t1 (already clamped to [0, d]). */
 static void fire_markers_once(oroya_action *a, double t0, double t1, bool start) {
-    if (a->clip->marker_count == 0)
+    const marker_list l = markers_of(a);
+    if (l.count == 0)
         return;
     if (t1 >= t0)
-        fire_marker_range(a, t0, start, t1, true, true);
+        fire_marker_range(a, l, t0, start, t1, true, true);
     else
-        fire_marker_range(a, t1, true, t0, start, false);
+        fire_marker_range(a, l, t1, true, t0, start, false);
 }
 
 /* ---- control interpolants ------------------------------------------------------------------ */

@@ -1,7 +1,7 @@
 /* Clip markers (keyframe events): the crossing rule forwards and backwards, repeat wraps,
  * ping-pong turns, one dt spanning several loops, clamped and unclamped finishes, set_time,
  * play after stop, an action's own set_time (before and after play), markers set on a
- * playing action's clip, the loop cap, the order against loop and finished events, and
+ * playing action's clip, markers replaced from the event callback, the loop cap, the order against loop and finished events, and
  * oroya_clip_set_markers' checks. Expected sequences are worked out by hand from the rule in
  * oroya/mixer.h; the long irregular run and the loop cap are checked against counts computed
  * in closed form. */
@@ -288,6 +288,35 @@ static void test_markers_set_while_playing(void) {
     teardown(&f);
 }
 
+/* A callback that replaces the markers of the clip being reported (on marker "a", with "x"
+ * at 0.05): that loop's pass over the old list stops there (the list is freed: ASan sees a
+ * read of it), the loop after the wrap and the next update report the new list. */
+static oroya_clip *replace_clip;
+
+static void on_event_replacing(const oroya_event *e, void *user) {
+    on_event(e, user);
+    if (e->type == OROYA_EVENT_MARKER && !strcmp(e->marker->name, "a")) {
+        const oroya_marker x = {0.05, "x"};
+        OT_CHECK(oroya_clip_set_markers(replace_clip, &x, 1, NULL) == OROYA_OK);
+    }
+}
+
+static void test_markers_replaced_from_callback(void) {
+    fixture f;
+    setup(&f, "sabe");
+    replace_clip = f.clip;
+    oroya_mixer_set_event_callback(f.mixer, on_event_replacing, &f.rec);
+    EXPECT(&f, 0.1, "s ");        /* [0, 0.1] */
+    EXPECT(&f, 1.0, "a LOOP x "); /* (0.1, 1]: "b" and "e" were in the old list; [0, 0.1] */
+    EXPECT(&f, 0.5, "");          /* (0.1, 0.6] */
+    EXPECT(&f, 0.5, "LOOP x ");   /* (0.6, 1], [0, 0.1] */
+    uint32_t count = 0;
+    const oroya_event *ev = oroya_mixer_events(f.mixer, &count, NULL);
+    OT_EQ_INT(count, 2);
+    OT_CHECK(count == 2 && ev[1].type == OROYA_EVENT_MARKER && !strcmp(ev[1].marker->name, "x"));
+    teardown(&f);
+}
+
 /* Past OROYA_MAX_MARKER_LOOPS loops in one update the markers are counted in `dropped`, not
  * dispatched: one update of 5000.1 s on the 1 s clip passes marker "a" (0.25) 5000 times.
  * The callback sees at least the cap and fewer than all; every event that happened (5000
@@ -315,6 +344,7 @@ int main(void) {
     OT_RUN(test_irregular_long_run);
     OT_RUN(test_action_set_time);
     OT_RUN(test_markers_set_while_playing);
+    OT_RUN(test_markers_replaced_from_callback);
     OT_RUN(test_marker_loop_cap);
     return ot_finish();
 }
