@@ -2389,6 +2389,19 @@ void oroya__ik_run_roots(const oroya__ik_pose *c, const oroya__ik_plan_root *roo
     ik_run_roots(c, roots, count, cache);
 }
 
+const oroya__ik_plan_root *oroya__ik_next_live(const oroya__ik_pose *c,
+                                               const oroya__ik_plan_root *r,
+                                               const oroya__ik_plan_root *rend) {
+    for (; r != rend; r++) {
+        for (uint32_t i = 0; i < r->count; i++) {
+            if (c->ik[c->plan->entries[r->first + i].ik].weight > 0) {
+                return r;
+            }
+        }
+    }
+    return rend;
+}
+
 /* After the kernel wrote locals, models and bones: each IK rewrites its chain's rotations,
  * then the model and bone matrices of its first joint's subtree are recomputed (a mark per
  * joint: parents come first, so one forward pass finds the subtree). */

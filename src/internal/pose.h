@@ -398,6 +398,11 @@ typedef struct oroya__ik_parent_cache {
  * float path solved side by side. */
 void oroya__ik_run_roots(const oroya__ik_pose *p, const oroya__ik_plan_root *roots, uint32_t count,
                          oroya__ik_parent_cache *cache);
+/* The first root from r on (before rend) with an IK of weight above 0 this frame, or rend: a
+ * root whose IKs are all off (weight 0) does not split the pass. */
+const oroya__ik_plan_root *oroya__ik_next_live(const oroya__ik_pose *p,
+                                               const oroya__ik_plan_root *r,
+                                               const oroya__ik_plan_root *rend);
 
 /* Local-to-model (root NULL) with the IKs of p, the best kernel the CPU has: inside the pass
  * when p->in_pass, else after it. */

@@ -1229,7 +1229,9 @@ static OROYA__INLINE uint32_t pk_ik_point(const oroya__ik_plan_root *r,
  * three from the hips and the spine): such roots are not below one another (a root's parent
  * is not computed before the root has run), so their IKs read nothing another writes and the
  * result is that of running them one by one, and oroya__ik_run_roots can solve them side by
- * side. The roots are taken in order; a root whose parent is not computed yet ends the group. */
+ * side. The roots are taken in order; a root whose parent is not computed yet ends the group.
+ * A root whose IKs are all off this frame (weight 0) is passed over (oroya__ik_next_live):
+ * it does not split the pass, so a list switched off by its weights costs what no list does. */
 static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya_pose_skeleton *skel = p->skeleton;
     const oroya__ik_plan *plan = p->plan;
@@ -1244,7 +1246,7 @@ static void pk_ltm_ik(const oroya__ik_pose *p) {
     const oroya__ik_plan_root *r = plan->roots, *const rend = r + plan->root_count;
     oroya__ik_parent_cache parent = {.set = false};
     uint32_t done = 0;
-    while (r != rend) {
+    while ((r = oroya__ik_next_live(p, r, rend)) != rend) {
         const oroya__ik_plan_root *q;
         const uint32_t at = pk_ik_point(r, rend, done, per, &q);
         pk_ltm_span(p, done, at);

@@ -16,7 +16,7 @@ if [ -n "$(ls -A "$tmp")" ]; then
 fi
 status=0
 names="char_frame_us char_frame_additive_us char_frame_cubic_us ik_two_bone_ns ik_aim_chain_ns
-       mixer_char_frame_ik_us mixer_char_frame_ik_ratio crowd1000_ms crowd1000_2t_ms
+       mixer_char_frame_ik_us mixer_char_frame_ik_ratio mixer_char_frame_ik_off_ratio crowd1000_ms crowd1000_2t_ms
        mixer_char_frame_us mixer_char_frame_additive_us mixer_crowd1000_ms mixer_crowd1000_2t_ms
        skin_mverts_s gltf_load_mb_s gltf_load_cold_mb_s allocs_per_frame
        export_10k_nodes_ms export_100k_nodes_ms export_nodes_scaling

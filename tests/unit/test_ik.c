@@ -1502,6 +1502,20 @@ static void test_kernel_legs_with_neck(void) {
         OT_CHECK_MSG(memcmp(now, solved, 44 * sizeof *now) == 0, "case %d: the neck changed", bad);
         *leg = keep;
     }
+    /* Weights switched to 0 at run time (a root whose IKs are all off is passed over by the
+     * pass): all three off gives the pose without IK bit for bit; the neck off (the first
+     * root) leaves joints 0-43 as blended and the legs solved; the legs off leave them as
+     * blended and the neck solved. */
+    for (int off = 0; off < 3; off++) {
+        iks[0].weight = iks[2].weight = off == 1 ? 1.0f : 0.0f;
+        iks[1].weight = off == 2 ? 1.0f : 0.0f;
+        OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+        memcpy(now, oroya_pose_character_models(ch), sizeof now);
+        const oroya_mat4 *upper = off == 2 ? solved : plain, *legs = off == 1 ? solved : plain;
+        OT_CHECK_MSG(memcmp(now, upper, 44 * sizeof *now) == 0, "weights off %d: joints 0-43", off);
+        OT_CHECK_MSG(memcmp(now + 44, legs + 44, 12 * sizeof *now) == 0, "weights off %d: the legs",
+                     off);
+    }
     oroya_pose_character_destroy(ch);
     oroya_pose_skeleton_destroy(skel);
 }

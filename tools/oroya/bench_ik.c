@@ -4,7 +4,9 @@
  *   mixer_char_frame_ik_us one frame of the rig-backed mixer (walk 0.6 + run 0.4, as
  *                          mixer_char_frame_us, bone matrices included) with two foot IKs and
  *                          a head look-at (oroya_mixer_set_ik);
- *   mixer_char_frame_ik_ratio that frame over the same frame without IK (target <= 1.25).
+ *   mixer_char_frame_ik_ratio that frame over the same frame without IK (target <= 1.25);
+ *   mixer_char_frame_ik_off_ratio the same frame with the three IKs set but their weights 0,
+ *                          over the frame without IK (a list switched off costs nothing).
  * Times are the thread's CPU time, medians of `runs`. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -52,7 +54,7 @@ static oroya_vec3 model_pos(const oroya_mat4 *m) {
 static float ik_head_x[256];
 
 /* Frames of the mixer's walk + run, with or without the IKs (kept apart so callgrind can
- * compare them: --toggle-collect=ik_frames_plain / ik_frames_with_ik). */
+ * compare them: --toggle-collect=ik_frames_plain / ik_frames_with_ik / ik_frames_off). */
 __attribute__((noinline)) static double ik_frames(oroya_mixer *m, oroya_ik *iks, int frames) {
     volatile float sink = 0;
     double t0 = ik_cpu_s();
@@ -68,6 +70,11 @@ __attribute__((noinline)) static double ik_frames(oroya_mixer *m, oroya_ik *iks,
 }
 
 __attribute__((noinline)) static double ik_frames_plain(oroya_mixer *m, int frames) {
+    return ik_frames(m, NULL, frames);
+}
+
+/* The IKs set, their weights 0. */
+__attribute__((noinline)) static double ik_frames_off(oroya_mixer *m, int frames) {
     return ik_frames(m, NULL, frames);
 }
 
@@ -175,17 +182,25 @@ static int ik_mixer_frames(const oroya_bench_mixer_character *mc, const oroya_al
                 cli_esc(err.message[0] ? err.message : "the mixer is off the kernel"));
         goto done;
     }
-    double v[64], w[64];
+    double v[64], w[64], o[64];
     for (int r = 0; r < runs && r < 64; r++) {
         oroya_mixer_set_ik(m, NULL, 0, NULL);
         v[r] = ik_frames_plain(m, frames);
         oroya_mixer_set_ik(m, iks, 3, NULL);
         w[r] = ik_frames_with_ik(m, iks, frames);
+        for (int k = 0; k < 3; k++) {
+            iks[k].weight = 0;
+        }
+        o[r] = ik_frames_off(m, frames);
+        for (int k = 0; k < 3; k++) {
+            iks[k].weight = 1;
+        }
     }
     const int n = runs < 64 ? runs : 64;
-    const double base = ik_median(v, n), with = ik_median(w, n);
+    const double base = ik_median(v, n), with = ik_median(w, n), off = ik_median(o, n);
     printf("mixer_char_frame_ik_us %.3f us\n", with);
     printf("mixer_char_frame_ik_ratio %.3f x\n", base > 0 ? with / base : 0);
+    printf("mixer_char_frame_ik_off_ratio %.3f x\n", base > 0 ? off / base : 0);
     status = 0;
 done:
     oroya_mixer_destroy(m);
