@@ -179,10 +179,18 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
  * matrices (oroya_ik_solve_validate; messages name the joints). count 0 (iks NULL) removes
  * the list. On error the previous list is kept. Allocates the list's plan (its chains' paths
  * and first joints, a few bytes per joint: OROYA_ERR_OUT_OF_MEMORY when that fails), never
- * per update. Run-time fallbacks leave a chain as blended, silently (the update still
- * returns OROYA_OK). */
+ * per update. Run-time fallbacks leave a chain as blended (the update still returns OROYA_OK);
+ * oroya_pose_character_ik_fallbacks counts them. */
 oroya_result oroya_pose_character_set_ik(oroya_pose_character *character, const oroya_ik *iks,
                                          uint32_t count, oroya_error *err);
+
+/* The run-time fallbacks of the last update (oroya_pose_character_update, or this character's
+ * entry of oroya_pose_update_batch): how many IKs of the list that were on (weight above 0)
+ * left their chain as blended (a target, pole or matrix that is not finite, a zero pole, a
+ * target at the chain's first joint, a chain the solver cannot take: docs/ik.md, "Errors and
+ * fallbacks"), and in *first (may be NULL) the lowest list index among them, UINT32_MAX when
+ * there is none. 0 for NULL, no list, or before the first update after set_ik. */
+uint32_t oroya_pose_character_ik_fallbacks(const oroya_pose_character *character, uint32_t *first);
 
 /* ---- hooks: the rig-backed mixer ----------------------------------------------------------- */
 
@@ -201,9 +209,13 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *character, const 
  * for the character (OROYA_ERR_OUT_OF_MEMORY), never per update. While an update takes the
  * property path (oroya_mixer_kernel_active false) the IKs run on the joints' current
  * transforms and write their rotations into the scene at once. Run-time fallbacks leave a
- * chain as blended, silently. */
+ * chain as blended (oroya_mixer_ik_fallbacks counts them). */
 oroya_result oroya_mixer_set_ik(oroya_mixer *mixer, const oroya_ik *iks, uint32_t count,
                                 oroya_error *err);
+
+/* The same as oroya_pose_character_ik_fallbacks for the mixer's last update (or its entry of
+ * oroya_mixer_update_batch). */
+uint32_t oroya_mixer_ik_fallbacks(const oroya_mixer *mixer, uint32_t *first);
 
 OROYA_API_END
 #ifdef __cplusplus

@@ -1877,7 +1877,16 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik
     c->ik = count ? iks : NULL;
     c->ik_count = count;
     c->ik_plan = plan;
+    c->ik_report = (oroya__ik_report){0, UINT32_MAX};
     return OROYA_OK;
+}
+
+uint32_t oroya_pose_character_ik_fallbacks(const oroya_pose_character *c, uint32_t *first) {
+    const bool any = c && c->ik_count && c->ik_report.count;
+    if (first) {
+        *first = any ? c->ik_report.first : UINT32_MAX;
+    }
+    return any ? c->ik_report.count : 0;
 }
 
 /* The model and bone matrices of joint j from its parent's model matrix p (NULL: the
@@ -1959,6 +1968,15 @@ static uint32_t character_chain(const oroya__ik_pose *c, const oroya_ik *ik) {
         ok = ik->joints[k] < c->skeleton->joint_count;
     }
     return ok ? n : 0;
+}
+
+/* IK `index` (list order) is on this frame (weight not <= 0: a NaN weight is on, to be
+ * reported) and left its chain as blended: counted for *_ik_fallbacks. */
+static void note_fallback(const oroya__ik_pose *c, uint32_t index) {
+    if (c->report && !(c->ik[index].weight <= 0)) {
+        c->report->count++;
+        c->report->first = index < c->report->first ? index : c->report->first;
+    }
 }
 
 /* Writes an IK's rotations into the SoA locals (and marks them changed). */
@@ -2158,9 +2176,10 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
  * parent's model matrix p (NULL: the identity) and world rotation, as run_fast_two_bone
  * walks its chain (unit scale within 1e-6 on the path's joints above the end), so the path's
  * matrices are not computed ahead. False when the walk does not apply (nothing written). */
-HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, const uint32_t *path,
-                      uint32_t len, const float *p, const oroya__ik_parent_cache *cache,
-                      tb_state *side) {
+typedef enum { AIM_WALK_NO, AIM_WALK_SOLVED, AIM_WALK_FELL_BACK } aim_walk;
+HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
+                          const uint32_t *path, uint32_t len, const float *p,
+                          const oroya__ik_parent_cache *cache, tb_state *side) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     const float *pm = p ? p : identity;
     const v4 cols[3] = {v4_loadu(pm), v4_loadu(pm + 4), v4_loadu(pm + 8)};
@@ -2178,7 +2197,7 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
     for (uint32_t e = 1; e < len && k < n; e++) {
         if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
               fabsf(bl->sz[i] - 1.0f) <= 1e-6f)) {
-            return false;
+            return AIM_WALK_NO;
         }
         const uint32_t j = path[e];
         bl = &c->locals[j / 4], i = j % 4;
@@ -2190,7 +2209,7 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
         }
     }
     if (k != n) {
-        return false;
+        return AIM_WALK_NO;
     }
     if (fast_aim_applies(ik)) {
         const v4 xyz = q4_set(1.0f, 1.0f, 1.0f, 0.0f);
@@ -2208,7 +2227,7 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
         oroya_quat out[OROYA_IK_MAX_CHAIN];
         if (unit && isfinite(fin) && fast_aim(ik, n, fp, fqw, fl, out, NULL, side)) {
             write_rotations(c, ik, n, out);
-            return true;
+            return AIM_WALK_SOLVED;
         }
     }
     frame f[OROYA_IK_MAX_CHAIN];
@@ -2224,10 +2243,10 @@ HOT bool run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, c
     float last[16] = {0};
     last[12] = (float)f[n - 1].p.x, last[13] = (float)f[n - 1].p.y, last[14] = (float)f[n - 1].p.z;
     if (!isfinite(sum) || solve_frames(ik, n, last, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
-        return true; /* the fallback: the chain left as blended, as character_solve does */
+        return AIM_WALK_FELL_BACK; /* the chain left as blended, as character_solve does */
     }
     write_rotations(c, ik, n, q);
-    return true;
+    return AIM_WALK_SOLVED;
 }
 
 /* A root's IKs, in list order: the float paths where they apply (the two-bone one only when
@@ -2251,6 +2270,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
         const uint32_t *const path = c->plan->paths + entries[i].path_off;
         const uint32_t len = entries[i].path_len;
         if (!n || ik->joints[0] != root || ik->joints[n - 1] != path[len - 1]) {
+            note_fallback(c, entries[i].ik);
             continue;
         }
         /* The parent is computed. */
@@ -2261,9 +2281,14 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
             continue;
         }
         if (ik->type == OROYA_IK_AIM && ik->offset.x == 0 && ik->offset.y == 0 &&
-            ik->offset.z == 0 && parent_rotation(pm, par, cache) &&
-            run_aim_walk(c, ik, n, path, len, pm ? pm->m : NULL, cache, side)) {
-            continue;
+            ik->offset.z == 0 && parent_rotation(pm, par, cache)) {
+            const aim_walk r = run_aim_walk(c, ik, n, path, len, pm ? pm->m : NULL, cache, side);
+            if (r == AIM_WALK_FELL_BACK) {
+                note_fallback(c, entries[i].ik);
+            }
+            if (r != AIM_WALK_NO) {
+                continue;
+            }
         }
         /* The double solver: the path's matrices from the blended locals, as the pass will
          * compute them. A chain joint's matrix goes to its own slot, a joint between chain
@@ -2295,14 +2320,15 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
                 w[k++] = prev;
             }
         }
-        if (k != n) {
-            continue;
-        }
         /* The parent's world rotation: decomposed once per pass and parent (both legs hang
          * from the hips), the identity at a skeleton root. */
-        if (parent_rotation(pm, par, cache)) {
+        bool solved = false;
+        if (k == n && parent_rotation(pm, par, cache)) {
             const dq pq = {cache->q[0], cache->q[1], cache->q[2], cache->q[3]};
-            character_solve(c, ik, n, w, &pq, path, len);
+            solved = character_solve(c, ik, n, w, &pq, path, len);
+        }
+        if (!solved) {
+            note_fallback(c, entries[i].ik);
         }
     }
 }
@@ -2394,7 +2420,7 @@ const oroya__ik_plan_root *oroya__ik_next_live(const oroya__ik_pose *c,
                                                const oroya__ik_plan_root *rend) {
     for (; r != rend; r++) {
         for (uint32_t i = 0; i < r->count; i++) {
-            if (c->ik[c->plan->entries[r->first + i].ik].weight > 0) {
+            if (!(c->ik[c->plan->entries[r->first + i].ik].weight <= 0)) {
                 return r;
             }
         }
@@ -2413,6 +2439,7 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
         const oroya_ik *ik = &c->ik[i];
         const uint32_t n = character_chain(c, ik);
         if (!n) {
+            note_fallback(c, i);
             continue;
         }
         uint32_t path[IK_PATH_MAX];
@@ -2426,6 +2453,7 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
                 q[k] = soa_rotation(c->locals, ik->joints[k]);
             }
             if (oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, q, NULL}, NULL) != OROYA_OK) {
+                note_fallback(c, i);
                 continue;
             }
             write_rotations(c, ik, n, q);
@@ -2438,6 +2466,7 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
             frame pf = {v3(0, 0, 0), qid()};
             if ((par != UINT32_MAX && !frame_of(&c->models[par], &pf)) ||
                 !character_solve(c, ik, n, w, &pf.q, path, len)) {
+                note_fallback(c, i);
                 continue;
             }
         }

@@ -245,6 +245,7 @@ struct oroya_mixer {
     uint16_t *kik;              /* kblocks: rotation lanes an IK has written (kept) */
     const oroya_ik *iks;        /* oroya_mixer_set_ik: borrowed, or NULL */
     oroya__ik_plan *ik_plan;    /* owned: the IKs run inside local-to-model, or NULL */
+    oroya__ik_report ik_report; /* the last update's IK fallbacks (oroya_mixer_ik_fallbacks) */
     uint32_t *kdense;           /* kjoints: the joint's dense index in the scene */
     oroya__scene_hook hook;
     oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
@@ -860,12 +861,13 @@ static void kernel_root_hold(oroya_mixer *m) {
  * wrote are or'ed into `changed`. IK rotations written into the copy go back to the locals,
  * so the scene write-back sees them. */
 static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *changed) {
+    m->ik_report = (oroya__ik_report){0, UINT32_MAX};
     if (!m->ik_count) {
         oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
         return;
     }
-    const oroya__ik_pose p = {m->rig->skeleton, pose,        m->kmodels, m->kbones,
-                              m->iks,           m->ik_count, m->ik_plan, changed};
+    const oroya__ik_pose p = {m->rig->skeleton, pose,       m->kmodels, m->kbones,    m->iks,
+                              m->ik_count,      m->ik_plan, changed,    &m->ik_report};
     oroya__pose_ltm_ik(&p);
     if (pose == m->klocals)
         return;
@@ -3477,5 +3479,13 @@ oroya_result oroya_mixer_set_ik(oroya_mixer *m, const oroya_ik *iks, uint32_t co
     m->iks = count ? iks : NULL;
     m->ik_count = count;
     m->ik_plan = plan;
+    m->ik_report = (oroya__ik_report){0, UINT32_MAX};
     return OROYA_OK;
+}
+
+uint32_t oroya_mixer_ik_fallbacks(const oroya_mixer *m, uint32_t *first) {
+    const bool any = m && m->ik_count && m->ik_report.count;
+    if (first)
+        *first = any ? m->ik_report.first : UINT32_MAX;
+    return any ? m->ik_report.count : 0;
 }

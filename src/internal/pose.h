@@ -261,6 +261,13 @@ int oroya__pose_channel_of(oroya_property p);
 /* normalize(r)^-1 * q in double (an additive clip's rotation delta against the rest value r). */
 void oroya__pose_quat_delta(const float r[4], float *q);
 
+/* The run-time fallbacks of one run of a list of IKs (oroya_pose_character_ik_fallbacks,
+ * oroya_mixer_ik_fallbacks): how many IKs that were on (weight not <= 0) left their chain as
+ * blended, and the lowest list index among them (UINT32_MAX: none). */
+typedef struct oroya__ik_report {
+    uint32_t count, first;
+} oroya__ik_report;
+
 struct oroya_pose_character {
     oroya_allocator allocator;
     const oroya_pose_skeleton *skeleton;
@@ -276,6 +283,7 @@ struct oroya_pose_character {
     const struct oroya_ik *ik;          /* oroya_pose_character_set_ik: borrowed, or NULL */
     uint32_t ik_count;
     struct oroya__ik_plan *ik_plan; /* owned: the IKs run inside local-to-model, or NULL */
+    oroya__ik_report ik_report;     /* the last update's fallbacks */
 };
 
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
@@ -358,6 +366,8 @@ typedef struct oroya__ik_pose {
     const oroya__ik_plan *plan; /* the list's plan: run inside local-to-model; NULL: after */
     uint16_t *changed;          /* NULL, or per block: or'ed with the rotation bits
                                          * (bit 4 + lane) of the joints IK wrote */
+    oroya__ik_report *report;   /* NULL, or where the run's fallbacks are counted (reset by
+                                   the caller) */
 } oroya__ik_pose;
 
 /* The set-up checks of a list of IKs against a skeleton's pose (joint indices, parent chains,
@@ -398,8 +408,9 @@ typedef struct oroya__ik_parent_cache {
  * float path solved side by side. */
 void oroya__ik_run_roots(const oroya__ik_pose *p, const oroya__ik_plan_root *roots, uint32_t count,
                          oroya__ik_parent_cache *cache);
-/* The first root from r on (before rend) with an IK of weight above 0 this frame, or rend: a
- * root whose IKs are all off (weight 0) does not split the pass. */
+/* The first root from r on (before rend) with an IK that is on this frame (a weight not <= 0:
+ * a NaN weight runs, to be reported as a fallback), or rend: a root whose IKs are all off
+ * (weight 0) does not split the pass. */
 const oroya__ik_plan_root *oroya__ik_next_live(const oroya__ik_pose *p,
                                                const oroya__ik_plan_root *r,
                                                const oroya__ik_plan_root *rend);

@@ -1366,11 +1366,13 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
     pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, false,
              false);
     if (!c->ik_count) {
+        c->ik_report = (oroya__ik_report){0, UINT32_MAX};
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
     }
-    const oroya__ik_pose p = {skel,  c->locals,   c->models,  c->bones,
-                              c->ik, c->ik_count, c->ik_plan, NULL};
+    c->ik_report = (oroya__ik_report){0, UINT32_MAX};
+    const oroya__ik_pose p = {skel,        c->locals,  c->models, c->bones,     c->ik,
+                              c->ik_count, c->ik_plan, NULL,      &c->ik_report};
     pk_ltm_ik(&p);
 }
 

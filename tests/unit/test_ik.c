@@ -1500,8 +1500,29 @@ static void test_kernel_legs_with_neck(void) {
         OT_CHECK_MSG(memcmp(now + other, solved + other, 6 * sizeof *now) == 0,
                      "case %d: the other leg is not solved", bad);
         OT_CHECK_MSG(memcmp(now, solved, 44 * sizeof *now) == 0, "case %d: the neck changed", bad);
+        /* The fallback is reported: one IK, the broken leg's index in the list. */
+        uint32_t first = 0;
+        OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, &first), 1);
+        OT_EQ_INT(first, bad & 1 ? 2 : 0);
         *leg = keep;
     }
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    uint32_t none = 0;
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, &none), 0);
+    OT_EQ_INT(none, UINT32_MAX);
+    /* A weight that became NaN is not "off": the chain stays as blended and it is reported
+     * (with the neck's bad target: two fallbacks, the lowest index first). */
+    iks[2].weight = NAN;
+    iks[1].target.x = INFINITY;
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    memcpy(now, oroya_pose_character_models(ch), sizeof now);
+    OT_CHECK(memcmp(now + 50, plain + 50, 6 * sizeof *now) == 0);
+    OT_CHECK(memcmp(now + 5, plain + 5, 3 * sizeof *now) == 0);
+    OT_CHECK(memcmp(now + 44, solved + 44, 6 * sizeof *now) == 0);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, &none), 2);
+    OT_EQ_INT(none, 1);
+    iks[2].weight = 1;
+    iks[1].target.x = 0.6f;
     /* Weights switched to 0 at run time (a root whose IKs are all off is passed over by the
      * pass): all three off gives the pose without IK bit for bit; the neck off (the first
      * root) leaves joints 0-43 as blended and the legs solved; the legs off leave them as
@@ -1515,6 +1536,7 @@ static void test_kernel_legs_with_neck(void) {
         OT_CHECK_MSG(memcmp(now, upper, 44 * sizeof *now) == 0, "weights off %d: joints 0-43", off);
         OT_CHECK_MSG(memcmp(now + 44, legs + 44, 12 * sizeof *now) == 0, "weights off %d: the legs",
                      off);
+        OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0); /* off is not a fallback */
     }
     oroya_pose_character_destroy(ch);
     oroya_pose_skeleton_destroy(skel);

@@ -199,6 +199,24 @@ static void test_mixer_ik_matches_scene_path(void) {
     OT_CHECK_MSG(worst_scene < 1e-5, "mixer's scene vs scene path: %g", worst_scene);
     OT_CHECK_MSG(worst_batch < 1e-5, "batch bones vs scene path: %g", worst_batch);
 
+    /* A run-time fallback (the foot's target turned NaN) is reported, with the IK's index,
+     * on the mixer and on the batch call's mixer; the next update without it reports none. */
+    uint32_t first = 0;
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer, &first), 0);
+    OT_EQ_INT(first, UINT32_MAX);
+    iks[0].target.y = NAN;
+    iks_b[1].target.z = NAN;
+    OT_CHECK(oroya_mixer_update(mixer, 1.0 / 30) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update_batch(&mixer_b, 1, 1.0 / 30, NULL, &err) == OROYA_OK);
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer, &first), 1);
+    OT_EQ_INT(first, 0);
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer_b, &first), 1);
+    OT_EQ_INT(first, 1);
+    moving_targets(iks, 0);
+    moving_targets(iks_b, 0);
+    OT_CHECK(oroya_mixer_update(mixer, 1.0 / 30) == OROYA_OK);
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer, NULL), 0);
+
     /* Removing the list gives the blended pose again: the foot leaves the target. */
     OT_CHECK(oroya_mixer_set_ik(mixer, NULL, 0, &err) == OROYA_OK);
     OT_CHECK(oroya_mixer_update(mixer, 1.0 / 30) == OROYA_OK);

@@ -236,11 +236,13 @@ typedef struct play {
     oroya_ik *kiks;               /* the same on the rig's kernel joints (oroya_mixer_set_ik),
                                  * or NULL: the IKs run on the scene (oroya_ik_scene_apply) */
     int ik_count;
-    oroya_mat4 *ik_world;          /* OROYA_IK_MAX_CHAIN per IK: the chain's world matrices and */
-    oroya_quat *ik_rot;            /* local rotations at set-up, for the field checks of setIk */
-    oroya_geometry *mesh_geometry; /* shared by the "mesh" nodes */
-    oroya_material *materials;     /* one per scenario node (used by "mesh" nodes) */
-    oroya_scenario_stats stats;    /* mixer updates, and those on the pose kernel */
+    oroya_mat4 *ik_world; /* OROYA_IK_MAX_CHAIN per IK: the chain's world matrices and */
+    oroya_quat *ik_rot;   /* local rotations at set-up, for the field checks of setIk */
+    char ik_fallback[OROYA_ERROR_MESSAGE_MAX + 1]; /* the run-time IK fallbacks last warned of
+                                                    * ("" none): warned again when they change */
+    oroya_geometry *mesh_geometry;                 /* shared by the "mesh" nodes */
+    oroya_material *materials;  /* one per scenario node (used by "mesh" nodes) */
+    oroya_scenario_stats stats; /* mixer updates, and those on the pose kernel */
 } play;
 
 /* The script's schedule (scenario_ops.c). */

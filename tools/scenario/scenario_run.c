@@ -30,6 +30,38 @@ static void watch_free(void *m, void *user) {
     oroya_allocator_free(&p->user_alloc, m);
 }
 
+/* The IKs' run-time fallbacks at step i (the chains left as blended: docs/ik.md, "Errors and
+ * fallbacks") as a warning, when they differ from the last ones warned of: a target held in a
+ * degenerate place is said once, not every step. */
+static void warn_ik_fallbacks(play *p, size_t i, oroya_result scene_result,
+                              const char *scene_message) {
+    char now[sizeof p->ik_fallback] = "";
+    if (p->kiks) {
+        uint32_t first = 0;
+        const uint32_t n = oroya_mixer_ik_fallbacks(p->mixer, &first);
+        if (n == 1 && first < (uint32_t)p->ik_count)
+            snprintf(now, sizeof now,
+                     "oroya.ik[%u] \"%s\" fell back: its chain is left as blended (a target or "
+                     "pole not finite, or degenerate in this pose)",
+                     first, p->iks[first].name);
+        else if (n > 1 && first < (uint32_t)p->ik_count)
+            snprintf(now, sizeof now,
+                     "%u IKs fell back: their chains are left as blended (first: oroya.ik[%u] "
+                     "\"%s\"; a target or pole not finite, or degenerate in this pose)",
+                     n, first, p->iks[first].name);
+    } else if (scene_result != OROYA_OK) {
+        snprintf(now, sizeof now, "%s", scene_message);
+    }
+    if (!strcmp(now, p->ik_fallback))
+        return;
+    memcpy(p->ik_fallback, now, sizeof now);
+    if (now[0] && p->desc->on_warning) {
+        char msg[sizeof now + 64];
+        snprintf(msg, sizeof msg, "steps[%zu]: ik: %s", i, now);
+        p->desc->on_warning(msg, p->desc->user);
+    }
+}
+
 /* Step i of docs/scenario.md's stepping: the ops due, the mixer update by the step's dt, the
  * world matrices, the IKs and the skins. */
 static int run_step(play *p, op_queue *q, size_t i, double *clock) {
@@ -51,8 +83,13 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
     if (!isfinite(*clock)) /* a mixer time scale of 0 lets every dt through */
         return sc_fail(p, "steps[%zu]: dt %g takes the clock past the double range", i, dt);
     oroya_scene_update_world(p->scene);
-    if (p->ik_count && !p->kiks)
-        oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, NULL);
+    if (p->ik_count) {
+        oroya_error ik_err = {0};
+        const oroya_result ik_r =
+            p->kiks ? OROYA_OK
+                    : oroya_ik_scene_apply(p->scene, p->iks, (uint32_t)p->ik_count, &ik_err);
+        warn_ik_fallbacks(p, i, ik_r, ik_err.message);
+    }
     char where[48];
     snprintf(where, sizeof where, "steps[%zu]", i);
     if (sc_check_world(p, where) || sc_update_skins(p))
