@@ -1,7 +1,9 @@
 /* IK on the rig-backed mixer (oroya_mixer_set_ik): the mixer's bone and model matrices, the
  * joints it writes back to its scene and the batch call all give what the scene path gives
- * (a mixer without rig, then oroya_ik_scene_apply) on the same character and clip. */
+ * (a mixer without rig, then oroya_ik_scene_apply) on the same character and clip; run-time
+ * fallbacks are counted; both kernel widths give the same bits. */
 #include "internal/mixer.h"
+#include "internal/pose.h" /* oroya__pose_force_baseline */
 #include "oroya/ik.h"
 #include "oroya/mixer.h"
 #include "oroya/rig.h"
@@ -293,8 +295,63 @@ static void test_mixer_ik_property_path(void) {
     oroya_clip_destroy(clip);
 }
 
+/* The IKs through the mixer in both kernel widths: one mixer on the AVX2 kernel (where the CPU
+ * has it), one on the SSE2 baseline (oroya__pose_force_baseline), both with IKs the float
+ * paths take (no end rotation, no eye offset, weight 1) and one the double solver takes,
+ * targets moving: the bone and model matrices are equal bit for bit every frame. */
+static void test_mixer_ik_widths(void) {
+    oroya_clip *clip = make_clip();
+    oroya_scene *scene[2];
+    oroya_rig *rig[2];
+    oroya_mixer *mixer[2];
+    oroya_ik iks[2][3];
+    for (int w = 0; w < 2; w++) {
+        scene[w] = make_scene();
+        rig[w] = NULL, mixer[w] = NULL;
+        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene[w]}, &rig[w], NULL) == OROYA_OK);
+        OT_CHECK(oroya_mixer_create(scene[w], &(oroya_mixer_desc){.rig = rig[w]}, &mixer[w]) ==
+                 OROYA_OK);
+        OT_CHECK(oroya_mixer_play(mixer[w], clip, NULL) == OROYA_OK);
+        make_iks(iks[w]);
+        iks[w][0].has_target_rotation = false;    /* the two-bone float path */
+        iks[w][1].offset = (oroya_vec3){0, 0, 0}; /* the aim float path */
+        iks[w][1].weight = 1;
+        iks[w][1].limits = NULL;
+        iks[w][2] = iks[w][0]; /* the same leg again, with an end rotation: the double solver */
+        iks[w][2].has_target_rotation = true;
+        iks[w][2].name = "footL2";
+        to_kernel_joints(rig[w], scene[w], iks[w], 3);
+        oroya_error err = {0};
+        OT_CHECK_MSG(oroya_mixer_set_ik(mixer[w], iks[w], 3, &err) == OROYA_OK, "%s", err.message);
+    }
+    int differ = 0;
+    for (int f = 0; f < 20; f++) {
+        for (int w = 0; w < 2; w++) {
+            moving_targets(iks[w], f);
+            iks[w][2].target = iks[w][0].target;
+            oroya__pose_force_baseline = w == 1;
+            OT_CHECK(oroya_mixer_update(mixer[w], 1.0 / 30) == OROYA_OK);
+            oroya__pose_force_baseline = false;
+            OT_CHECK(oroya_mixer_kernel_active(mixer[w]));
+            OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[w], NULL), 0);
+        }
+        differ += memcmp(oroya_mixer_bone_matrices(mixer[0], NULL),
+                         oroya_mixer_bone_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) != 0;
+        differ += memcmp(oroya_mixer_model_matrices(mixer[0], NULL),
+                         oroya_mixer_model_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) != 0;
+    }
+    OT_CHECK_MSG(differ == 0, "the widths differ in %d of 40 matrix sets", differ);
+    for (int w = 0; w < 2; w++) {
+        oroya_mixer_destroy(mixer[w]);
+        oroya_rig_destroy(rig[w]);
+        oroya_scene_destroy(scene[w]);
+    }
+    oroya_clip_destroy(clip);
+}
+
 int main(void) {
     OT_RUN(test_mixer_ik_matches_scene_path);
     OT_RUN(test_mixer_ik_property_path);
+    OT_RUN(test_mixer_ik_widths);
     return ot_finish();
 }
