@@ -51,6 +51,9 @@ typedef struct oroya_clip {
     float duration;   /* seconds, finite, >= 0 */
     oroya_blend_mode blend_mode;
     uint32_t track_count;
+    /* Counts the oroya_clip_set_markers calls that replaced the markers (so the mixer notices
+     * a list replaced while it reports it, even at the old address); read only. */
+    uint32_t marker_generation;
     oroya_track *tracks; /* track_count tracks; targets and key arrays owned by the clip */
     /* Rotation keys oroya_clip_create normalized (see OROYA_CLIP_UNIT_TOLERANCE), and where
      * the first one is (UINT32_MAX, UINT32_MAX when none). A clone keeps these; a subclip

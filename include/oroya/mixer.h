@@ -126,7 +126,7 @@ typedef struct oroya_event {
  * An event's `marker` points into the clip's list: valid until oroya_clip_set_markers
  * replaces it (or the clip is destroyed). A callback that replaces the list of the clip
  * being reported ends that loop's reports (the rest of the old list is not reported); the
- * loops after the next wrap and later updates report the new list. */
+ * loops after it, in the same update and later ones, report the new list. */
 #define OROYA_MAX_MARKER_LOOPS 4096
 
 /* Called during oroya_mixer_update (and oroya_mixer_set_time), in dispatch order, for every

@@ -272,6 +272,7 @@ oroya_result oroya_clip_set_markers(oroya_clip *clip, const oroya_marker *marker
     block->marker_mem = mem;
     clip->markers = (const oroya_marker *)(void *)mem;
     clip->marker_count = count;
+    clip->marker_generation++;
     return OROYA_OK;
 }
 

@@ -1142,21 +1142,23 @@ static void dispatch(oroya_mixer *m, oroya_event_type type, oroya_action *a, int
 
 /* ---- markers ------------------------------------------------------------------------------- */
 
-/* The clip's marker list as a pass over a loop (or the whole update) found it. A callback
- * may replace the list (oroya_clip_set_markers frees the old one): the pass then stops, since
- * the list it was walking is gone; the passes after it (the loops after the next wrap, the
- * next update) walk the new list. */
+/* The clip's marker list as a pass over a loop found it. A callback may replace the list
+ * (oroya_clip_set_markers frees the old one): that loop's pass then stops, since the list it
+ * was walking is gone; the loops after it (in this update, after the next wrap, and in later
+ * updates) walk the new list. */
 typedef struct marker_list {
     const oroya_marker *at;
-    uint32_t count;
+    uint32_t count, generation;
 } marker_list;
 
 static marker_list markers_of(const oroya_action *a) {
-    return (marker_list){a->clip->markers, a->clip->marker_count};
+    return (marker_list){a->clip->markers, a->clip->marker_count, a->clip->marker_generation};
 }
 
+/* The generation tells a new list at the old address (the allocator may reuse it). */
 static bool markers_still(const oroya_action *a, marker_list l) {
-    return a->clip->markers == l.at && a->clip->marker_count == l.count;
+    return a->clip->markers == l.at && a->clip->marker_count == l.count &&
+           a->clip->marker_generation == l.generation;
 }
 
 /* Fires the markers of list l whose time lies in the clip-time interval from lo to hi
@@ -1214,9 +1216,10 @@ static bool fire_marker_segment(oroya_action *a, marker_list l, const marker_pas
     return fire_marker_range(a, l, lo, lo_in, hi, hi_in, mp->dir > 0);
 }
 
-/* Segments [from, to] of the pass, with the loop cap. */
+/* Segments [from, to] of the pass, with the loop cap; a list replaced during a segment is
+ * walked from the next one on (see marker_list). */
 static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t from, int64_t to) {
-    const marker_list l = markers_of(a);
+    marker_list l = markers_of(a);
     if (l.count == 0 || to < from)
         return;
     for (int64_t k = from; k <= to; ++k) {
@@ -1228,7 +1231,7 @@ static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t
             k = to;
         }
         if (!fire_marker_segment(a, l, mp, k))
-            return;
+            l = markers_of(a);
     }
 }
 

@@ -296,9 +296,10 @@ static void test_mixer_ik_property_path(void) {
 }
 
 /* The IKs through the mixer in both kernel widths: one mixer on the AVX2 kernel (where the CPU
- * has it), one on the SSE2 baseline (oroya__pose_force_baseline), both with IKs the float
- * paths take (no end rotation, no eye offset, weight 1) and one the double solver takes,
- * targets moving: the bone and model matrices are equal bit for bit every frame. */
+ * has it), one on the SSE2 baseline (oroya__pose_force_baseline switches the pose pass; the
+ * IK solves run the same clone in both), both with IKs the float paths take (no end
+ * rotation, no eye offset, weight 1) and one the double solver takes, targets moving: the
+ * bone and model matrices are equal bit for bit every frame. */
 static void test_mixer_ik_widths(void) {
     oroya_clip *clip = make_clip();
     oroya_scene *scene[2];
@@ -341,6 +342,11 @@ static void test_mixer_ik_widths(void) {
                          oroya_mixer_model_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) != 0;
     }
     OT_CHECK_MSG(differ == 0, "the widths differ in %d of 40 matrix sets", differ);
+#if defined(__x86_64__) || defined(__i386__)
+    if (!__builtin_cpu_supports("avx2")) {
+        printf("test_mixer_ik_widths: no AVX2 here: both mixers ran the SSE2 kernel\n");
+    }
+#endif
     for (int w = 0; w < 2; w++) {
         oroya_mixer_destroy(mixer[w]);
         oroya_rig_destroy(rig[w]);

@@ -288,24 +288,42 @@ static void test_markers_set_while_playing(void) {
     teardown(&f);
 }
 
-/* A callback that replaces the markers of the clip being reported (on marker "a", with "x"
- * at 0.05): that loop's pass over the old list stops there (the list is freed: ASan sees a
- * read of it), the loop after the wrap and the next update report the new list. */
+/* A callback that replaces the markers of the clip being reported (on the `replace_on`-th
+ * marker "a"): that loop's pass over the old list stops there (before the fix the update went
+ * on with the old count over the new, shorter list: ASan saw a read past its end), and the
+ * loops after it, in the same update and later ones, report the new list. `twice`: two
+ * replacements in one callback with lists as long as the old one, so the second may land at
+ * the old list's address (glibc reuses it); the pass must still stop. */
 static oroya_clip *replace_clip;
+static int replace_on, replace_seen;
+static bool replace_twice;
 
 static void on_event_replacing(const oroya_event *e, void *user) {
     on_event(e, user);
-    if (e->type == OROYA_EVENT_MARKER && !strcmp(e->marker->name, "a")) {
+    if (e->type == OROYA_EVENT_MARKER && !strcmp(e->marker->name, "a") &&
+        ++replace_seen == replace_on) {
         const oroya_marker x = {0.05, "x"};
-        OT_CHECK(oroya_clip_set_markers(replace_clip, &x, 1, NULL) == OROYA_OK);
+        const oroya_marker four[2][4] = {{{0.1, "p"}, {0.3, "q"}, {0.6, "r"}, {0.9, "t"}},
+                                         {{0.1, "p"}, {0.3, "q"}, {0.6, "r"}, {0.9, "t"}}};
+        if (replace_twice) {
+            OT_CHECK(oroya_clip_set_markers(replace_clip, four[0], 4, NULL) == OROYA_OK);
+            OT_CHECK(oroya_clip_set_markers(replace_clip, four[1], 4, NULL) == OROYA_OK);
+        } else {
+            OT_CHECK(oroya_clip_set_markers(replace_clip, &x, 1, NULL) == OROYA_OK);
+        }
     }
+}
+
+static void replacing(fixture *f, const char *which, int on, bool twice) {
+    setup(f, which);
+    replace_clip = f->clip;
+    replace_on = on, replace_seen = 0, replace_twice = twice;
+    oroya_mixer_set_event_callback(f->mixer, on_event_replacing, &f->rec);
 }
 
 static void test_markers_replaced_from_callback(void) {
     fixture f;
-    setup(&f, "sabe");
-    replace_clip = f.clip;
-    oroya_mixer_set_event_callback(f.mixer, on_event_replacing, &f.rec);
+    replacing(&f, "sabe", 1, false);
     EXPECT(&f, 0.1, "s ");        /* [0, 0.1] */
     EXPECT(&f, 1.0, "a LOOP x "); /* (0.1, 1]: "b" and "e" were in the old list; [0, 0.1] */
     EXPECT(&f, 0.5, "");          /* (0.1, 0.6] */
@@ -314,6 +332,21 @@ static void test_markers_replaced_from_callback(void) {
     const oroya_event *ev = oroya_mixer_events(f.mixer, &count, NULL);
     OT_EQ_INT(count, 2);
     OT_CHECK(count == 2 && ev[1].type == OROYA_EVENT_MARKER && !strcmp(ev[1].marker->name, "x"));
+    teardown(&f);
+
+    /* Replaced in the second loop of an update over four: the loops after it report the new
+     * list. (0.1, 1], LOOP, [0, 1] stopped at "a", [0, 1] and [0, 0.1] with "x" at 0.05. */
+    replacing(&f, "ab", 2, false);
+    EXPECT(&f, 0.1, "");
+    EXPECT(&f, 3.0, "a b LOOP a x x ");
+    teardown(&f);
+
+    /* Two replacements in one callback: the pass stops even if the second list took the
+     * old one's address ("q", "r" and "t" of the new list are not reported by it). */
+    replacing(&f, "sabe", 1, true);
+    EXPECT(&f, 0.1, "s ");
+    EXPECT(&f, 0.8, "a ");      /* (0.1, 0.9] */
+    EXPECT(&f, 0.3, "LOOP p "); /* (0.9, 1], [0, 0.2] */
     teardown(&f);
 }
 
