@@ -151,8 +151,8 @@ for c in "${set_ik_cases[@]}"; do
 done
 # A run-time fallback (setIk puts the foot's target on the thigh, where no bend reaches it;
 # the set-up check cannot see a pose to come) leaves the chain as the clip has it, bit for bit,
-# and is a warning on stderr, once each time the fallbacks change: at step 5 and again at 14,
-# not at every step between.
+# and is a warning on stderr, once each time the fallbacks change: at step 5, their end at 8,
+# and again at 14, not at every step between.
 scenario "$IK" ', {"step": 5, "do": "setIk", "name": "footL", "target": [0.1, 1, 0]},
   {"step": 8, "do": "setIk", "name": "footL", "target": [0.1, 0.2, 0.3]},
   {"step": 14, "do": "setIk", "name": "footL", "target": [0.1, 1, 0]}' > "$tmp/fb.json"
@@ -160,9 +160,10 @@ if ! "$oroya" play "$tmp/fb.json" > "$tmp/fb.out" 2> "$tmp/fb.err"; then
 	echo "FAIL fallback: oroya play failed: $(cat "$tmp/fb.err")"; fail=$((fail + 1))
 else
 	want='steps[5]: ik: oroya.ik[0] "footL" fell back: its chain is left as blended'
-	if [ "$(grep -c 'ik: ' "$tmp/fb.err")" = 2 ] && grep -qF -- "$want" "$tmp/fb.err" &&
+	if [ "$(grep -c 'ik: ' "$tmp/fb.err")" = 3 ] && grep -qF -- "$want" "$tmp/fb.err" &&
+		grep -qF -- 'steps[8]: ik: no IK falls back any more' "$tmp/fb.err" &&
 		grep -qF -- 'steps[14]: ik: oroya.ik[0] "footL" fell back' "$tmp/fb.err"; then
-		echo "ok   fallback warned at steps 5 and 14: $(head -n 1 "$tmp/fb.err")"
+		echo "ok   fallback warned at steps 5 and 14, its end at 8: $(head -n 1 "$tmp/fb.err")"
 	else
 		echo "FAIL fallback warnings: $(cat "$tmp/fb.err")"; fail=$((fail + 1))
 	fi

@@ -31,8 +31,9 @@ static void watch_free(void *m, void *user) {
 }
 
 /* The IKs' run-time fallbacks at step i (the chains left as blended: docs/ik.md, "Errors and
- * fallbacks") as a warning, when they differ from the last ones warned of: a target held in a
- * degenerate place is said once, not every step. */
+ * fallbacks") as a warning, when they differ from the last ones warned of (their number or
+ * the first of them), and their end: a target held in a degenerate place is said once, not
+ * every step. */
 static void warn_ik_fallbacks(play *p, size_t i, oroya_result scene_result,
                               const char *scene_message) {
     char now[sizeof p->ik_fallback] = "";
@@ -55,9 +56,10 @@ static void warn_ik_fallbacks(play *p, size_t i, oroya_result scene_result,
     if (!strcmp(now, p->ik_fallback))
         return;
     memcpy(p->ik_fallback, now, sizeof now);
-    if (now[0] && p->desc->on_warning) {
+    if (p->desc->on_warning) {
         char msg[sizeof now + 64];
-        snprintf(msg, sizeof msg, "steps[%zu]: ik: %s", i, now);
+        snprintf(msg, sizeof msg, "steps[%zu]: ik: %s", i,
+                 now[0] ? now : "no IK falls back any more (every chain solved again)");
         p->desc->on_warning(msg, p->desc->user);
     }
 }
