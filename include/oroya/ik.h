@@ -142,7 +142,8 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
  * up is no up constraint, not a fallback). A pole that became parallel to the line to the
  * target does not fall back (a deliberate deviation from "pose unchanged", for continuity):
  * the chain is swung onto the target the shortest way, no twist about the line, OROYA_OK. A
- * weight of 0 (or NaN) copies the inputs bit for bit and skips the limits.
+ * weight of 0 or below copies the inputs bit for bit and skips the limits (OROYA_OK); a NaN
+ * weight does the same and returns OROYA_ERR_INVALID_DATA ("weight is not a number").
  * Never allocates; O(joint_count); never writes NaN. */
 oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err);
 

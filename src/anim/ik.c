@@ -1440,7 +1440,7 @@ IK_CLONES static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const
     return OROYA_OK;
 }
 
-/* Weight 0 (or NaN): the pose as it was, bit for bit. */
+/* Weight 0 or below, or NaN (then reported): the pose as it was, bit for bit. */
 static void copy_unchanged(const oroya_ik_solve_job *job, uint32_t n) {
     if (job->out != job->rotations) {
         memmove(job->out, job->rotations, n * sizeof *job->out);
@@ -1459,6 +1459,11 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
     const uint32_t n = chain_count(ik);
     if (!(ik->weight > 0)) {
         copy_unchanged(job, n);
+        if (isnan(ik->weight)) {
+            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                               "%s: weight is not a number; pose left unchanged",
+                               ik->name && ik->name[0] ? ik->name : "ik");
+        }
         return OROYA_OK;
     }
     frame f[OROYA_IK_MAX_CHAIN];

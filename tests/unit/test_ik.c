@@ -1231,6 +1231,35 @@ static void test_run_time_degenerate_pole_and_forward(void) {
         }
     }
 
+    /* A weight that became NaN at run time: the same fallback on every path ("weight is not a
+     * number"), counted by the kernel path. */
+    {
+        oroya_ik nan_iks[2];
+        rig_iks(nan_iks, &free_limit);
+        oroya_ik *ik = &nan_iks[0];
+        OT_CHECK(oroya_pose_character_set_ik(ch, ik, 1, &err) == OROYA_OK);
+        ik->weight = NAN;
+        memset(&err, 0, sizeof err);
+        OT_CHECK(oroya_ik_scene_apply(scene, ik, 1, &err) == OROYA_ERR_INVALID_DATA);
+        OT_CHECK_MSG(strstr(err.message, "weight is not a number; pose left unchanged"), "%s",
+                     err.message);
+        OT_CHECK(memcmp(tr0, oroya_scene_transforms(scene), sizeof tr0) == 0);
+        OT_CHECK(memcmp(world0, oroya_scene_world_matrices(scene), sizeof world0) == 0);
+        oroya_mat4 w[3];
+        oroya_quat q[3], out[3];
+        for (uint32_t k = 0; k < 3; k++) {
+            w[k] = world0[ik->joints[k]];
+            q[k] = tr0[ik->joints[k]].rotation;
+        }
+        OT_CHECK(oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, out, NULL}, NULL) ==
+                 OROYA_ERR_INVALID_DATA);
+        OT_CHECK(memcmp(out, q, sizeof q) == 0);
+        OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+        OT_CHECK(memcmp(plain, oroya_pose_character_models(ch), sizeof plain) == 0);
+        OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 1);
+        OT_CHECK(oroya_pose_character_set_ik(ch, NULL, 0, &err) == OROYA_OK);
+    }
+
     /* A pole parallel to the line to the target at run time (validate refuses it within
      * 1e-3 rad): no error, the chain is swung onto the target without a twist about the
      * line (its bend plane turned the shortest way), so the foot still reaches the target and
