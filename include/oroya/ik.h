@@ -187,10 +187,11 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *character, const 
 
 /* The run-time fallbacks of the last update (oroya_pose_character_update, or this character's
  * entry of oroya_pose_update_batch): how many IKs of the list that were on (a weight not
- * <= 0: a NaN weight counts as on) left their chain as blended (a target, pole or matrix that is not finite, a zero pole, a
- * target at the chain's first joint, a chain the solver cannot take: docs/ik.md, "Errors and
- * fallbacks"), and in *first (may be NULL) the lowest list index among them, UINT32_MAX when
- * there is none. 0 for NULL, no list, or before the first update after set_ik. */
+ * <= 0: a NaN weight counts as on) left their chain as blended (a target, pole or matrix
+ * that is not finite, a NaN weight, a zero pole, a target at the chain's first joint, a chain
+ * the solver cannot take: docs/ik.md, "Errors and fallbacks"), and in *first (may be NULL)
+ * the lowest list index among them, UINT32_MAX when there is none. 0 for NULL, no list, or
+ * before the first update after set_ik. */
 uint32_t oroya_pose_character_ik_fallbacks(const oroya_pose_character *character, uint32_t *first);
 
 /* ---- hooks: the rig-backed mixer ----------------------------------------------------------- */

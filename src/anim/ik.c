@@ -1887,11 +1887,7 @@ oroya_result oroya_pose_character_set_ik(oroya_pose_character *c, const oroya_ik
 }
 
 uint32_t oroya_pose_character_ik_fallbacks(const oroya_pose_character *c, uint32_t *first) {
-    const bool any = c && c->ik_count && c->ik_report.count;
-    if (first) {
-        *first = any ? c->ik_report.first : UINT32_MAX;
-    }
-    return any ? c->ik_report.count : 0;
+    return oroya__ik_report_get(c ? &c->ik_report : NULL, c ? c->ik_count : 0, first);
 }
 
 /* The model and bone matrices of joint j from its parent's model matrix p (NULL: the

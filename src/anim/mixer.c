@@ -3487,8 +3487,5 @@ oroya_result oroya_mixer_set_ik(oroya_mixer *m, const oroya_ik *iks, uint32_t co
 }
 
 uint32_t oroya_mixer_ik_fallbacks(const oroya_mixer *m, uint32_t *first) {
-    const bool any = m && m->ik_count && m->ik_report.count;
-    if (first)
-        *first = any ? m->ik_report.first : UINT32_MAX;
-    return any ? m->ik_report.count : 0;
+    return oroya__ik_report_get(m ? &m->ik_report : NULL, m ? m->ik_count : 0, first);
 }

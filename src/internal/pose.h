@@ -268,6 +268,16 @@ typedef struct oroya__ik_report {
     uint32_t count, first;
 } oroya__ik_report;
 
+/* The public *_ik_fallbacks on a report of a list of ik_count IKs. */
+static inline uint32_t oroya__ik_report_get(const oroya__ik_report *r, uint32_t ik_count,
+                                            uint32_t *first) {
+    const bool any = r && ik_count && r->count;
+    if (first) {
+        *first = any ? r->first : UINT32_MAX;
+    }
+    return any ? r->count : 0;
+}
+
 struct oroya_pose_character {
     oroya_allocator allocator;
     const oroya_pose_skeleton *skeleton;

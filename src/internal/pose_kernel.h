@@ -1365,12 +1365,11 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
     }
     pk_blend(skel, normal, normal_count, additive, additive_count, skel->rest, c->locals, false,
              false);
+    c->ik_report = (oroya__ik_report){0, UINT32_MAX};
     if (!c->ik_count) {
-        c->ik_report = (oroya__ik_report){0, UINT32_MAX};
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
         return;
     }
-    c->ik_report = (oroya__ik_report){0, UINT32_MAX};
     const oroya__ik_pose p = {skel,        c->locals,  c->models, c->bones,     c->ik,
                               c->ik_count, c->ik_plan, NULL,      &c->ik_report};
     pk_ltm_ik(&p);
