@@ -21,7 +21,7 @@ packages=(
 if [ $only_build = 0 ]; then
   packages+=(
     clang clang-format-14 libclang-rt-14-dev valgrind xvfb xauth python3 nodejs npm
-    emscripten chromium dpkg-dev
+    emscripten chromium dpkg-dev qemu-user
   )
 fi
 missing=()
