@@ -137,9 +137,12 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
 /* Solves and writes job->out. Checks cheaply first (NULL pointers, type, counts:
  * OROYA_ERR_INVALID_ARGUMENT, nothing written). Run-time fallbacks (out = the input rotations,
  * normalized; *reached false; OROYA_ERR_INVALID_DATA returned and err filled, so a caller may
- * ignore it): a non-finite target, pole or matrix, a zero-length bone, a target at the first
- * joint, a pole (TWO_BONE) or forward (AIM) shorter than 1e-6 (zero, tiny or denormal; a zero
- * up is no up constraint, not a fallback). A pole that became parallel to the line to the
+ * ignore it): a non-finite target, pole or matrix, a world matrix that is a reflection (a
+ * negative scale), a zero-length bone, a target at the first joint (TWO_BONE) or, with no eye
+ * offset, at the aiming joint (AIM), a pole (TWO_BONE) or forward (AIM) shorter than 1e-6
+ * (zero, tiny or denormal; a zero up is no up constraint, not a fallback), a joint limit that
+ * is not valid (oroya_joint_limit_validate). forward and up are directions: their lengths do
+ * not change the result. A pole that became parallel to the line to the
  * target does not fall back (a deliberate deviation from "pose unchanged", for continuity):
  * the chain is swung onto the target the shortest way, no twist about the line, OROYA_OK. A
  * weight of 0 or below copies the inputs bit for bit and skips the limits (OROYA_OK); a NaN

@@ -143,7 +143,9 @@ HOT dq qfrom_to(dv3 a, dv3 b) {
 HOT dq qabout(dv3 a, dv3 b, dv3 n) {
     const double aa = vdot(a, a), bb = vdot(b, b), ab = sqrt(aa * bb);
     const double w = ab + vdot(a, b);
-    if (w <= 1e-12 * (aa + bb)) {
+    /* A half turn when 1 + cos < 2e-12, whatever the two lengths (a bound on aa + bb made the
+     * choice depend on them: an up of length 1e13 was taken as opposite). */
+    if (w <= 2e-12 * ab) {
         return (dq){n.x, n.y, n.z, 0};
     }
     const dv3 c = vcross(a, b);
@@ -222,6 +224,10 @@ IK_CLONES static bool frame_of(const oroya_mat4 *m, frame *out) {
         return false;
     }
     c0 = vscale(c0, 1 / l0), c1 = vscale(c1, 1 / l1), c2 = vscale(c2, 1 / l2);
+    /* A reflection (a negative scale: determinant below 0) has no rotation to solve with. */
+    if (!(vdot(c0, vcross(c1, c2)) > 0)) {
+        return false;
+    }
     double m00 = c0.x, m11 = c1.y, m22 = c2.z, tr = m00 + m11 + m22;
     dq q;
     /* s = 2 sqrt(1 + ...); the three off-diagonal terms over s from one reciprocal (qnorm
@@ -259,6 +265,8 @@ static uint32_t chain_count(const oroya_ik *ik) {
     }
     return ik->joint_count ? ik->joint_count : 1;
 }
+
+uint32_t oroya__ik_chain_count(const oroya_ik *ik) { return chain_count(ik); }
 
 /* "iks[2] (footL)" */
 static void ik_label(const oroya_ik *ik, uint32_t index, char *out, size_t cap) {
@@ -332,6 +340,16 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
     frame f[OROYA_IK_MAX_CHAIN];
     for (uint32_t i = 0; i < n; i++) {
         if (!frame_of(&job->world[i], &f[i])) {
+            const float *a = job->world[i].m;
+            const double det = (double)a[0] * ((double)a[5] * a[10] - (double)a[6] * a[9]) -
+                               (double)a[4] * ((double)a[1] * a[10] - (double)a[2] * a[9]) +
+                               (double)a[8] * ((double)a[1] * a[6] - (double)a[2] * a[5]);
+            if (det < 0) {
+                return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                                   "%s: joints[%u]: world matrix is a reflection (a negative "
+                                   "scale): not supported",
+                                   at, i);
+            }
             return oroya__fail(err, OROYA_ERR_NON_FINITE,
                                "%s: joints[%u]: world matrix not finite or singular", at, i);
         }
@@ -714,6 +732,21 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
     double remaining = aim_shares(ik, n, shares);
     /* The aim ray and the up axis in world space, moved along as each joint turns. */
     const frame *last = &f[n - 1];
+    /* No eye offset, and the target on the aiming joint (the eye), within the set-up's 1e-6
+     * of the chain's length (or of 1 for one joint): nothing to aim at, or a turn rounding
+     * decides. (With an offset, a target inside the eye's blind sphere has its own answer:
+     * the eye turned onto the line to it, below.) */
+    if (o3.x == 0 && o3.y == 0 && o3.z == 0) {
+        double chain = 0;
+        for (uint32_t k = 0; k + 1 < n; k++) {
+            chain += vlen(vsub(f[k + 1].p, f[k].p));
+        }
+        const double tol = 1e-6 * (chain > 0 ? chain : 1);
+        const dv3 dl = vsub(t, last->p);
+        if (!(vdot(dl, dl) > tol * tol)) {
+            return "target at the aiming joint";
+        }
+    }
     /* The offset is in the last joint's local space, scale included: through its world
      * matrix m. */
     const dv3 off = of_vec3(ik->offset);
@@ -766,7 +799,10 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
         /* The target at the pivot: |d| <= 1e-9 (1 + |o|), compared squared with
          * (1 + |o|)^2 <= 2 (1 + |o|^2), no root. */
         if (!(dd > 2e-18 * (1 + oo))) {
-            moved[i] = false;
+            if (i + 1 == n) {
+                return "target at the aiming joint"; /* the set-up refuses it too */
+            }
+            moved[i] = false; /* a joint before it: the ones after it still aim */
             continue;
         }
         /* The ray eye + s * fwd meets the sphere of radius |d| about the pivot at s; turning
@@ -1088,6 +1124,8 @@ HOT void tb_phase3(tb_state *st) {
                 oroya_quat cl;
                 if (oroya_joint_limit_clamp(lim, st->out[c][i], &cl) == OROYA_OK) {
                     st->out[c][i] = cl;
+                } else {
+                    st->ok[c] = false; /* the double solver, which reports it */
                 }
             }
         }
@@ -1218,20 +1256,30 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
         return false;
     }
     const v4 t = q4_set(t3.x, t3.y, t3.z, 0.0f);
+    /* forward, up_axis and up are directions: lengths whose squares float holds well (1e-10
+     * to 1e20) here, the double solver otherwise (a square that overflows or underflows would
+     * turn a direction into zero or infinity). */
     const v4 fw0 = q4_set(f3v.x, f3v.y, f3v.z, 0.0f);
     const float fw2 = q4_dot3(fw0, fw0);
-    if (!(fw2 >= 1e-10f)) {
+    if (!(fw2 >= 1e-10f && fw2 <= 1e20f)) {
         return false;
     }
     const v4 fw = v4_mul(fw0, v4_set1(1.0f / sqrtf(fw2)));
-    v4 ua = q4_dot3(q4_set(a3.x, a3.y, a3.z, 0.0f), q4_set(a3.x, a3.y, a3.z, 0.0f)) > 0
-                ? q4_set(a3.x, a3.y, a3.z, 0.0f)
-                : q4_set(0.0f, 1.0f, 0.0f, 0.0f);
+    const v4 ua0 = q4_set(a3.x, a3.y, a3.z, 0.0f);
+    const float ua02 = q4_dot3(ua0, ua0);
+    const bool axis_zero = a3.x == 0 && a3.y == 0 && a3.z == 0;
+    if (!axis_zero && !(ua02 >= 1e-10f && ua02 <= 1e20f)) {
+        return false;
+    }
+    v4 ua = axis_zero ? q4_set(0.0f, 1.0f, 0.0f, 0.0f) : v4_mul(ua0, v4_set1(1.0f / sqrtf(ua02)));
     ua = v4_sub(ua, v4_mul(fw, v4_set1(q4_dot3(ua, fw))));
     const float ua2 = q4_dot3(ua, ua);
     const v4 wup = q4_set(u3.x, u3.y, u3.z, 0.0f);
     const float wup2 = q4_dot3(wup, wup);
-    const bool use_up = wup2 > 0;
+    const bool use_up = !(u3.x == 0 && u3.y == 0 && u3.z == 0);
+    if (use_up && !(wup2 >= 1e-10f && wup2 <= 1e20f)) {
+        return false;
+    }
     if (use_up && !(ua2 > 1e-4f)) {
         return false;
     }
@@ -1247,7 +1295,12 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
      * the target: a turn that brings it within 1 % of that (squared) goes to the double
      * solver, which cuts it. */
     const v4 d0 = v4_sub(t, p[n - 1]);
-    const float guard2 = (float)(AIM_GUARD * AIM_GUARD * 1.01) * q4_dot3(d0, d0);
+    const float dd0 = q4_dot3(d0, d0);
+    /* The target on (or within 1e-4 of) the aiming joint: the double solver decides. */
+    if (!(dd0 > 1e-8f * (1.0f + q4_dot3(p[n - 1], p[n - 1])))) {
+        return false;
+    }
+    const float guard2 = (float)(AIM_GUARD * AIM_GUARD * 1.01) * dd0;
     const v4 conj = q4_set(-0.0f, -0.0f, -0.0f, 0.0f);
     float sum = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -1381,6 +1434,12 @@ IK_CLONES static oroya_result solve_frames(const oroya_ik *ik, uint32_t n, const
     if (!why && (!isfinite(lsum) || !(lmin >= 1e-24))) {
         why = "local rotation zero or not finite";
     }
+    /* Limits changed since set-up into ones the clamp refuses: not silently dropped. */
+    for (uint32_t i = 0; !why && ik->limits && i < n; i++) {
+        if (oroya_joint_limit_validate(&ik->limits[i], i, NULL) != OROYA_OK) {
+            why = "a joint limit is not valid";
+        }
+    }
     if (!why) {
         if (ik->type == OROYA_IK_TWO_BONE) {
             double twist = 0;
@@ -1470,7 +1529,7 @@ oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err)
     const char *why = NULL;
     for (uint32_t i = 0; i < n && !why; i++) {
         if (!frame_of(&job->world[i], &f[i])) {
-            why = "world matrix not finite or singular";
+            why = "world matrix not finite, singular or a reflection";
         }
     }
     return solve_frames(ik, n, job->world[n - 1].m, f, job->rotations, job->out, job->reached, why,
@@ -1768,6 +1827,21 @@ static uint32_t chain_path(const oroya_pose_skeleton *s, const oroya_ik *ik, uin
     return len;
 }
 
+/* Whether joints[0 .. n) are a parent chain (each an ancestor of the next) in s: the joints
+ * may have been changed since set_ik. Parents come before children, so the walk ends. */
+static bool is_parent_chain(const oroya_pose_skeleton *s, const oroya_ik *ik, uint32_t n) {
+    uint32_t k = n - 1;
+    for (uint32_t j = ik->joints[k]; j < s->joint_count; j = s->parents[j]) {
+        if (j == ik->joints[k]) {
+            if (k == 0) {
+                return true;
+            }
+            k--;
+        }
+    }
+    return false;
+}
+
 /* Whether the IKs may run inside local-to-model (oroya__ik_run_roots), which takes them in
  * the order of their first joints: the same result as list order when no IK comes after one
  * whose first joint is below its own (that one would have moved it), and every chain's path
@@ -1998,11 +2072,41 @@ HOT void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n
  * parent (one matrix to rotation, `parent`: its model matrix, NULL for the identity) and the
  * local rotations along the path (path[0..len): the first joint down to the end), so no other
  * matrix is decomposed. False on a fallback (the pose left as it was). */
+/* Whether the local rotations on path[0 .. len - 1) (the end's does not move a chain joint)
+ * are unit within float rounding: products of them then give the pass's world rotations. A
+ * rotation that is not (a zero or scaled quaternion: the pass composes it as it is, and its
+ * matrix is no rotation times a scale) makes the chain's frames come from the matrices. */
+static bool path_unit(const oroya__ik_pose *c, const uint32_t *path, uint32_t len) {
+    for (uint32_t e = 0; e + 1 < len; e++) {
+        const oroya_quat l = soa_rotation(c->locals, path[e]);
+        if (!(fabsf(l.x * l.x + l.y * l.y + l.z * l.z + l.w * l.w - 1.0f) <= 1e-6f)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
                                       const float *const *w, const dq *parent_q,
-                                      const uint32_t *path, uint32_t len) {
-    oroya_quat q[OROYA_IK_MAX_CHAIN];
+                                      const uint32_t *path, uint32_t len, bool from_matrices) {
+    oroya_quat q[OROYA_IK_MAX_CHAIN] = {{0, 0, 0, 1}};
     frame f[OROYA_IK_MAX_CHAIN];
+    if (from_matrices) {
+        /* Every chain joint's matrix is whole (ik_run_root computes them so): its frame. */
+        for (uint32_t k = 0; k < n; k++) {
+            oroya_mat4 m;
+            memcpy(m.m, w[k], sizeof m.m);
+            if (!frame_of(&m, &f[k])) {
+                return false;
+            }
+            q[k] = soa_rotation(c->locals, ik->joints[k]);
+        }
+        if (solve_frames(ik, n, w[n - 1], f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+            return false;
+        }
+        write_rotations(c, ik, n, q);
+        return true;
+    }
     dq qa = *parent_q;
     uint32_t k = 0;
     double sum = 0;
@@ -2058,6 +2162,12 @@ HOT bool frame_rotation_f(const float *a, float *out) {
     const float m00 = a[0] * r0, m10 = a[1] * r0, m20 = a[2] * r0;
     const float m01 = a[4] * r1, m11 = a[5] * r1, m21 = a[6] * r1;
     const float m02 = a[8] * r2, m12 = a[9] * r2, m22 = a[10] * r2;
+    /* A reflection: frame_of decides (and refuses it). */
+    if (!(m00 * (m11 * m22 - m21 * m12) - m01 * (m10 * m22 - m20 * m12) +
+              m02 * (m10 * m21 - m20 * m11) >
+          0)) {
+        return false;
+    }
     const float tr = m00 + m11 + m22;
     float q[4];
     if (tr > 0) {
@@ -2134,6 +2244,9 @@ HOT bool walk_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const uint32
             rel = q4_mul(rel, lj);
             if (!mid && j == ik->joints[1]) {
                 l1 = lj, xb = x, relb = rel, mid = true;
+            } else if (!(fabsf(q4_dot3(lj, lj) + q4_lane(lj, 3) * q4_lane(lj, 3) - 1.0f) <=
+                         1e-6f)) {
+                return false; /* a joint between the chain's: rotations as unit, or the matrices */
             }
         }
     }
@@ -2195,6 +2308,10 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
     v4 rel = soa_q4(bl, i), x = v4_zero();
     xs[0] = x, rs[0] = rel;
     uint32_t k = 1;
+    /* The positions come from products of the path's rotations above the end, which match
+     * the pass's matrices only for unit rotations: otherwise the matrices (AIM_WALK_NO). */
+    bool unit_path =
+        len < 2 || fabsf(q4_dot3(rel, rel) + q4_lane(rel, 3) * q4_lane(rel, 3) - 1.0f) <= 1e-6f;
     for (uint32_t e = 1; e < len && k < n; e++) {
         if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
               fabsf(bl->sz[i] - 1.0f) <= 1e-6f)) {
@@ -2203,13 +2320,18 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
         const uint32_t j = path[e];
         bl = &c->locals[j / 4], i = j % 4;
         x = v4_add(x, q4_rot(rel, soa_t4(bl, i)));
-        rel = q4_mul(rel, soa_q4(bl, i));
+        const v4 lj = soa_q4(bl, i);
+        rel = q4_mul(rel, lj);
+        if (e + 1 < len) {
+            unit_path = unit_path &&
+                        fabsf(q4_dot3(lj, lj) + q4_lane(lj, 3) * q4_lane(lj, 3) - 1.0f) <= 1e-6f;
+        }
         if (j == ik->joints[k]) {
             xs[k] = x, rs[k] = rel, q[k] = soa_rotation(c->locals, j);
             k++;
         }
     }
-    if (k != n) {
+    if (k != n || !unit_path) {
         return AIM_WALK_NO;
     }
     if (fast_aim_applies(ik)) {
@@ -2301,9 +2423,10 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
         uint32_t k = 0;
         /* The end joint's position is all the solve reads of its matrix (its rotation comes
          * from the local rotations), unless an aim's eye offset goes through it. */
+        const bool unit = path_unit(c, path, len);
         const bool end_position_only =
-            ik->type == OROYA_IK_TWO_BONE ||
-            (ik->offset.x == 0 && ik->offset.y == 0 && ik->offset.z == 0);
+            unit && (ik->type == OROYA_IK_TWO_BONE ||
+                     (ik->offset.x == 0 && ik->offset.y == 0 && ik->offset.z == 0));
         for (uint32_t e = 0; e < len; e++) {
             const uint32_t j = path[e];
             const bool chain_joint = j == ik->joints[k];
@@ -2326,7 +2449,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
         bool solved = false;
         if (k == n && parent_rotation(pm, par, cache)) {
             const dq pq = {cache->q[0], cache->q[1], cache->q[2], cache->q[3]};
-            solved = character_solve(c, ik, n, w, &pq, path, len);
+            solved = character_solve(c, ik, n, w, &pq, path, len, !unit);
         }
         if (!solved) {
             note_fallback(c, entries[i].ik);
@@ -2446,7 +2569,12 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
         uint32_t path[IK_PATH_MAX];
         const uint32_t len = chain_path(s, ik, n, path);
         if (!len) {
-            /* A path longer than IK_PATH_MAX: the solver on the chain's matrices. */
+            /* A path longer than IK_PATH_MAX: the solver on the chain's matrices; joints that
+             * are no longer a parent chain: a fallback, as in the pass. */
+            if (!is_parent_chain(s, ik, n)) {
+                note_fallback(c, i);
+                continue;
+            }
             oroya_mat4 w[OROYA_IK_MAX_CHAIN];
             oroya_quat q[OROYA_IK_MAX_CHAIN];
             for (uint32_t k = 0; k < n; k++) {
@@ -2466,7 +2594,7 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
             const uint32_t par = s->parents[ik->joints[0]];
             frame pf = {v3(0, 0, 0), qid()};
             if ((par != UINT32_MAX && !frame_of(&c->models[par], &pf)) ||
-                !character_solve(c, ik, n, w, &pf.q, path, len)) {
+                !character_solve(c, ik, n, w, &pf.q, path, len, !path_unit(c, path, len))) {
                 note_fallback(c, i);
                 continue;
             }

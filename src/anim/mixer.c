@@ -3475,8 +3475,10 @@ oroya_result oroya_mixer_set_ik(oroya_mixer *m, const oroya_ik *iks, uint32_t co
     if (oroya__ik_plan_create(skel, iks, count, &m->allocator, &plan) != OROYA_OK)
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY,
                            "oroya_mixer_set_ik: no memory for the IKs' plan");
+    /* Only the chain's joints: an aim's default chain is one joint, and joints past the
+     * chain are not read (nor checked). */
     for (uint32_t i = 0; i < count; i++)
-        for (uint32_t k = 0; k < (iks[i].joint_count ? iks[i].joint_count : 3u); k++)
+        for (uint32_t k = 0; k < oroya__ik_chain_count(&iks[i]); k++)
             m->kik[iks[i].joints[k] / 4] |= lane_bit(iks[i].joints[k], 1);
     oroya__free(&m->allocator, m->ik_plan);
     m->iks = count ? iks : NULL;

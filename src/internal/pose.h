@@ -380,6 +380,10 @@ typedef struct oroya__ik_pose {
                                    the caller) */
 } oroya__ik_pose;
 
+/* The number of joints of an IK's chain (joint_count, or its type's default when 0: 3 for a
+ * two-bone IK, 1 for an aim); only joints[0 .. that) are read. */
+uint32_t oroya__ik_chain_count(const struct oroya_ik *ik);
+
 /* The set-up checks of a list of IKs against a skeleton's pose (joint indices, parent chains,
  * oroya_ik_solve_validate on the models, messages naming the joints). Never allocates. */
 oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *skeleton,

@@ -108,7 +108,7 @@ static void make_iks(oroya_ik *iks) {
 static void to_kernel_joints(const oroya_rig *rig, const oroya_scene *scene, oroya_ik *iks,
                              uint32_t count) {
     for (uint32_t i = 0; i < count; i++)
-        for (uint32_t k = 0; k < (iks[i].joint_count ? iks[i].joint_count : 3u); k++) {
+        for (uint32_t k = 0; k < oroya__ik_chain_count(&iks[i]); k++) {
             uint32_t found = UINT32_MAX;
             for (uint32_t j = 0; j < oroya_rig_kernel_joint_count(rig); j++)
                 if (oroya_scene_node_index(scene, oroya_rig_kernel_node(rig, j)) ==
@@ -355,9 +355,60 @@ static void test_mixer_ik_widths(void) {
     oroya_clip_destroy(clip);
 }
 
+/* An aim IK with joint_count 0 is a chain of one joint: joints[1..] are not read. The mixer
+ * marked the lanes of three joints whatever the type, so junk there read (and or'ed a bit)
+ * far outside its lane marks: a crash with 4,000,000. Now junk gives what zeros give, bit for
+ * bit. */
+static void test_mixer_aim_default_count(void) {
+    oroya_clip *clip = make_clip();
+    oroya_scene *scene[2];
+    oroya_rig *rig[2];
+    oroya_mixer *mixer[2];
+    oroya_ik ik[2];
+    for (int w = 0; w < 2; w++) {
+        scene[w] = make_scene();
+        rig[w] = NULL, mixer[w] = NULL;
+        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene[w]}, &rig[w], NULL) == OROYA_OK);
+        OT_CHECK(oroya_mixer_create(scene[w], &(oroya_mixer_desc){.rig = rig[w]}, &mixer[w]) ==
+                 OROYA_OK);
+        OT_CHECK(oroya_mixer_play(mixer[w], clip, NULL) == OROYA_OK);
+        ik[w] = (oroya_ik){.type = OROYA_IK_AIM,
+                           .name = "head",
+                           .joints = {7},
+                           .forward = {0, 0, 1},
+                           .up = {0, 1, 0},
+                           .target = {2, 2.5f, 3},
+                           .weight = 1};
+        to_kernel_joints(rig[w], scene[w], &ik[w], 1);
+        if (w == 1) {
+            ik[w].joints[1] = ik[w].joints[2] = 4000000; /* past the chain: never read */
+        }
+        oroya_error err = {0};
+        OT_CHECK_MSG(oroya_mixer_set_ik(mixer[w], &ik[w], 1, &err) == OROYA_OK, "%s", err.message);
+    }
+    int differ = 0;
+    for (int f = 0; f < 10; f++) {
+        for (int w = 0; w < 2; w++) {
+            ik[w].target.x = 2 - 0.3f * (float)f;
+            OT_CHECK(oroya_mixer_update(mixer[w], 1.0 / 30) == OROYA_OK);
+            OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[w], NULL), 0);
+        }
+        differ += memcmp(oroya_mixer_bone_matrices(mixer[0], NULL),
+                         oroya_mixer_bone_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) != 0;
+    }
+    OT_EQ_INT(differ, 0);
+    for (int w = 0; w < 2; w++) {
+        oroya_mixer_destroy(mixer[w]);
+        oroya_rig_destroy(rig[w]);
+        oroya_scene_destroy(scene[w]);
+    }
+    oroya_clip_destroy(clip);
+}
+
 int main(void) {
     OT_RUN(test_mixer_ik_matches_scene_path);
     OT_RUN(test_mixer_ik_property_path);
     OT_RUN(test_mixer_ik_widths);
+    OT_RUN(test_mixer_aim_default_count);
     return ot_finish();
 }

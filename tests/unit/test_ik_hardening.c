@@ -1,0 +1,389 @@
+/* IK with inputs that are legal but extreme, or that changed after set-up: one regression test
+ * per defect an adversarial review found (each failed before its fix):
+ *   - an aim's forward or up of any length is a direction (lengths whose squares overflow or
+ *     underflow float wrote no aim, a zero quaternion, or the wrong twist);
+ *   - a chain under a reflection (a negative scale) is refused at set-up and falls back at run
+ *     time (it was solved as if it were a rotation, and missed);
+ *   - limits made invalid after set-up are a fallback, not dropped;
+ *   - after-the-pass IKs whose joints stopped being a parent chain fall back;
+ *   - a non-unit rotation between a chain's joints: the chain from the matrices, as the pass
+ *     composes them (the kernel missed by up to 0.2);
+ *   - an aim target on the aiming joint at run time is a fallback. */
+#include "oroya/ik.h"
+#include "oroya/pose.h"
+#include "oroya/scene.h"
+
+#include "oroya_test.h"
+
+#include <math.h>
+#include <string.h>
+
+/* hips(0) -> thigh(1) -> shin(2) -> foot(3) -> toe(4); hips -> spine(5) -> neck(6) -> head(7). */
+#define J 8
+static const uint32_t parents[J] = {UINT32_MAX, 0, 1, 2, 3, 0, 5, 6};
+static const char *const names[J] = {"hips", "thigh", "shin", "foot",
+                                     "toe",  "spine", "neck", "head"};
+static const oroya_vec3 offsets[J] = {{0.1f, 1, 0.2f},     {0.1f, -0.05f, 0},  {0, -0.45f, 0.02f},
+                                      {0, -0.42f, -0.03f}, {0, -0.05f, 0.12f}, {0, 0.2f, 0},
+                                      {0, 0.35f, 0.02f},   {0, 0.12f, 0.01f}};
+
+static void rest_pose(oroya_transform *t) {
+    for (int i = 0; i < J; i++) {
+        t[i] = oroya_transform_identity();
+        t[i].translation = offsets[i];
+        t[i].rotation = oroya_quat_normalize((oroya_quat){0.05f * (float)i, 0.03f, -0.02f, 1});
+    }
+}
+
+static oroya_scene *make_scene(const oroya_transform *rest_in) {
+    oroya_transform rest[J];
+    rest_pose(rest);
+    if (rest_in) {
+        memcpy(rest, rest_in, sizeof rest);
+    }
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node nodes[J];
+    for (int i = 0; i < J; i++) {
+        oroya_node parent = parents[i] == UINT32_MAX ? (oroya_node){0} : nodes[parents[i]];
+        OT_CHECK(oroya_scene_add_node(scene, names[i], parent, OROYA_NODE_BONE, &nodes[i]) ==
+                 OROYA_OK);
+        oroya_scene_set_transform(scene, nodes[i], &rest[i]);
+    }
+    oroya_scene_update_world(scene);
+    return scene;
+}
+
+/* A pose character at rest (rest_in, or rest_pose), updated once without IK. */
+static oroya_pose_character *make_character(oroya_pose_skeleton **skel_out,
+                                            const oroya_transform *rest_in) {
+    oroya_transform rest[J];
+    rest_pose(rest);
+    if (rest_in) {
+        memcpy(rest, rest_in, sizeof rest);
+    }
+    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_character *ch = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_pose_skeleton_create(
+                     &(oroya_pose_skeleton_desc){
+                         .joint_count = J, .parents = parents, .rest = rest, .names = names},
+                     &skel, &err) == OROYA_OK,
+                 "%s", err.message);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
+                                         &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    *skel_out = skel;
+    return ch;
+}
+
+static void destroy_character(oroya_pose_character *ch, oroya_pose_skeleton *skel) {
+    oroya_pose_character_destroy(ch);
+    oroya_pose_skeleton_destroy(skel);
+}
+
+static oroya_quat local_rotation(const oroya_pose_character *ch, uint32_t j) {
+    const oroya_soa_transform *b = &oroya_pose_character_locals(ch)[j / 4];
+    return (oroya_quat){b->qx[j % 4], b->qy[j % 4], b->qz[j % 4], b->qw[j % 4]};
+}
+
+/* The angle between unit rotations a and b (q and -q are one), from the chord |a - b|: no
+ * acos, which turns a float rounding near 1 into 3e-4 rad. */
+static double quat_angle(oroya_quat a, oroya_quat b) {
+    const double d = (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z + (double)a.w * b.w;
+    const double s = d < 0 ? -1 : 1;
+    const double x = a.x - s * b.x, y = a.y - s * b.y, z = a.z - s * b.z, w = a.w - s * b.w;
+    const double chord = sqrt(x * x + y * y + z * z + w * w) / 2;
+    return 4 * asin(chord < 1 ? chord : 1);
+}
+
+static bool unit(oroya_quat q) {
+    const double l =
+        sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    return fabs(l - 1) < 1e-5;
+}
+
+static oroya_vec3 position(const oroya_mat4 *m) {
+    return (oroya_vec3){m->m[12], m->m[13], m->m[14]};
+}
+
+static double distance(oroya_vec3 a, oroya_vec3 b) {
+    const double x = (double)a.x - b.x, y = (double)a.y - b.y, z = (double)a.z - b.z;
+    return sqrt(x * x + y * y + z * z);
+}
+
+static oroya_ik neck_aim(void) {
+    return (oroya_ik){.type = OROYA_IK_AIM,
+                      .name = "head",
+                      .joints = {6, 7},
+                      .joint_count = 2,
+                      .shares = {0.4f, 0.6f},
+                      .forward = {0, 0, 1},
+                      .up = {0, 1, 0},
+                      .target = {2, 2.5f, 3},
+                      .weight = 1};
+}
+
+/* forward and up are directions: any length gives the unit-length result (within float
+ * rounding), on the kernel (float path or double solver, by length) and the scene path. */
+static void test_aim_direction_lengths(void) {
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, NULL);
+    oroya_ik ik = neck_aim();
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &ik, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    const oroya_quat want[2] = {local_rotation(ch, 6), local_rotation(ch, 7)};
+    /* The scene path's result at unit lengths. */
+    oroya_scene *ref = make_scene(NULL);
+    OT_CHECK(oroya_ik_scene_apply(ref, &ik, 1, &err) == OROYA_OK);
+    const oroya_quat want_scene[2] = {oroya_scene_transforms(ref)[6].rotation,
+                                      oroya_scene_transforms(ref)[7].rotation};
+    static const float scales[] = {1e-15f, 1e-13f, 1e-4f, 1e13f, 1e15f, 5e18f, 1e20f, 1e30f};
+    for (int which = 0; which < 2; which++) {
+        for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+            const float s = scales[k];
+            ik = neck_aim();
+            if (which == 0) {
+                if (s < 1e-5f) {
+                    continue; /* a forward below 1e-6 is the documented "zero forward" */
+                }
+                ik.forward = (oroya_vec3){0, 0, s};
+            } else {
+                ik.up = (oroya_vec3){0, s, 0};
+            }
+            OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+            OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+            for (int j = 0; j < 2; j++) {
+                const oroya_quat q = local_rotation(ch, 6 + (uint32_t)j);
+                OT_CHECK_MSG(unit(q) && quat_angle(q, want[j]) < 1e-5,
+                             "kernel, %s x %g: joint %d off by %g rad", which ? "up" : "forward",
+                             (double)s, 6 + j, quat_angle(q, want[j]));
+            }
+            oroya_scene *scene = make_scene(NULL);
+            OT_CHECK(oroya_ik_scene_apply(scene, &ik, 1, &err) == OROYA_OK);
+            for (int j = 0; j < 2; j++) {
+                const oroya_quat q = oroya_scene_transforms(scene)[6 + j].rotation;
+                OT_CHECK_MSG(unit(q) && quat_angle(q, want_scene[j]) < 1e-5,
+                             "scene, %s x %g: joint %d off by %g rad", which ? "up" : "forward",
+                             (double)s, 6 + j, quat_angle(q, want_scene[j]));
+            }
+            oroya_scene_destroy(scene);
+        }
+    }
+    oroya_scene_destroy(ref);
+    destroy_character(ch, skel);
+}
+
+/* A chain under a mirroring parent (hips scaled by -1: every chain joint's world matrix is a
+ * reflection) has no rotation to solve with: the set-up refuses it on every path, and the
+ * scene path falls back when the scale turns negative after set-up. */
+static void test_reflected_chain(void) {
+    oroya_transform rest[J];
+    rest_pose(rest);
+    rest[0].scale = (oroya_vec3){-1, -1, -1};
+    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                          .name = "leg",
+                          .joints = {1, 2, 3},
+                          .target = {0.25f, 0.45f, 0.45f},
+                          .pole = {0, 0, 1},
+                          .weight = 1};
+    oroya_error err = {0};
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, rest);
+    OT_EQ_INT(oroya_pose_character_set_ik(ch, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "joints[0] (thigh): world matrix is a reflection") != NULL,
+                 "%s", err.message);
+    destroy_character(ch, skel);
+    oroya_scene *scene = make_scene(rest);
+    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "reflection") != NULL, "%s", err.message);
+    oroya_scene_destroy(scene);
+    /* Valid at set-up, mirrored before the run: the chain as it was, bit for bit. */
+    scene = make_scene(NULL);
+    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_OK);
+    oroya_scene_set_transform(scene, oroya_scene_node_at(scene, 0), &rest[0]);
+    oroya_scene_update_world(scene);
+    oroya_transform before[J];
+    memcpy(before, oroya_scene_transforms(scene), sizeof before);
+    OT_EQ_INT(oroya_ik_scene_apply(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "reflection") != NULL, "%s", err.message);
+    OT_CHECK(memcmp(before, oroya_scene_transforms(scene), sizeof before) == 0);
+    oroya_scene_destroy(scene);
+}
+
+/* Limits the clamp refuses (a NaN or negative swing, a zero twist axis, twist_min above
+ * twist_max), given straight to the solver or made so after set-up, are a fallback: the
+ * rotations as they came, never unlimited ones. */
+static void test_invalid_limits_at_run_time(void) {
+    oroya_scene *scene = make_scene(NULL);
+    const oroya_mat4 *w = oroya_scene_world_matrices(scene);
+    const oroya_transform *tr = oroya_scene_transforms(scene);
+    oroya_joint_limit lim[2];
+    oroya_ik ik = neck_aim();
+    ik.limits = lim;
+    oroya_mat4 chain[2] = {w[6], w[7]};
+    const oroya_quat in[2] = {tr[6].rotation, tr[7].rotation};
+    oroya_error err = {0};
+    for (int c = 0; c < 5; c++) {
+        for (int k = 0; k < 2; k++) {
+            lim[k] = (oroya_joint_limit){
+                .twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {0.05f}};
+        }
+        if (c == 1) {
+            lim[0].swing_max[0] = NAN;
+        } else if (c == 2) {
+            lim[0].swing_max[0] = -1;
+        } else if (c == 3) {
+            lim[1].twist_axis = (oroya_vec3){0, 0, 0};
+        } else if (c == 4) {
+            lim[1] = (oroya_joint_limit){.twist_axis = {0, 1, 0},
+                                         .has_twist_limit = true,
+                                         .twist_min = 0.1f,
+                                         .twist_max = -0.1f};
+        }
+        oroya_quat out[2];
+        const oroya_result r =
+            oroya_ik_solve_run(&(oroya_ik_solve_job){&ik, chain, in, out, NULL}, &err);
+        if (c == 0) {
+            OT_EQ_INT(r, OROYA_OK);
+            continue;
+        }
+        OT_EQ_INT(r, OROYA_ERR_INVALID_DATA);
+        OT_CHECK_MSG(strstr(err.message, "joint limit is not valid") != NULL, "%s", err.message);
+        for (int k = 0; k < 2; k++) {
+            OT_CHECK_MSG(quat_angle(out[k], in[k]) < 1e-6, "case %d joint %d moved", c, k);
+        }
+    }
+    /* The kernel: valid at set_ik, NaN after it; the pose as without IK, bit for bit. */
+    for (int k = 0; k < 2; k++) {
+        lim[k] = (oroya_joint_limit){
+            .twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {0.05f}};
+    }
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, NULL);
+    const oroya_quat blended[2] = {local_rotation(ch, 6), local_rotation(ch, 7)};
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &ik, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+    OT_CHECK(quat_angle(local_rotation(ch, 6), blended[0]) > 1e-3); /* the IK ran */
+    lim[0].swing_max[0] = NAN;
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 1);
+    for (int k = 0; k < 2; k++) {
+        const oroya_quat q = local_rotation(ch, 6 + (uint32_t)k);
+        OT_CHECK(memcmp(&q, &blended[k], sizeof q) == 0);
+    }
+    destroy_character(ch, skel);
+    oroya_scene_destroy(scene);
+}
+
+/* The list order makes the IKs run after local-to-model (the second IK's first joint is an
+ * ancestor of the first's). Joints changed after set_ik into a list that is no longer a
+ * parent chain fall back there as they do in the pass: the head as blended, and the model
+ * matrices still those of the locals. */
+static void test_joints_changed_after_the_pass(void) {
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, NULL);
+    const oroya_quat blended = local_rotation(ch, 7);
+    const oroya_mat4 head_before = oroya_pose_character_models(ch)[7];
+    oroya_ik iks[2] = {neck_aim(),
+                       {.type = OROYA_IK_AIM,
+                        .name = "body",
+                        .joints = {5},
+                        .joint_count = 1,
+                        .forward = {0, 0, 1},
+                        .target = {-2, 1, 3},
+                        .weight = 1}};
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, 2, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+    iks[0].joints[0] = 2; /* shin: the head is not below it */
+    iks[1].weight = 0;
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    uint32_t first = 99;
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, &first), 1);
+    OT_EQ_INT(first, 0);
+    const oroya_quat q = local_rotation(ch, 7);
+    OT_CHECK(memcmp(&q, &blended, sizeof q) == 0);
+    OT_CHECK(memcmp(&oroya_pose_character_models(ch)[7], &head_before, sizeof head_before) == 0);
+    destroy_character(ch, skel);
+}
+
+/* A two-bone leg {hips, shin, toe} whose in-between thigh has a rotation that is not unit
+ * (the pass composes it as it is; the zero quaternion is the identity there): the kernel takes
+ * the chain from the matrices and reaches the target, with unit rotations, as the scene path
+ * does. */
+static void test_non_unit_rotation_between_chain_joints(void) {
+    static const oroya_quat bad[] = {{0, 0, 0, 0}, {0, 0, 0, 0.5f}, {0, 0, 0, 0.999f}};
+    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                          .name = "leg",
+                          .joints = {0, 2, 4},
+                          .target = {0.3f, 0.2f, 0.5f},
+                          .pole = {0, 0, 1},
+                          .weight = 1};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        oroya_transform rest[J];
+        rest_pose(rest);
+        rest[1].rotation = bad[b];
+        oroya_error err = {0};
+        oroya_pose_skeleton *skel;
+        oroya_pose_character *ch = make_character(&skel, rest);
+        OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_OK, "%s", err.message);
+        OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+        OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+        const double miss = distance(position(&oroya_pose_character_models(ch)[4]), leg.target);
+        OT_CHECK_MSG(miss < 1e-5, "thigh (%g %g %g %g): the toe misses by %g", (double)bad[b].x,
+                     (double)bad[b].y, (double)bad[b].z, (double)bad[b].w, miss);
+        OT_CHECK(unit(local_rotation(ch, 0)) && unit(local_rotation(ch, 2)));
+        destroy_character(ch, skel);
+    }
+}
+
+/* An aim whose target is on its aiming joint at run time falls back (INVALID_DATA, the input
+ * rotations), as a two-bone target on its first joint does; the kernel counts both. */
+static void test_aim_target_on_the_aiming_joint(void) {
+    oroya_scene *scene = make_scene(NULL);
+    const oroya_mat4 *w = oroya_scene_world_matrices(scene);
+    const oroya_transform *tr = oroya_scene_transforms(scene);
+    oroya_error err = {0};
+    oroya_ik aim = neck_aim();
+    aim.target = position(&w[7]);
+    oroya_mat4 chain[2] = {w[6], w[7]};
+    const oroya_quat in[2] = {tr[6].rotation, tr[7].rotation};
+    oroya_quat out[2];
+    OT_EQ_INT(oroya_ik_solve_run(&(oroya_ik_solve_job){&aim, chain, in, out, NULL}, &err),
+              OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "target at the aiming joint") != NULL, "%s", err.message);
+    for (int k = 0; k < 2; k++) {
+        OT_CHECK(quat_angle(out[k], in[k]) < 1e-6);
+    }
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, NULL);
+    oroya_ik iks[2] = {{.type = OROYA_IK_TWO_BONE,
+                        .name = "leg",
+                        .joints = {1, 2, 3},
+                        .target = {0.25f, 0.45f, 0.45f},
+                        .pole = {0, 0, 1},
+                        .weight = 1},
+                       neck_aim()};
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, 2, &err) == OROYA_OK, "%s", err.message);
+    const oroya_mat4 *m = oroya_pose_character_models(ch);
+    iks[0].target = position(&m[1]);
+    iks[1].target = position(&m[7]);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 2);
+    destroy_character(ch, skel);
+    oroya_scene_destroy(scene);
+}
+
+int main(void) {
+    OT_RUN(test_aim_direction_lengths);
+    OT_RUN(test_reflected_chain);
+    OT_RUN(test_invalid_limits_at_run_time);
+    OT_RUN(test_joints_changed_after_the_pass);
+    OT_RUN(test_non_unit_rotation_between_chain_joints);
+    OT_RUN(test_aim_target_on_the_aiming_joint);
+    return ot_finish();
+}
