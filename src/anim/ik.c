@@ -2309,9 +2309,9 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
     xs[0] = x, rs[0] = rel;
     uint32_t k = 1;
     /* The positions come from products of the path's rotations above the end, which match
-     * the pass's matrices only for unit rotations: otherwise the matrices (AIM_WALK_NO). */
-    bool unit_path =
-        len < 2 || fabsf(q4_dot3(rel, rel) + q4_lane(rel, 3) * q4_lane(rel, 3) - 1.0f) <= 1e-6f;
+     * the pass's matrices only for unit rotations: otherwise the matrices (AIM_WALK_NO).
+     * Joints between the chain's are checked here, the chain's own below. */
+    bool unit_path = true;
     for (uint32_t e = 1; e < len && k < n; e++) {
         if (!(fabsf(bl->sx[i] - 1.0f) <= 1e-6f && fabsf(bl->sy[i] - 1.0f) <= 1e-6f &&
               fabsf(bl->sz[i] - 1.0f) <= 1e-6f)) {
@@ -2322,13 +2322,12 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
         x = v4_add(x, q4_rot(rel, soa_t4(bl, i)));
         const v4 lj = soa_q4(bl, i);
         rel = q4_mul(rel, lj);
-        if (e + 1 < len) {
-            unit_path = unit_path &&
-                        fabsf(q4_dot3(lj, lj) + q4_lane(lj, 3) * q4_lane(lj, 3) - 1.0f) <= 1e-6f;
-        }
         if (j == ik->joints[k]) {
             xs[k] = x, rs[k] = rel, q[k] = soa_rotation(c->locals, j);
             k++;
+        } else {
+            unit_path = unit_path &&
+                        fabsf(q4_dot3(lj, lj) + q4_lane(lj, 3) * q4_lane(lj, 3) - 1.0f) <= 1e-6f;
         }
     }
     if (k != n || !unit_path) {
@@ -2351,6 +2350,12 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
         if (unit && isfinite(fin) && fast_aim(ik, n, fp, fqw, fl, out, NULL, side)) {
             write_rotations(c, ik, n, out);
             return AIM_WALK_SOLVED;
+        }
+    }
+    for (k = 0; k + 1 < n; k++) {
+        const float l2 = q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z + q[k].w * q[k].w;
+        if (!(fabsf(l2 - 1.0f) <= 1e-6f)) {
+            return AIM_WALK_NO; /* a chain joint above the end: the matrices, as the pass */
         }
     }
     frame f[OROYA_IK_MAX_CHAIN];
