@@ -28,6 +28,9 @@
  * joint they belong to; aim shares add up to 1, so the last joint ends on the target; the
  * soft limit and the end rotation are off unless asked for. World matrices are taken as
  * rotation, uniform scale and translation (the rotation is read from the normalized columns).
+ * Scales on a chain's path (its joints and those between them) must not be negative (a
+ * reflection, or a half turn kept in the scale): the set-up refuses them and at run time they
+ * are a fallback; oroya_ik_solve_run, which sees world matrices only, refuses reflections.
  *
  * Errors: the validate calls (run once, when an IK is set up) refuse a joint list that is not
  * a parent chain, a zero-length bone, a target at the chain's first joint, a non-finite
@@ -138,16 +141,17 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
  * OROYA_ERR_INVALID_ARGUMENT, nothing written). Run-time fallbacks (out = the input rotations,
  * normalized; *reached false; OROYA_ERR_INVALID_DATA returned and err filled, so a caller may
  * ignore it): a non-finite target, pole or matrix, a world matrix that is a reflection (a
- * negative scale), a zero-length bone, a target at the first joint (TWO_BONE) or, with no eye
- * offset, at the aiming joint (AIM), a pole (TWO_BONE) or forward (AIM) shorter than 1e-6
- * (zero, tiny or denormal; a zero up is no up constraint, not a fallback), a joint limit that
- * is not valid (oroya_joint_limit_validate). forward and up are directions: their lengths do
- * not change the result. A pole that became parallel to the line to the
- * target does not fall back (a deliberate deviation from "pose unchanged", for continuity):
- * the chain is swung onto the target the shortest way, no twist about the line, OROYA_OK. A
- * weight of 0 or below copies the inputs bit for bit and skips the limits (OROYA_OK); a NaN
- * weight does the same and returns OROYA_ERR_INVALID_DATA ("weight is not a number").
- * Never allocates; O(joint_count); never writes NaN. */
+ * negative scale), a zero-length bone, a target at the first joint (TWO_BONE) or at the
+ * aiming joint (AIM: within 1e-6 of the chain's length with no eye offset, about 1e-9 with
+ * one), a pole (TWO_BONE) or forward (AIM) shorter than 1e-6 (zero, tiny or denormal; a zero
+ * up is no up constraint, not a fallback), a joint limit that is not valid
+ * (oroya_joint_limit_validate). forward and up are directions: their lengths do not change
+ * the result. A pole that became parallel to the line to the target does not fall back (a
+ * deliberate deviation from "pose unchanged", for continuity): the chain is swung onto the
+ * target the shortest way, no twist about the line, OROYA_OK. A weight of 0 or below copies
+ * the inputs bit for bit and skips the limits (OROYA_OK); a NaN weight does the same and
+ * returns OROYA_ERR_INVALID_DATA ("weight is not a number"). Never allocates;
+ * O(joint_count); never writes NaN. */
 oroya_result oroya_ik_solve_run(const oroya_ik_solve_job *job, oroya_error *err);
 
 /* ---- hooks: the scene path --------------------------------------------------------------- */

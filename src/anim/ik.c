@@ -1007,15 +1007,18 @@ HOT void tb_phase1(tb_state *st) {
         st->t[c] = q4_set(ik->target.x, ik->target.y, ik->target.z, 0.0f);
         st->pole[c] = q4_set(ik->pole.x, ik->pole.y, ik->pole.z, 0.0f);
         st->pole2[c] = q4_dot3(st->pole[c], st->pole[c]);
-        /* A sum of finite floats can overflow: then the double solver decides. */
+        /* A sum of finite floats can overflow: then the double solver decides. So it does for
+         * a pole, a target distance or bones whose squares float holds badly (their products
+         * below would overflow to a zero rotation). */
         st->ok[c] = isfinite(ik->target.x + ik->target.y + ik->target.z + st->pole2[c]) &&
-                    st->pole2[c] >= 1e-10f;
+                    st->pole2[c] >= 1e-10f && st->pole2[c] <= 1e20f;
         st->u[c] = v4_sub(st->in[c].b, st->in[c].a), st->v[c] = v4_sub(st->in[c].c, st->in[c].b);
         st->uu[c] = q4_dot3(st->u[c], st->u[c]), st->vv[c] = q4_dot3(st->v[c], st->v[c]);
         st->cr[c] = q4_cross(st->u[c], st->v[c]);
         st->cc[c] = q4_dot3(st->cr[c], st->cr[c]), st->uv[c] = q4_dot3(st->u[c], st->v[c]);
         st->ta[c] = v4_sub(st->t[c], st->in[c].a);
         st->dd[c] = q4_dot3(st->ta[c], st->ta[c]);
+        st->ok[c] = st->ok[c] && st->dd[c] <= 1e20f && st->uu[c] <= 1e20f && st->vv[c] <= 1e20f;
     }
     for (int c = 0; c < st->k; c++) {
         const float l1 = sqrtf(st->uu[c]), l2 = sqrtf(st->vv[c]);
@@ -1650,9 +1653,30 @@ static oroya_result check_chain(const oroya_ik *ik, uint32_t index, const uint32
 
 /* Validates one IK on a pose given by index arrays: the chain, then the solve checks, with
  * the joint names put into the message. */
+/* Whether a joint's local scale has a negative component (a reflection, or a half turn kept
+ * in the scale: the solver's rule for local rotations assumes neither). */
+typedef bool (*negative_scale_fn)(const void *ctx, uint32_t joint);
+
+/* The first joint on an IK's path (joints[0] down to its end, parents from `parents`) whose
+ * scale is negative, or UINT32_MAX. The chain must be a parent chain. */
+static uint32_t negative_scale_on_path(const oroya_ik *ik, uint32_t n, const uint32_t *parents,
+                                       uint32_t joint_count, negative_scale_fn negative,
+                                       const void *ctx) {
+    for (uint32_t j = ik->joints[n - 1]; j < joint_count; j = parents[j]) {
+        if (negative(ctx, j)) {
+            return j;
+        }
+        if (j == ik->joints[0]) {
+            break;
+        }
+    }
+    return UINT32_MAX;
+}
+
 static oroya_result validate_on(const oroya_ik *ik, uint32_t index, const uint32_t *parents,
                                 uint32_t joint_count, const oroya_mat4 *world,
                                 const oroya_quat *rotations, name_fn name_of, const void *ctx,
+                                negative_scale_fn negative, const void *scale_ctx,
                                 oroya_error *err) {
     if (!ik) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "iks[%u]: NULL", index);
@@ -1666,6 +1690,15 @@ static oroya_result validate_on(const oroya_ik *ik, uint32_t index, const uint32
         return r;
     }
     const uint32_t n = chain_count(ik);
+    const uint32_t neg = negative_scale_on_path(ik, n, parents, joint_count, negative, scale_ctx);
+    if (neg != UINT32_MAX) {
+        char at[96];
+        ik_label(ik, index, at, sizeof at);
+        const char *nm = name_of ? name_of(ctx, neg) : NULL;
+        return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                           "%s: joint %u (%s) on the chain's path: negative scale: not supported",
+                           at, neg, nm && nm[0] ? nm : "unnamed");
+    }
     oroya_mat4 w[OROYA_IK_MAX_CHAIN];
     oroya_quat q[OROYA_IK_MAX_CHAIN];
     for (uint32_t k = 0; k < n; k++) {
@@ -1699,6 +1732,27 @@ static const char *scene_name(const void *ctx, uint32_t joint) {
     return oroya_scene_node_name(s, oroya_scene_node_at(s, joint));
 }
 
+static bool scene_negative_scale(const void *ctx, uint32_t joint) {
+    const oroya_vec3 sc = oroya_scene_transforms((oroya_scene *)ctx)[joint].scale;
+    return sc.x < 0 || sc.y < 0 || sc.z < 0;
+}
+
+/* Whether the IK's joints are a parent chain in the scene. */
+static bool is_scene_chain(const oroya_scene *scene, const oroya_ik *ik, uint32_t n) {
+    const uint32_t *parents = oroya_scene_parent_indices(scene);
+    const uint32_t nodes = oroya_scene_node_count(scene);
+    uint32_t k = n - 1;
+    for (uint32_t j = ik->joints[k]; j < nodes; j = parents[j]) {
+        if (j == ik->joints[k]) {
+            if (k == 0) {
+                return true;
+            }
+            k--;
+        }
+    }
+    return false;
+}
+
 /* The scene's rotations gathered into chain order (the scene stores them inside its
  * transforms). */
 static void scene_rotations(oroya_scene *scene, const oroya_ik *ik, oroya_quat *out) {
@@ -1726,7 +1780,8 @@ oroya_result oroya_ik_scene_validate(const oroya_scene *scene, const oroya_ik *i
         if (in_range) {
             scene_rotations((oroya_scene *)scene, &iks[i], q);
         }
-        oroya_result r = validate_on(&iks[i], i, parents, nodes, world, q, scene_name, scene, err);
+        oroya_result r = validate_on(&iks[i], i, parents, nodes, world, q, scene_name, scene,
+                                     scene_negative_scale, scene, err);
         if (r != OROYA_OK) {
             return r;
         }
@@ -1768,8 +1823,20 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
         }
         scene_rotations(scene, ik, q);
         oroya_error e = {0};
-        oroya_result r =
-            oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, out, NULL}, first ? NULL : &e);
+        oroya_result r;
+        /* A negative scale on the path (the set-up refuses it): the solver would not see it
+         * in the world matrices when it is a half turn. A chain that is not a parent chain
+         * any more is left to the solver's own checks. */
+        if (ik->weight > 0 && is_scene_chain(scene, ik, n) &&
+            negative_scale_on_path(ik, n, oroya_scene_parent_indices(scene), nodes,
+                                   scene_negative_scale, scene) != UINT32_MAX) {
+            r = OROYA_ERR_INVALID_DATA;
+            snprintf(e.message, sizeof e.message,
+                     "%s: negative scale on the chain's path; pose left unchanged",
+                     ik->name && ik->name[0] ? ik->name : "ik");
+        } else {
+            r = oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, out, NULL}, first ? NULL : &e);
+        }
         if (r != OROYA_OK) {
             if (first == OROYA_OK) {
                 first = r;
@@ -1795,6 +1862,13 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
 static const char *skeleton_name(const void *ctx, uint32_t joint) {
     const oroya_pose_skeleton *s = ctx;
     return s->names ? s->names[joint] : NULL;
+}
+
+/* ctx: the locals (SoA blocks). */
+static bool soa_negative_scale(const void *ctx, uint32_t joint) {
+    const oroya_soa_transform *b = &((const oroya_soa_transform *)ctx)[joint / 4];
+    const uint32_t i = joint % 4;
+    return b->sx[i] < 0 || b->sy[i] < 0 || b->sz[i] < 0;
 }
 
 static oroya_quat soa_rotation(const oroya_soa_transform *locals, uint32_t j) {
@@ -1877,8 +1951,8 @@ oroya_result oroya__ik_pose_validate(const oroya_pose_skeleton *s,
                 q[k] = soa_rotation(locals, iks[i].joints[k]);
             }
         }
-        oroya_result r =
-            validate_on(&iks[i], i, s->parents, s->joint_count, models, q, skeleton_name, s, err);
+        oroya_result r = validate_on(&iks[i], i, s->parents, s->joint_count, models, q,
+                                     skeleton_name, s, soa_negative_scale, locals, err);
         if (r != OROYA_OK) {
             return r;
         }
@@ -2091,6 +2165,13 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
                                       const uint32_t *path, uint32_t len, bool from_matrices) {
     oroya_quat q[OROYA_IK_MAX_CHAIN] = {{0, 0, 0, 1}};
     frame f[OROYA_IK_MAX_CHAIN];
+    /* A negative scale on the path (the set-up refuses it; a clip may bring it): a fallback,
+     * as on the scene path. */
+    for (uint32_t e = 0; e < len; e++) {
+        if (soa_negative_scale(c->locals, path[e])) {
+            return false;
+        }
+    }
     if (from_matrices) {
         /* Every chain joint's matrix is whole (ik_run_root computes them so): its frame. */
         for (uint32_t k = 0; k < n; k++) {
@@ -2104,7 +2185,9 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
         if (solve_frames(ik, n, w[n - 1], f, q, q, NULL, NULL, NULL) != OROYA_OK) {
             return false;
         }
-        write_rotations(c, ik, n, q);
+        /* As below: a two-bone IK with no end rotation leaves its end joint's bits. */
+        write_rotations(c, ik,
+                        ik->type == OROYA_IK_TWO_BONE && !ik->has_target_rotation ? n - 1 : n, q);
         return true;
     }
     dq qa = *parent_q;
@@ -2252,7 +2335,10 @@ HOT bool walk_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const uint32
     }
     const float n0 = q4_dot3(l0, l0) + q4_lane(l0, 3) * q4_lane(l0, 3);
     const float n1 = q4_dot3(l1, l1) + q4_lane(l1, 3) * q4_lane(l1, 3);
-    if (!mid || !(fabsf(n0 - 1.0f) <= 1e-6f) || !(fabsf(n1 - 1.0f) <= 1e-6f)) {
+    /* The joints above the end have unit scale; the end's may not be negative (a fallback on
+     * every path, character_solve). */
+    if (!mid || !(fabsf(n0 - 1.0f) <= 1e-6f) || !(fabsf(n1 - 1.0f) <= 1e-6f) || bl->sx[i] < 0 ||
+        bl->sy[i] < 0 || bl->sz[i] < 0) {
         return false;
     }
     /* Positions: the parent's matrix times the first joint's translation, then its linear
@@ -2330,7 +2416,9 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
                         fabsf(q4_dot3(lj, lj) + q4_lane(lj, 3) * q4_lane(lj, 3) - 1.0f) <= 1e-6f;
         }
     }
-    if (k != n || !unit_path) {
+    /* The end's own scale: a negative one turns the forward axis (the double path then
+     * falls back, character_solve). The joints above it have unit scale here. */
+    if (k != n || !unit_path || bl->sx[i] < 0 || bl->sy[i] < 0 || bl->sz[i] < 0) {
         return AIM_WALK_NO;
     }
     if (fast_aim_applies(ik)) {

@@ -8,9 +8,15 @@
  *   - after-the-pass IKs whose joints stopped being a parent chain fall back;
  *   - a non-unit rotation between a chain's joints: the chain from the matrices, as the pass
  *     composes them (the kernel missed by up to 0.2);
- *   - an aim target on the aiming joint at run time is a fallback. */
+ *   - an aim target on the aiming joint at run time is a fallback;
+ *   - a two-bone pole or target whose squared length float cannot hold goes to the double
+ *     solver (the float path wrote a zero quaternion);
+ *   - a negative scale on a chain's path (a reflection, or a half turn kept in the scale) is
+ *     refused at set-up and a fallback at run time on every path (solved wrongly before). */
 #include "oroya/ik.h"
+#include "oroya/mixer.h"
 #include "oroya/pose.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 
 #include "oroya_test.h"
@@ -378,6 +384,142 @@ static void test_aim_target_on_the_aiming_joint(void) {
     oroya_scene_destroy(scene);
 }
 
+/* A two-bone pole or target some 1e19 away (squares just below float's largest): unit
+ * rotations, and the pole's direction is all that counts. */
+static void test_two_bone_huge_pole_and_target(void) {
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, NULL);
+    oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                    .name = "leg",
+                    .joints = {1, 2, 3},
+                    .target = {0.25f, 0.45f, 0.45f},
+                    .pole = {0, 0, 1},
+                    .weight = 1};
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    const oroya_quat want[2] = {local_rotation(ch, 1), local_rotation(ch, 2)};
+    static const float lengths[] = {1e17f, 1.07e19f, 1.5e19f, 1.8e19f, 3e38f};
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+        leg.pole = (oroya_vec3){0, 0, lengths[k]};
+        leg.target = (oroya_vec3){0.25f, 0.45f, 0.45f};
+        OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+        OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+        for (int j = 0; j < 2; j++) {
+            const oroya_quat q = local_rotation(ch, 1 + (uint32_t)j);
+            OT_CHECK_MSG(unit(q) && quat_angle(q, want[j]) < 1e-5, "pole %g: joint %d off by %g",
+                         (double)lengths[k], 1 + j, quat_angle(q, want[j]));
+        }
+        /* A target that far: the leg straight toward it, unit rotations. */
+        leg.pole = (oroya_vec3){0, 0, 1};
+        leg.target = (oroya_vec3){0.5f * lengths[k], 0.6f * lengths[k], 0.62f * lengths[k]};
+        OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+        OT_CHECK_MSG(unit(local_rotation(ch, 1)) && unit(local_rotation(ch, 2)),
+                     "target at %g: a rotation not unit", (double)lengths[k]);
+    }
+    destroy_character(ch, skel);
+}
+
+/* Refused at set-up on the kernel and scene paths: a negative scale on a chain joint or a
+ * joint between two (here a half turn, (-1, -1, 1): the world matrices are rotations, only
+ * the scale says it). At run time the scene path falls back (transforms bit for bit), and so
+ * does the rig-backed mixer when a clip's scale turns negative (the bones as without IK, bit
+ * for bit). */
+static void test_negative_scale_on_the_path(void) {
+    oroya_transform rest[J];
+    rest_pose(rest);
+    rest[2].scale = (oroya_vec3){-1, -1, 1}; /* the shin, between hips and toe */
+    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                          .name = "leg",
+                          .joints = {0, 3, 4},
+                          .target = {0.3f, 0.2f, 0.5f},
+                          .pole = {0, 0, 1},
+                          .weight = 1};
+    oroya_error err = {0};
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, rest);
+    OT_EQ_INT(oroya_pose_character_set_ik(ch, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "joint 2 (shin) on the chain's path: negative scale") != NULL,
+                 "%s", err.message);
+    destroy_character(ch, skel);
+    oroya_scene *scene = make_scene(rest);
+    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "negative scale") != NULL, "%s", err.message);
+    oroya_scene_destroy(scene);
+    /* The end joint's too (a half turn: the world matrices are rotations). */
+    rest_pose(rest);
+    rest[4].scale = (oroya_vec3){1, -1, -1};
+    scene = make_scene(rest);
+    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "joint 4 (toe) on the chain's path: negative scale") != NULL,
+                 "%s", err.message);
+    oroya_scene_destroy(scene);
+    /* Scene path, negative after set-up. */
+    scene = make_scene(NULL);
+    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_OK);
+    rest_pose(rest);
+    rest[2].scale = (oroya_vec3){-1, -1, 1};
+    oroya_scene_set_transform(scene, oroya_scene_node_at(scene, 2), &rest[2]);
+    oroya_scene_update_world(scene);
+    oroya_transform before[J];
+    memcpy(before, oroya_scene_transforms(scene), sizeof before);
+    OT_EQ_INT(oroya_ik_scene_apply(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "negative scale on the chain's path") != NULL, "%s",
+                 err.message);
+    OT_CHECK(memcmp(before, oroya_scene_transforms(scene), sizeof before) == 0);
+    oroya_scene_destroy(scene);
+    /* The rig-backed mixer: the shin's scale steps to (-1, -1, 1) at 1 s. */
+    static const float times[2] = {0, 1};
+    static const float scales[6] = {1, 1, 1, -1, -1, 1};
+    const oroya_track track = {.target = "shin",
+                               .property = OROYA_PROPERTY_SCALE,
+                               .interpolation = OROYA_INTERP_STEP,
+                               .components = 3,
+                               .key_count = 2,
+                               .times = times,
+                               .values = scales};
+    oroya_clip *clip = NULL;
+    OT_CHECK(
+        oroya_clip_create(&(oroya_clip_desc){.name = "flip", .tracks = &track, .track_count = 1},
+                          &clip, NULL) == OROYA_OK);
+    oroya_scene *sc[2];
+    oroya_rig *rig[2];
+    oroya_mixer *mixer[2];
+    oroya_ik ik = leg;
+    for (int m = 0; m < 2; m++) {
+        sc[m] = make_scene(NULL);
+        rig[m] = NULL, mixer[m] = NULL;
+        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = sc[m]}, &rig[m], NULL) == OROYA_OK);
+        OT_CHECK(oroya_mixer_create(sc[m], &(oroya_mixer_desc){.rig = rig[m]}, &mixer[m]) ==
+                 OROYA_OK);
+        oroya_action *a = NULL;
+        OT_CHECK(oroya_mixer_play(mixer[m], clip, &a) == OROYA_OK);
+        OT_CHECK(oroya_action_set_loop(a, OROYA_LOOP_ONCE, 1) == OROYA_OK);
+        oroya_action_set_clamp_when_finished(a, true);
+        OT_CHECK(oroya_mixer_update(mixer[m], 0) == OROYA_OK);
+    }
+    /* The rig's kernel joints are the scene's nodes in order here (one root, parents first). */
+    OT_EQ_INT(oroya_rig_kernel_joint_count(rig[0]), J);
+    OT_CHECK_MSG(oroya_mixer_set_ik(mixer[0], &ik, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_mixer_update(mixer[0], 0.5) == OROYA_OK);
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[0], NULL), 0);
+    OT_CHECK(oroya_mixer_update(mixer[1], 0.5) == OROYA_OK);
+    for (int m = 0; m < 2; m++) {
+        OT_CHECK(oroya_mixer_update(mixer[m], 0.75) == OROYA_OK); /* past 1 s: (-1, -1, 1) */
+        OT_CHECK(oroya_mixer_kernel_active(mixer[m]));
+    }
+    OT_CHECK(oroya_scene_transforms(sc[0])[2].scale.x < 0);
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[0], NULL), 1);
+    OT_CHECK(memcmp(oroya_mixer_bone_matrices(mixer[0], NULL),
+                    oroya_mixer_bone_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) == 0);
+    for (int m = 0; m < 2; m++) {
+        oroya_mixer_destroy(mixer[m]);
+        oroya_rig_destroy(rig[m]);
+        oroya_scene_destroy(sc[m]);
+    }
+    oroya_clip_destroy(clip);
+}
+
 int main(void) {
     OT_RUN(test_aim_direction_lengths);
     OT_RUN(test_reflected_chain);
@@ -385,5 +527,7 @@ int main(void) {
     OT_RUN(test_joints_changed_after_the_pass);
     OT_RUN(test_non_unit_rotation_between_chain_joints);
     OT_RUN(test_aim_target_on_the_aiming_joint);
+    OT_RUN(test_two_bone_huge_pole_and_target);
+    OT_RUN(test_negative_scale_on_the_path);
     return ot_finish();
 }
