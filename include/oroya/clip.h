@@ -122,8 +122,8 @@ float *oroya_clip_track_values(oroya_clip *clip, uint32_t track);
  * stable). count 0 removes them. Allocates once from the clip's allocator (not in any
  * per-frame path; call it at load time, before actions on the clip are updated). Errors:
  * INVALID_ARGUMENT (clip NULL, markers NULL with count > 0), INVALID_DATA (a NULL name, or a
- * time that is NaN, infinite or outside [0, duration]: the message names the marker and the
- * clip), OUT_OF_MEMORY (the clip keeps its old markers). */
+ * time outside [0, duration]), NON_FINITE (a time that is NaN or infinite) (the message names
+ * the marker and the clip), OUT_OF_MEMORY (the clip keeps its old markers). */
 oroya_result oroya_clip_set_markers(oroya_clip *clip, const oroya_marker *markers, uint32_t count,
                                     oroya_error *err);
 

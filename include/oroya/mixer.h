@@ -135,8 +135,9 @@ typedef struct oroya_event {
  * stop, stop_all, reset, clip_action, fades, warps, setters) takes effect as in three.js.
  * Calls that would free an action the update is still using, or start a second update, are
  * refused with OROYA_ERR_BUSY and change nothing: oroya_mixer_uncache_clip,
- * oroya_mixer_uncache_action, oroya_mixer_update, oroya_mixer_set_time. Make them after the
- * update returns. oroya_mixer_destroy from the callback is deferred: the update stops
+ * oroya_mixer_uncache_action, oroya_mixer_update, oroya_mixer_set_time; and so is creating
+ * an action (clip_action, action_create) whose clip drives a curve the mixer does not know
+ * yet (the curve table may not grow during the update). Make them after the update returns. oroya_mixer_destroy from the callback is deferred: the update stops
  * updating actions, frees the mixer and returns OROYA_OK (the mixer pointer is then gone). */
 typedef void (*oroya_event_fn)(const oroya_event *event, void *user);
 
@@ -208,7 +209,8 @@ void oroya_mixer_destroy(oroya_mixer *mixer);
  * is sampled but not written until a node of that name appears. Allocates. Errors:
  * INVALID_ARGUMENT, LIMIT (action or binding table full), INVALID_DATA (a track whose
  * component count does not fit its property, or two weights tracks of different sizes on
- * one node), OUT_OF_MEMORY. */
+ * one node), BUSY (from an event callback, for a clip driving a curve the mixer does not
+ * know yet), OUT_OF_MEMORY. */
 oroya_result oroya_mixer_clip_action(oroya_mixer *mixer, const oroya_clip *clip,
                                      oroya_action **out);
 
@@ -523,8 +525,9 @@ typedef struct oroya_root_motion {
  * components then play in place (they keep the node's value at this call) and each update
  * reports the root's delta (oroya_mixer_root_delta): per action, its own root displacement
  * over the update (across repeat wraps, ping-pong turns, several loops, negative time scales
- * and clamped ends), times its effective weight; summed, and divided by the sum of the
- * weights when it is 1 or more (below 1 the missing weight adds no motion). set_time and
+ * and clamped ends), times its effective weight and its mask's weight of the root; the normal
+ * actions' summed, and divided by the sum of their weights when it is 1 or more (below 1 the
+ * missing weight adds no motion), the additive actions' added on top. set_time and
  * the jump of a stop/reset report no motion. Rotation deltas are blended as yaw angles
  * (XZ_YAW) or rotation vectors (FULL). See docs/mixer.md, "Root motion". OROYA_ROOT_NONE
  * turns it off. Errors: INVALID_ARGUMENT (NULL mixer, an unknown mode), STALE_HANDLE (root

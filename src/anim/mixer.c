@@ -195,6 +195,7 @@ struct oroya_mixer {
     uint32_t active_property_bindings;         /* scheduled bindings the property path writes */
     oroya_root_extract rm_mode;                /* root motion (oroya_mixer_set_root_motion) */
     double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
+    double rm_at[3], rm_ayaw, rm_arv[3];       /* the additive actions' (not normalized) */
     /* The pose kernel path: see "pose kernel path" below. */
     const oroya_soa_transform *krest; /* what the kernel blends from: the skeleton's rest pose
                                          (shared by every mixer on the rig, so a crowd reads
@@ -1543,10 +1544,21 @@ static void rm_rotvec(const double *p, const double *q, double *rv) {
 }
 
 /* One action's root displacement from clip time `from` to `to` plus rm_wraps whole loops,
- * weighted, into the mixer's sums. */
+ * weighted, into the mixer's sums: a normal action's into the normalized blend, an additive
+ * one's added on top (as its pose is). The weight is the action's effective weight times its
+ * mask's weight of the root (a root masked out takes no part, as in the pose). */
 static void root_motion_add(oroya_action *a, double from, double to, double weight) {
     oroya_mixer *m = a->mixer;
     const double d = a->duration, w = a->rm_wraps;
+    if (a->masked && a->mask_weights) {
+        weight *=
+            (double)a->mask_weights[a->rm_translation >= 0 ? a->rm_translation : a->rm_rotation];
+        if (!(weight > 0))
+            return;
+    }
+    const bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
+    double *sum_t = additive ? m->rm_at : m->rm_t, *sum_rv = additive ? m->rm_arv : m->rm_rv;
+    double *sum_yaw = additive ? &m->rm_ayaw : &m->rm_yaw;
     if (a->rm_translation >= 0) {
         double p0[3], p1[3], s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
         rm_sample(a, a->rm_translation, from, p0);
@@ -1556,7 +1568,7 @@ static void root_motion_add(oroya_action *a, double from, double to, double weig
             rm_sample(a, a->rm_translation, d, s1);
         }
         for (int i = 0; i < 3; i++)
-            m->rm_t[i] += weight * (p1[i] - p0[i] + w * (s1[i] - s0[i]));
+            sum_t[i] += weight * (p1[i] - p0[i] + w * (s1[i] - s0[i]));
     }
     if (a->rm_rotation >= 0 && (m->rm_mode == OROYA_ROOT_XZ_YAW || m->rm_mode == OROYA_ROOT_FULL)) {
         double q0[4], q1[4], r0[4] = {0, 0, 0, 1}, r1[4] = {0, 0, 0, 1};
@@ -1569,16 +1581,17 @@ static void root_motion_add(oroya_action *a, double from, double to, double weig
         if (m->rm_mode == OROYA_ROOT_XZ_YAW) {
             double dy = rm_wrap_pi(rm_yaw_of(q1) - rm_yaw_of(q0)) +
                         w * rm_wrap_pi(rm_yaw_of(r1) - rm_yaw_of(r0));
-            m->rm_yaw += weight * dy;
+            *sum_yaw += weight * dy;
         } else {
             double v[3], u[3];
             rm_rotvec(q0, q1, v);
             rm_rotvec(r0, r1, u);
             for (int i = 0; i < 3; i++)
-                m->rm_rv[i] += weight * (v[i] + w * u[i]);
+                sum_rv[i] += weight * (v[i] + w * u[i]);
         }
     }
-    m->rm_wsum += weight;
+    if (!additive)
+        m->rm_wsum += weight;
 }
 
 static oroya_quat rm_quat_of_rotvec(const double *rv) {
@@ -1593,15 +1606,16 @@ static oroya_quat rm_quat_of_rotvec(const double *rv) {
 /* The update's blended delta from the sums (the blend rule in oroya/mixer.h). */
 static void root_motion_finish(oroya_mixer *m) {
     const double div = m->rm_wsum >= 1 ? m->rm_wsum : 1;
-    double t[3] = {m->rm_t[0] / div, m->rm_t[1] / div, m->rm_t[2] / div};
+    double t[3] = {m->rm_t[0] / div + m->rm_at[0], m->rm_t[1] / div + m->rm_at[1],
+                   m->rm_t[2] / div + m->rm_at[2]};
     double rv[3] = {0, 0, 0};
     switch (m->rm_mode) {
     case OROYA_ROOT_XZ: t[1] = 0; break;
-    case OROYA_ROOT_XZ_YAW: t[1] = 0, rv[1] = m->rm_yaw / div; break;
+    case OROYA_ROOT_XZ_YAW: t[1] = 0, rv[1] = m->rm_yaw / div + m->rm_ayaw; break;
     case OROYA_ROOT_Y: t[0] = t[2] = 0; break;
     default:
         for (int i = 0; i < 3; i++)
-            rv[i] = m->rm_rv[i] / div;
+            rv[i] = m->rm_rv[i] / div + m->rm_arv[i];
         break;
     }
     oroya_root_motion dm = {{(float)t[0], (float)t[1], (float)t[2]}, rm_quat_of_rotvec(rv)};
@@ -2234,6 +2248,8 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
     m->klayer_count = 0;
     m->rm_t[0] = m->rm_t[1] = m->rm_t[2] = m->rm_yaw = m->rm_wsum = 0;
     m->rm_rv[0] = m->rm_rv[1] = m->rm_rv[2] = 0;
+    m->rm_at[0] = m->rm_at[1] = m->rm_at[2] = m->rm_ayaw = 0;
+    m->rm_arv[0] = m->rm_arv[1] = m->rm_arv[2] = 0;
     double delta = dt * m->time_scale;
     double time = m->time += delta;
     double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
@@ -2670,6 +2686,8 @@ oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
     oroya_result r = check_step(m, time, true); /* before anything changes */
     if (r != OROYA_OK)
         return r;
+    if (rig_hierarchy_broken(m) != NO_INDEX) /* update's other refusal, also before */
+        return OROYA_ERR_INVALID_DATA;
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;
@@ -3370,7 +3388,9 @@ oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
     }
     for (uint32_t j = 0; k && j < a->track_count; j++) {
         const binding *b = a->bindings[j];
-        a->mask_weights[j] = (float)oroya_mask_weight(k, b->node);
+        /* A curve is no joint: a mask does not weight it (weight 1). */
+        a->mask_weights[j] =
+            b->property == OROYA_PROPERTY_CURVE ? 1.0f : (float)oroya_mask_weight(k, b->node);
     }
     a->mask = k;
     a->masked = k != NULL;

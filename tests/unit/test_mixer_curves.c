@@ -153,6 +153,19 @@ static void run_curve_blend(bool with_rig) {
     OT_NEAR(oroya_mixer_curve_value(m, footstep), accu * 0.75 + (double)0.4f * 0.5, 1e-7);
     OT_EQ_INT(c.allocs - before, 0); /* no allocation per update */
 
+    /* A mask weights joints, not curves: one that takes every joint out (the hip at 0) leaves
+     * the curve as it was (a mask gave curves weight 0 before); the hip goes back to rest. */
+    const double value = oroya_mixer_curve_value(m, footstep);
+    const char *out_joints[] = {"hip"};
+    oroya_mask *none = NULL;
+    OT_CHECK(oroya_mask_create(
+                 m, &(oroya_mask_desc){.name = "none", .exclude = out_joints, .exclude_count = 1},
+                 &none, NULL) == OROYA_OK);
+    OT_CHECK(oroya_action_set_mask(aw, none) == OROYA_OK);
+    OT_CHECK(oroya_action_set_mask(ap, none) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(m, 0) == OROYA_OK);
+    OT_NEAR(oroya_mixer_curve_value(m, footstep), value, 1e-12);
+
     /* Nothing drives it any more: back to 0. */
     oroya_mixer_stop_all(m);
     OT_CHECK(oroya_mixer_update(m, 0.125) == OROYA_OK);

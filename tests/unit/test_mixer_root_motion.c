@@ -245,6 +245,49 @@ static void test_partial_weights(void) {
     }
 }
 
+/* A mask weights the root's part in the blend as it weights the pose: run masked to the leg
+ * (the hips at mask weight 0) takes no part, at weight 0.25 a quarter. An additive action's
+ * displacement is added on top, outside the normalization (as its pose is): walk alone at
+ * weight 1 plus an additive run at 0.5 moves walk + 0.5 run, not their average. */
+static void test_masks_and_additive(void) {
+    for (int rig = 0; rig < 2; rig++) {
+        world w;
+        make(&w, rig != 0);
+        oroya_action *walk = play_exact(&w, w.walk, 1.2), *run = play_exact(&w, w.run, 0.8);
+        const char *leg[] = {"leg"};
+        oroya_mask_entry quarter[] = {{"hips", 0.25f}, {"leg", 1}};
+        oroya_mask *legs_only = NULL, *hips_quarter = NULL;
+        oroya_error err = {0};
+        OT_CHECK_MSG(
+            oroya_mask_create(w.mixer,
+                              &(oroya_mask_desc){.name = "leg", .include = leg, .include_count = 1},
+                              &legs_only, &err) == OROYA_OK,
+            "%s", err.message);
+        OT_CHECK_MSG(
+            oroya_mask_create(
+                w.mixer,
+                &(oroya_mask_desc){.name = "quarter", .weights = quarter, .weight_count = 2},
+                &hips_quarter, &err) == OROYA_OK,
+            "%s", err.message);
+        OT_CHECK(oroya_action_set_mask(run, legs_only) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.2) == OROYA_OK);
+        double dw = key_z(w.walk, 0.2) - key_z(w.walk, 0), dr = key_z(w.run, 0.2) - key_z(w.run, 0);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, dw, 1e-6);
+        OT_CHECK(oroya_action_set_mask(run, hips_quarter) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.2) == OROYA_OK);
+        dw = key_z(w.walk, 0.4) - key_z(w.walk, 0.2), dr = key_z(w.run, 0.4) - key_z(w.run, 0.2);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, (dw + 0.25 * dr) / 1.25, 1e-6);
+        OT_CHECK(oroya_action_set_mask(run, NULL) == OROYA_OK);
+        oroya_action_set_blend_mode(run, OROYA_BLEND_ADDITIVE);
+        oroya_action_set_effective_weight(run, 0.5);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.2) == OROYA_OK);
+        dw = key_z(w.walk, 0.6) - key_z(w.walk, 0.4), dr = key_z(w.run, 0.6) - key_z(w.run, 0.4);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, dw + 0.5 * dr, 1e-6);
+        (void)walk;
+        destroy(&w);
+    }
+}
+
 static void test_errors(void) {
     world w;
     make(&w, false);
@@ -262,6 +305,7 @@ int main(void) {
     OT_RUN(test_clamped_and_ping_pong);
     OT_RUN(test_cross_fade_rule);
     OT_RUN(test_partial_weights);
+    OT_RUN(test_masks_and_additive);
     OT_RUN(test_errors);
     return ot_finish();
 }
