@@ -1162,6 +1162,25 @@ static bool markers_still(const oroya_action *a, marker_list l) {
            a->clip->marker_generation == l.generation;
 }
 
+/* A marker's time on the action's clock: a marker at the clip's end (its float duration) is at
+ * the action's end when the action's duration rounds to it (oroya_action_desc.duration, the
+ * exact double three.js uses, is a little shorter than the float one). */
+static double marker_time(const oroya_action *a, const oroya_marker *mk) {
+    const double t = mk->time, d = a->duration;
+    return t > d && (float)t <= (float)d ? d : t;
+}
+
+/* How many markers of l lie in the interval from lo to hi (each end included or not). */
+static uint64_t marker_count_in(const oroya_action *a, marker_list l, double lo, bool lo_in,
+                                double hi, bool hi_in) {
+    uint64_t c = 0;
+    for (uint32_t i = 0; i < l.count; ++i) {
+        const double t = marker_time(a, &l.at[i]);
+        c += (lo_in ? t >= lo : t > lo) && (hi_in ? t <= hi : t < hi);
+    }
+    return c;
+}
+
 /* Fires the markers of list l whose time lies in the clip-time interval from lo to hi
  * (lo <= hi; each end included or not), in increasing time when `ascending`, else
  * decreasing. False when a callback replaced the list (see marker_list). */
@@ -1172,7 +1191,7 @@ static bool fire_marker_range(oroya_action *a, marker_list l, double lo, bool lo
         if (!markers_still(a, l))
             return false;
         const oroya_marker *mk = &l.at[ascending ? i : n - 1 - i];
-        double t = mk->time;
+        const double t = marker_time(a, mk);
         if ((lo_in ? t >= lo : t > lo) && (hi_in ? t <= hi : t < hi)) {
             oroya_event e = {OROYA_EVENT_MARKER, a, 0, 0, mk};
             dispatch_event(a->mixer, &e);
@@ -1225,8 +1244,24 @@ static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t
         return;
     for (int64_t k = from; k <= to; ++k) {
         if (k - from >= OROYA_MAX_MARKER_LOOPS && k != to) {
-            /* The middle loops past the cap: counted, not dispatched. */
+            /* The middle loops past the cap: counted, not dispatched. A middle loop covers
+             * [0, d] on repeat; on ping-pong one end is left to the next loop, which end
+             * depending on the direction and on whether the loop plays reversed (as
+             * fire_marker_segment takes it). */
             uint64_t skipped = (uint64_t)(to - k) * l.count;
+            if (mp->ping_pong) {
+                const double d = mp->d;
+                /* Not reversed: [0, d) backwards, (0, d] forwards; reversed: the mirror. */
+                const uint64_t plain = mp->dir > 0 ? marker_count_in(a, l, 0, false, d, true)
+                                                   : marker_count_in(a, l, 0, true, d, false);
+                const uint64_t mirrored = mp->dir > 0 ? marker_count_in(a, l, 0, true, d, false)
+                                                      : marker_count_in(a, l, 0, false, d, true);
+                /* Loop counts mp->c0 + k .. mp->c0 + to - 1 (all >= 0 here): the odd ones play
+                 * reversed. */
+                const int64_t c_lo = mp->c0 + k, c_hi = mp->c0 + to; /* [c_lo, c_hi) */
+                const int64_t odd_count = c_hi / 2 - c_lo / 2;
+                skipped = (uint64_t)odd_count * mirrored + (uint64_t)(to - k - odd_count) * plain;
+            }
             uint64_t total = (uint64_t)a->mixer->events_dropped + skipped;
             a->mixer->events_dropped = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
             k = to;

@@ -367,6 +367,76 @@ static void test_marker_loop_cap(void) {
     teardown(&f);
 }
 
+/* Ping-pong past the cap: a middle loop touches one end, not both, so the loops past the cap
+ * count the markers of (0, d] or [0, d) as the loop's direction has it. Markers at both ends,
+ * 5000 turns in one update: one end marker per turn and the update's one LOOP event (5001
+ * events), each in the list or counted as dropped (two markers per skipped loop were counted
+ * before: 5904). */
+static void test_marker_loop_cap_ping_pong(void) {
+    for (int dir = 0; dir < 2; dir++) {
+        fixture f;
+        setup(&f, "se");
+        OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_PINGPONG, INFINITY) == OROYA_OK);
+        if (dir) {
+            OT_CHECK(oroya_action_set_time_scale(f.action, -1) == OROYA_OK);
+        }
+        step(&f, 0.25);
+        step(&f, 5000.0);
+        uint32_t count = 0, dropped = 0;
+        oroya_mixer_events(f.mixer, &count, &dropped);
+        /* 5000 s from 0.25 (or 0.75 backwards): 5000 turns, each with its end's marker. */
+        OT_EQ_INT(count + dropped, 5001);
+        teardown(&f);
+    }
+}
+
+/* A marker at the clip's end (its float duration, 1.20000005) on an action whose duration is
+ * the exact 1.2 (oroya_action_desc.duration, as three.js has it) fires at the action's end,
+ * once and on every repeat: it was never reached (the action's end is before it). */
+static void test_marker_at_end_exact_duration(void) {
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node n;
+    OT_CHECK(oroya_scene_add_node(scene, "n", (oroya_node){0}, OROYA_NODE_BONE, &n) == OROYA_OK);
+    static const float times[] = {0, 1.2f};
+    static const float values[] = {0, 0, 0, 1, 0, 0};
+    const oroya_track t = {.target = "n",
+                           .property = OROYA_PROPERTY_TRANSLATION,
+                           .interpolation = OROYA_INTERP_LINEAR,
+                           .times = times,
+                           .values = values,
+                           .key_count = 2,
+                           .components = 3};
+    oroya_clip *clip = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "c", .tracks = &t, .track_count = 1},
+                               &clip, NULL) == OROYA_OK);
+    const oroya_marker ms[2] = {{0.6, "a"}, {(double)clip->duration, "e"}};
+    OT_CHECK(oroya_clip_set_markers(clip, ms, 2, NULL) == OROYA_OK);
+    for (int repeat = 0; repeat < 2; repeat++) {
+        fixture f;
+        memset(&f, 0, sizeof f);
+        f.scene = scene;
+        oroya_mixer_desc md = {.on_event = on_event, .user = &f.rec};
+        OT_CHECK(oroya_mixer_create(scene, &md, &f.mixer) == OROYA_OK);
+        OT_CHECK(oroya_action_create(f.mixer, clip, &(oroya_action_desc){.duration = 1.2},
+                                     &f.action) == OROYA_OK);
+        oroya_action_play(f.action);
+        if (repeat) {
+            OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_REPEAT, INFINITY) == OROYA_OK);
+            EXPECT(&f, 1.0, "a ");
+            EXPECT(&f, 1.0, "e LOOP a "); /* 1.0 -> 2.0: the end at 1.2, then 0.6 */
+            EXPECT(&f, 1.0, "e LOOP a "); /* 0.8 -> 1.8: the end, then 0 -> 0.6 (included) */
+        } else {
+            OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_ONCE, 1) == OROYA_OK);
+            EXPECT(&f, 1.0, "a ");
+            EXPECT(&f, 1.0, "e FIN ");
+        }
+        oroya_mixer_destroy(f.mixer);
+    }
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_sorted_and_checked);
     OT_RUN(test_repeat_forward);
@@ -379,5 +449,7 @@ int main(void) {
     OT_RUN(test_markers_set_while_playing);
     OT_RUN(test_markers_replaced_from_callback);
     OT_RUN(test_marker_loop_cap);
+    OT_RUN(test_marker_loop_cap_ping_pong);
+    OT_RUN(test_marker_at_end_exact_duration);
     return ot_finish();
 }
