@@ -1123,6 +1123,9 @@ static void deactivate_action(oroya_action *a) {
 /* ---- events ------------------------------------------------------------------------------ */
 
 static void dispatch_event(oroya_mixer *m, const oroya_event *ev) {
+    /* The callback destroyed the mixer: the update stops, no event after that one. */
+    if (m->destroy_pending)
+        return;
     oroya_event e = *ev;
     if (m->event_count < m->max_events)
         m->events[m->event_count++] = e;
@@ -1242,7 +1245,7 @@ static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t
     marker_list l = markers_of(a);
     if (l.count == 0 || to < from)
         return;
-    for (int64_t k = from; k <= to; ++k) {
+    for (int64_t k = from; k <= to && !a->mixer->destroy_pending; ++k) {
         if (k - from >= OROYA_MAX_MARKER_LOOPS && k != to) {
             /* The middle loops past the cap: counted, not dispatched. A middle loop covers
              * [0, d] on repeat; on ping-pong one end is left to the next loop, which end

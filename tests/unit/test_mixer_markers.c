@@ -437,6 +437,35 @@ static void test_marker_at_end_exact_duration(void) {
     oroya_scene_destroy(scene);
 }
 
+/* oroya_mixer_destroy from the event callback: the update stops there, so no event comes
+ * after that one (the rest of a multi-loop pass kept coming before), and it returns OK. */
+static oroya_mixer *doomed;
+static int events_after_destroy, destroy_calls;
+static void on_event_destroying(const oroya_event *e, void *user) {
+    (void)e, (void)user;
+    if (destroy_calls++) {
+        events_after_destroy++;
+        return;
+    }
+    oroya_mixer_destroy(doomed);
+}
+
+static void test_destroy_from_callback_stops_events(void) {
+    fixture f;
+    setup(&f, "sab");
+    oroya_mixer_destroy(f.mixer); /* the fixture's, replaced by one with the callback above */
+    OT_CHECK(oroya_mixer_create(f.scene, &(oroya_mixer_desc){.on_event = on_event_destroying},
+                                &f.mixer) == OROYA_OK);
+    OT_CHECK(oroya_mixer_play(f.mixer, f.clip, NULL) == OROYA_OK);
+    doomed = f.mixer;
+    events_after_destroy = destroy_calls = 0;
+    OT_EQ_INT(oroya_mixer_update(f.mixer, 3.5), OROYA_OK); /* s a b LOOP s a b ... */
+    OT_EQ_INT(destroy_calls, 1);
+    OT_EQ_INT(events_after_destroy, 0);
+    oroya_clip_destroy(f.clip); /* the mixer is gone */
+    oroya_scene_destroy(f.scene);
+}
+
 int main(void) {
     OT_RUN(test_sorted_and_checked);
     OT_RUN(test_repeat_forward);
@@ -451,5 +480,6 @@ int main(void) {
     OT_RUN(test_marker_loop_cap);
     OT_RUN(test_marker_loop_cap_ping_pong);
     OT_RUN(test_marker_at_end_exact_duration);
+    OT_RUN(test_destroy_from_callback_stops_events);
     return ot_finish();
 }
