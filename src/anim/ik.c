@@ -1121,6 +1121,12 @@ HOT void tb_phase3(tb_state *st) {
         st->ok[c] = st->ok[c] && isfinite(sum);
     }
     for (int c = 0; c < st->k; c++) {
+        /* Limits made invalid since set-up (any of the chain's three, as solve_frames checks
+         * them): the double solver, which reports them. */
+        for (int i = 0; st->ok[c] && st->ik[c]->limits && i < 3; i++) {
+            st->ok[c] =
+                oroya_joint_limit_validate(&st->ik[c]->limits[i], (uint32_t)i, NULL) == OROYA_OK;
+        }
         for (int i = 0; st->ok[c] && st->ik[c]->limits && i < 2; i++) {
             const oroya_joint_limit *lim = &st->ik[c]->limits[i];
             if (lim->swing != OROYA_SWING_FREE || lim->has_twist_limit) {
@@ -1824,16 +1830,18 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
         scene_rotations(scene, ik, q);
         oroya_error e = {0};
         oroya_result r;
-        /* A negative scale on the path (the set-up refuses it): the solver would not see it
-         * in the world matrices when it is a half turn. A chain that is not a parent chain
-         * any more is left to the solver's own checks. */
-        if (ik->weight > 0 && is_scene_chain(scene, ik, n) &&
-            negative_scale_on_path(ik, n, oroya_scene_parent_indices(scene), nodes,
-                                   scene_negative_scale, scene) != UINT32_MAX) {
+        /* Joints that are no longer a parent chain (the set-up refuses them; the kernel falls
+         * back too), or a negative scale on the path (the solver would not see it in the
+         * world matrices when it is a half turn). */
+        const bool chain = ik->weight > 0 ? is_scene_chain(scene, ik, n) : true;
+        if (!chain || (ik->weight > 0 &&
+                       negative_scale_on_path(ik, n, oroya_scene_parent_indices(scene), nodes,
+                                              scene_negative_scale, scene) != UINT32_MAX)) {
             r = OROYA_ERR_INVALID_DATA;
-            snprintf(e.message, sizeof e.message,
-                     "%s: negative scale on the chain's path; pose left unchanged",
-                     ik->name && ik->name[0] ? ik->name : "ik");
+            snprintf(e.message, sizeof e.message, "%s: %s; pose left unchanged",
+                     ik->name && ik->name[0] ? ik->name : "ik",
+                     chain ? "negative scale on the chain's path"
+                           : "joints are not a parent chain");
         } else {
             r = oroya_ik_solve_run(&(oroya_ik_solve_job){ik, w, q, out, NULL}, first ? NULL : &e);
         }
@@ -2146,12 +2154,15 @@ HOT void write_rotations(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n
  * parent (one matrix to rotation, `parent`: its model matrix, NULL for the identity) and the
  * local rotations along the path (path[0..len): the first joint down to the end), so no other
  * matrix is decomposed. False on a fallback (the pose left as it was). */
-/* Whether the local rotations on path[0 .. len - 1) (the end's does not move a chain joint)
- * are unit within float rounding: products of them then give the pass's world rotations. A
- * rotation that is not (a zero or scaled quaternion: the pass composes it as it is, and its
- * matrix is no rotation times a scale) makes the chain's frames come from the matrices. */
-static bool path_unit(const oroya__ik_pose *c, const uint32_t *path, uint32_t len) {
-    for (uint32_t e = 0; e + 1 < len; e++) {
+/* Whether the local rotations on the path are unit within float rounding: products of them
+ * then give the pass's world rotations. A rotation that is not (a zero or scaled quaternion:
+ * the pass composes it as it is, and its matrix is no rotation times a scale) makes the
+ * chain's frames come from the matrices. The end's rotation counts only where the solve reads
+ * it: an aim's forward axis, a two-bone IK's end rotation. */
+static bool path_unit(const oroya__ik_pose *c, const oroya_ik *ik, const uint32_t *path,
+                      uint32_t len) {
+    const bool end_read = ik->type == OROYA_IK_AIM || ik->has_target_rotation;
+    for (uint32_t e = 0; e + (end_read ? 0 : 1) < len; e++) {
         const oroya_quat l = soa_rotation(c->locals, path[e]);
         if (!(fabsf(l.x * l.x + l.y * l.y + l.z * l.z + l.w * l.w - 1.0f) <= 1e-6f)) {
             return false;
@@ -2173,6 +2184,15 @@ IK_CLONES static bool character_solve(const oroya__ik_pose *c, const oroya_ik *i
         }
     }
     if (from_matrices) {
+        /* The chain's joints on the path, in order (the joints may have changed since set_ik),
+         * as the product walk below requires. */
+        uint32_t on = 0;
+        for (uint32_t e = 0; e < len && on < n; e++) {
+            on += path[e] == ik->joints[on];
+        }
+        if (on != n) {
+            return false;
+        }
         /* Every chain joint's matrix is whole (ik_run_root computes them so): its frame. */
         for (uint32_t k = 0; k < n; k++) {
             oroya_mat4 m;
@@ -2440,10 +2460,10 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
             return AIM_WALK_SOLVED;
         }
     }
-    for (k = 0; k + 1 < n; k++) {
+    for (k = 0; k < n; k++) {
         const float l2 = q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z + q[k].w * q[k].w;
         if (!(fabsf(l2 - 1.0f) <= 1e-6f)) {
-            return AIM_WALK_NO; /* a chain joint above the end: the matrices, as the pass */
+            return AIM_WALK_NO; /* the matrices, as the pass (the end's: the forward axis) */
         }
     }
     frame f[OROYA_IK_MAX_CHAIN];
@@ -2516,7 +2536,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
         uint32_t k = 0;
         /* The end joint's position is all the solve reads of its matrix (its rotation comes
          * from the local rotations), unless an aim's eye offset goes through it. */
-        const bool unit = path_unit(c, path, len);
+        const bool unit = path_unit(c, ik, path, len);
         const bool end_position_only =
             unit && (ik->type == OROYA_IK_TWO_BONE ||
                      (ik->offset.x == 0 && ik->offset.y == 0 && ik->offset.z == 0));
@@ -2664,7 +2684,9 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
         if (!len) {
             /* A path longer than IK_PATH_MAX: the solver on the chain's matrices; joints that
              * are no longer a parent chain: a fallback, as in the pass. */
-            if (!is_parent_chain(s, ik, n)) {
+            if (!is_parent_chain(s, ik, n) ||
+                negative_scale_on_path(ik, n, s->parents, s->joint_count, soa_negative_scale,
+                                       c->locals) != UINT32_MAX) {
                 note_fallback(c, i);
                 continue;
             }
@@ -2687,7 +2709,7 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
             const uint32_t par = s->parents[ik->joints[0]];
             frame pf = {v3(0, 0, 0), qid()};
             if ((par != UINT32_MAX && !frame_of(&c->models[par], &pf)) ||
-                !character_solve(c, ik, n, w, &pf.q, path, len, !path_unit(c, path, len))) {
+                !character_solve(c, ik, n, w, &pf.q, path, len, !path_unit(c, ik, path, len))) {
                 note_fallback(c, i);
                 continue;
             }

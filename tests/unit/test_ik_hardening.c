@@ -12,7 +12,10 @@
  *   - a two-bone pole or target whose squared length float cannot hold goes to the double
  *     solver (the float path wrote a zero quaternion);
  *   - a negative scale on a chain's path (a reflection, or a half turn kept in the scale) is
- *     refused at set-up and a fallback at run time on every path (solved wrongly before). */
+ *     refused at set-up and a fallback at run time on every path (solved wrongly before);
+ *   - a review of those fixes: the float two-bone path's limits checked as the double
+ *     solver's, the after-the-pass run's long paths and non-chains, an aim's non-unit end
+ *     rotation taken as the scene path takes it, the scene path's non-chains. */
 #include "oroya/ik.h"
 #include "oroya/mixer.h"
 #include "oroya/pose.h"
@@ -22,6 +25,7 @@
 #include "oroya_test.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* hips(0) -> thigh(1) -> shin(2) -> foot(3) -> toe(4); hips -> spine(5) -> neck(6) -> head(7). */
@@ -520,6 +524,173 @@ static void test_negative_scale_on_the_path(void) {
     oroya_clip_destroy(clip);
 }
 
+/* The float two-bone path checks the chain's three limits as the double solver does: an
+ * invalid one on the end joint (which it never clamps) is a fallback, not ignored. */
+static void test_two_bone_end_limit_invalid(void) {
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, NULL);
+    const oroya_quat blended = local_rotation(ch, 1);
+    oroya_joint_limit lim[3];
+    for (int k = 0; k < 3; k++) {
+        lim[k] = (oroya_joint_limit){
+            .twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {3.0f}};
+    }
+    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                          .name = "leg",
+                          .joints = {1, 2, 3},
+                          .target = {0.25f, 0.45f, 0.45f},
+                          .pole = {0, 0, 1},
+                          .weight = 1,
+                          .limits = lim};
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+    lim[2].swing_max[0] = NAN;
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 1);
+    const oroya_quat q = local_rotation(ch, 1);
+    OT_CHECK(memcmp(&q, &blended, sizeof q) == 0);
+    destroy_character(ch, skel);
+}
+
+/* A chain whose path is longer than the in-pass run takes (70 joints: after the pass, on the
+ * chain's matrices), under a half turn kept in a scale on the path (a layer's scale track):
+ * a fallback there too (it was solved and missed). */
+static void test_long_path_negative_scale(void) {
+    enum { N = 70 };
+    uint32_t par[N];
+    const char *nm[N];
+    char buf[N][8];
+    oroya_transform rest[N];
+    for (int i = 0; i < N; i++) {
+        par[i] = i ? (uint32_t)i - 1 : UINT32_MAX;
+        snprintf(buf[i], sizeof buf[i], "j%d", i);
+        nm[i] = buf[i];
+        rest[i] = oroya_transform_identity();
+        rest[i].translation = (oroya_vec3){0, i ? -0.01f : 1.0f, 0};
+        rest[i].rotation = oroya_quat_normalize((oroya_quat){i == 68 ? 0.3f : 0.0f, 0, 0, 1});
+    }
+    rest[68].translation = rest[69].translation = (oroya_vec3){0, -0.4f, 0};
+    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_character *ch = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){
+                     .joint_count = N, .parents = par, .rest = rest, .names = nm},
+                 &skel, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
+                                         &err) == OROYA_OK);
+    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
+                          .name = "leg",
+                          .joints = {0, 68, 69},
+                          .target = {0, 0, 0.3f},
+                          .pole = {0, 0, 1},
+                          .weight = 1};
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+    OT_CHECK(distance(position(&oroya_pose_character_models(ch)[69]), leg.target) < 1e-5);
+    static const float times[1] = {0};
+    static const float scale[3] = {-1, -1, 1};
+    const oroya_track track = {.target = "j30",
+                               .property = OROYA_PROPERTY_SCALE,
+                               .interpolation = OROYA_INTERP_LINEAR,
+                               .components = 3,
+                               .key_count = 1,
+                               .times = times,
+                               .values = scale};
+    oroya_clip *clip = NULL;
+    oroya_pose_clip *pc = NULL;
+    OT_CHECK(
+        oroya_clip_create(&(oroya_clip_desc){.name = "flip", .tracks = &track, .track_count = 1},
+                          &clip, &err) == OROYA_OK);
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip}, &pc,
+                                    &err) == OROYA_OK);
+    const oroya_pose_layer layer = {pc, 0, 1};
+    OT_CHECK(oroya_pose_character_update(ch, &layer, 1, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 1);
+    const oroya_quat q0 = local_rotation(ch, 0), q68 = local_rotation(ch, 68);
+    OT_CHECK(memcmp(&q0, &rest[0].rotation, sizeof q0) == 0);
+    OT_CHECK(memcmp(&q68, &rest[68].rotation, sizeof q68) == 0);
+    oroya_pose_clip_destroy(pc);
+    oroya_clip_destroy(clip);
+    destroy_character(ch, skel);
+}
+
+/* After the pass (the list's order asks for it), joints changed into a non-chain whose ends
+ * still connect, with a rotation on the path that is not unit (the chain from the matrices):
+ * a fallback, as with unit rotations (it was solved, rewriting the spine). */
+static void test_after_the_pass_non_chain_non_unit(void) {
+    oroya_transform rest[J];
+    rest_pose(rest);
+    rest[3].rotation = (oroya_quat){0, 0, 0, 0.5f};
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, rest);
+    const oroya_quat blended[2] = {local_rotation(ch, 1), local_rotation(ch, 5)};
+    oroya_ik iks[2] = {{.type = OROYA_IK_TWO_BONE,
+                        .name = "leg",
+                        .joints = {1, 2, 4},
+                        .target = {0.25f, 0.45f, 0.45f},
+                        .pole = {0, 0, 1},
+                        .weight = 1},
+                       {.type = OROYA_IK_AIM,
+                        .name = "body",
+                        .joints = {0},
+                        .joint_count = 1,
+                        .forward = {0, 0, 1},
+                        .target = {-2, 1, 3},
+                        .weight = 1}};
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, 2, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 0);
+    iks[0].joints[1] = 5; /* the spine: not on the path from the thigh to the toe */
+    iks[1].weight = 0;
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 1);
+    const oroya_quat now[2] = {local_rotation(ch, 1), local_rotation(ch, 5)};
+    OT_CHECK(memcmp(now, blended, sizeof now) == 0);
+    destroy_character(ch, skel);
+}
+
+/* An aim whose aiming joint's rotation is not unit (its matrix is no rotation times a scale):
+ * the kernel takes the forward axis from the pass's matrix, as the scene path does, so both
+ * give the same rotations (they differed by 0.4 rad). And the scene path falls back on joints
+ * that are no longer a parent chain, as the kernel does (it solved them). */
+static void test_non_unit_aiming_joint_and_scene_non_chain(void) {
+    oroya_transform rest[J];
+    rest_pose(rest);
+    rest[7].rotation = (oroya_quat){0.3f, 0, 0, 0.5f};
+    oroya_ik aim = neck_aim();
+    aim.weight = 0.999f; /* the double solver */
+    oroya_error err = {0};
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, rest);
+    OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &aim, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+    oroya_scene *scene = make_scene(rest);
+    OT_CHECK(oroya_ik_scene_apply(scene, &aim, 1, &err) == OROYA_OK);
+    for (uint32_t j = 6; j < 8; j++) {
+        const oroya_quat a = local_rotation(ch, j), b = oroya_scene_transforms(scene)[j].rotation;
+        OT_CHECK_MSG(quat_angle(a, b) < 1e-5, "joint %u: kernel and scene differ by %g rad", j,
+                     quat_angle(a, b));
+    }
+    destroy_character(ch, skel);
+    oroya_scene_destroy(scene);
+    scene = make_scene(NULL);
+    aim = neck_aim();
+    OT_EQ_INT(oroya_ik_scene_validate(scene, &aim, 1, &err), OROYA_OK);
+    aim.joints[0] = 2; /* the shin: the head is not below it */
+    oroya_transform before[J];
+    memcpy(before, oroya_scene_transforms(scene), sizeof before);
+    OT_EQ_INT(oroya_ik_scene_apply(scene, &aim, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "joints are not a parent chain") != NULL, "%s", err.message);
+    OT_CHECK(memcmp(before, oroya_scene_transforms(scene), sizeof before) == 0);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_aim_direction_lengths);
     OT_RUN(test_reflected_chain);
@@ -529,5 +700,9 @@ int main(void) {
     OT_RUN(test_aim_target_on_the_aiming_joint);
     OT_RUN(test_two_bone_huge_pole_and_target);
     OT_RUN(test_negative_scale_on_the_path);
+    OT_RUN(test_two_bone_end_limit_invalid);
+    OT_RUN(test_long_path_negative_scale);
+    OT_RUN(test_after_the_pass_non_chain_non_unit);
+    OT_RUN(test_non_unit_aiming_joint_and_scene_non_chain);
     return ot_finish();
 }
