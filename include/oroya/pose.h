@@ -118,7 +118,9 @@ typedef struct oroya_pose_clip oroya_pose_clip;
  * puts it. The bound is measured at create (at 120 Hz, at most 32 points between two key
  * times, and at every key time, through the
  * kernel, against the source posed in double); a clip that cannot meet it keeps more keys
- * and bits, down to float storage (STEP tracks always do). Errors: INVALID_ARGUMENT for a
+ * and bits, down to float storage (STEP tracks always do). Cubic-spline sources are resampled
+ * to linear steps, and between those steps the bound is not measured and may be exceeded
+ * (docs/compression.md, "Known limit"). Errors: INVALID_ARGUMENT for a
  * tolerance, joint tolerance or vertex distance out of range, NaN or infinite, or a
  * tolerance below what float sampling reaches. */
 #define OROYA_POSE_MAX_TOLERANCE 1e4f /* scene units */

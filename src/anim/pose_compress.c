@@ -1068,6 +1068,10 @@ void oroya__pose_compress_measure_counts(uint64_t *samples, uint64_t *calls) {
     *calls = (uint64_t)atomic_load(&pc_measures);
 }
 
+/* The larger of a and b, NaN when either is (fmax drops a NaN: a candidate whose decoding
+ * overflows, a range of keys near float's largest, must fail the bound, not pass it). */
+static double pc_max_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : a > b ? a : b; }
+
 /* Poses `c` at t through the kernel and the source clip in double, and folds each joint's
  * position and virtual vertices, compared in model space, into *out. */
 static void pc_measure_at(const pc_ctx *x, oroya_pose_character *chr, const oroya_pose_clip *c,
@@ -1118,13 +1122,13 @@ static void pc_measure_at(const pc_ctx *x, oroya_pose_character *chr, const oroy
                 d2 += (ref - got) * (ref - got);
             }
             const double e = sqrt(d2);
-            worst = fmax(worst, e);
+            worst = pc_max_nan(worst, e);
             if (k == 0) {
-                out->joint = fmax(out->joint, e);
+                out->joint = pc_max_nan(out->joint, e);
             }
         }
-        out->max = fmax(out->max, worst);
-        out->ratio = fmax(out->ratio, worst / x->jtol[j]);
+        out->max = pc_max_nan(out->max, worst);
+        out->ratio = pc_max_nan(out->ratio, worst / x->jtol[j]);
     }
 }
 
@@ -1395,7 +1399,7 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
         if (res == OROYA_OK) {
             res = pc_measure(&x, flt, &e, err);
         }
-        if (res == OROYA_OK && e.ratio > 1.0) {
+        if (res == OROYA_OK && !(e.ratio <= 1.0)) {
             res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                               "compress.tolerance: even float storage is off by %g scene units "
                               "(%g times a joint's tolerance)",

@@ -1058,6 +1058,45 @@ static void test_entry_limit(void) {
     oroya_pose_skeleton_destroy(skel);
 }
 
+/* Keys near float's largest (+-3e38): the quantized range overflows and decodes to NaN. The
+ * measure let the NaN through (fmax drops it) and the clip was made with NaN translations
+ * and max_error 0; now every candidate fails the bound and the call refuses, as it does for
+ * +-1e37 ("even float storage is off by"). */
+static void test_keys_near_float_max_refused(void) {
+    const uint32_t parent = UINT32_MAX;
+    const char *name = "root";
+    oroya_pose_skeleton *skel = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = &parent, .names = &name},
+                 &skel, &err) == OROYA_OK);
+    static const float mags[] = {1e37f, 3e38f, 3.4e38f};
+    for (int m = 0; m < 3; m++) {
+        const float times[2] = {0, 1};
+        const float vals[6] = {-mags[m], 0, 0, mags[m], 0, 0};
+        const oroya_track tr = {.target = "root",
+                                .property = OROYA_PROPERTY_TRANSLATION,
+                                .interpolation = OROYA_INTERP_LINEAR,
+                                .components = 3,
+                                .key_count = 2,
+                                .times = times,
+                                .values = vals};
+        oroya_clip *clip = NULL;
+        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &tr, .track_count = 1}, &clip,
+                                   &err) == OROYA_OK);
+        const oroya_pose_compress cp = {.tolerance = 1e-4f};
+        oroya_pose_clip *pc = NULL;
+        const oroya_result r = oroya_pose_clip_create(
+            &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .compress = &cp}, &pc, &err);
+        OT_EQ_INT(r, OROYA_ERR_INVALID_ARGUMENT);
+        OT_CHECK_MSG(strstr(err.message, "even float storage is off by") != NULL, "%g: %s",
+                     (double)mags[m], err.message);
+        oroya_pose_clip_destroy(pc);
+        oroya_clip_destroy(clip);
+    }
+    oroya_pose_skeleton_destroy(skel);
+}
+
 int main(void) {
     OT_RUN(test_khronos_clips);
     OT_RUN(test_bench_character);
@@ -1071,5 +1110,6 @@ int main(void) {
     OT_RUN(test_export_round_trip);
     OT_RUN(test_measure_bounded);
     OT_RUN(test_entry_limit);
+    OT_RUN(test_keys_near_float_max_refused);
     return ot_finish();
 }
