@@ -79,7 +79,10 @@ typedef struct oroya_skin_job {
     const float *bind_matrix_inverse; /* 16; NULL = identity */
     float *scratch;                   /* 16 * palette_count floats, or NULL: see OROYA_MAX_JOINTS */
     float *out_positions;             /* 3 * count; required; may be `positions` (in place) */
-    float *out_normals;               /* 3 * count, unit (zero stays zero); may be `normals` */
+    float *out_normals;               /* 3 * count, unit (zero stays zero; so does a blended
+                                         normal shorter than about 1e-19 or longer than about
+                                         1e19, whose square float cannot hold: see
+                                         docs/skinning.md); may be `normals` */
     float *out_bounds;                /* 6 floats: min xyz, max xyz of out_positions; optional */
 } oroya_skin_job;
 
