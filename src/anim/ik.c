@@ -1743,12 +1743,12 @@ static bool scene_negative_scale(const void *ctx, uint32_t joint) {
     return sc.x < 0 || sc.y < 0 || sc.z < 0;
 }
 
-/* Whether the IK's joints are a parent chain in the scene. */
-static bool is_scene_chain(const oroya_scene *scene, const oroya_ik *ik, uint32_t n) {
-    const uint32_t *parents = oroya_scene_parent_indices(scene);
-    const uint32_t nodes = oroya_scene_node_count(scene);
+/* Whether joints[0 .. n) are a parent chain (each an ancestor of the next) under `parents`
+ * (count entries, UINT32_MAX at a root): the joints may have been changed since set-up. */
+static bool is_parent_chain(const uint32_t *parents, uint32_t count, const oroya_ik *ik,
+                            uint32_t n) {
     uint32_t k = n - 1;
-    for (uint32_t j = ik->joints[k]; j < nodes; j = parents[j]) {
+    for (uint32_t j = ik->joints[k]; j < count; j = parents[j]) {
         if (j == ik->joints[k]) {
             if (k == 0) {
                 return true;
@@ -1833,7 +1833,9 @@ oroya_result oroya_ik_scene_apply(oroya_scene *scene, const oroya_ik *iks, uint3
         /* Joints that are no longer a parent chain (the set-up refuses them; the kernel falls
          * back too), or a negative scale on the path (the solver would not see it in the
          * world matrices when it is a half turn). */
-        const bool chain = ik->weight > 0 ? is_scene_chain(scene, ik, n) : true;
+        const bool chain = ik->weight > 0
+                               ? is_parent_chain(oroya_scene_parent_indices(scene), nodes, ik, n)
+                               : true;
         if (!chain || (ik->weight > 0 &&
                        negative_scale_on_path(ik, n, oroya_scene_parent_indices(scene), nodes,
                                               scene_negative_scale, scene) != UINT32_MAX)) {
@@ -1907,21 +1909,6 @@ static uint32_t chain_path(const oroya_pose_skeleton *s, const oroya_ik *ik, uin
         path[k] = rev[len - 1 - k];
     }
     return len;
-}
-
-/* Whether joints[0 .. n) are a parent chain (each an ancestor of the next) in s: the joints
- * may have been changed since set_ik. Parents come before children, so the walk ends. */
-static bool is_parent_chain(const oroya_pose_skeleton *s, const oroya_ik *ik, uint32_t n) {
-    uint32_t k = n - 1;
-    for (uint32_t j = ik->joints[k]; j < s->joint_count; j = s->parents[j]) {
-        if (j == ik->joints[k]) {
-            if (k == 0) {
-                return true;
-            }
-            k--;
-        }
-    }
-    return false;
 }
 
 /* Whether the IKs may run inside local-to-model (oroya__ik_run_roots), which takes them in
@@ -2684,7 +2671,7 @@ void oroya__ik_run_after(const oroya__ik_pose *c) {
         if (!len) {
             /* A path longer than IK_PATH_MAX: the solver on the chain's matrices; joints that
              * are no longer a parent chain: a fallback, as in the pass. */
-            if (!is_parent_chain(s, ik, n) ||
+            if (!is_parent_chain(s->parents, s->joint_count, ik, n) ||
                 negative_scale_on_path(ik, n, s->parents, s->joint_count, soa_negative_scale,
                                        c->locals) != UINT32_MAX) {
                 note_fallback(c, i);

@@ -24,45 +24,11 @@
 
 #include "oroya_test.h"
 
+#include "ik_test_rig.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* hips(0) -> thigh(1) -> shin(2) -> foot(3) -> toe(4); hips -> spine(5) -> neck(6) -> head(7). */
-#define J 8
-static const uint32_t parents[J] = {UINT32_MAX, 0, 1, 2, 3, 0, 5, 6};
-static const char *const names[J] = {"hips", "thigh", "shin", "foot",
-                                     "toe",  "spine", "neck", "head"};
-static const oroya_vec3 offsets[J] = {{0.1f, 1, 0.2f},     {0.1f, -0.05f, 0},  {0, -0.45f, 0.02f},
-                                      {0, -0.42f, -0.03f}, {0, -0.05f, 0.12f}, {0, 0.2f, 0},
-                                      {0, 0.35f, 0.02f},   {0, 0.12f, 0.01f}};
-
-static void rest_pose(oroya_transform *t) {
-    for (int i = 0; i < J; i++) {
-        t[i] = oroya_transform_identity();
-        t[i].translation = offsets[i];
-        t[i].rotation = oroya_quat_normalize((oroya_quat){0.05f * (float)i, 0.03f, -0.02f, 1});
-    }
-}
-
-static oroya_scene *make_scene(const oroya_transform *rest_in) {
-    oroya_transform rest[J];
-    rest_pose(rest);
-    if (rest_in) {
-        memcpy(rest, rest_in, sizeof rest);
-    }
-    oroya_scene *scene = NULL;
-    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
-    oroya_node nodes[J];
-    for (int i = 0; i < J; i++) {
-        oroya_node parent = parents[i] == UINT32_MAX ? (oroya_node){0} : nodes[parents[i]];
-        OT_CHECK(oroya_scene_add_node(scene, names[i], parent, OROYA_NODE_BONE, &nodes[i]) ==
-                 OROYA_OK);
-        oroya_scene_set_transform(scene, nodes[i], &rest[i]);
-    }
-    oroya_scene_update_world(scene);
-    return scene;
-}
 
 /* A pose character at rest (rest_in, or rest_pose), updated once without IK. */
 static oroya_pose_character *make_character(oroya_pose_skeleton **skel_out,
@@ -134,6 +100,32 @@ static oroya_ik neck_aim(void) {
                       .weight = 1};
 }
 
+/* A two-bone IK named "leg" on joints a, b, c, pole +z, weight 1. */
+static oroya_ik leg_ik(uint32_t a, uint32_t b, uint32_t c, oroya_vec3 target) {
+    return (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                      .name = "leg",
+                      .joints = {a, b, c},
+                      .target = target,
+                      .pole = {0, 0, 1},
+                      .weight = 1};
+}
+
+/* The set-up refuses ik on a rig at rest on both the kernel and the scene path:
+ * INVALID_DATA, the kernel's message containing `kernel_msg`, the scene's `scene_msg`. */
+static void expect_setup_refused(const oroya_transform *rest, const oroya_ik *ik,
+                                 const char *kernel_msg, const char *scene_msg) {
+    oroya_error err = {0};
+    oroya_pose_skeleton *skel;
+    oroya_pose_character *ch = make_character(&skel, rest);
+    OT_EQ_INT(oroya_pose_character_set_ik(ch, ik, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, kernel_msg) != NULL, "%s", err.message);
+    destroy_character(ch, skel);
+    oroya_scene *scene = make_scene(rest);
+    OT_EQ_INT(oroya_ik_scene_validate(scene, ik, 1, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, scene_msg) != NULL, "%s", err.message);
+    oroya_scene_destroy(scene);
+}
+
 /* forward and up are directions: any length gives the unit-length result (within float
  * rounding), on the kernel (float path or double solver, by length) and the scene path. */
 static void test_aim_direction_lengths(void) {
@@ -192,23 +184,11 @@ static void test_reflected_chain(void) {
     oroya_transform rest[J];
     rest_pose(rest);
     rest[0].scale = (oroya_vec3){-1, -1, -1};
-    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
-                          .name = "leg",
-                          .joints = {1, 2, 3},
-                          .target = {0.25f, 0.45f, 0.45f},
-                          .pole = {0, 0, 1},
-                          .weight = 1};
+    const oroya_ik leg = leg_ik(1, 2, 3, (oroya_vec3){0.25f, 0.45f, 0.45f});
     oroya_error err = {0};
-    oroya_pose_skeleton *skel;
-    oroya_pose_character *ch = make_character(&skel, rest);
-    OT_EQ_INT(oroya_pose_character_set_ik(ch, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "joints[0] (thigh): world matrix is a reflection") != NULL,
-                 "%s", err.message);
-    destroy_character(ch, skel);
-    oroya_scene *scene = make_scene(rest);
-    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "reflection") != NULL, "%s", err.message);
-    oroya_scene_destroy(scene);
+    expect_setup_refused(rest, &leg, "joints[0] (thigh): world matrix is a reflection",
+                         "reflection");
+    oroya_scene *scene;
     /* Valid at set-up, mirrored before the run: the chain as it was, bit for bit. */
     scene = make_scene(NULL);
     OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_OK);
@@ -327,12 +307,7 @@ static void test_joints_changed_after_the_pass(void) {
  * does. */
 static void test_non_unit_rotation_between_chain_joints(void) {
     static const oroya_quat bad[] = {{0, 0, 0, 0}, {0, 0, 0, 0.5f}, {0, 0, 0, 0.999f}};
-    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
-                          .name = "leg",
-                          .joints = {0, 2, 4},
-                          .target = {0.3f, 0.2f, 0.5f},
-                          .pole = {0, 0, 1},
-                          .weight = 1};
+    const oroya_ik leg = leg_ik(0, 2, 4, (oroya_vec3){0.3f, 0.2f, 0.5f});
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
         oroya_transform rest[J];
         rest_pose(rest);
@@ -371,13 +346,7 @@ static void test_aim_target_on_the_aiming_joint(void) {
     }
     oroya_pose_skeleton *skel;
     oroya_pose_character *ch = make_character(&skel, NULL);
-    oroya_ik iks[2] = {{.type = OROYA_IK_TWO_BONE,
-                        .name = "leg",
-                        .joints = {1, 2, 3},
-                        .target = {0.25f, 0.45f, 0.45f},
-                        .pole = {0, 0, 1},
-                        .weight = 1},
-                       neck_aim()};
+    oroya_ik iks[2] = {leg_ik(1, 2, 3, (oroya_vec3){0.25f, 0.45f, 0.45f}), neck_aim()};
     OT_CHECK_MSG(oroya_pose_character_set_ik(ch, iks, 2, &err) == OROYA_OK, "%s", err.message);
     const oroya_mat4 *m = oroya_pose_character_models(ch);
     iks[0].target = position(&m[1]);
@@ -393,12 +362,7 @@ static void test_aim_target_on_the_aiming_joint(void) {
 static void test_two_bone_huge_pole_and_target(void) {
     oroya_pose_skeleton *skel;
     oroya_pose_character *ch = make_character(&skel, NULL);
-    oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
-                    .name = "leg",
-                    .joints = {1, 2, 3},
-                    .target = {0.25f, 0.45f, 0.45f},
-                    .pole = {0, 0, 1},
-                    .weight = 1};
+    oroya_ik leg = leg_ik(1, 2, 3, (oroya_vec3){0.25f, 0.45f, 0.45f});
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_OK, "%s", err.message);
     OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
@@ -433,31 +397,16 @@ static void test_negative_scale_on_the_path(void) {
     oroya_transform rest[J];
     rest_pose(rest);
     rest[2].scale = (oroya_vec3){-1, -1, 1}; /* the shin, between hips and toe */
-    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
-                          .name = "leg",
-                          .joints = {0, 3, 4},
-                          .target = {0.3f, 0.2f, 0.5f},
-                          .pole = {0, 0, 1},
-                          .weight = 1};
+    const oroya_ik leg = leg_ik(0, 3, 4, (oroya_vec3){0.3f, 0.2f, 0.5f});
     oroya_error err = {0};
-    oroya_pose_skeleton *skel;
-    oroya_pose_character *ch = make_character(&skel, rest);
-    OT_EQ_INT(oroya_pose_character_set_ik(ch, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "joint 2 (shin) on the chain's path: negative scale") != NULL,
-                 "%s", err.message);
-    destroy_character(ch, skel);
-    oroya_scene *scene = make_scene(rest);
-    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "negative scale") != NULL, "%s", err.message);
-    oroya_scene_destroy(scene);
+    expect_setup_refused(rest, &leg, "joint 2 (shin) on the chain's path: negative scale",
+                         "negative scale");
+    oroya_scene *scene;
     /* The end joint's too (a half turn: the world matrices are rotations). */
     rest_pose(rest);
     rest[4].scale = (oroya_vec3){1, -1, -1};
-    scene = make_scene(rest);
-    OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_ERR_INVALID_DATA);
-    OT_CHECK_MSG(strstr(err.message, "joint 4 (toe) on the chain's path: negative scale") != NULL,
-                 "%s", err.message);
-    oroya_scene_destroy(scene);
+    expect_setup_refused(rest, &leg, "joint 4 (toe) on the chain's path: negative scale",
+                         "joint 4 (toe) on the chain's path: negative scale");
     /* Scene path, negative after set-up. */
     scene = make_scene(NULL);
     OT_EQ_INT(oroya_ik_scene_validate(scene, &leg, 1, &err), OROYA_OK);
@@ -486,40 +435,31 @@ static void test_negative_scale_on_the_path(void) {
     OT_CHECK(
         oroya_clip_create(&(oroya_clip_desc){.name = "flip", .tracks = &track, .track_count = 1},
                           &clip, NULL) == OROYA_OK);
-    oroya_scene *sc[2];
-    oroya_rig *rig[2];
-    oroya_mixer *mixer[2];
+    rig_mixer rm[2];
     oroya_ik ik = leg;
     for (int m = 0; m < 2; m++) {
-        sc[m] = make_scene(NULL);
-        rig[m] = NULL, mixer[m] = NULL;
-        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = sc[m]}, &rig[m], NULL) == OROYA_OK);
-        OT_CHECK(oroya_mixer_create(sc[m], &(oroya_mixer_desc){.rig = rig[m]}, &mixer[m]) ==
-                 OROYA_OK);
         oroya_action *a = NULL;
-        OT_CHECK(oroya_mixer_play(mixer[m], clip, &a) == OROYA_OK);
+        rig_mixer_make(&rm[m], clip, &a);
         OT_CHECK(oroya_action_set_loop(a, OROYA_LOOP_ONCE, 1) == OROYA_OK);
         oroya_action_set_clamp_when_finished(a, true);
-        OT_CHECK(oroya_mixer_update(mixer[m], 0) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(rm[m].mixer, 0) == OROYA_OK);
     }
     /* The rig's kernel joints are the scene's nodes in order here (one root, parents first). */
-    OT_EQ_INT(oroya_rig_kernel_joint_count(rig[0]), J);
-    OT_CHECK_MSG(oroya_mixer_set_ik(mixer[0], &ik, 1, &err) == OROYA_OK, "%s", err.message);
-    OT_CHECK(oroya_mixer_update(mixer[0], 0.5) == OROYA_OK);
-    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[0], NULL), 0);
-    OT_CHECK(oroya_mixer_update(mixer[1], 0.5) == OROYA_OK);
+    OT_EQ_INT(oroya_rig_kernel_joint_count(rm[0].rig), J);
+    OT_CHECK_MSG(oroya_mixer_set_ik(rm[0].mixer, &ik, 1, &err) == OROYA_OK, "%s", err.message);
+    OT_CHECK(oroya_mixer_update(rm[0].mixer, 0.5) == OROYA_OK);
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(rm[0].mixer, NULL), 0);
+    OT_CHECK(oroya_mixer_update(rm[1].mixer, 0.5) == OROYA_OK);
     for (int m = 0; m < 2; m++) {
-        OT_CHECK(oroya_mixer_update(mixer[m], 0.75) == OROYA_OK); /* past 1 s: (-1, -1, 1) */
-        OT_CHECK(oroya_mixer_kernel_active(mixer[m]));
+        OT_CHECK(oroya_mixer_update(rm[m].mixer, 0.75) == OROYA_OK); /* past 1 s: (-1, -1, 1) */
+        OT_CHECK(oroya_mixer_kernel_active(rm[m].mixer));
     }
-    OT_CHECK(oroya_scene_transforms(sc[0])[2].scale.x < 0);
-    OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[0], NULL), 1);
-    OT_CHECK(memcmp(oroya_mixer_bone_matrices(mixer[0], NULL),
-                    oroya_mixer_bone_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) == 0);
+    OT_CHECK(oroya_scene_transforms(rm[0].scene)[2].scale.x < 0);
+    OT_EQ_INT(oroya_mixer_ik_fallbacks(rm[0].mixer, NULL), 1);
+    OT_CHECK(memcmp(oroya_mixer_bone_matrices(rm[0].mixer, NULL),
+                    oroya_mixer_bone_matrices(rm[1].mixer, NULL), J * sizeof(oroya_mat4)) == 0);
     for (int m = 0; m < 2; m++) {
-        oroya_mixer_destroy(mixer[m]);
-        oroya_rig_destroy(rig[m]);
-        oroya_scene_destroy(sc[m]);
+        rig_mixer_free(&rm[m]);
     }
     oroya_clip_destroy(clip);
 }
@@ -581,12 +521,7 @@ static void test_long_path_negative_scale(void) {
                  &skel, &err) == OROYA_OK);
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch,
                                          &err) == OROYA_OK);
-    const oroya_ik leg = {.type = OROYA_IK_TWO_BONE,
-                          .name = "leg",
-                          .joints = {0, 68, 69},
-                          .target = {0, 0, 0.3f},
-                          .pole = {0, 0, 1},
-                          .weight = 1};
+    const oroya_ik leg = leg_ik(0, 68, 69, (oroya_vec3){0, 0, 0.3f});
     OT_CHECK(oroya_pose_character_update(ch, NULL, 0, &err) == OROYA_OK);
     OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &leg, 1, &err) == OROYA_OK, "%s", err.message);
     OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
@@ -629,12 +564,7 @@ static void test_after_the_pass_non_chain_non_unit(void) {
     oroya_pose_skeleton *skel;
     oroya_pose_character *ch = make_character(&skel, rest);
     const oroya_quat blended[2] = {local_rotation(ch, 1), local_rotation(ch, 5)};
-    oroya_ik iks[2] = {{.type = OROYA_IK_TWO_BONE,
-                        .name = "leg",
-                        .joints = {1, 2, 4},
-                        .target = {0.25f, 0.45f, 0.45f},
-                        .pole = {0, 0, 1},
-                        .weight = 1},
+    oroya_ik iks[2] = {leg_ik(1, 2, 4, (oroya_vec3){0.25f, 0.45f, 0.45f}),
                        {.type = OROYA_IK_AIM,
                         .name = "body",
                         .joints = {0},

@@ -11,34 +11,10 @@
 
 #include "oroya_test.h"
 
+#include "ik_test_rig.h"
+
 #include <math.h>
 #include <string.h>
-
-/* hips(0) -> thigh(1) -> shin(2) -> foot(3) -> toe(4); hips -> spine(5) -> neck(6) -> head(7). */
-#define J 8
-static const uint32_t parents[J] = {UINT32_MAX, 0, 1, 2, 3, 0, 5, 6};
-static const char *const names[J] = {"hips", "thigh", "shin", "foot",
-                                     "toe",  "spine", "neck", "head"};
-static const oroya_vec3 offsets[J] = {{0.1f, 1, 0.2f},     {0.1f, -0.05f, 0},  {0, -0.45f, 0.02f},
-                                      {0, -0.42f, -0.03f}, {0, -0.05f, 0.12f}, {0, 0.2f, 0},
-                                      {0, 0.35f, 0.02f},   {0, 0.12f, 0.01f}};
-
-static oroya_scene *make_scene(void) {
-    oroya_scene *scene = NULL;
-    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
-    oroya_node nodes[J];
-    for (int i = 0; i < J; i++) {
-        oroya_node parent = parents[i] == UINT32_MAX ? (oroya_node){0} : nodes[parents[i]];
-        OT_CHECK(oroya_scene_add_node(scene, names[i], parent, OROYA_NODE_BONE, &nodes[i]) ==
-                 OROYA_OK);
-        oroya_transform t = oroya_transform_identity();
-        t.translation = offsets[i];
-        t.rotation = oroya_quat_normalize((oroya_quat){0.05f * (float)i, 0.03f, -0.02f, 1});
-        oroya_scene_set_transform(scene, nodes[i], &t);
-    }
-    oroya_scene_update_world(scene);
-    return scene;
-}
 
 /* Hips move and every IK joint turns, differently on every frame (so three's "write when
  * changed" writes every animated joint every frame on the property path too). */
@@ -135,12 +111,12 @@ static void moving_targets(oroya_ik *iks, int frame) {
 static void test_mixer_ik_matches_scene_path(void) {
     oroya_clip *clip = make_clip();
     /* The scene path: a mixer without rig, then the IKs on the scene. */
-    oroya_scene *ref = make_scene();
+    oroya_scene *ref = make_scene(NULL);
     oroya_mixer *plain = NULL;
     OT_CHECK(oroya_mixer_create(ref, NULL, &plain) == OROYA_OK);
     OT_CHECK(oroya_mixer_play(plain, clip, NULL) == OROYA_OK);
     /* The rig-backed mixer, one updated alone and one through the batch call. */
-    oroya_scene *scene = make_scene(), *scene_b = make_scene();
+    oroya_scene *scene = make_scene(NULL), *scene_b = make_scene(NULL);
     oroya_rig *rig = NULL, *rig_b = NULL;
     OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene,
                                                 .clips = (const oroya_clip *const[]){clip},
@@ -250,7 +226,7 @@ static void test_mixer_ik_matches_scene_path(void) {
  * to the scene at once: the bones and the scene agree with the kernel path's IK. */
 static void test_mixer_ik_property_path(void) {
     oroya_clip *clip = make_clip();
-    oroya_scene *ref = make_scene(), *scene = make_scene();
+    oroya_scene *ref = make_scene(NULL), *scene = make_scene(NULL);
     oroya_rig *rig = NULL, *rig_ref = NULL;
     OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene}, &rig, NULL) == OROYA_OK);
     OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = ref}, &rig_ref, NULL) == OROYA_OK);
@@ -302,17 +278,10 @@ static void test_mixer_ik_property_path(void) {
  * bone and model matrices are equal bit for bit every frame. */
 static void test_mixer_ik_widths(void) {
     oroya_clip *clip = make_clip();
-    oroya_scene *scene[2];
-    oroya_rig *rig[2];
-    oroya_mixer *mixer[2];
+    rig_mixer rm[2];
     oroya_ik iks[2][3];
     for (int w = 0; w < 2; w++) {
-        scene[w] = make_scene();
-        rig[w] = NULL, mixer[w] = NULL;
-        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene[w]}, &rig[w], NULL) == OROYA_OK);
-        OT_CHECK(oroya_mixer_create(scene[w], &(oroya_mixer_desc){.rig = rig[w]}, &mixer[w]) ==
-                 OROYA_OK);
-        OT_CHECK(oroya_mixer_play(mixer[w], clip, NULL) == OROYA_OK);
+        rig_mixer_make(&rm[w], clip, NULL);
         make_iks(iks[w]);
         iks[w][0].has_target_rotation = false;    /* the two-bone float path */
         iks[w][1].offset = (oroya_vec3){0, 0, 0}; /* the aim float path */
@@ -321,9 +290,10 @@ static void test_mixer_ik_widths(void) {
         iks[w][2] = iks[w][0]; /* the same leg again, with an end rotation: the double solver */
         iks[w][2].has_target_rotation = true;
         iks[w][2].name = "footL2";
-        to_kernel_joints(rig[w], scene[w], iks[w], 3);
+        to_kernel_joints(rm[w].rig, rm[w].scene, iks[w], 3);
         oroya_error err = {0};
-        OT_CHECK_MSG(oroya_mixer_set_ik(mixer[w], iks[w], 3, &err) == OROYA_OK, "%s", err.message);
+        OT_CHECK_MSG(oroya_mixer_set_ik(rm[w].mixer, iks[w], 3, &err) == OROYA_OK, "%s",
+                     err.message);
     }
     int differ = 0;
     for (int f = 0; f < 20; f++) {
@@ -331,15 +301,16 @@ static void test_mixer_ik_widths(void) {
             moving_targets(iks[w], f);
             iks[w][2].target = iks[w][0].target;
             oroya__pose_force_baseline = w == 1;
-            OT_CHECK(oroya_mixer_update(mixer[w], 1.0 / 30) == OROYA_OK);
+            OT_CHECK(oroya_mixer_update(rm[w].mixer, 1.0 / 30) == OROYA_OK);
             oroya__pose_force_baseline = false;
-            OT_CHECK(oroya_mixer_kernel_active(mixer[w]));
-            OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[w], NULL), 0);
+            OT_CHECK(oroya_mixer_kernel_active(rm[w].mixer));
+            OT_EQ_INT(oroya_mixer_ik_fallbacks(rm[w].mixer, NULL), 0);
         }
-        differ += memcmp(oroya_mixer_bone_matrices(mixer[0], NULL),
-                         oroya_mixer_bone_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) != 0;
-        differ += memcmp(oroya_mixer_model_matrices(mixer[0], NULL),
-                         oroya_mixer_model_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) != 0;
+        differ += memcmp(oroya_mixer_bone_matrices(rm[0].mixer, NULL),
+                         oroya_mixer_bone_matrices(rm[1].mixer, NULL), J * sizeof(oroya_mat4)) != 0;
+        differ +=
+            memcmp(oroya_mixer_model_matrices(rm[0].mixer, NULL),
+                   oroya_mixer_model_matrices(rm[1].mixer, NULL), J * sizeof(oroya_mat4)) != 0;
     }
     OT_CHECK_MSG(differ == 0, "the widths differ in %d of 40 matrix sets", differ);
 #if defined(__x86_64__) || defined(__i386__)
@@ -348,9 +319,7 @@ static void test_mixer_ik_widths(void) {
     }
 #endif
     for (int w = 0; w < 2; w++) {
-        oroya_mixer_destroy(mixer[w]);
-        oroya_rig_destroy(rig[w]);
-        oroya_scene_destroy(scene[w]);
+        rig_mixer_free(&rm[w]);
     }
     oroya_clip_destroy(clip);
 }
@@ -361,17 +330,10 @@ static void test_mixer_ik_widths(void) {
  * bit. */
 static void test_mixer_aim_default_count(void) {
     oroya_clip *clip = make_clip();
-    oroya_scene *scene[2];
-    oroya_rig *rig[2];
-    oroya_mixer *mixer[2];
+    rig_mixer rm[2];
     oroya_ik ik[2];
     for (int w = 0; w < 2; w++) {
-        scene[w] = make_scene();
-        rig[w] = NULL, mixer[w] = NULL;
-        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = scene[w]}, &rig[w], NULL) == OROYA_OK);
-        OT_CHECK(oroya_mixer_create(scene[w], &(oroya_mixer_desc){.rig = rig[w]}, &mixer[w]) ==
-                 OROYA_OK);
-        OT_CHECK(oroya_mixer_play(mixer[w], clip, NULL) == OROYA_OK);
+        rig_mixer_make(&rm[w], clip, NULL);
         ik[w] = (oroya_ik){.type = OROYA_IK_AIM,
                            .name = "head",
                            .joints = {7},
@@ -379,28 +341,27 @@ static void test_mixer_aim_default_count(void) {
                            .up = {0, 1, 0},
                            .target = {2, 2.5f, 3},
                            .weight = 1};
-        to_kernel_joints(rig[w], scene[w], &ik[w], 1);
+        to_kernel_joints(rm[w].rig, rm[w].scene, &ik[w], 1);
         if (w == 1) {
             ik[w].joints[1] = ik[w].joints[2] = 4000000; /* past the chain: never read */
         }
         oroya_error err = {0};
-        OT_CHECK_MSG(oroya_mixer_set_ik(mixer[w], &ik[w], 1, &err) == OROYA_OK, "%s", err.message);
+        OT_CHECK_MSG(oroya_mixer_set_ik(rm[w].mixer, &ik[w], 1, &err) == OROYA_OK, "%s",
+                     err.message);
     }
     int differ = 0;
     for (int f = 0; f < 10; f++) {
         for (int w = 0; w < 2; w++) {
             ik[w].target.x = 2 - 0.3f * (float)f;
-            OT_CHECK(oroya_mixer_update(mixer[w], 1.0 / 30) == OROYA_OK);
-            OT_EQ_INT(oroya_mixer_ik_fallbacks(mixer[w], NULL), 0);
+            OT_CHECK(oroya_mixer_update(rm[w].mixer, 1.0 / 30) == OROYA_OK);
+            OT_EQ_INT(oroya_mixer_ik_fallbacks(rm[w].mixer, NULL), 0);
         }
-        differ += memcmp(oroya_mixer_bone_matrices(mixer[0], NULL),
-                         oroya_mixer_bone_matrices(mixer[1], NULL), J * sizeof(oroya_mat4)) != 0;
+        differ += memcmp(oroya_mixer_bone_matrices(rm[0].mixer, NULL),
+                         oroya_mixer_bone_matrices(rm[1].mixer, NULL), J * sizeof(oroya_mat4)) != 0;
     }
     OT_EQ_INT(differ, 0);
     for (int w = 0; w < 2; w++) {
-        oroya_mixer_destroy(mixer[w]);
-        oroya_rig_destroy(rig[w]);
-        oroya_scene_destroy(scene[w]);
+        rig_mixer_free(&rm[w]);
     }
     oroya_clip_destroy(clip);
 }
