@@ -442,6 +442,49 @@ static void test_visible_select_order(void) {
     typed_teardown(&s);
 }
 
+/* Creating an action from an event callback: BUSY (and no action) when its clip drives a
+ * curve the mixer does not know yet, since the curve table may not grow during the update
+ * (oroya_mixer_clip_action's documented errors); after the update the same call works. A
+ * clip whose curves are known is created from the callback as usual. */
+static oroya_clip *busy_new, *busy_known;
+static oroya_result busy_new_result = OROYA_OK, busy_known_result = OROYA_ERR_BUSY;
+static oroya_action *busy_new_action;
+static void busy_callback(const oroya_event *e, void *user) {
+    oroya_mixer *m = user;
+    if (e->type != OROYA_EVENT_LOOP) {
+        return;
+    }
+    oroya_action *known = NULL;
+    busy_new_result = oroya_mixer_clip_action(m, busy_new, &busy_new_action);
+    busy_known_result = oroya_mixer_clip_action(m, busy_known, &known);
+}
+
+static void test_clip_action_busy_in_callback(void) {
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    const oroya_track a = curve("footstep", OROYA_INTERP_LINEAR, t01, v01, 2);
+    const oroya_track b = curve("brand_new", OROYA_INTERP_LINEAR, t01, v01, 2);
+    oroya_clip *walk = make_clip("walk", &a, 1);
+    busy_known = make_clip("known", &a, 1);
+    busy_new = make_clip("new", &b, 1);
+    oroya_mixer *m = NULL;
+    OT_CHECK(oroya_mixer_create(scene, NULL, &m) == OROYA_OK);
+    oroya_mixer_set_event_callback(m, busy_callback, m);
+    OT_CHECK(oroya_mixer_play(m, walk, NULL) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(m, 1.5) == OROYA_OK); /* one loop: the callback runs */
+    OT_EQ_INT(busy_new_result, OROYA_ERR_BUSY);
+    OT_CHECK(busy_new_action == NULL);
+    OT_EQ_INT(busy_known_result, OROYA_OK);
+    oroya_action *later = NULL;
+    OT_EQ_INT(oroya_mixer_clip_action(m, busy_new, &later), OROYA_OK);
+    OT_CHECK(later != NULL);
+    oroya_mixer_destroy(m);
+    oroya_clip_destroy(walk);
+    oroya_clip_destroy(busy_known);
+    oroya_clip_destroy(busy_new);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_curve_blend_property_path);
     OT_RUN(test_curve_blend_kernel_path);
@@ -449,5 +492,6 @@ int main(void) {
     OT_RUN(test_validation_messages);
     OT_RUN(test_typed_tracks);
     OT_RUN(test_visible_select_order);
+    OT_RUN(test_clip_action_busy_in_callback);
     return ot_finish();
 }
