@@ -116,11 +116,12 @@ typedef struct oroya_pose_clip oroya_pose_clip;
  * every joint position and every virtual vertex (points at vertex_distance from each joint
  * along its local axes), in model space, stays within the tolerance of where the source clip
  * puts it. The bound is measured at create (at 120 Hz, at most 32 points between two key
- * times, and at every key time, through the
+ * times, at every key time and, for cubic sources, between them, through the
  * kernel, against the source posed in double); a clip that cannot meet it keeps more keys
- * and bits, down to float storage (STEP tracks always do). Cubic-spline sources are resampled
- * to linear steps, and between those steps the bound is not measured and may be exceeded
- * (docs/compression.md, "Known limit"). Errors: INVALID_ARGUMENT for a
+ * and bits, down to float storage (STEP tracks always do), and so does one whose compressed
+ * form would not be smaller. Cubic-spline sources are cut into the linear steps their curves
+ * need (4 to 64 per key interval), and the measure also samples between those steps
+ * (docs/compression.md, "Cubic-spline sources"). Errors: INVALID_ARGUMENT for a
  * tolerance, joint tolerance or vertex distance out of range, NaN or infinite, or a
  * tolerance below what float sampling reaches. */
 #define OROYA_POSE_MAX_TOLERANCE 1e4f /* scene units */

@@ -1,7 +1,7 @@
 /* Tests of compressed runtime clips (oroya_pose_compress). The bound is checked here
  * independently of the compression code: the source clip is sampled with oroya_track_sample
  * and posed in double (plain parent * local products), the compressed clip through
- * oroya_pose_character_update, at 120 Hz, and joint positions (and the virtual vertices at
+ * oroya_pose_character_update, at 120 Hz (1200 Hz for cubic-spline sources), and joint positions (and the virtual vertices at
  * 0.1 along each joint's axes) are compared in model space. On every clip of the Khronos
  * models in tests/assets, on a procedural 30-joint character, normal and additive. Also: the
  * kernel widths agree bit for bit, a character's decoded-key cache gives the bits of a cold
@@ -117,11 +117,17 @@ static bool rig_from_model(const oroya_gltf_model *m, rig *r) {
     return oroya_pose_skeleton_create(&d, &r->skel, &err) == OROYA_OK;
 }
 
-/* Largest model-space distance, over 120 Hz samples, between the source clip (posed here)
+/* Largest model-space distance, over 120 Hz samples (1200 Hz for cubic sources), between the source clip (posed here)
  * and what the runtime clip gives through oroya_pose_character_update, for joint positions
  * (*joint) and joint positions plus virtual vertices (returned). */
 static double measure(const rig *r, const oroya_clip *clip, const oroya_pose_clip *pc,
                       bool additive, double *joint) {
+    /* A cubic-spline source is sampled ten times finer: the compressed clip is linear between
+     * its keys, the source is not. */
+    double rate = 120.0;
+    for (uint32_t k = 0; k < clip->track_count; k++) {
+        rate = clip->tracks[k].interpolation == OROYA_INTERP_CUBICSPLINE ? 1200.0 : rate;
+    }
     oroya_pose_character *c = NULL;
     oroya_error err = {0};
     OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = r->skel}, &c,
@@ -129,9 +135,9 @@ static double measure(const rig *r, const oroya_clip *clip, const oroya_pose_cli
     double *models = malloc(r->n * 16 * sizeof(double));
     double worst = 0;
     *joint = 0;
-    const uint32_t frames = (uint32_t)floor(clip->duration * 120.0) + 1;
+    const uint32_t frames = (uint32_t)floor(clip->duration * rate) + 1;
     for (uint32_t f = 0; f <= frames; f++) {
-        const float t = f < frames ? (float)(f / 120.0) : clip->duration;
+        const float t = f < frames ? (float)(f / rate) : clip->duration;
         oroya_pose_layer layer = {pc, t, 1.0f};
         oroya_pose_character_update(c, &layer, 1, &err);
         const oroya_mat4 *got = oroya_pose_character_models(c);
@@ -1097,6 +1103,87 @@ static void test_keys_near_float_max_refused(void) {
     oroya_pose_skeleton_destroy(skel);
 }
 
+/* A cubic-spline source between the grid times: one joint, keys 1/30 s apart alternating
+ * x = 0 and 0.01 with flat tangents (ease in, ease out). The compressed clip is linear
+ * between its keys; it used to be cut in four linear steps per key interval and measured only
+ * where they meet, reporting 4.9e-9 while 3.5e-4 off between them at 0.1 mm. Now, at 1200 Hz
+ * against the source: within the tolerance, and the reported max_error is what is measured
+ * there. At a tolerance that needs more linear keys than float storage holds bytes, the clip
+ * stays in float storage (exact, and smaller). */
+static void test_cubic_between_grid_times(void) {
+    uint32_t parent = UINT32_MAX;
+    const char *name = "root";
+    oroya_pose_skeleton *skel = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = &parent, .names = &name},
+                 &skel, &err) == OROYA_OK);
+    enum { K = 31 };
+    static float t[K], v[K * 9];
+    for (int k = 0; k < K; k++) {
+        t[k] = (float)k / 30.0f;
+        v[k * 9 + 3] = 0.01f * (float)(k % 2); /* in-tangent, value, out-tangent: tangents 0 */
+    }
+    oroya_track tr = {.target = "root",
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_CUBICSPLINE,
+                      .components = 3,
+                      .key_count = K,
+                      .times = t,
+                      .values = v};
+    oroya_clip *clip = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &tr, .track_count = 1}, &clip, &err) ==
+             OROYA_OK);
+    oroya_pose_clip *fc = NULL;
+    OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip}, &fc,
+                                    &err) == OROYA_OK);
+    oroya_pose_clip_info finfo;
+    oroya_pose_clip_get_info(fc, &finfo);
+    oroya_pose_character *c = NULL;
+    OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
+                                         &err) == OROYA_OK);
+    const float tols[2] = {1e-4f, 1e-7f};
+    for (int i = 0; i < 2; i++) {
+        oroya_pose_compress cp = {.tolerance = tols[i]};
+        oroya_pose_clip *pc = NULL;
+        OT_CHECK(oroya_pose_clip_create(
+                     &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .compress = &cp}, &pc,
+                     &err) == OROYA_OK);
+        oroya_pose_clip_info info;
+        oroya_pose_clip_get_info(pc, &info);
+        double worst = 0;
+        for (int f = 0; f <= 1200; f++) {
+            const float tt = (float)f / 1200.0f;
+            oroya_pose_character_update(c, &(oroya_pose_layer){pc, tt, 1}, 1, &err);
+            double ref[4] = {0, 0, 0, 0};
+            uint32_t cur = 0;
+            oroya_track_sample_f64(&clip->tracks[0], tt, &cur, NULL, ref);
+            const oroya_mat4 *m = oroya_pose_character_models(c);
+            const double dx = m[0].m[12] - ref[0], dy = m[0].m[13] - ref[1],
+                         dz = m[0].m[14] - ref[2];
+            worst = fmax(worst, sqrt(dx * dx + dy * dy + dz * dz));
+        }
+        /* Within the tolerance plus float's rounding of 0.01 (1e-9). */
+        OT_CHECK_MSG(worst <= tols[i] + 1e-9, "tolerance %g: %g off at 1200 Hz", (double)tols[i],
+                     worst);
+        OT_CHECK_MSG(info.max_error >= 0.9 * worst - 1e-9,
+                     "tolerance %g: reports %g, %g off at 1200 Hz", (double)tols[i],
+                     (double)info.max_error, worst);
+        if (i == 0) {
+            OT_CHECK(info.compressed && info.bytes < finfo.bytes);
+        } else {
+            OT_CHECK_MSG(!info.compressed && info.bytes == finfo.bytes,
+                         "tolerance 1e-7: compressed %d, %zu bytes (float %zu)", info.compressed,
+                         info.bytes, finfo.bytes);
+        }
+        oroya_pose_clip_destroy(pc);
+    }
+    oroya_pose_character_destroy(c);
+    oroya_pose_clip_destroy(fc);
+    oroya_clip_destroy(clip);
+    oroya_pose_skeleton_destroy(skel);
+}
+
 int main(void) {
     OT_RUN(test_khronos_clips);
     OT_RUN(test_bench_character);
@@ -1111,5 +1198,6 @@ int main(void) {
     OT_RUN(test_measure_bounded);
     OT_RUN(test_entry_limit);
     OT_RUN(test_keys_near_float_max_refused);
+    OT_RUN(test_cubic_between_grid_times);
     return ot_finish();
 }
