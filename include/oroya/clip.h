@@ -147,7 +147,9 @@ oroya_result oroya_clip_subclip(const oroya_clip *clip, const char *name, double
 /* Removes, in place, the keys that the remaining keys reproduce within `tolerance` (absolute,
  * per component; rotations compared up to sign). Like three.js KeyframeTrack.optimize, the
  * first and last keys always stay and SMOOTH tracks (CubicInterpolant, whose slopes depend
- * on the neighbouring keys) are left whole; with tolerance 0 a key survives unless dropping
+ * on the neighbouring keys) are left whole, and so are STERP tracks with no twist axis (the
+ * mixer twists them about the bound bone's long axis, which the clip does not know, so a
+ * removal cannot be checked); with tolerance 0 a key survives unless dropping
  * it changes nothing. Where three only drops keys equal to both neighbours, this also drops
  * keys on a straight line (LINEAR), repeats of the previous value (STEP), and keys of a
  * CUBICSPLINE or STERP/slerp track whose removal keeps the curve within tolerance at the

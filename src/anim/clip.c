@@ -502,8 +502,15 @@ static bool reproduces(const oroya_track *tr, uint32_t a, uint32_t b, double tol
 
 static uint32_t optimize_track(oroya_track *tr, double tol, unsigned char *keep, opt_scratch *s) {
     const uint32_t n = tr->key_count;
+    /* SMOOTH (not rotations): slopes from the neighbouring keys. STERP with no twist axis:
+     * the mixer twists about the bound bone's long axis, which the clip does not know (alone,
+     * the track samples as slerp), so no removal can be checked. */
+    const bool sterp_unknown_axis = tr->interpolation == OROYA_INTERP_STERP &&
+                                    tr->twist_axis.x == 0 && tr->twist_axis.y == 0 &&
+                                    tr->twist_axis.z == 0;
     if (n <= 2 ||
-        (tr->interpolation == OROYA_INTERP_SMOOTH && tr->property != OROYA_PROPERTY_ROTATION)) {
+        (tr->interpolation == OROYA_INTERP_SMOOTH && tr->property != OROYA_PROPERTY_ROTATION) ||
+        sterp_unknown_axis) {
         return n;
     }
     keep[0] = 1;

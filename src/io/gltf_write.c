@@ -642,6 +642,23 @@ static oroya_result check_clip_targets(writer *w, const target_index *ti, uint32
     return r;
 }
 
+/* The morph targets of written node `node`'s mesh (its first primitive's), 0 with no mesh:
+ * read back from the JSON written so far (the scene is written before the clips). */
+static uint32_t written_morph_targets(const writer *w, uint32_t node) {
+    const cJSON *n =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(w->root, "nodes"), (int)node);
+    const cJSON *mesh = n ? cJSON_GetObjectItemCaseSensitive(n, "mesh") : NULL;
+    if (!cJSON_IsNumber(mesh)) {
+        return 0;
+    }
+    const cJSON *mj =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(w->root, "meshes"), mesh->valueint);
+    const cJSON *prims = mj ? cJSON_GetObjectItemCaseSensitive(mj, "primitives") : NULL;
+    const cJSON *targets =
+        prims && prims->child ? cJSON_GetObjectItemCaseSensitive(prims->child, "targets") : NULL;
+    return cJSON_IsArray(targets) ? (uint32_t)cJSON_GetArraySize(targets) : 0;
+}
+
 static oroya_result write_clips(writer *w) {
     const oroya_gltf_write_desc *d = w->desc;
     if (!d->clip_count) {
@@ -757,16 +774,44 @@ static oroya_result write_clips(writer *w) {
                 break;
             }
             uint32_t node = dense != OROYA_GLTF_NONE ? w->gidx[dense] : extra_tree(w, outside);
-            uint32_t stride = oroya_track_key_stride(tr);
+            /* What glTF asks of a sampler and a channel that an oroya clip need not hold (the
+             * reader refuses such files): key times from 0 on, morph weights on a node whose
+             * mesh has that many targets. */
+            if (tr->key_count && !(tr->times[0] >= 0)) {
+                r = oroya__fail(w->err, OROYA_ERR_BAD_TIMES,
+                                "clips[%u].tracks[%u] (target \"%s\"): key 0 time %.9g is "
+                                "negative (glTF key times start at 0)",
+                                c, t, tr->target, (double)tr->times[0]);
+                break;
+            }
+            if (tr->property == OROYA_PROPERTY_WEIGHTS) {
+                const uint32_t targets = written_morph_targets(w, node);
+                if (targets != tr->components) {
+                    r = oroya__fail(w->err, OROYA_ERR_VALUE_COUNT,
+                                    "clips[%u].tracks[%u] (target \"%s\"): %u morph weights, "
+                                    "and the node's mesh has %u morph targets",
+                                    c, t, tr->target, tr->components, targets);
+                    break;
+                }
+            }
+            /* A cubic spline of one key is that key's value at every time, and glTF's
+             * CUBICSPLINE needs two keys: written as one LINEAR key. */
+            const bool one_cubic =
+                tr->interpolation == OROYA_INTERP_CUBICSPLINE && tr->key_count == 1;
+            if (one_cubic) {
+                interp = "LINEAR";
+            }
+            const float *values = one_cubic ? tr->values + tr->components : tr->values;
+            uint32_t stride = one_cubic ? tr->components : oroya_track_key_stride(tr);
             uint32_t in = floats_accessor(w, tr->times, tr->key_count, 1, true);
             /* Weights outputs are SCALAR: key_count * targets (* 3) elements. */
             const bool shorts = d->snorm16_rotations && tr->property == OROYA_PROPERTY_ROTATION &&
                                 tr->interpolation != OROYA_INTERP_CUBICSPLINE;
             uint32_t out =
-                shorts ? snorm16_accessor(w, tr->values, tr->key_count)
+                shorts ? snorm16_accessor(w, values, tr->key_count)
                 : tr->property == OROYA_PROPERTY_WEIGHTS
-                    ? floats_accessor(w, tr->values, tr->key_count * stride, 1, false)
-                    : floats_accessor(w, tr->values, tr->key_count * (stride / tr->components),
+                    ? floats_accessor(w, values, tr->key_count * stride, 1, false)
+                    : floats_accessor(w, values, tr->key_count * (stride / tr->components),
                                       tr->components, false);
             cJSON *s = cJSON_CreateObject();
             cJSON *ch = cJSON_CreateObject();
@@ -796,6 +841,33 @@ static oroya_result write_clips(writer *w) {
     return r;
 }
 
+/* Whether the model's texture i is written: it had no source in the file (written as it
+ * was), or its image is written (import kept its bytes: not with skip_images). A texture
+ * whose image is left out would have lost its source, and three.js's loader refuses a file
+ * whose material names such a texture, so it and the material slots that name it are left
+ * out. */
+static bool texture_written(const oroya_gltf_model *m, uint32_t i) {
+    if (!m || i >= m->texture_count) {
+        return false;
+    }
+    const uint32_t im = m->textures[i].image;
+    return im == OROYA_GLTF_NONE || (im < m->image_count && m->images[im].encoded &&
+                                     m->images[im].mime_type && m->images[im].mime_type[0]);
+}
+
+/* The written index of the model's texture i (textures are written in the model's order,
+ * those texture_written refuses left out), or NONE. */
+static uint32_t texture_index(const oroya_gltf_model *m, uint32_t i) {
+    if (!texture_written(m, i)) {
+        return OROYA_GLTF_NONE;
+    }
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < i; j++) {
+        k += texture_written(m, j);
+    }
+    return k;
+}
+
 static int32_t write_material(writer *w, scene_tables *t, const oroya_material *mat,
                               const char *name, const oroya_gltf_model_material *mm) {
     uint32_t mi = map_put(&t->materials, mat, NULL, NULL, t->material_count);
@@ -814,12 +886,14 @@ static int32_t write_material(writer *w, scene_tables *t, const oroya_material *
     cJSON_AddItemToObject(pbr, "baseColorFactor", float_array(w, mat->base_color, 4));
     add_number(w, pbr, "metallicFactor", (double)mat->metallic);
     add_number(w, pbr, "roughnessFactor", (double)mat->roughness);
-    if (mm && mm->base_color_texture != OROYA_GLTF_NONE) {
-        /* Textures are written in the model's order (write_textures), so the index holds. */
+    const uint32_t base_tex = mm && mm->base_color_texture != OROYA_GLTF_NONE
+                                  ? texture_index(w->model, mm->base_color_texture)
+                                  : OROYA_GLTF_NONE;
+    if (base_tex != OROYA_GLTF_NONE) {
         cJSON *tex = cJSON_AddObjectToObject(pbr, "baseColorTexture");
         w->oom |= tex == NULL;
         if (tex) {
-            add_number(w, tex, "index", mm->base_color_texture);
+            add_number(w, tex, "index", base_tex);
             if (mm->base_color_texcoord) {
                 add_number(w, tex, "texCoord", mm->base_color_texcoord);
             }
@@ -1350,10 +1424,14 @@ static oroya_result model_tables(writer *w, scene_tables *t) {
 
 /* With a model: its images (as buffer views of the one buffer, in .gltf and .glb alike,
  * with their mimeType), samplers and textures, in file order. An image import did not keep
- * (skip_images) is left out and its textures get no source. */
+ * (skip_images) is left out, and so are its textures (texture_written). */
 static oroya_result write_textures(writer *w) {
     const oroya_gltf_model *m = w->model;
-    if (!m || !m->texture_count) {
+    bool any = false;
+    for (uint32_t i = 0; m && i < m->texture_count; i++) {
+        any = any || texture_written(m, i);
+    }
+    if (!any) {
         return OROYA_OK;
     }
     uint32_t *written = (uint32_t *)oroya__alloc(&w->a, ((size_t)m->image_count + 1) * 4, 16);
@@ -1390,6 +1468,9 @@ static oroya_result write_textures(writer *w) {
     cJSON *textures = add_array(w, w->root, "textures");
     for (uint32_t i = 0; i < m->texture_count && !w->oom; i++) {
         const oroya_gltf_model_texture *t = &m->textures[i];
+        if (!texture_written(m, i)) {
+            continue;
+        }
         cJSON *tex = cJSON_CreateObject();
         if (!tex || !textures) {
             cJSON_Delete(tex);

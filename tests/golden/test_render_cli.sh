@@ -11,6 +11,11 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 BUILD=$(cd "$1" && pwd)
 set -- "$1" "$(cd "$2" && pwd)"
 OROYA="$BUILD/oroya"
+# A build without the renderer (-DOROYA_BUILD_RENDER=OFF) has nothing here to test.
+if "$OROYA" render /nonexistent.glb 2>&1 | grep -q 'built without the renderer'; then
+    echo "SKIP: this oroya was built without the renderer"
+    exit 77
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cjson/cJSON.h>
+
 #include "oroya/gltf.h"
 #include "gltf_files.h"
 #include "oroya_test.h"
@@ -355,6 +357,118 @@ static void test_errors(void) {
     oroya_scene_destroy(scene);
 }
 
+/* What glTF asks that an oroya clip need not hold: key times from 0 on (a negative time is
+ * refused, naming the track), morph weights on a node whose mesh has as many targets (refused
+ * too), two keys for CUBICSPLINE (a one-key spline is written as its one LINEAR key, which
+ * means the same). Each used to be written, and the reader then refused the file. */
+static void test_write_gltf_rules(void) {
+    oroya_error err = {0};
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node n;
+    OT_CHECK(oroya_scene_add_node(scene, "n", (oroya_node){0}, OROYA_NODE_OBJECT, &n) == OROYA_OK);
+    static const float tneg[2] = {-1, 0}, v3[6] = {0, 0, 0, 1, 1, 1};
+    oroya_track tr = {.target = "n",
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 3,
+                      .key_count = 2,
+                      .times = tneg,
+                      .values = v3};
+    oroya_clip *clip = NULL;
+    oroya_clip_desc cd = {.name = "c", .tracks = &tr, .track_count = 1};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    const oroya_clip *clips[] = {clip};
+    oroya_gltf_write_desc wd = {.clips = clips, .clip_count = 1};
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/rule_negative.gltf", &err), OROYA_ERR_BAD_TIMES);
+    OT_CHECK_MSG(
+        strstr(err.message, "clips[0].tracks[0] (target \"n\"): key 0 time -1 is negative"), "%s",
+        err.message);
+    oroya_clip_destroy(clip);
+
+    static const float t2[2] = {0, 1}, w2[4] = {0, 1, 1, 0};
+    tr = (oroya_track){.target = "n",
+                       .property = OROYA_PROPERTY_WEIGHTS,
+                       .interpolation = OROYA_INTERP_LINEAR,
+                       .components = 2,
+                       .key_count = 2,
+                       .times = t2,
+                       .values = w2};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    clips[0] = clip;
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/rule_weights.gltf", &err), OROYA_ERR_VALUE_COUNT);
+    OT_CHECK_MSG(strstr(err.message, "2 morph weights, and the node's mesh has 0 morph targets"),
+                 "%s", err.message);
+    oroya_clip_destroy(clip);
+
+    static const float t1[1] = {0.5f}, c1[9] = {9, 9, 9, 1, 2, 3, 7, 7, 7}; /* in, value, out */
+    tr = (oroya_track){.target = "n",
+                       .property = OROYA_PROPERTY_TRANSLATION,
+                       .interpolation = OROYA_INTERP_CUBICSPLINE,
+                       .components = 3,
+                       .key_count = 1,
+                       .times = t1,
+                       .values = c1};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    oroya_gltf_model *b = write_and_load(scene, clip, OUT "/rule_one_cubic.gltf");
+    OT_CHECK(b && b->clip_count == 1 && b->clips[0]->track_count == 1);
+    if (b && b->clip_count == 1 && b->clips[0]->track_count == 1) {
+        const oroya_track *bt = &b->clips[0]->tracks[0];
+        OT_CHECK(bt->interpolation == OROYA_INTERP_LINEAR && bt->key_count == 1 &&
+                 bt->times[0] == 0.5f && bt->values[0] == 1 && bt->values[1] == 2 &&
+                 bt->values[2] == 3);
+    }
+    oroya_gltf_model_free(b);
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
+/* The model's textures are written with their images; with skip_images (oroya export) the
+ * images are not kept, and neither are the textures nor the materials' references to them:
+ * a texture with no source made three.js's loader refuse the whole file. */
+static void test_textures_follow_images(void) {
+    for (int skip_images = 0; skip_images < 2; skip_images++) {
+        oroya_gltf_import_desc desc = {.skip_images = skip_images != 0};
+        oroya_gltf_model *a = NULL;
+        oroya_error err = {0};
+        OT_CHECK_MSG(oroya_gltf_load(ASSETS "/CesiumMan/glTF/CesiumMan.gltf", &desc, &a, &err) ==
+                         OROYA_OK,
+                     "%s", err.message);
+        if (!a) {
+            continue;
+        }
+        OT_CHECK(a->texture_count >= 1);
+        const char *out = skip_images ? OUT "/textures_skipped.gltf" : OUT "/textures_kept.gltf";
+        oroya_gltf_write_desc wd = {.model = a};
+        OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s", err.message);
+        FILE *f = fopen(out, "rb");
+        static char text[1 << 20];
+        size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f) {
+            fclose(f);
+        }
+        text[len] = 0;
+        cJSON *root = cJSON_Parse(text);
+        OT_CHECK(root != NULL);
+        const cJSON *textures = cJSON_GetObjectItemCaseSensitive(root, "textures");
+        const cJSON *images = cJSON_GetObjectItemCaseSensitive(root, "images");
+        const cJSON *mat =
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "materials"), 0);
+        const cJSON *pbr = cJSON_GetObjectItemCaseSensitive(mat, "pbrMetallicRoughness");
+        const cJSON *base = cJSON_GetObjectItemCaseSensitive(pbr, "baseColorTexture");
+        if (skip_images) {
+            OT_CHECK(!textures && !images && pbr && !base);
+        } else {
+            OT_CHECK(cJSON_GetArraySize(textures) >= 1 && cJSON_GetArraySize(images) >= 1 && base);
+            for (const cJSON *t = textures ? textures->child : NULL; t; t = t->next) {
+                OT_CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "source")));
+            }
+        }
+        cJSON_Delete(root);
+        oroya_gltf_model_free(a);
+    }
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -363,5 +477,7 @@ int main(void) {
     OT_RUN(test_errors);
     OT_RUN(test_markers_round_trip);
     OT_RUN(test_curves_round_trip);
+    OT_RUN(test_write_gltf_rules);
+    OT_RUN(test_textures_follow_images);
     return ot_finish();
 }

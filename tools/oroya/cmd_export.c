@@ -342,8 +342,18 @@ int oroya_cmd_export(int argc, char **argv) {
             cli_report("export", out, &err);
             rc = 1;
         } else {
-            fprintf(stderr, "wrote %s (%u clip%s)%s\n", cli_esc(out), list->count,
-                    list->count == 1 ? "" : "s",
+            /* A clip with no channel (only curves, or none) has no glTF animation. */
+            uint32_t written = 0;
+            for (uint32_t i = 0; i < list->count; i++) {
+                bool channel = false;
+                for (uint32_t t = 0; t < list->clips[i]->track_count && !channel; t++) {
+                    channel = list->clips[i]->tracks[t].property != OROYA_PROPERTY_CURVE;
+                }
+                written += channel;
+            }
+            fprintf(stderr, "wrote %s (%u clip%s%s)%s\n", cli_esc(out), written,
+                    written == 1 ? "" : "s",
+                    written < list->count ? ", clips without channels left out" : "",
                     m->image_count ? "; images and textures are not written" : "");
         }
     }

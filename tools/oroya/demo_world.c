@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "demo_scene.h"
 
+#ifdef OROYA_HAVE_RENDER
 /* Fills err (when given) with the result and a message that names the place. */
 __attribute__((format(printf, 3, 4))) static oroya_result
 world_fail(oroya_error *err, oroya_result result, const char *fmt, ...) {
@@ -20,6 +21,7 @@ world_fail(oroya_error *err, oroya_result result, const char *fmt, ...) {
     }
     return result;
 }
+#endif
 
 #define PI_F 3.14159265358979f
 #define OVERLAY_BONES 512 /* bones the skeleton overlay draws */
@@ -301,6 +303,8 @@ void world_animated_bounds(world *w, uint32_t samples, oroya_vec3 *lo, oroya_vec
     }
 }
 
+#ifdef OROYA_HAVE_RENDER
+/* Used by the render commands only (it needs the render library's camera helpers). */
 float world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fov_y, float aspect,
                          float distance, oroya_mat4 *view, oroya_mat4 *projection) {
     oroya_vec3 c = oroya_vec3_scale(oroya_vec3_add(lo, hi), 0.5f);
@@ -332,6 +336,7 @@ float world_frame_bounds(oroya_vec3 lo, oroya_vec3 hi, oroya_vec3 from, float fo
     *projection = oroya_render_perspective(fov_y, aspect, near, dist + radius * 8.0f + 10.0f);
     return dist;
 }
+#endif
 
 oroya_vec3 world_camera_direction(float yaw_degrees, float pitch_degrees) {
     float yaw = yaw_degrees * PI_F / 180.0f, pitch = pitch_degrees * PI_F / 180.0f;
