@@ -618,6 +618,10 @@ typedef struct oroya_gltf_model {
     uint32_t ignored_channel_count;
     uint32_t first_ignored_animation, first_ignored_channel;
     bool first_ignored_unknown_path;
+    /* Per glTF animation (clip_count of them): its name in the file, "" when absent. The
+     * clip's own name follows docs/scenario.md's rule (animation_<i> for a missing or repeated
+     * name); export writes this one back for the model's clips. */
+    const char **clip_file_names;
     /* + private bookkeeping */
 } oroya_gltf_model;
 

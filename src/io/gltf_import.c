@@ -355,6 +355,15 @@ static oroya_result keep_primitive(importer *im, uint32_t mesh, uint32_t prim, u
         }
         TRY(oroya_gltf_accessor_unpack_uints(im->d, p->indices, o->indices, k, im->err));
         o->index_count = (uint32_t)k;
+        /* As a triangle primitive's indices are checked (geometry create): every index names a
+         * vertex (export writes them back; a reader would read past the positions). */
+        for (size_t i = 0; i < k; i++) {
+            if (o->indices[i] >= o->vertex_count) {
+                return oroya__fail(im->err, OROYA_ERR_OUT_OF_RANGE,
+                                   "%s.indices: index %zu is %u, but there are %u vertices", path,
+                                   i, o->indices[i], o->vertex_count);
+            }
+        }
     }
     return OROYA_OK;
 }
@@ -1169,8 +1178,16 @@ static oroya_result build_clips(importer *im) {
     oroya_gltf_model *m = &im->m->pub;
     m->clips = (oroya_clip **)model_alloc(im, d->animation_count, sizeof(oroya_clip *));
     const char **names = (const char **)model_alloc(im, d->animation_count, sizeof(char *));
-    if (!m->clips || !names) {
+    m->clip_file_names = (const char **)model_alloc(im, d->animation_count, sizeof(char *));
+    if (!m->clips || !names || !m->clip_file_names) {
         return oom(im, "animations");
+    }
+    for (uint32_t a = 0; a < d->animation_count; a++) {
+        const char *g = d->animations[a].name;
+        m->clip_file_names[a] = model_strdup(im, g ? g : "");
+        if (!m->clip_file_names[a]) {
+            return oom(im, "animations");
+        }
     }
     TRY(clip_names(im, names));
     temp_release(im);

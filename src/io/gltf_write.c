@@ -642,6 +642,17 @@ static oroya_result check_clip_targets(writer *w, const target_index *ti, uint32
     return r;
 }
 
+/* The name a clip is written with: a clip of the model gets its file name back (a repeated
+ * name, as several exporters give every animation, or none), as nodes do. */
+static const char *clip_name(const writer *w, const oroya_clip *clip) {
+    for (uint32_t k = 0; w->model && w->model->clip_file_names && k < w->model->clip_count; k++) {
+        if (w->model->clips[k] == clip) {
+            return w->model->clip_file_names[k];
+        }
+    }
+    return clip->name;
+}
+
 /* The morph targets of written node `node`'s mesh (its first primitive's), 0 with no mesh:
  * read back from the JSON written so far (the scene is written before the clips). */
 static uint32_t written_morph_targets(const writer *w, uint32_t node) {
@@ -700,7 +711,7 @@ static oroya_result write_clips(writer *w) {
             break;
         }
         cJSON_AddItemToArray(anims, anim);
-        add_name(w, anim, clip->name);
+        add_name(w, anim, clip_name(w, clip));
         cJSON *samplers = cJSON_AddArrayToObject(anim, "samplers");
         cJSON *channels = cJSON_AddArrayToObject(anim, "channels");
         if (!samplers || !channels) {

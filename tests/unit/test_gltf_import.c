@@ -477,6 +477,54 @@ static void test_clip_tracks(void) {
     oroya_gltf_model_free(m);
 }
 
+/* A LINES primitive (no geometry: kept for export) whose index names a vertex it does not
+ * have: refused as a triangle primitive's is, naming the primitive (it was kept, and export
+ * wrote a file the validator refuses). */
+static void test_line_indices_checked(void) {
+    unsigned char bin[48] = {0};
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const uint16_t idx[3] = {0, 1, 7};
+    memcpy(bin, pos, sizeof pos);
+    memcpy(bin + 36, idx, sizeof idx);
+    char *b64 = base64(bin, sizeof bin);
+    char *json =
+        fmt("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":48,\"uri\":"
+            "\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":0,"
+            "\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":6}],"
+            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":"
+            "\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":"
+            "5123,\"count\":3,\"type\":\"SCALAR\"}],\"meshes\":[{\"primitives\":[{"
+            "\"attributes\":{\"POSITION\":0},\"indices\":1,\"mode\":%d}]}],\"nodes\":[{"
+            "\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}",
+            b64, 1);
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(import_json(json, &m, &err), OROYA_ERR_OUT_OF_RANGE);
+    OT_CHECK_MSG(strstr(err.message,
+                        "meshes[0].primitives[0].indices: index 2 is 7, but there are 3 vertices"),
+                 "%s", err.message);
+    OT_CHECK(m == NULL);
+    free(json);
+    /* In range, it is kept. */
+    const uint16_t ok[3] = {0, 1, 2};
+    memcpy(bin + 36, ok, sizeof ok);
+    free(b64);
+    b64 = base64(bin, sizeof bin);
+    json = fmt("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":48,\"uri\":"
+               "\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":0,"
+               "\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":6}],"
+               "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+               "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,"
+               "\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],\"meshes\":[{"
+               "\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,\"mode\":%d}]"
+               "}],\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}",
+               b64, 1);
+    OT_EQ_INT(import_json(json, &m, &err), OROYA_OK);
+    oroya_gltf_model_free(m);
+    free(json);
+    free(b64);
+}
+
 static void test_errors(void) {
     oroya_gltf_model *m = NULL;
     oroya_error err = {0};
@@ -621,6 +669,7 @@ int main(void) {
     OT_RUN(test_structure);
     OT_RUN(test_clip_tracks);
     OT_RUN(test_errors);
+    OT_RUN(test_line_indices_checked);
     OT_RUN(test_allocation_failures);
     return ot_finish();
 }

@@ -469,6 +469,62 @@ static void test_textures_follow_images(void) {
     }
 }
 
+/* Animation names come back as the file had them: repeated ones (several exporters name every
+ * animation alike) and missing ones, as node names do; they used to be written as the clips'
+ * fallback names (animation_<i>). The clips' own names follow the fallback rule both times. */
+static void test_clip_file_names(void) {
+    static const char json[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"n\"}],\"scenes\":[{"
+        "\"nodes\":[0]}],\"buffers\":[{\"byteLength\":32,\"uri\":\"data:application/"
+        "octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AACAPwAAgD8=\"}],\"bufferViews\":"
+        "[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":"
+        "24}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":"
+        "\"SCALAR\",\"min\":[0],\"max\":[1]},{\"bufferView\":1,\"componentType\":5126,"
+        "\"count\":2,\"type\":\"VEC3\"}],\"animations\":["
+        "{\"name\":\"take\",\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{"
+        "\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]},"
+        "{\"name\":\"take\",\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{"
+        "\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]},"
+        "{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,"
+        "\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}";
+    FILE *f = fopen(OUT "/clip_names_in.gltf", "wb");
+    OT_CHECK(f != NULL);
+    if (!f) {
+        return;
+    }
+    fputs(json, f);
+    fclose(f);
+    oroya_gltf_model *a = NULL, *b = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/clip_names_in.gltf", NULL, &a, &err) == OROYA_OK, "%s",
+                 err.message);
+    if (!a) {
+        return;
+    }
+    OT_CHECK(a->clip_count == 3 && !strcmp(a->clip_file_names[0], "take") &&
+             !strcmp(a->clip_file_names[1], "take") && !strcmp(a->clip_file_names[2], ""));
+    OT_CHECK(!strcmp(a->clips[0]->name, "animation_0") &&
+             !strcmp(a->clips[2]->name, "animation_2"));
+    oroya_gltf_write_desc wd = {
+        .clips = (const oroya_clip *const *)a->clips, .clip_count = a->clip_count, .model = a};
+    OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, OUT "/clip_names_out.gltf", &err) == OROYA_OK,
+                 "%s", err.message);
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/clip_names_out.gltf", NULL, &b, &err) == OROYA_OK, "%s",
+                 err.message);
+    if (b) {
+        OT_CHECK(b->clip_count == 3);
+        for (uint32_t i = 0; i < 3 && i < b->clip_count; i++) {
+            OT_CHECK_MSG(!strcmp(b->clip_file_names[i], a->clip_file_names[i]) &&
+                             !strcmp(b->clips[i]->name, a->clips[i]->name),
+                         "animation %u: file name '%s' (was '%s'), clip '%s' (was '%s')", i,
+                         b->clip_file_names[i], a->clip_file_names[i], b->clips[i]->name,
+                         a->clips[i]->name);
+        }
+    }
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -479,5 +535,6 @@ int main(void) {
     OT_RUN(test_curves_round_trip);
     OT_RUN(test_write_gltf_rules);
     OT_RUN(test_textures_follow_images);
+    OT_RUN(test_clip_file_names);
     return ot_finish();
 }
