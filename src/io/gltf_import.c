@@ -1105,6 +1105,39 @@ static oroya_result build_skins(importer *im) {
     return OROYA_OK;
 }
 
+/* A channel's keys checked on their own, so that a refusal names the glTF channel and its
+ * sampler (clip creation would name its own track index, which skips ignored channels):
+ * what oroya_track_validate checks, and a zero rotation key, which clip creation refuses. */
+static oroya_result check_channel_keys(importer *im, uint32_t a, uint32_t c, uint32_t s,
+                                       const oroya_track *t) {
+    char msg[OROYA_ERROR_MESSAGE_MAX] = "";
+    oroya_error e = {0};
+    oroya_result r = oroya_track_validate(t, 0, &e);
+    if (r != OROYA_OK) {
+        /* The track's own label ("tracks[0] ") gives way to the channel's. */
+        const char *rest = strncmp(e.message, "tracks[0] ", 10) ? e.message : e.message + 10;
+        snprintf(msg, sizeof msg, "%s", rest);
+    } else if (t->property == OROYA_PROPERTY_ROTATION) {
+        const uint32_t stride = t->interpolation == OROYA_INTERP_CUBICSPLINE ? 12u : 4u;
+        const uint32_t at = t->interpolation == OROYA_INTERP_CUBICSPLINE ? 4u : 0u;
+        for (uint32_t k = 0; k < t->key_count; k++) {
+            const float *q = t->values + (size_t)k * stride + at;
+            if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0) {
+                r = OROYA_ERR_INVALID_DATA;
+                snprintf(msg, sizeof msg,
+                         "(target \"%s\", rotation): key %u: the zero quaternion is not a "
+                         "rotation",
+                         t->target, k);
+                break;
+            }
+        }
+    }
+    if (r == OROYA_OK) {
+        return OROYA_OK;
+    }
+    return oroya__fail(im->err, r, "animations[%u].channels[%u] (samplers[%u]) %s", a, c, s, msg);
+}
+
 static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     const oroya_gltf_data *d = im->d;
     const oroya_gltf_animation *an = &d->animations[a];
@@ -1152,6 +1185,7 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
         t->times = times;
         t->values = values;
         t->value_count = (uint32_t)value_count;
+        TRY(check_channel_keys(im, a, c, ch->sampler, t));
     }
     for (uint32_t c = 0; c < an->curve_count; c++) {
         tracks[n++] = an->curves[c]; /* extras.curves (docs/gltf.md), after the channels */

@@ -539,7 +539,26 @@ static void test_errors(void) {
                      "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
                      uri);
     OT_EQ_INT(import_json(json, &m, &err), OROYA_ERR_NON_FINITE);
-    OT_CHECK_MSG(strstr(err.message, "animations[0]: ") == err.message, "%s", err.message);
+    /* Named by the glTF channel and its sampler (it named the clip's track index, which skips
+     * ignored channels). */
+    OT_CHECK_MSG(
+        strstr(err.message,
+               "animations[0].channels[0] (samplers[0]) (target \"node_0\", scale): key 1: "
+               "value component 1 is nan") == err.message,
+        "%s", err.message);
+    OT_CHECK(m == NULL);
+    free(json);
+    /* The same behind a channel import ignores (no target node): channels[1], the clip's track 0. */
+    json = fmt(HEAD TRI_BUFFERS
+               "\"nodes\":[{}],\"animations\":[{\"samplers\":[{\"input\":1,\"output\":0}],"
+               "\"channels\":[{\"sampler\":0,\"target\":{\"path\":\"scale\"}},"
+               "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
+               uri);
+    OT_EQ_INT(import_json(json, &m, &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK_MSG(
+        strstr(err.message, "animations[0].channels[1] (samplers[0]) (target \"node_0\"") ==
+            err.message,
+        "%s", err.message);
     OT_CHECK(m == NULL);
     free(json);
     free(uri);

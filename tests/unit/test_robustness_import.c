@@ -174,8 +174,9 @@ static void test_bad_rotation_keys(void) {
     memset(&err, 0, sizeof err);
     OT_EQ_INT(import_rotation_keys(zero, &m, &err), OROYA_ERR_INVALID_DATA);
     OT_CHECK(m == NULL);
-    OT_CHECK_MSG(strstr(err.message, "animations[0]") && strstr(err.message, "key 1"), "%s",
-                 err.message);
+    OT_CHECK_MSG(strstr(err.message, "animations[0].channels[0] (samplers[0])") &&
+                     strstr(err.message, "key 1: the zero quaternion"),
+                 "%s", err.message);
 
     const float odd[8] = {0, 0, 0, 2, 0, 3, 0, 4}; /* lengths 2 and 5 */
     memset(&err, 0, sizeof err);
