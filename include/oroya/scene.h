@@ -138,8 +138,11 @@ oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_n
 /* Like set_parent, but keeps the node's world transform, as three.js's Object3D.attach does:
  * the new local transform is decompose(inverse(parent world) * node world), using the world
  * matrices of the last update_world. Shear that TRS cannot hold (non-uniform scale under a
- * rotated parent) is lost, as in three.js. Errors: those of set_parent, and INVALID_ARGUMENT
- * when the new parent's world matrix is singular (nothing changes then). */
+ * rotated parent) is lost, as in three.js; so is the orientation of a node with a zero scale
+ * axis (decompose gives it the identity rotation). Errors: those of set_parent,
+ * INVALID_ARGUMENT when the new parent's world matrix is singular, and NON_FINITE when the new
+ * local transform overflows float (a tiny parent scale under a far node); nothing changes
+ * then. */
 oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent);
 
 /* The first node in dense order whose name equals `name` (byte comparison). A linear scan:
@@ -150,8 +153,9 @@ oroya_result oroya_scene_find_node(const oroya_scene *scene, const char *name, o
 /* true when node refers to a live node of this scene. Never fails; {0} gives false. */
 bool oroya_scene_node_valid(const oroya_scene *scene, oroya_node node);
 
-/* The node's name, owned by the scene, valid until the node is removed; "" when unnamed or
- * when the handle is invalid. Never NULL. */
+/* The node's name, owned by the scene, valid until the node is removed or renamed
+ * (oroya_scene_set_name frees the old string: copy the name to keep it across a rename); ""
+ * when unnamed or when the handle is invalid. Never NULL. */
 const char *oroya_scene_node_name(const oroya_scene *scene, oroya_node node);
 
 /* Renames a node (the name is copied; NULL or "" clears it). Errors: INVALID_ARGUMENT,
@@ -201,7 +205,8 @@ oroya_result oroya_scene_get_visible(const oroya_scene *scene, oroya_node node, 
 void oroya_scene_update_world(oroya_scene *scene);
 
 /* The number of nodes the last update_world had to replace (see there), 0 when all were
- * finite; *first (may be NULL) gets the first of them in dense order, {0} when none. Callers
+ * finite; *first (may be NULL) gets the first of them in dense order, {0} when none or when
+ * that node has been removed since. Callers
  * that print or render world matrices check it and report the node. Never allocates. */
 uint32_t oroya_scene_non_finite_count(const oroya_scene *scene, oroya_node *first);
 

@@ -219,8 +219,10 @@ oroya_result oroya_skin_set_bind_mode(oroya_skin *skin, oroya_bind_mode mode);
 
 /* The per-frame part of three.js's SkinnedMesh.updateMatrixWorld, after
  * oroya_scene_update_world: attached, bind_matrix_inverse = inverse(world of the mesh node);
- * detached, inverse(bind_matrix). Errors: INVALID_ARGUMENT (NULL), STALE_HANDLE (mesh node
- * removed; the skin is unchanged). Never allocates. */
+ * detached, inverse(bind_matrix); a singular matrix gives zero, as in three.js. Errors:
+ * INVALID_ARGUMENT (NULL), STALE_HANDLE (mesh node removed), NON_FINITE (the inverse
+ * overflows float: a scale near 0 such as 1e-39); the skin is then unchanged. Never
+ * allocates. */
 oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya_error *err);
 
 /* CPU-skins every vertex to mesh space (three.js getVertexPosition for every vertex, with

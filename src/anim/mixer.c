@@ -2404,9 +2404,14 @@ static uint32_t rig_hierarchy_broken(oroya_mixer *m) {
             break;
         }
         const uint32_t p = rig_parents[k];
-        if (p == UINT32_MAX)
-            continue;
         const uint32_t d = oroya_scene_node_index(m->scene, node);
+        if (p == UINT32_MAX) {
+            /* A kernel root was a scene root when the rig was built (the rig takes every
+             * joint's ancestors): one moved under another node is re-parented too. */
+            if (!scene_parents || scene_parents[d] != NO_INDEX)
+                m->khier_bad = k;
+            continue;
+        }
         const uint32_t pd = oroya_scene_node_valid(m->scene, m->rig->nodes[p])
                                 ? oroya_scene_node_index(m->scene, m->rig->nodes[p])
                                 : NO_INDEX;

@@ -515,17 +515,24 @@ oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "skin update: skin and scene are required");
     }
-    if (skin->bind_mode == OROYA_BIND_DETACHED) {
-        invert_to(&skin->bind_matrix, &skin->bind_matrix_inverse);
-        return OROYA_OK;
-    }
-    oroya_mat4 world;
-    if (oroya_scene_get_world(scene, skin->mesh, &world) != OROYA_OK) {
+    oroya_mat4 world, inverse;
+    const bool detached = skin->bind_mode == OROYA_BIND_DETACHED;
+    if (detached) {
+        world = skin->bind_matrix;
+    } else if (oroya_scene_get_world(scene, skin->mesh, &world) != OROYA_OK) {
         return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
                            "skin update: the mesh node (handle %u) is not a live node of the scene",
                            skin->mesh.id);
     }
-    invert_to(&world, &skin->bind_matrix_inverse);
+    /* A singular matrix inverts to zero (three.js's Matrix4.invert); a tiny but finite scale
+     * (1e-39) has an inverse float cannot hold: refused, the skin unchanged. */
+    invert_to(&world, &inverse);
+    if (!all_finite(inverse.m, 16)) {
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "skin update: the inverse of the %s overflows float (a scale near 0)",
+                           detached ? "bind matrix" : "mesh node's world matrix");
+    }
+    skin->bind_matrix_inverse = inverse;
     return OROYA_OK;
 }
 

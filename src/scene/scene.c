@@ -67,6 +67,7 @@ struct oroya_scene {
     oroya__scene_hook *hooks;  /* writers with lazily written results (the mixer) */
     uint32_t non_finite_count; /* nodes update_world found non-finite, and the first */
     uint32_t first_non_finite;
+    oroya_node first_non_finite_node; /* its handle: dense indices move with the layout */
 };
 
 oroya_transform *oroya__scene_transforms_raw(oroya_scene *s) { return s ? s->transforms : NULL; }
@@ -877,6 +878,8 @@ void oroya__scene_update_world_from(oroya_scene *scene, uint32_t first) {
     }
     scene->non_finite_count = bad;
     scene->first_non_finite = first_bad;
+    scene->first_non_finite_node =
+        first_bad < n ? oroya_scene_node_at(scene, first_bad) : (oroya_node){0};
 }
 
 uint32_t oroya_scene_non_finite_count(const oroya_scene *scene, oroya_node *first) {
@@ -886,8 +889,10 @@ uint32_t oroya_scene_non_finite_count(const oroya_scene *scene, oroya_node *firs
     if (!scene || scene->non_finite_count == 0) {
         return 0;
     }
-    if (first && scene->first_non_finite < scene->count) {
-        *first = oroya_scene_node_at(scene, scene->first_non_finite);
+    /* By handle: a node removed (or moved in dense order) since the update is not mistaken
+     * for another; a removed one gives {0}. */
+    if (first && oroya_scene_node_valid(scene, scene->first_non_finite_node)) {
+        *first = scene->first_non_finite_node;
     }
     return scene->non_finite_count;
 }

@@ -207,6 +207,22 @@ static void test_world_overflow_guarded(void) {
     OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 0);
     OT_EQ_INT(first.id, 0);
     oroya_scene_destroy(s);
+    /* The reported node removed before the next update: not mistaken for the node that took
+     * its dense index (the report named "y", finite and alive). */
+    OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
+    oroya_node x, y;
+    oroya_scene_add_node(s, "x", (oroya_node){0}, OROYA_NODE_OBJECT, &x);
+    oroya_scene_add_node(s, "y", (oroya_node){0}, OROYA_NODE_OBJECT, &y);
+    oroya_scene_transforms(s)[oroya_scene_node_index(s, x)].translation.x = NAN;
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 1);
+    OT_EQ_INT(first.id, x.id);
+    OT_CHECK(oroya_scene_remove_node(s, x) == OROYA_OK);
+    OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 1);
+    OT_EQ_INT(first.id, 0);
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_scene_non_finite_count(s, &first), 0);
+    oroya_scene_destroy(s);
 }
 
 /* A CUBICSPLINE tangent of 3e38 over a 1000 s key gap: the Hermite reaches 1e41, past the

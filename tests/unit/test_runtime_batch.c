@@ -578,6 +578,16 @@ static void test_hierarchy_change_refused(void) {
     /* Back under "b": the rig's hierarchy again. */
     OT_CHECK(oroya_scene_set_parent(w.scene, w.nodes[3], w.nodes[2]) == OROYA_OK);
     OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_OK);
+    /* The rig's root ("root", joint 0) moved under a new node: refused too (it was not
+     * checked, and the bone matrices missed the new parent's transform). */
+    oroya_node above;
+    OT_CHECK(oroya_scene_add_node(w.scene, "above", (oroya_node){0}, OROYA_NODE_OBJECT, &above) ==
+             OROYA_OK);
+    OT_CHECK(oroya_scene_set_parent(w.scene, w.nodes[0], above) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update_batch(&w.mixer, 1, 1.0 / 60, NULL, &err) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "joint 0 (\"root\")") != NULL, "%s", err.message);
+    OT_CHECK(oroya_scene_set_parent(w.scene, w.nodes[0], (oroya_node){0}) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_OK);
     /* Removing a joint node ("tip", joint 5) is refused too. */
     OT_CHECK(oroya_scene_remove_node(w.scene, w.nodes[5]) == OROYA_OK);
     OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_ERR_INVALID_DATA);

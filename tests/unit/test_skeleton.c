@@ -1267,6 +1267,54 @@ static void test_gltf_skins_match_three(void) {
     check_gltf_skin_scenario("cesium_man");
 }
 
+/* A mesh node scaled by 1e-39 (finite, accepted): the inverse of its world matrix overflows
+ * float. skin_update refuses it (NON_FINITE) and keeps the last inverse; it used to write inf,
+ * and skin_compute then gave NaN vertices with OK. Scale 0 inverts to zero, as three.js does. */
+static void test_skin_update_tiny_scale(void) {
+    const float scales[3] = {1.0f, 0.0f, 1e-39f};
+    for (int c = 0; c < 3; c++) {
+        oroya_scene *s = NULL;
+        OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
+        oroya_node mesh, bone;
+        oroya_scene_add_node(s, "mesh", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, &mesh);
+        oroya_scene_add_node(s, "bone", (oroya_node){0}, OROYA_NODE_BONE, &bone);
+        oroya_scene_update_world(s);
+        oroya_error err = {0};
+        oroya_skeleton *sk = NULL;
+        OT_CHECK(oroya_skeleton_create(s, &(oroya_skeleton_desc){.bones = &bone, .bone_count = 1},
+                                       &sk, &err) == OROYA_OK);
+        float pos[3] = {1, 2, 3}, w[4] = {1, 0, 0, 0};
+        uint16_t j[4] = {0};
+        oroya_skin *skin = NULL;
+        OT_CHECK(
+            oroya_skin_create(
+                &(oroya_skin_desc){
+                    .mesh = mesh, .vertex_count = 1, .positions = pos, .joints = j, .weights = w},
+                &skin, &err) == OROYA_OK);
+        OT_CHECK(oroya_skin_bind(skin, s, sk, NULL, &err) == OROYA_OK);
+        const oroya_mat4 before = skin->bind_matrix_inverse;
+        oroya_transform t = oroya_transform_identity();
+        t.scale = (oroya_vec3){scales[c], scales[c], scales[c]};
+        OT_CHECK(oroya_scene_set_transform(s, mesh, &t) == OROYA_OK);
+        oroya_scene_update_world(s);
+        oroya_skeleton_update(sk, s, &err);
+        const oroya_result r = oroya_skin_update(skin, s, &err);
+        float out[3] = {0, 0, 0};
+        if (c == 2) {
+            OT_EQ_INT(r, OROYA_ERR_NON_FINITE);
+            OT_CHECK_MSG(strstr(err.message, "overflows float") != NULL, "%s", err.message);
+            OT_CHECK(memcmp(&before, &skin->bind_matrix_inverse, sizeof before) == 0);
+        } else {
+            OT_EQ_INT(r, OROYA_OK);
+            OT_CHECK(oroya_skin_compute(skin, out, NULL, NULL, &err) == OROYA_OK);
+            OT_CHECK(isfinite(out[0]) && isfinite(out[1]) && isfinite(out[2]));
+        }
+        oroya_skin_destroy(skin);
+        oroya_skeleton_destroy(sk);
+        oroya_scene_destroy(s);
+    }
+}
+
 int main(void) {
     OT_RUN(test_g_skeleton_matches_three);
     OT_RUN(test_bind_options_match_three);
@@ -1281,5 +1329,6 @@ int main(void) {
     OT_RUN(test_bone_texture_fill);
     OT_RUN(test_allocation_failures_and_big_skeleton);
     OT_RUN(test_gltf_skins_match_three);
+    OT_RUN(test_skin_update_tiny_scale);
     return ot_finish();
 }
