@@ -84,8 +84,10 @@ typedef struct oroya_geometry_desc {
 /* Copies the desc's arrays into one new geometry and computes its bounds. Errors (err, which
  * may be NULL, names the vertex or index): INVALID_ARGUMENT (NULL desc or out, missing
  * positions, counts that do not fit), OUT_OF_RANGE (an index >= vertex_count), NON_FINITE
- * (a NaN or infinite position, normal or uv), LIMIT (more than OROYA_GEOMETRY_MAX_VERTICES),
- * OUT_OF_MEMORY. *out is NULL on error. */
+ * (a NaN or infinite position, normal or uv, or bounds that do not fit float: positions of
+ * 3.3e38 whose bounding sphere's radius overflows, a morph delta that takes a position past
+ * float), LIMIT (more than OROYA_GEOMETRY_MAX_VERTICES), OUT_OF_MEMORY. *out is NULL on
+ * error. */
 oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geometry **out,
                                    oroya_error *err);
 
@@ -108,7 +110,8 @@ void oroya_geometry_destroy(oroya_geometry *geometry);
  * one) gives `new THREE.BoxGeometry()` and so on. Segment counts are whole numbers (three.js
  * floors fractional ones). The full angle ranges only (no phiStart/thetaLength slices).
  * err may be NULL. Errors: INVALID_ARGUMENT (NULL out, non-finite sizes, an allocator with
- * only one of alloc and free), LIMIT (more than OROYA_GEOMETRY_MAX_VERTICES), OUT_OF_MEMORY;
+ * only one of alloc and free), LIMIT (more than OROYA_GEOMETRY_MAX_VERTICES), NON_FINITE
+ * (bounds that do not fit float: a cylinder of radius and height 3.4e38), OUT_OF_MEMORY;
  * *out is NULL on error. Sizes may be negative, as in three.js (the mesh turns inside out). */
 
 /* three.js BoxGeometry: centred on the origin, faces in the order +x, -x, +y, -y, +z, -z,
@@ -202,15 +205,17 @@ oroya_result oroya_geometry_create_plane(float width, float height, uint32_t wid
 
 /* Moves every position by (x, y, z) and the bounds with them (three.js
  * BufferGeometry.translate). Morph deltas are unchanged. Errors: INVALID_ARGUMENT (NULL),
- * NON_FINITE. Never allocates. */
+ * NON_FINITE (a NaN or infinite offset, or a position or bound it would take past float:
+ * nothing is moved). Never allocates. */
 oroya_result oroya_geometry_translate(oroya_geometry *geometry, float x, float y, float z);
 
 /* Transforms in place (three.js BufferGeometry.applyMatrix4): positions by m, normals by the
  * normal matrix (inverse transpose of m's 3x3) and renormalized, morph position deltas by the
  * 3x3 part, morph normal deltas by the normal matrix (not renormalized: they are deltas);
  * then recomputes the bounds. A mirroring m (negative determinant) does not flip the winding,
- * as in three.js. Errors: INVALID_ARGUMENT (NULL, or singular 3x3 part), NON_FINITE. Never
- * allocates. */
+ * as in three.js. Errors: INVALID_ARGUMENT (NULL, or singular 3x3 part), NON_FINITE (a NaN or
+ * infinite element, or a position, morph delta or bound it would take past float: nothing is
+ * changed). Never allocates. */
 oroya_result oroya_geometry_apply_matrix(oroya_geometry *geometry, const oroya_mat4 *m);
 
 /* Recomputes bounds_min/max and the bounding sphere from the positions (call after editing

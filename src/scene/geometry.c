@@ -75,73 +75,124 @@ void oroya_geometry_destroy(oroya_geometry *geometry) {
 
 /* ---- bounds ------------------------------------------------------------------------------- */
 
-/* three.js computeBoundingBox and computeBoundingSphere (relative morph targets, as glTF's):
- * the box grows by the per-target delta box added to the base box; the sphere is centred on
- * the box centre, radius the largest distance to a vertex or a morphed vertex. */
-void oroya_geometry_compute_bounds(oroya_geometry *g) {
-    if (!g) {
+/* out = m v for a 3x3 m (column-major, m[c * 3 + r]), in double. */
+static void mul3(const double *m, const float *v, double out[3]) {
+    const double x = v[0], y = v[1], z = v[2];
+    out[0] = m[0] * x + m[3] * y + m[6] * z;
+    out[1] = m[1] * x + m[4] * y + m[7] * z;
+    out[2] = m[2] * x + m[5] * y + m[8] * z;
+}
+
+/* The xyz triple at p, or m p (+ t when t is not NULL) rounded to float as
+ * oroya_geometry_apply_matrix stores it (m NULL: as it is). */
+static void read3(const float *p, const double *m, const float *t, float out[3]) {
+    if (!m) {
+        out[0] = p[0], out[1] = p[1], out[2] = p[2];
         return;
     }
+    double r[3];
+    mul3(m, p, r);
+    for (int c = 0; c < 3; c++) {
+        out[c] = (float)(t ? r[c] + t[c] : r[c]);
+    }
+}
+
+typedef struct bounds {
+    oroya_vec3 lo, hi, center;
+    float radius;
+} bounds;
+
+/* three.js computeBoundingBox and computeBoundingSphere (relative morph targets, as glTF's):
+ * the box grows by the per-target delta box added to the base box; the sphere is centred on
+ * the box centre, radius the largest distance to a vertex or a morphed vertex. Of the
+ * geometry's positions and morph deltas as they are (m NULL) or as apply_matrix will leave
+ * them (positions m p + t, deltas m d). False when a bound does not fit float (inf). */
+static bool bounds_of(const oroya_geometry *g, const double *m, const float *t, bounds *b) {
     const uint32_t n = g->vertex_count;
     if (n == 0) {
-        g->bounds_min = g->bounds_max = g->sphere_center = (oroya_vec3){0, 0, 0};
-        g->sphere_radius = 0;
-        return;
+        *b = (bounds){{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0};
+        return true;
     }
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < n; i++) {
+        float x[3];
+        read3(g->positions + (size_t)i * 3, m, t, x);
         for (uint32_t c = 0; c < 3; c++) {
-            float x = g->positions[i * 3 + c];
-            lo[c] = x < lo[c] ? x : lo[c];
-            hi[c] = x > hi[c] ? x : hi[c];
+            lo[c] = x[c] < lo[c] ? x[c] : lo[c];
+            hi[c] = x[c] > hi[c] ? x[c] : hi[c];
         }
     }
     float base_lo[3] = {lo[0], lo[1], lo[2]}, base_hi[3] = {hi[0], hi[1], hi[2]};
-    for (uint32_t t = 0; g->morph_positions && t < g->morph_target_count; t++) {
-        const float *d = g->morph_positions + (size_t)t * n * 3;
+    for (uint32_t k = 0; g->morph_positions && k < g->morph_target_count; k++) {
+        const float *d = g->morph_positions + (size_t)k * n * 3;
         float dlo[3] = {INFINITY, INFINITY, INFINITY}, dhi[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (uint32_t i = 0; i < n; i++) {
+            float x[3];
+            read3(d + (size_t)i * 3, m, NULL, x);
             for (uint32_t c = 0; c < 3; c++) {
-                float x = d[i * 3 + c];
-                dlo[c] = x < dlo[c] ? x : dlo[c];
-                dhi[c] = x > dhi[c] ? x : dhi[c];
+                dlo[c] = x[c] < dlo[c] ? x[c] : dlo[c];
+                dhi[c] = x[c] > dhi[c] ? x[c] : dhi[c];
             }
         }
         for (int c = 0; c < 3; c++) {
-            float a = base_lo[c] + dlo[c], b = base_hi[c] + dhi[c];
+            float a = base_lo[c] + dlo[c], e = base_hi[c] + dhi[c];
             lo[c] = a < lo[c] ? a : lo[c];
             hi[c] = a > hi[c] ? a : hi[c];
-            lo[c] = b < lo[c] ? b : lo[c];
-            hi[c] = b > hi[c] ? b : hi[c];
+            lo[c] = e < lo[c] ? e : lo[c];
+            hi[c] = e > hi[c] ? e : hi[c];
         }
     }
-    g->bounds_min = (oroya_vec3){lo[0], lo[1], lo[2]};
-    g->bounds_max = (oroya_vec3){hi[0], hi[1], hi[2]};
     double center[3];
     for (int c = 0; c < 3; c++) {
         center[c] = ((double)lo[c] + (double)hi[c]) * 0.5;
     }
     double max_sq = 0;
     for (uint32_t i = 0; i < n; i++) {
-        double dx = g->positions[i * 3] - center[0], dy = g->positions[i * 3 + 1] - center[1],
-               dz = g->positions[i * 3 + 2] - center[2];
+        float x[3];
+        read3(g->positions + (size_t)i * 3, m, t, x);
+        double dx = x[0] - center[0], dy = x[1] - center[1], dz = x[2] - center[2];
         double sq = dx * dx + dy * dy + dz * dz;
         max_sq = sq > max_sq ? sq : max_sq;
     }
-    for (uint32_t t = 0; g->morph_positions && t < g->morph_target_count; t++) {
-        const float *d = g->morph_positions + (size_t)t * n * 3;
+    for (uint32_t k = 0; g->morph_positions && k < g->morph_target_count; k++) {
+        const float *d = g->morph_positions + (size_t)k * n * 3;
         for (uint32_t i = 0; i < n; i++) {
+            float x[3], dx[3];
+            read3(g->positions + (size_t)i * 3, m, t, x);
+            read3(d + (size_t)i * 3, m, NULL, dx);
             double q[3];
             for (uint32_t c = 0; c < 3; c++) {
                 /* three.js reads the floats into a double Vector3 and adds there. */
-                q[c] = (double)d[i * 3 + c] + (double)g->positions[i * 3 + c] - center[c];
+                q[c] = (double)dx[c] + (double)x[c] - center[c];
             }
             double sq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2];
             max_sq = sq > max_sq ? sq : max_sq;
         }
     }
-    g->sphere_center = (oroya_vec3){(float)center[0], (float)center[1], (float)center[2]};
-    g->sphere_radius = (float)sqrt(max_sq);
+    *b = (bounds){{lo[0], lo[1], lo[2]},
+                  {hi[0], hi[1], hi[2]},
+                  {(float)center[0], (float)center[1], (float)center[2]},
+                  (float)sqrt(max_sq)};
+    bool finite = isfinite(b->radius);
+    for (int c = 0; c < 3; c++) {
+        finite = finite && isfinite(lo[c]) && isfinite(hi[c]);
+    }
+    return finite;
+}
+
+static void store_bounds(oroya_geometry *g, const bounds *b) {
+    g->bounds_min = b->lo;
+    g->bounds_max = b->hi;
+    g->sphere_center = b->center;
+    g->sphere_radius = b->radius;
+}
+
+void oroya_geometry_compute_bounds(oroya_geometry *g) {
+    if (g) {
+        bounds b;
+        bounds_of(g, NULL, NULL, &b);
+        store_bounds(g, &b);
+    }
 }
 
 /* ---- create from arrays ------------------------------------------------------------------- */
@@ -285,7 +336,15 @@ oroya_result oroya_geometry_create(const oroya_geometry_desc *desc, oroya_geomet
     if (d->morph_normals) {
         memcpy(g->morph_normals, d->morph_normals, nm * sizeof(float));
     }
-    oroya_geometry_compute_bounds(g);
+    bounds b;
+    if (!bounds_of(g, NULL, NULL, &b)) {
+        oroya_geometry_destroy(g);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "geometry: the bounds of the positions%s do not fit float (a "
+                           "coordinate, a morphed one or the bounding sphere's radius overflows)",
+                           d->morph_positions ? " and morph targets" : "");
+    }
+    store_bounds(g, &b);
     *out = g;
     return OROYA_OK;
 }
@@ -359,8 +418,19 @@ static oroya_result begin(const oroya_allocator *allocator, uint64_t vertices, u
     return OROYA_OK;
 }
 
-static oroya_result finish(builder *b, oroya_geometry **out) {
-    oroya_geometry_compute_bounds(b->g);
+/* The bounds, then the geometry to *out; NON_FINITE (the geometry freed) when a bound does
+ * not fit float (a cylinder of radius 3.4e38 and height 3.4e38 has finite vertices, but its
+ * bounding sphere's radius is 3.8e38). */
+static oroya_result finish(builder *b, oroya_geometry **out, const char *what, oroya_error *err) {
+    bounds bd;
+    if (!bounds_of(b->g, NULL, NULL, &bd)) {
+        oroya_geometry_destroy(b->g);
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "%s: the bounds do not fit float (the bounding sphere's radius "
+                           "overflows)",
+                           what);
+    }
+    store_bounds(b->g, &bd);
     *out = b->g;
     return OROYA_OK;
 }
@@ -447,7 +517,7 @@ static oroya_result build_box(float width, float height, float depth, uint32_t w
         grid_plane(&b, (int)q[0], (int)q[1], (int)q[2], q[3], q[4], q[5], q[6], q[7] / 2,
                    q[7] > 0 ? 1 : -1, grids[f][0], grids[f][1]);
     }
-    return finish(&b, out);
+    return finish(&b, out, "box", err);
 }
 
 static oroya_result build_sphere(float radius, uint32_t width_segments, uint32_t height_segments,
@@ -511,7 +581,7 @@ static oroya_result build_sphere(float radius, uint32_t width_segments, uint32_t
             }
         }
     }
-    return finish(&b, out);
+    return finish(&b, out, "sphere", err);
 }
 
 static oroya_result build_cylinder(float radius_top, float radius_bottom, float height,
@@ -612,7 +682,7 @@ static oroya_result build_cylinder(float radius_top, float radius_bottom, float 
             }
         }
     }
-    return finish(&b, out);
+    return finish(&b, out, "cylinder", err);
 }
 
 static oroya_result build_plane(float width, float height, uint32_t width_segments,
@@ -640,7 +710,7 @@ static oroya_result build_plane(float width, float height, uint32_t width_segmen
         return r;
     }
     grid_plane(&b, 0, 1, 2, 1, -1, width, height, 0, 1, width_segments, height_segments);
-    return finish(&b, out);
+    return finish(&b, out, "plane", err);
 }
 
 /* ---- the desc forms and the positional ones --------------------------------------------- */
@@ -731,14 +801,6 @@ oroya_result oroya_geometry_translate(oroya_geometry *geometry, float x, float y
     return oroya_geometry_apply_matrix(geometry, &m);
 }
 
-/* out = m v for a 3x3 m (column-major, m[c * 3 + r]), in double. */
-static void mul3(const double *m, const float *v, double out[3]) {
-    const double x = v[0], y = v[1], z = v[2];
-    out[0] = m[0] * x + m[3] * y + m[6] * z;
-    out[1] = m[1] * x + m[4] * y + m[7] * z;
-    out[2] = m[2] * x + m[5] * y + m[8] * z;
-}
-
 /* Replaces each of the `count` xyz triples at p with m p (+ t when t is not NULL). */
 static void transform3(float *p, size_t count, const double *m, const float *t) {
     for (size_t i = 0; i < count; i++, p += 3) {
@@ -787,7 +849,21 @@ oroya_result oroya_geometry_apply_matrix(oroya_geometry *geometry, const oroya_m
     for (int k = 0; k < 9; k++) {
         nm[k] = cof[k] / det;
     }
+    /* Nothing is changed unless every result fits float: the transformed positions and
+     * deltas (and the bounds) are checked first, then the morph normal deltas. */
     const uint32_t n = geometry->vertex_count;
+    const size_t nm_count = (size_t)geometry->morph_target_count * n;
+    bounds b;
+    if (!bounds_of(geometry, a, e + 12, &b)) {
+        return OROYA_ERR_NON_FINITE;
+    }
+    for (size_t i = 0; geometry->morph_normals && i < nm_count; i++) {
+        float x[3];
+        read3(geometry->morph_normals + i * 3, nm, NULL, x);
+        if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2])) {
+            return OROYA_ERR_NON_FINITE;
+        }
+    }
     transform3(geometry->positions, n, a, e + 12);
     for (uint32_t i = 0; geometry->normals && i < n; i++) {
         float *q = geometry->normals + (size_t)i * 3;
@@ -797,13 +873,12 @@ oroya_result oroya_geometry_apply_matrix(oroya_geometry *geometry, const oroya_m
         const double inv = 1 / (len != 0 ? len : 1);
         q[0] = (float)(r[0] * inv), q[1] = (float)(r[1] * inv), q[2] = (float)(r[2] * inv);
     }
-    const size_t nm_count = (size_t)geometry->morph_target_count * n;
     if (geometry->morph_positions) {
         transform3(geometry->morph_positions, nm_count, a, NULL);
     }
     if (geometry->morph_normals) {
         transform3(geometry->morph_normals, nm_count, nm, NULL);
     }
-    oroya_geometry_compute_bounds(geometry);
+    store_bounds(geometry, &b);
     return OROYA_OK;
 }

@@ -1447,6 +1447,97 @@ static void test_desc_fields(void) {
               OROYA_ERR_INVALID_ARGUMENT);
 }
 
+/* Results float cannot hold are refused, and a refused call changes nothing: positions of
+ * 3.3e38 (finite) whose bounding sphere's radius overflows, a translation or a matrix that
+ * takes a position or a morph delta past float, a morph normal delta the normal matrix takes
+ * past float. Each of these returned OK with inf in the geometry before. */
+static void test_overflow_refused(void) {
+    /* Each coordinate fits; the distance from the box centre (0, 1.65e38, 0) to (-3.3e38, 0,
+     * 0) is 3.7e38, past float. */
+    const float big[9] = {-3.3e38f, 0, 0, 3.3e38f, 0, 0, 0, 3.3e38f, 0};
+    const uint32_t tri[3] = {0, 1, 2};
+    oroya_geometry *g = (oroya_geometry *)&g;
+    oroya_error e = {0};
+    OT_EQ_INT(
+        oroya_geometry_create(&(oroya_geometry_desc){.vertex_count = 3, .positions = big}, &g, &e),
+        OROYA_ERR_NON_FINITE);
+    OT_CHECK(g == NULL && strstr(e.message, "bounds") != NULL);
+    /* A morph delta that takes a position past float. */
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const float dpos[9] = {0, 0, 0, 3e38f, 0, 0, 0, 0, 0};
+    const float pos2[9] = {0, 0, 0, 3e38f, 0, 0, 0, 1, 0};
+    OT_EQ_INT(oroya_geometry_create(&(oroya_geometry_desc){.vertex_count = 3,
+                                                           .positions = pos2,
+                                                           .indices = tri,
+                                                           .index_count = 3,
+                                                           .morph_target_count = 1,
+                                                           .morph_positions = dpos},
+                                    &g, &e),
+              OROYA_ERR_NON_FINITE);
+    OT_CHECK(g == NULL && strstr(e.message, "morph") != NULL);
+    /* Large but whole: accepted, every bound finite. */
+    const float large[9] = {-1e38f, 0, 0, 1e38f, 0, 0, 0, 1e38f, 0};
+    OT_EQ_INT(oroya_geometry_create(&(oroya_geometry_desc){.vertex_count = 3, .positions = large},
+                                    &g, &e),
+              OROYA_OK);
+    OT_CHECK(isfinite(g->sphere_radius) && g->sphere_radius > 1e38f);
+    /* Translating it by 3e38 would take x past float: refused, nothing moved. */
+    OT_EQ_INT(oroya_geometry_translate(g, 3e38f, 0, 0), OROYA_ERR_NON_FINITE);
+    OT_CHECK(g->positions[3] == 1e38f && g->bounds_max.x == 1e38f);
+    /* A matrix whose positions fit but whose sphere does not: x and y scaled by 3.3 give the
+     * positions of `big` above. */
+    oroya_mat4 m = oroya_mat4_identity();
+    m.m[0] = 3.3f, m.m[5] = 3.3f;
+    OT_EQ_INT(oroya_geometry_apply_matrix(g, &m), OROYA_ERR_NON_FINITE);
+    OT_CHECK(g->positions[3] == 1e38f && g->positions[7] == 1e38f && g->bounds_max.x == 1e38f);
+    oroya_geometry_destroy(g);
+    /* A morph normal delta (not renormalized) that the normal matrix of a tiny scale takes
+     * past float, and a morph position delta a large scale does. */
+    const float n3[9] = {0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const float dn[9] = {0, 0, 1e30f, 0, 0, 0, 0, 0, 0};
+    OT_EQ_INT(oroya_geometry_create(&(oroya_geometry_desc){.vertex_count = 3,
+                                                           .positions = pos,
+                                                           .normals = n3,
+                                                           .indices = tri,
+                                                           .index_count = 3,
+                                                           .morph_target_count = 1,
+                                                           .morph_positions = dpos,
+                                                           .morph_normals = dn},
+                                    &g, &e),
+              OROYA_OK);
+    m = oroya_mat4_identity();
+    m.m[0] = m.m[5] = m.m[10] = 1e-9f; /* the normal matrix scales by 1e9 */
+    OT_EQ_INT(oroya_geometry_apply_matrix(g, &m), OROYA_ERR_NON_FINITE);
+    OT_CHECK(g->morph_normals[2] == 1e30f && g->positions[3] == 1.0f);
+    m.m[0] = m.m[5] = m.m[10] = 2.0f; /* the delta 3e38 becomes 6e38 */
+    OT_EQ_INT(oroya_geometry_apply_matrix(g, &m), OROYA_ERR_NON_FINITE);
+    OT_CHECK(g->morph_positions[3] == 3e38f && g->positions[3] == 1.0f);
+    m.m[0] = m.m[5] = m.m[10] = 0.5f; /* fits: applied */
+    OT_EQ_INT(oroya_geometry_apply_matrix(g, &m), OROYA_OK);
+    OT_CHECK(g->morph_positions[3] == 1.5e38f && g->positions[3] == 0.5f &&
+             g->morph_normals[2] == 2e30f && isfinite(g->sphere_radius));
+    oroya_geometry_destroy(
+        g); /* A generator: finite vertices (radius 3.4e38, y +-1.7e38), a sphere radius of 3.8e38. */
+    g = (oroya_geometry *)&g;
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 3.4e38f,
+                                                             .radius_bottom = 3.4e38f,
+                                                             .height = 3.4e38f,
+                                                             .radial_segments = 8,
+                                                             .height_segments = 1},
+                                      &g, &e),
+              OROYA_ERR_NON_FINITE);
+    OT_CHECK(g == NULL && strstr(e.message, "cylinder: the bounds") != NULL);
+    OT_EQ_INT(oroya_geometry_cylinder(&(oroya_cylinder_desc){.radius_top = 2e38f,
+                                                             .radius_bottom = 2e38f,
+                                                             .height = 2e38f,
+                                                             .radial_segments = 8,
+                                                             .height_segments = 1},
+                                      &g, &e),
+              OROYA_OK);
+    OT_CHECK(isfinite(g->sphere_radius));
+    oroya_geometry_destroy(g);
+}
+
 int main(void) {
     OT_RUN(test_against_threejs);
     OT_RUN(test_counts_and_invariants);
@@ -1459,5 +1550,6 @@ int main(void) {
     OT_RUN(test_allocator);
     OT_RUN(test_zero_desc_is_threejs_default);
     OT_RUN(test_desc_fields);
+    OT_RUN(test_overflow_refused);
     return ot_finish();
 }
