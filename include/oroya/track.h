@@ -156,7 +156,8 @@ void oroya_track_sample_f64(const oroya_track *track, double t, uint32_t *cursor
  *   OROYA_ERR_BAD_TIMES         a time that is NaN or infinite, or not greater than the one
  *                               before;
  *   OROYA_ERR_NON_FINITE        a value (or tangent) that is NaN or infinite, or a STERP
- *                               twist axis that is not finite and nonzero.
+ *                               twist axis that is not finite (a zero axis is allowed: the
+ *                               node's twist axis is used).
  * The first problem found is reported. Never allocates. */
 oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index, oroya_error *err);
 
