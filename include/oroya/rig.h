@@ -30,7 +30,10 @@
  * needs of the clips, which may be freed after create except that oroya_rig_clip looks them
  * up by address. A rig must outlive the mixers created on it.
  *
- * Threading: read-only after create; any number of threads and mixers may share it. */
+ * Threading: read-only after create; any number of threads and mixers may share it. Create
+ * only reads the scene (a read that writes a mixer's pending pose first, as every scene read
+ * does, scene.h): once nothing is pending (after oroya_scene_update_world), rigs may be built
+ * from one shared scene on several threads at once. */
 #ifndef OROYA_RIG_H
 #define OROYA_RIG_H
 

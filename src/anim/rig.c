@@ -6,6 +6,7 @@
 #include "internal/base.h"
 #include "internal/pose.h"
 #include "internal/rig.h"
+#include "internal/scene.h"
 
 static const char *node_label(const oroya_scene *scene, oroya_node node) {
     const char *n = oroya_scene_node_name(scene, node);
@@ -256,7 +257,10 @@ oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya
     }
     if (r == OROYA_OK) {
         slots = parents + n;
-        const oroya_transform *tr = oroya_scene_transforms((oroya_scene *)scene);
+        /* A read: the pending pose written (as every read does), the scene's write epoch
+         * left alone, so rigs may be built from one shared scene on several threads. */
+        oroya__scene_flush(scene);
+        const oroya_transform *tr = oroya__scene_transforms_raw((oroya_scene *)scene);
         uint32_t extra = palette;
         for (uint32_t d = 0; d < scene_count; d++) {
             const uint32_t k = kernel_at[d];

@@ -14,6 +14,7 @@
  * written here. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal/mixer.h"
+#include "internal/scene.h"
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
 #include "oroya/pose.h"
@@ -665,11 +666,40 @@ static void test_batch_check_bounds(void) {
     oroya_clip_destroy(clip);
 }
 
+/* oroya_rig_create takes a const scene and only reads it: rigs for several characters may be
+ * built from one shared scene on several threads once nothing is pending (scene.h,
+ * "Threading"). It took the transforms through oroya_scene_transforms, which moves the
+ * scene's write epoch (a write: two threads raced on it). */
+static void test_rig_create_reads_only(void) {
+    oroya_clip *clip = limit_clip();
+    limit_world w;
+    limit_world_create(&w, clip, false);
+    OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_OK);
+    oroya_scene_update_world(w.scene); /* nothing pending from here on */
+    const uint32_t epoch = oroya__scene_epoch(w.scene);
+    const uint32_t layout = oroya_scene_layout_version(w.scene);
+    oroya_rig *rig = NULL;
+    oroya_error err = {0};
+    const oroya_clip *clips[1] = {clip};
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = w.scene,
+                                                .joints = w.nodes,
+                                                .joint_count = LJ,
+                                                .clips = clips,
+                                                .clip_count = 1},
+                              &rig, &err) == OROYA_OK);
+    OT_EQ_INT(oroya__scene_epoch(w.scene), epoch);
+    OT_EQ_INT(oroya_scene_layout_version(w.scene), layout);
+    oroya_rig_destroy(rig);
+    limit_world_destroy(&w);
+    oroya_clip_destroy(clip);
+}
+
 int main(void) {
     OT_RUN(test_batch_matches_single);
     OT_RUN(test_stop_then_same_pose);
     OT_RUN(test_limits_kernel_vs_property);
     OT_RUN(test_hierarchy_change_refused);
+    OT_RUN(test_rig_create_reads_only);
     OT_RUN(test_batch_check_bounds);
     return ot_finish();
 }
