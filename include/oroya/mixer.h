@@ -278,6 +278,17 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
 const oroya_mat4 *oroya_mixer_bone_matrices(const oroya_mixer *mixer, uint32_t *count);
 /* The kernel joints' world matrices (oroya_rig_kernel_node order), as of the last update. */
 const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *mixer, uint32_t *count);
+/* Bone and model matrices are always finite. A joint whose world matrix would not be (a chain
+ * of scale keys of 1e10 multiplies past float by the fourth joint; an additive blend of huge
+ * keys) gets its parent's world matrix (the identity local matrix, as
+ * oroya_scene_update_world does; its children follow from there), and a bone matrix that is
+ * still not finite (world x inverse bind past float) the identity. This returns how many
+ * joints the last update held so, 0 when none; *first (may be NULL) gets the first of them
+ * in kernel order, {0} when none. The check costs one pass over the bone matrices per update;
+ * only a pass that finds one does more. The scene's joint nodes get the blended transforms
+ * (oroya_scene_update_world and oroya_scene_non_finite_count guard them there). Never
+ * allocates. */
+uint32_t oroya_mixer_non_finite_count(const oroya_mixer *mixer, oroya_node *first);
 const oroya_rig *oroya_mixer_rig(const oroya_mixer *mixer);
 /* Whether the last update went through the pose kernel (false without a rig, and while a
  * scheduled action's clip needs the property path: see oroya_rig_clip_status). */

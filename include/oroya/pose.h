@@ -224,13 +224,22 @@ oroya_result oroya_pose_character_update(oroya_pose_character *character,
 const oroya_soa_transform *oroya_pose_character_locals(const oroya_pose_character *character);
 const oroya_mat4 *oroya_pose_character_models(const oroya_pose_character *character);
 const oroya_mat4 *oroya_pose_character_bones(const oroya_pose_character *character);
+/* Model and bone matrices are always finite: a joint whose model matrix would not be (scales
+ * that multiply past float along a chain, an additive blend of huge keys) gets its parent's
+ * (the identity local matrix; its children follow from there), and a bone matrix that is
+ * still not finite the identity. The number of joints the last update held so (0: none);
+ * *first (may be NULL) gets the lowest, UINT32_MAX when none. Never allocates. */
+uint32_t oroya_pose_character_non_finite_count(const oroya_pose_character *character,
+                                               uint32_t *first);
 
 /* ---- jobs on their own (engines that keep their own buffers) ----------------------------- */
 
 /* Model matrices from SoA local transforms: model[i] = model[parent[i]] * local[i], roots
  * use `root` (NULL = identity). When bones is not NULL also bones[slot[i]] = model[i] *
  * inverse_bind[i] (slot: the skeleton's bone_slots). locals hold (joint_count + 3) / 4 blocks; models and bones joint_count
- * matrices. Errors: INVALID_ARGUMENT (NULL skeleton, locals or models). Never allocates. */
+ * matrices. Errors: INVALID_ARGUMENT (NULL skeleton, locals or models), NON_FINITE (a model
+ * or bone matrix would not be finite: every matrix is still written, such joints held as
+ * oroya_pose_character_non_finite_count describes). Never allocates. */
 oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
                                        const oroya_soa_transform *locals, const oroya_mat4 *root,
                                        oroya_mat4 *models, oroya_mat4 *bones);

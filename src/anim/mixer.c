@@ -236,18 +236,19 @@ struct oroya_mixer {
     void *kmem;             /* the one block of the k* buffers (kernel_create) */
     oroya_scene *own_scene; /* a mixer created with a rig and no scene */
     uint32_t kjoints, kpalette;
-    oroya_soa_transform *korig; /* kblocks: the original value of every joint channel */
-    oroya_soa_transform *ksnap; /* kblocks: klocals at the last write-back (compared then) */
-    uint16_t *kinuse;           /* kblocks: lanes with a scheduled binding */
-    uint16_t *klimited;         /* kblocks: rotation lanes with a joint limit */
-    oroya_soa_transform *kheld; /* kblocks: values written from outside on animated lanes */
-    oroya_soa_transform *kpose; /* kblocks: klocals with the held lanes (bone matrices) */
-    uint16_t *kheldbits;        /* kblocks: the lanes kheld holds */
-    uint16_t *kik;              /* kblocks: rotation lanes an IK has written (kept) */
-    const oroya_ik *iks;        /* oroya_mixer_set_ik: borrowed, or NULL */
-    oroya__ik_plan *ik_plan;    /* owned: the IKs run inside local-to-model, or NULL */
-    oroya__ik_report ik_report; /* the last update's IK fallbacks (oroya_mixer_ik_fallbacks) */
-    uint32_t *kdense;           /* kjoints: the joint's dense index in the scene */
+    oroya_soa_transform *korig;     /* kblocks: the original value of every joint channel */
+    oroya_soa_transform *ksnap;     /* kblocks: klocals at the last write-back (compared then) */
+    uint16_t *kinuse;               /* kblocks: lanes with a scheduled binding */
+    uint16_t *klimited;             /* kblocks: rotation lanes with a joint limit */
+    oroya_soa_transform *kheld;     /* kblocks: values written from outside on animated lanes */
+    oroya_soa_transform *kpose;     /* kblocks: klocals with the held lanes (bone matrices) */
+    uint16_t *kheldbits;            /* kblocks: the lanes kheld holds */
+    uint16_t *kik;                  /* kblocks: rotation lanes an IK has written (kept) */
+    const oroya_ik *iks;            /* oroya_mixer_set_ik: borrowed, or NULL */
+    oroya__ik_plan *ik_plan;        /* owned: the IKs run inside local-to-model, or NULL */
+    oroya__ik_report ik_report;     /* the last update's IK fallbacks (oroya_mixer_ik_fallbacks) */
+    oroya__pose_guard_report guard; /* the last kernel pass's held joints (oroya__pose_guard) */
+    uint32_t *kdense;               /* kjoints: the joint's dense index in the scene */
     oroya__scene_hook hook;
     oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
     /* Root motion (oroya_mixer_set_root_motion; rm_mode and the sums are above). */
@@ -865,11 +866,13 @@ static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *chan
     m->ik_report = (oroya__ik_report){0, UINT32_MAX};
     if (!m->ik_count) {
         oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
+        oroya__pose_guard(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones, &m->guard);
         return;
     }
     const oroya__ik_pose p = {m->rig->skeleton, pose,       m->kmodels, m->kbones,    m->iks,
                               m->ik_count,      m->ik_plan, changed,    &m->ik_report};
     oroya__pose_ltm_ik(&p);
+    oroya__pose_guard(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones, &m->guard);
     if (pose == m->klocals)
         return;
     for (uint32_t b = 0; b < m->kblocks; b++) {
@@ -936,6 +939,7 @@ static void property_bones(oroya_mixer *m) {
     }
     if (!m->ik_count) {
         oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
+        oroya__pose_guard(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones, &m->guard);
         return;
     }
     /* The rotations IK wrote go to the joints at once, as the property path writes the
@@ -2690,6 +2694,13 @@ const oroya_mat4 *oroya_mixer_bone_matrices(const oroya_mixer *m, uint32_t *coun
     if (count)
         *count = m && m->rig ? m->kpalette : 0;
     return m && m->rig ? m->kbones : NULL;
+}
+
+uint32_t oroya_mixer_non_finite_count(const oroya_mixer *m, oroya_node *first) {
+    const bool any = m && m->rig && m->guard.count;
+    if (first)
+        *first = any ? oroya_rig_kernel_node(m->rig, m->guard.first) : (oroya_node){0};
+    return any ? m->guard.count : 0;
 }
 
 const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *m, uint32_t *count) {

@@ -697,6 +697,13 @@ const oroya_mat4 *oroya_pose_character_models(const oroya_pose_character *c) {
 const oroya_mat4 *oroya_pose_character_bones(const oroya_pose_character *c) {
     return c ? c->bones : NULL;
 }
+uint32_t oroya_pose_character_non_finite_count(const oroya_pose_character *c, uint32_t *first) {
+    const bool any = c && c->guard.count;
+    if (first) {
+        *first = any ? c->guard.first : UINT32_MAX;
+    }
+    return any ? c->guard.count : 0;
+}
 
 /* ---- the per-frame kernel ------------------------------------------------------------------ */
 
@@ -712,7 +719,9 @@ oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
     for (uint32_t b = 0; b < skeleton->block_count; b++) {
         ltm_pair(skeleton, b, b, &locals[b], &locals[b], root, models, bones);
     }
-    return OROYA_OK;
+    oroya__pose_guard_report held;
+    oroya__pose_guard(skeleton, locals, root, models, bones, &held);
+    return held.count ? OROYA_ERR_NON_FINITE : OROYA_OK;
 }
 
 /* ---- update ------------------------------------------------------------------------------- */
@@ -813,6 +822,101 @@ void oroya__pose_diff_copy(const oroya_soa_transform *cur, oroya_soa_transform *
         }
         changed[b] |= (uint16_t)bits;
         memcpy(s, c, sizeof(oroya_soa_transform));
+    }
+}
+
+/* Whether the matrix is finite: x * 0 is 0 (or -0) for a finite x and NaN for an infinite or
+ * NaN one. */
+static bool mat_finite(const oroya_mat4 *m) {
+    const v4 z = v4_zero();
+    const v4 a = v4_add(v4_add(v4_mul(v4_loadu(m->m), z), v4_mul(v4_loadu(m->m + 4), z)),
+                        v4_add(v4_mul(v4_loadu(m->m + 8), z), v4_mul(v4_loadu(m->m + 12), z)));
+    return v4_movemask(v4_eq(a, a)) == 0xF;
+}
+
+/* The per-frame test: whether the sum of all n matrices, element by element, is finite. Every
+ * finite set passes unless the sum itself leaves float (matrices near 1e38: the rare path
+ * then finds nothing to hold); any inf or NaN fails it (inf + -inf is NaN). One add per four
+ * floats, in eight independent sums so that the adds do not wait on one another. */
+bool oroya__pose_mats_sum_finite(const oroya_mat4 *m, uint32_t n) {
+    const v4 z = v4_zero();
+    v4 a0 = z, a1 = z, a2 = z, a3 = z, a4 = z, a5 = z, a6 = z, a7 = z;
+    uint32_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        const float *p = m[i].m;
+        a0 = v4_add(a0, v4_loadu(p));
+        a1 = v4_add(a1, v4_loadu(p + 4));
+        a2 = v4_add(a2, v4_loadu(p + 8));
+        a3 = v4_add(a3, v4_loadu(p + 12));
+        a4 = v4_add(a4, v4_loadu(p + 16));
+        a5 = v4_add(a5, v4_loadu(p + 20));
+        a6 = v4_add(a6, v4_loadu(p + 24));
+        a7 = v4_add(a7, v4_loadu(p + 28));
+    }
+    for (; i < n; i++) {
+        a0 = v4_add(a0, v4_loadu(m[i].m));
+        a1 = v4_add(a1, v4_loadu(m[i].m + 4));
+        a2 = v4_add(a2, v4_loadu(m[i].m + 8));
+        a3 = v4_add(a3, v4_loadu(m[i].m + 12));
+    }
+    const v4 s =
+        v4_add(v4_add(v4_add(a0, a1), v4_add(a2, a3)), v4_add(v4_add(a4, a5), v4_add(a6, a7)));
+    const v4 t = v4_mul(s, z);
+    return v4_movemask(v4_eq(t, t)) == 0xF;
+}
+
+static bool mats_sum_finite(const oroya_mat4 *m, uint32_t n) {
+#if OROYA__POSE_AVX2
+    if (pose_have_avx2()) {
+        return oroya__pose_mats_sum_finite_avx2(m, n);
+    }
+#endif
+    return oroya__pose_mats_sum_finite(m, n);
+}
+
+void oroya__pose_guard(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
+                       const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones,
+                       oroya__pose_guard_report *report) {
+    const uint32_t n = skel->joint_count;
+    *report = (oroya__pose_guard_report){0, UINT32_MAX};
+    if (mats_sum_finite(bones ? bones : models, n)) {
+        return;
+    }
+    /* The rare path: joints in order (parents first); moved[j]: j's model was recomputed or
+     * held, so its children are recomputed from it. */
+    uint8_t moved[OROYA_POSE_MAX_JOINTS];
+    for (uint32_t j = 0; j < n; j++) {
+        const uint32_t p = skel->parents[j];
+        const oroya_mat4 pm = p != UINT32_MAX ? models[p] : (root ? *root : oroya_mat4_identity());
+        moved[j] = 0;
+        bool held = false;
+        if ((p != UINT32_MAX && moved[p]) || !mat_finite(&models[j])) {
+            const oroya_soa_transform *b = &locals[j / 4];
+            const uint32_t l = j % 4;
+            models[j] = oroya_mat4_mul(
+                pm, oroya_mat4_compose((oroya_vec3){b->tx[l], b->ty[l], b->tz[l]},
+                                       (oroya_quat){b->qx[l], b->qy[l], b->qz[l], b->qw[l]},
+                                       (oroya_vec3){b->sx[l], b->sy[l], b->sz[l]}));
+            if (!mat_finite(&models[j])) {
+                models[j] = pm;
+                held = true;
+            }
+            moved[j] = 1;
+        }
+        if (bones) {
+            oroya_mat4 *bo = &bones[skel->bone_slots_identity ? j : skel->bone_slots[j]];
+            if (moved[j]) {
+                *bo = oroya_mat4_mul(models[j], skel->inverse_bind[j]);
+            }
+            if (!mat_finite(bo)) {
+                *bo = oroya_mat4_identity();
+                held = true;
+            }
+        }
+        if (held) {
+            report->count++;
+            report->first = j < report->first ? j : report->first;
+        }
     }
 }
 

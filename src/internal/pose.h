@@ -278,6 +278,12 @@ static inline uint32_t oroya__ik_report_get(const oroya__ik_report *r, uint32_t 
     return any ? r->count : 0;
 }
 
+/* The joints a pass's guard (oroya__pose_guard) held: how many, and the lowest joint among
+ * them (UINT32_MAX: none). */
+typedef struct oroya__pose_guard_report {
+    uint32_t count, first;
+} oroya__pose_guard_report;
+
 struct oroya_pose_character {
     oroya_allocator allocator;
     const oroya_pose_skeleton *skeleton;
@@ -294,6 +300,7 @@ struct oroya_pose_character {
     uint32_t ik_count;
     struct oroya__ik_plan *ik_plan; /* owned: the IKs run inside local-to-model, or NULL */
     oroya__ik_report ik_report;     /* the last update's fallbacks */
+    oroya__pose_guard_report guard; /* the last update's held joints (oroya__pose_guard) */
 };
 
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
@@ -343,6 +350,18 @@ void oroya__pose_diff_copy(const oroya_soa_transform *cur, oroya_soa_transform *
                            uint32_t blocks, uint16_t *changed);
 void oroya__pose_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                      const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
+/* After local-to-model (and IK): whether every bone matrix is finite, one pass over them (a
+ * model matrix that is not finite makes its bone matrix not finite: every column of the bone
+ * sums a product with that column). When one is not (a chain of scales, or an additive blend,
+ * that multiplies past float), the rare path holds each joint whose model matrix is not
+ * finite at its parent's (the identity local matrix, as oroya_scene_update_world does; a
+ * skeleton root at `root`, NULL: the identity),
+ * recomputes its descendants from there, and sets a bone matrix that is still not finite
+ * (model times inverse bind past float) to the identity; report counts those joints. */
+bool oroya__pose_mats_sum_finite(const oroya_mat4 *m, uint32_t n);
+void oroya__pose_guard(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
+                       const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones,
+                       oroya__pose_guard_report *report);
 /* Bytes of scratch oroya__pose_mix needs per layer. */
 size_t oroya__pose_mix_scratch_size(void);
 /* IK in the per-frame pipeline (src/anim/ik.c). What a list that runs inside local-to-model
@@ -457,6 +476,7 @@ void oroya__pose_mix_avx2(const oroya_pose_skeleton *skel, const oroya__pose_mix
 void oroya__pose_ltm_avx2(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                           const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones);
 void oroya__pose_ltm_ik_avx2(const oroya__ik_pose *p);
+bool oroya__pose_mats_sum_finite_avx2(const oroya_mat4 *m, uint32_t n);
 #else
 #define OROYA__POSE_AVX2 0
 #endif

@@ -1368,11 +1368,12 @@ static OROYA__INLINE void pk_run_update(oroya_pose_character *c, const oroya_pos
     c->ik_report = (oroya__ik_report){0, UINT32_MAX};
     if (!c->ik_count) {
         pk_ltm(skel, c->locals, NULL, c->models, c->bones);
-        return;
+    } else {
+        const oroya__ik_pose p = {skel,        c->locals,  c->models, c->bones,     c->ik,
+                                  c->ik_count, c->ik_plan, NULL,      &c->ik_report};
+        pk_ltm_ik(&p);
     }
-    const oroya__ik_pose p = {skel,        c->locals,  c->models, c->bones,     c->ik,
-                              c->ik_count, c->ik_plan, NULL,      &c->ik_report};
-    pk_ltm_ik(&p);
+    oroya__pose_guard(skel, c->locals, NULL, c->models, c->bones, &c->guard);
 }
 
 #endif

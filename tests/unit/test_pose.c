@@ -1178,6 +1178,94 @@ static void test_validity(void) {
     oroya_thread_pool_destroy(NULL);
 }
 
+/* Matrices float cannot hold: a chain of five joints each scaled by 1e10 (finite, valid rest
+ * transforms) has model scales 1e10, 1e20, 1e30, then 1e40. Joints 3 and 4 are held at joint
+ * 2's model matrix (the identity local matrix, as oroya_scene_update_world holds nodes), so
+ * every model and bone matrix is finite and the count names them. A bone matrix whose model
+ * is finite but whose product with the inverse bind matrix is not (1e30 x 1e10) becomes the
+ * identity. Before, the character and oroya_pose_local_to_model gave inf and NaN with OK. */
+static bool all_finite_mats(const oroya_mat4 *m, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        for (int e = 0; e < 16; e++)
+            if (!isfinite(m[i].m[e]))
+                return false;
+    return true;
+}
+
+static void test_non_finite_held(void) {
+    enum { N = 5 };
+    const uint32_t parents[N] = {UINT32_MAX, 0, 1, 2, 3};
+    oroya_transform rest[N];
+    for (int i = 0; i < N; i++) {
+        rest[i] = oroya_transform_identity();
+        rest[i].scale = (oroya_vec3){1e10f, 1e10f, 1e10f};
+        rest[i].translation = (oroya_vec3){0, i ? 1.0f : 0.0f, 0};
+    }
+    oroya_pose_skeleton *skel = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = N, .parents = parents, .rest = rest},
+                  &skel, &err),
+              OROYA_OK);
+    oroya_pose_character *c = NULL;
+    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_update(c, NULL, 0, &err), OROYA_OK);
+    const oroya_mat4 *models = oroya_pose_character_models(c);
+    const oroya_mat4 *bones = oroya_pose_character_bones(c);
+    OT_CHECK(all_finite_mats(models, N) && all_finite_mats(bones, N));
+    uint32_t first = 0;
+    OT_EQ_INT(oroya_pose_character_non_finite_count(c, &first), 2);
+    OT_EQ_INT(first, 3);
+    OT_CHECK(models[2].m[0] == 1e30f);
+    OT_CHECK(!memcmp(&models[3], &models[2], sizeof models[2]));
+    OT_CHECK(!memcmp(&models[4], &models[2], sizeof models[2]));
+    OT_CHECK(!memcmp(&bones[4], &models[4], sizeof bones[4])); /* identity inverse binds */
+    /* The job on its own: the same matrices, and NON_FINITE. */
+    oroya_mat4 jm[N], jb[N];
+    OT_EQ_INT(oroya_pose_local_to_model(skel, oroya_pose_character_locals(c), NULL, jm, jb),
+              OROYA_ERR_NON_FINITE);
+    OT_CHECK(!memcmp(jm, models, sizeof jm) && !memcmp(jb, bones, sizeof jb));
+    oroya_pose_character_destroy(c);
+    oroya_pose_skeleton_destroy(skel);
+
+    /* Three joints (models finite up to 1e30), joint 2's inverse bind scaled by 1e10: its
+     * bone matrix is the identity, its model matrix kept. */
+    oroya_mat4 ibm[3] = {oroya_mat4_identity(), oroya_mat4_identity(), oroya_mat4_identity()};
+    ibm[2].m[0] = ibm[2].m[5] = ibm[2].m[10] = 1e10f;
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){
+                      .joint_count = 3, .parents = parents, .rest = rest, .inverse_bind = ibm},
+                  &skel, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_update(c, NULL, 0, &err), OROYA_OK);
+    models = oroya_pose_character_models(c);
+    bones = oroya_pose_character_bones(c);
+    OT_EQ_INT(oroya_pose_character_non_finite_count(c, &first), 1);
+    OT_EQ_INT(first, 2);
+    OT_CHECK(models[2].m[0] == 1e30f);
+    const oroya_mat4 id = oroya_mat4_identity();
+    OT_CHECK(!memcmp(&bones[2], &id, sizeof id));
+    OT_CHECK(bones[1].m[0] == 1e20f);
+    oroya_pose_character_destroy(c);
+    oroya_pose_skeleton_destroy(skel);
+
+    /* A normal pose: nothing held. */
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = N, .parents = parents}, &skel, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_pose_character_update(c, NULL, 0, &err), OROYA_OK);
+    first = 0;
+    OT_EQ_INT(oroya_pose_character_non_finite_count(c, &first), 0);
+    OT_EQ_INT(first, UINT32_MAX);
+    oroya_pose_character_destroy(c);
+    oroya_pose_skeleton_destroy(skel);
+}
+
 int main(void) {
     OT_RUN(test_key_times_exact);
     OT_RUN(test_rest_pose);
@@ -1190,5 +1278,6 @@ int main(void) {
     OT_RUN(test_additive_unnormalized_rest);
     OT_RUN(test_allocation_failures);
     OT_RUN(test_validity);
+    OT_RUN(test_non_finite_held);
     return ot_finish();
 }

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "oroya/clip.h"
+#include "oroya/ik.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 #include "internal/scene.h"
 #include "oroya/track.h"
@@ -308,6 +310,109 @@ static void test_warp_overflow_refused(void) {
     oroya_scene_destroy(s);
 }
 
+/* The rig-backed mixer's bone and model matrices (the pose kernel) under a clip whose scale
+ * keys of 1e10 on five nested joints multiply past float by the fourth: they gave inf and NaN
+ * bone matrices with OK. Now joints 3 and 4 are held at joint 2's world matrix, as
+ * oroya_scene_update_world holds the same nodes, so the kernel's model matrices equal the
+ * scene's world matrices, and both counts name joint 3. The same with an IK list set (the
+ * pass with IK points). */
+static bool mats_finite(const oroya_mat4 *m, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        for (int e = 0; e < 16; e++)
+            if (!isfinite(m[i].m[e]))
+                return false;
+    return true;
+}
+
+static void test_kernel_overflow_held(void) {
+    enum { N = 5 };
+    for (int with_ik = 0; with_ik < 2; with_ik++) {
+        oroya_scene *s = NULL;
+        OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+        oroya_node n[N], parent = {0};
+        static const char *const names[N] = {"j0", "j1", "j2", "j3", "j4"};
+        for (int i = 0; i < N; i++) {
+            OT_EQ_INT(oroya_scene_add_node(s, names[i], parent, OROYA_NODE_BONE, &n[i]), OROYA_OK);
+            oroya_transform t = oroya_transform_identity();
+            t.translation.y = i ? 1.0f : 0.0f;
+            OT_EQ_INT(oroya_scene_set_transform(s, n[i], &t), OROYA_OK);
+            parent = n[i];
+        }
+        static const float times[2] = {0, 1};
+        static const float big[6] = {1e10f, 1e10f, 1e10f, 1e10f, 1e10f, 1e10f};
+        oroya_track tr[N];
+        for (int i = 0; i < N; i++)
+            tr[i] = (oroya_track){.target = names[i],
+                                  .property = OROYA_PROPERTY_SCALE,
+                                  .interpolation = OROYA_INTERP_LINEAR,
+                                  .components = 3,
+                                  .key_count = 2,
+                                  .times = times,
+                                  .values = big};
+        oroya_clip *clip = NULL;
+        oroya_error err = {0};
+        OT_EQ_INT(
+            oroya_clip_create(&(oroya_clip_desc){.name = "big", .tracks = tr, .track_count = N},
+                              &clip, &err),
+            OROYA_OK);
+        const oroya_clip *clips[1] = {clip};
+        oroya_rig *rig = NULL;
+        OT_EQ_INT(
+            oroya_rig_create(
+                &(oroya_rig_desc){
+                    .scene = s, .joints = n, .joint_count = N, .clips = clips, .clip_count = 1},
+                &rig, &err),
+            OROYA_OK);
+        oroya_mixer *m = NULL;
+        OT_EQ_INT(oroya_mixer_create(s, &(oroya_mixer_desc){.rig = rig}, &m), OROYA_OK);
+        oroya_ik ik = {.type = OROYA_IK_AIM,
+                       .name = "off",
+                       .joints = {0},
+                       .joint_count = 1,
+                       .forward = {0, 0, 1},
+                       .target = {0, 0, 5},
+                       .weight = 0};
+        if (with_ik)
+            OT_EQ_INT(oroya_mixer_set_ik(m, &ik, 1, &err), OROYA_OK);
+        oroya_action *a = NULL;
+        OT_EQ_INT(oroya_mixer_play(m, clip, &a), OROYA_OK);
+        OT_EQ_INT(oroya_mixer_update(m, 0.25), OROYA_OK);
+        OT_CHECK(oroya_mixer_kernel_active(m));
+        uint32_t count = 0;
+        const oroya_mat4 *bones = oroya_mixer_bone_matrices(m, &count);
+        const oroya_mat4 *models = oroya_mixer_model_matrices(m, NULL);
+        OT_EQ_INT(count, N);
+        OT_CHECK(mats_finite(bones, N) && mats_finite(models, N));
+        oroya_node first = {0};
+        OT_EQ_INT(oroya_mixer_non_finite_count(m, &first), 2);
+        OT_CHECK(first.id == n[3].id);
+        oroya_scene_update_world(s);
+        oroya_node scene_first = {0};
+        OT_EQ_INT(oroya_scene_non_finite_count(s, &scene_first), 2);
+        OT_CHECK(scene_first.id == n[3].id);
+        for (uint32_t k = 0; k < N; k++) {
+            oroya_mat4 w;
+            OT_EQ_INT(oroya_scene_get_world(s, oroya_rig_kernel_node(rig, k), &w), OROYA_OK);
+            double worst = 0;
+            for (int e = 0; e < 16; e++) {
+                const double scale = fmax(1.0, fabs((double)w.m[e]));
+                worst = fmax(worst, fabs((double)w.m[e] - (double)models[k].m[e]) / scale);
+            }
+            OT_CHECK_MSG(worst < 1e-6, "joint %u: kernel and scene differ by %g", k, worst);
+        }
+        /* The action at weight 0: the rest pose (scale 1), nothing held any more. */
+        OT_EQ_INT(oroya_action_set_effective_weight(a, 0), OROYA_OK);
+        OT_EQ_INT(oroya_mixer_update(m, 0.25), OROYA_OK);
+        first = n[0];
+        OT_EQ_INT(oroya_mixer_non_finite_count(m, &first), 0);
+        OT_CHECK(first.id == 0);
+        oroya_mixer_destroy(m);
+        oroya_rig_destroy(rig);
+        oroya_clip_destroy(clip);
+        oroya_scene_destroy(s);
+    }
+}
+
 int main(void) {
     OT_RUN(test_callback_reentry);
     OT_RUN(test_huge_rotation_refused);
@@ -315,5 +420,6 @@ int main(void) {
     OT_RUN(test_cubic_overflow_refused);
     OT_RUN(test_additive_weight_bounded);
     OT_RUN(test_warp_overflow_refused);
+    OT_RUN(test_kernel_overflow_held);
     return ot_finish();
 }
