@@ -93,6 +93,12 @@ typedef enum oroya_ending {
 
 /* The largest key count a track may have (the cursor packs the index in 28 bits). */
 #define OROYA_TRACK_MAX_KEYS ((uint32_t)((1u << 28) - 1u))
+/* The largest magnitude a track (other than a rotation) may reach between its keys: a key
+ * value, a CUBICSPLINE curve, or a SMOOTH curve, whose overshoot grows with the ratio of
+ * neighbouring key gaps. A mixer's blend of such values stays finite in float whatever the
+ * weights (at most OROYA_MAX_WEIGHT, oroya/mixer.h) and the number of actions: three.js has
+ * no such bound. */
+#define OROYA_MAX_KEY_VALUE 1e18
 
 typedef struct oroya_track {
     const char *target; /* node name; not NULL ("" is allowed) */
@@ -149,7 +155,9 @@ void oroya_track_sample_f64(const oroya_track *track, double t, uint32_t *cursor
  *                               than 0 or 1 (the message names the key);
  *   OROYA_ERR_NO_KEYS           key_count is 0;
  *   OROYA_ERR_LIMIT             key_count above OROYA_TRACK_MAX_KEYS, or the value count
- *                               does not fit in 32 bits;
+ *                               does not fit in 32 bits, or (not a rotation) a value, or a
+ *                               curve between two keys, above OROYA_MAX_KEY_VALUE in
+ *                               magnitude (the message names the keys);
  *   OROYA_ERR_VALUE_COUNT       components wrong for the property (3, 4, 3, >= 1, then
  *                               1, 1, 3, 1, 1), or
  *                               value_count nonzero and not key_count * components (* 3);

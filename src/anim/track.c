@@ -79,6 +79,73 @@ uint32_t oroya_track_value_count(const oroya_track *track) {
 
 /* ---- validation ------------------------------------------------------------------------ */
 
+/* The largest |value| among the keys `keys[0..count)` (indices into the track), component i. */
+static double key_max(const oroya_track *track, const int64_t *keys, int count, uint32_t i) {
+    double m = 0;
+    for (int k = 0; k < count; k++) {
+        m = fmax(m, fabs((double)track->values[(size_t)keys[k] * track->components + i]));
+    }
+    return m;
+}
+
+/* OROYA_MAX_KEY_VALUE on a track that is not a rotation (finite values, increasing times):
+ * every key value; a CUBICSPLINE curve by the Hermite bound (see oroya_track_validate); a
+ * SMOOTH curve by three's CubicInterpolant weights, whose magnitudes sum to at most
+ * 1 + 8/27 (|wp| + |wn|) on [0, 1] (wp, wn: half the gap over the gap before and after,
+ * which an ending may take from the track's other end), times the largest key it reads. */
+static oroya_result check_magnitudes(const oroya_track *track, uint32_t track_index,
+                                     const char *target, const char *prop, oroya_error *err) {
+    const uint32_t c = track->components, n = track->key_count;
+    const bool cubic = track->interpolation == OROYA_INTERP_CUBICSPLINE;
+    const uint32_t stride = cubic ? c * 3 : c, at = cubic ? c : 0;
+    for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t i = 0; i < c; i++) {
+            const float v = track->values[(size_t)k * stride + at + i];
+            if (!(fabs((double)v) <= OROYA_MAX_KEY_VALUE)) {
+                return oroya__fail(err, OROYA_ERR_LIMIT,
+                                   "tracks[%u] (target \"%s\", %s): key %u: value component %u "
+                                   "is %g, beyond OROYA_MAX_KEY_VALUE (%g)",
+                                   track_index, target, prop, k, i, (double)v, OROYA_MAX_KEY_VALUE);
+            }
+        }
+    }
+    for (uint32_t k = 1; k < n && (cubic || track->interpolation == OROYA_INTERP_SMOOTH); k++) {
+        const double gap = (double)track->times[k] - (double)track->times[k - 1];
+        for (uint32_t i = 0; i < c; i++) {
+            double bound;
+            if (cubic) {
+                const float *k0 = track->values + (size_t)(k - 1) * stride;
+                const float *k1 = track->values + (size_t)k * stride;
+                bound =
+                    fmax(fabs((double)k0[c + i]), fabs((double)k1[c + i])) +
+                    4.0 / 27.0 * (fabs((double)k0[2 * c + i] * gap) + fabs((double)k1[i] * gap));
+            } else {
+                /* The gaps before and after: the track's own, or any an ending may use (zero
+                 * slope and zero curvature: this gap; wrap around: the other end's). */
+                const float *t = track->times;
+                const double before = k >= 2 ? (double)t[k - 1] - (double)t[k - 2]
+                                             : fmin(gap, (double)t[n - 1] - (double)t[n - 2]);
+                const double after =
+                    k + 1 < n ? (double)t[k + 1] - (double)t[k] : fmin(gap, (double)t[1] - t[0]);
+                const double w = 0.5 * gap / before + 0.5 * gap / after;
+                const int64_t keys[6] = {
+                    k >= 2 ? (int64_t)k - 2 : (int64_t)n - 2, (int64_t)k - 1, k,
+                    k + 1 < n ? (int64_t)k + 1 : 1,           (int64_t)n - 2, 1};
+                bound = (1.0 + 0.3 * w) * key_max(track, keys, 6, i);
+            }
+            if (!(bound <= OROYA_MAX_KEY_VALUE)) {
+                return oroya__fail(err, OROYA_ERR_LIMIT,
+                                   "tracks[%u] (target \"%s\", %s): keys %u-%u: component %u: "
+                                   "the %s curve between them may reach %g, beyond "
+                                   "OROYA_MAX_KEY_VALUE (%g)",
+                                   track_index, target, prop, k - 1, k, i,
+                                   cubic ? "CUBICSPLINE" : "SMOOTH", bound, OROYA_MAX_KEY_VALUE);
+            }
+        }
+    }
+    return OROYA_OK;
+}
+
 oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index,
                                   oroya_error *err) {
     if (!track) {
@@ -215,6 +282,12 @@ oroya_result oroya_track_validate(const oroya_track *track, uint32_t track_index
                                        track_index, target, prop, k - 1, k, i, gap, bound);
                 }
             }
+        }
+    }
+    if (track->property != OROYA_PROPERTY_ROTATION) {
+        const oroya_result r = check_magnitudes(track, track_index, target, prop, err);
+        if (r != OROYA_OK) {
+            return r;
         }
     }
     if (track->interpolation == OROYA_INTERP_STERP) {

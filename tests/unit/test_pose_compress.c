@@ -1067,7 +1067,10 @@ static void test_entry_limit(void) {
 /* Keys near float's largest (+-3e38): the quantized range overflows and decodes to NaN. The
  * measure let the NaN through (fmax drops it) and the clip was made with NaN translations
  * and max_error 0; now every candidate fails the bound and the call refuses, as it does for
- * +-1e37 ("even float storage is off by"). */
+ * +-1e37 ("even float storage is off by"). Such keys are now past OROYA_MAX_KEY_VALUE (1e18):
+ * oroya_clip_create refuses them, and a clip whose copy is edited in place to hold them (as
+ * a caller may do) is refused by the validation oroya_pose_clip_create runs first, before
+ * the compressor sees them. */
 static void test_keys_near_float_max_refused(void) {
     const uint32_t parent = UINT32_MAX;
     const char *name = "root";
@@ -1079,7 +1082,7 @@ static void test_keys_near_float_max_refused(void) {
     static const float mags[] = {1e37f, 3e38f, 3.4e38f};
     for (int m = 0; m < 3; m++) {
         const float times[2] = {0, 1};
-        const float vals[6] = {-mags[m], 0, 0, mags[m], 0, 0};
+        const float vals[6] = {-1, 0, 0, 1, 0, 0};
         const oroya_track tr = {.target = "root",
                                 .property = OROYA_PROPERTY_TRANSLATION,
                                 .interpolation = OROYA_INTERP_LINEAR,
@@ -1090,13 +1093,15 @@ static void test_keys_near_float_max_refused(void) {
         oroya_clip *clip = NULL;
         OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &tr, .track_count = 1}, &clip,
                                    &err) == OROYA_OK);
+        float *keys = (float *)(uintptr_t)clip->tracks[0].values;
+        keys[0] = -mags[m], keys[3] = mags[m];
         const oroya_pose_compress cp = {.tolerance = 1e-4f};
         oroya_pose_clip *pc = NULL;
         const oroya_result r = oroya_pose_clip_create(
             &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .compress = &cp}, &pc, &err);
-        OT_EQ_INT(r, OROYA_ERR_INVALID_ARGUMENT);
-        OT_CHECK_MSG(strstr(err.message, "even float storage is off by") != NULL, "%g: %s",
-                     (double)mags[m], err.message);
+        OT_EQ_INT(r, OROYA_ERR_LIMIT);
+        OT_CHECK_MSG(strstr(err.message, "OROYA_MAX_KEY_VALUE") != NULL, "%g: %s", (double)mags[m],
+                     err.message);
         oroya_pose_clip_destroy(pc);
         oroya_clip_destroy(clip);
     }

@@ -249,7 +249,13 @@ static void test_cubic_overflow_refused(void) {
                      strstr(err.message, "float range"),
                  "%s", err.message);
     OT_CHECK(c == NULL);
-    values[2] = 1e30f; /* 1e33 over the gap, times 4/27: well inside */
+    /* Inside float, but past OROYA_MAX_KEY_VALUE (1e18): 1e33 over the gap, times 4/27. */
+    values[2] = 1e30f;
+    OT_EQ_INT(oroya_clip_create(&d, &c, &err), OROYA_ERR_LIMIT);
+    OT_CHECK_MSG(strstr(err.message, "keys 0-1") && strstr(err.message, "OROYA_MAX_KEY_VALUE"),
+                 "%s", err.message);
+    OT_CHECK(c == NULL);
+    values[2] = 1e14f; /* 1.5e16 at most: inside */
     OT_EQ_INT(oroya_clip_create(&d, &c, &err), OROYA_OK);
     float out = 0;
     for (double x = 0; x <= 1000; x += 50) {

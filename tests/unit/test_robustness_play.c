@@ -180,13 +180,13 @@ static void test_run_api(void) {
     OT_CHECK_MSG(strstr(err.message, "steps.count") != NULL, "%s", err.message);
 }
 
-/* A run that stops at a step (here a world matrix past the float range: a scale of 1e30 over
+/* A run that stops at a step (here a world matrix past the float range: a scale of 1e18 over
  * a child 1e30 away) frees everything, the script's schedule included. */
 static void test_step_error_frees(void) {
     static const char overflow[] =
         "{\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\",\"parent\":\"a\",\"position\":[1e30,0,0]}],"
         "\"clips\":[{\"name\":\"c\",\"tracks\":[{\"node\":\"a\",\"property\":\"scale\","
-        "\"times\":[0,1],\"values\":[1,1,1,1e30,1e30,1e30]}]}],"
+        "\"times\":[0,1],\"values\":[1,1,1,1e18,1e18,1e18]}]}],"
         "\"script\":[{\"at\":0,\"do\":\"play\",\"action\":\"c\"}],"
         "\"steps\":{\"dt\":0.5,\"count\":4},\"record\":[\"b.matrixWorld\"]}";
     rb_reset(&play_heap, 0);

@@ -1200,8 +1200,59 @@ static void test_conformance_interpolation_test(void) {
     }
 }
 
+/* OROYA_MAX_KEY_VALUE (1e18): the largest magnitude a track other than a rotation may reach,
+ * so that a blend of it stays finite whatever the weights. A key value past it, and a SMOOTH
+ * curve that overshoots past it (a gap of 1000 s after one of 1e-3 s: three's CubicInterpolant
+ * weights reach 5e5, and keys of 1e30 sampled to inf), are refused naming the keys; keys
+ * within it and rotations (normalized) are accepted. */
+static void test_key_magnitude_bound(void) {
+    const float times[3] = {0, 1e-3f, 1000};
+    float values[3] = {0, 2e18f, 0};
+    oroya_track t = {.target = "a",
+                     .property = OROYA_PROPERTY_WEIGHTS,
+                     .interpolation = OROYA_INTERP_LINEAR,
+                     .components = 1,
+                     .key_count = 3,
+                     .times = times,
+                     .values = values};
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_track_validate(&t, 4, &err), OROYA_ERR_LIMIT);
+    OT_CHECK_MSG(strstr(err.message, "tracks[4]") && strstr(err.message, "key 1") &&
+                     strstr(err.message, "OROYA_MAX_KEY_VALUE"),
+                 "%s", err.message);
+    values[1] = 1e18f * 0.999f;
+    OT_EQ_INT(oroya_track_validate(&t, 4, &err), OROYA_OK);
+    /* SMOOTH: the same keys overshoot. 1e13 x (1 + 0.3 x 1e6) passes 1e18; 1 does not. */
+    t.interpolation = OROYA_INTERP_SMOOTH;
+    values[1] = 1e13f;
+    OT_EQ_INT(oroya_track_validate(&t, 4, &err), OROYA_ERR_LIMIT);
+    OT_CHECK_MSG(strstr(err.message, "keys 1-2") && strstr(err.message, "SMOOTH"), "%s",
+                 err.message);
+    values[1] = 1;
+    OT_EQ_INT(oroya_track_validate(&t, 4, &err), OROYA_OK);
+    /* The overshoot is real: sampled in the long gap, the value passes 1e4 (keys of 1). */
+    float v = 0, worst = 0;
+    for (double x = 1e-3; x < 1000; x += 7.3) {
+        oroya_track_sample(&t, x, NULL, NULL, &v);
+        worst = fmaxf(worst, fabsf(v));
+    }
+    OT_CHECK_MSG(worst > 1e4f, "%g", (double)worst);
+    /* Rotations are normalized: any finite magnitude. */
+    const float rt[2] = {0, 1};
+    const float rv[8] = {0, 0, 0, 1e30f, 0, 0, 1e30f, 1e30f};
+    const oroya_track r = {.target = "a",
+                           .property = OROYA_PROPERTY_ROTATION,
+                           .interpolation = OROYA_INTERP_LINEAR,
+                           .components = 4,
+                           .key_count = 2,
+                           .times = rt,
+                           .values = rv};
+    OT_EQ_INT(oroya_track_validate(&r, 0, &err), OROYA_OK);
+}
+
 int main(void) {
     OT_RUN(test_bouncing_ball);
+    OT_RUN(test_key_magnitude_bound);
     OT_RUN(test_edges_and_keys);
     OT_RUN(test_single_key);
     OT_RUN(test_step_at_accumulated_time);
