@@ -248,8 +248,13 @@ static const oroya_track *shared_times_track(const oroya_clip *clip, const uint3
 }
 
 /* The time group of a track's key times: an existing group with the same times, or a new
- * one whose times are written at keys + *used (a single key becomes a constant interval one
- * second long). src/cnt hold each group's source times, for the comparison. */
+ * one whose times are written at keys + *used. A single key becomes a constant interval that
+ * ends at the next float after its time, so that from the key on the factor is 1 (or 0 at
+ * the key itself) and the sample is the key bit for bit, as three.js copies a track's only
+ * key (Interpolant.evaluate: afterEnd_); a lerp between two equal keys, v (1 - a) + v a, is
+ * off by an ulp at most factors, and the mixer's write-back took that wobble for a change
+ * and overwrote a value set from outside. src/cnt hold each group's source times, for the
+ * comparison. */
 static uint32_t group_for(oroya_pose_clip *c, const float **src, uint32_t *cnt,
                           const oroya_track *tr, size_t *used) {
     const uint32_t n = tr->key_count;
@@ -262,7 +267,8 @@ static uint32_t group_for(oroya_pose_clip *c, const float **src, uint32_t *cnt,
         const uint32_t count = n < 2 ? 2 : n;
         float *t = c->keys + *used;
         for (uint32_t k = 0; k < count; k++) {
-            t[k] = k < n ? tr->times[k] : tr->times[n - 1] + 1.0f;
+            const float after = nextafterf(tr->times[n - 1], INFINITY);
+            t[k] = k < n ? tr->times[k] : isfinite(after) ? after : tr->times[n - 1];
         }
         c->groups[g] = (oroya__pose_group){(uint32_t)*used, count};
         src[g] = tr->times;
