@@ -397,6 +397,37 @@ static void test_gltf_confined(void) {
     }
 }
 
+/* A makeClipAdditive op on a clip whose action exists: three.js's action samples the new
+ * keys at once (the arrays are rewritten in place), oroya's kept the old ones and printed a
+ * different result with exit 0 (found by a differential fuzz against three.js). Now refused
+ * naming the op, the clip and the action; before the action exists it runs. */
+static void test_make_additive_after_action(void) {
+    static const char after[] =
+        "{\"nodes\":[{\"name\":\"n\"}],\"clips\":[{\"name\":\"c\",\"tracks\":[{\"node\":\"n\","
+        "\"property\":\"position\",\"times\":[0,1],\"values\":[1,2,3,5,6,7]}]}],"
+        "\"script\":[{\"at\":0,\"do\":\"play\",\"action\":\"c\"},"
+        "{\"at\":0,\"do\":\"makeClipAdditive\",\"clip\":\"c\"}],"
+        "\"steps\":[0.5],\"record\":[\"n.position\"]}";
+    oroya_scenario_desc desc = {0};
+    char *out = NULL;
+    size_t len = 0;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_scenario_run(after, strlen(after), &desc, &out, &len, &err),
+              OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(out == NULL && strstr(err.message, "script[1]") &&
+                     strstr(err.message, "clip 'c' already has an action ('c')"),
+                 "%s", err.message);
+    static const char before[] =
+        "{\"nodes\":[{\"name\":\"n\"}],\"clips\":[{\"name\":\"c\",\"tracks\":[{\"node\":\"n\","
+        "\"property\":\"position\",\"times\":[0,1],\"values\":[1,2,3,5,6,7]}]}],"
+        "\"script\":[{\"at\":0,\"do\":\"makeClipAdditive\",\"clip\":\"c\"},"
+        "{\"at\":0,\"do\":\"play\",\"action\":\"c\"}],"
+        "\"steps\":[0.5],\"record\":[\"n.position\"]}";
+    OT_EQ_INT(oroya_scenario_run(before, strlen(before), &desc, &out, &len, &err), OROYA_OK);
+    OT_CHECK_MSG(out && strstr(out, "\"n.position\":[2,2,2]"), "%s", out ? out : "(none)");
+    oroya_scenario_free_output(&desc, out);
+}
+
 int main(void) {
     RB_RUN(test_run_api);
     RB_RUN(test_gltf_confined);
@@ -405,6 +436,7 @@ int main(void) {
     RB_RUN(test_record_not_finite);
     RB_RUN(test_size_limit);
     RB_RUN(test_value_limit);
+    RB_RUN(test_make_additive_after_action);
     cJSON_Hooks hooks = {cjson_malloc, cjson_free};
     cJSON_InitHooks(&hooks);
     RB_RUN(test_fault_play);

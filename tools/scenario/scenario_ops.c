@@ -315,7 +315,12 @@ static int run_sync_with(play *p, const op_call *c) {
 }
 
 static int run_halt(play *p, const op_call *c) {
-    return duration_call(p, oroya_action_halt(c->a, c->op->n[0]), c);
+    const double d = c->op->n[0];
+    const oroya_result r = oroya_action_halt(c->a, d);
+    /* A valid duration: the warp halt starts is what was refused (a time scale of 0). */
+    if (r == OROYA_ERR_INVALID_ARGUMENT && isfinite(d) && d >= 0)
+        return sc_mixer_call(p, r, c->path, c->what);
+    return duration_call(p, r, c);
 }
 
 /* The rule of oroya_action_warp that (start, end, duration) breaks, into `out`. */
@@ -406,7 +411,22 @@ static int run_stop_all_action(play *p, const op_call *c) {
     return 0;
 }
 
+/* Refused once the clip has an action (a cloneClip action aside, which has its own copy):
+ * three's makeClipAdditive rewrites the clip's arrays in place and that action samples the
+ * new keys at once, while oroya's action samples the runtime clip built from the keys it was
+ * created with. A clear error instead of a silent difference. */
 static int run_make_clip_additive(play *p, const op_call *c) {
+    for (int i = 0; i < p->action_count; i++) {
+        const play_action *a = &p->actions[i];
+        if (a->clip == c->op->clip && a->action && !a->clone)
+            return sc_fail(
+                p,
+                "%s: makeClipAdditive: clip '%s' already has an action ('%s'): three.js's "
+                "action would sample the new keys, oroya's keeps the keys it was "
+                "created with (unsupported: make the clip additive before the script "
+                "first names its action)",
+                c->path, p->clips[c->op->clip].name, a->name);
+    }
     return sc_make_additive(p, c->op->clip, c->op->json, c->path);
 }
 
