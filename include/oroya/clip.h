@@ -172,6 +172,9 @@ oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error 
  * translation, scale and weights v - ref; rotation conj(normalize(ref)) * q. Cubic-spline
  * tracks change their spline vertices; rotation tangents become conj(ref) * m as well
  * (a deviation from three, see docs/mixer.md). Sets target->blend_mode to ADDITIVE; existing actions keep their mode.
+ * The keys change in place: a mixer without a rig samples the new keys at once, as three's
+ * actions do; a rig (oroya/rig.h) copied the keys when it was built, so the actions of its
+ * mixers go on with the old ones. Make clips additive before building a rig from them.
  * reference may be NULL or target itself; fps <= 0 means 30. Values are rounded to float as
  * three's Float32Arrays do. Errors: INVALID_ARGUMENT (NULL target, non-finite frame or fps),
  * OROYA_ERR_LIMIT (a weights track of more than OROYA_MAX_ADDITIVE_COMPONENTS). Never
