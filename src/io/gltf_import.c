@@ -1188,7 +1188,15 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
         TRY(check_channel_keys(im, a, c, ch->sampler, t));
     }
     for (uint32_t c = 0; c < an->curve_count; c++) {
-        tracks[n++] = an->curves[c]; /* extras.curves (docs/gltf.md), after the channels */
+        /* extras.curves (docs/gltf.md), after the channels; a bad one is named by its place
+         * in the file, not by its index among the clip's tracks. */
+        oroya_error e = {0};
+        const oroya_result r = oroya_track_validate(&an->curves[c], 0, &e);
+        if (r != OROYA_OK) {
+            const char *rest = strncmp(e.message, "tracks[0] ", 10) ? e.message : e.message + 10;
+            return oroya__fail(im->err, r, "animations[%u].extras.curves[%u] %s", a, c, rest);
+        }
+        tracks[n++] = an->curves[c];
     }
     oroya_clip_desc desc = {0};
     desc.name = name;

@@ -296,6 +296,14 @@ static void test_curves_round_trip(void) {
     OT_CHECK_MSG(strstr(err.message, "animations[0].extras.curves[1].times[0]: expected a "
                                      "finite number"),
                  "%s", err.message);
+    /* A curve whose key times do not increase is named by its place in the file, not by its
+     * index among the clip's tracks (it said "animations[0]: tracks[4] ..."). */
+    OT_EQ_INT(load_edited(OUT "/curves.gltf", OUT "/curves_bad2.gltf", "\"lean\"",
+                          "0.600000023841858", "0.000000000000000", &err),
+              OROYA_ERR_BAD_TIMES);
+    OT_CHECK_MSG(strstr(err.message, "animations[0].extras.curves[2] (target \"lean\"") &&
+                     strstr(err.message, "key 1") && !strstr(err.message, "tracks["),
+                 "%s", err.message);
     /* A typed track has no glTF form. */
     oroya_clip_destroy(clip);
     static const float one[] = {1};
