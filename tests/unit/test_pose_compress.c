@@ -1064,6 +1064,18 @@ static void test_entry_limit(void) {
     oroya_pose_skeleton_destroy(skel);
 }
 
+/* A skeleton of one root joint named "root" (the tests below animate it alone). */
+static oroya_pose_skeleton *one_joint_skeleton(void) {
+    const uint32_t parent = UINT32_MAX;
+    const char *name = "root";
+    oroya_pose_skeleton *skel = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = &parent, .names = &name},
+                 &skel, &err) == OROYA_OK);
+    return skel;
+}
+
 /* Keys near float's largest (+-3e38): the quantized range overflows and decodes to NaN. The
  * measure let the NaN through (fmax drops it) and the clip was made with NaN translations
  * and max_error 0; now every candidate fails the bound and the call refuses, as it does for
@@ -1072,13 +1084,8 @@ static void test_entry_limit(void) {
  * a caller may do) is refused by the validation oroya_pose_clip_create runs first, before
  * the compressor sees them. */
 static void test_keys_near_float_max_refused(void) {
-    const uint32_t parent = UINT32_MAX;
-    const char *name = "root";
-    oroya_pose_skeleton *skel = NULL;
     oroya_error err = {0};
-    OT_CHECK(oroya_pose_skeleton_create(
-                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = &parent, .names = &name},
-                 &skel, &err) == OROYA_OK);
+    oroya_pose_skeleton *skel = one_joint_skeleton();
     static const float mags[] = {1e37f, 3e38f, 3.4e38f};
     for (int m = 0; m < 3; m++) {
         const float times[2] = {0, 1};
@@ -1116,13 +1123,8 @@ static void test_keys_near_float_max_refused(void) {
  * there. At a tolerance that needs more linear keys than float storage holds bytes, the clip
  * stays in float storage (exact, and smaller). */
 static void test_cubic_between_grid_times(void) {
-    uint32_t parent = UINT32_MAX;
-    const char *name = "root";
-    oroya_pose_skeleton *skel = NULL;
     oroya_error err = {0};
-    OT_CHECK(oroya_pose_skeleton_create(
-                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = &parent, .names = &name},
-                 &skel, &err) == OROYA_OK);
+    oroya_pose_skeleton *skel = one_joint_skeleton();
     enum { K = 31 };
     static float t[K], v[K * 9];
     for (int k = 0; k < K; k++) {
