@@ -1645,6 +1645,12 @@ static oroya_quat rm_quat_of_rotvec(const double *rv) {
                         (float)cos(angle / 2)};
 }
 
+/* x in float, saturated at +-FLT_MAX (a motion float cannot hold: a dt of 1e39 on a walk);
+ * NaN (infinite motions that cancel) reads 0. */
+static float rm_saturate(double x) {
+    return x > FLT_MAX ? FLT_MAX : x < -FLT_MAX ? -FLT_MAX : x == x ? (float)x : 0.0f;
+}
+
 /* The update's blended delta from the sums (the blend rule in oroya/mixer.h). */
 static void root_motion_finish(oroya_mixer *m) {
     const double div = m->rm_wsum >= 1 ? m->rm_wsum : 1;
@@ -1660,11 +1666,15 @@ static void root_motion_finish(oroya_mixer *m) {
             rv[i] = m->rm_rv[i] / div + m->rm_arv[i];
         break;
     }
-    oroya_root_motion dm = {{(float)t[0], (float)t[1], (float)t[2]}, rm_quat_of_rotvec(rv)};
+    for (int i = 0; i < 3; i++)
+        rv[i] = isfinite(rv[i]) ? rv[i] : 0; /* an infinite or NaN turn: none */
+    oroya_root_motion dm = {{rm_saturate(t[0]), rm_saturate(t[1]), rm_saturate(t[2])},
+                            rm_quat_of_rotvec(rv)};
     m->rm_delta = dm;
-    m->rm_total.translation.x += dm.translation.x;
-    m->rm_total.translation.y += dm.translation.y;
-    m->rm_total.translation.z += dm.translation.z;
+    oroya_vec3 *tot = &m->rm_total.translation;
+    tot->x = rm_saturate((double)tot->x + dm.translation.x);
+    tot->y = rm_saturate((double)tot->y + dm.translation.y);
+    tot->z = rm_saturate((double)tot->z + dm.translation.z);
     m->rm_total.rotation = oroya_quat_normalize(oroya_quat_mul(m->rm_total.rotation, dm.rotation));
 }
 

@@ -4,6 +4,8 @@
  * walk -> run cross-fade with warp whose every delta is the blend rule computed here from the
  * actions' public state (times, loop counts, effective weights) and the clips' keys. On the
  * property path and the pose kernel path. */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -300,6 +302,35 @@ static void test_errors(void) {
     destroy(&w);
 }
 
+/* A dt whose motion leaves float: the walk moves 1 m a second, so a dt of 1e39 is 1e39 m,
+ * which a float delta cannot hold (it was inf, and the total inf from then on, with OK). The
+ * delta and the total saturate at +-FLT_MAX (documented in mixer.h); a NaN (two actions whose
+ * infinite motions cancel) reads 0. */
+static void test_huge_dt_saturates(void) {
+    for (int rig = 0; rig < 2; rig++) {
+        world w;
+        make(&w, rig != 0);
+        play_exact(&w, w.walk, 1.2);
+        OT_CHECK(oroya_mixer_update(w.mixer, 1e39) == OROYA_OK);
+        oroya_root_motion d = oroya_mixer_root_delta(w.mixer);
+        oroya_root_motion tot = oroya_mixer_root_total(w.mixer);
+        OT_CHECK_MSG(d.translation.z == FLT_MAX && tot.translation.z == FLT_MAX, "%g %g",
+                     (double)d.translation.z, (double)tot.translation.z);
+        OT_CHECK(isfinite(d.translation.x) && isfinite(tot.translation.x));
+        OT_CHECK(oroya_mixer_update(w.mixer, 1e39) == OROYA_OK);
+        tot = oroya_mixer_root_total(w.mixer);
+        OT_CHECK(tot.translation.z == FLT_MAX);
+        /* With the yaw extracted too, over a dt of 1e300 (the yaw sum is finite in double
+         * here; the rotation stays a unit quaternion). */
+        OT_CHECK(oroya_mixer_set_root_motion(w.mixer, w.hips, OROYA_ROOT_XZ_YAW, NULL) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(w.mixer, 1e300) == OROYA_OK);
+        d = oroya_mixer_root_delta(w.mixer);
+        OT_CHECK(isfinite(d.rotation.x + d.rotation.y + d.rotation.z + d.rotation.w) &&
+                 d.translation.z == FLT_MAX);
+        destroy(&w);
+    }
+}
+
 int main(void) {
     OT_RUN(test_ten_loops);
     OT_RUN(test_clamped_and_ping_pong);
@@ -307,5 +338,6 @@ int main(void) {
     OT_RUN(test_partial_weights);
     OT_RUN(test_masks_and_additive);
     OT_RUN(test_errors);
+    OT_RUN(test_huge_dt_saturates);
     return ot_finish();
 }
