@@ -173,8 +173,10 @@ oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error 
  * tracks change their spline vertices; rotation tangents become conj(ref) * m as well
  * (a deviation from three, see docs/mixer.md). Sets target->blend_mode to ADDITIVE; existing actions keep their mode.
  * The keys change in place: a mixer without a rig samples the new keys at once, as three's
- * actions do; a rig (oroya/rig.h) copied the keys when it was built, so the actions of its
- * mixers go on with the old ones. Make clips additive before building a rig from them.
+ * actions do. The pose kernel samples copies: a rig (oroya/rig.h) copies the keys of the
+ * clips it is built with (every action of them, even one created later, samples that copy),
+ * and an action on a rig-backed mixer copies another clip's keys when it is created. Make
+ * clips additive before building the rig and creating the actions.
  * reference may be NULL or target itself; fps <= 0 means 30. Values are rounded to float as
  * three's Float32Arrays do. Errors: INVALID_ARGUMENT (NULL target, non-finite frame or fps),
  * OROYA_ERR_LIMIT (a weights track of more than OROYA_MAX_ADDITIVE_COMPONENTS). Never
