@@ -65,6 +65,10 @@ typedef struct oroya_clip {
      * Set with oroya_clip_set_markers; a clone keeps them, a subclip has none. */
     uint32_t marker_count;
     const oroya_marker *markers;
+    /* Counts the calls that rewrote the keys in place (oroya_clip_make_additive,
+     * oroya_clip_optimize), so that a copy made before (a rig's runtime clip) is not taken for
+     * the current keys; read only. */
+    uint32_t key_generation;
 } oroya_clip;
 
 /* A rotation key whose length differs from 1 by more than this is divided by its length at
@@ -173,10 +177,10 @@ oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error 
  * tracks change their spline vertices; rotation tangents become conj(ref) * m as well
  * (a deviation from three, see docs/mixer.md). Sets target->blend_mode to ADDITIVE; existing actions keep their mode.
  * The keys change in place: a mixer without a rig samples the new keys at once, as three's
- * actions do. The pose kernel samples copies: a rig (oroya/rig.h) copies the keys of the
- * clips it is built with (every action of them, even one created later, samples that copy),
- * and an action on a rig-backed mixer copies another clip's keys when it is created. Make
- * clips additive before building the rig and creating the actions.
+ * actions do. The pose kernel samples copies made when an action is created (or, for a rig's
+ * clips, when the rig was built, while key_generation has not moved): an action created
+ * before the call goes on with the old keys on a rig-backed mixer. Make clips additive before
+ * creating their actions.
  * reference may be NULL or target itself; fps <= 0 means 30. Values are rounded to float as
  * three's Float32Arrays do. Errors: INVALID_ARGUMENT (NULL target, non-finite frame or fps),
  * OROYA_ERR_LIMIT (a weights track of more than OROYA_MAX_ADDITIVE_COMPONENTS). Never

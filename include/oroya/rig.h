@@ -91,8 +91,10 @@ oroya_node oroya_rig_kernel_node(const oroya_rig *rig, uint32_t k);
 uint32_t oroya_rig_kernel_joint(const oroya_rig *rig, uint32_t palette_index);
 
 /* The runtime clip built at create for `clip` (by address), or NULL: not one of desc.clips,
- * one the kernel cannot play, or one with a track on a joint that only a mixer plays in the
- * kernel (see oroya_rig_clip_status). Not for per-frame use (a linear search). */
+ * one whose keys were rewritten since (oroya_clip_make_additive, oroya_clip_optimize: its
+ * key_generation moved), one the kernel cannot play, or one with a track on a joint that only
+ * a mixer plays in the kernel (see oroya_rig_clip_status). Not for per-frame use (a linear
+ * search). */
 const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *clip);
 
 /* Whether a mixer with this rig can play `clip` through the kernel: OROYA_OK, or

@@ -109,6 +109,7 @@ oroya_result oroya_clip_make_additive(oroya_clip *target, double reference_frame
         }
     }
     target->blend_mode = OROYA_BLEND_ADDITIVE;
+    target->key_generation++;
     return OROYA_OK;
 }
 

@@ -581,5 +581,6 @@ oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error 
         optimize_track(&clip->tracks[i], tolerance, mem, &s);
     }
     oroya__free(alloc, mem);
+    clip->key_generation++;
     return OROYA_OK;
 }

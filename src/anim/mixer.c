@@ -2049,7 +2049,7 @@ static oroya_result bind_kernel(oroya_mixer *m, oroya_action *a) {
     if (any) {
         const oroya_rig *rig = m->rig;
         for (uint32_t c = 0; c < rig->clip_count && !a->pose; c++)
-            if (rig->clips[c] == clip && rig->pose_clips[c] &&
+            if (oroya__rig_clip_current(rig, c, clip) && rig->pose_clips[c] &&
                 !memcmp(rig->clip_joints[c], tj, n * sizeof(uint32_t)))
                 a->pose = rig->pose_clips[c];
         if (!a->pose) {

@@ -30,6 +30,7 @@ void oroya_rig_destroy(oroya_rig *rig) {
     }
     oroya__free(&a, rig->pose_clips);
     oroya__free(&a, rig->clip_joints);
+    oroya__free(&a, rig->clip_generations);
     oroya__free(&a, rig);
 }
 
@@ -145,7 +146,7 @@ oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip,
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_rig_clip_status: NULL");
     }
     for (uint32_t i = 0; i < rig->clip_count; i++) {
-        if (rig->clips[i] == clip && rig->pose_clips[i]) {
+        if (oroya__rig_clip_current(rig, i, clip) && rig->pose_clips[i]) {
             return OROYA_OK;
         }
     }
@@ -235,9 +236,11 @@ oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya
             rig->clips = oroya__calloc(a, desc->clip_count + 1, sizeof *rig->clips, 16);
             rig->pose_clips = oroya__calloc(a, desc->clip_count + 1, sizeof *rig->pose_clips, 16);
             rig->clip_joints = oroya__calloc(a, desc->clip_count + 1, sizeof *rig->clip_joints, 16);
+            rig->clip_generations =
+                oroya__calloc(a, desc->clip_count + 1, sizeof *rig->clip_generations, 16);
         }
         if (!rig || !rig->nodes || !rig->palette_joint || !rig->clips || !rig->pose_clips ||
-            !rig->clip_joints) {
+            !rig->clip_joints || !rig->clip_generations) {
             r = oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "%s: out of memory", rig_name);
         }
     }
@@ -312,6 +315,7 @@ oroya_result oroya_rig_create(const oroya_rig_desc *desc, oroya_rig **out, oroya
     for (uint32_t c = 0; r == OROYA_OK && c < desc->clip_count; c++) {
         const oroya_clip *clip = desc->clips[c];
         rig->clips[c] = clip;
+        rig->clip_generations[c] = clip->key_generation;
         if (!clip || (clip->track_count && !clip->tracks)) {
             continue;
         }
@@ -354,7 +358,7 @@ const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *cl
         return NULL;
     }
     for (uint32_t i = 0; i < rig->clip_count; i++) {
-        if (rig->clips[i] != clip) {
+        if (!oroya__rig_clip_current(rig, i, clip)) {
             continue;
         }
         /* A clip with tracks that only a mixer samples (oroya__rig_track_outside) holds

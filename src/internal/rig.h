@@ -17,7 +17,15 @@ struct oroya_rig {
     const oroya_clip **clips;     /* clip_count (borrowed addresses, for lookups) */
     oroya_pose_clip **pose_clips; /* clip_count, NULL where the kernel cannot play the clip */
     uint32_t **clip_joints;       /* clip_count: the kernel joint of each track (as built) */
+    uint32_t *clip_generations;   /* clip_count: each clip's key_generation when copied */
 };
+
+/* Whether the rig's runtime clip c is a copy of `clip` as it is now (the same address, and
+ * no in-place key rewrite since: oroya_clip.key_generation). */
+static inline bool oroya__rig_clip_current(const oroya_rig *rig, uint32_t c,
+                                           const oroya_clip *clip) {
+    return rig->clips[c] == clip && rig->clip_generations[c] == clip->key_generation;
+}
 
 /* The kernel joint that track target `name` / scene node `node` names on `scene` ({0}: not in
  * the scene): by node when scene is the rig's, else by name. UINT32_MAX = not a joint. */

@@ -11,6 +11,7 @@
 
 #include "oroya/clip.h"
 #include "oroya/mixer.h"
+#include "oroya/rig.h"
 #include "oroya/scene.h"
 #include "oroya/track.h"
 #include "internal/mixer.h"
@@ -1146,6 +1147,65 @@ static void test_float_below(void) {
     }
 }
 
+/* oroya_clip_make_additive after a rig was built from the clip, before its action exists:
+ * the rig's copy holds the old keys, and the action took it (the kernel path gave the old
+ * pose, [3, 4, 5] at 0.5 s, where a mixer without a rig gave the new one, [2, 2, 2], as
+ * three does). The clip's key_generation tells the copy is stale: both paths give [2, 2, 2],
+ * and oroya_rig_clip no longer offers the stale copy. Optimize (here it drops the middle of
+ * three collinear keys) moves the generation too. */
+static void test_additive_after_rig(void) {
+    for (int with_rig = 0; with_rig < 2; with_rig++) {
+        oroya_scene *s = NULL;
+        OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+        oroya_node n;
+        OT_EQ_INT(oroya_scene_add_node(s, "n", (oroya_node){0}, OROYA_NODE_BONE, &n), OROYA_OK);
+        static const float times[3] = {0, 0.5f, 1}, v[9] = {1, 2, 3, 3, 4, 5, 5, 6, 7};
+        const oroya_track tr = {.target = "n",
+                                .property = OROYA_PROPERTY_TRANSLATION,
+                                .interpolation = OROYA_INTERP_LINEAR,
+                                .components = 3,
+                                .key_count = 3,
+                                .times = times,
+                                .values = v};
+        oroya_clip *c = NULL;
+        OT_EQ_INT(oroya_clip_create(
+                      &(oroya_clip_desc){.name = "c", .tracks = &tr, .track_count = 1}, &c, NULL),
+                  OROYA_OK);
+        oroya_rig *rig = NULL;
+        const oroya_clip *clips[1] = {c};
+        if (with_rig) {
+            OT_EQ_INT(
+                oroya_rig_create(&(oroya_rig_desc){.scene = s, .clips = clips, .clip_count = 1},
+                                 &rig, NULL),
+                OROYA_OK);
+            OT_CHECK(oroya_rig_clip(rig, c) != NULL);
+        }
+        const uint32_t g0 = c->key_generation;
+        OT_EQ_INT(oroya_clip_make_additive(c, 0, NULL, 30), OROYA_OK);
+        OT_CHECK(c->key_generation != g0);
+        if (with_rig)
+            OT_CHECK(oroya_rig_clip(rig, c) == NULL);
+        oroya_mixer *m = NULL;
+        OT_EQ_INT(oroya_mixer_create(s, &(oroya_mixer_desc){.rig = rig}, &m), OROYA_OK);
+        oroya_action *a = NULL;
+        OT_EQ_INT(oroya_mixer_play(m, c, &a), OROYA_OK);
+        OT_EQ_INT(oroya_mixer_update(m, 0.5), OROYA_OK);
+        OT_CHECK(oroya_mixer_kernel_active(m) == (with_rig != 0));
+        oroya_transform t;
+        OT_EQ_INT(oroya_scene_get_transform(s, n, &t), OROYA_OK);
+        OT_CHECK_MSG(t.translation.x == 2 && t.translation.y == 2 && t.translation.z == 2,
+                     "rig %d: %g %g %g", with_rig, (double)t.translation.x, (double)t.translation.y,
+                     (double)t.translation.z);
+        const uint32_t g1 = c->key_generation;
+        OT_EQ_INT(oroya_clip_optimize(c, 0, NULL), OROYA_OK);
+        OT_CHECK(c->key_generation != g1);
+        oroya_mixer_destroy(m);
+        oroya_rig_destroy(rig);
+        oroya_clip_destroy(c);
+        oroya_scene_destroy(s);
+    }
+}
+
 int main(void) {
     OT_RUN(test_float_below);
     OT_RUN(test_clip_action_identity);
@@ -1162,6 +1222,7 @@ int main(void) {
     OT_RUN(test_deviations_1_and_2);
     OT_RUN(test_make_clip_additive);
     OT_RUN(test_additive_runtime);
+    OT_RUN(test_additive_after_rig);
     OT_RUN(test_write_only_when_changed);
     OT_RUN(test_layout_change_and_uncache);
     OT_RUN(test_late_and_rebuilt_targets);
