@@ -864,16 +864,14 @@ static void kernel_root_hold(oroya_mixer *m) {
  * so the scene write-back sees them. */
 static void kernel_ltm(oroya_mixer *m, oroya_soa_transform *pose, uint16_t *changed) {
     m->ik_report = (oroya__ik_report){0, UINT32_MAX};
-    if (!m->ik_count) {
-        oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
-        oroya__pose_guard(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones, &m->guard);
-        return;
-    }
     const oroya__ik_pose p = {m->rig->skeleton, pose,       m->kmodels, m->kbones,    m->iks,
                               m->ik_count,      m->ik_plan, changed,    &m->ik_report};
-    oroya__pose_ltm_ik(&p);
+    if (m->ik_count)
+        oroya__pose_ltm_ik(&p);
+    else
+        oroya__pose_ltm(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones);
     oroya__pose_guard(m->rig->skeleton, pose, NULL, m->kmodels, m->kbones, &m->guard);
-    if (pose == m->klocals)
+    if (!m->ik_count || pose == m->klocals)
         return;
     for (uint32_t b = 0; b < m->kblocks; b++) {
         for (uint32_t bits = m->kik[b] & changed[b]; bits; bits &= bits - 1) {
@@ -938,8 +936,7 @@ static void property_bones(oroya_mixer *m) {
                 *lane(m->klocals, k, ch, e) = src[ch][e];
     }
     if (!m->ik_count) {
-        oroya__pose_ltm(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones);
-        oroya__pose_guard(m->rig->skeleton, m->klocals, NULL, m->kmodels, m->kbones, &m->guard);
+        kernel_ltm(m, m->klocals, NULL);
         return;
     }
     /* The rotations IK wrote go to the joints at once, as the property path writes the

@@ -266,8 +266,8 @@ static uint32_t group_for(oroya_pose_clip *c, const float **src, uint32_t *cnt,
     if (g == c->group_count) {
         const uint32_t count = n < 2 ? 2 : n;
         float *t = c->keys + *used;
+        const float after = nextafterf(tr->times[n - 1], INFINITY);
         for (uint32_t k = 0; k < count; k++) {
-            const float after = nextafterf(tr->times[n - 1], INFINITY);
             t[k] = k < n ? tr->times[k] : isfinite(after) ? after : tr->times[n - 1];
         }
         c->groups[g] = (oroya__pose_group){(uint32_t)*used, count};

@@ -98,6 +98,14 @@ static inline int ot_finish(void) {
     return ot_failed_ == 0 && ot_passed_ > 0 ? 0 : 1;
 }
 
+/* Whether all n floats at v are finite (a run of matrices: n = 16 per matrix). */
+static inline int ot_all_finite(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
 /* A small deterministic generator (xorshift32) so property tests repeat exactly. */
 static unsigned ot_rng_state_ = 2463534242u;
 static inline float ot_randf(float lo, float hi) {

@@ -1184,14 +1184,6 @@ static void test_validity(void) {
  * every model and bone matrix is finite and the count names them. A bone matrix whose model
  * is finite but whose product with the inverse bind matrix is not (1e30 x 1e10) becomes the
  * identity. Before, the character and oroya_pose_local_to_model gave inf and NaN with OK. */
-static bool all_finite_mats(const oroya_mat4 *m, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++)
-        for (int e = 0; e < 16; e++)
-            if (!isfinite(m[i].m[e]))
-                return false;
-    return true;
-}
-
 static void test_non_finite_held(void) {
     enum { N = 5 };
     const uint32_t parents[N] = {UINT32_MAX, 0, 1, 2, 3};
@@ -1213,7 +1205,7 @@ static void test_non_finite_held(void) {
     OT_EQ_INT(oroya_pose_character_update(c, NULL, 0, &err), OROYA_OK);
     const oroya_mat4 *models = oroya_pose_character_models(c);
     const oroya_mat4 *bones = oroya_pose_character_bones(c);
-    OT_CHECK(all_finite_mats(models, N) && all_finite_mats(bones, N));
+    OT_CHECK(ot_all_finite(models[0].m, N * 16) && ot_all_finite(bones[0].m, N * 16));
     uint32_t first = 0;
     OT_EQ_INT(oroya_pose_character_non_finite_count(c, &first), 2);
     OT_EQ_INT(first, 3);

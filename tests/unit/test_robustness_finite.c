@@ -322,14 +322,6 @@ static void test_warp_overflow_refused(void) {
  * oroya_scene_update_world holds the same nodes, so the kernel's model matrices equal the
  * scene's world matrices, and both counts name joint 3. The same with an IK list set (the
  * pass with IK points). */
-static bool mats_finite(const oroya_mat4 *m, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++)
-        for (int e = 0; e < 16; e++)
-            if (!isfinite(m[i].m[e]))
-                return false;
-    return true;
-}
-
 static void test_kernel_overflow_held(void) {
     enum { N = 5 };
     for (int with_ik = 0; with_ik < 2; with_ik++) {
@@ -388,7 +380,7 @@ static void test_kernel_overflow_held(void) {
         const oroya_mat4 *bones = oroya_mixer_bone_matrices(m, &count);
         const oroya_mat4 *models = oroya_mixer_model_matrices(m, NULL);
         OT_EQ_INT(count, N);
-        OT_CHECK(mats_finite(bones, N) && mats_finite(models, N));
+        OT_CHECK(ot_all_finite(bones[0].m, N * 16) && ot_all_finite(models[0].m, N * 16));
         oroya_node first = {0};
         OT_EQ_INT(oroya_mixer_non_finite_count(m, &first), 2);
         OT_CHECK(first.id == n[3].id);
