@@ -38,6 +38,7 @@ cases=(
   "op missing number|{$N,$C,\"script\":[{\"do\":\"play\",\"action\":\"c\"},{\"do\":\"fadeIn\",\"action\":\"c\"}],$S}|script[1].duration"
   "op at and step|{$N,$C,\"script\":[{\"do\":\"play\",\"action\":\"c\",\"at\":0,\"step\":1}],$S}|script[0]"
   "setLoop mode|{$N,$C,\"script\":[{\"do\":\"setLoop\",\"action\":\"c\",\"mode\":\"bounce\"}],$S}|script[0].mode"
+  "halt on time scale 0|{$N,$C,\"script\":[{\"do\":\"setEffectiveTimeScale\",\"action\":\"c\",\"timeScale\":0},{\"do\":\"halt\",\"action\":\"c\",\"duration\":1}],$S}|script[1]: halt refused: oroya_action_halt: the action's time_scale is 0"
   "set field|{$N,$C,\"script\":[{\"do\":\"set\",\"action\":\"c\",\"field\":\"speed\",\"value\":1}],$S}|script[0].field"
   "set value|{$N,$C,\"script\":[{\"do\":\"set\",\"action\":\"c\",\"field\":\"enabled\",\"value\":1}],$S}|script[0].value"
   "setNode vector|{$N,$C,\"script\":[{\"do\":\"setNode\",\"node\":\"n\",\"position\":[1]}],$S}|script[0].position"
