@@ -322,6 +322,7 @@ typedef struct oroya_gltf_data {
     char **extensions_required;
     uint32_t extension_used_count;
     char **extensions_used;
+    char *copyright; /* asset.copyright (the licence or attribution), NULL when absent */
     /* + private bookkeeping (allocator, base directory, GLB chunk) */
 } oroya_gltf_data;
 
@@ -622,6 +623,9 @@ typedef struct oroya_gltf_model {
      * clip's own name follows docs/scenario.md's rule (animation_<i> for a missing or repeated
      * name); export writes this one back for the model's clips. */
     const char **clip_file_names;
+    /* The file's asset.copyright (a sample model's licence and attribution, for instance),
+     * NULL when absent; export writes it back. */
+    const char *copyright;
     /* + private bookkeeping */
 } oroya_gltf_model;
 
@@ -719,11 +723,14 @@ typedef struct oroya_gltf_write_desc {
                                          animation outputs): each value becomes
                                          round(v * 32767) / 32767, so keys already on that
                                          grid (oroya_pose_clip_reduce) come back exactly */
+    const char *copyright;  /* asset.copyright to write; NULL: model->copyright when a model
+                                         is given, else none. "" writes none. */
 } oroya_gltf_write_desc;
 
 /* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).
  * Errors: INVALID_ARGUMENT (NULL scene or path, clips NULL with a count, desc.model of another
- * scene), NOT_FOUND (a track whose target is not a node of the scene, nor with desc.model a
+ * scene, a name, marker or copyright that is not UTF-8: named by its glTF path, nothing
+ * written), NOT_FOUND (a track whose target is not a node of the scene, nor with desc.model a
  * node of the model outside the scene), UNSUPPORTED (a SMOOTH or STERP track),
  * UNKNOWN_PROPERTY, STALE_HANDLE (a skin bone not in the scene), IO, LIMIT, OUT_OF_MEMORY.
  * On error a partly written file may remain. */

@@ -1515,6 +1515,12 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
         r = build_skinned_meshes(&im);
     if (r == OROYA_OK)
         r = build_clips(&im);
+    if (r == OROYA_OK && data->copyright) {
+        m->copyright = model_strdup(&im, data->copyright);
+        if (!m->copyright) {
+            r = oom(&im, "asset.copyright");
+        }
+    }
     temp_release(&im);
     if (r != OROYA_OK) {
         oroya_gltf_model_free(m);

@@ -842,6 +842,7 @@ static oroya_result read_root(parser *p, const cJSON *root) {
         return oroya__fail(p->err, OROYA_ERR_UNSUPPORTED,
                            "asset.version: \"%.32s\" is not glTF 2.x", version->valuestring);
     }
+    TRY(read_string(p, asset, "copyright", "asset", &d->copyright));
     /* Every node becomes a scene node at import, and a scene holds at most
      * OROYA_SCENE_MAX_NODES: more is refused before any parsed array is allocated (1 100 000
      * nodes, 3.3 MB as "{},", took 176 MB parsed and 843 MB at import to fail there). */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal/gltf.h"
+#include "internal/io_file.h"
 
 /* Open addressing over keys of up to three pointers (a geometry, a material and a skin for
  * a shared mesh; one pointer for the rest), so interning stays linear in the scene size. */
@@ -462,6 +463,54 @@ static void add_name(writer *w, cJSON *obj, const char *name) {
     if (name && name[0]) {
         w->oom |= cJSON_AddStringToObject(obj, "name", name) == NULL;
     }
+}
+
+/* s for a message: its first 40 bytes, those outside printable ASCII as \xNN. */
+static const char *printable(const char *s, char out[168]) {
+    size_t o = 0;
+    for (size_t i = 0; s[i] && i < 40; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        o +=
+            (size_t)(c >= 0x20 && c < 0x7f && c != '\\' ? snprintf(out + o, 168 - o, "%c", c)
+                                                        : snprintf(out + o, 168 - o, "\\x%02x", c));
+    }
+    out[o] = 0;
+    return out;
+}
+
+/* The first string of the tree at item (reached by path) that is not UTF-8: a name, marker or
+ * copyright from the caller. JSON, and so glTF (2.0, section 3.2), is UTF-8, and a reader,
+ * oroya's own among them, refuses the file; so the write is refused and names the string. */
+static oroya_result check_utf8(writer *w, const cJSON *item, char *path, size_t len, size_t cap) {
+    if (cJSON_IsString(item) && item->valuestring) {
+        const unsigned char *s = (const unsigned char *)item->valuestring;
+        const size_t n = strlen(item->valuestring);
+        for (size_t i = 0; i < n;) {
+            const size_t k = s[i] < 0x80 ? 1 : oroya__utf8_sequence(s + i, n - i);
+            if (k == 0) {
+                char shown[168];
+                return oroya__fail(w->err, OROYA_ERR_INVALID_ARGUMENT,
+                                   "%s: \"%s\" is not UTF-8 (byte %zu); glTF is UTF-8, nothing "
+                                   "written",
+                                   path, printable(item->valuestring, shown), i);
+            }
+            i += k;
+        }
+        return OROYA_OK;
+    }
+    uint32_t index = 0;
+    for (const cJSON *c = item ? item->child : NULL; c; c = c->next, index++) {
+        int m = cJSON_IsArray(item) ? snprintf(path + len, cap - len, "[%u]", index)
+                                    : snprintf(path + len, cap - len, "%s%s", len ? "." : "",
+                                               c->string ? c->string : "?");
+        const size_t sub = m < 0 ? len : len + (size_t)m < cap ? len + (size_t)m : cap - 1;
+        oroya_result r = check_utf8(w, c, path, sub, cap);
+        path[len] = 0;
+        if (r != OROYA_OK) {
+            return r;
+        }
+    }
+    return OROYA_OK;
 }
 
 /* ---- track targets: names to nodes in O(log n) ------------------------------------------ */
@@ -1807,12 +1856,23 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
         !cJSON_AddStringToObject(asset, "generator", "oroya " OROYA_VERSION_STRING)) {
         r = oom(&w);
     }
+    const char *copyright = desc->copyright ? desc->copyright
+                            : desc->model   ? desc->model->copyright
+                                            : NULL;
+    if (r == OROYA_OK && copyright && copyright[0] &&
+        !cJSON_AddStringToObject(asset, "copyright", copyright)) {
+        r = oom(&w);
+    }
     if (r == OROYA_OK)
         r = write_scene(&w);
     if (r == OROYA_OK)
         r = write_clips(&w);
     if (r == OROYA_OK)
         r = write_textures(&w);
+    if (r == OROYA_OK) {
+        char where[256] = "";
+        r = check_utf8(&w, w.root, where, 0, sizeof where);
+    }
     char *json = NULL;
     char bin_name[512] = "", bin_uri[512 * 3] = "";
     if (r == OROYA_OK) {

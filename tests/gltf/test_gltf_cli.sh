@@ -26,6 +26,19 @@ sys.exit(not (len(d[\"nodes\"])==12 and len(d[\"clips\"])==9 and c[\"index\"]==0
   c[\"channels\"][0][\"interpolation\"]==\"STEP\" and c[\"channels\"][0][\"keys\"]==5 and
   c[\"channels\"][0][\"node\"]==\"Cube\" and d[\"glb\"]))'"
 
+# MorphStressTest's asset.copyright (its licence and attribution), in both forms, and kept by
+# `oroya export`.
+morph=assets/MorphStressTest/glTF-Binary/MorphStressTest.glb
+want='CC-BY 4.0 Copyright 2021 Analytical Graphics, Inc. Model and Textures by Ed Mackey.'
+"$oroya" info "$morph" >"$tmp/morph.txt" 2>&1
+check "info text gives the copyright" "grep -qxF 'copyright: $want' $tmp/morph.txt"
+"$oroya" export "$morph" "$tmp/morph.gltf" >/dev/null 2>&1
+"$oroya" info --json "$tmp/morph.gltf" >"$tmp/morph.json" 2>&1
+check "export keeps it; info --json gives it" "python3 -c '
+import json,sys; d=json.load(open(\"$tmp/morph.json\"))
+a=json.load(open(\"$tmp/morph.gltf\"))[\"asset\"]
+sys.exit(not (d[\"copyright\"]==\"$want\" and a[\"copyright\"]==\"$want\"))'"
+
 # At t = 1 the SimpleSkin rotation is key 2 exactly: (0, 0, 0.707, 0.707) as floats.
 "$oroya" sample assets/SimpleSkin/glTF/SimpleSkin.gltf --clip animation_0 --time 1 >"$tmp/s.json"
 check "sample --time 1: node_2 rotation is key 2" "python3 -c '

@@ -533,6 +533,99 @@ static void test_clip_file_names(void) {
     oroya_gltf_model_free(a);
 }
 
+/* Whether the file at path exists. */
+static bool exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* asset.copyright: written from desc.copyright, else from desc.model (import keeps the
+ * file's), "" writes none; a copyright that is not a string is a parse error naming it. A
+ * string that is not UTF-8 (a name, a marker, the copyright) is refused naming its glTF path,
+ * and nothing is written: oroya's own reader refused the file such a write used to leave. */
+static void test_copyright_and_utf8(void) {
+    oroya_error err = {0};
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    oroya_node n;
+    OT_CHECK(oroya_scene_add_node(scene, "hips", (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
+             OROYA_OK);
+    const char *c1 = "CC-BY 4.0 \u00a9 2026 someone \"quoted\"";
+    oroya_gltf_write_desc wd = {.copyright = c1};
+    OT_CHECK_MSG(oroya_gltf_write(scene, &wd, OUT "/copyright.gltf", &err) == OROYA_OK, "%s",
+                 err.message);
+    oroya_gltf_model *a = NULL, *b = NULL;
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/copyright.gltf", NULL, &a, &err) == OROYA_OK, "%s",
+                 err.message);
+    OT_CHECK(a && a->copyright && !strcmp(a->copyright, c1));
+    if (a) {
+        /* From the model, when the desc names none. */
+        oroya_gltf_write_desc wm = {.model = a};
+        OT_CHECK(oroya_gltf_write(a->scene, &wm, OUT "/copyright2.glb", &err) == OROYA_OK);
+        OT_CHECK(oroya_gltf_load(OUT "/copyright2.glb", NULL, &b, &err) == OROYA_OK);
+        OT_CHECK(b && b->copyright && !strcmp(b->copyright, c1));
+        oroya_gltf_model_free(b);
+        b = NULL;
+        /* "" drops it. */
+        wm.copyright = "";
+        OT_CHECK(oroya_gltf_write(a->scene, &wm, OUT "/copyright3.gltf", &err) == OROYA_OK);
+        OT_CHECK(oroya_gltf_load(OUT "/copyright3.gltf", NULL, &b, &err) == OROYA_OK);
+        OT_CHECK(b && b->copyright == NULL);
+        oroya_gltf_model_free(b);
+    }
+    oroya_gltf_model_free(a);
+    /* Not a string. */
+    wd.copyright = "x";
+    OT_CHECK(oroya_gltf_write(scene, &wd, OUT "/copyright_x.gltf", &err) == OROYA_OK);
+    OT_EQ_INT(load_edited(OUT "/copyright_x.gltf", OUT "/copyright_bad.gltf", "\"copyright\"",
+                          "\"x\"", "123", &err),
+              OROYA_ERR_PARSE);
+    OT_CHECK_MSG(strstr(err.message, "asset.copyright: expected a string"), "%s", err.message);
+    remove(OUT "/copyright_bad.gltf"); /* not for test_gltf_export's validator run */
+
+    /* Not UTF-8: a node name, a marker name, the copyright. */
+    remove(OUT "/not_utf8.gltf");
+    remove(OUT "/not_utf8.bin");
+    wd.copyright = "caf\xe9"; /* Latin-1 */
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/not_utf8.gltf", &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "asset.copyright: \"caf\\xe9\" is not UTF-8 (byte 3)"), "%s",
+                 err.message);
+    wd.copyright = NULL;
+    oroya_node bad;
+    OT_CHECK(oroya_scene_add_node(scene, "toe\xc3(", n, OROYA_NODE_OBJECT, &bad) == OROYA_OK);
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/not_utf8.gltf", &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "nodes[1].name: \"toe\\xc3(\" is not UTF-8 (byte 3)"), "%s",
+                 err.message);
+    OT_CHECK(!exists(OUT "/not_utf8.gltf") && !exists(OUT "/not_utf8.bin"));
+    OT_CHECK(oroya_scene_remove_node(scene, bad) == OROYA_OK);
+    static const float times[] = {0, 1}, values[] = {0, 0, 0, 0, 0, 1};
+    oroya_track track = {.target = "hips",
+                         .property = OROYA_PROPERTY_TRANSLATION,
+                         .interpolation = OROYA_INTERP_LINEAR,
+                         .components = 3,
+                         .key_count = 2,
+                         .times = times,
+                         .values = values};
+    oroya_clip *clip = NULL;
+    oroya_clip_desc cd = {.name = "walk", .tracks = &track, .track_count = 1};
+    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    oroya_marker marks[] = {{0.5, "step\xff"}};
+    OT_CHECK(oroya_clip_set_markers(clip, marks, 1, &err) == OROYA_OK);
+    const oroya_clip *clips[] = {clip};
+    wd.clips = clips, wd.clip_count = 1;
+    OT_EQ_INT(oroya_gltf_write(scene, &wd, OUT "/not_utf8.gltf", &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "animations[0].extras.markers[0].name: \"step\\xff\""), "%s",
+                 err.message);
+    OT_CHECK(!exists(OUT "/not_utf8.gltf") && !exists(OUT "/not_utf8.bin"));
+    /* The same scene and clip with valid names is written (the check refuses only bad text). */
+    marks[0].name = "step \u00e9";
+    OT_CHECK(oroya_clip_set_markers(clip, marks, 1, &err) == OROYA_OK);
+    OT_CHECK_MSG(oroya_gltf_write(scene, &wd, OUT "/not_utf8.gltf", &err) == OROYA_OK, "%s",
+                 err.message);
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -544,5 +637,6 @@ int main(void) {
     OT_RUN(test_write_gltf_rules);
     OT_RUN(test_textures_follow_images);
     OT_RUN(test_clip_file_names);
+    OT_RUN(test_copyright_and_utf8);
     return ot_finish();
 }

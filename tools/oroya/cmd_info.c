@@ -147,6 +147,9 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
            d->is_glb ? " (GLB)" : "", d->node_count, d->node_count == 1 ? "" : "s", d->mesh_count,
            d->mesh_count == 1 ? "" : "es", d->skin_count, d->skin_count == 1 ? "" : "s",
            d->animation_count, d->animation_count == 1 ? "" : "s");
+    if (d->copyright) {
+        printf("copyright: %s\n", cli_esc(d->copyright));
+    }
     printf("nodes:\n");
     for (uint32_t i = 0; i < d->node_count; i++) {
         if (parents[i] == OROYA_GLTF_NONE) {
@@ -248,6 +251,9 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
     cJSON_AddStringToObject(root, "file", clean ? clean : "");
     free(clean);
     cJSON_AddBoolToObject(root, "glb", d->is_glb);
+    if (d->copyright) {
+        cJSON_AddStringToObject(root, "copyright", d->copyright);
+    }
     cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
     for (uint32_t i = 0; i < d->node_count; i++) {
         const oroya_gltf_node *n = &d->nodes[i];
