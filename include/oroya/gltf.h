@@ -729,8 +729,9 @@ typedef struct oroya_gltf_write_desc {
 
 /* Writes `scene` (and desc's clips) to `path`. desc may be NULL (.gltf + .bin, no clips).
  * Errors: INVALID_ARGUMENT (NULL scene or path, clips NULL with a count, desc.model of another
- * scene, a name, marker or copyright that is not UTF-8: named by its glTF path, nothing
- * written), NOT_FOUND (a track whose target is not a node of the scene, nor with desc.model a
+ * scene, a name, marker or copyright that is not UTF-8 and a material factor outside [0, 1]:
+ * named by its glTF path, nothing written), NON_FINITE (a value JSON cannot hold, such as a
+ * NaN in a borrowed material: named likewise), NOT_FOUND (a track whose target is not a node of the scene, nor with desc.model a
  * node of the model outside the scene), UNSUPPORTED (a SMOOTH or STERP track),
  * UNKNOWN_PROPERTY, STALE_HANDLE (a skin bone not in the scene), IO, LIMIT, OUT_OF_MEMORY.
  * On error a partly written file may remain. */

@@ -478,10 +478,20 @@ static const char *printable(const char *s, char out[168]) {
     return out;
 }
 
-/* The first string of the tree at item (reached by path) that is not UTF-8: a name, marker or
- * copyright from the caller. JSON, and so glTF (2.0, section 3.2), is UTF-8, and a reader,
- * oroya's own among them, refuses the file; so the write is refused and names the string. */
-static oroya_result check_utf8(writer *w, const cJSON *item, char *path, size_t len, size_t cap) {
+/* Whether a number under key must lie in [0, 1] (glTF 2.0's material factors). */
+static bool unit_range_key(const char *key) {
+    return key && (!strcmp(key, "baseColorFactor") || !strcmp(key, "metallicFactor") ||
+                   !strcmp(key, "roughnessFactor"));
+}
+
+/* The first value of the tree at item (reached by path; key: its member name, or for an
+ * array element the array's) that glTF cannot hold: a string that is not UTF-8 (a name, marker
+ * or copyright from the caller; JSON, and so glTF 2.0 section 3.2, is UTF-8), a number that
+ * is not finite (JSON has none: cJSON would print null), a material factor outside [0, 1]. A
+ * reader refuses such a file (oroya's own the first two, the Khronos validator all three), so
+ * the write is refused naming the value, before anything is written. */
+static oroya_result check_tree(writer *w, const cJSON *item, const char *key, char *path,
+                               size_t len, size_t cap) {
     if (cJSON_IsString(item) && item->valuestring) {
         const unsigned char *s = (const unsigned char *)item->valuestring;
         const size_t n = strlen(item->valuestring);
@@ -498,13 +508,27 @@ static oroya_result check_utf8(writer *w, const cJSON *item, char *path, size_t 
         }
         return OROYA_OK;
     }
+    if (cJSON_IsNumber(item)) {
+        const double v = item->valuedouble;
+        if (!isfinite(v)) {
+            return oroya__fail(w->err, OROYA_ERR_NON_FINITE,
+                               "%s: %g is not finite (JSON has no such number), nothing written",
+                               path, v);
+        }
+        if (unit_range_key(key) && !(v >= 0 && v <= 1)) {
+            return oroya__fail(w->err, OROYA_ERR_INVALID_ARGUMENT,
+                               "%s: %.9g is outside [0, 1] (glTF 2.0), nothing written", path, v);
+        }
+        return OROYA_OK;
+    }
     uint32_t index = 0;
+    const bool array = cJSON_IsArray(item);
     for (const cJSON *c = item ? item->child : NULL; c; c = c->next, index++) {
-        int m = cJSON_IsArray(item) ? snprintf(path + len, cap - len, "[%u]", index)
-                                    : snprintf(path + len, cap - len, "%s%s", len ? "." : "",
-                                               c->string ? c->string : "?");
+        int m = array ? snprintf(path + len, cap - len, "[%u]", index)
+                      : snprintf(path + len, cap - len, "%s%s", len ? "." : "",
+                                 c->string ? c->string : "?");
         const size_t sub = m < 0 ? len : len + (size_t)m < cap ? len + (size_t)m : cap - 1;
-        oroya_result r = check_utf8(w, c, path, sub, cap);
+        oroya_result r = check_tree(w, c, array ? key : c->string, path, sub, cap);
         path[len] = 0;
         if (r != OROYA_OK) {
             return r;
@@ -1871,7 +1895,7 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
         r = write_textures(&w);
     if (r == OROYA_OK) {
         char where[256] = "";
-        r = check_utf8(&w, w.root, where, 0, sizeof where);
+        r = check_tree(&w, w.root, NULL, where, 0, sizeof where);
     }
     char *json = NULL;
     char bin_name[512] = "", bin_uri[512 * 3] = "";

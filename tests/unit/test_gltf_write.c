@@ -4,6 +4,7 @@
  * values bit for bit). The written files are left in OROYA_BINARY_DIR/test_gltf_write_out for
  * tests/gltf/test_gltf_export.sh, which runs the Khronos validator on them. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -541,9 +542,10 @@ static bool exists(const char *path) {
 
 /* asset.copyright: written from desc.copyright, else from desc.model (import keeps the
  * file's), "" writes none; a copyright that is not a string is a parse error naming it. A
- * string that is not UTF-8 (a name, a marker, the copyright) is refused naming its glTF path,
- * and nothing is written: oroya's own reader refused the file such a write used to leave. */
-static void test_copyright_and_utf8(void) {
+ * string that is not UTF-8 (a name, a marker, the copyright), a number that is not finite and a
+ * material factor outside [0, 1] are refused naming their glTF path, and nothing is written:
+ * readers (oroya's own, the Khronos validator) refused the files such writes used to leave. */
+static void test_copyright_and_invalid_values(void) {
     oroya_error err = {0};
     oroya_scene *scene = NULL;
     OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
@@ -617,6 +619,28 @@ static void test_copyright_and_utf8(void) {
     OT_CHECK_MSG(strstr(err.message, "animations[0].extras.markers[0].name: \"step\\xff\""), "%s",
                  err.message);
     OT_CHECK(!exists(OUT "/not_utf8.gltf") && !exists(OUT "/not_utf8.bin"));
+    /* Numbers glTF cannot hold, from a material (borrowed: the caller may change it after
+     * set_mesh): not finite (cJSON would write null), a factor outside [0, 1]. */
+    oroya_node boxn;
+    oroya_geometry *box = NULL;
+    OT_CHECK(oroya_scene_add_node(scene, "box", (oroya_node){0}, OROYA_NODE_MESH, &boxn) ==
+             OROYA_OK);
+    OT_CHECK(oroya_geometry_box(&(oroya_box_desc){0}, &box, &err) == OROYA_OK);
+    oroya_material mat = oroya_material_default();
+    OT_CHECK(oroya_scene_set_mesh(scene, boxn, box, &mat) == OROYA_OK);
+    mat.base_color[2] = NAN;
+    OT_EQ_INT(oroya_gltf_write(scene, NULL, OUT "/not_utf8.gltf", &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK_MSG(strstr(err.message, "materials[0].pbrMetallicRoughness.baseColorFactor[2]: nan "
+                                     "is not finite"),
+                 "%s", err.message);
+    mat.base_color[2] = 1, mat.roughness = 1.5f;
+    OT_EQ_INT(oroya_gltf_write(scene, NULL, OUT "/not_utf8.gltf", &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "materials[0].pbrMetallicRoughness.roughnessFactor: 1.5 is "
+                                     "outside [0, 1]"),
+                 "%s", err.message);
+    OT_CHECK(!exists(OUT "/not_utf8.gltf") && !exists(OUT "/not_utf8.bin"));
+    mat.roughness = 1;
     /* The same scene and clip with valid names is written (the check refuses only bad text). */
     marks[0].name = "step \u00e9";
     OT_CHECK(oroya_clip_set_markers(clip, marks, 1, &err) == OROYA_OK);
@@ -624,6 +648,7 @@ static void test_copyright_and_utf8(void) {
                  err.message);
     oroya_clip_destroy(clip);
     oroya_scene_destroy(scene);
+    oroya_geometry_destroy(box);
 }
 
 int main(void) {
@@ -637,6 +662,6 @@ int main(void) {
     OT_RUN(test_write_gltf_rules);
     OT_RUN(test_textures_follow_images);
     OT_RUN(test_clip_file_names);
-    OT_RUN(test_copyright_and_utf8);
+    OT_RUN(test_copyright_and_invalid_values);
     return ot_finish();
 }
