@@ -117,6 +117,15 @@ HOT dq qaxis(dv3 n, double angle) {
     double s = sin(0.5 * angle);
     return (dq){n.x * s, n.y * s, n.z * s, cos(0.5 * angle)};
 }
+/* normalize(c, w) for c = a x b and w = |a||b| + a.b (ab = |a||b|): |(c, w)|^2 = 2 ab w, but
+ * within some 1e-4 of a half turn w has cancelled (its rounding, 1e-16 ab, is then 1e-12 of w
+ * or more), and 1 / sqrt(2 ab w) would leave the rotation 1e-4 off unit length (a bone that
+ * rotation turns would change length): there the length is taken from c and w themselves. */
+HOT dq half_turn_unit(dv3 c, double w, double ab) {
+    const double k = w > 1e-4 * ab ? 1 / sqrt(2 * ab * w) : 1 / sqrt(vdot(c, c) + w * w);
+    return (dq){c.x * k, c.y * k, c.z * k, w * k};
+}
+
 /* The shortest rotation taking the direction of a to that of b; identity when either is zero,
  * a half turn about some perpendicular axis when they are opposite. */
 HOT dq qfrom_to(dv3 a, dv3 b) {
@@ -134,8 +143,7 @@ HOT dq qfrom_to(dv3 a, dv3 b) {
         return (dq){ax.x, ax.y, ax.z, 0};
     }
     const dv3 c = vcross(a, b);
-    const double k = 1 / sqrt(2 * ab * w);
-    return (dq){c.x * k, c.y * k, c.z * k, w * k};
+    return half_turn_unit(c, w, ab);
 }
 /* The rotation about the unit axis n taking the direction of a to that of b (both
  * perpendicular to n), without trigonometry: normalize(a x b, |a||b| + a.b), a half turn
@@ -149,8 +157,7 @@ HOT dq qabout(dv3 a, dv3 b, dv3 n) {
         return (dq){n.x, n.y, n.z, 0};
     }
     const dv3 c = vcross(a, b);
-    const double k = 1 / sqrt(2 * ab * w);
-    return (dq){c.x * k, c.y * k, c.z * k, w * k};
+    return half_turn_unit(c, w, ab);
 }
 
 /* slerp(identity, q, t) for a unit q, on the shorter arc, without trigonometric calls. With
@@ -570,9 +577,11 @@ IK_CLONES static const char *solve_two_bone(const oroya_ik *ik, double w, double
     }
     dq bend;
     if (1 + cphi > 1e-12) {
-        /* |(h sin, 1 + cos)|^2 = 2 (1 + cos) for a unit h: no dot product. */
-        const double k = 1 / sqrt(2 * (1 + cphi));
-        bend = (dq){h.x * (sphi * k), h.y * (sphi * k), h.z * (sphi * k), (1 + cphi) * k};
+        /* |(h sin, 1 + cos)|^2 = 2 (1 + cos) for a unit h: no dot product; but near a half
+         * turn 1 + cos has cancelled (half_turn_unit), and the length is sin^2 + (1 + cos)^2. */
+        const double cw = 1 + cphi;
+        const double k = cw > 1e-4 ? 1 / sqrt(2 * cw) : 1 / sqrt(sphi * sphi + cw * cw);
+        bend = (dq){h.x * (sphi * k), h.y * (sphi * k), h.z * (sphi * k), cw * k};
     } else {
         bend = (dq){h.x, h.y, h.z, 0};
     }
@@ -1081,8 +1090,13 @@ HOT void tb_phase2(tb_state *st) {
         st->ab[c] = sqrtf(ee * st->dd[c]);
         const float w = st->ab[c] + q4_dot3(st->e1[c], st->ta[c]);
         st->ok[c] = st->ok[c] && w > 1e-2f * st->ab[c];
-        const float ks = 1.0f / sqrtf(2.0f * st->ab[c] * w);
-        st->swing[c] = q4_make(q4_cross(st->e1[c], st->ta[c]), ks, w * ks);
+        /* |(e1 x ta, w)|^2 = 2 ab w, but below a quarter of ab w has lost bits to the
+         * cancellation (up to 2.5e-5 of its value at 1e-2 ab, so much off unit length): the
+         * length from the parts there, as half_turn_unit does. */
+        const v4 cr = q4_cross(st->e1[c], st->ta[c]);
+        const float ks = w > 0.5f * st->ab[c] ? 1.0f / sqrtf(2.0f * st->ab[c] * w)
+                                              : 1.0f / sqrtf(q4_dot3(cr, cr) + w * w);
+        st->swing[c] = q4_make(cr, ks, w * ks);
     }
 }
 

@@ -1637,6 +1637,94 @@ static void test_set_ik_out_of_memory(void) {
     oroya_pose_skeleton_destroy(skel);
 }
 
+/* |q|^2 - 1 of the worst of the chain's local rotations. */
+static double worst_unit(const chain *c) {
+    double worst = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const oroya_quat q = c->r[i];
+        const double n2 =
+            (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
+        worst = fabs(n2 - 1) > worst ? fabs(n2 - 1) : worst;
+    }
+    return worst;
+}
+
+/* The rotations a solve writes are unit to float's rounding, so the bones they turn keep their
+ * lengths, also where a turn is near a half turn (a chain folded from straight, unfolded from
+ * folded, or swung nearly backwards): there 1 + cos has cancelled, and a length taken as
+ * 2 (1 + cos) left rotations up to 3e-4 off unit (the double solver) and 2.5e-5 (the float
+ * two-bone swing), and a shin 6.4e-4 longer (the first case, found by an adversarial fuzz). */
+static void test_outputs_unit(void) {
+    chain c;
+    memset(&c, 0, sizeof c);
+    c.n = 3;
+    c.base = oroya_mat4_identity();
+    const float l1 = 0x1.ed4756p-2f, l2 = 0x1.87c08ep+0f;
+    c.t[1] = (oroya_vec3){0, -l1, 0}, c.t[2] = (oroya_vec3){0, -l2, 0};
+    c.r[0] = (oroya_quat){0x1.c4a3fap-24f, -0x1.29af08p-20f, 0x1.913282p-23f, 1};
+    c.r[1] = (oroya_quat){-0x1.7bae06p-21f, -0x1.ee95b4p-22f, 0x1.f8f604p-22f, 1};
+    c.r[2] = (oroya_quat){0x1.976bdep-21f, -0x1.80fcdap-21f, -0x1.c48e8cp-21f, 1};
+    chain_update(&c);
+    oroya_ik ik = {.type = OROYA_IK_TWO_BONE,
+                   .target = {0x1.19177ap-3f, -0x1.d43ad4p-3f, 0x1.ab307cp-3f},
+                   .pole = {0x1.a77ad8p-1f, -0x1.ad97dp-2f, 0x1.7efeb2p-2f},
+                   .weight = 0x1.51659p-1f};
+    OT_EQ_INT(solve(&c, &ik, NULL), OROYA_OK);
+    OT_CHECK_MSG(worst_unit(&c) < 1e-6, "|q|^2 - 1 = %g", worst_unit(&c));
+    OT_CHECK_MSG(fabs(bone(&c, 2) / l2 - 1) < 1e-6, "shin %.9g, was %.9g", (double)bone(&c, 2),
+                 (double)l2);
+    /* Random chains near straight, near folded and with a given hinge, targets anywhere from
+     * 0.01 to 1.2 chain lengths away (so folding and straightening turns near a half turn),
+     * and targets behind the chain's end (swings of 150 to 180 degrees). */
+    double worst = 0;
+    int cases = 0;
+    for (int mode = 0; mode < 4; mode++) {
+        for (int it = 0; it < 3000; it++) {
+            chain_random(&c, 3);
+            /* Both bones along one direction: straight but for the tiny rotations. */
+            const oroya_vec3 along = rand_dir();
+            c.t[1] = oroya_vec3_scale(along, ot_randf(0.2f, 2.0f));
+            c.t[2] = oroya_vec3_scale(along, ot_randf(0.2f, 2.0f));
+            const float tiny = powf(10, ot_randf(-7, -2));
+            c.r[1] = mode == 1
+                         ? oroya_quat_mul(oroya_quat_from_axis_angle(rand_dir(), 3.1415927f - tiny),
+                                          rand_quat(tiny))
+                         : rand_quat(mode == 3 ? 1.5f : tiny);
+            c.r[2] = rand_quat(tiny);
+            chain_update(&c);
+            const float len = chain_length(&c);
+            oroya_vec3 dir = rand_dir();
+            if (mode == 3) {
+                /* Behind the end: from the first joint, against the line to the end. */
+                const oroya_vec3 back =
+                    oroya_vec3_normalize(oroya_vec3_sub(pos(&c, 0), pos(&c, 2)));
+                dir =
+                    oroya_vec3_normalize(oroya_vec3_add(back, oroya_vec3_scale(rand_dir(), 0.5f)));
+            }
+            ik = (oroya_ik){.type = OROYA_IK_TWO_BONE,
+                            .target = oroya_vec3_add(
+                                pos(&c, 0), oroya_vec3_scale(dir, len * ot_randf(0.01f, 1.2f))),
+                            .pole = rand_dir(),
+                            .weight = it % 2 ? 1 : ot_randf(0.01f, 1)};
+            if (mode == 2) {
+                ik.mid_axis = rand_dir();
+            }
+            if (solve(&c, &ik, NULL) != OROYA_OK) {
+                continue; /* a pole parallel to the line: the fallback leaves the input */
+            }
+            const double u = worst_unit(&c);
+            worst = u > worst ? u : worst;
+            cases++;
+        }
+    }
+    /* The float path's rotations are products of float rotations, its few roundings up to
+     * 1e-6 in |q|^2 (the blend's own are within 1e-6 too); the double solver's are rounded
+     * once. */
+    OT_CHECK_MSG(worst < (use_fast ? 2e-6 : 1e-6), "worst |q|^2 - 1 over %d solves: %g", cases,
+                 worst);
+    OT_CHECK(cases > 11000);
+}
+
 int main(void) {
     OT_RUN(test_reachable_target_is_reached);
     OT_RUN(test_unreachable_target_straightens_the_chain);
@@ -1691,6 +1779,11 @@ int main(void) {
     OT_RUN(test_kernel_roots_before_their_step);
     OT_RUN(test_kernel_legs_with_neck);
     OT_RUN(test_set_ik_out_of_memory);
+    /* After every other draw; once per solver. */
+    OT_RUN(test_outputs_unit);
+    use_fast = true;
+    OT_RUN(test_outputs_unit);
+    use_fast = false;
     printf("float aim path: %u solves taken, %u sent to the double solver by the conditioning "
            "test, %u not its case (test_aim: %u of %u taken)\n",
            fast_taken, fast_declined, fast_other, aim_taken, aim_all);
