@@ -65,9 +65,10 @@ typedef struct oroya_clip {
      * Set with oroya_clip_set_markers; a clone keeps them, a subclip has none. */
     uint32_t marker_count;
     const oroya_marker *markers;
-    /* Counts the calls that rewrote the keys in place (oroya_clip_make_additive,
-     * oroya_clip_optimize), so that a copy made before (a rig's runtime clip) is not taken for
-     * the current keys; read only. */
+    /* Changes at every call that rewrites the keys in place (oroya_clip_make_additive,
+     * oroya_clip_optimize) and differs between clips (a library-wide counter, taken at create
+     * and at each rewrite), so that a copy made before (a rig's runtime clip) is not taken for
+     * the current keys, nor for another clip created later at the same address; read only. */
     uint32_t key_generation;
 } oroya_clip;
 

@@ -382,7 +382,9 @@ oroya_mixer *oroya_action_mixer(const oroya_action *action);
 /* ---- actions: timing -------------------------------------------------------------------- */
 
 double oroya_action_time(const oroya_action *action);
-oroya_result oroya_action_set_time(oroya_action *action, double time); /* finite */
+/* time finite, and at most DBL_MAX / 4 and DBL_MAX / 4 clip durations in magnitude (the loop
+ * arithmetic's range; INVALID_ARGUMENT otherwise, nothing changed). */
+oroya_result oroya_action_set_time(oroya_action *action, double time);
 double oroya_action_time_scale(const oroya_action *action);
 /* Sets time_scale directly (three's `action.timeScale = s`); a warp keeps running. */
 oroya_result oroya_action_set_time_scale(oroya_action *action, double time_scale);
@@ -391,9 +393,10 @@ double oroya_action_effective_time_scale(const oroya_action *action);
 /* time_scale = s, effective = paused ? 0 : s, and stops a warp. Finite s. */
 oroya_result oroya_action_set_effective_time_scale(oroya_action *action, double time_scale);
 /* time_scale = clip duration / duration (one loop lasts `duration`), stops a warp.
- * duration must be finite and non-zero. */
+ * duration must be finite and non-zero, and the time scale it gives finite. */
 oroya_result oroya_action_set_duration(oroya_action *action, double duration);
-/* Copies other's time and time_scale and stops this action's warp. */
+/* Copies other's time and time_scale and stops this action's warp (INVALID_ARGUMENT when
+ * other's time is past this action's range, as oroya_action_set_time). */
 oroya_result oroya_action_sync_with(oroya_action *action, const oroya_action *other);
 /* Warps the effective time scale to 0 over `duration` seconds (finite, >= 0), then pauses. */
 oroya_result oroya_action_halt(oroya_action *action, double duration);

@@ -90,7 +90,8 @@ typedef struct oroya_skeleton {
  * is the bind pose only if the bones were posed and updated before this call. A singular
  * world matrix gives a zero inverse, as in three.js. bone_matrices start as the identity
  * per bone. Errors: INVALID_ARGUMENT (NULL scene, desc or out; bones NULL with a count),
- * STALE_HANDLE, NON_FINITE (a given inverse), OUT_OF_MEMORY. *out is NULL on error. */
+ * STALE_HANDLE, NON_FINITE (a given inverse, or a computed one float cannot hold), OUT_OF_MEMORY.
+ * *out is NULL on error. */
 oroya_result oroya_skeleton_create(const oroya_scene *scene, const oroya_skeleton_desc *desc,
                                    oroya_skeleton **out, oroya_error *err);
 
@@ -99,7 +100,9 @@ void oroya_skeleton_destroy(oroya_skeleton *skeleton);
 
 /* three.js Skeleton.calculateInverses: bone_inverses[i] = inverse(world of bones[i]) as of
  * the scene's last update_world (computed in double). Fails with STALE_HANDLE, naming the
- * first unreachable bone, and changes nothing if any bone is unreachable. Never allocates. */
+ * first unreachable bone, and changes nothing if any bone is unreachable; likewise with
+ * NON_FINITE when an inverse does not fit in float (a bone scaled by 1e-39: three's would be
+ * inf too, and every bone matrix NaN). Never allocates. */
 oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton, const oroya_scene *scene,
                                                oroya_error *err);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal/base.h"
+#include "internal/track.h"
 #include "oroya/mixer.h"
 
 static uint32_t stride_of(const oroya_track *t) {
@@ -109,7 +110,7 @@ oroya_result oroya_clip_make_additive(oroya_clip *target, double reference_frame
         }
     }
     target->blend_mode = OROYA_BLEND_ADDITIVE;
-    target->key_generation++;
+    target->key_generation = oroya__clip_generation_next();
     return OROYA_OK;
 }
 

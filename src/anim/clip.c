@@ -2,6 +2,7 @@
 #include "oroya/clip.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "internal/base.h"
@@ -98,8 +99,17 @@ static oroya_result clip_build(const char *name, float duration, oroya_blend_mod
     block->pub.tracks = dst;
     block->pub.first_normalized_track = UINT32_MAX;
     block->pub.first_normalized_key = UINT32_MAX;
+    block->pub.key_generation = oroya__clip_generation_next();
     *out = &block->pub;
     return OROYA_OK;
+}
+
+/* A number no other clip and no earlier state of this clip has (oroya_clip.key_generation):
+ * a library-wide counter, so that a copy of a clip's keys (a rig's) is not taken for another
+ * clip the allocator put at the same address. It wraps after 2^32 creations and rewrites. */
+uint32_t oroya__clip_generation_next(void) {
+    static _Atomic uint32_t next = 1;
+    return atomic_fetch_add(&next, 1u);
 }
 
 /* Rotation keys that are normalized at create: every value of a 4-component ROTATION track,
@@ -581,6 +591,6 @@ oroya_result oroya_clip_optimize(oroya_clip *clip, float tolerance, oroya_error 
         optimize_track(&clip->tracks[i], tolerance, mem, &s);
     }
     oroya__free(alloc, mem);
-    clip->key_generation++;
+    clip->key_generation = oroya__clip_generation_next();
     return OROYA_OK;
 }

@@ -157,9 +157,10 @@ struct oroya_mask {
 struct oroya_mixer {
     /* The first line: all that a batch's check pass reads of a mixer in the steady state
      * (check_batch_one). chk_rate and chk_time bound the scheduled actions' time scales and
-     * times (max of |time_scale| and |effective_time_scale|, max of |time|) as of the end of
+     * times (max of |time_scale| and |effective_time_scale| and a warp's ends, max of |time|)
+     * and chk_inv_d the largest 1 / clip duration among them (action_time_ok) as of the end of
      * the last update; chk_valid is cleared by every call that can raise one of them or
-     * schedule an action (chk_dirty), and then the check reads the actions. */
+     * schedule an action or a warp (chk_dirty), and then the check reads the actions. */
     oroya_scene *scene;
     const oroya_rig *rig;
     double time, time_scale;
@@ -170,6 +171,7 @@ struct oroya_mixer {
     uint32_t in_callback;
     bool chk_valid;
     bool destroy_pending;
+    double chk_inv_d;
     /* Then what a steady update reads and writes, together (the lines up to `allocator`; a
      * batch prefetches them, see prefetch_mixer); what it does not read comes after. */
     oroya_action **actions; /* [ active | inactive ], as three's mixer._actions */
@@ -1130,7 +1132,7 @@ static void dispatch_event(oroya_mixer *m, const oroya_event *ev) {
     oroya_event e = *ev;
     if (m->event_count < m->max_events)
         m->events[m->event_count++] = e;
-    else
+    else if (m->events_dropped != UINT32_MAX) /* saturated (the loop cap's count) stays so */
         m->events_dropped++;
     if (m->on_event) {
         m->in_callback++;
@@ -1233,8 +1235,10 @@ static bool fire_marker_segment(oroya_action *a, marker_list l, const marker_pas
     }
     if (lo > hi)
         return true;
-    int64_t count = mp->c0 + k;
-    bool reversed = mp->ping_pong && count >= 0 && (count & 1);
+    /* Loop count c0 + k (c0 >= -1, k >= 0), which may pass INT64_MAX after a saturated
+     * add_loops: only its sign and parity matter, taken in unsigned arithmetic. */
+    const bool counted = mp->c0 >= 0 || k > 0;
+    const bool reversed = mp->ping_pong && counted && (((uint64_t)mp->c0 + (uint64_t)k) & 1u) != 0;
     if (reversed)
         return fire_marker_range(a, l, d - hi, hi_in, d - lo, lo_in, mp->dir < 0);
     return fire_marker_range(a, l, lo, lo_in, hi, hi_in, mp->dir > 0);
@@ -1262,8 +1266,11 @@ static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t
                                                       : marker_count_in(a, l, 0, false, d, true);
                 /* Loop counts mp->c0 + k .. mp->c0 + to - 1 (all >= 0 here): the odd ones play
                  * reversed. */
-                const int64_t c_lo = mp->c0 + k, c_hi = mp->c0 + to; /* [c_lo, c_hi) */
-                const int64_t odd_count = c_hi / 2 - c_lo / 2;
+                /* Unsigned: c0 <= INT64_MAX and to <= 9e18, so the sums stay below 2^64
+                 * where the signed ones could overflow. */
+                const uint64_t c_lo = (uint64_t)mp->c0 + (uint64_t)k,
+                               c_hi = (uint64_t)mp->c0 + (uint64_t)to; /* [c_lo, c_hi) */
+                const int64_t odd_count = (int64_t)(c_hi / 2 - c_lo / 2);
                 skipped = (uint64_t)odd_count * mirrored + (uint64_t)(to - k - odd_count) * plain;
             }
             uint64_t total = (uint64_t)a->mixer->events_dropped + skipped;
@@ -1511,8 +1518,8 @@ static double update_time(oroya_mixer *m, oroya_action *a, double delta) {
              * need wraps that finish (loop_count - 1 when the update makes just those). */
             if (ping_pong) {
                 const double need = ceil(a->repetitions - (double)c0);
-                const int64_t last = need < 1 ? c0 : c0 + (int64_t)need - 1;
-                if (odd(last))
+                const uint64_t n = need < 1 ? 1 : need > 9.0e18 ? (uint64_t)9.0e18 : (uint64_t)need;
+                if ((((uint64_t)c0 + n - 1) & 1u) != 0) /* c0 + need - 1, its parity */
                     return duration - time;
             }
             return time;
@@ -1634,12 +1641,23 @@ static void root_motion_add(oroya_action *a, double from, double to, double weig
 }
 
 static oroya_quat rm_quat_of_rotvec(const double *rv) {
-    double angle = sqrt(rv[0] * rv[0] + rv[1] * rv[1] + rv[2] * rv[2]);
+    /* The length by its largest part, so that a turn of 1e300 rad (very many loops in one
+     * update) does not square to inf and give a NaN rotation; past the double range the angle
+     * is taken modulo 4 pi (its bits are long gone by then: the rotation is finite, not
+     * meaningful). */
+    double big = fabs(rv[0]) > fabs(rv[1]) ? fabs(rv[0]) : fabs(rv[1]);
+    big = big > fabs(rv[2]) ? big : fabs(rv[2]);
+    if (!(big > 0))
+        return (oroya_quat){0, 0, 0, 1};
+    const double x = rv[0] / big, y = rv[1] / big, z = rv[2] / big;
+    const double norm = sqrt(x * x + y * y + z * z);
+    double angle = big * norm;
+    if (!isfinite(angle))
+        angle = fmod(big, 4 * RM_PI) * norm;
     if (angle < 1e-15)
         return (oroya_quat){0, 0, 0, 1};
-    double s = sin(angle / 2) / angle;
-    return (oroya_quat){(float)(rv[0] * s), (float)(rv[1] * s), (float)(rv[2] * s),
-                        (float)cos(angle / 2)};
+    const double s = sin(angle / 2) / norm;
+    return (oroya_quat){(float)(x * s), (float)(y * s), (float)(z * s), (float)cos(angle / 2)};
 }
 
 /* x in float, saturated at +-FLT_MAX (a motion float cannot hold: a dt of 1e39 on a walk);
@@ -2269,7 +2287,7 @@ static void kpf_build(oroya_mixer *m);
  * of an update, while they are in cache. A NaN or infinite bound leaves them invalid (the
  * check then reads the actions). */
 static void chk_refresh(oroya_mixer *m) {
-    double rate = 0, t = 0;
+    double rate = 0, t = 0, inv_d = 0;
     bool finite = true;
     for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
         const oroya_action *a = m->actions[i];
@@ -2278,11 +2296,20 @@ static void chk_refresh(oroya_mixer *m) {
         finite = finite && isfinite(ts + ets + at); /* NaN, inf (or an overflowing sum) */
         rate = ts > rate ? ts : rate;
         rate = ets > rate ? ets : rate;
+        if (a->warping) {
+            const double w0 = fabs((double)a->warp_values[0]) * ts,
+                         w1 = fabs((double)a->warp_values[1]) * ts;
+            rate = w0 > rate ? w0 : rate;
+            rate = w1 > rate ? w1 : rate;
+        }
         t = at > t ? at : t;
+        const double id = a->duration > 0 ? 1 / a->duration : 0;
+        inv_d = id > inv_d ? id : inv_d;
     }
     m->chk_rate = rate;
     m->chk_time = t;
-    m->chk_valid = finite;
+    m->chk_inv_d = inv_d;
+    m->chk_valid = finite && isfinite(rate) && isfinite(inv_d);
 }
 
 /* The action logic of an update (times, loops, fades, warps, events), the property path's
@@ -2360,6 +2387,13 @@ static oroya_result refuse_update(oroya_mixer *m, const char *call, double dt, c
     return refuse(m, "%s: %s %g: %s", call, call[12] == 'u' ? "dt" : "time", dt, why);
 }
 
+/* Whether an action's time may reach x in magnitude: the loop wrap's floor(t / d) and
+ * d * floor(t / d) (update_time) must be finite, or the time becomes inf and then NaN for
+ * good (a dt of DBL_MAX, a time of -1e308 on a 0.5 s clip). */
+static bool action_time_ok(const oroya_action *a, double x) {
+    return x <= DBL_MAX / 4 && (a->duration <= 0 || x / a->duration <= DBL_MAX / 4);
+}
+
 /* An update by dt, or (from_zero, oroya_mixer_set_time) one from times 0 to dt. */
 static oroya_result check_step(oroya_mixer *m, double dt, bool from_zero) {
     const char *call = from_zero ? "oroya_mixer_set_time" : "oroya_mixer_update";
@@ -2382,9 +2416,19 @@ static oroya_result check_step(oroya_mixer *m, double dt, bool from_zero) {
         for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
             const oroya_action *a = m->actions[i];
             /* fmax inline (the library call cost more than the test): NaN loses. */
-            const double ts = fabs(a->time_scale), ets = fabs(a->effective_time_scale);
-            double step = scaled * (ts > ets || isnan(ets) ? ts : ets);
-            if (!isfinite(step) || !isfinite((from_zero ? 0 : fabs(a->time)) + step))
+            double ts = fabs(a->time_scale);
+            const double ets = fabs(a->effective_time_scale);
+            ts = ts > ets || isnan(ets) ? ts : ets;
+            if (a->warping) {
+                /* A warp's ramp runs between its two ends (times the time scale): it can
+                 * raise the effective time scale within this very update. */
+                const double w0 = fabs((double)a->warp_values[0]) * fabs(a->time_scale),
+                             w1 = fabs((double)a->warp_values[1]) * fabs(a->time_scale);
+                ts = ts > w0 ? ts : w0;
+                ts = ts > w1 ? ts : w1;
+            }
+            const double step = fabs(scaled) * ts;
+            if (!action_time_ok(a, (from_zero ? 0 : fabs(a->time)) + step))
                 return refuse_update(m, call, dt,
                                      "an action's time would overflow at its time scale");
         }
@@ -2589,9 +2633,9 @@ static oroya_result check_batch_one(oroya_mixer *m, double dt) {
     if (!m || !m->chk_valid || m->in_callback || !valid_dt(dt))
         return check_update(m, dt);
     const double scaled = dt * m->time_scale;
-    const double step = fabs(scaled) * m->chk_rate;
-    if (isfinite(scaled) && isfinite(m->time + scaled) && isfinite(step) &&
-        isfinite(m->chk_time + step))
+    const double step = fabs(scaled) * m->chk_rate, x = m->chk_time + step;
+    if (isfinite(scaled) && isfinite(m->time + scaled) && x <= DBL_MAX / 4 &&
+        x * m->chk_inv_d <= DBL_MAX / 4)
         return OROYA_OK;
     return check_update(m, dt);
 }
@@ -2899,6 +2943,11 @@ oroya_mixer *oroya_action_mixer(const oroya_action *a) { return a ? a->mixer : N
 double oroya_action_time(const oroya_action *a) { return a ? a->time : 0; }
 
 oroya_result oroya_action_set_time(oroya_action *a, double time) {
+    if (a && isfinite(time) && !action_time_ok(a, fabs(time)))
+        return refuse(a->mixer,
+                      "oroya_action_set_time: time %g: too large for the loop arithmetic on a "
+                      "%g s clip (|time| / duration and |time| at most DBL_MAX / 4)",
+                      time, a->duration);
     return a ? store_finite(a->mixer, "oroya_action_set_time", "time", &a->time, time)
              : OROYA_ERR_INVALID_ARGUMENT;
 }
@@ -2933,7 +2982,13 @@ oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
         return refuse(a->mixer,
                       "oroya_action_set_duration: duration %g: must be a finite number, not 0",
                       duration);
-    a->time_scale = a->duration / duration;
+    const double ts = a->duration / duration;
+    if (!isfinite(ts))
+        return refuse(a->mixer,
+                      "oroya_action_set_duration: duration %g: the time scale it gives, %g / %g, "
+                      "is not finite",
+                      duration, a->duration, duration);
+    a->time_scale = ts;
     chk_dirty(a->mixer);
     oroya_action_stop_warping(a);
     return OROYA_OK;
@@ -2942,6 +2997,11 @@ oroya_result oroya_action_set_duration(oroya_action *a, double duration) {
 oroya_result oroya_action_sync_with(oroya_action *a, const oroya_action *other) {
     if (!a || !other)
         return refuse(a ? a->mixer : NULL, "oroya_action_sync_with: other is NULL");
+    if (!action_time_ok(a, fabs(other->time)))
+        return refuse(a->mixer,
+                      "oroya_action_sync_with: other's time %g is too large for the loop "
+                      "arithmetic on this action's %g s clip",
+                      other->time, a->duration);
     a->time = other->time;
     a->time_scale = other->time_scale;
     chk_dirty(a->mixer);
@@ -2975,6 +3035,7 @@ static oroya_result action_warp(oroya_action *a, const char *call, double start_
                       call, start_time_scale, end_time_scale, a->time_scale);
     schedule_control(a->mixer, &a->warping, a->warp_times, a->warp_values, duration, (float)r0,
                      (float)r1);
+    chk_dirty(a->mixer); /* the warp's ends bound the step (check_step) */
     return OROYA_OK;
 }
 

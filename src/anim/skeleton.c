@@ -192,6 +192,26 @@ oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton, const o
         }
     }
     const oroya_mat4 *world = oroya_scene_world_matrices(scene);
+    /* First every inverse is checked: one that float cannot hold (a bone scaled by 1e-39 has
+     * a world matrix float holds and an inverse of 1e39) is refused, naming the bone, and
+     * nothing changes; stored as inf it made every later bone matrix NaN. */
+    for (uint32_t i = 0; i < skeleton->bone_count; i++) {
+        uint32_t d = oroya_scene_node_index(scene, skeleton->bones[i]);
+        oroya__dmat4 inv = inverse_of_world(&world[d]);
+        float f[16];
+        oroya__dmat4_to_floats(&inv, f);
+        float sum = 0;
+        for (int e = 0; e < 16; e++) {
+            sum += f[e] * 0.0f; /* NaN exactly when an element is not finite */
+        }
+        if (sum != sum) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                               "skeleton calculate_inverses: bones[%u] '%s': the inverse of its "
+                               "world matrix is not finite in float (a scale near 0, such as "
+                               "1e-39?); nothing changed",
+                               i, skeleton->bone_names[i]);
+        }
+    }
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
         uint32_t d = oroya_scene_node_index(scene, skeleton->bones[i]);
         oroya__dmat4 inv = inverse_of_world(&world[d]);

@@ -18,6 +18,9 @@ typedef enum oroya__seek {
  * is the cached index (0..n; larger values are clamped) and receives the new one. */
 oroya__seek oroya__track_seek(const float *times, uint32_t n, double t, uint32_t *io_index);
 
+/* A key_generation no clip has had (clip.c): at create and at each in-place key rewrite. */
+uint32_t oroya__clip_generation_next(void);
+
 /* three.js Quaternion.slerpFlat in double. */
 void oroya__slerp_flat(const float *a, const float *b, double t, double out[4]);
 void oroya__slerp_flat_d(const double *a, const double *b, double t, double out[4]);

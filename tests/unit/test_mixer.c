@@ -1206,6 +1206,75 @@ static void test_additive_after_rig(void) {
     }
 }
 
+/* One block, handed out again as soon as it is freed: the next clip lands at the address of
+ * the one destroyed before it, as a real allocator often does. */
+static _Alignas(64) unsigned char one_block[4096];
+static bool one_block_used;
+static void *one_block_alloc(size_t size, size_t align, void *user) {
+    (void)user;
+    if (one_block_used || size > sizeof one_block || align > 64)
+        return NULL;
+    one_block_used = true;
+    return one_block;
+}
+static void one_block_free(void *p, void *user) {
+    (void)user;
+    if (p == one_block)
+        one_block_used = false;
+}
+
+/* A rig keeps its own copy of each clip's keys and takes it for a clip by its address and
+ * key_generation. A clip destroyed after the rig was built, and a new one created at the same
+ * address, played the old clip's keys on the kernel path (x = 5 instead of -7; found by a
+ * stateful API fuzz): key_generation now differs between clips, so the new clip is sampled
+ * from its own keys (the property path), as a mixer without a rig does. */
+static void test_rig_clip_address_reused(void) {
+    oroya_scene *s = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &s), OROYA_OK);
+    oroya_node n;
+    OT_EQ_INT(oroya_scene_add_node(s, "n", (oroya_node){0}, OROYA_NODE_BONE, &n), OROYA_OK);
+    static const float times[2] = {0, 1}, va[6] = {5, 0, 0, 5, 0, 0}, vb[6] = {-7, 0, 0, -7, 0, 0};
+    oroya_track tr = {.target = "n",
+                      .property = OROYA_PROPERTY_TRANSLATION,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 3,
+                      .key_count = 2,
+                      .times = times,
+                      .values = va};
+    const oroya_allocator one = {one_block_alloc, one_block_free, NULL};
+    oroya_clip *a = NULL, *b = NULL;
+    OT_EQ_INT(
+        oroya_clip_create(
+            &(oroya_clip_desc){.name = "a", .tracks = &tr, .track_count = 1, .allocator = one}, &a,
+            NULL),
+        OROYA_OK);
+    oroya_rig *rig = NULL;
+    const oroya_clip *clips[1] = {a};
+    OT_EQ_INT(oroya_rig_create(&(oroya_rig_desc){.scene = s, .clips = clips, .clip_count = 1}, &rig,
+                               NULL),
+              OROYA_OK);
+    oroya_clip_destroy(a);
+    tr.values = vb;
+    OT_EQ_INT(
+        oroya_clip_create(
+            &(oroya_clip_desc){.name = "b", .tracks = &tr, .track_count = 1, .allocator = one}, &b,
+            NULL),
+        OROYA_OK);
+    OT_CHECK((void *)b == (void *)a); /* the same address: what the test is about */
+    OT_CHECK(oroya_rig_clip(rig, b) == NULL);
+    oroya_mixer *m = NULL;
+    OT_EQ_INT(oroya_mixer_create(s, &(oroya_mixer_desc){.rig = rig}, &m), OROYA_OK);
+    OT_EQ_INT(oroya_mixer_play(m, b, NULL), OROYA_OK);
+    OT_EQ_INT(oroya_mixer_update(m, 0.5), OROYA_OK);
+    oroya_transform t;
+    OT_EQ_INT(oroya_scene_get_transform(s, n, &t), OROYA_OK);
+    OT_CHECK_MSG(t.translation.x == -7, "x %g, clip b's key is -7", (double)t.translation.x);
+    oroya_mixer_destroy(m);
+    oroya_rig_destroy(rig);
+    oroya_clip_destroy(b);
+    oroya_scene_destroy(s);
+}
+
 int main(void) {
     OT_RUN(test_float_below);
     OT_RUN(test_clip_action_identity);
@@ -1223,6 +1292,7 @@ int main(void) {
     OT_RUN(test_make_clip_additive);
     OT_RUN(test_additive_runtime);
     OT_RUN(test_additive_after_rig);
+    OT_RUN(test_rig_clip_address_reused);
     OT_RUN(test_write_only_when_changed);
     OT_RUN(test_layout_change_and_uncache);
     OT_RUN(test_late_and_rebuilt_targets);

@@ -390,6 +390,31 @@ static void test_marker_loop_cap_ping_pong(void) {
     }
 }
 
+/* Loop counts near INT64_MAX: three updates of 4e18 s each on a repeating (and a ping-pong)
+ * 1 s clip saturate the loop count, and the marker pass added loop indices to it as signed
+ * 64-bit integers, which overflowed (undefined behaviour, which the sanitized build of this
+ * test reports; found by a stateful API fuzz). Each update is accepted and fires the capped
+ * markers and its LOOP event. The dropped count saturates at UINT32_MAX and stays there: the
+ * repeat case's events after the cap's count added one more, and it wrapped to 0. */
+static void test_marker_loop_count_saturated(void) {
+    for (int pp = 0; pp < 2; pp++) {
+        fixture f;
+        setup(&f, "sa");
+        if (pp) {
+            OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_PINGPONG, INFINITY) == OROYA_OK);
+        }
+        for (int i = 0; i < 3; i++) {
+            step(&f, 4e18);
+            uint32_t count = 0, dropped = 0;
+            oroya_mixer_events(f.mixer, &count, &dropped);
+            OT_CHECK_MSG(count == 64 && dropped == UINT32_MAX,
+                         "mode %d update %d: %u events, %u dropped", pp, i, count, dropped);
+        }
+        OT_CHECK(oroya_action_loop_count(f.action) == INT64_MAX);
+        teardown(&f);
+    }
+}
+
 /* A marker at the clip's end (its float duration, 1.20000005) on an action whose duration is
  * the exact 1.2 (oroya_action_desc.duration, as three.js has it) fires at the action's end,
  * once and on every repeat: it was never reached (the action's end is before it). */
@@ -479,6 +504,7 @@ int main(void) {
     OT_RUN(test_markers_replaced_from_callback);
     OT_RUN(test_marker_loop_cap);
     OT_RUN(test_marker_loop_cap_ping_pong);
+    OT_RUN(test_marker_loop_count_saturated);
     OT_RUN(test_marker_at_end_exact_duration);
     OT_RUN(test_destroy_from_callback_stops_events);
     return ot_finish();

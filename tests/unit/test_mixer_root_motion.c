@@ -331,6 +331,47 @@ static void test_huge_dt_saturates(void) {
     }
 }
 
+/* The whole rotation over very many loops: a root turning 0.9 rad a loop, 1e300 s of 1.5 s
+ * loops in one update; the rotation vector (some 6e299 rad) squared to inf and gave a NaN
+ * delta and total with OK (found by a stateful API fuzz). mixer.h: always finite. */
+static void test_huge_turn_finite(void) {
+    oroya_scene *s = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
+    oroya_node root;
+    OT_CHECK(oroya_scene_add_node(s, "root", (oroya_node){0}, OROYA_NODE_BONE, &root) == OROYA_OK);
+    static const float times[2] = {0.5f, 1.5f};
+    static const float values[8] = {0, 0, 0, 1, 0, 0.43496553f, 0, 0.90044710f}; /* 0.9 rad */
+    const oroya_track t = {.target = "root",
+                           .property = OROYA_PROPERTY_ROTATION,
+                           .interpolation = OROYA_INTERP_STEP,
+                           .components = 4,
+                           .key_count = 2,
+                           .times = times,
+                           .values = values};
+    oroya_clip *clip = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, NULL) ==
+             OROYA_OK);
+    for (int mode = 0; mode < 2; mode++) {
+        oroya_mixer *m = NULL;
+        OT_CHECK(oroya_mixer_create(s, NULL, &m) == OROYA_OK);
+        OT_CHECK(oroya_mixer_set_root_motion(m, root, mode ? OROYA_ROOT_FULL : OROYA_ROOT_XZ_YAW,
+                                             NULL) == OROYA_OK);
+        OT_CHECK(oroya_mixer_play(m, clip, NULL) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(m, 0.1) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(m, 1e300) == OROYA_OK);
+        const oroya_root_motion d = oroya_mixer_root_delta(m), tot = oroya_mixer_root_total(m);
+        const float n2 = d.rotation.x * d.rotation.x + d.rotation.y * d.rotation.y +
+                         d.rotation.z * d.rotation.z + d.rotation.w * d.rotation.w;
+        OT_CHECK_MSG(isfinite(n2) && fabsf(n2 - 1) < 1e-5f, "mode %d: delta (%g %g %g %g)", mode,
+                     (double)d.rotation.x, (double)d.rotation.y, (double)d.rotation.z,
+                     (double)d.rotation.w);
+        OT_CHECK(isfinite(tot.rotation.x + tot.rotation.y + tot.rotation.z + tot.rotation.w));
+        oroya_mixer_destroy(m);
+    }
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(s);
+}
+
 int main(void) {
     OT_RUN(test_ten_loops);
     OT_RUN(test_clamped_and_ping_pong);
@@ -339,5 +380,6 @@ int main(void) {
     OT_RUN(test_masks_and_additive);
     OT_RUN(test_errors);
     OT_RUN(test_huge_dt_saturates);
+    OT_RUN(test_huge_turn_finite);
     return ot_finish();
 }

@@ -8,6 +8,7 @@
 #include "oroya_test.h"
 #include "test_robustness_common.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,73 @@ static void test_bug_mixer_time_overflow(void) {
                      "KNOWN BUG mixer time overflow (%s): accepted, mixer time %g, action time "
                      "%g",
                      how == 0 ? "dt 1e10 x time scale 1e300" : "1e308 + 1e308", mt, at);
+        oroya_mixer_destroy(m);
+    }
+    oroya_scene_destroy(scene);
+    oroya_clip_destroy(clip);
+}
+
+/* BUG (src/anim/mixer.c, check_step and update_time; found by a stateful API fuzz): the
+ * overflow check above let through steps whose loop wrap, t - d * floor(t / d), overflows
+ * (a dt of DBL_MAX on a 7.8 s clip gave the action time -inf), times set far out (an action
+ * time of -1e308 on a 0.5 s clip became +inf at the next update), a duration whose time scale
+ * is inf (set_duration(4.9e-324) took it), and a warp that raises the time scale within the
+ * update (the check used the last frame's). Each left the action time non-finite with OK and
+ * refused every later update. Expected: each refused, nothing changed, the mixer still
+ * usable. */
+static void test_bug_action_time_loop_overflow(void) {
+    static const float times[2] = {0, 1}, values[6] = {0, 0, 0, 1, 0, 0};
+    oroya_track t;
+    memset(&t, 0, sizeof t);
+    t.target = "n";
+    t.property = OROYA_PROPERTY_TRANSLATION;
+    t.interpolation = OROYA_INTERP_LINEAR;
+    t.components = 3;
+    t.key_count = 2;
+    t.times = times;
+    t.values = values;
+    oroya_clip *clip = NULL;
+    oroya_scene *scene = NULL;
+    oroya_node n = {0};
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, NULL),
+              OROYA_OK);
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    OT_EQ_INT(oroya_scene_add_node(scene, "n", (oroya_node){0}, OROYA_NODE_OBJECT, &n), OROYA_OK);
+    for (int how = 0; how < 4; how++) {
+        oroya_mixer *m = NULL;
+        oroya_action *a = NULL;
+        OT_EQ_INT(oroya_mixer_create(scene, NULL, &m), OROYA_OK);
+        OT_EQ_INT(oroya_mixer_play(m, clip, &a), OROYA_OK);
+        OT_EQ_INT(oroya_mixer_update(m, 0.25), OROYA_OK);
+        oroya_result r = OROYA_OK;
+        if (how == 0) {
+            r = oroya_mixer_update(m, DBL_MAX);
+        } else if (how == 1) {
+            r = oroya_action_set_time(a, -1e308);
+            if (r == OROYA_OK)
+                r = oroya_mixer_update(m, 0.25);
+        } else if (how == 2) {
+            r = oroya_action_set_duration(a, 4.9e-324);
+            if (r == OROYA_OK)
+                r = oroya_mixer_update(m, 0.25);
+        } else {
+            /* Near the largest time the loop arithmetic takes, a warp to 3e38 over 1 s and
+             * one update past its end: 4.6e269 x 3e38 = 1.4e308 more. */
+            OT_EQ_INT(oroya_action_set_time(a, 4.4e307), OROYA_OK);
+            OT_EQ_INT(oroya_action_warp(a, 1, 3e38, 1), OROYA_OK);
+            r = oroya_mixer_update(m, 4.6e269);
+        }
+        OT_CHECK_MSG(r == OROYA_ERR_INVALID_ARGUMENT,
+                     "KNOWN BUG loop overflow (case %d): %s, "
+                     "action time %g",
+                     how, oroya_result_string(r), oroya_action_time(a));
+        OT_CHECK(isfinite(oroya_action_time(a)) && isfinite(oroya_action_time_scale(a)));
+        if (how == 3) {
+            OT_EQ_INT(oroya_action_warp(a, 1, 1, 0), OROYA_OK);
+            OT_EQ_INT(oroya_action_set_time(a, 0.25), OROYA_OK);
+        }
+        OT_EQ_INT(oroya_mixer_update(m, 0.25), OROYA_OK); /* still usable */
+        OT_CHECK(isfinite(oroya_action_time(a)));
         oroya_mixer_destroy(m);
     }
     oroya_scene_destroy(scene);
@@ -328,6 +396,7 @@ static void test_bug_export_duplicate_target(void) {
 int main(void) {
     OT_RUN(test_bug_base_dir_without_trailing_slash);
     OT_RUN(test_bug_mixer_time_overflow);
+    OT_RUN(test_bug_action_time_loop_overflow);
     OT_RUN(test_bug_escaped_nul_cuts_strings);
     OT_RUN(test_bug_bone_matrix_overflow);
     OT_RUN(test_bug_duplicate_list_entries);

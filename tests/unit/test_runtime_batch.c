@@ -622,7 +622,7 @@ static void batch_ok(oroya_mixer *m, double dt) {
 
 static void test_batch_check_bounds(void) {
     oroya_clip *clip = limit_clip();
-    for (int c = 0; c < 6; c++) {
+    for (int c = 0; c < 7; c++) {
         limit_world w;
         limit_world_create(&w, clip, false);
         oroya_action *a = oroya_mixer_active_action(w.mixer, 0), *b = NULL;
@@ -643,7 +643,8 @@ static void test_batch_check_bounds(void) {
             expect_refused(w.mixer, 1e10, "set_effective_time_scale");
             break;
         case 2:
-            OT_EQ_INT(oroya_action_set_time(a, 1.7e308), OROYA_OK);
+            /* Within the loop arithmetic's range (DBL_MAX / 4), until a step of 1e307. */
+            OT_EQ_INT(oroya_action_set_time(a, 4e307), OROYA_OK);
             expect_refused(w.mixer, 1e307, "set_time");
             break;
         case 3:
@@ -653,6 +654,12 @@ static void test_batch_check_bounds(void) {
         case 4:
             OT_EQ_INT(oroya_action_sync_with(a, b), OROYA_OK);
             expect_refused(w.mixer, 1e10, "sync_with");
+            break;
+        case 5:
+            /* A warp raises the time scale within the update: its end bounds the step
+             * (it was the last frame's time scale, 1, and the time became inf). */
+            OT_EQ_INT(oroya_action_warp(a, 1, 3e38, 1), OROYA_OK);
+            expect_refused(w.mixer, 1e270, "warp");
             break;
         default:
             oroya_action_play(b);

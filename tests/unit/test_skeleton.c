@@ -1315,6 +1315,43 @@ static void test_skin_update_tiny_scale(void) {
     }
 }
 
+/* A bone scaled by 1e-39 (a world matrix float holds, an inverse of 1e39 it does not): the
+ * computed inverse was stored as inf with OK, and every later bone matrix was NaN with OK
+ * (found by a stateful API fuzz). skeleton_create and calculate_inverses refuse it with
+ * NON_FINITE naming the bone, and calculate_inverses changes nothing. */
+static void test_inverse_overflow_refused(void) {
+    oroya_scene *s = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
+    oroya_node bones[2];
+    oroya_scene_add_node(s, "root", (oroya_node){0}, OROYA_NODE_BONE, &bones[0]);
+    oroya_scene_add_node(s, "tiny", bones[0], OROYA_NODE_BONE, &bones[1]);
+    oroya_scene_update_world(s);
+    oroya_error err = {0};
+    oroya_skeleton *sk = NULL;
+    OT_CHECK(oroya_skeleton_create(s, &(oroya_skeleton_desc){.bones = bones, .bone_count = 2}, &sk,
+                                   &err) == OROYA_OK);
+    oroya_transform t = oroya_transform_identity();
+    t.scale.x = 1e-39f;
+    OT_CHECK(oroya_scene_set_transform(s, bones[1], &t) == OROYA_OK);
+    oroya_scene_update_world(s);
+    oroya_skeleton *bad = NULL;
+    OT_EQ_INT(oroya_skeleton_create(s, &(oroya_skeleton_desc){.bones = bones, .bone_count = 2},
+                                    &bad, &err),
+              OROYA_ERR_NON_FINITE);
+    OT_CHECK(bad == NULL);
+    OT_CHECK_MSG(strstr(err.message, "bones[1] 'tiny'") != NULL, "%s", err.message);
+    oroya_mat4 before[2];
+    memcpy(before, sk->bone_inverses, sizeof before);
+    OT_EQ_INT(oroya_skeleton_calculate_inverses(sk, s, &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK(memcmp(before, sk->bone_inverses, sizeof before) == 0);
+    OT_EQ_INT(oroya_skeleton_update(sk, s, &err), OROYA_OK);
+    for (int e = 0; e < 32; e++) {
+        OT_CHECK(isfinite(sk->bone_matrices[e]));
+    }
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(s);
+}
+
 int main(void) {
     OT_RUN(test_g_skeleton_matches_three);
     OT_RUN(test_bind_options_match_three);
@@ -1330,5 +1367,6 @@ int main(void) {
     OT_RUN(test_allocation_failures_and_big_skeleton);
     OT_RUN(test_gltf_skins_match_three);
     OT_RUN(test_skin_update_tiny_scale);
+    OT_RUN(test_inverse_overflow_refused);
     return ot_finish();
 }
