@@ -81,9 +81,10 @@ float oroya_quat_twist_angle(oroya_quat q, oroya_vec3 twist_axis);
  * a's local frame, split as d = swing * twist about `twist_axis` (given in that local frame,
  * e.g. the bone's long axis), the result is
  *     a * slerp(I, swing, t) * slerp(I, twist, t),
- * each slerp taking the shorter way. A point on the twist axis moves on a great circle at a
- * constant angular speed. t = 0 gives a, t = 1 gives b or -b; t outside [0, 1] extrapolates.
- * The result does not depend on the sign of b.
+ * each slerp taking the shorter way (a piece of exactly a half turn, where neither way is
+ * shorter, goes the way whose axis has its first non-zero part positive). A point on the twist
+ * axis moves on a great circle at a constant angular speed. t = 0 gives a, t = 1 gives b or
+ * -b; t outside [0, 1] extrapolates. The result does not depend on the sign of b.
  *
  * a and b are normalized first (a zero quaternion counts as the identity); the result is
  * unit length. With a zero axis, or when d is a 180-degree swing (the singular case of the
@@ -128,11 +129,13 @@ typedef struct oroya_joint_limit {
     oroya_vec3 swing_axis;   /* ELLIPSE only: first ellipse axis, rest frame; its part
                               * perpendicular to twist_axis is used and must be >= 1e-6 long */
     oroya_swing_limit swing; /* default FREE */
-    float swing_max[2];      /* radians in [0, pi]; CONE uses [0]; ELLIPSE both, 0 allowed (a
-                              * hinge: no swing about that axis) */
+    float swing_max[2];      /* radians in [0, pi] (pi + 1e-6 taken: the float nearest pi is
+                              * above it); CONE uses [0]; ELLIPSE both, 0 allowed (a hinge: no
+                              * swing about that axis) */
     bool has_twist_limit;    /* default false: twist is not limited */
-    float twist_min;         /* radians, -pi <= twist_min <= twist_max <= pi; a range through
-                              * +-pi cannot be written: choose the reference so it is centred */
+    float twist_min;         /* radians, -pi <= twist_min <= twist_max <= pi (1e-6 past +-pi
+                              * taken, as above); a range through +-pi cannot be written:
+                              * choose the reference so it is centred */
     float twist_max;
 } oroya_joint_limit;
 
@@ -140,21 +143,27 @@ typedef struct oroya_joint_limit {
  * ("limits[4].twist_min: ..."). Returns OROYA_ERR_INVALID_ARGUMENT (NULL limit, zero or
  * non-finite axis, angle out of range or not finite, twist_min > twist_max, bad enum) and
  * fills err when not NULL. A limit with swing FREE and no twist limit is valid whatever its
- * axes. */
+ * axes (its reference must still be finite, as every limit's). */
 oroya_result oroya_joint_limit_validate(const oroya_joint_limit *limit, uint32_t index,
                                         oroya_error *err);
 
 /* Writes q moved into `limit` to *out. A rotation already inside (with a slack of 1e-6 rad
- * for rounding, so clamping twice changes nothing) is written back bit for bit. Otherwise the
- * two pieces are clamped separately and recombined as reference * swing * twist:
+ * for rounding, measured around the circle for the twist: a twist within the slack of -pi is
+ * inside a range ending at pi) is written back bit for bit. Otherwise the two pieces are
+ * clamped separately and recombined as reference * swing * twist:
  *   - the twist angle goes to the nearer end of [twist_min, twist_max], measured around the
  *     circle (a twist of 170 degrees against [-30, 30] degrees becomes 30 degrees);
  *   - CONE: the swing keeps its direction and its angle becomes swing_max[0];
  *   - ELLIPSE: the swing's rotation vector moves to the nearest point of the ellipse with
  *     semi-axes swing_max[0], swing_max[1] (a bisection of at most 100 steps, in double).
  * A clamped result is unit length and in q's hemisphere (dot(out, q) >= 0). q need not be
- * unit; it is normalized for measuring. In the singular case (a 180-degree swing) the twist
- * counts as 0. Errors: OROYA_ERR_INVALID_ARGUMENT for NULL pointers, an invalid limit or a
+ * unit; it is normalized for measuring. In the singular case (a 180-degree swing) every twist
+ * gives the same rotation, so the twist limit holds: the split takes the twist of the range
+ * nearest 0 (then the swing is clamped with it). Clamping a clamped rotation again changes it
+ * by at most about 1e-6 rad (when one piece was kept within the slack and the other clamped,
+ * the result can measure just past the slack), except near a 180-degree swing, where the
+ * twist measured from float parts is off by about 6e-8 / cos(swing / 2) rad (1e-6 some 9
+ * degrees from the half turn) and a second clamp can move it by that much. Errors: OROYA_ERR_INVALID_ARGUMENT for NULL pointers, an invalid limit or a
  * zero q, OROYA_ERR_NON_FINITE for a non-finite q; *out then gets q unchanged (when out is
  * not NULL). Never allocates. */
 oroya_result oroya_joint_limit_clamp(const oroya_joint_limit *limit, oroya_quat q, oroya_quat *out);

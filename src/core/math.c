@@ -32,8 +32,14 @@ float oroya_vec3_length(oroya_vec3 a) { return sqrtf(oroya_vec3_dot(a, a)); }
 
 oroya_vec3 oroya_vec3_normalize(oroya_vec3 a) {
     float len = oroya_vec3_length(a);
-    if (!(len > 0.0f) || !isfinite(len)) {
-        return (oroya_vec3){0.0f, 0.0f, 0.0f};
+    if (!(len > 1e-18f) || !(len < 1e18f)) {
+        /* Where the float squares lose bits (below 1e-19 they are denormal or 0, past 1.8e19
+         * inf): the length in double. {2^64, 0, 0} gave 0 and a tiny axis a vector 1.4 long. */
+        const double x = a.x, y = a.y, z = a.z, l = sqrt(x * x + y * y + z * z);
+        if (!(l > 0.0) || !isfinite(l)) {
+            return (oroya_vec3){0.0f, 0.0f, 0.0f};
+        }
+        return (oroya_vec3){(float)(x / l), (float)(y / l), (float)(z / l)};
     }
     return oroya_vec3_scale(a, 1.0f / len);
 }
@@ -103,8 +109,9 @@ oroya_quat oroya_quat_slerp(oroya_quat a, oroya_quat b, float t) {
         d = -d;
     }
     double s0, s1;
-    /* Below about 0.06 degrees sin(theta) loses too many bits to divide by; the normalized
-     * lerp there differs from the true slerp by less than float precision. */
+    /* Below a rotation of about 0.5 degrees (a dot above 0.99999) sin(theta) loses too many
+     * bits to divide by; the normalized lerp there differs from the true slerp by less than
+     * 2e-7 rad. */
     if (d > 0.99999) {
         s0 = 1.0 - t;
         s1 = t;

@@ -100,7 +100,11 @@ static void decompose(dquat q, const double n[3], dquat *swing, dquat *twist) {
 /* slerp(I, q, t) on the shorter arc: q^t. atan2 keeps small angles exact, where the acos of
  * a general slerp would round them away. */
 static dquat dq_pow_shortest(dquat q, double t) {
-    if (q.w < 0.0) {
+    /* q and -q are one rotation: w >= 0, and at w == 0 exactly (a half turn, where neither
+     * way round is shorter) the vector's first non-zero part positive, so that the result
+     * does not depend on the sign q came with. */
+    if (q.w < 0.0 ||
+        (q.w == 0.0 && (q.x < 0.0 || (q.x == 0.0 && (q.y < 0.0 || (q.y == 0.0 && q.z < 0.0)))))) {
         q = dq_scale(q, -1.0);
     }
     double vlen = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
@@ -322,13 +326,36 @@ static bool clamp_valid(const oroya_joint_limit *limit, oroya_quat q, oroya_quat
     ref = dq_norm2(ref) > 0.0 ? dq_normalize(ref) : dq_identity();
     dquat qn = dq_normalize(dq_from(q));
     dquat swing, twist;
-    decompose(dq_mul(dq_conj(ref), qn), n, &swing, &twist);
+    const dquat rel = dq_mul(dq_conj(ref), qn);
+    decompose(rel, n, &swing, &twist);
     bool moved = false;
+    /* A swing of a half turn (decompose's singular case) has no twist of its own: it is the
+     * same rotation with any twist, so it is inside every twist range. Its split is taken
+     * with the twist of the range nearest 0 (then the swing clamp below keeps that twist, and
+     * a second clamp finds the result inside): it took the twist as 0 and clamped it to the
+     * range, which turned the rotation and left it a half-turn swing again, so every clamp
+     * moved it once more. */
+    const double rp = rel.x * n[0] + rel.y * n[1] + rel.z * n[2];
+    const bool singular = !(rp * rp + rel.w * rel.w > SINGULAR_EPS * dq_norm2(rel));
 
     double twist_angle = 2.0 * atan2(twist.x * n[0] + twist.y * n[1] + twist.z * n[2], twist.w);
-    if (limit->has_twist_limit) {
+    if (limit->has_twist_limit && singular) {
+        const double lo = limit->twist_min, hi = limit->twist_max;
+        const double pick = lo > 0 ? lo : hi < 0 ? hi : 0.0;
+        if (pick != 0.0) {
+            const double h = 0.5 * pick;
+            twist = (dquat){n[0] * sin(h), n[1] * sin(h), n[2] * sin(h), cos(h)};
+            swing = dq_mul(rel, dq_conj(twist));
+        }
+    } else if (limit->has_twist_limit) {
         double lo = limit->twist_min, hi = limit->twist_max;
-        if (twist_angle < lo - LIMIT_SLACK || twist_angle > hi + LIMIT_SLACK) {
+        /* Outside the range by more than the slack, measured around the circle: a range
+         * ending at +-pi meets the other end there (a twist of -pi + 5e-7 is within the slack
+         * of +pi), which a straight comparison took for outside. */
+        const bool inside = (twist_angle >= lo - LIMIT_SLACK && twist_angle <= hi + LIMIT_SLACK) ||
+                            circular_distance(twist_angle, lo) <= LIMIT_SLACK ||
+                            circular_distance(twist_angle, hi) <= LIMIT_SLACK;
+        if (!inside) {
             twist_angle =
                 circular_distance(twist_angle, lo) <= circular_distance(twist_angle, hi) ? lo : hi;
             double h = 0.5 * twist_angle;

@@ -888,6 +888,77 @@ static void test_limit_job(void) {
     OT_CHECK(same_bits(pose[1].rotation, e1));
 }
 
+static bool quat_bits_equal(oroya_quat a, oroya_quat b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* The rotation angle between two rotations (q and -q alike), in double. */
+static double angle_between_rotations(oroya_quat a, oroya_quat b) {
+    /* r = conj(a) b in double; its angle by atan2, which keeps small angles (acos near 1
+     * does not). */
+    const double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w, bx = b.x, by = b.y, bz = b.z, bw = b.w;
+    const double rx = aw * bx + ax * bw + ay * bz - az * by;
+    const double ry = aw * by - ax * bz + ay * bw + az * bx;
+    const double rz = aw * bz + ax * by - ay * bx + az * bw;
+    const double rw = aw * bw - ax * bx - ay * by - az * bz;
+    return 2 * atan2(sqrt(rx * rx + ry * ry + rz * rz), fabs(rw));
+}
+
+/* Found by a property fuzz of the rotation tools against a long-double reference; each case
+ * failed before its fix:
+ * - a 180-degree swing has every twist, so it is inside any twist range: with a range that
+ *   excludes 0 the clamp took its twist as 0, clamped that, and turned the rotation by 0.5 rad
+ *   at every call, never converging;
+ * - a twist within the slack of -pi is inside a range ending at +pi (the seam): it was changed;
+ * - an axis of length 2^64 (or 2^-75) lost its length in float squares: the identity, or a
+ *   rotation 1.42 long;
+ * - sterp through exactly a half turn went one way for b and the other for -b. */
+static void test_fuzz_findings(void) {
+    /* The singular twist, alone and with a cone. */
+    oroya_joint_limit lim = {
+        .twist_axis = {0, 1, 0}, .has_twist_limit = true, .twist_min = 0.5f, .twist_max = 1.0f};
+    const oroya_quat half_x = {1, 0, 0, 0};
+    oroya_quat c1, c2;
+    OT_EQ_INT(oroya_joint_limit_clamp(&lim, half_x, &c1), OROYA_OK);
+    OT_CHECK_MSG(quat_bits_equal(c1, half_x), "(%g %g %g %g)", (double)c1.x, (double)c1.y,
+                 (double)c1.z, (double)c1.w);
+    lim.swing = OROYA_SWING_CONE;
+    lim.swing_max[0] = 1.0f;
+    OT_EQ_INT(oroya_joint_limit_clamp(&lim, half_x, &c1), OROYA_OK);
+    OT_EQ_INT(oroya_joint_limit_clamp(&lim, c1, &c2), OROYA_OK);
+    OT_CHECK_MSG(angle_between_rotations(c1, c2) < 2e-6, "second clamp moved %g rad",
+                 angle_between_rotations(c1, c2));
+    const float tw = oroya_quat_twist_angle(c1, (oroya_vec3){0, 1, 0});
+    OT_CHECK_MSG(tw >= 0.5f - 1e-6f && tw <= 1.0f + 1e-6f, "twist %g", (double)tw);
+    /* The seam. */
+    const oroya_joint_limit seam = {.twist_axis = {0, 0, 1},
+                                    .has_twist_limit = true,
+                                    .twist_min = 0,
+                                    .twist_max = 0x1.921fb6p+1f};
+    const oroya_quat near_minus_pi = {0, 0, 1, -0x1p-22f};
+    OT_EQ_INT(oroya_joint_limit_clamp(&seam, near_minus_pi, &c1), OROYA_OK);
+    OT_CHECK(quat_bits_equal(c1, near_minus_pi));
+    /* Axes whose float squares leave the range. */
+    const oroya_quat big = oroya_quat_from_axis_angle((oroya_vec3){0x1p+64f, 0, 0}, 1.5707964f);
+    OT_CHECK_MSG(fabsf(big.x - 0.70710677f) < 1e-6f && fabsf(big.w - 0.70710677f) < 1e-6f,
+                 "(%g %g %g %g)", (double)big.x, (double)big.y, (double)big.z, (double)big.w);
+    const oroya_vec3 tiny = {-0x1.b96354p-75f, 0x1.ef1b7ep-76f, -0x1.fc74f4p-76f};
+    const oroya_quat small = oroya_quat_from_axis_angle(tiny, 2);
+    const double n2 = (double)small.x * small.x + (double)small.y * small.y +
+                      (double)small.z * small.z + (double)small.w * small.w;
+    OT_CHECK_MSG(fabs(n2 - 1) < 1e-6, "|q|^2 %g", n2);
+    const double tl =
+        sqrt((double)tiny.x * tiny.x + (double)tiny.y * tiny.y + (double)tiny.z * tiny.z);
+    OT_CHECK(fabs(small.x - sin(1.0) * tiny.x / tl) < 1e-6);
+    const oroya_vec3 nt = oroya_vec3_normalize(tiny);
+    OT_CHECK(fabs((double)oroya_vec3_length(nt) - 1) < 1e-6);
+    /* sterp through exactly a half turn, b and -b. */
+    const oroya_quat id = {0, 0, 0, 1}, neg = {-1, 0, 0, 0};
+    const oroya_quat s1 = oroya_quat_sterp(id, half_x, (oroya_vec3){0, 1, 0}, 0.5f);
+    const oroya_quat s2 = oroya_quat_sterp(id, neg, (oroya_vec3){0, 1, 0}, 0.5f);
+    OT_CHECK_MSG(angle_between_rotations(s1, s2) < 1e-6, "(%g %g %g %g) vs (%g %g %g %g)",
+                 (double)s1.x, (double)s1.y, (double)s1.z, (double)s1.w, (double)s2.x, (double)s2.y,
+                 (double)s2.z, (double)s2.w);
+}
+
 int main(void) {
     OT_RUN(test_swing_twist_random);
     OT_RUN(test_swing_twist_axis_parallel_and_opposite);
@@ -903,5 +974,6 @@ int main(void) {
     OT_RUN(test_limit_by_hand);
     OT_RUN(test_limit_validation);
     OT_RUN(test_limit_job);
+    OT_RUN(test_fuzz_findings);
     return ot_finish();
 }
