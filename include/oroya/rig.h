@@ -28,7 +28,8 @@
  * Ownership: a rig is one object from its allocator; it borrows the scene only during
  * create (afterwards it keeps node handles, compared with a mixer's scene) and copies what it
  * needs of the clips, which may be freed after create except that oroya_rig_clip looks them
- * up by address. A rig must outlive the mixers created on it.
+ * up by address (and key_generation: a clip created later at a freed one's address is not
+ * taken for it). A rig must outlive the mixers created on it.
  *
  * Threading: read-only after create; any number of threads and mixers may share it. Create
  * only reads the scene (a read that writes a mixer's pending pose first, as every scene read
