@@ -159,11 +159,11 @@ oroya_result oroya_joint_limit_validate(const oroya_joint_limit *limit, uint32_t
  * A clamped result is unit length and in q's hemisphere (dot(out, q) >= 0). q need not be
  * unit; it is normalized for measuring. In the singular case (a 180-degree swing) every twist
  * gives the same rotation, so the twist limit holds: the split takes the twist of the range
- * nearest 0 (then the swing is clamped with it). Clamping a clamped rotation again changes it
- * by at most about 1e-6 rad (when one piece was kept within the slack and the other clamped,
- * the result can measure just past the slack), except near a 180-degree swing, where the
- * twist measured from float parts is off by about 6e-8 / cos(swing / 2) rad (1e-6 some 9
- * degrees from the half turn) and a second clamp can move it by that much. Errors: OROYA_ERR_INVALID_ARGUMENT for NULL pointers, an invalid limit or a
+ * nearest 0 (then the swing is clamped with it). A piece within the slack but past its limit
+ * goes to the limit when the other piece is clamped, so clamping a clamped rotation again
+ * returns it unchanged, except near a 180-degree swing, where the twist measured from float
+ * parts is off by about 6e-8 / cos(swing / 2) rad (1e-6 some 9 degrees from the half turn)
+ * and a second clamp can move it by that much. Errors: OROYA_ERR_INVALID_ARGUMENT for NULL pointers, an invalid limit or a
  * zero q, OROYA_ERR_NON_FINITE for a non-finite q; *out then gets q unchanged (when out is
  * not NULL). Never allocates. */
 oroya_result oroya_joint_limit_clamp(const oroya_joint_limit *limit, oroya_quat q, oroya_quat *out);

@@ -339,6 +339,11 @@ static bool clamp_valid(const oroya_joint_limit *limit, oroya_quat q, oroya_quat
     const bool singular = !(rp * rp + rel.w * rel.w > SINGULAR_EPS * dq_norm2(rel));
 
     double twist_angle = 2.0 * atan2(twist.x * n[0] + twist.y * n[1] + twist.z * n[2], twist.w);
+    /* A piece kept because it is within the slack of its limit but past it: if the other
+     * piece moves, it goes to its limit too, or the recombined rotation can measure just past
+     * the slack and a second clamp would move it again (by some 1e-6 rad). */
+    double twist_snap = 0.0;
+    bool twist_in_band = false;
     if (limit->has_twist_limit && singular) {
         const double lo = limit->twist_min, hi = limit->twist_max;
         const double pick = lo > 0 ? lo : hi < 0 ? hi : 0.0;
@@ -355,14 +360,18 @@ static bool clamp_valid(const oroya_joint_limit *limit, oroya_quat q, oroya_quat
         const bool inside = (twist_angle >= lo - LIMIT_SLACK && twist_angle <= hi + LIMIT_SLACK) ||
                             circular_distance(twist_angle, lo) <= LIMIT_SLACK ||
                             circular_distance(twist_angle, hi) <= LIMIT_SLACK;
+        const double nearest =
+            circular_distance(twist_angle, lo) <= circular_distance(twist_angle, hi) ? lo : hi;
         if (!inside) {
-            twist_angle =
-                circular_distance(twist_angle, lo) <= circular_distance(twist_angle, hi) ? lo : hi;
+            twist_angle = nearest;
             double h = 0.5 * twist_angle;
             twist = (dquat){n[0] * sin(h), n[1] * sin(h), n[2] * sin(h), cos(h)};
             moved = true;
+        } else if (!(twist_angle >= lo && twist_angle <= hi)) {
+            twist_in_band = true, twist_snap = nearest;
         }
     }
+    const bool twist_moved = moved;
 
     if (limit->swing != OROYA_SWING_FREE) {
         if (swing.w < 0.0) {
@@ -379,7 +388,7 @@ static bool clamp_valid(const oroya_joint_limit *limit, oroya_quat q, oroya_quat
         bool swing_moved = false;
         if (limit->swing == OROYA_SWING_CONE) {
             double a = limit->swing_max[0];
-            if (angle > a + LIMIT_SLACK) {
+            if (angle > a + LIMIT_SLACK || (twist_moved && angle > a)) {
                 new_angle = a;
                 swing_moved = true;
             }
@@ -408,7 +417,9 @@ static bool clamp_valid(const oroya_joint_limit *limit, oroya_quat q, oroya_quat
             }
             if (outside) {
                 ellipse_nearest(a, b, y1, y2, &x1, &x2);
-                outside = (x1 - y1) * (x1 - y1) + (x2 - y2) * (x2 - y2) > LIMIT_SLACK * LIMIT_SLACK;
+                /* Within the slack it stays, unless the twist moved (see twist_in_band). */
+                outside = twist_moved ||
+                          (x1 - y1) * (x1 - y1) + (x2 - y2) * (x2 - y2) > LIMIT_SLACK * LIMIT_SLACK;
             }
             if (outside) {
                 double r[3] = {x1 * e1[0] + x2 * e2[0], x1 * e1[1] + x2 * e2[1],
@@ -425,6 +436,10 @@ static bool clamp_valid(const oroya_joint_limit *limit, oroya_quat q, oroya_quat
             swing = (dquat){u[0] * sin(h), u[1] * sin(h), u[2] * sin(h), cos(h)};
             moved = true;
         }
+    }
+    if (moved && !twist_moved && twist_in_band) {
+        const double h = 0.5 * twist_snap;
+        twist = (dquat){n[0] * sin(h), n[1] * sin(h), n[2] * sin(h), cos(h)};
     }
 
     if (!moved) {

@@ -928,6 +928,18 @@ static void test_fuzz_findings(void) {
                  angle_between_rotations(c1, c2));
     const float tw = oroya_quat_twist_angle(c1, (oroya_vec3){0, 1, 0});
     OT_CHECK_MSG(tw >= 0.5f - 1e-6f && tw <= 1.0f + 1e-6f, "twist %g", (double)tw);
+    /* A twist kept within the slack while the swing is clamped: it goes to its limit too, so
+     * a second clamp finds the result inside (it moved it by 1e-6 rad). */
+    const oroya_joint_limit band = {.twist_axis = {0, 1, 0},
+                                    .swing = OROYA_SWING_CONE,
+                                    .swing_max = {1},
+                                    .has_twist_limit = true,
+                                    .twist_min = -0.5f,
+                                    .twist_max = 0.5f};
+    const oroya_quat in_band = {-0x1.552926p-1f, 0x1.3cbe14p-3f, 0x1.a03a5ep-2f, 0x1.361d8ap-1f};
+    OT_EQ_INT(oroya_joint_limit_clamp(&band, in_band, &c1), OROYA_OK);
+    OT_EQ_INT(oroya_joint_limit_clamp(&band, c1, &c2), OROYA_OK);
+    OT_CHECK(quat_bits_equal(c1, c2));
     /* The seam. */
     const oroya_joint_limit seam = {.twist_axis = {0, 0, 1},
                                     .has_twist_limit = true,
