@@ -2283,6 +2283,22 @@ static bool valid_dt(double dt) { return isfinite(dt) && dt >= 0; }
 
 static void kpf_build(oroya_mixer *m);
 
+/* A bound on the action's effective time scale during the next update: the larger of its
+ * time scale and last effective one (a NaN effective one loses), and while it warps, the
+ * ramp's ends times the time scale (a warp can raise it within the update). */
+static double action_rate_bound(const oroya_action *a) {
+    /* fmax inline (the library call cost more than the test). */
+    const double ts = fabs(a->time_scale), ets = fabs(a->effective_time_scale);
+    double r = ts > ets || isnan(ets) ? ts : ets;
+    if (a->warping) {
+        const double w0 = fabs((double)a->warp_values[0]) * ts,
+                     w1 = fabs((double)a->warp_values[1]) * ts;
+        r = r > w0 ? r : w0;
+        r = r > w1 ? r : w1;
+    }
+    return r;
+}
+
 /* The bounds of the batch's check (chk_rate, chk_time) from the scheduled actions, at the end
  * of an update, while they are in cache. A NaN or infinite bound leaves them invalid (the
  * check then reads the actions). */
@@ -2294,14 +2310,8 @@ static void chk_refresh(oroya_mixer *m) {
         const double ts = fabs(a->time_scale), ets = fabs(a->effective_time_scale);
         const double at = fabs(a->time);
         finite = finite && isfinite(ts + ets + at); /* NaN, inf (or an overflowing sum) */
-        rate = ts > rate ? ts : rate;
-        rate = ets > rate ? ets : rate;
-        if (a->warping) {
-            const double w0 = fabs((double)a->warp_values[0]) * ts,
-                         w1 = fabs((double)a->warp_values[1]) * ts;
-            rate = w0 > rate ? w0 : rate;
-            rate = w1 > rate ? w1 : rate;
-        }
+        const double r = action_rate_bound(a);
+        rate = r > rate ? r : rate;
         t = at > t ? at : t;
         const double id = a->duration > 0 ? 1 / a->duration : 0;
         inv_d = id > inv_d ? id : inv_d;
@@ -2415,19 +2425,7 @@ static oroya_result check_step(oroya_mixer *m, double dt, bool from_zero) {
             return refuse_update(m, call, dt, "the mixer's time would overflow at its time scale");
         for (uint32_t i = 0; i < m->active_action_count && i < m->action_count; ++i) {
             const oroya_action *a = m->actions[i];
-            /* fmax inline (the library call cost more than the test): NaN loses. */
-            double ts = fabs(a->time_scale);
-            const double ets = fabs(a->effective_time_scale);
-            ts = ts > ets || isnan(ets) ? ts : ets;
-            if (a->warping) {
-                /* A warp's ramp runs between its two ends (times the time scale): it can
-                 * raise the effective time scale within this very update. */
-                const double w0 = fabs((double)a->warp_values[0]) * fabs(a->time_scale),
-                             w1 = fabs((double)a->warp_values[1]) * fabs(a->time_scale);
-                ts = ts > w0 ? ts : w0;
-                ts = ts > w1 ? ts : w1;
-            }
-            const double step = fabs(scaled) * ts;
+            const double step = fabs(scaled) * action_rate_bound(a);
             if (!action_time_ok(a, (from_zero ? 0 : fabs(a->time)) + step))
                 return refuse_update(m, call, dt,
                                      "an action's time would overflow at its time scale");

@@ -177,6 +177,23 @@ static oroya_result load_edited(const char *from, const char *to, const char *af
     return r;
 }
 
+/* A clip "walk" moving node "hips" from 0 to (0, 0, end) over [0, end] s. */
+static oroya_clip *walk_clip(float end) {
+    const float times[] = {0, end}, values[] = {0, 0, 0, 0, 0, end};
+    const oroya_track track = {.target = "hips",
+                               .property = OROYA_PROPERTY_TRANSLATION,
+                               .interpolation = OROYA_INTERP_LINEAR,
+                               .components = 3,
+                               .key_count = 2,
+                               .times = times,
+                               .values = values};
+    oroya_clip *clip = NULL;
+    oroya_error err = {0};
+    const oroya_clip_desc cd = {.name = "walk", .tracks = &track, .track_count = 1};
+    OT_CHECK_MSG(oroya_clip_create(&cd, &clip, &err) == OROYA_OK, "%s", err.message);
+    return clip;
+}
+
 /* Clip markers go to the animation's extras.markers and come back (names, times exactly,
  * order); a marker time outside the clip in a file is refused with the animation's path. */
 static void test_markers_round_trip(void) {
@@ -186,17 +203,7 @@ static void test_markers_round_trip(void) {
     oroya_node n;
     OT_CHECK(oroya_scene_add_node(scene, "hips", (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
              OROYA_OK);
-    static const float times[] = {0, 1.2f}, values[] = {0, 0, 0, 0, 0, 1.2f};
-    oroya_track track = {.target = "hips",
-                         .property = OROYA_PROPERTY_TRANSLATION,
-                         .interpolation = OROYA_INTERP_LINEAR,
-                         .components = 3,
-                         .key_count = 2,
-                         .times = times,
-                         .values = values};
-    oroya_clip *clip = NULL;
-    oroya_clip_desc cd = {.name = "walk", .tracks = &track, .track_count = 1};
-    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    oroya_clip *clip = walk_clip(1.2f);
     oroya_marker marks[] = {{0.9, "footR"}, {0.3, "footL"}, {0.1, "héllo \"x\""}};
     OT_CHECK(oroya_clip_set_markers(clip, marks, 3, &err) == OROYA_OK);
     oroya_gltf_model *b = write_and_load(scene, clip, OUT "/markers.gltf");
@@ -600,17 +607,7 @@ static void test_copyright_and_invalid_values(void) {
                  err.message);
     OT_CHECK(!exists(OUT "/not_utf8.gltf") && !exists(OUT "/not_utf8.bin"));
     OT_CHECK(oroya_scene_remove_node(scene, bad) == OROYA_OK);
-    static const float times[] = {0, 1}, values[] = {0, 0, 0, 0, 0, 1};
-    oroya_track track = {.target = "hips",
-                         .property = OROYA_PROPERTY_TRANSLATION,
-                         .interpolation = OROYA_INTERP_LINEAR,
-                         .components = 3,
-                         .key_count = 2,
-                         .times = times,
-                         .values = values};
-    oroya_clip *clip = NULL;
-    oroya_clip_desc cd = {.name = "walk", .tracks = &track, .track_count = 1};
-    OT_CHECK(oroya_clip_create(&cd, &clip, &err) == OROYA_OK);
+    oroya_clip *clip = walk_clip(1);
     oroya_marker marks[] = {{0.5, "step\xff"}};
     OT_CHECK(oroya_clip_set_markers(clip, marks, 1, &err) == OROYA_OK);
     const oroya_clip *clips[] = {clip};

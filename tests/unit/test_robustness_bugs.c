@@ -36,14 +36,8 @@ static void test_bug_base_dir_without_trailing_slash(void) {
     oroya_gltf_free(g);
 }
 
-/* BUG (src/anim/mixer.c, oroya_mixer_update and update_time): the dt check (valid_dt) looks at dt
- * alone, so a finite dt whose product with the mixer's time scale overflows (or a sum of
- * finite dts that overflows the accumulated time) is accepted: mixer time becomes +inf, and
- * the action's time inf - duration * floor(inf / duration) = NaN, silently and for good
- * (every later update keeps the NaN; the pose shows the clip's last key). mixer.h promises
- * deviation 1 (a non-finite dt is rejected and changes nothing) and the project rule is "no
- * silent NaN". Expected: INVALID_ARGUMENT (nothing changed), or a clamped finite time. */
-static void test_bug_mixer_time_overflow(void) {
+/* Node "n" moving from 0 to x = 1 over a second (the keys are static: a track borrows them). */
+static oroya_track one_second_track(void) {
     static const float times[2] = {0, 1}, values[6] = {0, 0, 0, 1, 0, 0};
     oroya_track t;
     memset(&t, 0, sizeof t);
@@ -54,6 +48,18 @@ static void test_bug_mixer_time_overflow(void) {
     t.key_count = 2;
     t.times = times;
     t.values = values;
+    return t;
+}
+
+/* BUG (src/anim/mixer.c, oroya_mixer_update and update_time): the dt check (valid_dt) looks at dt
+ * alone, so a finite dt whose product with the mixer's time scale overflows (or a sum of
+ * finite dts that overflows the accumulated time) is accepted: mixer time becomes +inf, and
+ * the action's time inf - duration * floor(inf / duration) = NaN, silently and for good
+ * (every later update keeps the NaN; the pose shows the clip's last key). mixer.h promises
+ * deviation 1 (a non-finite dt is rejected and changes nothing) and the project rule is "no
+ * silent NaN". Expected: INVALID_ARGUMENT (nothing changed), or a clamped finite time. */
+static void test_bug_mixer_time_overflow(void) {
+    const oroya_track t = one_second_track();
     oroya_clip *clip = NULL;
     oroya_error err = {0};
     oroya_scene *scene = NULL;
@@ -95,16 +101,7 @@ static void test_bug_mixer_time_overflow(void) {
  * refused every later update. Expected: each refused, nothing changed, the mixer still
  * usable. */
 static void test_bug_action_time_loop_overflow(void) {
-    static const float times[2] = {0, 1}, values[6] = {0, 0, 0, 1, 0, 0};
-    oroya_track t;
-    memset(&t, 0, sizeof t);
-    t.target = "n";
-    t.property = OROYA_PROPERTY_TRANSLATION;
-    t.interpolation = OROYA_INTERP_LINEAR;
-    t.components = 3;
-    t.key_count = 2;
-    t.times = times;
-    t.values = values;
+    const oroya_track t = one_second_track();
     oroya_clip *clip = NULL;
     oroya_scene *scene = NULL;
     oroya_node n = {0};
