@@ -637,6 +637,9 @@ typedef struct oroya_gltf_import_desc {
     oroya_gltf_read_fn read_file; /* oroya_gltf_load only: as in oroya_gltf_desc (import
                                          reads image URIs with the data's reader) */
     void *read_user;
+    bool skip_image_decode; /* true: keep every image's file bytes (encoded, so export writes
+                                 it back) but decode none (width and height 0, pixels NULL):
+                                 what a converter needs; skip_images wins */
 } oroya_gltf_import_desc;
 
 /* Builds a model from validated data (oroya_gltf_validate passed). `data` is only read; it

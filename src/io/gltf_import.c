@@ -752,7 +752,8 @@ static oroya_result build_materials(importer *im) {
                                   ? OROYA_GLTF_NONE
                                   : d->textures[g->base_color_texture].source;
         uint32_t img = o->base_color_image;
-        if (img != OROYA_GLTF_NONE && !im->desc->skip_images && !m->images[img].pixels) {
+        if (img != OROYA_GLTF_NONE && !im->desc->skip_images && !im->desc->skip_image_decode &&
+            !m->images[img].pixels) {
             TRY(decode_image(im, img));
         }
     }

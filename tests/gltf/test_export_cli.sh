@@ -120,6 +120,42 @@ if not sa or sa != sb:
 sys.exit(1 if bad else 0)
 PY
 
+# The texture survives: oroya export reads the image's bytes without decoding them and writes
+# them back bit for bit with the texture, its sampler and the material's baseColorTexture
+# (it used to drop all four).
+python3 - "$SRC/tests/assets/CesiumMan/glTF" cesium.glb cesium.gltf <<'PY' || fail "export drops or changes the texture (see above)"
+import json, struct, sys, os
+src = sys.argv[1]
+jpg = open(os.path.join(src, 'CesiumMan_img0.jpg'), 'rb').read()
+def load(path):
+    raw = open(path, 'rb').read()
+    if path.endswith('.glb'):
+        jlen = struct.unpack_from('<I', raw, 12)[0]
+        d = json.loads(raw[20:20 + jlen])
+        blen = struct.unpack_from('<I', raw, 20 + jlen)[0]
+        return d, raw[28 + jlen:28 + jlen + blen]
+    d = json.loads(raw)
+    return d, open(os.path.join(os.path.dirname(path) or '.', d['buffers'][0]['uri']), 'rb').read()
+bad = 0
+for path in sys.argv[2:]:
+    d, blob = load(path)
+    imgs, texs = d.get('images', []), d.get('textures', [])
+    if len(imgs) != 1 or len(texs) != 1:
+        print(path, 'images', len(imgs), 'textures', len(texs)); bad += 1; continue
+    v = d['bufferViews'][imgs[0]['bufferView']]
+    got = blob[v.get('byteOffset', 0):v.get('byteOffset', 0) + v['byteLength']]
+    if got != jpg or imgs[0].get('mimeType') != 'image/jpeg':
+        print(path, 'image bytes differ or mimeType', imgs[0].get('mimeType')); bad += 1
+    smp = dict({'wrapS': 10497, 'wrapT': 10497}, **d['samplers'][texs[0]['sampler']])  # REPEAT: the default
+    if smp != {'magFilter': 9729, 'minFilter': 9986, 'wrapS': 10497, 'wrapT': 10497}:
+        print(path, 'sampler', d['samplers'][texs[0]['sampler']]); bad += 1
+    bct = d['materials'][0]['pbrMetallicRoughness'].get('baseColorTexture')
+    if not bct or bct['index'] != 0 or texs[0]['source'] != 0:
+        print(path, 'baseColorTexture', bct); bad += 1
+sys.exit(1 if bad else 0)
+PY
+grep -q "images and textures are not written" err.txt && fail "export still says images are not written"
+
 # Errors: usage 2, failures 1, each message naming the option or the file (expect: lib.sh).
 expect 2 "must end in .gltf or .glb" "$OROYA" export "$cesium" out.obj
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:5:2:24

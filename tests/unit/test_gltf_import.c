@@ -243,8 +243,30 @@ static void test_interpolation_names_and_image(void) {
                              &m, &err) == OROYA_OK);
     if (m) {
         OT_CHECK(m->image_count == 1 && m->images[0].pixels == NULL && m->images[0].width == 0);
+        OT_CHECK(m->images[0].encoded == NULL && m->images[0].encoded_size == 0);
         oroya_gltf_model_free(m);
     }
+    /* skip_image_decode keeps the file's bytes (the same as a decoding import keeps) and
+     * decodes nothing. */
+    oroya_gltf_model *full = NULL;
+    desc = (oroya_gltf_import_desc){.skip_image_decode = true};
+    m = NULL;
+    OT_CHECK(oroya_gltf_load(ASSETS "/InterpolationTest/glTF-Binary/InterpolationTest.glb", NULL,
+                             &full, &err) == OROYA_OK);
+    OT_CHECK(oroya_gltf_load(ASSETS "/InterpolationTest/glTF-Binary/InterpolationTest.glb", &desc,
+                             &m, &err) == OROYA_OK);
+    if (m && full) {
+        OT_CHECK(m->image_count == 1 && m->images[0].pixels == NULL && m->images[0].width == 0 &&
+                 m->images[0].height == 0);
+        OT_CHECK(full->images[0].pixels != NULL && full->images[0].encoded_size > 1000);
+        OT_CHECK(m->images[0].encoded != NULL &&
+                 m->images[0].encoded_size == full->images[0].encoded_size &&
+                 !memcmp(m->images[0].encoded, full->images[0].encoded,
+                         (size_t)full->images[0].encoded_size));
+        OT_CHECK(!strcmp(m->images[0].mime_type, "image/jpeg"));
+    }
+    oroya_gltf_model_free(m);
+    oroya_gltf_model_free(full);
 }
 
 static void test_quantized_clip(void) {

@@ -41,7 +41,10 @@ static void usage(FILE *f) {
            "                  clips (and every clip of a file without a skin) are written\n"
            "                  unchanged, and rotations then stay float; applied after the others\n"
            "Options apply in the order given (a subclip can then be made additive or dropped).\n"
-           "Not written (the exporter's limits): images and textures, lights.\n");
+           "Images, textures and samplers are written back bit for bit. Not written (the\n"
+           "exporter's limits): lights, material properties other than the base color\n"
+           "(factor and texture), metallic, roughness and double-sided, and extras other\n"
+           "than clips' markers and curves (docs/gltf.md lists every loss).\n");
 }
 
 /* "A:B:C" fields into parts (at most max); returns their count. The text is modified. */
@@ -215,7 +218,7 @@ int oroya_cmd_export(int argc, char **argv) {
     }
     oroya_gltf_model *m = NULL;
     oroya_gltf_import_desc desc = {0};
-    desc.skip_images = true;
+    desc.skip_image_decode = true; /* the file's bytes go back out; no pixels needed */
     if (cli_gltf_load("export", in, &desc, &m))
         return 1;
     clip_list *list = calloc(1, sizeof *list);
@@ -351,10 +354,9 @@ int oroya_cmd_export(int argc, char **argv) {
                 }
                 written += channel;
             }
-            fprintf(stderr, "wrote %s (%u clip%s%s)%s\n", cli_esc(out), written,
+            fprintf(stderr, "wrote %s (%u clip%s%s)\n", cli_esc(out), written,
                     written == 1 ? "" : "s",
-                    written < list->count ? ", clips without channels left out" : "",
-                    m->image_count ? "; images and textures are not written" : "");
+                    written < list->count ? ", clips without channels left out" : "");
         }
     }
     for (uint32_t i = 0; list && i < list->count; i++) {
