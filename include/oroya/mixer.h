@@ -267,7 +267,12 @@ const char *oroya_mixer_last_error(const oroya_mixer *mixer);
  * Each mixer must appear once, and two mixers of a batch must not share a scene (not
  * checked: that would cost more than the batch). Every mixer is checked first; on a bad one
  * nothing is updated and err names its index (INVALID_ARGUMENT: NULL, a bad or overflowing
- * dt). Never allocates (a scheduler may). */
+ * dt). A callback may change other mixers of the batch (play, time scale, weights): a mixer
+ * after it is then checked again just before its update, and one now refused is left as
+ * oroya_mixer_update would leave it while the others are updated; the batch returns that
+ * refusal, err naming the mixer ("... after an event callback earlier in the batch changed
+ * it"). A callback must not destroy or update another mixer of the batch (its own mixer's
+ * destruction is deferred to the end of the batch). Never allocates (a scheduler may). */
 oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count, double dt,
                                       const oroya_scheduler *scheduler, oroya_error *err);
 

@@ -237,7 +237,8 @@ uint32_t oroya_pose_character_non_finite_count(const oroya_pose_character *chara
 /* Model matrices from SoA local transforms: model[i] = model[parent[i]] * local[i], roots
  * use `root` (NULL = identity). When bones is not NULL also bones[slot[i]] = model[i] *
  * inverse_bind[i] (slot: the skeleton's bone_slots). locals hold (joint_count + 3) / 4 blocks; models and bones joint_count
- * matrices. Errors: INVALID_ARGUMENT (NULL skeleton, locals or models), NON_FINITE (a model
+ * matrices. Errors: INVALID_ARGUMENT (NULL skeleton, locals or models; a root matrix with a
+ * NaN or infinite element: nothing written), NON_FINITE (a model
  * or bone matrix would not be finite: every matrix is still written, such joints held as
  * oroya_pose_character_non_finite_count describes). Never allocates. */
 oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,

@@ -171,6 +171,7 @@ struct oroya_mixer {
     uint32_t in_callback;
     bool chk_valid;
     bool destroy_pending;
+    bool batch_refused; /* oroya_mixer_update_batch: refused after a callback changed it */
     double chk_inv_d;
     /* Then what a steady update reads and writes, together (the lines up to `allocator`; a
      * batch prefetches them, see prefetch_mixer); what it does not read comes after. */
@@ -1125,6 +1126,10 @@ static void deactivate_action(oroya_action *a) {
 
 /* ---- events ------------------------------------------------------------------------------ */
 
+/* Event callbacks run on this thread so far: oroya_mixer_update_batch checks a mixer again
+ * when a callback ran since its first check (the callback may have changed it). */
+static _Thread_local uint64_t callback_runs;
+
 static void dispatch_event(oroya_mixer *m, const oroya_event *ev) {
     /* The callback destroyed the mixer: the update stops, no event after that one. */
     if (m->destroy_pending)
@@ -1136,6 +1141,7 @@ static void dispatch_event(oroya_mixer *m, const oroya_event *ev) {
         m->events_dropped++;
     if (m->on_event) {
         m->in_callback++;
+        callback_runs++;
         m->on_event(&e, m->user);
         m->in_callback--;
     }
@@ -2619,7 +2625,7 @@ static void prefetch_kernel_layers(const oroya_mixer *m) {
 }
 
 static bool kernel_due(const oroya_mixer *m) {
-    return m->rig && m->kernel_mode && !m->destroy_pending;
+    return m->rig && m->kernel_mode && !m->destroy_pending && !m->batch_refused;
 }
 
 /* check_update for a batch: from the mixer's first line alone while its bounds are valid
@@ -2659,6 +2665,33 @@ static void batch_range(void *ctx, uint32_t begin, uint32_t end) {
     }
 }
 
+/* What oroya_mixer_update would refuse of mixers[i] (err, when not NULL, names it). `late`:
+ * checked again after an earlier mixer's event callback ran. */
+static oroya_result batch_check(oroya_mixer *const *mixers, uint32_t i, double dt, bool late,
+                                oroya_error *err) {
+    const char *when = late ? " (after an event callback earlier in the batch changed it: it "
+                              "was not updated, the other mixers were)"
+                            : "";
+    oroya_result r = check_batch_one(mixers[i], dt);
+    if (r != OROYA_OK)
+        return oroya__fail(err, r,
+                           "mixers[%u]: NULL, or dt %g is not finite and >= 0 or overflows "
+                           "its time%s",
+                           i, dt, when);
+    const uint32_t k = rig_hierarchy_broken(mixers[i]);
+    if (k != NO_INDEX) {
+        const oroya_rig *rig = mixers[i]->rig;
+        const char *name =
+            rig->skeleton->names && rig->skeleton->names[k][0] ? rig->skeleton->names[k] : "";
+        return oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                           "mixers[%u]: rig \"%s\", joint %u (\"%s\"): its node was removed "
+                           "or re-parented in the scene since the rig was built; build a new "
+                           "rig for the new hierarchy%s",
+                           i, rig->name, k, name, when);
+    }
+    return OROYA_OK;
+}
+
 oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count, double dt,
                                       const oroya_scheduler *scheduler, oroya_error *err) {
     if (count && !mixers)
@@ -2667,24 +2700,16 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
     for (uint32_t i = 0; i < count; i++) {
         if (i + 8 < count && mixers[i + 8])
             __builtin_prefetch(mixers[i + 8], 0);
-        oroya_result r = check_batch_one(mixers[i], dt);
+        oroya_result r = batch_check(mixers, i, dt, false, err);
         if (r != OROYA_OK)
-            return oroya__fail(err, r,
-                               "mixers[%u]: NULL, or dt %g is not finite and >= 0 or overflows "
-                               "its time",
-                               i, dt);
-        const uint32_t k = rig_hierarchy_broken(mixers[i]);
-        if (k != NO_INDEX) {
-            const oroya_rig *rig = mixers[i]->rig;
-            const char *name =
-                rig->skeleton->names && rig->skeleton->names[k][0] ? rig->skeleton->names[k] : "";
-            return oroya__fail(err, OROYA_ERR_INVALID_DATA,
-                               "mixers[%u]: rig \"%s\", joint %u (\"%s\"): its node was removed "
-                               "or re-parented in the scene since the rig was built; build a new "
-                               "rig for the new hierarchy",
-                               i, rig->name, k, name);
-        }
+            return r;
     }
+    /* An event callback may change a mixer later in the batch (its time scale, an action):
+     * when one ran, each later mixer is checked again just before its update, and one now
+     * refused is left as it is (as oroya_mixer_update would leave it) while the others go
+     * on; the batch then returns the first such refusal. */
+    const uint64_t runs = callback_runs;
+    oroya_result late = OROYA_OK;
     if (!scheduler || !scheduler->parallel_for) {
         /* One thread: each mixer's whole update (action logic and events, kernel, scene
          * hand-over) in one go while its state is in cache, mixer after mixer in order, as
@@ -2694,6 +2719,12 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
         bool destroyed = false;
         for (uint32_t i = 0; i < count; i++) {
             prefetch_ahead(mixers, i, count, PASS_ALL);
+            oroya_result r;
+            if (callback_runs != runs &&
+                (r = batch_check(mixers, i, dt, true, late ? NULL : err)) != OROYA_OK) {
+                late = late ? late : r;
+                continue;
+            }
             if (mixer_update_actions(mixers[i], dt, false)) {
                 destroyed = true;
                 continue;
@@ -2703,12 +2734,19 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
         for (uint32_t i = 0; destroyed && i < count; i++)
             if (mixers[i]->destroy_pending)
                 oroya_mixer_destroy(mixers[i]);
-        return OROYA_OK;
+        return late;
     }
     /* Action logic and events on this thread, in order; the kernels on the scheduler; the
      * scene hand-over on this thread again. */
     for (uint32_t i = 0; i < count; i++) {
         prefetch_ahead(mixers, i, count, PASS_LOGIC);
+        oroya_result r;
+        if (callback_runs != runs &&
+            (r = batch_check(mixers, i, dt, true, late ? NULL : err)) != OROYA_OK) {
+            late = late ? late : r;
+            mixers[i]->batch_refused = true;
+            continue;
+        }
         mixer_update_actions(mixers[i], dt, false);
     }
     batch_ctx ctx = {mixers};
@@ -2727,6 +2765,10 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
             oroya_mixer_destroy(m);
             continue;
         }
+        if (m->batch_refused) {
+            m->batch_refused = false;
+            continue;
+        }
         if (!m->rig)
             continue;
         if (m->kernel_mode) {
@@ -2736,7 +2778,7 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
             property_bones(m);
         }
     }
-    return OROYA_OK;
+    return late;
 }
 
 const oroya_mat4 *oroya_mixer_bone_matrices(const oroya_mixer *m, uint32_t *count) {

@@ -722,6 +722,16 @@ oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
     if (!skeleton || !locals || !models) {
         return OROYA_ERR_INVALID_ARGUMENT;
     }
+    if (root) {
+        /* The guard holds a root joint at `root`: it must be finite itself. */
+        float sum = 0;
+        for (int k = 0; k < 16; k++) {
+            sum += root->m[k] * 0.0f;
+        }
+        if (sum != 0) {
+            return OROYA_ERR_INVALID_ARGUMENT;
+        }
+    }
     for (uint32_t b = 0; b < skeleton->block_count; b++) {
         ltm_pair(skeleton, b, b, &locals[b], &locals[b], root, models, bones);
     }

@@ -27,17 +27,21 @@ struct oroya_thread_pool {
     void *ctx;
     uint32_t count;
     uint32_t chunk;
-    atomic_uint next;
+    atomic_uint next; /* the next chunk's index (not its first item: a counter of items
+                         would pass 2^32 and wrap for counts near UINT32_MAX, handing
+                         ranges out twice); at most some 16 chunks a thread, plus one
+                         failed take per thread */
 };
 
 static void work(oroya_thread_pool *p) {
     for (;;) {
-        uint32_t begin = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
+        uint64_t begin =
+            (uint64_t)atomic_fetch_add_explicit(&p->next, 1u, memory_order_relaxed) * p->chunk;
         if (begin >= p->count) {
             return;
         }
-        uint32_t end = p->count - begin < p->chunk ? p->count : begin + p->chunk;
-        p->fn(p->ctx, begin, end);
+        uint64_t end = p->count - begin < p->chunk ? p->count : begin + p->chunk;
+        p->fn(p->ctx, (uint32_t)begin, (uint32_t)end);
     }
 }
 

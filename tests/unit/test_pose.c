@@ -598,6 +598,19 @@ static void test_rest_pose(void) {
         }
     }
     OT_CHECK_MSG(worst_root <= 1e-4, "rooted world differs by %g", worst_root);
+    /* A root with a NaN or infinite element is refused and nothing is written (the guard
+     * held the roots at it: every model matrix came out with NaN or inf, with NON_FINITE). */
+    for (int e = 0; e < 16; e += 5) {
+        for (int v = 0; v < 2; v++) {
+            oroya_mat4 bad = root;
+            bad.m[e] = v ? INFINITY : NAN;
+            oroya_mat4 kept[RJ];
+            memcpy(kept, models, sizeof kept);
+            OT_EQ_INT(oroya_pose_local_to_model(skel, locals, &bad, models, NULL),
+                      OROYA_ERR_INVALID_ARGUMENT);
+            OT_CHECK(!memcmp(kept, models, sizeof kept));
+        }
+    }
     oroya_pose_character_destroy(c);
     oroya_pose_skeleton_destroy(skel);
 }
@@ -805,6 +818,42 @@ static void test_deterministic_across_threads(void) {
     }
     crowd_free(&ref);
     crowd_free(&other);
+}
+
+/* oroya_thread_pool_parallel_for hands out [0, count) exactly once, for counts up to
+ * UINT32_MAX: its shared counter counted items before and wrapped past 2^32, so a count of
+ * 4.2e9 ran 12.4e9 items and UINT32_MAX practically never returned. The ranges are only
+ * counted (no work per item), so the largest count costs a few dozen calls. */
+typedef struct pool_tally {
+    _Atomic unsigned long long items, calls, out_of_order;
+    uint32_t count;
+} pool_tally;
+
+static void tally_range(void *ctx, uint32_t begin, uint32_t end) {
+    pool_tally *t = ctx;
+    if (!(begin < end && end <= t->count)) {
+        t->out_of_order++;
+    }
+    t->items += end - begin;
+    if (++t->calls > 100000) {
+        t->out_of_order++; /* counted, not aborted: the check below reports it */
+    }
+}
+
+static void test_pool_counts_up_to_max(void) {
+    oroya_thread_pool *pool = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2}, &pool, &err) ==
+             OROYA_OK);
+    const uint32_t counts[] = {1, 7, 100000, 3800000000u, 4200000000u, 4294967294u, UINT32_MAX};
+    for (size_t i = 0; pool && i < sizeof counts / sizeof counts[0]; i++) {
+        pool_tally t = {.count = counts[i]};
+        oroya_thread_pool_parallel_for(pool, counts[i], tally_range, &t);
+        OT_CHECK_MSG(t.items == counts[i] && t.out_of_order == 0,
+                     "count %u: %llu items in %llu ranges, %llu out of range", counts[i], t.items,
+                     t.calls, t.out_of_order);
+    }
+    oroya_thread_pool_destroy(pool);
 }
 
 /* The SSE2 kernel and the AVX2-encoded one (when the CPU has AVX2; otherwise both calls run
@@ -1264,6 +1313,7 @@ int main(void) {
     OT_RUN(test_random_against_reference);
     OT_RUN(test_zero_allocations_per_frame);
     OT_RUN(test_deterministic_across_threads);
+    OT_RUN(test_pool_counts_up_to_max);
     OT_RUN(test_kernels_bit_identical);
     OT_RUN(test_kernels_signed_zero);
     OT_RUN(test_additive_weight_above_one);

@@ -673,6 +673,78 @@ static void test_batch_check_bounds(void) {
     oroya_clip_destroy(clip);
 }
 
+/* An event callback of mixers[0] that changes mixers[1] (a time scale of 1e300, accepted)
+ * after the batch's first check: mixers[1] is checked again before its update and refused as
+ * oroya_mixer_update would refuse it (left as it was, time 0), mixers[0] and mixers[2] are
+ * updated, and the batch returns the refusal naming mixers[1]. The batch used to update it
+ * unchecked: time inf, action time NaN, every later update refused. With and without a
+ * scheduler. */
+static oroya_mixer *speed_victim;
+static void speed_up_victim(const oroya_event *e, void *user) {
+    (void)e;
+    (void)user;
+    OT_EQ_INT(oroya_mixer_set_time_scale(speed_victim, 1e300), OROYA_OK);
+}
+
+static void test_batch_callback_changes_later_mixer(void) {
+    bench_character bc;
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
+    const oroya_clip *walk = bench_character_clip(&bc, "walk");
+    oroya_rig *rig = NULL;
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = bc.scene,
+                                                .joints = bc.nodes,
+                                                .joint_count = bc.joint_count,
+                                                .inverse_bind = bc.inverse_bind,
+                                                .clips = &walk,
+                                                .clip_count = 1},
+                              &rig, &err) == OROYA_OK);
+    oroya_thread_pool *pool = NULL;
+    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2}, &pool, &err) ==
+             OROYA_OK);
+    const oroya_scheduler sc = {oroya_thread_pool_parallel_for, pool};
+    for (int with_pool = 0; rig && with_pool < 2; with_pool++) {
+        oroya_mixer *m[3] = {NULL, NULL, NULL};
+        oroya_action *a[3] = {NULL, NULL, NULL};
+        for (int i = 0; i < 3; i++) {
+            OT_CHECK(
+                oroya_mixer_create(
+                    NULL,
+                    &(oroya_mixer_desc){.rig = rig, .on_event = i == 0 ? speed_up_victim : NULL},
+                    &m[i]) == OROYA_OK);
+            OT_CHECK(m[i] && oroya_mixer_play(m[i], walk, &a[i]) == OROYA_OK);
+        }
+        if (!m[0] || !m[1] || !m[2]) {
+            break;
+        }
+        speed_victim = m[1];
+        const uint32_t bones = oroya_mixer_bone_matrices(m[1], NULL) ? 1 : 0;
+        OT_CHECK(bones == 1);
+        oroya_mat4 before;
+        memcpy(&before, oroya_mixer_bone_matrices(m[1], NULL) + 5, sizeof before);
+        err = (oroya_error){0};
+        /* dt 1e10 loops mixers[0]'s walk: a LOOP event, its callback runs. */
+        OT_EQ_INT(oroya_mixer_update_batch(m, 3, 1e10, with_pool ? &sc : NULL, &err),
+                  OROYA_ERR_INVALID_ARGUMENT);
+        OT_CHECK_MSG(strstr(err.message, "mixers[1]") &&
+                         strstr(err.message, "after an event callback"),
+                     "%s", err.message);
+        OT_CHECK(oroya_mixer_time(m[0]) == 1e10 && oroya_mixer_time(m[2]) == 1e10);
+        OT_CHECK(oroya_mixer_time(m[1]) == 0 && oroya_action_time(a[1]) == 0);
+        OT_CHECK(!memcmp(&before, oroya_mixer_bone_matrices(m[1], NULL) + 5, sizeof before));
+        /* The refused mixer is not stuck: at a time scale it can hold, it updates. */
+        OT_EQ_INT(oroya_mixer_set_time_scale(m[1], 1), OROYA_OK);
+        OT_EQ_INT(oroya_mixer_update(m[1], 0.25), OROYA_OK);
+        OT_CHECK(oroya_mixer_time(m[1]) == 0.25 && isfinite(oroya_action_time(a[1])));
+        for (int i = 0; i < 3; i++) {
+            oroya_mixer_destroy(m[i]);
+        }
+    }
+    oroya_thread_pool_destroy(pool);
+    oroya_rig_destroy(rig);
+    bench_character_free(&bc);
+}
+
 /* oroya_rig_create takes a const scene and only reads it: rigs for several characters may be
  * built from one shared scene on several threads once nothing is pending (scene.h,
  * "Threading"). It took the transforms through oroya_scene_transforms, which moves the
@@ -708,5 +780,6 @@ int main(void) {
     OT_RUN(test_hierarchy_change_refused);
     OT_RUN(test_rig_create_reads_only);
     OT_RUN(test_batch_check_bounds);
+    OT_RUN(test_batch_callback_changes_later_mixer);
     return ot_finish();
 }
