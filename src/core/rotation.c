@@ -347,11 +347,16 @@ static bool clamp_valid(const oroya_joint_limit *limit, oroya_quat q, oroya_quat
     if (limit->has_twist_limit && singular) {
         const double lo = limit->twist_min, hi = limit->twist_max;
         const double pick = lo > 0 ? lo : hi < 0 ? hi : 0.0;
-        if (pick != 0.0) {
-            const double h = 0.5 * pick;
-            twist = (dquat){n[0] * sin(h), n[1] * sin(h), n[2] * sin(h), cos(h)};
-            swing = dq_mul(rel, dq_conj(twist));
-        }
+        const double h = 0.5 * pick;
+        twist = (dquat){n[0] * sin(h), n[1] * sin(h), n[2] * sin(h), cos(h)};
+        swing = dq_mul(rel, dq_conj(twist));
+        /* The swing without its part along the axis: rel is a half-turn swing only up to
+         * SINGULAR_EPS, and a swing clamp keeps the swing's direction, so that part (up to
+         * some 1e-6 of rel) came back as twist past the range (6.4e-6 rad over it, and a
+         * second clamp moved the result). */
+        const double sp = swing.x * n[0] + swing.y * n[1] + swing.z * n[2];
+        swing.x -= sp * n[0], swing.y -= sp * n[1], swing.z -= sp * n[2];
+        swing = dq_normalize(swing);
     } else if (limit->has_twist_limit) {
         double lo = limit->twist_min, hi = limit->twist_max;
         /* Outside the range by more than the slack, measured around the circle: a range

@@ -53,6 +53,10 @@ cases=(
   "record action field|{$N,$C,$S,\"record\":[\"action:c.speed\"]}|record[0]"
   "record no dot|{$N,$C,$S,\"record\":[\"mixer\"]}|record[0]"
   "skin mesh|{\"nodes\":[{\"name\":\"m\"},{\"name\":\"b\"}],\"skins\":[{\"name\":\"s\",\"mesh\":\"m\",\"bones\":[\"b\"],\"vertices\":[0,0,0],\"skinIndex\":[0,0,0,0],\"skinWeight\":[1,0,0,0]}],$S}|skins[0].mesh"
+  "oroya rootMotion key|{$N,$C,$S,\"oroya\":{\"rootMotion\":{\"node\":\"n\",\"extract\":\"xz\",\"smooth\":true}}}|oroya.rootMotion.smooth: unknown field"
+  "oroya mask key|{$N,$C,$S,\"oroya\":{\"masks\":{\"m\":{\"includes\":[\"n\"]}}}}|oroya.masks.m.includes: unknown field"
+  "oroya marker key|{$N,$C,$S,\"oroya\":{\"markers\":{\"c\":[{\"time\":0.5,\"name\":\"x\",\"tag\":1}]}}}|oroya.markers.c[0].tag: unknown field"
+  "oroya curve key|{$N,$C,$S,\"oroya\":{\"curves\":{\"c\":[{\"name\":\"k\",\"times\":[0],\"values\":[1],\"interp\":\"step\"}]}}}|oroya.curves.c[0].interp: unknown field"
 )
 
 GLTF_BOX="$src/tests/assets/BoxAnimated/glTF-Binary/BoxAnimated.glb"

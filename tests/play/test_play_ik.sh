@@ -112,6 +112,11 @@ cases=(
 	'weight|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "target": [0, 0, 1], "pole": [0, 0, 1], "weight": 2}]},|oroya.ik[0].weight'
 	'shares|"oroya": {"ik": [{"name": "a", "type": "aim", "joints": ["neck", "head"], "weights": [0.5, 0.6], "forward": [0, 0, 1], "target": [0, 0, 5]}]},|shares: add up to'
 	'twice|"oroya": {"ik": [{"name": "a", "type": "aim", "joints": ["head"], "forward": [0, 0, 1], "target": [0, 0, 5]}, {"name": "a", "type": "aim", "joints": ["head"], "forward": [0, 0, 1], "target": [0, 0, 5]}]},|used twice'
+	'misspelled target|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "tagret": [0.1, 0.2, 0.3], "pole": [0, 0, 1]}]},|oroya.ik[0].tagret: unknown field'
+	'misspelled limit|"oroya": {"ik": [{"name": "a", "type": "twoBone", "joints": ["thigh", "shin", "foot"], "target": [0.1, 0.2, 0.3], "pole": [0, 0, 1], "limits": [null, {"twistAxis": [0, 1, 0], "cones": 0.1}, null]}]},|oroya.ik[0].limits[1].cones: unknown field'
+	'name not a string|"oroya": {"ik": [{"name": 7, "type": "twoBone", "joints": ["thigh", "shin", "foot"]}]},|oroya.ik[0].name: expected a string'
+	'misspelled oroya key|"oroya": {"IK": []},|oroya.IK: unknown field'
+	'misspelled joint limit|"oroya": {"jointLimits": {"shin": {"twist": [0, 1], "twistaxis": [0, 1, 0]}}},|oroya.jointLimits.shin.twistaxis: unknown field'
 )
 # refused NAME WANT: the scenario in $tmp/e.json must fail with WANT in its message.
 refused() {
@@ -141,6 +146,7 @@ set_ik_cases=(
 	'upAxis along forward|{"step": 2, "do": "setIk", "name": "look", "upAxis": [0, 0, 2]}|script[1].upAxis: parallel to forward'
 	'clash of two ops|{"step": 2, "do": "setIk", "name": "look", "forward": [1, 0, 0]}, {"step": 3, "do": "setIk", "name": "look", "upAxis": [1, 0, 0]}|script[2].upAxis: parallel to forward'
 	'unknown key|{"step": 2, "do": "setIk", "name": "footL", "bogus": 1}|script[1].bogus: unknown field'
+	'name not a string|{"step": 2, "do": "setIk", "name": 3, "weight": 1}|script[1].name: expected a string'
 	'weights|{"step": 2, "do": "setIk", "name": "look", "weights": [0.9, 0.9]}|script[1].weights: fixed at set-up'
 	'joints|{"step": 2, "do": "setIk", "name": "footL", "joints": ["thigh", "shin", "foot"]}|script[1].joints: fixed at set-up'
 )

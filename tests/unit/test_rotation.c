@@ -940,6 +940,64 @@ static void test_fuzz_findings(void) {
     OT_EQ_INT(oroya_joint_limit_clamp(&band, in_band, &c1), OROYA_OK);
     OT_EQ_INT(oroya_joint_limit_clamp(&band, c1, &c2), OROYA_OK);
     OT_CHECK(quat_bits_equal(c1, c2));
+    /* A half-turn swing with float noise (within the singular case's 1e-6): the swing's part
+     * along the twist axis came back as twist after the cone clamp, 6.4e-6 rad past the
+     * range, and a second clamp moved the result. Then a sweep of such inputs (10-14 of
+     * 400,000 random ones were out, up to 1.07e-5 rad): the twist within the slack once the
+     * swing is clear of the half turn, and a second clamp within 1e-6 rad. */
+    const oroya_joint_limit cone_tw = {.twist_axis = {0, 1, 0},
+                                       .swing = OROYA_SWING_CONE,
+                                       .swing_max = {2.8f},
+                                       .has_twist_limit = true,
+                                       .twist_min = 1.2f,
+                                       .twist_max = 1.5f};
+    OT_EQ_INT(oroya_joint_limit_clamp(&cone_tw, (oroya_quat){1, 0, 0, -9.9e-7f}, &c1), OROYA_OK);
+    const float tw1 = oroya_quat_twist_angle(c1, (oroya_vec3){0, 1, 0});
+    OT_CHECK_MSG(tw1 >= 1.2f - 1e-6f && tw1 <= 1.5f + 1e-6f, "twist %.9g", (double)tw1);
+    uint32_t seed = 12345u, out_of_range = 0, moved_again = 0;
+    double worst_tw = 0, worst_move = 0;
+    for (int i = 0; i < 20000; i++) {
+        float r[8];
+        for (int k = 0; k < 8; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            r[k] = (float)(seed >> 8) / 16777216.0f;
+        }
+        const float ax = 6.2831853f * r[0];
+        const float noise_w = (r[1] - 0.5f) * 1.9e-6f, noise_n = (r[2] - 0.5f) * 1.9e-6f;
+        const oroya_quat q =
+            oroya_quat_normalize((oroya_quat){cosf(ax), noise_n, sinf(ax), noise_w});
+        const float lo = -3.0f + 5.5f * r[3], hi = lo + 0.05f + 0.5f * r[4];
+        oroya_joint_limit L = {.twist_axis = {0, 1, 0},
+                               .swing = r[5] < 0.5f ? OROYA_SWING_CONE : OROYA_SWING_ELLIPSE,
+                               .swing_max = {0.5f + 2.3f * r[6], 0.5f + 2.3f * r[7]},
+                               .swing_axis = {1, 0, 0},
+                               .has_twist_limit = true,
+                               .twist_min = lo,
+                               .twist_max = hi < 3.14159f ? hi : 3.14159f};
+        if (oroya_joint_limit_clamp(&L, q, &c1) != OROYA_OK ||
+            oroya_joint_limit_clamp(&L, c1, &c2) != OROYA_OK) {
+            out_of_range++;
+            continue;
+        }
+        oroya_quat sw, twp;
+        oroya_quat_swing_twist(c1, L.twist_axis, &sw, &twp);
+        const double swing =
+            2 * atan2(sqrt((double)sw.x * sw.x + (double)sw.y * sw.y + (double)sw.z * sw.z),
+                      fabs((double)sw.w));
+        if (swing > 2.9) {
+            continue; /* the twist is ill-conditioned there (rotation.h) */
+        }
+        const double t = oroya_quat_twist_angle(c1, L.twist_axis);
+        const double past = fmax(L.twist_min - t, t - L.twist_max);
+        worst_tw = fmax(worst_tw, past);
+        out_of_range += past > 1.2e-6;
+        const double mv = angle_between_rotations(c1, c2);
+        worst_move = fmax(worst_move, mv);
+        moved_again += mv > 1e-6;
+    }
+    OT_CHECK_MSG(out_of_range == 0 && moved_again == 0,
+                 "near half turns: %u twists out (worst %.3g past), %u moved again (worst %.3g)",
+                 out_of_range, worst_tw, moved_again, worst_move);
     /* The seam. */
     const oroya_joint_limit seam = {.twist_axis = {0, 0, 1},
                                     .has_twist_limit = true,

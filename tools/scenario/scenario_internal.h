@@ -308,6 +308,13 @@ int sc_get_trs(play *p, const cJSON *obj, const char *path, double pos[3], doubl
 const char *sc_get_string(const cJSON *obj, const char *key);
 const cJSON *sc_top_array(play *p, const char *key, const char *expected, int *n);
 const cJSON *sc_oroya_member(const play *p, const char *key);
+/* Fails naming "<path>.<key>: unknown field" for a member of object o not in keys[0..n):
+ * oroya's own keys are checked (a typo there would silently do the wrong thing); three.js's
+ * are not (unknown top-level keys stay ignored, docs/scenario.md). */
+int sc_known_keys(play *p, const cJSON *o, const char *path, const char *const *keys, size_t n);
+#define SC_KNOWN_KEYS(p, o, path, ...)                                                             \
+    sc_known_keys(p, o, path, (const char *const[]){__VA_ARGS__},                                  \
+                  sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 int sc_blend_mode_of(const cJSON *v);
 bool sc_grow(play *p, void **array, int *cap, int count, size_t size);
 char *sc_dup_string(play *p, const char *s);

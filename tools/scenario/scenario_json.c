@@ -174,6 +174,22 @@ const cJSON *sc_oroya_member(const play *p, const char *key) {
     return cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, key) : NULL;
 }
 
+int sc_known_keys(play *p, const cJSON *o, const char *path, const char *const *keys, size_t n) {
+    const cJSON *item;
+    cJSON_ArrayForEach(item, o) {
+        bool known = false;
+        for (size_t k = 0; k < n && !known; k++)
+            known = !strcmp(item->string, keys[k]);
+        if (known)
+            continue;
+        char list[400] = "";
+        for (size_t k = 0, at = 0; k < n && at < sizeof list; k++)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", k ? ", " : "", keys[k]);
+        return sc_fail(p, "%s.%s: unknown field (%s has %s)", path, item->string, path, list);
+    }
+    return 0;
+}
+
 /* "normal" or "additive" (a clip's, an action's or a set op's blendMode), -1 otherwise. */
 int sc_blend_mode_of(const cJSON *v) {
     if (cJSON_IsString(v) && !strcmp(v->valuestring, "normal"))

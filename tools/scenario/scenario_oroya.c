@@ -19,6 +19,9 @@
 static int setup_joint_limit(play *p, const cJSON *l, const char *path, oroya_joint_limit *out) {
     if (!cJSON_IsObject(l))
         return sc_fail(p, "%s: expected an object", path);
+    if (SC_KNOWN_KEYS(p, l, path, "twistAxis", "reference", "swingAxis", "cone", "ellipse",
+                      "twist"))
+        return -1;
     double v[4];
     char sub[400];
     *out = (oroya_joint_limit){0};
@@ -134,8 +137,15 @@ static int ik_fields(play *p, const cJSON *o, const char *path, oroya_ik *ik) {
 static int setup_one_ik(play *p, const cJSON *o, const char *path, int index) {
     if (!cJSON_IsObject(o))
         return sc_fail(p, "%s: expected an object", path);
+    if (SC_KNOWN_KEYS(p, o, path, "name", "type", "joints", "weights", "limits", "target", "pole",
+                      "weight", "soft", "targetRotation", "midAxis", "forward", "up", "upAxis",
+                      "offset"))
+        return -1;
     oroya_ik *ik = &p->iks[index];
     oroya_joint_limit *limits = &p->ik_limits[index * OROYA_IK_MAX_CHAIN];
+    const cJSON *name_item = cJSON_GetObjectItemCaseSensitive(o, "name");
+    if (name_item && !cJSON_IsString(name_item))
+        return sc_fail(p, "%s.name: expected a string", path);
     const char *name = sc_get_string(o, "name");
     if (!name || !name[0])
         return sc_fail(p, "%s.name: required", path);
@@ -340,6 +350,9 @@ int sc_parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {
     for (int i = 0; name && i < p->ik_count; i++)
         if (!strcmp(p->iks[i].name, name))
             *out = i;
+    const cJSON *name_item = cJSON_GetObjectItemCaseSensitive(o, "name");
+    if (name_item && !cJSON_IsString(name_item))
+        return sc_fail(p, "%s.name: expected a string", path);
     if (*out < 0)
         return sc_fail(p, "%s.name: no IK named '%s' in \"oroya\": {\"ik\"}", path,
                        name ? name : "(missing)");
@@ -367,6 +380,9 @@ int sc_setup_oroya_extension(play *p) {
         return 0;
     if (!cJSON_IsObject(ext))
         return sc_fail(p, "oroya: expected an object");
+    if (SC_KNOWN_KEYS(p, ext, "oroya", "rotationBlend", "twistAxes", "jointLimits", "ik", "markers",
+                      "masks", "rootMotion", "curves"))
+        return -1;
     const cJSON *blend = cJSON_GetObjectItemCaseSensitive(ext, "rotationBlend");
     if (blend) {
         const char *b = cJSON_IsString(blend) ? blend->valuestring : "";
@@ -445,6 +461,10 @@ int sc_setup_oroya_markers(play *p) {
             snprintf(sub, sizeof sub, "%s[%d]", path, i);
             const char *name = cJSON_IsObject(m) ? sc_get_string(m, "name") : NULL;
             double t = 0;
+            if (cJSON_IsObject(m) && SC_KNOWN_KEYS(p, m, sub, "time", "name")) {
+                sc_free(p, marks);
+                return -1;
+            }
             if (!name) {
                 sc_free(p, marks);
                 return sc_fail(p, "%s.name: expected a string", sub);
@@ -517,6 +537,8 @@ int sc_setup_oroya_masks(play *p) {
         snprintf(path, sizeof path, "oroya.masks.%s", m->string);
         if (!cJSON_IsObject(m))
             return sc_fail(p, "%s: expected an object", path);
+        if (SC_KNOWN_KEYS(p, m, path, "include", "descendants", "exclude", "weights"))
+            return -1;
         oroya_mask_desc d = {.name = m->string};
         const cJSON *desc = cJSON_GetObjectItemCaseSensitive(m, "descendants");
         if (desc && !cJSON_IsBool(desc))
@@ -596,6 +618,8 @@ int sc_setup_oroya_root_motion(play *p) {
         return 0;
     if (!cJSON_IsObject(rm))
         return sc_fail(p, "oroya.rootMotion: expected {\"node\", \"extract\"}");
+    if (SC_KNOWN_KEYS(p, rm, "oroya.rootMotion", "node", "extract"))
+        return -1;
     const char *node = sc_get_string(rm, "node");
     int n = sc_find_node(p, node);
     if (n < 0)

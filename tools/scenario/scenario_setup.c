@@ -519,6 +519,8 @@ static int scenario_curve_tracks(play *p, const char *clip, const cJSON *list, o
         snprintf(path, sizeof path, "oroya.curves.%s[%d]", clip, i);
         if (!cJSON_IsObject(c))
             return sc_fail(p, "%s: expected an object", path);
+        if (SC_KNOWN_KEYS(p, c, path, "name", "interpolation", "times", "values"))
+            return -1;
         const char *name = sc_get_string(c, "name");
         if (!sc_is_name(name))
             return sc_fail(p, "%s.name: expected a curve name of [A-Za-z0-9_-]+", path);
