@@ -110,6 +110,9 @@ static void skin_one_reference(const oroya_pose_skin_job *job, uint32_t v, uint3
             j = 0;
         }
         const double w = job->weights[v * 4 + k];
+        if (w == 0) {
+            continue; /* as the kernels: a weight-0 influence adds nothing, NaN bones too */
+        }
         const float *p = job->palette[j].m;
         for (int c = 0; c < 4; c++) {
             for (int r = 0; r < 3; r++) {
@@ -629,7 +632,13 @@ oroya_result oroya__pose_skin_run_with(const oroya_pose_skin_job *job, int kerne
         .out_positions = job->out_positions,
         .out_normals = job->out_normals,
     };
-    oroya__skin_kernel_run(&k, kernel, true);
+    /* As oroya_skin_job_run: a palette with a NaN or infinite element takes the general
+     * loop, which skips weight-0 influences (the fast loops multiply them: 0 x NaN). */
+    bool finite = true;
+    for (size_t i = 0; i < (size_t)job->palette_count * 16; i++) {
+        finite = finite && isfinite(job->palette[0].m[i]);
+    }
+    oroya__skin_kernel_run(&k, kernel, finite);
     return OROYA_OK;
 }
 

@@ -214,6 +214,38 @@ static void test_against_skin_job(void) {
     OT_CHECK_MSG(worst_n <= 1e-6, "normals differ from oroya_skin_job_run by %g", worst_n);
 }
 
+/* A weight-0 influence on a bone whose matrix has NaN and inf: oroya_skin_job_run skips it
+ * (three.js does), and so do the deprecated job and its reference now (they gave NaN). */
+static void test_zero_weight_on_non_finite_bone(void) {
+    _Alignas(64) oroya_mat4 bones[2] = {oroya_mat4_identity(), oroya_mat4_identity()};
+    bones[1].m[0] = NAN;
+    bones[1].m[12] = INFINITY;
+    const float p[3] = {1, 2, 3}, n[3] = {0, 0, 1};
+    const uint16_t j[4] = {0, 1, 1, 1};
+    const float w[4] = {1, 0, 0, 0};
+    float op[3], on[3], sp[3], sn[3];
+    oroya_skin_job sj = {.count = 1,
+                         .positions = p,
+                         .normals = n,
+                         .joints = j,
+                         .weights = w,
+                         .palette_count = 2,
+                         .palette = bones[0].m,
+                         .out_positions = sp,
+                         .out_normals = sn};
+    OT_EQ_INT(oroya_skin_job_run(&sj, NULL), OROYA_OK);
+    OT_CHECK(sp[0] == 1 && sp[1] == 2 && sp[2] == 3 && sn[2] == 1);
+    for (int reference = 0; reference < 2; reference++) {
+        oroya_pose_skin_job job = {1, p, n, j, w, 2, bones, op, on};
+        OT_EQ_INT(reference ? oroya_pose_skin_run_reference(&job, NULL)
+                            : oroya_pose_skin_run(&job, NULL),
+                  OROYA_OK);
+        OT_CHECK_MSG(!memcmp(op, sp, sizeof op) && !memcmp(on, sn, sizeof on),
+                     "%s: (%g %g %g) (%g %g %g)", reference ? "reference" : "run", (double)op[0],
+                     (double)op[1], (double)op[2], (double)on[0], (double)on[1], (double)on[2]);
+    }
+}
+
 /* By hand: two bones, a translation and a 90-degree turn about z, weights 0.25 / 0.75. */
 static void test_hand_case(void) {
     oroya_mat4 p[2];
@@ -292,6 +324,7 @@ int main(void) {
     OT_RUN(test_palettes);
     OT_RUN(test_against_skin_job);
     OT_RUN(test_hand_case);
+    OT_RUN(test_zero_weight_on_non_finite_bone);
     OT_RUN(test_errors);
     return ot_finish();
 }
