@@ -227,7 +227,8 @@ const oroya_mat4 *oroya_pose_character_bones(const oroya_pose_character *charact
 /* Model and bone matrices are always finite: a joint whose model matrix would not be (scales
  * that multiply past float along a chain, an additive blend of huge keys) gets its parent's
  * (the identity local matrix; its children follow from there), and a bone matrix that is
- * still not finite the identity. The number of joints the last update held so (0: none);
+ * still not finite the identity. The number of joints the last update (before the first:
+ * create's rest pose) held so (0: none);
  * *first (may be NULL) gets the lowest, UINT32_MAX when none. Never allocates. */
 uint32_t oroya_pose_character_non_finite_count(const oroya_pose_character *character,
                                                uint32_t *first);

@@ -176,7 +176,7 @@ typedef struct oroya_joint_limit_job {
     const uint32_t *joints;          /* limit_count indices into rotations; NULL: limits[i] clamps
                                       * rotations[i] (then limit_count <= rotation_count) */
     uint32_t limit_count;
-    oroya_quat *rotations; /* in/out: rotation_count local rotations */
+    oroya_quat *rotations; /* in/out: rotation_count local rotations, 4-byte aligned */
     uint32_t rotation_count;
     uint32_t rotation_stride; /* bytes from one rotation to the next; 0 = sizeof(oroya_quat).
                                * To run on a scene's dense transforms, pass
@@ -184,8 +184,8 @@ typedef struct oroya_joint_limit_job {
                                * of 4, >= sizeof(oroya_quat) */
 } oroya_joint_limit_job;
 
-/* Checks the job: pointers present for non-zero counts (OROYA_ERR_INVALID_ARGUMENT), a valid
- * stride (OROYA_ERR_INVALID_ARGUMENT), every joint index < rotation_count
+/* Checks the job: pointers present for non-zero counts (OROYA_ERR_INVALID_ARGUMENT), rotations
+ * aligned to a float and a valid stride (OROYA_ERR_INVALID_ARGUMENT), every joint index < rotation_count
  * (OROYA_ERR_OUT_OF_RANGE, naming the limit and index) and every limit valid
  * (oroya_joint_limit_validate). Never allocates; O(limit_count). */
 oroya_result oroya_joint_limit_job_validate(const oroya_joint_limit_job *job, oroya_error *err);

@@ -37,8 +37,10 @@
 #endif
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__ELF__) &&        \
-    !defined(__SANITIZE_ADDRESS__) && !defined(OROYA_IK_NO_CLONES)
-/* The solver and the kernel hooks again for AVX2, picked at load time: VEX's three-operand
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) &&                             \
+    !defined(OROYA_IK_NO_CLONES)
+/* (Not under ASan or TSan: their run-time is not set up when the ifunc resolvers run at
+ * load time, and the library crashed there.) The solver and the kernel hooks again for AVX2, picked at load time: VEX's three-operand
  * form saves the register copies scalar SSE2 code is full of (about 7 % of the IK's
  * instructions). No FMA (not part of the avx2 target), and GCC does not reorder floating
  * point, so both give the same bits. */
@@ -739,6 +741,15 @@ IK_CLONES static const char *solve_aim(const oroya_ik *ik, uint32_t n, const flo
     const bool use_up = wup2 > 0 && vdot(ua, ua) > 0;
     double shares[OROYA_IK_MAX_CHAIN];
     double remaining = aim_shares(ik, n, shares);
+    /* Shares changed since the set-up checked them (a NaN, a negative one, a sum off 1: the
+     * set-up's test): a run-time fallback, not a silent "nothing to turn". */
+    bool shares_ok = fabs(remaining - 1) <= 1e-4;
+    for (uint32_t i = 0; i < n; i++) {
+        shares_ok = shares_ok && shares[i] >= 0;
+    }
+    if (!shares_ok) {
+        return "shares no longer valid (each >= 0, adding up to 1)";
+    }
     /* The aim ray and the up axis in world space, moved along as each joint turns. */
     const frame *last = &f[n - 1];
     /* No eye offset, and the target on the aiming joint (the eye), within the set-up's 1e-6
@@ -1311,6 +1322,9 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
     }
     double shares[OROYA_IK_MAX_CHAIN];
     double remaining = aim_shares(ik, n, shares);
+    if (!(fabs(remaining - 1) <= 1e-4)) {
+        return false; /* shares changed since the set-up: the double solver's fallback */
+    }
     /* With no offset the eye is the last pivot, p[n - 1]: the loop turns it with the joints
      * after each pivot (the last joint turns it about itself, which leaves it in place). */
     v4 fwd = q4_rot(q[n - 1], fw), upw = q4_rot(q[n - 1], ua);
@@ -1328,6 +1342,9 @@ IK_CLONES static bool fast_aim(const oroya_ik *ik, uint32_t n, v4 *p, v4 *q, con
     float sum = 0;
     for (uint32_t i = 0; i < n; i++) {
         const double part = remaining > 0 ? shares[i] / remaining : 0;
+        if (shares[i] < 0) {
+            return false; /* likewise */
+        }
         const float frac = (float)(part < 1 ? part : 1);
         remaining -= shares[i];
         if (!(frac > 0)) {

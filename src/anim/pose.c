@@ -1,6 +1,7 @@
 /* The pose layer: skeletons, the runtime clip format, sampling, blending, local-to-model.
  * See include/oroya/pose.h for the contracts and docs/performance.md for the design. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal/base.h"
@@ -635,6 +636,11 @@ uint32_t oroya_pose_clip_ignored_tracks(const oroya_pose_clip *clip) {
 
 /* ---- characters ---------------------------------------------------------------------------- */
 
+static void local_to_model_guarded(const oroya_pose_skeleton *skeleton,
+                                   const oroya_soa_transform *locals, const oroya_mat4 *root,
+                                   oroya_mat4 *models, oroya_mat4 *bones,
+                                   oroya__pose_guard_report *held);
+
 oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
                                          oroya_pose_character **out, oroya_error *err) {
     if (out) {
@@ -681,7 +687,9 @@ oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
     c->cursors = (uint16_t *)(mem + o_cur);
     c->intervals = (oroya__pose_interval *)(mem + o_iv);
     memcpy(c->locals, skel->rest, skel->block_count * sizeof(oroya_soa_transform));
-    oroya_pose_local_to_model(skel, c->locals, NULL, c->models, c->bones);
+    /* The rest pose's joints held (a rest scale chain past float) count as the last
+     * update's until the first update. */
+    local_to_model_guarded(skel, c->locals, NULL, c->models, c->bones, &c->guard);
     *out = c;
     return OROYA_OK;
 }
@@ -732,29 +740,45 @@ oroya_result oroya_pose_local_to_model(const oroya_pose_skeleton *skeleton,
             return OROYA_ERR_INVALID_ARGUMENT;
         }
     }
+    oroya__pose_guard_report held;
+    local_to_model_guarded(skeleton, locals, root, models, bones, &held);
+    return held.count ? OROYA_ERR_NON_FINITE : OROYA_OK;
+}
+
+static void local_to_model_guarded(const oroya_pose_skeleton *skeleton,
+                                   const oroya_soa_transform *locals, const oroya_mat4 *root,
+                                   oroya_mat4 *models, oroya_mat4 *bones,
+                                   oroya__pose_guard_report *held) {
     for (uint32_t b = 0; b < skeleton->block_count; b++) {
         ltm_pair(skeleton, b, b, &locals[b], &locals[b], root, models, bones);
     }
-    oroya__pose_guard_report held;
-    oroya__pose_guard(skeleton, locals, root, models, bones, &held);
-    return held.count ? OROYA_ERR_NON_FINITE : OROYA_OK;
+    oroya__pose_guard(skeleton, locals, root, models, bones, held);
 }
 
 /* ---- update ------------------------------------------------------------------------------- */
 
+/* index: the update's place in a batch, UINT32_MAX for oroya_pose_character_update (the
+ * messages then name the call, not an updates array it does not have). */
 static oroya_result check_update(const oroya_pose_character *c, const oroya_pose_layer *layers,
                                  uint32_t layer_count, uint32_t index, oroya_error *err) {
+    char at[48], in[48];
+    if (index == UINT32_MAX) {
+        snprintf(at, sizeof at, "oroya_pose_character_update");
+        snprintf(in, sizeof in, "oroya_pose_character_update: ");
+    } else {
+        snprintf(at, sizeof at, "updates[%u]", index);
+        snprintf(in, sizeof in, "updates[%u].", index);
+    }
     if (!c) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "updates[%u]: character is NULL",
-                           index);
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: character is NULL", at);
     }
     if (layer_count > c->max_layers) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "updates[%u]: %u layers, the character has %u slots", index, layer_count,
+                           "%s: %u layers, the character has %u slots", at, layer_count,
                            c->max_layers);
     }
     if (layer_count && !layers) {
-        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "updates[%u]: layers is NULL", index);
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%s: layers is NULL", at);
     }
     for (uint32_t i = 0; i < layer_count; i++) {
         if (!layers[i].clip) {
@@ -762,16 +786,15 @@ static oroya_result check_update(const oroya_pose_character *c, const oroya_pose
         }
         if (layers[i].clip->skeleton != c->skeleton) {
             return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "updates[%u].layers[%u]: the clip was built for another skeleton",
-                               index, i);
+                               "%slayers[%u]: the clip was built for another skeleton", in, i);
         }
         if (!isfinite(layers[i].time)) {
-            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "updates[%u].layers[%u]: time is not finite", index, i);
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "%slayers[%u]: time is not finite",
+                               in, i);
         }
         if (layers[i].weight > 0 && !isfinite(layers[i].weight)) {
             return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                               "updates[%u].layers[%u]: weight is not finite", index, i);
+                               "%slayers[%u]: weight is not finite", in, i);
         }
     }
     return OROYA_OK;
@@ -966,7 +989,7 @@ static void run_update(oroya_pose_character *c, const oroya_pose_layer *layers,
 oroya_result oroya_pose_character_update(oroya_pose_character *character,
                                          const oroya_pose_layer *layers, uint32_t layer_count,
                                          oroya_error *err) {
-    oroya_result res = check_update(character, layers, layer_count, 0, err);
+    oroya_result res = check_update(character, layers, layer_count, UINT32_MAX, err);
     if (res != OROYA_OK) {
         return res;
     }

@@ -506,6 +506,10 @@ oroya_result oroya_joint_limit_job_validate(const oroya_joint_limit_job *job, or
                            "joint limit job: rotations is NULL with rotation_count %u",
                            job->rotation_count);
     }
+    if ((uintptr_t)job->rotations % _Alignof(float) != 0) {
+        return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                           "joint limit job: rotations is not aligned to a float (4 bytes)");
+    }
     uint32_t stride = job->rotation_stride;
     if (stride != 0 && (stride < sizeof(oroya_quat) || stride % sizeof(float) != 0)) {
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,

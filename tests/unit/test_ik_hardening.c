@@ -357,6 +357,56 @@ static void test_aim_target_on_the_aiming_joint(void) {
     oroya_scene_destroy(scene);
 }
 
+/* Aim shares made invalid after set-up (a NaN, a negative one, a sum off 1) are a run-time
+ * fallback naming them, on the solver and the kernel (float and double) paths: they turned
+ * nothing and returned OK, uncounted. */
+static void test_aim_shares_at_run_time(void) {
+    oroya_scene *scene = make_scene(NULL);
+    const oroya_mat4 *w = oroya_scene_world_matrices(scene);
+    const oroya_transform *tr = oroya_scene_transforms(scene);
+    oroya_error err = {0};
+    oroya_mat4 chain[2] = {w[6], w[7]};
+    const oroya_quat in[2] = {tr[6].rotation, tr[7].rotation};
+    const float bad[3][2] = {{NAN, 0.6f}, {-0.5f, 1.5f}, {0.2f, 0.3f}};
+    for (int c = 0; c < 3; c++) {
+        oroya_ik aim = neck_aim();
+        aim.shares[0] = bad[c][0];
+        aim.shares[1] = bad[c][1];
+        oroya_quat out[2];
+        OT_EQ_INT(oroya_ik_solve_run(&(oroya_ik_solve_job){&aim, chain, in, out, NULL}, &err),
+                  OROYA_ERR_INVALID_DATA);
+        OT_CHECK_MSG(strstr(err.message, "shares") != NULL, "%s", err.message);
+        for (int k = 0; k < 2; k++) {
+            OT_CHECK(quat_angle(out[k], in[k]) < 1e-6);
+        }
+    }
+    for (int fast = 0; fast < 2; fast++) {
+        for (int c = 0; c < 3; c++) {
+            oroya_pose_skeleton *skel;
+            oroya_pose_character *ch = make_character(&skel, NULL);
+            const oroya_quat blended[2] = {local_rotation(ch, 6), local_rotation(ch, 7)};
+            oroya_ik aim = neck_aim();
+            oroya_joint_limit lim[2] = {{.twist_axis = {0, 1, 0}}, {.twist_axis = {0, 1, 0}}};
+            lim[0].swing = lim[1].swing = OROYA_SWING_CONE;
+            lim[0].swing_max[0] = lim[1].swing_max[0] = 3.0f;
+            aim.limits = fast ? NULL : lim; /* limits send the kernel to the double solver */
+            OT_CHECK_MSG(oroya_pose_character_set_ik(ch, &aim, 1, &err) == OROYA_OK, "%s",
+                         err.message);
+            aim.shares[0] = bad[c][0];
+            aim.shares[1] = bad[c][1];
+            OT_CHECK(oroya_pose_character_update(ch, NULL, 0, NULL) == OROYA_OK);
+            OT_EQ_INT(oroya_pose_character_ik_fallbacks(ch, NULL), 1);
+            for (int k = 0; k < 2; k++) {
+                const oroya_quat q = local_rotation(ch, 6 + (uint32_t)k);
+                OT_CHECK_MSG(memcmp(&q, &blended[k], sizeof q) == 0, "fast %d case %d joint %d",
+                             fast, c, k);
+            }
+            destroy_character(ch, skel);
+        }
+    }
+    oroya_scene_destroy(scene);
+}
+
 /* A two-bone pole or target some 1e19 away (squares just below float's largest): unit
  * rotations, and the pole's direction is all that counts. */
 static void test_two_bone_huge_pole_and_target(void) {
@@ -628,6 +678,7 @@ int main(void) {
     OT_RUN(test_joints_changed_after_the_pass);
     OT_RUN(test_non_unit_rotation_between_chain_joints);
     OT_RUN(test_aim_target_on_the_aiming_joint);
+    OT_RUN(test_aim_shares_at_run_time);
     OT_RUN(test_two_bone_huge_pole_and_target);
     OT_RUN(test_negative_scale_on_the_path);
     OT_RUN(test_two_bone_end_limit_invalid);

@@ -860,6 +860,13 @@ static void test_limit_job(void) {
     job.rotation_stride = 8;
     OT_EQ_INT(oroya_joint_limit_job_validate(&job, &err), OROYA_ERR_INVALID_ARGUMENT);
     job.rotation_stride = sizeof(pose_record);
+    /* Rotations not aligned to a float: refused (UBSan reported misaligned loads). */
+    oroya_quat *const rotations = job.rotations;
+    job.rotations = (oroya_quat *)(void *)((char *)rotations + 2);
+    OT_EQ_INT(oroya_joint_limit_job_run(&job, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(strstr(err.message, "aligned") != NULL);
+    job.rotations = rotations;
+    OT_CHECK(memcmp(pose, before, sizeof pose) == 0);
     oroya_joint_limit broken[2] = {limits[0], limits[1]};
     broken[1].twist_max = -1;
     job.limits = broken;
