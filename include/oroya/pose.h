@@ -316,7 +316,8 @@ typedef struct oroya_pose_skin_job {
 
 /* DEPRECATED: a thin wrapper over the kernel of oroya_skin_job_run (the same loops, so the
  * same results as oroya_skin_job_run on a job without bind matrices). Unlike it, every joint
- * index must be in range, even with weight 0. Errors: INVALID_ARGUMENT (NULL spans, normals
+ * index must be in range, even with weight 0. count 0 is OK with nothing else checked (nothing
+ * to skin). Errors: INVALID_ARGUMENT (NULL spans, normals
  * without out_normals, palette count 0 or above 32767), OUT_OF_RANGE (a joint index >=
  * palette_count; all indices are checked before any vertex is skinned, so the outputs are
  * untouched, and the message names the first such vertex). Never allocates; uses up to

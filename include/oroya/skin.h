@@ -83,7 +83,8 @@ typedef struct oroya_skin_job {
                                          normal shorter than about 1e-19 or longer than about
                                          1e19, whose square float cannot hold: see
                                          docs/skinning.md); may be `normals` */
-    float *out_bounds;                /* 6 floats: min xyz, max xyz of out_positions; optional */
+    float *out_bounds;                /* 6 floats: min xyz, max xyz of out_positions; optional
+                                         (count 0: +inf then -inf, three.js's empty Box3) */
 } oroya_skin_job;
 
 /* Checks a job completely, O(count + palette_count). Errors (the message names the vertex
