@@ -257,6 +257,9 @@ struct oroya_mixer {
     /* Root motion (oroya_mixer_set_root_motion; rm_mode and the sums are above). */
     oroya_node rm_node;
     oroya_transform rm_home; /* the extracted components' in-place values */
+    bool rm_written;         /* property path: a blend wrote the root this update */
+    oroya_node rm_rewrite;   /* property path: the root whose hold set_root_motion changed: its
+                                bindings write at their next apply even when unchanged */
     oroya_root_motion rm_delta, rm_total;
     uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
     /* Curves (oroya_mixer_curve_index): names and the values CURVE bindings write. */
@@ -553,11 +556,12 @@ static void binding_apply(oroya_mixer *m, binding *b, uint32_t accu_index) {
     if (weight_additive > 0)
         mix_region_additive(b, accu, region(b, REGION_ADD), 1);
     const double *a0 = region(b, REGION_ACCU0), *a1 = region(b, REGION_ACCU0 + 1);
-    for (uint32_t i = 0; i != b->size; ++i) {
-        if (a0[i] != a1[i]) {
-            binding_set_value(m, b, accu);
-            break;
-        }
+    bool write = m->rm_rewrite.id != 0 && b->node.id == m->rm_rewrite.id;
+    for (uint32_t i = 0; i != b->size && !write; ++i)
+        write = a0[i] != a1[i];
+    if (write) {
+        binding_set_value(m, b, accu);
+        m->rm_written |= m->rm_mode != OROYA_ROOT_NONE && b->node.id == m->rm_node.id;
     }
 }
 
@@ -1291,8 +1295,8 @@ static void fire_marker_segments(oroya_action *a, const marker_pass *mp, int64_t
 /* The markers of a LOOP_ONCE update from raw time t0 to t1 (already clamped to [0, d]). */
 static void fire_markers_once(oroya_action *a, double t0, double t1, bool start) {
     const marker_list l = markers_of(a);
-    if (l.count == 0)
-        return;
+    if (l.count == 0 || !(a->duration > 0))
+        return; /* a zero-length clip fires none (docs/mixer.md, "Markers"), as on repeat */
     if (t1 >= t0)
         fire_marker_range(a, l, t0, start, t1, true, true);
     else
@@ -1997,6 +2001,14 @@ static binding *find_binding(oroya_mixer *m, oroya_node node, const char *target
     return NULL;
 }
 
+/* Forgets the curves registered from index `from` on (their names freed). */
+static void drop_curves_from(oroya_mixer *m, uint32_t from) {
+    for (uint32_t i = from; i < m->curve_count; i++)
+        oroya__free(&m->allocator, (void *)m->curves[i].name);
+    if (from < m->curve_count)
+        m->curve_count = from;
+}
+
 static oroya_result bind_track(oroya_mixer *m, const oroya_track *t, binding **out) {
     oroya_node node = {0};
     if (t->property == OROYA_PROPERTY_CURVE || !t->target ||
@@ -2217,11 +2229,15 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
     a->endings.ending_end = OROYA_ENDING_ZERO_CURVATURE;
     a->cache_index = NO_INDEX;
 
+    /* A failed call leaves the mixer as it was: the curves its CURVE tracks registered go
+     * too (their bindings, this call's own, are released with it). */
+    const uint32_t curves_before = m->curve_count;
     for (uint32_t i = 0; i < n; i++) {
         oroya_result r = bind_track(m, &clip->tracks[i], &a->bindings[i]);
         if (r != OROYA_OK) {
             release_bindings(m, a, i);
             free_action(m, a);
+            drop_curves_from(m, curves_before);
             return r;
         }
     }
@@ -2231,6 +2247,7 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
         if (r != OROYA_OK) {
             release_bindings(m, a, n);
             free_action(m, a);
+            drop_curves_from(m, curves_before);
             return r;
         }
     }
@@ -2361,15 +2378,20 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
         refresh_layout(m);
     const bool kernel = m->kernel_mode;
     uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
+    m->rm_written = false;
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
         if (!kernel || m->bindings[i]->joint == NO_INDEX)
             binding_apply(m, m->bindings[i], accu_index);
+    m->rm_rewrite = (oroya_node){0};
     if (m->rm_mode != OROYA_ROOT_NONE) {
         root_motion_finish(m);
-        /* The scene holds the root unless the kernel does (then kernel_run holds it). */
+        /* The scene holds the root unless the kernel does (then kernel_run holds it), and
+         * only a value this update's blend wrote (as the kernel: a root no action animates,
+         * or the original an action's stop restored, is left as it is; a root moved by hand
+         * stays moved). */
         uint32_t j = kernel ? m->rm_joint : NO_INDEX;
         uint32_t dn = oroya_scene_node_index(m->scene, m->rm_node);
-        if (j == NO_INDEX && dn < oroya_scene_node_count(m->scene)) {
+        if (j == NO_INDEX && m->rm_written && dn < oroya_scene_node_count(m->scene)) {
             oroya_transform *tr = &oroya__scene_transforms_raw(m->scene)[dn];
             root_motion_hold(m, &tr->translation, &tr->rotation);
         }
@@ -3572,6 +3594,10 @@ oroya_result oroya_mixer_set_root_motion(oroya_mixer *m, oroya_node root, oroya_
     if (mode != OROYA_ROOT_NONE && oroya_scene_get_transform(m->scene, root, &home) != OROYA_OK)
         return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
                            "root motion: the root node is not in the scene");
+    /* The old root's held components go back to what its blend gives at the next update,
+     * even when that value does not change (a paused action), as on the kernel path. */
+    if (m->rm_mode != OROYA_ROOT_NONE)
+        m->rm_rewrite = m->rm_node;
     m->rm_mode = mode;
     m->rm_node = mode != OROYA_ROOT_NONE ? root : (oroya_node){0};
     if (mode != OROYA_ROOT_NONE)

@@ -462,6 +462,48 @@ static void test_marker_at_end_exact_duration(void) {
     oroya_scene_destroy(scene);
 }
 
+/* A zero-length clip fires no marker in any loop mode, LOOP_ONCE included (its finishing
+ * update fired a marker at 0, forwards and backwards). */
+static void test_zero_length_clip_no_marker(void) {
+    for (int mode = 0; mode < 3; mode++) {
+        for (int back = 0; back < 2; back++) {
+            fixture f;
+            memset(&f, 0, sizeof f);
+            OT_CHECK(oroya_scene_create(NULL, &f.scene) == OROYA_OK);
+            oroya_node n;
+            OT_CHECK(oroya_scene_add_node(f.scene, "n", (oroya_node){0}, OROYA_NODE_BONE, &n) ==
+                     OROYA_OK);
+            static const float times[] = {0};
+            static const float values[] = {1, 2, 3};
+            oroya_track t = {.target = "n",
+                             .property = OROYA_PROPERTY_TRANSLATION,
+                             .interpolation = OROYA_INTERP_LINEAR,
+                             .times = times,
+                             .values = values,
+                             .key_count = 1,
+                             .components = 3};
+            OT_CHECK(
+                oroya_clip_create(&(oroya_clip_desc){.name = "z", .tracks = &t, .track_count = 1},
+                                  &f.clip, NULL) == OROYA_OK);
+            OT_CHECK(oroya_clip_set_markers(f.clip, &(oroya_marker){0.0, "s"}, 1, NULL) ==
+                     OROYA_OK);
+            OT_CHECK(oroya_mixer_create(f.scene,
+                                        &(oroya_mixer_desc){.on_event = on_event, .user = &f.rec},
+                                        &f.mixer) == OROYA_OK);
+            OT_CHECK(oroya_mixer_play(f.mixer, f.clip, &f.action) == OROYA_OK);
+            OT_CHECK(oroya_action_set_loop(f.action, (oroya_loop_mode)mode, INFINITY) == OROYA_OK);
+            if (back)
+                OT_CHECK(oroya_action_set_time_scale(f.action, -1) == OROYA_OK);
+            for (int k = 0; k < 3; k++) {
+                const char *got = step(&f, 0.25);
+                OT_CHECK_MSG(!strstr(got, "s "), "mode %d back %d update %d: \"%s\"", mode, back, k,
+                             got);
+            }
+            teardown(&f);
+        }
+    }
+}
+
 /* oroya_mixer_destroy from the event callback: the update stops there, so no event comes
  * after that one (the rest of a multi-loop pass kept coming before), and it returns OK. */
 static oroya_mixer *doomed;
@@ -507,5 +549,6 @@ int main(void) {
     OT_RUN(test_marker_loop_count_saturated);
     OT_RUN(test_marker_at_end_exact_duration);
     OT_RUN(test_destroy_from_callback_stops_events);
+    OT_RUN(test_zero_length_clip_no_marker);
     return ot_finish();
 }

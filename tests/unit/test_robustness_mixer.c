@@ -457,6 +457,60 @@ static void test_determinism(void) {
                  (unsigned long long)four);
 }
 
+/* oroya_mixer_clip_action refused for lack of memory leaves the mixer's curve table as it was
+ * (a refusal after the curve was registered kept it: curve_count 1, find_curve found it). */
+static void test_failed_clip_action_keeps_curves(void) {
+    oroya_scene *s = NULL;
+    oroya_node hips;
+    OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(s, "hips", (oroya_node){0}, OROYA_NODE_BONE, &hips) == OROYA_OK);
+    static const float t[2] = {0, 1}, cv[2] = {0, 1}, tv[6] = {0, 0, 0, 1, 0, 0};
+    const oroya_track tr[2] = {{.target = "footstep",
+                                .property = OROYA_PROPERTY_CURVE,
+                                .interpolation = OROYA_INTERP_LINEAR,
+                                .components = 1,
+                                .key_count = 2,
+                                .times = t,
+                                .values = cv},
+                               {.target = "hips",
+                                .property = OROYA_PROPERTY_TRANSLATION,
+                                .interpolation = OROYA_INTERP_LINEAR,
+                                .components = 3,
+                                .key_count = 2,
+                                .times = t,
+                                .values = tv}};
+    oroya_clip *c = NULL;
+    OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.name = "c", .tracks = tr, .track_count = 2}, &c,
+                               NULL) == OROYA_OK);
+    rb_heap h;
+    rb_reset(&h, 0);
+    oroya_mixer *m = NULL;
+    OT_CHECK(oroya_mixer_create(s, &(oroya_mixer_desc){.allocator = rb_allocator(&h)}, &m) ==
+             OROYA_OK);
+    long refused = 0;
+    for (long n = 1; m && c && n < 100; n++) {
+        h.fail_at = h.calls + n;
+        oroya_action *a = NULL;
+        const oroya_result r = oroya_mixer_clip_action(m, c, &a);
+        uint32_t idx;
+        if (r == OROYA_OK) {
+            OT_CHECK(oroya_mixer_find_curve(m, "footstep", &idx) == OROYA_OK);
+            break;
+        }
+        refused++;
+        OT_EQ_INT(r, OROYA_ERR_OUT_OF_MEMORY);
+        OT_CHECK_MSG(oroya_mixer_curve_count(m) == 0 &&
+                         oroya_mixer_find_curve(m, "footstep", &idx) == OROYA_ERR_NOT_FOUND,
+                     "refusal %ld left %u curves", n, oroya_mixer_curve_count(m));
+    }
+    OT_CHECK(refused >= 3);
+    h.fail_at = 0;
+    oroya_mixer_destroy(m);
+    OT_CHECK(h.live == 0);
+    oroya_clip_destroy(c);
+    oroya_scene_destroy(s);
+}
+
 int main(void) {
     RB_RUN(test_fault_mixer);
     RB_RUN(test_fault_mixer_recovers);
@@ -466,5 +520,6 @@ int main(void) {
     RB_RUN(test_zero_length_clip);
     RB_RUN(test_action_limit);
     RB_RUN(test_determinism);
+    RB_RUN(test_failed_clip_action_keeps_curves);
     return ot_finish();
 }

@@ -745,6 +745,80 @@ static void test_batch_callback_changes_later_mixer(void) {
     bench_character_free(&bc);
 }
 
+/* Root motion, property path against kernel path (they disagreed): turning it off or
+ * changing its mode while the action is paused (the property path kept the held root: its
+ * binding writes only a changed value), the last action on the root stopped (the property
+ * path held the restored original), and a root nothing animates moved by hand (the property
+ * path put it back). Each case, the hips on both paths within 1e-5. */
+static void root_case(int kernel, int c, oroya_transform *out) {
+    bench_character ch;
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &ch, &err) == OROYA_OK);
+    oroya_rig *rig = NULL;
+    if (kernel)
+        OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = ch.scene,
+                                                    .joints = ch.nodes,
+                                                    .joint_count = ch.joint_count,
+                                                    .inverse_bind = ch.inverse_bind,
+                                                    .clips = (const oroya_clip *const *)ch.clips,
+                                                    .clip_count = 4},
+                                  &rig, &err) == OROYA_OK);
+    oroya_mixer *m = NULL;
+    OT_CHECK(oroya_mixer_create(ch.scene, &(oroya_mixer_desc){.rig = rig}, &m) == OROYA_OK);
+    const oroya_node hips = ch.nodes[0];
+    oroya_action *walk = NULL;
+    if (c < 2)
+        OT_CHECK(oroya_mixer_set_root_motion(m, hips, OROYA_ROOT_XZ, &err) == OROYA_OK);
+    OT_CHECK(oroya_mixer_play(m, ch.clips[0], &walk) == OROYA_OK);
+    for (int f = 0; f < 10; f++)
+        OT_CHECK(oroya_mixer_update(m, 1 / 30.0) == OROYA_OK);
+    if (c < 2) {
+        oroya_action_set_paused(walk, true);
+        OT_CHECK(oroya_mixer_update(m, 1 / 30.0) == OROYA_OK);
+        OT_CHECK(oroya_mixer_set_root_motion(m, hips, c == 0 ? OROYA_ROOT_NONE : OROYA_ROOT_Y,
+                                             &err) == OROYA_OK);
+    } else {
+        OT_CHECK(oroya_mixer_set_root_motion(m, hips, OROYA_ROOT_XZ_YAW, &err) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(m, 1 / 30.0) == OROYA_OK);
+        oroya_action_stop(walk);
+    }
+    OT_CHECK(oroya_mixer_update(m, 1 / 30.0) == OROYA_OK);
+    OT_CHECK(oroya_mixer_update(m, 1 / 30.0) == OROYA_OK);
+    oroya_scene_get_transform(ch.scene, hips, &out[0]);
+    if (c == 2) {
+        oroya_transform t = out[0];
+        t.translation.x = 3;
+        OT_CHECK(oroya_scene_set_transform(ch.scene, hips, &t) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(m, 1 / 30.0) == OROYA_OK);
+        oroya_scene_get_transform(ch.scene, hips, &out[1]);
+        OT_CHECK_MSG(out[1].translation.x == 3, "%s path: a root moved by hand was moved back",
+                     kernel ? "kernel" : "property");
+    }
+    oroya_mixer_destroy(m);
+    oroya_rig_destroy(rig);
+    bench_character_free(&ch);
+}
+
+static void test_root_motion_paths_agree(void) {
+    for (int c = 0; c < 3; c++) {
+        oroya_transform p[2] = {0}, k[2] = {0};
+        root_case(0, c, p);
+        root_case(1, c, k);
+        const float d[7] = {
+            p[0].translation.x - k[0].translation.x, p[0].translation.y - k[0].translation.y,
+            p[0].translation.z - k[0].translation.z, p[0].rotation.x - k[0].rotation.x,
+            p[0].rotation.y - k[0].rotation.y,       p[0].rotation.z - k[0].rotation.z,
+            p[0].rotation.w - k[0].rotation.w};
+        float worst = 0;
+        for (int i = 0; i < 7; i++)
+            worst = fmaxf(worst, fabsf(d[i]));
+        OT_CHECK_MSG(worst <= 1e-5f, "case %d: property (%g %g %g) kernel (%g %g %g): %g apart", c,
+                     (double)p[0].translation.x, (double)p[0].translation.y,
+                     (double)p[0].translation.z, (double)k[0].translation.x,
+                     (double)k[0].translation.y, (double)k[0].translation.z, (double)worst);
+    }
+}
+
 /* oroya_rig_create takes a const scene and only reads it: rigs for several characters may be
  * built from one shared scene on several threads once nothing is pending (scene.h,
  * "Threading"). It took the transforms through oroya_scene_transforms, which moves the
@@ -781,5 +855,6 @@ int main(void) {
     OT_RUN(test_rig_create_reads_only);
     OT_RUN(test_batch_check_bounds);
     OT_RUN(test_batch_callback_changes_later_mixer);
+    OT_RUN(test_root_motion_paths_agree);
     return ot_finish();
 }
