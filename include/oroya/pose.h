@@ -18,7 +18,10 @@
  * t += w * delta, s += w * delta, where the deltas are the clip's keys relative to the rest
  * pose (made at clip build time, as AnimationUtils.makeClipAdditive does).
  * Sampling reproduces oroya_track_sample (STEP, LINEAR, CUBICSPLINE; SMOOTH and STERP
- * rotations sample as LINEAR, as there) within 1e-6, computed in float with SSE2.
+ * rotations sample as LINEAR, as there) within 1e-6, computed in float with SSE2; between two
+ * rotation keys it takes oroya_track_sample's arc (decided in double) also where the float
+ * sign test would not (keys a half turn apart: such a key is stored moved by about 1e-7, see
+ * docs/pose.md).
  *
  * What it does not do: time keeping, looping and events (pass clip-local times; see
  * oroya/mixer.h for three.js actions), scene binding, morph weights (WEIGHTS tracks are

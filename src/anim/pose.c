@@ -280,6 +280,42 @@ static uint32_t group_for(oroya_pose_clip *c, const float **src, uint32_t *cnt,
     return g;
 }
 
+/* q4_dot of the kernel, in the same order and float roundings (w first, then z, y, x). */
+static float kernel_dot(const float a[4], const float b[4]) {
+    float d = a[3] * b[3];
+    d = a[2] * b[2] + d;
+    d = a[1] * b[1] + d;
+    return a[0] * b[0] + d;
+}
+
+/* oroya_track_sample (three.js's slerpFlat) takes the shorter arc by the sign of the two keys'
+ * dot product in double; the kernel decides by its float dot product, whose rounding can give
+ * the other sign when the keys are about a half turn apart (|dot| below a few 1e-7): it then
+ * turns the other way round, up to 180 degrees off mid-interval. `prev_src` and `v` are two
+ * consecutive keys as the source holds them, `prev` the first as stored; when the kernel's
+ * sign on (prev, v) differs from the source's on (prev_src, v), v moves towards prev (away from
+ * it for a negative dot) by the smallest multiple of it (2^-24, 2^-23, ...) that makes them
+ * agree: about 1e-7 per component. Build time only; the kernel is unchanged. */
+static void agree_arc(const float prev_src[4], const float prev[4], float v[4]) {
+    const double d = (double)prev_src[0] * v[0] + (double)prev_src[1] * v[1] +
+                     (double)prev_src[2] * v[2] + (double)prev_src[3] * v[3];
+    const bool flip = d < 0;
+    if ((kernel_dot(prev, v) < 0) == flip) {
+        return;
+    }
+    const float s = flip ? -1.0f : 1.0f;
+    for (float eps = 0x1p-24f; eps <= 0x1p-14f; eps *= 2) {
+        float w[4];
+        for (int e = 0; e < 4; e++) {
+            w[e] = v[e] + s * eps * prev[e];
+        }
+        if ((kernel_dot(prev, w) < 0) == flip) {
+            memcpy(v, w, sizeof w);
+            return;
+        }
+    }
+}
+
 /* Key k of a track as a runtime value: its comps values (the value part of a cubic key),
  * made relative to the rest value `ref` for additive clips. */
 static void key_value(const oroya_track *tr, uint32_t k, uint32_t comps, bool additive,
@@ -384,6 +420,9 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip, const oroya_
                                                 : lanes->step[l] ? OROYA__KIND_STEP
                                                                  : OROYA__KIND_LINEAR),
                                       0};
+            const bool slerped =
+                ti != UINT32_MAX && ch == OROYA__CH_R && !lanes->cubic[l] && !lanes->step[l];
+            float prev_src[4] = {0, 0, 0, 1}, prev[4] = {0, 0, 0, 1};
             for (uint32_t k = 0; k < count; k++) {
                 float v[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
                 if (ti == UINT32_MAX) {
@@ -392,6 +431,15 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip, const oroya_
                     cubic_key(&clip->tracks[ti], k, comps, additive, ref[l], ch, v);
                 } else {
                     key_value(&clip->tracks[ti], k, comps, additive, ref[l], ch, v[value_part]);
+                }
+                if (slerped) {
+                    float src[4];
+                    memcpy(src, v[value_part], sizeof src);
+                    if (k > 0) {
+                        agree_arc(prev_src, prev, v[value_part]);
+                    }
+                    memcpy(prev_src, src, sizeof src);
+                    memcpy(prev, v[value_part], sizeof prev);
                 }
                 for (uint32_t part = 0; part < parts; part++) {
                     for (uint32_t e = 0; e < comps; e++) {
@@ -430,6 +478,7 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip, const oroya_
         pc->stride = (uint8_t)stride;
         const float *times = keys + c->groups[pc->group].offset;
         const uint32_t count = c->groups[pc->group].count;
+        float prev_src[4] = {0, 0, 0, 1}, prev[4] = {0, 0, 0, 1};
         for (uint32_t k = 0; k < count; k++) {
             float *r = keys + *used;
             r[0] = times[k];
@@ -442,6 +491,15 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip, const oroya_
             } else {
                 float v[4];
                 key_value(tr, k, comps, additive, ref[l], ch, v);
+                if (ch == OROYA__CH_R && tr->interpolation != OROYA_INTERP_STEP) {
+                    float src[4];
+                    memcpy(src, v, sizeof src);
+                    if (k > 0) {
+                        agree_arc(prev_src, prev, v);
+                    }
+                    memcpy(prev_src, src, sizeof src);
+                    memcpy(prev, v, sizeof prev);
+                }
                 memcpy(r + 1, v, comps * sizeof(float));
             }
             *used += stride;

@@ -674,6 +674,106 @@ static void test_key_times_exact(void) {
     oroya_clip_destroy(clip);
 }
 
+/* Two rotation keys about a half turn apart (dot product ~1e-8): oroya_track_sample decides
+ * the arc by the sign of the dot product in double (three.js's slerpFlat), the kernel in float,
+ * whose rounding gave the other sign for about a third of such pairs, and the kernel then
+ * turned the other way round (180 degrees off mid-interval). Pairs of float keys with a dot
+ * product of either sign at that scale, three keys a track, on a uniform block (shared key
+ * times) and a per-lane block (different times), on both kernels: every sample within 2e-6
+ * of oroya_track_sample, as rotations. */
+static void test_half_turn_arc_matches_track_sample(void) {
+    enum { J = 8, K = 3, TRIALS = 40 };
+    uint32_t parents[J];
+    const char *names[J] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    for (uint32_t j = 0; j < J; j++) {
+        parents[j] = j ? j - 1 : UINT32_MAX;
+    }
+    oroya_pose_skeleton *skel = NULL;
+    OT_CHECK(oroya_pose_skeleton_create(
+                 &(oroya_pose_skeleton_desc){.joint_count = J, .parents = parents, .names = names},
+                 &skel, NULL) == OROYA_OK);
+    static const float t_shared[K] = {0, 1, 2}, t_other[K] = {0, 1, 2.5f};
+    double worst = 0;
+    int near_zero = 0;
+    for (int trial = 0; trial < TRIALS; trial++) {
+        float values[J][K * 4];
+        oroya_track tracks[J];
+        for (uint32_t j = 0; j < J; j++) {
+            /* Key k + 1 is key k's random companion made orthogonal to it in double. */
+            oroya_quat q0 = rand_quat();
+            double prev[4] = {q0.x, q0.y, q0.z, q0.w};
+            for (int k = 0; k < K; k++) {
+                if (k > 0) {
+                    oroya_quat r = rand_quat();
+                    double c[4] = {r.x, r.y, r.z, r.w}, d = 0, len = 0;
+                    for (int e = 0; e < 4; e++) {
+                        d += c[e] * prev[e];
+                    }
+                    for (int e = 0; e < 4; e++) {
+                        c[e] -= d * prev[e];
+                        len += c[e] * c[e];
+                    }
+                    for (int e = 0; e < 4; e++) {
+                        prev[e] = c[e] / sqrt(len);
+                    }
+                }
+                for (int e = 0; e < 4; e++) {
+                    values[j][k * 4 + e] = (float)prev[e];
+                    prev[e] = values[j][k * 4 + e];
+                }
+                if (k > 0) {
+                    const float *a = &values[j][(k - 1) * 4], *b = &values[j][k * 4];
+                    const double dd = (double)a[0] * b[0] + (double)a[1] * b[1] +
+                                      (double)a[2] * b[2] + (double)a[3] * b[3];
+                    near_zero += fabs(dd) < 1e-6;
+                }
+            }
+            tracks[j] = (oroya_track){.target = names[j],
+                                      .property = OROYA_PROPERTY_ROTATION,
+                                      .interpolation = OROYA_INTERP_LINEAR,
+                                      .components = 4,
+                                      .key_count = K,
+                                      .times = j < 4 || j % 2 ? t_shared : t_other,
+                                      .values = values[j]};
+        }
+        oroya_clip *clip = NULL;
+        oroya_pose_clip *pc = NULL;
+        oroya_pose_character *c = NULL;
+        OT_CHECK(oroya_clip_create(&(oroya_clip_desc){.tracks = tracks, .track_count = J}, &clip,
+                                   NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_clip_create(&(oroya_pose_clip_desc){.skeleton = skel, .clip = clip},
+                                        &pc, NULL) == OROYA_OK);
+        OT_CHECK(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c,
+                                             NULL) == OROYA_OK);
+        for (int kernel = 0; kernel < 2; kernel++) { /* the best, SSE2 */
+            for (int i = 0; i <= 20; i++) {
+                const float t = 2.5f * (float)i / 20.0f;
+                oroya_pose_layer l = {pc, t, 1};
+                oroya__pose_run_update(c, &l, 1, kernel);
+                const oroya_soa_transform *lo = oroya_pose_character_locals(c);
+                for (uint32_t j = 0; j < J; j++) {
+                    float ref[4];
+                    oroya_track_sample(&clip->tracks[j], t, NULL, NULL, ref);
+                    const uint32_t b = j / 4, ln = j % 4;
+                    const float got[4] = {lo[b].qx[ln], lo[b].qy[ln], lo[b].qz[ln], lo[b].qw[ln]};
+                    double plus = 0, minus = 0;
+                    for (int e = 0; e < 4; e++) {
+                        plus = fmax(plus, fabs((double)got[e] - ref[e]));
+                        minus = fmax(minus, fabs((double)got[e] + ref[e]));
+                    }
+                    worst = fmax(worst, fmin(plus, minus));
+                }
+            }
+        }
+        oroya_pose_character_destroy(c);
+        oroya_pose_clip_destroy(pc);
+        oroya_clip_destroy(clip);
+    }
+    OT_CHECK(near_zero == TRIALS * J * (K - 1));
+    OT_NEAR(worst, 0, 2e-6);
+    oroya_pose_skeleton_destroy(skel);
+}
+
 /* ---- allocations and determinism ------------------------------------------------------------ */
 
 typedef struct crowd {
@@ -1320,6 +1420,7 @@ static void test_non_finite_held(void) {
 
 int main(void) {
     OT_RUN(test_key_times_exact);
+    OT_RUN(test_half_turn_arc_matches_track_sample);
     OT_RUN(test_rest_pose);
     OT_RUN(test_random_against_reference);
     OT_RUN(test_zero_allocations_per_frame);
