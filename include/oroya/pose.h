@@ -118,9 +118,11 @@ typedef struct oroya_pose_clip oroya_pose_clip;
 /* Key compression at load time (docs/compression.md): keys are reduced and quantized so that
  * every joint position and every virtual vertex (points at vertex_distance from each joint
  * along its local axes), in model space, stays within the tolerance of where the source clip
- * puts it. The bound is measured at create (at 120 Hz, at most 32 points between two key
- * times, at every key time and, for cubic sources, between them, through the
- * kernel, against the source posed in double); a clip that cannot meet it keeps more keys
+ * puts it. The bound is measured at create (at every key time, 0 and the duration, negative
+ * key times included, and between each two consecutive ones at 120 Hz with at least 3 points
+ * (the quarter points of a span 120 Hz samples fewer times) and at most 32, and, for cubic
+ * sources, at the quarter points; through the kernel, against the source posed in double;
+ * quantized rotation keys keep the source's arc between them); a clip that cannot meet it keeps more keys
  * and bits, down to float storage (STEP tracks always do), and so does one whose compressed
  * form would not be smaller. Cubic-spline sources are cut into the linear steps their curves
  * need (4 to 64 per key interval), and the measure also samples between those steps

@@ -12,10 +12,10 @@
  * joint's share is the smallest tolerance of the points it moves (itself, its descendants,
  * their virtual vertices) divided by their depth, an angle budget divides it by the joint's
  * reach (the longest rest chain below it plus the virtual vertex distance). That split is
- * safe to first order; the clip is then measured for real, in model space, at 120 Hz (at most
- * 32 points between two grid times, see pc_measure), at every grid time and, for a cubic
- * source, at the grid spans' quarter points, through the kernel, against the source sampled
- * in double. The budgets are
+ * safe to first order; the clip is then measured for real, in model space, at every grid
+ * time (and 0 and the duration) and inside each span between them at 120 Hz (at least 3 and
+ * at most 32 points, see pc_measure) and, for a cubic source, at the grid spans' quarter
+ * points, through the kernel, against the source sampled in double. The budgets are
  * scaled by a factor f searched geometrically: the largest f whose measured error meets the
  * tolerance wins; when none does the clip stays in float storage. */
 #include <math.h>
@@ -545,15 +545,39 @@ static void pc_quantize(const pc_block *pb, int ch, uint32_t l, const float *v, 
     }
 }
 
+static double pc_dot4(const float *a, const float *b) {
+    return (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+}
+
+/* The kernel takes the shorter arc between two decoded rotation keys (the sign of their dot
+ * product, in float); the source the shorter arc between its own samples. Two quantized keys
+ * must keep the source's choice, with this margin on the dot product (float's rounding of it
+ * is a few 1e-7). */
+#define PC_ARC_MARGIN 1e-6
+
 /* Top-down key insertion over the decoded values: keeps the first and last key, then splits
- * every span at its worst sample until each sample is within its lane's tolerance. Returns
- * false when a kept key itself is off (the quantization alone breaks the bound). */
+ * every span at its worst sample until each sample is within its lane's tolerance. With
+ * `arcs` (quantized rotations), also until the decoded keys of each span take the source's
+ * arc: the sign of their dot product must be the one of the source path's chord (the
+ * samples signed so consecutive ones have positive dot products), by PC_ARC_MARGIN. Returns
+ * false when a kept key itself is off (the quantization alone breaks the bound), or, with
+ * `arcs`, when two consecutive samples are too near a half turn apart for their sign to be
+ * kept (|dot| below the margin) or quantized onto the other arc. */
 static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const double tol[4],
-                      pc_scratch *s) {
+                      bool arcs, pc_scratch *s) {
     const uint32_t n = x->n;
     const float *src[4];
     for (uint32_t l = 0; l < 4; l++) {
         src[l] = pb->animated >> l & 1 ? pc_row(x, b, ch, l) : NULL;
+    }
+    arcs = arcs && ch == OROYA__CH_R;
+    for (uint32_t l = 0; arcs && l < 4; l++) {
+        for (uint32_t i = 0; src[l] && i + 1 < n; i++) {
+            if (!(fabs(pc_dot4(src[l] + (size_t)i * 4, src[l] + (size_t)(i + 1) * 4)) >=
+                  PC_ARC_MARGIN)) {
+                return false;
+            }
+        }
     }
     /* Quantization error of every sample (a kept key carries its own). */
     for (uint32_t l = 0; l < 4; l++) {
@@ -575,7 +599,7 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
     s->stack[top++] = n - 1;
     while (top) {
         const uint32_t k1 = s->stack[--top], k0 = s->stack[--top];
-        if (k1 <= k0 + 1) {
+        if (k1 <= k0 || (k1 == k0 + 1 && !arcs)) {
             continue;
         }
         double worst = 1.0;
@@ -604,6 +628,26 @@ static bool pc_reduce(const pc_ctx *x, pc_block *pb, int ch, uint32_t b, const d
                     worst = r;
                     at = i;
                 }
+            }
+        }
+        for (uint32_t l = 0; arcs && at == UINT32_MAX && l < 4; l++) {
+            if (!src[l]) {
+                continue;
+            }
+            /* The source path's sign from k0 to k1, and the decoded keys' arc against it. */
+            double sg = 1;
+            for (uint32_t i = k0; i < k1; i++) {
+                sg = pc_dot4(src[l] + (size_t)i * 4, src[l] + (size_t)(i + 1) * 4) < 0 ? -sg : sg;
+            }
+            const float *p = s->dec + ((size_t)l * n + k0) * 4;
+            const float *q = s->dec + ((size_t)l * n + k1) * 4;
+            if (!(sg * pc_dot4(p, q) >= PC_ARC_MARGIN) ||
+                !(sg * pc_dot4(src[l] + (size_t)k0 * 4, src[l] + (size_t)k1 * 4) >=
+                  PC_ARC_MARGIN)) {
+                if (k1 == k0 + 1) {
+                    return false;
+                }
+                at = k0 + (k1 - k0) / 2;
             }
         }
         if (at != UINT32_MAX) {
@@ -837,7 +881,7 @@ static void pc_encode(const pc_ctx *x, uint32_t b, int ch, double f, pc_block *p
                 }
             }
         }
-        if (!pc_reduce(x, pb, ch, b, tol, s)) {
+        if (!pc_reduce(x, pb, ch, b, tol, kind != OROYA__Q_F32, s)) {
             continue;
         }
         /* A reduced key list needs a time group of its own (its times, 8 bytes, and a seek
@@ -1235,17 +1279,23 @@ static void pc_measure_at(const pc_ctx *x, oroya_pose_character *chr, const oroy
 }
 
 /* Samples `c` through the kernel and the source clip in double and compares each joint's
- * position and virtual vertices in model space, at every grid time, at the duration and
- * inside each span between them (0, the grid times, the duration) at 120 Hz, or, in a span
- * longer than PC_MEASURE_SPAN samples at 120 Hz, at PC_MEASURE_SPAN evenly spaced points; with
- * a cubic source, also at each span's quarter points. Inside one span every reduced key
- * sequence is a single linear segment (the reduced keys are grid times) and so is every
- * linear source track, so the error depends on the position within the span, not on its
- * length: a long span needs no more points than a short one. The work is bounded by the grid
- * (the file's keys), not by the duration. */
+ * position and virtual vertices in model space, at every measure time and inside each span
+ * between two consecutive ones. The measure times are the grid times, 0, the duration and,
+ * when `keys` is not NULL, the key times of that clip (the one `c` was built from, whose keys
+ * need not be grid times); so the key time range is covered whole, negative times included.
+ * Inside a span: at 120 Hz, or, in a span longer than PC_MEASURE_SPAN samples at 120 Hz, at
+ * PC_MEASURE_SPAN evenly spaced points, or, in one that 120 Hz samples fewer than
+ * PC_MEASURE_MIN times (keys closer than 1/40 s), at its quarter points; with a cubic source
+ * and `quarters`, also at the quarter points. Inside one span every reduced key sequence is a
+ * single linear segment (the reduced keys are grid times) and so is every linear source
+ * track, so the error depends on the position within the span, not on its length: a long
+ * span needs no more points than a short one, and a short one is sampled inside too (a
+ * rotation key that takes the other arc is 180 degrees off mid-span, however short the
+ * span). The work is bounded by the grid (the file's keys), not by the duration. */
 #define PC_MEASURE_SPAN 32
-static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, bool quarters,
-                               pc_error *out, oroya_error *err) {
+#define PC_MEASURE_MIN 3
+static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, const oroya_clip *keys,
+                               bool quarters, pc_error *out, oroya_error *err) {
     memset(out, 0, sizeof *out);
     oroya_pose_character *chr = NULL;
     oroya_result res = oroya_pose_character_create(
@@ -1255,51 +1305,74 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, bool q
         return res;
     }
     const uint32_t nj = x->joints;
+    size_t nt = (size_t)x->n + 2;
+    for (uint32_t i = 0; keys && i < keys->track_count; i++) {
+        nt += keys->tracks[i].key_count;
+    }
     double *models = oroya__alloc(x->alloc, (size_t)nj * 12 * sizeof(double), 16);
     uint32_t *cursors = oroya__calloc(x->alloc, x->clip->track_count + 1, sizeof(uint32_t), 16);
-    if (!models || !cursors) {
+    float *at = oroya__alloc(x->alloc, nt * sizeof(float), 16);
+    if (!models || !cursors || !at) {
         oroya__free(x->alloc, models);
         oroya__free(x->alloc, cursors);
+        oroya__free(x->alloc, at);
         oroya_pose_character_destroy(chr);
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_create: scratch");
     }
-    const double dur = x->clip->duration;
+    /* The measure times, sorted, each once. */
+    size_t m = 0;
+    memcpy(at, x->times, (size_t)x->n * sizeof(float));
+    m = x->n;
+    at[m++] = 0;
+    at[m++] = x->clip->duration;
+    for (uint32_t i = 0; keys && i < keys->track_count; i++) {
+        memcpy(at + m, keys->tracks[i].times, keys->tracks[i].key_count * sizeof(float));
+        m += keys->tracks[i].key_count;
+    }
+    qsort(at, m, sizeof(float), cmp_float);
+    size_t u = 1;
+    for (size_t i = 1; i < m; i++) {
+        if (at[i] != at[u - 1]) {
+            at[u++] = at[i];
+        }
+    }
+    m = u;
     uint64_t samples = 0;
-    double a = 0;
-    for (uint32_t s = 0; s <= x->n; s++) {
-        /* The span [a, b): from the previous bound to the next grid time (the duration last). */
-        const double b = s < x->n ? fmin(fmax((double)x->times[s], a), dur) : fmax(dur, a);
-        if (b > a) {
-            const double lo = ceil(a * PC_MEASURE_RATE), hi = ceil(b * PC_MEASURE_RATE);
-            if (hi - lo <= PC_MEASURE_SPAN) {
-                for (int k = 0; k < (int)(hi - lo); k++) {
-                    const float t = (float)((lo + k) / PC_MEASURE_RATE);
-                    pc_measure_at(x, chr, c, t, models, cursors, out);
-                    samples++;
-                }
-            } else {
-                for (int k = 0; k < PC_MEASURE_SPAN; k++) {
-                    const float t = (float)(a + (b - a) * k / PC_MEASURE_SPAN);
-                    pc_measure_at(x, chr, c, t, models, cursors, out);
-                    samples++;
-                }
-            }
-            /* A cubic source is no single linear segment between two grid times: its quarter
-             * points too, where 120 Hz falls on the grid (pc_steps cuts the spline's key
-             * intervals in linear steps). */
-            for (int k = 1; quarters && x->cubic && k < 4; k++) {
-                pc_measure_at(x, chr, c, (float)(a + (b - a) * k * 0.25), models, cursors, out);
+    for (size_t s = 0; s < m; s++) {
+        pc_measure_at(x, chr, c, at[s], models, cursors, out);
+        samples++;
+        if (s + 1 == m) {
+            break;
+        }
+        /* Inside the span (a, b). */
+        const double a = at[s], b = at[s + 1];
+        const double lo = floor(a * PC_MEASURE_RATE) + 1, hi = ceil(b * PC_MEASURE_RATE) - 1;
+        const double grid = hi >= lo ? hi - lo + 1 : 0;
+        bool quartered = false;
+        if (grid > PC_MEASURE_SPAN) {
+            for (int k = 1; k <= PC_MEASURE_SPAN; k++) {
+                const float t = (float)(a + (b - a) * k / (PC_MEASURE_SPAN + 1));
+                pc_measure_at(x, chr, c, t, models, cursors, out);
                 samples++;
             }
+        } else if (grid >= PC_MEASURE_MIN) {
+            for (int k = 0; k < (int)grid; k++) {
+                const float t = (float)((lo + k) / PC_MEASURE_RATE);
+                pc_measure_at(x, chr, c, t, models, cursors, out);
+                samples++;
+            }
+        } else {
+            quartered = true;
         }
-        a = b;
+        /* A cubic source is no single linear segment between two grid times: its quarter
+         * points too, where 120 Hz falls on the grid (pc_steps cuts the spline's key
+         * intervals in linear steps). */
+        for (int k = 1; (quartered || (quarters && x->cubic)) && k < 4; k++) {
+            pc_measure_at(x, chr, c, (float)(a + (b - a) * k * 0.25), models, cursors, out);
+            samples++;
+        }
     }
-    pc_measure_at(x, chr, c, (float)dur, models, cursors, out);
-    samples++;
-    for (uint32_t i = 0; i < x->n; i++) {
-        pc_measure_at(x, chr, c, x->times[i], models, cursors, out);
-        samples++;
-    }
+    oroya__free(x->alloc, at);
     atomic_fetch_add(&pc_samples, (unsigned long long)samples);
     atomic_fetch_add(&pc_measures, 1ull);
     oroya__free(x->alloc, models);
@@ -1318,13 +1391,13 @@ static oroya_result pc_try(const pc_ctx *x, const oroya_pose_clip_desc *desc, do
     *met = *kept = false;
     oroya_result res = pc_build(x, desc, f, pbs, s, &c, err);
     if (res == OROYA_OK) {
-        res = pc_measure(x, c, false, &e, err);
+        res = pc_measure(x, c, NULL, false, &e, err);
     }
     *met = res == OROYA_OK && e.ratio <= 1.0;
     /* With a cubic source, a candidate that would be kept is measured again between the grid
      * times too (the slower measure, only for the few that would win). */
     if (*met && x->cubic && (!*best || c->bytes < (*best)->bytes)) {
-        res = pc_measure(x, c, true, &e, err);
+        res = pc_measure(x, c, NULL, true, &e, err);
         *met = res == OROYA_OK && e.ratio <= 1.0;
     }
     if (*met && (!*best || c->bytes < (*best)->bytes)) {
@@ -1505,7 +1578,7 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
     if (res == OROYA_OK && !best) {
         /* Float storage: measured too, and refused if even that misses the bound. */
         pc_error e = {0};
-        res = pc_measure(&x, flt, true, &e, err);
+        res = pc_measure(&x, flt, NULL, true, &e, err);
         if (res == OROYA_OK && !(e.ratio <= 1.0)) {
             res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                               "compress.tolerance: even float storage is off by %g scene units "
@@ -1524,7 +1597,7 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
      * needs many linear keys): float storage, exact, measured as above. */
     if (res == OROYA_OK && best && flt && best->bytes >= flt->bytes) {
         pc_error e = {0};
-        res = pc_measure(&x, flt, true, &e, err);
+        res = pc_measure(&x, flt, NULL, true, &e, err);
         if (res == OROYA_OK && e.ratio <= 1.0) {
             set_measured(flt, cp, &e);
             oroya_pose_clip_destroy(best);
@@ -1802,7 +1875,7 @@ oroya_result oroya_pose_clip_reduce(const oroya_pose_clip_desc *desc, bool snorm
         }
         pc_error e = {0};
         if (res == OROYA_OK) {
-            res = pc_measure(&x, check, true, &e, err); /* against the source, at its tolerances */
+            res = pc_measure(&x, check, reduced, true, &e, err); /* against the source */
         }
         if (res == OROYA_OK && e.ratio <= 1.0) {
             result = reduced;
