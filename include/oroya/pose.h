@@ -183,12 +183,22 @@ void oroya_pose_clip_get_info(const oroya_pose_clip *clip, oroya_pose_clip_info 
  * writing a file: LINEAR tracks (named and targeted as in the source) at the key times the
  * compressed runtime clip keeps, with its values. With snorm16_rotations, rotation values lie
  * on the grid of signed normalized 16-bit integers (k / 32767, what glTF 2.0 allows for
- * rotation outputs), so a file that stores them as normalized shorts holds them exactly. The
- * bound is measured on the result (sampled as a float clip); max_error (optional) receives
+ * rotation outputs), so a file that stores them as normalized shorts holds them exactly;
+ * when that rounding cannot meet the bound (its own error, about 1.5e-5 per component, is
+ * above a tight tolerance on a long chain, even with the keys compressed at tighter
+ * tolerances down to what float sampling reaches), the rotations stay float for the whole
+ * clip, as without snorm16_rotations: oroya_clip_rotations_snorm16 on the result tells which.
+ * The bound is measured on the result (sampled as a float clip); max_error (optional) receives
  * the measured error. Tracks the skeleton does not bind are copied unchanged. Errors: those of
- * oroya_pose_clip_create (desc->compress is required), OUT_OF_MEMORY. */
+ * oroya_pose_clip_create (desc->compress is required), OUT_OF_MEMORY; INVALID_ARGUMENT naming
+ * the caller's tolerance when even float rotations miss it (not met so far). */
 oroya_result oroya_pose_clip_reduce(const oroya_pose_clip_desc *desc, bool snorm16_rotations,
                                     oroya_clip **out, float *max_error, oroya_error *err);
+/* Whether every rotation value of the clip's LINEAR and STEP tracks lies on the grid of
+ * normalized signed shorts (k / 32767 as a float, what oroya_pose_clip_reduce writes with
+ * snorm16_rotations), so oroya_gltf_write_desc.snorm16_rotations stores them exactly. True
+ * for a clip without such tracks; false for NULL. */
+bool oroya_clip_rotations_snorm16(const oroya_clip *clip);
 
 /* ---- characters (per-instance state and outputs) ---------------------------------------- */
 

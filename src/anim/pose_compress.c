@@ -1825,6 +1825,70 @@ static oroya_result pc_reduced_clip(const pc_ctx *x, const oroya_pose_clip *c, b
     return res;
 }
 
+/* One rotation component on the grid of normalized signed shorts (as pc_snorm16 leaves it). */
+static bool pc_on_snorm16(float v) {
+    const double x = (double)v * 32767.0;
+    const double k = x < 0 ? -floor(-x + 0.5) : floor(x + 0.5);
+    return k >= -32767.0 && k <= 32767.0 && (float)(k * (1.0 / 32767.0)) == v;
+}
+
+bool oroya_clip_rotations_snorm16(const oroya_clip *clip) {
+    if (!clip) {
+        return false;
+    }
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const oroya_track *t = &clip->tracks[i];
+        if (t->property != OROYA_PROPERTY_ROTATION ||
+            t->interpolation == OROYA_INTERP_CUBICSPLINE) {
+            continue;
+        }
+        for (size_t k = 0; k < (size_t)t->key_count * 4; k++) {
+            if (!pc_on_snorm16(t->values[k])) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* One attempt of oroya_pose_clip_reduce: compresses at *cp, writes the reduced keys (rotations
+ * on the snorm16 grid with `snorm16`) and measures them as a float clip against the source at
+ * the caller's tolerances (x0's budgets). *result gets the clip when it meets them. */
+static oroya_result pc_reduce_attempt(const oroya_pose_clip_desc *desc, const pc_ctx *x0,
+                                      const oroya_pose_compress *cp, bool snorm16,
+                                      oroya_clip **result, float *max_error, oroya_error *err) {
+    oroya_pose_clip_desc d = *desc;
+    d.compress = cp;
+    oroya_pose_clip *pc = NULL;
+    oroya_result res = oroya_pose_clip_create(&d, &pc, err);
+    oroya_clip *reduced = NULL;
+    if (res == OROYA_OK) {
+        res = pc_reduced_clip(x0, pc, snorm16, &desc->allocator, &reduced, err);
+    }
+    oroya_pose_clip *check = NULL;
+    if (res == OROYA_OK) {
+        oroya_pose_clip_desc cd = *desc;
+        cd.clip = reduced;
+        cd.compress = NULL;
+        res = oroya_pose_clip_create(&cd, &check, err);
+    }
+    pc_error e = {0};
+    if (res == OROYA_OK) {
+        res = pc_measure(x0, check, reduced, true, &e, err); /* against the source */
+    }
+    if (res == OROYA_OK && e.ratio <= 1.0) {
+        *result = reduced;
+        reduced = NULL;
+        if (max_error) {
+            *max_error = (float)e.max;
+        }
+    }
+    oroya_clip_destroy(reduced);
+    oroya_pose_clip_destroy(check);
+    oroya_pose_clip_destroy(pc);
+    return res;
+}
+
 oroya_result oroya_pose_clip_reduce(const oroya_pose_clip_desc *desc, bool snorm16_rotations,
                                     oroya_clip **out, float *max_error, oroya_error *err) {
     if (out) {
@@ -1835,8 +1899,12 @@ oroya_result oroya_pose_clip_reduce(const oroya_pose_clip_desc *desc, bool snorm
                            "oroya_pose_clip_reduce: desc, skeleton, clip, compress and out are "
                            "required");
     }
-    /* The rounding to shorts comes on top of the compression's error: when the result
-     * misses the bound, compress again at a tighter tolerance. */
+    /* The rounding of the reduced keys (to shorts, or the float clip's own sampling) comes on
+     * top of the compression's error: when the result misses the bound, compress again at a
+     * tighter tolerance (0.7 times, up to 7 times). With snorm16_rotations, when that cannot
+     * meet the bound (the shorts' own rounding is above it on a long chain, or the tighter
+     * tolerance falls below what float sampling reaches), the rotations stay float, at the
+     * caller's tolerance again (oroya_clip_rotations_snorm16 tells). */
     oroya_pose_compress cp = *desc->compress;
     float *jt = NULL;
     const uint32_t joints = desc->skeleton->joint_count;
@@ -1845,60 +1913,54 @@ oroya_result oroya_pose_clip_reduce(const oroya_pose_clip_desc *desc, bool snorm
         if (!jt) {
             return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "oroya_pose_clip_reduce: scratch");
         }
-        memcpy(jt, cp.joint_tolerance, joints * sizeof(float));
-        cp.joint_tolerance = jt;
     }
     oroya_result res = check_compress(&cp, joints, err);
+    pc_ctx x;
+    memset(&x, 0, sizeof x);
+    x.alloc = &desc->allocator;
+    bool usable = true;
+    if (res == OROYA_OK) {
+        /* Validates the clip (the float clip is built first) and gives the caller's bound. */
+        oroya_pose_clip *flt = NULL;
+        oroya_pose_clip_desc fd = *desc;
+        fd.compress = NULL;
+        res = oroya_pose_clip_create(&fd, &flt, err);
+        oroya_pose_clip_destroy(flt);
+    }
+    if (res == OROYA_OK) {
+        res = pc_init(&x, desc, &usable, err);
+    }
     oroya_clip *result = NULL;
-    for (int attempt = 0; res == OROYA_OK && attempt < 8 && !result; attempt++) {
-        oroya_pose_clip_desc d = *desc;
-        d.compress = &cp;
-        oroya_pose_clip *pc = NULL;
-        res = oroya_pose_clip_create(&d, &pc, err);
-        pc_ctx x;
-        memset(&x, 0, sizeof x);
-        x.alloc = &desc->allocator;
-        bool usable = true;
-        if (res == OROYA_OK) {
-            res = pc_init(&x, desc, &usable, err);
+    for (int phase = snorm16_rotations ? 0 : 1; res == OROYA_OK && !result && phase < 2; phase++) {
+        cp.tolerance = desc->compress->tolerance;
+        if (jt) {
+            memcpy(jt, desc->compress->joint_tolerance, joints * sizeof(float));
+            cp.joint_tolerance = jt;
         }
-        oroya_clip *reduced = NULL;
-        if (res == OROYA_OK) {
-            res = pc_reduced_clip(&x, pc, snorm16_rotations, &desc->allocator, &reduced, err);
-        }
-        oroya_pose_clip *check = NULL;
-        if (res == OROYA_OK) {
-            oroya_pose_clip_desc cd = *desc;
-            cd.clip = reduced;
-            cd.compress = NULL;
-            res = oroya_pose_clip_create(&cd, &check, err);
-        }
-        pc_error e = {0};
-        if (res == OROYA_OK) {
-            res = pc_measure(&x, check, reduced, true, &e, err); /* against the source */
-        }
-        if (res == OROYA_OK && e.ratio <= 1.0) {
-            result = reduced;
-            reduced = NULL;
-            if (max_error) {
-                *max_error = (float)e.max;
+        for (int attempt = 0; res == OROYA_OK && attempt < 8 && !result; attempt++) {
+            res = pc_reduce_attempt(desc, &x, &cp, phase == 0, &result, max_error, err);
+            if (res == OROYA_ERR_INVALID_ARGUMENT && attempt > 0) {
+                /* A tighter tolerance than float sampling reaches: this phase is over. */
+                res = OROYA_OK;
+                break;
             }
-        } else if (res == OROYA_OK) {
             cp.tolerance *= 0.7f;
             for (uint32_t j = 0; jt && j < joints; j++) {
                 jt[j] *= 0.7f;
             }
         }
-        oroya_clip_destroy(reduced);
-        oroya_pose_clip_destroy(check);
-        oroya_pose_clip_destroy(pc);
-        pc_free(&x);
     }
+    pc_free(&x);
     oroya__free(&desc->allocator, jt);
     if (res == OROYA_OK && !result) {
-        res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                          "compress.tolerance: the reduced keys miss the bound even at a "
-                          "tighter tolerance");
+        res = cp.joint_tolerance
+                  ? oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                                "compress.joint_tolerance: the reduced keys miss the bound even "
+                                "at tighter tolerances and with float rotations")
+                  : oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                                "compress.tolerance: the reduced keys miss the bound of %g scene "
+                                "units even at tighter tolerances and with float rotations",
+                                (double)desc->compress->tolerance);
     }
     *out = result;
     return res;

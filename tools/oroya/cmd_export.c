@@ -39,7 +39,8 @@ static void usage(FILE *f) {
            "                  (0.1 from each joint) stay within TOL scene units of the source, in\n"
            "                  model space, and writes rotations as normalized shorts; other\n"
            "                  clips (and every clip of a file without a skin) are written\n"
-           "                  unchanged, and rotations then stay float; applied after the others\n"
+           "                  unchanged, and rotations then stay float, as they do when shorts\n"
+           "                  would miss TOL (said on stderr); applied after the others\n"
            "Options apply in the order given (a subclip can then be made additive or dropped).\n"
            "Images, textures and samplers are written back bit for bit. Not written (the\n"
            "exporter's limits): lights, material properties other than the base color\n"
@@ -108,6 +109,7 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
     }
     oroya_pose_compress cp = {.tolerance = tol};
     int rc = 0;
+    bool unchanged_rotations = false; /* a clip written unchanged has rotations */
     for (uint32_t i = 0; !rc && i < list->count; i++) {
         oroya_clip *c = list->clips[i];
         oroya_pose_clip_desc d = {.skeleton = oroya_rig_skeleton(rig), .clip = c, .compress = &cp};
@@ -131,8 +133,10 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
                         "unchanged\n",
                         cli_esc(c->name));
             }
-            if (has_rotations(c))
+            if (has_rotations(c)) {
                 *snorm16 = false;
+                unchanged_rotations = true;
+            }
             err.message[0] = '\0';
             continue;
         }
@@ -146,12 +150,19 @@ static int compress_clips(const oroya_gltf_model *m, clip_list *list, float tol,
         }
         fprintf(stderr, "clip '%s': %u keys -> %u, max error %.3g (tolerance %g)\n",
                 cli_esc(c->name), key_count(c), key_count(r), (double)e, (double)tol);
+        if (!oroya_clip_rotations_snorm16(r)) {
+            fprintf(stderr,
+                    "oroya export: --compress %g: clip '%s': rotations as normalized shorts "
+                    "miss the bound; rotations stay float\n",
+                    (double)tol, cli_esc(c->name));
+            *snorm16 = false;
+        }
         if (list->owned[i])
             oroya_clip_destroy(c);
         list->clips[i] = r;
         list->owned[i] = true;
     }
-    if (!rc && !*snorm16) {
+    if (!rc && unchanged_rotations) {
         fprintf(
             stderr,
             "oroya export: --compress: rotations stay float (a clip written unchanged has some)\n");
