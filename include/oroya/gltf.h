@@ -737,7 +737,9 @@ typedef struct oroya_gltf_write_desc {
  * NaN in a borrowed material: named likewise), NOT_FOUND (a track whose target is not a node of the scene, nor with desc.model a
  * node of the model outside the scene), UNSUPPORTED (a SMOOTH or STERP track),
  * UNKNOWN_PROPERTY, STALE_HANDLE (a skin bone not in the scene), IO, LIMIT, OUT_OF_MEMORY.
- * On error a partly written file may remain. */
+ * Files are replaced whole: each is written beside its target and renamed over it once
+ * complete (a .gltf's .bin first), so on error the targets are as they were and no partial
+ * file remains. PNG and JPEG images only (others are left out with their textures). */
 oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_desc *desc,
                               const char *path, oroya_error *err);
 

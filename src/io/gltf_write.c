@@ -1,12 +1,15 @@
 /* glTF export: a scene with its meshes, skins, cameras and clips as .gltf + .bin or .glb.
  * One buffer; one buffer view per accessor (4-byte aligned), accessors with the min/max the
  * spec requires (POSITION, animation input). */
+#define _XOPEN_SOURCE 700
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal/gltf.h"
 #include "internal/io_file.h"
@@ -930,13 +933,20 @@ static oroya_result write_clips(writer *w) {
  * whose image is left out would have lost its source, and three.js's loader refuses a file
  * whose material names such a texture, so it and the material slots that name it are left
  * out. */
+/* Whether an image is written: import kept its bytes and they are PNG or JPEG, the two
+ * formats core glTF holds (a WebP or KTX2 image needs an extension oroya does not write:
+ * written without it, the file was invalid). */
+static bool image_written(const oroya_gltf_image_data *im) {
+    return im->encoded && im->mime_type &&
+           (!strcmp(im->mime_type, "image/png") || !strcmp(im->mime_type, "image/jpeg"));
+}
+
 static bool texture_written(const oroya_gltf_model *m, uint32_t i) {
     if (!m || i >= m->texture_count) {
         return false;
     }
     const uint32_t im = m->textures[i].image;
-    return im == OROYA_GLTF_NONE || (im < m->image_count && m->images[im].encoded &&
-                                     m->images[im].mime_type && m->images[im].mime_type[0]);
+    return im == OROYA_GLTF_NONE || (im < m->image_count && image_written(&m->images[im]));
 }
 
 /* The written index of the model's texture i (textures are written in the model's order,
@@ -1527,7 +1537,7 @@ static oroya_result write_textures(writer *w) {
     for (uint32_t i = 0; i < m->image_count && !w->oom; i++) {
         const oroya_gltf_image_data *im = &m->images[i];
         written[i] = OROYA_GLTF_NONE;
-        if (!im->encoded || !im->mime_type || !im->mime_type[0]) {
+        if (!image_written(im)) {
             continue;
         }
         size_t off = blob_append(w, im->encoded, (size_t)im->encoded_size);
@@ -1805,23 +1815,81 @@ static oroya_result write_scene(writer *w) {
     return r;
 }
 
-static oroya_result write_bytes(const char *path, const void *a, size_t na, const void *b,
-                                size_t nb, oroya_error *err) {
+/* Files are written whole or not at all: the bytes go to a new file beside the target
+ * ("<path>.oroya-tmp-<pid>-<n>", created exclusively, so the target's folder and the umask
+ * decide its mode), which then replaces the target by rename(). A write that fails (a full
+ * disk, a size limit) removes the new file and leaves the target as it was: an in-place
+ * export that fails keeps its input. */
+typedef struct pending_file {
+    char tmp[4200];
+    const char *path;
+    bool open;
+} pending_file;
+
+static oroya_result write_temp(pending_file *pf, const char *path, const void *a, size_t na,
+                               oroya_error *err) {
+    static _Atomic unsigned counter;
+    pf->path = path;
+    pf->open = false;
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+        const int n = snprintf(pf->tmp, sizeof pf->tmp, "%s.oroya-tmp-%ld-%u", path, (long)getpid(),
+                               counter++);
+        if (n < 0 || (size_t)n >= sizeof pf->tmp) {
+            return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
+        }
+        errno = 0;
+        fd = open(pf->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) {
+            return oroya__fail(err, OROYA_ERR_IO, "%s: cannot open for writing: %s", path,
+                               strerror(errno ? errno : EIO));
+        }
+    }
+    if (fd < 0) {
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot create a file beside it", path);
+    }
+    pf->open = true;
+    const char *p = a;
+    size_t left = na;
+    int saved = 0;
+    while (left > 0 && !saved) {
+        const ssize_t k = write(fd, p, left > ((size_t)1 << 30) ? ((size_t)1 << 30) : left);
+        if (k > 0) {
+            p += k, left -= (size_t)k;
+        } else if (!(k < 0 && errno == EINTR)) {
+            saved = k < 0 && errno ? errno : EIO;
+        }
+    }
+    if (close(fd) != 0 && !saved) {
+        saved = errno ? errno : EIO;
+    }
+    if (saved) {
+        unlink(pf->tmp);
+        pf->open = false;
+        return oroya__fail(err, OROYA_ERR_IO, "%s: write failed: %s (the file is unchanged)", path,
+                           strerror(saved));
+    }
+    return OROYA_OK;
+}
+
+/* The new file takes the target's name (or, on an earlier error, goes away). */
+static oroya_result commit_temp(pending_file *pf, oroya_result r, oroya_error *err) {
+    if (!pf->open) {
+        return r;
+    }
+    pf->open = false;
+    if (r != OROYA_OK) {
+        unlink(pf->tmp);
+        return r;
+    }
     errno = 0;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot open for writing: %s", path,
-                           strerror(errno ? errno : EIO));
+    if (rename(pf->tmp, pf->path) != 0) {
+        const int saved = errno ? errno : EIO;
+        unlink(pf->tmp);
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot replace it: %s", pf->path,
+                           strerror(saved));
     }
-    bool ok = fwrite(a, 1, na, f) == na && (!nb || fwrite(b, 1, nb, f) == nb);
-    int saved = ok ? 0 : errno;
-    ok &= fclose(f) == 0;
-    if (!ok && !saved) {
-        saved = errno;
-    }
-    return ok ? OROYA_OK
-              : oroya__fail(err, OROYA_ERR_IO, "%s: write failed: %s", path,
-                            strerror(saved ? saved : EIO));
+    return OROYA_OK;
 }
 
 /* A relative URI for a file name (RFC 3986): everything but the unreserved characters
@@ -1965,13 +2033,16 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
                 memcpy(c + 8, w.bin, w.bin_size);
                 memset(c + 8 + w.bin_size, 0, bp - w.bin_size);
             }
-            r = write_bytes(path, glb, total, NULL, 0, err);
+            pending_file pf;
+            r = write_temp(&pf, path, glb, total, err);
+            r = commit_temp(&pf, r, err);
             oroya__free(&w.a, glb);
         }
     } else if (r == OROYA_OK) {
-        r = write_bytes(path, json, strlen(json), NULL, 0, err);
-        if (r == OROYA_OK && w.bin_size) {
-            char bin_path[4096];
+        /* Both files written in full before either replaces its target, the .bin first. */
+        pending_file pj = {.open = false}, pb = {.open = false};
+        char bin_path[4096];
+        if (w.bin_size) {
             const char *slash = strrchr(path, '/');
             size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
             if (dir + strlen(bin_name) + 1 > sizeof bin_path) {
@@ -1979,9 +2050,14 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
             } else {
                 memcpy(bin_path, path, dir);
                 memcpy(bin_path + dir, bin_name, strlen(bin_name) + 1);
-                r = write_bytes(bin_path, w.bin, w.bin_size, NULL, 0, err);
+                r = write_temp(&pb, bin_path, w.bin, w.bin_size, err);
             }
         }
+        if (r == OROYA_OK) {
+            r = write_temp(&pj, path, json, strlen(json), err);
+        }
+        r = commit_temp(&pb, r, err);
+        r = commit_temp(&pj, r, err);
     }
     cJSON_free(json);
     cJSON_Delete(w.root);

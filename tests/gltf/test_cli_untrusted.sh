@@ -96,6 +96,15 @@ for g in "../far/SimpleSkin.gltf" "$tmp/far/SimpleSkin.gltf" "link.gltf" "sub/..
         check "play --allow-gltf-dir DIR loads \"$g\"" "[ $rc = 0 ] && grep -q node_0.position $tmp/out"
     fi
 done
+# A path the check cannot resolve (missing, outside or in) is not opened at all: it was handed
+# to the loader unconfined, so a file made between the check and the open was read.
+for g in "../far/missing.gltf" "/nonexistent/x.gltf" "missing.gltf"; do
+    echo "{\"gltf\":\"$g\",$S}" >"$tmp/sc/s.json"
+    "$oroya" play "$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "play: gltf \"$g\" that does not resolve: refused before any open" \
+        "[ $rc = 1 ] && grep -qF 'gltf: \"$g\": cannot open: No such file' $tmp/err && ! grep -q '(file)' $tmp/err"
+done
 # --base moves the folder: the same scenario from stdin, confined to --base.
 echo "{\"gltf\":\"../far/SimpleSkin.gltf\",$S}" >"$tmp/sc/s.json"
 "$oroya" play --base "$tmp/sc" - <"$tmp/sc/s.json" >"$tmp/out" 2>"$tmp/err"

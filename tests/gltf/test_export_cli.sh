@@ -156,6 +156,52 @@ sys.exit(1 if bad else 0)
 PY
 grep -q "images and textures are not written" err.txt && fail "export still says images are not written"
 
+# A write that fails midway (a file size limit, as a full disk) leaves the target as it was
+# and no file beside it: an in-place export keeps its input (it was truncated to the limit).
+cp "$SRC/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb" inplace.glb
+cp inplace.glb inplace_before.glb
+if (trap '' XFSZ; ulimit -f 100; "$OROYA" export inplace.glb inplace.glb) 2>err.txt; then
+    fail "export under a 100 KB file size limit succeeded"
+fi
+grep -q "write failed" err.txt || fail "no write error named: $(cat err.txt)"
+cmp -s inplace.glb inplace_before.glb || fail "a failed in-place export changed its input"
+ls | grep -q "oroya-tmp" && fail "a failed export left a temporary file: $(ls | grep oroya-tmp)"
+mkdir -p gl && cp "$SRC/tests/assets/CesiumMan/glTF/"* gl/
+(trap '' XFSZ; ulimit -f 100; "$OROYA" export gl/CesiumMan.gltf gl/out.gltf) 2>/dev/null &&
+    fail "export to .gltf under a 100 KB limit succeeded"
+[ -e gl/out.gltf ] || [ -e gl/out.bin ] && fail "a failed .gltf export left gl/out.gltf or gl/out.bin"
+"$OROYA" export inplace.glb inplace.glb 2>err.txt || fail "in-place export: $(cat err.txt)"
+"$OROYA" info inplace.glb > /dev/null 2>&1 || fail "the in-place export does not read back"
+
+# A WebP image (EXT_texture_webp, with a PNG fallback as the texture's source) is left out with
+# a note, and the output passes the validator: it was written as image/webp without the
+# extension, which the validator rejects.
+mkdir -p webp && cp "$SRC/tests/assets/AnimatedCube/glTF/AnimatedCube.bin" \
+    "$SRC/tests/assets/AnimatedCube/glTF/AnimatedCube_BaseColor.png" webp/
+echo 'UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==' | base64 -d > webp/w.webp
+python3 - "$SRC/tests/assets/AnimatedCube/glTF/AnimatedCube.gltf" webp/in.gltf <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+g['images'] = [{'uri': 'AnimatedCube_BaseColor.png'}, {'uri': 'w.webp', 'mimeType': 'image/webp'}]
+g['textures'] = [{'source': 0, 'extensions': {'EXT_texture_webp': {'source': 1}}}]
+g['extensionsUsed'] = ['EXT_texture_webp']
+g['materials'][0]['pbrMetallicRoughness'] = {'baseColorTexture': {'index': 0}}
+json.dump(g, open(sys.argv[2], 'w'))
+PY
+"$OROYA" export webp/in.gltf webp/out.glb 2>err.txt || fail "export with a WebP image: $(cat err.txt)"
+grep -q 'images\[1\].*image/webp.*left out' err.txt || fail "no note for the WebP image: $(cat err.txt)"
+NODE_PATH="$node_path" node "$SRC/tests/tools/validate_gltf.js" webp/out.glb > validator.txt ||
+    { fail "the WebP case's output has validator errors"; cat validator.txt >&2; }
+
+# OUT.gltf's sidecar OUT.bin must not replace a file the input reads: RiggedSimple.gltf's buffer
+# is RiggedSimple0.bin, so exporting it to RiggedSimple0.gltf is refused and the input still
+# reads (it was overwritten: the input then failed with a bad key time).
+mkdir -p rs && cp "$SRC/tests/assets/RiggedSimple/glTF/"* rs/
+expect 1 "writing it would replace" "$OROYA" export rs/RiggedSimple.gltf rs/RiggedSimple0.gltf
+"$OROYA" info rs/RiggedSimple.gltf > /dev/null 2>&1 || fail "the refused export broke its input"
+"$OROYA" export rs/RiggedSimple.gltf rs/RiggedSimple.gltf 2>err.txt || fail "in place: $(cat err.txt)"
+"$OROYA" info rs/RiggedSimple.gltf > /dev/null 2>&1 || fail "the in-place .gltf export does not read back"
+
 # Errors: usage 2, failures 1, each message naming the option or the file (expect: lib.sh).
 expect 2 "must end in .gltf or .glb" "$OROYA" export "$cesium" out.obj
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:5:2:24

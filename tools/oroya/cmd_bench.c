@@ -247,9 +247,13 @@ static int write_files(const char *dir) {
         uint32_t vertices;
     } files[2] = {{"humanoid67.glb", 10000}, {"crowd_skin100k.glb", 100000}};
     for (int i = 0; i < 2; i++) {
-        char path[1024];
+        char path[4096];
         oroya_error err = {0};
-        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        const int n = snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        if (n < 0 || (size_t)n >= sizeof path) {
+            fprintf(stderr, "oroya bench: --write %s: the path is too long\n", cli_esc(dir));
+            return 1; /* a cut path would name another file */
+        }
         if (write_character_glb(path, files[i].vertices, &err) != 0) {
             fprintf(stderr, "oroya bench: %s\n", cli_esc(err.message));
             return 1;

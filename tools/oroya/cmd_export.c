@@ -2,6 +2,9 @@
  * (oroya_gltf_write), as .gltf + .bin or as .glb, with the clip utilities applied on the way:
  * cut subclips, make clips additive, drop clips, and reduce keys under a model-space error bound
  * (--compress, docs/compression.md). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <cjson/cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,66 @@
 
 #define EXPORT_MAX_OPS 64
 #define EXPORT_MAX_CLIPS 1024
+
+/* Whether `file` (a real path) is one of the files IN's buffers or images name (their URIs
+ * percent-decoded, relative to IN's folder): writing OUT.gltf's sidecar OUT.bin over it would
+ * break IN, which still points at it (an export of a.gltf, whose buffer is b.bin, to
+ * b.gltf). IN's JSON is read again here, in .gltf or in a .glb's JSON chunk. */
+static bool input_references(const char *in, const char *file) {
+    FILE *f = fopen(in, "rb");
+    if (!f)
+        return false;
+    char *text = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n > 0 && n < (1L << 30) && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) &&
+        fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    if (!text)
+        return false;
+    text[n] = 0;
+    const char *json = text;
+    size_t len = (size_t)n;
+    if (n >= 20 && !memcmp(text, "glTF", 4)) {
+        const uint32_t jl = (uint32_t)(uint8_t)text[12] | (uint32_t)(uint8_t)text[13] << 8 |
+                            (uint32_t)(uint8_t)text[14] << 16 | (uint32_t)(uint8_t)text[15] << 24;
+        json = text + 20;
+        len = jl <= (size_t)n - 20 ? jl : 0;
+    }
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    free(text);
+    const char *slash = strrchr(in, '/');
+    const size_t dir = slash ? (size_t)(slash - in) + 1 : 0;
+    bool found = false;
+    static const char *const lists[2] = {"buffers", "images"};
+    for (int l = 0; l < 2 && root && !found; l++) {
+        const cJSON *item;
+        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, lists[l])) {
+            const cJSON *u = cJSON_GetObjectItemCaseSensitive(item, "uri");
+            if (!cJSON_IsString(u) || !strncmp(u->valuestring, "data:", 5))
+                continue;
+            char path[PATH_MAX], real[PATH_MAX];
+            size_t k = dir < sizeof path ? dir : 0;
+            memcpy(path, in, k);
+            for (const char *c = u->valuestring; *c && k + 1 < sizeof path; c++) {
+                unsigned v;
+                if (c[0] == '%' && c[1] && c[2] && sscanf(c + 1, "%2x", &v) == 1)
+                    path[k++] = (char)v, c += 2;
+                else
+                    path[k++] = *c;
+            }
+            path[k] = 0;
+            if (realpath(path, real) && !strcmp(real, file)) {
+                found = true;
+                break;
+            }
+        }
+    }
+    cJSON_Delete(root);
+    return found;
+}
 
 static void usage(FILE *f) {
     fprintf(
@@ -227,6 +290,25 @@ int oroya_cmd_export(int argc, char **argv) {
         fprintf(stderr, "oroya export: output '%s' must end in .gltf or .glb\n", cli_esc(out));
         return 2;
     }
+    /* OUT.gltf's OUT.bin must not replace a file IN reads (unless OUT is IN itself: then
+     * both are replaced together). */
+    if (!binary) {
+        char side[PATH_MAX], real_side[PATH_MAX], real_in[PATH_MAX], real_out[PATH_MAX];
+        const size_t stem = (size_t)(dot - out);
+        if (stem + 5 <= sizeof side) {
+            memcpy(side, out, stem);
+            memcpy(side + stem, ".bin", 5);
+            const bool same =
+                realpath(in, real_in) && realpath(out, real_out) && !strcmp(real_in, real_out);
+            if (!same && realpath(side, real_side) && input_references(in, real_side)) {
+                fprintf(stderr,
+                        "oroya export: %s: writing it would replace '%s', which %s reads; "
+                        "choose another output name\n",
+                        cli_esc(out), cli_esc(side), cli_esc(in));
+                return 1;
+            }
+        }
+    }
     oroya_gltf_model *m = NULL;
     oroya_gltf_import_desc desc = {0};
     desc.skip_image_decode = true; /* the file's bytes go back out; no pixels needed */
@@ -368,6 +450,19 @@ int oroya_cmd_export(int argc, char **argv) {
             fprintf(stderr, "wrote %s (%u clip%s%s)\n", cli_esc(out), written,
                     written == 1 ? "" : "s",
                     written < list->count ? ", clips without channels left out" : "");
+            /* Core glTF holds PNG and JPEG images; the exporter leaves others out with the
+             * textures that use them (docs/gltf.md): say which. */
+            for (uint32_t i = 0; i < m->image_count; i++) {
+                const char *mt = m->images[i].mime_type;
+                if (m->images[i].encoded && mt &&
+                    (!strcmp(mt, "image/png") || !strcmp(mt, "image/jpeg")))
+                    continue;
+                fprintf(stderr,
+                        "oroya export: note: images[%u] (\"%s\", %s) left out with the textures "
+                        "that use it: glTF without extensions holds PNG and JPEG only\n",
+                        i, cli_esc(m->images[i].name ? m->images[i].name : ""),
+                        mt && mt[0] ? cli_esc(mt) : "not PNG or JPEG");
+            }
         }
     }
     for (uint32_t i = 0; list && i < list->count; i++) {

@@ -4,6 +4,7 @@
  * built-in demo's clips when no file is given. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,16 +255,26 @@ static int load_scenario(plot_input *in, const char *path, const char *allow_glt
     if (gltf) {
         char full[4096];
         const char *slash = strrchr(path, '/');
-        if (gltf[0] == '/' || !slash)
-            snprintf(full, sizeof full, "%s", gltf);
-        else
-            snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, gltf);
+        const int fl = gltf[0] == '/' || !slash ? snprintf(full, sizeof full, "%s", gltf)
+                                                : snprintf(full, sizeof full, "%.*s/%s",
+                                                           (int)(slash - path), path, gltf);
+        if (fl < 0 || (size_t)fl >= sizeof full) {
+            fprintf(stderr, "oroya plot: %s: gltf: the path is too long (%d bytes, at most %zu)\n",
+                    cli_esc(path), fl, sizeof full - 1);
+            return 1; /* a cut path would name another file */
+        }
         /* A scenario from a stranger names its model: it stays in the scenario's folder or
          * --allow-gltf-dir, as in `oroya play`. */
         char dir[4096];
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         char *real = NULL;
         const int inside = oroya_scenario_gltf_inside(dir, allow_gltf_dir, full, &real);
+        if (inside < 0) {
+            const int e = errno;
+            fprintf(stderr, "oroya plot: %s: gltf: \"%s\": cannot open: %s\n", cli_esc(path),
+                    cli_esc(gltf), strerror(e ? e : EIO));
+            return 1; /* nothing opened that the check could not place */
+        }
         if (inside == 0) {
             fprintf(stderr,
                     "oroya plot: %s: gltf: \"%s\" leads outside the scenario's folder \"%s\" "

@@ -175,8 +175,15 @@ int oroya_scenario_gltf_inside(const char *base_dir, const char *allow_dir, cons
 static int confine_gltf(play *p, const char *rel, const char *path, char **real) {
     const char *base = p->desc->base_dir ? p->desc->base_dir : ".";
     const int inside = oroya_scenario_gltf_inside(base, p->desc->allow_gltf_dir, path, real);
-    if (inside < 0)
-        return errno == ENOMEM ? sc_fail(p, "out of memory") : 0;
+    if (inside < 0) {
+        /* Nothing is opened that the check could not place (it was opened unconfined: a file
+         * made between the check and the open was read). */
+        const int e = errno;
+        if (e == ENOMEM)
+            return sc_fail(p, "out of memory");
+        p->fail_code = e == ENOENT || e == ENOTDIR ? OROYA_ERR_NOT_FOUND : OROYA_ERR_IO;
+        return sc_fail(p, "gltf: \"%.300s\": cannot open: %s", rel, strerror(e ? e : EIO));
+    }
     if (inside)
         return 0;
     p->fail_code = OROYA_ERR_ACCESS;
