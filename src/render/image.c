@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,9 +77,11 @@ oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc
         return res;
     }
     png_state state = {.allocator = &desc->allocator};
+    errno = 0;
     FILE *volatile file = fopen(path, "wb");
     if (!file) {
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s'", path);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s': %s",
+                               path, strerror(errno ? errno : EIO));
     }
     png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &state, png_error_cb,
                                                 png_warning_cb, &state, png_alloc_cb, png_free_cb);
@@ -111,9 +114,12 @@ oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc
     }
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
+    errno = 0;
     if (fclose(file) != 0) {
+        const int e = errno ? errno : EIO;
         remove(path);
-        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s'", path);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s': %s",
+                               path, strerror(e));
     }
     return OROYA_OK;
 }

@@ -70,7 +70,14 @@ expect 2 "is not translation|rotation|scale|weights" "$OROYA" plot --channel rot
 expect 2 "must end in .svg or .png" "$OROYA" plot -o x.bmp
 expect 2 "-o OUT.svg|.png is required" "$OROYA" plot
 expect 1 "nothing to draw" "$OROYA" plot "$cesium" --channel weights -o x.png
-expect 1 "cannot write '/nonexistent-dir/x.png'" "$OROYA" plot --clip comparison -o /nonexistent-dir/x.png
+expect 1 "cannot write '/nonexistent-dir/x.png': No such file or directory" "$OROYA" plot --clip comparison -o /nonexistent-dir/x.png
+# A write that fails midway (a file size limit, as a full disk) leaves no partial file (a
+# truncated SVG or PNG stayed behind).
+(trap '' XFSZ; ulimit -f 4; "$OROYA" plot --clip comparison --size 4000x4000 -o big.png) 2>/dev/null &&
+    fail "plot under a 4 KB file size limit succeeded"
+[ -e big.png ] && fail "a failed plot left big.png"
+ls | grep -q oroya-tmp && fail "a failed plot left a temporary file"
+
 printf '{"clips": [{"name": "c", "tracks": [{"node": "a", "property": "position", "times": [0, 1], "values": [0, 0]}]}]}' > bad.json
 expect 1 "bad.json: clips\[0\]" "$OROYA" plot bad.json -o x.png
 "$OROYA" plot --help | grep -q "^usage: oroya plot" || fail "plot --help"

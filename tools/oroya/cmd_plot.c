@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_util.h"
@@ -889,6 +890,22 @@ int oroya_cmd_plot(int argc, char **argv) {
                 "--node or --channel\n",
                 skipped, PLOT_MAX_SERIES);
     }
+    /* Written beside OUT and renamed over it when complete: a failed write leaves no
+     * partial file (and OUT as it was); a folder that cannot take it gives the system's
+     * reason up front. */
+    char tmp[4200];
+    if (!rc) {
+        const int tl = snprintf(tmp, sizeof tmp, "%s.oroya-tmp-%ld", out, (long)getpid());
+        FILE *probe = tl > 0 && (size_t)tl < sizeof tmp ? fopen(tmp, "wb") : NULL;
+        if (!probe) {
+            const int e = tl > 0 && (size_t)tl < sizeof tmp ? errno : ENAMETOOLONG;
+            fprintf(stderr, "oroya plot: cannot write '%s': %s\n", cli_esc(out),
+                    strerror(e ? e : EIO));
+            rc = 1;
+        } else {
+            fclose(probe);
+        }
+    }
     if (!rc) {
         double t0 = has_from ? from : 0.0, t1 = 0.0;
         for (uint32_t c = 0; c < nc; c++)
@@ -919,7 +936,7 @@ int oroya_cmd_plot(int argc, char **argv) {
                               : same     ? labels[s[0].track->property]
                                          : "value";
         cairo_surface_t *surf =
-            svg ? cairo_svg_surface_create(out, width, height)
+            svg ? cairo_svg_surface_create(tmp, width, height)
                 : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height);
         cairo_t *cr = cairo_create(surf);
         if (draw(cr, width, height, s, ns, t0, t1, title, y_label)) {
@@ -929,7 +946,7 @@ int oroya_cmd_plot(int argc, char **argv) {
         cairo_destroy(cr);
         cairo_status_t st = CAIRO_STATUS_SUCCESS;
         if (!rc && !svg)
-            st = cairo_surface_write_to_png(surf, out);
+            st = cairo_surface_write_to_png(surf, tmp);
         cairo_surface_finish(surf);
         if (st == CAIRO_STATUS_SUCCESS)
             st = cairo_surface_status(surf);
@@ -938,7 +955,14 @@ int oroya_cmd_plot(int argc, char **argv) {
             fprintf(stderr, "oroya plot: cannot write '%s': %s\n", cli_esc(out),
                     cairo_status_to_string(st));
             rc = 1;
-        } else if (!rc) {
+        } else if (!rc && rename(tmp, out) != 0) {
+            fprintf(stderr, "oroya plot: cannot write '%s': %s\n", cli_esc(out),
+                    strerror(errno ? errno : EIO));
+            rc = 1;
+        }
+        if (rc) {
+            unlink(tmp);
+        } else {
             fprintf(stderr, "wrote %s (%u curve%s)\n", cli_esc(out), ns, ns == 1 ? "" : "s");
         }
     }
