@@ -193,6 +193,13 @@ grep -q 'images\[1\].*image/webp.*left out' err.txt || fail "no note for the Web
 NODE_PATH="$node_path" node "$SRC/tests/tools/validate_gltf.js" webp/out.glb > validator.txt ||
     { fail "the WebP case's output has validator errors"; cat validator.txt >&2; }
 
+# A buffer outside the input's folder: refused, with the option that permits it named;
+# --allow-outside (as for info, sample and render) exports it.
+mkdir -p ao/in ao/out && cp "$SRC/tests/assets/RiggedSimple/glTF/RiggedSimple0.bin" ao/out/
+sed 's|RiggedSimple0.bin|../out/RiggedSimple0.bin|' "$SRC/tests/assets/RiggedSimple/glTF/RiggedSimple.gltf" > ao/in/r.gltf
+expect 1 "export: --allow-outside permits it" "$OROYA" export ao/in/r.gltf ao/x.glb
+"$OROYA" export --allow-outside ao/in/r.gltf ao/x.glb 2>err.txt || fail "export --allow-outside: $(cat err.txt)"
+
 # OUT.gltf's sidecar OUT.bin must not replace a file the input reads: RiggedSimple.gltf's buffer
 # is RiggedSimple0.bin, so exporting it to RiggedSimple0.gltf is refused and the input still
 # reads (it was overwritten: the input then failed with a bad key time).

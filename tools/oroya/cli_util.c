@@ -164,6 +164,13 @@ void cli_report(const char *cmd, const char *path, const oroya_error *err) {
     if (!strstr(msg, path))
         fprintf(stderr, "%s: ", cli_esc(path));
     fprintf(stderr, kind ? "%s (%s)\n" : "%s\n", cli_esc(msg), kind);
+    /* The library names its desc field; on the command line it is an option. */
+    static const char *const with_option[] = {"info", "sample", "render", "export", "play"};
+    bool has = false;
+    for (size_t i = 0; i < sizeof with_option / sizeof with_option[0]; i++)
+        has = has || !strcmp(cmd, with_option[i]);
+    if (has && strstr(msg, "allow_outside_base_dir permits it"))
+        fprintf(stderr, "oroya %s: --allow-outside permits it for a file you trust\n", cmd);
 }
 
 void cli_warn_ignored_channels(const char *cmd, const char *path, const oroya_gltf_model *m) {

@@ -83,7 +83,7 @@ static void usage(FILE *f) {
     fprintf(
         f, "usage: oroya export IN OUT.gltf|OUT.glb [--subclip NAME:START:END:FPS[=NEW]]...\n"
            "                    [--make-additive NAME[:FRAME[:REF]]]... [--drop NAME]...\n"
-           "                    [--compress TOL]\n\n"
+           "                    [--compress TOL] [--allow-outside]\n\n"
            "Reads IN (glTF 2.0) and writes its scene and clips to OUT through oroya's exporter:\n"
            ".glb as one file, .gltf with a .bin beside it (OUT.gltf -> OUT.bin). Clip names are\n"
            "their glTF names or animation_<index> (oroya info lists them).\n"
@@ -104,6 +104,8 @@ static void usage(FILE *f) {
            "                  clips (and every clip of a file without a skin) are written\n"
            "                  unchanged, and rotations then stay float, as they do when shorts\n"
            "                  would miss TOL (said on stderr); applied after the others\n"
+           "  --allow-outside lets IN's buffers and images lie outside its folder (by default\n"
+           "                  \"../x.bin\", absolute paths and links that lead out are refused)\n"
            "Options apply in the order given (a subclip can then be made additive or dropped).\n"
            "Images, textures and samplers are written back bit for bit. Not written (the\n"
            "exporter's limits): lights, material properties other than the base color\n"
@@ -239,11 +241,14 @@ int oroya_cmd_export(int argc, char **argv) {
     const char *ops[EXPORT_MAX_OPS][2];
     uint32_t op_count = 0;
     float tol = 0;
+    bool allow_outside = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--allow-outside")) {
+            allow_outside = true;
         } else if (!strcmp(a, "--subclip") || !strcmp(a, "--make-additive") ||
                    !strcmp(a, "--drop")) {
             if (i + 1 >= argc) {
@@ -312,6 +317,7 @@ int oroya_cmd_export(int argc, char **argv) {
     oroya_gltf_model *m = NULL;
     oroya_gltf_import_desc desc = {0};
     desc.skip_image_decode = true; /* the file's bytes go back out; no pixels needed */
+    desc.allow_outside_base_dir = allow_outside;
     if (cli_gltf_load("export", in, &desc, &m))
         return 1;
     clip_list *list = calloc(1, sizeof *list);
