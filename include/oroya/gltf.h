@@ -737,9 +737,13 @@ typedef struct oroya_gltf_write_desc {
  * NaN in a borrowed material: named likewise), NOT_FOUND (a track whose target is not a node of the scene, nor with desc.model a
  * node of the model outside the scene), UNSUPPORTED (a SMOOTH or STERP track),
  * UNKNOWN_PROPERTY, STALE_HANDLE (a skin bone not in the scene), IO, LIMIT, OUT_OF_MEMORY.
- * Files are replaced whole: each is written beside its target and renamed over it once
- * complete (a .gltf's .bin first), so on error the targets are as they were and no partial
- * file remains. PNG and JPEG images only (others are left out with their textures). */
+ * Files are replaced whole: each is written to a new file in its target's folder and renamed
+ * over the target once both are complete (a .gltf's .bin first), so on error the targets are
+ * as they were and no partial file remains (the folder must let a file be created there). A
+ * target that exists keeps its permission bits; one that is a symbolic link has the file it
+ * names replaced (the .bin goes beside the path as given, where a loader looks for it); hard
+ * links to a target are not kept. PNG and JPEG images only (others are left out with their
+ * textures). */
 oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_desc *desc,
                               const char *path, oroya_error *err);
 

@@ -257,7 +257,7 @@ struct oroya_mixer {
     /* Root motion (oroya_mixer_set_root_motion; rm_mode and the sums are above). */
     oroya_node rm_node;
     oroya_transform rm_home; /* the extracted components' in-place values */
-    bool rm_written;         /* property path: a blend wrote the root this update */
+    bool rm_animated;        /* property path: an active binding drives the root this update */
     oroya_node rm_rewrite;   /* property path: the root whose hold set_root_motion changed: its
                                 bindings write at their next apply even when unchanged */
     oroya_root_motion rm_delta, rm_total;
@@ -559,10 +559,10 @@ static void binding_apply(oroya_mixer *m, binding *b, uint32_t accu_index) {
     bool write = m->rm_rewrite.id != 0 && b->node.id == m->rm_rewrite.id;
     for (uint32_t i = 0; i != b->size && !write; ++i)
         write = a0[i] != a1[i];
-    if (write) {
+    if (write)
         binding_set_value(m, b, accu);
-        m->rm_written |= m->rm_mode != OROYA_ROOT_NONE && b->node.id == m->rm_node.id;
-    }
+    /* As the kernel, which holds the root's lanes while an action uses them, written or not. */
+    m->rm_animated |= m->rm_mode != OROYA_ROOT_NONE && b->node.id == m->rm_node.id;
 }
 
 static void binding_save_original(oroya_mixer *m, binding *b) {
@@ -2378,7 +2378,7 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
         refresh_layout(m);
     const bool kernel = m->kernel_mode;
     uint32_t nb = kernel && m->active_property_bindings == 0 ? 0 : m->active_binding_count;
-    m->rm_written = false;
+    m->rm_animated = false;
     for (uint32_t i = 0; i != nb && i < m->binding_count; ++i)
         if (!kernel || m->bindings[i]->joint == NO_INDEX)
             binding_apply(m, m->bindings[i], accu_index);
@@ -2386,12 +2386,12 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
     if (m->rm_mode != OROYA_ROOT_NONE) {
         root_motion_finish(m);
         /* The scene holds the root unless the kernel does (then kernel_run holds it), and
-         * only a value this update's blend wrote (as the kernel: a root no action animates,
-         * or the original an action's stop restored, is left as it is; a root moved by hand
-         * stays moved). */
+         * only while an action animates it (as the kernel: a root no action animates, or
+         * the original an action's stop restored, is left as it is; a root moved by hand
+         * then stays moved). */
         uint32_t j = kernel ? m->rm_joint : NO_INDEX;
         uint32_t dn = oroya_scene_node_index(m->scene, m->rm_node);
-        if (j == NO_INDEX && m->rm_written && dn < oroya_scene_node_count(m->scene)) {
+        if (j == NO_INDEX && m->rm_animated && dn < oroya_scene_node_count(m->scene)) {
             oroya_transform *tr = &oroya__scene_transforms_raw(m->scene)[dn];
             root_motion_hold(m, &tr->translation, &tr->rotation);
         }

@@ -1321,12 +1321,16 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, const 
     }
     /* The measure times, sorted, each once. */
     size_t m = 0;
-    memcpy(at, x->times, (size_t)x->n * sizeof(float));
+    if (x->n) {
+        memcpy(at, x->times, (size_t)x->n * sizeof(float)); /* times may be NULL with none */
+    }
     m = x->n;
     at[m++] = 0;
     at[m++] = x->clip->duration;
     for (uint32_t i = 0; keys && i < keys->track_count; i++) {
-        memcpy(at + m, keys->tracks[i].times, keys->tracks[i].key_count * sizeof(float));
+        if (keys->tracks[i].key_count) {
+            memcpy(at + m, keys->tracks[i].times, keys->tracks[i].key_count * sizeof(float));
+        }
         m += keys->tracks[i].key_count;
     }
     qsort(at, m, sizeof(float), cmp_float);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal/gltf.h"
@@ -1815,26 +1816,44 @@ static oroya_result write_scene(writer *w) {
     return r;
 }
 
-/* Files are written whole or not at all: the bytes go to a new file beside the target
- * ("<path>.oroya-tmp-<pid>-<n>", created exclusively, so the target's folder and the umask
- * decide its mode), which then replaces the target by rename(). A write that fails (a full
- * disk, a size limit) removes the new file and leaves the target as it was: an in-place
- * export that fails keeps its input. */
+/* Files are written whole or not at all: the bytes go to a new file in the target's folder
+ * (".oroya-tmp-<pid>-<n>", created exclusively; a short name, so any target name that fits
+ * the folder fits it too), which then replaces the target by rename(). A write that fails
+ * (a full disk, a size limit) removes the new file and leaves the target as it was: an
+ * in-place export that fails keeps its input. A target that exists keeps its permission
+ * bits (a new one gets 0666 less the umask); a target that is a symbolic link has the file
+ * it points to replaced, the link kept. */
 typedef struct pending_file {
     char tmp[4200];
-    const char *path;
+    char path[4200];
     bool open;
 } pending_file;
 
 static oroya_result write_temp(pending_file *pf, const char *path, const void *a, size_t na,
                                oroya_error *err) {
     static _Atomic unsigned counter;
-    pf->path = path;
     pf->open = false;
+    /* Through a link to the file it names (rename would replace the link itself). */
+    struct stat st;
+    const bool exists = stat(path, &st) == 0;
+    char *real = NULL;
+    if (exists && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        real = realpath(path, NULL);
+    }
+    const int pl = snprintf(pf->path, sizeof pf->path, "%s", real ? real : path);
+    free(real);
+    if (pl < 0 || (size_t)pl >= sizeof pf->path) {
+        return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
+    }
+    if (exists && stat(pf->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        return oroya__fail(err, OROYA_ERR_IO, "%s: is a directory", path);
+    }
+    const char *slash = strrchr(pf->path, '/');
+    const int dir = slash ? (int)(slash - pf->path) + 1 : 0;
     int fd = -1;
     for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
-        const int n = snprintf(pf->tmp, sizeof pf->tmp, "%s.oroya-tmp-%ld-%u", path, (long)getpid(),
-                               counter++);
+        const int n = snprintf(pf->tmp, sizeof pf->tmp, "%.*s.oroya-tmp-%ld-%u", dir, pf->path,
+                               (long)getpid(), counter++);
         if (n < 0 || (size_t)n >= sizeof pf->tmp) {
             return oroya__fail(err, OROYA_ERR_LIMIT, "%s: path too long", path);
         }
@@ -1846,9 +1865,12 @@ static oroya_result write_temp(pending_file *pf, const char *path, const void *a
         }
     }
     if (fd < 0) {
-        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot create a file beside it", path);
+        return oroya__fail(err, OROYA_ERR_IO, "%s: cannot create a file in its folder", path);
     }
     pf->open = true;
+    if (exists && stat(pf->path, &st) == 0) {
+        (void)fchmod(fd, st.st_mode & 07777); /* the target's permissions, as rewriting it kept */
+    }
     const char *p = a;
     size_t left = na;
     int saved = 0;
@@ -2042,7 +2064,10 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
         /* Both files written in full before either replaces its target, the .bin first. */
         pending_file pj = {.open = false}, pb = {.open = false};
         char bin_path[4096];
-        if (w.bin_size) {
+        r = write_temp(&pj, path, json, strlen(json), err);
+        if (r == OROYA_OK && w.bin_size) {
+            /* Beside `path` as given (a loader resolves the URI from the folder of the name
+             * it opens, a link's included), as a plain write through a link did. */
             const char *slash = strrchr(path, '/');
             size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
             if (dir + strlen(bin_name) + 1 > sizeof bin_path) {
@@ -2052,9 +2077,6 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
                 memcpy(bin_path + dir, bin_name, strlen(bin_name) + 1);
                 r = write_temp(&pb, bin_path, w.bin, w.bin_size, err);
             }
-        }
-        if (r == OROYA_OK) {
-            r = write_temp(&pj, path, json, strlen(json), err);
         }
         r = commit_temp(&pb, r, err);
         r = commit_temp(&pj, r, err);

@@ -209,6 +209,15 @@ expect 1 "writing it would replace" "$OROYA" export rs/RiggedSimple.gltf rs/Rigg
 "$OROYA" export rs/RiggedSimple.gltf rs/RiggedSimple.gltf 2>err.txt || fail "in place: $(cat err.txt)"
 "$OROYA" info rs/RiggedSimple.gltf > /dev/null 2>&1 || fail "the in-place .gltf export does not read back"
 
+# The target's permission bits are kept, and a .gltf target that is a directory fails before
+# anything is replaced (its .bin was renamed over first).
+cp inplace.glb mode.glb && chmod 600 mode.glb
+"$OROYA" export inplace.glb mode.glb 2>/dev/null || fail "export over mode.glb"
+[ "$(stat -c %a mode.glb)" = 600 ] || fail "export changed mode.glb's permissions to $(stat -c %a mode.glb)"
+mkdir -p dirout/d.gltf && echo keep > dirout/d.bin
+"$OROYA" export inplace.glb dirout/d.gltf 2>/dev/null && fail "export to a directory succeeded"
+[ "$(cat dirout/d.bin)" = keep ] || fail "a failed export to a directory replaced its .bin"
+
 # Errors: usage 2, failures 1, each message naming the option or the file (expect: lib.sh).
 expect 2 "must end in .gltf or .glb" "$OROYA" export "$cesium" out.obj
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:5:2:24

@@ -61,7 +61,9 @@ static bool input_references(const char *in, const char *file) {
             char path[PATH_MAX], real[PATH_MAX];
             size_t k = dir < sizeof path ? dir : 0;
             memcpy(path, in, k);
-            for (const char *c = u->valuestring; *c && k + 1 < sizeof path; c++) {
+            /* Up to a query or fragment, as the loader reads the URI. */
+            for (const char *c = u->valuestring;
+                 *c && *c != '?' && *c != '#' && k + 1 < sizeof path; c++) {
                 unsigned v;
                 if (c[0] == '%' && c[1] && c[2] && sscanf(c + 1, "%2x", &v) == 1)
                     path[k++] = (char)v, c += 2;
