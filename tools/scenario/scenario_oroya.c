@@ -321,27 +321,16 @@ static int ik_check_fields(play *p, const oroya_ik *ik, int index, const char *p
 
 /* setIk changes the values of an IK, not its chain: these keys are fixed at set-up. */
 static int set_ik_keys(play *p, const cJSON *o, const char *path) {
-    static const char *const values[] = {
-        "do",   "at",      "step",    "name",           "target", "pole",   "weight",
-        "soft", "midAxis", "forward", "targetRotation", "up",     "upAxis", "offset"};
     static const char *const fixed[] = {"type", "joints", "weights", "limits"};
-    const cJSON *item;
-    cJSON_ArrayForEach(item, o) {
-        bool known = false;
-        for (size_t k = 0; k < sizeof values / sizeof values[0] && !known; k++)
-            known = !strcmp(item->string, values[k]);
-        if (known)
-            continue;
-        for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
-            if (!strcmp(item->string, fixed[k]))
-                return sc_fail(p,
-                               "%s.%s: fixed at set-up (\"oroya\": {\"ik\"}); setIk changes "
-                               "target, pole, weight, soft, targetRotation, midAxis, forward, up, "
-                               "upAxis, offset",
-                               path, item->string);
-        return sc_fail(p, "%s.%s: unknown field", path, item->string);
-    }
-    return 0;
+    for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+        if (cJSON_GetObjectItemCaseSensitive(o, fixed[k]))
+            return sc_fail(p,
+                           "%s.%s: fixed at set-up (\"oroya\": {\"ik\"}); setIk changes "
+                           "target, pole, weight, soft, targetRotation, midAxis, forward, up, "
+                           "upAxis, offset",
+                           path, fixed[k]);
+    return SC_KNOWN_KEYS(p, o, path, "do", "at", "step", "name", "target", "pole", "weight", "soft",
+                         "midAxis", "forward", "targetRotation", "up", "upAxis", "offset");
 }
 
 int sc_parse_set_ik(play *p, const cJSON *o, const char *path, int *out) {
