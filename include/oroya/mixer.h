@@ -356,8 +356,10 @@ oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *mixer, oroya_node nod
  * its limit whether or not an action animates it. One limit per node: setting again replaces
  * it. The limit is copied and validated here (oroya_joint_limit_validate; err names it). A
  * rotation the clamp cannot measure (not finite, zero) is left as it is. A removed node's
- * limit is dropped at the next update. May allocate; the update never does. Errors: INVALID_ARGUMENT (NULL mixer, invalid node, invalid limit),
- * OUT_OF_MEMORY. Removing a limit that is not there is OROYA_OK. */
+ * limit is dropped at the next update. A mixer with a rig and no scene takes the rig's node
+ * handles (oroya_rig_kernel_node). May allocate; the update never does. Errors:
+ * INVALID_ARGUMENT (NULL mixer, invalid node, invalid limit), OUT_OF_MEMORY. Removing a limit
+ * that is not there is OROYA_OK. */
 oroya_result oroya_mixer_set_joint_limit(oroya_mixer *mixer, oroya_node node,
                                          const oroya_joint_limit *limit, oroya_error *err);
 
@@ -503,9 +505,11 @@ typedef struct oroya_mask_desc {
     uint32_t weight_count;
 } oroya_mask_desc;
 
-/* Builds a mask on the mixer's scene as it is now (nodes added later are not in it: weight 0).
- * Allocates. Errors: INVALID_ARGUMENT (NULL mixer, desc or out, NULL name arrays with a
- * count), NOT_FOUND (a joint name not in the scene: the message names the mask and the joint),
+/* Builds a mask on the mixer's scene as it is now (nodes added later are not in it: weight 0);
+ * on a mixer with a rig and no scene, on the rig's joints (their names; oroya_mask_weight
+ * then takes the rig's node handles, oroya_rig_kernel_node). Allocates. Errors:
+ * INVALID_ARGUMENT (NULL mixer, desc or out, NULL name arrays with a count), NOT_FOUND (a
+ * joint name not in the scene, or not in the rig: the message names the mask and the joint),
  * INVALID_DATA (a weight NaN or outside [0, 1]), OUT_OF_MEMORY. */
 oroya_result oroya_mask_create(oroya_mixer *mixer, const oroya_mask_desc *desc, oroya_mask **out,
                                oroya_error *err);
@@ -549,8 +553,9 @@ typedef struct oroya_root_motion {
  * missing weight adds no motion), the additive actions' added on top. set_time and
  * the jump of a stop/reset report no motion. Rotation deltas are blended as yaw angles
  * (XZ_YAW) or rotation vectors (FULL). See docs/mixer.md, "Root motion". OROYA_ROOT_NONE
- * turns it off. Errors: INVALID_ARGUMENT (NULL mixer, an unknown mode), STALE_HANDLE (root
- * not in the scene). */
+ * turns it off. A mixer with a rig and no scene takes one of the rig's node handles
+ * (oroya_rig_kernel_node) and holds the rig's rest values. Errors: INVALID_ARGUMENT (NULL
+ * mixer, an unknown mode), STALE_HANDLE (root not in the scene; not a rig joint without one). */
 oroya_result oroya_mixer_set_root_motion(oroya_mixer *mixer, oroya_node root,
                                          oroya_root_extract mode, oroya_error *err);
 /* This update's delta, and the deltas composed since set_root_motion (translations summed,

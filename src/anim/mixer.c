@@ -694,24 +694,42 @@ static void kernel_write_back(void *ctx) {
 
 /* The joints' dense indices: by the rig's node handles on the rig's scene (by name when a
  * node is gone), by name on another scene. Layout changes only. */
+/* Kernel joint k's node in the mixer's scene ({0}: none, always so without a scene). */
+static oroya_node kernel_joint_node(const oroya_mixer *m, uint32_t k) {
+    oroya_node node = {0};
+    const oroya_pose_skeleton *skel = m->rig->skeleton;
+    if (m->scene == m->rig->scene && oroya_scene_node_valid(m->scene, m->rig->nodes[k]))
+        node = m->rig->nodes[k];
+    else if (skel->names && skel->names[k][0])
+        oroya_scene_find_node(m->scene, skel->names[k], &node);
+    return node;
+}
+
 static void refresh_kdense(oroya_mixer *m) {
     if (!m->rig)
         return;
-    const oroya_pose_skeleton *skel = m->rig->skeleton;
     for (uint32_t k = 0; k < m->kjoints; k++) {
-        oroya_node node = {0};
-        if (m->scene == m->rig->scene && oroya_scene_node_valid(m->scene, m->rig->nodes[k]))
-            node = m->rig->nodes[k];
-        else if (skel->names && skel->names[k][0])
-            oroya_scene_find_node(m->scene, skel->names[k], &node);
+        oroya_node node = kernel_joint_node(m, k);
         m->kdense[k] = node.id ? oroya_scene_node_index(m->scene, node) : NO_INDEX;
     }
 }
 
+/* A mixer made with a rig and no scene: its nodes are the rig's (the handles of the scene the
+ * rig was built from, oroya_rig_kernel_node) and its names the rig's joint names. */
+static bool sceneless(const oroya_mixer *m) { return m->own_scene != NULL; }
+
 static uint32_t joint_of_node(const oroya_mixer *m, oroya_node node) {
     if (!m->rig || !node.id)
         return NO_INDEX;
+    if (sceneless(m))
+        return oroya__rig_joint_of(m->rig, m->rig->scene, node, NULL);
     return oroya__rig_joint_of(m->rig, m->scene, node, oroya_scene_node_name(m->scene, node));
+}
+
+/* The name of kernel joint j ("" when the rig has none). */
+static const char *joint_name(const oroya_mixer *m, uint32_t j) {
+    const oroya_pose_skeleton *skel = m->rig->skeleton;
+    return j < m->kjoints && skel->names && skel->names[j] ? skel->names[j] : "";
 }
 
 static void refresh_klimited(oroya_mixer *m) {
@@ -999,7 +1017,8 @@ static void refresh_layout(oroya_mixer *m) {
     m->override_count = kept;
     kept = 0;
     for (uint32_t i = 0; i < m->limit_count; i++) {
-        if (!oroya_scene_node_valid(m->scene, m->limits[i].node))
+        if (sceneless(m) ? m->limits[i].joint == NO_INDEX
+                         : !oroya_scene_node_valid(m->scene, m->limits[i].node))
             continue;
         m->limits[kept] = m->limits[i];
         m->limits[kept++].dense = oroya_scene_node_index(m->scene, m->limits[i].node);
@@ -2138,8 +2157,9 @@ static void root_motion_tracks(const oroya_mixer *m, oroya_action *a) {
     a->rm_translation = a->rm_rotation = -1;
     if (m->rm_mode == OROYA_ROOT_NONE)
         return;
-    const char *name = oroya_scene_node_name(m->scene, m->rm_node);
-    for (uint32_t i = 0; name && i < a->track_count; i++) {
+    const char *name =
+        sceneless(m) ? joint_name(m, m->rm_joint) : oroya_scene_node_name(m->scene, m->rm_node);
+    for (uint32_t i = 0; name && name[0] && i < a->track_count; i++) {
         const oroya_track *t = &a->clip->tracks[i];
         if (strcmp(t->target, name) != 0)
             continue;
@@ -3386,10 +3406,11 @@ oroya_result oroya_mixer_set_joint_limit(oroya_mixer *m, oroya_node node,
     if (!m)
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_mixer_set_joint_limit: mixer is NULL");
-    if (!node.id || !oroya_scene_node_valid(m->scene, node))
+    if (!node.id || (sceneless(m) ? joint_of_node(m, node) == NO_INDEX
+                                  : !oroya_scene_node_valid(m->scene, node)))
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                           "oroya_mixer_set_joint_limit: node %u is not a node of the scene",
-                           node.id);
+                           "oroya_mixer_set_joint_limit: node %u is not a node of the %s", node.id,
+                           sceneless(m) ? "rig (the mixer has no scene)" : "scene");
     uint32_t at = NO_INDEX;
     for (uint32_t i = 0; i < m->limit_count; i++)
         if (m->limits[i].node.id == node.id)
@@ -3409,8 +3430,9 @@ oroya_result oroya_mixer_set_joint_limit(oroya_mixer *m, oroya_node node,
         if (err) {
             char message[sizeof err->message];
             memcpy(message, err->message, sizeof message);
-            oroya__fail(err, r, "joint limit of node \"%s\": %s",
-                        oroya_scene_node_name(m->scene, node), message);
+            const char *name = sceneless(m) ? joint_name(m, joint_of_node(m, node))
+                                            : oroya_scene_node_name(m->scene, node);
+            oroya__fail(err, r, "joint limit of node \"%s\": %s", name ? name : "", message);
         }
         return r;
     }
@@ -3470,6 +3492,55 @@ static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char 
     return OROYA_OK;
 }
 
+/* mask_mark for a mixer with no scene: the rig's joint names, flags[] per kernel joint. */
+static oroya_result mask_mark_joints(const oroya_mixer *m, const char *mask_name,
+                                     const char *const *names, uint32_t count, bool descendants,
+                                     unsigned char *flags, oroya_error *err) {
+    const oroya_pose_skeleton *skel = m->rig->skeleton;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t j = oroya_pose_skeleton_find(skel, names[i]);
+        if (j >= m->kjoints)
+            return oroya__fail(err, OROYA_ERR_NOT_FOUND,
+                               "mask \"%s\": joint \"%s\" is not a joint of rig \"%s\" (the "
+                               "mixer has no scene)",
+                               mask_name, names[i] ? names[i] : "(null)", m->rig->name);
+        flags[j] = 1;
+    }
+    if (descendants) /* parents come first in the kernel's order */
+        for (uint32_t j = 0; j < m->kjoints; j++)
+            if (skel->parents[j] < m->kjoints && flags[skel->parents[j]])
+                flags[j] = 1;
+    return OROYA_OK;
+}
+
+/* The weights of a mask on a mixer with no scene: kweights only. */
+static oroya_result mask_fill_joints(oroya_mixer *m, oroya_mask *k, const oroya_mask_desc *desc,
+                                     unsigned char *inc, unsigned char *exc, oroya_error *err) {
+    oroya_result r = mask_mark_joints(m, k->name, desc->include, desc->include_count,
+                                      desc->descendants, inc, err);
+    if (r == OROYA_OK)
+        r = mask_mark_joints(m, k->name, desc->exclude, desc->exclude_count, desc->descendants, exc,
+                             err);
+    for (uint32_t j = 0; r == OROYA_OK && j < m->kjoints; j++)
+        k->kweights[j] = inc[j] && !exc[j] ? 1.0f : 0.0f;
+    for (uint32_t i = 0; r == OROYA_OK && i < desc->weight_count; i++) {
+        const oroya_mask_entry *w = &desc->weights[i];
+        uint32_t j = oroya_pose_skeleton_find(m->rig->skeleton, w->joint);
+        if (j >= m->kjoints)
+            r = oroya__fail(err, OROYA_ERR_NOT_FOUND,
+                            "mask \"%s\": weights: joint \"%s\" is not a joint of rig \"%s\" "
+                            "(the mixer has no scene)",
+                            k->name, w->joint ? w->joint : "(null)", m->rig->name);
+        else if (!(w->weight >= 0 && w->weight <= 1))
+            r = oroya__fail(err, OROYA_ERR_INVALID_DATA,
+                            "mask \"%s\": joint \"%s\": weight %g is not in [0, 1]", k->name,
+                            w->joint, w->weight);
+        else
+            k->kweights[j] = (float)w->weight;
+    }
+    return r;
+}
+
 oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroya_mask **out,
                                oroya_error *err) {
     if (out)
@@ -3480,9 +3551,11 @@ oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroy
     const char *name = desc->name ? desc->name : "";
     const uint32_t n = oroya_scene_node_count(m->scene);
     const size_t kcount = m->rig ? (size_t)m->kblocks * 4 : 0;
+    /* include and exclude flags: per node, or without a scene per kernel joint */
+    const size_t fcount = sceneless(m) ? kcount : n;
     size_t name_len = strlen(name) + 1;
     size_t size = sizeof(oroya_mask) + 64 + kcount * sizeof(float) + (size_t)n * sizeof(float) +
-                  (size_t)n * sizeof(oroya_node) + 2 * (size_t)n + name_len;
+                  (size_t)n * sizeof(oroya_node) + 2 * fcount + name_len;
     unsigned char *mem = oroya__alloc(&m->allocator, size, 64);
     if (!mem)
         return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "mask \"%s\": cannot allocate %zu bytes",
@@ -3496,12 +3569,23 @@ oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroy
     at += (size_t)n * sizeof(float);
     k->nodes = (oroya_node *)(void *)(mem + at);
     at += (size_t)n * sizeof(oroya_node);
-    unsigned char *inc = mem + at, *exc = inc + n;
-    at += 2 * (size_t)n;
+    unsigned char *inc = mem + at, *exc = inc + fcount;
+    at += 2 * fcount;
     memcpy(mem + at, name, name_len);
     k->name = (const char *)(mem + at);
     k->mixer = m;
     k->node_count = n;
+    if (sceneless(m)) {
+        oroya_result r = mask_fill_joints(m, k, desc, inc, exc, err);
+        if (r != OROYA_OK) {
+            oroya__free(&m->allocator, mem);
+            return r;
+        }
+        k->next = m->masks;
+        m->masks = k;
+        *out = k;
+        return OROYA_OK;
+    }
     oroya_result r =
         mask_mark(m, name, desc->include, desc->include_count, desc->descendants, inc, n, err);
     if (r == OROYA_OK)
@@ -3531,8 +3615,10 @@ oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroy
         oroya__free(&m->allocator, mem);
         return r;
     }
+    /* By the mixer's own node of each joint (the rig's handles on the rig's scene, names on
+     * another: a rig's handle looked up in another scene would find another node). */
     for (uint32_t j = 0; j < m->kjoints && kcount; j++)
-        k->kweights[j] = (float)oroya_mask_weight(k, oroya_rig_kernel_node(m->rig, j));
+        k->kweights[j] = (float)oroya_mask_weight(k, kernel_joint_node(m, j));
     k->next = m->masks;
     m->masks = k;
     *out = k;
@@ -3547,6 +3633,10 @@ oroya_result oroya_mixer_create_mask(oroya_mixer *m, const oroya_mask_desc *desc
 double oroya_mask_weight(const oroya_mask *k, oroya_node node) {
     if (!k || !node.id)
         return 0;
+    if (sceneless(k->mixer)) {
+        uint32_t j = joint_of_node(k->mixer, node);
+        return j < k->mixer->kjoints ? k->kweights[j] : 0;
+    }
     const oroya_scene *scene = k->mixer->scene;
     uint32_t d = oroya_scene_node_index(scene, node);
     if (d < k->node_count && k->nodes[d].id == node.id)
@@ -3573,8 +3663,10 @@ oroya_result oroya_action_set_mask(oroya_action *a, const oroya_mask *k) {
     for (uint32_t j = 0; k && j < a->track_count; j++) {
         const binding *b = a->bindings[j];
         /* A curve is no joint: a mask does not weight it (weight 1). */
-        a->mask_weights[j] =
-            b->property == OROYA_PROPERTY_CURVE ? 1.0f : (float)oroya_mask_weight(k, b->node);
+        a->mask_weights[j] = b->property == OROYA_PROPERTY_CURVE ? 1.0f
+                             : !sceneless(a->mixer) ? (float)oroya_mask_weight(k, b->node)
+                             : b->joint != NO_INDEX ? k->kweights[b->joint]
+                                                    : 0.0f;
     }
     a->mask = k;
     a->masked = k != NULL;
@@ -3591,9 +3683,24 @@ oroya_result oroya_mixer_set_root_motion(oroya_mixer *m, oroya_node root, oroya_
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "oroya_mixer_set_root_motion: %s",
                            m ? "unknown extract mode" : "mixer is NULL");
     oroya_transform home;
-    if (mode != OROYA_ROOT_NONE && oroya_scene_get_transform(m->scene, root, &home) != OROYA_OK)
+    if (mode != OROYA_ROOT_NONE && sceneless(m)) {
+        /* No scene: the root is one of the rig's joints, its home the rig's rest pose. */
+        uint32_t j = joint_of_node(m, root);
+        if (j == NO_INDEX)
+            return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
+                               "root motion: the root node is not a joint of rig \"%s\" (the "
+                               "mixer has no scene)",
+                               m->rig->name);
+        const oroya_soa_transform *rest = oroya_pose_skeleton_rest(m->rig->skeleton);
+        const uint32_t b = j / 4, l = j % 4;
+        home.translation = (oroya_vec3){rest[b].tx[l], rest[b].ty[l], rest[b].tz[l]};
+        home.rotation = (oroya_quat){rest[b].qx[l], rest[b].qy[l], rest[b].qz[l], rest[b].qw[l]};
+        home.scale = (oroya_vec3){rest[b].sx[l], rest[b].sy[l], rest[b].sz[l]};
+    } else if (mode != OROYA_ROOT_NONE &&
+               oroya_scene_get_transform(m->scene, root, &home) != OROYA_OK) {
         return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
                            "root motion: the root node is not in the scene");
+    }
     /* The old root's held components go back to what its blend gives at the next update,
      * even when that value does not change (a paused action), as on the kernel path. */
     if (m->rm_mode != OROYA_ROOT_NONE)
