@@ -340,7 +340,9 @@ oroya_rotation_blend oroya_mixer_rotation_blend(const oroya_mixer *mixer); /* SL
  * when a binding is made and again whenever oroya_scene_layout_version() moves, not when a
  * child's translation changes; call this with NULL to re-read it. The override is kept until
  * removed, also while no action animates the node; it is dropped when the node leaves the
- * scene (at the next update after the layout change). May allocate.
+ * scene (at the next update after the layout change). A mixer with a rig and no scene takes
+ * the rig's node handles (oroya_rig_kernel_node), and its default is the rest translation of
+ * the first rig joint whose parent the node is. May allocate.
  * Errors: INVALID_ARGUMENT (NULL mixer, invalid node, non-finite axis), OUT_OF_MEMORY. */
 oroya_result oroya_mixer_set_twist_axis(oroya_mixer *mixer, oroya_node node,
                                         const oroya_vec3 *axis);

@@ -616,8 +616,33 @@ static const twist_override *find_override(const oroya_mixer *m, oroya_node node
 
 /* The override, else the bone's long axis: the direction to its first child, whose
  * translation is written in this node's local frame (the frame its rotation acts in). */
+static bool sceneless(const oroya_mixer *m);
+static uint32_t joint_of_node(const oroya_mixer *m, oroya_node node);
+
+/* Without a scene: the override of the rig's node, else the rest translation of the first
+ * kernel joint whose parent it is (the rig keeps the scene's order of siblings). */
+static oroya_vec3 resolve_twist_axis_joint(const oroya_mixer *m, uint32_t j) {
+    oroya_vec3 zero = {0, 0, 0};
+    if (j >= m->kjoints)
+        return zero;
+    const twist_override *o = find_override(m, m->rig->nodes[j]);
+    if (o)
+        return o->axis;
+    const oroya_pose_skeleton *skel = m->rig->skeleton;
+    for (uint32_t c = j + 1; c < m->kjoints; c++) {
+        if (skel->parents[c] == j) {
+            const oroya_soa_transform *r = &skel->rest[c / 4];
+            const uint32_t l = c % 4;
+            return unit_or_zero((oroya_vec3){r->tx[l], r->ty[l], r->tz[l]});
+        }
+    }
+    return zero;
+}
+
 static oroya_vec3 resolve_twist_axis(const oroya_mixer *m, oroya_node node) {
     oroya_vec3 zero = {0, 0, 0};
+    if (node.id && sceneless(m))
+        return resolve_twist_axis_joint(m, joint_of_node(m, node));
     if (!node.id || !oroya_scene_node_valid(m->scene, node))
         return zero;
     const twist_override *o = find_override(m, node);
@@ -635,7 +660,8 @@ static oroya_vec3 resolve_twist_axis(const oroya_mixer *m, oroya_node node) {
 static void set_binding_twist_axis(const oroya_mixer *m, binding *b) {
     if (b->property != OROYA_PROPERTY_ROTATION)
         return;
-    b->twist_axis = resolve_twist_axis(m, b->node);
+    b->twist_axis =
+        sceneless(m) ? resolve_twist_axis_joint(m, b->joint) : resolve_twist_axis(m, b->node);
     b->has_twist_axis = b->twist_axis.x != 0 || b->twist_axis.y != 0 || b->twist_axis.z != 0;
     /* The kernel's copy, for STERP blending on its lanes. */
     if (b->joint != NO_INDEX && m->ktwist) {
@@ -724,6 +750,12 @@ static uint32_t joint_of_node(const oroya_mixer *m, oroya_node node) {
     if (sceneless(m))
         return oroya__rig_joint_of(m->rig, m->rig->scene, node, NULL);
     return oroya__rig_joint_of(m->rig, m->scene, node, oroya_scene_node_name(m->scene, node));
+}
+
+/* A node of the mixer's scene; without a scene, one of the rig's joints. */
+static bool mixer_has_node(const oroya_mixer *m, oroya_node node) {
+    return node.id && (sceneless(m) ? joint_of_node(m, node) != NO_INDEX
+                                    : oroya_scene_node_valid(m->scene, node));
 }
 
 /* The name of kernel joint j ("" when the rig has none). */
@@ -1012,7 +1044,7 @@ static void refresh_layout(oroya_mixer *m) {
     /* Overrides and limits of removed nodes are dropped (limits keep their order). */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < m->override_count; i++)
-        if (oroya_scene_node_valid(m->scene, m->overrides[i].node))
+        if (mixer_has_node(m, m->overrides[i].node))
             m->overrides[kept++] = m->overrides[i];
     m->override_count = kept;
     kept = 0;
@@ -3359,13 +3391,14 @@ static bool reserve(oroya_mixer *m, void **items, uint32_t count, uint32_t *capa
 }
 
 static void refresh_twist_axes_of(oroya_mixer *m, oroya_node node) {
+    const uint32_t j = sceneless(m) ? joint_of_node(m, node) : NO_INDEX;
     for (uint32_t i = 0; i < m->binding_count; i++)
-        if (m->bindings[i]->node.id == node.id)
+        if (m->bindings[i]->node.id == node.id || (j != NO_INDEX && m->bindings[i]->joint == j))
             set_binding_twist_axis(m, m->bindings[i]);
 }
 
 oroya_result oroya_mixer_set_twist_axis(oroya_mixer *m, oroya_node node, const oroya_vec3 *axis) {
-    if (!m || !oroya_scene_node_valid(m->scene, node) || !node.id)
+    if (!m || !mixer_has_node(m, node))
         return refuse(m, "oroya_mixer_set_twist_axis: node %u: not a node of the mixer's scene",
                       node.id);
     if (axis && (!isfinite(axis->x) || !isfinite(axis->y) || !isfinite(axis->z)))
@@ -3395,7 +3428,7 @@ oroya_result oroya_mixer_set_twist_axis(oroya_mixer *m, oroya_node node, const o
 }
 
 oroya_result oroya_mixer_get_twist_axis(const oroya_mixer *m, oroya_node node, oroya_vec3 *out) {
-    if (!m || !out || !node.id || !oroya_scene_node_valid(m->scene, node))
+    if (!m || !out || !mixer_has_node(m, node))
         return OROYA_ERR_INVALID_ARGUMENT;
     *out = resolve_twist_axis(m, node);
     return OROYA_OK;
@@ -3406,8 +3439,7 @@ oroya_result oroya_mixer_set_joint_limit(oroya_mixer *m, oroya_node node,
     if (!m)
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_mixer_set_joint_limit: mixer is NULL");
-    if (!node.id || (sceneless(m) ? joint_of_node(m, node) == NO_INDEX
-                                  : !oroya_scene_node_valid(m->scene, node)))
+    if (!mixer_has_node(m, node))
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_mixer_set_joint_limit: node %u is not a node of the %s", node.id,
                            sceneless(m) ? "rig (the mixer has no scene)" : "scene");

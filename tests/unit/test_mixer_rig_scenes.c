@@ -26,8 +26,9 @@ static const int PARENT[] = {-1, 0, 1, 2, 3, 2, 2, 0, 0};
 #define NJ 9
 enum { HIPS = 0, NECK = 3 };
 
-/* A scene of the joints above. `order` 1 adds them in another order (a scene whose dense
- * indices differ from the rig's scene: legs first), with an unrelated node ahead of them. */
+/* A scene of the joints above. `order` 1 and 2 put an unrelated node ahead of them (dense
+ * indices and handles that differ from the rig's scene); 1 also adds them in another order
+ * (legs first; siblings reversed, so first children, the default twist axes, differ too). */
 static oroya_scene *scene_make(int order, oroya_node nodes[NJ]) {
     oroya_scene *s = NULL;
     OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
@@ -36,7 +37,8 @@ static oroya_scene *scene_make(int order, oroya_node nodes[NJ]) {
         OT_CHECK(oroya_scene_add_node(s, "lamp", (oroya_node){0}, OROYA_NODE_OBJECT, &extra) ==
                  OROYA_OK);
     }
-    static const int ORDER[2][NJ] = {{0, 1, 2, 3, 4, 5, 6, 7, 8}, {0, 8, 7, 1, 2, 6, 5, 3, 4}};
+    static const int ORDER[3][NJ] = {
+        {0, 1, 2, 3, 4, 5, 6, 7, 8}, {0, 8, 7, 1, 2, 6, 5, 3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8}};
     for (int k = 0; k < NJ; k++) {
         const int i = ORDER[order][k];
         oroya_node parent = PARENT[i] < 0 ? (oroya_node){0} : nodes[PARENT[i]];
@@ -105,10 +107,12 @@ typedef struct {
  * motion XZ_YAW on the hips, a 0.3 rad cone on the neck. hips and neck: nodes the mixer takes
  * for the root and the limit. */
 static void player_make(player *p, oroya_scene *scene, const oroya_rig *rig, oroya_node hips,
-                        oroya_node neck, const oroya_clip *walk, const oroya_clip *wave) {
+                        oroya_node neck, const oroya_clip *walk, const oroya_clip *wave,
+                        oroya_rotation_blend blend) {
     memset(p, 0, sizeof *p);
     oroya_error err = {0};
-    OT_CHECK(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &p->mixer) == OROYA_OK);
+    OT_CHECK(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig, .rotation_blend = blend},
+                                &p->mixer) == OROYA_OK);
     const char *inc[] = {"spine"}, *exc[] = {"head"};
     const oroya_mask_entry w[] = {{"neck", 0.5}};
     OT_CHECK_MSG(oroya_mask_create(p->mixer,
@@ -157,9 +161,13 @@ static double motion_diff(oroya_root_motion x, oroya_root_motion y) {
     return worst;
 }
 
-static void test_same_pose_without_the_rigs_scene(void) {
+/* blend: the mixers' rotation blending. STERP blends about each joint's twist axis, by
+ * default the direction to its first child: on the second scene, so the same siblings'
+ * order (scene 2); without a scene, the rig's. */
+static void run(oroya_rotation_blend blend) {
     oroya_node na[NJ], nc[NJ];
-    oroya_scene *sa = scene_make(0, na), *sc = scene_make(1, nc);
+    oroya_scene *sa = scene_make(0, na),
+                *sc = scene_make(blend == OROYA_ROTATION_BLEND_STERP ? 2 : 1, nc);
     oroya_rig *rig = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_rig_create(&(oroya_rig_desc){.scene = sa, .name = "test"}, &rig, &err) ==
@@ -167,7 +175,7 @@ static void test_same_pose_without_the_rigs_scene(void) {
                  "%s", err.message);
     oroya_clip *walk = make_clip("walk", 0.9), *wave = make_clip("wave", -0.6);
     player a, b, c;
-    player_make(&a, sa, rig, na[HIPS], na[NECK], walk, wave);
+    player_make(&a, sa, rig, na[HIPS], na[NECK], walk, wave, blend);
     /* No scene: the rig's node handles (oroya_rig_kernel_node; here the same as na). */
     oroya_node rh = {0}, rn = {0};
     for (uint32_t k = 0; k < oroya_rig_kernel_joint_count(rig); k++) {
@@ -176,8 +184,8 @@ static void test_same_pose_without_the_rigs_scene(void) {
         rn = n.id == na[NECK].id ? n : rn;
     }
     OT_CHECK(rh.id && rn.id);
-    player_make(&b, NULL, rig, rh, rn, walk, wave);
-    player_make(&c, sc, rig, nc[HIPS], nc[NECK], walk, wave);
+    player_make(&b, NULL, rig, rh, rn, walk, wave, blend);
+    player_make(&c, sc, rig, nc[HIPS], nc[NECK], walk, wave, blend);
     OT_CHECK(oroya_mask_weight(b.upper, rn) == 0.5);
     OT_CHECK(oroya_mask_weight(b.upper, rh) == 0.0);
     OT_CHECK(oroya_mask_weight(c.upper, nc[5]) == 1.0); /* armL */
@@ -198,10 +206,12 @@ static void test_same_pose_without_the_rigs_scene(void) {
                                               oroya_mixer_root_delta(c.mixer)));
         moved = fmax(moved, fabs((double)oroya_mixer_root_total(a.mixer).translation.z));
     }
-    OT_CHECK_MSG(worst_b == 0 && worst_c == 0, "bones differ by %g (no scene), %g (second scene)",
-                 worst_b, worst_c);
+    OT_CHECK_MSG(worst_b == 0 && worst_c == 0,
+                 "blend %d: bones differ by %g (no scene), %g (second scene)", (int)blend, worst_b,
+                 worst_c);
     OT_CHECK_MSG(motion_b == 0 && motion_c == 0,
-                 "root deltas differ by %g (no scene), %g (second scene)", motion_b, motion_c);
+                 "blend %d: root deltas differ by %g (no scene), %g (second scene)", (int)blend,
+                 motion_b, motion_c);
     OT_CHECK_MSG(moved > 1, "the root moved %g", moved); /* root motion was on */
 
     /* Each setting matters: without the mask, the limit or root motion, the bones differ. */
@@ -236,6 +246,11 @@ static void test_same_pose_without_the_rigs_scene(void) {
     oroya_rig_destroy(rig);
     oroya_scene_destroy(sa);
     oroya_scene_destroy(sc);
+}
+
+static void test_same_pose_without_the_rigs_scene(void) {
+    run(OROYA_ROTATION_BLEND_SLERP);
+    run(OROYA_ROTATION_BLEND_STERP);
 }
 
 int main(void) {
