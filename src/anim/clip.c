@@ -248,8 +248,8 @@ oroya_result oroya_clip_set_markers(oroya_clip *clip, const oroya_marker *marker
         double t = markers[i].time;
         if (!isfinite(t) || t < 0 || t > (double)clip->duration) {
             return oroya__fail(err, isfinite(t) ? OROYA_ERR_INVALID_DATA : OROYA_ERR_NON_FINITE,
-                               "clip \"%s\": marker %u \"%s\": time %g is outside the clip "
-                               "[0, %g]",
+                               "clip \"%s\": marker %u \"%s\": time %.9g is outside the clip "
+                               "[0, %.9g]",
                                clip->name, i, markers[i].name, t, (double)clip->duration);
         }
         size = add_size(size, strlen(markers[i].name) + 1);

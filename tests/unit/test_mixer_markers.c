@@ -112,6 +112,12 @@ static void test_sorted_and_checked(void) {
     OT_CHECK(strstr(err.message, "late") != NULL);
     OT_CHECK(strstr(err.message, "walk") != NULL);
     OT_EQ_INT(f.clip->marker_count, 4); /* unchanged */
+    /* Just past the end: the message shows a time that is past it (not "time 1 ... [0, 1]"). */
+    oroya_marker just_past = {(double)f.clip->duration + 1e-6, "edge"};
+    OT_CHECK(oroya_clip_set_markers(f.clip, &just_past, 1, &err) == OROYA_ERR_INVALID_DATA);
+    char shown[64];
+    snprintf(shown, sizeof shown, "time %.9g is outside", just_past.time);
+    OT_CHECK_MSG(strstr(err.message, shown) != NULL, "%s", err.message);
     oroya_marker nan_time = {NAN, "x"};
     OT_CHECK(oroya_clip_set_markers(f.clip, &nan_time, 1, &err) == OROYA_ERR_NON_FINITE);
     oroya_marker no_name = {0.5, NULL};
