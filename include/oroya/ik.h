@@ -45,7 +45,8 @@
  *       .joints = {thigh, shin, ankle},           // dense node indices (scene path)
  *       .target = {0.1f, 0.05f, 0.3f}, .pole = {0, 0, 1}, .weight = 1,
  *   };
- *   oroya_ik_scene_validate(scene, &foot, 1, &err);             // once
+ *   oroya_scene_update_world(scene);                             // once, at setup:
+ *   oroya_ik_scene_validate(scene, &foot, 1, &err);             // reads the world matrices
  *   oroya_mixer_update(mixer, dt);                               // every frame
  *   oroya_scene_update_world(scene);
  *   oroya_ik_scene_apply(scene, &foot, 1, NULL);

@@ -90,6 +90,10 @@ uint32_t oroya_rig_kernel_joint_count(const oroya_rig *rig);
 oroya_node oroya_rig_kernel_node(const oroya_rig *rig, uint32_t k);
 /* The kernel joint of palette entry i (UINT32_MAX out of range). */
 uint32_t oroya_rig_kernel_joint(const oroya_rig *rig, uint32_t palette_index);
+/* The kernel joint of `node` (a node of the scene the rig was built from), else of the joint
+ * named `name` (may be NULL); UINT32_MAX when neither is one of the rig's joints. The joints
+ * oroya_ik and oroya_mixer_set_ik take. Not for per-frame use (a linear search). */
+uint32_t oroya_rig_find_kernel_joint(const oroya_rig *rig, oroya_node node, const char *name);
 
 /* The runtime clip built at create for `clip` (by address), or NULL: not one of desc.clips,
  * one whose keys were rewritten since (oroya_clip_make_additive, oroya_clip_optimize: its

@@ -346,6 +346,14 @@ const oroya_pose_skeleton *oroya_rig_skeleton(const oroya_rig *rig) {
 }
 uint32_t oroya_rig_joint_count(const oroya_rig *rig) { return rig ? rig->palette_count : 0; }
 uint32_t oroya_rig_kernel_joint_count(const oroya_rig *rig) { return rig ? rig->joint_count : 0; }
+uint32_t oroya_rig_find_kernel_joint(const oroya_rig *rig, oroya_node node, const char *name) {
+    if (!rig) {
+        return UINT32_MAX;
+    }
+    uint32_t k = node.id ? oroya__rig_joint_of(rig, rig->scene, node, NULL) : UINT32_MAX;
+    return k != UINT32_MAX ? k : oroya__rig_joint_of(rig, NULL, (oroya_node){0}, name);
+}
+
 oroya_node oroya_rig_kernel_node(const oroya_rig *rig, uint32_t k) {
     return rig && k < rig->joint_count ? rig->nodes[k] : (oroya_node){0};
 }

@@ -26,8 +26,8 @@ oroya_result oroya_rig_create_gltf(const oroya_gltf_model *model, uint32_t skin,
     if (skin == OROYA_GLTF_NONE) {
         snprintf(name, sizeof name, "the scene");
     } else if (skin >= model->skin_count) {
-        return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE, "skins[%u]: the file has %u skins", skin,
-                           model->skin_count);
+        return oroya__fail(err, OROYA_ERR_OUT_OF_RANGE, "skins[%u]: the file has %u skin%s", skin,
+                           model->skin_count, model->skin_count == 1 ? "" : "s");
     } else {
         const oroya_gltf_model_skin *s = &model->skins[skin];
         snprintf(name, sizeof name, "skins[%u] (\"%s\")", skin, s->name ? s->name : "");

@@ -105,6 +105,13 @@ grep -q "^oroya export: $want" err.txt || fail "export --drop animation_9: $(cat
 "$OROYA" plot "$it" --node node_4 -o n4.svg 2>err.txt || fail "plot --node node_4: $(cat err.txt)"
 "$OROYA" plot "$it" --node nope -o n.svg 2>err.txt && fail "plot --node nope accepted"
 grep -q "^oroya plot: no node named 'nope'" err.txt || fail "plot --node nope: $(cat err.txt)"
+# oroya info prints both names of a node whose scene name is not its glTF name (a duplicate,
+# a node_<digits> lookalike): it printed only node_<index>.
+printf '{"asset":{"version":"2.0"},"scenes":[{"nodes":[0,1,2]}],"nodes":[{"name":"arm"},{"name":"arm"},{"name":"node_0"}]}' >dup.gltf
+"$OROYA" info dup.gltf >out.txt 2>err.txt || fail "info dup.gltf: $(cat err.txt)"
+for line in '  node_0 "arm" (object)' '  node_1 "arm" (object)' '  node_2 "node_0" (object)'; do
+    grep -qxF "$line" out.txt || { fail "info dup.gltf lacks '$line':"; sed 's/^/    /' out.txt >&2; }
+done
 
 # An output that cannot be written says why (it said "cannot open for writing" alone).
 expect 1 "x.glb: cannot open for writing: $enoent" "$OROYA" export "$it" /nonexistent-dir/x.glb

@@ -176,14 +176,18 @@ static void run(oroya_rotation_blend blend) {
     oroya_clip *walk = make_clip("walk", 0.9), *wave = make_clip("wave", -0.6);
     player a, b, c;
     player_make(&a, sa, rig, na[HIPS], na[NECK], walk, wave, blend);
-    /* No scene: the rig's node handles (oroya_rig_kernel_node; here the same as na). */
-    oroya_node rh = {0}, rn = {0};
-    for (uint32_t k = 0; k < oroya_rig_kernel_joint_count(rig); k++) {
-        oroya_node n = oroya_rig_kernel_node(rig, k);
-        rh = n.id == na[HIPS].id ? n : rh;
-        rn = n.id == na[NECK].id ? n : rn;
-    }
-    OT_CHECK(rh.id && rn.id);
+    /* No scene: the rig's node handles (oroya_rig_kernel_node; here the same as na), found
+     * by name with oroya_rig_find_kernel_joint. */
+    const uint32_t kh = oroya_rig_find_kernel_joint(rig, (oroya_node){0}, "hips"),
+                   kn = oroya_rig_find_kernel_joint(rig, (oroya_node){0}, "neck");
+    OT_CHECK(kh < oroya_rig_kernel_joint_count(rig) && kn < oroya_rig_kernel_joint_count(rig));
+    const oroya_node rh = oroya_rig_kernel_node(rig, kh), rn = oroya_rig_kernel_node(rig, kn);
+    OT_CHECK(rh.id == na[HIPS].id && rn.id == na[NECK].id);
+    /* By node, the node first; neither: UINT32_MAX. */
+    OT_EQ_INT(oroya_rig_find_kernel_joint(rig, na[NECK], "hips"), kn);
+    OT_EQ_INT(oroya_rig_find_kernel_joint(rig, (oroya_node){0}, "tail"), UINT32_MAX);
+    OT_EQ_INT(oroya_rig_find_kernel_joint(rig, (oroya_node){0}, NULL), UINT32_MAX);
+    OT_EQ_INT(oroya_rig_find_kernel_joint(NULL, na[NECK], "neck"), UINT32_MAX);
     player_make(&b, NULL, rig, rh, rn, walk, wave, blend);
     player_make(&c, sc, rig, nc[HIPS], nc[NECK], walk, wave, blend);
     OT_CHECK(oroya_mask_weight(b.upper, rn) == 0.5);

@@ -118,7 +118,13 @@ static void print_tree(const oroya_gltf_data *d, const oroya_gltf_model *m, uint
     const oroya_gltf_node *n = &d->nodes[i];
     oroya_node_kind kind = OROYA_NODE_OBJECT;
     oroya_scene_node_kind(m->scene, m->nodes[i], &kind);
-    printf("  %*s%s (%s)", depth * 2, "", cli_esc(m->node_names[i]), kind_names[kind]);
+    printf("  %*s%s", depth * 2, "", cli_esc(m->node_names[i]));
+    /* The file's own name too, where the name above is not it (a duplicate, a node_<digits>
+     * lookalike): `node_1 "arm"`. */
+    if (n->name && n->name[0] && strcmp(n->name, m->node_names[i]) != 0) {
+        printf(" \"%s\"", cli_esc(n->name));
+    }
+    printf(" (%s)", kind_names[kind]);
     if (n->mesh != OROYA_GLTF_NONE) {
         printf(" mesh %u", n->mesh);
     }
