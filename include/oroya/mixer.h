@@ -253,7 +253,9 @@ oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
  * given this mixer or one of its actions writes it, so right after a call returned
  * INVALID_ARGUMENT it is that call's. Kept until the next refusal (a call that succeeds does
  * not clear it); "" when none was, and for NULL. A NULL action has no mixer to record on, and
- * the getters (const mixer, NULL out) do not record: those only return the code. */
+ * the getters (const mixer, NULL out) do not record: those only return the code. The
+ * INVALID_DATA of an update or set_time whose rig's joints were re-parented or removed is
+ * recorded too, naming the rig and the joint. */
 const char *oroya_mixer_last_error(const oroya_mixer *mixer);
 
 /* Many mixers (each its own scene, or none) at once: for each, what oroya_mixer_update(dt)

@@ -2556,14 +2556,25 @@ static uint32_t rig_hierarchy_broken(oroya_mixer *m) {
     return m->khier_bad;
 }
 
+/* The refusal of an update whose rig's hierarchy changed (k: the first such kernel joint),
+ * recorded for oroya_mixer_last_error. */
+static oroya_result refuse_hierarchy(oroya_mixer *m, const char *call, uint32_t k) {
+    refuse(m,
+           "%s: rig \"%s\", joint %u (\"%s\"): its node was removed or re-parented in the "
+           "scene since the rig was built; build a new rig for the new hierarchy",
+           call, m->rig->name, k, joint_name(m, k));
+    return OROYA_ERR_INVALID_DATA;
+}
+
 /* One update; *destroyed: the event callback destroyed the mixer, which is freed now. */
 static oroya_result mixer_update_one(oroya_mixer *m, double dt, bool *destroyed) {
     *destroyed = false;
     oroya_result r = check_update(m, dt);
     if (r != OROYA_OK)
         return r;
-    if (rig_hierarchy_broken(m) != NO_INDEX)
-        return OROYA_ERR_INVALID_DATA;
+    const uint32_t broken = rig_hierarchy_broken(m);
+    if (broken != NO_INDEX)
+        return refuse_hierarchy(m, "oroya_mixer_update", broken);
     if (mixer_update_actions(m, dt, true)) {
         *destroyed = true;
         return OROYA_OK;
@@ -2905,8 +2916,9 @@ oroya_result oroya_mixer_set_time(oroya_mixer *m, double time) {
     oroya_result r = check_step(m, time, true); /* before anything changes */
     if (r != OROYA_OK)
         return r;
-    if (rig_hierarchy_broken(m) != NO_INDEX) /* update's other refusal, also before */
-        return OROYA_ERR_INVALID_DATA;
+    const uint32_t broken = rig_hierarchy_broken(m); /* update's other refusal, also before */
+    if (broken != NO_INDEX)
+        return refuse_hierarchy(m, "oroya_mixer_set_time", broken);
     m->time = 0;
     for (uint32_t i = 0; i < m->action_count; i++)
         m->actions[i]->time = 0;

@@ -566,11 +566,16 @@ static void test_hierarchy_change_refused(void) {
     /* "c" (joint 3) moves under "root": the rig still has it under "b". */
     OT_CHECK(oroya_scene_set_parent(w.scene, w.nodes[3], w.nodes[0]) == OROYA_OK);
     OT_CHECK(oroya_mixer_update(w.mixer, 1.0 / 60) == OROYA_ERR_INVALID_DATA);
+    /* The refusal is in oroya_mixer_last_error (it was ""), naming the call and the joint. */
+    OT_CHECK_MSG(strstr(oroya_mixer_last_error(w.mixer), "oroya_mixer_update: rig") != NULL &&
+                     strstr(oroya_mixer_last_error(w.mixer), "joint 3 (\"c\")") != NULL,
+                 "%s", oroya_mixer_last_error(w.mixer));
     /* set_time too, and it changes nothing (the times were zeroed before the check). */
     oroya_action *first = oroya_mixer_active_action(w.mixer, 0);
     const double mixer_time = oroya_mixer_time(w.mixer), action_time = oroya_action_time(first);
     OT_CHECK(mixer_time > 0 && action_time > 0);
     OT_EQ_INT(oroya_mixer_set_time(w.mixer, 0.5), OROYA_ERR_INVALID_DATA);
+    OT_CHECK(strstr(oroya_mixer_last_error(w.mixer), "oroya_mixer_set_time: rig") != NULL);
     OT_CHECK(oroya_mixer_time(w.mixer) == mixer_time);
     OT_CHECK(oroya_action_time(first) == action_time);
     oroya_error err = {0};
