@@ -23,8 +23,16 @@ typedef struct key_map {
     uint32_t mask;     /* capacity - 1 */
 } key_map;
 
+/* A mesh of several primitives written for the run of primitive nodes that starts at a dense
+ * index: its glTF index and the run's length. */
+typedef struct prim_run {
+    uint32_t mesh, count;
+} prim_run;
+
 typedef struct scene_tables {
     key_map meshes;      /* (geometry, material, skin) of single-primitive meshes */
+    key_map runs;        /* the same of the first primitive of a run -> the run's dense start */
+    prim_run *run_at;    /* per dense index, for the runs in `runs` */
     uint32_t mesh_count; /* meshes written so far (all kinds) */
     key_map materials;
     uint32_t material_count;
@@ -1236,6 +1244,22 @@ static void fold_model_meshes(writer *w) {
     }
 }
 
+/* The primitive nodes [a, a + count) and [b, b + count) show the same geometries with the
+ * same materials and skins, in order. */
+static bool same_primitives(const oroya_scene *scene, uint32_t a, uint32_t b, uint32_t count) {
+    for (uint32_t p = 0; p < count; p++) {
+        oroya_node ha = oroya_scene_node_at(scene, a + p), hb = oroya_scene_node_at(scene, b + p);
+        const oroya_geometry *ga = NULL, *gb = NULL;
+        const oroya_material *ma = NULL, *mb = NULL;
+        oroya_scene_get_mesh(scene, ha, &ga, &ma);
+        oroya_scene_get_mesh(scene, hb, &gb, &mb);
+        if (ga != gb || ma != mb || node_skin(scene, ha) != node_skin(scene, hb)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *node) {
     const oroya_scene *scene = w->scene;
     oroya_node h = oroya_scene_node_at(scene, i);
@@ -1271,6 +1295,20 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
         uint32_t known = map_put(&t->meshes, g, mat, skin, mesh_index);
         if (known != OROYA_GLTF_NONE) {
             mesh_index = known;
+            new_mesh = false;
+        }
+    } else {
+        /* Several primitives (a glTF mesh import split into primitive children, one run per
+         * node that shows it): share the mesh with an earlier run of as many primitives with
+         * the same geometry, material and skin each, as the file did. */
+        const oroya_geometry *pg = NULL;
+        const oroya_material *pm = NULL;
+        oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, first), &pg, &pm);
+        uint32_t known = map_put(&t->runs, pg, pm, skin, first);
+        if (known == OROYA_GLTF_NONE) {
+            t->run_at[first] = (prim_run){mesh_index, count};
+        } else if (t->run_at[known].count == count && same_primitives(scene, known, first, count)) {
+            mesh_index = t->run_at[known].mesh;
             new_mesh = false;
         }
     }
@@ -1738,9 +1776,10 @@ static oroya_result write_scene(writer *w) {
     uint32_t things = n + (w->model ? w->model->material_count + w->model->skin_count : 0);
     oroya_result r = OROYA_OK;
     uint32_t cameras = n + (w->model ? w->model->camera_count : 0);
-    if (!w->gidx || !w->prim_parent || !w->node_json || !map_init(w, &t->meshes, n) ||
-        !map_init(w, &t->materials, things) || !map_init(w, &t->skeletons, things) ||
-        !map_init(w, &t->cameras, cameras)) {
+    t->run_at = (prim_run *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(prim_run), 16);
+    if (!w->gidx || !w->prim_parent || !w->node_json || !t->run_at || !map_init(w, &t->meshes, n) ||
+        !map_init(w, &t->runs, n) || !map_init(w, &t->materials, things) ||
+        !map_init(w, &t->skeletons, things) || !map_init(w, &t->cameras, cameras)) {
         r = oom(w);
     }
     for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
@@ -2097,6 +2136,8 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     oroya__free(&w.a, w.extra_json);
     map_free(&w, &w.geometries);
     map_free(&w, &w.t.meshes);
+    map_free(&w, &w.t.runs);
+    oroya__free(&w.a, w.t.run_at);
     map_free(&w, &w.t.materials);
     map_free(&w, &w.t.skeletons);
     map_free(&w, &w.t.cameras);

@@ -648,6 +648,79 @@ static void test_copyright_and_invalid_values(void) {
     oroya_geometry_destroy(box);
 }
 
+/* A mesh of several primitives shown by several nodes is written once, as the file had it:
+ * import splits it into primitive children per node, and export used to write one glTF mesh
+ * (and a copy of every vertex array) per node, so an instanced multi-material mesh grew with
+ * the number of its instances. With and without the model. */
+static void test_shared_multi_primitive_mesh(void) {
+    static const char json[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":72,\"uri\":\"data:"
+        "application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAA"
+        "AAAAAAAAAAAAAAQAAAAAAAAAAAAAAAAAAAAEAAAAAA\"}],\"bufferViews\":[{\"buffer\":0,"
+        "\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":36}],\"accessors\":["
+        "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],"
+        "\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":"
+        "\"VEC3\",\"min\":[0,0,0],\"max\":[2,2,0]}],\"materials\":[{\"name\":\"red\"}],"
+        "\"meshes\":[{\"name\":\"two\",\"primitives\":[{\"attributes\":{\"POSITION\":0},"
+        "\"material\":0},{\"attributes\":{\"POSITION\":1}}]},{\"primitives\":[{\"attributes\":"
+        "{\"POSITION\":0}}]}],\"nodes\":[{\"name\":\"a\",\"mesh\":0},{\"name\":\"b\",\"mesh\":0,"
+        "\"translation\":[3,0,0]},{\"name\":\"c\",\"mesh\":1},{\"name\":\"d\",\"mesh\":0},"
+        "{\"name\":\"e\",\"mesh\":1}],\"scenes\":[{\"nodes\":[0,1,2,3,4]}]}";
+    FILE *f = fopen(OUT "/shared_mesh_in.gltf", "wb");
+    OT_CHECK(f != NULL);
+    if (!f) {
+        return;
+    }
+    fputs(json, f);
+    fclose(f);
+    oroya_gltf_model *a = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/shared_mesh_in.gltf", NULL, &a, &err) == OROYA_OK, "%s",
+                 err.message);
+    if (!a) {
+        return;
+    }
+    for (int with_model = 0; with_model < 2; with_model++) {
+        const char *out = with_model ? OUT "/shared_mesh_model.gltf" : OUT "/shared_mesh.gltf";
+        oroya_gltf_write_desc wd = {.model = with_model ? a : NULL};
+        OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s", err.message);
+        f = fopen(out, "rb");
+        static char text[1 << 16];
+        size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f) {
+            fclose(f);
+        }
+        text[len] = 0;
+        cJSON *root = cJSON_Parse(text);
+        OT_CHECK(root != NULL);
+        const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(root, "meshes");
+        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+        OT_CHECK_MSG(cJSON_GetArraySize(meshes) == 2, "with_model %d: %d meshes, expected 2",
+                     with_model, cJSON_GetArraySize(meshes));
+        OT_CHECK(cJSON_GetArraySize(nodes) == 5);
+        /* Nodes a, b, d show mesh "two" (2 primitives), c and e the other one. */
+        static const int expect[5] = {0, 0, 1, 0, 1};
+        for (int i = 0; i < 5 && i < cJSON_GetArraySize(nodes); i++) {
+            const cJSON *m = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, i), "mesh");
+            const cJSON *mesh = cJSON_GetArrayItem(meshes, cJSON_IsNumber(m) ? m->valueint : -1);
+            int prims = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(mesh, "primitives"));
+            OT_CHECK_MSG(cJSON_IsNumber(m) && prims == (expect[i] ? 1 : 2) &&
+                             m->valueint ==
+                                 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+                                     cJSON_GetArrayItem(nodes, expect[i] ? 2 : 0), "mesh")),
+                         "with_model %d: node %d", with_model, i);
+        }
+        cJSON_Delete(root);
+        oroya_gltf_model *b = NULL;
+        OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s", err.message);
+        if (b) {
+            compare_models(out, a, b);
+        }
+        oroya_gltf_model_free(b);
+    }
+    oroya_gltf_model_free(a);
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -660,5 +733,6 @@ int main(void) {
     OT_RUN(test_textures_follow_images);
     OT_RUN(test_clip_file_names);
     OT_RUN(test_copyright_and_invalid_values);
+    OT_RUN(test_shared_multi_primitive_mesh);
     return ot_finish();
 }
