@@ -305,6 +305,31 @@ static uint32_t snorm16_accessor(writer *w, const float *v, uint32_t count) {
     return acc;
 }
 
+/* Indices as UNSIGNED_SHORT when every one is below 65535 (a file's 16-bit indices stay 16-bit;
+ * 65535 is the restart value glTF forbids as an index), else UNSIGNED_INT. */
+static uint32_t index_accessor(writer *w, const uint32_t *idx, uint32_t count) {
+    uint32_t max = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        max = idx[i] > max ? idx[i] : max;
+    }
+    if (max >= 65535u) {
+        return write_accessor(w, idx, count, 4, OROYA_GLTF_UNSIGNED_INT, "SCALAR", 1, false,
+                              TARGET_ELEMENT_ARRAY_BUFFER);
+    }
+    uint16_t *h = (uint16_t *)oroya__alloc(&w->a, (size_t)count * sizeof(uint16_t) + 2, 16);
+    if (!h) {
+        w->oom = true;
+        return 0;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        h[i] = (uint16_t)idx[i];
+    }
+    const uint32_t acc = write_accessor(w, h, count, 2, OROYA_GLTF_UNSIGNED_SHORT, "SCALAR", 1,
+                                        false, TARGET_ELEMENT_ARRAY_BUFFER);
+    oroya__free(&w->a, h);
+    return acc;
+}
+
 static uint32_t vertex_accessor(writer *w, const float *v, uint32_t count, uint32_t comps,
                                 bool min_max) {
     static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
@@ -445,9 +470,7 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
     }
     write_extra_attributes(w, attrs, g);
     if (g->indices && g->index_count) {
-        add_number(w, prim, "indices",
-                   write_accessor(w, g->indices, g->index_count, 4, OROYA_GLTF_UNSIGNED_INT,
-                                  "SCALAR", 1, false, TARGET_ELEMENT_ARRAY_BUFFER));
+        add_number(w, prim, "indices", index_accessor(w, g->indices, g->index_count));
     }
     if (material >= 0) {
         add_number(w, prim, "material", material);
@@ -755,10 +778,66 @@ static uint32_t written_morph_targets(const writer *w, uint32_t node) {
     return cJSON_IsArray(targets) ? (uint32_t)cJSON_GetArraySize(targets) : 0;
 }
 
+/* Key time accessors written so far, so that tracks with the same times share one input (a
+ * file's channels usually do: CesiumMan's 57 share 19): FNV-1a of the times' bytes and the
+ * key count, then the bytes compared. */
+typedef struct time_inputs {
+    const float **times;
+    uint32_t *count, *accessor;
+    uint64_t *hash;
+    uint32_t n, cap;
+} time_inputs;
+
+static uint64_t times_hash(const float *t, uint32_t count) {
+    const unsigned char *b = (const unsigned char *)t;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < (size_t)count * sizeof(float); i++) {
+        h = (h ^ b[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+static uint32_t time_input(writer *w, time_inputs *ti, const float *times, uint32_t count) {
+    if (!count || !times) {
+        return floats_accessor(w, times, count, 1, true);
+    }
+    const uint64_t h = times_hash(times, count);
+    for (uint32_t i = 0; i < ti->n; i++) {
+        if (ti->hash[i] == h && ti->count[i] == count &&
+            !memcmp(ti->times[i], times, (size_t)count * sizeof(float))) {
+            return ti->accessor[i];
+        }
+    }
+    const uint32_t acc = floats_accessor(w, times, count, 1, true);
+    if (ti->n < ti->cap) { /* cap: every track of every clip */
+        ti->times[ti->n] = times, ti->count[ti->n] = count, ti->accessor[ti->n] = acc;
+        ti->hash[ti->n++] = h;
+    }
+    return acc;
+}
+
 static oroya_result write_clips(writer *w) {
     const oroya_gltf_write_desc *d = w->desc;
     if (!d->clip_count) {
         return OROYA_OK;
+    }
+    size_t tracks = 0;
+    for (uint32_t c = 0; c < d->clip_count; c++) {
+        tracks += d->clips[c] ? d->clips[c]->track_count : 0;
+    }
+    time_inputs inputs = {0};
+    unsigned char *inputs_mem =
+        tracks
+            ? (unsigned char *)oroya__alloc(
+                  &w->a, tracks * (sizeof(float *) + 2 * sizeof(uint32_t) + sizeof(uint64_t)), 16)
+            : NULL;
+    if (inputs_mem && tracks <= UINT32_MAX) {
+        inputs.hash = (uint64_t *)(void *)inputs_mem;
+        inputs.times = (const float **)(void *)(inputs_mem + tracks * sizeof(uint64_t));
+        inputs.count =
+            (uint32_t *)(void *)(inputs_mem + tracks * (sizeof(uint64_t) + sizeof(float *)));
+        inputs.accessor = inputs.count + tracks;
+        inputs.cap = (uint32_t)tracks;
     }
     target_index ti = {0};
     oroya_result r = build_targets(w, &ti);
@@ -899,7 +978,7 @@ static oroya_result write_clips(writer *w) {
             }
             const float *values = one_cubic ? tr->values + tr->components : tr->values;
             uint32_t stride = one_cubic ? tr->components : oroya_track_key_stride(tr);
-            uint32_t in = floats_accessor(w, tr->times, tr->key_count, 1, true);
+            uint32_t in = time_input(w, &inputs, tr->times, tr->key_count);
             /* Weights outputs are SCALAR: key_count * targets (* 3) elements. */
             const bool shorts = d->snorm16_rotations && tr->property == OROYA_PROPERTY_ROTATION &&
                                 tr->interpolation != OROYA_INTERP_CUBICSPLINE;
@@ -929,6 +1008,7 @@ static oroya_result write_clips(writer *w) {
         }
     }
     oroya__free(&w->a, first);
+    oroya__free(&w->a, inputs_mem);
     oroya__free(&w->a, ti.scene);
     oroya__free(&w->a, ti.outside);
     if (r == OROYA_OK && w->oom) {
@@ -1155,9 +1235,7 @@ static void write_kept_primitive(writer *w, cJSON *prims, const oroya_gltf_model
     }
     add_number(w, attrs, "POSITION", vertex_accessor(w, kp->positions, kp->vertex_count, 3, true));
     if (kp->indices) {
-        add_number(w, prim, "indices",
-                   write_accessor(w, kp->indices, kp->index_count, 4, OROYA_GLTF_UNSIGNED_INT,
-                                  "SCALAR", 1, false, TARGET_ELEMENT_ARRAY_BUFFER));
+        add_number(w, prim, "indices", index_accessor(w, kp->indices, kp->index_count));
     }
     add_number(w, prim, "mode", kp->mode);
     if (material != OROYA_GLTF_NONE) {

@@ -721,6 +721,118 @@ static void test_shared_multi_primitive_mesh(void) {
     oroya_gltf_model_free(a);
 }
 
+/* The parsed JSON of a written .gltf (NULL when it cannot be read). */
+static cJSON *read_written(const char *path) {
+    FILE *f = fopen(path, "rb");
+    static char text[1 << 20];
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    text[len] = 0;
+    return cJSON_Parse(text);
+}
+
+static int accessor_type(const cJSON *root, const cJSON *index) {
+    const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "accessors"),
+                                          cJSON_IsNumber(index) ? index->valueint : -1);
+    return (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(acc, "componentType"));
+}
+
+/* The export is no bigger than it must be: 16-bit indices stay 16-bit (they were all written
+ * as UNSIGNED_INT), indices of 65535 and above are 32-bit, and tracks with the same key times
+ * share one input accessor (each had its own: CesiumMan's 57 channels on 19 inputs came out
+ * with 57 inputs, and its export was larger than the file even after compression). */
+static void test_compact_indices_and_inputs(void) {
+    oroya_gltf_model *a = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_gltf_load(ASSETS "/CesiumMan/glTF/CesiumMan.gltf", NULL, &a, &err) ==
+                     OROYA_OK,
+                 "%s", err.message);
+    if (!a) {
+        return;
+    }
+    const char *out = OUT "/compact.gltf";
+    oroya_gltf_write_desc wd = {
+        .model = a, .clips = (const oroya_clip *const *)a->clips, .clip_count = a->clip_count};
+    OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s", err.message);
+    cJSON *root = read_written(out);
+    OT_CHECK(root != NULL);
+    const cJSON *prim = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "meshes"), 0), "primitives"),
+        0);
+    OT_EQ_INT(accessor_type(root, cJSON_GetObjectItemCaseSensitive(prim, "indices")), 5123);
+    const cJSON *anim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "animations"), 0);
+    const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
+    int inputs[64], distinct = 0;
+    for (const cJSON *sm = samplers ? samplers->child : NULL; sm; sm = sm->next) {
+        const int in = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sm, "input"));
+        int k = 0;
+        while (k < distinct && inputs[k] != in) {
+            k++;
+        }
+        if (k == distinct && distinct < 64) {
+            inputs[distinct++] = in;
+        }
+    }
+    /* The clip's distinct key-time arrays, by content (CesiumMan's 19 inputs hold the same
+     * 48 times). */
+    const oroya_clip *clip = a->clips[0];
+    int different = 0;
+    for (uint32_t t = 0; t < clip->track_count; t++) {
+        uint32_t u = 0;
+        while (u < t && !(clip->tracks[u].key_count == clip->tracks[t].key_count &&
+                          !memcmp(clip->tracks[u].times, clip->tracks[t].times,
+                                  clip->tracks[t].key_count * sizeof(float)))) {
+            u++;
+        }
+        different += u == t;
+    }
+    OT_EQ_INT(cJSON_GetArraySize(samplers), 57);
+    OT_CHECK(different >= 1 && different <= 19);
+    OT_EQ_INT(distinct, different);
+    cJSON_Delete(root);
+    oroya_gltf_model *b = NULL;
+    OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s", err.message);
+    if (b) {
+        compare_models(out, a, b);
+    }
+    oroya_gltf_model_free(b);
+    oroya_gltf_model_free(a);
+
+    /* 300 x 300 segments: 90,601 vertices, indices past 65535 stay 32-bit. */
+    oroya_scene *scene = NULL;
+    oroya_geometry *sphere = NULL;
+    oroya_node node;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    OT_CHECK(
+        oroya_geometry_sphere(&(oroya_sphere_desc){.width_segments = 300, .height_segments = 300},
+                              &sphere, NULL) == OROYA_OK);
+    if (!scene || !sphere) {
+        return;
+    }
+    OT_CHECK(sphere->vertex_count > 65536);
+    OT_CHECK(oroya_scene_add_node(scene, "ball", (oroya_node){0}, OROYA_NODE_MESH, &node) ==
+             OROYA_OK);
+    OT_CHECK(oroya_scene_set_mesh(scene, node, sphere, NULL) == OROYA_OK);
+    OT_CHECK_MSG(oroya_gltf_write(scene, &(oroya_gltf_write_desc){0}, OUT "/big_indices.gltf",
+                                  &err) == OROYA_OK,
+                 "%s", err.message);
+    root = read_written(OUT "/big_indices.gltf");
+    prim = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "meshes"), 0), "primitives"),
+        0);
+    OT_EQ_INT(accessor_type(root, cJSON_GetObjectItemCaseSensitive(prim, "indices")), 5125);
+    cJSON_Delete(root);
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/big_indices.gltf", NULL, &b, &err) == OROYA_OK, "%s",
+                 err.message);
+    oroya_gltf_model_free(b);
+    oroya_scene_destroy(scene);
+    oroya_geometry_destroy(sphere);
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -734,5 +846,6 @@ int main(void) {
     OT_RUN(test_clip_file_names);
     OT_RUN(test_copyright_and_invalid_values);
     OT_RUN(test_shared_multi_primitive_mesh);
+    OT_RUN(test_compact_indices_and_inputs);
     return ot_finish();
 }
