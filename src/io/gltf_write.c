@@ -78,6 +78,16 @@ static oroya_result oom(writer *w) {
     return oroya__fail(w->err, OROYA_ERR_OUT_OF_MEMORY, "oroya_gltf_write: out of memory");
 }
 
+/* Whether s is ext (lowercase ASCII) in any case. */
+static bool ext_is(const char *s, const char *ext) {
+    for (; *ext; s++, ext++) {
+        if ((*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s) != *ext) {
+            return false;
+        }
+    }
+    return *s == '\0';
+}
+
 /* Appends bytes at a 4-byte aligned offset; returns the offset or SIZE_MAX. */
 static size_t blob_append(writer *w, const void *data, size_t size) {
     size_t start = (w->bin_size + 3u) & ~(size_t)3u;
@@ -2127,7 +2137,7 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
                     const char *base = strrchr(path, '/');
                     base = base ? base + 1 : path;
                     size_t len = strlen(base);
-                    if (len > 5 && !strcmp(base + len - 5, ".gltf")) {
+                    if (len > 5 && ext_is(base + len - 5, ".gltf")) { /* .GLTF too */
                         len -= 5;
                     }
                     if (len * 3 + 5 > sizeof bin_name) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -833,6 +834,38 @@ static void test_compact_indices_and_inputs(void) {
     oroya_geometry_destroy(sphere);
 }
 
+/* FILE.GLTF gets FILE.bin as FILE.gltf does (it got FILE.GLTF.bin, against the header). */
+static void test_upper_case_extension(void) {
+    oroya_scene *scene = NULL;
+    oroya_geometry *box = NULL;
+    oroya_node node;
+    oroya_error err = {0};
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    OT_CHECK(oroya_geometry_box(&(oroya_box_desc){0}, &box, NULL) == OROYA_OK);
+    if (!scene || !box) {
+        return;
+    }
+    OT_CHECK(oroya_scene_add_node(scene, "box", (oroya_node){0}, OROYA_NODE_MESH, &node) ==
+             OROYA_OK);
+    OT_CHECK(oroya_scene_set_mesh(scene, node, box, NULL) == OROYA_OK);
+    remove(OUT "/UPPER.bin");
+    remove(OUT "/UPPER.GLTF.bin");
+    OT_CHECK_MSG(oroya_gltf_write(scene, NULL, OUT "/UPPER.GLTF", &err) == OROYA_OK, "%s",
+                 err.message);
+    cJSON *root = read_written(OUT "/UPPER.GLTF");
+    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "buffers"), 0), "uri");
+    OT_CHECK_MSG(cJSON_IsString(uri) && !strcmp(uri->valuestring, "UPPER.bin"), "uri %s",
+                 cJSON_IsString(uri) ? uri->valuestring : "(none)");
+    cJSON_Delete(root);
+    OT_CHECK(access(OUT "/UPPER.bin", F_OK) == 0);
+    oroya_gltf_model *b = NULL;
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/UPPER.GLTF", NULL, &b, &err) == OROYA_OK, "%s", err.message);
+    oroya_gltf_model_free(b);
+    oroya_scene_destroy(scene);
+    oroya_geometry_destroy(box);
+}
+
 int main(void) {
     if (mkdir(OUT, 0755) != 0 && errno != EEXIST) {
         perror(OUT);
@@ -847,5 +880,6 @@ int main(void) {
     OT_RUN(test_copyright_and_invalid_values);
     OT_RUN(test_shared_multi_primitive_mesh);
     OT_RUN(test_compact_indices_and_inputs);
+    OT_RUN(test_upper_case_extension);
     return ot_finish();
 }
