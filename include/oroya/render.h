@@ -220,7 +220,10 @@ typedef struct oroya_render_draw_desc {
                                       drawn before (overlays such as a skeleton) */
 } oroya_render_draw_desc;
 
-/* Binds the framebuffer, clears it to the background, sets the camera and the lights. */
+/* Binds the framebuffer, clears it to the background, sets the camera and the lights. Errors:
+ * INVALID_ARGUMENT (NULL, a singular view matrix, a bad light type or a zero light direction),
+ * NON_FINITE (a camera matrix, the background or a light that is not finite), LIMIT (more than
+ * OROYA_RENDER_MAX_LIGHTS non-ambient lights). */
 oroya_result oroya_render_begin(oroya_renderer *renderer, const oroya_render_view *view,
                                 oroya_error *err);
 /* Draws one mesh between begin and end. Rejects a stale mesh, a skinned mesh without bone

@@ -1,16 +1,19 @@
 /* Image output: PNG through libpng, animated GIF through giflib with a median-cut palette,
  * MP4 through an ffmpeg pipe. See include/oroya/render.h for the contracts. */
-#define _POSIX_C_SOURCE 200809L /* popen, pclose, access */
+#define _POSIX_C_SOURCE 200809L /* popen, pclose, access, fdopen, sigtimedwait */
 
 #include <fcntl.h>
 #include <gif_lib.h>
 #include <png.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "oroya/render.h"
@@ -33,6 +36,39 @@ static bool image_desc_ok(const char *what, const char *path, const oroya_image_
         return false;
     }
     return true;
+}
+
+/* Opens `path` for writing an image, truncated, as a regular file only. It never blocks: a FIFO
+ * without a reader would hold open() forever, so the open is non-blocking and the type is
+ * checked on the descriptor; a FIFO, a device or a directory is refused and left as it is.
+ * Returns the descriptor (blocking again), or -1 with `why` set (errno's text or the type). */
+static int open_image_file(const char *path, char *why, size_t why_size) {
+    errno = 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        /* O_NONBLOCK on a FIFO that no one reads: ENXIO, "No such device or address". */
+        const int e = errno ? errno : EIO;
+        snprintf(why, why_size, "%s", e == ENXIO ? "not a regular file" : strerror(e));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "not a regular file%s",
+                 S_ISFIFO(st.st_mode)                         ? " (a FIFO)"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? " (a device)"
+                 : S_ISSOCK(st.st_mode)                       ? " (a socket)"
+                                                              : "");
+        close(fd);
+        return -1;
+    }
+    const int flags = fcntl(fd, F_GETFL);
+    if (ftruncate(fd, 0) != 0 || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        snprintf(why, why_size, "%s", strerror(errno ? errno : EIO));
+        close(fd);
+        remove(path);
+        return -1;
+    }
+    return fd;
 }
 
 /* ---- PNG through libpng ------------------------------------------------------------------ */
@@ -77,11 +113,17 @@ oroya_result oroya_image_save_png(const char *path, const oroya_image_desc *desc
         return res;
     }
     png_state state = {.allocator = &desc->allocator};
-    errno = 0;
-    FILE *volatile file = fopen(path, "wb");
+    char why[64];
+    const int fd = open_image_file(path, why, sizeof why);
+    FILE *volatile file = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!file) {
+        if (fd >= 0) {
+            snprintf(why, sizeof why, "%s", strerror(errno ? errno : EIO));
+            close(fd);
+            remove(path);
+        }
         return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_png: cannot write '%s': %s",
-                               path, strerror(errno ? errno : EIO));
+                               path, why);
     }
     png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &state, png_error_cb,
                                                 png_warning_cb, &state, png_alloc_cb, png_free_cb);
@@ -326,17 +368,23 @@ oroya_result oroya_image_save_gif(const char *path, const oroya_image_desc *desc
 
     int gif_err = 0;
     /* giflib's EGifOpenFileName creates files readable by the owner only; open the file
-     * here so the usual umask applies. EGifCloseFile closes the descriptor. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    GifFileType *gif = fd >= 0 ? EGifOpenFileHandle(fd, &gif_err) : NULL;
-    if (fd >= 0 && !gif)
+     * here so the usual umask applies (and a FIFO is refused, not waited on). EGifCloseFile
+     * closes the descriptor. */
+    char why[64];
+    int fd = open_image_file(path, why, sizeof why);
+    if (fd < 0) {
+        oroya_allocator_free(al, block);
+        return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: cannot write '%s': %s",
+                               path, why);
+    }
+    GifFileType *gif = EGifOpenFileHandle(fd, &gif_err);
+    if (!gif)
         close(fd);
     ColorMapObject *map = gif ? GifMakeMapObject(256, palette) : NULL;
     if (!gif || !map) {
         if (gif)
             EGifCloseFile(gif, &gif_err);
-        if (fd >= 0)
-            remove(path);
+        remove(path);
         oroya_allocator_free(al, block);
         return oroya_error_set(err, OROYA_ERR_IO, "oroya_image_save_gif: cannot open '%s' (%s)",
                                path,
@@ -500,11 +548,52 @@ oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height
     return OROYA_OK;
 }
 
+/* An ffmpeg that exits early (it cannot create the output file) closes the pipe: a write to it
+ * then raises SIGPIPE, which would end the calling process without a word. The writes (and the
+ * flush in pclose) run with SIGPIPE blocked in this thread; one they raised is taken back
+ * before the mask is restored, so the failure comes back as EPIPE and an error. A SIGPIPE that
+ * was already pending is left pending. */
+typedef struct sigpipe_guard {
+    sigset_t old;
+    bool blocked, was_pending;
+} sigpipe_guard;
+
+static void sigpipe_guard_begin(sigpipe_guard *g) {
+    sigset_t set, pending;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    sigemptyset(&pending);
+    g->blocked = pthread_sigmask(SIG_BLOCK, &set, &g->old) == 0;
+    g->was_pending = g->blocked && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
+}
+
+static void sigpipe_guard_end(sigpipe_guard *g) {
+    if (!g->blocked) {
+        return;
+    }
+    sigset_t set, pending;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    sigemptyset(&pending);
+    if (!g->was_pending && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+        const struct timespec zero = {0, 0};
+        const int saved = errno;
+        while (sigtimedwait(&set, NULL, &zero) < 0 && errno == EINTR) {}
+        errno = saved;
+    }
+    pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
 oroya_result oroya_video_add_frame(oroya_video_writer *w, const uint8_t *rgba, oroya_error *err) {
     if (!w || !rgba)
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                                "oroya_video_add_frame: writer or rgba is NULL");
-    if (fwrite(rgba, 1, w->frame_size, w->pipe) != w->frame_size) {
+    sigpipe_guard guard;
+    sigpipe_guard_begin(&guard);
+    const bool failed =
+        fwrite(rgba, 1, w->frame_size, w->pipe) != w->frame_size || fflush(w->pipe) != 0;
+    sigpipe_guard_end(&guard);
+    if (failed) {
         return oroya_error_set(err, OROYA_ERR_IO,
                                "oroya_video_add_frame: ffmpeg stopped reading at frame %u",
                                w->frames);
@@ -517,7 +606,10 @@ oroya_result oroya_video_finish(oroya_video_writer *w, oroya_error *err) {
     if (!w)
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,
                                "oroya_video_finish: writer is NULL");
+    sigpipe_guard guard;
+    sigpipe_guard_begin(&guard);
     int status = pclose(w->pipe);
+    sigpipe_guard_end(&guard);
     free(w);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         return oroya_error_set(err, OROYA_ERR_IO, "oroya_video_finish: ffmpeg failed (status %d)",

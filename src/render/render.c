@@ -964,6 +964,10 @@ oroya_result oroya_render_begin(oroya_renderer *r, const oroya_render_view *view
         return oroya_error_set(err, OROYA_ERR_NON_FINITE,
                                "oroya_render_begin: a camera matrix is not finite");
     }
+    if (!finite_array(view->background, 4, &bad)) {
+        return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                               "oroya_render_begin: background[%zu] is not finite", bad);
+    }
     oroya_mat4 inv_view;
     if (!oroya_mat4_invert(view->view, &inv_view)) {
         return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,

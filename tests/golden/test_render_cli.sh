@@ -174,6 +174,19 @@ expect 0 "" env PATH="$tmp/fakebin:$PATH" "$OROYA" render --size 32x18 --fps 3 -
 [ "$(wc -c < "it's.mp4")" = 6912 ] || fail "the MP4 pipe got $(wc -c < "it's.mp4") bytes, expected 6912"
 grep -q -- "-pixel_format rgba -video_size 32x18 -framerate 3 " "it's.mp4.args" || fail "ffmpeg arguments: $(cat "it's.mp4.args")"
 expect 2 "even width" "$OROYA" render --size 33x18 -o x.mp4
+# An ffmpeg that exits before reading (the real one does when it cannot create the output,
+# e.g. in a missing folder): exit 1 with a message. The write to the closed pipe raised SIGPIPE,
+# which ended oroya without a word (exit 141).
+mkdir -p deadbin
+printf '#!/bin/sh\necho "stand-in ffmpeg: cannot open the output" >&2\nexit 1\n' > deadbin/ffmpeg
+chmod +x deadbin/ffmpeg
+expect 1 "ffmpeg stopped reading" env PATH="$tmp/deadbin:$PATH" "$OROYA" render --size 320x180 --fps 5 --duration 1 -o dead.mp4
+# A FIFO as the output is refused, not waited on (open() blocked forever with no reader), and
+# left as it is.
+mkfifo fifo.png fifo.gif
+expect 1 "not a regular file" timeout 60 "$OROYA" render --size 32x32 --time 0 -o fifo.png
+expect 1 "not a regular file" timeout 60 "$OROYA" render --size 32x32 --fps 5 --duration 0.4 -o fifo.gif
+[ -p fifo.png ] && [ -p fifo.gif ] || fail "the FIFOs were removed"
 
 # 4. Errors: usage errors exit 2, failures exit 1, each with a clear message.
 expect 2 "unknown option" "$OROYA" render --bogus

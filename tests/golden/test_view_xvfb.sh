@@ -76,6 +76,15 @@ assert len(colors) > 50, 'too few colors: blank?'
 assert top < 0.9 * w * h, 'one color covers 90% of the window'
 EOF
 
+# --screenshot without --frames: the frame drawn after the quit key is written (it was
+# silently left out, exit 0 and no file).
+run_view --size 64x48 --press q@4 --screenshot "$tmp/q.png" >"$tmp/state_q.txt" 2>"$tmp/err_q.txt"
+rc=$?
+[ $rc -eq 0 ] || { fail "oroya view --press q@4 exited $rc"; cat "$tmp/err_q.txt" >&2; }
+grep -q "^state: frame=4 " "$tmp/state_q.txt" || fail "no state line at the quit key"
+head -c 8 "$tmp/q.png" 2>/dev/null | od -An -c | grep -q "P   N   G" ||
+    fail "--screenshot with a quit key wrote no PNG"
+
 # Bad arguments are usage errors.
 "$OROYA" view --press bogus@1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--press bogus@1 should exit 2"

@@ -956,6 +956,12 @@ static void test_errors(void) {
     view.light_count = 1;
     nine[0].type = (oroya_render_light_type)42;
     OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_ERR_INVALID_ARGUMENT);
+    /* A NaN background was cleared to whatever GL made of it, with OK. */
+    nine[0].type = OROYA_RENDER_LIGHT_POINT;
+    view.background[1] = NAN;
+    OT_EQ_INT(oroya_render_begin(renderer, &view, &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK_MSG(strstr(err.message, "background[1]") != NULL, "%s", err.message);
+    view.background[1] = 0.0f;
     uint8_t small[16];
     OT_EQ_INT(oroya_render_read_pixels(renderer, small, sizeof small, &err),
               OROYA_ERR_INVALID_ARGUMENT);

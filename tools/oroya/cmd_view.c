@@ -359,10 +359,17 @@ int oroya_cmd_view(int argc, char **argv) {
             break;
         }
         s.frame++;
-        if (screenshot && frames && s.frame == frames) {
+        /* The last frame: the N-th of --frames, or the one drawn after a quit key or the
+         * window's close button (the loop ends before drawing another). */
+        const bool last_frame =
+            (frames && s.frame == frames) || s.quit || glfwWindowShouldClose(win);
+        if (screenshot && last_frame && fbw > 0 && fbh > 0) {
             /* The window's own back buffer, after the blit: what the user sees. */
             shot = malloc((size_t)fbw * (size_t)fbh * 4);
-            if (shot) {
+            if (!shot) {
+                fprintf(stderr, "oroya view: out of memory for the %dx%d screenshot\n", fbw, fbh);
+                rc = 1;
+            } else {
                 glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
                 glPixelStorei(GL_PACK_ALIGNMENT, 1);
                 glReadPixels(0, 0, fbw, fbh, GL_RGBA, GL_UNSIGNED_BYTE, shot);
