@@ -105,6 +105,19 @@ grep -q "^oroya export: $want" err.txt || fail "export --drop animation_9: $(cat
 "$OROYA" plot "$it" --node node_4 -o n4.svg 2>err.txt || fail "plot --node node_4: $(cat err.txt)"
 "$OROYA" plot "$it" --node nope -o n.svg 2>err.txt && fail "plot --node nope accepted"
 grep -q "^oroya plot: no node named 'nope'" err.txt || fail "plot --node nope: $(cat err.txt)"
+# --size is WxH in plain digits: sscanf's %u took signs and read "-4294967232x64" as 64x64.
+for size in "+64x+64" "-4294967232x64" "64x64x" " 64x64" "64 x64" "0064000x64"; do
+    for cmd in "plot --clip comparison -o s.svg" "render --time 0 -o s.png" "view --frames 1"; do
+        set -- $cmd
+        [ "$1" = render ] && ! $render && continue
+        [ "$1" = view ] && ! $view && continue
+        "$OROYA" "$@" --size "$size" >out.txt 2>err.txt
+        code=$?
+        [ $code -eq 2 ] || fail "$1 --size '$size' exited $code, expected 2 (usage)"
+        grep -q -- "--size '$size' is not WxH" err.txt || fail "$1 --size '$size': $(cat err.txt)"
+    done
+done
+
 # oroya info prints both names of a node whose scene name is not its glTF name (a duplicate,
 # a node_<digits> lookalike): it printed only node_<index>.
 printf '{"asset":{"version":"2.0"},"scenes":[{"nodes":[0,1,2]}],"nodes":[{"name":"arm"},{"name":"arm"},{"name":"node_0"}]}' >dup.gltf

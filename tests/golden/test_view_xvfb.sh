@@ -35,6 +35,18 @@ expect_state 10 "clip=comparison .*fading=1"
 expect_state 12 "speed=2"
 expect_state 14 "yaw=0.150"
 
+# Zoom stays within 1/100 and 100 times the framing distance: 64 PageDown presses (1.1^64 =
+# 445) stop at 100, 64 PageUp presses (0.9^64 = 0.0012) at 0.01. Unbounded, zooming out long
+# enough overflowed the camera matrices and stopped the viewer.
+args=()
+for i in $(seq 1 64); do args+=(--press "pagedown@$i"); done
+run_view --frames 66 --size 160x90 "${args[@]}" >"$tmp/zoom.txt" 2>"$tmp/err.txt" || fail "zoom out: $(cat "$tmp/err.txt")"
+grep -q "^state: frame=64 .*zoom=100$" "$tmp/zoom.txt" || fail "zoom out: $(tail -1 "$tmp/zoom.txt")"
+args=()
+for i in $(seq 1 64); do args+=(--press "pageup@$i"); done
+run_view --frames 66 --size 160x90 "${args[@]}" >"$tmp/zoom.txt" 2>"$tmp/err.txt" || fail "zoom in: $(cat "$tmp/err.txt")"
+grep -q "^state: frame=64 .*zoom=0.01$" "$tmp/zoom.txt" || fail "zoom in: $(tail -1 "$tmp/zoom.txt")"
+
 # Not blank: many distinct colors, and the background is not everywhere.
 python3 - "$tmp/a.png" <<'EOF' || fail "screenshot check failed"
 import struct, sys, zlib

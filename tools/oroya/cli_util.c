@@ -242,6 +242,24 @@ int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_mo
     return 1;
 }
 
+/* Up to five decimal digits from *s (at least one), advancing *s. */
+static bool size_digits(const char **s, unsigned *out) {
+    unsigned v = 0;
+    int n = 0;
+    while (**s >= '0' && **s <= '9' && n < 6) {
+        v = v * 10u + (unsigned)(**s - '0');
+        (*s)++;
+        n++;
+    }
+    *out = v;
+    return n >= 1 && n <= 5;
+}
+
+bool cli_parse_size(const char *text, unsigned *w, unsigned *h) {
+    const char *s = text;
+    return size_digits(&s, w) && *s++ == 'x' && size_digits(&s, h) && *s == '\0';
+}
+
 int cli_parse_tolerance(const char *cmd, const char *text, float *out) {
     char *end = NULL;
     const double v = strtod(text, &end);

@@ -57,6 +57,11 @@ int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count,
 int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_model *model,
                   const char *name, oroya_node *out);
 
+/* "WxH" with W and H plain decimal digits (no sign, no spaces, nothing after), each at most
+ * 99999: true and *w, *h set, else false (sscanf's %u took "+64x+64" and read
+ * "-4294967232x64" as 64x64). The caller checks the range it allows. */
+bool cli_parse_size(const char *text, unsigned *w, unsigned *h);
+
 /* A compression tolerance (scene units) from the text of --compress TOL: 0 and *out set, or 2
  * after printing "oroya CMD: --compress TEXT: the tolerance must be a number in (0, MAX]". */
 int cli_parse_tolerance(const char *cmd, const char *text, float *out);

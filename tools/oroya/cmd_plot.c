@@ -767,8 +767,7 @@ int oroya_cmd_plot(int argc, char **argv) {
                 return usage_error("--to '%s' is not a time", v);
             has_to = true;
         } else if (!strcmp(a, "--size")) {
-            char tail = 0;
-            if (sscanf(v, "%ux%u%c", &width, &height, &tail) != 2 || width < 160 || height < 120 ||
+            if (!cli_parse_size(v, &width, &height) || width < 160 || height < 120 ||
                 width > 8192 || height > 8192) {
                 return usage_error("--size '%s' is not WxH with 160 <= W <= 8192, 120 <= H <= 8192",
                                    v);

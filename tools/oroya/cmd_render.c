@@ -124,9 +124,7 @@ static int parse_args(int argc, char **argv, options *o) {
             i++;
         } else if (!strcmp(a, "--size")) {
             unsigned w = 0, h = 0;
-            char tail = 0;
-            if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 4096 ||
-                h > 4096) {
+            if (!cli_parse_size(v, &w, &h) || w < 16 || h < 16 || w > 4096 || h > 4096) {
                 return usage_error("--size '%s' is not WxH with 16 <= W, H <= 4096", v);
             }
             o->width = w;

@@ -33,7 +33,8 @@ static const char *usage_text =
     "  r      reset the camera           q, Esc  quit\n"
     "Scripted runs (tests, screenshots): --frames N stops after N frames at a fixed 1/30 s step,\n"
     "--press KEY@FRAME acts as if KEY (space, n, a, x, k, r, plus, minus, left, right, up, down,\n"
-    "1-9) was pressed at that frame, --screenshot writes the window's last frame as PNG. Each\n"
+    "pageup, pagedown, 1-9) was pressed at that frame, --screenshot writes the window's last frame "
+    "as PNG. Each\n"
     "key press prints the new state on stdout.\n";
 
 typedef struct view_state {
@@ -49,9 +50,10 @@ typedef struct view_state {
 } view_state;
 
 static void print_state(const view_state *s) {
-    printf("state: frame=%u clip=%s playing=%d speed=%g skeleton=%d fading=%d yaw=%.3f\n", s->frame,
-           s->solo < 0 ? "all" : cli_esc(s->w->clips[s->solo]->name), s->playing ? 1 : 0, s->speed,
-           s->skeleton ? 1 : 0, world_fading(s->w) ? 1 : 0, (double)s->yaw);
+    printf("state: frame=%u clip=%s playing=%d speed=%g skeleton=%d fading=%d yaw=%.3f zoom=%.4g\n",
+           s->frame, s->solo < 0 ? "all" : cli_esc(s->w->clips[s->solo]->name), s->playing ? 1 : 0,
+           s->speed, s->skeleton ? 1 : 0, world_fading(s->w) ? 1 : 0, (double)s->yaw,
+           s->base_distance > 0 ? (double)(s->distance / s->base_distance) : 1.0);
     fflush(stdout);
 }
 
@@ -68,6 +70,16 @@ static void reset_camera(view_state *s) {
     s->yaw = 0.0f;
     s->pitch = 0.31f;
     s->distance = s->base_distance;
+}
+
+/* Zooming stays within 1/100 and 100 times the framing distance (without a bound, zooming
+ * out long enough made the camera matrices overflow and the viewer stop). */
+static void zoom(view_state *s, float factor) {
+    const float d = s->distance * factor, lo = s->base_distance * 0.01f,
+                hi = s->base_distance * 100.0f;
+    if (isfinite(d)) {
+        s->distance = d < lo ? lo : d > hi ? hi : d;
+    }
 }
 
 /* One place for keys, whether they come from GLFW or from --press. */
@@ -96,8 +108,8 @@ static void handle_key(view_state *s, int key) {
     case GLFW_KEY_RIGHT: s->yaw += 0.15f; break;
     case GLFW_KEY_UP: s->pitch = fminf(s->pitch + 0.1f, 1.5f); break;
     case GLFW_KEY_DOWN: s->pitch = fmaxf(s->pitch - 0.1f, -1.5f); break;
-    case GLFW_KEY_PAGE_UP: s->distance *= 0.9f; break;
-    case GLFW_KEY_PAGE_DOWN: s->distance *= 1.1f; break;
+    case GLFW_KEY_PAGE_UP: zoom(s, 0.9f); break;
+    case GLFW_KEY_PAGE_DOWN: zoom(s, 1.1f); break;
     case GLFW_KEY_R: reset_camera(s); break;
     case GLFW_KEY_Q:
     case GLFW_KEY_ESCAPE: s->quit = true; break;
@@ -139,18 +151,28 @@ static void on_cursor(GLFWwindow *win, double x, double y) {
 static void on_scroll(GLFWwindow *win, double dx, double dy) {
     (void)dx;
     view_state *s = glfwGetWindowUserPointer(win);
-    s->distance *= powf(0.9f, (float)dy);
+    zoom(s, powf(0.9f, (float)dy));
 }
 
 static const struct {
     const char *name;
     int key;
 } key_names[] = {
-    {"space", GLFW_KEY_SPACE}, {"n", GLFW_KEY_N},         {"a", GLFW_KEY_A},
-    {"x", GLFW_KEY_X},         {"k", GLFW_KEY_K},         {"r", GLFW_KEY_R},
-    {"plus", GLFW_KEY_EQUAL},  {"minus", GLFW_KEY_MINUS}, {"left", GLFW_KEY_LEFT},
-    {"right", GLFW_KEY_RIGHT}, {"up", GLFW_KEY_UP},       {"down", GLFW_KEY_DOWN},
+    {"space", GLFW_KEY_SPACE},
+    {"n", GLFW_KEY_N},
+    {"a", GLFW_KEY_A},
+    {"x", GLFW_KEY_X},
+    {"k", GLFW_KEY_K},
+    {"r", GLFW_KEY_R},
+    {"plus", GLFW_KEY_EQUAL},
+    {"minus", GLFW_KEY_MINUS},
+    {"left", GLFW_KEY_LEFT},
+    {"right", GLFW_KEY_RIGHT},
+    {"up", GLFW_KEY_UP},
+    {"down", GLFW_KEY_DOWN},
     {"q", GLFW_KEY_Q},
+    {"pageup", GLFW_KEY_PAGE_UP},
+    {"pagedown", GLFW_KEY_PAGE_DOWN},
 };
 
 static int parse_key(const char *name) {
@@ -188,9 +210,7 @@ int oroya_cmd_view(int argc, char **argv) {
             clip = argv[++i];
         } else if (!strcmp(a, "--size")) {
             unsigned w = 0, h = 0;
-            char tail = 0;
-            if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 4096 ||
-                h > 4096) {
+            if (!cli_parse_size(v, &w, &h) || w < 16 || h < 16 || w > 4096 || h > 4096) {
                 fprintf(stderr, "oroya view: --size '%s' is not WxH with 16 <= W, H <= 4096\n",
                         cli_esc(v));
                 return 2;
