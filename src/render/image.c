@@ -512,10 +512,14 @@ oroya_result oroya_video_begin(const char *path, uint32_t width, uint32_t height
                                "MP4 output needs ffmpeg, which is not on PATH; install ffmpeg "
                                "(Debian: apt-get install ffmpeg) or write .gif or .png instead");
     }
-    /* The output path goes to the shell single-quoted, with each ' written as '\''. */
+    /* The output path goes to the shell single-quoted, with each ' written as '\'', and to
+     * ffmpeg behind its file: protocol, so that ffmpeg takes no name for an option ("-x.mp4")
+     * or another protocol ("a:b.mp4", "pipe:1.mp4"). */
     char quoted[4096 + 64];
     size_t q = 0;
     quoted[q++] = '\'';
+    memcpy(quoted + q, "file:", 5);
+    q += 5;
     for (const char *c = path; *c; c++) {
         if (q + 6 >= sizeof quoted) {
             return oroya_error_set(err, OROYA_ERR_INVALID_ARGUMENT,

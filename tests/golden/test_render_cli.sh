@@ -166,13 +166,17 @@ expect 1 "missing.gltf" "$OROYA" render missing.gltf -o x.png
 
 # MP4: a stand-in `ffmpeg` on PATH records its arguments and the raw frames it is fed, so the
 # pipe is checked without ffmpeg installed: 3 frames of 32x18 RGBA = 6912 bytes. The output
-# name has a quote in it, which the shell command must escape.
+# name has a quote in it, which the shell command must escape, and goes behind ffmpeg's file:
+# protocol (ffmpeg took "-x.mp4" for an option and "a:b.mp4" for a protocol).
 mkdir -p fakebin
-printf '#!/bin/sh\nfor last; do :; done\necho "$@" > "$last.args"\ncat > "$last"\n' > fakebin/ffmpeg
+printf '#!/bin/sh\nfor last; do :; done\nlast=${last#file:}\necho "$@" > "$last.args"\ncat > "$last"\n' > fakebin/ffmpeg
 chmod +x fakebin/ffmpeg
 expect 0 "" env PATH="$tmp/fakebin:$PATH" "$OROYA" render --size 32x18 --fps 3 --duration 1 -o "it's.mp4"
 [ "$(wc -c < "it's.mp4")" = 6912 ] || fail "the MP4 pipe got $(wc -c < "it's.mp4") bytes, expected 6912"
 grep -q -- "-pixel_format rgba -video_size 32x18 -framerate 3 " "it's.mp4.args" || fail "ffmpeg arguments: $(cat "it's.mp4.args")"
+grep -q -- " file:it's.mp4\$" "it's.mp4.args" || fail "ffmpeg output argument: $(cat "it's.mp4.args")"
+expect 0 "" env PATH="$tmp/fakebin:$PATH" "$OROYA" render --size 32x18 --fps 3 --duration 1 -o "-x.mp4"
+grep -q -- " file:-x.mp4\$" -- "-x.mp4.args" || fail "ffmpeg output argument: $(cat -- "-x.mp4.args")"
 expect 2 "even width" "$OROYA" render --size 33x18 -o x.mp4
 # An ffmpeg that exits before reading (the real one does when it cannot create the output,
 # e.g. in a missing folder): exit 1 with a message. The write to the closed pipe raised SIGPIPE,
