@@ -118,9 +118,15 @@ static const char *const oroya__render_fragment_shader =
     "        o_color = vec4(pow(clamp(base, 0.0, 1.0), vec3(1.0 / 2.2)), albedo.a);\n"
     "        return;\n"
     "    }\n"
-    "    vec3 n = normalize(v_normal);\n"
-    "    if (!gl_FrontFacing) n = -n;\n"
     "    vec3 v = normalize(u_camera_pos - v_world);\n"
+    /* A zero normal (faces of opposite windings on shared vertices cancel in the computed
+     * normals; a file's NORMAL of zeros) has no direction: normalize would give NaN, so the
+     * surface is lit as facing the camera. */
+    "    vec3 n = v;\n"
+    "    if (dot(v_normal, v_normal) > 1e-12) {\n"
+    "        n = normalize(v_normal);\n"
+    "        if (!gl_FrontFacing) n = -n;\n"
+    "    }\n"
     "    vec3 diffuse = base * (1.0 - u_metallic);\n"
     "    vec3 f0 = mix(vec3(0.04), base, u_metallic);\n"
     "    float a = max(u_roughness * u_roughness, 0.02);\n"

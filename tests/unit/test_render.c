@@ -202,6 +202,28 @@ static void test_lit_quad_by_hand(void) {
         float expected = linear_to_srgb(0.8f * 0.5f * (lin + 0.04f / PI_F) + 0.2f * lin) * 255.0f;
         OT_NEAR(pixel(img, 64, 64)[c], expected, 1.5);
     }
+    /* A zero normal (opposite faces cancelling in computed normals, a file's NORMAL of zeros)
+     * is lit as facing the camera, here (0, 0, 1) as above: the same color. normalize(0)
+     * gave NaN in the shader. */
+    static const float zero_nrm[12] = {0};
+    oroya_render_mesh flat;
+    OT_EQ_INT(oroya_render_mesh_create(renderer,
+                                       &(oroya_render_mesh_desc){.positions = pos,
+                                                                 .normals = zero_nrm,
+                                                                 .vertex_count = 4,
+                                                                 .indices = idx,
+                                                                 .index_count = 6},
+                                       &flat, &err),
+              OROYA_OK);
+    draw = (oroya_render_draw_desc){
+        .mesh = flat, .material = {.base_color = {0.6f, 0.4f, 0.2f, 1}, .roughness = 1.0f}};
+    OT_CHECK(render_one(&view, &draw, 1, img));
+    for (int c = 0; c < 3; c++) {
+        float lin = base[c];
+        float expected = linear_to_srgb(0.8f * 0.5f * (lin + 0.04f / PI_F) + 0.2f * lin) * 255.0f;
+        OT_NEAR(pixel(img, 64, 64)[c], expected, 1.5);
+    }
+    oroya_render_mesh_destroy(renderer, flat);
     oroya_render_mesh_destroy(renderer, quad);
     free(img);
 }
