@@ -850,8 +850,16 @@ static oroya_result read_root(parser *p, const cJSON *root) {
     TRY(read_strings(p, root, "extensionsUsed", &d->extensions_used, &d->extension_used_count));
     TRY(read_strings(p, root, "extensionsRequired", &d->extensions_required,
                      &d->extension_required_count));
+    /* Declared in either list: a file that requires it but leaves it out of extensionsUsed
+     * (invalid: required is a subset of used) was refused with "component type SHORT not
+     * allowed", which named no extension. */
     for (uint32_t i = 0; i < d->extension_used_count; i++) {
         if (!strcmp(d->extensions_used[i], "KHR_mesh_quantization")) {
+            d->uses_mesh_quantization = true;
+        }
+    }
+    for (uint32_t i = 0; i < d->extension_required_count; i++) {
+        if (!strcmp(d->extensions_required[i], "KHR_mesh_quantization")) {
             d->uses_mesh_quantization = true;
         }
     }

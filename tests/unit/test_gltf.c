@@ -268,6 +268,32 @@ static void test_quantized_weights(void) {
     }
     OT_CHECK(exact_ends > 0);
     oroya_gltf_free(g);
+    /* The same file with the extension in extensionsRequired only: still quantized (it was
+     * refused with "component type SHORT not allowed"). */
+    FILE *t = fopen(ASSETS "/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf", "rb");
+    static char text[1 << 16];
+    size_t len = t ? fread(text, 1, sizeof text - 1, t) : 0;
+    if (t) {
+        fclose(t);
+    }
+    text[len] = 0;
+    char *used = strstr(text, "\"extensionsUsed\"");
+    OT_CHECK(used != NULL);
+    if (!used) {
+        return;
+    }
+    memcpy(used, "\"extensionsNone\"", 16); /* same length: an unknown key, ignored */
+    OT_CHECK(
+        oroya_gltf_parse(&(oroya_gltf_desc){.base_dir = ASSETS "/AnimatedMorphCube/glTF-Quantized"},
+                         text, len, &g, &err) == OROYA_OK);
+    if (g) {
+        OT_CHECK(g->extension_used_count == 0);
+        OT_CHECK(g->uses_mesh_quantization);
+        OT_CHECK_MSG(oroya_gltf_load_buffers(g, &err) == OROYA_OK &&
+                         oroya_gltf_validate(g, &err) == OROYA_OK,
+                     "%s", err.message);
+        oroya_gltf_free(g);
+    }
 }
 
 static void test_interpolation_and_box(void) {
