@@ -11,8 +11,12 @@
  *   - the renderer's GLES 3 shaders (oroya_render_shader_source, oroya/render.h), so the page
  *     draws with the same program as oroya's EGL renderer.
  * Every fallible call leaves its oroya_error message in ow_error() for the page to show.
+ * Models and crowds are handles (numbers, never 0), not pointers: a handle that was never
+ * returned, or whose object was freed, is refused with a message in ow_error() (so a call
+ * before a load, after a free or a second free cannot touch freed memory).
  * Nothing here allocates per frame. */
 #include <emscripten/emscripten.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +40,64 @@ static void ow_fail(const char *where, oroya_result r) {
         snprintf(ow_err.message, sizeof ow_err.message, "%s: %s", where, oroya_result_string(r));
     }
 }
+
+/* A failed control call: its message (the library's when it left one) and its result. */
+static int ow_check(const char *where, oroya_result r) {
+    if (r != OROYA_OK)
+        ow_fail(where, r);
+    return (int)r;
+}
+
+/* ---- handles -------------------------------------------------------------------------------
+ * The page holds numbers from a counter, looked up here, so a stale or made-up handle is an
+ * error instead of a read or free of memory that is no longer (or never was) the object. */
+enum { OW_MODEL = 1, OW_CROWD, OW_POSE_CROWD };
+static const char *const ow_kind_name[] = {"", "model", "crowd", "pose crowd"};
+typedef struct ow_handle {
+    uint32_t id;
+    int kind;
+    void *p;
+} ow_handle;
+static ow_handle *ow_handles;
+static uint32_t ow_handle_count, ow_handle_capacity, ow_next_id = 1;
+
+/* A new handle for p (0 when out of memory: p is then the caller's to free). */
+static uint32_t handle_add(int kind, void *p) {
+    if (ow_handle_count == ow_handle_capacity) {
+        uint32_t cap = ow_handle_capacity ? 2 * ow_handle_capacity : 16;
+        ow_handle *h = realloc(ow_handles, cap * sizeof *h);
+        if (!h) {
+            snprintf(ow_err.message, sizeof ow_err.message, "out of memory (handle)");
+            return 0;
+        }
+        ow_handles = h;
+        ow_handle_capacity = cap;
+    }
+    uint32_t id = ow_next_id++;
+    if (ow_next_id == 0)
+        ow_next_id = 1;
+    ow_handles[ow_handle_count++] = (ow_handle){id, kind, p};
+    return id;
+}
+
+/* The object of handle id, or NULL with a message naming the call. take: forget the handle. */
+static void *handle_find(uint32_t id, int kind, const char *where, int take) {
+    for (uint32_t i = 0; id && i < ow_handle_count; i++) {
+        if (ow_handles[i].id == id && ow_handles[i].kind == kind) {
+            void *p = ow_handles[i].p;
+            if (take)
+                ow_handles[i] = ow_handles[--ow_handle_count];
+            return p;
+        }
+    }
+    snprintf(ow_err.message, sizeof ow_err.message,
+             "%s: %u is not a %s handle (never created, or already freed)", where, id,
+             ow_kind_name[kind]);
+    return NULL;
+}
+#define MODEL(h, where) ((ow_model *)handle_find(h, OW_MODEL, where, 0))
+#define CROWD(h, where) ((ow_crowd *)handle_find(h, OW_CROWD, where, 0))
+#define POSE_CROWD(h, where) ((ow_pose_crowd *)handle_find(h, OW_POSE_CROWD, where, 0))
 
 /* The message of the last failed call ("" when it succeeded). */
 OW_API const char *ow_error(void) { return ow_err.message; }
@@ -68,7 +130,7 @@ typedef struct ow_model {
     uint32_t info[32]; /* ow_draw's answer */
 } ow_model;
 
-OW_API void ow_model_free(ow_model *m) {
+static void model_free(ow_model *m) {
     if (!m) {
         return;
     }
@@ -110,9 +172,30 @@ static oroya_gltf_model *import_bytes(const uint8_t *bytes, uint32_t size) {
     return model;
 }
 
-/* Loads a .glb (or a self-contained .gltf) held in memory. NULL on error (see ow_error). */
-OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
+/* Frees model h. Returns an oroya_result (INVALID_ARGUMENT for a handle that is not live). */
+OW_API int ow_model_free(uint32_t h) {
+    ow_err.message[0] = 0;
+    ow_model *m = (ow_model *)handle_find(h, OW_MODEL, "ow_model_free", 1);
+    if (!m)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    model_free(m);
+    return OROYA_OK;
+}
+
+static ow_model *model_load(const uint8_t *bytes, uint32_t size);
+
+/* Loads a .glb (or a self-contained .gltf) held in memory: a model handle, 0 on error (see
+ * ow_error). */
+OW_API uint32_t ow_model_load(const uint8_t *bytes, uint32_t size) {
     memset(&ow_err, 0, sizeof ow_err);
+    ow_model *m = model_load(bytes, size);
+    uint32_t h = m ? handle_add(OW_MODEL, m) : 0;
+    if (m && !h)
+        model_free(m);
+    return h;
+}
+
+static ow_model *model_load(const uint8_t *bytes, uint32_t size) {
     ow_model *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(ow_err.message, sizeof ow_err.message, "out of memory");
@@ -120,18 +203,25 @@ OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
     }
     m->model = import_bytes(bytes, size);
     if (!m->model) {
-        ow_model_free(m);
+        model_free(m);
         return NULL;
     }
     oroya_gltf_model *g = m->model;
     /* Skin 0's joints go through the pose kernel; other nodes (and other skins' joints, and
-     * clips the kernel cannot play) through the mixer's property path. */
-    oroya_result r =
-        g->skin_count > 0 ? oroya_rig_create_gltf(g, 0, NULL, &m->rig, &ow_err) : OROYA_OK;
-    if (r != OROYA_OK) {
-        ow_fail("oroya_rig_create_gltf", r);
-        ow_model_free(m);
-        return NULL;
+     * clips the kernel cannot play) through the mixer's property path. A skin 0 the kernel
+     * cannot hold (LIMIT, or a joint outside the loaded scene: no skeleton) gets no rig and
+     * everything plays on the property path, as `oroya render` does (oroya/rig.h). */
+    oroya_result r = OROYA_OK;
+    if (g->skin_count > 0 && g->skeletons[0]) {
+        oroya_error rig_err = {0};
+        r = oroya_rig_create_gltf(g, 0, NULL, &m->rig, &rig_err);
+        if (r == OROYA_ERR_OUT_OF_MEMORY) {
+            ow_fail("oroya_rig_create_gltf", r);
+            model_free(m);
+            return NULL;
+        }
+        if (r != OROYA_OK)
+            m->rig = NULL;
     }
     oroya_mixer_desc md = {.max_actions = g->clip_count + 4, .max_bindings = 4096, .rig = m->rig};
     r = oroya_mixer_create(g->scene, &md, &m->mixer);
@@ -140,7 +230,7 @@ OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
     m->draws = calloc(n + 1, sizeof *m->draws);
     if (r != OROYA_OK || !m->actions || !m->draws) {
         ow_fail("oroya_mixer_create", r == OROYA_OK ? OROYA_ERR_OUT_OF_MEMORY : r);
-        ow_model_free(m);
+        model_free(m);
         return NULL;
     }
     for (uint32_t i = 0; i < g->clip_count; i++) {
@@ -148,7 +238,7 @@ OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
         if (r != OROYA_OK) {
             snprintf(ow_err.message, sizeof ow_err.message, "clip %u '%s': %s", i,
                      g->clips[i]->name ? g->clips[i]->name : "", oroya_result_string(r));
-            ow_model_free(m);
+            model_free(m);
             return NULL;
         }
     }
@@ -169,83 +259,123 @@ OW_API ow_model *ow_model_load(const uint8_t *bytes, uint32_t size) {
     return m;
 }
 
-OW_API uint32_t ow_clip_count(const ow_model *m) { return m->model->clip_count; }
-OW_API const char *ow_clip_name(const ow_model *m, uint32_t i) {
-    const char *s = i < m->model->clip_count ? m->model->clips[i]->name : NULL;
+/* Getters answer 0 (or "") for a handle or index that does not exist, with ow_error() set
+ * for a bad handle. */
+OW_API uint32_t ow_clip_count(uint32_t h) {
+    const ow_model *m = MODEL(h, "ow_clip_count");
+    return m ? m->model->clip_count : 0;
+}
+OW_API const char *ow_clip_name(uint32_t h, uint32_t i) {
+    const ow_model *m = MODEL(h, "ow_clip_name");
+    const char *s = m && i < m->model->clip_count ? m->model->clips[i]->name : NULL;
     return s ? s : "";
 }
-OW_API double ow_clip_duration(const ow_model *m, uint32_t i) {
-    return i < m->model->clip_count ? (double)m->model->clips[i]->duration : 0.0;
+OW_API double ow_clip_duration(uint32_t h, uint32_t i) {
+    const ow_model *m = MODEL(h, "ow_clip_duration");
+    return m && i < m->model->clip_count ? (double)m->model->clips[i]->duration : 0.0;
 }
 
-static oroya_action *action(const ow_model *m, uint32_t i) {
-    return i < m->model->clip_count ? m->actions[i] : NULL;
+/* Clip i's action of model h; NULL with a message naming the call. */
+static oroya_action *action(uint32_t h, uint32_t i, const char *where) {
+    const ow_model *m = MODEL(h, where);
+    if (!m)
+        return NULL;
+    if (i >= m->model->clip_count) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "%s: clip %u is out of range (%u clips)", where, i, m->model->clip_count);
+        return NULL;
+    }
+    return m->actions[i];
 }
 
-/* Action controls, three.js's AnimationAction by clip index. They return an oroya_result. */
-OW_API int ow_play(ow_model *m, uint32_t i) {
-    oroya_action *a = action(m, i);
+/* Action controls, three.js's AnimationAction by clip index. They return an oroya_result;
+ * a failed one leaves its message in ow_error() (an empty ow_error() after a success). */
+OW_API int ow_play(uint32_t h, uint32_t i) {
+    ow_err.message[0] = 0;
+    oroya_action *a = action(h, i, "ow_play");
     if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_play(a);
     return OROYA_OK;
 }
-OW_API int ow_stop(ow_model *m, uint32_t i) {
-    oroya_action *a = action(m, i);
+OW_API int ow_stop(uint32_t h, uint32_t i) {
+    ow_err.message[0] = 0;
+    oroya_action *a = action(h, i, "ow_stop");
     if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_stop(a);
     return OROYA_OK;
 }
-OW_API int ow_reset(ow_model *m, uint32_t i) {
-    oroya_action *a = action(m, i);
+OW_API int ow_reset(uint32_t h, uint32_t i) {
+    ow_err.message[0] = 0;
+    oroya_action *a = action(h, i, "ow_reset");
     if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
     oroya_action_reset(a);
     return OROYA_OK;
 }
-OW_API int ow_set_weight(ow_model *m, uint32_t i, double w) {
-    oroya_action *a = action(m, i);
+OW_API int ow_set_weight(uint32_t h, uint32_t i, double w) {
+    ow_err.message[0] = 0;
+    oroya_action *a = action(h, i, "ow_set_weight");
     if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!isfinite(w)) {
+        snprintf(ow_err.message, sizeof ow_err.message, "ow_set_weight: weight %g is not finite", w);
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
     oroya_action_set_enabled(a, true);
-    return (int)oroya_action_set_effective_weight(a, w);
+    return ow_check("ow_set_weight", oroya_action_set_effective_weight(a, w));
 }
-OW_API double ow_weight(const ow_model *m, uint32_t i) {
-    oroya_action *a = action(m, i);
+OW_API double ow_weight(uint32_t h, uint32_t i) {
+    oroya_action *a = action(h, i, "ow_weight");
     return a ? oroya_action_effective_weight(a) : 0.0;
 }
-OW_API int ow_set_action_time_scale(ow_model *m, uint32_t i, double s) {
-    oroya_action *a = action(m, i);
+OW_API int ow_set_action_time_scale(uint32_t h, uint32_t i, double s) {
+    ow_err.message[0] = 0;
+    oroya_action *a = action(h, i, "ow_set_action_time_scale");
     if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
-    return (int)oroya_action_set_effective_time_scale(a, s);
+    return ow_check("ow_set_action_time_scale", oroya_action_set_effective_time_scale(a, s));
 }
-OW_API double ow_action_time(const ow_model *m, uint32_t i) {
-    oroya_action *a = action(m, i);
+OW_API double ow_action_time(uint32_t h, uint32_t i) {
+    oroya_action *a = action(h, i, "ow_action_time");
     return a ? oroya_action_time(a) : 0.0;
 }
-OW_API int ow_action_running(const ow_model *m, uint32_t i) {
-    oroya_action *a = action(m, i);
+OW_API int ow_action_running(uint32_t h, uint32_t i) {
+    oroya_action *a = action(h, i, "ow_action_running");
     return a ? oroya_action_is_running(a) : 0;
 }
 /* three's skinning-blending example (executeCrossFade): `to` restarts at time 0 with weight
- * and time scale 1, then to.cross_fade_from(from, duration, warp). */
-OW_API int ow_cross_fade(ow_model *m, uint32_t from, uint32_t to, double duration, int warp) {
-    oroya_action *a = action(m, from), *b = action(m, to);
+ * and time scale 1, then to.cross_fade_from(from, duration, warp). Arguments are checked
+ * before anything changes. */
+OW_API int ow_cross_fade(uint32_t h, uint32_t from, uint32_t to, double duration, int warp) {
+    ow_err.message[0] = 0;
+    oroya_action *a = action(h, from, "ow_cross_fade"), *b = a ? action(h, to, "ow_cross_fade") : NULL;
     if (!a || !b)
         return OROYA_ERR_INVALID_ARGUMENT;
+    if (!isfinite(duration) || duration < 0.0) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "ow_cross_fade: duration %g is not a finite number >= 0", duration);
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
     oroya_action_set_enabled(b, true);
     oroya_action_set_effective_time_scale(b, 1.0);
     oroya_action_set_effective_weight(b, 1.0);
     oroya_action_set_time(b, 0.0);
     oroya_action_play(b);
-    return (int)oroya_action_cross_fade_from(b, a, duration, warp != 0);
+    return ow_check("ow_cross_fade", oroya_action_cross_fade_from(b, a, duration, warp != 0));
 }
-OW_API int ow_set_time_scale(ow_model *m, double s) {
-    return (int)oroya_mixer_set_time_scale(m->mixer, s);
+OW_API int ow_set_time_scale(uint32_t h, double s) {
+    ow_err.message[0] = 0;
+    ow_model *m = MODEL(h, "ow_set_time_scale");
+    if (!m)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    return ow_check("ow_set_time_scale", oroya_mixer_set_time_scale(m->mixer, s));
 }
-OW_API double ow_mixer_time(const ow_model *m) { return oroya_mixer_time(m->mixer); }
+OW_API double ow_mixer_time(uint32_t h) {
+    const ow_model *m = MODEL(h, "ow_mixer_time");
+    return m ? oroya_mixer_time(m->mixer) : 0.0;
+}
 
 /* Everything that runs per frame on the CPU after the mixer: world matrices, bone matrices,
  * bind matrix inverses. */
@@ -269,8 +399,11 @@ static oroya_result pose_model(ow_model *m) {
 }
 
 /* One frame: mixer update by dt seconds, then pose_model. Returns an oroya_result. */
-OW_API int ow_update(ow_model *m, double dt) {
+OW_API int ow_update(uint32_t h, double dt) {
     ow_err.message[0] = 0;
+    ow_model *m = MODEL(h, "ow_update");
+    if (!m)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_result r = oroya_mixer_update(m->mixer, dt);
     if (r != OROYA_OK) {
         ow_fail("oroya_mixer_update", r);
@@ -283,27 +416,38 @@ OW_API int ow_update(ow_model *m, double dt) {
 }
 
 /* three's mixer.setTime(t) (every action's time restarts from 0), then pose_model. */
-OW_API int ow_set_time(ow_model *m, double t) {
+OW_API int ow_set_time(uint32_t h, double t) {
     ow_err.message[0] = 0;
+    ow_model *m = MODEL(h, "ow_set_time");
+    if (!m)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_result r = oroya_mixer_set_time(m->mixer, t);
     if (r != OROYA_OK) {
         ow_fail("oroya_mixer_set_time", r);
         return (int)r;
     }
-    return (int)pose_model(m);
+    r = pose_model(m);
+    if (r != OROYA_OK)
+        ow_fail("skeleton", r);
+    return (int)r;
 }
 
 /* ---- pose read-back (the browser test compares it with `oroya sample`) ------------------- */
 
-OW_API uint32_t ow_node_count(const ow_model *m) { return m->model->node_count; }
+OW_API uint32_t ow_node_count(uint32_t h) {
+    const ow_model *m = MODEL(h, "ow_node_count");
+    return m ? m->model->node_count : 0;
+}
 /* glTF node i's scene name (FORMAT.md), "" when not in the loaded scene. */
-OW_API const char *ow_node_name(const ow_model *m, uint32_t i) {
-    return i < m->model->node_count && m->model->nodes[i].id ? m->model->node_names[i] : "";
+OW_API const char *ow_node_name(uint32_t h, uint32_t i) {
+    const ow_model *m = MODEL(h, "ow_node_name");
+    return m && i < m->model->node_count && m->model->nodes[i].id ? m->model->node_names[i] : "";
 }
 /* glTF node i's local TRS into out[10]: translation, rotation xyzw, scale. 0 if absent. */
-OW_API int ow_node_trs(const ow_model *m, uint32_t i, float *out) {
+OW_API int ow_node_trs(uint32_t h, uint32_t i, float *out) {
+    const ow_model *m = MODEL(h, "ow_node_trs");
     oroya_transform x;
-    if (i >= m->model->node_count || !m->model->nodes[i].id ||
+    if (!m || !out || i >= m->model->node_count || !m->model->nodes[i].id ||
         oroya_scene_get_transform(m->model->scene, m->model->nodes[i], &x) != OROYA_OK) {
         return 0;
     }
@@ -313,9 +457,10 @@ OW_API int ow_node_trs(const ow_model *m, uint32_t i, float *out) {
     memcpy(out, v, sizeof v);
     return 1;
 }
-OW_API uint32_t ow_node_weights(ow_model *m, uint32_t i, float *out, uint32_t capacity) {
+OW_API uint32_t ow_node_weights(uint32_t h, uint32_t i, float *out, uint32_t capacity) {
+    const ow_model *m = MODEL(h, "ow_node_weights");
     uint32_t n = 0;
-    float *w = i < m->model->node_count && m->model->nodes[i].id
+    float *w = m && out && i < m->model->node_count && m->model->nodes[i].id
                    ? oroya_scene_weights(m->model->scene, m->model->nodes[i], &n)
                    : NULL;
     if (!w)
@@ -323,18 +468,29 @@ OW_API uint32_t ow_node_weights(ow_model *m, uint32_t i, float *out, uint32_t ca
     memcpy(out, w, (n < capacity ? n : capacity) * sizeof *w);
     return n;
 }
-OW_API uint32_t ow_skin_count(const ow_model *m) { return m->model->skin_count; }
-OW_API uint32_t ow_skin_joint_count(const ow_model *m, uint32_t s) {
-    return s < m->model->skin_count ? m->model->skins[s].joint_count : 0;
+OW_API uint32_t ow_skin_count(uint32_t h) {
+    const ow_model *m = MODEL(h, "ow_skin_count");
+    return m ? m->model->skin_count : 0;
+}
+OW_API uint32_t ow_skin_joint_count(uint32_t h, uint32_t s) {
+    const ow_model *m = MODEL(h, "ow_skin_joint_count");
+    return m && s < m->model->skin_count ? m->model->skins[s].joint_count : 0;
 }
 /* three's skeleton.boneMatrices of glTF skin s (joint_count * 16 floats) into out. */
-OW_API int ow_skin_bone_matrices(const ow_model *m, uint32_t s, float *out) {
-    return (int)oroya_gltf_model_bone_matrices(m->model, s, out);
+OW_API int ow_skin_bone_matrices(uint32_t h, uint32_t s, float *out) {
+    ow_err.message[0] = 0;
+    const ow_model *m = MODEL(h, "ow_skin_bone_matrices");
+    if (!m)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    return ow_check("ow_skin_bone_matrices", oroya_gltf_model_bone_matrices(m->model, s, out));
 }
 
 /* ---- draw list ---------------------------------------------------------------------------- */
 
-OW_API uint32_t ow_draw_count(const ow_model *m) { return m->draw_count; }
+OW_API uint32_t ow_draw_count(uint32_t h) {
+    const ow_model *m = MODEL(h, "ow_draw_count");
+    return m ? m->draw_count : 0;
+}
 
 /* Draw i as 32 words (wasm pointers are 32-bit), valid until the next ow_draw call:
  *  0 vertex_count  1 index_count  2 positions  3 normals  4 uvs  5 indices (u32)
@@ -344,7 +500,11 @@ OW_API uint32_t ow_draw_count(const ow_model *m) { return m->draw_count; }
  * 20 base color (4 floats)  21 metallic (float bits)  22 roughness (float bits)
  * 23 base color image index or ~0  24 visible  25 double sided  26 dense node index
  * 27 bone texture side (bone matrices hold side * side * 4 floats) */
-OW_API const uint32_t *ow_draw(ow_model *m, uint32_t i) {
+OW_API const uint32_t *ow_draw(uint32_t h, uint32_t i) {
+    static uint32_t none[32]; /* the answer for a bad handle: all zero */
+    ow_model *m = MODEL(h, "ow_draw");
+    if (!m)
+        return none;
     uint32_t *o = m->info;
     memset(o, 0, sizeof m->info);
     if (i >= m->draw_count)
@@ -397,14 +557,17 @@ OW_API const uint32_t *ow_draw(ow_model *m, uint32_t i) {
 }
 
 /* Image i as RGBA8 (width, height, pixels); width 0 when not decoded. */
-OW_API uint32_t ow_image_width(const ow_model *m, uint32_t i) {
-    return i < m->model->image_count ? m->model->images[i].width : 0;
+OW_API uint32_t ow_image_width(uint32_t h, uint32_t i) {
+    const ow_model *m = MODEL(h, "ow_image_width");
+    return m && i < m->model->image_count ? m->model->images[i].width : 0;
 }
-OW_API uint32_t ow_image_height(const ow_model *m, uint32_t i) {
-    return i < m->model->image_count ? m->model->images[i].height : 0;
+OW_API uint32_t ow_image_height(uint32_t h, uint32_t i) {
+    const ow_model *m = MODEL(h, "ow_image_height");
+    return m && i < m->model->image_count ? m->model->images[i].height : 0;
 }
-OW_API const uint8_t *ow_image_pixels(const ow_model *m, uint32_t i) {
-    return i < m->model->image_count ? m->model->images[i].pixels : NULL;
+OW_API const uint8_t *ow_image_pixels(uint32_t h, uint32_t i) {
+    const ow_model *m = MODEL(h, "ow_image_pixels");
+    return m && i < m->model->image_count ? m->model->images[i].pixels : NULL;
 }
 
 /* ---- crowd (the race page) ---------------------------------------------------------------
@@ -426,7 +589,7 @@ typedef struct ow_crowd {
     oroya_mixer **mixers;
 } ow_crowd;
 
-OW_API void ow_crowd_free(ow_crowd *c) {
+static void crowd_free(ow_crowd *c) {
     if (!c)
         return;
     for (uint32_t i = 0; c->mixers && i < c->count; i++)
@@ -437,15 +600,64 @@ OW_API void ow_crowd_free(ow_crowd *c) {
     free(c);
 }
 
+OW_API int ow_crowd_free(uint32_t h) {
+    ow_err.message[0] = 0;
+    ow_crowd *c = (ow_crowd *)handle_find(h, OW_CROWD, "ow_crowd_free", 1);
+    if (!c)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    crowd_free(c);
+    return OROYA_OK;
+}
+
+/* The most characters of one crowd (far more than the 2 GB heap holds at once): larger
+ * counts are refused before anything is allocated. */
+#define OW_CROWD_MAX 100000u
+
+static int crowd_args_ok(const char *where, uint32_t count, const char *clip_a, double wa,
+                         const char *clip_b, double wb, double offset) {
+    if (count > OW_CROWD_MAX) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "%s: %u characters is more than %u", where, count, OW_CROWD_MAX);
+        return 0;
+    }
+    if (!clip_a || !clip_b) {
+        snprintf(ow_err.message, sizeof ow_err.message, "%s: the two clip names are required",
+                 where);
+        return 0;
+    }
+    if (!isfinite(wa) || !isfinite(wb) || !isfinite(offset)) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "%s: weights %g, %g and time offset %g must be finite", where, wa, wb, offset);
+        return 0;
+    }
+    return 1;
+}
+
+static ow_crowd *crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                              const char *clip_a, double wa, const char *clip_b, double wb,
+                              double offset);
+
 /* N characters of the model in bytes, each playing clip a at weight wa and clip b at weight
- * wb, character i starting at time i * offset. NULL on error (see ow_error). */
-OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
-                                 const char *clip_a, double wa, const char *clip_b, double wb,
-                                 double offset) {
+ * wb, character i starting at time i * offset. A crowd handle, 0 on error (see ow_error). */
+OW_API uint32_t ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                                const char *clip_a, double wa, const char *clip_b, double wb,
+                                double offset) {
     memset(&ow_err, 0, sizeof ow_err);
+    if (!crowd_args_ok("crowd", count, clip_a, wa, clip_b, wb, offset))
+        return 0;
+    ow_crowd *c = crowd_create(bytes, size, count, clip_a, wa, clip_b, wb, offset);
+    uint32_t h = c ? handle_add(OW_CROWD, c) : 0;
+    if (c && !h)
+        crowd_free(c);
+    return h;
+}
+
+static ow_crowd *crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                              const char *clip_a, double wa, const char *clip_b, double wb,
+                              double offset) {
     ow_crowd *c = calloc(1, sizeof *c);
     if (!c || !(c->model = import_bytes(bytes, size))) {
-        ow_crowd_free(c);
+        crowd_free(c);
         return NULL;
     }
     oroya_gltf_model *g = c->model;
@@ -454,7 +666,7 @@ OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t c
     if (!a || !b || g->skin_count < 1) {
         snprintf(ow_err.message, sizeof ow_err.message,
                  "crowd: the model needs clips '%s' and '%s' and a skin", clip_a, clip_b);
-        ow_crowd_free(c);
+        crowd_free(c);
         return NULL;
     }
     oroya_result r = oroya_rig_create_gltf(g, 0, NULL, &c->rig, &ow_err);
@@ -487,35 +699,53 @@ OW_API ow_crowd *ow_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t c
     }
     if (r != OROYA_OK) {
         ow_fail("crowd", r);
-        ow_crowd_free(c);
+        crowd_free(c);
         return NULL;
     }
     return c;
 }
 
 /* One frame of every character (oroya_mixer_update_batch). Returns an oroya_result. */
-OW_API int ow_crowd_update(ow_crowd *c, double dt) {
+OW_API int ow_crowd_update(uint32_t h, double dt) {
+    ow_err.message[0] = 0;
+    ow_crowd *c = CROWD(h, "ow_crowd_update");
+    if (!c)
+        return OROYA_ERR_INVALID_ARGUMENT;
     oroya_result r = oroya_mixer_update_batch(c->mixers, c->count, dt, NULL, &ow_err);
     if (r != OROYA_OK)
         ow_fail("oroya_mixer_update_batch", r);
     return (int)r;
 }
 
-OW_API uint32_t ow_crowd_count(const ow_crowd *c) { return c->count; }
-OW_API uint32_t ow_crowd_bone_count(const ow_crowd *c) { return c->model->skins[0].joint_count; }
-/* Character i's bone matrices (16 floats per bone, skin 0's joint order). */
-OW_API const float *ow_crowd_bones(const ow_crowd *c, uint32_t i) {
+OW_API uint32_t ow_crowd_count(uint32_t h) {
+    const ow_crowd *c = CROWD(h, "ow_crowd_count");
+    return c ? c->count : 0;
+}
+OW_API uint32_t ow_crowd_bone_count(uint32_t h) {
+    const ow_crowd *c = CROWD(h, "ow_crowd_bone_count");
+    return c ? c->model->skins[0].joint_count : 0;
+}
+/* Character i's bone matrices (16 floats per bone, skin 0's joint order); NULL when i or the
+ * handle is out of range. */
+OW_API const float *ow_crowd_bones(uint32_t h, uint32_t i) {
+    const ow_crowd *c = CROWD(h, "ow_crowd_bones");
     uint32_t n = 0;
-    return i < c->count ? oroya_mixer_bone_matrices(c->mixers[i], &n)[0].m : NULL;
+    return c && i < c->count ? oroya_mixer_bone_matrices(c->mixers[i], &n)[0].m : NULL;
 }
 /* Whether every character's last update went through the pose kernel (1) or not (0). */
-OW_API int ow_crowd_kernel_active(const ow_crowd *c) {
+OW_API int ow_crowd_kernel_active(uint32_t h) {
+    const ow_crowd *c = CROWD(h, "ow_crowd_kernel_active");
+    if (!c)
+        return 0;
     for (uint32_t i = 0; i < c->count; i++) {
         if (!oroya_mixer_kernel_active(c->mixers[i]))
             return 0;
     }
     return 1;
 }
+
+/* Bytes of the heap in use (dlmalloc's mallinfo): the browser test's leak check. */
+OW_API uint32_t ow_heap_used(void) { return (uint32_t)mallinfo().uordblks; }
 
 /* Buffers for the page (malloc/free through the module). */
 OW_API void *ow_alloc(uint32_t size) { return malloc(size ? size : 1); }
@@ -524,11 +754,13 @@ OW_API void ow_free(void *p) { free(p); }
 /* Runs `frames` crowd frames (the same work as ow_crowd_update) and writes the milliseconds
  * to out[0] (mixer update batch: sampling, blending, world and bone matrices in one pass);
  * out[1] and out[2] (the phases of the property path: world matrices, bone matrices) are 0. */
-OW_API int ow_crowd_profile(ow_crowd *c, uint32_t frames, double dt, double *out) {
+OW_API int ow_crowd_profile(uint32_t h, uint32_t frames, double dt, double *out) {
+    if (!out || !CROWD(h, "ow_crowd_profile"))
+        return 1;
     out[0] = out[1] = out[2] = 0.0;
     for (uint32_t f = 0; f < frames; f++) {
         double t0 = emscripten_get_now();
-        if (ow_crowd_update(c, dt) != OROYA_OK)
+        if (ow_crowd_update(h, dt) != OROYA_OK)
             return 1;
         out[0] += emscripten_get_now() - t0;
     }
@@ -554,7 +786,7 @@ typedef struct ow_pose_crowd {
     double *times;
 } ow_pose_crowd;
 
-OW_API void ow_pose_crowd_free(ow_pose_crowd *c) {
+static void pose_crowd_free(ow_pose_crowd *c) {
     if (!c)
         return;
     for (uint32_t i = 0; c->chars && i < c->count; i++)
@@ -568,13 +800,39 @@ OW_API void ow_pose_crowd_free(ow_pose_crowd *c) {
     free(c);
 }
 
-OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
-                                           const char *clip_a, double wa, const char *clip_b,
-                                           double wb, double offset) {
+OW_API int ow_pose_crowd_free(uint32_t h) {
+    ow_err.message[0] = 0;
+    ow_pose_crowd *c = (ow_pose_crowd *)handle_find(h, OW_POSE_CROWD, "ow_pose_crowd_free", 1);
+    if (!c)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    pose_crowd_free(c);
+    return OROYA_OK;
+}
+
+static ow_pose_crowd *pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                                        const char *clip_a, double wa, const char *clip_b,
+                                        double wb, double offset);
+
+/* The same arguments and answer as ow_crowd_create. */
+OW_API uint32_t ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                                     const char *clip_a, double wa, const char *clip_b,
+                                     double wb, double offset) {
     memset(&ow_err, 0, sizeof ow_err);
+    if (!crowd_args_ok("pose crowd", count, clip_a, wa, clip_b, wb, offset))
+        return 0;
+    ow_pose_crowd *c = pose_crowd_create(bytes, size, count, clip_a, wa, clip_b, wb, offset);
+    uint32_t h = c ? handle_add(OW_POSE_CROWD, c) : 0;
+    if (c && !h)
+        pose_crowd_free(c);
+    return h;
+}
+
+static ow_pose_crowd *pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
+                                        const char *clip_a, double wa, const char *clip_b,
+                                        double wb, double offset) {
     ow_pose_crowd *c = calloc(1, sizeof *c);
     if (!c || !(c->model = import_bytes(bytes, size))) {
-        ow_pose_crowd_free(c);
+        pose_crowd_free(c);
         return NULL;
     }
     oroya_gltf_model *g = c->model;
@@ -583,7 +841,7 @@ OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, 
     if (!src[0] || !src[1] || g->skin_count < 1) {
         snprintf(ow_err.message, sizeof ow_err.message,
                  "pose crowd: the model needs clips '%s' and '%s' and a skin", clip_a, clip_b);
-        ow_pose_crowd_free(c);
+        pose_crowd_free(c);
         return NULL;
     }
     c->weights[0] = (float)wa;
@@ -611,14 +869,24 @@ OW_API ow_pose_crowd *ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, 
     }
     if (r != OROYA_OK) {
         ow_fail("pose crowd", r);
-        ow_pose_crowd_free(c);
+        pose_crowd_free(c);
         return NULL;
     }
     return c;
 }
 
 /* One frame of every copy: advance the times, loop them on each clip, update the batch. */
-OW_API int ow_pose_crowd_update(ow_pose_crowd *c, double dt) {
+OW_API int ow_pose_crowd_update(uint32_t h, double dt) {
+    ow_err.message[0] = 0;
+    ow_pose_crowd *c = POSE_CROWD(h, "ow_pose_crowd_update");
+    if (!c)
+        return OROYA_ERR_INVALID_ARGUMENT;
+    /* Checked before the times move: a bad dt leaves every character as it was. */
+    if (!isfinite(dt) || dt < 0.0) {
+        snprintf(ow_err.message, sizeof ow_err.message,
+                 "ow_pose_crowd_update: dt %g is not a finite number >= 0", dt);
+        return OROYA_ERR_INVALID_ARGUMENT;
+    }
     for (uint32_t i = 0; i < c->count; i++) {
         c->times[i] += dt;
         for (int k = 0; k < 2; k++) {
@@ -634,14 +902,18 @@ OW_API int ow_pose_crowd_update(ow_pose_crowd *c, double dt) {
     return (int)r;
 }
 
-OW_API const float *ow_pose_crowd_bones(const ow_pose_crowd *c, uint32_t i) {
-    return i < c->count ? oroya_pose_character_bones(c->chars[i])[0].m : NULL;
+OW_API const float *ow_pose_crowd_bones(uint32_t h, uint32_t i) {
+    const ow_pose_crowd *c = POSE_CROWD(h, "ow_pose_crowd_bones");
+    return c && i < c->count ? oroya_pose_character_bones(c->chars[i])[0].m : NULL;
 }
 
 /* CPU skinning of the model's first skinned mesh with copy 0's bone matrices, `iterations`
  * times (oroya_skin_job_run; positions and normals): milliseconds per run. For measuring the
  * SIMD128 and portable builds against each other; the pages skin on the GPU. -1 on error. */
-OW_API double ow_pose_crowd_skin_bench(ow_pose_crowd *c, uint32_t iterations) {
+OW_API double ow_pose_crowd_skin_bench(uint32_t h, uint32_t iterations) {
+    const ow_pose_crowd *c = POSE_CROWD(h, "ow_pose_crowd_skin_bench");
+    if (!c)
+        return -1.0;
     const oroya_skin *s = c->model->skinned_mesh_count ? c->model->skinned_meshes[0] : NULL;
     if (!s || !c->count)
         return -1.0;

@@ -61,6 +61,7 @@ function loadBytes(bytes, name) {
   if (state.model) ow._ow_model_free(state.model);
   state.model = model;
   state.name = name;
+  state.animUs = []; // the HUD's mean is of this model's frames
   state.renderer.setModel(model);
   buildClipUi();
   // Play the first clip, as the examples do.

@@ -8,7 +8,11 @@
 //   4. bad files (given to the loader and dropped on the view) show the library's message on
 //      the page, with no uncaught exception;
 //   5. the race page at N = 100 prints web_race_oroya_us, web_race_three_us, web_race_speedup
-//      (and the pose-kernel figures), and oroya's bone matrices agree with three.js's.
+//      (and the pose-kernel figures), and oroya's bone matrices agree with three.js's;
+//   6. the glue refuses what it cannot do with a message in ow_error() and never traps: calls
+//      before a load, after a free, a second free, clip indices out of range, non-finite
+//      arguments, crowds of 4 billion characters (also from the race page's ?n=); loading and
+//      freeing 100 times leaks nothing; a file whose skin the pose kernel cannot take plays.
 // Usage: node test_web.mjs BUILD_DIR SOURCE_DIR   (OROYA_UPDATE_GOLDEN=1 rewrites the golden)
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,12 +65,27 @@ async function openPage(url, ready) {
   const page = await browser.newPage();
   await page.setViewport({ width: 900, height: 600 });
   const problems = [];
+  // Every uncaught error and unhandled rejection, recorded before the page's own handlers
+  // (which show them on the page and call preventDefault, so puppeteer's pageerror misses the
+  // rejections); read back by pageProblems.
+  await page.evaluateOnNewDocument(() => {
+    window.__problems = [];
+    window.addEventListener('error', (e) => window.__problems.push(`uncaught: ${e.message}`));
+    window.addEventListener('unhandledrejection', (e) =>
+      window.__problems.push(`unhandled rejection: ${e.reason && e.reason.message || e.reason}`));
+  });
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   await page.goto(base + url, { waitUntil: 'load' });
   await page.waitForFunction(ready, { timeout: 60000 });
   return { page, problems };
+}
+
+// The page's problems: puppeteer's, and the errors and rejections the page itself caught.
+async function pageProblems(p) {
+  const seen = await p.page.evaluate(() => window.__problems || []).catch((e) => [`page gone: ${e}`]);
+  return [...p.problems, ...seen];
 }
 
 function sample(file, clip, time) {
@@ -102,7 +121,8 @@ try {
     { file: 'assets/MorphStressTest.glb', times: [0.6] },
     { file: 'assets/humanoid67.glb', times: [0.3] },
   ];
-  const { page, problems } = await openPage(`/?file=${models[0].file}`, 'window.oroyaViewer && window.oroyaViewer.ready');
+  const viewer = await openPage(`/?file=${models[0].file}`, 'window.oroyaViewer && window.oroyaViewer.ready');
+  const { page } = viewer;
   const gpu = await page.evaluate(() => {
     const gl = document.getElementById('view').getContext('webgl2');
     const ext = gl && gl.getExtension('WEBGL_debug_renderer_info');
@@ -214,7 +234,87 @@ try {
     check(shown && b.expect.test(msg), `dropping ${b.name} shows the library's error: "${msg}"`);
     await page.evaluate(() => window.oroyaViewer.loadUrl('assets/CesiumMan.glb'));
   }
-  check(problems.length === 0, `viewer: no console error, no uncaught exception${problems.length ? ': ' + problems.slice(0, 5).join(' | ') : ''}`);
+  // A skin the pose kernel cannot take (its joints are not in the loaded scene): the viewer
+  // plays the file on the mixer's property path, as `oroya render` does, instead of refusing it.
+  const odd = path.join(source, 'tests/gltf/odd/scene_meshes.gltf');
+  const oddRes = await page.evaluate((b) => window.oroyaViewer.loadBytes(b, 'scene_meshes.gltf'),
+    Array.from(fs.readFileSync(odd)));
+  check(oddRes.ok, `viewer opens tests/gltf/odd/scene_meshes.gltf (skin 0 outside the scene: no rig)${oddRes.ok ? '' : ': ' + oddRes.error}`);
+
+  // ---- 6: the glue's answers to wrong calls, on a second module in the viewer's page ---------
+  const glue = await page.evaluate(async (humUrl, cesiumUrl) => {
+    const { loadOroya } = await import('/oroya_module.js');
+    const ow = await loadOroya('/');
+    const out = [];
+    try {
+    const err = () => ow.UTF8ToString(ow._ow_error());
+    const bytesOf = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+    const [hum, cesium] = [await bytesOf(humUrl), await bytesOf(cesiumUrl)];
+    const put = (b) => { const p = ow._malloc(b.length); ow.HEAPU8.set(b, p); return p; };
+    const str = (s) => { const n = ow.lengthBytesUTF8(s) + 1, p = ow._malloc(n); ow.stringToUTF8(s, p, n); return p; };
+    const load = (b) => { const p = put(b); const h = ow._ow_model_load(p, b.length); ow._free(p); return h; };
+    // name, () => result code (non-zero expected), message pattern
+    const refuse = (name, fn, re) => {
+      let r, e = '';
+      try { r = fn(); } catch (x) { e = String(x); }
+      const m = e ? '' : err();
+      out.push({ name, ok: !e && r !== 0 && re.test(m), got: e ? `threw ${e}` : `${r}, "${m}"` });
+    };
+    refuse('ow_play before a load', () => ow._ow_play(0, 0), /ow_play: 0 is not a model handle/);
+    refuse('ow_update before a load', () => ow._ow_update(0, 1 / 60), /ow_update: .*not a model handle/);
+    refuse('ow_set_time_scale before a load', () => ow._ow_set_time_scale(0, 1), /not a model handle/);
+    const m = load(cesium);
+    out.push({ name: 'load CesiumMan', ok: m !== 0, got: `${m} ${err()}` });
+    refuse('ow_play clip 99', () => ow._ow_play(m, 99), /clip 99 is out of range \(1 clips\)/);
+    refuse('ow_cross_fade to clip 99', () => ow._ow_cross_fade(m, 0, 99, 1, 1), /clip 99 is out of range/);
+    refuse('ow_set_weight NaN', () => ow._ow_set_weight(m, 0, NaN), /ow_set_weight: .+/);
+    refuse('ow_set_action_time_scale NaN', () => ow._ow_set_action_time_scale(m, 0, NaN), /ow_set_action_time_scale: .+/);
+    refuse('ow_set_time_scale Infinity', () => ow._ow_set_time_scale(m, Infinity), /ow_set_time_scale: .+/);
+    refuse('ow_cross_fade duration NaN', () => ow._ow_cross_fade(m, 0, 0, NaN, 1), /ow_cross_fade: .+/);
+    refuse('ow_update NaN', () => ow._ow_update(m, NaN), /ow_update|oroya_mixer_update: .+/);
+    refuse('ow_set_time NaN', () => ow._ow_set_time(m, NaN), /oroya_mixer_set_time: .+/);
+    const trs = ow._malloc(40);
+    const fine = ow._ow_play(m, 0) === 0 && ow._ow_update(m, 0.1) === 0 && err() === '' && ow._ow_node_trs(m, 1, trs) === 1 &&
+      Array.from(ow.HEAPF32.subarray(trs >> 2, (trs >> 2) + 10)).every(Number.isFinite);
+    out.push({ name: 'the model plays on after the refused calls', ok: fine, got: err() });
+    out.push({ name: 'ow_model_free', ok: ow._ow_model_free(m) === 0, got: err() });
+    refuse('ow_update after free', () => ow._ow_update(m, 0.1), /not a model handle/);
+    refuse('ow_draw_count after free (0)', () => (ow._ow_draw_count(m) === 0 ? 1 : 0), /ow_draw_count: .*not a model handle/);
+    refuse('ow_model_free twice', () => ow._ow_model_free(m), /ow_model_free: .*not a model handle/);
+    const heap0 = ow.HEAPU8.length, a = str('walk'), b = str('run'), hp = put(hum);
+    for (const n of [0xFFFFFFFF, -1, 100001]) {
+      refuse(`ow_crowd_create of ${n} characters`, () => (ow._ow_crowd_create(hp, hum.length, n, a, 0.6, b, 0.4, 0.01) ? 0 : 1), /crowd: \d+ characters is more than/);
+      refuse(`ow_pose_crowd_create of ${n} characters`, () => (ow._ow_pose_crowd_create(hp, hum.length, n, a, 0.6, b, 0.4, 0.01) ? 0 : 1), /pose crowd: \d+ characters is more than/);
+    }
+    refuse('ow_pose_crowd_create weight NaN', () => (ow._ow_pose_crowd_create(hp, hum.length, 2, a, NaN, b, 0.4, 0.01) ? 0 : 1), /must be finite/);
+    out.push({ name: 'the heap did not grow for the refused crowds', ok: ow.HEAPU8.length === heap0, got: `${heap0} -> ${ow.HEAPU8.length}` });
+    const pc = ow._ow_pose_crowd_create(hp, hum.length, 2, a, 0.6, b, 0.4, 0.01);
+    refuse('ow_pose_crowd_update NaN', () => ow._ow_pose_crowd_update(pc, NaN), /dt nan is not a finite number/);
+    out.push({ name: 'the pose crowd updates after a refused dt', ok: pc !== 0 && ow._ow_pose_crowd_update(pc, 0.1) === 0, got: err() });
+    out.push({ name: 'ow_pose_crowd_free', ok: ow._ow_pose_crowd_free(pc) === 0, got: err() });
+    refuse('ow_pose_crowd_free twice', () => ow._ow_pose_crowd_free(pc), /not a pose crowd handle/);
+    const c = ow._ow_crowd_create(hp, hum.length, 3, a, 0.6, b, 0.4, 0.01);
+    out.push({ name: 'ow_crowd_free', ok: c !== 0 && ow._ow_crowd_free(c) === 0, got: err() });
+    refuse('ow_crowd_update after free', () => ow._ow_crowd_update(c, 0.1), /not a crowd handle/);
+    refuse('a crowd handle used as a model', () => ow._ow_play(ow._ow_crowd_create(hp, hum.length, 1, a, 0.6, b, 0.4, 0), 0), /not a model handle/);
+    // Leaks: 100 loads and frees (and 100 refused loads) leave the heap's use as it was.
+    const used0 = ow._ow_heap_used();
+    for (let k = 0; k < 100; k++) {
+      const h = load(hum);
+      if (!h || ow._ow_update(h, 0.1) !== 0 || ow._ow_model_free(h) !== 0) { out.push({ name: `load/free ${k}`, ok: false, got: err() }); break; }
+      if (load(hum.subarray(0, hum.length - 100))) out.push({ name: 'a truncated file loads', ok: false, got: '' });
+    }
+    const used1 = ow._ow_heap_used();
+    out.push({ name: '100 loads and frees of humanoid67 leak nothing', ok: used1 === used0, got: `${used0} -> ${used1} bytes in use` });
+    } catch (e) {
+      out.push({ name: 'the glue checks ran to the end', ok: false, got: String(e) });
+    }
+    return out;
+  }, '/assets/humanoid67.glb', '/assets/CesiumMan.glb').catch((e) => [{ name: 'the glue checks ran', ok: false, got: String(e) }]);
+  for (const g of glue) check(g.ok, `glue: ${g.name}: ${g.got}`);
+
+  const vp = await pageProblems(viewer);
+  check(vp.length === 0, `viewer: no console error, no uncaught exception${vp.length ? ': ' + vp.slice(0, 5).join(' | ') : ''}`);
   await page.close();
 
   // ---- 5: the race at N = 100 ------------------------------------------------------------------
@@ -235,7 +335,24 @@ try {
       `same blend in both libraries: largest bone matrix difference to three.js ${r.bone_diff.toExponential(2)} (mixer), ` +
       `${r.pose_bone_diff.toExponential(2)} (pose kernel)`);
   }
-  check(race.problems.length === 0, `race: no console error, no uncaught exception${race.problems.length ? ': ' + race.problems.slice(0, 5).join(' | ') : ''}`);
+  const rp = await pageProblems(race);
+  check(rp.length === 0, `race: no console error, no uncaught exception${rp.length ? ': ' + rp.slice(0, 5).join(' | ') : ''}`);
+  await race.page.close();
+
+  // The race's ?n=: a value that is not a whole number 1..10000 is refused on the page (-1 was
+  // 4294967295 characters to the wasm: the heap grew to 2 GB and the module trapped); N = 1's
+  // figures are finite (the median of single frames was 0 under the timer's 100 µs resolution).
+  const badN = await openPage('/race/?n=-1', 'window.race && window.race.ready');
+  const badText = await badN.page.evaluate(() => ({ error: document.getElementById('error').textContent, n: document.querySelector('button.on')?.dataset.n }));
+  check(/\?n=-1: N is a whole number from 1 to 10000/.test(badText.error) && badText.n === '100',
+    `race ?n=-1 is refused on the page and N = 100 runs: "${badText.error}"`);
+  await badN.page.close();
+  const one = await openPage('/race/?n=1', 'window.race && window.race.ready && /^N = 1 .*last 120 frames/.test(document.getElementById("out").textContent)');
+  const oneText = await one.page.evaluate(() => document.getElementById('out').textContent);
+  check(!/Infinity|NaN/.test(oneText) && /oroya-wasm, mixer +\d/.test(oneText), `race N = 1 prints finite figures: ${JSON.stringify(oneText.split('\n').slice(0, 2))}`);
+  const op = await pageProblems(one);
+  check(op.length === 0, `race ?n=1: no console error, no uncaught exception${op.length ? ': ' + op.slice(0, 5).join(' | ') : ''}`);
+  await one.page.close();
 } catch (e) {
   check(false, `test aborted: ${e.stack || e}`);
 } finally {

@@ -7,9 +7,11 @@
 # missing; under CI (CI set and not "false" or "0", as CI services set CI=true) it fails
 # instead: CI must never skip the browser test silently.
 set -u
-build=$1
-source=$2
 fail() { echo "test_web: $*" >&2; exit 1; }
+[ $# -eq 2 ] || fail "usage: bash tests/web/test_web.sh BUILD_DIR SOURCE_DIR"
+# Absolute paths: the test runs from tests/web, where a relative path means something else.
+build="$(cd "$1" 2>/dev/null && pwd)" || fail "no build directory $1"
+source="$(cd "$2" 2>/dev/null && pwd)" || fail "no source directory $2"
 under_ci() { [ -n "${CI:-}" ] && [ "${CI}" != false ] && [ "${CI}" != 0 ]; }
 missing() {
   if under_ci; then
