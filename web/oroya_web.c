@@ -281,8 +281,8 @@ static oroya_action *action(uint32_t h, uint32_t i, const char *where) {
     if (!m)
         return NULL;
     if (i >= m->model->clip_count) {
-        snprintf(ow_err.message, sizeof ow_err.message,
-                 "%s: clip %u is out of range (%u clips)", where, i, m->model->clip_count);
+        snprintf(ow_err.message, sizeof ow_err.message, "%s: clip %u is out of range (%u clips)",
+                 where, i, m->model->clip_count);
         return NULL;
     }
     return m->actions[i];
@@ -320,7 +320,8 @@ OW_API int ow_set_weight(uint32_t h, uint32_t i, double w) {
     if (!a)
         return OROYA_ERR_INVALID_ARGUMENT;
     if (!isfinite(w)) {
-        snprintf(ow_err.message, sizeof ow_err.message, "ow_set_weight: weight %g is not finite", w);
+        snprintf(ow_err.message, sizeof ow_err.message, "ow_set_weight: weight %g is not finite",
+                 w);
         return OROYA_ERR_INVALID_ARGUMENT;
     }
     oroya_action_set_enabled(a, true);
@@ -350,7 +351,8 @@ OW_API int ow_action_running(uint32_t h, uint32_t i) {
  * before anything changes. */
 OW_API int ow_cross_fade(uint32_t h, uint32_t from, uint32_t to, double duration, int warp) {
     ow_err.message[0] = 0;
-    oroya_action *a = action(h, from, "ow_cross_fade"), *b = a ? action(h, to, "ow_cross_fade") : NULL;
+    oroya_action *a = action(h, from, "ow_cross_fade"),
+                 *b = a ? action(h, to, "ow_cross_fade") : NULL;
     if (!a || !b)
         return OROYA_ERR_INVALID_ARGUMENT;
     if (!isfinite(duration) || duration < 0.0) {
@@ -616,8 +618,8 @@ OW_API int ow_crowd_free(uint32_t h) {
 static int crowd_args_ok(const char *where, uint32_t count, const char *clip_a, double wa,
                          const char *clip_b, double wb, double offset) {
     if (count > OW_CROWD_MAX) {
-        snprintf(ow_err.message, sizeof ow_err.message,
-                 "%s: %u characters is more than %u", where, count, OW_CROWD_MAX);
+        snprintf(ow_err.message, sizeof ow_err.message, "%s: %u characters is more than %u", where,
+                 count, OW_CROWD_MAX);
         return 0;
     }
     if (!clip_a || !clip_b) {
@@ -815,8 +817,8 @@ static ow_pose_crowd *pose_crowd_create(const uint8_t *bytes, uint32_t size, uin
 
 /* The same arguments and answer as ow_crowd_create. */
 OW_API uint32_t ow_pose_crowd_create(const uint8_t *bytes, uint32_t size, uint32_t count,
-                                     const char *clip_a, double wa, const char *clip_b,
-                                     double wb, double offset) {
+                                     const char *clip_a, double wa, const char *clip_b, double wb,
+                                     double offset) {
     memset(&ow_err, 0, sizeof ow_err);
     if (!crowd_args_ok("pose crowd", count, clip_a, wa, clip_b, wb, offset))
         return 0;
