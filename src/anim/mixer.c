@@ -541,6 +541,18 @@ static void binding_set_value(oroya_mixer *m, binding *b, const double *src) {
     }
 }
 
+static bool sceneless(const oroya_mixer *m);
+
+/* Whether b writes `node`: its node, or on a mixer with no scene (whose bindings have no
+ * node) the rig's node of its kernel joint. */
+static bool binding_on_node(const oroya_mixer *m, const binding *b, oroya_node node) {
+    if (!node.id)
+        return false;
+    if (b->node.id)
+        return b->node.id == node.id;
+    return b->joint != NO_INDEX && sceneless(m) && m->rig->nodes[b->joint].id == node.id;
+}
+
 /* apply: fill the remainder with the original, add the additive part, and write only when
  * the result differs from the other accumulator (last frame's result). */
 static void binding_apply(oroya_mixer *m, binding *b, uint32_t accu_index) {
@@ -556,13 +568,13 @@ static void binding_apply(oroya_mixer *m, binding *b, uint32_t accu_index) {
     if (weight_additive > 0)
         mix_region_additive(b, accu, region(b, REGION_ADD), 1);
     const double *a0 = region(b, REGION_ACCU0), *a1 = region(b, REGION_ACCU0 + 1);
-    bool write = m->rm_rewrite.id != 0 && b->node.id == m->rm_rewrite.id;
+    bool write = binding_on_node(m, b, m->rm_rewrite);
     for (uint32_t i = 0; i != b->size && !write; ++i)
         write = a0[i] != a1[i];
     if (write)
         binding_set_value(m, b, accu);
     /* As the kernel, which holds the root's lanes while an action uses them, written or not. */
-    m->rm_animated |= m->rm_mode != OROYA_ROOT_NONE && b->node.id == m->rm_node.id;
+    m->rm_animated |= m->rm_mode != OROYA_ROOT_NONE && binding_on_node(m, b, m->rm_node);
 }
 
 static void binding_save_original(oroya_mixer *m, binding *b) {
@@ -616,7 +628,6 @@ static const twist_override *find_override(const oroya_mixer *m, oroya_node node
 
 /* The override, else the bone's long axis: the direction to its first child, whose
  * translation is written in this node's local frame (the frame its rotation acts in). */
-static bool sceneless(const oroya_mixer *m);
 static uint32_t joint_of_node(const oroya_mixer *m, oroya_node node);
 
 /* Without a scene: the override of the rig's node, else the rest translation of the first
@@ -2341,6 +2352,10 @@ oroya_result oroya_mixer_play(oroya_mixer *m, const oroya_clip *clip, oroya_acti
 static void apply_joint_limits(oroya_mixer *m) {
     if (m->limit_count == 0)
         return;
+    if (!m->kernel_mode && sceneless(m)) {
+        kernel_limits(m); /* no scene: the property path wrote the kernel's lanes */
+        return;
+    }
     oroya_transform *transforms = oroya__scene_transforms_raw(m->scene);
     uint32_t node_count = oroya_scene_node_count(m->scene);
     for (uint32_t i = 0; i < m->limit_count; i++) {
@@ -2446,6 +2461,8 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
         if (j == NO_INDEX && m->rm_animated && dn < oroya_scene_node_count(m->scene)) {
             oroya_transform *tr = &oroya__scene_transforms_raw(m->scene)[dn];
             root_motion_hold(m, &tr->translation, &tr->rotation);
+        } else if (!kernel && m->rm_animated && sceneless(m)) {
+            kernel_root_hold(m); /* no scene: the property path wrote the kernel's lanes */
         }
     }
     apply_joint_limits(m);

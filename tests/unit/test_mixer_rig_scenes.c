@@ -252,6 +252,64 @@ static void run(oroya_rotation_blend blend) {
     oroya_scene_destroy(sc);
 }
 
+/* The property path (the kernel cannot play a clip with two rotation tracks on one joint, so
+ * the whole update takes the path of the scene's nodes) on a mixer with no scene: its joint
+ * bindings write the kernel's lanes, and root motion's hold and the joint limit must act on
+ * those too (they acted on the scene's nodes only: the root walked off in the bones, the
+ * neck went past its cone). */
+static void test_property_path_without_a_scene(void) {
+    oroya_node na[NJ];
+    oroya_scene *sa = scene_make(0, na);
+    oroya_rig *rig = NULL;
+    oroya_error err = {0};
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = sa, .name = "test"}, &rig, &err) ==
+             OROYA_OK);
+    oroya_clip *walk = make_clip("walk", 0.9), *wave = make_clip("wave", -0.6);
+    /* wave with a second rotation track on the spine (the later one wins in three) */
+    oroya_track tracks[2 * NJ + 1];
+    memcpy(tracks, wave->tracks, 2 * NJ * sizeof *tracks);
+    tracks[2 * NJ] = walk->tracks[2]; /* spine's rotation */
+    oroya_clip *twice = NULL;
+    OT_CHECK(oroya_clip_create(
+                 &(oroya_clip_desc){
+                     .name = "twice", .duration = 1, .tracks = tracks, .track_count = 2 * NJ + 1},
+                 &twice, NULL) == OROYA_OK);
+    player a, b;
+    player_make(&a, sa, rig, na[HIPS], na[NECK], walk, twice, OROYA_ROTATION_BLEND_SLERP);
+    player_make(&b, NULL, rig, oroya_rig_kernel_node(rig, HIPS), oroya_rig_kernel_node(rig, NECK),
+                walk, twice, OROYA_ROTATION_BLEND_SLERP);
+    double worst = 0, motion = 0;
+    for (int f = 0; f < 90; f++) {
+        if (f == 50) { /* paused: the blend no longer changes */
+            oroya_action_set_paused(a.walk, true);
+            oroya_action_set_paused(a.wave, true);
+            oroya_action_set_paused(b.walk, true);
+            oroya_action_set_paused(b.wave, true);
+        }
+        if (f == 60) { /* root motion off: the root's held components go back to the blend */
+            OT_CHECK(oroya_mixer_set_root_motion(a.mixer, na[HIPS], OROYA_ROOT_NONE, NULL) ==
+                     OROYA_OK);
+            OT_CHECK(oroya_mixer_set_root_motion(b.mixer, oroya_rig_kernel_node(rig, HIPS),
+                                                 OROYA_ROOT_NONE, NULL) == OROYA_OK);
+        }
+        OT_CHECK(oroya_mixer_update(a.mixer, 1.0 / 60) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(b.mixer, 1.0 / 60) == OROYA_OK);
+        OT_CHECK(!oroya_mixer_kernel_active(a.mixer) && !oroya_mixer_kernel_active(b.mixer));
+        worst = fmax(worst, bones_diff(a.mixer, b.mixer));
+        motion = fmax(
+            motion, motion_diff(oroya_mixer_root_delta(a.mixer), oroya_mixer_root_delta(b.mixer)));
+    }
+    OT_CHECK_MSG(worst == 0 && motion == 0, "property path: bones differ by %g, root deltas by %g",
+                 worst, motion);
+    oroya_mixer_destroy(a.mixer);
+    oroya_mixer_destroy(b.mixer);
+    oroya_clip_destroy(walk);
+    oroya_clip_destroy(wave);
+    oroya_clip_destroy(twice);
+    oroya_rig_destroy(rig);
+    oroya_scene_destroy(sa);
+}
+
 static void test_same_pose_without_the_rigs_scene(void) {
     run(OROYA_ROTATION_BLEND_SLERP);
     run(OROYA_ROTATION_BLEND_STERP);
@@ -259,5 +317,6 @@ static void test_same_pose_without_the_rigs_scene(void) {
 
 int main(void) {
     OT_RUN(test_same_pose_without_the_rigs_scene);
+    OT_RUN(test_property_path_without_a_scene);
     return ot_finish();
 }
