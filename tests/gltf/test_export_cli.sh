@@ -220,6 +220,12 @@ mkdir -p dirout/d.gltf && echo keep > dirout/d.bin
 
 # Errors: usage 2, failures 1, each message naming the option or the file (expect: lib.sh).
 expect 2 "must end in .gltf or .glb" "$OROYA" export "$cesium" out.obj
+# The extension in any case (the library writes UP.GLTF's buffer as UP.bin; the CLI refused it).
+"$OROYA" export "$cesium" UP.GLTF >/dev/null 2>err.txt || fail "export to UP.GLTF: $(cat err.txt)"
+[ -f UP.bin ] || fail "export to UP.GLTF wrote no UP.bin"
+"$OROYA" info UP.GLTF >/dev/null 2>err.txt || fail "info UP.GLTF: $(cat err.txt)"
+"$OROYA" export "$cesium" UP.GLB >/dev/null 2>err.txt || fail "export to UP.GLB: $(cat err.txt)"
+head -c 4 UP.GLB | grep -q glTF || fail "UP.GLB is not a GLB"
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:5:2:24
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:0:10
 expect 1 "no key of clip 'animation_0' lies in frames 1000..1010" "$OROYA" export "$cesium" o.glb --subclip animation_0:1000:1010:24

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "cli_util.h"
@@ -292,8 +293,8 @@ int oroya_cmd_export(int argc, char **argv) {
         return 2;
     }
     const char *dot = strrchr(out, '.');
-    bool binary = dot && !strcmp(dot, ".glb");
-    if (!dot || (!binary && strcmp(dot, ".gltf"))) {
+    bool binary = dot && !strcasecmp(dot, ".glb");
+    if (!dot || (!binary && strcasecmp(dot, ".gltf"))) {
         fprintf(stderr, "oroya export: output '%s' must end in .gltf or .glb\n", cli_esc(out));
         return 2;
     }
