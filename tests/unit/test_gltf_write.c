@@ -40,6 +40,30 @@ static uint32_t target_index(const oroya_scene *scene, const char *name) {
                                                               : UINT32_MAX;
 }
 
+/* The parsed JSON of a written .gltf (NULL when it cannot be read). */
+static cJSON *read_written(const char *path) {
+    FILE *f = fopen(path, "rb");
+    static char text[1 << 20];
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    text[len] = 0;
+    return cJSON_Parse(text);
+}
+
+/* Writes text to path; false (and a failed check) when it cannot. */
+static bool write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    OT_CHECK_MSG(f != NULL, "%s", path);
+    if (!f) {
+        return false;
+    }
+    fputs(text, f);
+    fclose(f);
+    return true;
+}
+
 static void compare_models(const char *what, const oroya_gltf_model *a, const oroya_gltf_model *b) {
     /* Nodes: a's scene and b's scene have the same dense order, since export writes nodes
      * in dense order and import builds them depth first, as they were. */
@@ -101,6 +125,17 @@ static void compare_models(const char *what, const oroya_gltf_model *a, const or
             }
         }
     }
+}
+
+/* Loads the written file `out` and compares it with the model a it was written from. */
+static void reload_and_compare(const char *out, const oroya_gltf_model *a) {
+    oroya_gltf_model *b = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s: %s", out, err.message);
+    if (b) {
+        compare_models(out, a, b);
+    }
+    oroya_gltf_model_free(b);
 }
 
 static void round_trip(const char *path, void *user) {
@@ -458,14 +493,7 @@ static void test_textures_follow_images(void) {
         const char *out = skip_images ? OUT "/textures_skipped.gltf" : OUT "/textures_kept.gltf";
         oroya_gltf_write_desc wd = {.model = a};
         OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s", err.message);
-        FILE *f = fopen(out, "rb");
-        static char text[1 << 20];
-        size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-        if (f) {
-            fclose(f);
-        }
-        text[len] = 0;
-        cJSON *root = cJSON_Parse(text);
+        cJSON *root = read_written(out);
         OT_CHECK(root != NULL);
         const cJSON *textures = cJSON_GetObjectItemCaseSensitive(root, "textures");
         const cJSON *images = cJSON_GetObjectItemCaseSensitive(root, "images");
@@ -504,13 +532,9 @@ static void test_clip_file_names(void) {
         "\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]},"
         "{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,"
         "\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}";
-    FILE *f = fopen(OUT "/clip_names_in.gltf", "wb");
-    OT_CHECK(f != NULL);
-    if (!f) {
+    if (!write_text(OUT "/clip_names_in.gltf", json)) {
         return;
     }
-    fputs(json, f);
-    fclose(f);
     oroya_gltf_model *a = NULL, *b = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(OUT "/clip_names_in.gltf", NULL, &a, &err) == OROYA_OK, "%s",
@@ -667,13 +691,9 @@ static void test_shared_multi_primitive_mesh(void) {
         "{\"POSITION\":0}}]}],\"nodes\":[{\"name\":\"a\",\"mesh\":0},{\"name\":\"b\",\"mesh\":0,"
         "\"translation\":[3,0,0]},{\"name\":\"c\",\"mesh\":1},{\"name\":\"d\",\"mesh\":0},"
         "{\"name\":\"e\",\"mesh\":1}],\"scenes\":[{\"nodes\":[0,1,2,3,4]}]}";
-    FILE *f = fopen(OUT "/shared_mesh_in.gltf", "wb");
-    OT_CHECK(f != NULL);
-    if (!f) {
+    if (!write_text(OUT "/shared_mesh_in.gltf", json)) {
         return;
     }
-    fputs(json, f);
-    fclose(f);
     oroya_gltf_model *a = NULL;
     oroya_error err = {0};
     OT_CHECK_MSG(oroya_gltf_load(OUT "/shared_mesh_in.gltf", NULL, &a, &err) == OROYA_OK, "%s",
@@ -685,14 +705,7 @@ static void test_shared_multi_primitive_mesh(void) {
         const char *out = with_model ? OUT "/shared_mesh_model.gltf" : OUT "/shared_mesh.gltf";
         oroya_gltf_write_desc wd = {.model = with_model ? a : NULL};
         OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s", err.message);
-        f = fopen(out, "rb");
-        static char text[1 << 16];
-        size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-        if (f) {
-            fclose(f);
-        }
-        text[len] = 0;
-        cJSON *root = cJSON_Parse(text);
+        cJSON *root = read_written(out);
         OT_CHECK(root != NULL);
         const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(root, "meshes");
         const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
@@ -712,26 +725,9 @@ static void test_shared_multi_primitive_mesh(void) {
                          "with_model %d: node %d", with_model, i);
         }
         cJSON_Delete(root);
-        oroya_gltf_model *b = NULL;
-        OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s", err.message);
-        if (b) {
-            compare_models(out, a, b);
-        }
-        oroya_gltf_model_free(b);
+        reload_and_compare(out, a);
     }
     oroya_gltf_model_free(a);
-}
-
-/* The parsed JSON of a written .gltf (NULL when it cannot be read). */
-static cJSON *read_written(const char *path) {
-    FILE *f = fopen(path, "rb");
-    static char text[1 << 20];
-    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) {
-        fclose(f);
-    }
-    text[len] = 0;
-    return cJSON_Parse(text);
 }
 
 static int accessor_type(const cJSON *root, const cJSON *index) {
@@ -794,12 +790,7 @@ static void test_compact_indices_and_inputs(void) {
     OT_CHECK(different >= 1 && different <= 19);
     OT_EQ_INT(distinct, different);
     cJSON_Delete(root);
-    oroya_gltf_model *b = NULL;
-    OT_CHECK_MSG(oroya_gltf_load(out, NULL, &b, &err) == OROYA_OK, "%s", err.message);
-    if (b) {
-        compare_models(out, a, b);
-    }
-    oroya_gltf_model_free(b);
+    reload_and_compare(out, a);
     oroya_gltf_model_free(a);
 
     /* 300 x 300 segments: 90,601 vertices, indices past 65535 stay 32-bit. */
@@ -827,6 +818,7 @@ static void test_compact_indices_and_inputs(void) {
         0);
     OT_EQ_INT(accessor_type(root, cJSON_GetObjectItemCaseSensitive(prim, "indices")), 5125);
     cJSON_Delete(root);
+    oroya_gltf_model *b = NULL;
     OT_CHECK_MSG(oroya_gltf_load(OUT "/big_indices.gltf", NULL, &b, &err) == OROYA_OK, "%s",
                  err.message);
     oroya_gltf_model_free(b);
