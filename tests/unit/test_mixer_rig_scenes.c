@@ -241,6 +241,13 @@ static void run(oroya_rotation_blend blend) {
                                &none, &err) == OROYA_ERR_NOT_FOUND);
     OT_CHECK_MSG(strstr(err.message, "\"lamp\"") != NULL, "%s", err.message);
     OT_CHECK(none == NULL);
+    const oroya_joint_limit cone = {
+        .twist_axis = {0, 1, 0}, .swing = OROYA_SWING_CONE, .swing_max = {0.3f}};
+    OT_CHECK(oroya_mixer_set_joint_limit(b.mixer, lamp, &cone, &err) == OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "not a node of the rig") != NULL, "%s", err.message);
+    const oroya_vec3 axis = {1, 0, 0};
+    OT_CHECK(oroya_mixer_set_twist_axis(b.mixer, lamp, &axis) == OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK(oroya_mixer_set_twist_axis(b.mixer, rn, &axis) == OROYA_OK);
 
     oroya_mixer_destroy(a.mixer);
     oroya_mixer_destroy(b.mixer);
