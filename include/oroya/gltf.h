@@ -241,6 +241,11 @@ typedef struct oroya_gltf_animation {
      * belong to the data; validated when the clip is made. */
     uint32_t curve_count;
     oroya_track *curves;
+    /* NULL, or why this animation's extras.markers or extras.curves were ignored (the first
+     * such list): extras are free for any tool to fill (glTF 3.12), so a list in another
+     * shape than oroya's does not refuse the file. The message names the place
+     * ("animations[0].extras.markers[1]: expected {...}"); the list reads as empty. */
+    char *ignored_extras;
 } oroya_gltf_animation;
 
 typedef struct oroya_gltf_scene {
@@ -626,6 +631,14 @@ typedef struct oroya_gltf_model {
     /* The file's asset.copyright (a sample model's licence and attribution, for instance),
      * NULL when absent; export writes it back. */
     const char *copyright;
+    /* Animations whose extras import ignored (docs/gltf.md, "Markers"): extras.markers or
+     * extras.curves in another shape than oroya's, a curve with bad keys or a marker outside
+     * its clip drop that list (extras are free for any tool to fill, so they never refuse a
+     * file). first_ignored_extras says why for the first, naming its place
+     * ("animations[0].extras.markers[1]: expected {...}"), NULL when none. Tools should warn,
+     * as the CLI does. */
+    uint32_t ignored_extras_count;
+    const char *first_ignored_extras;
     /* + private bookkeeping */
 } oroya_gltf_model;
 

@@ -1139,6 +1139,19 @@ static oroya_result check_channel_keys(importer *im, uint32_t a, uint32_t c, uin
     return oroya__fail(im->err, r, "animations[%u].channels[%u] (samplers[%u]) %s", a, c, s, msg);
 }
 
+/* An animation's extras.markers or extras.curves dropped (docs/gltf.md): the animations
+ * counted, the first reason kept for tools to warn with. */
+static oroya_result ignore_extras(importer *im, const char *reason) {
+    oroya_gltf_model *m = &im->m->pub;
+    if (m->ignored_extras_count++ == 0) {
+        m->first_ignored_extras = model_strdup(im, reason);
+        if (!m->first_ignored_extras) {
+            return oom(im, "animations");
+        }
+    }
+    return OROYA_OK;
+}
+
 static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     const oroya_gltf_data *d = im->d;
     const oroya_gltf_animation *an = &d->animations[a];
@@ -1188,14 +1201,26 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
         t->value_count = (uint32_t)value_count;
         TRY(check_channel_keys(im, a, c, ch->sampler, t));
     }
+    /* Why the first of this animation's extras lists was dropped: at parsing (another
+     * shape), or below. */
+    char dropped[2 * OROYA_ERROR_MESSAGE_MAX] = "";
+    if (an->ignored_extras) {
+        snprintf(dropped, sizeof dropped, "%s", an->ignored_extras);
+    }
+    /* extras.curves (docs/gltf.md), after the channels. A curve with bad keys drops the
+     * animation's curves, as a list in another shape does at parsing (extras are any tool's);
+     * it is named by its place in the file, not by its index among the clip's tracks. */
+    const uint32_t curves_from = n;
     for (uint32_t c = 0; c < an->curve_count; c++) {
-        /* extras.curves (docs/gltf.md), after the channels; a bad one is named by its place
-         * in the file, not by its index among the clip's tracks. */
         oroya_error e = {0};
-        const oroya_result r = oroya_track_validate(&an->curves[c], 0, &e);
-        if (r != OROYA_OK) {
+        if (oroya_track_validate(&an->curves[c], 0, &e) != OROYA_OK) {
             const char *rest = strncmp(e.message, "tracks[0] ", 10) ? e.message : e.message + 10;
-            return oroya__fail(im->err, r, "animations[%u].extras.curves[%u] %s", a, c, rest);
+            if (!dropped[0]) {
+                snprintf(dropped, sizeof dropped, "animations[%u].extras.curves[%u] %s", a, c,
+                         rest);
+            }
+            n = curves_from;
+            break;
         }
         tracks[n++] = an->curves[c];
     }
@@ -1207,11 +1232,22 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     oroya_result r = oroya_clip_create(&desc, &m->clips[a], im->err);
     temp_release(im);
     if (r == OROYA_OK && an->marker_count) {
-        r = oroya_clip_set_markers(m->clips[a], an->markers, an->marker_count, im->err);
-        if (r != OROYA_OK) {
-            oroya_clip_destroy(m->clips[a]);
-            m->clips[a] = NULL;
+        /* A marker outside the clip drops the markers likewise. */
+        oroya_error e = {0};
+        const oroya_result rm =
+            oroya_clip_set_markers(m->clips[a], an->markers, an->marker_count, &e);
+        if (rm == OROYA_ERR_OUT_OF_MEMORY) {
+            r = oroya__fail(im->err, rm, "%s", e.message);
+        } else if (rm != OROYA_OK && !dropped[0]) {
+            snprintf(dropped, sizeof dropped, "animations[%u].extras.markers: %s", a, e.message);
         }
+    }
+    if (r == OROYA_OK && dropped[0]) {
+        r = ignore_extras(im, dropped);
+    }
+    if (r != OROYA_OK && m->clips[a]) {
+        oroya_clip_destroy(m->clips[a]);
+        m->clips[a] = NULL;
     }
     return r ? prefixed(im, r, path) : OROYA_OK;
 }

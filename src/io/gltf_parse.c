@@ -707,6 +707,35 @@ static oroya_result read_curve(parser *p, const cJSON *v, const char *path, void
     return OROYA_OK;
 }
 
+/* read_extras_list, but a list in another shape does not refuse the file: extras belong to
+ * whatever tool wrote them (glTF 3.12), and another tool's "markers" or "curves" need not be
+ * oroya's. The list is dropped (count 0) and the first reason kept in *ignored (the message
+ * that names its place); running out of memory or past a limit is still an error. */
+static oroya_result read_extras_tolerant(parser *p, const cJSON *o, const char *path,
+                                         const char *key, size_t elem_size, element_fn fn,
+                                         void **out, uint32_t *count, char **ignored) {
+    oroya_error *const caller = p->err;
+    oroya_error local = {0};
+    p->err = &local;
+    const oroya_result r = read_extras_list(p, o, path, key, elem_size, fn, out, count);
+    p->err = caller;
+    if (r == OROYA_OK) {
+        return OROYA_OK;
+    }
+    if (r == OROYA_ERR_OUT_OF_MEMORY || r == OROYA_ERR_LIMIT) {
+        return oroya__fail(caller, r, "%s", local.message);
+    }
+    *out = NULL;
+    *count = 0;
+    if (!*ignored) {
+        *ignored = oroya__gltf_strdup(p->g, local.message, strlen(local.message));
+        if (!*ignored) {
+            return oom(p, path);
+        }
+    }
+    return OROYA_OK;
+}
+
 static oroya_result read_animation(parser *p, const cJSON *o, const char *path, void *out,
                                    uint32_t i) {
     (void)i;
@@ -716,10 +745,10 @@ static oroya_result read_animation(parser *p, const cJSON *o, const char *path, 
                       (void **)&a->samplers, &a->sampler_count));
     TRY(read_elements(p, o, "channels", path, true, sizeof(oroya_gltf_channel), read_channel,
                       (void **)&a->channels, &a->channel_count));
-    TRY(read_extras_list(p, o, path, "markers", sizeof(oroya_marker), read_marker,
-                         (void **)&a->markers, &a->marker_count));
-    return read_extras_list(p, o, path, "curves", sizeof(oroya_track), read_curve,
-                            (void **)&a->curves, &a->curve_count);
+    TRY(read_extras_tolerant(p, o, path, "markers", sizeof(oroya_marker), read_marker,
+                             (void **)&a->markers, &a->marker_count, &a->ignored_extras));
+    return read_extras_tolerant(p, o, path, "curves", sizeof(oroya_track), read_curve,
+                                (void **)&a->curves, &a->curve_count, &a->ignored_extras);
 }
 
 static oroya_result read_scene(parser *p, const cJSON *o, const char *path, void *out, uint32_t i) {

@@ -288,6 +288,29 @@ check "play warns of it too" \
 "$oroya" info "$src/tests/assets/SimpleSkin/glTF/SimpleSkin.gltf" >"$tmp/out" 2>"$tmp/err"
 check "no such warning for a file without ignored channels" "[ $? = 0 ] && [ ! -s $tmp/err ]"
 
+# ---- another tool's animation extras are ignored with a warning -----------------------------
+# extras.markers as a string (another tool's timeline markers) and extras.curves in another shape:
+# the file loads, the channels play, and info, sample and play warn naming the place.
+python3 - "$tmp/ptr.gltf" "$tmp/xtr.gltf" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+g["animations"] = g["animations"][:1]
+g["animations"][0]["channels"] = g["animations"][0]["channels"][:1]
+g["animations"][0]["extras"] = {"markers": "intro,loop", "curves": [{"curve": "ease"}]}
+json.dump(g, open(sys.argv[2], "w"))
+PY
+"$oroya" info "$tmp/xtr.gltf" >"$tmp/out" 2>"$tmp/err"
+check "info loads a file with another tool's extras.markers, warning where" \
+    "[ $? = 0 ] && grep -qF 'oroya info: $tmp/xtr.gltf: warning: animations[0].extras.markers: expected an array; the list is ignored (1 animation with extras ignored)' $tmp/err && grep -qF '(animation_0): 1 s' $tmp/out"
+"$oroya" sample "$tmp/xtr.gltf" --clip animation_0 --time 0.5 >"$tmp/out" 2>"$tmp/err"
+check "sample plays its channel and warns too" \
+    "[ $? = 0 ] && grep -qF 'warning: animations[0].extras.markers' $tmp/err && grep -q '0.5' $tmp/out"
+cp "$tmp/xtr.gltf" "$tmp/sc/xtr.gltf"
+echo '{"gltf":"xtr.gltf","steps":{"fps":10,"count":1},"record":["n.position"]}' >"$tmp/sc/x.json"
+"$oroya" play "$tmp/sc/x.json" >"$tmp/out" 2>"$tmp/err"
+check "play warns of it too" \
+    "[ $? = 0 ] && grep -qF 'warning: gltf: animations[0].extras.markers: expected an array; the list is ignored' $tmp/err"
+
 # ---- a refused action op says which rule it broke -------------------------------------------
 sc() {
     echo '{"nodes":[{"name":"a"}],"clips":[{"name":"c","duration":1,"blendMode":"additive","tracks":[{"node":"a","property":"position","times":[0,1],"values":[0,0,0,1,0,0]}]}],"script":[{"at":0,"do":"play","action":"c"},'"$1"'],"steps":{"dt":0.1,"count":3},"record":["a.position"]}' >"$tmp/s.json"

@@ -702,17 +702,6 @@ static const bad_case bad_cases[] = {
     {"channel target without a path",
      HEAD "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{}}]}]", OROYA_ERR_PARSE,
      "animations[0].channels[0].target.path: required string"},
-    {"marker without a time",
-     HEAD "\"animations\":[{\"extras\":{\"markers\":[{\"time\":\"x\",\"name\":\"a\"}]}}]",
-     OROYA_ERR_PARSE,
-     "animations[0].extras.markers[0]: expected {\"time\": number, \"name\": string}"},
-    {"curve key not a number",
-     HEAD "\"animations\":[{\"extras\":{\"curves\":[{\"name\":\"c\",\"times\":[0,\"x\"]}]}}]",
-     OROYA_ERR_PARSE, "animations[0].extras.curves[0].times[1]: expected a finite number"},
-    {"curve value beyond float range",
-     HEAD "\"animations\":[{\"extras\":{\"curves\":[{\"name\":\"c\",\"times\":[0,1],"
-          "\"values\":[0,1e39]}]}}]",
-     OROYA_ERR_PARSE, "animations[0].extras.curves[0].values[1]: expected a finite number"},
 };
 
 static void test_bad_files(void) {
@@ -736,6 +725,53 @@ static void test_bad_files(void) {
         free(json);
     }
     free(b64);
+}
+
+/* Extras are any tool's to fill (glTF 3.12): an animation's "markers" or "curves" in another
+ * shape than oroya's does not refuse the file. The list reads as empty, the animation's
+ * ignored_extras names the first one's place, and a well-formed list beside it is kept. */
+static void test_foreign_extras(void) {
+    static const struct {
+        const char *json, *why;
+        uint32_t markers, curves;
+    } cases[] = {
+        {HEAD "\"animations\":[{\"extras\":{\"markers\":[{\"time\":\"x\",\"name\":\"a\"}]}}]}",
+         "animations[0].extras.markers[0]: expected {\"time\": number, \"name\": string}", 0, 0},
+        {HEAD "\"animations\":[{\"extras\":{\"curves\":[{\"name\":\"c\",\"times\":[0,\"x\"]}]}}]}",
+         "animations[0].extras.curves[0].times[1]: expected a finite number", 0, 0},
+        {HEAD "\"animations\":[{\"extras\":{\"curves\":[{\"name\":\"c\",\"times\":[0,1],"
+              "\"values\":[0,1e39]}]}}]}",
+         "animations[0].extras.curves[0].values[1]: expected a finite number", 0, 0},
+        /* Another tool's timeline markers, a string; oroya's curves beside them are kept. */
+        {HEAD "\"animations\":[{\"extras\":{\"markers\":\"intro,loop\",\"curves\":[{\"name\":"
+              "\"c\",\"times\":[0,1],\"values\":[0,1]}]}}]}",
+         "animations[0].extras.markers: expected an array", 0, 1},
+        /* oroya's markers kept, another shape of curves dropped. */
+        {HEAD "\"animations\":[{\"extras\":{\"markers\":[{\"time\":0.5,\"name\":\"step\"}],"
+              "\"curves\":[{\"curve\":\"ease\"}]}}]}",
+         "animations[0].extras.curves[0].name: expected a string", 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        oroya_gltf_data *g = NULL;
+        oroya_error err = {0};
+        oroya_gltf_desc desc = {.base_dir = TMP "/"};
+        OT_CHECK_MSG(oroya_gltf_parse(&desc, cases[i].json, strlen(cases[i].json), &g, &err) ==
+                         OROYA_OK,
+                     "case %zu: %s", i, err.message);
+        if (!g) {
+            continue;
+        }
+        const oroya_gltf_animation *a = &g->animations[0];
+        OT_EQ_INT(a->marker_count, cases[i].markers);
+        OT_EQ_INT(a->curve_count, cases[i].curves);
+        OT_CHECK(cases[i].markers == 0 || a->markers != NULL);
+        OT_CHECK(cases[i].curves == 0 || a->curves != NULL);
+        OT_CHECK_MSG(a->ignored_extras && strstr(a->ignored_extras, cases[i].why),
+                     "case %zu: \"%s\" lacks \"%s\"", i,
+                     a->ignored_extras ? a->ignored_extras : "(null)", cases[i].why);
+        OT_CHECK(err.result == OROYA_OK && !err.message[0]);
+        oroya_gltf_free(g);
+    }
 }
 
 static void test_bad_glb(void) {
@@ -912,6 +948,7 @@ int main(void) {
     OT_RUN(test_sparse_without_view);
     OT_RUN(test_external_and_data_uris);
     OT_RUN(test_bad_files);
+    OT_RUN(test_foreign_extras);
     OT_RUN(test_bad_glb);
     OT_RUN(test_api_misuse);
     OT_RUN(test_animated_matrix_node);

@@ -187,6 +187,15 @@ void cli_warn_ignored_channels(const char *cmd, const char *path, const oroya_gl
             m->ignored_channel_count, m->ignored_channel_count == 1 ? "" : "s");
 }
 
+void cli_warn_ignored_extras(const char *cmd, const char *path, const oroya_gltf_model *m) {
+    if (!m || !m->ignored_extras_count || !m->first_ignored_extras)
+        return;
+    fprintf(stderr,
+            "oroya %s: %s: warning: %s; the list is ignored (%u animation%s with extras ignored)\n",
+            cmd, cli_esc(path), cli_esc(m->first_ignored_extras), m->ignored_extras_count,
+            m->ignored_extras_count == 1 ? "" : "s");
+}
+
 int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
                   oroya_gltf_model **out) {
     *out = NULL;
@@ -198,6 +207,7 @@ int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_des
         return 1;
     }
     cli_warn_ignored_channels(cmd, path, *out);
+    cli_warn_ignored_extras(cmd, path, *out);
     return 0;
 }
 

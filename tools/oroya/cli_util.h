@@ -41,6 +41,8 @@ void cli_report(const char *cmd, const char *path, const oroya_error *err);
  * target.node), prints "oroya CMD: PATH: warning: animations[i].channels[j].target.path: ...;
  * channel ignored ..." once, naming the first and counting them all. */
 void cli_warn_ignored_channels(const char *cmd, const char *path, const oroya_gltf_model *m);
+/* Likewise for the animations whose extras (markers, curves) import dropped. */
+void cli_warn_ignored_extras(const char *cmd, const char *path, const oroya_gltf_model *m);
 
 /* oroya_gltf_load with the errors above and cli_warn_ignored_channels. 0 on success; 1 (message printed) on failure. */
 int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,

@@ -426,6 +426,7 @@ int oroya_cmd_info(int argc, char **argv) {
         fprintf(stderr, "oroya info: out of memory\n");
     } else {
         cli_warn_ignored_channels("info", file, m);
+        cli_warn_ignored_extras("info", file, m);
         clip_cost *costs = clip_costs(m, tol);
         rc = json ? print_json(file, d, m, parents, costs, tol)
                   : (print_text(file, d, m, parents, costs, tol), 0);

@@ -296,6 +296,7 @@ int sc_fail(play *p, const char *fmt, ...)
 int sc_check_world(play *p, const char *where);
 void sc_warn_normalized(const play *p, const char *where, const oroya_clip *clip);
 void sc_warn_ignored_channels(const play *p, const oroya_gltf_model *m);
+void sc_warn_ignored_extras(const play *p, const oroya_gltf_model *m);
 bool sc_is_name(const char *s);
 const char *sc_entry_name(play *p, const cJSON *o, const char *path);
 int sc_get_number(play *p, const cJSON *obj, const char *key, const char *path, double *out);

@@ -74,6 +74,17 @@ void sc_warn_ignored_channels(const play *p, const oroya_gltf_model *m) {
     p->desc->on_warning(msg, p->desc->user);
 }
 
+/* Animation extras (markers, curves) the glTF import dropped: said once. */
+void sc_warn_ignored_extras(const play *p, const oroya_gltf_model *m) {
+    if (!m || !m->ignored_extras_count || !m->first_ignored_extras || !p->desc->on_warning)
+        return;
+    char msg[2 * OROYA_ERROR_MESSAGE_MAX];
+    snprintf(msg, sizeof msg, "gltf: %s; the list is ignored (%u animation%s with extras ignored)",
+             m->first_ignored_extras, m->ignored_extras_count,
+             m->ignored_extras_count == 1 ? "" : "s");
+    p->desc->on_warning(msg, p->desc->user);
+}
+
 /* Issue 11: non-unit rotation keys are normalized on load; say so once per clip. */
 void sc_warn_normalized(const play *p, const char *where, const oroya_clip *clip) {
     if (!clip || !clip->normalized_key_count)

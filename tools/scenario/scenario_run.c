@@ -234,6 +234,7 @@ static int run(play *p, play_buf *out) {
             return sc_fail(p, "gltf: %s", err.message[0] ? err.message : oroya_result_string(r));
         p->scene = p->model->scene;
         sc_warn_ignored_channels(p, p->model);
+        sc_warn_ignored_extras(p, p->model);
     } else if (oroya_scene_create(&(oroya_scene_desc){.allocator = *p->alloc}, &p->scene) !=
                OROYA_OK) {
         return sc_fail(p, "cannot create the scene");
