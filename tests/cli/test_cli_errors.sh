@@ -92,19 +92,19 @@ if $render; then
     "$OROYA" render --clip comparison --time 0.5 --size 64x36 --msaa 1 -o dn.png 2>err.txt || fail "render (demo) --clip comparison"
     cmp -s d1.png dn.png || fail "the demo's animation_1 is not its clip 'comparison'"
 fi
-# The same refusal everywhere, listing the clips there are.
+# The same refusal everywhere, naming the file and listing the clips there are.
 want="no clip named 'animation_9'; clips: Step Scale Linear Scale"
 while IFS= read -r cmd; do
     set -- $cmd
     "$OROYA" "$1" "$it" --clip animation_9 "${@:2}" >out.txt 2>err.txt && fail "$1 accepted animation_9"
-    grep -q "^oroya $1: $want" err.txt || fail "$1 --clip animation_9: $(cat err.txt)"
+    grep -qF "oroya $1: $it: $want" err.txt || fail "$1 --clip animation_9: $(cat err.txt)"
 done < <(have "sample --time 0" "render -o x.png" "plot -o x.png" "view --frames 1")
 "$OROYA" export "$it" e.glb --drop animation_9 2>err.txt && fail "export --drop animation_9 accepted"
-grep -q "^oroya export: $want" err.txt || fail "export --drop animation_9: $(cat err.txt)"
+grep -qF "oroya export: $it: $want" err.txt || fail "export --drop animation_9: $(cat err.txt)"
 # Nodes: the scene name or node_<index>.
 "$OROYA" plot "$it" --node node_4 -o n4.svg 2>err.txt || fail "plot --node node_4: $(cat err.txt)"
 "$OROYA" plot "$it" --node nope -o n.svg 2>err.txt && fail "plot --node nope accepted"
-grep -q "^oroya plot: no node named 'nope'" err.txt || fail "plot --node nope: $(cat err.txt)"
+grep -qF "oroya plot: $it: no node named 'nope'" err.txt || fail "plot --node nope: $(cat err.txt)"
 # --size is WxH in plain digits: sscanf's %u took signs and read "-4294967232x64" as 64x64.
 for size in "+64x+64" "-4294967232x64" "64x64x" " 64x64" "64 x64" "0064000x64"; do
     for cmd in "plot --clip comparison -o s.svg" "render --time 0 -o s.png" "view --frames 1"; do

@@ -225,7 +225,8 @@ static int64_t numbered(const char *name, const char *prefix) {
     return v;
 }
 
-int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count, const char *name) {
+int32_t cli_find_clip(const char *cmd, const char *file, oroya_clip *const *clips, uint32_t count,
+                      const char *name) {
     for (uint32_t i = 0; i < count; i++) {
         if (!strcmp(clips[i]->name, name))
             return (int32_t)i;
@@ -233,7 +234,10 @@ int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count,
     int64_t k = numbered(name, "animation_");
     if (k >= 0 && k < (int64_t)count)
         return (int32_t)k;
-    fprintf(stderr, "oroya %s: no clip named '%s'; clips:", cmd, cli_esc(name));
+    fprintf(stderr, "oroya %s: ", cmd);
+    if (file)
+        fprintf(stderr, "%s: ", cli_esc(file));
+    fprintf(stderr, "no clip named '%s'; clips:", cli_esc(name));
     if (!count)
         fprintf(stderr, " (none)");
     for (uint32_t i = 0; i < count; i++)
@@ -242,13 +246,16 @@ int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count,
     return -1;
 }
 
-int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_model *model,
-                  const char *name, oroya_node *out) {
+int cli_find_node(const char *cmd, const char *file, const oroya_scene *scene,
+                  const oroya_gltf_model *model, const char *name, oroya_node *out) {
     if (oroya_scene_find_node(scene, name, out) == OROYA_OK)
         return 0;
     if (model && oroya_gltf_model_find_node(model, name, out, NULL) == OROYA_OK)
         return 0;
-    fprintf(stderr, "oroya %s: no node named '%s' (oroya info lists them)\n", cmd, cli_esc(name));
+    fprintf(stderr, "oroya %s: ", cmd);
+    if (file)
+        fprintf(stderr, "%s: ", cli_esc(file));
+    fprintf(stderr, "no node named '%s' (oroya info lists them)\n", cli_esc(name));
     return 1;
 }
 

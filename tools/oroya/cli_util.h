@@ -48,16 +48,18 @@ void cli_warn_ignored_extras(const char *cmd, const char *path, const oroya_gltf
 int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
                   oroya_gltf_model **out);
 
-/* The clip `name` among clips[0..count): a clip's own name first, else "animation_<i>" (the
- * i-th clip, as oroya info lists them). Returns its index, or -1 after printing
- * "oroya CMD: no clip named 'NAME'; clips: ..." with every clip's name. */
-int32_t cli_find_clip(const char *cmd, oroya_clip *const *clips, uint32_t count, const char *name);
+/* The clip `name` among clips[0..count) of `file` (NULL: the built-in demo): a clip's own name
+ * first, else "animation_<i>" (the i-th clip, as oroya info lists them). Returns its index, or
+ * -1 after printing "oroya CMD: FILE: no clip named 'NAME'; clips: ..." with every clip's
+ * name. */
+int32_t cli_find_clip(const char *cmd, const char *file, oroya_clip *const *clips, uint32_t count,
+                      const char *name);
 
-/* The node `name` of `scene`: its scene name, or, for a glTF file (model not NULL), any name
- * oroya_gltf_model_find_node takes ("node_<i>"). 0 on success; 1 after printing
- * "oroya CMD: no node named 'NAME' (oroya info lists them)". */
-int cli_find_node(const char *cmd, const oroya_scene *scene, const oroya_gltf_model *model,
-                  const char *name, oroya_node *out);
+/* The node `name` of `scene` (of `file`, NULL: the built-in demo): its scene name, or, for a
+ * glTF file (model not NULL), any name oroya_gltf_model_find_node takes ("node_<i>"). 0 on
+ * success; 1 after printing "oroya CMD: FILE: no node named 'NAME' (oroya info lists them)". */
+int cli_find_node(const char *cmd, const char *file, const oroya_scene *scene,
+                  const oroya_gltf_model *model, const char *name, oroya_node *out);
 
 /* "WxH" with W and H plain decimal digits (no sign, no spaces, nothing after), each at most
  * 99999: true and *w, *h set, else false (sscanf's %u took "+64x+64" and read

@@ -357,7 +357,7 @@ int oroya_cmd_export(int argc, char **argv) {
                 rc = 2;
                 break;
             }
-            int32_t k = cli_find_clip("export", list->clips, list->count, f[0]);
+            int32_t k = cli_find_clip("export", in, list->clips, list->count, f[0]);
             if (k < 0) {
                 rc = 1;
                 break;
@@ -401,8 +401,8 @@ int oroya_cmd_export(int argc, char **argv) {
                 rc = 2;
                 break;
             }
-            int32_t k = cli_find_clip("export", list->clips, list->count, f[0]);
-            int32_t ref = n == 3 ? cli_find_clip("export", list->clips, list->count, f[2]) : k;
+            int32_t k = cli_find_clip("export", in, list->clips, list->count, f[0]);
+            int32_t ref = n == 3 ? cli_find_clip("export", in, list->clips, list->count, f[2]) : k;
             if (k < 0 || ref < 0) {
                 rc = 1;
                 break;
@@ -417,7 +417,7 @@ int oroya_cmd_export(int argc, char **argv) {
                 break;
             }
         } else {
-            int32_t k = cli_find_clip("export", list->clips, list->count, text);
+            int32_t k = cli_find_clip("export", in, list->clips, list->count, text);
             if (k < 0) {
                 rc = 1;
                 break;

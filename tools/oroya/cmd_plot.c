@@ -800,7 +800,7 @@ int oroya_cmd_plot(int argc, char **argv) {
     const oroya_clip *clips[PLOT_MAX_CLIPS];
     uint32_t nc = 0;
     for (uint32_t i = 0; !rc && i < clip_count; i++) {
-        int32_t k = cli_find_clip("plot", in->clips, in->count, clip_names[i]);
+        int32_t k = cli_find_clip("plot", file, in->clips, in->count, clip_names[i]);
         if (k < 0)
             rc = 1;
         else
@@ -821,7 +821,7 @@ int oroya_cmd_plot(int argc, char **argv) {
         oroya_node n;
         nodes[i] = node_names[i];
         if (scene) {
-            if (cli_find_node("plot", scene, in->model, node_names[i], &n))
+            if (cli_find_node("plot", file, scene, in->model, node_names[i], &n))
                 rc = 1;
             else
                 nodes[i] = oroya_scene_node_name(scene, n);

@@ -251,7 +251,7 @@ static bool share_a_node(const oroya_clip *a, const oroya_clip *b) {
 static int choose_clips(world *w, const options *o) {
     uint32_t order[WORLD_MAX_CLIPS], n = 0;
     for (uint32_t i = 0; i < o->clip_count; i++) {
-        int32_t k = cli_find_clip("render", w->clips, w->clip_count, o->clips[i]);
+        int32_t k = cli_find_clip("render", o->file, w->clips, w->clip_count, o->clips[i]);
         if (k < 0)
             return 1;
         order[n++] = (uint32_t)k;

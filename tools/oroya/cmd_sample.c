@@ -231,7 +231,7 @@ int oroya_cmd_sample(int argc, char **argv) {
     if (cli_gltf_load("sample", file, &desc, &m)) {
         return 1;
     }
-    int32_t clip_index = cli_find_clip("sample", m->clips, m->clip_count, clip_name);
+    int32_t clip_index = cli_find_clip("sample", file, m->clips, m->clip_count, clip_name);
     if (clip_index < 0) {
         oroya_gltf_model_free(m);
         return 1;

@@ -271,7 +271,7 @@ int oroya_cmd_view(int argc, char **argv) {
     if (file && w.clip_count)
         s.solo = 0;
     if (clip) {
-        int32_t k = cli_find_clip("view", w.clips, w.clip_count, clip);
+        int32_t k = cli_find_clip("view", file, w.clips, w.clip_count, clip);
         if (k < 0) {
             world_free(&w);
             return 1;
