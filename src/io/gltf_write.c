@@ -31,6 +31,7 @@ typedef struct prim_run {
 
 typedef struct scene_tables {
     key_map meshes;      /* (geometry, material, skin) of single-primitive meshes */
+    key_map skinned;     /* geometry -> dense index of the first node showing it with a skin */
     key_map runs;        /* the same of the first primitive of a run -> the run's dense start */
     prim_run *run_at;    /* per dense index, for the runs in `runs` */
     uint32_t mesh_count; /* meshes written so far (all kinds) */
@@ -421,6 +422,39 @@ static cJSON *new_primitive(writer *w, cJSON **attrs) {
     return prim;
 }
 
+/* The first set of influences write_primitive writes for geometry g under skin s: the
+ * geometry's own (what the file had) unless the skin uses other joints. */
+static void written_influences(const oroya_geometry *g, const oroya_skin *s,
+                               const uint16_t **joints, const float **weights) {
+    *joints = g->joints;
+    *weights = g->weights;
+    if (!(g->joints && g->weights &&
+          memcmp(g->joints, s->joints, (size_t)g->vertex_count * 4 * sizeof *g->joints) == 0)) {
+        *joints = s->joints;
+        *weights = s->weights;
+    }
+}
+
+static bool same_span(const void *a, const void *b, size_t bytes) {
+    return a == b || (a && b && !memcmp(a, b, bytes));
+}
+
+/* Whether two skins of geometry g make write_primitive write the same primitive (it writes
+ * nothing else of a skin; the second set is compared as the skins hold it). */
+static bool same_influences(const oroya_geometry *g, const oroya_skin *a, const oroya_skin *b) {
+    const size_t n = (size_t)g->vertex_count * 4;
+    if (a->vertex_count != g->vertex_count || b->vertex_count != g->vertex_count) {
+        return false;
+    }
+    const uint16_t *ja, *jb;
+    const float *wa, *wb;
+    written_influences(g, a, &ja, &wa);
+    written_influences(g, b, &jb, &wb);
+    return same_span(ja, jb, n * sizeof *ja) && same_span(wa, wb, n * sizeof *wa) &&
+           same_span(a->joints2, b->joints2, n * sizeof *a->joints2) &&
+           same_span(a->weights2, b->weights2, n * sizeof *a->weights2);
+}
+
 static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
                             const oroya_skin *skin, int32_t material) {
     cJSON *attrs;
@@ -440,10 +474,8 @@ static void write_primitive(writer *w, cJSON *prims, const oroya_geometry *g,
      * skin normalized its copy), unless the skin uses other joints; then the skin's. */
     const uint16_t *joints = g->joints;
     const float *weights = g->weights;
-    if (skin &&
-        !(joints && weights && memcmp(joints, skin->joints, (size_t)n * 4 * sizeof *joints) == 0)) {
-        joints = skin->joints;
-        weights = skin->weights;
+    if (skin) {
+        written_influences(g, skin, &joints, &weights);
     }
     if (joints && weights) {
         add_number(w, attrs, "JOINTS_0",
@@ -1341,11 +1373,27 @@ static bool same_primitives(const oroya_scene *scene, uint32_t a, uint32_t b, ui
         const oroya_material *ma = NULL, *mb = NULL;
         oroya_scene_get_mesh(scene, ha, &ga, &ma);
         oroya_scene_get_mesh(scene, hb, &gb, &mb);
-        if (ga != gb || ma != mb || node_skin(scene, ha) != node_skin(scene, hb)) {
+        const oroya_skin *sa = node_skin(scene, ha), *sb = node_skin(scene, hb);
+        if (ga != gb || ma != mb || (sa != sb && !(sa && sb && same_influences(ga, sa, sb)))) {
             return false;
         }
     }
     return true;
+}
+
+/* The skin a mesh of geometry g shown by dense node `dense` (with skin) is keyed by: the first
+ * skin written on g when its influences are the same (instances of one skinned mesh: import
+ * gives each node its own skin copy, and the node, not the mesh, names the skin), else its
+ * own. NULL for none. */
+static const oroya_skin *skin_key(scene_tables *t, const oroya_scene *scene,
+                                  const oroya_geometry *g, const oroya_skin *skin, uint32_t dense) {
+    if (!skin) {
+        return NULL;
+    }
+    const uint32_t at = map_put(&t->skinned, g, NULL, NULL, dense);
+    const oroya_skin *earlier =
+        at == OROYA_GLTF_NONE ? NULL : node_skin(scene, oroya_scene_node_at(scene, at));
+    return earlier && same_influences(g, earlier, skin) ? earlier : skin;
 }
 
 static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *node) {
@@ -1379,8 +1427,8 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
     bool new_mesh = true;
     if (first == i) {
         /* Single primitive: share the mesh among nodes with the same geometry, material and
-         * skin. */
-        uint32_t known = map_put(&t->meshes, g, mat, skin, mesh_index);
+         * skin influences (skin_key). */
+        uint32_t known = map_put(&t->meshes, g, mat, skin_key(t, scene, g, skin, i), mesh_index);
         if (known != OROYA_GLTF_NONE) {
             mesh_index = known;
             new_mesh = false;
@@ -1388,11 +1436,11 @@ static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *no
     } else {
         /* Several primitives (a glTF mesh import split into primitive children, one run per
          * node that shows it): share the mesh with an earlier run of as many primitives with
-         * the same geometry, material and skin each, as the file did. */
+         * the same geometry, material and skin influences each, as the file did. */
         const oroya_geometry *pg = NULL;
         const oroya_material *pm = NULL;
         oroya_scene_get_mesh(scene, oroya_scene_node_at(scene, first), &pg, &pm);
-        uint32_t known = map_put(&t->runs, pg, pm, skin, first);
+        uint32_t known = map_put(&t->runs, pg, pm, skin_key(t, scene, pg, skin, first), first);
         if (known == OROYA_GLTF_NONE) {
             t->run_at[first] = (prim_run){mesh_index, count};
         } else if (t->run_at[known].count == count && same_primitives(scene, known, first, count)) {
@@ -1866,8 +1914,9 @@ static oroya_result write_scene(writer *w) {
     uint32_t cameras = n + (w->model ? w->model->camera_count : 0);
     t->run_at = (prim_run *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(prim_run), 16);
     if (!w->gidx || !w->prim_parent || !w->node_json || !t->run_at || !map_init(w, &t->meshes, n) ||
-        !map_init(w, &t->runs, n) || !map_init(w, &t->materials, things) ||
-        !map_init(w, &t->skeletons, things) || !map_init(w, &t->cameras, cameras)) {
+        !map_init(w, &t->runs, n) || !map_init(w, &t->skinned, n) ||
+        !map_init(w, &t->materials, things) || !map_init(w, &t->skeletons, things) ||
+        !map_init(w, &t->cameras, cameras)) {
         r = oom(w);
     }
     for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
@@ -2224,6 +2273,7 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     oroya__free(&w.a, w.extra_json);
     map_free(&w, &w.geometries);
     map_free(&w, &w.t.meshes);
+    map_free(&w, &w.t.skinned);
     map_free(&w, &w.t.runs);
     oroya__free(&w.a, w.t.run_at);
     map_free(&w, &w.t.materials);

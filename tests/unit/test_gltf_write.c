@@ -765,6 +765,111 @@ static void test_shared_multi_primitive_mesh(void) {
     oroya_gltf_model_free(a);
 }
 
+/* Count of the written file's meshes, and every node's mesh index (-1: none) in mesh_of. */
+static int written_meshes(const char *path, int *mesh_of, int max_nodes) {
+    cJSON *root = read_written(path);
+    OT_CHECK(root != NULL);
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+    for (int i = 0; i < max_nodes; i++) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, i), "mesh");
+        mesh_of[i] = cJSON_IsNumber(m) ? m->valueint : -1;
+    }
+    const int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "meshes"));
+    cJSON_Delete(root);
+    return n;
+}
+
+/* Instances of one skinned mesh (nodes showing glTF mesh 0 with skin 0, skin 0 again, or
+ * skin 1 over the same joints) share one written mesh: import gives each node its own skin
+ * copy, and export wrote one mesh, with a copy of every vertex array, per node. A node whose
+ * skin has other influences gets a mesh of its own. With and without the model; a mesh of
+ * one primitive, and of two (import splits it into primitive children, export folds them). */
+static void shared_skinned_mesh(int prims) {
+    cJSON *root = read_written(ASSETS "/SimpleSkin/glTF/SimpleSkin.gltf");
+    OT_CHECK(root != NULL);
+    if (!root) {
+        return;
+    }
+    cJSON *buffers = cJSON_GetObjectItemCaseSensitive(root, "buffers"), *b;
+    cJSON_ArrayForEach(b, buffers) {
+        char uri[1024];
+        snprintf(uri, sizeof uri, "%s/SimpleSkin/glTF/%s", ASSETS,
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "uri")));
+        cJSON_ReplaceItemInObjectCaseSensitive(b, "uri", cJSON_CreateString(uri));
+    }
+    if (prims == 2) {
+        cJSON *p = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "meshes"), 0), "primitives");
+        cJSON_AddItemToArray(p, cJSON_Duplicate(cJSON_GetArrayItem(p, 0), true));
+    }
+    cJSON *skins = cJSON_GetObjectItemCaseSensitive(root, "skins");
+    cJSON_AddItemToArray(skins, cJSON_Duplicate(cJSON_GetArrayItem(skins, 0), true));
+    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+    const int first = cJSON_GetArraySize(nodes);
+    cJSON_AddItemToArray(nodes, cJSON_Parse("{\"name\":\"copy\",\"mesh\":0,\"skin\":0}"));
+    cJSON_AddItemToArray(nodes, cJSON_Parse("{\"name\":\"other\",\"mesh\":0,\"skin\":1}"));
+    cJSON *scene_nodes = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "scenes"), 0), "nodes");
+    cJSON_AddItemToArray(scene_nodes, cJSON_CreateNumber(first));
+    cJSON_AddItemToArray(scene_nodes, cJSON_CreateNumber(first + 1));
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    const bool written = text && write_text(OUT "/skin_instances.gltf", text);
+    free(text);
+    if (!written) {
+        return;
+    }
+    oroya_gltf_model *a = NULL;
+    oroya_error err = {0};
+    oroya_gltf_import_desc desc = {.allow_outside_base_dir = true};
+    OT_CHECK_MSG(oroya_gltf_load(OUT "/skin_instances.gltf", &desc, &a, &err) == OROYA_OK, "%s",
+                 err.message);
+    if (!a) {
+        return;
+    }
+    int mesh_of[8];
+    for (int with_model = 0; with_model < 2; with_model++) {
+        const char *out =
+            with_model ? OUT "/skin_instances_model.gltf" : OUT "/skin_instances_out.gltf";
+        oroya_gltf_write_desc wd = {.model = with_model ? a : NULL,
+                                    .clips = (const oroya_clip *const *)a->clips,
+                                    .clip_count = a->clip_count};
+        OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s", err.message);
+        OT_EQ_INT(written_meshes(out, mesh_of, first + 2), 1);
+        OT_CHECK_MSG(mesh_of[0] == 0 && mesh_of[first] == 0 && mesh_of[first + 1] == 0,
+                     "with_model %d: meshes %d %d %d", with_model, mesh_of[0], mesh_of[first],
+                     mesh_of[first + 1]);
+        reload_and_compare(out, a);
+    }
+    /* "other"'s skin (of its first primitive) with its first influence on the other joint: its
+     * own mesh. */
+    oroya_node other;
+    OT_CHECK(oroya_gltf_model_find_node(a, "other", &other, NULL) == OROYA_OK);
+    if (prims == 2) {
+        OT_EQ_INT(oroya_scene_child_count(a->scene, other), 2);
+        OT_CHECK(oroya_scene_get_child(a->scene, other, 0, &other) == OROYA_OK);
+    }
+    oroya_skin *sk = (oroya_skin *)oroya_scene_get_skin(a->scene, other);
+    OT_CHECK(sk != NULL && sk->joints != NULL);
+    if (sk && sk->joints) {
+        uint16_t *j = (uint16_t *)(uintptr_t)sk->joints; /* the skin's own copy */
+        j[0] = j[0] == 0 ? 1 : 0;                        /* SimpleSkin's skin has two joints */
+        oroya_gltf_write_desc wd = {0};
+        OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, OUT "/skin_instances_other.gltf", &err) ==
+                         OROYA_OK,
+                     "%s", err.message);
+        OT_EQ_INT(written_meshes(OUT "/skin_instances_other.gltf", mesh_of, first + 2), 2);
+        OT_CHECK(mesh_of[0] == mesh_of[first] && mesh_of[first + 1] >= 0 &&
+                 mesh_of[first + 1] != mesh_of[0]);
+    }
+    oroya_gltf_model_free(a);
+}
+
+static void test_shared_skinned_mesh(void) {
+    shared_skinned_mesh(1);
+    shared_skinned_mesh(2);
+}
+
 static int accessor_type(const cJSON *root, const cJSON *index) {
     const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "accessors"),
                                           cJSON_IsNumber(index) ? index->valueint : -1);
@@ -906,6 +1011,7 @@ int main(void) {
     OT_RUN(test_clip_file_names);
     OT_RUN(test_copyright_and_invalid_values);
     OT_RUN(test_shared_multi_primitive_mesh);
+    OT_RUN(test_shared_skinned_mesh);
     OT_RUN(test_compact_indices_and_inputs);
     OT_RUN(test_upper_case_extension);
     return ot_finish();
