@@ -256,6 +256,8 @@ struct oroya_mixer {
     oroya_mask *masks; /* oroya_mask_create, freed with the mixer */
     /* Root motion (oroya_mixer_set_root_motion; rm_mode and the sums are above). */
     oroya_node rm_node;
+    char *rm_name;           /* the root's name at set_root_motion (scene mixers): its tracks in the
+                      clips, and the node looked up again when the root is removed */
     oroya_transform rm_home; /* the extracted components' in-place values */
     bool rm_animated;        /* property path: an active binding drives the root this update */
     oroya_node rm_rewrite;   /* property path: the root whose hold set_root_motion changed: its
@@ -1051,6 +1053,17 @@ static void refresh_layout(oroya_mixer *m) {
             }
         }
         b->dense = b->node.id ? oroya_scene_node_index(m->scene, b->node) : NO_INDEX;
+    }
+    /* A removed root-motion root: the node of its name, as bindings (a character rebuilt
+     * under the same names keeps its root motion); none yet, it holds nothing until one
+     * comes. */
+    if (m->rm_mode != OROYA_ROOT_NONE && !sceneless(m) && m->rm_name && m->rm_name[0] &&
+        !oroya_scene_node_valid(m->scene, m->rm_node)) {
+        oroya_node node;
+        if (oroya_scene_find_node(m->scene, m->rm_name, &node) == OROYA_OK) {
+            m->rm_node = node;
+            m->rm_joint = m->rig ? joint_of_node(m, node) : NO_INDEX;
+        }
     }
     /* Overrides and limits of removed nodes are dropped (limits keep their order). */
     uint32_t kept = 0;
@@ -2041,6 +2054,7 @@ void oroya_mixer_destroy(oroya_mixer *m) {
         oroya__free(&m->allocator, m->curves[i].name);
     oroya__free(&m->allocator, m->curves);
     oroya__free(&m->allocator, m->ik_plan);
+    oroya__free(&m->allocator, m->rm_name);
     for (oroya_mask *k = m->masks, *next; k; k = next) {
         next = k->next;
         oroya__free(&m->allocator, k);
@@ -2200,8 +2214,7 @@ static void root_motion_tracks(const oroya_mixer *m, oroya_action *a) {
     a->rm_translation = a->rm_rotation = -1;
     if (m->rm_mode == OROYA_ROOT_NONE)
         return;
-    const char *name =
-        sceneless(m) ? joint_name(m, m->rm_joint) : oroya_scene_node_name(m->scene, m->rm_node);
+    const char *name = sceneless(m) ? joint_name(m, m->rm_joint) : m->rm_name;
     for (uint32_t i = 0; name && name[0] && i < a->track_count; i++) {
         const oroya_track *t = &a->clip->tracks[i];
         if (strcmp(t->target, name) != 0)
@@ -3762,6 +3775,18 @@ oroya_result oroya_mixer_set_root_motion(oroya_mixer *m, oroya_node root, oroya_
         return oroya__fail(err, OROYA_ERR_STALE_HANDLE,
                            "root motion: the root node is not in the scene");
     }
+    /* The root's name, for its tracks in clips and to find it again if it is removed. */
+    char *name = NULL;
+    if (mode != OROYA_ROOT_NONE && !sceneless(m)) {
+        const char *n = oroya_scene_node_name(m->scene, root);
+        const size_t len = strlen(n ? n : "") + 1;
+        name = oroya__alloc(&m->allocator, len, 1);
+        if (!name)
+            return oroya__fail(err, OROYA_ERR_OUT_OF_MEMORY, "root motion: out of memory");
+        memcpy(name, n ? n : "", len);
+    }
+    oroya__free(&m->allocator, m->rm_name);
+    m->rm_name = name;
     /* The old root's held components go back to what its blend gives at the next update,
      * even when that value does not change (a paused action), as on the kernel path. */
     if (m->rm_mode != OROYA_ROOT_NONE)

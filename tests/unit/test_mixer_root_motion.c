@@ -290,6 +290,36 @@ static void test_masks_and_additive(void) {
     }
 }
 
+/* A character rebuilt under the same names keeps its root motion, as its bindings keep
+ * animating (docs/mixer.md): the root removed and added again is held in place from the next
+ * update, the deltas go on, and an action created after the change finds the root's tracks.
+ * The mixer held the removed node's handle: the new hips walked off while the deltas were
+ * still reported (twice the motion), and a new action had no root tracks. Property path (on
+ * a rig's scene, removing a joint refuses the update). */
+static void test_root_rebuilt(void) {
+    world w;
+    make(&w, false);
+    oroya_action *walk = play_exact(&w, w.walk, 1.2);
+    run_for(&w, 0.6);
+    OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 0.6, 1e-5);
+    OT_CHECK(oroya_scene_remove_node(w.scene, w.hips) == OROYA_OK); /* and leg with it */
+    OT_CHECK(oroya_scene_add_node(w.scene, "hips", (oroya_node){0}, OROYA_NODE_BONE, &w.hips) ==
+             OROYA_OK);
+    OT_CHECK(oroya_scene_add_node(w.scene, "leg", w.hips, OROYA_NODE_BONE, &w.leg) == OROYA_OK);
+    run_for(&w, 0.3);
+    OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 0.9, 1e-5);
+    oroya_transform tr;
+    oroya_scene_get_transform(w.scene, w.hips, &tr);
+    OT_CHECK(tr.translation.y > 0.9f); /* the bob is the clip's: the new node is animated */
+    /* A new action, created after the change, cross-faded in: its root tracks count. */
+    oroya_action *run = play_exact(&w, w.run, 0.8);
+    oroya_action_cross_fade_from(run, walk, 0.2, false);
+    run_for(&w, 1.0);
+    OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 0.9 + 1.9, 0.05);
+    OT_CHECK(oroya_mixer_root_total(w.mixer).translation.z > 0.9 + 1.8);
+    destroy(&w);
+}
+
 static void test_errors(void) {
     world w;
     make(&w, false);
@@ -378,6 +408,7 @@ int main(void) {
     OT_RUN(test_cross_fade_rule);
     OT_RUN(test_partial_weights);
     OT_RUN(test_masks_and_additive);
+    OT_RUN(test_root_rebuilt);
     OT_RUN(test_errors);
     OT_RUN(test_huge_dt_saturates);
     OT_RUN(test_huge_turn_finite);
