@@ -43,6 +43,11 @@ static void fuzz_import(const oroya_gltf_data *g) {
         }
         return;
     }
+    /* What a tool prints: the reason an animation's extras were dropped. */
+    if ((m->ignored_extras_count == 0) != (m->first_ignored_extras == NULL) ||
+        (m->first_ignored_extras && strlen(m->first_ignored_extras) == 0)) {
+        abort();
+    }
     uint32_t max_joints = 0;
     for (uint32_t s = 0; s < m->skin_count; s++) {
         if (m->skins[s].joint_count > max_joints) {
