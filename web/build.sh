@@ -16,8 +16,8 @@ command -v emcc >/dev/null || { echo "make web: emcc not found (run make deps: D
 # The machine's node may not be Debian's: emscripten's JS optimizer needs Debian's node-acorn.
 export NODE_PATH=/usr/share/nodejs
 mkdir -p "$out/include/cjson" "$out/include/stb"
-cp "$cjson/cJSON.h" "$out/include/cjson/"
-cp /usr/include/stb/stb_image.h "$out/include/stb/"
+cp -p "$cjson/cJSON.h" "$out/include/cjson/"
+cp -p /usr/include/stb/stb_image.h "$out/include/stb/"
 # No EGL renderer (src/render): the page draws with WebGL2, with the renderer's shader
 # sources (src/render/render_shaders.c, which makes no GL call).
 sources=()
@@ -39,13 +39,34 @@ build() { # name, extra flags...
   for f in "${sources[@]}" "$here/web/oroya_web.c"; do
     objs+=("$obj/$(basename "${f%.c}").o")
   done
+  # Only what changed: a source is compiled again when it, this script (the flags) or any
+  # header under include/, src/ or web/ is newer than its object.
+  local stale=()
+  for f in "${sources[@]}" "$here/web/oroya_web.c"; do
+    local o="$obj/$(basename "${f%.c}").o"
+    if [ ! "$o" -nt "$f" ] || [ ! "$o" -nt "$0" ] ||
+      [ -n "$(find "$here/include" "$here/src" "$here/web" -name '*.h' -newer "$o" -print -quit)" ]; then
+      stale+=("$f")
+    fi
+  done
   # Two compilers at a time (the machine has two cores).
-  printf '%s\n' "${sources[@]}" "$here/web/oroya_web.c" |
-    xargs -P 2 -I{} sh -c 'emcc "$@" -c "{}" -o "'"$obj"'/$(basename "{}" .c).o"' _ \
-      "${common[@]}" "${warn[@]}" "$@"
-  emcc "${common[@]}" "$@" -w -c "$cjson/cJSON.c" -o "$obj/cJSON.o"
-  emcc "${common[@]}" "$@" "${objs[@]}" "$obj/cJSON.o" "${link[@]}" -o "$out/$name.js"
-  echo "make web: web/build/$name.js ($(stat -c %s "$out/$name.js") bytes)"
+  if [ ${#stale[@]} -gt 0 ]; then
+    printf '%s\n' "${stale[@]}" |
+      xargs -P 2 -I{} sh -c 'emcc "$@" -c "{}" -o "'"$obj"'/$(basename "{}" .c).o"' _ \
+        "${common[@]}" "${warn[@]}" "$@"
+  fi
+  if [ ! "$obj/cJSON.o" -nt "$cjson/cJSON.c" ] || [ ! "$obj/cJSON.o" -nt "$0" ]; then
+    emcc "${common[@]}" "$@" -w -c "$cjson/cJSON.c" -o "$obj/cJSON.o"
+  fi
+  local relink=false
+  for o in "${objs[@]}" "$obj/cJSON.o"; do
+    [ "$o" -nt "$out/$name.js" ] && relink=true
+  done
+  [ -f "$out/$name.js" ] || relink=true
+  if $relink; then
+    emcc "${common[@]}" "$@" "${objs[@]}" "$obj/cJSON.o" "${link[@]}" -o "$out/$name.js"
+  fi
+  echo "make web: web/build/$name.js ($(stat -c %s "$out/$name.js") bytes; ${#stale[@]} sources compiled)"
 }
 build oroya -msimd128 -msse2
 build oroya_portable -DOROYA_POSE_NO_SIMD
