@@ -129,6 +129,12 @@ done
 # An output that cannot be written says why (it said "cannot open for writing" alone).
 expect 1 "x.glb: cannot open for writing: $enoent" "$OROYA" export "$it" /nonexistent-dir/x.glb
 
+# A bad entry of sample's --times is a usage error found before anything is read or printed
+# (it printed the frames before it, a JSON document cut short, and then exited 2).
+expect 2 "oroya sample: bad time in --times at ',1'" "$OROYA" sample "$it" --clip animation_0 --times 0,,1
+[ -s out.txt ] && fail "sample printed frames before a bad --times entry: $(head -c 200 out.txt)"
+expect 2 "oroya sample: bad time in --times at 'x'" "$OROYA" sample $missing --clip animation_0 --times 0,x
+
 # A camera the scene refuses names the camera and its values (it said "rejected by the scene
 # (invalid argument) (invalid argument)").
 printf '{"asset":{"version":"2.0"},"nodes":[{"camera":0}],"cameras":[{"type":"perspective","perspective":{"yfov":0,"znear":0.1}}]}' >cam.gltf

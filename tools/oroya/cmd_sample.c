@@ -224,15 +224,43 @@ int oroya_cmd_sample(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
+    /* The --times list is read whole before anything is loaded or printed: a bad entry is a
+     * usage error with nothing on stdout (it used to stop after the frames before it). */
+    uint32_t count = has_time ? 1u : (uint32_t)frames;
+    double *time_list = NULL;
+    if (times) {
+        count = 1;
+        for (const char *c = times; *c; c++) {
+            count += *c == ',';
+        }
+        time_list = (double *)malloc((size_t)count * sizeof *time_list);
+        if (!time_list) {
+            fprintf(stderr, "oroya sample: out of memory\n");
+            return 1;
+        }
+        const char *next = times;
+        for (uint32_t f = 0; f < count; f++) {
+            char *end = NULL;
+            time_list[f] = strtod(next, &end);
+            if (end == next || (*end != ',' && *end != '\0') || !isfinite(time_list[f])) {
+                fprintf(stderr, "oroya sample: bad time in --times at '%s'\n", cli_esc(next));
+                free(time_list);
+                return 2;
+            }
+            next = *end ? end + 1 : end;
+        }
+    }
     oroya_gltf_model *m = NULL;
     oroya_gltf_import_desc desc = {0};
     desc.skip_images = true;
     desc.allow_outside_base_dir = allow_outside;
     if (cli_gltf_load("sample", file, &desc, &m)) {
+        free(time_list);
         return 1;
     }
     int32_t clip_index = cli_find_clip("sample", file, m->clips, m->clip_count, clip_name);
     if (clip_index < 0) {
+        free(time_list);
         oroya_gltf_model_free(m);
         return 1;
     }
@@ -249,6 +277,7 @@ int oroya_cmd_sample(int argc, char **argv) {
         fprintf(stderr, "oroya sample: out of memory\n");
         free(b);
         free(bones);
+        free(time_list);
         oroya_gltf_model_free(m);
         return 1;
     }
@@ -262,27 +291,9 @@ int oroya_cmd_sample(int argc, char **argv) {
     printf(",\"clip\":");
     print_string(clip->name);
     printf(",\"duration\":%.9g,\"frames\":[\n", (double)clip->duration);
-    uint32_t count = has_time ? 1u : (uint32_t)frames;
-    const char *next = times;
-    if (times) {
-        count = 1;
-        for (const char *c = times; *c; c++) {
-            count += *c == ',';
-        }
-    }
     int rc = 0;
     for (uint32_t f = 0; f < count; f++) {
-        double t = has_time ? time : (double)f / fps;
-        if (times) {
-            char *end = NULL;
-            t = strtod(next, &end);
-            if (end == next || (*end != ',' && *end != '\0') || !isfinite(t)) {
-                fprintf(stderr, "oroya sample: bad time in --times at '%s'\n", cli_esc(next));
-                rc = 2;
-                break;
-            }
-            next = *end ? end + 1 : end;
-        }
+        double t = has_time ? time : time_list ? time_list[f] : (double)f / fps;
         int64_t bad = apply(m, clip, b, t);
         oroya_node bad_node;
         if (bad >= 0) {
@@ -330,6 +341,7 @@ int oroya_cmd_sample(int argc, char **argv) {
     printf("]}\n");
     free(b);
     free(bones);
+    free(time_list);
     oroya_gltf_model_free(m);
     return rc;
 }
