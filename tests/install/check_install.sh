@@ -4,7 +4,8 @@
 # library's own dependencies (the thread pool: pthreads; the glTF parser: cJSON) against
 # oroya::oroya_static and `pkg-config --static`; then, when the renderer was built, a program
 # that draws a triangle offscreen and writes a PNG, through pkg-config oroya_render (shared,
-# and static with `pkg-config --static`).
+# and static with `pkg-config --static`); then a C++ program, through find_package in a C++-only
+# project (shared and static) and through pkg-config as C++11 and C++17.
 set -euo pipefail
 build="$(cd "${1:-build}" && pwd)"
 src="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -145,4 +146,52 @@ ldd "$tmp/app_render_pcs" | grep -q liboroya && { echo "FAIL the static render b
 echo "PASS install: liboroya_render.a + pkg-config --static oroya_render"
 passed=6
 fi
+
+# C++ consumers: tests/cxx/consumer.cpp (RAII over the C handles; with the renderer's header
+# and a call into it when the renderer is installed) through find_package in a project that
+# enables only CXX, against the shared and the static targets, and through pkg-config with g++
+# as C++11 and C++17 under -Wall -Wextra -pedantic -Werror.
+cxx_defs=""
+render_targets="oroya::oroya oroya::oroya_static"
+if [ -f "$libdir/../liboroya_render.a" ]; then
+  cxx_defs="OROYA_TEST_RENDER"
+  render_targets="oroya::oroya_render oroya::oroya_render_static"
+fi
+set -- $render_targets
+mkdir -p "$tmp/cxx"
+cat > "$tmp/cxx/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.20)
+project(app CXX)
+find_package(oroya REQUIRED)
+add_executable(app_shared $src/tests/cxx/consumer.cpp)
+target_link_libraries(app_shared $1)
+add_executable(app_static $src/tests/cxx/consumer.cpp)
+target_link_libraries(app_static $2)
+foreach(t app_shared app_static)
+  target_compile_definitions(\${t} PRIVATE $cxx_defs)
+  target_compile_options(\${t} PRIVATE -Wall -Wextra -pedantic -Werror)
+endforeach()
+CM
+cmake -S "$tmp/cxx" -B "$tmp/cxx/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/cxx/build" >/dev/null
+glb="$src/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb"
+want="19 -0.0350 1.0" # tests/cxx/test_cxx_consumer.sh
+for app in app_shared app_static; do
+  out=$("$tmp/cxx/build/$app" "$glb")
+  [ "$out" = "$want" ] || { echo "FAIL C++ find_package $app printed '$out'"; exit 1; }
+done
+ldd "$tmp/cxx/build/app_static" | grep -q liboroya && { echo "FAIL the C++ static build links liboroya"; exit 1; }
+echo "PASS install: C++ project (CXX only), find_package(oroya) + $1 and $2"
+passed=$((passed + 1))
+pc=oroya
+[ -n "$cxx_defs" ] && pc=oroya_render
+for std in c++11 c++17; do
+  PKG_CONFIG_PATH="$libdir" c++ -std=$std -Wall -Wextra -pedantic -Werror ${cxx_defs:+-D$cxx_defs} \
+    "$src/tests/cxx/consumer.cpp" -o "$tmp/app_cxx" \
+    $(PKG_CONFIG_PATH="$libdir" pkg-config --cflags --libs $pc) -Wl,-rpath,"$(dirname "$libdir")"
+  out=$("$tmp/app_cxx" "$glb")
+  [ "$out" = "$want" ] || { echo "FAIL C++ ($std) pkg-config $pc printed '$out'"; exit 1; }
+done
+echo "PASS install: C++11 and C++17, pkg-config --cflags --libs $pc"
+passed=$((passed + 1))
 echo "$passed passed, 0 failed"
