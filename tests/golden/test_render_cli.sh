@@ -199,6 +199,12 @@ expect 2 "not a number" "$OROYA" render --fps abc -o x.gif
 expect 2 "cannot go with" "$OROYA" render --time 1 --fps 10 -o x.gif
 expect 2 ".png, .gif or .mp4" "$OROYA" render -o x.bmp
 expect 2 "needs a value" "$OROYA" render -o
+# --clip is repeatable up to WORLD_MAX_CLIPS (16) times: the message said "at most 8" (the limit
+# before it grew), and docs/cli.md "up to 8 times".
+clips16=()
+for i in $(seq 16); do clips16+=(--clip animation_0); done
+expect 0 "" "$OROYA" render "$cesium" "${clips16[@]}" --time 0 --size 16x16 -o clips16.png
+expect 2 "too many --clip options (at most 16)" "$OROYA" render "$cesium" "${clips16[@]}" --clip animation_0 -o x.png
 expect 2 "one frame" "$OROYA" render --duration 2 -o x.png
 expect 1 "no clip named 'nope'; clips: bounce comparison bend rods" "$OROYA" render --clip nope -o x.png
 expect 1 "no camera node named 'nope'" "$OROYA" render --camera nope -o x.png

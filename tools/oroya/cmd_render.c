@@ -64,6 +64,9 @@ typedef struct options {
     bool allow_outside;
 } options;
 
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x) /* a limit's macro as text, for the messages */
+
 static int usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, "oroya render: ");
     fprintf(stderr, fmt, cli_esc(arg));
@@ -102,7 +105,8 @@ static int parse_args(int argc, char **argv, options *o) {
             return -1;
         } else if (!strcmp(a, "--clip")) {
             if (o->clip_count == WORLD_MAX_CLIPS)
-                return usage_error("too many --clip options (at most %s)", "8");
+                return usage_error("too many --clip options (at most %s)",
+                                   STRINGIFY(WORLD_MAX_CLIPS));
             o->clips[o->clip_count++] = v;
             i++;
         } else if (!strcmp(a, "--time")) {
