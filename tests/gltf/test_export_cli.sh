@@ -230,6 +230,16 @@ expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip a
 expect 2 "is not NAME:START:END:FPS" "$OROYA" export "$cesium" o.glb --subclip animation_0:0:10
 expect 1 "no key of clip 'animation_0' lies in frames 1000..1010" "$OROYA" export "$cesium" o.glb --subclip animation_0:1000:1010:24
 expect 1 "no clip named 'walk'" "$OROYA" export "$cesium" o.glb --make-additive walk
+# A subclip named as another clip (its name or animation_<i>) is refused: written, the file held
+# two animations of one name, both read back as animation_<i> (the other clip lost its name),
+# and a later --drop NAME dropped the first of the two.
+expect 1 "clip 5 is named 'Linear Rotation' already; name the subclip with =NEW" \
+    "$OROYA" export "$interp" o.glb --subclip "Step Rotation:0:10:30=Linear Rotation"
+[ -e o.glb ] && fail "export wrote o.glb with two clips named 'Linear Rotation'"
+expect 1 "clip 0 is named 'animation_0' already" "$OROYA" export "$cesium" o.glb --subclip animation_0:0:10:24=animation_0
+expect 1 "clip 1 is named 'animation_0_0_10' already" \
+    "$OROYA" export "$cesium" o.glb --subclip animation_0:0:10:24 --subclip animation_0:0:10:24
+rm -f o.glb
 expect 2 "needs a value" "$OROYA" export "$cesium" o.glb --drop
 expect 1 "oroya export: /nonexistent-dir/o.glb: cannot open" "$OROYA" export "$cesium" /nonexistent-dir/o.glb
 "$OROYA" export --help | grep -q "^usage: oroya export" || fail "export --help"

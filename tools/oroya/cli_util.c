@@ -225,15 +225,20 @@ static int64_t numbered(const char *name, const char *prefix) {
     return v;
 }
 
-int32_t cli_find_clip(const char *cmd, const char *file, oroya_clip *const *clips, uint32_t count,
-                      const char *name) {
+int32_t cli_clip_index(oroya_clip *const *clips, uint32_t count, const char *name) {
     for (uint32_t i = 0; i < count; i++) {
         if (!strcmp(clips[i]->name, name))
             return (int32_t)i;
     }
     int64_t k = numbered(name, "animation_");
-    if (k >= 0 && k < (int64_t)count)
-        return (int32_t)k;
+    return k >= 0 && k < (int64_t)count ? (int32_t)k : -1;
+}
+
+int32_t cli_find_clip(const char *cmd, const char *file, oroya_clip *const *clips, uint32_t count,
+                      const char *name) {
+    int32_t k = cli_clip_index(clips, count, name);
+    if (k >= 0)
+        return k;
     fprintf(stderr, "oroya %s: ", cmd);
     if (file)
         fprintf(stderr, "%s: ", cli_esc(file));

@@ -54,6 +54,8 @@ int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_des
  * name. */
 int32_t cli_find_clip(const char *cmd, const char *file, oroya_clip *const *clips, uint32_t count,
                       const char *name);
+/* cli_find_clip's lookup alone: the index, or -1 with nothing printed. */
+int32_t cli_clip_index(oroya_clip *const *clips, uint32_t count, const char *name);
 
 /* The node `name` of `scene` (of `file`, NULL: the built-in demo): its scene name, or, for a
  * glTF file (model not NULL), any name oroya_gltf_model_find_node takes ("node_<i>"). 0 on

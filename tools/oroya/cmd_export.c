@@ -367,6 +367,18 @@ int oroya_cmd_export(int argc, char **argv) {
                 snprintf(name, sizeof name, "%s", new_name);
             else
                 snprintf(name, sizeof name, "%s_%s_%s", list->clips[k]->name, f[1], f[2]);
+            /* A name another clip answers to would take that clip's name from it on the next
+             * read (glTF names are kept only when unique) and make a later --drop or
+             * --make-additive of the name pick the first of the two. */
+            int32_t taken = cli_clip_index(list->clips, list->count, name);
+            if (taken >= 0) {
+                fprintf(stderr,
+                        "oroya export: --subclip %s: clip %d is named '%s' already; name the "
+                        "subclip with =NEW\n",
+                        cli_esc(ops[o][1]), taken, cli_esc(name));
+                rc = 1;
+                break;
+            }
             if (list->count == EXPORT_MAX_CLIPS) {
                 fprintf(stderr, "oroya export: more than %d clips\n", EXPORT_MAX_CLIPS);
                 rc = 1;
