@@ -90,6 +90,15 @@ check() { # name, condition result
 }
 "$oroya" play >/dev/null 2>&1; check "no argument exits 2" $([ $? -eq 2 ]; echo $?)
 "$oroya" play --help >/dev/null 2>&1; check "--help exits 0" $([ $? -eq 0 ]; echo $?)
+# A bad argument is named, as the other commands name theirs (play printed the usage alone).
+for case in "--bogus|--bogus s.json" "t.json|s.json t.json" "--base|--base"; do
+  bad=${case%%|*} args=${case#*|}
+  "$oroya" play $args >/dev/null 2>"$tmp/usage.err"
+  rc=$?
+  first=$(head -1 "$tmp/usage.err")
+  [ $rc -eq 2 ] && [ "$first" = "oroya play: bad or incomplete argument '$bad'" ]
+  check "play $args: exit 2 naming '$bad' (got $rc: $first)" $?
+done
 # --help names the format's documentation, which is in the checkout.
 "$oroya" play --help 2>&1 | grep -q 'docs/scenario.md' && [ -f "$src/docs/scenario.md" ]
 check "--help points at docs/scenario.md" $?

@@ -116,8 +116,12 @@ int oroya_cmd_play(int argc, char **argv) {
             report_path = true;
         else if (!file && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
             file = argv[i];
-        else
-            file = NULL, argc = 0;
+        else {
+            /* Named, as the other commands do (it printed the usage alone). */
+            fprintf(stderr, "oroya play: bad or incomplete argument '%s'\n", cli_esc(argv[i]));
+            usage(stderr);
+            return 2;
+        }
     }
     if (!file) {
         usage(stderr);
