@@ -68,6 +68,24 @@ if [ $? -ne 2 ]; then
     echo "--runs 0 should be a usage error" >&2
     status=1
 fi
+# A value with something after the number is refused, not read as its leading digits (atoi
+# took "--runs 3x" as 3 and "--char-frames 1e3" as 1), and every bad argument is named.
+for args in "--runs 3x|--runs '3x' is not a whole number in 1..64" \
+            "--char-frames 1e3|--char-frames '1e3' is not a whole number in 1..10000000" \
+            "--bogus|bad or incomplete argument '--bogus'"; do
+    first=$("$build/oroya" bench ${args%%|*} 2>&1 >/dev/null | head -n 1)
+    "$build/oroya" bench ${args%%|*} >/dev/null 2>&1
+    rc=$?
+    if [ $rc -ne 2 ] || [ "$first" != "oroya bench: ${args#*|}" ]; then
+        echo "bench ${args%%|*}: exit $rc (want 2), '$first'" >&2
+        status=1
+    fi
+done
+# --help goes to stdout, as every other command's.
+if ! "$build/oroya" bench --help 2>/dev/null | grep -q '^usage: oroya bench'; then
+    echo "bench --help printed its usage on stderr" >&2
+    status=1
+fi
 # A missing file is an error with exit code 1.
 "$build/oroya" bench --quick "$build/no-such-file.glb" >/dev/null 2>&1
 if [ $? -ne 1 ]; then

@@ -24,6 +24,7 @@
  * a previous load freed; gltf_load_cold_mb_s is the process's first load, which also pays
  * the page faults of fresh memory (on a virtual machine they can cost more than the load). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,26 +177,25 @@ static __attribute__((noinline)) double crowd_frames_pose(bench_state *s, int fr
     return crowd_frame(s, NULL, frames);
 }
 
-static int usage(void) {
-    fprintf(stderr,
-            "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--char-frames N]\n"
-            "                   [--quick] [--sweep]\n"
-            "       oroya bench --write DIR\n"
-            "  Without files the characters are built in memory: a 67-joint humanoid with\n"
-            "  clips walk, run, wave and walk_cubic, and a 100k-vertex skinned body.\n"
-            "  HUMANOID.glb: its first skin is the skeleton, and it must have clips named\n"
-            "    walk, run, wave (played additively) and walk_cubic on that skin's joints.\n"
-            "  CROWD.glb: its first skinned mesh (on a skeleton of as many joints) is skinned,\n"
-            "    and the file is what the glTF load figures load.\n"
-            "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI\n"
-            "    (3 runs unless --runs is given);\n"
-            "  --char-frames N: frames of each single-character run (default 20000, 50 with\n"
-            "    --quick);\n"
-            "  --write DIR: write the built-in characters as DIR/humanoid67.glb (10k-vertex\n"
-            "    body) and DIR/crowd_skin100k.glb (100k), and stop.\n"
-            "  --sweep: then how cost grows with joint count (16..1024), crowd size\n"
-            "    (1..10,000, 1 and 2 threads) and vertex count (10k..2M, beside the memory\n"
-            "    bandwidth of a STREAM triad); built-in characters, ~20 s of CPU time.\n");
+static int usage(FILE *f) {
+    fprintf(f, "usage: oroya bench [HUMANOID.glb] [--skin CROWD.glb] [--runs N] [--char-frames N]\n"
+               "                   [--quick] [--sweep]\n"
+               "       oroya bench --write DIR\n"
+               "  Without files the characters are built in memory: a 67-joint humanoid with\n"
+               "  clips walk, run, wave and walk_cubic, and a 100k-vertex skinned body.\n"
+               "  HUMANOID.glb: its first skin is the skeleton, and it must have clips named\n"
+               "    walk, run, wave (played additively) and walk_cubic on that skin's joints.\n"
+               "  CROWD.glb: its first skinned mesh (on a skeleton of as many joints) is skinned,\n"
+               "    and the file is what the glTF load figures load.\n"
+               "  --runs N: median of N runs (1..64, default 9); --quick: tiny counts, for CI\n"
+               "    (3 runs unless --runs is given);\n"
+               "  --char-frames N: frames of each single-character run (default 20000, 50 with\n"
+               "    --quick);\n"
+               "  --write DIR: write the built-in characters as DIR/humanoid67.glb (10k-vertex\n"
+               "    body) and DIR/crowd_skin100k.glb (100k), and stop.\n"
+               "  --sweep: then how cost grows with joint count (16..1024), crowd size\n"
+               "    (1..10,000, 1 and 2 threads) and vertex count (10k..2M, beside the memory\n"
+               "    bandwidth of a STREAM triad); built-in characters, ~20 s of CPU time.\n");
     return 2;
 }
 
@@ -263,6 +263,29 @@ static int write_files(const char *dir) {
     return 0;
 }
 
+/* A whole decimal number in 1..max, nothing after it (atoi took "3x" as 3 and "1e3" as 1). */
+static bool parse_count(const char *s, int max, int *out) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < 1 || v > max) {
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+/* Names the argument (and the option it is the value of), then the usage: exit status 2. */
+static int bad_argument(const char *option, const char *value, int max) {
+    if (option) {
+        fprintf(stderr, "oroya bench: %s '%s' is not a whole number in 1..%d\n", option,
+                cli_esc(value), max);
+    } else {
+        fprintf(stderr, "oroya bench: bad or incomplete argument '%s'\n", cli_esc(value));
+    }
+    return usage(stderr);
+}
+
 int oroya_cmd_bench(int argc, char **argv) {
     const char *human_path = NULL, *skin_path = NULL, *write_dir = NULL;
     int runs = 9, char_frames_arg = 0;
@@ -273,25 +296,23 @@ int oroya_cmd_bench(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--sweep")) {
             sweep = true;
         } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
-            runs = atoi(argv[++i]);
             runs_given = true;
-            if (runs < 1 || runs > MAX_RUNS) {
-                return usage();
+            if (!parse_count(argv[++i], MAX_RUNS, &runs)) {
+                return bad_argument("--runs", argv[i], MAX_RUNS);
             }
         } else if (!strcmp(argv[i], "--char-frames") && i + 1 < argc) {
-            char_frames_arg = atoi(argv[++i]);
-            if (char_frames_arg < 1 || char_frames_arg > 10000000) {
-                return usage();
+            if (!parse_count(argv[++i], 10000000, &char_frames_arg)) {
+                return bad_argument("--char-frames", argv[i], 10000000);
             }
         } else if (!strcmp(argv[i], "--write") && i + 1 < argc) {
             write_dir = argv[++i];
         } else if (!strcmp(argv[i], "--skin") && i + 1 < argc) {
             skin_path = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage();
+            usage(stdout);
             return 0;
         } else if (argv[i][0] == '-' || human_path) {
-            return usage();
+            return bad_argument(NULL, argv[i], 0);
         } else {
             human_path = argv[i];
         }
