@@ -102,6 +102,15 @@ head -c 8 "$tmp/q.png" 2>/dev/null | od -An -c | grep -q "P   N   G" ||
 [ $? -eq 2 ] || fail "--press bogus@1 should exit 2"
 "$OROYA" view --frames 0 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--frames 0 should exit 2"
+# Found before any window opens (so without a display too): a FRAME with more than digits
+# (%u took "-1" as 4294967295 and "5x" as 5), and a screenshot name that is not .png (PNG
+# bytes went into shot.bmp, exit 0).
+for args in "--press n@-1" "--press n@5x" "--press n@" "--frames 2 --screenshot $tmp/shot.bmp"; do
+    timeout 60 env -u DISPLAY -u WAYLAND_DISPLAY "$OROYA" view $args >/dev/null 2>"$tmp/usage.txt"
+    rc=$?
+    [ $rc -eq 2 ] || fail "view $args: exit $rc, expected 2: $(head -1 "$tmp/usage.txt")"
+done
+[ -e "$tmp/shot.bmp" ] && fail "view --screenshot shot.bmp wrote a file"
 # Without a display, a clear message and exit 1.
 env -u DISPLAY -u WAYLAND_DISPLAY "$OROYA" view --frames 1 >/dev/null 2>"$tmp/nodisp.txt"
 rc=$?

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "cli_util.h"
@@ -238,15 +239,32 @@ int oroya_cmd_view(int argc, char **argv) {
                 name[sep - v] = 0;
                 key = parse_key(name);
             }
-            if (key < 0 || sscanf(sep + 1, "%u", &at) != 1 || press_count == MAX_PRESSES) {
+            /* FRAME: decimal digits only (sscanf's %u took "-1" as 4294967295 and "5x" as 5). */
+            const char *digits = sep ? sep + 1 : "";
+            char *end = NULL;
+            unsigned long frame = strtoul(digits, &end, 10);
+            if (key < 0 || *digits < '0' || *digits > '9' || *end || frame > 1000000) {
                 fprintf(stderr,
-                        "oroya view: --press '%s' is not KEY@FRAME (see --help for the keys)\n",
+                        "oroya view: --press '%s' is not KEY@FRAME (FRAME in 0..1000000; see "
+                        "--help for the keys)\n",
                         cli_esc(v));
                 return 2;
             }
+            if (press_count == MAX_PRESSES) {
+                fprintf(stderr, "oroya view: more than %d --press options\n", MAX_PRESSES);
+                return 2;
+            }
+            at = (unsigned)frame;
             presses[press_count++] = (press){key, at};
             i++;
         } else if (!strcmp(a, "--screenshot")) {
+            /* A PNG is what it writes: another name is refused, as render's and plot's -o are
+             * (it wrote PNG bytes into shot.bmp). */
+            const char *dot = strrchr(v, '.');
+            if (!dot || strcasecmp(dot, ".png")) {
+                fprintf(stderr, "oroya view: --screenshot '%s' must end in .png\n", cli_esc(v));
+                return 2;
+            }
             screenshot = argv[++i];
         } else if (!strcmp(a, "--skeleton")) {
             skeleton = true;
