@@ -34,7 +34,8 @@ static const char *usage_text =
     "  r      reset the camera           q, Esc  quit\n"
     "Scripted runs (tests, screenshots): --frames N stops after N frames at a fixed 1/30 s step,\n"
     "--press KEY@FRAME acts as if KEY (space, n, a, x, k, r, plus, minus, left, right, up, down,\n"
-    "pageup, pagedown, 1-9) was pressed at that frame, --screenshot writes the window's last frame "
+    "pageup, pagedown, 1-9, q) was pressed at that frame, --screenshot writes the window's last "
+    "frame "
     "as PNG. Each\n"
     "key press prints the new state on stdout.\n";
 
