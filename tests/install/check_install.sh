@@ -89,9 +89,16 @@ out=$("$tmp/app_pcs")
 echo "PASS install: liboroya.a + pkg-config --static"
 passed=4
 
-# The renderer is optional in the build; when its library is installed, so is its .pc.
+# The renderer is optional in the build; when its library is installed, so are its .pc and
+# its header, and without it neither is (render.h alone gave undefined references).
+include_dir=$(find "$prefix" -path '*/include/oroya' -type d | head -n1)
+if [ ! -f "$libdir/../liboroya_render.a" ]; then
+  [ -e "$include_dir/render.h" ] && { echo "FAIL oroya/render.h is installed without liboroya_render"; exit 1; }
+  [ -e "$libdir/oroya_render.pc" ] && { echo "FAIL oroya_render.pc is installed without liboroya_render"; exit 1; }
+fi
 if [ -f "$libdir/../liboroya_render.a" ]; then
 [ -f "$libdir/oroya_render.pc" ] || { echo "FAIL liboroya_render is installed without oroya_render.pc"; exit 1; }
+[ -f "$include_dir/render.h" ] || { echo "FAIL liboroya_render is installed without oroya/render.h"; exit 1; }
 cat > "$tmp/app_render.c" <<'C'
 #include <oroya/render.h>
 #include <stdio.h>
