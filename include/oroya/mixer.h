@@ -296,6 +296,7 @@ const oroya_mat4 *oroya_mixer_model_matrices(const oroya_mixer *mixer, uint32_t 
  * (oroya_scene_update_world and oroya_scene_non_finite_count guard them there). Never
  * allocates. */
 uint32_t oroya_mixer_non_finite_count(const oroya_mixer *mixer, oroya_node *first);
+/* The rig the mixer was created with (oroya_mixer_desc.rig), NULL without one or for NULL. */
 const oroya_rig *oroya_mixer_rig(const oroya_mixer *mixer);
 /* Whether the last update went through the pose kernel (false without a rig, and while a
  * scheduled action's clip needs the property path: see oroya_rig_clip_status). */
@@ -387,6 +388,7 @@ bool oroya_action_is_running(const oroya_action *action);
 /* play() was called and stop() not since. */
 bool oroya_action_is_scheduled(const oroya_action *action);
 
+/* The action's clip and its mixer (three's getClip, getMixer); NULL for NULL. */
 const oroya_clip *oroya_action_clip(const oroya_action *action);
 oroya_mixer *oroya_action_mixer(const oroya_action *action);
 
