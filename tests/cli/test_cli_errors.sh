@@ -171,6 +171,26 @@ PY
 expect 1 "clip 'animation_0' at time 0.5: skin 0 joint 0: the bone matrix (joint world x inverse bind matrix) is not finite" \
     "$OROYA" sample bone_overflow.gltf --clip animation_0 --time 0.5
 grep -q null out.txt && fail "sample printed a non-finite bone matrix: $(cat out.txt)"
+# A frame that is not finite after good ones: nothing on stdout (it printed the frames before
+# it, then "]}" after a trailing comma, a JSON document cut short, and exited 1). Node 1 moves
+# from 0 to 1e18 under a parent scaled 1e30: its world matrix leaves the float range at t = 1.
+python3 - <<'PY'
+import base64, json, struct
+key = struct.pack("<2f", 0, 1) + struct.pack("<6f", 0, 0, 0, 1e18, 0, 0)
+json.dump({"asset": {"version": "2.0"},
+    "nodes": [{"scale": [1e30, 1e30, 1e30], "children": [1]}, {}],
+    "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+                  {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}],
+    "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+    "buffers": [{"byteLength": 32, "uri": "data:application/octet-stream;base64," + base64.b64encode(key).decode()}],
+    "animations": [{"samplers": [{"input": 0, "output": 1}],
+                    "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}]}]},
+    open("world_overflow.gltf", "w"))
+PY
+"$OROYA" sample world_overflow.gltf --clip animation_0 --times 0 --world >out.txt || fail "sample world_overflow.gltf at 0"
+expect 1 "clip 'animation_0' at time 1: the world matrix of node 'node_1' is not finite" \
+    "$OROYA" sample world_overflow.gltf --clip animation_0 --times 0,1 --world
+[ -s out.txt ] && fail "sample printed frames before the one that is not finite: $(head -c 200 out.txt)"
 # oroya play's record of the same glTF skin wrote null for the whole array and exited 0.
 printf '{"gltf":"bone_overflow.gltf","steps":[0.5],"record":["skin:0.boneMatrices"]}' >bones.json
 expect_line 1 "oroya play: bones.json: steps[0]: record[0] 'skin:0.boneMatrices': joint 0: the bone matrix (joint world x inverse bind matrix) is not finite" \

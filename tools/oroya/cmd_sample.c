@@ -179,6 +179,52 @@ static void print_frame(oroya_gltf_model *m, double t, float *bones, bool world,
     printf("}}%s\n", last ? "" : ",");
 }
 
+/* Samples the clip at t into the scene and checks what a frame prints: 0 when every value is
+ * finite, else 1 after naming the first that is not (a track, a world matrix with --world, a
+ * bone matrix). */
+static int check_frame(oroya_gltf_model *m, const oroya_clip *clip, binding *b, float *bones,
+                       double t, bool world, const char *file) {
+    int64_t bad = apply(m, clip, b, t);
+    oroya_node bad_node;
+    if (bad >= 0) {
+        const oroya_track *tr = &clip->tracks[bad];
+        fprintf(stderr,
+                "oroya sample: %s: clip '%s' at time %.9g: track %lld (%s) gives a "
+                "value that is not finite\n",
+                cli_esc(file), cli_esc(clip->name), t, (long long)bad,
+                tr->target ? cli_esc(tr->target) : "?");
+        return 1;
+    }
+    if (world && oroya_scene_non_finite_count(m->scene, &bad_node)) {
+        const char *name = oroya_scene_node_name(m->scene, bad_node);
+        fprintf(stderr,
+                "oroya sample: %s: clip '%s' at time %.9g: the world matrix of node "
+                "'%s' is not finite (an overflow along its parents)\n",
+                cli_esc(file), cli_esc(clip->name), t, name ? cli_esc(name) : "?");
+        return 1;
+    }
+    int64_t bad_skin = -1, bad_joint = -1;
+    for (uint32_t s = 0; s < m->skin_count && bad_skin < 0; s++) {
+        if (oroya_gltf_model_bone_matrices(m, s, bones) == OROYA_OK) {
+            continue;
+        }
+        bad_skin = s;
+        for (uint32_t j = 0; j < m->skins[s].joint_count && bad_joint < 0; j++) {
+            if (!all_finite(bones + (size_t)j * 16, 16)) {
+                bad_joint = j;
+            }
+        }
+    }
+    if (bad_skin >= 0) {
+        fprintf(stderr,
+                "oroya sample: %s: clip '%s' at time %.9g: skin %lld joint %lld: the bone "
+                "matrix (joint world x inverse bind matrix) is not finite\n",
+                cli_esc(file), cli_esc(clip->name), t, (long long)bad_skin, (long long)bad_joint);
+        return 1;
+    }
+    return 0;
+}
+
 int oroya_cmd_sample(int argc, char **argv) {
     const char *file = NULL, *clip_name = NULL;
     double time = 0.0, fps = 0.0, frames = 0.0;
@@ -286,59 +332,28 @@ int oroya_cmd_sample(int argc, char **argv) {
          * loaded scene stays unbound, as three.js's mixer leaves it. */
         oroya_scene_find_node(m->scene, clip->tracks[i].target, &b[i].node);
     }
-    printf("{\"file\":");
-    print_string(file);
-    printf(",\"clip\":");
-    print_string(clip->name);
-    printf(",\"duration\":%.9g,\"frames\":[\n", (double)clip->duration);
+    /* Every frame is checked before the first is printed: a value that is not finite stops
+     * the command with nothing on stdout (it printed the frames before it, then "]}" after a
+     * trailing comma: a JSON document cut short). Sampling is deterministic in t, so the
+     * printing pass samples again. */
     int rc = 0;
-    for (uint32_t f = 0; f < count; f++) {
+    for (uint32_t f = 0; f < count && !rc; f++) {
         double t = has_time ? time : time_list ? time_list[f] : (double)f / fps;
-        int64_t bad = apply(m, clip, b, t);
-        oroya_node bad_node;
-        if (bad >= 0) {
-            const oroya_track *tr = &clip->tracks[bad];
-            fprintf(stderr,
-                    "oroya sample: %s: clip '%s' at time %.9g: track %lld (%s) gives a "
-                    "value that is not finite\n",
-                    cli_esc(file), cli_esc(clip->name), t, (long long)bad,
-                    tr->target ? cli_esc(tr->target) : "?");
-            rc = 1;
-            break;
-        }
-        if (world && oroya_scene_non_finite_count(m->scene, &bad_node)) {
-            const char *name = oroya_scene_node_name(m->scene, bad_node);
-            fprintf(stderr,
-                    "oroya sample: %s: clip '%s' at time %.9g: the world matrix of node "
-                    "'%s' is not finite (an overflow along its parents)\n",
-                    cli_esc(file), cli_esc(clip->name), t, name ? cli_esc(name) : "?");
-            rc = 1;
-            break;
-        }
-        int64_t bad_skin = -1, bad_joint = -1;
-        for (uint32_t s = 0; s < m->skin_count && bad_skin < 0; s++) {
-            if (oroya_gltf_model_bone_matrices(m, s, bones) == OROYA_OK) {
-                continue;
-            }
-            bad_skin = s;
-            for (uint32_t j = 0; j < m->skins[s].joint_count && bad_joint < 0; j++) {
-                if (!all_finite(bones + (size_t)j * 16, 16)) {
-                    bad_joint = j;
-                }
-            }
-        }
-        if (bad_skin >= 0) {
-            fprintf(stderr,
-                    "oroya sample: %s: clip '%s' at time %.9g: skin %lld joint %lld: the bone "
-                    "matrix (joint world x inverse bind matrix) is not finite\n",
-                    cli_esc(file), cli_esc(clip->name), t, (long long)bad_skin,
-                    (long long)bad_joint);
-            rc = 1;
-            break;
-        }
-        print_frame(m, t, bones, world, f + 1 == count);
+        rc = check_frame(m, clip, b, bones, t, world, file);
     }
-    printf("]}\n");
+    if (!rc) {
+        printf("{\"file\":");
+        print_string(file);
+        printf(",\"clip\":");
+        print_string(clip->name);
+        printf(",\"duration\":%.9g,\"frames\":[\n", (double)clip->duration);
+        for (uint32_t f = 0; f < count; f++) {
+            double t = has_time ? time : time_list ? time_list[f] : (double)f / fps;
+            apply(m, clip, b, t);
+            print_frame(m, t, bones, world, f + 1 == count);
+        }
+        printf("]}\n");
+    }
     free(b);
     free(bones);
     free(time_list);
