@@ -69,6 +69,12 @@ cesium="$SRC/tests/assets/CesiumMan/glTF/CesiumMan.gltf"
 expect 2 "is not translation|rotation|scale|weights" "$OROYA" plot --channel rotation.q -o x.png
 expect 2 "must end in .svg or .png" "$OROYA" plot -o x.bmp
 expect 2 "-o OUT.svg|.png is required" "$OROYA" plot
+# The repeatable options' limits are named (the messages said "too many --node options").
+nodes=() channels=()
+for i in $(seq 25); do nodes+=(--node ball); done
+for i in $(seq 17); do channels+=(--channel translation); done
+expect 2 "too many --node options (at most 24)" "$OROYA" plot "${nodes[@]}" -o x.png
+expect 2 "too many --channel options (at most 16)" "$OROYA" plot "${channels[@]}" -o x.png
 expect 1 "nothing to draw" "$OROYA" plot "$cesium" --channel weights -o x.png
 expect 1 "cannot write '/nonexistent-dir/x.png': No such file or directory" "$OROYA" plot --clip comparison -o /nonexistent-dir/x.png
 # A write that fails midway (a file size limit, as a full disk) leaves no partial file (a

@@ -27,6 +27,8 @@
 #define PLOT_MAX_SERIES 24
 #define PLOT_MAX_CHANNELS 16
 #define PLOT_SAMPLES 1200
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x) /* a limit's macro as text, for the messages */
 #define PI_D 3.14159265358979323846
 
 static const char *usage_text =
@@ -744,15 +746,18 @@ int oroya_cmd_plot(int argc, char **argv) {
             allow_gltf_dir = v;
         } else if (!strcmp(a, "--clip")) {
             if (clip_count == PLOT_MAX_CLIPS)
-                return usage_error("%s", "too many --clip options");
+                return usage_error(
+                    "%s", "too many --clip options (at most " STRINGIFY(PLOT_MAX_CLIPS) ")");
             clip_names[clip_count++] = v;
         } else if (!strcmp(a, "--node")) {
             if (node_count == PLOT_MAX_SERIES)
-                return usage_error("%s", "too many --node options");
+                return usage_error(
+                    "%s", "too many --node options (at most " STRINGIFY(PLOT_MAX_SERIES) ")");
             node_names[node_count++] = v;
         } else if (!strcmp(a, "--channel")) {
             if (channel_count == PLOT_MAX_CHANNELS)
-                return usage_error("%s", "too many --channel options");
+                return usage_error(
+                    "%s", "too many --channel options (at most " STRINGIFY(PLOT_MAX_CHANNELS) ")");
             if (parse_channel(v, &channels[channel_count])) {
                 return usage_error(
                     "--channel '%s' is not translation|rotation|scale|weights[.COMPONENT]", v);
