@@ -49,9 +49,16 @@ fi
 glb="$src/tests/assets/CesiumMan/glTF-Binary/CesiumMan.glb"
 # three.js 0.187: 19 joints; bone 0's y translation after 1/30 s (tests/examples).
 want="19 -0.0350 1.0"
-for cxx in "${compilers[@]}"; do
+# A sanitized library links with the sanitizer runtime of the compiler that built it: only that
+# one then (gcc's and clang's runtimes do not mix).
+link_compilers=("${compilers[@]}")
+if [ ${#san[@]} -gt 0 ]; then
+  built_with=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+  link_compilers=("${built_with:-g++}")
+fi
+for cxx in "${link_compilers[@]}"; do
   for std in c++11 c++17; do
-    exe="$tmp/shared_${cxx}_$std"
+    exe="$tmp/shared_$(basename "$cxx")_$std"
     if "$cxx" -std=$std "${strict[@]}" "${san[@]}" "${defs[@]}" -I"$src/include" \
          "$src/tests/cxx/consumer.cpp" -o "$exe" "${shared[@]}" -Wl,-rpath,"$build" 2>"$tmp/err.txt"; then
       check [ "$("$exe" "$glb")" = "$want" ]
@@ -59,7 +66,7 @@ for cxx in "${compilers[@]}"; do
       echo "FAIL: consumer.cpp ($cxx, $std, shared):"; head -20 "$tmp/err.txt"; fail=$((fail + 1))
     fi
   done
-  exe="$tmp/static_$cxx"
+  exe="$tmp/static_$(basename "$cxx")"
   # shellcheck disable=SC2086 # deps is a list of flags
   if "$cxx" -std=c++11 "${strict[@]}" "${san[@]}" "${defs[@]}" -I"$src/include" \
        "$src/tests/cxx/consumer.cpp" -o "$exe" "${static[@]}" $deps -pthread -lm 2>"$tmp/err.txt"; then
