@@ -36,6 +36,39 @@ static int kind_of(const key_kind *table, size_t n, const char *name) {
     return -1;
 }
 
+/* Whether a scheduled action's clip has a weights track on `target`. */
+static bool weights_scheduled(const play *p, const char *target) {
+    const uint32_t n = oroya_mixer_active_action_count(p->mixer);
+    for (uint32_t i = 0; i < n; i++) {
+        const oroya_clip *clip = oroya_action_clip(oroya_mixer_active_action(p->mixer, i));
+        for (uint32_t t = 0; clip && t < clip->track_count; t++)
+            if (clip->tracks[t].property == OROYA_PROPERTY_WEIGHTS &&
+                !strcmp(clip->tracks[t].target, target))
+                return true;
+    }
+    return false;
+}
+
+/* three's GLTFLoader makes a weights channel on a mesh of several primitives one track per
+ * primitive mesh, each with its own binding; oroya makes one track on the glTF node
+ * (docs/gltf.md). So that mixer.stats counts bindings as three does, every glTF node whose
+ * weights a scheduled action animates adds its mesh's primitives beyond the first. */
+static uint32_t three_extra_weight_bindings(const play *p) {
+    const oroya_gltf_model *m = p->model;
+    uint32_t extra = 0;
+    for (uint32_t n = 0; m && n < m->node_count; n++) {
+        const uint32_t mesh = m->node_meshes[n];
+        if (mesh == OROYA_GLTF_NONE || mesh >= m->mesh_count || !m->node_names[n])
+            continue;
+        const uint32_t first = m->mesh_first_geometry[mesh];
+        const uint32_t end =
+            mesh + 1 < m->mesh_count ? m->mesh_first_geometry[mesh + 1] : m->geometry_count;
+        if (end > first + 1 && weights_scheduled(p, m->node_names[n]))
+            extra += end - first - 1;
+    }
+    return extra;
+}
+
 /* "action:<action or clip>.<field>". */
 static int action_record(play *p, int i, const char *key, const char *target, const char *field,
                          play_record *rec) {
@@ -364,7 +397,7 @@ static int record_value(const rec_at *at, play_buf *b) {
         oroya_mixer_stats s = oroya_mixer_get_stats(p->mixer);
         char tmp[128];
         snprintf(tmp, sizeof tmp, "{\"actions\":%u,\"bindings\":%u,\"controlInterpolants\":%u}",
-                 s.actions, s.bindings, s.control_interpolants);
+                 s.actions, s.bindings + three_extra_weight_bindings(p), s.control_interpolants);
         play_buf_put(b, tmp);
         return 0;
     }
