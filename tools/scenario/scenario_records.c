@@ -500,7 +500,18 @@ void sc_put_clips(play *p, play_buf *b) {
             play_buf_put(b, ",\"times\":");
             put_floats(b, t->times, (int)t->key_count);
             play_buf_put(b, ",\"values\":");
-            put_floats(b, t->values, (int)oroya_track_value_count(t));
+            if (t->property == OROYA_PROPERTY_VISIBLE) {
+                /* three's BooleanKeyframeTrack holds booleans: true / false, not 1 / 0 */
+                play_buf_put(b, "[");
+                for (uint32_t k = 0; k < t->key_count; k++) {
+                    if (k)
+                        play_buf_put(b, ",");
+                    put_bool(b, t->values[k] != 0);
+                }
+                play_buf_put(b, "]");
+            } else {
+                put_floats(b, t->values, (int)oroya_track_value_count(t));
+            }
             play_buf_put(b, "}");
         }
         play_buf_put(b, "]}");

@@ -81,7 +81,7 @@ const MODELS = [
 	{ file: 'AnimatedMorphCube/glTF/AnimatedMorphCube.gltf', skins: 0, rec: ['AnimatedMorphCube.weights'] },
 	{ file: 'SimpleSkin/glTF/SimpleSkin.gltf', skins: 1, rec: ['node_2.quaternion', 'node_2.matrixWorld'] },
 	{ file: 'BoxAnimated/glTF/BoxAnimated.gltf', skins: 0, rec: ['node_0.position', 'node_2.quaternion', 'node_2.matrixWorld'] },
-	{ file: 'InterpolationTest/glTF/InterpolationTest.gltf', skins: 0, clips: 9,
+	{ file: 'InterpolationTest/glTF/InterpolationTest.gltf', skins: 0, clips: 9, cubicRotClips: ['animation_4'],
 	  rec: ['Cube.scale', 'Cube.001.scale', 'Cube.002.scale', 'Cube.003.quaternion', 'Cube.004.quaternion', 'Cube.005.quaternion',
 		'Cube.006.position', 'Cube.008.position', 'Cube.009.position'] },
 	{ file: 'RiggedFigure/glTF/RiggedFigure.gltf', skins: 1, rec: ['torso_joint_2.quaternion', 'arm_joint_L_3.matrixWorld'] },
@@ -410,14 +410,17 @@ function generate(seed) {
 			case 'stopAllAction':
 				script.push({ ...at, do: kind }); break;
 			case 'makeClipAdditive': {
-				const c = r.pick(clips);
+				// a scenario clip, or a glTF animation without cubic-spline rotations
+				const mc = model ? Array.from({ length: model.clips ?? 1 }, (_, i) => `animation_${i}`)
+					.filter((n) => !(model.cubicRotClips ?? []).includes(n)).map((n) => ({ name: n, tracks: [] })) : [];
+				const c = r.pick([...clips, ...mc]);
 				// refused by oroya once the clip has an action (three rewrites its keys in place)
 				if (clipsWithAction.has(c.name) || [...clipOf.entries()].some(([x, y]) => y === c.name && named.has(x))) break;
 				// three would give a declared additive action of the clip the clip's own action
 				if (decl.some((d) => d.clip === c.name && !d.cloneClip)) break;
 				if (cubicRot(c)) break;
 				const op = { ...at, do: kind, clip: c.name, referenceFrame: r.pick([0, 2, 10]), fps: 30 };
-				if (r.chance(0.3)) op.referenceClip = r.pick(clips).name;
+				if (r.chance(0.3)) op.referenceClip = r.pick([...clips, ...mc]).name;
 				script.push(op);
 				break;
 			}
@@ -459,6 +462,7 @@ function generate(seed) {
 			record.push(`action:${a}.${f}`);
 	}
 	sc.record = record;
+	if (r.chance(0.2)) sc.dumpClips = true;
 	return sc;
 }
 
@@ -473,6 +477,17 @@ function cmpValue(e, a) {
 }
 const matrixNoise = { count: 0, keys: new Set() };
 function firstDiff(exp, act) {
+	if (exp.clips) {
+		for (const [name, c] of Object.entries(exp.clips)) {
+			const o = act.clips?.[name];
+			if (!o || !cmpValue(c.duration, o.duration) || c.blendMode !== o.blendMode || c.tracks.length !== o.tracks.length)
+				return { step: -1, key: `clips.${name}`, e: c, a: o };
+			for (let i = 0; i < c.tracks.length; i++)
+				if (c.tracks[i].name !== o.tracks[i].name || !cmpValue(c.tracks[i].times, o.tracks[i].times) ||
+					!cmpValue(c.tracks[i].values, o.tracks[i].values))
+					return { step: -1, key: `clips.${name}.tracks[${i}]`, e: c.tracks[i], a: o.tracks[i] };
+		}
+	}
 	if (exp.unexecutedOps !== act.unexecutedOps) return { step: -1, key: 'unexecutedOps', e: exp.unexecutedOps, a: act.unexecutedOps };
 	for (let i = 0; i < exp.frames.length; i++) {
 		const fe = exp.frames[i], fa = act.frames[i];
