@@ -428,6 +428,57 @@ static void test_make_additive_after_action(void) {
     oroya_scenario_free_output(&desc, out);
 }
 
+/* makeClipAdditive on glTF clips whose keys three.js's GLTFLoader shares between tracks:
+ * InterpolationTest's "Step Scale" and "Linear Scale" read one output accessor, so three's
+ * in-place rewrite of one changes the other (a playing "Linear Scale" dropped by the
+ * reference); MorphStressTest's weights channel is one array for the two primitives' tracks,
+ * so another referenceClip is subtracted twice. oroya play printed its own result with exit
+ * 0 (found by tests/conformance/tools/random_scenarios.mjs); now both are refused naming the
+ * op and why, while unshared clips and a weights clip against itself still run. */
+static void test_make_additive_shared_keys(void) {
+    static const char *const texts[] = {
+        "{\"gltf\":\"" OROYA_SOURCE_DIR
+        "/tests/assets/InterpolationTest/glTF/InterpolationTest.gltf\","
+        "\"script\":[{\"at\":0,\"do\":\"play\",\"action\":\"Linear Scale\"},"
+        "{\"step\":3,\"do\":\"makeClipAdditive\",\"clip\":\"Step Scale\",\"referenceFrame\":10}],"
+        "\"steps\":{\"fps\":30,\"count\":8},\"record\":[\"Cube.001.scale\"]}",
+        "{\"gltf\":\"" OROYA_SOURCE_DIR
+        "/tests/assets/MorphStressTest/glTF-Binary/MorphStressTest.glb\","
+        "\"script\":[{\"at\":0,\"do\":\"makeClipAdditive\",\"clip\":\"TheWave\","
+        "\"referenceClip\":\"Individuals\",\"referenceFrame\":40}],"
+        "\"steps\":{\"fps\":30,\"count\":2},\"record\":[\"Main.weights\"]}",
+        "{\"gltf\":\"" OROYA_SOURCE_DIR
+        "/tests/assets/InterpolationTest/glTF/InterpolationTest.gltf\","
+        "\"script\":[{\"at\":0,\"do\":\"play\",\"action\":\"Linear Scale\"},"
+        "{\"step\":3,\"do\":\"makeClipAdditive\",\"clip\":\"Linear "
+        "Rotation\",\"referenceFrame\":10}],"
+        "\"steps\":{\"fps\":30,\"count\":8},\"record\":[\"Cube.001.scale\"]}",
+        "{\"gltf\":\"" OROYA_SOURCE_DIR
+        "/tests/assets/MorphStressTest/glTF-Binary/MorphStressTest.glb\","
+        "\"script\":[{\"at\":0,\"do\":\"makeClipAdditive\",\"clip\":\"TheWave\",\"referenceFrame\":"
+        "40}],"
+        "\"steps\":{\"fps\":30,\"count\":2},\"record\":[\"Main.weights\"]}"};
+    static const char *const refusals[] = {
+        "script[1]: makeClipAdditive: clip 'Step Scale' (glTF animation 0) reads accessor 41, "
+        "which animation 1 reads too",
+        "script[0]: makeClipAdditive: clip 'TheWave' has a weights track on 'Main', a mesh of 2 "
+        "primitives, and another referenceClip"};
+    oroya_scenario_desc desc = {.allow_gltf_dir = OROYA_SOURCE_DIR "/tests/assets"};
+    for (int t = 0; t < 4; t++) {
+        char *out = NULL;
+        size_t len = 0;
+        oroya_error err = {0};
+        oroya_result r = oroya_scenario_run(texts[t], strlen(texts[t]), &desc, &out, &len, &err);
+        if (t < 2)
+            OT_CHECK_MSG(r == OROYA_ERR_INVALID_DATA && out == NULL &&
+                             strstr(err.message, refusals[t]) != NULL,
+                         "text %d: %d %s", t, (int)r, err.message);
+        else
+            OT_CHECK_MSG(r == OROYA_OK && out != NULL, "text %d: %d %s", t, (int)r, err.message);
+        oroya_scenario_free_output(&desc, out);
+    }
+}
+
 int main(void) {
     RB_RUN(test_run_api);
     RB_RUN(test_gltf_confined);
@@ -437,6 +488,7 @@ int main(void) {
     RB_RUN(test_size_limit);
     RB_RUN(test_value_limit);
     RB_RUN(test_make_additive_after_action);
+    RB_RUN(test_make_additive_shared_keys);
     cJSON_Hooks hooks = {cjson_malloc, cjson_free};
     cJSON_InitHooks(&hooks);
     RB_RUN(test_fault_play);

@@ -197,6 +197,12 @@ typedef struct play {
     const oroya_allocator *alloc;
     const oroya_scenario_desc *desc;
     oroya_gltf_model *model;
+    /* Per glTF animation (model->clip_count): an animation with a channel that reads the same
+     * output accessor as one of this one's (itself when two of its own channels do), and
+     * that accessor; UINT32_MAX when none (normalized accessors aside: GLTFLoader scales
+     * those into an array per channel). three's GLTFLoader gives such tracks one array,
+     * which makeClipAdditive rewrites in place (run_make_clip_additive refuses). */
+    uint32_t *gltf_shared_anim, *gltf_shared_accessor;
     char error[1024];
     cJSON *root;
     oroya_scene *scene;

@@ -415,7 +415,70 @@ static int run_stop_all_action(play *p, const op_call *c) {
  * three's makeClipAdditive rewrites the clip's arrays in place and that action samples the
  * new keys at once, while oroya's action samples the runtime clip built from the keys it was
  * created with. A clear error instead of a silent difference. */
+/* The glTF animation index of a glTF clip, -1 for a scenario clip. */
+static int gltf_anim_of(const play *p, int clip) {
+    for (uint32_t k = 0; p->clips[clip].gltf && p->model && k < p->model->clip_count; k++)
+        if (p->model->clips[k] == p->clips[clip].clip)
+            return (int)k;
+    return -1;
+}
+
+/* The primitives of the mesh of the glTF node named `name` (0 when none). */
+static uint32_t primitives_of(const play *p, const char *name) {
+    const oroya_gltf_model *m = p->model;
+    for (uint32_t n = 0; m && n < m->node_count; n++) {
+        const uint32_t mesh = m->node_meshes[n];
+        if (mesh == OROYA_GLTF_NONE || mesh >= m->mesh_count || !m->node_names[n] ||
+            strcmp(m->node_names[n], name))
+            continue;
+        const uint32_t first = m->mesh_first_geometry[mesh];
+        return (mesh + 1 < m->mesh_count ? m->mesh_first_geometry[mesh + 1] : m->geometry_count) -
+               first;
+    }
+    return 0;
+}
+
+/* three's GLTFLoader gives tracks that read one output accessor one array, and a weights
+ * channel on a mesh of several primitives a track per primitive on one array; its
+ * makeClipAdditive rewrites the arrays in place, track by track. So it also rewrites the
+ * other clip's keys, and subtracts another clip's reference once per primitive. oroya's
+ * clips own their keys: such an op is refused, not printed differently. */
+static int refuse_shared_keys(play *p, const op_call *c) {
+    const int clip = c->op->clip;
+    const int k = gltf_anim_of(p, clip);
+    if (k < 0)
+        return 0;
+    if (p->gltf_shared_anim && p->gltf_shared_anim[k] != UINT32_MAX) {
+        const uint32_t other = p->gltf_shared_anim[k];
+        return sc_fail(p,
+                       "%s: makeClipAdditive: clip '%s' (glTF animation %d) reads accessor %u, "
+                       "which animation %u reads too: three.js's GLTFLoader gives their tracks "
+                       "one array and makeClipAdditive rewrites it for both (unsupported: "
+                       "oroya's clips own their keys)",
+                       c->path, p->clips[clip].name, k, p->gltf_shared_accessor[k], other);
+    }
+    const cJSON *rc = cJSON_GetObjectItemCaseSensitive(c->op->json, "referenceClip");
+    const int ref = cJSON_IsString(rc) ? sc_find_clip(p, rc->valuestring) : clip;
+    if (ref < 0 || p->clips[ref].clip == p->clips[clip].clip)
+        return 0; /* an unknown reference is sc_make_additive's error */
+    const oroya_clip *cl = p->clips[clip].clip;
+    for (uint32_t t = 0; t < cl->track_count; t++) {
+        if (cl->tracks[t].property != OROYA_PROPERTY_WEIGHTS)
+            continue;
+        const uint32_t prims = primitives_of(p, cl->tracks[t].target);
+        if (prims > 1)
+            return sc_fail(p,
+                           "%s: makeClipAdditive: clip '%s' has a weights track on '%s', a mesh "
+                           "of %u primitives, and another referenceClip: three.js subtracts the "
+                           "reference once per primitive from their one array (unsupported)",
+                           c->path, p->clips[clip].name, cl->tracks[t].target, prims);
+    }
+    return 0;
+}
+
 static int run_make_clip_additive(play *p, const op_call *c) {
+    if (refuse_shared_keys(p, c))
+        return -1;
     for (int i = 0; i < p->action_count; i++) {
         const play_action *a = &p->actions[i];
         if (a->clip == c->op->clip && a->action && !a->clone)

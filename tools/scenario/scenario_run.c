@@ -101,6 +101,52 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
     return 0;
 }
 
+/* p->gltf_shared_anim / _accessor from the parsed file (see scenario_internal.h). */
+static oroya_result note_shared_outputs(play *p, const oroya_gltf_data *d, oroya_error *err) {
+    const uint32_t n = d->animation_count, na = d->accessor_count, none = UINT32_MAX;
+    if (!n)
+        return OROYA_OK;
+    uint32_t *anim = sc_malloc(p, 2 * (size_t)n * sizeof *anim);
+    /* per accessor: the first animation that reads it, another one, and how many channels */
+    uint32_t *acc = na ? sc_malloc(p, 3 * (size_t)na * sizeof *acc) : NULL;
+    if (!anim || (na && !acc)) {
+        sc_free(p, anim);
+        sc_free(p, acc);
+        return oroya_error_set(err, OROYA_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t i = 0; i < 2 * n; i++)
+        anim[i] = none;
+    for (uint32_t i = 0; i < 3 * na; i++)
+        acc[i] = i < 2 * na ? none : 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t a = 0; a < n; a++) {
+            const oroya_gltf_animation *an = &d->animations[a];
+            for (uint32_t c = 0; c < an->channel_count; c++) {
+                const oroya_gltf_channel *ch = &an->channels[c];
+                if (ch->node == OROYA_GLTF_NONE || ch->sampler >= an->sampler_count)
+                    continue;
+                const uint32_t o = an->samplers[ch->sampler].output;
+                if (o >= na || d->accessors[o].normalized)
+                    continue; /* GLTFLoader scales a normalized output into a new array */
+                if (pass == 0) {
+                    if (acc[o] == none)
+                        acc[o] = a;
+                    else if (acc[o] != a && acc[na + o] == none)
+                        acc[na + o] = a;
+                    acc[2 * na + o]++;
+                } else if (acc[2 * na + o] > 1 && anim[a] == none) {
+                    anim[a] = acc[o] != a ? acc[o] : acc[na + o] != none ? acc[na + o] : a;
+                    anim[n + a] = o;
+                }
+            }
+        }
+    }
+    sc_free(p, acc);
+    p->gltf_shared_anim = anim;
+    p->gltf_shared_accessor = anim + n;
+    return OROYA_OK;
+}
+
 /* The "gltf" model through the desc's reader: the file, then its URIs from its folder. */
 static oroya_result load_through_reader(play *p, const char *rel, const char *path,
                                         const char *base, oroya_error *err) {
@@ -139,9 +185,29 @@ static oroya_result load_through_reader(play *p, const char *rel, const char *pa
           : oroya_gltf_import(
                 data, &(oroya_gltf_import_desc){.allocator = *p->alloc, .skip_images = true},
                 &p->model, err);
+    r = r ? r : note_shared_outputs(p, data, err);
     oroya_gltf_free(data);
     sc_free(p, dir);
     sc_free(p, bytes);
+    return r;
+}
+
+/* oroya_gltf_load, keeping what note_shared_outputs needs from the parsed file. */
+static oroya_result load_path(play *p, const char *path, oroya_error *err) {
+    oroya_gltf_desc gd = {.allocator = *p->alloc,
+                          .allow_outside_base_dir = p->desc->allow_outside_base_dir};
+    oroya_gltf_data *data = NULL;
+    oroya_result r = oroya_gltf_parse_file(&gd, path, &data, err);
+    r = r ? r : oroya_gltf_validate(data, err);
+    r = r ? r
+          : oroya_gltf_import(data,
+                              &(oroya_gltf_import_desc){.allocator = *p->alloc,
+                                                        .skip_images = true,
+                                                        .allow_outside_base_dir =
+                                                            p->desc->allow_outside_base_dir},
+                              &p->model, err);
+    r = r ? r : note_shared_outputs(p, data, err);
+    oroya_gltf_free(data);
     return r;
 }
 
@@ -219,15 +285,8 @@ static int run(play *p, play_buf *out) {
             return -1;
         }
         oroya_error err = {0};
-        oroya_result r =
-            p->desc->read_file
-                ? load_through_reader(p, rel, path, base, &err)
-                : oroya_gltf_load(real ? real : path,
-                                  &(oroya_gltf_import_desc){.allocator = *p->alloc,
-                                                            .skip_images = true,
-                                                            .allow_outside_base_dir =
-                                                                p->desc->allow_outside_base_dir},
-                                  &p->model, &err);
+        oroya_result r = p->desc->read_file ? load_through_reader(p, rel, path, base, &err)
+                                            : load_path(p, real ? real : path, &err);
         free(real);
         sc_free(p, path);
         if (r != OROYA_OK)
@@ -349,6 +408,7 @@ static void cleanup(play *p) {
         oroya_gltf_model_free(p->model);
     else
         oroya_scene_destroy(p->scene);
+    sc_free(p, p->gltf_shared_anim);
     oroya_geometry_destroy(p->mesh_geometry); /* after the scene that borrowed it */
     sc_free(p, p->materials);
     for (int i = 0; i < p->node_count; i++)
