@@ -2214,7 +2214,12 @@ static void root_motion_tracks(const oroya_mixer *m, oroya_action *a) {
     a->rm_translation = a->rm_rotation = -1;
     if (m->rm_mode == OROYA_ROOT_NONE)
         return;
-    const char *name = sceneless(m) ? joint_name(m, m->rm_joint) : m->rm_name;
+    /* Its name now (it may have been renamed since the call), else the name at the call (a
+     * removed root, until one of that name comes). */
+    const char *name = sceneless(m) ? joint_name(m, m->rm_joint)
+                       : oroya_scene_node_valid(m->scene, m->rm_node)
+                           ? oroya_scene_node_name(m->scene, m->rm_node)
+                           : m->rm_name;
     for (uint32_t i = 0; name && name[0] && i < a->track_count; i++) {
         const oroya_track *t = &a->clip->tracks[i];
         if (strcmp(t->target, name) != 0)

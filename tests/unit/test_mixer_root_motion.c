@@ -23,12 +23,12 @@ typedef struct {
     oroya_clip *walk, *run;
 } world;
 
-/* A clip moving hips by `stride` in z (and bobbing in y) over `dur`, leg swinging. */
-static oroya_clip *stride_clip(const char *name, float dur, float stride) {
+/* A clip moving `root` by `stride` in z (and bobbing in y) over `dur`, leg swinging. */
+static oroya_clip *stride_clip_on(const char *name, const char *root, float dur, float stride) {
     float times[3] = {0, dur / 2, dur};
     float pos[9] = {0, 1, 0, 0.1f, 1.05f, stride / 2, 0, 1, stride};
     float lq[12] = {0, 0, 0, 1, 0.2588190f, 0, 0, 0.9659258f, 0, 0, 0, 1};
-    oroya_track tr[2] = {{.target = "hips",
+    oroya_track tr[2] = {{.target = root,
                           .property = OROYA_PROPERTY_TRANSLATION,
                           .interpolation = OROYA_INTERP_LINEAR,
                           .times = times,
@@ -47,6 +47,10 @@ static oroya_clip *stride_clip(const char *name, float dur, float stride) {
                  &(oroya_clip_desc){.name = name, .duration = dur, .tracks = tr, .track_count = 2},
                  &c, NULL) == OROYA_OK);
     return c;
+}
+
+static oroya_clip *stride_clip(const char *name, float dur, float stride) {
+    return stride_clip_on(name, "hips", dur, stride);
 }
 
 static void make(world *w, bool rig) {
@@ -320,6 +324,21 @@ static void test_root_rebuilt(void) {
     destroy(&w);
 }
 
+/* A root renamed after set_root_motion is still the root: an action created afterwards on
+ * clips that name it by its new name has its root tracks (the mixer looked them up by the
+ * name at the call, so the renamed root walked off). */
+static void test_root_renamed(void) {
+    world w;
+    make(&w, false);
+    OT_CHECK(oroya_scene_set_name(w.scene, w.hips, "pelvis") == OROYA_OK);
+    oroya_clip *walk = stride_clip_on("walk_pelvis", "pelvis", 1.2f, 1.2f);
+    play_exact(&w, walk, 1.2);
+    run_for(&w, 0.6); /* checks the root stays in place */
+    OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 0.6, 1e-5);
+    destroy(&w);
+    oroya_clip_destroy(walk);
+}
+
 static void test_errors(void) {
     world w;
     make(&w, false);
@@ -409,6 +428,7 @@ int main(void) {
     OT_RUN(test_partial_weights);
     OT_RUN(test_masks_and_additive);
     OT_RUN(test_root_rebuilt);
+    OT_RUN(test_root_renamed);
     OT_RUN(test_errors);
     OT_RUN(test_huge_dt_saturates);
     OT_RUN(test_huge_turn_finite);
