@@ -44,7 +44,8 @@ void cli_warn_ignored_channels(const char *cmd, const char *path, const oroya_gl
 /* Likewise for the animations whose extras (markers, curves) import dropped. */
 void cli_warn_ignored_extras(const char *cmd, const char *path, const oroya_gltf_model *m);
 
-/* oroya_gltf_load with the errors above and cli_warn_ignored_channels. 0 on success; 1 (message printed) on failure. */
+/* oroya_gltf_load with the errors above, cli_warn_ignored_channels and
+ * cli_warn_ignored_extras. 0 on success; 1 (message printed) on failure. */
 int cli_gltf_load(const char *cmd, const char *path, const oroya_gltf_import_desc *desc,
                   oroya_gltf_model **out);
 

@@ -312,11 +312,11 @@ static int run(play *p, play_buf *out) {
                            .allocator = *p->alloc};
     /* The whole scene as the rig (runtime clips are built per action, after the setup's
      * makeClipAdditive). A scene the kernel cannot hold (more than OROYA_POSE_MAX_JOINTS
-     * nodes) plays through the property path alone, with the same results. A non-empty
-     * OROYA_PLAY_NO_RIG in the environment does the same for any scene (a testing aid:
+     * nodes) plays through the property path alone, with the same results.
+     * OROYA_PLAY_NO_RIG=1 in the environment does the same for any scene (a testing aid:
      * tests/conformance/tools/random_scenarios.mjs runs both paths against three.js). */
     const char *no_rig = getenv("OROYA_PLAY_NO_RIG");
-    if (oroya_scene_node_count(p->scene) > 0 && !(no_rig && *no_rig)) {
+    if (oroya_scene_node_count(p->scene) > 0 && !(no_rig && !strcmp(no_rig, "1"))) {
         oroya_error rerr = {0};
         oroya_result rr = oroya_rig_create(
             &(oroya_rig_desc){.scene = p->scene, .name = "the scene", .allocator = *p->alloc},
