@@ -62,6 +62,10 @@ OROYA_API_BEGIN
 #define OROYA_POSE_MAX_JOINTS 4096 /* joints of one skeleton */
 #define OROYA_POSE_MAX_LAYERS 16   /* layers of one character */
 #define OROYA_POSE_MAX_KEYS 65535  /* keys of one track in a runtime clip */
+/* The largest layer weight oroya_pose_character_update takes, the mixer's OROYA_MAX_WEIGHT:
+ * an additive layer scales its deltas by it, which past this leaves float (inf locals) or
+ * turns its rotation into a non-unit one. */
+#define OROYA_POSE_MAX_WEIGHT 1e6f
 
 /* Local transforms of 4 joints, structure of arrays: lane i is joint 4 * block + i. Lanes past
  * the joint count hold the identity. 16-byte aligned (the type says so, so arrays of it on
@@ -215,8 +219,9 @@ typedef struct oroya_pose_character_desc {
 typedef struct oroya_pose_layer {
     const oroya_pose_clip *clip; /* NULL: the slot is skipped */
     float time;                  /* clip-local seconds; outside the keys: the end values */
-    float weight;                /* <= 0 (or NaN): skipped; normal layers are mixed as
-                                     three.js does, additive ones scaled by it */
+    float weight;                /* <= 0 (or NaN): skipped; at most OROYA_POSE_MAX_WEIGHT;
+                                     normal layers are mixed as three.js does, additive ones
+                                     scaled by it */
 } oroya_pose_layer;
 
 oroya_result oroya_pose_character_create(const oroya_pose_character_desc *desc,
@@ -227,7 +232,8 @@ void oroya_pose_character_destroy(oroya_pose_character *character); /* NULL ok *
  * model and bone matrices. With no normal layer of positive weight the local pose is the
  * rest pose (plus the additive layers). Errors: INVALID_ARGUMENT (NULL character, NULL
  * layers with a count, more layers than max_layers, a clip of another skeleton, a time that
- * is not finite); the outputs are then unchanged. Never allocates. */
+ * is not finite, a weight above OROYA_POSE_MAX_WEIGHT or infinite); the outputs are then
+ * unchanged. Never allocates. */
 oroya_result oroya_pose_character_update(oroya_pose_character *character,
                                          const oroya_pose_layer *layers, uint32_t layer_count,
                                          oroya_error *err);

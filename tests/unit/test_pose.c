@@ -1418,6 +1418,75 @@ static void test_non_finite_held(void) {
     oroya_pose_skeleton_destroy(skel);
 }
 
+/* Layer weights are bounded (OROYA_POSE_MAX_WEIGHT, the mixer's OROYA_MAX_WEIGHT): an additive
+ * layer of weight 3e38 gave inf local translations and scales, and of weight 1e20 a local
+ * rotation 0.85 long, with OROYA_OK (the model matrices were held, the locals were not). Now
+ * INVALID_ARGUMENT naming the layer, the outputs unchanged; the bound itself is taken. */
+static void test_layer_weight_bounded(void) {
+    uint32_t parents[1] = {UINT32_MAX};
+    const char *names[1] = {"a"};
+    oroya_pose_skeleton *skel = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
+                  &skel, &err),
+              OROYA_OK);
+    const float times[1] = {0};
+    const float tv[3] = {2, 0, 0}, rv[4] = {0, 0.14943813f, 0, 0.98877108f}, sv[3] = {3, 1, 1};
+    oroya_track tracks[3] = {
+        {.target = "a", .property = OROYA_PROPERTY_TRANSLATION, .components = 3},
+        {.target = "a", .property = OROYA_PROPERTY_ROTATION, .components = 4},
+        {.target = "a", .property = OROYA_PROPERTY_SCALE, .components = 3},
+    };
+    const float *values[3] = {tv, rv, sv};
+    for (int i = 0; i < 3; i++) {
+        tracks[i].interpolation = OROYA_INTERP_LINEAR;
+        tracks[i].key_count = 1;
+        tracks[i].times = times;
+        tracks[i].values = values[i];
+    }
+    oroya_clip *clip = NULL;
+    OT_EQ_INT(
+        oroya_clip_create(&(oroya_clip_desc){.tracks = tracks, .track_count = 3}, &clip, &err),
+        OROYA_OK);
+    oroya_pose_clip *pc = NULL;
+    OT_EQ_INT(
+        oroya_pose_clip_create(
+            &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .additive = true}, &pc, &err),
+        OROYA_OK);
+    oroya_pose_character *c = NULL;
+    OT_EQ_INT(oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &c, &err),
+              OROYA_OK);
+    oroya_soa_transform before;
+    memcpy(&before, oroya_pose_character_locals(c), sizeof before);
+    const float bad[3] = {3e38f, 1e20f, 2e6f};
+    for (int i = 0; i < 3; i++) {
+        oroya_pose_layer layers[2] = {{NULL, 0, 0}, {pc, 0, bad[i]}};
+        memset(&err, 0, sizeof err);
+        OT_EQ_INT(oroya_pose_character_update(c, layers, 2, &err), OROYA_ERR_INVALID_ARGUMENT);
+        OT_CHECK_MSG(strstr(err.message, "layers[1]") &&
+                         strstr(err.message, "OROYA_POSE_MAX_WEIGHT"),
+                     "%s", err.message);
+        OT_CHECK(!memcmp(&before, oroya_pose_character_locals(c), sizeof before));
+        oroya_pose_update up = {c, layers, 2};
+        memset(&err, 0, sizeof err);
+        OT_EQ_INT(oroya_pose_update_batch(&up, 1, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+        OT_CHECK_MSG(strstr(err.message, "updates[0].layers[1]") != NULL, "%s", err.message);
+    }
+    /* At the bound: accepted, and every local finite with a unit rotation. */
+    oroya_pose_layer layer = {pc, 0, OROYA_POSE_MAX_WEIGHT};
+    OT_EQ_INT(oroya_pose_character_update(c, &layer, 1, &err), OROYA_OK);
+    const oroya_soa_transform *l = oroya_pose_character_locals(c);
+    OT_CHECK(ot_all_finite(l->tx, sizeof *l / sizeof(float)));
+    const double len = sqrt((double)l->qx[0] * l->qx[0] + (double)l->qy[0] * l->qy[0] +
+                            (double)l->qz[0] * l->qz[0] + (double)l->qw[0] * l->qw[0]);
+    OT_NEAR(len, 1.0, 1e-6);
+    oroya_pose_character_destroy(c);
+    oroya_pose_clip_destroy(pc);
+    oroya_clip_destroy(clip);
+    oroya_pose_skeleton_destroy(skel);
+}
+
 int main(void) {
     OT_RUN(test_key_times_exact);
     OT_RUN(test_half_turn_arc_matches_track_sample);
@@ -1433,5 +1502,6 @@ int main(void) {
     OT_RUN(test_allocation_failures);
     OT_RUN(test_validity);
     OT_RUN(test_non_finite_held);
+    OT_RUN(test_layer_weight_bounded);
     return ot_finish();
 }
