@@ -157,7 +157,10 @@ typedef struct oroya_pose_clip_desc {
  * oroya_pose_clip_ignored_tracks), as are WEIGHTS tracks; two tracks on one joint channel is
  * INVALID_DATA. Errors: INVALID_ARGUMENT (NULL, a track_joints entry out of range),
  * the clip's validation errors, UNSUPPORTED (a SMOOTH translation or scale track), LIMIT
- * (more than OROYA_POSE_MAX_KEYS keys), OUT_OF_MEMORY. */
+ * (more than OROYA_POSE_MAX_KEYS keys; a CUBICSPLINE rotation track whose curve may reach past
+ * 1e18 per component by the Hermite bound, max(|p0|, |p1|) + 4/27 (|m0| + |m1|) x the key gap:
+ * the kernel samples in float, and gave a zero or NaN rotation; oroya_track_sample, in double,
+ * and a rig's mixer sample it), OUT_OF_MEMORY. */
 oroya_result oroya_pose_clip_create(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                     oroya_error *err);
 void oroya_pose_clip_destroy(oroya_pose_clip *clip);           /* NULL ok */

@@ -507,6 +507,29 @@ static void build_block(oroya_pose_clip *c, const oroya_clip *clip, const oroya_
     }
 }
 
+uint32_t oroya__pose_cubic_rotation_past_float(const oroya_track *t, double *reach) {
+    if (t->property != OROYA_PROPERTY_ROTATION || t->interpolation != OROYA_INTERP_CUBICSPLINE ||
+        t->components != 4) {
+        return 0;
+    }
+    /* The Hermite bound: |h| <= max(|p0|, |p1|) + 4/27 (|m0| + |m1|) gap per component. */
+    for (uint32_t k = 1; k < t->key_count; k++) {
+        const double gap = (double)t->times[k] - (double)t->times[k - 1];
+        const float *k0 = t->values + (size_t)(k - 1) * 12, *k1 = t->values + (size_t)k * 12;
+        for (uint32_t i = 0; i < 4; i++) {
+            const double b = fmax(fabs((double)k0[4 + i]), fabs((double)k1[4 + i])) +
+                             4.0 / 27.0 * (fabs((double)k0[8 + i]) + fabs((double)k1[i])) * gap;
+            if (!(b <= OROYA__POSE_CUBIC_REACH)) {
+                if (reach) {
+                    *reach = b;
+                }
+                return k;
+            }
+        }
+    }
+    return 0;
+}
+
 /* raw: the keys as they are (the mixer's additive clips hold deltas already); else an
  * additive desc or clip gets its keys made relative to the rest pose. */
 static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroya_pose_clip **out,
@@ -567,6 +590,16 @@ static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroy
         if (tr->key_count > OROYA_POSE_MAX_KEYS) {
             return oroya__fail(err, OROYA_ERR_LIMIT, "tracks[%u] (%s): %u keys, at most %u", i,
                                tr->target, tr->key_count, (unsigned)OROYA_POSE_MAX_KEYS);
+        }
+        /* The kernel samples in float: such a curve came out as a zero or NaN rotation (the
+         * mixer samples these tracks itself: oroya__rig_track_outside). */
+        double reach = 0;
+        const uint32_t past = oroya__pose_cubic_rotation_past_float(tr, &reach);
+        if (past) {
+            return oroya__fail(err, OROYA_ERR_LIMIT,
+                               "tracks[%u] (%s rotation): CUBICSPLINE keys %u-%u: tangents times "
+                               "the key gap may reach %g, past the kernel's float sampling (%g)",
+                               i, tr->target, past - 1, past, reach, OROYA__POSE_CUBIC_REACH);
         }
         floats += tr->key_count < 2 ? 2 : tr->key_count;
     }

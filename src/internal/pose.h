@@ -303,13 +303,22 @@ struct oroya_pose_character {
     oroya__pose_guard_report guard; /* the last update's held joints (oroya__pose_guard) */
 };
 
+/* OROYA__POSE_CUBIC_REACH: how far a CUBICSPLINE rotation curve may reach, per component, for
+ * the kernel's float sampling (tangents times the key gap, then the sum of four squares) to
+ * normalize it: 4 * 1e36 is below FLT_MAX. The first key k whose interval [k - 1, k] may reach
+ * past it (with *reach, the bound), or 0 when none does or the track is not a CUBICSPLINE
+ * rotation. Load time only: O(keys). */
+#define OROYA__POSE_CUBIC_REACH 1e18
+uint32_t oroya__pose_cubic_rotation_past_float(const oroya_track *t, double *reach);
+
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
  * blend mode say (the clip is not additive; the mixer's additive clips already hold deltas). */
 oroya_result oroya__pose_clip_create_raw(const oroya_pose_clip_desc *desc, oroya_pose_clip **out,
                                          oroya_error *err);
 
 /* Per block of a layer: values the mixer sampled itself (tracks the kernel has no sampler for:
- * STERP rotations, SMOOTH translations and scales, more keys than a runtime clip holds; their
+ * STERP rotations, SMOOTH translations and scales, more keys than a runtime clip holds,
+ * CUBICSPLINE rotations past OROYA__POSE_CUBIC_REACH; their
  * runtime clip holds a stand-in with the same lane animated) and the lanes they replace, per
  * channel (all-ones words). The kernel takes them in place of its own sample on those lanes. */
 typedef struct oroya__pose_ext {

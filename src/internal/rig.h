@@ -34,7 +34,8 @@ uint32_t oroya__rig_joint_of(const oroya_rig *rig, const oroya_scene *scene, oro
 
 /* Whether the mixer samples this joint track itself and hands the values to the kernel
  * (oroya__pose_ext): STERP rotations, SMOOTH translations and scales, more keys than
- * OROYA_POSE_MAX_KEYS. The runtime clip holds a LINEAR stand-in for it. */
+ * OROYA_POSE_MAX_KEYS, CUBICSPLINE rotations past OROYA__POSE_CUBIC_REACH. The runtime clip
+ * holds a LINEAR stand-in for it. */
 bool oroya__rig_track_outside(const oroya_track *t);
 
 /* Checks that the kernel can play `clip` with tracks bound to kernel joints track_joints

@@ -1487,6 +1487,78 @@ static void test_layer_weight_bounded(void) {
     oroya_pose_skeleton_destroy(skel);
 }
 
+/* A CUBICSPLINE rotation whose tangents times the key gap reach past float (tangents of 1 over
+ * a gap of 1e30, or 1e20 over 1e10: valid tracks, which oroya_track_sample samples in double):
+ * the kernel's float Hermite and normalization gave a zero rotation (not counted as held) or a
+ * NaN one, with OROYA_OK. oroya_pose_clip_create now refuses such a track with LIMIT naming it
+ * and its keys (the compressed path too, which builds the float clip first); a curve within
+ * the bound still samples as oroya_track_sample does. */
+static void test_cubic_rotation_past_float(void) {
+    uint32_t parents[1] = {UINT32_MAX};
+    const char *names[1] = {"a"};
+    oroya_pose_skeleton *skel = NULL;
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
+                  &skel, &err),
+              OROYA_OK);
+    const struct {
+        float gap, tangent;
+        bool ok;
+    } cases[] = {{1e30f, 1, false}, {1e10f, 1e20f, false}, {1, 1e30f, false}, {1e10f, 1, true}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const float times[2] = {0, cases[c].gap}, m = cases[c].tangent;
+        const float values[24] = {0, 0, 0, 0, 0, 0,    0, 1,    m, 0, 0, 0,
+                                  0, m, 0, 0, 0, 0.6f, 0, 0.8f, 0, 0, 0, 0};
+        const oroya_track t = {.target = "a",
+                               .property = OROYA_PROPERTY_ROTATION,
+                               .interpolation = OROYA_INTERP_CUBICSPLINE,
+                               .components = 4,
+                               .key_count = 2,
+                               .times = times,
+                               .values = values};
+        oroya_clip *clip = NULL;
+        OT_EQ_INT(
+            oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, &err),
+            OROYA_OK);
+        oroya_pose_clip *pc = NULL;
+        memset(&err, 0, sizeof err);
+        const oroya_result r = oroya_pose_clip_create(
+            &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip}, &pc, &err);
+        if (!cases[c].ok) {
+            OT_EQ_INT(r, OROYA_ERR_LIMIT);
+            OT_CHECK(pc == NULL);
+            OT_CHECK_MSG(strstr(err.message, "tracks[0]") && strstr(err.message, "keys 0-1"), "%s",
+                         err.message);
+            const oroya_pose_compress cmp = {.tolerance = 1e-2f};
+            OT_EQ_INT(oroya_pose_clip_create(
+                          &(oroya_pose_clip_desc){.skeleton = skel, .clip = clip, .compress = &cmp},
+                          &pc, &err),
+                      OROYA_ERR_LIMIT);
+            oroya_clip_destroy(clip);
+            continue;
+        }
+        OT_EQ_INT(r, OROYA_OK);
+        oroya_pose_character *ch = NULL;
+        OT_EQ_INT(
+            oroya_pose_character_create(&(oroya_pose_character_desc){.skeleton = skel}, &ch, &err),
+            OROYA_OK);
+        const oroya_pose_layer layer = {pc, 0.3f * cases[c].gap, 1};
+        OT_EQ_INT(oroya_pose_character_update(ch, &layer, 1, &err), OROYA_OK);
+        const oroya_soa_transform *l = oroya_pose_character_locals(ch);
+        float want[4];
+        oroya_track_sample(&clip->tracks[0], layer.time, NULL, NULL, want);
+        OT_NEAR(l->qx[0], want[0], 1e-6);
+        OT_NEAR(l->qy[0], want[1], 1e-6);
+        OT_NEAR(l->qz[0], want[2], 1e-6);
+        OT_NEAR(l->qw[0], want[3], 1e-6);
+        oroya_pose_character_destroy(ch);
+        oroya_pose_clip_destroy(pc);
+        oroya_clip_destroy(clip);
+    }
+    oroya_pose_skeleton_destroy(skel);
+}
+
 int main(void) {
     OT_RUN(test_key_times_exact);
     OT_RUN(test_half_turn_arc_matches_track_sample);
@@ -1503,5 +1575,6 @@ int main(void) {
     OT_RUN(test_validity);
     OT_RUN(test_non_finite_held);
     OT_RUN(test_layer_weight_bounded);
+    OT_RUN(test_cubic_rotation_past_float);
     return ot_finish();
 }
