@@ -18,10 +18,13 @@
  * t += w * delta, s += w * delta, where the deltas are the clip's keys relative to the rest
  * pose (made at clip build time, as AnimationUtils.makeClipAdditive does).
  * Sampling reproduces oroya_track_sample (STEP, LINEAR, CUBICSPLINE; SMOOTH and STERP
- * rotations sample as LINEAR, as there) within 1e-6, computed in float with SSE2; between two
- * rotation keys it takes oroya_track_sample's arc (decided in double) also where the float
- * sign test would not (keys a half turn apart: such a key is stored moved by about 1e-7, see
- * docs/pose.md).
+ * rotations sample as LINEAR, as there) within 1e-6, computed in float with SSE2 (except
+ * CUBICSPLINE rotations: the kernel normalizes them also before the first and after the last
+ * key, where oroya_track_sample returns the key as given, which may be up to
+ * OROYA_CLIP_UNIT_TOLERANCE off unit; and a curve through zero, keys q then -q, is NaN in the
+ * kernel, the identity in oroya_track_sample: see docs/pose.md); between two rotation keys
+ * it takes oroya_track_sample's arc (decided in double) also where the float sign test would
+ * not (keys a half turn apart: such a key is stored moved by about 1e-7, see docs/pose.md).
  *
  * What it does not do: time keeping, looping and events (pass clip-local times; see
  * oroya/mixer.h for three.js actions), scene binding, morph weights (WEIGHTS tracks are

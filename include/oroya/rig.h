@@ -107,7 +107,8 @@ const oroya_pose_clip *oroya_rig_clip(const oroya_rig *rig, const oroya_clip *cl
  * on one joint channel. Tracks on other nodes, names missing from the rig and morph weights
  * are fine (the property path plays them). Tracks on joints that the kernel has no sampler
  * for (STERP rotations, SMOOTH translations and scales, more than OROYA_POSE_MAX_KEYS keys,
- * CUBICSPLINE rotations whose tangents times the key gap reach past 1e18) are fine too: the mixer samples them with the property path's sampler and the kernel blends
+ * CUBICSPLINE rotations whose tangents times the key gap reach past 1e18 or whose curve may
+ * pass near zero, such as keys q then -q) are fine too: the mixer samples them with the property path's sampler and the kernel blends
  * them with the rest. Load-time only. */
 oroya_result oroya_rig_clip_status(const oroya_rig *rig, const oroya_clip *clip, oroya_error *err);
 

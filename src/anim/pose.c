@@ -530,6 +530,36 @@ uint32_t oroya__pose_cubic_rotation_past_float(const oroya_track *t, double *rea
     return 0;
 }
 
+bool oroya__pose_cubic_rotation_near_zero(const oroya_track *t) {
+    if (t->property != OROYA_PROPERTY_ROTATION || t->interpolation != OROYA_INTERP_CUBICSPLINE ||
+        t->components != 4) {
+        return false;
+    }
+    /* |h(s)| >= (distance from 0 to the segment p0 p1) - 4/27 (|m0| + |m1|) gap: the value
+     * weights sum to 1 and lie in [0, 1], the tangent weights are at most 4/27. */
+    for (uint32_t k = 1; k < t->key_count; k++) {
+        const double gap = (double)t->times[k] - (double)t->times[k - 1];
+        const float *k0 = t->values + (size_t)(k - 1) * 12, *k1 = t->values + (size_t)k * 12;
+        double pd = 0, dd = 0, m0 = 0, m1 = 0;
+        for (uint32_t i = 0; i < 4; i++) {
+            const double p = k0[4 + i], d = (double)k1[4 + i] - p;
+            pd += p * d, dd += d * d;
+            m0 += (double)k0[8 + i] * k0[8 + i], m1 += (double)k1[i] * k1[i];
+        }
+        const double lambda = dd > 0 ? fmin(1.0, fmax(0.0, -pd / dd)) : 0.0;
+        double dist = 0;
+        for (uint32_t i = 0; i < 4; i++) {
+            const double c = k0[4 + i] + lambda * ((double)k1[4 + i] - k0[4 + i]);
+            dist += c * c;
+        }
+        const double reach = 4.0 / 27.0 * (sqrt(m0) + sqrt(m1)) * gap;
+        if (!(sqrt(dist) - reach > OROYA__POSE_CUBIC_MIN_LENGTH)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* raw: the keys as they are (the mixer's additive clips hold deltas already); else an
  * additive desc or clip gets its keys made relative to the rest pose. */
 static oroya_result clip_create(const oroya_pose_clip_desc *desc, bool raw, oroya_pose_clip **out,

@@ -62,7 +62,8 @@ bool oroya__rig_track_outside(const oroya_track *t) {
     return ch >= 0 && (t->interpolation == OROYA_INTERP_STERP ||
                        (t->interpolation == OROYA_INTERP_SMOOTH && ch != 1) ||
                        t->key_count > OROYA_POSE_MAX_KEYS ||
-                       oroya__pose_cubic_rotation_past_float(t, NULL) != 0);
+                       oroya__pose_cubic_rotation_past_float(t, NULL) != 0 ||
+                       oroya__pose_cubic_rotation_near_zero(t));
 }
 
 oroya_result oroya__rig_make_clip(const oroya_rig *rig, const oroya_clip *clip,

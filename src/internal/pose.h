@@ -310,6 +310,13 @@ struct oroya_pose_character {
  * rotation. Load time only: O(keys). */
 #define OROYA__POSE_CUBIC_REACH 1e18
 uint32_t oroya__pose_cubic_rotation_past_float(const oroya_track *t, double *reach);
+/* Whether a CUBICSPLINE rotation curve may come within OROYA__POSE_CUBIC_MIN_LENGTH of zero
+ * (keys nearly opposite, such as q then -q, with small tangents: the curve passes through 0
+ * midway, where the kernel's float normalization gives NaN and oroya_track_sample, as three.js,
+ * the identity). A conservative test by the Hermite bound; false for other tracks. Load time
+ * only: O(keys). */
+#define OROYA__POSE_CUBIC_MIN_LENGTH 1e-3
+bool oroya__pose_cubic_rotation_near_zero(const oroya_track *t);
 
 /* oroya_pose_clip_create with the keys as they are, whatever desc.additive and the clip's
  * blend mode say (the clip is not additive; the mixer's additive clips already hold deltas). */

@@ -34,7 +34,8 @@ uint32_t oroya__rig_joint_of(const oroya_rig *rig, const oroya_scene *scene, oro
 
 /* Whether the mixer samples this joint track itself and hands the values to the kernel
  * (oroya__pose_ext): STERP rotations, SMOOTH translations and scales, more keys than
- * OROYA_POSE_MAX_KEYS, CUBICSPLINE rotations past OROYA__POSE_CUBIC_REACH. The runtime clip
+ * OROYA_POSE_MAX_KEYS, CUBICSPLINE rotations past OROYA__POSE_CUBIC_REACH or whose curve may
+ * come near zero (oroya__pose_cubic_rotation_near_zero). The runtime clip
  * holds a LINEAR stand-in for it. */
 bool oroya__rig_track_outside(const oroya_track *t);
 

@@ -1333,6 +1333,61 @@ static void test_rig_cubic_rotation_past_float(void) {
     oroya_scene_destroy(scene);
 }
 
+/* The same for a CUBICSPLINE rotation whose curve passes through zero: keys q then -q (one
+ * rotation) with zero tangents are 0 midway, which oroya_track_sample, as three.js's normalize,
+ * takes as the identity. The kernel's float normalization gave NaN there, and a mixer on a rig
+ * wrote that NaN rotation into the scene with OROYA_OK (without a rig: the identity). */
+static void test_rig_cubic_rotation_through_zero(void) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node a = {0}, b = {0};
+    OT_EQ_INT(oroya_scene_add_node(scene, "a", (oroya_node){0}, OROYA_NODE_BONE, &a), OROYA_OK);
+    OT_EQ_INT(oroya_scene_add_node(scene, "b", a, OROYA_NODE_BONE, &b), OROYA_OK);
+    oroya_scene_update_world(scene);
+    const float times[2] = {0, 1};
+    const float values[24] = {0, 0, 0, 0, 0, 0.6f,  0, 0.8f,  0, 0, 0, 0,
+                              0, 0, 0, 0, 0, -0.6f, 0, -0.8f, 0, 0, 0, 0};
+    const oroya_track t = {.target = "a",
+                           .property = OROYA_PROPERTY_ROTATION,
+                           .interpolation = OROYA_INTERP_CUBICSPLINE,
+                           .components = 4,
+                           .key_count = 2,
+                           .times = times,
+                           .values = values};
+    oroya_error err = {0};
+    oroya_clip *clip = NULL;
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, &err),
+              OROYA_OK);
+    oroya_rig *rig = NULL;
+    const oroya_clip *clips[1] = {clip};
+    OT_EQ_INT(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .clips = clips, .clip_count = 1},
+                               &rig, &err),
+              OROYA_OK);
+    oroya_mixer *mixer = NULL;
+    OT_EQ_INT(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &mixer), OROYA_OK);
+    oroya_action *action = NULL;
+    OT_EQ_INT(oroya_mixer_clip_action(mixer, clip, &action), OROYA_OK);
+    oroya_action_play(action);
+    const double steps[3] = {0.25, 0.25, 0.25}; /* clip times 0.25, 0.5 (the zero), 0.75 */
+    double time = 0;
+    for (int i = 0; i < 3; i++) {
+        time += steps[i];
+        OT_EQ_INT(oroya_mixer_update(mixer, steps[i]), OROYA_OK);
+        oroya_transform got;
+        OT_EQ_INT(oroya_scene_get_transform(scene, a, &got), OROYA_OK);
+        float want[4];
+        oroya_track_sample(&clip->tracks[0], time, NULL, NULL, want);
+        OT_NEAR(got.rotation.x, want[0], 1e-6);
+        OT_NEAR(got.rotation.y, want[1], 1e-6);
+        OT_NEAR(got.rotation.z, want[2], 1e-6);
+        OT_NEAR(got.rotation.w, want[3], 1e-6);
+    }
+    oroya_mixer_destroy(mixer);
+    oroya_rig_destroy(rig);
+    oroya_clip_destroy(clip);
+    oroya_scene_destroy(scene);
+}
+
 int main(void) {
     OT_RUN(test_float_below);
     OT_RUN(test_clip_action_identity);
@@ -1357,5 +1412,6 @@ int main(void) {
     OT_RUN(test_morph_weights);
     OT_RUN(test_update_does_not_allocate);
     OT_RUN(test_rig_cubic_rotation_past_float);
+    OT_RUN(test_rig_cubic_rotation_through_zero);
     return ot_finish();
 }
