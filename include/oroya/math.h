@@ -84,10 +84,12 @@ void oroya_mat4_decompose(oroya_mat4 m, oroya_vec3 *translation, oroya_quat *rot
                           oroya_vec3 *scale);
 float oroya_mat4_determinant(oroya_mat4 m);
 /* General inverse. Returns false and writes the zero matrix to *out when m is singular
- * (|det| below 1e-30 or not finite). */
+ * (|det| below 1e-30 or not finite) or its inverse does not fit in float (an element past
+ * FLT_MAX: a scale of 1e-39, say). */
 bool oroya_mat4_invert(oroya_mat4 m, oroya_mat4 *out);
 /* Inverse of an affine matrix (last row 0 0 0 1): cheaper than the general one. Returns
- * false and writes the zero matrix when the 3x3 part is singular. */
+ * false and writes the zero matrix when the 3x3 part is singular or the inverse does not fit
+ * in float, as oroya_mat4_invert. */
 bool oroya_mat4_invert_affine(oroya_mat4 m, oroya_mat4 *out);
 /* m * (p, 1), without the projective divide. */
 oroya_vec3 oroya_mat4_transform_point(oroya_mat4 m, oroya_vec3 p);

@@ -140,9 +140,9 @@ oroya_result oroya_scene_set_parent(oroya_scene *scene, oroya_node node, oroya_n
  * matrices of the last update_world. Shear that TRS cannot hold (non-uniform scale under a
  * rotated parent) is lost, as in three.js; so is the orientation of a node with a zero scale
  * axis (decompose gives it the identity rotation). Errors: those of set_parent,
- * INVALID_ARGUMENT when the new parent's world matrix is singular, and NON_FINITE when the new
- * local transform overflows float (a tiny parent scale under a far node); nothing changes
- * then. */
+ * INVALID_ARGUMENT when the new parent's world matrix is singular or its inverse does not fit
+ * in float (oroya_mat4_invert_affine), and NON_FINITE when the new local transform overflows
+ * float (a tiny parent scale under a far node); nothing changes then. */
 oroya_result oroya_scene_attach(oroya_scene *scene, oroya_node node, oroya_node parent);
 
 /* The first node in dense order whose name equals `name` (byte comparison). A linear scan:
@@ -321,7 +321,8 @@ oroya_result oroya_scene_set_camera(oroya_scene *scene, oroya_node node,
 oroya_result oroya_scene_get_camera(const oroya_scene *scene, oroya_node node,
                                     oroya_camera *out); /* NOT_FOUND when none */
 /* The view matrix of a camera node: the inverse of its world matrix (as of the last
- * update_world). Errors: INVALID_ARGUMENT (also: singular world matrix), STALE_HANDLE. */
+ * update_world). Errors: INVALID_ARGUMENT (also: a singular world matrix, or one whose inverse
+ * does not fit in float, such as a scale of 1e-39), STALE_HANDLE. */
 oroya_result oroya_scene_camera_view(const oroya_scene *scene, oroya_node node, oroya_mat4 *out);
 
 typedef enum oroya_light_type {

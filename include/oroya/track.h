@@ -28,6 +28,9 @@
  * the last bit of a key that is not exactly unit length). A NaN time samples as "after the
  * last key", as three.js does.
  *
+ * `out` must not overlap the track's times or values (components are written while keys are
+ * still read: sampling into a key array gave other values).
+ *
  * Threading: sampling reads the track and writes only `out` and `*cursor`, so any number of
  * threads may sample one track at once, each with its own cursor. Nothing here allocates.
  *

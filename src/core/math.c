@@ -1,6 +1,7 @@
 /* Vectors, quaternions, matrices and Hermite interpolation. See include/oroya/math.h. */
 #include "oroya/math.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -311,6 +312,14 @@ bool oroya_mat4_invert(oroya_mat4 m, oroya_mat4 *out) {
     inv[13] = (a00 * b[9] - a01 * b[7] + a02 * b[6]) * id;
     inv[14] = (a31 * b[1] - a30 * b[3] - a32 * b[0]) * id;
     inv[15] = (a20 * b[3] - a21 * b[1] + a22 * b[0]) * id;
+    /* A finite det does not make a finite float inverse: diag(1e-39, 1e20, 1e20, 1) gave inf
+     * with true. */
+    for (int i = 0; i < 16; i++) {
+        if (!(fabs(inv[i]) <= FLT_MAX)) {
+            memset(out, 0, sizeof *out);
+            return false;
+        }
+    }
     for (int i = 0; i < 16; i++) {
         out->m[i] = (float)inv[i];
     }
@@ -346,8 +355,18 @@ bool oroya_mat4_invert_affine(oroya_mat4 m, oroya_mat4 *out) {
         }
         o.m[c * 4 + 3] = 0.0f;
     }
+    bool fits = true;
     for (int row = 0; row < 3; row++) {
-        o.m[12 + row] = (float)-(r[row] * a[12] + r[3 + row] * a[13] + r[6 + row] * a[14]);
+        const double t = -(r[row] * a[12] + r[3 + row] * a[13] + r[6 + row] * a[14]);
+        fits = fits && fabs(r[row]) <= FLT_MAX && fabs(r[3 + row]) <= FLT_MAX &&
+               fabs(r[6 + row]) <= FLT_MAX && fabs(t) <= FLT_MAX;
+        o.m[12 + row] = (float)t;
+    }
+    if (!fits) {
+        /* As oroya_mat4_invert: a scale of 1e-39 or a translation of 3e38 under a scale of
+         * 0.5 gave inf with true (a camera's view matrix, oroya_scene_camera_view). */
+        memset(out, 0, sizeof *out);
+        return false;
     }
     o.m[15] = 1.0f;
     *out = o;

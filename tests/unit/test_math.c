@@ -309,6 +309,32 @@ static void test_property_inverse(void) {
         &zi));
 }
 
+/* A finite determinant does not make a finite float inverse: diag(1e-39, 1e20, 1e20, 1) has
+ * det 10 and an inverse element of 1e39, and a translation of 3e38 under a scale of 0.5 one
+ * of -6e38. Both inverses gave inf with true (oroya_scene_camera_view passed it on with OK);
+ * now false and the zero matrix, as for a singular matrix. */
+static void test_inverse_past_float(void) {
+    oroya_mat4 m = oroya_mat4_identity();
+    m.m[0] = 1e-39f;
+    m.m[5] = m.m[10] = 1e20f;
+    oroya_mat4 out;
+    OT_CHECK(!oroya_mat4_invert(m, &out));
+    OT_CHECK(out.m[0] == 0.0f && out.m[15] == 0.0f);
+    OT_CHECK(!oroya_mat4_invert_affine(m, &out));
+    OT_CHECK(out.m[0] == 0.0f && out.m[15] == 0.0f);
+    m = oroya_mat4_identity();
+    m.m[0] = 0.5f;
+    m.m[12] = 3e38f;
+    OT_CHECK(!oroya_mat4_invert(m, &out));
+    OT_CHECK(ot_all_finite(out.m, 16));
+    OT_CHECK(!oroya_mat4_invert_affine(m, &out));
+    OT_CHECK(ot_all_finite(out.m, 16));
+    /* Just inside float: inverted. */
+    m.m[12] = 1e38f;
+    OT_CHECK(oroya_mat4_invert(m, &out) && fabsf(out.m[12] + 2e38f) <= 1e32f);
+    OT_CHECK(oroya_mat4_invert_affine(m, &out) && fabsf(out.m[12] + 2e38f) <= 1e32f);
+}
+
 static void test_degenerate_inputs(void) {
     oroya_quat q = oroya_quat_normalize((oroya_quat){0, 0, 0, 0});
     OT_CHECK(q.w == 1.0f && q.x == 0.0f);
@@ -333,5 +359,6 @@ int main(void) {
     OT_RUN(test_property_decompose_compose);
     OT_RUN(test_property_inverse);
     OT_RUN(test_degenerate_inputs);
+    OT_RUN(test_inverse_past_float);
     return ot_finish();
 }
