@@ -1275,58 +1275,85 @@ static void test_rig_clip_address_reused(void) {
     oroya_scene_destroy(s);
 }
 
+/* A scene of bones "a" (the root) and "b" under it, world matrices up to date. */
+static oroya_scene *cubic_scene(oroya_node *a) {
+    oroya_scene *scene = NULL;
+    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
+    oroya_node b = {0};
+    OT_EQ_INT(oroya_scene_add_node(scene, "a", (oroya_node){0}, OROYA_NODE_BONE, a), OROYA_OK);
+    OT_EQ_INT(oroya_scene_add_node(scene, "b", *a, OROYA_NODE_BONE, &b), OROYA_OK);
+    oroya_scene_update_world(scene);
+    return scene;
+}
+
+/* A rig over the scene and its mixer playing one clip: a CUBICSPLINE rotation of "a" with two
+ * keys at times[0..1] (values: in-tangent, value, out-tangent per key). */
+typedef struct {
+    oroya_clip *clip;
+    oroya_rig *rig;
+    oroya_mixer *mixer;
+} cubic_play;
+
+static cubic_play cubic_play_start(oroya_scene *scene, const float *times, const float *values) {
+    const oroya_track t = {.target = "a",
+                           .property = OROYA_PROPERTY_ROTATION,
+                           .interpolation = OROYA_INTERP_CUBICSPLINE,
+                           .components = 4,
+                           .key_count = 2,
+                           .times = times,
+                           .values = values};
+    cubic_play p = {0};
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &p.clip, &err),
+              OROYA_OK);
+    const oroya_clip *clips[1] = {p.clip};
+    OT_EQ_INT(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .clips = clips, .clip_count = 1},
+                               &p.rig, &err),
+              OROYA_OK);
+    OT_EQ_INT(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = p.rig}, &p.mixer), OROYA_OK);
+    oroya_action *action = NULL;
+    OT_EQ_INT(oroya_mixer_clip_action(p.mixer, p.clip, &action), OROYA_OK);
+    oroya_action_play(action);
+    return p;
+}
+
+/* After an update to clip time `time`: node a's rotation is unit and oroya_track_sample's. */
+static void cubic_play_check(const oroya_scene *scene, oroya_node a, const cubic_play *p,
+                             double time) {
+    oroya_transform got;
+    OT_EQ_INT(oroya_scene_get_transform(scene, a, &got), OROYA_OK);
+    float want[4];
+    oroya_track_sample(&p->clip->tracks[0], time, NULL, NULL, want);
+    OT_NEAR(oroya_quat_length(got.rotation), 1.0, 1e-6);
+    OT_NEAR(got.rotation.x, want[0], 1e-6);
+    OT_NEAR(got.rotation.y, want[1], 1e-6);
+    OT_NEAR(got.rotation.z, want[2], 1e-6);
+    OT_NEAR(got.rotation.w, want[3], 1e-6);
+}
+
+static void cubic_play_end(cubic_play *p) {
+    oroya_mixer_destroy(p->mixer);
+    oroya_rig_destroy(p->rig);
+    oroya_clip_destroy(p->clip);
+}
+
 /* A mixer on a rig plays a CUBICSPLINE rotation whose tangents times the key gap reach past
  * float (tangents of 1 over a gap of 1e30) with its own double sampler, as it plays STERP
  * tracks: the kernel wrote a zero or NaN rotation into the scene with OROYA_OK, where the
  * same mixer without a rig wrote oroya_track_sample's unit rotation. */
 static void test_rig_cubic_rotation_past_float(void) {
-    oroya_scene *scene = NULL;
-    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
-    oroya_node a = {0}, b = {0};
-    OT_EQ_INT(oroya_scene_add_node(scene, "a", (oroya_node){0}, OROYA_NODE_BONE, &a), OROYA_OK);
-    OT_EQ_INT(oroya_scene_add_node(scene, "b", a, OROYA_NODE_BONE, &b), OROYA_OK);
-    oroya_scene_update_world(scene);
+    oroya_node a = {0};
+    oroya_scene *scene = cubic_scene(&a);
     const float gaps[2] = {1e30f, 1e10f}, tangents[2] = {1, 1e20f};
     for (int c = 0; c < 2; c++) {
         const float times[2] = {0, gaps[c]}, m = tangents[c];
         const float values[24] = {0, 0, 0, 0, 0, 0,    0, 1,    m, 0, 0, 0,
                                   0, m, 0, 0, 0, 0.6f, 0, 0.8f, 0, 0, 0, 0};
-        const oroya_track t = {.target = "a",
-                               .property = OROYA_PROPERTY_ROTATION,
-                               .interpolation = OROYA_INTERP_CUBICSPLINE,
-                               .components = 4,
-                               .key_count = 2,
-                               .times = times,
-                               .values = values};
-        oroya_error err = {0};
-        oroya_clip *clip = NULL;
-        OT_EQ_INT(
-            oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, &err),
-            OROYA_OK);
-        oroya_rig *rig = NULL;
-        const oroya_clip *clips[1] = {clip};
-        OT_EQ_INT(
-            oroya_rig_create(&(oroya_rig_desc){.scene = scene, .clips = clips, .clip_count = 1},
-                             &rig, &err),
-            OROYA_OK);
-        oroya_mixer *mixer = NULL;
-        OT_EQ_INT(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &mixer), OROYA_OK);
-        oroya_action *action = NULL;
-        OT_EQ_INT(oroya_mixer_clip_action(mixer, clip, &action), OROYA_OK);
-        oroya_action_play(action);
+        cubic_play p = cubic_play_start(scene, times, values);
         const double time = 0.3 * gaps[c];
-        OT_EQ_INT(oroya_mixer_update(mixer, time), OROYA_OK);
-        oroya_transform got;
-        OT_EQ_INT(oroya_scene_get_transform(scene, a, &got), OROYA_OK);
-        float want[4];
-        oroya_track_sample(&clip->tracks[0], time, NULL, NULL, want);
-        OT_NEAR(oroya_quat_length(got.rotation), 1.0, 1e-6);
-        OT_NEAR(got.rotation.x, want[0], 1e-6);
-        OT_NEAR(got.rotation.y, want[1], 1e-6);
-        OT_NEAR(got.rotation.w, want[3], 1e-6);
-        oroya_mixer_destroy(mixer);
-        oroya_rig_destroy(rig);
-        oroya_clip_destroy(clip);
+        OT_EQ_INT(oroya_mixer_update(p.mixer, time), OROYA_OK);
+        cubic_play_check(scene, a, &p, time);
+        cubic_play_end(&p);
         const oroya_transform id = oroya_transform_identity();
         OT_EQ_INT(oroya_scene_set_transform(scene, a, &id), OROYA_OK);
     }
@@ -1338,53 +1365,20 @@ static void test_rig_cubic_rotation_past_float(void) {
  * takes as the identity. The kernel's float normalization gave NaN there, and a mixer on a rig
  * wrote that NaN rotation into the scene with OROYA_OK (without a rig: the identity). */
 static void test_rig_cubic_rotation_through_zero(void) {
-    oroya_scene *scene = NULL;
-    OT_EQ_INT(oroya_scene_create(NULL, &scene), OROYA_OK);
-    oroya_node a = {0}, b = {0};
-    OT_EQ_INT(oroya_scene_add_node(scene, "a", (oroya_node){0}, OROYA_NODE_BONE, &a), OROYA_OK);
-    OT_EQ_INT(oroya_scene_add_node(scene, "b", a, OROYA_NODE_BONE, &b), OROYA_OK);
-    oroya_scene_update_world(scene);
+    oroya_node a = {0};
+    oroya_scene *scene = cubic_scene(&a);
     const float times[2] = {0, 1};
     const float values[24] = {0, 0, 0, 0, 0, 0.6f,  0, 0.8f,  0, 0, 0, 0,
                               0, 0, 0, 0, 0, -0.6f, 0, -0.8f, 0, 0, 0, 0};
-    const oroya_track t = {.target = "a",
-                           .property = OROYA_PROPERTY_ROTATION,
-                           .interpolation = OROYA_INTERP_CUBICSPLINE,
-                           .components = 4,
-                           .key_count = 2,
-                           .times = times,
-                           .values = values};
-    oroya_error err = {0};
-    oroya_clip *clip = NULL;
-    OT_EQ_INT(oroya_clip_create(&(oroya_clip_desc){.tracks = &t, .track_count = 1}, &clip, &err),
-              OROYA_OK);
-    oroya_rig *rig = NULL;
-    const oroya_clip *clips[1] = {clip};
-    OT_EQ_INT(oroya_rig_create(&(oroya_rig_desc){.scene = scene, .clips = clips, .clip_count = 1},
-                               &rig, &err),
-              OROYA_OK);
-    oroya_mixer *mixer = NULL;
-    OT_EQ_INT(oroya_mixer_create(scene, &(oroya_mixer_desc){.rig = rig}, &mixer), OROYA_OK);
-    oroya_action *action = NULL;
-    OT_EQ_INT(oroya_mixer_clip_action(mixer, clip, &action), OROYA_OK);
-    oroya_action_play(action);
+    cubic_play p = cubic_play_start(scene, times, values);
     const double steps[3] = {0.25, 0.25, 0.25}; /* clip times 0.25, 0.5 (the zero), 0.75 */
     double time = 0;
     for (int i = 0; i < 3; i++) {
         time += steps[i];
-        OT_EQ_INT(oroya_mixer_update(mixer, steps[i]), OROYA_OK);
-        oroya_transform got;
-        OT_EQ_INT(oroya_scene_get_transform(scene, a, &got), OROYA_OK);
-        float want[4];
-        oroya_track_sample(&clip->tracks[0], time, NULL, NULL, want);
-        OT_NEAR(got.rotation.x, want[0], 1e-6);
-        OT_NEAR(got.rotation.y, want[1], 1e-6);
-        OT_NEAR(got.rotation.z, want[2], 1e-6);
-        OT_NEAR(got.rotation.w, want[3], 1e-6);
+        OT_EQ_INT(oroya_mixer_update(p.mixer, steps[i]), OROYA_OK);
+        cubic_play_check(scene, a, &p, time);
     }
-    oroya_mixer_destroy(mixer);
-    oroya_rig_destroy(rig);
-    oroya_clip_destroy(clip);
+    cubic_play_end(&p);
     oroya_scene_destroy(scene);
 }
 

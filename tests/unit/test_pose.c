@@ -1052,6 +1052,18 @@ static void test_kernels_signed_zero(void) {
     oroya_pose_skeleton_destroy(skel);
 }
 
+/* A skeleton of one joint "a" at the identity rest. */
+static oroya_pose_skeleton *one_joint_skeleton(void) {
+    uint32_t parents[1] = {UINT32_MAX};
+    const char *names[1] = {"a"};
+    oroya_pose_skeleton *skel = NULL;
+    OT_EQ_INT(oroya_pose_skeleton_create(
+                  &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
+                  &skel, NULL),
+              OROYA_OK);
+    return skel;
+}
+
 /* An additive rotation weighted above 1 extrapolates along the great circle, as three.js's
  * slerpFlat(identity, delta, w) does (this file's ref_slerp, in double, on the float key);
  * with the key's half angle h that is about a rotation by 2 w h. Both kernels, deltas up to
@@ -1060,12 +1072,7 @@ static void test_kernels_signed_zero(void) {
  * w / sin(h), so the bound is 2e-7 * w / sin(h) + 1e-7: 5e-7 at w = 2 and 170 degrees,
  * 2e-5 at w = 16 and 20 degrees. */
 static void test_additive_weight_above_one(void) {
-    uint32_t parents[1] = {UINT32_MAX};
-    const char *names[1] = {"a"};
-    oroya_pose_skeleton *skel = NULL;
-    OT_CHECK(oroya_pose_skeleton_create(
-                 &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
-                 &skel, NULL) == OROYA_OK);
+    oroya_pose_skeleton *skel = one_joint_skeleton();
     double worst = 0; /* error / bound */
     for (int deg = 20; deg <= 170; deg += 30) {
         const double half = deg * 3.14159265358979323846 / 360;
@@ -1423,14 +1430,8 @@ static void test_non_finite_held(void) {
  * rotation 0.85 long, with OROYA_OK (the model matrices were held, the locals were not). Now
  * INVALID_ARGUMENT naming the layer, the outputs unchanged; the bound itself is taken. */
 static void test_layer_weight_bounded(void) {
-    uint32_t parents[1] = {UINT32_MAX};
-    const char *names[1] = {"a"};
-    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_skeleton *skel = one_joint_skeleton();
     oroya_error err = {0};
-    OT_EQ_INT(oroya_pose_skeleton_create(
-                  &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
-                  &skel, &err),
-              OROYA_OK);
     const float times[1] = {0};
     const float tv[3] = {2, 0, 0}, rv[4] = {0, 0.14943813f, 0, 0.98877108f}, sv[3] = {3, 1, 1};
     oroya_track tracks[3] = {
@@ -1494,14 +1495,8 @@ static void test_layer_weight_bounded(void) {
  * and its keys (the compressed path too, which builds the float clip first); a curve within
  * the bound still samples as oroya_track_sample does. */
 static void test_cubic_rotation_past_float(void) {
-    uint32_t parents[1] = {UINT32_MAX};
-    const char *names[1] = {"a"};
-    oroya_pose_skeleton *skel = NULL;
+    oroya_pose_skeleton *skel = one_joint_skeleton();
     oroya_error err = {0};
-    OT_EQ_INT(oroya_pose_skeleton_create(
-                  &(oroya_pose_skeleton_desc){.joint_count = 1, .parents = parents, .names = names},
-                  &skel, &err),
-              OROYA_OK);
     const struct {
         float gap, tangent;
         bool ok;
