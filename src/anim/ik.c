@@ -36,6 +36,15 @@
 #define HOT static inline
 #endif
 
+/* The rare paths of the per-frame code (the double solver a float path sends back, fallbacks):
+ * out of line and apart from it, so that the code a frame runs stays small (docs/ik.md,
+ * "Cost": the frame's code did not fit the instruction cache). */
+#if defined(__GNUC__) || defined(__clang__)
+#define COLD static __attribute__((noinline, cold))
+#else
+#define COLD static
+#endif
+
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__ELF__) &&        \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) &&                             \
     !defined(OROYA_IK_NO_CLONES)
@@ -2409,12 +2418,41 @@ HOT bool run_fast_two_bone(const oroya__ik_pose *c, const oroya_ik *ik, const ui
     return true;
 }
 
+typedef enum { AIM_WALK_NO, AIM_WALK_SOLVED, AIM_WALK_FELL_BACK } aim_walk;
+/* run_aim_walk's double solver (the float path did not apply or sent the chain back). */
+COLD aim_walk aim_walk_double(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, v4 a,
+                              const v4 *cols, v4 pq, const v4 *xs, const v4 *rs, oroya_quat *q) {
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        const float l2 = q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z + q[k].w * q[k].w;
+        if (!(fabsf(l2 - 1.0f) <= 1e-6f)) {
+            return AIM_WALK_NO; /* the matrices, as the pass (the end's: the forward axis) */
+        }
+    }
+    frame f[OROYA_IK_MAX_CHAIN];
+    double sum = 0;
+    for (k = 0; k < n; k++) {
+        const fv3 pk = fv3_of4(v4_add(a, q4_mat(cols, xs[k])));
+        const fq wq = fq_of4(q4_mul(pq, rs[k]));
+        f[k].p = v3(pk.x, pk.y, pk.z);
+        f[k].q = qnorm((dq){wq.x, wq.y, wq.z, wq.w});
+        sum += f[k].p.x + f[k].p.y + f[k].p.z + wq.x + wq.y + wq.z + wq.w;
+    }
+    /* No offset: the solve reads only the last joint's position of its matrix. */
+    float last[16] = {0};
+    last[12] = (float)f[n - 1].p.x, last[13] = (float)f[n - 1].p.y, last[14] = (float)f[n - 1].p.z;
+    if (!isfinite(sum) || solve_frames(ik, n, last, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
+        return AIM_WALK_FELL_BACK; /* the chain left as blended, as character_solve does */
+    }
+    write_rotations(c, ik, n, q);
+    return AIM_WALK_SOLVED;
+}
+
 /* The chain of an aim IK with no eye offset straight from the SoA locals, for the double
  * solver: each chain joint's position and world rotation by float quaternions from the
  * parent's model matrix p (NULL: the identity) and world rotation, as run_fast_two_bone
  * walks its chain (unit scale within 1e-6 on the path's joints above the end), so the path's
  * matrices are not computed ahead. False when the walk does not apply (nothing written). */
-typedef enum { AIM_WALK_NO, AIM_WALK_SOLVED, AIM_WALK_FELL_BACK } aim_walk;
 HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n,
                           const uint32_t *path, uint32_t len, const float *p,
                           const oroya__ik_parent_cache *cache, tb_state *side) {
@@ -2478,29 +2516,52 @@ HOT aim_walk run_aim_walk(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t 
             return AIM_WALK_SOLVED;
         }
     }
-    for (k = 0; k < n; k++) {
-        const float l2 = q[k].x * q[k].x + q[k].y * q[k].y + q[k].z * q[k].z + q[k].w * q[k].w;
-        if (!(fabsf(l2 - 1.0f) <= 1e-6f)) {
-            return AIM_WALK_NO; /* the matrices, as the pass (the end's: the forward axis) */
+    return aim_walk_double(c, ik, n, a, cols, pq, xs, rs, q);
+}
+
+/* ik_run_root's double solver: the IKs the float paths do not take. False on a fallback. */
+COLD bool run_double(const oroya__ik_pose *c, const oroya_ik *ik, uint32_t n, const uint32_t *path,
+                     uint32_t len, const oroya_mat4 *pm, uint32_t par,
+                     oroya__ik_parent_cache *cache) {
+    /* The double solver: the path's matrices from the blended locals, as the pass will
+     * compute them. A chain joint's matrix goes to its own slot, a joint between chain
+     * joints to scratch: pointers, no copies. */
+    oroya_mat4 mats[OROYA_IK_MAX_CHAIN], scratch;
+    const float *w[OROYA_IK_MAX_CHAIN];
+    v4 m[4];
+    const float *prev = pm ? pm->m : NULL;
+    uint32_t k = 0;
+    /* The end joint's position is all the solve reads of its matrix (its rotation comes
+     * from the local rotations), unless an aim's eye offset goes through it. */
+    const bool unit = path_unit(c, ik, path, len);
+    const bool end_position_only =
+        unit && (ik->type == OROYA_IK_TWO_BONE ||
+                 (ik->offset.x == 0 && ik->offset.y == 0 && ik->offset.z == 0));
+    for (uint32_t e = 0; e < len; e++) {
+        const uint32_t j = path[e];
+        const bool chain_joint = j == ik->joints[k];
+        float *dst = chain_joint ? mats[k].m : scratch.m;
+        if (e + 1 == len && end_position_only) {
+            ltm_translation(c, j, prev, dst + 12);
+        } else {
+            ltm_one(c, j, prev, m, NULL);
+            for (int col = 0; col < 4; col++) {
+                v4_storeu(dst + col * 4, m[col]);
+            }
+        }
+        prev = dst;
+        if (chain_joint) {
+            w[k++] = prev;
         }
     }
-    frame f[OROYA_IK_MAX_CHAIN];
-    double sum = 0;
-    for (k = 0; k < n; k++) {
-        const fv3 pk = fv3_of4(v4_add(a, q4_mat(cols, xs[k])));
-        const fq wq = fq_of4(q4_mul(pq, rs[k]));
-        f[k].p = v3(pk.x, pk.y, pk.z);
-        f[k].q = qnorm((dq){wq.x, wq.y, wq.z, wq.w});
-        sum += f[k].p.x + f[k].p.y + f[k].p.z + wq.x + wq.y + wq.z + wq.w;
+    /* The parent's world rotation: decomposed once per pass and parent (both legs hang
+     * from the hips), the identity at a skeleton root. */
+    bool solved = false;
+    if (k == n && parent_rotation(pm, par, cache)) {
+        const dq pq = {cache->q[0], cache->q[1], cache->q[2], cache->q[3]};
+        solved = character_solve(c, ik, n, w, &pq, path, len, !unit);
     }
-    /* No offset: the solve reads only the last joint's position of its matrix. */
-    float last[16] = {0};
-    last[12] = (float)f[n - 1].p.x, last[13] = (float)f[n - 1].p.y, last[14] = (float)f[n - 1].p.z;
-    if (!isfinite(sum) || solve_frames(ik, n, last, f, q, q, NULL, NULL, NULL) != OROYA_OK) {
-        return AIM_WALK_FELL_BACK; /* the chain left as blended, as character_solve does */
-    }
-    write_rotations(c, ik, n, q);
-    return AIM_WALK_SOLVED;
+    return solved;
 }
 
 /* A root's IKs, in list order: the float paths where they apply (the two-bone one only when
@@ -2544,45 +2605,7 @@ static IK_CLONES void ik_run_root(const oroya__ik_pose *c, const oroya__ik_plan_
                 continue;
             }
         }
-        /* The double solver: the path's matrices from the blended locals, as the pass will
-         * compute them. A chain joint's matrix goes to its own slot, a joint between chain
-         * joints to scratch: pointers, no copies. */
-        oroya_mat4 mats[OROYA_IK_MAX_CHAIN], scratch;
-        const float *w[OROYA_IK_MAX_CHAIN];
-        v4 m[4];
-        const float *prev = pm ? pm->m : NULL;
-        uint32_t k = 0;
-        /* The end joint's position is all the solve reads of its matrix (its rotation comes
-         * from the local rotations), unless an aim's eye offset goes through it. */
-        const bool unit = path_unit(c, ik, path, len);
-        const bool end_position_only =
-            unit && (ik->type == OROYA_IK_TWO_BONE ||
-                     (ik->offset.x == 0 && ik->offset.y == 0 && ik->offset.z == 0));
-        for (uint32_t e = 0; e < len; e++) {
-            const uint32_t j = path[e];
-            const bool chain_joint = j == ik->joints[k];
-            float *dst = chain_joint ? mats[k].m : scratch.m;
-            if (e + 1 == len && end_position_only) {
-                ltm_translation(c, j, prev, dst + 12);
-            } else {
-                ltm_one(c, j, prev, m, NULL);
-                for (int col = 0; col < 4; col++) {
-                    v4_storeu(dst + col * 4, m[col]);
-                }
-            }
-            prev = dst;
-            if (chain_joint) {
-                w[k++] = prev;
-            }
-        }
-        /* The parent's world rotation: decomposed once per pass and parent (both legs hang
-         * from the hips), the identity at a skeleton root. */
-        bool solved = false;
-        if (k == n && parent_rotation(pm, par, cache)) {
-            const dq pq = {cache->q[0], cache->q[1], cache->q[2], cache->q[3]};
-            solved = character_solve(c, ik, n, w, &pq, path, len, !unit);
-        }
-        if (!solved) {
+        if (!run_double(c, ik, n, path, len, pm, par, cache)) {
             note_fallback(c, entries[i].ik);
         }
     }

@@ -1181,21 +1181,15 @@ static OROYA__INLINE void pk_ltm_span(const oroya__ik_pose *p, uint32_t from, ui
     const oroya_pose_skeleton *skel = p->skeleton;
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
     const uint32_t per = 4u * PK_BLOCKS;
+    to = to < joints ? to : joints;
     while (from < to) {
-        const uint32_t sb = from / per * PK_BLOCKS, first = sb * 4;
+        const uint32_t sb = from / per * PK_BLOCKS;
         const uint32_t send = (sb + PK_BLOCKS) * 4 < joints ? (sb + PK_BLOCKS) * 4 : joints;
-        if (from == first && to >= send) {
-            /* Whole steps, up to the step that holds `to` (or the end). */
-            const uint32_t tb = to >= joints ? blocks : to / per * PK_BLOCKS;
-            pk_ltm_blocks(skel, p->locals, p->models, p->bones, sb, tb);
-            from = tb * 4 < joints ? tb * 4 : joints;
-        } else {
-            const uint32_t b2 = PK_BLOCKS == 2 && sb + 1 < blocks ? sb + 1 : sb;
-            const uint32_t e = to < send ? to : send;
-            ltm_pair_range(skel, sb, b2, &p->locals[sb], &p->locals[b2], NULL, p->models, p->bones,
-                           from, e);
-            from = e;
-        }
+        const uint32_t b2 = PK_BLOCKS == 2 && sb + 1 < blocks ? sb + 1 : sb;
+        const uint32_t e = to < send ? to : send;
+        ltm_pair_range(skel, sb, b2, &p->locals[sb], &p->locals[b2], NULL, p->models, p->bones,
+                       from, e);
+        from = e;
     }
 }
 
