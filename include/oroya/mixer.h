@@ -255,7 +255,10 @@ oroya_result oroya_mixer_set_time_scale(oroya_mixer *mixer, double time_scale);
  * not clear it); "" when none was, and for NULL. A NULL action has no mixer to record on, and
  * the getters (const mixer, NULL out) do not record: those only return the code. The
  * INVALID_DATA of an update or set_time whose rig's joints were re-parented or removed is
- * recorded too, naming the rig and the joint. */
+ * recorded too, naming the rig and the joint, and so is every failure of oroya_action_create
+ * (and clip_action, play): LIMIT ("oroya_action_create: clip \"run\": the mixer has 64
+ * actions, its max_actions", or a track past max_bindings), OUT_OF_MEMORY and INVALID_DATA
+ * name the clip and, where one track is the cause, the track, its target and property. */
 const char *oroya_mixer_last_error(const oroya_mixer *mixer);
 
 /* Many mixers (each its own scene, or none) at once: for each, what oroya_mixer_update(dt)

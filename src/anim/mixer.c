@@ -2231,6 +2231,14 @@ static void root_motion_tracks(const oroya_mixer *m, oroya_action *a) {
     }
 }
 
+/* Records the message of a call that failed with another code than INVALID_ARGUMENT (see
+ * refuse) and returns r. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4), cold))
+#endif
+static oroya_result
+record(oroya_mixer *m, oroya_result r, const char *fmt, ...);
+
 static oroya_action *lookup_action(const oroya_mixer *m, const oroya_clip *clip) {
     for (uint32_t i = 0; i < m->action_count; i++)
         if (m->actions[i]->clip == clip && m->actions[i]->lookup)
@@ -2268,9 +2276,16 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
     if (!(d.duration >= 0) || !isfinite(d.duration))
         return refuse(m, "oroya_action_create: duration %g: must be a finite number >= 0",
                       d.duration);
-    for (uint32_t i = 0; i < clip->track_count; i++)
-        if (!valid_track_shape(&clip->tracks[i]))
-            return OROYA_ERR_INVALID_DATA;
+    const char *cname = clip->name ? clip->name : "";
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const oroya_track *t = &clip->tracks[i];
+        if (!valid_track_shape(t))
+            return record(m, OROYA_ERR_INVALID_DATA,
+                          "oroya_action_create: clip \"%.64s\" track %u (\"%.64s\" %s): %u "
+                          "components, not a shape the property has",
+                          cname, i, t->target ? t->target : "", oroya_property_name(t->property),
+                          t->components);
+    }
 
     if (!d.independent) {
         oroya_action *existing = lookup_action(m, clip);
@@ -2280,17 +2295,22 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
         }
     }
     if (m->action_count >= m->max_actions)
-        return OROYA_ERR_LIMIT;
+        return record(m, OROYA_ERR_LIMIT,
+                      "oroya_action_create: clip \"%.64s\": the mixer has %u actions, its "
+                      "max_actions",
+                      cname, m->max_actions);
 
     oroya_action *a = oroya__calloc(&m->allocator, 1, sizeof *a, 64); /* on a line: see `cold` */
     if (!a)
-        return OROYA_ERR_OUT_OF_MEMORY;
+        return record(m, OROYA_ERR_OUT_OF_MEMORY,
+                      "oroya_action_create: clip \"%.64s\": out of memory", cname);
     uint32_t n = clip->track_count;
     a->bindings = oroya__calloc(&m->allocator, n ? n : 1, sizeof *a->bindings, _Alignof(binding *));
     a->cursors = oroya__calloc(&m->allocator, n ? n : 1, sizeof *a->cursors, _Alignof(uint32_t));
     if (!a->bindings || !a->cursors) {
         free_action(m, a);
-        return OROYA_ERR_OUT_OF_MEMORY;
+        return record(m, OROYA_ERR_OUT_OF_MEMORY,
+                      "oroya_action_create: clip \"%.64s\": out of memory", cname);
     }
     a->mixer = m;
     a->clip = clip;
@@ -2319,7 +2339,15 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
             release_bindings(m, a, i);
             free_action(m, a);
             drop_curves_from(m, curves_before);
-            return r;
+            const oroya_track *t = &clip->tracks[i];
+            return record(
+                m, r, "oroya_action_create: clip \"%.64s\" track %u (\"%.64s\" %s): %s", cname, i,
+                t->target ? t->target : "", oroya_property_name(t->property),
+                r == OROYA_ERR_LIMIT ? "the mixer has max_bindings distinct targets"
+                : r == OROYA_ERR_INVALID_DATA
+                    ? "another action animates this target with another number of components"
+                : r == OROYA_ERR_BUSY ? "a new curve cannot be added inside a callback"
+                                      : "out of memory");
         }
     }
     a->kernel_ok = true;
@@ -2329,7 +2357,8 @@ oroya_result oroya_action_create(oroya_mixer *m, const oroya_clip *clip,
             release_bindings(m, a, n);
             free_action(m, a);
             drop_curves_from(m, curves_before);
-            return r;
+            return record(m, r, "oroya_action_create: clip \"%.64s\": the rig's kernel: %s", cname,
+                          oroya_result_string(r)); /* out of memory */
         }
     }
     if (!d.independent) {
@@ -2943,6 +2972,16 @@ refuse(oroya_mixer *m, const char *fmt, ...) {
         va_end(ap);
     }
     return OROYA_ERR_INVALID_ARGUMENT;
+}
+
+static oroya_result record(oroya_mixer *m, oroya_result r, const char *fmt, ...) {
+    if (m) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m->last_error, sizeof m->last_error, fmt, ap);
+        va_end(ap);
+    }
+    return r;
 }
 
 const char *oroya_mixer_last_error(const oroya_mixer *m) { return m ? m->last_error : ""; }
