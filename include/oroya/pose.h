@@ -74,16 +74,17 @@ OROYA_API_BEGIN
  * the joint count hold the identity. 16-byte aligned (the type says so, so arrays of it on
  * the stack or in structs are; memory from malloc is too): the kernels load rows whole. */
 #ifdef __cplusplus
-#define OROYA__ALIGN16 alignas(16)
+#define OROYA_POSE_ALIGN16_ alignas(16)
 #else
-#define OROYA__ALIGN16 _Alignas(16)
+#define OROYA_POSE_ALIGN16_ _Alignas(16)
 #endif
 typedef struct oroya_soa_transform {
-    OROYA__ALIGN16 float tx[4];
+    OROYA_POSE_ALIGN16_ float tx[4];
     float ty[4], tz[4];
     float qx[4], qy[4], qz[4], qw[4];
     float sx[4], sy[4], sz[4];
 } oroya_soa_transform;
+#undef OROYA_POSE_ALIGN16_ /* (a name with two underscores in a row is reserved in C++) */
 
 /* ---- skeleton -------------------------------------------------------------------------- */
 

@@ -69,8 +69,10 @@ if [ $? -ne 2 ]; then
     status=1
 fi
 # A value with something after the number is refused, not read as its leading digits (atoi
-# took "--runs 3x" as 3 and "--char-frames 1e3" as 1), and every bad argument is named.
+# took "--runs 3x" as 3 and "--char-frames 1e3" as 1; strtol took "+3"), and every bad
+# argument is named.
 for args in "--runs 3x|--runs '3x' is not a whole number in 1..64" \
+            "--runs +3|--runs '+3' is not a whole number in 1..64" \
             "--char-frames 1e3|--char-frames '1e3' is not a whole number in 1..10000000" \
             "--bogus|bad or incomplete argument '--bogus'"; do
     first=$("$build/oroya" bench ${args%%|*} 2>&1 >/dev/null | head -n 1)

@@ -263,9 +263,13 @@ static int write_files(const char *dir) {
     return 0;
 }
 
-/* A whole decimal number in 1..max, nothing after it (atoi took "3x" as 3 and "1e3" as 1). */
+/* A whole decimal number in 1..max, digits only (atoi took "3x" as 3 and "1e3" as 1; strtol
+ * alone takes " 3" and "+3"). */
 static bool parse_count(const char *s, int max, int *out) {
     char *end = NULL;
+    if (!(*s >= '0' && *s <= '9')) {
+        return false;
+    }
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end || errno || v < 1 || v > max) {
