@@ -241,10 +241,11 @@ typedef struct oroya_gltf_animation {
      * belong to the data; validated when the clip is made. */
     uint32_t curve_count;
     oroya_track *curves;
-    /* NULL, or why this animation's extras.markers or extras.curves were ignored (the first
-     * such list): extras are free for any tool to fill (glTF 3.12), so a list in another
-     * shape than oroya's does not refuse the file. The message names the place
-     * ("animations[0].extras.markers[1]: expected {...}"); the list reads as empty. */
+    /* NULL, or why an entry of this animation's extras.markers or extras.curves was dropped
+     * (the first one): extras are free for any tool to fill (glTF 3.12), so an entry in
+     * another shape than oroya's does not refuse the file; it is left out and the others are
+     * read (a value that is not an array reads as an empty list). The message names the place
+     * ("animations[0].extras.markers[1]: expected {...}"). */
     char *ignored_extras;
 } oroya_gltf_animation;
 
@@ -631,10 +632,11 @@ typedef struct oroya_gltf_model {
     /* The file's asset.copyright (a sample model's licence and attribution, for instance),
      * NULL when absent; export writes it back. */
     const char *copyright;
-    /* Animations whose extras import ignored (docs/gltf.md, "Markers"): extras.markers or
-     * extras.curves in another shape than oroya's, a curve with bad keys or a marker outside
-     * its clip drop that list (extras are free for any tool to fill, so they never refuse a
-     * file). first_ignored_extras says why for the first, naming its place
+    /* Animations whose extras import partly ignored (docs/gltf.md, "Markers"): an entry of
+     * extras.markers or extras.curves in another shape than oroya's, a curve with bad keys or
+     * a marker outside its clip is dropped, the others kept (extras are free for any tool to
+     * fill, so they never refuse a file); a value that is not an array drops its list.
+     * first_ignored_extras says why for the first, naming its place
      * ("animations[0].extras.markers[1]: expected {...}"), NULL when none. Tools should warn,
      * as the CLI does. */
     uint32_t ignored_extras_count;

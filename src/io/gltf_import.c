@@ -1207,10 +1207,9 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     if (an->ignored_extras) {
         snprintf(dropped, sizeof dropped, "%s", an->ignored_extras);
     }
-    /* extras.curves (docs/gltf.md), after the channels. A curve with bad keys drops the
-     * animation's curves, as a list in another shape does at parsing (extras are any tool's);
-     * it is named by its place in the file, not by its index among the clip's tracks. */
-    const uint32_t curves_from = n;
+    /* extras.curves (docs/gltf.md), after the channels. A curve with bad keys is dropped, as
+     * an entry in another shape is at parsing (extras are any tool's); it is named by its place
+     * in the file, not by its index among the clip's tracks. */
     for (uint32_t c = 0; c < an->curve_count; c++) {
         oroya_error e = {0};
         if (oroya_track_validate(&an->curves[c], 0, &e) != OROYA_OK) {
@@ -1219,8 +1218,7 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
                 snprintf(dropped, sizeof dropped, "animations[%u].extras.curves[%u] %s", a, c,
                          rest);
             }
-            n = curves_from;
-            break;
+            continue;
         }
         tracks[n++] = an->curves[c];
     }
@@ -1232,14 +1230,28 @@ static oroya_result build_clip(importer *im, uint32_t a, const char *name) {
     oroya_result r = oroya_clip_create(&desc, &m->clips[a], im->err);
     temp_release(im);
     if (r == OROYA_OK && an->marker_count) {
-        /* A marker outside the clip drops the markers likewise. */
+        /* A marker outside the clip is dropped likewise, the others kept. */
+        const double duration = (double)m->clips[a]->duration;
+        oroya_marker *kept = (oroya_marker *)temp_alloc(im, an->marker_count, sizeof *kept);
+        uint32_t k = 0;
+        for (uint32_t i = 0; kept && i < an->marker_count; i++) {
+            const oroya_marker *mk = &an->markers[i];
+            if (mk->time >= 0 && mk->time <= duration) {
+                kept[k++] = *mk;
+            } else if (!dropped[0]) {
+                snprintf(dropped, sizeof dropped,
+                         "animations[%u].extras.markers[%u] \"%s\": time %.9g is outside the "
+                         "clip [0, %.9g]",
+                         a, i, mk->name, mk->time, duration);
+            }
+        }
         oroya_error e = {0};
-        const oroya_result rm =
-            oroya_clip_set_markers(m->clips[a], an->markers, an->marker_count, &e);
-        if (rm == OROYA_ERR_OUT_OF_MEMORY) {
-            r = oroya__fail(im->err, rm, "%s", e.message);
-        } else if (rm != OROYA_OK && !dropped[0]) {
-            snprintf(dropped, sizeof dropped, "animations[%u].extras.markers: %s", a, e.message);
+        const oroya_result rm = !kept ? OROYA_ERR_OUT_OF_MEMORY
+                                : k   ? oroya_clip_set_markers(m->clips[a], kept, k, &e)
+                                      : OROYA_OK;
+        temp_release(im);
+        if (rm != OROYA_OK) {
+            r = kept ? oroya__fail(im->err, rm, "%s", e.message) : oom(im, path);
         }
     }
     if (r == OROYA_OK && dropped[0]) {

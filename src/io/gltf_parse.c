@@ -632,19 +632,6 @@ static oroya_result read_channel(parser *p, const cJSON *o, const char *path, vo
     return OROYA_OK;
 }
 
-/* extras.<key> of an animation (oroya's conventions, docs/gltf.md): absent, or an array whose
- * elements fn reads (objects or not: fn says what it expected). Other extras are ignored. */
-static oroya_result read_extras_list(parser *p, const cJSON *o, const char *path, const char *key,
-                                     size_t elem_size, element_fn fn, void **out, uint32_t *count) {
-    const cJSON *extras = field(o, "extras");
-    if (!cJSON_IsObject(extras)) {
-        return OROYA_OK;
-    }
-    char sub[PATH_MAX_];
-    oroya__gltf_path(sub, sizeof sub, "%s.extras", path);
-    return read_elements(p, extras, key, sub, false, elem_size, fn, out, count);
-}
-
 /* One of extras.markers: {"time": number, "name": string}. */
 static oroya_result read_marker(parser *p, const cJSON *v, const char *path, void *out,
                                 uint32_t i) {
@@ -707,27 +694,58 @@ static oroya_result read_curve(parser *p, const cJSON *v, const char *path, void
     return OROYA_OK;
 }
 
-/* read_extras_list, but a list in another shape does not refuse the file: extras belong to
- * whatever tool wrote them (glTF 3.12), and another tool's "markers" or "curves" need not be
- * oroya's. The list is dropped (count 0) and the first reason kept in *ignored (the message
- * that names its place); running out of memory or past a limit is still an error. */
+/* extras.<key> of an animation (oroya's conventions, docs/gltf.md), read so that another
+ * tool's extras never refuse the file: extras belong to whatever tool wrote them (glTF 3.12),
+ * and another tool's "markers" or "curves" need not be oroya's. An entry in another shape is
+ * dropped, the others kept; a value that is not an array drops the list. The first reason is
+ * kept in *ignored (the message that names its place); running out of memory or past a limit
+ * is still an error. */
 static oroya_result read_extras_tolerant(parser *p, const cJSON *o, const char *path,
                                          const char *key, size_t elem_size, element_fn fn,
                                          void **out, uint32_t *count, char **ignored) {
+    const cJSON *extras = field(o, "extras");
+    if (!cJSON_IsObject(extras)) {
+        return OROYA_OK;
+    }
+    char sub[PATH_MAX_], prefix[PATH_MAX_];
+    oroya__gltf_path(sub, sizeof sub, "%s.extras", path);
+    oroya__gltf_path(prefix, sizeof prefix, "%s.%s", sub, key);
     oroya_error *const caller = p->err;
     oroya_error local = {0};
     p->err = &local;
-    const oroya_result r = read_extras_list(p, o, path, key, elem_size, fn, out, count);
-    p->err = caller;
-    if (r == OROYA_OK) {
-        return OROYA_OK;
+    const cJSON *arr = NULL;
+    oroya_result r = read_list(p, extras, key, sub, elem_size, &arr, out, count);
+    if (r != OROYA_OK) {
+        *out = NULL;
+        *count = 0;
     }
+    uint32_t kept = 0, i = 0;
+    const cJSON *it, *const list = r == OROYA_OK ? arr : NULL;
+    cJSON_ArrayForEach(it, list) {
+        char at[PATH_MAX_];
+        oroya__gltf_path(at, sizeof at, "%s[%u]", prefix, i);
+        oroya_error one = {0};
+        p->err = &one;
+        const oroya_result e = fn(p, it, at, (uint8_t *)*out + (size_t)kept * elem_size, i);
+        if (e == OROYA_OK) {
+            kept++;
+        } else if (e == OROYA_ERR_OUT_OF_MEMORY || e == OROYA_ERR_LIMIT) {
+            r = e;
+            local = one;
+            break;
+        } else if (!local.message[0]) {
+            local = one; /* the first entry dropped */
+        }
+        i++;
+    }
+    p->err = caller;
     if (r == OROYA_ERR_OUT_OF_MEMORY || r == OROYA_ERR_LIMIT) {
         return oroya__fail(caller, r, "%s", local.message);
     }
-    *out = NULL;
-    *count = 0;
-    if (!*ignored) {
+    if (r == OROYA_OK) {
+        *count = kept;
+    }
+    if (local.message[0] && !*ignored) {
         *ignored = oroya__gltf_strdup(p->g, local.message, strlen(local.message));
         if (!*ignored) {
             return oom(p, path);

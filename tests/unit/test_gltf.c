@@ -728,8 +728,9 @@ static void test_bad_files(void) {
 }
 
 /* Extras are any tool's to fill (glTF 3.12): an animation's "markers" or "curves" in another
- * shape than oroya's does not refuse the file. The list reads as empty, the animation's
- * ignored_extras names the first one's place, and a well-formed list beside it is kept. */
+ * shape than oroya's does not refuse the file. An entry in another shape is dropped and the
+ * others kept (a value that is not an array drops the list), the animation's ignored_extras
+ * names the first dropped one's place, and a well-formed list beside it is kept. */
 static void test_foreign_extras(void) {
     static const struct {
         const char *json, *why;
@@ -750,6 +751,12 @@ static void test_foreign_extras(void) {
         {HEAD "\"animations\":[{\"extras\":{\"markers\":[{\"time\":0.5,\"name\":\"step\"}],"
               "\"curves\":[{\"curve\":\"ease\"}]}}]}",
          "animations[0].extras.curves[0].name: expected a string", 1, 0},
+        /* One entry in another shape among oroya's: that entry is dropped, the others kept. */
+        {HEAD "\"animations\":[{\"extras\":{\"markers\":[{\"time\":0.5,\"name\":\"a\"},"
+              "\"cue\",{\"time\":0.7,\"name\":\"b\"}],\"curves\":[{\"name\":\"c\","
+              "\"times\":[0,1],\"values\":[0,1]},{\"name\":7},{\"name\":\"d\",\"times\":[0],"
+              "\"values\":[2]}]}}]}",
+         "animations[0].extras.markers[1]: expected {\"time\": number, \"name\": string}", 2, 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         oroya_gltf_data *g = NULL;
@@ -770,6 +777,15 @@ static void test_foreign_extras(void) {
                      "case %zu: \"%s\" lacks \"%s\"", i,
                      a->ignored_extras ? a->ignored_extras : "(null)", cases[i].why);
         OT_CHECK(err.result == OROYA_OK && !err.message[0]);
+        if (i + 1 == sizeof cases / sizeof cases[0] && a->marker_count == 2 &&
+            a->curve_count == 2) {
+            /* the kept entries, in order */
+            OT_CHECK(!strcmp(a->markers[0].name, "a") && a->markers[0].time == 0.5);
+            OT_CHECK(!strcmp(a->markers[1].name, "b") && a->markers[1].time == 0.7);
+            OT_CHECK(!strcmp(a->curves[0].target, "c") && a->curves[0].key_count == 2);
+            OT_CHECK(!strcmp(a->curves[1].target, "d") && a->curves[1].key_count == 1 &&
+                     a->curves[1].values[0] == 2);
+        }
         oroya_gltf_free(g);
     }
 }

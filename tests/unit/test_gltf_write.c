@@ -262,17 +262,23 @@ static void test_markers_round_trip(void) {
     }
     oroya_gltf_model_free(b);
     /* The same file with a marker past the clip's end: the file loads (extras are any tool's,
-     * docs/gltf.md) without the markers, and the model says why, naming the marker. */
+     * docs/gltf.md) without that marker, the others kept, and the model says why, naming the
+     * marker by its place in the file. */
     OT_EQ_INT(load_edited(OUT "/markers.gltf", OUT "/markers_bad.gltf", "markers", "0.9", "7.9",
                           &err, &b),
               OROYA_OK);
     if (b) {
         OT_EQ_INT(b->clip_count, 1);
-        OT_EQ_INT(b->clips[0]->marker_count, 0);
+        OT_EQ_INT(b->clips[0]->marker_count, 2);
+        for (uint32_t i = 0; i < 2 && i < b->clips[0]->marker_count; i++) {
+            OT_CHECK(b->clips[0]->markers[i].time == clip->markers[i].time &&
+                     !strcmp(b->clips[0]->markers[i].name, clip->markers[i].name));
+        }
         OT_EQ_INT(b->ignored_extras_count, 1);
         OT_CHECK_MSG(b->first_ignored_extras &&
-                         strstr(b->first_ignored_extras, "animations[0].extras.markers: ") &&
-                         strstr(b->first_ignored_extras, "footR"),
+                         strstr(b->first_ignored_extras,
+                                "animations[0].extras.markers[2] \"footR\": time 7.9") &&
+                         strstr(b->first_ignored_extras, "outside the clip"),
                      "%s", b->first_ignored_extras ? b->first_ignored_extras : "(null)");
         OT_CHECK(b->clips[0]->track_count == 1);
     }
@@ -283,8 +289,8 @@ static void test_markers_round_trip(void) {
 
 /* Curves go to the animation's extras.curves and come back as CURVE tracks (names,
  * interpolation, times and values exactly), after the channels, which keep their sampler
- * numbering; typed tracks are refused by name; a bad curve in a file drops the animation's
- * curves, and the model names the animation and the curve. */
+ * numbering; typed tracks are refused by name; a bad curve in a file is dropped (the others
+ * kept), and the model names the animation and the curve. */
 static void test_curves_round_trip(void) {
     oroya_error err = {0};
     oroya_scene *scene = NULL;
@@ -353,13 +359,17 @@ static void test_curves_round_trip(void) {
     }
     oroya_gltf_model_free(b);
     /* The same file with a curve key time past the float range: the file loads (extras are
-     * any tool's, docs/gltf.md) without the animation's curves, the channels kept, and the
-     * model names the value. */
+     * any tool's, docs/gltf.md) without that curve, the channels and the other curves kept,
+     * and the model names the value. */
     OT_EQ_INT(load_edited(OUT "/curves.gltf", OUT "/curves_bad.gltf", "\"ik_weight\"", "0.25",
                           "9e99", &err, &b),
               OROYA_OK);
     if (b) {
-        OT_EQ_INT(b->clips[0]->track_count, 2);
+        OT_EQ_INT(b->clips[0]->track_count, 4);
+        if (b->clips[0]->track_count == 4) {
+            OT_CHECK(!strcmp(b->clips[0]->tracks[2].target, "footstep") &&
+                     !strcmp(b->clips[0]->tracks[3].target, "lean"));
+        }
         OT_EQ_INT(b->ignored_extras_count, 1);
         OT_CHECK_MSG(
             b->first_ignored_extras &&
@@ -369,14 +379,18 @@ static void test_curves_round_trip(void) {
     }
     oroya_gltf_model_free(b);
     /* A curve whose key times do not increase is named by its place in the file, not by its
-     * index among the clip's tracks (it said "animations[0]: tracks[4] ..."); the animation's
-     * curves are dropped and its channels kept. */
+     * index among the clip's tracks (it said "animations[0]: tracks[4] ..."); that curve is
+     * dropped, the channels and the other curves kept. */
     OT_EQ_INT(load_edited(OUT "/curves.gltf", OUT "/curves_bad2.gltf", "\"lean\"",
                           "0.600000023841858", "0.000000000000000", &err, &b),
               OROYA_OK);
     if (b) {
         const char *why = b->first_ignored_extras ? b->first_ignored_extras : "(null)";
-        OT_EQ_INT(b->clips[0]->track_count, 2);
+        OT_EQ_INT(b->clips[0]->track_count, 4);
+        if (b->clips[0]->track_count == 4) {
+            OT_CHECK(!strcmp(b->clips[0]->tracks[2].target, "footstep") &&
+                     !strcmp(b->clips[0]->tracks[3].target, "ik_weight"));
+        }
         OT_EQ_INT(b->ignored_extras_count, 1);
         OT_CHECK_MSG(strstr(why, "animations[0].extras.curves[2] (target \"lean\"") &&
                          strstr(why, "key 1") && !strstr(why, "tracks["),

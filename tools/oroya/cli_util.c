@@ -190,8 +190,7 @@ void cli_warn_ignored_channels(const char *cmd, const char *path, const oroya_gl
 void cli_warn_ignored_extras(const char *cmd, const char *path, const oroya_gltf_model *m) {
     if (!m || !m->ignored_extras_count || !m->first_ignored_extras)
         return;
-    fprintf(stderr,
-            "oroya %s: %s: warning: %s; the list is ignored (%u animation%s with extras ignored)\n",
+    fprintf(stderr, "oroya %s: %s: warning: %s; ignored (%u animation%s with extras ignored)\n",
             cmd, cli_esc(path), cli_esc(m->first_ignored_extras), m->ignored_extras_count,
             m->ignored_extras_count == 1 ? "" : "s");
 }

@@ -79,7 +79,7 @@ void sc_warn_ignored_extras(const play *p, const oroya_gltf_model *m) {
     if (!m || !m->ignored_extras_count || !m->first_ignored_extras || !p->desc->on_warning)
         return;
     char msg[2 * OROYA_ERROR_MESSAGE_MAX];
-    snprintf(msg, sizeof msg, "gltf: %s; the list is ignored (%u animation%s with extras ignored)",
+    snprintf(msg, sizeof msg, "gltf: %s; ignored (%u animation%s with extras ignored)",
              m->first_ignored_extras, m->ignored_extras_count,
              m->ignored_extras_count == 1 ? "" : "s");
     p->desc->on_warning(msg, p->desc->user);
