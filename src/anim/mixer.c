@@ -1960,11 +1960,15 @@ static void kernel_destroy(oroya_mixer *m) {
     oroya__free(&m->allocator, m->kmem);
 }
 
+/* Records a failed call's message (naming the call, the argument and why) as the mixer's
+ * last error (oroya_mixer_last_error) and returns r; nothing else changes. m may be NULL. */
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3), cold))
+__attribute__((format(printf, 3, 4), cold))
 #endif
 static oroya_result
-refuse(oroya_mixer *m, const char *fmt, ...);
+record(oroya_mixer *m, oroya_result r, const char *fmt, ...);
+/* A refused call (OROYA_ERR_INVALID_ARGUMENT), recorded. */
+#define refuse(m, ...) record((m), OROYA_ERR_INVALID_ARGUMENT, __VA_ARGS__)
 
 oroya_result oroya_mixer_create(oroya_scene *scene, const oroya_mixer_desc *desc,
                                 oroya_mixer **out) {
@@ -2230,14 +2234,6 @@ static void root_motion_tracks(const oroya_mixer *m, oroya_action *a) {
             a->rm_rotation = (int32_t)i;
     }
 }
-
-/* Records the message of a call that failed with another code than INVALID_ARGUMENT (see
- * refuse) and returns r. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4), cold))
-#endif
-static oroya_result
-record(oroya_mixer *m, oroya_result r, const char *fmt, ...);
 
 static oroya_action *lookup_action(const oroya_mixer *m, const oroya_clip *clip) {
     for (uint32_t i = 0; i < m->action_count; i++)
@@ -2956,22 +2952,6 @@ bool oroya_mixer_kernel_active(const oroya_mixer *m) { return m && m->rig && m->
 void oroya__mixer_set_reference(oroya_mixer *m, bool reference) {
     if (m)
         m->reference = reference;
-}
-
-/* A refused call: its message (naming the call, the argument and why) becomes the mixer's
- * last error (oroya_mixer_last_error); nothing else changes. m may be NULL. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3), cold))
-#endif
-static oroya_result
-refuse(oroya_mixer *m, const char *fmt, ...) {
-    if (m) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(m->last_error, sizeof m->last_error, fmt, ap);
-        va_end(ap);
-    }
-    return OROYA_ERR_INVALID_ARGUMENT;
 }
 
 static oroya_result record(oroya_mixer *m, oroya_result r, const char *fmt, ...) {

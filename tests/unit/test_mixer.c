@@ -295,80 +295,6 @@ static void test_limits(void) {
     oroya_scene_destroy(s);
 }
 
-/* An allocator that fails once `left` allocations have been made. */
-static void *limited_alloc(size_t size, size_t align, void *user) {
-    int *left = user;
-    if (*left <= 0) {
-        return NULL;
-    }
-    (*left)--;
-    align = align < sizeof(void *) ? sizeof(void *) : align;
-    return aligned_alloc(align, (size + align - 1) / align * align);
-}
-
-static void limited_free(void *ptr, void *user) {
-    (void)user;
-    free(ptr);
-}
-
-/* Action creation that fails for want of memory, or because two actions animate one target
- * with different component counts, says so in oroya_mixer_last_error (it recorded only
- * INVALID_ARGUMENT refusals). */
-static void test_action_create_failure_messages(void) {
-    oroya_node n[1];
-    oroya_scene *s = make_scene(n, 1);
-    oroya_clip *c1 = line_clip("a", 0, 1, 1);
-    int left = 1 << 30;
-    oroya_mixer *m = NULL;
-    OT_CHECK(oroya_mixer_create(
-                 s, &(oroya_mixer_desc){.allocator = {limited_alloc, limited_free, &left}}, &m) ==
-             OROYA_OK);
-    oroya_action *a = NULL;
-    int failed = 0;
-    for (int budget = 0; budget < 64 && !a; budget++) {
-        left = budget;
-        const oroya_result r = oroya_mixer_clip_action(m, c1, &a);
-        if (r == OROYA_ERR_OUT_OF_MEMORY) {
-            failed++;
-            OT_CHECK(strstr(oroya_mixer_last_error(m), "oroya_action_create: clip \"a\"") &&
-                     strstr(oroya_mixer_last_error(m), "out of memory"));
-        } else {
-            OT_CHECK(r == OROYA_OK && a);
-        }
-    }
-    OT_CHECK(failed > 0 && a);
-    left = 1 << 30;
-    oroya_mixer_destroy(m);
-    /* weights with 2 and with 3 components on one node */
-    float times[2] = {0, 1}, v2[4] = {0, 0, 1, 1}, v3[6] = {0, 0, 0, 1, 1, 1};
-    oroya_track t2 = {.target = "a",
-                      .property = OROYA_PROPERTY_WEIGHTS,
-                      .interpolation = OROYA_INTERP_LINEAR,
-                      .components = 2,
-                      .key_count = 2,
-                      .times = times,
-                      .values = v2};
-    oroya_track t3 = t2;
-    t3.components = 3, t3.values = v3;
-    oroya_clip *w2 = NULL, *w3 = NULL;
-    OT_CHECK(oroya_clip_create(
-                 &(oroya_clip_desc){.name = "w2", .duration = 1, .tracks = &t2, .track_count = 1},
-                 &w2, NULL) == OROYA_OK);
-    OT_CHECK(oroya_clip_create(
-                 &(oroya_clip_desc){.name = "w3", .duration = 1, .tracks = &t3, .track_count = 1},
-                 &w3, NULL) == OROYA_OK);
-    OT_CHECK(oroya_mixer_create(s, NULL, &m) == OROYA_OK);
-    OT_CHECK(oroya_mixer_clip_action(m, w2, &a) == OROYA_OK);
-    OT_CHECK(oroya_mixer_clip_action(m, w3, &a) == OROYA_ERR_INVALID_DATA);
-    OT_CHECK(strstr(oroya_mixer_last_error(m), "clip \"w3\" track 0 (\"a\" weights)") &&
-             strstr(oroya_mixer_last_error(m), "another number of components"));
-    oroya_mixer_destroy(m);
-    oroya_clip_destroy(w2);
-    oroya_clip_destroy(w3);
-    oroya_clip_destroy(c1);
-    oroya_scene_destroy(s);
-}
-
 /* ---- weights ------------------------------------------------------------------------------ */
 
 static void test_weights_normalized_and_remainder(void) {
@@ -1110,6 +1036,75 @@ static void *counting_alloc(size_t size, size_t align, void *user) {
 static void counting_free(void *p, void *user) {
     (void)user;
     free(p);
+}
+
+/* An allocator that fails once `left` allocations have been made. */
+static void *limited_alloc(size_t size, size_t align, void *user) {
+    int *left = user;
+    if (*left <= 0) {
+        return NULL;
+    }
+    (*left)--;
+    align = align < sizeof(void *) ? sizeof(void *) : align;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+/* Action creation that fails for want of memory, or because two actions animate one target
+ * with different component counts, says so in oroya_mixer_last_error (it recorded only
+ * INVALID_ARGUMENT refusals). */
+static void test_action_create_failure_messages(void) {
+    oroya_node n[1];
+    oroya_scene *s = make_scene(n, 1);
+    oroya_clip *c1 = line_clip("a", 0, 1, 1);
+    int left = 1 << 30;
+    oroya_mixer *m = NULL;
+    OT_CHECK(oroya_mixer_create(
+                 s, &(oroya_mixer_desc){.allocator = {limited_alloc, counting_free, &left}}, &m) ==
+             OROYA_OK);
+    oroya_action *a = NULL;
+    int failed = 0;
+    for (int budget = 0; budget < 64 && !a; budget++) {
+        left = budget;
+        const oroya_result r = oroya_mixer_clip_action(m, c1, &a);
+        if (r == OROYA_ERR_OUT_OF_MEMORY) {
+            failed++;
+            OT_CHECK(strstr(oroya_mixer_last_error(m), "oroya_action_create: clip \"a\"") &&
+                     strstr(oroya_mixer_last_error(m), "out of memory"));
+        } else {
+            OT_CHECK(r == OROYA_OK && a);
+        }
+    }
+    OT_CHECK(failed > 0 && a);
+    left = 1 << 30;
+    oroya_mixer_destroy(m);
+    /* weights with 2 and with 3 components on one node */
+    float times[2] = {0, 1}, v2[4] = {0, 0, 1, 1}, v3[6] = {0, 0, 0, 1, 1, 1};
+    oroya_track t2 = {.target = "a",
+                      .property = OROYA_PROPERTY_WEIGHTS,
+                      .interpolation = OROYA_INTERP_LINEAR,
+                      .components = 2,
+                      .key_count = 2,
+                      .times = times,
+                      .values = v2};
+    oroya_track t3 = t2;
+    t3.components = 3, t3.values = v3;
+    oroya_clip *w2 = NULL, *w3 = NULL;
+    OT_CHECK(oroya_clip_create(
+                 &(oroya_clip_desc){.name = "w2", .duration = 1, .tracks = &t2, .track_count = 1},
+                 &w2, NULL) == OROYA_OK);
+    OT_CHECK(oroya_clip_create(
+                 &(oroya_clip_desc){.name = "w3", .duration = 1, .tracks = &t3, .track_count = 1},
+                 &w3, NULL) == OROYA_OK);
+    OT_CHECK(oroya_mixer_create(s, NULL, &m) == OROYA_OK);
+    OT_CHECK(oroya_mixer_clip_action(m, w2, &a) == OROYA_OK);
+    OT_CHECK(oroya_mixer_clip_action(m, w3, &a) == OROYA_ERR_INVALID_DATA);
+    OT_CHECK(strstr(oroya_mixer_last_error(m), "clip \"w3\" track 0 (\"a\" weights)") &&
+             strstr(oroya_mixer_last_error(m), "another number of components"));
+    oroya_mixer_destroy(m);
+    oroya_clip_destroy(w2);
+    oroya_clip_destroy(w3);
+    oroya_clip_destroy(c1);
+    oroya_scene_destroy(s);
 }
 
 static void test_update_does_not_allocate(void) {
