@@ -30,11 +30,13 @@ typedef struct prim_run {
 } prim_run;
 
 typedef struct scene_tables {
-    key_map meshes;      /* (geometry, material, skin) of single-primitive meshes */
-    key_map skinned;     /* geometry -> dense index of the first node showing it with a skin */
-    key_map runs;        /* the same of the first primitive of a run -> the run's dense start */
-    prim_run *run_at;    /* per dense index, for the runs in `runs` */
-    uint32_t mesh_count; /* meshes written so far (all kinds) */
+    key_map meshes;         /* (geometry, material, skin) of single-primitive meshes */
+    key_map skinned;        /* geometry -> dense index of the first node showing it with a skin */
+    uint32_t *next_skinned; /* per dense index: the next node showing the same geometry with
+                               other influences (OROYA_GLTF_NONE: none) */
+    key_map runs;           /* the same of the first primitive of a run -> the run's dense start */
+    prim_run *run_at;       /* per dense index, for the runs in `runs` */
+    uint32_t mesh_count;    /* meshes written so far (all kinds) */
     key_map materials;
     uint32_t material_count;
     key_map skeletons;
@@ -1381,19 +1383,31 @@ static bool same_primitives(const oroya_scene *scene, uint32_t a, uint32_t b, ui
     return true;
 }
 
-/* The skin a mesh of geometry g shown by dense node `dense` (with skin) is keyed by: the first
- * skin written on g when its influences are the same (instances of one skinned mesh: import
- * gives each node its own skin copy, and the node, not the mesh, names the skin), else its
- * own. NULL for none. */
+/* The skin a mesh of geometry g shown by dense node `dense` (with skin) is keyed by: a skin
+ * written on g earlier with the same influences (instances of one skinned mesh: import gives
+ * each node its own skin copy, and the node, not the mesh, names the skin; with skins A, B, B
+ * the two B nodes share a mesh), else its own. NULL for none. */
 static const oroya_skin *skin_key(scene_tables *t, const oroya_scene *scene,
                                   const oroya_geometry *g, const oroya_skin *skin, uint32_t dense) {
     if (!skin) {
         return NULL;
     }
-    const uint32_t at = map_put(&t->skinned, g, NULL, NULL, dense);
-    const oroya_skin *earlier =
-        at == OROYA_GLTF_NONE ? NULL : node_skin(scene, oroya_scene_node_at(scene, at));
-    return earlier && same_influences(g, earlier, skin) ? earlier : skin;
+    /* The skins of other influences written on g so far, each compared (up to SKIN_KEYS of
+     * them: a geometry shown with more distinct influences writes the rest a mesh each). */
+    enum { SKIN_KEYS = 8 };
+    uint32_t at = map_put(&t->skinned, g, NULL, NULL, dense), last = OROYA_GLTF_NONE;
+    for (int k = 0; at != OROYA_GLTF_NONE && at != dense && k < SKIN_KEYS; k++) {
+        const oroya_skin *earlier = node_skin(scene, oroya_scene_node_at(scene, at));
+        if (earlier && same_influences(g, earlier, skin)) {
+            return earlier;
+        }
+        last = at;
+        at = t->next_skinned[at];
+    }
+    if (last != OROYA_GLTF_NONE && at == OROYA_GLTF_NONE) {
+        t->next_skinned[last] = dense;
+    }
+    return skin;
 }
 
 static oroya_result write_node(writer *w, scene_tables *t, uint32_t i, cJSON *node) {
@@ -1913,14 +1927,16 @@ static oroya_result write_scene(writer *w) {
     oroya_result r = OROYA_OK;
     uint32_t cameras = n + (w->model ? w->model->camera_count : 0);
     t->run_at = (prim_run *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(prim_run), 16);
-    if (!w->gidx || !w->prim_parent || !w->node_json || !t->run_at || !map_init(w, &t->meshes, n) ||
-        !map_init(w, &t->runs, n) || !map_init(w, &t->skinned, n) ||
+    t->next_skinned = (uint32_t *)oroya__calloc(&w->a, (size_t)n + 1, sizeof(uint32_t), 16);
+    if (!w->gidx || !w->prim_parent || !w->node_json || !t->run_at || !t->next_skinned ||
+        !map_init(w, &t->meshes, n) || !map_init(w, &t->runs, n) || !map_init(w, &t->skinned, n) ||
         !map_init(w, &t->materials, things) || !map_init(w, &t->skeletons, things) ||
         !map_init(w, &t->cameras, cameras)) {
         r = oom(w);
     }
     for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
         w->prim_parent[i] = OROYA_GLTF_NONE;
+        t->next_skinned[i] = OROYA_GLTF_NONE;
     }
     if (r == OROYA_OK && w->model) {
         r = model_sources(w);
@@ -2276,6 +2292,7 @@ oroya_result oroya_gltf_write(const oroya_scene *scene, const oroya_gltf_write_d
     map_free(&w, &w.t.skinned);
     map_free(&w, &w.t.runs);
     oroya__free(&w.a, w.t.run_at);
+    oroya__free(&w.a, w.t.next_skinned);
     map_free(&w, &w.t.materials);
     map_free(&w, &w.t.skeletons);
     map_free(&w, &w.t.cameras);

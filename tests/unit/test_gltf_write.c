@@ -795,8 +795,8 @@ static int written_meshes(const char *path, int *mesh_of, int max_nodes) {
 
 /* Instances of one skinned mesh (nodes showing glTF mesh 0 with skin 0, skin 0 again, or
  * skin 1 over the same joints) share one written mesh: import gives each node its own skin
- * copy, and export wrote one mesh, with a copy of every vertex array, per node. A node whose
- * skin has other influences gets a mesh of its own. With and without the model; a mesh of
+ * copy, and export wrote one mesh, with a copy of every vertex array, per node. Nodes whose
+ * skins have other influences get a mesh of their own, shared by those with the same. With and without the model; a mesh of
  * one primitive, and of two (import splits it into primitive children, export folds them). */
 static void shared_skinned_mesh(int prims) {
     cJSON *root = read_written(ASSETS "/SimpleSkin/glTF/SimpleSkin.gltf");
@@ -822,10 +822,12 @@ static void shared_skinned_mesh(int prims) {
     const int first = cJSON_GetArraySize(nodes);
     cJSON_AddItemToArray(nodes, cJSON_Parse("{\"name\":\"copy\",\"mesh\":0,\"skin\":0}"));
     cJSON_AddItemToArray(nodes, cJSON_Parse("{\"name\":\"other\",\"mesh\":0,\"skin\":1}"));
+    cJSON_AddItemToArray(nodes, cJSON_Parse("{\"name\":\"other2\",\"mesh\":0,\"skin\":1}"));
     cJSON *scene_nodes = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "scenes"), 0), "nodes");
     cJSON_AddItemToArray(scene_nodes, cJSON_CreateNumber(first));
     cJSON_AddItemToArray(scene_nodes, cJSON_CreateNumber(first + 1));
+    cJSON_AddItemToArray(scene_nodes, cJSON_CreateNumber(first + 2));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     const bool written = text && write_text(OUT "/skin_instances.gltf", text);
@@ -849,32 +851,43 @@ static void shared_skinned_mesh(int prims) {
                                     .clips = (const oroya_clip *const *)a->clips,
                                     .clip_count = a->clip_count};
         OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, out, &err) == OROYA_OK, "%s", err.message);
-        OT_EQ_INT(written_meshes(out, mesh_of, first + 2), 1);
-        OT_CHECK_MSG(mesh_of[0] == 0 && mesh_of[first] == 0 && mesh_of[first + 1] == 0,
-                     "with_model %d: meshes %d %d %d", with_model, mesh_of[0], mesh_of[first],
-                     mesh_of[first + 1]);
+        OT_EQ_INT(written_meshes(out, mesh_of, first + 3), 1);
+        OT_CHECK_MSG(mesh_of[0] == 0 && mesh_of[first] == 0 && mesh_of[first + 1] == 0 &&
+                         mesh_of[first + 2] == 0,
+                     "with_model %d: meshes %d %d %d %d", with_model, mesh_of[0], mesh_of[first],
+                     mesh_of[first + 1], mesh_of[first + 2]);
         reload_and_compare(out, a);
     }
-    /* "other"'s skin (of its first primitive) with its first influence on the other joint: its
-     * own mesh. */
-    oroya_node other;
-    OT_CHECK(oroya_gltf_model_find_node(a, "other", &other, NULL) == OROYA_OK);
-    if (prims == 2) {
-        OT_EQ_INT(oroya_scene_child_count(a->scene, other), 2);
-        OT_CHECK(oroya_scene_get_child(a->scene, other, 0, &other) == OROYA_OK);
+    /* "other"'s and "other2"'s skins (of their first primitive) with their first influence on
+     * the other joint: one mesh of their own, shared (skins A, B, B: each B was compared only
+     * with A and got a mesh of its own). */
+    oroya_skin *sk[2] = {NULL, NULL};
+    const char *const names[2] = {"other", "other2"};
+    for (int k = 0; k < 2; k++) {
+        oroya_node other;
+        OT_CHECK(oroya_gltf_model_find_node(a, names[k], &other, NULL) == OROYA_OK);
+        if (prims == 2) {
+            OT_EQ_INT(oroya_scene_child_count(a->scene, other), 2);
+            OT_CHECK(oroya_scene_get_child(a->scene, other, 0, &other) == OROYA_OK);
+        }
+        sk[k] = (oroya_skin *)oroya_scene_get_skin(a->scene, other);
+        OT_CHECK(sk[k] != NULL && sk[k]->joints != NULL);
     }
-    oroya_skin *sk = (oroya_skin *)oroya_scene_get_skin(a->scene, other);
-    OT_CHECK(sk != NULL && sk->joints != NULL);
-    if (sk && sk->joints) {
-        uint16_t *j = (uint16_t *)(uintptr_t)sk->joints; /* the skin's own copy */
-        j[0] = j[0] == 0 ? 1 : 0;                        /* SimpleSkin's skin has two joints */
+    if (sk[0] && sk[0]->joints && sk[1] && sk[1]->joints && sk[0] != sk[1]) {
+        for (int k = 0; k < 2; k++) {
+            uint16_t *j = (uint16_t *)(uintptr_t)sk[k]->joints; /* the skin's own copy */
+            j[0] = j[0] == 0 ? 1 : 0; /* SimpleSkin's skin has two joints */
+        }
         oroya_gltf_write_desc wd = {0};
         OT_CHECK_MSG(oroya_gltf_write(a->scene, &wd, OUT "/skin_instances_other.gltf", &err) ==
                          OROYA_OK,
                      "%s", err.message);
-        OT_EQ_INT(written_meshes(OUT "/skin_instances_other.gltf", mesh_of, first + 2), 2);
-        OT_CHECK(mesh_of[0] == mesh_of[first] && mesh_of[first + 1] >= 0 &&
-                 mesh_of[first + 1] != mesh_of[0]);
+        OT_EQ_INT(written_meshes(OUT "/skin_instances_other.gltf", mesh_of, first + 3), 2);
+        OT_CHECK_MSG(mesh_of[0] == mesh_of[first] && mesh_of[first + 1] >= 0 &&
+                         mesh_of[first + 1] != mesh_of[0] &&
+                         mesh_of[first + 2] == mesh_of[first + 1],
+                     "meshes %d %d %d %d", mesh_of[0], mesh_of[first], mesh_of[first + 1],
+                     mesh_of[first + 2]);
     }
     oroya_gltf_model_free(a);
 }
