@@ -1152,18 +1152,6 @@ static OROYA__INLINE void pk_blend_two(const oroya_pose_skeleton *skel, const ac
     }
 }
 
-/* Model and bone matrices (root NULL) of the steps of blocks [from, to), from is a step's
- * first block: pk_ltm's loop, with no call inside, for the steps between IKs. */
-static OROYA__INLINE void pk_ltm_blocks(const oroya_pose_skeleton *skel,
-                                        const oroya_soa_transform *locals, oroya_mat4 *models,
-                                        oroya_mat4 *bones, uint32_t from, uint32_t to) {
-    const uint32_t blocks = skel->block_count;
-    for (uint32_t b = from; b < to; b += PK_BLOCKS) {
-        const uint32_t b2 = PK_BLOCKS == 2 && b + 1 < blocks ? b + 1 : b;
-        ltm_pair(skel, b, b2, &locals[b], &locals[b2], NULL, models, bones);
-    }
-}
-
 /* Model and bone matrices of every joint from `locals`, parents first. */
 static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_soa_transform *locals,
                                  const oroya_mat4 *root, oroya_mat4 *models, oroya_mat4 *bones) {
@@ -1174,9 +1162,10 @@ static OROYA__INLINE void pk_ltm(const oroya_pose_skeleton *skel, const oroya_so
     }
 }
 
-/* Model and bone matrices (root NULL) of joints [from, to): whole steps by pk_ltm_blocks' loop,
- * a part of a step (an IK point inside it) by ltm_pair_range. A step computed in parts gives
- * the same bits as in one piece. */
+/* Model and bone matrices (root NULL) of joints [from, to), step by step through one inlined
+ * ltm_pair_range, whole steps and parts of a step (an IK point inside it) alike: one copy of
+ * the step's code keeps the IK frame's code small (docs/performance.md, "A character frame
+ * with IK"). A step computed in parts gives the same bits as in one piece. */
 static OROYA__INLINE void pk_ltm_span(const oroya__ik_pose *p, uint32_t from, uint32_t to) {
     const oroya_pose_skeleton *skel = p->skeleton;
     const uint32_t blocks = skel->block_count, joints = skel->joint_count;
