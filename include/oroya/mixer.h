@@ -269,10 +269,11 @@ const char *oroya_mixer_last_error(const oroya_mixer *mixer);
  * mixer of the batch posed yet; with none (NULL, or no parallel_for), each mixer gets its
  * whole update in turn, as oroya_mixer_update on each would, so a callback of mixer i sees
  * mixers before i already posed.
- * Each mixer must appear once, and two mixers of a batch must not share a scene (not
- * checked: that would cost more than the batch). Every mixer is checked first; on a bad one
- * nothing is updated and err names its index (INVALID_ARGUMENT: NULL, a bad or overflowing
- * dt). A callback may change other mixers of the batch (play, time scale, weights): a mixer
+ * Each mixer must appear once (a mixer given twice is refused, INVALID_ARGUMENT naming both
+ * indices), and two mixers of a batch must not share a scene (not checked: that would cost
+ * more than the batch). Every mixer is checked first; on a bad one nothing is updated and err
+ * names its index (INVALID_ARGUMENT: NULL, a bad or overflowing dt, a mixer given twice).
+ * A callback may change other mixers of the batch (play, time scale, weights): a mixer
  * after it is then checked again just before its update, and one now refused is left as
  * oroya_mixer_update would leave it while the others are updated; the batch returns that
  * refusal, err naming the mixer ("... after an event callback earlier in the batch changed

@@ -294,7 +294,8 @@ typedef struct oroya_pose_update {
 
 /* Updates many characters, split by the scheduler (NULL = this thread). Every update is
  * checked first; on the first bad one nothing is updated and err names its index. Each
- * character must appear at most once. Results are bit-identical to updating them one by one.
+ * character must appear at most once (one given twice is such a bad update: INVALID_ARGUMENT
+ * naming both indices). Results are bit-identical to updating them one by one.
  * Never allocates (a scheduler may). */
 oroya_result oroya_pose_update_batch(const oroya_pose_update *updates, uint32_t count,
                                      const oroya_scheduler *scheduler, oroya_error *err);

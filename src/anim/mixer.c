@@ -171,7 +171,9 @@ struct oroya_mixer {
     uint32_t in_callback;
     bool chk_valid;
     bool destroy_pending;
-    bool batch_refused; /* oroya_mixer_update_batch: refused after a callback changed it */
+    bool batch_refused;   /* oroya_mixer_update_batch: refused after a callback changed it */
+    uint64_t batch_mark;  /* oroya_mixer_update_batch: the serial of the last batch checking it */
+    uint32_t batch_index; /* and its index there */
     double chk_inv_d;
     /* Then what a steady update reads and writes, together (the lines up to `allocator`; a
      * batch prefetches them, see prefetch_mixer); what it does not read comes after. */
@@ -2842,12 +2844,21 @@ oroya_result oroya_mixer_update_batch(oroya_mixer *const *mixers, uint32_t count
     if (count && !mixers)
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_mixer_update_batch: mixers is NULL");
+    const uint64_t mark = oroya__batch_serial();
     for (uint32_t i = 0; i < count; i++) {
         if (i + 8 < count && mixers[i + 8])
             __builtin_prefetch(mixers[i + 8], 0);
         oroya_result r = batch_check(mixers, i, dt, false, err);
         if (r != OROYA_OK)
             return r;
+        /* A mixer given twice would be updated twice (its kernel on two threads at once with
+         * a scheduler, and destroyed twice when its callback destroys it). */
+        if (mixers[i]->batch_mark == mark)
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "mixers[%u]: the mixer of mixers[%u] again (each mixer may "
+                               "appear once in a batch); nothing was updated",
+                               i, mixers[i]->batch_index);
+        mixers[i]->batch_mark = mark, mixers[i]->batch_index = i;
     }
     /* An event callback may change a mixer later in the batch (its time scale, an action):
      * when one ran, each later mixer is checked again just before its update, and one now

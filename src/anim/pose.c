@@ -1139,12 +1139,23 @@ oroya_result oroya_pose_update_batch(const oroya_pose_update *updates, uint32_t 
         return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
                            "oroya_pose_update_batch: updates is NULL");
     }
+    const uint64_t mark = oroya__batch_serial();
     for (uint32_t i = 0; i < count; i++) {
         oroya_result res =
             check_update(updates[i].character, updates[i].layers, updates[i].layer_count, i, err);
         if (res != OROYA_OK) {
             return res;
         }
+        /* A character given twice would be updated twice, on two threads at once with a
+         * scheduler. */
+        oroya_pose_character *c = updates[i].character;
+        if (c->batch_mark == mark) {
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                               "updates[%u]: the character of updates[%u] again (each character "
+                               "may appear once in a batch); nothing was updated",
+                               i, c->batch_index);
+        }
+        c->batch_mark = mark, c->batch_index = i;
     }
     batch_ctx ctx = {updates};
     if (scheduler && scheduler->parallel_for) {

@@ -2,6 +2,7 @@
 #include "internal/base.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,11 @@ const char *oroya_result_string(oroya_result result) {
         return "unknown result";
     }
     return result_strings[result];
+}
+
+uint64_t oroya__batch_serial(void) {
+    static _Atomic uint64_t next = 1;
+    return atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
 }
 
 size_t oroya__mul_size(size_t count, size_t size) {

@@ -29,4 +29,8 @@ size_t oroya__mul_size(size_t count, size_t size);
  * and moves *size past it; *size becomes SIZE_MAX on overflow (the allocation then fails). */
 size_t oroya__take_aligned(size_t *size, size_t count, size_t elem, size_t align);
 
+/* A number no other call returns in this process (never 0): the batch calls mark their items
+ * with it, so that an item given twice is found in one pass with no table. Thread-safe. */
+uint64_t oroya__batch_serial(void);
+
 #endif

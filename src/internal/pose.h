@@ -301,6 +301,8 @@ struct oroya_pose_character {
     struct oroya__ik_plan *ik_plan; /* owned: the IKs run inside local-to-model, or NULL */
     oroya__ik_report ik_report;     /* the last update's fallbacks */
     oroya__pose_guard_report guard; /* the last update's held joints (oroya__pose_guard) */
+    uint64_t batch_mark;  /* oroya_pose_update_batch: the serial of the last batch checking it */
+    uint32_t batch_index; /* and its index there */
 };
 
 /* OROYA__POSE_CUBIC_REACH: how far a CUBICSPLINE rotation curve may reach, per component, for

@@ -1320,6 +1320,20 @@ static void test_validity(void) {
                                       "skeleton"),
                  "%s", err.message);
     OT_EQ_INT(oroya_pose_update_batch(NULL, 2, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+    /* A character given twice (each update valid): refused before anything is updated (it
+     * was updated twice, on two threads at once with a scheduler); the next batch with it
+     * once goes through. */
+    OT_EQ_INT(oroya_pose_character_update(c, &nan_w, 1, &err), OROYA_OK);
+    OT_CHECK(oroya_pose_character_locals(c)->tx[1] == 0.0f);
+    oroya_pose_update twice[3] = {{c, &half, 1}, {c, &half, 1}, {c, &half, 1}};
+    OT_EQ_INT(oroya_pose_update_batch(twice, 3, NULL, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(!strcmp(err.message, "updates[1]: the character of updates[0] again (each "
+                                      "character may appear once in a batch); nothing was "
+                                      "updated"),
+                 "%s", err.message);
+    OT_CHECK(oroya_pose_character_locals(c)->tx[1] == 0.0f);
+    OT_EQ_INT(oroya_pose_update_batch(twice, 1, NULL, &err), OROYA_OK);
+    OT_CHECK(oroya_pose_character_locals(c)->tx[1] == 0.5f);
     OT_EQ_INT(oroya_pose_local_to_model(NULL, NULL, NULL, NULL, NULL), OROYA_ERR_INVALID_ARGUMENT);
     oroya_thread_pool *pool = NULL;
     OT_EQ_INT(oroya_thread_pool_create(NULL, &pool, &err), OROYA_ERR_INVALID_ARGUMENT);

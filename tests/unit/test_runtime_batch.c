@@ -11,7 +11,9 @@
  * test_limits_kernel_vs_property: oroya_mixer_set_joint_limit on a rig-backed mixer (kernel
  * path) against the same mixer forced onto the property path, within 1e-5 on every node and
  * bone; every limited joint stays inside its limit, checked by a swing-twist split in double
- * written here. */
+ * written here.
+ *
+ * test_batch_duplicate_mixer: a mixer given twice in one batch is refused. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal/mixer.h"
 #include "internal/scene.h"
@@ -750,6 +752,57 @@ static void test_batch_callback_changes_later_mixer(void) {
     bench_character_free(&bc);
 }
 
+/* A mixer given twice in a batch (each check passes): refused before anything is updated,
+ * naming both places, with and without a scheduler. It used to be updated twice (its time
+ * advanced by 2 dt; with a scheduler its kernel ran on two threads at once, and a mixer its
+ * own callback destroyed was destroyed twice). The next batch with it once goes through. */
+static void test_batch_duplicate_mixer(void) {
+    bench_character bc;
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
+    const oroya_clip *walk = bench_character_clip(&bc, "walk");
+    oroya_rig *rig = NULL;
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = bc.scene,
+                                                .joints = bc.nodes,
+                                                .joint_count = bc.joint_count,
+                                                .inverse_bind = bc.inverse_bind,
+                                                .clips = &walk,
+                                                .clip_count = 1},
+                              &rig, &err) == OROYA_OK);
+    oroya_thread_pool *pool = NULL;
+    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2}, &pool, &err) ==
+             OROYA_OK);
+    const oroya_scheduler sc = {oroya_thread_pool_parallel_for, pool};
+    for (int with_pool = 0; rig && with_pool < 2; with_pool++) {
+        oroya_mixer *m[2] = {NULL, NULL};
+        for (int i = 0; i < 2; i++) {
+            OT_CHECK(oroya_mixer_create(NULL, &(oroya_mixer_desc){.rig = rig}, &m[i]) == OROYA_OK);
+            OT_CHECK(m[i] && oroya_mixer_play(m[i], walk, NULL) == OROYA_OK);
+        }
+        if (!m[0] || !m[1]) {
+            break;
+        }
+        oroya_mixer *batch[3] = {m[0], m[1], m[0]};
+        err = (oroya_error){0};
+        OT_EQ_INT(oroya_mixer_update_batch(batch, 3, 0.25, with_pool ? &sc : NULL, &err),
+                  OROYA_ERR_INVALID_ARGUMENT);
+        OT_CHECK_MSG(!strcmp(err.message, "mixers[2]: the mixer of mixers[0] again (each mixer "
+                                          "may appear once in a batch); nothing was updated"),
+                     "%s", err.message);
+        OT_CHECK(oroya_mixer_time(m[0]) == 0 && oroya_mixer_time(m[1]) == 0);
+        OT_EQ_INT(oroya_mixer_update_batch(batch, 2, 0.25, with_pool ? &sc : NULL, &err), OROYA_OK);
+        OT_EQ_INT(oroya_mixer_update_batch(batch + 1, 2, 0.25, with_pool ? &sc : NULL, &err),
+                  OROYA_OK);
+        OT_CHECK(oroya_mixer_time(m[0]) == 0.5 && oroya_mixer_time(m[1]) == 0.5);
+        for (int i = 0; i < 2; i++) {
+            oroya_mixer_destroy(m[i]);
+        }
+    }
+    oroya_thread_pool_destroy(pool);
+    oroya_rig_destroy(rig);
+    bench_character_free(&bc);
+}
+
 /* Root motion, property path against kernel path (they disagreed): turning it off or
  * changing its mode while the action is paused (the property path kept the held root: its
  * binding writes only a changed value), the last action on the root stopped (the property
@@ -880,6 +933,7 @@ int main(void) {
     OT_RUN(test_rig_create_reads_only);
     OT_RUN(test_batch_check_bounds);
     OT_RUN(test_batch_callback_changes_later_mixer);
+    OT_RUN(test_batch_duplicate_mixer);
     OT_RUN(test_root_motion_paths_agree);
     return ot_finish();
 }
