@@ -42,22 +42,32 @@ static bool image_desc_ok(const char *what, const char *path, const oroya_image_
  * without a reader would hold open() forever, so the open is non-blocking and the type is
  * checked on the descriptor; a FIFO, a device or a directory is refused and left as it is.
  * Returns the descriptor (blocking again), or -1 with `why` set (errno's text or the type). */
+static const char *file_type_note(mode_t mode) {
+    return S_ISFIFO(mode)                   ? " (a FIFO)"
+           : S_ISCHR(mode) || S_ISBLK(mode) ? " (a device)"
+           : S_ISSOCK(mode)                 ? " (a socket)"
+           : S_ISDIR(mode)                  ? " (a directory)"
+                                            : "";
+}
+
 static int open_image_file(const char *path, char *why, size_t why_size) {
     errno = 0;
     int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
     if (fd < 0) {
-        /* O_NONBLOCK on a FIFO that no one reads: ENXIO, "No such device or address". */
+        /* O_NONBLOCK on a FIFO that no one reads (or a socket): ENXIO, "No such device or
+         * address"; a directory: EISDIR. Both are named by their type. */
         const int e = errno ? errno : EIO;
-        snprintf(why, why_size, "%s", e == ENXIO ? "not a regular file" : strerror(e));
+        struct stat st;
+        if ((e == ENXIO || e == EISDIR) && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            snprintf(why, why_size, "not a regular file%s", file_type_note(st.st_mode));
+        } else {
+            snprintf(why, why_size, "%s", strerror(e));
+        }
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, why_size, "not a regular file%s",
-                 S_ISFIFO(st.st_mode)                         ? " (a FIFO)"
-                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? " (a device)"
-                 : S_ISSOCK(st.st_mode)                       ? " (a socket)"
-                                                              : "");
+        snprintf(why, why_size, "not a regular file%s", file_type_note(st.st_mode));
         close(fd);
         return -1;
     }

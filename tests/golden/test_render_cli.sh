@@ -191,6 +191,12 @@ mkfifo fifo.png fifo.gif
 expect 1 "not a regular file" timeout 60 "$OROYA" render --size 32x32 --time 0 -o fifo.png
 expect 1 "not a regular file" timeout 60 "$OROYA" render --size 32x32 --fps 5 --duration 0.4 -o fifo.gif
 [ -p fifo.png ] && [ -p fifo.gif ] || fail "the FIFOs were removed"
+# A directory as the output: refused before rendering, by its type (the GIF case rendered every
+# frame first, then failed with the system's "Is a directory"), with MP4 too.
+mkdir -p dir.png dir.gif dir.mp4
+expect 1 "'dir.png': a directory; nothing was rendered" "$OROYA" render --size 32x32 --time 0 -o dir.png
+expect 1 "'dir.gif': a directory; nothing was rendered" "$OROYA" render --size 32x32 --fps 5 --duration 0.4 -o dir.gif
+expect 1 "'dir.mp4': a directory; nothing was rendered" "$OROYA" render --size 32x32 --fps 5 --duration 0.4 -o dir.mp4
 
 # 4. Errors: usage errors exit 2, failures exit 1, each with a clear message.
 expect 2 "unknown option" "$OROYA" render --bogus

@@ -20,6 +20,14 @@ add_executable(app_c "$src/examples/bouncing_ball.c")
 target_link_libraries(app_c oroya::oroya_static)
 add_executable(app_cxx "$src/tests/cxx/consumer.cpp")
 target_link_libraries(app_cxx oroya::oroya)
+# The renderer's targets by the installed package's names (they were missing here: only
+# find_package made them).
+if(TARGET oroya_render_shared)
+  add_executable(app_r "$src/examples/bouncing_ball.c")
+  target_link_libraries(app_r oroya::oroya_render)
+  add_executable(app_rs "$src/examples/bouncing_ball.c")
+  target_link_libraries(app_rs oroya::oroya_render_static)
+endif()
 CM
 targets() { cmake --build "$1" --target help >"$1/targets.txt" 2>/dev/null; }
 if cmake -S "$tmp/app" -B "$tmp/b1" >"$tmp/log1.txt" 2>&1; then
@@ -27,6 +35,7 @@ if cmake -S "$tmp/app" -B "$tmp/b1" >"$tmp/log1.txt" 2>&1; then
   targets "$tmp/b1"
   check grep -q 'oroya_static' "$tmp/b1/targets.txt"
   check grep -q 'app_cxx' "$tmp/b1/targets.txt"
+  check grep -q 'app_rs' "$tmp/b1/targets.txt"
   # None of the project's own programs by default.
   check bash -c "! grep -Eq '(oroya_cli|oroya_bench|example_|test_)' '$tmp/b1/targets.txt'"
   check [ ! -e "$tmp/b1/oroya/tests" ]

@@ -347,6 +347,14 @@ static int render_main(const options *o_in) {
     if (kind == OUT_MP4 && (o.width % 2 || o.height % 2)) {
         return usage_error("%s", "MP4 (yuv420p) needs an even width and height");
     }
+    /* An output that exists and is no regular file (a directory, a FIFO) is refused before
+     * rendering: oroya_image_write_* would refuse it too, but only after every frame. */
+    struct stat ost;
+    if (stat(o.out, &ost) == 0 && !S_ISREG(ost.st_mode)) {
+        fprintf(stderr, "oroya render: cannot write '%s': %s; nothing was rendered\n",
+                cli_esc(o.out), S_ISDIR(ost.st_mode) ? "a directory" : "not a regular file");
+        return 1;
+    }
     if (kind == OUT_MP4 && !oroya_video_available()) {
         fprintf(stderr, "oroya render: MP4 output needs ffmpeg, which is not on PATH; install "
                         "ffmpeg (Debian: apt-get install ffmpeg) or write .gif or .png instead\n");
