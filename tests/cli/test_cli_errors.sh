@@ -134,6 +134,11 @@ expect 1 "x.glb: cannot open for writing: $enoent" "$OROYA" export "$it" /nonexi
 expect 2 "oroya sample: bad time in --times at ',1'" "$OROYA" sample "$it" --clip animation_0 --times 0,,1
 [ -s out.txt ] && fail "sample printed frames before a bad --times entry: $(head -c 200 out.txt)"
 expect 2 "oroya sample: bad time in --times at 'x'" "$OROYA" sample $missing --clip animation_0 --times 0,x
+# An fps so small that a frame's time f / fps is inf: a usage error, nothing printed (it
+# printed "time":inf, which is not JSON, and exited 0).
+expect 2 "the last frame's time (frames - 1) / fps is not finite" "$OROYA" sample "$it" --clip animation_0 --fps 1e-308 --frames 3
+[ -s out.txt ] && fail "sample printed frames at an infinite time: $(head -c 200 out.txt)"
+"$OROYA" sample "$it" --clip animation_0 --fps 1e-308 --frames 1 >out.txt || fail "sample --fps 1e-308 --frames 1 (one frame at 0)"
 
 # A camera the scene refuses names the camera and its values (it said "rejected by the scene
 # (invalid argument) (invalid argument)").

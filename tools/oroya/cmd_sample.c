@@ -270,6 +270,15 @@ int oroya_cmd_sample(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
+    /* Frame f is at f / fps: a tiny fps makes that inf (it printed "time":inf, which is not
+     * JSON, and exited 0). */
+    if (has_fps && !isfinite((frames - 1) / fps)) {
+        fprintf(stderr,
+                "oroya sample: --fps %g with --frames %.0f: the last frame's time (frames - 1) / "
+                "fps is not finite\n",
+                fps, frames);
+        return 2;
+    }
     /* The --times list is read whole before anything is loaded or printed: a bad entry is a
      * usage error with nothing on stdout (it used to stop after the frames before it). */
     uint32_t count = has_time ? 1u : (uint32_t)frames;
