@@ -30,6 +30,14 @@
 #define PC_DEFAULT_VERTEX_DISTANCE 0.1
 #define PC_MEASURE_RATE 120.0
 #define PC_REFINE_TRIALS 160 /* builds spent on per-block budget factors */
+/* The measure's work (joint poses: time samples times joints) the search may spend once a
+ * candidate meets the bound: the factor search's later steps and the per-block refinement
+ * stop there, keeping the best candidate so far (it meets the bound; it may be larger than
+ * an unbounded search would make). The benchmark character's clips stay under it (its
+ * costliest, walk_cubic, is over half of it: at 5e6 it came out 272 bytes larger); a 62 KB
+ * glTF of 400 chained joints with 300 keys each kept `oroya info` busy for 166 s (12 s with
+ * the budget). */
+#define PC_WORK_BUDGET 10000000.0
 
 /* ---- double transforms (3x4, column-major: columns 0-2 linear, 3 translation) ----------- */
 
@@ -1205,6 +1213,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
 typedef struct pc_error {
     double ratio;      /* the largest error / joint tolerance */
     double max, joint; /* largest error of any point, of joint positions alone */
+    double work;       /* the measure's joint poses (time samples times joints) */
 } pc_error;
 
 /* The measure's work, for tests: time samples and calls (internal/pose.h). */
@@ -1212,6 +1221,16 @@ static atomic_ullong pc_samples, pc_measures;
 void oroya__pose_compress_measure_counts(uint64_t *samples, uint64_t *calls) {
     *samples = (uint64_t)atomic_load(&pc_samples);
     *calls = (uint64_t)atomic_load(&pc_measures);
+}
+
+/* PC_WORK_BUDGET, or the one a test set (0: the default). */
+static _Atomic double pc_work_budget_set;
+void oroya__pose_compress_set_work_budget(double joint_poses) {
+    atomic_store(&pc_work_budget_set, joint_poses);
+}
+static double pc_work_budget(void) {
+    const double b = atomic_load(&pc_work_budget_set);
+    return b > 0 ? b : PC_WORK_BUDGET;
 }
 
 /* The larger of a and b, NaN when either is (fmax drops a NaN: a candidate whose decoding
@@ -1379,6 +1398,7 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, const 
     oroya__free(x->alloc, at);
     atomic_fetch_add(&pc_samples, (unsigned long long)samples);
     atomic_fetch_add(&pc_measures, 1ull);
+    out->work = (double)samples * (double)nj;
     oroya__free(x->alloc, models);
     oroya__free(x->alloc, cursors);
     oroya_pose_character_destroy(chr);
@@ -1389,19 +1409,21 @@ static oroya_result pc_measure(const pc_ctx *x, const oroya_pose_clip *c, const 
  * fewer bytes than *best, it replaces it (*kept). */
 static oroya_result pc_try(const pc_ctx *x, const oroya_pose_clip_desc *desc, double f,
                            pc_block *pbs, pc_scratch *s, oroya_pose_clip **best, pc_error *best_e,
-                           bool *met, bool *kept, oroya_error *err) {
+                           bool *met, bool *kept, double *work, oroya_error *err) {
     oroya_pose_clip *c = NULL;
     pc_error e;
     *met = *kept = false;
     oroya_result res = pc_build(x, desc, f, pbs, s, &c, err);
     if (res == OROYA_OK) {
         res = pc_measure(x, c, NULL, false, &e, err);
+        *work += e.work;
     }
     *met = res == OROYA_OK && e.ratio <= 1.0;
     /* With a cubic source, a candidate that would be kept is measured again between the grid
      * times too (the slower measure, only for the few that would win). */
     if (*met && x->cubic && (!*best || c->bytes < (*best)->bytes)) {
         res = pc_measure(x, c, NULL, true, &e, err);
+        *work += e.work;
         *met = res == OROYA_OK && e.ratio <= 1.0;
     }
     if (*met && (!*best || c->bytes < (*best)->bytes)) {
@@ -1490,10 +1512,11 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
         /* The budget factor of the clip: the largest (on a geometric search) whose measure
          * passes. Then each block's own factor, doubled while that passes and saves bytes:
          * the even split by depth is safe but rarely where the bytes are best spent. */
-        double lo = 0, hi = 0, f = 1;
-        for (int trial = 0; res == OROYA_OK && trial < 24; trial++) {
+        double lo = 0, hi = 0, f = 1, work = 0;
+        const double budget = pc_work_budget();
+        for (int trial = 0; res == OROYA_OK && trial < 24 && !(best && work >= budget); trial++) {
             bool met = false, kept = false;
-            res = pc_try(&x, desc, f, pbs, &s, &best, &best_e, &met, &kept, err);
+            res = pc_try(&x, desc, f, pbs, &s, &best, &best_e, &met, &kept, &work, err);
             if (met) {
                 lo = f;
             } else {
@@ -1546,7 +1569,7 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
                 cand[bc] = g;
             }
             bool any = false;
-            while (res == OROYA_OK && trials < PC_REFINE_TRIALS) {
+            while (res == OROYA_OK && trials < PC_REFINE_TRIALS && work < budget) {
                 size_t at = SIZE_MAX;
                 for (size_t bc = 0; bc < nbc; bc++) {
                     if (saves[bc] && (at == SIZE_MAX || saves[bc] > saves[at])) {
@@ -1561,7 +1584,7 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
                 pbs[at].gain = cand[at];
                 bool met = false, kept = false;
                 trials++;
-                res = pc_try(&x, desc, lo, pbs, &s, &best, &best_e, &met, &kept, err);
+                res = pc_try(&x, desc, lo, pbs, &s, &best, &best_e, &met, &kept, &work, err);
                 if (!kept) {
                     pbs[at].gain = old;
                 }

@@ -254,6 +254,9 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
 /* Tests: the compressed-clip error measure's work since the process started (time samples,
  * each posing every joint, summed over calls; and the calls). */
 void oroya__pose_compress_measure_counts(uint64_t *samples, uint64_t *calls);
+/* Tests: the measure's work budget (joint poses) per compressed clip, once a candidate meets
+ * the bound; 0 restores the default (PC_WORK_BUDGET in pose_compress.c). */
+void oroya__pose_compress_set_work_budget(double joint_poses);
 
 /* The channel (OROYA__CH_T/R/S) of a track property, -1 for WEIGHTS. */
 int oroya__pose_channel_of(oroya_property p);

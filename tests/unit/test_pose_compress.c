@@ -987,6 +987,51 @@ static void test_measure_bounded(void) {
     proc_free(&p);
 }
 
+/* The measures spent on one clip, and their time samples, for a work budget (0: the
+ * default). */
+static uint64_t budget_calls(const proc *p, double budget, uint64_t *samples) {
+    oroya__pose_compress_set_work_budget(budget);
+    uint64_t s0, c0, s1, c1;
+    oroya__pose_compress_measure_counts(&s0, &c0);
+    oroya_pose_compress cp = {.tolerance = 1e-4f, .vertex_distance = (float)VD};
+    oroya_pose_clip *pc = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(
+        oroya_pose_clip_create(
+            &(oroya_pose_clip_desc){.skeleton = p->r.skel, .clip = p->clip, .compress = &cp}, &pc,
+            &err) == OROYA_OK,
+        "%s", err.message);
+    oroya__pose_compress_measure_counts(&s1, &c1);
+    oroya_pose_clip_destroy(pc);
+    oroya__pose_compress_set_work_budget(0);
+    *samples = s1 - s0;
+    return c1 - c0;
+}
+
+/* The search's measures stop at a work budget once a candidate meets the bound (a 62 KB glTF
+ * of 400 chained joints kept `oroya info` busy for 166 s): with a budget of one joint pose,
+ * the first candidate that meets the bound is the clip (the even split meets it at once
+ * here, and the search from f = 1 takes at most 7 steps down); with five measures' worth,
+ * at most one measure past it; and the clip still meets the bound, checked independently. */
+static void test_work_budget(void) {
+    proc p;
+    proc_make(&p);
+    uint64_t sd = 0, s1 = 0, s5 = 0;
+    const uint64_t full = budget_calls(&p, 0, &sd);
+    const double per = (double)sd / (double)full * PJ; /* joint poses a measure */
+    const uint64_t one = budget_calls(&p, 1, &s1);
+    const uint64_t five = budget_calls(&p, 5 * per, &s5);
+    OT_CHECK_MSG(one >= 1 && one <= 7 && one < full, "%llu measures, %llu without a budget",
+                 (unsigned long long)one, (unsigned long long)full);
+    OT_CHECK_MSG(five >= 5 && five <= (one > 5 ? one : 5) + 1 && five < full,
+                 "%llu measures at five measures' budget (%llu at one pose, %llu without)",
+                 (unsigned long long)five, (unsigned long long)one, (unsigned long long)full);
+    oroya__pose_compress_set_work_budget(1);
+    OT_CHECK(check_clip(&p.r, p.clip, false, 1e-4f, "procedural, budget of one pose") > 0);
+    oroya__pose_compress_set_work_budget(0);
+    proc_free(&p);
+}
+
 /* The table index is 8 bits: a clip binding 255 (block, channel)s still compresses (within the
  * bound), one binding 256 stays in float storage (info.compressed false), never a wrapped
  * index. 512 joints under one root, rotations on all, translations on the first joint of
@@ -1358,6 +1403,7 @@ int main(void) {
     OT_RUN(test_export_round_trip);
     OT_RUN(test_measure_bounded);
     OT_RUN(test_entry_limit);
+    OT_RUN(test_work_budget);
     OT_RUN(test_keys_near_float_max_refused);
     OT_RUN(test_cubic_between_grid_times);
     OT_RUN(test_short_and_negative_spans);
