@@ -227,7 +227,9 @@ typedef struct oroya_render_draw_desc {
 oroya_result oroya_render_begin(oroya_renderer *renderer, const oroya_render_view *view,
                                 oroya_error *err);
 /* Draws one mesh between begin and end. Rejects a stale mesh, a skinned mesh without bone
- * matrices, more bones than the GPU's texture size allows, non-finite matrices. */
+ * matrices, more bones than the GPU's texture size allows, non-finite matrices, non-finite
+ * morph weights and finite ones whose morphed positions could overflow float (NON_FINITE:
+ * |position| + sum |weight| x |delta| past FLT_MAX, by each target's largest delta). */
 oroya_result oroya_render_draw(oroya_renderer *renderer, const oroya_render_draw_desc *draw,
                                oroya_error *err);
 /* Finishes the frame (resolves MSAA). */

@@ -2569,8 +2569,11 @@ static oroya_result check_step(oroya_mixer *m, double dt, bool from_zero) {
             const oroya_action *a = m->actions[i];
             const double step = fabs(scaled) * action_rate_bound(a);
             if (!action_time_ok(a, (from_zero ? 0 : fabs(a->time)) + step))
-                return refuse_update(m, call, dt,
-                                     "an action's time would overflow at its time scale");
+                return refuse(m,
+                              "%s: %s %g: the time of the action of clip \"%s\" (duration %g) "
+                              "would overflow at its time scale",
+                              call, from_zero ? "time" : "dt", dt,
+                              a->clip->name ? a->clip->name : "", a->duration);
         }
     }
     return OROYA_OK;

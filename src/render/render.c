@@ -3,6 +3,7 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,6 +26,9 @@ typedef struct mesh_slot {
     uint32_t max_skin_index, max_skin_index_vertex; /* over influences with non-zero weight */
     uint16_t generation;
     bool live, skinned, skinned8, morph_normals;
+    /* The largest |coordinate| of the positions and of each target's position deltas: a
+     * draw's morph weights are refused when the morphed positions could overflow float. */
+    float position_reach, morph_reach[OROYA_RENDER_MAX_MORPH_TARGETS];
 } mesh_slot;
 
 enum {
@@ -747,6 +751,16 @@ oroya_result oroya_render_mesh_create(oroya_renderer *r, const oroya_render_mesh
             }
         }
     }
+    m->position_reach = 0;
+    for (size_t i = 0; i < n3; i++) {
+        m->position_reach = fmaxf(m->position_reach, fabsf(d->positions[i]));
+    }
+    for (uint32_t t = 0; t < d->morph_target_count; t++) {
+        m->morph_reach[t] = 0;
+        for (size_t i = 0; d->morph_positions && i < n3; i++) {
+            m->morph_reach[t] = fmaxf(m->morph_reach[t], fabsf(d->morph_positions[t * n3 + i]));
+        }
+    }
     glGenVertexArrays(1, &m->vao);
     glBindVertexArray(m->vao);
     const uint32_t nv = d->vertex_count;
@@ -1118,6 +1132,20 @@ oroya_result oroya_render_draw(oroya_renderer *r, const oroya_render_draw_desc *
     if (d->morph_weights && !finite_array(d->morph_weights, d->morph_weight_count, &bad)) {
         return oroya_error_set(err, OROYA_ERR_NON_FINITE,
                                "oroya_render_draw: morph_weights[%zu] is not finite", bad);
+    }
+    if (d->morph_weights) {
+        /* Finite weights can still take position + sum(w * delta) past float (3e38 on two
+         * targets): the mesh vanished from the image with no error. */
+        double reach = m->position_reach;
+        for (uint32_t k = 0; k < d->morph_weight_count; k++) {
+            reach += fabs((double)d->morph_weights[k]) * (double)m->morph_reach[k];
+        }
+        if (!(reach <= FLT_MAX)) {
+            return oroya_error_set(err, OROYA_ERR_NON_FINITE,
+                                   "oroya_render_draw: morph_weights: the morphed positions "
+                                   "would not be finite (a coordinate could reach %g)",
+                                   reach);
+        }
     }
     if (m->skinned) {
         if (!d->bone_matrices || d->bone_count == 0) {

@@ -207,6 +207,15 @@ printf '{"nodes":[{"name":"n"}],"mixerTimeScale":0,"steps":[1e308,1e308],"record
 expect_line 1 "oroya play: clock.json: steps[1]: dt 1e+308 takes the clock past the double range" \
     "$OROYA" play clock.json
 [ -s out.txt ] && fail "play printed a result with an infinite clock: $(head -c 300 out.txt)"
+# A refused update gives the mixer's reason, naming the clip whose duration makes the time
+# overflow (it blamed "a NaN, infinite or negative dt" for a dt of 0.05); a bad dt still says
+# it is deviation 1.
+printf '{"nodes":[{"name":"n"}],"clips":[{"name":"tiny","duration":5e-324,"tracks":[{"node":"n","property":"position","times":[0,1],"values":[0,0,0,1,0,0]}]}],"script":[{"at":0,"do":"play","action":"tiny"}],"steps":{"dt":0.05,"count":2},"record":["n.position"]}' >tiny.json
+expect_line 1 "oroya play: tiny.json: steps[0]: oroya_mixer_update: dt 0.05: the time of the action of clip \"tiny\" (duration 4.94066e-324) would overflow at its time scale" \
+    "$OROYA" play tiny.json
+printf '{"nodes":[{"name":"n"}],"steps":[0.5,-1],"record":["n.position"]}' >neg.json
+expect_line 1 "oroya play: neg.json: steps[1]: oroya_mixer_update: dt -1: must be a finite number >= 0 (a NaN, infinite or negative dt is an error in oroya: deviation 1 from three.js)" \
+    "$OROYA" play neg.json
 
 # More nodes than a scene holds (OROYA_SCENE_MAX_NODES): refused at parse, naming the array
 # (it was parsed and imported until the scene refused node 1048575, 818 MB of RSS).

@@ -97,4 +97,26 @@ rm -f many.json
 printf '{"clips": []\0}' >nul.json
 expect 1 "^oroya plot: nul.json: invalid JSON: a NUL byte at byte 12$" "$OROYA" plot nul.json -o x.png
 
+# 100,000 STEP keys 1e-5 s apart (a 1.6 MB buffer): the curve keeps at most four points a
+# pixel column and the keys get no dots (denser than one a pixel), so the SVG stays small
+# (it was 121 MB, with 723 MB of memory, and the PNG took a minute).
+python3 - <<'PY'
+import json, struct
+n = 100000
+t = [k * 1e-5 for k in range(n)]
+v = [float((k * 7) % 5) for k in range(3 * n)]
+open("keys.bin", "wb").write(struct.pack("<%df" % n, *t) + struct.pack("<%df" % (3 * n), *v))
+json.dump({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": "n"}],
+           "animations": [{"samplers": [{"input": 0, "output": 1, "interpolation": "STEP"}],
+                           "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}],
+           "buffers": [{"uri": "keys.bin", "byteLength": 16 * n}],
+           "bufferViews": [{"buffer": 0, "byteLength": 4 * n}, {"buffer": 0, "byteOffset": 4 * n, "byteLength": 12 * n}],
+           "accessors": [{"bufferView": 0, "componentType": 5126, "count": n, "type": "SCALAR", "min": [0], "max": [t[-1]]},
+                         {"bufferView": 1, "componentType": 5126, "count": n, "type": "VEC3"}]}, open("keys.gltf", "w"))
+PY
+expect 0 "" timeout 120 "$OROYA" plot keys.gltf -o keys.svg
+size=$(stat -c %s keys.svg 2>/dev/null || echo 0)
+[ "$size" -gt 1000 ] && [ "$size" -lt 2000000 ] || fail "plot of 100,000 keys: keys.svg is $size bytes"
+expect 0 "" timeout 120 "$OROYA" plot keys.gltf -o keys.png
+
 finish "oroya plot"

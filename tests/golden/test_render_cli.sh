@@ -197,6 +197,16 @@ mkdir -p dir.png dir.gif dir.mp4
 expect 1 "'dir.png': a directory; nothing was rendered" "$OROYA" render --size 32x32 --time 0 -o dir.png
 expect 1 "'dir.gif': a directory; nothing was rendered" "$OROYA" render --size 32x32 --fps 5 --duration 0.4 -o dir.gif
 expect 1 "'dir.mp4': a directory; nothing was rendered" "$OROYA" render --size 32x32 --fps 5 --duration 0.4 -o dir.mp4
+# Finite morph weights whose morphed positions overflow float (3e38 on two targets of delta 1):
+# refused naming the node (the mesh vanished from the image, exit 0); weights 0.5 render.
+morph() {
+    printf '{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"name":"m","mesh":0,"weights":[%s,%s]}],"meshes":[{"primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1},{"POSITION":1}]}]}],"buffers":[{"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAgD8AAAA/AAAAPwAAAD8AAAA/","byteLength":96}],"bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":36}],"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},{"bufferView":1,"componentType":5126,"count":3,"type":"VEC3"}]}' "$1" "$1" >"$2"
+}
+morph 3e38 morph_big.gltf
+morph 0.5 morph_ok.gltf
+expect 1 "node 'm': oroya_render_draw: morph_weights: the morphed positions would not be finite" "$OROYA" render morph_big.gltf --size 32x32 --time 0 -o morph_big.png
+[ -e morph_big.png ] && fail "render wrote an image of a mesh whose morphed positions overflow"
+expect 0 "" "$OROYA" render morph_ok.gltf --size 32x32 --time 0 -o morph_ok.png
 
 # 4. Errors: usage errors exit 2, failures exit 1, each with a clear message.
 expect 2 "unknown option" "$OROYA" render --bogus

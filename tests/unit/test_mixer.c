@@ -236,7 +236,9 @@ static void test_refusal_messages(void) {
     OT_CHECK(oroya_mixer_time(m) == 0.25 && oroya_action_time(a) == 0.25);
     OT_CHECK(oroya_mixer_set_time_scale(m, 1) == OROYA_OK);
     OT_CHECK(oroya_action_set_time_scale(a, 1e300) == OROYA_OK);
-    REFUSED(oroya_mixer_update(m, 1e10), "oroya_mixer_update", "dt 1e+10", "an action's time");
+    /* It names the action's clip (it said "an action's time" only). */
+    REFUSED(oroya_mixer_update(m, 1e10), "oroya_mixer_update", "dt 1e+10",
+            "the time of the action of clip \"a\" (duration 1) would overflow");
     OT_CHECK(oroya_action_set_time_scale(a, 1) == OROYA_OK);
     oroya_action_stop(a);
     REFUSED(oroya_mixer_set_rotation_blend(m, (oroya_rotation_blend)9),

@@ -804,6 +804,13 @@ oroya_result world_render(const world *w, oroya_renderer *r, world_gpu *g, const
                 d.morph_weight_count = wc < geo->morph_target_count ? wc : geo->morph_target_count;
             }
             res = oroya_render_draw(r, &d, err);
+            if (res != OROYA_OK && err) {
+                /* Which node: the draw's message names only what it was given. */
+                const char *name = oroya_scene_node_name(w->scene, node);
+                char was[sizeof err->message];
+                memcpy(was, err->message, sizeof was);
+                oroya_error_set(err, res, "node '%s': %s", name ? name : "", was);
+            }
         }
     }
     if (res == OROYA_OK && skeleton && g->bones.id && g->joints.id && g->joint_rims.id) {

@@ -74,11 +74,16 @@ static int run_step(play *p, op_queue *q, size_t i, double *clock) {
     if (p->kiks) {
         sc_sync_mixer_ik(p);
     }
-    if (oroya_mixer_update(p->mixer, dt) != OROYA_OK)
-        return sc_fail(p,
-                       "steps[%zu]: dt %g rejected: a NaN, infinite or negative dt is an error in "
-                       "oroya (deviation 1 from three.js)",
-                       i, dt);
+    if (oroya_mixer_update(p->mixer, dt) != OROYA_OK) {
+        /* The mixer's reason (it said "a NaN, infinite or negative dt" for every refusal,
+         * also of a finite dt that a time scale or a clip's duration makes overflow). */
+        const char *why = oroya_mixer_last_error(p->mixer);
+        return sc_fail(p, "steps[%zu]: %s%s", i, why[0] ? why : "the mixer refused the update",
+                       isfinite(dt) && dt >= 0
+                           ? ""
+                           : " (a NaN, infinite or negative dt is an error in oroya: deviation 1 "
+                             "from three.js)");
+    }
     p->stats.updates++;
     p->stats.kernel_updates += oroya_mixer_kernel_active(p->mixer);
     *clock += dt;
