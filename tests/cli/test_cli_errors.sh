@@ -213,6 +213,13 @@ expect_line 1 "oroya play: clock.json: steps[1]: dt 1e+308 takes the clock past 
 printf '{"nodes":[{"name":"n"}],"clips":[{"name":"tiny","duration":5e-324,"tracks":[{"node":"n","property":"position","times":[0,1],"values":[0,0,0,1,0,0]}]}],"script":[{"at":0,"do":"play","action":"tiny"}],"steps":{"dt":0.05,"count":2},"record":["n.position"]}' >tiny.json
 expect_line 1 "oroya play: tiny.json: steps[0]: oroya_mixer_update: dt 0.05: the time of the action of clip \"tiny\" (duration 4.94066e-324) would overflow at its time scale" \
     "$OROYA" play tiny.json
+# A long record key is quoted up to 200 bytes, so the reason still fits the message (a key of
+# 1000 bytes filled it and cut the reason off); a target past 255 bytes says so.
+long=$(printf 'a%.0s' $(seq 1000))
+printf '{"nodes":[{"name":"n"}],"steps":[0.5],"record":["%s.position"]}' "$long" >long_key.json
+expect 1 "a target of 1000 bytes, more than 255" "$OROYA" play long_key.json
+printf '{"nodes":[{"name":"n"}],"steps":[0.5],"record":["%s.position"]}' "${long:0:250}" >long_node.json
+expect 1 "unknown node '" "$OROYA" play long_node.json
 printf '{"nodes":[{"name":"n"}],"steps":[0.5,-1],"record":["n.position"]}' >neg.json
 expect_line 1 "oroya play: neg.json: steps[1]: oroya_mixer_update: dt -1: must be a finite number >= 0 (a NaN, infinite or negative dt is an error in oroya: deviation 1 from three.js)" \
     "$OROYA" play neg.json

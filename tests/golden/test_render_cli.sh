@@ -207,6 +207,11 @@ morph 0.5 morph_ok.gltf
 expect 1 "node 'm': oroya_render_draw: morph_weights: the morphed positions would not be finite" "$OROYA" render morph_big.gltf --size 32x32 --time 0 -o morph_big.png
 [ -e morph_big.png ] && fail "render wrote an image of a mesh whose morphed positions overflow"
 expect 0 "" "$OROYA" render morph_ok.gltf --size 32x32 --time 0 -o morph_ok.png
+# A camera node that gives no view or no projection says which and why (it said "invalid
+# argument" or "non-finite value" alone).
+printf '{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1,2]}],"nodes":[{"name":"m","mesh":0},{"name":"flat","camera":0,"translation":[0,0,5],"scale":[0,0,0]},{"name":"narrow","camera":1,"translation":[0,0,5]}],"cameras":[{"type":"perspective","perspective":{"yfov":0.8,"znear":0.1}},{"type":"perspective","perspective":{"yfov":1e-40,"znear":0.1}}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"buffers":[{"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA","byteLength":36}],"bufferViews":[{"buffer":0,"byteLength":36}],"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}]}' >cams.gltf
+expect 1 "camera 'flat': its world matrix has no inverse in float" "$OROYA" render cams.gltf --camera flat --size 32x32 --time 0 -o cam_flat.png
+expect 1 "camera 'narrow': no projection from yfov" "$OROYA" render cams.gltf --camera narrow --size 32x32 --time 0 -o cam_narrow.png
 
 # 4. Errors: usage errors exit 2, failures exit 1, each with a clear message.
 expect 2 "unknown option" "$OROYA" render --bogus

@@ -395,6 +395,26 @@ static void test_gltf_confined(void) {
             OT_CHECK_MSG(play_heap.live == 0, "%ld blocks leaked", play_heap.live);
         }
     }
+    /* A folder (the scenario's own, ".", or one under it): not a glTF file, said so (the
+     * scenario's folder itself was called "outside" the scenario's folder). */
+    static const char dot[] = "{\"gltf\":\".\",\"steps\":{\"fps\":10,\"count\":1},\"record\":[]}";
+    static const char sub_dir[] =
+        "{\"gltf\":\"../gltf\",\"steps\":{\"fps\":10,\"count\":1},\"record\":[]}";
+    const char *const folders[2] = {dot, sub_dir};
+    for (int t = 0; t < 2; t++) {
+        rb_reset(&play_heap, 0);
+        oroya_scenario_desc desc = {.base_dir = OROYA_SOURCE_DIR "/tests/conformance/gltf",
+                                    .allocator = rb_allocator(&play_heap)};
+        char *out = NULL;
+        size_t len = 0;
+        oroya_error err = {0};
+        oroya_result r =
+            oroya_scenario_run(folders[t], strlen(folders[t]), &desc, &out, &len, &err);
+        OT_CHECK_MSG(r == OROYA_ERR_IO && out == NULL && strstr(err.message, "Is a directory"),
+                     "folder %d: %d %s", t, (int)r, err.message);
+        oroya_scenario_free_output(&desc, out);
+        OT_CHECK_MSG(play_heap.live == 0, "%ld blocks leaked", play_heap.live);
+    }
 }
 
 /* A makeClipAdditive op on a clip whose action exists: three.js's action samples the new

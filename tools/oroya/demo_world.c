@@ -471,12 +471,31 @@ int world_node_camera(const world *w, const char *name, float aspect, oroya_mat4
         }
         if (cam.type == OROYA_CAMERA_PERSPECTIVE)
             cam.aspect = aspect;
+        /* Which of the two failed, with the values (it said "invalid argument" alone). */
         oroya_result res = oroya_camera_projection(&cam, projection);
-        if (res == OROYA_OK)
-            res = oroya_scene_camera_view(w->scene, node, view);
         if (res != OROYA_OK) {
-            fprintf(stderr, "oroya %s: camera '%s': %s\n", w->cmd ? w->cmd : "render",
-                    cli_esc(name), oroya_result_string(res));
+            if (cam.type == OROYA_CAMERA_PERSPECTIVE)
+                fprintf(stderr,
+                        "oroya %s: camera '%s': no projection from yfov %g degrees, aspect %g, "
+                        "znear %g, zfar %g (%s)\n",
+                        w->cmd ? w->cmd : "render", cli_esc(name), (double)cam.fov_y,
+                        (double)cam.aspect, (double)cam.znear, (double)cam.zfar,
+                        oroya_result_string(res));
+            else
+                fprintf(stderr,
+                        "oroya %s: camera '%s': no projection from left %g, right %g, top %g, "
+                        "bottom %g, znear %g, zfar %g (%s)\n",
+                        w->cmd ? w->cmd : "render", cli_esc(name), (double)cam.left,
+                        (double)cam.right, (double)cam.top, (double)cam.bottom, (double)cam.znear,
+                        (double)cam.zfar, oroya_result_string(res));
+            return 1;
+        }
+        res = oroya_scene_camera_view(w->scene, node, view);
+        if (res != OROYA_OK) {
+            fprintf(stderr,
+                    "oroya %s: camera '%s': its world matrix has no inverse in float (a zero "
+                    "or tiny scale on it or a parent?), so there is no view (%s)\n",
+                    w->cmd ? w->cmd : "render", cli_esc(name), oroya_result_string(res));
             return 1;
         }
         return 0;

@@ -111,8 +111,8 @@ oroya_result oroya_scenario_run(const char *json, size_t len, const oroya_scenar
 /* The confinement of a scenario's "gltf" (what oroya_scenario_run applies; `oroya plot` uses
  * it too): `path` (the "gltf" string joined to the scenario's folder) is resolved ("..",
  * symbolic links). Returns 1 when it lies in `base_dir` (NULL: ".") or `allow_dir` (NULL:
- * none), subfolders included; 0 when it leads outside; -1 when it does not resolve (errno
- * set). *real is the resolved path (malloc'd, free() it) on 1 and 0, NULL on -1: open that,
+ * none), subfolders included; 0 when it leads outside; -1 when it does not resolve or is a
+ * folder (errno set: EISDIR for a folder, such as "." or ""). *real is the resolved path (malloc'd, free() it) on 1 and 0, NULL on -1: open that,
  * so no link on the way can be swapped after the check. */
 int oroya_scenario_gltf_inside(const char *base_dir, const char *allow_dir, const char *path,
                                char **real);

@@ -75,13 +75,13 @@ static int action_record(play *p, int i, const char *key, const char *target, co
     rec->kind = R_ACTION;
     rec->slot = sc_find_action(p, target);
     if (rec->slot < 0)
-        return sc_fail(p, "record[%d]: key '%s': unknown action/clip '%s'", i, key, target);
+        return sc_fail(p, "record[%d]: key '%.200s': unknown action/clip '%.200s'", i, key, target);
     int f = -1;
     for (int k = 0; k < A_COUNT; k++)
         if (!strcmp(field, action_field_names[k]))
             f = k;
     if (f < 0)
-        return sc_fail(p, "record[%d]: key '%s': unknown action field '%s'", i, key, field);
+        return sc_fail(p, "record[%d]: key '%.200s': unknown action field '%.100s'", i, key, field);
     rec->field = (action_field)f;
     return 0;
 }
@@ -98,7 +98,8 @@ static int skin_record(play *p, int i, const char *key, const char *target, cons
         (uint32_t)atol(digits) < p->model->skin_count) {
         /* glTF skin by index: its joints' bone matrices. */
         if (strcmp(field, "boneMatrices"))
-            return sc_fail(p, "record[%d]: key '%s': glTF skins record boneMatrices only", i, key);
+            return sc_fail(p, "record[%d]: key '%.200s': glTF skins record boneMatrices only", i,
+                           key);
         rec->kind = R_GLTF_BONES;
         rec->skin = (int)atol(digits);
         rec->scratch =
@@ -108,13 +109,13 @@ static int skin_record(play *p, int i, const char *key, const char *target, cons
         return 0;
     }
     if (rec->skin < 0)
-        return sc_fail(p, "record[%d]: key '%s': unknown skin '%s'", i, key, target);
+        return sc_fail(p, "record[%d]: key '%.200s': unknown skin '%.200s'", i, key, target);
     if (!strcmp(field, "boneMatrices"))
         rec->kind = R_SKIN_BONES;
     else if (!strcmp(field, "vertices"))
         rec->kind = R_SKIN_VERTICES;
     else
-        return sc_fail(p, "record[%d]: key '%s': unknown skin field '%s'", i, key, field);
+        return sc_fail(p, "record[%d]: key '%.200s': unknown skin field '%.100s'", i, key, field);
     return 0;
 }
 
@@ -131,19 +132,19 @@ static int typed_record_kind(play *p, int i, const char *key, const char *field,
     }
     if (!strcmp(field, "intensity")) {
         if (oroya_scene_get_light(p->scene, node, &l) != OROYA_OK)
-            return sc_fail(p, "record[%d]: key '%s': the node has no light", i, key);
+            return sc_fail(p, "record[%d]: key '%.200s': the node has no light", i, key);
         *kind = R_INTENSITY;
         return 0;
     }
     if (!strcmp(field, "fov")) {
         if (oroya_scene_get_camera(p->scene, node, &c) != OROYA_OK)
-            return sc_fail(p, "record[%d]: key '%s': the node has no camera", i, key);
+            return sc_fail(p, "record[%d]: key '%.200s': the node has no camera", i, key);
         *kind = R_FOV;
         return 0;
     }
     if (!strcmp(field, "color")) {
         if (oroya_scene_get_mesh(p->scene, node, NULL, NULL) != OROYA_OK)
-            return sc_fail(p, "record[%d]: key '%s': the node has no mesh", i, key);
+            return sc_fail(p, "record[%d]: key '%.200s': the node has no mesh", i, key);
         *kind = R_COLOR;
         return 0;
     }
@@ -156,7 +157,7 @@ static int node_record(play *p, int i, const char *key, const char *target, cons
                        play_record *rec) {
     rec->node = sc_find_node(p, target);
     if (rec->node < 0)
-        return sc_fail(p, "record[%d]: key '%s': unknown node '%s'", i, key, target);
+        return sc_fail(p, "record[%d]: key '%.200s': unknown node '%.200s'", i, key, target);
     int kind = kind_of(node_fields, sizeof node_fields / sizeof *node_fields, field);
     if (kind >= 0) {
         rec->kind = (rec_kind)kind;
@@ -167,12 +168,12 @@ static int node_record(play *p, int i, const char *key, const char *target, cons
         if (typed <= 0) {
             return typed;
         }
-        return sc_fail(p, "record[%d]: key '%s': unknown node field '%s'", i, key, field);
+        return sc_fail(p, "record[%d]: key '%.200s': unknown node field '%.100s'", i, key, field);
     }
     uint32_t count = 0;
     if (!p->nodes[rec->node].gltf ||
         !oroya_scene_weights(p->scene, p->nodes[rec->node].node, &count) || count == 0)
-        return sc_fail(p, "record[%d]: key '%s': not a glTF node with morph targets", i, key);
+        return sc_fail(p, "record[%d]: key '%.200s': not a glTF node with morph targets", i, key);
     rec->kind = R_WEIGHTS;
     return 0;
 }
@@ -184,7 +185,7 @@ static int record_of(play *p, int i, const char *key, play_record *rec) {
         uint32_t index = 0;
         if (!sc_is_name(key + 6)) {
             return sc_fail(p,
-                           "record[%d]: key '%s': expected curve:<name> with a name of "
+                           "record[%d]: key '%.200s': expected curve:<name> with a name of "
                            "[A-Za-z0-9_-]+",
                            i, key);
         }
@@ -197,7 +198,7 @@ static int record_of(play *p, int i, const char *key, play_record *rec) {
     }
     if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
         if (!p->root_motion)
-            return sc_fail(p, "record[%d]: key '%s' needs \"oroya\": {\"rootMotion\"}", i, key);
+            return sc_fail(p, "record[%d]: key '%.200s' needs \"oroya\": {\"rootMotion\"}", i, key);
         rec->kind = key[11] == 'd' ? R_ROOT_DELTA : R_ROOT_TOTAL;
         return 0;
     }
@@ -208,12 +209,13 @@ static int record_of(play *p, int i, const char *key, play_record *rec) {
     }
     const char *dot = strrchr(key, '.');
     if (!dot)
-        return sc_fail(p, "record[%d]: key '%s': expected <target>.<field>", i, key);
+        return sc_fail(p, "record[%d]: key '%.200s': expected <target>.<field>", i, key);
     size_t tlen = (size_t)(dot - key);
     const char *field = dot + 1;
     char target[256];
     if (tlen >= sizeof target)
-        return sc_fail(p, "record[%d]: key '%s': target too long", i, key);
+        return sc_fail(p, "record[%d]: key '%.200s': a target of %zu bytes, more than %zu", i, key,
+                       tlen, sizeof target - 1);
     memcpy(target, key, tlen);
     target[tlen] = '\0';
     if (!strncmp(target, "action:", 7))
@@ -284,7 +286,7 @@ static int value_fail(const rec_at *at, int element) {
             snprintf(what, sizeof what, "element %d is", element);
         break;
     }
-    return sc_fail(at->p, "steps[%zu]: record[%d] '%s': %s not finite", at->step, at->index,
+    return sc_fail(at->p, "steps[%zu]: record[%d] '%.200s': %s not finite", at->step, at->index,
                    at->r->key, what);
 }
 
@@ -407,7 +409,7 @@ static int record_value(const rec_at *at, play_buf *b) {
         uint32_t n = p->model->skins[r->skin].joint_count;
         oroya_result res = oroya_gltf_model_bone_matrices(p->model, (uint32_t)r->skin, r->scratch);
         if (res != OROYA_OK && res != OROYA_ERR_NON_FINITE)
-            return sc_fail(p, "steps[%zu]: record[%d] '%s': %s", at->step, at->index, r->key,
+            return sc_fail(p, "steps[%zu]: record[%d] '%.200s': %s", at->step, at->index, r->key,
                            oroya_result_string(res));
         return put_values(at, b, r->scratch, (int)(16 * n));
     }
@@ -427,7 +429,7 @@ static int record_value(const rec_at *at, play_buf *b) {
         play_skin *ps = &p->skins[r->skin];
         oroya_result res = oroya_skin_compute(ps->skin, ps->vertices, NULL, NULL, NULL);
         if (res != OROYA_OK)
-            return sc_fail(p, "steps[%zu]: record[%d] '%s': %s", at->step, at->index, r->key,
+            return sc_fail(p, "steps[%zu]: record[%d] '%.200s': %s", at->step, at->index, r->key,
                            oroya_result_string(res));
         return put_values(at, b, ps->vertices, (int)(3 * ps->skin->vertex_count));
     }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "oroya/json.h"
 #include "scenario_internal.h"
@@ -233,13 +234,21 @@ static bool under_folder(const char *real, const char *dir) {
  * (base_dir, subfolders included) or desc->allow_gltf_dir once "..", and symbolic links are
  * resolved, else OROYA_ERR_ACCESS naming "gltf" and the scenario's string. On success *real
  * is the resolved path (malloc'd: free()), which is what gets opened, so no link on the way
- * can be swapped after the check. A path that does not resolve (missing, unreadable) is left
- * to oroya_gltf_load's own error (*real NULL). */
+ * can be swapped after the check. A path that does not resolve (missing, unreadable) or
+ * resolves to a folder ("." is the scenario's own folder, which is not under itself: it was
+ * called outside) is -1 with errno set (*real NULL). */
 int oroya_scenario_gltf_inside(const char *base_dir, const char *allow_dir, const char *path,
                                char **real) {
     *real = path ? realpath(path, NULL) : NULL;
     if (!*real)
         return -1;
+    struct stat st;
+    if (stat(*real, &st) == 0 && S_ISDIR(st.st_mode)) {
+        free(*real);
+        *real = NULL;
+        errno = EISDIR;
+        return -1;
+    }
     return under_folder(*real, base_dir ? base_dir : ".") || under_folder(*real, allow_dir);
 }
 
