@@ -119,7 +119,8 @@ typedef struct oroya_ik_solve_job {
     const oroya_mat4 *world;     /* joint_count world matrices of the chain, in chain order */
     const oroya_quat *rotations; /* joint_count local rotations of the same joints */
     oroya_quat *out;             /* joint_count local rotations out (may alias rotations):
-                                    * unit length; a joint IK does not move keeps its input */
+                                    * unit length where IK moved the joint; a joint it does not
+                                    * move keeps its input bit for bit */
     bool *reached;               /* optional: true when the target was reached (TWO_BONE:
                                     * within reach, soft limit not engaged, weight 1; AIM: the
                                     * last joint aimed with weight 1 and no limit in the way) */
@@ -140,7 +141,7 @@ oroya_result oroya_ik_solve_validate(const oroya_ik_solve_job *job, uint32_t ind
 
 /* Solves and writes job->out. Checks cheaply first (NULL pointers, type, counts:
  * OROYA_ERR_INVALID_ARGUMENT, nothing written). Run-time fallbacks (out = the input rotations,
- * normalized; *reached false; OROYA_ERR_INVALID_DATA returned and err filled, so a caller may
+ * normalized, the identity for a zero or non-finite one; *reached false; OROYA_ERR_INVALID_DATA returned and err filled, so a caller may
  * ignore it): a non-finite target, pole or matrix, a world matrix that is a reflection (a
  * negative scale), a zero-length bone, a target at the first joint (TWO_BONE) or at the
  * aiming joint (AIM: within 1e-6 of the chain's length with no eye offset, about 1e-9 with

@@ -110,7 +110,10 @@ oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton, const o
  * in double from the scene's world matrices (as of its last update_world) and rounded to
  * float. Dense indices are cached and re-resolved only when the scene or its layout version
  * changed. Unreachable bones get the identity and the call returns STALE_HANDLE after
- * filling every other bone (err names the first). Never allocates. */
+ * filling every other bone (err names the first). So does a bone whose matrix is not finite
+ * in float (finite world and inverse whose product overflows, such as a bone scaled by 1e20
+ * over an inverse of 1e19: three.js's would be inf), with NON_FINITE (STALE_HANDLE first when
+ * both happen). Never allocates. */
 oroya_result oroya_skeleton_update(oroya_skeleton *skeleton, const oroya_scene *scene,
                                    oroya_error *err);
 

@@ -94,8 +94,11 @@ typedef struct oroya_skin_job {
  *                               NULL with palette_count > 0;
  *   OROYA_ERR_LIMIT             palette_count > OROYA_SKIN_MAX_PALETTE; a bind matrix, no
  *                               scratch and palette_count > OROYA_MAX_JOINTS;
- *   OROYA_ERR_NON_FINITE        a palette or bind matrix entry, a position or a normal;
+ *   OROYA_ERR_NON_FINITE        a palette or bind matrix entry, a position, a normal or a
+ *                               weight;
  *   OROYA_ERR_OUT_OF_RANGE      a non-zero weight on a joint >= palette_count.
+ * Finite inputs whose products pass float (a palette entry of 1e30 on a position of 1e10)
+ * are not found here: the outputs are then inf (oroya_skin_compute checks its outputs).
  * oroya_skin_job_run repeats only the O(1) checks. Never allocates. */
 oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err);
 
@@ -234,7 +237,9 @@ oroya_result oroya_skin_update(oroya_skin *skin, const oroya_scene *scene, oroya
  * out_positions: 3 * vertex_count floats (required); out_normals: 3 * vertex_count or NULL
  * (ignored when the skin has no normals); out_bounds: 6 floats (min xyz, max xyz), the
  * skinned bounding box for culling, or NULL. Errors: INVALID_ARGUMENT (NULL skin or
- * out_positions, not bound). Never allocates. Not thread-safe per skin (shared scratch). */
+ * out_positions, not bound), NON_FINITE (a skinned position or normal that float cannot hold,
+ * naming the vertex: finite bone matrices and positions whose products overflow; the outputs
+ * are then unspecified). Never allocates. Not thread-safe per skin (shared scratch). */
 oroya_result oroya_skin_compute(oroya_skin *skin, float *out_positions, float *out_normals,
                                 float *out_bounds, oroya_error *err);
 

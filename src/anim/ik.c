@@ -1447,10 +1447,13 @@ static oroya_quat to_quat(dq q) {
     return (oroya_quat){(float)q.x, (float)q.y, (float)q.z, (float)q.w};
 }
 
+/* q normalized (in double, which holds the square of any float quaternion's length, so a
+ * tiny one such as (1e-30, 0, 0, 1e-30) normalizes too), or the identity for a zero or
+ * non-finite one. */
 static oroya_quat unit_or_identity(oroya_quat q) {
     dq d = of_quat(q);
     double l2 = qdot(d, d);
-    if (!(l2 > 1e-24) || !isfinite(l2)) {
+    if (!(l2 > 0) || !isfinite(l2)) {
         return (oroya_quat){0, 0, 0, 1};
     }
     return to_quat(qnorm(d));

@@ -228,7 +228,7 @@ oroya_result oroya_skeleton_update(oroya_skeleton *skeleton, const oroya_scene *
     }
     resolve(skeleton, scene);
     const oroya_mat4 *world = oroya_scene_world_matrices(scene);
-    uint32_t first_stale = UINT32_MAX;
+    uint32_t first_stale = UINT32_MAX, first_bad = UINT32_MAX;
     for (uint32_t i = 0; i < skeleton->bone_count; i++) {
         float *out = skeleton->matrices_ + (size_t)i * 16;
         uint32_t d = skeleton->dense_[i];
@@ -247,9 +247,26 @@ oroya_result oroya_skeleton_update(oroya_skeleton *skeleton, const oroya_scene *
             continue;
         }
         oroya__bone_matrix(world[d].m, skeleton->inverses_[i].m, out);
+        /* A finite world times a finite inverse can pass float (a bone scaled by 1e20 over an
+         * inverse of 1e19): three.js's matrix is then inf and skinning NaN. Such a bone gets
+         * the identity too (its vertices stay in the rest pose), and the call says so. */
+        float sum = 0;
+        for (int k = 0; k < 16; k++) {
+            sum += out[k] * 0.0f;
+        }
+        if (sum != 0) {
+            write_identity(out);
+            if (first_bad == UINT32_MAX)
+                first_bad = i;
+        }
     }
     if (first_stale != UINT32_MAX)
         return stale_bone(skeleton, first_stale, err, "skeleton update");
+    if (first_bad != UINT32_MAX)
+        return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                           "skeleton update: bones[%u] '%s': the bone matrix (world x inverse) "
+                           "is not finite in float; it was given the identity",
+                           first_bad, skeleton->bone_names[first_bad]);
     return OROYA_OK;
 }
 

@@ -227,7 +227,16 @@ oroya_result oroya_skin_job_validate(const oroya_skin_job *job, oroya_error *err
     if (r != OROYA_OK)
         return r;
     for (uint32_t s = 0; s < (job->joints2 ? 2u : 1u); s++) {
+        const float *w = s == 0 ? job->weights : job->weights2;
         for (uint32_t v = 0; v < job->count; v++) {
+            /* A NaN or infinite weight (it passed, and the vertex came out NaN). */
+            for (uint32_t k = 0; k < 4; k++) {
+                if (!isfinite(w[(size_t)v * 4 + k])) {
+                    return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                                       "skin job: vertex %u: influence %u: weight %g is not finite",
+                                       v, s * 4 + k, (double)w[(size_t)v * 4 + k]);
+                }
+            }
             r = check_influence_set(job, s, v, err);
             if (r != OROYA_OK)
                 return r;
@@ -563,5 +572,20 @@ oroya_result oroya_skin_compute(oroya_skin *skin, float *out_positions, float *o
         .out_normals = skin->normals ? out_normals : NULL,
         .out_bounds = out_bounds,
     };
-    return oroya_skin_job_run(&job, err);
+    oroya_result r = oroya_skin_job_run(&job, err);
+    if (r != OROYA_OK)
+        return r;
+    /* The skin's vertices and weights were checked at create and the bone matrices are
+     * finite (oroya_skeleton_update), but finite products can still pass float (a palette of
+     * 1e30 on a position of 1e10): said, not returned as OK with inf. */
+    for (uint32_t v = 0; v < skin->vertex_count; v++) {
+        if (!all_finite(out_positions + (size_t)v * 3, 3) ||
+            (job.out_normals && !all_finite(job.out_normals + (size_t)v * 3, 3))) {
+            return oroya__fail(err, OROYA_ERR_NON_FINITE,
+                               "skin compute: vertex %u: the skinned %s is not finite in float", v,
+                               all_finite(out_positions + (size_t)v * 3, 3) ? "normal"
+                                                                            : "position");
+        }
+    }
+    return OROYA_OK;
 }

@@ -205,6 +205,25 @@ static void test_pole_is_respected(void) {
     OT_EQ_INT(bad, 0);
 }
 
+/* A run-time fallback writes the input rotations normalized: a tiny one too (its squared
+ * length, 2e-60, is far below float's but double holds it; it came out as the identity), and
+ * the identity for a zero one. */
+static void test_fallback_normalizes_tiny_rotations(void) {
+    chain c;
+    chain_random(&c, 3);
+    oroya_ik ik = two_bone_toward(&c, 0.7f, NULL);
+    oroya_quat in[3] = {{1e-30f, 0, 0, 1e-30f}, {0, 0, 0, 0}, c.r[2]};
+    oroya_quat out[3];
+    oroya_error err = {0};
+    OT_EQ_INT(oroya_ik_solve_run(&(oroya_ik_solve_job){&ik, c.world, in, out, NULL}, &err),
+              OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "local rotation zero or not finite"), "%s", err.message);
+    OT_NEAR(out[0].x, 0.70710678f, 1e-6);
+    OT_NEAR(out[0].w, 0.70710678f, 1e-6);
+    OT_CHECK(out[1].x == 0 && out[1].y == 0 && out[1].z == 0 && out[1].w == 1);
+    OT_NEAR(oroya_quat_length(out[2]), 1, 1e-6);
+}
+
 static void test_weight(void) {
     int bad = 0;
     for (int it = 0; it < 500; it++) {
@@ -1726,6 +1745,7 @@ static void test_outputs_unit(void) {
 }
 
 int main(void) {
+    OT_RUN(test_fallback_normalizes_tiny_rotations);
     OT_RUN(test_reachable_target_is_reached);
     OT_RUN(test_unreachable_target_straightens_the_chain);
     OT_RUN(test_pole_is_respected);

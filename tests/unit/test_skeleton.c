@@ -1352,7 +1352,94 @@ static void test_inverse_overflow_refused(void) {
     oroya_scene_destroy(s);
 }
 
+/* A bone bound at scale 1e-19 (its inverse, 1e19, fits in float) and posed at scale 1e20 (its
+ * world fits too): the product does not. skeleton_update wrote inf with OK (skinning then
+ * gave NaN positions with OK); now that bone gets the identity, the others their matrix, and
+ * the call returns NON_FINITE naming it. */
+static void test_bone_matrix_overflow(void) {
+    oroya_scene *s = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
+    oroya_node bones[2];
+    oroya_scene_add_node(s, "root", (oroya_node){0}, OROYA_NODE_BONE, &bones[0]);
+    oroya_scene_add_node(s, "big", (oroya_node){0}, OROYA_NODE_BONE, &bones[1]);
+    oroya_transform t = oroya_transform_identity();
+    t.scale = (oroya_vec3){1e-19f, 1e-19f, 1e-19f};
+    OT_CHECK(oroya_scene_set_transform(s, bones[1], &t) == OROYA_OK);
+    oroya_scene_update_world(s);
+    oroya_error err = {0};
+    oroya_skeleton *sk = NULL;
+    OT_CHECK(oroya_skeleton_create(s, &(oroya_skeleton_desc){.bones = bones, .bone_count = 2}, &sk,
+                                   &err) == OROYA_OK);
+    if (!sk) {
+        oroya_scene_destroy(s);
+        return;
+    }
+    t.scale = (oroya_vec3){1e20f, 1e20f, 1e20f};
+    OT_CHECK(oroya_scene_set_transform(s, bones[1], &t) == OROYA_OK);
+    t = oroya_transform_identity();
+    t.translation.x = 2;
+    OT_CHECK(oroya_scene_set_transform(s, bones[0], &t) == OROYA_OK);
+    oroya_scene_update_world(s);
+    OT_CHECK(oroya_scene_non_finite_count(s, NULL) == 0);
+    OT_EQ_INT(oroya_skeleton_update(sk, s, &err), OROYA_ERR_NON_FINITE);
+    OT_CHECK_MSG(strstr(err.message, "bones[1] 'big'") && strstr(err.message, "not finite"), "%s",
+                 err.message);
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    OT_CHECK(memcmp(sk->bone_matrices + 16, identity, sizeof identity) == 0);
+    OT_CHECK(sk->bone_matrices[12] == 2.0f && sk->bone_matrices[0] == 1.0f);
+    /* Back within float: OK again. */
+    t = oroya_transform_identity();
+    OT_CHECK(oroya_scene_set_transform(s, bones[1], &t) == OROYA_OK);
+    oroya_scene_update_world(s);
+    OT_EQ_INT(oroya_skeleton_update(sk, s, &err), OROYA_OK);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(s);
+}
+
+/* A finite bone matrix (scale 1e30) on a finite position (1e10): the skinned position passes
+ * float. oroya_skin_compute returned OK with inf; now NON_FINITE naming the vertex. */
+static void test_skin_compute_overflow(void) {
+    oroya_scene *s = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &s) == OROYA_OK);
+    oroya_node bone, mesh;
+    oroya_scene_add_node(s, "bone", (oroya_node){0}, OROYA_NODE_BONE, &bone);
+    oroya_scene_add_node(s, "mesh", (oroya_node){0}, OROYA_NODE_SKINNED_MESH, &mesh);
+    oroya_scene_update_world(s);
+    oroya_error err = {0};
+    oroya_skeleton *sk = NULL;
+    oroya_skin *skin = NULL;
+    const float pos[6] = {0, 1, 0, 1e10f, 0, 0};
+    const uint16_t j[8] = {0};
+    const float w[8] = {1, 0, 0, 0, 1, 0, 0, 0};
+    OT_CHECK(oroya_skeleton_create(s, &(oroya_skeleton_desc){.bones = &bone, .bone_count = 1}, &sk,
+                                   &err) == OROYA_OK);
+    OT_CHECK(oroya_skin_create(
+                 &(oroya_skin_desc){
+                     .mesh = mesh, .vertex_count = 2, .positions = pos, .joints = j, .weights = w},
+                 &skin, &err) == OROYA_OK);
+    if (!sk || !skin || oroya_skin_bind(skin, s, sk, NULL, &err) != OROYA_OK) {
+        OT_CHECK_MSG(0, "set-up: %s", err.message);
+    } else {
+        float out[6];
+        OT_EQ_INT(oroya_skeleton_update(sk, s, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skin_compute(skin, out, NULL, NULL, &err), OROYA_OK);
+        oroya_transform t = oroya_transform_identity();
+        t.scale = (oroya_vec3){1e30f, 1e30f, 1e30f};
+        OT_CHECK(oroya_scene_set_transform(s, bone, &t) == OROYA_OK);
+        oroya_scene_update_world(s);
+        OT_EQ_INT(oroya_skeleton_update(sk, s, &err), OROYA_OK);
+        OT_EQ_INT(oroya_skin_compute(skin, out, NULL, NULL, &err), OROYA_ERR_NON_FINITE);
+        OT_CHECK_MSG(strstr(err.message, "vertex 1: the skinned position is not finite"), "%s",
+                     err.message);
+    }
+    oroya_skin_destroy(skin);
+    oroya_skeleton_destroy(sk);
+    oroya_scene_destroy(s);
+}
+
 int main(void) {
+    OT_RUN(test_skin_compute_overflow);
+    OT_RUN(test_bone_matrix_overflow);
     OT_RUN(test_g_skeleton_matches_three);
     OT_RUN(test_bind_options_match_three);
     OT_RUN(test_tutorial_cylinder);

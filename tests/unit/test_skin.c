@@ -443,7 +443,10 @@ static void test_job_validity_table(void) {
         {"palette too big for the stack", good, OROYA_ERR_LIMIT, OROYA_ERR_LIMIT, "scratch"},
         {"non-finite palette", good, OROYA_ERR_NON_FINITE, OROYA_OK, "palette"},
         {"non-finite position", good, OROYA_ERR_NON_FINITE, OROYA_OK, "vertex 1"},
+        /* It passed validate (run gives the NaN it always gave: validate is the check). */
+        {"NaN weight", good, OROYA_ERR_NON_FINITE, OROYA_OK, "vertex 1: influence 1: weight nan"},
     };
+    float nan_w[8] = {0.5f, 0.5f, 0, 0, 1, NAN, 0, 0};
     float big_palette_dummy[16] = {0};
     float bind[16], nan_palette[32], nan_pos[6] = {0, 0, 0, 0, NAN, 0};
     mat_translation(bind, 0, 0, 0);
@@ -464,6 +467,7 @@ static void test_job_validity_table(void) {
     rows[9].job.bind_matrix = bind;
     rows[10].job.palette = nan_palette;
     rows[11].job.positions = nan_pos;
+    rows[12].job.weights = nan_w;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         oroya_error e1 = {0}, e2 = {0};
         oroya_result rv = oroya_skin_job_validate(&rows[i].job, &e1);
