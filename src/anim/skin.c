@@ -581,10 +581,9 @@ oroya_result oroya_skin_compute(oroya_skin *skin, float *out_positions, float *o
     for (uint32_t v = 0; v < skin->vertex_count; v++) {
         if (!all_finite(out_positions + (size_t)v * 3, 3) ||
             (job.out_normals && !all_finite(job.out_normals + (size_t)v * 3, 3))) {
-            return oroya__fail(err, OROYA_ERR_NON_FINITE,
-                               "skin compute: vertex %u: the skinned %s is not finite in float", v,
-                               all_finite(out_positions + (size_t)v * 3, 3) ? "normal"
-                                                                            : "position");
+            return oroya__fail(
+                err, OROYA_ERR_NON_FINITE, "skin compute: vertex %u: the skinned %s is not finite",
+                v, all_finite(out_positions + (size_t)v * 3, 3) ? "normal" : "position");
         }
     }
     return OROYA_OK;

@@ -410,7 +410,8 @@ static void test_gltf_confined(void) {
         oroya_error err = {0};
         oroya_result r =
             oroya_scenario_run(folders[t], strlen(folders[t]), &desc, &out, &len, &err);
-        OT_CHECK_MSG(r == OROYA_ERR_IO && out == NULL && strstr(err.message, "Is a directory"),
+        OT_CHECK_MSG(r == OROYA_ERR_IO && out == NULL &&
+                         strstr(err.message, "is not a regular file (a directory)"),
                      "folder %d: %d %s", t, (int)r, err.message);
         oroya_scenario_free_output(&desc, out);
         OT_CHECK_MSG(play_heap.live == 0, "%ld blocks leaked", play_heap.live);

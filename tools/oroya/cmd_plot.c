@@ -274,8 +274,13 @@ static int load_scenario(plot_input *in, const char *path, const char *allow_glt
         const int inside = oroya_scenario_gltf_inside(dir, allow_gltf_dir, full, &real);
         if (inside < 0) {
             const int e = errno;
-            fprintf(stderr, "oroya plot: %s: gltf: \"%s\": cannot open: %s\n", cli_esc(path),
-                    cli_esc(gltf), strerror(e ? e : EIO));
+            if (e == EISDIR)
+                fprintf(stderr,
+                        "oroya plot: %s: gltf: \"%s\" is not a regular file (a directory)\n",
+                        cli_esc(path), cli_esc(gltf));
+            else
+                fprintf(stderr, "oroya plot: %s: gltf: \"%s\": cannot open: %s\n", cli_esc(path),
+                        cli_esc(gltf), strerror(e ? e : EIO));
             return 1; /* nothing opened that the check could not place */
         }
         if (inside == 0) {

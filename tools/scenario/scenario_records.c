@@ -427,10 +427,17 @@ static int record_value(const rec_at *at, play_buf *b) {
     }
     case R_SKIN_VERTICES: {
         play_skin *ps = &p->skins[r->skin];
-        oroya_result res = oroya_skin_compute(ps->skin, ps->vertices, NULL, NULL, NULL);
-        if (res != OROYA_OK)
+        oroya_error err = {0};
+        oroya_result res = oroya_skin_compute(ps->skin, ps->vertices, NULL, NULL, &err);
+        if (res != OROYA_OK) {
+            /* The skin's reason without its call's name ("vertex 0: the skinned position is
+             * not finite"). */
+            const char *why = err.message[0] ? err.message : oroya_result_string(res);
+            if (!strncmp(why, "skin compute: ", 14))
+                why += 14;
             return sc_fail(p, "steps[%zu]: record[%d] '%.200s': %s", at->step, at->index, r->key,
-                           oroya_result_string(res));
+                           why);
+        }
         return put_values(at, b, ps->vertices, (int)(3 * ps->skin->vertex_count));
     }
     default: break;

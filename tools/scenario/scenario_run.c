@@ -262,6 +262,8 @@ static int confine_gltf(play *p, const char *rel, const char *path, char **real)
         if (e == ENOMEM)
             return sc_fail(p, "out of memory");
         p->fail_code = e == ENOENT || e == ENOTDIR ? OROYA_ERR_NOT_FOUND : OROYA_ERR_IO;
+        if (e == EISDIR)
+            return sc_fail(p, "gltf: \"%.300s\" is not a regular file (a directory)", rel);
         return sc_fail(p, "gltf: \"%.300s\": cannot open: %s", rel, strerror(e ? e : EIO));
     }
     if (inside)
