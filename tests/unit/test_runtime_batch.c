@@ -680,6 +680,38 @@ static void test_batch_check_bounds(void) {
     oroya_clip_destroy(clip);
 }
 
+/* The bench character with a rig for its walk and a 2-thread pool (the batch tests below). */
+typedef struct walk_world {
+    bench_character bc;
+    const oroya_clip *walk;
+    oroya_rig *rig;
+    oroya_thread_pool *pool;
+    oroya_scheduler sched;
+} walk_world;
+
+static void walk_world_create(walk_world *w) {
+    memset(w, 0, sizeof *w);
+    oroya_error err = {0};
+    OT_CHECK(bench_character_create(NULL, &w->bc, &err) == OROYA_OK);
+    w->walk = bench_character_clip(&w->bc, "walk");
+    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = w->bc.scene,
+                                                .joints = w->bc.nodes,
+                                                .joint_count = w->bc.joint_count,
+                                                .inverse_bind = w->bc.inverse_bind,
+                                                .clips = &w->walk,
+                                                .clip_count = 1},
+                              &w->rig, &err) == OROYA_OK);
+    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2}, &w->pool,
+                                      &err) == OROYA_OK);
+    w->sched = (oroya_scheduler){oroya_thread_pool_parallel_for, w->pool};
+}
+
+static void walk_world_destroy(walk_world *w) {
+    oroya_thread_pool_destroy(w->pool);
+    oroya_rig_destroy(w->rig);
+    bench_character_free(&w->bc);
+}
+
 /* An event callback of mixers[0] that changes mixers[1] (a time scale of 1e300, accepted)
  * after the batch's first check: mixers[1] is checked again before its update and refused as
  * oroya_mixer_update would refuse it (left as it was, time 0), mixers[0] and mixers[2] are
@@ -694,22 +726,12 @@ static void speed_up_victim(const oroya_event *e, void *user) {
 }
 
 static void test_batch_callback_changes_later_mixer(void) {
-    bench_character bc;
+    walk_world ww;
+    walk_world_create(&ww);
     oroya_error err = {0};
-    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
-    const oroya_clip *walk = bench_character_clip(&bc, "walk");
-    oroya_rig *rig = NULL;
-    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = bc.scene,
-                                                .joints = bc.nodes,
-                                                .joint_count = bc.joint_count,
-                                                .inverse_bind = bc.inverse_bind,
-                                                .clips = &walk,
-                                                .clip_count = 1},
-                              &rig, &err) == OROYA_OK);
-    oroya_thread_pool *pool = NULL;
-    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2}, &pool, &err) ==
-             OROYA_OK);
-    const oroya_scheduler sc = {oroya_thread_pool_parallel_for, pool};
+    const oroya_clip *walk = ww.walk;
+    oroya_rig *rig = ww.rig;
+    const oroya_scheduler sc = ww.sched;
     for (int with_pool = 0; rig && with_pool < 2; with_pool++) {
         oroya_mixer *m[3] = {NULL, NULL, NULL};
         oroya_action *a[3] = {NULL, NULL, NULL};
@@ -747,9 +769,7 @@ static void test_batch_callback_changes_later_mixer(void) {
             oroya_mixer_destroy(m[i]);
         }
     }
-    oroya_thread_pool_destroy(pool);
-    oroya_rig_destroy(rig);
-    bench_character_free(&bc);
+    walk_world_destroy(&ww);
 }
 
 /* A mixer given twice in a batch (each check passes): refused before anything is updated,
@@ -757,22 +777,12 @@ static void test_batch_callback_changes_later_mixer(void) {
  * advanced by 2 dt; with a scheduler its kernel ran on two threads at once, and a mixer its
  * own callback destroyed was destroyed twice). The next batch with it once goes through. */
 static void test_batch_duplicate_mixer(void) {
-    bench_character bc;
+    walk_world ww;
+    walk_world_create(&ww);
     oroya_error err = {0};
-    OT_CHECK(bench_character_create(NULL, &bc, &err) == OROYA_OK);
-    const oroya_clip *walk = bench_character_clip(&bc, "walk");
-    oroya_rig *rig = NULL;
-    OT_CHECK(oroya_rig_create(&(oroya_rig_desc){.scene = bc.scene,
-                                                .joints = bc.nodes,
-                                                .joint_count = bc.joint_count,
-                                                .inverse_bind = bc.inverse_bind,
-                                                .clips = &walk,
-                                                .clip_count = 1},
-                              &rig, &err) == OROYA_OK);
-    oroya_thread_pool *pool = NULL;
-    OT_CHECK(oroya_thread_pool_create(&(oroya_thread_pool_desc){.thread_count = 2}, &pool, &err) ==
-             OROYA_OK);
-    const oroya_scheduler sc = {oroya_thread_pool_parallel_for, pool};
+    const oroya_clip *walk = ww.walk;
+    oroya_rig *rig = ww.rig;
+    const oroya_scheduler sc = ww.sched;
     for (int with_pool = 0; rig && with_pool < 2; with_pool++) {
         oroya_mixer *m[2] = {NULL, NULL};
         for (int i = 0; i < 2; i++) {
@@ -798,9 +808,7 @@ static void test_batch_duplicate_mixer(void) {
             oroya_mixer_destroy(m[i]);
         }
     }
-    oroya_thread_pool_destroy(pool);
-    oroya_rig_destroy(rig);
-    bench_character_free(&bc);
+    walk_world_destroy(&ww);
 }
 
 /* Root motion, property path against kernel path (they disagreed): turning it off or
