@@ -57,12 +57,15 @@ OROYA_API_BEGIN
  * A zero axis (length below 1e-6, or not finite) has no twist either: twist = identity and
  * swing = q, the same as the singular case, so the caller cannot tell them apart from the
  * outputs. Use oroya_quat_swing_twist_checked to detect it. Either output pointer may be
- * NULL. Never NaN for a finite q; a non-finite q comes back as swing, with an identity twist. */
+ * NULL. Never NaN for a finite q; a non-finite q comes back as swing, with an identity twist.
+ * A finite q whose length passes float (parts near FLT_MAX) can give an infinite swing:
+ * oroya_quat_swing_twist_checked reports that. */
 void oroya_quat_swing_twist(oroya_quat q, oroya_vec3 twist_axis, oroya_quat *swing,
                             oroya_quat *twist);
 
 /* The same decomposition, but it reports a bad argument: OROYA_ERR_INVALID_ARGUMENT when the
- * axis is zero (length below 1e-6) or not finite, or when q is not finite. The outputs are
+ * axis is zero (length below 1e-6) or not finite, or when q is not finite; OROYA_ERR_NON_FINITE
+ * when the swing does not fit in float (a finite q longer than FLT_MAX). The outputs are
  * written in every case, with what oroya_quat_swing_twist writes (identity twist, swing = q
  * on error). Either output pointer may be NULL. */
 oroya_result oroya_quat_swing_twist_checked(oroya_quat q, oroya_vec3 twist_axis, oroya_quat *swing,

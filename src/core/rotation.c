@@ -135,12 +135,26 @@ void oroya_quat_swing_twist(oroya_quat q, oroya_vec3 twist_axis, oroya_quat *swi
 
 oroya_result oroya_quat_swing_twist_checked(oroya_quat q, oroya_vec3 twist_axis, oroya_quat *swing,
                                             oroya_quat *twist) {
-    oroya_quat_swing_twist(q, twist_axis, swing, twist);
+    oroya_quat s, t;
+    oroya_quat_swing_twist(q, twist_axis, &s, &t);
     double n[3];
+    oroya_result r = OROYA_OK;
     if (!unit_axis(twist_axis, n) || !dq_finite(dq_from(q))) {
-        return OROYA_ERR_INVALID_ARGUMENT;
+        r = OROYA_ERR_INVALID_ARGUMENT;
+    } else if (!(isfinite(s.x) && isfinite(s.y) && isfinite(s.z) && isfinite(s.w))) {
+        /* A finite q whose length passes float (parts near FLT_MAX): the swing, which carries
+         * that length, does not fit; it came back infinite with OK. */
+        r = OROYA_ERR_NON_FINITE;
+        s = q;
+        t = (oroya_quat){0, 0, 0, 1};
     }
-    return OROYA_OK;
+    if (swing) {
+        *swing = s;
+    }
+    if (twist) {
+        *twist = t;
+    }
+    return r;
 }
 
 float oroya_quat_twist_angle(oroya_quat q, oroya_vec3 twist_axis) {

@@ -287,6 +287,14 @@ static void test_swing_twist_bad_axis(void) {
     oroya_quat_swing_twist(q, (oroya_vec3){0, 0, 1}, NULL, &t2);
     oroya_quat_swing_twist(q, (oroya_vec3){0, 0, 1}, &s2, NULL);
     OT_CHECK(quat_diff_up_to_sign(rq_of(s), rq_of(s2)) < 1e-7);
+    /* A finite q longer than FLT_MAX: its swing (which carries the length) does not fit. The
+     * checked call said OK with an infinite swing; now NON_FINITE, swing = q, identity twist. */
+    const oroya_quat huge = {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX};
+    OT_EQ_INT(oroya_quat_swing_twist_checked(huge, (oroya_vec3){0, 1, 0}, &s, &t),
+              OROYA_ERR_NON_FINITE);
+    OT_CHECK(s.x == FLT_MAX && s.w == FLT_MAX && t.x == 0 && t.w == 1);
+    OT_EQ_INT(oroya_quat_swing_twist_checked(huge, (oroya_vec3){0, 1, 0}, NULL, NULL),
+              OROYA_ERR_NON_FINITE);
 }
 
 static void test_swing_twist_non_unit(void) {
