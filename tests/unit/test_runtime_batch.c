@@ -729,19 +729,16 @@ static void test_batch_callback_changes_later_mixer(void) {
     walk_world ww;
     walk_world_create(&ww);
     oroya_error err = {0};
-    const oroya_clip *walk = ww.walk;
-    oroya_rig *rig = ww.rig;
-    const oroya_scheduler sc = ww.sched;
-    for (int with_pool = 0; rig && with_pool < 2; with_pool++) {
+    for (int with_pool = 0; ww.rig && with_pool < 2; with_pool++) {
         oroya_mixer *m[3] = {NULL, NULL, NULL};
         oroya_action *a[3] = {NULL, NULL, NULL};
         for (int i = 0; i < 3; i++) {
             OT_CHECK(
                 oroya_mixer_create(
                     NULL,
-                    &(oroya_mixer_desc){.rig = rig, .on_event = i == 0 ? speed_up_victim : NULL},
+                    &(oroya_mixer_desc){.rig = ww.rig, .on_event = i == 0 ? speed_up_victim : NULL},
                     &m[i]) == OROYA_OK);
-            OT_CHECK(m[i] && oroya_mixer_play(m[i], walk, &a[i]) == OROYA_OK);
+            OT_CHECK(m[i] && oroya_mixer_play(m[i], ww.walk, &a[i]) == OROYA_OK);
         }
         if (!m[0] || !m[1] || !m[2]) {
             break;
@@ -753,7 +750,7 @@ static void test_batch_callback_changes_later_mixer(void) {
         memcpy(&before, oroya_mixer_bone_matrices(m[1], NULL) + 5, sizeof before);
         err = (oroya_error){0};
         /* dt 1e10 loops mixers[0]'s walk: a LOOP event, its callback runs. */
-        OT_EQ_INT(oroya_mixer_update_batch(m, 3, 1e10, with_pool ? &sc : NULL, &err),
+        OT_EQ_INT(oroya_mixer_update_batch(m, 3, 1e10, with_pool ? &ww.sched : NULL, &err),
                   OROYA_ERR_INVALID_ARGUMENT);
         OT_CHECK_MSG(strstr(err.message, "mixers[1]") &&
                          strstr(err.message, "after an event callback"),
@@ -780,28 +777,27 @@ static void test_batch_duplicate_mixer(void) {
     walk_world ww;
     walk_world_create(&ww);
     oroya_error err = {0};
-    const oroya_clip *walk = ww.walk;
-    oroya_rig *rig = ww.rig;
-    const oroya_scheduler sc = ww.sched;
-    for (int with_pool = 0; rig && with_pool < 2; with_pool++) {
+    for (int with_pool = 0; ww.rig && with_pool < 2; with_pool++) {
         oroya_mixer *m[2] = {NULL, NULL};
         for (int i = 0; i < 2; i++) {
-            OT_CHECK(oroya_mixer_create(NULL, &(oroya_mixer_desc){.rig = rig}, &m[i]) == OROYA_OK);
-            OT_CHECK(m[i] && oroya_mixer_play(m[i], walk, NULL) == OROYA_OK);
+            OT_CHECK(oroya_mixer_create(NULL, &(oroya_mixer_desc){.rig = ww.rig}, &m[i]) ==
+                     OROYA_OK);
+            OT_CHECK(m[i] && oroya_mixer_play(m[i], ww.walk, NULL) == OROYA_OK);
         }
         if (!m[0] || !m[1]) {
             break;
         }
         oroya_mixer *batch[3] = {m[0], m[1], m[0]};
         err = (oroya_error){0};
-        OT_EQ_INT(oroya_mixer_update_batch(batch, 3, 0.25, with_pool ? &sc : NULL, &err),
+        OT_EQ_INT(oroya_mixer_update_batch(batch, 3, 0.25, with_pool ? &ww.sched : NULL, &err),
                   OROYA_ERR_INVALID_ARGUMENT);
         OT_CHECK_MSG(!strcmp(err.message, "mixers[2]: the mixer of mixers[0] again (each mixer "
                                           "may appear once in a batch); nothing was updated"),
                      "%s", err.message);
         OT_CHECK(oroya_mixer_time(m[0]) == 0 && oroya_mixer_time(m[1]) == 0);
-        OT_EQ_INT(oroya_mixer_update_batch(batch, 2, 0.25, with_pool ? &sc : NULL, &err), OROYA_OK);
-        OT_EQ_INT(oroya_mixer_update_batch(batch + 1, 2, 0.25, with_pool ? &sc : NULL, &err),
+        OT_EQ_INT(oroya_mixer_update_batch(batch, 2, 0.25, with_pool ? &ww.sched : NULL, &err),
+                  OROYA_OK);
+        OT_EQ_INT(oroya_mixer_update_batch(batch + 1, 2, 0.25, with_pool ? &ww.sched : NULL, &err),
                   OROYA_OK);
         OT_CHECK(oroya_mixer_time(m[0]) == 0.5 && oroya_mixer_time(m[1]) == 0.5);
         for (int i = 0; i < 2; i++) {
