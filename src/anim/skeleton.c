@@ -87,6 +87,15 @@ static oroya_result stale_bone(const oroya_skeleton *sk, uint32_t i, oroya_error
                        sk->bone_names[i]);
 }
 
+/* Whether the 16 floats are finite: one sum, NaN exactly when an element is not. */
+static bool floats16_finite(const float *f) {
+    float sum = 0;
+    for (int e = 0; e < 16; e++) {
+        sum += f[e] * 0.0f;
+    }
+    return sum == 0;
+}
+
 static oroya__dmat4 inverse_of_world(const oroya_mat4 *world) {
     oroya__dmat4 w = oroya__dmat4_from_floats(world->m), inv;
     oroya__dmat4_invert(&w, &inv); /* singular: zeros, as three.js */
@@ -200,11 +209,7 @@ oroya_result oroya_skeleton_calculate_inverses(oroya_skeleton *skeleton, const o
         oroya__dmat4 inv = inverse_of_world(&world[d]);
         float f[16];
         oroya__dmat4_to_floats(&inv, f);
-        float sum = 0;
-        for (int e = 0; e < 16; e++) {
-            sum += f[e] * 0.0f; /* NaN exactly when an element is not finite */
-        }
-        if (sum != sum) {
+        if (!floats16_finite(f)) {
             return oroya__fail(err, OROYA_ERR_NON_FINITE,
                                "skeleton calculate_inverses: bones[%u] '%s': the inverse of its "
                                "world matrix is not finite in float (a scale near 0, such as "
@@ -250,11 +255,7 @@ oroya_result oroya_skeleton_update(oroya_skeleton *skeleton, const oroya_scene *
         /* A finite world times a finite inverse can pass float (a bone scaled by 1e20 over an
          * inverse of 1e19): three.js's matrix is then inf and skinning NaN. Such a bone gets
          * the identity too (its vertices stay in the rest pose), and the call says so. */
-        float sum = 0;
-        for (int k = 0; k < 16; k++) {
-            sum += out[k] * 0.0f;
-        }
-        if (sum != 0) {
+        if (!floats16_finite(out)) {
             write_identity(out);
             if (first_bad == UINT32_MAX)
                 first_bad = i;

@@ -38,10 +38,7 @@ static bool image_desc_ok(const char *what, const char *path, const oroya_image_
     return true;
 }
 
-/* Opens `path` for writing an image, truncated, as a regular file only. It never blocks: a FIFO
- * without a reader would hold open() forever, so the open is non-blocking and the type is
- * checked on the descriptor; a FIFO, a device or a directory is refused and left as it is.
- * Returns the descriptor (blocking again), or -1 with `why` set (errno's text or the type). */
+/* " (a FIFO)", " (a device)"...: the kind of a file that is not a regular one. */
 static const char *file_type_note(mode_t mode) {
     return S_ISFIFO(mode)                   ? " (a FIFO)"
            : S_ISCHR(mode) || S_ISBLK(mode) ? " (a device)"
@@ -50,6 +47,10 @@ static const char *file_type_note(mode_t mode) {
                                             : "";
 }
 
+/* Opens `path` for writing an image, truncated, as a regular file only. It never blocks: a FIFO
+ * without a reader would hold open() forever, so the open is non-blocking and the type is
+ * checked on the descriptor; a FIFO, a device or a directory is refused and left as it is.
+ * Returns the descriptor (blocking again), or -1 with `why` set (errno's text or the type). */
 static int open_image_file(const char *path, char *why, size_t why_size) {
     errno = 0;
     int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
