@@ -329,6 +329,15 @@ typedef struct oroya_gltf_data {
     uint32_t extension_used_count;
     char **extensions_used;
     char *copyright; /* asset.copyright (the licence or attribution), NULL when absent */
+    /* What the file holds that import reads past, so that a model and its export lack it
+     * (docs/gltf.md, "Export"): one line per extension in extensionsUsed other than
+     * KHR_mesh_quantization (the first 16, then one line for the rest), and one per kind
+     * (alpha mode and cutoff, emissive, normal / occlusion / metallic-roughness textures,
+     * vertex and morph target attributes import does not read, extras, JOINTS_n without
+     * WEIGHTS_n or the reverse, a node with a matrix and TRS) naming its first place and count: "materials[0].alphaMode: alpha mode and
+     * cutoff not kept (...) (2 in the file)". Never a reason to refuse the file. */
+    uint32_t unkept_count;
+    char **unkept;
     /* + private bookkeeping (allocator, base directory, GLB chunk) */
 } oroya_gltf_data;
 
@@ -515,8 +524,10 @@ typedef struct oroya_gltf_model_skin {
     oroya_node *joints;                /* joint nodes in `joints` order ({0}: not in the scene) */
     uint32_t *joint_gltf_nodes;        /* the same joints as glTF node indices */
     oroya_mat4 *inverse_bind_matrices; /* one per joint; identity when the file has none */
-    oroya_node skeleton;               /* {0} when absent (or not in the scene) */
-    uint32_t skeleton_gltf_node;       /* the same as a glTF node index, or OROYA_GLTF_NONE */
+    /* {0} when absent, not in the scene, or not a common root of the joints (an ancestor of
+     * each, or one of them: glTF's rule; such a skeleton is dropped and listed in unkept) */
+    oroya_node skeleton;
+    uint32_t skeleton_gltf_node; /* the same as a glTF node index, or OROYA_GLTF_NONE */
 } oroya_gltf_model_skin;
 
 /* A glTF camera as the file holds it; the scene's oroya_camera is what import built from it
@@ -641,6 +652,14 @@ typedef struct oroya_gltf_model {
      * as the CLI does. */
     uint32_t ignored_extras_count;
     const char *first_ignored_extras;
+    /* The data's unkept lines (oroya_gltf_data.unkept: what the file holds that the model
+     * lacks, so export does not write it), then one for the nodes whose matrix is not a
+     * translation, rotation and scale (a shear: import decomposes it as three.js does, which
+     * does not give the matrix back) naming the first ("nodes[3].matrix: ..."), and one for
+     * the skins whose skeleton is no common root of their joints (dropped). `oroya export`
+     * prints them as notes, `oroya info` lists them. */
+    uint32_t unkept_count;
+    const char *const *unkept;
     /* + private bookkeeping */
 } oroya_gltf_model;
 

@@ -812,6 +812,150 @@ static oroya_transform node_transform(const oroya_gltf_node *n) {
     return t;
 }
 
+/* Whether a node's matrix is the TRS import decomposed it into (three.js's decompose): a
+ * shear, or a scale along axes the rotation does not keep, is not, and does not come back. */
+static bool matrix_is_trs(const oroya_gltf_node *n, oroya_transform t) {
+    const oroya_mat4 c = oroya_mat4_compose(t.translation, t.rotation, t.scale);
+    float big = 0;
+    for (int k = 0; k < 16; k++) {
+        big = fmaxf(big, fabsf(n->matrix[k]));
+    }
+    for (int k = 0; k < 16; k++) {
+        if (!(fabsf(c.m[k] - n->matrix[k]) <= 1e-4f * big)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Skins whose `skeleton` is not an ancestor (or itself) of every joint (glTF 3.7.3: "the
+ * closest common root" of the joints' hierarchy, invalid otherwise): the model drops it, so
+ * export writes a valid file. Ancestry from one depth-first numbering of the node forest
+ * (entry and exit counts, an explicit stack): O(nodes + joints) for any number of skins.
+ * Returns how many were dropped (the first in *first), or UINT32_MAX out of memory. */
+static uint32_t drop_bad_skeletons(importer *im, uint32_t *first) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    uint32_t bad = 0;
+    bool any = false;
+    for (uint32_t s = 0; s < d->skin_count; s++) {
+        any = any || d->skins[s].skeleton != OROYA_GLTF_NONE;
+    }
+    if (!any) {
+        return 0;
+    }
+    const uint32_t n = d->node_count;
+    uint32_t *tin = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
+    uint32_t *tout = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
+    uint32_t *stack = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t));
+    uint32_t *next = (uint32_t *)temp_alloc(im, n, sizeof(uint32_t)); /* child to visit */
+    bool *child = (bool *)temp_alloc(im, n, sizeof(bool));
+    if (!tin || !tout || !stack || !next || !child) {
+        return UINT32_MAX;
+    }
+    memset(child, 0, n * sizeof(bool));
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t k = 0; k < d->nodes[i].child_count; k++) {
+            child[d->nodes[i].children[k]] = true; /* validated: in range, one parent each */
+        }
+    }
+    uint32_t clock = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        if (child[r]) {
+            continue;
+        }
+        uint32_t top = 0;
+        stack[top++] = r;
+        next[r] = 0;
+        tin[r] = clock++;
+        while (top) {
+            const uint32_t v = stack[top - 1];
+            if (next[v] < d->nodes[v].child_count) {
+                const uint32_t c = d->nodes[v].children[next[v]++];
+                next[c] = 0;
+                tin[c] = clock++;
+                stack[top++] = c;
+            } else {
+                tout[v] = clock++;
+                top--;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < d->skin_count && s < m->skin_count; s++) {
+        const uint32_t r = d->skins[s].skeleton;
+        bool ok = true;
+        for (uint32_t k = 0; ok && r != OROYA_GLTF_NONE && k < d->skins[s].joint_count; k++) {
+            const uint32_t j = d->skins[s].joints[k];
+            ok = tin[r] <= tin[j] && tout[j] <= tout[r];
+        }
+        if (!ok) {
+            *first = bad++ ? *first : s;
+            m->skins[s].skeleton = (oroya_node){0};
+            m->skins[s].skeleton_gltf_node = OROYA_GLTF_NONE;
+        }
+    }
+    return bad;
+}
+
+/* model->unkept: the data's lines, then the first node whose matrix is no TRS and the first
+ * skin whose skeleton is no common root of its joints (dropped). */
+static oroya_result keep_unkept(importer *im) {
+    const oroya_gltf_data *d = im->d;
+    oroya_gltf_model *m = &im->m->pub;
+    uint32_t shear = 0, first = 0, first_skin = 0;
+    for (uint32_t i = 0; i < d->node_count; i++) {
+        if (d->nodes[i].has_matrix && !matrix_is_trs(&d->nodes[i], m->node_transforms[i])) {
+            first = shear++ ? first : i;
+        }
+    }
+    const uint32_t skeletons = drop_bad_skeletons(im, &first_skin);
+    if (skeletons == UINT32_MAX) {
+        return oom(im, "skins");
+    }
+    const uint32_t n = d->unkept_count + (shear > 0) + (skeletons > 0);
+    if (!n) {
+        return OROYA_OK;
+    }
+    const char **lines = (const char **)model_alloc(im, n, sizeof(char *));
+    if (!lines) {
+        return oom(im, "(root)");
+    }
+    for (uint32_t i = 0; i < d->unkept_count; i++) {
+        lines[i] = model_strdup(im, d->unkept[i]);
+        if (!lines[i]) {
+            return oom(im, "(root)");
+        }
+    }
+    if (shear) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "nodes[%u].matrix: not a translation, rotation and scale (a shear, or a scale "
+                 "along rotated axes): decomposed into one as three.js does, which does not give "
+                 "the matrix back (%u in the file)",
+                 first, shear);
+        lines[d->unkept_count] = model_strdup(im, line);
+        if (!lines[d->unkept_count]) {
+            return oom(im, "(root)");
+        }
+    }
+    if (skeletons) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "skins[%u].skeleton: node %u is not a common root of the skin's joints "
+                 "(invalid glTF: it must be an ancestor of each, or one of them): not kept "
+                 "(%u in the file)",
+                 first_skin, d->skins[first_skin].skeleton, skeletons);
+        const uint32_t at = d->unkept_count + (shear > 0);
+        lines[at] = model_strdup(im, line);
+        if (!lines[at]) {
+            return oom(im, "(root)");
+        }
+    }
+    m->unkept = lines;
+    m->unkept_count = n;
+    return OROYA_OK;
+}
+
 static oroya_result attach_node(importer *im, uint32_t i, const bool *is_joint,
                                 const bool *is_skinned_mesh) {
     (void)is_skinned_mesh;
@@ -1570,6 +1714,8 @@ oroya_result oroya_gltf_import(const oroya_gltf_data *data, const oroya_gltf_imp
             r = oom(&im, "asset.copyright");
         }
     }
+    if (r == OROYA_OK)
+        r = keep_unkept(&im);
     temp_release(&im);
     if (r != OROYA_OK) {
         oroya_gltf_model_free(m);

@@ -2,6 +2,7 @@
  * Nothing here follows an index; oroya_gltf_validate does that. */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -873,6 +874,285 @@ static oroya_result read_strings(parser *p, const cJSON *root, const char *key, 
     return read_value_list(p, root, key, "", VALUE_STRING, (void **)out, count);
 }
 
+/* ---- what the model does not keep ------------------------------------------------------- */
+
+/* The kinds of content oroya reads past (docs/gltf.md, "Export": still lost in a round trip),
+ * each reported once with its first place and how often the file has it. */
+enum {
+    UNKEPT_ALPHA,
+    UNKEPT_EMISSIVE,
+    UNKEPT_TEXTURES,
+    UNKEPT_ATTRIBUTES,
+    UNKEPT_TARGET_ATTRIBUTES,
+    UNKEPT_EXTRAS,
+    UNKEPT_MATRIX_AND_TRS,
+    UNKEPT_UNPAIRED_SKIN_ATTRIBUTE,
+    UNKEPT_KINDS
+};
+static const char *const unkept_what[UNKEPT_KINDS] = {
+    "alpha mode and cutoff not kept (oroya keeps opaque materials: export writes OPAQUE)",
+    "emissive factor and texture not kept",
+    "normal, occlusion and metallic-roughness textures not kept",
+    "vertex attribute import does not read, not kept (it reads POSITION, NORMAL, TANGENT, "
+    "TEXCOORD_0 and _1, COLOR_0, JOINTS_0 and _1, WEIGHTS_0 and _1 of triangles, POSITION of "
+    "points, lines, strips and fans)",
+    "morph target attributes other than POSITION and NORMAL of triangles not kept",
+    "extras not kept (oroya keeps an animation's extras.markers and extras.curves only)",
+    "a matrix and translation, rotation or scale on one node (glTF allows one or the other): "
+    "the matrix is used, as three.js does, and the rest not kept",
+    "JOINTS_n without WEIGHTS_n or the reverse (invalid glTF: they come in pairs): that set "
+    "of influences not kept",
+};
+/* At most this many extensions are named one by one (a file may list many). */
+#define UNKEPT_MAX_EXTENSIONS 16
+
+/* Cuts a UTF-8 sequence that snprintf's truncation left incomplete at the end of s (the
+ * file's text is UTF-8: the lines stay so for JSON output). */
+static void utf8_trim(char *s) {
+    size_t n = strlen(s), k = 0;
+    while (k < n && k < 4 && ((uint8_t)s[n - 1 - k] & 0xC0) == 0x80) {
+        k++;
+    }
+    if (k < n) {
+        const uint8_t lead = (uint8_t)s[n - 1 - k];
+        const size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+        if (need != k) {
+            s[n - 1 - k + (lead < 0x80)] = '\0';
+        }
+    }
+}
+
+typedef struct unkept_scan {
+    char first[UNKEPT_KINDS][PATH_MAX_];
+    uint32_t count[UNKEPT_KINDS];
+} unkept_scan;
+
+static void unkept_add(unkept_scan *u, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void unkept_add(unkept_scan *u, int kind, const char *fmt, ...) {
+    if (u->count[kind]++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(u->first[kind], sizeof u->first[kind], fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* Every "extras" below `v` (at `path`), not looking inside extras or extensions; an
+ * animation's extras.markers and extras.curves are read (read_animation), its other members
+ * are not. glTF's objects nest 6 deep at most (animations[i].channels[j].target.extras); the
+ * walk stops at UNKEPT_DEPTH, so a deeply nested member costs no deep recursion. */
+#define UNKEPT_DEPTH 8
+static void unkept_extras(unkept_scan *u, const cJSON *v, const char *path, bool animation,
+                          int depth) {
+    if (depth >= UNKEPT_DEPTH) {
+        return;
+    }
+    const cJSON *it;
+    uint32_t i = 0;
+    cJSON_ArrayForEach(it, v) {
+        char sub[PATH_MAX_];
+        if (cJSON_IsArray(v)) {
+            oroya__gltf_path(sub, sizeof sub, "%s[%u]", path, i++);
+        } else {
+            const char *key = it->string ? it->string : "";
+            oroya__gltf_path(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", key);
+            if (!strcmp(key, "extensions")) {
+                continue;
+            }
+            if (!strcmp(key, "extras")) {
+                if (!animation || !cJSON_IsObject(it)) {
+                    unkept_add(u, UNKEPT_EXTRAS, "%s", sub);
+                    continue;
+                }
+                const cJSON *member;
+                cJSON_ArrayForEach(member, it) {
+                    const char *mk = member->string ? member->string : "";
+                    if (strcmp(mk, "markers") != 0 && strcmp(mk, "curves") != 0) {
+                        unkept_add(u, UNKEPT_EXTRAS, "%s.%s", sub, mk);
+                    }
+                }
+                continue;
+            }
+        }
+        if (cJSON_IsObject(it) || cJSON_IsArray(it)) {
+            /* An animation's own object: animations[i] (its channels and samplers are not). */
+            const bool anim = cJSON_IsArray(v) && !strncmp(path, "animations", 11);
+            unkept_extras(u, it, sub, anim, depth + 1);
+        }
+    }
+}
+
+/* The attributes of a primitive (target false) or a morph target that import reads. */
+static bool attribute_kept(const char *name, bool target, bool triangles) {
+    uint32_t set;
+    const oroya_gltf_attribute_kind k = attribute_kind(name, &set);
+    if (target) {
+        return triangles && (k == OROYA_GLTF_ATTR_POSITION || k == OROYA_GLTF_ATTR_NORMAL);
+    }
+    if (!triangles) {
+        return k == OROYA_GLTF_ATTR_POSITION;
+    }
+    switch (k) {
+    case OROYA_GLTF_ATTR_POSITION:
+    case OROYA_GLTF_ATTR_NORMAL:
+    case OROYA_GLTF_ATTR_TANGENT: return true;
+    case OROYA_GLTF_ATTR_TEXCOORD:
+    case OROYA_GLTF_ATTR_JOINTS:
+    case OROYA_GLTF_ATTR_WEIGHTS: return set <= 1;
+    case OROYA_GLTF_ATTR_COLOR: return set == 0;
+    default: return false;
+    }
+}
+
+/* Lists in d->unkept what the file holds that import reads past (the parse itself is
+ * unchanged): one line per kind, "<first place>: <what> not kept (<n> in the file)", and one
+ * per extension in extensionsUsed other than KHR_mesh_quantization. */
+static oroya_result note_unkept(parser *p, const cJSON *root) {
+    oroya_gltf_data *d = &p->g->pub;
+    unkept_scan *u = (unkept_scan *)oroya__gltf_alloc(p->g, 1, sizeof *u);
+    if (!u) {
+        return oom(p, "(root)");
+    }
+    memset(u, 0, sizeof *u);
+    const cJSON *it;
+    uint32_t i = 0;
+    cJSON_ArrayForEach(it, field(root, "materials")) {
+        const cJSON *pbr = field(it, "pbrMetallicRoughness");
+        const cJSON *mode = field(it, "alphaMode");
+        if ((cJSON_IsString(mode) && mode->valuestring && strcmp(mode->valuestring, "OPAQUE")) ||
+            field(it, "alphaCutoff")) {
+            unkept_add(u, UNKEPT_ALPHA, "materials[%u].%s", i,
+                       field(it, "alphaCutoff") && !cJSON_IsString(mode) ? "alphaCutoff"
+                                                                         : "alphaMode");
+        }
+        const cJSON *ef = field(it, "emissiveFactor");
+        bool emissive = field(it, "emissiveTexture") != NULL;
+        const cJSON *c;
+        cJSON_ArrayForEach(c, ef) {
+            emissive = emissive || !(cJSON_IsNumber(c) && c->valuedouble == 0);
+        }
+        if (emissive) {
+            unkept_add(u, UNKEPT_EMISSIVE, "materials[%u].%s", i,
+                       field(it, "emissiveTexture") ? "emissiveTexture" : "emissiveFactor");
+        }
+        static const char *const textures[] = {"normalTexture", "occlusionTexture"};
+        for (size_t t = 0; t < 2; t++) {
+            if (field(it, textures[t])) {
+                unkept_add(u, UNKEPT_TEXTURES, "materials[%u].%s", i, textures[t]);
+            }
+        }
+        if (field(pbr, "metallicRoughnessTexture")) {
+            unkept_add(u, UNKEPT_TEXTURES,
+                       "materials[%u].pbrMetallicRoughness.metallicRoughnessTexture", i);
+        }
+        i++;
+    }
+    i = 0;
+    cJSON_ArrayForEach(it, field(root, "meshes")) {
+        const cJSON *pr;
+        uint32_t j = 0;
+        cJSON_ArrayForEach(pr, field(it, "primitives")) {
+            const cJSON *mode = field(pr, "mode");
+            const bool triangles = !mode || (cJSON_IsNumber(mode) && mode->valuedouble == 4);
+            const cJSON *a, *attrs = field(pr, "attributes");
+            cJSON_ArrayForEach(a, attrs) {
+                if (a->string && !attribute_kept(a->string, false, triangles)) {
+                    unkept_add(u, UNKEPT_ATTRIBUTES, "meshes[%u].primitives[%u].attributes.%s", i,
+                               j, a->string);
+                }
+            }
+            static const char *const pairs[2][2] = {{"JOINTS_0", "WEIGHTS_0"},
+                                                    {"JOINTS_1", "WEIGHTS_1"}};
+            for (int k = 0; triangles && k < 2; k++) {
+                const bool jn = field(attrs, pairs[k][0]) != NULL;
+                if (jn != (field(attrs, pairs[k][1]) != NULL)) {
+                    unkept_add(u, UNKEPT_UNPAIRED_SKIN_ATTRIBUTE,
+                               "meshes[%u].primitives[%u].attributes.%s", i, j, pairs[k][!jn]);
+                }
+            }
+            const cJSON *t;
+            uint32_t k = 0;
+            cJSON_ArrayForEach(t, field(pr, "targets")) {
+                cJSON_ArrayForEach(a, t) {
+                    if (a->string && !attribute_kept(a->string, true, triangles)) {
+                        unkept_add(u, UNKEPT_TARGET_ATTRIBUTES,
+                                   "meshes[%u].primitives[%u].targets[%u].%s", i, j, k, a->string);
+                    }
+                }
+                k++;
+            }
+            j++;
+        }
+        i++;
+    }
+    i = 0;
+    cJSON_ArrayForEach(it, field(root, "nodes")) {
+        if (field(it, "matrix") &&
+            (field(it, "translation") || field(it, "rotation") || field(it, "scale"))) {
+            unkept_add(u, UNKEPT_MATRIX_AND_TRS, "nodes[%u]", i);
+        }
+        i++;
+    }
+    unkept_extras(u, root, "", false, 0);
+    uint32_t ext = 0;
+    for (i = 0; i < d->extension_used_count; i++) {
+        ext += strcmp(d->extensions_used[i], "KHR_mesh_quantization") != 0;
+    }
+    uint32_t lines = (ext > UNKEPT_MAX_EXTENSIONS ? UNKEPT_MAX_EXTENSIONS + 1 : ext);
+    for (int k = 0; k < UNKEPT_KINDS; k++) {
+        lines += u->count[k] > 0;
+    }
+    if (!lines) {
+        return OROYA_OK;
+    }
+    d->unkept = (char **)oroya__gltf_alloc(p->g, lines, sizeof(char *));
+    if (!d->unkept) {
+        return oom(p, "(root)");
+    }
+    char line[PATH_MAX_ + 320];
+    uint32_t named = 0;
+    for (i = 0; i < d->extension_used_count; i++) {
+        const char *name = d->extensions_used[i];
+        if (!strcmp(name, "KHR_mesh_quantization")) {
+            continue;
+        }
+        if (named == UNKEPT_MAX_EXTENSIONS) {
+            snprintf(line, sizeof line,
+                     "extensionsUsed: %u more extensions whose content is not kept", ext - named);
+        } else {
+            char shown[101];
+            snprintf(shown, sizeof shown, "%s", name);
+            utf8_trim(shown);
+            snprintf(line, sizeof line,
+                     "extensionsUsed[%u]: \"%s\": the extension's content is not kept (oroya "
+                     "reads no extension but KHR_mesh_quantization)",
+                     i, shown);
+        }
+        utf8_trim(line);
+        d->unkept[d->unkept_count] = oroya__gltf_strdup(p->g, line, strlen(line));
+        if (!d->unkept[d->unkept_count++]) {
+            return oom(p, "(root)");
+        }
+        if (named++ == UNKEPT_MAX_EXTENSIONS) {
+            break;
+        }
+    }
+    for (int k = 0; k < UNKEPT_KINDS; k++) {
+        if (!u->count[k]) {
+            continue;
+        }
+        utf8_trim(u->first[k]);
+        snprintf(line, sizeof line, "%s: %s (%u in the file)", u->first[k], unkept_what[k],
+                 u->count[k]);
+        d->unkept[d->unkept_count] = oroya__gltf_strdup(p->g, line, strlen(line));
+        if (!d->unkept[d->unkept_count++]) {
+            return oom(p, "(root)");
+        }
+    }
+    return OROYA_OK;
+}
+
 static oroya_result read_root(parser *p, const cJSON *root) {
     oroya_gltf_data *d = &p->g->pub;
     if (!cJSON_IsObject(root)) {
@@ -927,7 +1207,7 @@ static oroya_result read_root(parser *p, const cJSON *root) {
     OBJECTS("images", read_image, images, image_count);
     OBJECTS("samplers", read_texture_sampler, texture_samplers, texture_sampler_count);
 #undef OBJECTS
-    return OROYA_OK;
+    return note_unkept(p, root);
 }
 
 /* 1-based line and column of byte `offset` in `text`, for JSON syntax errors. */
@@ -1048,9 +1328,16 @@ static oroya_result parse_glb(parser *p, const uint8_t *data, size_t size) {
         } else if (chunk == 1 && ctype == GLB_CHUNK_BIN) {
             bin = data + pos;
             bin_len = clen;
-        } else if (ctype == GLB_CHUNK_JSON || ctype == GLB_CHUNK_BIN) {
+        } else if (ctype == GLB_CHUNK_JSON) {
             return oroya__fail(p->err, OROYA_ERR_PARSE,
-                               "(glb): chunk %u repeats a JSON or BIN chunk", chunk);
+                               "(glb): chunk %u is a second JSON chunk (the JSON chunk comes "
+                               "first, once)",
+                               chunk);
+        } else if (ctype == GLB_CHUNK_BIN) {
+            return oroya__fail(p->err, OROYA_ERR_PARSE,
+                               "(glb): chunk %u is a BIN chunk; the BIN chunk must come second, "
+                               "right after the JSON chunk, and only once (glTF 2.0, \"Chunks\")",
+                               chunk);
         }
         pos += clen;
     }

@@ -176,7 +176,10 @@ static oroya_result write_curves(writer *w, cJSON *anim, const oroya_clip *clip)
 static cJSON *float_array(writer *w, const float *v, uint32_t n) {
     cJSON *a = cJSON_CreateArray();
     for (uint32_t i = 0; a && i < n; i++) {
-        cJSON *x = cJSON_CreateNumber((double)v[i]);
+        /* cJSON prints -0.0 as "0" (an integer-valued number goes through "%d"): "-0" keeps
+         * the bits (JSON allows it; strtod reads it back as -0.0). */
+        cJSON *x =
+            v[i] == 0 && signbit(v[i]) ? cJSON_CreateRaw("-0") : cJSON_CreateNumber((double)v[i]);
         if (!x) {
             w->oom = true;
             break;
@@ -629,6 +632,20 @@ static void write_trs(writer *w, cJSON *node, const oroya_transform *tr) {
     }
     if (tr->rotation.x != 0 || tr->rotation.y != 0 || tr->rotation.z != 0 || tr->rotation.w != 1) {
         float q[4] = {tr->rotation.x, tr->rotation.y, tr->rotation.z, tr->rotation.w};
+        /* glTF's node rotation is a unit quaternion with components in [-1, 1] (the validator
+         * allows the length 0.00769 off): one off by more than OROYA_CLIP_UNIT_TOLERANCE (a
+         * file's [0, 0, 0, 2], which import keeps as three.js does, or a scene's) or with a
+         * component past 1 is written normalized, the others bit for bit. A zero or
+         * non-finite one stays as it is (the identity is no better a guess). */
+        const double l = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                              (double)q[3] * q[3]);
+        const bool past_one =
+            fabsf(q[0]) > 1 || fabsf(q[1]) > 1 || fabsf(q[2]) > 1 || fabsf(q[3]) > 1;
+        if (l > 0 && isfinite(l) && (fabs(l - 1) > OROYA_CLIP_UNIT_TOLERANCE || past_one)) {
+            for (int k = 0; k < 4; k++) {
+                q[k] = (float)(q[k] / l);
+            }
+        }
         cJSON_AddItemToObject(node, "rotation", float_array(w, q, 4));
     }
     if (tr->scale.x != 1 || tr->scale.y != 1 || tr->scale.z != 1) {

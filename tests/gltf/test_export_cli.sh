@@ -190,6 +190,21 @@ json.dump(g, open(sys.argv[2], 'w'))
 PY
 "$OROYA" export webp/in.gltf webp/out.glb 2>err.txt || fail "export with a WebP image: $(cat err.txt)"
 grep -q 'images\[1\].*image/webp.*left out' err.txt || fail "no note for the WebP image: $(cat err.txt)"
+# What import reads past gets a note each (here the extension), and `info` lists the same
+# lines (text, and --json "notKept"): AnimatedCube's metallic-roughness texture.
+grep -q 'note: extensionsUsed\[0\]: "EXT_texture_webp": the extension.s content is not kept' err.txt ||
+    fail "no note for the extension: $(cat err.txt)"
+cube="$SRC/tests/assets/AnimatedCube/glTF/AnimatedCube.gltf"
+"$OROYA" info "$cube" > info.txt 2>&1 || fail "info AnimatedCube: $(cat info.txt)"
+grep -A1 '^not kept' info.txt | grep -q '  materials\[0\].pbrMetallicRoughness.metallicRoughnessTexture: normal, occlusion and metallic-roughness textures not kept (1 in the file)' ||
+    fail "info lists no loss: $(cat info.txt)"
+"$OROYA" info --json "$cube" | python3 -c 'import json, sys; k = json.load(sys.stdin)["notKept"]; sys.exit(0 if len(k) == 1 and "metallicRoughnessTexture" in k[0] else 1)' ||
+    fail "info --json notKept is not the one line"
+"$OROYA" export "$cube" cube.glb 2>err.txt || fail "export AnimatedCube: $(cat err.txt)"
+grep -q 'note: materials\[0\].pbrMetallicRoughness.metallicRoughnessTexture' err.txt ||
+    fail "no note for the metallic-roughness texture: $(cat err.txt)"
+"$OROYA" info --json "$cesium" | python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["notKept"] == [] else 1)' ||
+    fail "CesiumMan has notKept lines"
 NODE_PATH="$node_path" node "$SRC/tests/tools/validate_gltf.js" webp/out.glb > validator.txt ||
     { fail "the WebP case's output has validator errors"; cat validator.txt >&2; }
 

@@ -456,6 +456,118 @@ static void test_structure(void) {
     free(uri);
 }
 
+static void test_unkept(void) {
+    /* What import reads past is listed (docs/gltf.md, "Export"): one line per extension, one
+     * per kind with its first place and count. The expected lines are written from the JSON
+     * below by hand. Material 1's OPAQUE and material 2's zero emissive are not losses;
+     * node 1's matrix is a pure translation (a TRS); node 2's is sheared. The three nodes
+     * are roots: skin 0's skeleton (node 2) is no ancestor of its joint. The lines
+     * primitive's morph target is not kept either (import keeps POSITION of lines). */
+    char *uri = triangle_uri();
+    char *json = fmt(
+        HEAD "\"extensionsUsed\":[\"KHR_lights_punctual\",\"KHR_mesh_quantization\"],"
+             "\"extras\":{\"a\":1},"
+             "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":48}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+             "\"byteLength\":12}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":"
+             "\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5126,"
+             "\"count\":3,\"type\":\"SCALAR\",\"min\":[0],\"max\":[2]}],"
+             "\"materials\":[{},{\"alphaMode\":\"OPAQUE\"},{\"alphaMode\":\"MASK\",\"alphaCutoff\":"
+             "0.3,\"emissiveFactor\":[0,0,0]},{\"alphaCutoff\":0.5,\"emissiveFactor\":[1,0,0],"
+             "\"normalTexture\":{\"index\":0}}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"_TEMP\":1},"
+             "\"targets\":[{\"POSITION\":0,\"TANGENT\":0}],\"extras\":{}},"
+             "{\"attributes\":{\"POSITION\":0,\"NORMAL\":0},\"mode\":1,\"targets\":[{\"POSITION\":"
+             "0}]}]}],"
+             "\"nodes\":[{\"mesh\":0,\"extras\":{\"b\":2}},{\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,"
+             "5,0,0,1],\"translation\":[1,0,0]},{\"matrix\":[1,0,0,0,0.5,1,0,0,0,0,1,0,0,0,0,1]}],"
+             "\"skins\":[{\"joints\":[0],\"skeleton\":2},{\"joints\":[1],\"skeleton\":1}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+             "\"translation\"}}],\"samplers\":[{\"input\":1,\"output\":0}],\"extras\":{\"markers\":"
+             "[{\"time\":1,\"name\":\"step\"}],\"note\":\"x\"}}]}",
+        uri);
+    const char *want[] = {
+        "extensionsUsed[0]: \"KHR_lights_punctual\": the extension's content is not kept (oroya "
+        "reads no extension but KHR_mesh_quantization)",
+        "materials[2].alphaMode: alpha mode and cutoff not kept (oroya keeps opaque materials: "
+        "export writes OPAQUE) (2 in the file)",
+        "materials[3].emissiveFactor: emissive factor and texture not kept (1 in the file)",
+        "materials[3].normalTexture: normal, occlusion and metallic-roughness textures not kept "
+        "(1 in the file)",
+        "meshes[0].primitives[0].attributes._TEMP: vertex attribute import does not read, not "
+        "kept (it reads POSITION, NORMAL, TANGENT, TEXCOORD_0 and _1, COLOR_0, JOINTS_0 and _1, "
+        "WEIGHTS_0 and _1 of triangles, POSITION of points, lines, strips and fans) (2 in the "
+        "file)",
+        "meshes[0].primitives[0].targets[0].TANGENT: morph target attributes other than "
+        "POSITION and NORMAL of triangles not kept (2 in the file)",
+        "extras: extras not kept (oroya keeps an animation's extras.markers and extras.curves "
+        "only) (4 in the file)",
+        "nodes[1]: a matrix and translation, rotation or scale on one node (glTF allows one or "
+        "the other): the matrix is used, as three.js does, and the rest not kept (1 in the "
+        "file)",
+        "nodes[2].matrix: not a translation, rotation and scale (a shear, or a scale along "
+        "rotated axes): decomposed into one as three.js does, which does not give the matrix "
+        "back (1 in the file)",
+        "skins[0].skeleton: node 2 is not a common root of the skin's joints (invalid glTF: it "
+        "must be an ancestor of each, or one of them): not kept (1 in the file)",
+    };
+    const uint32_t n = (uint32_t)(sizeof want / sizeof want[0]);
+    oroya_gltf_model *m = NULL;
+    oroya_error err = {0};
+    OT_CHECK_MSG(import_json(json, &m, &err) == OROYA_OK, "%s", err.message);
+    free(json);
+    if (m) {
+        OT_EQ_INT(m->unkept_count, n);
+        for (uint32_t i = 0; i < n && i < m->unkept_count; i++) {
+            OT_CHECK_MSG(!strcmp(m->unkept[i], want[i]), "line %u: %s", i, m->unkept[i]);
+        }
+        /* The marker was read all the same; skin 0's skeleton (node 2 is no ancestor of
+         * joint 0) is dropped, skin 1's (its own joint) kept. */
+        OT_EQ_INT(m->clips[0]->marker_count, 1);
+        OT_EQ_INT(m->skins[0].skeleton_gltf_node, OROYA_GLTF_NONE);
+        OT_EQ_INT(m->skins[0].skeleton.id, 0);
+        OT_EQ_INT(m->skins[1].skeleton_gltf_node, 1);
+        OT_CHECK(m->skins[1].skeleton.id != 0);
+        oroya_gltf_model_free(m);
+    }
+    /* JOINTS_0 without WEIGHTS_0 (invalid glTF): the primitive is not skinned, said. */
+    const char *unpaired = HEAD
+        "\"buffers\":[{\"byteLength\":48,\"uri\":\"data:application/octet-stream;base64,"
+        "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAA\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+        "\"byteLength\":12}],"
+        "\"accessors\":[{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"bufferView\":0,"
+        "\"min\":[0,0,0],\"max\":[1,1,0]},{\"componentType\":5121,\"count\":3,\"type\":"
+        "\"VEC4\",\"bufferView\":1}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1}}]}],"
+        "\"nodes\":[{\"mesh\":0,\"skin\":0},{\"name\":\"j\"}],\"skins\":[{\"joints\":[1]}]}";
+    OT_CHECK_MSG(import_json(unpaired, &m, &err) == OROYA_OK, "%s", err.message);
+    if (m) {
+        OT_EQ_INT(m->unkept_count, 1);
+        OT_CHECK_MSG(m->unkept_count == 1 &&
+                         !strcmp(m->unkept[0],
+                                 "meshes[0].primitives[0].attributes.JOINTS_0: JOINTS_n without "
+                                 "WEIGHTS_n or the reverse (invalid glTF: they come in pairs): "
+                                 "that set of influences not kept (1 in the file)"),
+                     "%s", m->unkept_count ? m->unkept[0] : "");
+        oroya_gltf_model_free(m);
+    }
+    /* A file with none of these: no lines. */
+    json = fmt(HEAD TRI_BUFFERS "\"nodes\":[{\"matrix\":[0,2,0,0,-2,0,0,0,0,0,2,0,1,2,3,1]}],"
+                                "\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
+                                "\"materials\":[{\"alphaMode\":\"OPAQUE\"}]}",
+               uri);
+    OT_CHECK_MSG(import_json(json, &m, &err) == OROYA_OK, "%s", err.message);
+    free(json);
+    if (m) {
+        OT_EQ_INT(m->unkept_count, 0);
+        OT_CHECK(m->unkept == NULL);
+        oroya_gltf_model_free(m);
+    }
+    free(uri);
+}
+
 static void test_clip_tracks(void) {
     /* Translation STEP with 3 keys (times 0, 1, 2 at byte 36); weights channel on a morph
      * mesh; a channel without a node is ignored. */
@@ -708,6 +820,7 @@ int main(void) {
     OT_RUN(test_quantized_clip);
     OT_RUN(test_names);
     OT_RUN(test_structure);
+    OT_RUN(test_unkept);
     OT_RUN(test_clip_tracks);
     OT_RUN(test_errors);
     OT_RUN(test_line_indices_checked);

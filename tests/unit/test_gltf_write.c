@@ -994,6 +994,58 @@ static void test_compact_indices_and_inputs(void) {
 }
 
 /* FILE.GLTF gets FILE.bin as FILE.gltf does (it got FILE.GLTF.bin, against the header). */
+static void test_node_rotation_unit(void) {
+    /* glTF's node rotation is a unit quaternion with components in [-1, 1]: a scene
+     * rotation off unit by more than OROYA_CLIP_UNIT_TOLERANCE (the 1e-3 of the keys) is
+     * written normalized ([0, 0, 0, 2] -> [0, 0, 0, 1]; [0, 0.6, 0, 1.6] has length
+     * sqrt(2.92): each over it), and so is one within it but with a component past 1
+     * ([0, 0, 0, 1.0005] -> [0, 0, 0, 1]); one within it and in range is written bit for
+     * bit ([0, 0, 0.6, 0.8003], length 1.00024). A -0.0 is written "-0" (cJSON alone
+     * prints "0"). */
+    const float in[4][4] = {
+        {0, 0, 0, 2}, {0, 0.6f, 0, 1.6f}, {0, 0, 0, 1.0005f}, {0, 0, 0.6f, 0.8003f}};
+    oroya_scene *scene = NULL;
+    OT_CHECK(oroya_scene_create(NULL, &scene) == OROYA_OK);
+    for (int i = 0; i < 4; i++) {
+        oroya_node n;
+        char name[8];
+        snprintf(name, sizeof name, "n%d", i);
+        OT_CHECK(oroya_scene_add_node(scene, name, (oroya_node){0}, OROYA_NODE_OBJECT, &n) ==
+                 OROYA_OK);
+        oroya_transform t = oroya_transform_identity();
+        t.rotation = (oroya_quat){in[i][0], in[i][1], in[i][2], in[i][3]};
+        t.translation = (oroya_vec3){-0.0f, 1, 0}; /* -0.0 is written as -0, not 0 */
+        OT_CHECK(oroya_scene_set_transform(scene, n, &t) == OROYA_OK);
+    }
+    oroya_error err = {0};
+    OT_CHECK_MSG(oroya_gltf_write(scene, &(oroya_gltf_write_desc){0}, OUT "/rotation_unit.gltf",
+                                  &err) == OROYA_OK,
+                 "%s", err.message);
+    cJSON *root = read_written(OUT "/rotation_unit.gltf");
+    const cJSON *nodes = cJSON_GetObjectItem(root, "nodes");
+    const double l1 = sqrt(0.36 + 1.6 * 1.6);
+    const double want[4][4] = {
+        {0, 0, 0, 1}, {0, 0.6 / l1, 0, 1.6 / l1}, {0, 0, 0, 1}, {0, 0, 0.6f, 0.8003f}};
+    for (int i = 0; i < 4; i++) {
+        const cJSON *r = cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, i), "rotation");
+        OT_EQ_INT(cJSON_GetArraySize(r), 4);
+        for (int k = 0; k < 4 && r; k++) {
+            const double got = cJSON_GetArrayItem(r, k)->valuedouble;
+            if (i == 3) {
+                /* the float's bits (the text may be a shorter decimal of it) */
+                OT_CHECK_MSG((float)got == (float)want[i][k], "node %d [%d]: %.17g", i, k, got);
+            } else {
+                OT_NEAR(got, want[i][k], 1e-7);
+            }
+        }
+        const cJSON *tr = cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, i), "translation");
+        OT_CHECK(tr && cJSON_GetArrayItem(tr, 0)->valuedouble == 0 &&
+                 signbit(cJSON_GetArrayItem(tr, 0)->valuedouble));
+    }
+    cJSON_Delete(root);
+    oroya_scene_destroy(scene);
+}
+
 static void test_upper_case_extension(void) {
     oroya_scene *scene = NULL;
     oroya_geometry *box = NULL;
@@ -1041,5 +1093,6 @@ int main(void) {
     OT_RUN(test_shared_skinned_mesh);
     OT_RUN(test_compact_indices_and_inputs);
     OT_RUN(test_upper_case_extension);
+    OT_RUN(test_node_rotation_unit);
     return ot_finish();
 }

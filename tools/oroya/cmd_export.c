@@ -471,6 +471,10 @@ int oroya_cmd_export(int argc, char **argv) {
             fprintf(stderr, "wrote %s (%u clip%s%s)\n", cli_esc(out), written,
                     written == 1 ? "" : "s",
                     written < list->count ? ", clips without channels left out" : "");
+            /* What import read past (docs/gltf.md, "Export"): one note per kind. */
+            for (uint32_t i = 0; i < m->unkept_count; i++) {
+                fprintf(stderr, "oroya export: note: %s\n", cli_esc(m->unkept[i]));
+            }
             /* Core glTF holds PNG and JPEG images; the exporter leaves others out with the
              * textures that use them (docs/gltf.md): say which. */
             for (uint32_t i = 0; i < m->image_count; i++) {

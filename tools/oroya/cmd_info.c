@@ -156,6 +156,12 @@ static void print_text(const char *file, const oroya_gltf_data *d, const oroya_g
     if (d->copyright) {
         printf("copyright: %s\n", cli_esc(d->copyright));
     }
+    if (m->unkept_count) {
+        printf("not kept (oroya reads past these; export does not write them):\n");
+        for (uint32_t i = 0; i < m->unkept_count; i++) {
+            printf("  %s\n", cli_esc(m->unkept[i]));
+        }
+    }
     printf("nodes:\n");
     for (uint32_t i = 0; i < d->node_count; i++) {
         if (parents[i] == OROYA_GLTF_NONE) {
@@ -259,6 +265,10 @@ static int print_json(const char *file, const oroya_gltf_data *d, const oroya_gl
     cJSON_AddBoolToObject(root, "glb", d->is_glb);
     if (d->copyright) {
         cJSON_AddStringToObject(root, "copyright", d->copyright);
+    }
+    cJSON *unkept = cJSON_AddArrayToObject(root, "notKept");
+    for (uint32_t i = 0; i < m->unkept_count; i++) {
+        cJSON_AddItemToArray(unkept, cJSON_CreateString(m->unkept[i]));
     }
     cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
     for (uint32_t i = 0; i < d->node_count; i++) {
