@@ -116,9 +116,11 @@ typedef struct oroya_event {
 /* Markers: an update reports, as OROYA_EVENT_MARKER events, every clip marker whose time
  * the action's clip time crossed, once each, in playback order. Moving forward an update
  * covers the clip-time interval (previous, new], backward [new, previous); the first moving
- * update after play (or stop/reset and play) also covers its start time. A repeat wrap
- * passes the clip's end and then its start (a marker at the end and one at 0 both fire); a
- * ping-pong turn touches the end once. After a finish nothing fires. Within an update,
+ * update after play (or stop/reset and play; reset alone on a scheduled action too) also
+ * covers its start time. A repeat wrap passes the clip's end and then its start (a marker at
+ * the end and one at 0 both fire); a ping-pong turn touches the end once, and ping-pong
+ * played backwards from round -1 shows that round mirrored (as three: raw time 0 shows the
+ * end), its markers too. After a finish nothing fires. Within an update,
  * events come in the order they happened: the markers before the first wrap, the LOOP event,
  * the markers after it; FINISHED comes last. When one update spans more than
  * OROYA_MAX_MARKER_LOOPS loops, the markers of the loops past that are counted as dropped
@@ -517,8 +519,11 @@ typedef struct oroya_mask_desc {
 
 /* Builds a mask on the mixer's scene as it is now (nodes added later are not in it: weight 0);
  * on a mixer with a rig and no scene, on the rig's joints (their names; oroya_mask_weight
- * then takes the rig's node handles, oroya_rig_kernel_node). Allocates. Errors:
- * INVALID_ARGUMENT (NULL mixer, desc or out, NULL name arrays with a count), NOT_FOUND (a
+ * then takes the rig's node handles, oroya_rig_kernel_node). An action takes each channel's
+ * weight when the mask is set on it (oroya_action_set_mask): a node removed and added again
+ * under the same name after that keeps the weight its channel had. Allocates. Errors:
+ * INVALID_ARGUMENT (NULL mixer, desc or out, NULL name arrays with a count, a NULL name in
+ * them: "include[2] is NULL"), NOT_FOUND (a
  * joint name not in the scene, or not in the rig: the message names the mask and the joint),
  * INVALID_DATA (a weight NaN or outside [0, 1]), OUT_OF_MEMORY. */
 oroya_result oroya_mask_create(oroya_mixer *mixer, const oroya_mask_desc *desc, oroya_mask **out,
@@ -558,7 +563,8 @@ typedef struct oroya_root_motion {
  * components then play in place (they keep the node's value at this call) and each update
  * reports the root's delta (oroya_mixer_root_delta): per action, its own root displacement
  * over the update (across repeat wraps, ping-pong turns, several loops, negative time scales
- * and clamped ends), times its effective weight and its mask's weight of the root; the normal
+ * and finishes; an unclamped finish, whose pose weight is 0, counts with the weight before
+ * it), times its effective weight and its mask's weight of the root; the normal
  * actions' summed, and divided by the sum of their weights when it is 1 or more (below 1 the
  * missing weight adds no motion), the additive actions' added on top. set_time and
  * the jump of a stop/reset report no motion. Rotation deltas are blended as yaw angles
@@ -569,8 +575,10 @@ typedef struct oroya_root_motion {
 oroya_result oroya_mixer_set_root_motion(oroya_mixer *mixer, oroya_node root,
                                          oroya_root_extract mode, oroya_error *err);
 /* This update's delta, and the deltas composed since set_root_motion (translations summed,
- * rotations multiplied). Identity when off. Always finite: a translation float cannot hold (a
- * dt of 1e39 on a walk) saturates at +-FLT_MAX, in the delta and in the total. */
+ * rotations multiplied). Identity when off. A clip that turns gives translations in its
+ * loop's starting frame: the total is not the path then (docs/mixer.md, "Clips that turn"
+ * says how to place a character). Always finite: a translation float cannot hold (a dt of
+ * 1e39 on a walk) saturates at +-FLT_MAX, in the delta and in the total. */
 oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *mixer);
 oroya_root_motion oroya_mixer_root_total(const oroya_mixer *mixer);
 

@@ -181,8 +181,10 @@ typedef struct oroya_pose_clip_info {
     float tolerance;       /* asked for (0 without compression, or with per-joint
                                 tolerances) */
     float max_error;       /* compressed: measured largest model-space distance between
-                                this clip's and the float clip's joints and virtual vertices
-                                (scene units); 0 for float storage */
+                                this clip's and the source clip's joints and virtual vertices
+                                (scene units); float storage made without compression: 0;
+                                float storage that compression fell back to: its own measured
+                                distance (float rounding, 1e-6 on a cubic walk) */
     float max_joint_error; /* the same for joint positions alone */
     uint32_t keys;         /* compressed: keys stored, summed over SoA blocks of 4 joints
                                 and channels; float storage: 0 */

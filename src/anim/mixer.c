@@ -1323,9 +1323,10 @@ static bool fire_marker_segment(oroya_action *a, marker_list l, const marker_pas
     if (lo > hi)
         return true;
     /* Loop count c0 + k (c0 >= -1, k >= 0), which may pass INT64_MAX after a saturated
-     * add_loops: only its sign and parity matter, taken in unsigned arithmetic. */
-    const bool counted = mp->c0 >= 0 || k > 0;
-    const bool reversed = mp->ping_pong && counted && (((uint64_t)mp->c0 + (uint64_t)k) & 1u) != 0;
+     * add_loops: only its parity matters, taken in unsigned arithmetic. -1 (playing
+     * backwards before the first pass through 0) is odd: ping-pong shows that round mirrored,
+     * as three does (`loopCount & 1`), so its markers are the mirrored ones too. */
+    const bool reversed = mp->ping_pong && (((uint64_t)mp->c0 + (uint64_t)k) & 1u) != 0;
     if (reversed)
         return fire_marker_range(a, l, d - hi, hi_in, d - lo, lo_in, mp->dir < 0);
     return fire_marker_range(a, l, lo, lo_in, hi, hi_in, mp->dir > 0);
@@ -1463,6 +1464,15 @@ static double update_weight(oroya_action *a, double time) {
         }
     }
     a->effective_weight = weight;
+    return weight;
+}
+
+/* update_weight's value for an action still enabled, without its side effects (a fade that
+ * ends is not stopped): the weight of an action its own update just finished. */
+static double finishing_weight(const oroya_action *a, double time) {
+    double weight = a->weight;
+    if (a->fading)
+        weight *= (double)control_eval(a->fade_times, a->fade_values, time);
     return weight;
 }
 
@@ -1832,18 +1842,27 @@ static void action_update(oroya_mixer *m, oroya_action *a, double time, double d
         }
     }
     delta *= update_time_scale(a, time);
-    /* Root motion: the clip time before the update (ping-pong's odd rounds run backwards). */
+    /* Root motion: the clip time before the update as the pose showed it. Ping-pong's odd
+     * rounds run mirrored; so does round -1, which playing backwards starts in (three's
+     * `loopCount & 1`: raw time 0 shows the clip's end). Forwards, round -1 becomes round 0
+     * before it moves. */
     const bool ping = a->loop == OROYA_LOOP_PINGPONG;
-    const double rm_from =
-        ping && a->loop_count >= 0 && odd(a->loop_count) ? a->duration - a->time : a->time;
+    const bool mirrored = ping && (a->loop_count >= 0 ? odd(a->loop_count) : delta < 0);
+    const double rm_from = mirrored ? a->duration - a->time : a->time;
     a->rm_wraps = 0;
+    const bool was_enabled = a->enabled;
     double clip_time = update_time(m, a, delta);
+    /* An action that finished in this update without clamp_when_finished is disabled by it
+     * (weight 0, as three); its motion up to the end still happened: counted with the weight
+     * it had (before the disabling). */
+    const double finish_weight = was_enabled && !a->enabled ? finishing_weight(a, time) : 0;
     double weight = update_weight(a, time);
+    const double rm_weight = weight > 0 ? weight : finish_weight;
+    if (m->rm_mode != OROYA_ROOT_NONE && !m->jumping && delta != 0 && rm_weight > 0 &&
+        (a->rm_translation >= 0 || a->rm_rotation >= 0))
+        root_motion_add(a, rm_from, clip_time, rm_weight);
     if (!(weight > 0))
         return;
-    if (m->rm_mode != OROYA_ROOT_NONE && !m->jumping && delta != 0 &&
-        (a->rm_translation >= 0 || a->rm_rotation >= 0))
-        root_motion_add(a, rm_from, clip_time, weight);
     bool additive = a->blend_mode == OROYA_BLEND_ADDITIVE;
     oroya_rotation_blend blend =
         a->rotation_blend != OROYA_ROTATION_BLEND_DEFAULT ? a->rotation_blend : m->rotation_blend;
@@ -3110,6 +3129,9 @@ void oroya_action_reset(oroya_action *a) {
     a->paused = false;
     a->enabled = true;
     a->time = 0;
+    /* Replayed from its start: the next moving update covers time 0 (its markers there), as
+     * after play, also when the action is still scheduled (reset + play of a finished one). */
+    a->marker_start = true;
     chk_dirty(a->mixer);
     a->loop_count = -1;
     a->has_start_time = false;
@@ -3582,15 +3604,18 @@ oroya_result oroya_mixer_get_joint_limit(const oroya_mixer *m, oroya_node node,
 
 /* Marks `names` (and with descendants their subtrees, parents coming first in dense order)
  * in flags[]. */
-static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char *const *names,
-                              uint32_t count, bool descendants, unsigned char *flags, uint32_t n,
-                              oroya_error *err) {
+static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char *list,
+                              const char *const *names, uint32_t count, bool descendants,
+                              unsigned char *flags, uint32_t n, oroya_error *err) {
     for (uint32_t i = 0; i < count; i++) {
         oroya_node node;
-        if (!names[i] || oroya_scene_find_node(m->scene, names[i], &node) != OROYA_OK)
+        if (!names[i])
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "mask \"%s\": %s[%u] is NULL",
+                               mask_name, list, i);
+        if (oroya_scene_find_node(m->scene, names[i], &node) != OROYA_OK)
             return oroya__fail(err, OROYA_ERR_NOT_FOUND,
                                "mask \"%s\": joint \"%s\" is not in the scene", mask_name,
-                               names[i] ? names[i] : "(null)");
+                               names[i]);
         uint32_t d = oroya_scene_node_index(m->scene, node);
         if (d < n)
             flags[d] = 1;
@@ -3605,17 +3630,20 @@ static oroya_result mask_mark(oroya_mixer *m, const char *mask_name, const char 
 }
 
 /* mask_mark for a mixer with no scene: the rig's joint names, flags[] per kernel joint. */
-static oroya_result mask_mark_joints(const oroya_mixer *m, const char *mask_name,
+static oroya_result mask_mark_joints(const oroya_mixer *m, const char *mask_name, const char *list,
                                      const char *const *names, uint32_t count, bool descendants,
                                      unsigned char *flags, oroya_error *err) {
     const oroya_pose_skeleton *skel = m->rig->skeleton;
     for (uint32_t i = 0; i < count; i++) {
+        if (!names[i])
+            return oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT, "mask \"%s\": %s[%u] is NULL",
+                               mask_name, list, i);
         uint32_t j = oroya_pose_skeleton_find(skel, names[i]);
         if (j >= m->kjoints)
             return oroya__fail(err, OROYA_ERR_NOT_FOUND,
                                "mask \"%s\": joint \"%s\" is not a joint of rig \"%s\" (the "
                                "mixer has no scene)",
-                               mask_name, names[i] ? names[i] : "(null)", m->rig->name);
+                               mask_name, names[i], m->rig->name);
         flags[j] = 1;
     }
     if (descendants) /* parents come first in the kernel's order */
@@ -3628,24 +3656,27 @@ static oroya_result mask_mark_joints(const oroya_mixer *m, const char *mask_name
 /* The weights of a mask on a mixer with no scene: kweights only. */
 static oroya_result mask_fill_joints(oroya_mixer *m, oroya_mask *k, const oroya_mask_desc *desc,
                                      unsigned char *inc, unsigned char *exc, oroya_error *err) {
-    oroya_result r = mask_mark_joints(m, k->name, desc->include, desc->include_count,
+    oroya_result r = mask_mark_joints(m, k->name, "include", desc->include, desc->include_count,
                                       desc->descendants, inc, err);
     if (r == OROYA_OK)
-        r = mask_mark_joints(m, k->name, desc->exclude, desc->exclude_count, desc->descendants, exc,
-                             err);
+        r = mask_mark_joints(m, k->name, "exclude", desc->exclude, desc->exclude_count,
+                             desc->descendants, exc, err);
     for (uint32_t j = 0; r == OROYA_OK && j < m->kjoints; j++)
         k->kweights[j] = inc[j] && !exc[j] ? 1.0f : 0.0f;
     for (uint32_t i = 0; r == OROYA_OK && i < desc->weight_count; i++) {
         const oroya_mask_entry *w = &desc->weights[i];
-        uint32_t j = oroya_pose_skeleton_find(m->rig->skeleton, w->joint);
-        if (j >= m->kjoints)
+        uint32_t j = w->joint ? oroya_pose_skeleton_find(m->rig->skeleton, w->joint) : 0;
+        if (!w->joint)
+            r = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                            "mask \"%s\": weights[%u].joint is NULL", k->name, i);
+        else if (j >= m->kjoints)
             r = oroya__fail(err, OROYA_ERR_NOT_FOUND,
                             "mask \"%s\": weights: joint \"%s\" is not a joint of rig \"%s\" "
                             "(the mixer has no scene)",
-                            k->name, w->joint ? w->joint : "(null)", m->rig->name);
+                            k->name, w->joint, m->rig->name);
         else if (!(w->weight >= 0 && w->weight <= 1))
             r = oroya__fail(err, OROYA_ERR_INVALID_DATA,
-                            "mask \"%s\": joint \"%s\": weight %g is not in [0, 1]", k->name,
+                            "mask \"%s\": joint \"%s\": weight %.17g is not in [0, 1]", k->name,
                             w->joint, w->weight);
         else
             k->kweights[j] = (float)w->weight;
@@ -3698,10 +3729,11 @@ oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroy
         *out = k;
         return OROYA_OK;
     }
-    oroya_result r =
-        mask_mark(m, name, desc->include, desc->include_count, desc->descendants, inc, n, err);
+    oroya_result r = mask_mark(m, name, "include", desc->include, desc->include_count,
+                               desc->descendants, inc, n, err);
     if (r == OROYA_OK)
-        r = mask_mark(m, name, desc->exclude, desc->exclude_count, desc->descendants, exc, n, err);
+        r = mask_mark(m, name, "exclude", desc->exclude, desc->exclude_count, desc->descendants,
+                      exc, n, err);
     for (uint32_t i = 0; r == OROYA_OK && i < n; i++) {
         k->nodes[i] = oroya_scene_node_at(m->scene, i);
         k->weights[i] = inc[i] && !exc[i] ? 1.0f : 0.0f;
@@ -3709,14 +3741,18 @@ oroya_result oroya_mask_create(oroya_mixer *m, const oroya_mask_desc *desc, oroy
     for (uint32_t i = 0; r == OROYA_OK && i < desc->weight_count; i++) {
         const oroya_mask_entry *w = &desc->weights[i];
         oroya_node node;
-        if (!w->joint || oroya_scene_find_node(m->scene, w->joint, &node) != OROYA_OK) {
+        if (!w->joint) {
+            r = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                            "mask \"%s\": weights[%u].joint is NULL", name, i);
+        } else if (oroya_scene_find_node(m->scene, w->joint, &node) != OROYA_OK) {
             r = oroya__fail(err, OROYA_ERR_NOT_FOUND,
                             "mask \"%s\": weights: joint \"%s\" is not in the scene", name,
-                            w->joint ? w->joint : "(null)");
+                            w->joint);
         } else if (!(w->weight >= 0 && w->weight <= 1)) {
+            /* %.17g: 1.0000000001 is not "1" */
             r = oroya__fail(err, OROYA_ERR_INVALID_DATA,
-                            "mask \"%s\": joint \"%s\": weight %g is not in [0, 1]", name, w->joint,
-                            w->weight);
+                            "mask \"%s\": joint \"%s\": weight %.17g is not in [0, 1]", name,
+                            w->joint, w->weight);
         } else {
             uint32_t d = oroya_scene_node_index(m->scene, node);
             if (d < n)

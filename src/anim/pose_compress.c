@@ -1212,6 +1212,7 @@ static oroya_result pc_build(const pc_ctx *x, const oroya_pose_clip_desc *desc, 
 
 typedef struct pc_error {
     double ratio;      /* the largest error / joint tolerance */
+    uint32_t worst;    /* the joint of that ratio (the first to reach it) */
     double max, joint; /* largest error of any point, of joint positions alone */
     double work;       /* the measure's joint poses (time samples times joints) */
 } pc_error;
@@ -1293,7 +1294,11 @@ static void pc_measure_at(const pc_ctx *x, oroya_pose_character *chr, const oroy
             }
         }
         out->max = pc_max_nan(out->max, worst);
-        out->ratio = pc_max_nan(out->ratio, worst / x->jtol[j]);
+        const double ratio = worst / x->jtol[j];
+        if (ratio > out->ratio) {
+            out->worst = j;
+        }
+        out->ratio = pc_max_nan(out->ratio, ratio);
     }
 }
 
@@ -1607,10 +1612,19 @@ oroya_result oroya__pose_clip_create_compressed(const oroya_pose_clip_desc *desc
         pc_error e = {0};
         res = pc_measure(&x, flt, NULL, true, &e, err);
         if (res == OROYA_OK && !(e.ratio <= 1.0)) {
-            res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
-                              "compress.tolerance: even float storage is off by %g scene units "
-                              "(%g times a joint's tolerance)",
-                              e.max, e.ratio);
+            if (cp->joint_tolerance) {
+                /* The caller's per-joint tolerances: name the joint that float storage itself
+                 * cannot meet (compress.tolerance was not used). */
+                res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                                  "compress.joint_tolerance[%u]: %g is tighter than float storage "
+                                  "reaches: even float storage is off by %g times it there",
+                                  e.worst, (double)cp->joint_tolerance[e.worst], e.ratio);
+            } else {
+                res = oroya__fail(err, OROYA_ERR_INVALID_ARGUMENT,
+                                  "compress.tolerance: even float storage is off by %g scene "
+                                  "units (%g times a joint's tolerance)",
+                                  e.max, e.ratio);
+            }
         }
         if (res == OROYA_OK) {
             set_measured(flt, cp, &e);

@@ -51,6 +51,8 @@ expect() { # $1 $2 $3: as scenario, $4: text the error must contain
 c='[{"name": "footstep", "times": [0, 0.5], "values": [0, 1]}]'
 expect '[{"name": "footstep", "times": [0, 0.5], "values": [0]}]' '' '' \
 	'oroya.curves.walk[0].values: expected 1 number per key (2 keys), got 1'
+expect '[{"name": "footstep", "times": [], "values": []}]' '' '' \
+	'oroya.curves.walk[0].times: a curve needs at least one key (the array is empty)'
 expect '[{"name": "foot step", "times": [0], "values": [0]}]' '' '' 'oroya.curves.walk[0].name'
 expect '[{"name": "a", "times": [0], "values": [0]}, {"name": "a", "times": [0], "values": [1]}]' '' '' \
 	"oroya.curves.walk[1].name: curve 'a' is already on clip 'walk'"

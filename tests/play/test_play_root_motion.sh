@@ -50,6 +50,8 @@ expect_error() { # $1: rootMotion member, $2: text
 	expect_refused "$tmp/bad.json" "$2"
 }
 expect_error '{"node": "hips", "extract": "xyz"}' "oroya.rootMotion.extract: unknown extract mode 'xyz'"
+expect_error '{"node": "hips", "extract": 1}' "oroya.rootMotion.extract: expected a string"
+expect_error '{"node": "hips"}' "oroya.rootMotion.extract: missing"
 expect_error '{"node": "pelvis", "extract": "xz"}' "oroya.rootMotion.node: unknown node 'pelvis'"
 expect_error '[]' 'oroya.rootMotion: expected'
 

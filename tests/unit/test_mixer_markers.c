@@ -166,6 +166,32 @@ static void test_ping_pong(void) {
     teardown(&f);
 }
 
+/* Ping-pong played backwards starts in round -1, which three shows mirrored (`loopCount & 1`:
+ * raw time 0 shows the clip's end): its markers are the mirrored ones, as the pose is. From
+ * 0.5 at time scale -1, 0.2 s a step: raw 0.5 -> 0.3 -> 0.1 shows 0.5 -> 0.7 -> 0.9, then the
+ * pass through 0 turns at the end (raw 0.9 in round 0, shown 0.9), then down again. */
+static void test_ping_pong_backward(void) {
+    fixture f;
+    setup(&f, "sabe");
+    OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_PINGPONG, INFINITY) == OROYA_OK);
+    OT_CHECK(oroya_action_set_time_scale(f.action, -1) == OROYA_OK);
+    OT_CHECK(oroya_action_set_time(f.action, 0.5) == OROYA_OK);
+    EXPECT(&f, 0.2, "");        /* shown [0.5, 0.7] */
+    EXPECT(&f, 0.2, "b ");      /* (0.7, 0.9] */
+    EXPECT(&f, 0.2, "e LOOP "); /* 0.9 -> 1 (the turn) -> 0.9 */
+    EXPECT(&f, 0.2, "b ");      /* [0.7, 0.9) */
+    EXPECT(&f, 0.5, "a ");      /* [0.2, 0.7) */
+    teardown(&f);
+    /* From 0: raw 0 shows the end, which the first update covers. */
+    setup(&f, "sabe");
+    OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_PINGPONG, INFINITY) == OROYA_OK);
+    OT_CHECK(oroya_action_set_time_scale(f.action, -1) == OROYA_OK);
+    EXPECT(&f, 0.1, "e LOOP ");   /* 1 -> 0.9 */
+    EXPECT(&f, 0.5, "b ");        /* 0.9 -> 0.4 */
+    EXPECT(&f, 0.5, "a s LOOP "); /* 0.4 -> 0 (the turn) -> 0.1 */
+    teardown(&f);
+}
+
 static void test_once_and_finishes(void) {
     fixture f;
     setup(&f, "ae");
@@ -204,6 +230,19 @@ static void test_set_time_and_restart(void) {
     oroya_action_stop(f.action);
     oroya_action_play(f.action);
     EXPECT(&f, 0.3, "s a "); /* play after stop: the start is covered again */
+    /* reset + play, the three.js way to replay: also while the action is still scheduled,
+     * where play changes nothing (the start was skipped) */
+    oroya_action_reset(f.action);
+    oroya_action_play(f.action);
+    EXPECT(&f, 0.3, "s a ");
+    teardown(&f);
+    /* A finished LOOP_ONCE action, unclamped (disabled, still scheduled), replayed. */
+    setup(&f, "sab");
+    OT_CHECK(oroya_action_set_loop(f.action, OROYA_LOOP_ONCE, 1) == OROYA_OK);
+    EXPECT(&f, 1.5, "s a b FIN ");
+    oroya_action_reset(f.action);
+    oroya_action_play(f.action);
+    EXPECT(&f, 0.3, "s a ");
     teardown(&f);
 }
 
@@ -544,6 +583,7 @@ int main(void) {
     OT_RUN(test_repeat_forward);
     OT_RUN(test_repeat_backward);
     OT_RUN(test_ping_pong);
+    OT_RUN(test_ping_pong_backward);
     OT_RUN(test_once_and_finishes);
     OT_RUN(test_set_time_and_restart);
     OT_RUN(test_irregular_long_run);

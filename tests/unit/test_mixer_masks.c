@@ -159,9 +159,25 @@ static void test_build(void) {
     OT_CHECK_MSG(strstr(err.message, "armL") && strstr(err.message, "1.5"), "%s", err.message);
     weights[0].weight = NAN;
     OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_DATA);
+    /* Just past 1: shown with all its digits (it read "weight 1 is not in [0, 1]"). */
+    weights[0].weight = 1.0000000001;
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_DATA);
+    OT_CHECK_MSG(strstr(err.message, "weight 1.0000000001") != NULL, "%s", err.message);
     weights[0] = (oroya_mask_entry){"wing", 0.5};
     OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_NOT_FOUND);
     OT_CHECK_MSG(strstr(err.message, "wing") != NULL, "%s", err.message);
+    /* A NULL name is the caller's argument, not a joint "(null)" not found. */
+    weights[0] = (oroya_mask_entry){NULL, 0.5};
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "weights[0].joint is NULL") != NULL, "%s", err.message);
+    weights[0] = (oroya_mask_entry){"armL", 0.5};
+    const char *with_null[] = {"spine", NULL};
+    d.include = with_null;
+    d.include_count = 2;
+    OT_EQ_INT(oroya_mask_create(w.mixer, &d, &k, &err), OROYA_ERR_INVALID_ARGUMENT);
+    OT_CHECK_MSG(strstr(err.message, "include[1] is NULL") != NULL, "%s", err.message);
+    d.include = inc;
+    d.include_count = 1;
     /* A mask of another mixer. */
     world v;
     world_make(&v, false);

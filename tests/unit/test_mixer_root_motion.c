@@ -168,6 +168,62 @@ static void test_clamped_and_ping_pong(void) {
     }
 }
 
+/* Ping-pong played backwards starts in round -1, which three shows mirrored (raw time 0
+ * shows the clip's end, `loopCount & 1`); the deltas follow the pose there. And an action
+ * that finishes without clamp_when_finished counts its last update's motion (its weight is 0
+ * in that update's pose, as three's). The walk's hips z is the clip time (1.2 m over 1.2 s),
+ * so each expected delta is the shown clip time's change, worked out by hand. */
+static void test_ping_pong_backward_and_unclamped_finish(void) {
+    for (int rig = 0; rig < 2; rig++) {
+        world w;
+        make(&w, rig != 0);
+        oroya_action *a = play_exact(&w, w.walk, 1.2);
+        oroya_action_set_loop(a, OROYA_LOOP_PINGPONG, INFINITY);
+        oroya_action_set_time_scale(a, -1);
+        OT_CHECK(oroya_action_set_time(a, 0.6) == OROYA_OK);
+        /* raw 0.6 -> 0.4 -> 0.2 -> 0 in round -1 (shown 0.6 -> 0.8 -> 1.0 -> 1.2), then the
+         * pass through 0 turns it: raw 1.0 in round 0, shown 1.0. */
+        const double want[4] = {0.2, 0.2, 0.2, -0.2};
+        for (int i = 0; i < 4; i++) {
+            OT_CHECK(oroya_mixer_update(w.mixer, 0.2) == OROYA_OK);
+            OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, want[i], 1e-5);
+        }
+        OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 0.4, 1e-5);
+        destroy(&w);
+
+        /* From time 0 backwards: raw 0 shows 1.2, and 0.1 s later 1.1 (it lurched to +1.1). */
+        make(&w, rig != 0);
+        a = play_exact(&w, w.walk, 1.2);
+        oroya_action_set_loop(a, OROYA_LOOP_PINGPONG, INFINITY);
+        oroya_action_set_time_scale(a, -1);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.1) == OROYA_OK);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, -0.1, 1e-5);
+        destroy(&w);
+
+        /* LOOP_ONCE, unclamped: 0.6 then 0.9 s: the second update reaches the end (0.6 m more,
+         * not 0) and disables the action. */
+        make(&w, rig != 0);
+        a = play_exact(&w, w.walk, 1.2);
+        oroya_action_set_loop(a, OROYA_LOOP_ONCE, 1);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.6) == OROYA_OK);
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.9) == OROYA_OK);
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, 0.6, 1e-5);
+        OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 1.2, 1e-5);
+        OT_CHECK(!oroya_action_is_running(a));
+        OT_CHECK(oroya_mixer_update(w.mixer, 0.5) == OROYA_OK); /* finished: no more */
+        OT_NEAR(oroya_mixer_root_delta(w.mixer).translation.z, 0.0, 0);
+        destroy(&w);
+
+        /* Ping-pong of 3 rounds, unclamped, in one 10 s update: out, back, out: 1.2 m. */
+        make(&w, rig != 0);
+        a = play_exact(&w, w.walk, 1.2);
+        oroya_action_set_loop(a, OROYA_LOOP_PINGPONG, 3);
+        OT_CHECK(oroya_mixer_update(w.mixer, 10.0) == OROYA_OK);
+        OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 1.2, 1e-5);
+        destroy(&w);
+    }
+}
+
 /* z of the clip's hips track at clip time t (the clip's own keys, linear). */
 static double key_z(const oroya_clip *c, double t) {
     const oroya_track *tr = &c->tracks[0];
@@ -424,6 +480,7 @@ static void test_huge_turn_finite(void) {
 int main(void) {
     OT_RUN(test_ten_loops);
     OT_RUN(test_clamped_and_ping_pong);
+    OT_RUN(test_ping_pong_backward_and_unclamped_finish);
     OT_RUN(test_cross_fade_rule);
     OT_RUN(test_partial_weights);
     OT_RUN(test_masks_and_additive);

@@ -828,6 +828,19 @@ static void test_bad_tolerance(void) {
                   &pc, &err),
               OROYA_ERR_INVALID_ARGUMENT);
     OT_CHECK(pc == NULL);
+    /* The same through joint_tolerance: the message names that joint's tolerance (it blamed
+     * compress.tolerance, which the caller had not set). */
+    for (int j = 0; j < PJ; j++) {
+        jt[j] = j == PJ - 1 ? 1e-12f : 1e-3f;
+    }
+    oroya_pose_compress tight = {.joint_tolerance = jt};
+    OT_EQ_INT(oroya_pose_clip_create(
+                  &(oroya_pose_clip_desc){.skeleton = p.r.skel, .clip = p.clip, .compress = &tight},
+                  &pc, &err),
+              OROYA_ERR_INVALID_ARGUMENT);
+    char want[64];
+    snprintf(want, sizeof want, "compress.joint_tolerance[%d]: 1e-12 is tighter", PJ - 1);
+    OT_CHECK_MSG(strstr(err.message, want) != NULL, "%s", err.message);
     proc_free(&p);
 }
 

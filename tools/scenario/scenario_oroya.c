@@ -619,10 +619,14 @@ int sc_setup_oroya_root_motion(play *p) {
     for (int i = 0; e && i < 4; i++)
         if (!strcmp(e, modes[i]))
             mode = i;
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(rm, "extract");
+    if (!ev)
+        return sc_fail(p, "oroya.rootMotion.extract: missing (xz, xz_yaw, y or full)");
+    if (!e)
+        return sc_fail(p, "oroya.rootMotion.extract: expected a string (xz, xz_yaw, y or full)");
     if (mode < 0)
         return sc_fail(
-            p, "oroya.rootMotion.extract: unknown extract mode '%s' (xz, xz_yaw, y or full)",
-            e ? e : "(missing)");
+            p, "oroya.rootMotion.extract: unknown extract mode '%.64s' (xz, xz_yaw, y or full)", e);
     oroya_error err = {0};
     if (oroya_mixer_set_root_motion(p->mixer, p->nodes[n].node, (oroya_root_extract)(mode + 1),
                                     &err) != OROYA_OK)

@@ -551,7 +551,10 @@ static int scenario_curve_tracks(play *p, const char *clip, const cJSON *list, o
         if (!values)
             return -1;
         int per_key = in == OROYA_INTERP_CUBICSPLINE ? 3 : 1;
-        if (nt == 0 || nv != nt * per_key)
+        if (nt == 0)
+            return sc_fail(p, "%s.times: a curve needs at least one key (the array is empty)",
+                           path);
+        if (nv != nt * per_key)
             return sc_fail(p, "%s.values: expected %d number%s per key (%d keys), got %d", path,
                            per_key, per_key == 1 ? "" : "s", nt, nv);
         oroya_error err = {0};
