@@ -912,7 +912,23 @@ static oroya_result keep_unkept(importer *im) {
     if (skeletons == UINT32_MAX) {
         return oom(im, "skins");
     }
-    const uint32_t n = d->unkept_count + (shear > 0) + (skeletons > 0);
+    char extra[2][256];
+    uint32_t extras = 0;
+    if (shear) {
+        snprintf(extra[extras++], sizeof extra[0],
+                 "nodes[%u].matrix: not a translation, rotation and scale (a shear, or a scale "
+                 "along rotated axes): decomposed into one as three.js does, which does not give "
+                 "the matrix back (%u in the file)",
+                 first, shear);
+    }
+    if (skeletons) {
+        snprintf(extra[extras++], sizeof extra[0],
+                 "skins[%u].skeleton: node %u is not a common root of the skin's joints "
+                 "(invalid glTF: it must be an ancestor of each, or one of them): not kept "
+                 "(%u in the file)",
+                 first_skin, d->skins[first_skin].skeleton, skeletons);
+    }
+    const uint32_t n = d->unkept_count + extras;
     if (!n) {
         return OROYA_OK;
     }
@@ -920,34 +936,10 @@ static oroya_result keep_unkept(importer *im) {
     if (!lines) {
         return oom(im, "(root)");
     }
-    for (uint32_t i = 0; i < d->unkept_count; i++) {
-        lines[i] = model_strdup(im, d->unkept[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        lines[i] =
+            model_strdup(im, i < d->unkept_count ? d->unkept[i] : extra[i - d->unkept_count]);
         if (!lines[i]) {
-            return oom(im, "(root)");
-        }
-    }
-    if (shear) {
-        char line[256];
-        snprintf(line, sizeof line,
-                 "nodes[%u].matrix: not a translation, rotation and scale (a shear, or a scale "
-                 "along rotated axes): decomposed into one as three.js does, which does not give "
-                 "the matrix back (%u in the file)",
-                 first, shear);
-        lines[d->unkept_count] = model_strdup(im, line);
-        if (!lines[d->unkept_count]) {
-            return oom(im, "(root)");
-        }
-    }
-    if (skeletons) {
-        char line[256];
-        snprintf(line, sizeof line,
-                 "skins[%u].skeleton: node %u is not a common root of the skin's joints "
-                 "(invalid glTF: it must be an ancestor of each, or one of them): not kept "
-                 "(%u in the file)",
-                 first_skin, d->skins[first_skin].skeleton, skeletons);
-        const uint32_t at = d->unkept_count + (shear > 0);
-        lines[at] = model_strdup(im, line);
-        if (!lines[at]) {
             return oom(im, "(root)");
         }
     }
