@@ -1020,11 +1020,11 @@ static oroya_result note_unkept(parser *p, const cJSON *root) {
     cJSON_ArrayForEach(it, field(root, "materials")) {
         const cJSON *pbr = field(it, "pbrMetallicRoughness");
         const cJSON *mode = field(it, "alphaMode");
-        if ((cJSON_IsString(mode) && mode->valuestring && strcmp(mode->valuestring, "OPAQUE")) ||
-            field(it, "alphaCutoff")) {
+        const bool blended =
+            cJSON_IsString(mode) && mode->valuestring && strcmp(mode->valuestring, "OPAQUE");
+        if (blended || field(it, "alphaCutoff")) {
             unkept_add(u, UNKEPT_ALPHA, "materials[%u].%s", i,
-                       field(it, "alphaCutoff") && !cJSON_IsString(mode) ? "alphaCutoff"
-                                                                         : "alphaMode");
+                       blended ? "alphaMode" : "alphaCutoff");
         }
         const cJSON *ef = field(it, "emissiveFactor");
         bool emissive = field(it, "emissiveTexture") != NULL;
