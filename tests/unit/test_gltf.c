@@ -838,6 +838,27 @@ static void test_bad_glb(void) {
         OT_CHECK(load_mem(exact, cut, NULL, &g, &err) != OROYA_OK);
         free(exact);
     }
+    /* The BIN chunk after another chunk (an unknown one, 4 bytes): refused, and the message
+     * says where the BIN chunk belongs (it said "repeats a JSON or BIN chunk"). A BIN chunk
+     * of type JSON is a second JSON chunk. */
+    {
+        const size_t json_end = 20 + ((strlen(json) + 3) & ~(size_t)3);
+        uint8_t *late = (uint8_t *)malloc(len + 12);
+        memcpy(late, good, json_end);
+        le32(late + json_end, 4);
+        memcpy(late + json_end + 4, "XTRA", 4);
+        memset(late + json_end + 8, 0, 4);
+        memcpy(late + json_end + 12, good + json_end, len - json_end);
+        le32(late + 8, (uint32_t)(len + 12));
+        OT_EQ_INT(load_mem(late, len + 12, NULL, &g, &err), OROYA_ERR_PARSE);
+        OT_CHECK_MSG(has(&err, "(glb): chunk 2 is a BIN chunk; the BIN chunk must come second"),
+                     "%s", err.message);
+        memcpy(b, good, len);
+        memcpy(b + json_end + 4, "JSON", 4);
+        OT_EQ_INT(load_mem(b, len, NULL, &g, &err), OROYA_ERR_PARSE);
+        OT_CHECK_MSG(has(&err, "(glb): chunk 1 is a second JSON chunk"), "%s", err.message);
+        free(late);
+    }
     /* A GLB whose BIN chunk is missing while buffer 0 has no uri. */
     uint8_t *nobin = make_glb(json, NULL, 0, &len);
     OT_EQ_INT(load_mem(nobin, len, NULL, &g, &err), OROYA_ERR_NOT_FOUND);
