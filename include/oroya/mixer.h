@@ -576,11 +576,20 @@ oroya_result oroya_mixer_set_root_motion(oroya_mixer *mixer, oroya_node root,
                                          oroya_root_extract mode, oroya_error *err);
 /* This update's delta, and the deltas composed since set_root_motion (translations summed,
  * rotations multiplied). Identity when off. A clip that turns gives translations in its
- * loop's starting frame: the total is not the path then (docs/mixer.md, "Clips that turn"
- * says how to place a character). Always finite: a translation float cannot hold (a dt of
+ * loop's starting frame: the total is not the path then; oroya_mixer_root_delta_local below
+ * is what moves a character along it. Always finite: a translation float cannot hold (a dt of
  * 1e39 on a walk) saturates at +-FLT_MAX, in the delta and in the total. */
 oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *mixer);
 oroya_root_motion oroya_mixer_root_total(const oroya_mixer *mixer);
+/* This update's delta in the character's frame, for clips that turn: under XZ_YAW and FULL,
+ * each action's motion is taken in the root's own (extracted) frame as it goes, through
+ * every repeat wrap (each loop goes on from where and how the root ended the one before),
+ * blended as the delta is, then turned into the frame of a character node whose child the
+ * root is, with the root's home offset swung as the character turns. Apply it to that node
+ * as p += r * delta.translation, then r = r * delta.rotation (r, p: the node's rotation and
+ * position): the root then follows the clips' path, turns included. Under XZ and Y no
+ * rotation is extracted and it equals oroya_mixer_root_delta. Identity when off. */
+oroya_root_motion oroya_mixer_root_delta_local(const oroya_mixer *mixer);
 
 /* ---- curves (an oroya extension) ----------------------------------------------------------- */
 

@@ -201,6 +201,7 @@ struct oroya_mixer {
     oroya_root_extract rm_mode;                /* root motion (oroya_mixer_set_root_motion) */
     double rm_t[3], rm_yaw, rm_rv[3], rm_wsum; /* this update's weighted sums */
     double rm_at[3], rm_ayaw, rm_arv[3];       /* the additive actions' (not normalized) */
+    double rm_lt[3], rm_alt[3]; /* the same for the translations in the root's own frame */
     /* The pose kernel path: see "pose kernel path" below. */
     const oroya_soa_transform *krest; /* what the kernel blends from: the skeleton's rest pose
                                          (shared by every mixer on the rig, so a crowd reads
@@ -265,7 +266,8 @@ struct oroya_mixer {
     oroya_node rm_rewrite;   /* property path: the root whose hold set_root_motion changed: its
                                 bindings write at their next apply even when unchanged */
     oroya_root_motion rm_delta, rm_total;
-    uint32_t rm_joint; /* the root's kernel joint (set_root_motion), or NO_INDEX */
+    oroya_root_motion rm_local; /* rm_delta in the character's frame (root_delta_local) */
+    uint32_t rm_joint;          /* the root's kernel joint (set_root_motion), or NO_INDEX */
     /* Curves (oroya_mixer_curve_index): names and the values CURVE bindings write. */
     curve_slot *curves;
     uint32_t curve_count, curve_capacity;
@@ -1686,6 +1688,119 @@ static void rm_rotvec(const double *p, const double *q, double *rv) {
         rv[i] = d[i] * k;
 }
 
+/* Rigid motions in double for the local deltas: a translation, then a unit quaternion. */
+typedef struct rm_rigid {
+    double t[3], q[4];
+} rm_rigid;
+
+static void rm_qmul(const double *a, const double *b, double *o) {
+    const double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+                         a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+                         a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+                         a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(o, r, sizeof r);
+}
+
+/* v rotated by the unit quaternion q. */
+static void rm_qrot(const double *q, const double *v, double *o) {
+    const double u[3] = {q[0], q[1], q[2]}, w = q[3];
+    const double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                         u[0] * v[1] - u[1] * v[0]};
+    const double cc[3] = {u[1] * c[2] - u[2] * c[1], u[2] * c[0] - u[0] * c[2],
+                          u[0] * c[1] - u[1] * c[0]};
+    for (int i = 0; i < 3; i++)
+        o[i] = v[i] + 2 * (w * c[i] + cc[i]);
+}
+
+static void rm_qnorm(double *q) {
+    const double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (n > 0 && isfinite(n))
+        for (int i = 0; i < 4; i++)
+            q[i] /= n;
+    else
+        q[0] = q[1] = q[2] = 0, q[3] = 1;
+}
+
+/* a then b, b given in a's end frame. */
+static rm_rigid rm_then(const rm_rigid *a, const rm_rigid *b) {
+    rm_rigid r;
+    rm_qrot(a->q, b->t, r.t);
+    for (int i = 0; i < 3; i++)
+        r.t[i] += a->t[i];
+    rm_qmul(a->q, b->q, r.q);
+    rm_qnorm(r.q);
+    return r;
+}
+
+/* The root's extracted rotation at clip time t: its yaw under XZ_YAW, all of it under FULL,
+ * none otherwise (or without a rotation track). */
+static void rm_extracted_rotation(const oroya_action *a, double t, double *q) {
+    q[0] = q[1] = q[2] = 0, q[3] = 1;
+    const oroya_root_extract mode = a->mixer->rm_mode;
+    if (a->rm_rotation < 0 || (mode != OROYA_ROOT_XZ_YAW && mode != OROYA_ROOT_FULL))
+        return;
+    rm_sample(a, a->rm_rotation, t, q);
+    if (mode == OROYA_ROOT_XZ_YAW) {
+        const double y = rm_yaw_of(q);
+        q[0] = q[2] = 0, q[1] = sin(y / 2), q[3] = cos(y / 2);
+    }
+    rm_qnorm(q);
+}
+
+/* The root's motion over clip times [from, to] of one loop, in the root's own frame at
+ * `from` (its extracted rotation then): conj(Q(from)) (P(to) - P(from)) and
+ * conj(Q(from)) Q(to). */
+static rm_rigid rm_segment(const oroya_action *a, double from, double to) {
+    rm_rigid r = {{0, 0, 0}, {0, 0, 0, 1}};
+    double q0[4], q1[4];
+    rm_extracted_rotation(a, from, q0);
+    rm_extracted_rotation(a, to, q1);
+    const double c0[4] = {-q0[0], -q0[1], -q0[2], q0[3]};
+    if (a->rm_translation >= 0) {
+        double p0[3], p1[3], d[3];
+        rm_sample(a, a->rm_translation, from, p0);
+        rm_sample(a, a->rm_translation, to, p1);
+        for (int i = 0; i < 3; i++)
+            d[i] = p1[i] - p0[i];
+        if (a->mixer->rm_mode == OROYA_ROOT_XZ_YAW)
+            d[1] = 0;
+        rm_qrot(c0, d, r.t);
+    }
+    rm_qmul(c0, q1, r.q);
+    rm_qnorm(r.q);
+    return r;
+}
+
+/* A segment repeated n times (by squaring: any n in a few steps). */
+static rm_rigid rm_power(rm_rigid s, uint64_t n) {
+    rm_rigid r = {{0, 0, 0}, {0, 0, 0, 1}};
+    while (n) {
+        if (n & 1u)
+            r = rm_then(&r, &s);
+        s = rm_then(&s, &s);
+        n >>= 1;
+    }
+    return r;
+}
+
+/* One action's motion over the update in the root's own frame at its start: the segment to
+ * the loop's end, the whole loops, the segment from the next loop's start (each loop goes on
+ * from where and how the root ended the one before, as the pose does). Ping-pong has no
+ * wraps here: its turns retrace the clip within one loop's frame. */
+static rm_rigid rm_local_motion(const oroya_action *a, double from, double to) {
+    const double d = a->duration, w = a->rm_wraps;
+    if (w == 0)
+        return rm_segment(a, from, to);
+    const bool forward = w > 0;
+    const double n = fabs(w) - 1;
+    const uint64_t loops = n >= 4.0e18 ? (uint64_t)4.0e18 : (uint64_t)n;
+    const rm_rigid first = rm_segment(a, from, forward ? d : 0);
+    const rm_rigid loop = rm_power(rm_segment(a, forward ? 0 : d, forward ? d : 0), loops);
+    const rm_rigid last = rm_segment(a, forward ? 0 : d, to);
+    const rm_rigid head = rm_then(&first, &loop);
+    return rm_then(&head, &last);
+}
+
 /* One action's root displacement from clip time `from` to `to` plus rm_wraps whole loops,
  * weighted, into the mixer's sums: a normal action's into the normalized blend, an additive
  * one's added on top (as its pose is). The weight is the action's effective weight times its
@@ -1732,6 +1847,12 @@ static void root_motion_add(oroya_action *a, double from, double to, double weig
             for (int i = 0; i < 3; i++)
                 sum_rv[i] += weight * (v[i] + w * u[i]);
         }
+    }
+    if (m->rm_mode == OROYA_ROOT_XZ_YAW || m->rm_mode == OROYA_ROOT_FULL) {
+        const rm_rigid l = rm_local_motion(a, from, to);
+        double *sum_lt = additive ? m->rm_alt : m->rm_lt;
+        for (int i = 0; i < 3; i++)
+            sum_lt[i] += weight * l.t[i];
     }
     if (!additive)
         m->rm_wsum += weight;
@@ -1783,6 +1904,36 @@ static void root_motion_finish(oroya_mixer *m) {
     oroya_root_motion dm = {{rm_saturate(t[0]), rm_saturate(t[1]), rm_saturate(t[2])},
                             rm_quat_of_rotvec(rv)};
     m->rm_delta = dm;
+    m->rm_local = dm; /* no rotation extracted: the root's frame is its parent's */
+    if (m->rm_mode == OROYA_ROOT_XZ_YAW || m->rm_mode == OROYA_ROOT_FULL) {
+        /* In the character's frame: the blended motion in the root's own frame, turned by
+         * the root's home rotation (its extracted part), less the swing of the home offset
+         * about the character's origin as the character turns (oroya/mixer.h). */
+        double lt[3] = {m->rm_lt[0] / div + m->rm_alt[0], m->rm_lt[1] / div + m->rm_alt[1],
+                        m->rm_lt[2] / div + m->rm_alt[2]};
+        const oroya_transform *h = &m->rm_home;
+        double qh[4] = {h->rotation.x, h->rotation.y, h->rotation.z, h->rotation.w};
+        double ho[3] = {h->translation.x, h->translation.y, h->translation.z};
+        if (m->rm_mode == OROYA_ROOT_XZ_YAW) {
+            const double y = rm_yaw_of(qh);
+            qh[0] = qh[2] = 0, qh[1] = sin(y / 2), qh[3] = cos(y / 2);
+            lt[1] = 0, ho[1] = 0;
+        }
+        rm_qnorm(qh);
+        const double dq[4] = {dm.rotation.x, dm.rotation.y, dm.rotation.z, dm.rotation.w};
+        const double ch[4] = {-qh[0], -qh[1], -qh[2], qh[3]};
+        double rel[4], ct[3], swung[3];
+        rm_qmul(qh, dq, rel);
+        rm_qmul(rel, ch, rel);
+        rm_qnorm(rel);
+        rm_qrot(qh, lt, ct);
+        rm_qrot(rel, ho, swung);
+        for (int i = 0; i < 3; i++)
+            ct[i] -= swung[i] - ho[i];
+        m->rm_local =
+            (oroya_root_motion){{rm_saturate(ct[0]), rm_saturate(ct[1]), rm_saturate(ct[2])},
+                                {(float)rel[0], (float)rel[1], (float)rel[2], (float)rel[3]}};
+    }
     oroya_vec3 *tot = &m->rm_total.translation;
     tot->x = rm_saturate((double)tot->x + dm.translation.x);
     tot->y = rm_saturate((double)tot->y + dm.translation.y);
@@ -2490,6 +2641,8 @@ static bool mixer_update_actions(oroya_mixer *m, double dt, bool free_now) {
     m->rm_rv[0] = m->rm_rv[1] = m->rm_rv[2] = 0;
     m->rm_at[0] = m->rm_at[1] = m->rm_at[2] = m->rm_ayaw = 0;
     m->rm_arv[0] = m->rm_arv[1] = m->rm_arv[2] = 0;
+    m->rm_lt[0] = m->rm_lt[1] = m->rm_lt[2] = 0;
+    m->rm_alt[0] = m->rm_alt[1] = m->rm_alt[2] = 0;
     double delta = dt * m->time_scale;
     double time = m->time += delta;
     double direction = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
@@ -3870,7 +4023,7 @@ oroya_result oroya_mixer_set_root_motion(oroya_mixer *m, oroya_node root, oroya_
     if (mode != OROYA_ROOT_NONE)
         m->rm_home = home;
     m->rm_joint = mode != OROYA_ROOT_NONE && m->rig ? joint_of_node(m, root) : NO_INDEX;
-    m->rm_delta = m->rm_total = (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
+    m->rm_delta = m->rm_total = m->rm_local = (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
     for (uint32_t i = 0; i < m->action_count; i++)
         root_motion_tracks(m, m->actions[i]);
     return OROYA_OK;
@@ -3878,6 +4031,11 @@ oroya_result oroya_mixer_set_root_motion(oroya_mixer *m, oroya_node root, oroya_
 
 oroya_root_motion oroya_mixer_root_delta(const oroya_mixer *m) {
     return m && m->rm_mode != OROYA_ROOT_NONE ? m->rm_delta
+                                              : (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
+}
+
+oroya_root_motion oroya_mixer_root_delta_local(const oroya_mixer *m) {
+    return m && m->rm_mode != OROYA_ROOT_NONE ? m->rm_local
                                               : (oroya_root_motion){{0, 0, 0}, {0, 0, 0, 1}};
 }
 

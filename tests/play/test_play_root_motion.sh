@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `oroya play` with "oroya": {"rootMotion"}: a walk whose hips move 1.2 m per 1.2 s cycle,
 # at mixer time scale 1.3 for 120 steps of 1/13 s (12 s of clip time, 10 cycles): the record
-# rootMotion.total reaches 12 m in z (1e-4), each rootMotion.delta is 0.1 m, and the hips stay
-# in place in x and z. Errors name the node and the extract mode.
+# rootMotion.total reaches 12 m in z (1e-4), each rootMotion.delta is 0.1 m (and
+# rootMotion.deltaLocal the same: nothing turns under xz), and the hips stay in place in x and z. Errors name the node and the extract mode.
 #   bash test_play_root_motion.sh BUILD_DIR
 set -u
 build="${1:?BUILD_DIR}"
@@ -20,7 +20,7 @@ scenario() { # $1: the rootMotion member
              "times": [0, 0.6, 1.2], "values": [0, 1, 0, 0.1, 1.05, 0.6, 0, 1, 1.2]}]}],
  "script": [{"at": 0, "do": "play", "action": "walk"}],
  "steps": {"dt": 0.07692307692307693, "count": 120},
- "record": ["hips.position", "rootMotion.delta", "rootMotion.total"]}
+ "record": ["hips.position", "rootMotion.delta", "rootMotion.total", "rootMotion.deltaLocal"]}
 JSON
 }
 
@@ -36,6 +36,9 @@ else
 			if (p[0] !== 0 || p[2] !== 0) bad.push(`step ${f.step}: hips moved ${p}`);
 			if (Math.abs(d[2] - 0.1) > 1e-5) bad.push(`step ${f.step}: delta ${d}`);
 			if (d.length !== 7 || d[6] !== 1) bad.push(`step ${f.step}: rotation ${d}`);
+			/* under xz nothing turns: the local delta is the delta */
+			const l = f.values["rootMotion.deltaLocal"];
+			if (JSON.stringify(l) !== JSON.stringify(d)) bad.push(`step ${f.step}: local ${l}`);
 		}
 		const t = r.frames[r.frames.length - 1].values["rootMotion.total"];
 		if (Math.abs(t[2] - 12) > 1e-4 || Math.abs(t[0]) > 1e-4) bad.push(`total ${t}`);

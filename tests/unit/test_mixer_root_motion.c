@@ -15,6 +15,8 @@
 #include "oroya/scene.h"
 #include "oroya_test.h"
 
+#define PI 3.14159265358979323846
+
 typedef struct {
     oroya_scene *scene;
     oroya_node hips, leg;
@@ -221,6 +223,113 @@ static void test_ping_pong_backward_and_unclamped_finish(void) {
         OT_CHECK(oroya_mixer_update(w.mixer, 10.0) == OROYA_OK);
         OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 1.2, 1e-5);
         destroy(&w);
+    }
+}
+
+/* A clip whose root walks a quarter circle of radius 2 and turns with it (yaw = the arc's
+ * angle, facing along the path), 33 keys: four loops close the square of arcs. Under XZ_YAW
+ * (and FULL, which extracts the same turn here)
+ * the parent-space deltas sum to (8, 0, 8), not a closed path; the local deltas, applied
+ * to a character node as oroya/mixer.h says, bring the root back: after one loop it stands at
+ * the arc's end, (2, 0, 2) facing +x (yaw pi/2), after four where it started. The root's home
+ * (its rest when set_root_motion is called) is the identity, then off-centre and turned. */
+static oroya_clip *arc_clip(void) {
+    enum { K = 33 };
+    static float times[K], pos[K * 3], rot[K * 4];
+    for (int k = 0; k < K; k++) {
+        const double th = (double)k / (K - 1) * (PI / 2);
+        times[k] = (float)k / (K - 1);
+        pos[k * 3] = (float)(2 * (1 - cos(th))), pos[k * 3 + 1] = 0;
+        pos[k * 3 + 2] = (float)(2 * sin(th));
+        rot[k * 4] = 0, rot[k * 4 + 1] = (float)sin(th / 2), rot[k * 4 + 2] = 0;
+        rot[k * 4 + 3] = (float)cos(th / 2);
+    }
+    oroya_track tr[2] = {{.target = "hips",
+                          .property = OROYA_PROPERTY_TRANSLATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .times = times,
+                          .values = pos,
+                          .key_count = K,
+                          .components = 3},
+                         {.target = "hips",
+                          .property = OROYA_PROPERTY_ROTATION,
+                          .interpolation = OROYA_INTERP_LINEAR,
+                          .times = times,
+                          .values = rot,
+                          .key_count = K,
+                          .components = 4}};
+    oroya_clip *c = NULL;
+    OT_CHECK(oroya_clip_create(
+                 &(oroya_clip_desc){.name = "arc", .duration = 1, .tracks = tr, .track_count = 2},
+                 &c, NULL) == OROYA_OK);
+    return c;
+}
+
+/* The character node (position p in xz, yaw c) moved by one local delta. */
+static void apply_local(double *p, double *c, oroya_root_motion d) {
+    const double x = d.translation.x, z = d.translation.z;
+    p[0] += cos(*c) * x + sin(*c) * z;
+    p[1] += -sin(*c) * x + cos(*c) * z;
+    *c += 2 * atan2((double)d.rotation.y, (double)d.rotation.w);
+}
+
+/* Where the root stands: the character's transform times the root's home (xz, yaw). */
+static void root_place(const double *p, double c, const double *home, double *out) {
+    out[0] = p[0] + cos(c) * home[0] + sin(c) * home[1];
+    out[1] = p[1] - sin(c) * home[0] + cos(c) * home[1];
+    out[2] = c + home[2];
+}
+
+static void test_local_deltas_follow_turns(void) {
+    /* home: x, z, yaw */
+    const double homes[2][3] = {{0, 0, 0}, {0.3, -0.2, PI / 6}};
+    for (int rig = 0; rig < 4; rig++) { /* bit 0: a rig; bit 1: FULL instead of XZ_YAW */
+        for (int hc = 0; hc < 2; hc++) {
+            for (int one_dt = 0; one_dt < 2; one_dt++) {
+                world w;
+                make(&w, (rig & 1) != 0);
+                const double *home = homes[hc];
+                oroya_transform ht = oroya_transform_identity();
+                ht.translation = (oroya_vec3){(float)home[0], 1, (float)home[1]};
+                ht.rotation = (oroya_quat){0, (float)sin(home[2] / 2), 0, (float)cos(home[2] / 2)};
+                OT_CHECK(oroya_scene_set_transform(w.scene, w.hips, &ht) == OROYA_OK);
+                OT_CHECK(oroya_mixer_set_root_motion(w.mixer, w.hips,
+                                                     rig & 2 ? OROYA_ROOT_FULL : OROYA_ROOT_XZ_YAW,
+                                                     NULL) == OROYA_OK);
+                oroya_clip *arc = arc_clip();
+                play_exact(&w, arc, 1.0);
+                /* The character so that the root starts at the clip's start (0, 0, yaw 0). */
+                double c = -home[2], p[2];
+                p[0] = -(cos(c) * home[0] + sin(c) * home[1]);
+                p[1] = -(-sin(c) * home[0] + cos(c) * home[1]);
+                double at[3], t = 0;
+                for (int loop = 1; loop <= 4; loop += one_dt ? 3 : 1) {
+                    const double until = one_dt ? 4.0 : (double)loop;
+                    while (t < until - 1e-12) {
+                        double dt = one_dt ? until - t : irregular_dt();
+                        dt = t + dt > until ? until - t : dt;
+                        OT_CHECK(oroya_mixer_update(w.mixer, dt) == OROYA_OK);
+                        t += dt;
+                        apply_local(p, &c, oroya_mixer_root_delta_local(w.mixer));
+                    }
+                    root_place(p, c, home, at);
+                    if (loop == 1 && !one_dt) {
+                        OT_NEAR(at[0], 2, 1e-4);
+                        OT_NEAR(at[1], 2, 1e-4);
+                        OT_NEAR(at[2], PI / 2, 1e-5);
+                    }
+                }
+                OT_NEAR(at[0], 0, 1e-4);
+                OT_NEAR(at[1], 0, 1e-4);
+                OT_NEAR(remainder(at[2], 2 * PI), 0, 1e-5);
+                /* The parent-space deltas do not close the path: each loop adds its keys'
+                 * (2, 0, 2) as it is, so the total is (8, 0, 8). */
+                OT_NEAR(oroya_mixer_root_total(w.mixer).translation.x, 8, 1e-4);
+                OT_NEAR(oroya_mixer_root_total(w.mixer).translation.z, 8, 1e-4);
+                destroy(&w);
+                oroya_clip_destroy(arc);
+            }
+        }
     }
 }
 
@@ -481,6 +590,7 @@ int main(void) {
     OT_RUN(test_ten_loops);
     OT_RUN(test_clamped_and_ping_pong);
     OT_RUN(test_ping_pong_backward_and_unclamped_finish);
+    OT_RUN(test_local_deltas_follow_turns);
     OT_RUN(test_cross_fade_rule);
     OT_RUN(test_partial_weights);
     OT_RUN(test_masks_and_additive);

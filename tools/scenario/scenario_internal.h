@@ -149,8 +149,9 @@ typedef enum rec_kind {
     R_SKIN_BONES,
     R_SKIN_VERTICES,
     R_GLTF_BONES,
-    R_ROOT_DELTA, /* oroya's extension: rootMotion.delta / rootMotion.total */
+    R_ROOT_DELTA, /* oroya's extension: rootMotion.delta / .total / .deltaLocal */
     R_ROOT_TOTAL,
+    R_ROOT_LOCAL,
     R_CURVE,     /* curve:<name> (slot: the mixer's curve index) */
     R_INTENSITY, /* typed properties: <node>.intensity / .fov / .color / .visible */
     R_FOV,

@@ -196,10 +196,13 @@ static int record_of(play *p, int i, const char *key, play_record *rec) {
         rec->slot = (int)index;
         return 0;
     }
-    if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total")) {
+    if (!strcmp(key, "rootMotion.delta") || !strcmp(key, "rootMotion.total") ||
+        !strcmp(key, "rootMotion.deltaLocal")) {
         if (!p->root_motion)
             return sc_fail(p, "record[%d]: key '%.200s' needs \"oroya\": {\"rootMotion\"}", i, key);
-        rec->kind = key[11] == 'd' ? R_ROOT_DELTA : R_ROOT_TOTAL;
+        rec->kind = !strcmp(key + 11, "delta")   ? R_ROOT_DELTA
+                    : !strcmp(key + 11, "total") ? R_ROOT_TOTAL
+                                                 : R_ROOT_LOCAL;
         return 0;
     }
     int kind = kind_of(mixer_keys, sizeof mixer_keys / sizeof *mixer_keys, key);
@@ -370,9 +373,11 @@ static int record_value(const rec_at *at, play_buf *b) {
     const play_record *r = at->r;
     switch (r->kind) {
     case R_ROOT_DELTA:
-    case R_ROOT_TOTAL: {
-        oroya_root_motion rm = r->kind == R_ROOT_DELTA ? oroya_mixer_root_delta(p->mixer)
-                                                       : oroya_mixer_root_total(p->mixer);
+    case R_ROOT_TOTAL:
+    case R_ROOT_LOCAL: {
+        oroya_root_motion rm = r->kind == R_ROOT_DELTA   ? oroya_mixer_root_delta(p->mixer)
+                               : r->kind == R_ROOT_TOTAL ? oroya_mixer_root_total(p->mixer)
+                                                         : oroya_mixer_root_delta_local(p->mixer);
         const float v[7] = {rm.translation.x, rm.translation.y, rm.translation.z, rm.rotation.x,
                             rm.rotation.y,    rm.rotation.z,    rm.rotation.w};
         return put_values(at, b, v, 7);
